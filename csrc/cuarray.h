@@ -1,0 +1,263 @@
+/*
+ * cuarray.h: what the files of cuarray._core share. Each section names the file
+ * that owns it. Include this first in every csrc/*.c file.
+ */
+#ifndef CA_CUARRAY_H
+#define CA_CUARRAY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* One NumPy C-API table for the whole multi-file extension: module.c imports it,
+ * every other file sees it through this symbol. */
+#define PY_ARRAY_UNIQUE_SYMBOL ca_ARRAY_API
+#ifndef CA_IMPORT_ARRAY_HERE
+#define NO_IMPORT_ARRAY
+#endif
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <stdint.h>
+
+#include "cuda_compat.h"
+#include "kernels.h"
+
+/* ======================================================================== */
+/* Module state (module.c)                                                   */
+/* ======================================================================== */
+/*
+ * Heap types and exceptions live in the module state. The hot paths (operators,
+ * creation) reach it through `ca_st`, a pointer set once at module exec: the
+ * module declares it does not support several interpreters, so there is
+ * exactly one state per process and the lookup costs nothing.
+ */
+typedef struct {
+    /* types */
+    PyTypeObject *ndarray_type;   /* ndarray.c */
+    PyTypeObject *memory_type;    /* memory.c */
+    PyTypeObject *pool_type;      /* memory.c */
+    PyTypeObject *device_type;    /* device.c */
+    PyTypeObject *stream_type;    /* device.c */
+    PyTypeObject *event_type;     /* device.c */
+    PyTypeObject *flags_type;     /* ndarray.c */
+    PyTypeObject *memptr_type;    /* ndarray.c: the `data` attribute (.ptr) */
+    PyTypeObject *generator_type; /* random.c */
+    /* exceptions (errors.c) */
+    PyObject *CUDAError;          /* cuarray.cuda.CUDAError(RuntimeError) */
+    PyObject *OutOfMemoryError;   /* cuarray.OutOfMemoryError(MemoryError) */
+    PyObject *CUBLASError;        /* subclass of CUDAError */
+    PyObject *CURANDError;        /* subclass of CUDAError */
+    /* NumPy dtype objects per ca_dtype (dtype.c) */
+    PyArray_Descr *descr[CA_NTYPES];
+    /* interned strings, attribute names used on hot paths (module.c) */
+    PyObject *str_cai;            /* "__cuda_array_interface__" */
+    PyObject *str_dlpack;         /* "__dlpack__" */
+    PyObject *str_dlpack_device;  /* "__dlpack_device__" */
+} ca_state;
+
+extern ca_state *ca_st;
+
+/* Each csrc file adds its functions and types to the module in one place. They
+ * run in this order from module exec; each returns 0 or -1 with an exception. */
+int ca_errors_init(PyObject *m);     /* errors.c */
+int ca_dtype_init(PyObject *m);      /* dtype.c */
+int ca_device_init(PyObject *m);     /* device.c */
+int ca_memory_init(PyObject *m);     /* memory.c */
+int ca_ndarray_init(PyObject *m);    /* ndarray.c */
+int ca_creation_init(PyObject *m);   /* creation.c */
+int ca_transfer_init(PyObject *m);   /* transfer.c */
+int ca_index_init(PyObject *m);      /* index.c */
+int ca_manip_init(PyObject *m);      /* manip.c */
+int ca_interop_init(PyObject *m);    /* interop.c: CAI import, DLPack */
+int ca_elementwise_init(PyObject *m);/* elementwise.c */
+int ca_reduction_init(PyObject *m);  /* reduction.c */
+int ca_linalg_init(PyObject *m);     /* linalg.c */
+int ca_random_init(PyObject *m);     /* random.c */
+
+/* ======================================================================== */
+/* Errors (errors.c)                                                         */
+/* ======================================================================== */
+/* Set cuarray.cuda.CUDAError for `status` raised by `call` (its source text);
+ * returns NULL / -1 so callers can `return ca_cuda_error(...)`. Maps
+ * cudaErrorMemoryAllocation to OutOfMemoryError. CA_KERR_* codes get their own
+ * messages (NotImplementedError/TypeError for UNSUPPORTED, IndexError ...). */
+PyObject *ca_cuda_error(int status, const char *call);
+int ca_cuda_error_int(int status, const char *call);
+/* cuBLAS / cuRAND statuses -> CUBLASError / CURANDError. */
+int ca_cublas_error(int status, const char *call);
+int ca_curand_error(int status, const char *call);
+/* For deallocators and capsule deleters: never raises. Ignores
+ * cudaErrorCudartUnloading (interpreter exit); reports anything else through
+ * PyErr_WriteUnraisable. */
+void ca_cuda_warn_unraisable(int status, const char *call);
+
+/* Check a CUDA call; on failure set the exception (naming the call's text) and
+ * jump to the function's `error:` label. */
+#define CA_CUDA_CHECK(expr)                                   \
+    do {                                                      \
+        int ca_status_ = (int)(expr);                         \
+        if (ca_status_ != 0) {                                \
+            ca_cuda_error_int(ca_status_, #expr);             \
+            goto error;                                       \
+        }                                                     \
+    } while (0)
+
+/* ======================================================================== */
+/* dtypes (dtype.c)                                                          */
+/* ======================================================================== */
+/* NumPy dtype -> ca_dtype; -1 with TypeError naming the dtype when it is not
+ * one of the 14 supported (or not native byte order). */
+int ca_dtype_from_descr(PyArray_Descr *d);
+/* Anything np.dtype() accepts (None -> `dflt`). -1 with TypeError. */
+int ca_dtype_converter(PyObject *obj, int dflt);
+/* Borrowed NumPy dtype for a ca_dtype. */
+static inline PyArray_Descr *ca_descr(int dtype) { return ca_st->descr[dtype]; }
+/* NumPy's promotion of two ca_dtypes (np.result_type). -1 with an exception. */
+int ca_promote(int a, int b);
+static inline int ca_is_complex(int t) { return t == CA_COMPLEX64 || t == CA_COMPLEX128; }
+static inline int ca_is_float(int t) { return t >= CA_FLOAT16 && t <= CA_FLOAT64; }
+static inline int ca_is_inexact(int t) { return t >= CA_FLOAT16; }
+static inline int ca_is_integer(int t) { return t >= CA_INT8 && t <= CA_UINT64; }
+static inline int ca_is_unsigned(int t)
+{
+    return t == CA_UINT8 || t == CA_UINT16 || t == CA_UINT32 || t == CA_UINT64;
+}
+
+/* ======================================================================== */
+/* Devices and streams (device.c)                                            */
+/* ======================================================================== */
+/* Number of CUDA devices usable (0 when no driver/GPU; never raises). */
+int ca_device_count(void);
+/* The thread's current device: set by `with Device(...)`, else the default
+ * (CUARRAY_DEVICE, else GPU 0 if present, else CA_CPU). */
+int ca_current_device(void);
+/* Make `device` current for CUDA calls on this thread (cudaSetDevice, cached).
+ * CA_CPU is a no-op. -1 with CUDAError if the device does not exist. */
+int ca_use_device(int device);
+/* The thread's current stream on `device` (NULL = legacy default stream).
+ * Always NULL for CA_CPU. */
+ca_stream_t ca_current_stream(int device);
+/* Parse a device argument: None (current), "cpu", "cuda", "cuda:N", int N,
+ * a cuarray Device object. Returns the ordinal or CA_CPU; -2 with an exception. */
+int ca_device_from_object(PyObject *obj);
+/* A new reference to the Device object for an ordinal (cached). */
+PyObject *ca_device_object(int device);
+
+/* ======================================================================== */
+/* Memory (memory.c over pool.c)                                             */
+/* ======================================================================== */
+typedef enum {
+    CA_MEM_DEVICE = 0,   /* cudaMalloc, pooled; GPU only */
+    CA_MEM_MANAGED = 1,  /* cudaMallocManaged, pooled; host-accessible */
+    CA_MEM_PINNED = 2,   /* cudaHostAlloc mapped, or registered host memory */
+    CA_MEM_HOST = 3,     /* malloc (cpu device), or wrapped NumPy memory */
+    CA_MEM_NKINDS
+} ca_memkind;
+extern const char *const ca_memkind_name[CA_MEM_NKINDS];
+
+struct ca_pool;
+struct ca_block;
+
+typedef struct CaMemory {
+    PyObject_HEAD
+    char *ptr;              /* address usable by kernels of `device` */
+    char *host_ptr;         /* the host-side address (pinned/managed/host), else NULL */
+    size_t size;            /* bytes requested */
+    int device;             /* ordinal or CA_CPU */
+    ca_memkind kind;
+    struct ca_pool *pool;   /* pool block: the pool and its block; else NULL */
+    struct ca_block *block;
+    PyObject *owner;        /* foreign memory: the object that keeps it alive */
+    int registered;         /* foreign host memory we cudaHostRegister'ed */
+    Py_ssize_t exports;     /* live buffer-protocol exports */
+    PyObject *weakreflist;
+} CaMemory;
+
+/* A new Memory of `nbytes` from the pool of (device, kind), stream-ordered on
+ * `stream`. nbytes == 0 is an error here: zero-size arrays hold no Memory.
+ * Raises OutOfMemoryError after freeing cached blocks and retrying once. */
+CaMemory *ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream);
+/* Foreign memory kept alive by a reference to `owner`. host_ptr may be NULL. */
+CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
+                            ca_memkind kind, PyObject *owner);
+
+/* ======================================================================== */
+/* ndarray (ndarray.c)                                                       */
+/* ======================================================================== */
+enum {
+    CA_C_CONTIGUOUS = 1,
+    CA_F_CONTIGUOUS = 2,
+    CA_OWNDATA = 4,
+    CA_WRITEABLE = 8,
+};
+
+/* A variable-size object: ob_size is ndim; dims holds shape[ndim] then
+ * strides[ndim] (bytes). */
+typedef struct {
+    PyObject_VAR_HEAD
+    char *data;             /* first element, in the address space of `device` */
+    int dtype;              /* ca_dtype */
+    int itemsize;
+    int flags;
+    int device;             /* ordinal or CA_CPU */
+    ca_memkind kind;
+    Py_ssize_t size;        /* number of elements */
+    CaMemory *mem;          /* the buffer's owner; NULL when size == 0 */
+    PyObject *base;         /* for views: the array (or object) viewed */
+    PyObject *weakreflist;
+    Py_ssize_t dims[1];     /* shape[ndim], strides[ndim]: really 2*ndim long */
+} CaArray;
+
+#define CA_NDIM(a) ((int)Py_SIZE(a))
+#define CA_SHAPE(a) ((a)->dims)
+#define CA_STRIDES(a) ((a)->dims + Py_SIZE(a))
+
+static inline int ca_array_check(PyObject *o)
+{
+    return Py_IS_TYPE(o, ca_st->ndarray_type) || PyObject_TypeCheck(o, ca_st->ndarray_type);
+}
+
+/* A new array with fresh memory (from the pool of device/kind on the device's
+ * current stream). strides NULL -> C order; `fortran` picks F order instead. */
+CaArray *ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran,
+                        int device, ca_memkind kind);
+/* A view of `base`'s memory with new metadata. `data` must lie inside base's
+ * buffer. The view references base (so the memory outlives the view). */
+CaArray *ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
+                       const Py_ssize_t *strides, char *data);
+/* An array over `mem` (stealing no reference; the array takes its own). */
+CaArray *ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
+                              const Py_ssize_t *shape, const Py_ssize_t *strides,
+                              PyObject *base);
+/* Recompute C/F contiguity flags after shape/strides change. */
+void ca_array_update_flags(CaArray *a);
+/* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
+void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
+
+/* ======================================================================== */
+/* Copy and transfer (transfer.c)                                            */
+/* ======================================================================== */
+/* dst[...] = src (broadcast src to dst's shape, cast to dst's dtype). Same
+ * device required. The one strided copy-and-cast path: copy, astype,
+ * ascontiguousarray and assignment all go through it. */
+int ca_assign(CaArray *dst, CaArray *src);
+/* A copy of `a` with `dtype` in C ('C') or F ('F') order, or keeping the
+ * layout ('K'/'A'). */
+CaArray *ca_array_copy(CaArray *a, int dtype, char order);
+/* Device array -> a new NumPy array (synchronizes). */
+PyObject *ca_array_to_numpy(CaArray *a);
+/* NumPy array -> a new array on device/kind (copy). */
+CaArray *ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind);
+
+/* ======================================================================== */
+/* Conversion of arbitrary objects (creation.c / interop.c)                  */
+/* ======================================================================== */
+/* cuarray.asarray(obj, dtype, device, copy) semantics; dtype -1 = keep;
+ * device -3 = from obj / current. copy: -1 None, 0 False, 1 True. */
+CaArray *ca_asarray(PyObject *obj, int dtype, int device, int copy, char order,
+                    int kind /* -1 = default */);
+/* Import through __cuda_array_interface__ (interop.c). NULL without exception
+ * set if obj has no interface. */
+CaArray *ca_from_cai(PyObject *obj, int *found);
+
+#endif /* CA_CUARRAY_H */

@@ -1,0 +1,8 @@
+/* linalg.c: placeholder until its owner lands it. */
+#include "cuarray.h"
+
+int
+ca_linalg_init(PyObject *m)
+{
+    return 0;
+}

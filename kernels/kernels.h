@@ -1,0 +1,98 @@
+/*
+ * kernels.h: the one line between csrc/ (Python) and kernels/ (CUDA C++ and host C).
+ *
+ * ABI rules:
+ * - Plain C11; no Python.h, no CUDA headers: it compiles in host-only builds too.
+ * - Every entry point returns int: 0 on success, else a cudaError_t value (GPU
+ *   paths) or one of the CA_KERR_* codes below. Entry points never print, abort
+ *   or exit; the caller (csrc/) turns a nonzero status into a Python exception.
+ * - `device` is a CUDA device ordinal, or CA_CPU for the host. The entry points
+ *   declared here dispatch on it themselves (kernels/dispatch.c), so csrc/ never
+ *   needs #if CA_HAVE_CUDA around a kernel call. The GPU path assumes the caller
+ *   already made `device` current (cudaSetDevice) and launches on `stream`.
+ * - Strides are in BYTES everywhere, signed; pointers point at the first element.
+ */
+#ifndef CA_KERNELS_H
+#define CA_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A cudaStream_t without the CUDA headers (cudaStream_t is `struct CUstream_st *`). */
+typedef struct CUstream_st *ca_stream_t;
+
+#define CA_CPU (-1)          /* device ordinal of the host */
+#define CA_MAX_DIMS 32       /* most dimensions an array may have */
+#define CA_MAX_OPERANDS 4    /* most operands (inputs + outputs) of one strided kernel */
+
+/* Status codes of the host path and of checks done before a launch.
+ * Chosen far above every cudaError_t value. */
+#define CA_KERR_UNSUPPORTED 100001  /* no loop for this dtype/op combination */
+#define CA_KERR_NO_CUDA 100002      /* built without CUDA, asked for a GPU */
+#define CA_KERR_INDEX 100003        /* an index out of range (gather/scatter) */
+#define CA_KERR_NOMEM 100004        /* host scratch allocation failed */
+
+/* ---- dtypes ---------------------------------------------------------------- */
+/* Internal type codes. The order is fixed: tables in kernels/ and csrc/ are
+ * indexed by it. */
+typedef enum {
+    CA_BOOL = 0,
+    CA_INT8,
+    CA_UINT8,
+    CA_INT16,
+    CA_UINT16,
+    CA_INT32,
+    CA_UINT32,
+    CA_INT64,
+    CA_UINT64,
+    CA_FLOAT16,
+    CA_FLOAT32,
+    CA_FLOAT64,
+    CA_COMPLEX64,
+    CA_COMPLEX128,
+    CA_NTYPES
+} ca_dtype;
+
+/* Bytes per element of each ca_dtype (kernels/dtypes.c). */
+extern const int ca_dtype_size[CA_NTYPES];
+/* Short names, "bool", "int8", ..., "complex128" (kernels/dtypes.c). */
+extern const char *const ca_dtype_name[CA_NTYPES];
+
+/* ---- strided layouts --------------------------------------------------------- */
+/* The operands of one element-wise pass: a common shape and, per operand, a base
+ * pointer and byte strides. Operand 0 is the output by convention unless the
+ * family says otherwise. */
+typedef struct {
+    int ndim;
+    int nops;
+    int64_t shape[CA_MAX_DIMS];
+    int64_t strides[CA_MAX_OPERANDS][CA_MAX_DIMS];
+    char *data[CA_MAX_OPERANDS];
+} ca_strided;
+
+/* Merge dimensions that are contiguous together in every operand, drop size-1
+ * dimensions, and order dimensions so the innermost has the smallest output
+ * stride. Returns the total element count. (kernels/layout.c) */
+int64_t ca_strided_coalesce(ca_strided *s);
+
+/* True if every operand of s (after coalescing) is one dense run in memory with
+ * its element size as the stride. */
+int ca_strided_is_contiguous(const ca_strided *s, const int *itemsizes);
+
+/* ---- copy, cast, fill (kernels/copy.cu, kernels/host_copy.c) ------------------ */
+/* dst[i] = (dst_dtype) src[i] over s (operand 0 = dst, operand 1 = src). Every
+ * dtype pair, with NumPy's cast results (float->int truncates toward zero,
+ * complex->real drops the imaginary part, nonzero->bool is true). */
+int ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t stream);
+
+/* Fill operand 0 of s with the value at `value` (one element of `dtype`, host memory). */
+int ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CA_KERNELS_H */

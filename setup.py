@@ -1,0 +1,188 @@
+"""Build cuarray._core: csrc/*.c (the Python layer) + kernels/ (CUDA and host kernels).
+
+Environment:
+  CUARRAY_CUDA=0            build the host-only extension even when a toolkit exists
+  CUDA_HOME / CUDA_PATH     where the CUDA toolkit lives (else nvcc on PATH, else /usr/local/cuda)
+  CUARRAY_CUDA_ARCH         e.g. "80;90" (default); "native" is not supported: name the SMs.
+                            PTX for the highest one is always embedded for newer GPUs.
+  CUARRAY_WERROR=1          warnings are errors (C and nvcc); CI sets it
+  CUARRAY_SANITIZE=1        AddressSanitizer + UBSan on the C code
+  CUARRAY_DEBUG=1           -O0 -g
+  CUARRAY_BUILD_JOBS=N      parallel compile jobs (default: all cores)
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+GEN_DIR = ROOT / "build" / "generated"
+
+
+def env_flag(name, default="0"):
+    return os.environ.get(name, default).strip().lower() in ("1", "true", "yes", "on")
+
+
+def find_cuda_home():
+    if os.environ.get("CUARRAY_CUDA", "1").strip() == "0":
+        return None
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        home = os.environ.get(var)
+        if home and (Path(home) / "bin" / "nvcc").exists():
+            return Path(home)
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        return Path(nvcc).resolve().parent.parent
+    if Path("/usr/local/cuda/bin/nvcc").exists():
+        return Path("/usr/local/cuda")
+    return None
+
+
+def cuda_lib_dir(home):
+    for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"):
+        if (home / sub / "libcudart_static.a").exists():
+            return home / sub
+    return home / "lib64"
+
+
+def cuda_archs():
+    spec = os.environ.get("CUARRAY_CUDA_ARCH", "80;90")
+    archs = [a.strip().replace("sm_", "").replace(".", "") for a in spec.replace(",", ";").split(";")]
+    return [a for a in archs if a]
+
+
+def nvcc_version(nvcc):
+    out = subprocess.run([str(nvcc), "--version"], capture_output=True, text=True).stdout
+    for tok in out.split():
+        if tok.startswith("V") and tok[1:2].isdigit():
+            return tok[1:]
+    return "unknown"
+
+
+def run_generators():
+    """Generated sources (from kernels/ops.def) go to build/generated; return them."""
+    GEN_DIR.mkdir(parents=True, exist_ok=True)
+    gen = ROOT / "tools" / "gen_ops.py"
+    if gen.exists():
+        subprocess.run([sys.executable, str(gen), "--out", str(GEN_DIR),
+                        "--py-out", str(ROOT / "python" / "cuarray" / "_generated_ops.py")],
+                       check=True)
+    return sorted(GEN_DIR.glob("*.c")), sorted(GEN_DIR.glob("*.cu"))
+
+
+class BuildExt(build_ext):
+    def build_extensions(self):
+        if self.parallel is None:
+            self.parallel = int(os.environ.get("CUARRAY_BUILD_JOBS", os.cpu_count() or 1))
+        ext = self.extensions[0]
+        cuda = self.distribution.cuda_home
+        gen_c, gen_cu = run_generators()
+        ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
+        if cuda is not None:
+            ext.extra_objects += self.compile_cuda(cuda, gen_cu)
+        t0 = time.time()
+        super().build_extensions()
+        print(f"cuarray: C build and link took {time.time() - t0:.1f} s")
+
+    def compile_cuda(self, cuda, gen_cu):
+        sources = sorted((ROOT / "kernels").glob("*.cu")) + list(gen_cu)
+        objdir = Path(self.build_temp) / "cuda"
+        objdir.mkdir(parents=True, exist_ok=True)
+        archs = cuda_archs()
+        flags = ["-O3", "-std=c++17", "-Xcompiler", "-fPIC", "-DCA_HAVE_CUDA=1",
+                 "--expt-relaxed-constexpr", "-lineinfo",
+                 f"-I{ROOT / 'kernels'}", f"-I{GEN_DIR}"]
+        for a in archs:
+            flags += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
+        flags += ["-gencode", f"arch=compute_{archs[-1]},code=compute_{archs[-1]}"]
+        if env_flag("CUARRAY_WERROR"):
+            flags += ["-Werror", "all-warnings", "-Xcompiler", "-Wall"]
+        nvcc = str(cuda / "bin" / "nvcc")
+
+        def one(src):
+            obj = objdir / (src.stem + ".o")
+            deps = [src] + list((ROOT / "kernels").glob("*.h")) + list(GEN_DIR.glob("*.h"))
+            if obj.exists() and obj.stat().st_mtime > max(d.stat().st_mtime for d in deps):
+                return str(obj)
+            cmd = [nvcc, *flags, "-c", str(src), "-o", str(obj)]
+            t = time.time()
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"nvcc failed on {src.name}:\n{r.stdout}\n{r.stderr}")
+            if r.stderr.strip():
+                print(r.stderr)
+            print(f"nvcc {src.name}: {time.time() - t:.1f} s")
+            return str(obj)
+
+        t0 = time.time()
+        with ThreadPoolExecutor(max_workers=self.parallel) as pool:
+            objs = list(pool.map(one, sources))
+        print(f"cuarray: nvcc for sm_{','.join(archs)} took {time.time() - t0:.1f} s "
+              f"({len(sources)} files, {self.parallel} jobs)")
+        return objs
+
+
+def make_extension():
+    import numpy
+
+    cuda = find_cuda_home()
+    sources = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
+    sources += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "kernels").glob("*.c"))
+    include_dirs = [str(ROOT / "csrc"), str(ROOT / "kernels"), str(GEN_DIR), numpy.get_include()]
+    cflags = ["-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
+              "-Wno-missing-field-initializers", "-fvisibility=hidden"]
+    ldflags = []
+    libraries = []
+    library_dirs = []
+    macros = [("CA_VERSION", '"0.1.0"')]
+    if env_flag("CUARRAY_DEBUG"):
+        cflags += ["-O0", "-g"]
+    else:
+        cflags += ["-O3"]
+    if env_flag("CUARRAY_WERROR"):
+        cflags += ["-Werror"]
+    if env_flag("CUARRAY_SANITIZE"):
+        san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
+        cflags += san
+        ldflags += san
+    if cuda is not None:
+        archs = cuda_archs()
+        macros += [("CA_HAVE_CUDA", "1"),
+                   ("CA_BUILD_CUDA_VERSION", f'"{nvcc_version(cuda / "bin" / "nvcc")}"'),
+                   ("CA_BUILD_CUDA_ARCHS", '"' + ";".join(f"sm_{a}" for a in archs) + f';compute_{archs[-1]}"'),
+                   ("CA_CUDA_LIB_DIR", f'"{cuda_lib_dir(cuda)}"')]
+        include_dirs.append(str(cuda / "include"))
+        library_dirs.append(str(cuda_lib_dir(cuda)))
+        # cudart is linked statically (no runtime search for libcudart); cuBLAS and
+        # cuRAND are dlopen'ed on first use (csrc/dynlib.c) to keep import cheap.
+        libraries += ["cudart_static", "rt", "pthread", "dl", "stdc++"]
+        print(f"cuarray: building with CUDA from {cuda} for sm_{', sm_'.join(archs)}")
+    else:
+        macros += [("CA_HAVE_CUDA", "0")]
+        libraries += ["dl", "pthread", "m"]
+        print("cuarray: no CUDA toolkit found (or CUARRAY_CUDA=0): building the host-only extension")
+    ext = Extension("cuarray._core", sources=sources, include_dirs=include_dirs,
+                    define_macros=macros, extra_compile_args=cflags, extra_link_args=ldflags,
+                    libraries=libraries, library_dirs=library_dirs)
+    return ext, cuda
+
+
+ext, cuda_home = make_extension()
+
+
+from setuptools.dist import Distribution as _Dist  # noqa: E402
+
+
+class CaDistribution(_Dist):
+    cuda_home = cuda_home
+
+
+setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt}, distclass=CaDistribution)
