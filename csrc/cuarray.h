@@ -1,6 +1,6 @@
 /*
  * cuarray.h: what the files of cuarray._core share. Each section names the file
- * that owns it. Include this first in every csrc/*.c file.
+ * that owns it. Include this first in every C file of csrc/.
  */
 #ifndef CA_CUARRAY_H
 #define CA_CUARRAY_H
