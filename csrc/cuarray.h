@@ -231,6 +231,19 @@ CaArray *ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                               PyObject *base);
 /* Recompute C/F contiguity flags after shape/strides change. */
 void ca_array_update_flags(CaArray *a);
+/* What other files contribute to the ndarray type. ndarray.c merges these
+ * NULL-terminated tables (and the {0, NULL}-terminated slot lists) into the
+ * type's spec when it creates the type; the owners are named. */
+extern PyMethodDef ca_transfer_array_methods[];    /* transfer.c: get, set, copy, astype, ... */
+extern PyMethodDef ca_manip_array_methods[];       /* manip.c: reshape, transpose, ... */
+extern PyMethodDef ca_elementwise_array_methods[]; /* elementwise.c: conj, clip, round, ... */
+extern PyMethodDef ca_reduction_array_methods[];   /* reduction.c: sum, mean, argmax, ... */
+extern PyMethodDef ca_interop_array_methods[];     /* interop.c: __dlpack__, __dlpack_device__ */
+extern PyMethodDef ca_linalg_array_methods[];      /* linalg.c: dot */
+extern PyGetSetDef ca_interop_array_getset[];      /* interop.c: __cuda_array_interface__ */
+extern PyType_Slot ca_elementwise_number_slots[];  /* elementwise.c: nb_add, nb_inplace_add, ... */
+extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_ass_subscript */
+
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
 

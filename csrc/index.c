@@ -6,3 +6,7 @@ ca_index_init(PyObject *m)
 {
     return 0;
 }
+
+PyType_Slot ca_index_slots[] = {
+    {0, NULL},
+};

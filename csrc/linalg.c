@@ -6,3 +6,7 @@ ca_linalg_init(PyObject *m)
 {
     return 0;
 }
+
+PyMethodDef ca_linalg_array_methods[] = {
+    {NULL, NULL, 0, NULL},
+};

@@ -6,3 +6,7 @@ ca_manip_init(PyObject *m)
 {
     return 0;
 }
+
+PyMethodDef ca_manip_array_methods[] = {
+    {NULL, NULL, 0, NULL},
+};

@@ -6,3 +6,7 @@ ca_reduction_init(PyObject *m)
 {
     return 0;
 }
+
+PyMethodDef ca_reduction_array_methods[] = {
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,47 @@
+"""Shared fixtures: every test that can run on both devices takes `device`."""
+
+import numpy as np
+import pytest
+
+import cuarray
+
+
+def _gpu_count():
+    try:
+        return cuarray.cuda.device_count()
+    except Exception:
+        return 0
+
+
+HAVE_GPU = _gpu_count() > 0
+requires_gpu = pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU on this machine")
+
+DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
+
+# Every dtype cuarray supports, in ca_dtype order.
+ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+              np.int64, np.uint64, np.float16, np.float32, np.float64,
+              np.complex64, np.complex128]
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """The device a test runs on: 'cpu' everywhere, 'cuda:0' where a GPU is present."""
+    return request.param
+
+
+def random_array(shape, dtype, rng=None):
+    """Random NumPy data of any supported dtype (never all zeros)."""
+    rng = rng or np.random.default_rng(1234)
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        return rng.integers(lo, hi, size=shape, endpoint=True).astype(dtype)
+    if dtype.kind == "f":
+        return (rng.standard_normal(shape) * 10).astype(dtype)
+    re = rng.standard_normal(shape)
+    im = rng.standard_normal(shape)
+    return (re + 1j * im).astype(dtype)
