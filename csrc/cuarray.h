@@ -272,5 +272,9 @@ CaArray *ca_asarray(PyObject *obj, int dtype, int device, int copy, char order,
 /* Import through __cuda_array_interface__ (interop.c). NULL without exception
  * set if obj has no interface. */
 CaArray *ca_from_cai(PyObject *obj, int *found);
+/* Import through __dlpack__/__dlpack_device__ (interop.c), zero-copy when the
+ * device allows; `device` and `copy` as cuarray.from_dlpack's. *found = 0 (and
+ * NULL, no exception) if obj has no __dlpack__. */
+CaArray *ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found);
 
 #endif /* CA_CUARRAY_H */
