@@ -7,4 +7,5 @@ __version__ = _core.__version__
 # runtime
 from . import cuda  # noqa: E402
 from ._core import Device, OutOfMemoryError  # noqa: E402,F401
+from ._config import show_config  # noqa: E402,F401
 # end runtime
