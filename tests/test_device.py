@@ -223,3 +223,18 @@ def test_python_m_cuarray_cpu():
     r = run_py("import runpy; runpy.run_module('cuarray', run_name='__main__')",
                CUARRAY_DEVICE="cpu")
     assert "default device: cpu (from CUARRAY_DEVICE=cpu)" in r.stdout, r.stderr
+
+
+def test_runtime_namespace():
+    rt = cuda.runtime
+    assert rt.getDeviceCount() == cuda.device_count()
+    assert rt.runtimeGetVersion() == cuda.runtime_version()
+    assert rt.driverGetVersion() == cuda.driver_version()
+    assert rt.CUDARuntimeError is cuda.CUDAError
+    before = cuda.get_device_id()
+    with cuarray.Device("cpu"):
+        assert rt.getDevice() == -1
+        rt.deviceSynchronize()
+        rt.setDevice("cpu")
+        assert rt.getDevice() == -1
+    assert rt.getDevice() == before

@@ -23,6 +23,8 @@ get_elapsed_time = _core.get_elapsed_time
 runtime_version = _core.runtime_version
 driver_version = _core.driver_version
 
+from . import runtime  # noqa: E402
+
 
 def ExternalStream(ptr, device_id=None):
     """ExternalStream(ptr, device_id=None)
@@ -36,4 +38,4 @@ def ExternalStream(ptr, device_id=None):
 __all__ = ["CUDAError", "CUBLASError", "CURANDError", "OutOfMemoryError", "Device",
            "Stream", "ExternalStream", "Event", "device_count", "is_available",
            "get_device_id", "get_current_stream", "get_elapsed_time", "runtime_version",
-           "driver_version"]
+           "driver_version", "runtime"]
