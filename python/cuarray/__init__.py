@@ -4,6 +4,11 @@ from . import _core  # noqa: F401
 
 __version__ = _core.__version__
 
+# runtime
+from . import cuda  # noqa: E402
+from ._core import Device, OutOfMemoryError  # noqa: E402,F401
+# end runtime
+
 # array: the ndarray, dtypes, creation and NumPy transfers (csrc/ndarray.c,
 # dtype.c, creation.c, transfer.c)
 from ._core import (  # noqa: E402,F401
