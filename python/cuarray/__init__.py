@@ -21,3 +21,7 @@ from ._core import (  # noqa: E402,F401
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
 # end array
+
+# memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
+from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
+# end memory
