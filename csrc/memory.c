@@ -944,6 +944,16 @@ MemoryPool_stats(CaPoolHandle *self, PyObject *unused)
 }
 
 static PyObject *
+MemoryPool_reset_peak_stats(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool *p = pools[SLOT(self->device)][self->kind];
+    if (p != NULL) {
+        ca_pool_reset_peaks(p);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
 MemoryPool_set_limit(CaPoolHandle *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"size", "fraction", NULL};
@@ -1053,6 +1063,9 @@ static PyMethodDef MemoryPool_methods[] = {
      "bytes,\ntheir peaks, the largest free block, the limit, block and segment "
      "counts,\nupstream allocations and frees, cross-stream waits, out-of-memory\n"
      "retries and errors."},
+    {"reset_peak_stats", (PyCFunction)MemoryPool_reset_peak_stats, METH_NOARGS,
+     "reset_peak_stats()\n--\n\nRestart the peak statistics of stats() from the "
+     "current values."},
     {"set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
      METH_VARARGS | METH_KEYWORDS,
      "set_limit(size=None, fraction=None)\n--\n\nCap the bytes this pool reserves: "

@@ -753,6 +753,16 @@ ca_pool_forget_stream(ca_pool *p, ca_stream_t stream)
 }
 
 void
+ca_pool_reset_peaks(ca_pool *p)
+{
+    lock(p);
+    p->st.peak_used_bytes = p->st.used_bytes;
+    p->st.peak_requested_bytes = p->st.requested_bytes;
+    p->st.peak_total_bytes = p->st.total_bytes;
+    unlock(p);
+}
+
+void
 ca_pool_set_limit(ca_pool *p, size_t limit)
 {
     lock(p);

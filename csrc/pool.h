@@ -129,6 +129,8 @@ int ca_pool_forget_stream(ca_pool *p, ca_stream_t stream);
 void ca_pool_set_limit(ca_pool *p, size_t limit);
 size_t ca_pool_get_limit(ca_pool *p);
 void ca_pool_get_stats(ca_pool *p, ca_pool_stats *s);
+/* Restart the peak statistics from the current values. */
+void ca_pool_reset_peaks(ca_pool *p);
 /* Check every invariant (address order, no overlap, free index, statistics).
  * Returns 0 or a line number of pool.c where a check failed. For tests. */
 int ca_pool_check(ca_pool *p);
