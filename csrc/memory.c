@@ -476,6 +476,12 @@ Memory_get_device(CaMemory *self, void *closure)
 }
 
 static PyObject *
+Memory_get_device_id(CaMemory *self, void *closure)
+{
+    return PyLong_FromLong(self->device);
+}
+
+static PyObject *
 Memory_get_kind(CaMemory *self, void *closure)
 {
     return PyUnicode_FromString(ca_memkind_name[self->kind]);
@@ -609,6 +615,8 @@ static PyGetSetDef Memory_getset[] = {
     {"size", (getter)Memory_get_size, NULL, "Size in bytes, as requested.", NULL},
     {"device", (getter)Memory_get_device, NULL, "The Device the memory belongs to.",
      NULL},
+    {"device_id", (getter)Memory_get_device_id, NULL,
+     "The device ordinal (CuPy's name); -1 for the cpu.", NULL},
     {"kind", (getter)Memory_get_kind, NULL, "'device', 'managed', 'pinned' or 'host'.",
      NULL},
     {"_exports", (getter)Memory_get_exports, NULL, "Live buffer exports.", NULL},

@@ -33,6 +33,7 @@ def test_attributes(pool):
     assert m.kind == pool.kind
     assert m.device == pool.device
     assert isinstance(m.device, cuarray.Device)
+    assert m.device_id == (-1 if pool.kind == "host" else m.device.id)
     r = repr(m)
     assert "Memory" in r and "size=3000" in r and pool.kind in r and hex(m.ptr) in r
     with pytest.raises(AttributeError):
