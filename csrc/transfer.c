@@ -8,13 +8,6 @@
 
 #include <string.h>
 
-/* Until kernels/copy.cu and kernels/host_copy.c land, ca_copy_cast and ca_fill
- * do not exist: the cpu device copies through NumPy and the GPU handles only
- * contiguous same-dtype copies. Flipped to 1 once they are in main. */
-#ifndef CA_USE_COPY_KERNELS
-#define CA_USE_COPY_KERNELS 0
-#endif
-
 /* ======================================================================== */
 /* Helpers                                                                    */
 /* ======================================================================== */
@@ -149,7 +142,7 @@ check_assign(CaArray *dst, CaArray *src)
     return 0;
 }
 
-#if CA_USE_COPY_KERNELS
+/* The one strided copy-and-cast call (kernels/copy.cu, kernels/host_copy.c). */
 static int
 assign_kernel(CaArray *dst, CaArray *src)
 {
@@ -171,39 +164,6 @@ assign_kernel(CaArray *dst, CaArray *src)
     }
     return 0;
 }
-#else
-/* Milestone-1 stand-in: NumPy on host memory, memcpy for contiguous GPU data. */
-static int
-assign_kernel(CaArray *dst, CaArray *src)
-{
-    char *dp = host_data(dst), *sp = host_data(src);
-    if (dst->device == CA_CPU && dp != NULL && sp != NULL) {
-        PyObject *dv = numpy_alias(dst, dp, 1);
-        PyObject *sv = dv ? numpy_alias(src, sp, 0) : NULL;
-        int r = sv ? PyArray_CopyInto((PyArrayObject *)dv, (PyArrayObject *)sv) : -1;
-        Py_XDECREF(dv);
-        Py_XDECREF(sv);
-        return r;
-    }
-    int cc = (dst->flags & src->flags & CA_C_CONTIGUOUS) ||
-             (dst->flags & src->flags & CA_F_CONTIGUOUS);
-    if (dst->dtype == src->dtype && same_shape(dst, src) && cc) {
-        if (ca_use_device(dst->device) < 0) {
-            return -1;
-        }
-        CA_CUDA_CHECK(cudaMemcpyAsync(dst->data, src->data,
-                                      (size_t)dst->size * (size_t)dst->itemsize,
-                                      cudaMemcpyDefault,
-                                      (cudaStream_t)ca_current_stream(dst->device)));
-        return 0;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "strided or casting copies on a GPU need the copy kernels "
-                    "(not built yet)");
-error:
-    return -1;
-}
-#endif
 
 int
 ca_assign(CaArray *dst, CaArray *src)
@@ -223,15 +183,13 @@ ca_assign(CaArray *dst, CaArray *src)
         if (same && dst->dtype == src->dtype) {
             return 0;
         }
-        if (!same) {
-            CaArray *tmp = ca_array_copy(src, src->dtype, 'K');
-            if (tmp == NULL) {
-                return -1;
-            }
-            int r = assign_kernel(dst, tmp);
-            Py_DECREF(tmp);
-            return r;
+        CaArray *tmp = ca_array_copy(src, src->dtype, 'K');
+        if (tmp == NULL) {
+            return -1;
         }
+        int r = assign_kernel(dst, tmp);
+        Py_DECREF(tmp);
+        return r;
     }
     return assign_kernel(dst, src);
 }
@@ -321,7 +279,6 @@ array_fill_bytes(CaArray *a, const void *value)
     if (a->size == 0) {
         return 0;
     }
-#if CA_USE_COPY_KERNELS
     ca_strided s;
     s.ndim = CA_NDIM(a);
     s.nops = 1;
@@ -337,49 +294,6 @@ array_fill_bytes(CaArray *a, const void *value)
         return ca_cuda_error_int(st, "ca_fill");
     }
     return 0;
-#else
-    char *hp = host_data(a);
-    if (a->device == CA_CPU && hp != NULL) {
-        PyObject *v = numpy_alias(a, hp, 1);
-        if (v == NULL) {
-            return -1;
-        }
-        PyObject *sc = PyArray_Scalar((void *)value, ca_descr(a->dtype), NULL);
-        int r = sc ? PyArray_FillWithScalar((PyArrayObject *)v, sc) : -1;
-        Py_XDECREF(sc);
-        Py_DECREF(v);
-        return r;
-    }
-    if (!(a->flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS))) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "strided fill on a GPU needs the copy kernels (not built yet)");
-        return -1;
-    }
-    size_t n = (size_t)a->size * (size_t)a->itemsize;
-    char *buf = PyMem_RawMalloc(n);
-    if (buf == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < a->size; i++) {
-        memcpy(buf + i * a->itemsize, value, (size_t)a->itemsize);
-    }
-    cudaError_t st = cudaSuccess;
-    if (ca_use_device(a->device) == 0) {
-        ca_stream_t stream = ca_current_stream(a->device);
-        Py_BEGIN_ALLOW_THREADS
-        st = cudaMemcpyAsync(a->data, buf, n, cudaMemcpyDefault, (cudaStream_t)stream);
-        if (st == cudaSuccess) {
-            st = cudaStreamSynchronize((cudaStream_t)stream);
-        }
-        Py_END_ALLOW_THREADS
-        if (st != cudaSuccess) {
-            ca_cuda_error_int(st, "cudaMemcpyAsync(fill)");
-        }
-    }
-    PyMem_RawFree(buf);
-    return PyErr_Occurred() ? -1 : 0;
-#endif
 }
 
 int
