@@ -752,10 +752,12 @@ from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
     return r;
 }
 
-/* Wrap (cpu) or register (GPU) the memory of NumPy array h. */
+/* Wrap (cpu) or register (GPU) the memory of NumPy array h. `fresh`: h is a
+ * private temporary, so the result owns the memory (no visible base). */
 static CaArray *
-wrap_numpy(PyArrayObject *h, int dtype, int device)
+wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
 {
+    PyObject *base = fresh ? NULL : (PyObject *)h;
     int nd = PyArray_NDIM(h);
     npy_intp *shape = PyArray_DIMS(h), *strides = PyArray_STRIDES(h);
     char *data = PyArray_DATA(h);
@@ -778,7 +780,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device)
         if (mem == NULL) {
             return NULL;
         }
-        r = ca_array_from_memory(mem, data, dtype, nd, shape, strides, (PyObject *)h);
+        r = ca_array_from_memory(mem, data, dtype, nd, shape, strides, base);
     }
     else {
         if (ca_use_device(device) < 0) {
@@ -837,7 +839,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device)
         }
         mem->registered = registered;
         r = ca_array_from_memory(mem, (char *)dptr + (data - lo), dtype, nd, shape, strides,
-                                 (PyObject *)h);
+                                 base);
     }
     Py_DECREF(mem);
     if (r != NULL && !PyArray_ISWRITEABLE(h)) {
@@ -875,7 +877,7 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
     int wrappable = hd == tdt && PyArray_ISALIGNED(h) && order_satisfied(flags, order);
     if (tdev == CA_CPU) {
         if (wrappable && (copy != 1 || fresh)) {
-            return wrap_numpy(h, tdt, CA_CPU);
+            return wrap_numpy(h, tdt, CA_CPU, fresh);
         }
         if (copy == 0) {
             return (CaArray *)copy_error();
@@ -885,7 +887,7 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
         if (!wrappable || (kind >= 0 && kind != CA_MEM_PINNED)) {
             return (CaArray *)copy_error();
         }
-        return wrap_numpy(h, tdt, tdev);
+        return wrap_numpy(h, tdt, tdev, 0);
     }
     /* A copy into fresh memory of (tdev, tkind). */
     PyArrayObject *src = h;
