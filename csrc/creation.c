@@ -855,6 +855,17 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
                 int kind)
 {
     int hd = ca_dtype_from_descr(PyArray_DESCR(h));
+    if (hd < 0 && dtype < 0 && !PyArray_ISNBO(PyArray_DESCR(h)->byteorder)) {
+        /* A byte-swapped NumPy array: its native twin, byte-swapped on the
+         * host while copying. */
+        PyErr_Clear();
+        PyArray_Descr *nd = PyArray_DescrNewByteorder(PyArray_DESCR(h), NPY_NATIVE);
+        if (nd == NULL) {
+            return NULL;
+        }
+        dtype = ca_dtype_from_descr(nd);
+        Py_DECREF(nd);
+    }
     if (hd < 0) {
         if (dtype < 0) {
             return NULL;
