@@ -14,7 +14,8 @@ from ._config import show_config  # noqa: E402,F401
 # dtype.c, creation.c, transfer.c)
 from ._core import (  # noqa: E402,F401
     ndarray, empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
-    asarray, array, ascontiguousarray, asfortranarray, asnumpy,
+    asarray, array, ascontiguousarray, asfortranarray, asnumpy, arange, linspace, eye,
+    identity,
     bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
     float16, float32, float64, complex64, complex128, __array_api_version__,
 )
