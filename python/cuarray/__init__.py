@@ -21,3 +21,8 @@ from ._core import (  # noqa: E402,F401
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
 # end array
+
+# ufunc: element-wise functions (csrc/elementwise.c, kernels/ops.def)
+from ._ufuncs import *  # noqa: E402,F401,F403
+from ._ufuncs import abs, round  # noqa: E402,F401,A004
+# end ufunc
