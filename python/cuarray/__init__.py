@@ -26,3 +26,8 @@ from ._array_api import __array_namespace_info__  # noqa: E402,F401
 # memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 # end memory
+
+# ufunc: element-wise functions (csrc/elementwise.c, kernels/ops.def)
+from ._ufuncs import *  # noqa: E402,F401,F403
+from ._ufuncs import abs, round  # noqa: E402,F401,A004
+# end ufunc
