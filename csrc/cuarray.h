@@ -277,4 +277,10 @@ CaArray *ca_from_cai(PyObject *obj, int *found);
  * NULL, no exception) if obj has no __dlpack__. */
 CaArray *ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found);
 
+/* ======================================================================== */
+/* index/manip (index helper)                                                */
+/* ======================================================================== */
+/* A new tuple of Python ints (for messages and the `shape` of results). */
+PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
+
 #endif /* CA_CUARRAY_H */
