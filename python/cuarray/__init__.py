@@ -21,3 +21,12 @@ from ._core import (  # noqa: E402,F401
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
 # end array
+
+# index: indexing is the ndarray's own (csrc/index.c); shape manipulation
+# functions (csrc/manip.c)
+from ._core import (  # noqa: E402,F401
+    reshape, ravel, transpose, permute_dims, swapaxes, moveaxis, squeeze,
+    expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
+    concatenate, concat, stack,
+)
+# end index
