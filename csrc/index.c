@@ -483,8 +483,10 @@ apply_basic(CaArray *a, idx_key *k, idx_view *v)
             }
             if (type == IT_MASK) {
                 const Py_ssize_t *msh = CA_SHAPE(it->arr);
+                /* As NumPy, a mask dimension of length 0 is not compared
+                 * (it selects nothing whatever the axis' size). */
                 for (int j = 0; j < cover; j++) {
-                    if (msh[j] != ash[in + j]) {
+                    if (msh[j] != ash[in + j] && msh[j] != 0) {
                         PyErr_Format(PyExc_IndexError,
                                      "boolean index did not match indexed array along "
                                      "axis %d; size of axis is %zd but size of "
@@ -653,7 +655,7 @@ kcheck(int status, const char *call)
 /* ======================================================================== */
 
 /* One index of the gather/scatter: an int64 array (or NULL: constant 0) whose
- * values index axis `axis` (extent, scale) or are byte offsets (extent 0). */
+ * values index axis `axis` (extent, scale) or are byte offsets (extent -1). */
 typedef struct {
     CaArray *idx;    /* owned, or NULL */
     int nd;
@@ -676,6 +678,7 @@ typedef struct {
     Py_ssize_t rshape[CA_MAX_DIMS];
     int bpos;                            /* where the index dims sit in the result */
     int need_check;                      /* some index values need a range check */
+    int doomed;                          /* an index into an axis of length 0 */
     CaArray *off;                        /* combined byte offsets (several indexes) */
 } idx_plan;
 
@@ -800,6 +803,7 @@ plan_make(idx_plan *P, CaArray *a, PyObject *key)
     P->nent = 0;
     P->off = NULL;
     P->need_check = 0;
+    P->doomed = 0;
     P->key.n = 0;
     if (parse_key(a, key, &P->key) < 0 || apply_basic(a, &P->key, &P->v) < 0) {
         return -1;
@@ -833,12 +837,11 @@ plan_entries(idx_plan *P)
             memcpy(e->strides, CA_STRIDES(it->arr), e->nd * sizeof(Py_ssize_t));
             e->extent = P->v.shape[r->vdim];
             e->scale = P->v.strides[r->vdim];
-            P->need_check |= it->arr->size > 0;
             continue;
         }
         e->nd = 1;
         e->strides[0] = 8;
-        e->extent = 0;
+        e->extent = -1;
         if (it->type == IT_BOOL) {
             e->shape[0] = it->start ? 1 : 0;
             e->scale = 0;
@@ -856,6 +859,18 @@ plan_entries(idx_plan *P)
         if (broadcast_into(&P->nb, P->bshape, &P->ent[i]) < 0) {
             shape_mismatch(P);
             return -1;
+        }
+    }
+    /* As NumPy, index values are checked where the broadcast index has
+     * elements; an empty one checks nothing. */
+    Py_ssize_t bsize = 1;
+    for (int j = 0; j < P->nb; j++) {
+        bsize *= P->bshape[j];
+    }
+    for (int i = 0; bsize > 0 && i < P->nent; i++) {
+        if (P->ent[i].extent >= 0) {
+            P->need_check = 1;
+            P->doomed |= P->ent[i].extent == 0;
         }
     }
     /* The result: v's dimensions no fancy item covers, with the broadcast index
@@ -978,7 +993,7 @@ plan_index(idx_plan *P, ca_index_pass *p, int64_t *flag)
     for (int j = 0; j < P->nb; j++) {
         p->istrides[P->bpos + j] = P->bshape[j] == 1 ? 0 : CA_STRIDES(P->off)[j];
     }
-    p->extent = 0;
+    p->extent = -1;
     p->scale = witness;
     return 0;
 }
@@ -990,7 +1005,7 @@ plan_check_entries(idx_plan *P, int64_t *flag)
 {
     for (int i = 0; i < P->nent; i++) {
         idx_entry *e = &P->ent[i];
-        if (e->extent == 0 || e->idx == NULL || e->idx->size == 0) {
+        if (!P->need_check || e->extent < 0 || e->idx == NULL || e->idx->size == 0) {
             continue;
         }
         ca_index_pass q;
@@ -1013,6 +1028,21 @@ plan_check_entries(idx_plan *P, int64_t *flag)
 }
 
 /* Read the flag back (this synchronizes) and raise IndexError for an offender. */
+static int plan_flag_raise(idx_plan *P, idx_flag *f);
+
+/* An index into an axis of length 0: every value is out of range, and the
+ * combined offsets (out-of-range values count as 0) would point outside the
+ * empty array, so nothing may run but the check that names the offender. */
+static int
+plan_raise_doomed(idx_plan *P, idx_flag *f)
+{
+    if (plan_check_entries(P, f->ptr) < 0 || plan_flag_raise(P, f) < 0) {
+        return -1;
+    }
+    PyErr_SetString(PyExc_IndexError, "index out of bounds for an axis of size 0");
+    return -1;
+}
+
 static int
 plan_flag_raise(idx_plan *P, idx_flag *f)
 {
@@ -1045,6 +1075,10 @@ gather(CaArray *a, idx_plan *P)
     plan_pass(P, &p);
     out = ca_array_empty(a->dtype, P->rnd, P->rshape, 0, P->device, result_kind(a));
     if (out == NULL || flag_open(&f, P->device, P->stream, P->need_check) < 0) {
+        goto error;
+    }
+    if (P->doomed) {
+        plan_raise_doomed(P, &f);
         goto error;
     }
     p.vals = out->data;
@@ -1313,6 +1347,10 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
         p.vals = val->data;
     }
     if (flag_open(&f, P->device, P->stream, P->need_check) < 0) {
+        goto error;
+    }
+    if (P->doomed) {
+        plan_raise_doomed(P, &f);
         goto error;
     }
     /* Check every index before writing anything, so that a failed assignment

@@ -61,7 +61,7 @@ take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
             memcpy(&o, ix, sizeof o);
         }
         int ok = 1;
-        if (p->extent > 0) {
+        if (p->extent >= 0) {
             int64_t w = o < 0 ? o + p->extent : o;
             if (w < 0 || w >= p->extent) {
                 report(flag, p->axis, o);
@@ -153,7 +153,7 @@ ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
         if (ix != NULL) {
             memcpy(&o, ix, sizeof o);
         }
-        if (p->extent > 0) {
+        if (p->extent >= 0) {
             int64_t w = o < 0 ? o + p->extent : o;
             if (w < 0 || w >= p->extent) {
                 report(flag, p->axis, o);

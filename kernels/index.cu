@@ -89,7 +89,7 @@ index_at(const ca_index_pass &p, int64_t ioff, int64_t *flag, int64_t &o)
     if (p.idx != nullptr) {
         v = *reinterpret_cast<const int64_t *>(reinterpret_cast<const char *>(p.idx) + ioff);
     }
-    if (p.extent > 0) {
+    if (p.extent >= 0) {
         int64_t w = v < 0 ? v + p.extent : v;
         if (w < 0 || w >= p.extent) {
             report(flag, p.axis, v);

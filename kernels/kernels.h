@@ -109,11 +109,12 @@ int ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t
  * kernels/host_index.c). The pass runs over `shape` (the indexing result). For a
  * result position r (a multi-index; "r . s" is the dot product with strides s):
  *   o    = idx ? idx[r . istrides] : 0      (one int64 index; NULL reads as 0)
- *   o    = wrap(o) * scale                  (extent > 0: negatives wrap, range checked)
+ *   o    = wrap(o) * scale                  (extent >= 0: negatives wrap, range checked)
  *   elem = data + r . strides + o           (the indexed array; strides are 0 on
  *                                            the dimensions the index spans)
  *   take: vals[r . vstrides] = *elem;  put: *elem = vals[r . vstrides]
- * With extent == 0 the index values are byte offsets already, used unchecked.
+ * With extent < 0 the index values are byte offsets already, used unchecked (then
+ * `scale` only bounds their alignment: the launcher picks element widths by it).
  * With vals == NULL, put writes `value` (itemsize bytes) everywhere.
  * Index values outside [-extent, extent) are skipped (take writes zeros in their
  * place) and reported through `flag` (two int64 in device memory, zeroed by the
@@ -128,7 +129,7 @@ typedef struct {
     int64_t vstrides[CA_MAX_DIMS];
     const int64_t *idx;
     int64_t istrides[CA_MAX_DIMS];
-    int64_t extent;                  /* size of the indexed axis; 0: idx are byte offsets */
+    int64_t extent;                  /* size of the indexed axis; < 0: idx are byte offsets */
     int64_t scale;                   /* byte stride of the indexed axis */
     unsigned char value[16];         /* put with vals == NULL: the value to write */
 } ca_index_pass;
