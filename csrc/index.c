@@ -1272,6 +1272,9 @@ assign_mask_scalar(CaArray *a, idx_plan *P, const unsigned char *value)
     CaArray *mask = P->key.it[r->item].arr;
     ca_strided s;
 
+    if (mask->size == 0) {
+        return 0; /* selects nothing (a length-0 mask axis matches any axis) */
+    }
     memset(&s, 0, sizeof s);
     s.ndim = P->v.ndim;
     s.nops = 2;

@@ -458,3 +458,44 @@ def test_fuzz_getitem_setitem_against_numpy(device, sk):
         x[key] = val
         a[key] = ca.array(val, device=device)
         np.testing.assert_array_equal(a.get(), x)
+
+
+@pytest.mark.parametrize("idx_dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32,
+                                       np.uint32, np.int64, np.uint64])
+def test_index_array_dtypes(device, idx_dtype):
+    x = random_array((6, 4), np.float32)
+    a = dev_array(x, device)
+    i = np.array([5, 0, 3, 3], dtype=idx_dtype)
+    ci = ca.array(i, device=device)
+    check_same(a[ci], x[i])
+    check_same(a[:, ca.array(i[:2] % 4, device=device)],
+               x[:, i[:2] % 4])
+    check_same(a[ci[::2]], x[i[::2]])  # a strided index array
+    x[i[:2]] = 0
+    a[ci[:2]] = 0
+    np.testing.assert_array_equal(a.get(), x)
+
+
+def test_length_zero_mask_quirk(device):
+    """NumPy does not compare a mask dimension of length 0 with its axis."""
+    x = random_array((1, 3), np.int16)
+    a = dev_array(x, device)
+    m = np.zeros(0, bool)
+    check_same(a[ca.array(m, device=device)], x[m])
+    a[ca.array(m, device=device)] = 5
+    x[m] = 5
+    np.testing.assert_array_equal(a.get(), x)
+
+
+def test_zero_d_index_arrays(device):
+    x = random_array((4, 5), np.float64)
+    a = dev_array(x, device)
+    i = ca.array(np.array(2), device=device)
+    check_same(a[i], x[2])
+    check_same(a[i, i], np.asarray(x[2, 2]))
+    check_same(a[:, i], x[:, 2])
+    t = ca.array(np.array(True), device=device)
+    f = ca.array(np.array(False), device=device)
+    check_same(a[t], x[np.array(True)])
+    check_same(a[f], x[np.array(False)])
+    check_same(a[1, t], x[1, np.array(True)])
