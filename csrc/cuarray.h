@@ -320,4 +320,10 @@ int ca_order_from_object(PyObject *obj, char dflt);
  * ints out of range). A cuarray array is not accepted here. */
 int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
 
+/* ======================================================================== */
+/* index/manip (index helper)                                                */
+/* ======================================================================== */
+/* A new tuple of Python ints (for messages and the `shape` of results). */
+PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
+
 #endif /* CA_CUARRAY_H */

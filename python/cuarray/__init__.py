@@ -31,3 +31,11 @@ from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # no
 from ._ufuncs import *  # noqa: E402,F401,F403
 from ._ufuncs import abs, round  # noqa: E402,F401,A004
 # end ufunc
+# index: indexing is the ndarray's own (csrc/index.c); shape manipulation
+# functions (csrc/manip.c)
+from ._core import (  # noqa: E402,F401
+    reshape, ravel, transpose, permute_dims, swapaxes, moveaxis, squeeze,
+    expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
+    concatenate, concat, stack,
+)
+# end index
