@@ -83,6 +83,9 @@ int ca_random_init(PyObject *m);     /* random.c */
  * messages (NotImplementedError/TypeError for UNSUPPORTED, IndexError ...). */
 PyObject *ca_cuda_error(int status, const char *call);
 int ca_cuda_error_int(int status, const char *call);
+/* As ca_cuda_error_int, with `hint` (a sentence saying what to do) appended to
+ * the message; NULL hint = the default (the cpu-device hint for no GPU). */
+int ca_cuda_error_hint(int status, const char *call, const char *hint);
 /* cuBLAS / cuRAND statuses -> CUBLASError / CURANDError. */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
@@ -142,6 +145,12 @@ ca_stream_t ca_current_stream(int device);
 int ca_device_from_object(PyObject *obj);
 /* A new reference to the Device object for an ordinal (cached). */
 PyObject *ca_device_object(int device);
+/* The cudaStream_t of a stream argument: a cuarray Stream, None (the current
+ * stream of the current device) or an int (a raw handle). *ok = 0 with an
+ * exception set on failure. */
+ca_stream_t ca_stream_from_object(PyObject *o, int *ok);
+/* True for the legacy default stream (NULL / cudaStreamLegacy). */
+int ca_stream_is_null(ca_stream_t s);
 
 /* ======================================================================== */
 /* Memory (memory.c over pool.c)                                             */

@@ -3,3 +3,8 @@
 from . import _core  # noqa: F401
 
 __version__ = _core.__version__
+
+# runtime
+from . import cuda  # noqa: E402
+from ._core import Device, OutOfMemoryError  # noqa: E402,F401
+# end runtime
