@@ -266,6 +266,13 @@ int ca_assign(CaArray *dst, CaArray *src);
 /* A copy of `a` with `dtype` in C ('C') or F ('F') order, or keeping the
  * layout ('K'/'A'). */
 CaArray *ca_array_copy(CaArray *a, int dtype, char order);
+/* A new array shaped like `a`, laid out by `order`: 'C', 'F', 'A' (F when a is
+ * F- and not C-contiguous) or 'K' (a's axis order, dense, as NumPy). */
+CaArray *ca_array_empty_like(CaArray *a, int dtype, char order, int device,
+                             ca_memkind kind);
+/* Set every element of `a` to the element at `value` (host bytes of a's
+ * dtype), through ca_fill. */
+int ca_array_fill(CaArray *a, const void *value);
 /* Device array -> a new NumPy array (synchronizes). */
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */
@@ -285,5 +292,27 @@ CaArray *ca_from_cai(PyObject *obj, int *found);
  * device allows; `device` and `copy` as cuarray.from_dlpack's. *found = 0 (and
  * NULL, no exception) if obj has no __dlpack__. */
 CaArray *ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found);
+
+/* ---- Argument helpers (creation.c), shared by the C functions of _core ---- */
+/* Parse METH_FASTCALL | METH_KEYWORDS arguments against `names` (NULL-ended):
+ * the first `npos` may be given by position, the first `nreq` are required.
+ * out[i] = the borrowed argument, or NULL when not given. -1 with TypeError. */
+int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames, const char *const *names, int npos, int nreq,
+                  PyObject **out);
+/* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
+ * (TypeError / ValueError for negative or too many dimensions). */
+int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);
+/* memory= argument: None -> the device's default kind ("device" on a GPU,
+ * "host" on the cpu); "device"/"managed"/"pinned" on a GPU, "host" on the cpu.
+ * Returns the ca_memkind, or -1 with ValueError. */
+int ca_memkind_from_object(PyObject *obj, int device);
+/* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case). -1 with
+ * ValueError. */
+int ca_order_from_object(PyObject *obj, char dflt);
+/* One element of `dtype` (host bytes, at most 16) from a Python value, cast as
+ * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
+ * ints out of range). A cuarray array is not accepted here. */
+int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
 
 #endif /* CA_CUARRAY_H */

@@ -83,11 +83,22 @@ int64_t ca_strided_coalesce(ca_strided *s);
  * its element size as the stride. */
 int ca_strided_is_contiguous(const ca_strided *s, const int *itemsizes);
 
+/* (copy family, kernels/layout.c) True if every element index and every operand's
+ * byte offset (negative too) fits in int32, so kernels may index in 32 bits. */
+int ca_strided_fits_int32(const ca_strided *s);
+/* Lowest and highest byte offset of an element start of operand `op`, relative to
+ * s->data[op] (add the itemsize to hi for the end); *hi < *lo when s is empty. */
+void ca_strided_extent(const ca_strided *s, int op, int64_t *lo, int64_t *hi);
+
 /* ---- copy, cast, fill (kernels/copy.cu, kernels/host_copy.c) ------------------ */
 /* dst[i] = (dst_dtype) src[i] over s (operand 0 = dst, operand 1 = src). Every
  * dtype pair, with NumPy's cast results (float->int truncates toward zero,
  * complex->real drops the imaginary part, nonzero->bool is true). */
 int ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t stream);
+/* Copy family notes: s needs nops >= 2 (operands past 1 are ignored) and is
+ * coalesced in place (its contents are unspecified afterwards). dst and src must
+ * not overlap unless they are exactly the same view (then same-size copies are
+ * no-ops); callers copy through a temporary otherwise, as NumPy buffers. */
 
 /* Fill operand 0 of s with the value at `value` (one element of `dtype`, host memory). */
 int ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream);

@@ -12,12 +12,15 @@
  *   imaginary part, nonzero (and NaN) ->bool is true, bool->number is 0/1,
  *   int->int wraps, double->float16 rounds once (not through float32).
  * - Float->int where NumPy has no defined answer (NaN, inf, out of range; NumPy
- *   warns "invalid value encountered in cast" and returns whatever the CPU does)
- *   is defined here, identically on host and GPU: truncate toward zero to int64,
- *   NaN and values outside int64 become INT64_MIN (what x86's cvttsd2si gives),
- *   then wrap to the target width modulo 2^bits; uint64 converts [2^63, 2^64)
- *   exactly. This reproduces NumPy on x86-64 for every in-int64-range value
- *   converted to int8/16, uint8/16/32/64 and int64 (e.g. -1.0 -> uint8 is 255).
+ *   warns "invalid value encountered in cast" and returns whatever its CPU code
+ *   gives) is defined here as NumPy computes it on x86-64, identically on host
+ *   and GPU. Let cvtN(x) = trunc(x) if that fits in intN, else INTN_MIN (x86's
+ *   cvttsd2si "integer indefinite"; NaN too). Then int8, uint8, int16, uint16,
+ *   int32 take cvt32(x) modulo 2^bits; int64 takes cvt64(x); uint32 (uint64)
+ *   takes cvt32(x - 2^31) ^ 2^31 (cvt64(x - 2^63) ^ 2^63) when x >= 2^31 (2^63),
+ *   else cvt32(x) (cvt64(x)) reinterpreted. So -1.0 -> uint8 is 255, 300.0 ->
+ *   int8 is 44, NaN -> int32 is INT32_MIN, inf -> uint64 is 0. (NumPy itself is
+ *   not consistent for NaN/inf -> uint32: its SIMD and scalar loops differ.)
  * - CA_FOR_EACH_DTYPE(X) calls X(code, ctype, name) for the 14 types, in
  *   ca_dtype order; CA_FOR_EACH_DTYPE_PAIR(X) calls
  *   X(dcode, dctype, dname, scode, sctype, sname) for all 196 (dst, src) pairs.
@@ -272,19 +275,37 @@ CA_HD ca_half ca_double_to_half(double d)
 }
 
 /* ---- float -> integer (see the header comment for out-of-range values) -------- */
+CA_HD int32_t ca_double_to_int32(double v)
+{
+    /* trunc(v) fits iff -2^31 - 1 < v < 2^31; NaN fails both tests. */
+    if (v > -2147483649.0 && v < 2147483648.0) {
+        return (int32_t)v;
+    }
+    return INT32_MIN;
+}
+
 CA_HD int64_t ca_double_to_int64(double v)
 {
-    /* -2^63 <= v < 2^63 is representable after truncation; NaN fails both. */
+    /* Doubles below -2^63 are integers below it, so >= is the exact bound. */
     if (v >= -9223372036854775808.0 && v < 9223372036854775808.0) {
         return (int64_t)v;
     }
     return INT64_MIN;
 }
 
+CA_HD uint32_t ca_double_to_uint32(double v)
+{
+    if (v >= 2147483648.0) {
+        return (uint32_t)ca_double_to_int32(v - 2147483648.0) ^ 0x80000000u;
+    }
+    return (uint32_t)ca_double_to_int32(v);
+}
+
 CA_HD uint64_t ca_double_to_uint64(double v)
 {
-    if (v > -1.0 && v < 18446744073709551616.0) {
-        return (uint64_t)v;
+    if (v >= 9223372036854775808.0) {
+        return (uint64_t)ca_double_to_int64(v - 9223372036854775808.0) ^
+               0x8000000000000000ull;
     }
     return (uint64_t)ca_double_to_int64(v);
 }
@@ -339,40 +360,28 @@ CA_HD ca_bool ca_p_bool_from_z(ca_complex128 v)
 }
 
 /* Integers: wrap from the integer categories (two's complement, as NumPy), the
- * defined float rule from the float categories. UT is T's unsigned twin, so the
- * narrowing is a well-defined modular conversion. */
-#define CA_P_INT_DST(name, T, UT)                                                    \
+ * x86 rule above from the float categories. UT is T's unsigned twin, so the
+ * narrowing is a well-defined modular conversion; CVT is the float conversion
+ * whose result is then narrowed. */
+#define CA_P_INT_DST(name, T, UT, CVT)                                              \
     CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)(UT)(uint64_t)v; }          \
     CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)(UT)v; }                   \
-    CA_HD T ca_p_##name##_from_d(double v)                                          \
-    {                                                                              \
-        return (T)(UT)(uint64_t)ca_double_to_int64(v);                             \
-    }                                                                              \
+    CA_HD T ca_p_##name##_from_d(double v) { return (T)(UT)CVT(v); }                \
     CA_HD T ca_p_##name##_from_f(float v) { return ca_p_##name##_from_d((double)v); } \
     CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                    \
-    {                                                                              \
+    {                                                                               \
         return ca_p_##name##_from_d((double)v.re);                                  \
-    }                                                                              \
+    }                                                                               \
     CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return ca_p_##name##_from_d(v.re); }
 
-CA_P_INT_DST(int8, int8_t, uint8_t)
-CA_P_INT_DST(uint8, uint8_t, uint8_t)
-CA_P_INT_DST(int16, int16_t, uint16_t)
-CA_P_INT_DST(uint16, uint16_t, uint16_t)
-CA_P_INT_DST(int32, int32_t, uint32_t)
-CA_P_INT_DST(uint32, uint32_t, uint32_t)
-CA_P_INT_DST(int64, int64_t, uint64_t)
-
-/* uint64 is the one target whose range exceeds int64's. */
-CA_HD uint64_t ca_p_uint64_from_i(int64_t v) { return (uint64_t)v; }
-CA_HD uint64_t ca_p_uint64_from_u(uint64_t v) { return v; }
-CA_HD uint64_t ca_p_uint64_from_d(double v) { return ca_double_to_uint64(v); }
-CA_HD uint64_t ca_p_uint64_from_f(float v) { return ca_double_to_uint64((double)v); }
-CA_HD uint64_t ca_p_uint64_from_c(ca_complex64 v)
-{
-    return ca_double_to_uint64((double)v.re);
-}
-CA_HD uint64_t ca_p_uint64_from_z(ca_complex128 v) { return ca_double_to_uint64(v.re); }
+CA_P_INT_DST(int8, int8_t, uint8_t, ca_double_to_int32)
+CA_P_INT_DST(uint8, uint8_t, uint8_t, ca_double_to_int32)
+CA_P_INT_DST(int16, int16_t, uint16_t, ca_double_to_int32)
+CA_P_INT_DST(uint16, uint16_t, uint16_t, ca_double_to_int32)
+CA_P_INT_DST(int32, int32_t, uint32_t, ca_double_to_int32)
+CA_P_INT_DST(uint32, uint32_t, uint32_t, ca_double_to_uint32)
+CA_P_INT_DST(int64, int64_t, uint64_t, ca_double_to_int64)
+CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64)
 
 /* float16: integers go through float32 (exact below 2^24; anything larger is inf
  * in float16 whichever way it rounds), doubles round once. */

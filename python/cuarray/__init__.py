@@ -7,4 +7,17 @@ __version__ = _core.__version__
 # runtime
 from . import cuda  # noqa: E402
 from ._core import Device, OutOfMemoryError  # noqa: E402,F401
+from ._config import show_config  # noqa: E402,F401
 # end runtime
+
+# array: the ndarray, dtypes, creation and NumPy transfers (csrc/ndarray.c,
+# dtype.c, creation.c, transfer.c)
+from ._core import (  # noqa: E402,F401
+    ndarray, empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
+    asarray, array, ascontiguousarray, asfortranarray, asnumpy,
+    bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
+    float16, float32, float64, complex64, complex128, __array_api_version__,
+)
+from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
+from ._array_api import __array_namespace_info__  # noqa: E402,F401
+# end array
