@@ -65,7 +65,7 @@ _api.PyCapsule_New.restype = ctypes.py_object
 _api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
 # Capsule names must outlive the capsules that point at them.
-_NAMES = {False: ctypes.c_char_p(b"dltensor"), True: ctypes.c_char_p(b"dltensor_versioned")}
+_NAMES = {False: b"dltensor", True: b"dltensor_versioned"}
 
 
 def capsule_name(cap):
@@ -77,9 +77,12 @@ def read_capsule(cap):
     name = capsule_name(cap)
     ptr = _api.PyCapsule_GetPointer(cap, name.encode())
     if name == "dltensor_versioned":
-        return True, DLManagedTensorVersioned.from_address(ptr)
-    assert name == "dltensor"
-    return False, DLManagedTensor.from_address(ptr)
+        mt, versioned = DLManagedTensorVersioned.from_address(ptr), True
+    else:
+        assert name == "dltensor"
+        mt, versioned = DLManagedTensor.from_address(ptr), False
+    mt.capsule = cap  # the struct lives as long as the capsule
+    return versioned, mt
 
 
 def tensor_of(mt):
@@ -117,7 +120,7 @@ class Forged:
         else:
             self._del = DELETER_L(on_delete)
             self.mt = DLManagedTensor(t, None, self._del)
-        self.capsule = _api.PyCapsule_New(ctypes.addressof(self.mt), _NAMES[versioned].value,
+        self.capsule = _api.PyCapsule_New(ctypes.addressof(self.mt), _NAMES[versioned],
                                           None)
 
 
@@ -131,6 +134,26 @@ def make(a, device):
     if device == "cpu":
         return cuarray.asarray(a, device="cpu")
     return cuarray.asarray(a, device=device)
+
+
+def view(a, device, f):
+    """cuarray's array for layout `f` of NumPy data `a`: on the cpu device the
+    NumPy view itself is wrapped (same memory, same strides); on a GPU the cuarray
+    array is sliced the same way."""
+    if device == "cpu":
+        return cuarray.asarray(f(a), device="cpu")
+    return f(cuarray.asarray(a, device=device))
+
+
+LAYOUTS = {
+    "plain": lambda v: v,
+    "rev": lambda v: v[::-1],
+    "step": lambda v: v[::2, 1::3],
+    "neg2": lambda v: v[:, ::-2],
+    "T": lambda v: v.T,
+    "0d": lambda v: v[1, 2],
+    "empty": lambda v: v[:0],
+}
 
 
 def ptr(x):
@@ -191,14 +214,14 @@ def test_capsule_kind_by_max_version(max_version, name, device):
 
 def test_strides_in_elements_kept(device):
     a = random_array((6, 8), np.float32)
-    x = make(a, device)
-    views = {
-        "rev": (x[::-1], (6, 8), (-8, 1)),
-        "step": (x[::2, 1::3], (3, 3), (16, 3)),
-        "neg2": (x[:, ::-2], (6, 4), (8, -2)),
-        "T": (x.T, (8, 6), (1, 8)),
+    expect = {
+        "rev": ((6, 8), (-8, 1)),
+        "step": ((3, 3), (16, 3)),
+        "neg2": ((6, 4), (8, -2)),
+        "T": ((8, 6), (1, 8)),
     }
-    for name, (v, shape, strides) in views.items():
+    for name, (shape, strides) in expect.items():
+        v = view(a, device, LAYOUTS[name])
         _, mt = read_capsule(v.__dlpack__(max_version=(1, 0)))
         t, s, st_ = tensor_of(mt)
         assert (s, st_) == (shape, strides), name
@@ -223,7 +246,7 @@ def test_max_dims(device):
 
 def test_copy_true_sets_is_copied(device):
     a = random_array((4, 5), np.float64)
-    x = make(a, device)[:, ::2]
+    x = view(a, device, lambda v: v[:, ::2])
     cap = x.__dlpack__(max_version=(1, 0), copy=True)
     _, mt = read_capsule(cap)
     assert mt.flags & IS_COPIED
@@ -364,11 +387,13 @@ def test_forged_read_only_flag():
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_numpy_from_dlpack_zero_copy(dtype):
     a = random_array((4, 6), dtype)
-    x = cuarray.asarray(a, device="cpu")
-    for v in (x, x[::-1], x[:, 1::2], x.T, x[1, 2]):
+    for name, f in LAYOUTS.items():
+        v = view(a, "cpu", f)
         y = np.from_dlpack(v)
-        assert np_ptr(y) == ptr(v)
-        np.testing.assert_array_equal(y, np.asarray(v))
+        if v.size:
+            assert np_ptr(y) == ptr(v), name
+        assert y.strides == v.strides, name
+        np.testing.assert_array_equal(y, f(a), err_msg=name)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
@@ -443,8 +468,8 @@ def test_deleter_runs_exactly_once(versioned):
     buf = np.arange(8, dtype=np.float32)
     f = Forged(data=np_ptr(buf), shape=(8,), versioned=versioned, keep=buf)
     x = cuarray.from_dlpack(f.capsule)
-    v = x[2:5]
-    np.testing.assert_array_equal(np.asarray(v), buf[2:5])
+    v = x.T  # a view: holds x, which holds the memory
+    np.testing.assert_array_equal(np.asarray(v), buf)
     assert f.deleted == 0
     del x
     gc.collect()
@@ -623,15 +648,16 @@ def test_from_dlpack_cross_device():
 @pytest.mark.parametrize("memory", ["device", "managed", "pinned"])
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_gpu_round_trip_zero_copy(memory, dtype):
-    a = random_array((4, 5), dtype)
+    a = random_array((4, 6), dtype)
     x = cuarray.asarray(a, device="cuda:0", memory=memory)
-    for v in (x, x[::-1], x[:, ::2], x.T, x[1, 1], x[:0]):
+    for name, f in LAYOUTS.items():
+        v = f(x)
         for mv in (None, (1, 0)):
             y = cuarray.from_dlpack(v.__dlpack__(max_version=mv))
-            assert y.memory == memory and y.shape == v.shape and y.strides == v.strides
+            assert y.memory == memory and y.shape == v.shape, name
             if v.size:
-                assert ptr(y) == ptr(v)
-            np.testing.assert_array_equal(y.get(), v.get())
+                assert ptr(y) == ptr(v) and y.strides == v.strides, name
+            np.testing.assert_array_equal(y.get(), f(a), err_msg=name)
 
 
 # ---------------------------------------------------------------- fuzz: never a crash

@@ -21,3 +21,8 @@ from ._core import (  # noqa: E402,F401
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
 # end array
+
+# interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
+# are ndarray attributes, asarray imports both protocols
+from ._core import from_dlpack  # noqa: E402,F401
+# end interop
