@@ -1256,11 +1256,22 @@ Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
         }
         flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
     }
-    /* Stream order: the consumer's stream waits for our current stream. */
+    /* Stream order: the consumer's stream waits for our current stream. A
+     * consumer of host-accessible memory that names no stream may well be a
+     * CPU library (NumPy reads kDLCUDAHost/kDLCUDAManaged in place), which
+     * cannot wait on an event: the host waits instead, as for the buffer
+     * protocol. */
     if (!to_cpu && src->kind != CA_MEM_HOST && consumer != 0 && src->size > 0) {
-        if (ca_use_device(src->device) < 0 ||
-            stream_wait(src->device, stream_id(ca_current_stream(src->device)),
-                        consumer) < 0) {
+        ca_stream_t ours = ca_current_stream(src->device);
+        int host_reader = (o_stream == NULL || o_stream == Py_None) &&
+                          (src->kind == CA_MEM_MANAGED || src->kind == CA_MEM_PINNED);
+        if (host_reader) {
+            if (stream_sync_host(src->device, ours) < 0) {
+                goto error;
+            }
+        }
+        else if (ca_use_device(src->device) < 0 ||
+                 stream_wait(src->device, stream_id(ours), consumer) < 0) {
             goto error;
         }
     }

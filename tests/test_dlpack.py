@@ -702,3 +702,75 @@ def test_fuzz_capsules(versioned, version, device, ndim, dtype, shape, strides, 
     del x
     gc.collect()
     assert f.deleted == 1
+
+
+def test_no_reference_leaks():
+    import sys
+    a = np.arange(10.0)
+    x = cuarray.asarray(np.arange(10.0), device="cpu")
+    ra, rx = sys.getrefcount(a), sys.getrefcount(x)
+    for _ in range(200):
+        y = cuarray.from_dlpack(a)
+        cap = x.__dlpack__(max_version=(1, 0))
+        z = cuarray.from_dlpack(x.__dlpack__())
+        w = np.from_dlpack(x)
+        try:
+            cuarray.from_dlpack(cap)
+            cuarray.from_dlpack(cap)
+        except BufferError:
+            pass
+        del y, z, w, cap
+    gc.collect()
+    assert sys.getrefcount(a) == ra and sys.getrefcount(x) == rx
+
+
+_api.PyCapsule_SetName.restype = ctypes.c_int
+_api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_USED = b"used_dltensor_versioned"
+
+
+def test_deleter_from_another_thread_without_the_gil():
+    import threading
+    x = cuarray.asarray(np.arange(4.0), device="cpu")
+    ref = weakref.ref(x)
+    cap = x.__dlpack__(max_version=(1, 0))
+    _, mt = read_capsule(cap)
+    addr = ctypes.addressof(mt)
+    assert _api.PyCapsule_SetName(cap, _USED) == 0  # as a consumer does
+    deleter = mt.deleter  # a CFUNCTYPE: calling it releases the GIL
+    del x
+    t = threading.Thread(target=lambda: deleter(addr))
+    t.start()
+    t.join()
+    del cap, mt
+    gc.collect()
+    assert ref() is None
+
+
+def test_capsules_alive_at_interpreter_exit():
+    import subprocess
+    import sys
+    src = (
+        "import numpy as np, cuarray\n"
+        "x = cuarray.asarray(np.arange(4.0), device='cpu')\n"
+        "caps = [x.__dlpack__(max_version=(1, 0)), x.__dlpack__()]\n"
+        "y = np.from_dlpack(x)\n"
+        "z = cuarray.from_dlpack(np.arange(3.0))\n"
+        "class Cycle: pass\n"
+        "c = Cycle(); c.self = c; c.caps = caps; c.z = z\n"
+        "del x\n"
+    )
+    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+
+
+def test_more_than_4gib_metadata():
+    # Sizes and strides are 64-bit: describe (never touch) 32 GiB of "memory".
+    buf = np.zeros(8, np.float32)
+    f = Forged(data=np_ptr(buf), shape=(2**33,), keep=buf)
+    x = cuarray.from_dlpack(f.capsule)
+    assert x.shape == (2**33,) and x.nbytes == 2**35
+    f2 = Forged(data=np_ptr(buf), ndim=2, shape=(2, 3), strides=(2**31, 1), keep=buf)
+    y = cuarray.from_dlpack(f2.capsule)
+    assert y.strides == (2**33, 4)
