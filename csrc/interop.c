@@ -1246,6 +1246,9 @@ Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
     else {
         src = (CaArray *)Py_NewRef(self);
     }
+    if (out.device_type == own.device_type && out.device_id == own.device_id) {
+        out = array_dl_device(src); /* a copy lives where it was made */
+    }
     if (!(src->flags & CA_WRITEABLE)) {
         if (!versioned) {
             PyErr_SetString(PyExc_BufferError,

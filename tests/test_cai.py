@@ -48,8 +48,9 @@ _DROP = object()
 
 def test_host_arrays_have_no_interface():
     x = cuarray.asarray(np.arange(3.0), device="cpu")
+    assert hasattr(cuarray.ndarray, "__cuda_array_interface__")  # the getter exists
     assert not hasattr(x, "__cuda_array_interface__")
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="host memory"):
         x.__cuda_array_interface__
 
 
