@@ -84,6 +84,19 @@ def _export(protocol):
                 mode="wall", unit="us", group="interop")
 
 
+def _host_dlpack():
+    """Host memory through DLPack (runs without a GPU): NumPy's array imported."""
+    def setup_for(lib):
+        def setup(mod):
+            import numpy as np
+            a = np.ones(N, np.float32)
+            return lambda: mod.from_dlpack(a)
+        return setup
+    return Case("import a NumPy array through DLPack (host memory, zero-copy)",
+                {lib: setup_for(lib) for lib in ("cuarray", "numpy", "torch")},
+                mode="wall", unit="us", group="interop")
+
+
 CASES = [
     _row("torch", "cai", "<= 2"),
     _row("cupy", "cai", "<= 2"),
@@ -93,4 +106,5 @@ CASES = [
     _row("cuarray", "dlpack", None),
     _export("cai"),
     _export("dlpack"),
+    _host_dlpack(),
 ]
