@@ -489,7 +489,8 @@ parse_int_seq(PyObject *o, int ndim, Py_ssize_t *out, int nonneg, const char *wh
     Py_ssize_t n;
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
         PyErr_Format(PyExc_TypeError,
-                     "__cuda_array_interface__['%s'] must be a tuple of ints, not %.100s",
+                     "__cuda_array_interface__['%s'] must be a tuple of ints, "
+                     "not %.100s",
                      what, Py_TYPE(o)->tp_name);
         return -1;
     }
@@ -518,7 +519,8 @@ parse_int_seq(PyObject *o, int ndim, Py_ssize_t *out, int nonneg, const char *wh
         }
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
         Py_INCREF(item);
-        int r = get_ssize(item, &out[i], "__cuda_array_interface__ shape/strides entry");
+        int r = get_ssize(item, &out[i],
+                          "__cuda_array_interface__ shape/strides entry");
         Py_DECREF(item);
         if (r < 0) {
             return -1;
@@ -579,7 +581,8 @@ cai_parse(PyObject *iface, cai_desc *c)
     if (v == NULL && PyErr_Occurred()) {
         return -1;
     }
-    if (v != NULL && get_ssize(v, &version, "__cuda_array_interface__['version']") < 0) {
+    if (v != NULL &&
+        get_ssize(v, &version, "__cuda_array_interface__['version']") < 0) {
         return -1;
     }
     if (version < 0 || version > 3) {
@@ -977,7 +980,8 @@ capsule_dtor_legacy(PyObject *cap)
 /* Build the capsule for `owner`'s data (a reference is taken). */
 static PyObject *
 make_capsule(PyObject *owner, void *data, int dtype, int ndim, const Py_ssize_t *shape,
-             const Py_ssize_t *byte_strides, DLDevice dev, uint64_t flags, int versioned)
+             const Py_ssize_t *byte_strides, DLDevice dev, uint64_t flags,
+             int versioned)
 {
     export_ctx *ctx = NULL;
     DLTensor *t;
@@ -1077,7 +1081,8 @@ static int
 parse_int_pair(PyObject *o, long *a, long *b, const char *what)
 {
     if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 ||
-        !PyLong_Check(PyTuple_GET_ITEM(o, 0)) || !PyLong_Check(PyTuple_GET_ITEM(o, 1))) {
+        !PyLong_Check(PyTuple_GET_ITEM(o, 0)) ||
+        !PyLong_Check(PyTuple_GET_ITEM(o, 1))) {
         PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints", what);
         return -1;
     }

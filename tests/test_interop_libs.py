@@ -122,15 +122,14 @@ def test_cupy_producer_deleted_while_cuarray_lives():
     c = cupy.asarray(a)
     x = cuarray.asarray(c)
     y = cuarray.from_dlpack(cupy.asarray(a))
-    ref = weakref.ref(c)
     del c
     gc.collect()
-    assert ref() is not None
+    # Were the blocks returned to CuPy's pool, these would reuse and zero them.
+    junk = [cupy.zeros(1 << 16, dtype=cupy.float64) for _ in range(8)]
+    cupy.cuda.Device().synchronize()
     np.testing.assert_array_equal(x.get(), a)
     np.testing.assert_array_equal(y.get(), a)
-    del x
-    gc.collect()
-    assert ref() is None
+    del junk
 
 
 # ---------------------------------------------------------------- cuarray -> PyTorch
@@ -210,10 +209,16 @@ def test_torch_producer_deleted_while_cuarray_lives():
     ref = weakref.ref(t)
     del t
     gc.collect()
-    assert ref() is not None
+    assert ref() is not None  # the import holds the tensor
     torch.cuda.empty_cache()
+    junk = [torch.zeros(1 << 16, device="cuda") for _ in range(8)]
+    torch.cuda.synchronize()
     np.testing.assert_array_equal(x.get(), a)
     np.testing.assert_array_equal(y.get(), a)
+    del x
+    gc.collect()
+    assert ref() is None
+    del junk
 
 
 # ---------------------------------------------------------------- NumPy and host-accessible memory
