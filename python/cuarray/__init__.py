@@ -39,3 +39,7 @@ from ._core import (  # noqa: E402,F401
     concatenate, concat, stack,
 )
 # end index
+# interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
+# are ndarray attributes, asarray imports both protocols
+from ._core import from_dlpack  # noqa: E402,F401
+# end interop
