@@ -95,7 +95,9 @@ class BuildExt(build_ext):
         gen_c, gen_cu = run_generators()
         ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
         if cuda is not None:
-            ext.extra_objects += self.compile_cuda(cuda, gen_cu)
+            objs = self.compile_cuda(cuda, gen_cu)
+            ext.extra_objects += objs
+            ext.depends += objs  # a rebuilt kernel object must trigger a relink
         t0 = time.time()
         super().build_extensions()
         print(f"cuarray: C build and link took {time.time() - t0:.1f} s")
