@@ -93,6 +93,11 @@ class BuildExt(build_ext):
             stamp.parent.mkdir(parents=True, exist_ok=True)
             stamp.write_text(config)
         gen_c, gen_cu = run_generators()
+        if not self.inplace:
+            # build_py ran before us: put the generated Python module beside it.
+            dst = Path(self.build_lib) / "cuarray"
+            dst.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / "python" / "cuarray" / "_generated_ops.py", dst)
         ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
         if cuda is not None:
             objs = self.compile_cuda(cuda, gen_cu)
