@@ -369,7 +369,10 @@ par_worker(void *arg)
 {
     int part = (int)(intptr_t)arg; /* parts 1..nworkers; the caller copies 0 */
     pthread_mutex_lock(&ca_par.mu);
-    unsigned long seen = ca_par.gen;
+    /* Workers are created while gen == 0, before any job is posted. Reading
+     * ca_par.gen here instead would deadlock: a worker scheduled only after the
+     * first job's gen++ would take that job for "already seen" and never run it. */
+    unsigned long seen = 0;
     for (;;) {
         while (ca_par.gen == seen) {
             pthread_cond_wait(&ca_par.work, &ca_par.mu);
