@@ -318,7 +318,7 @@ array_fill_object(CaArray *a, PyObject *value)
         return ca_assign(a, (CaArray *)value);
     }
     uint64_t buf[2];
-    if (ca_value_to_bytes(value, a->dtype, buf) < 0) {
+    if (ca_value_to_bytes_setitem(value, a->dtype, buf) < 0) {
         return -1;
     }
     return array_fill_bytes(a, buf);
@@ -368,8 +368,10 @@ static void *
 par_worker(void *arg)
 {
     int part = (int)(intptr_t)arg; /* parts 1..nworkers; the caller copies 0 */
+    /* Workers start while gen is 0 (par_start); reading gen here instead
+     * would miss a job posted before this thread first ran. */
+    unsigned long seen = 0;
     pthread_mutex_lock(&ca_par.mu);
-    unsigned long seen = ca_par.gen;
     for (;;) {
         while (ca_par.gen == seen) {
             pthread_cond_wait(&ca_par.work, &ca_par.mu);
