@@ -199,7 +199,24 @@ ca_assign(CaArray *dst, CaArray *src)
         Py_DECREF(tmp);
         return r;
     }
+    if (dst->device != CA_CPU && dst->kind != src->kind && dst->dtype == src->dtype &&
+        same_shape(dst, src) &&
+        ((dst->flags & src->flags & CA_C_CONTIGUOUS) ||
+         (dst->flags & src->flags & CA_F_CONTIGUOUS))) {
+        /* Between host-side (pinned, managed) and device memory the DMA
+         * engine beats a kernel reading over the bus. */
+        if (ca_use_device(dst->device) < 0) {
+            return -1;
+        }
+        CA_CUDA_CHECK(cudaMemcpyAsync(dst->data, src->data,
+                                      (size_t)dst->size * (size_t)dst->itemsize,
+                                      cudaMemcpyDefault,
+                                      (cudaStream_t)ca_current_stream(dst->device)));
+        return 0;
+    }
     return assign_kernel(dst, src);
+error:
+    return -1;
 }
 
 /* Allocate an array shaped like `a` with dtype and layout from `order`:
@@ -745,6 +762,23 @@ ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind)
 {
     PyArrayObject *src = NULL;
     CaArray *r = NULL;
+    int hd = ca_dtype_from_descr(PyArray_DESCR(arr));
+    if (hd < 0) {
+        PyErr_Clear(); /* not ours (byte-swapped, object...): NumPy casts below */
+    }
+    else if (hd != dtype && device != CA_CPU && PyArray_SIZE(arr) > 0) {
+        /* Move the source bytes, then cast on the GPU. */
+        CaArray *tmp = ca_array_from_numpy(arr, hd, device, CA_MEM_DEVICE);
+        if (tmp == NULL) {
+            return NULL;
+        }
+        r = ca_array_empty_like(tmp, dtype, 'K', device, kind);
+        if (r != NULL && ca_assign(r, tmp) < 0) {
+            Py_CLEAR(r);
+        }
+        Py_DECREF(tmp);
+        return r;
+    }
     int fortran = PyArray_IS_F_CONTIGUOUS(arr) && !PyArray_IS_C_CONTIGUOUS(arr);
     int flags = (fortran ? NPY_ARRAY_F_CONTIGUOUS : NPY_ARRAY_C_CONTIGUOUS) |
                 NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST;
