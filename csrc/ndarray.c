@@ -188,7 +188,9 @@ ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int de
     a->kind = kind;
     a->size = size;
     a->flags = CA_OWNDATA | CA_WRITEABLE;
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    }
     fill_strides(ndim, shape, CA_STRIDES(a), itemsize, fortran, size);
     if (size == 0) {
         a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
@@ -235,8 +237,10 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
     a->kind = base->kind;
     a->size = size;
     a->flags = base->flags & CA_WRITEABLE;
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+        memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    }
     ca_array_update_flags(a);
     /* As NumPy: a view's base is the array that owns the memory, not a chain
      * of views. */
@@ -285,8 +289,10 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
         a->kind = a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
     }
     a->flags = CA_WRITEABLE | (base == NULL ? CA_OWNDATA : 0);
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    if (strides != NULL) {
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    }
+    if (strides != NULL && ndim > 0) {
         memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
     }
     else {
@@ -766,7 +772,7 @@ MemPtr_int(CaMemPtr *p)
 static PyObject *
 MemPtr_repr(CaMemPtr *p)
 {
-    return PyUnicode_FromFormat("<cuarray.MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
+    return PyUnicode_FromFormat("<cuarray.MemoryPointer %p on %s>", (void *)p->ptr,
                                 p->device == CA_CPU ? "cpu" : "cuda");
 }
 
