@@ -739,6 +739,8 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int 
             goto error;
         }
         src = tmp;
+        /* The copy was queued on the current stream: read it there. */
+        stream = ca_current_stream(a->device);
     }
     if (copy_contiguous(src, PyArray_DATA((PyArrayObject *)res), 1, stream, blocking) < 0) {
         goto error;
