@@ -404,22 +404,27 @@ par_worker(void *arg)
     return NULL;
 }
 
+/* A forked child has the parent's memory but none of its threads, and the
+ * locks may have been held by one of them: start over. */
+static void
+par_atfork_child(void)
+{
+    pthread_mutex_init(&ca_par.call, NULL);
+    pthread_mutex_init(&ca_par.mu, NULL);
+    pthread_cond_init(&ca_par.work, NULL);
+    pthread_cond_init(&ca_par.done, NULL);
+    ca_par.nworkers = 0;
+    ca_par.gen = 0;
+    ca_par.pid = 0;
+}
+
 /* Start the workers if needed (call with ca_par.call held); returns how many
  * there are (0 if threads cannot be started: the copy is then serial). */
 static int
 par_start(void)
 {
-    pid_t pid = getpid();
-    if (ca_par.pid != pid) {
-        /* First use, or a forked child that inherited the count but not the
-         * threads. The mutexes were unlocked when fork happened only if no
-         * copy was running; a copy runs without the GIL, so re-create them. */
-        pthread_mutex_init(&ca_par.mu, NULL);
-        pthread_cond_init(&ca_par.work, NULL);
-        pthread_cond_init(&ca_par.done, NULL);
-        ca_par.nworkers = 0;
-        ca_par.gen = 0;
-        ca_par.pid = pid;
+    if (ca_par.pid == 0) {
+        ca_par.pid = getpid();
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         int want = ncpu > 1 ? (int)(ncpu < 8 ? ncpu : 8) - 1 : 0;
         if (want > CA_MAX_WORKERS) {
@@ -1038,5 +1043,9 @@ static PyMethodDef transfer_functions[] = {
 int
 ca_transfer_init(PyObject *m)
 {
+    if (pthread_atfork(NULL, NULL, par_atfork_child) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
+        return -1;
+    }
     return PyModule_AddFunctions(m, transfer_functions);
 }

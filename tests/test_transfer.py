@@ -282,3 +282,43 @@ def test_mixing_devices_is_an_error():
         ca.full_like(g, c)
     with pytest.raises(ValueError):
         g.fill(c)
+
+
+def test_parallel_copy_after_fork():
+    # The copy threads do not survive fork(): the child starts its own.
+    import os
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork")
+    h = np.arange(3 << 20, dtype=np.float64)
+    ca.asarray(h, device="cpu", copy=True)  # the parent's threads are running
+    pid = os.fork()
+    if pid == 0:
+        ok = False
+        try:
+            ok = np.array_equal(ca.asarray(h, device="cpu", copy=True).get(), h)
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_concurrent_large_copies():
+    import threading
+
+    h = np.arange(2 << 20, dtype=np.float64)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(5):
+                assert np.array_equal(ca.asarray(h, device="cpu", copy=True).get(), h)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors
