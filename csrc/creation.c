@@ -272,8 +272,25 @@ store_int(int dtype, long long v, void *buf)
     return 1; /* float16: NumPy's conversion */
 }
 
+/* as_setitem: convert as `arr[...] = value` / ndarray.fill do (complex into a
+ * real dtype and NaN into an integer raise); else as np.full's unsafe copyto. */
+static int
+value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem);
+
 int
 ca_value_to_bytes(PyObject *value, int dtype, void *buf)
+{
+    return value_to_bytes(value, dtype, buf, 0);
+}
+
+int
+ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf)
+{
+    return value_to_bytes(value, dtype, buf, 1);
+}
+
+static int
+value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
 {
     /* Fast paths for the exact Python scalar types where C's conversion is
      * NumPy's; everything else (float16, float -> int, complex -> real, NumPy
@@ -341,16 +358,24 @@ ca_value_to_bytes(PyObject *value, int dtype, void *buf)
     if (t == NULL) {
         return -1;
     }
-    PyObject *kw = Py_BuildValue("{s:s}", "casting", "unsafe");
-    PyObject *args = kw ? PyTuple_Pack(2, t, value) : NULL;
-    PyObject *r = args ? PyObject_Call(np_copyto, args, kw) : NULL;
-    Py_XDECREF(kw);
-    Py_XDECREF(args);
-    if (r == NULL) {
-        Py_DECREF(t);
-        return -1;
+    if (as_setitem) {
+        if (PyObject_SetItem(t, Py_Ellipsis, value) < 0) {
+            Py_DECREF(t);
+            return -1;
+        }
     }
-    Py_DECREF(r);
+    else {
+        PyObject *kw = Py_BuildValue("{s:s}", "casting", "unsafe");
+        PyObject *args = kw ? PyTuple_Pack(2, t, value) : NULL;
+        PyObject *r = args ? PyObject_Call(np_copyto, args, kw) : NULL;
+        Py_XDECREF(kw);
+        Py_XDECREF(args);
+        if (r == NULL) {
+            Py_DECREF(t);
+            return -1;
+        }
+        Py_DECREF(r);
+    }
     memcpy(buf, PyArray_DATA((PyArrayObject *)t), (size_t)ca_dtype_size[dtype]);
     Py_DECREF(t);
     return 0;

@@ -319,6 +319,9 @@ int ca_order_from_object(PyObject *obj, char dflt);
  * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
  * ints out of range). A cuarray array is not accepted here. */
 int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
+/* The same as `arr[...] = value` and ndarray.fill convert (TypeError for a
+ * complex into a real dtype, ValueError for NaN into an integer). */
+int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 
 /* ======================================================================== */
 /* index/manip (index helper)                                                */

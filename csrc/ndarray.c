@@ -1133,13 +1133,15 @@ Ndarray_bool(CaArray *a)
     return r;
 }
 
-/* The element of a 0-d array as a Python object, for int()/float()/complex(). */
+/* The element of a one-element array as a Python object, for int(), float()
+ * and complex(). NumPy 2 accepts only 0-d arrays here; CuPy (and NumPy 1)
+ * any array of size 1, which code written for CuPy relies on. */
 static PyObject *
 scalar_value(CaArray *a)
 {
-    if (CA_NDIM(a) != 0) {
+    if (a->size != 1) {
         PyErr_SetString(PyExc_TypeError,
-                        "only 0-dimensional arrays can be converted to Python scalars");
+                        "only one-element arrays can be converted to Python scalars");
         return NULL;
     }
     return array_element(a, a->data);

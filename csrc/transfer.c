@@ -199,7 +199,24 @@ ca_assign(CaArray *dst, CaArray *src)
         Py_DECREF(tmp);
         return r;
     }
+    if (dst->device != CA_CPU && dst->kind != src->kind && dst->dtype == src->dtype &&
+        same_shape(dst, src) &&
+        ((dst->flags & src->flags & CA_C_CONTIGUOUS) ||
+         (dst->flags & src->flags & CA_F_CONTIGUOUS))) {
+        /* Between host-side (pinned, managed) and device memory the DMA
+         * engine beats a kernel reading over the bus. */
+        if (ca_use_device(dst->device) < 0) {
+            return -1;
+        }
+        CA_CUDA_CHECK(cudaMemcpyAsync(dst->data, src->data,
+                                      (size_t)dst->size * (size_t)dst->itemsize,
+                                      cudaMemcpyDefault,
+                                      (cudaStream_t)ca_current_stream(dst->device)));
+        return 0;
+    }
     return assign_kernel(dst, src);
+error:
+    return -1;
 }
 
 /* Allocate an array shaped like `a` with dtype and layout from `order`:
@@ -318,7 +335,7 @@ array_fill_object(CaArray *a, PyObject *value)
         return ca_assign(a, (CaArray *)value);
     }
     uint64_t buf[2];
-    if (ca_value_to_bytes(value, a->dtype, buf) < 0) {
+    if (ca_value_to_bytes_setitem(value, a->dtype, buf) < 0) {
         return -1;
     }
     return array_fill_bytes(a, buf);
@@ -368,11 +385,10 @@ static void *
 par_worker(void *arg)
 {
     int part = (int)(intptr_t)arg; /* parts 1..nworkers; the caller copies 0 */
-    pthread_mutex_lock(&ca_par.mu);
-    /* Workers are created while gen == 0, before any job is posted. Reading
-     * ca_par.gen here instead would deadlock: a worker scheduled only after the
-     * first job's gen++ would take that job for "already seen" and never run it. */
+    /* Workers start while gen is 0 (par_start); reading gen here instead
+     * would miss a job posted before this thread first ran. */
     unsigned long seen = 0;
+    pthread_mutex_lock(&ca_par.mu);
     for (;;) {
         while (ca_par.gen == seen) {
             pthread_cond_wait(&ca_par.work, &ca_par.mu);
@@ -388,22 +404,27 @@ par_worker(void *arg)
     return NULL;
 }
 
+/* A forked child has the parent's memory but none of its threads, and the
+ * locks may have been held by one of them: start over. */
+static void
+par_atfork_child(void)
+{
+    pthread_mutex_init(&ca_par.call, NULL);
+    pthread_mutex_init(&ca_par.mu, NULL);
+    pthread_cond_init(&ca_par.work, NULL);
+    pthread_cond_init(&ca_par.done, NULL);
+    ca_par.nworkers = 0;
+    ca_par.gen = 0;
+    ca_par.pid = 0;
+}
+
 /* Start the workers if needed (call with ca_par.call held); returns how many
  * there are (0 if threads cannot be started: the copy is then serial). */
 static int
 par_start(void)
 {
-    pid_t pid = getpid();
-    if (ca_par.pid != pid) {
-        /* First use, or a forked child that inherited the count but not the
-         * threads. The mutexes were unlocked when fork happened only if no
-         * copy was running; a copy runs without the GIL, so re-create them. */
-        pthread_mutex_init(&ca_par.mu, NULL);
-        pthread_cond_init(&ca_par.work, NULL);
-        pthread_cond_init(&ca_par.done, NULL);
-        ca_par.nworkers = 0;
-        ca_par.gen = 0;
-        ca_par.pid = pid;
+    if (ca_par.pid == 0) {
+        ca_par.pid = getpid();
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         int want = ncpu > 1 ? (int)(ncpu < 8 ? ncpu : 8) - 1 : 0;
         if (want > CA_MAX_WORKERS) {
@@ -723,6 +744,8 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int 
             goto error;
         }
         src = tmp;
+        /* The copy was queued on the current stream: read it there. */
+        stream = ca_current_stream(a->device);
     }
     if (copy_contiguous(src, PyArray_DATA((PyArrayObject *)res), 1, stream, blocking) < 0) {
         goto error;
@@ -746,6 +769,23 @@ ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind)
 {
     PyArrayObject *src = NULL;
     CaArray *r = NULL;
+    int hd = ca_dtype_from_descr(PyArray_DESCR(arr));
+    if (hd < 0) {
+        PyErr_Clear(); /* not ours (byte-swapped, object...): NumPy casts below */
+    }
+    else if (hd != dtype && device != CA_CPU && PyArray_SIZE(arr) > 0) {
+        /* Move the source bytes, then cast on the GPU. */
+        CaArray *tmp = ca_array_from_numpy(arr, hd, device, CA_MEM_DEVICE);
+        if (tmp == NULL) {
+            return NULL;
+        }
+        r = ca_array_empty_like(tmp, dtype, 'K', device, kind);
+        if (r != NULL && ca_assign(r, tmp) < 0) {
+            Py_CLEAR(r);
+        }
+        Py_DECREF(tmp);
+        return r;
+    }
     int fortran = PyArray_IS_F_CONTIGUOUS(arr) && !PyArray_IS_C_CONTIGUOUS(arr);
     int flags = (fortran ? NPY_ARRAY_F_CONTIGUOUS : NPY_ARRAY_C_CONTIGUOUS) |
                 NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST;
@@ -1003,5 +1043,9 @@ static PyMethodDef transfer_functions[] = {
 int
 ca_transfer_init(PyObject *m)
 {
+    if (pthread_atfork(NULL, NULL, par_atfork_child) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
+        return -1;
+    }
     return PyModule_AddFunctions(m, transfer_functions);
 }
