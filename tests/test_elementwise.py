@@ -243,7 +243,9 @@ def test_signed_zeros(device):
                  (ca.sinh, np.sinh), (ca.tanh, np.tanh), (ca.expm1, np.expm1),
                  (ca.log1p, np.log1p), (ca.cbrt, np.cbrt), (ca.conjugate, np.conjugate)]:
         r = to_np(f(a))
-        np.testing.assert_array_equal(np.signbit(r), np.signbit(g(z)), err_msg=f.__name__)
+        with np.errstate(all="ignore"):
+            want = g(z)
+        np.testing.assert_array_equal(np.signbit(r), np.signbit(want), err_msg=f.__name__)
     for f, g in [(ca.copysign, np.copysign), (ca.multiply, np.multiply),
                  (ca.floor_divide, np.floor_divide), (ca.remainder, np.remainder),
                  (ca.arctan2, np.arctan2)]:
