@@ -173,6 +173,10 @@ def fname(op, k):
 
 def vec_width(op, sig):
     width = max(1, 16 // max(DTYPES[c][4] for c in sig))
+    if op.name in HEAVY and any(c in "FD" for c in sig):
+        # complex math is long and compute-bound: one element per thread keeps
+        # the kernels (and nvcc's time) small at no cost in speed
+        return 1
     return min(width, 4 if op.name in HEAVY else 8)
 
 
@@ -297,7 +301,10 @@ def gen_gpu(chunk, stamp):
         ins, o = sig[:op.nin], sig[op.nin]
         st = [DTYPES[c][1] for c in ins] + ["ca_ew_none"] * (3 - op.nin)
         out.append(f"/* {op.name} {sig[:op.nin]}->{sig[op.nin:]} */")
-        out.append(elem_func(op, k, sig, "static __device__ __forceinline__"))
+        # long complex math: one out-of-line copy shared by both kernels
+        big = op.name in HEAVY and any(c in "FD" for c in sig)
+        out.append(elem_func(op, k, sig, "static __device__ " +
+                             ("__noinline__" if big else "__forceinline__")))
         out.append(f"struct ca_ewop_{op.name}_{k} {{")
         out.append(f"    typedef {DTYPES[o][1]} O;")
         for i in range(3):
