@@ -265,6 +265,25 @@ def host_loop(op, k, sig):
     lines.append("        }")
     lines.append("        return;")
     lines.append("    }")
+    if op.nin == 2:
+        # one input a scalar (stride 0), the rest dense: `v * 2.0`
+        for sc in (1, 2):
+            arr = 3 - sc
+            cond = " && ".join(
+                [f"s[{sc}] == 0"] +
+                [f"s[{i}] == (int64_t)sizeof({st[i]}) && (uintptr_t)p[{i}] % _Alignof({st[i]}) == 0"
+                 for i in (0, arr)])
+            lines.append(f"    if ({cond}) {{")
+            lines.append(f"        {st[0]} *o = ({st[0]} *)p[0];")
+            lines.append(f"        {st[sc]} c;")
+            lines.append(f"        memcpy(&c, p[{sc}], sizeof c);")
+            a = [f"((const {st[1]} *)p[1])[i]", f"((const {st[2]} *)p[2])[i]"]
+            a[sc - 1] = "c"
+            lines.append("        for (int64_t i = 0; i < n; i++) {")
+            lines.append(f"            o[i] = {f}({a[0]}, {a[1]});")
+            lines.append("        }")
+            lines.append("        return;")
+            lines.append("    }")
     lines.append("    char *po = p[0];")
     for i in range(1, n):
         lines.append(f"    const char *p{i} = p[{i}];")
