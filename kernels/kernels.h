@@ -162,6 +162,63 @@ int ca_ew_aligned(const ca_strided *s, int op, int dtype);
  * integer power check on the cpu device. s is not modified. */
 int ca_ew_host_any_negative(const ca_strided *s, int op, int dtype);
 
+/* indexing (index helper) ---------------------------------------------------- */
+/* One gather (take) or scatter (put) pass of advanced indexing (kernels/index.cu,
+ * kernels/host_index.c). The pass runs over `shape` (the indexing result). For a
+ * result position r (a multi-index; "r . s" is the dot product with strides s):
+ *   o    = idx ? idx[r . istrides] : 0      (one int64 index; NULL reads as 0)
+ *   o    = wrap(o) * scale                  (extent >= 0: negatives wrap, range checked)
+ *   elem = data + r . strides + o           (the indexed array; strides are 0 on
+ *                                            the dimensions the index spans)
+ *   take: vals[r . vstrides] = *elem;  put: *elem = vals[r . vstrides]
+ * With extent < 0 the index values are byte offsets already, used unchecked (then
+ * `scale` only bounds their alignment: the launcher picks element widths by it).
+ * With vals == NULL, put writes `value` (itemsize bytes) everywhere.
+ * Index values outside [-extent, extent) are skipped (take writes zeros in their
+ * place) and reported through `flag` (two int64 in device memory, zeroed by the
+ * caller): flag[0] = axis + 1 and flag[1] = the value, first reporter wins. */
+typedef struct {
+    int ndim;
+    int axis;                        /* reported in flag[0] (as axis + 1) */
+    int64_t shape[CA_MAX_DIMS];
+    char *data;                      /* the indexed array */
+    int64_t strides[CA_MAX_DIMS];
+    char *vals;                      /* the dense side: result (take) or values (put) */
+    int64_t vstrides[CA_MAX_DIMS];
+    const int64_t *idx;
+    int64_t istrides[CA_MAX_DIMS];
+    int64_t extent;                  /* size of the indexed axis; < 0: idx are byte offsets */
+    int64_t scale;                   /* byte stride of the indexed axis */
+    unsigned char value[16];         /* put with vals == NULL: the value to write */
+} ca_index_pass;
+
+int ca_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
+                  ca_stream_t stream);
+int ca_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
+                 ca_stream_t stream);
+/* Byte offsets of one index over p's shape: out = (int64 *)p->vals (strides
+ * vstrides) gets wrap(idx) * scale, or adds it when `accumulate`. Out-of-range
+ * values count as 0 and are reported in flag. vals == NULL only checks. `data`
+ * and `strides` are unused. */
+int ca_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
+                     ca_stream_t stream);
+
+/* Boolean masks (contiguous, C order, n bytes; nonzero is true). Counting needs
+ * ca_mask_scratch_size(n) int64 of scratch (device memory on a GPU); after
+ * ca_mask_count, scratch[0] holds the number of true elements, and
+ * ca_mask_offsets writes, for each true element in C order, the byte offset
+ * sum_d coord_d * strides[d] of its position in (ndim, shape) to out. */
+int64_t ca_mask_scratch_size(int device, int64_t n);
+int ca_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
+                  ca_stream_t stream);
+int ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scratch,
+                    int ndim, const int64_t *shape, const int64_t *strides, int64_t *out,
+                    ca_stream_t stream);
+/* Where operand 1 of s (bool bytes) is true, set operand 0 (itemsize bytes) to
+ * `value`. */
+int ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
+                   ca_stream_t stream);
+
 #ifdef __cplusplus
 }
 #endif
