@@ -757,3 +757,51 @@ def test_large_host_array_threads():
     x = np.linspace(0, 1, 1 << 17).astype(np.float64)
     a = ca.asarray(x, device="cpu")
     check(ca.exp(a), np.exp(x), wide=True)
+
+
+# ---------------------------------------------------------------------------
+# views (slicing): strided, reversed, offset (unaligned for 16-byte vectors)
+# ---------------------------------------------------------------------------
+
+def test_sliced_views(device):
+    x = np.arange(96, dtype=np.float32) * 0.5 - 7
+    a = dev(x, device)
+    for sl in (slice(1, None), slice(3, -2), slice(None, None, 3), slice(None, None, -2),
+               slice(5, 90, 7)):
+        check(a[sl] + 1, x[sl] + 1)
+        check(a[sl] * a[sl], x[sl] * x[sl])
+        check(ca.exp(a[sl] / 10), np.exp(x[sl] / 10), wide=True)
+        check(a[sl] > 0, x[sl] > 0)
+    m = x.reshape(8, 12)
+    b = dev(m, device)
+    check(b[::2, 1::3] - b[1::2, ::3], m[::2, 1::3] - m[1::2, ::3])
+    check(b[::-1, ::-2] * 3, m[::-1, ::-2] * 3)
+    check(b.T[2:, ::-1] + b[0, :8], m.T[2:, ::-1] + m[0, :8])
+    for dt in (np.float16, np.int8, np.bool_, np.complex128, np.float64):
+        y = domain("add", dt, 257, np.random.default_rng(2), 0)
+        c = dev(y, device)
+        for off in (1, 2, 3, 5):
+            check(c[off:] == c[:-off], y[off:] == y[:-off])
+            if dt != np.bool_:
+                check(c[off:] + c[:-off], y[off:] + y[:-off])
+
+
+def test_views_as_out_and_overlap(device):
+    x = np.arange(20, dtype=np.float64)
+    a = dev(x, device)
+    ca.multiply(a[:10], 2, out=a[::2])        # overlapping, different strides
+    np.multiply(x[:10], 2, out=x[::2])
+    check(a, x)
+    ca.add(a[1:], a[:-1], out=a[1:])         # shifted by one element
+    np.add(x[1:], x[:-1], out=x[1:])
+    check(a, x)
+    ca.negative(a[:-3], out=a[3:])
+    np.negative(x[:-3], out=x[3:])
+    check(a, x)
+    v = a[::3]
+    v += 1                                    # in place on a view writes through
+    x[::3] += 1
+    check(a, x)
+    ca.add(a[::2], 1, out=a[::2])             # exact aliasing of a strided view
+    x[::2] += 1
+    check(a, x)
