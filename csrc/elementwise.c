@@ -843,6 +843,16 @@ error:
     return ret;
 }
 
+PyObject *
+ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype)
+{
+    if (op < 0 || op >= CA_EW_NOPS) {
+        PyErr_SetString(PyExc_SystemError, "ca_ew_call: bad op");
+        return NULL;
+    }
+    return ew_call(op, args, out, dtype, 0);
+}
+
 /* ======================================================================== */
 /* Python functions                                                           */
 /* ======================================================================== */
