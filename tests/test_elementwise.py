@@ -423,6 +423,17 @@ def test_python_int_overflow_and_exact_compare(device):
     i = np.array([-5, 2**63 - 1], np.int64)
     check(dev(i, device) < 2**64, i < 2**64)
     check(dev(i, device) < 2**63, i < 2**63)
+    # the check is against the loop's type: fine when the loop is a float one
+    check(a / 300, x / 300)
+    check(ca.arctan2(a, 300), np.arctan2(x, 300), wide=True)
+    with pytest.raises(OverflowError):
+        a % 300
+    with pytest.raises(OverflowError):
+        ca.add(a, 2**70)
+    check(a == 2**70, x == 2**70)
+    f = np.array([1.0], np.float32)
+    check(dev(f, device) + 2**200, f + np.float32(np.inf))
+    check(ca.clip(a, -2**70, 2**70), x)
     check(ca.clip(a, 0, 300), np.clip(x, 0, 300))
     check(ca.clip(a, -1000, 5), np.clip(x, -1000, 5))
 
