@@ -329,4 +329,14 @@ int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 
+/* ======================================================================== */
+/* element-wise (ufunc helper, elementwise.c)                                */
+/* ======================================================================== */
+/* NumPy's op(*args) for `op`, a CA_OP_<name> id of build/generated/ew_table.h
+ * (add, multiply, sqrt, ...): args are that op's nin inputs (arrays, Python or
+ * NumPy scalars); out NULL or an array; dtype -1 or the dtype= argument. The
+ * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
+ * A new reference, or NULL with an exception. */
+PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
+
 #endif /* CA_CUARRAY_H */
