@@ -84,6 +84,14 @@ class BuildExt(build_ext):
             self.parallel = int(os.environ.get("CUARRAY_BUILD_JOBS", os.cpu_count() or 1))
         ext = self.extensions[0]
         cuda = self.distribution.cuda_home
+        # setuptools rebuilds only when a source is newer than the output: a switch
+        # between CUDA and host-only (or a flag change) must force a full rebuild.
+        stamp = Path(self.build_temp) / "config.stamp"
+        config = repr((ext.define_macros, ext.extra_compile_args, ext.libraries))
+        if not stamp.exists() or stamp.read_text() != config:
+            self.force = True
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(config)
         gen_c, gen_cu = run_generators()
         ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
         if cuda is not None:
@@ -169,7 +177,8 @@ def make_extension():
         macros += [("CA_HAVE_CUDA", "0")]
         libraries += ["dl", "pthread", "m"]
         print("cuarray: no CUDA toolkit found (or CUARRAY_CUDA=0): building the host-only extension")
-    ext = Extension("cuarray._core", sources=sources, include_dirs=include_dirs,
+    headers = [str(p) for d in ("csrc", "kernels") for p in (ROOT / d).glob("*.h")]
+    ext = Extension("cuarray._core", sources=sources, include_dirs=include_dirs, depends=headers,
                     define_macros=macros, extra_compile_args=cflags, extra_link_args=ldflags,
                     libraries=libraries, library_dirs=library_dirs)
     return ext, cuda

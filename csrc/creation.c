@@ -1,8 +1,1500 @@
-/* creation.c: placeholder until its owner lands it. */
+/*
+ * creation.c: array creation (empty, zeros, ones, full, the *_like forms,
+ * arange, linspace, eye, identity) and conversion of arbitrary objects
+ * (asarray, array, ascontiguousarray, asfortranarray), plus the argument
+ * helpers the C functions of _core share.
+ *
+ * Creation is a hot path: arguments are parsed by hand (METH_FASTCALL) and
+ * nothing goes through Python.
+ */
 #include "cuarray.h"
+
+#include <string.h>
+
+/* ======================================================================== */
+/* Argument helpers                                                           */
+/* ======================================================================== */
+
+int
+ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames, const char *const *names, int npos, int nreq,
+              PyObject **out)
+{
+    int n = 0;
+    while (names[n] != NULL) {
+        n++;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = NULL;
+    }
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional argument%s (%zd given)",
+                     fname, npos, npos == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        out[i] = args[i];
+    }
+    if (kwnames != NULL) {
+        Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
+        for (Py_ssize_t k = 0; k < nk; k++) {
+            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+            int found = -1;
+            for (int i = 0; i < n; i++) {
+                if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
+                    found = i;
+                    break;
+                }
+            }
+            if (found < 0) {
+                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R",
+                             fname, key);
+                return -1;
+            }
+            if (out[found] != NULL) {
+                PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
+                             fname, names[found]);
+                return -1;
+            }
+            out[found] = args[nargs + k];
+        }
+    }
+    for (int i = 0; i < nreq; i++) {
+        if (out[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", fname,
+                         names[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static Py_ssize_t
+dim_from_object(PyObject *o)
+{
+    if (!PyLong_Check(o) && !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "'%.200s' object cannot be interpreted as an integer",
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_ValueError);
+    if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
+        }
+        return -1;
+    }
+    if (v < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+        return -1;
+    }
+    return v;
+}
+
+int
+ca_shape_from_object(PyObject *obj, Py_ssize_t *shape)
+{
+    if (PyLong_Check(obj)) {
+        shape[0] = dim_from_object(obj);
+        return shape[0] < 0 ? -1 : 1;
+    }
+    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+        if (PyIndex_Check(obj)) {
+            shape[0] = dim_from_object(obj);
+            return shape[0] < 0 ? -1 : 1;
+        }
+        if (!PySequence_Check(obj)) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.200s' object cannot be interpreted as an integer",
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+    }
+    PyObject *seq = PySequence_Fast(obj, "shape must be an int or a sequence of ints");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > CA_MAX_DIMS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError,
+                     "maximum supported dimension for an ndarray is %d, found %zd",
+                     CA_MAX_DIMS, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        shape[i] = dim_from_object(PySequence_Fast_GET_ITEM(seq, i));
+        if (shape[i] < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+int
+ca_memkind_from_object(PyObject *obj, int device)
+{
+    if (obj == NULL || obj == Py_None) {
+        return device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+    }
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError,
+                     "memory must be None or one of 'device', 'managed', 'pinned', "
+                     "'host', not %.200s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int kind = -1;
+    for (int k = 0; k < CA_MEM_NKINDS; k++) {
+        if (PyUnicode_CompareWithASCIIString(obj, ca_memkind_name[k]) == 0) {
+            kind = k;
+            break;
+        }
+    }
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "memory must be 'device', 'managed', 'pinned' or 'host', not %R", obj);
+        return -1;
+    }
+    if (device == CA_CPU && kind != CA_MEM_HOST) {
+        PyErr_Format(PyExc_ValueError,
+                     "memory=%R needs a CUDA device; arrays on the cpu device use "
+                     "memory='host'",
+                     obj);
+        return -1;
+    }
+    if (device != CA_CPU && kind == CA_MEM_HOST) {
+        PyErr_SetString(PyExc_ValueError,
+                        "memory='host' is the cpu device's memory: use device='cpu', or "
+                        "memory='pinned' (or 'managed') for host-accessible GPU arrays");
+        return -1;
+    }
+    return kind;
+}
+
+int
+ca_order_from_object(PyObject *obj, char dflt)
+{
+    if (obj == NULL || obj == Py_None) {
+        return dflt;
+    }
+    if (PyUnicode_Check(obj) && PyUnicode_GET_LENGTH(obj) == 1) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(obj, 0);
+        switch (c) {
+        case 'C': case 'c': return 'C';
+        case 'F': case 'f': return 'F';
+        case 'A': case 'a': return 'A';
+        case 'K': case 'k': return 'K';
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "order must be one of 'C', 'F', 'A', or 'K' (got %R)",
+                 obj);
+    return -1;
+}
+
+/* Parse device= and memory=; device None -> current. */
+static int
+parse_device_kind(PyObject *dev, PyObject *mem, int *device, int *kind)
+{
+    *device = (dev == NULL || dev == Py_None) ? ca_current_device()
+                                              : ca_device_from_object(dev);
+    if (*device == -2) {
+        return -1;
+    }
+    *kind = ca_memkind_from_object(mem, *device);
+    return *kind < 0 ? -1 : 0;
+}
+
+/* ======================================================================== */
+/* Python values -> element bytes                                             */
+/* ======================================================================== */
+
+static PyObject *np_copyto = NULL;
+
+/* The bytes of 1 per dtype (ones()). */
+static uint64_t ca_one_bytes[CA_NTYPES][2];
+
+static int
+store_int(int dtype, long long v, void *buf)
+{
+    switch (dtype) {
+    case CA_INT8:
+        if (v < INT8_MIN || v > INT8_MAX) return 1;
+        *(int8_t *)buf = (int8_t)v;
+        return 0;
+    case CA_UINT8:
+        if (v < 0 || v > UINT8_MAX) return 1;
+        *(uint8_t *)buf = (uint8_t)v;
+        return 0;
+    case CA_INT16:
+        if (v < INT16_MIN || v > INT16_MAX) return 1;
+        *(int16_t *)buf = (int16_t)v;
+        return 0;
+    case CA_UINT16:
+        if (v < 0 || v > UINT16_MAX) return 1;
+        *(uint16_t *)buf = (uint16_t)v;
+        return 0;
+    case CA_INT32:
+        if (v < INT32_MIN || v > INT32_MAX) return 1;
+        *(int32_t *)buf = (int32_t)v;
+        return 0;
+    case CA_UINT32:
+        if (v < 0 || v > (long long)UINT32_MAX) return 1;
+        *(uint32_t *)buf = (uint32_t)v;
+        return 0;
+    case CA_INT64:
+        *(int64_t *)buf = (int64_t)v;
+        return 0;
+    case CA_UINT64:
+        if (v < 0) return 1;
+        *(uint64_t *)buf = (uint64_t)v;
+        return 0;
+    case CA_FLOAT32:
+        *(float *)buf = (float)v;
+        return 0;
+    case CA_FLOAT64:
+        *(double *)buf = (double)v;
+        return 0;
+    case CA_COMPLEX64:
+        ((float *)buf)[0] = (float)v;
+        ((float *)buf)[1] = 0.0f;
+        return 0;
+    case CA_COMPLEX128:
+        ((double *)buf)[0] = (double)v;
+        ((double *)buf)[1] = 0.0;
+        return 0;
+    case CA_BOOL:
+        *(uint8_t *)buf = v != 0;
+        return 0;
+    }
+    return 1; /* float16: NumPy's conversion */
+}
+
+int
+ca_value_to_bytes(PyObject *value, int dtype, void *buf)
+{
+    /* Fast paths for the exact Python scalar types where C's conversion is
+     * NumPy's; everything else (float16, float -> int, complex -> real, NumPy
+     * scalars, overflow) goes through np.copyto(casting='unsafe'). */
+    if (PyLong_CheckExact(value) || PyBool_Check(value)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (!overflow && (PyBool_Check(value) || dtype != CA_BOOL) &&
+            store_int(dtype, v, buf) == 0) {
+            return 0;
+        }
+    }
+    else if (PyFloat_CheckExact(value)) {
+        double v = PyFloat_AS_DOUBLE(value);
+        switch (dtype) {
+        case CA_FLOAT32:
+            *(float *)buf = (float)v;
+            return 0;
+        case CA_FLOAT64:
+            *(double *)buf = v;
+            return 0;
+        case CA_COMPLEX64:
+            ((float *)buf)[0] = (float)v;
+            ((float *)buf)[1] = 0.0f;
+            return 0;
+        case CA_COMPLEX128:
+            ((double *)buf)[0] = v;
+            ((double *)buf)[1] = 0.0;
+            return 0;
+        }
+    }
+    else if (PyComplex_CheckExact(value) && ca_is_complex(dtype)) {
+        Py_complex c = PyComplex_AsCComplex(value);
+        if (dtype == CA_COMPLEX64) {
+            ((float *)buf)[0] = (float)c.real;
+            ((float *)buf)[1] = (float)c.imag;
+        }
+        else {
+            ((double *)buf)[0] = c.real;
+            ((double *)buf)[1] = c.imag;
+        }
+        return 0;
+    }
+    if (ca_array_check(value)) {
+        PyErr_SetString(PyExc_TypeError, "expected a Python or NumPy scalar");
+        return -1;
+    }
+    if (np_copyto == NULL) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        if (np == NULL) {
+            return -1;
+        }
+        np_copyto = PyObject_GetAttrString(np, "copyto");
+        Py_DECREF(np);
+        if (np_copyto == NULL) {
+            return -1;
+        }
+    }
+    PyArray_Descr *d = ca_descr(dtype);
+    Py_INCREF(d);
+    PyObject *t = PyArray_Zeros(0, NULL, d, 0);
+    if (t == NULL) {
+        return -1;
+    }
+    PyObject *kw = Py_BuildValue("{s:s}", "casting", "unsafe");
+    PyObject *args = kw ? PyTuple_Pack(2, t, value) : NULL;
+    PyObject *r = args ? PyObject_Call(np_copyto, args, kw) : NULL;
+    Py_XDECREF(kw);
+    Py_XDECREF(args);
+    if (r == NULL) {
+        Py_DECREF(t);
+        return -1;
+    }
+    Py_DECREF(r);
+    memcpy(buf, PyArray_DATA((PyArrayObject *)t), (size_t)ca_dtype_size[dtype]);
+    Py_DECREF(t);
+    return 0;
+}
+
+/* ======================================================================== */
+/* empty, zeros, ones, full                                                   */
+/* ======================================================================== */
+
+static int
+zero_fill(CaArray *a)
+{
+    size_t n = (size_t)a->size * (size_t)a->itemsize;
+    if (n == 0) {
+        return 0;
+    }
+    if (a->device == CA_CPU) {
+        memset(a->data, 0, n);
+        return 0;
+    }
+    if (a->kind == CA_MEM_PINNED) {
+        /* Host memory: let ca_fill write it through its mapped address. */
+        static const uint64_t zero[2] = {0, 0};
+        return ca_array_fill(a, zero);
+    }
+    if (ca_use_device(a->device) < 0) {
+        return -1;
+    }
+    CA_CUDA_CHECK(cudaMemsetAsync(a->data, 0, n, (cudaStream_t)ca_current_stream(a->device)));
+    return 0;
+error:
+    return -1;
+}
+
+/* Shared by empty/zeros/ones/full: parse shape, dtype, order, device, memory
+ * and allocate. `v` holds shape, dtype, order, device, memory. */
+static CaArray *
+create_from_args(PyObject **v, int default_dtype)
+{
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int ndim = ca_shape_from_object(v[0], shape);
+    if (ndim < 0) {
+        return NULL;
+    }
+    int dtype = ca_dtype_converter(v[1] ? v[1] : Py_None, default_dtype);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(v[2], 'C');
+    if (order < 0) {
+        return NULL;
+    }
+    if (order != 'C' && order != 'F') {
+        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[3], v[4], &device, &kind) < 0) {
+        return NULL;
+    }
+    return ca_array_empty(dtype, ndim, shape, order == 'F', device, (ca_memkind)kind);
+}
+
+static const char *const empty_names[] = {"shape", "dtype", "order", "device", "memory",
+                                          NULL};
+
+static PyObject *
+py_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5];
+    if (ca_parse_args("empty", args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    return (PyObject *)create_from_args(v, CA_FLOAT64);
+}
+
+static PyObject *
+py_zeros(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5];
+    if (ca_parse_args("zeros", args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    CaArray *a = create_from_args(v, CA_FLOAT64);
+    if (a != NULL && zero_fill(a) < 0) {
+        Py_CLEAR(a);
+    }
+    return (PyObject *)a;
+}
+
+static PyObject *
+py_ones(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5];
+    if (ca_parse_args("ones", args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    CaArray *a = create_from_args(v, CA_FLOAT64);
+    if (a != NULL && ca_array_fill(a, ca_one_bytes[a->dtype]) < 0) {
+        Py_CLEAR(a);
+    }
+    return (PyObject *)a;
+}
+
+/* The dtype NumPy gives np.array(value): for full(dtype=None). */
+static int
+value_dtype(PyObject *value)
+{
+    if (ca_array_check(value)) {
+        return ((CaArray *)value)->dtype;
+    }
+    if (PyBool_Check(value)) {
+        return CA_BOOL;
+    }
+    if (PyFloat_CheckExact(value)) {
+        return CA_FLOAT64;
+    }
+    if (PyComplex_CheckExact(value)) {
+        return CA_COMPLEX128;
+    }
+    PyObject *arr = PyArray_FromAny(value, NULL, 0, 0, 0, NULL);
+    if (arr == NULL) {
+        return -1;
+    }
+    int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)arr));
+    Py_DECREF(arr);
+    return t;
+}
+
+/* Fill `a` as np.full / ndarray.fill do: a cuarray array is broadcast. */
+static int
+fill_with(CaArray *a, PyObject *value)
+{
+    if (ca_array_check(value)) {
+        return ca_assign(a, (CaArray *)value);
+    }
+    uint64_t buf[2];
+    if (ca_value_to_bytes(value, a->dtype, buf) < 0) {
+        return -1;
+    }
+    return ca_array_fill(a, buf);
+}
+
+static PyObject *
+py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"shape",  "fill_value", "dtype", "order",
+                                        "device", "memory",     NULL};
+    PyObject *v[6];
+    if (ca_parse_args("full", args, nargs, kwnames, names, 4, 2, v) < 0) {
+        return NULL;
+    }
+    PyObject *cv[5] = {v[0], v[2], v[3], v[4], v[5]};
+    if (cv[1] == NULL || cv[1] == Py_None) {
+        int t = value_dtype(v[1]);
+        if (t < 0) {
+            return NULL;
+        }
+        cv[1] = (PyObject *)ca_descr(t);
+    }
+    CaArray *a = create_from_args(cv, CA_FLOAT64);
+    if (a != NULL && fill_with(a, v[1]) < 0) {
+        Py_CLEAR(a);
+    }
+    return (PyObject *)a;
+}
+
+/* ---- *_like -------------------------------------------------------------- */
+
+/* mode: 0 empty, 1 zeros, 2 ones, 3 full (v[1] is fill_value). */
+static PyObject *
+like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+          int mode)
+{
+    static const char *const names[] = {"a",     "dtype",  "order",  "subok",
+                                        "shape", "device", "memory", NULL};
+    static const char *const fnames[] = {"a",     "fill_value", "dtype",  "order",
+                                         "subok", "shape",      "device", "memory",
+                                         NULL};
+    PyObject *w[8];
+    PyObject *fill = NULL;
+    if (mode == 3) {
+        if (ca_parse_args(fname, args, nargs, kwnames, fnames, 5, 2, w) < 0) {
+            return NULL;
+        }
+        fill = w[1];
+        memmove(w + 1, w + 2, 6 * sizeof(PyObject *));
+    }
+    else if (ca_parse_args(fname, args, nargs, kwnames, names, 5, 1, w) < 0) {
+        return NULL;
+    }
+    PyObject *proto = w[0];
+    CaArray *src = NULL, *r = NULL;
+    if (ca_array_check(proto)) {
+        src = (CaArray *)proto;
+        Py_INCREF(src);
+    }
+    else {
+        /* Any array-like: its shape and dtype, through NumPy (no transfer). */
+        PyObject *h = PyArray_FromAny(proto, NULL, 0, 0, 0, NULL);
+        if (h == NULL) {
+            return NULL;
+        }
+        int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
+        if (t < 0 && (w[1] == NULL || w[1] == Py_None)) {
+            Py_DECREF(h);
+            return NULL;
+        }
+        PyErr_Clear();
+        int fortran = PyArray_IS_F_CONTIGUOUS((PyArrayObject *)h) &&
+                      !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)h);
+        Py_ssize_t shp[CA_MAX_DIMS];
+        int nd = PyArray_NDIM((PyArrayObject *)h);
+        memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
+        Py_DECREF(h);
+        int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
+        if (dtype < 0) {
+            return NULL;
+        }
+        int order = ca_order_from_object(w[2], 'K');
+        if (order < 0) {
+            return NULL;
+        }
+        if (w[4] != NULL && w[4] != Py_None) {
+            nd = ca_shape_from_object(w[4], shp);
+            if (nd < 0) {
+                return NULL;
+            }
+        }
+        int device, kind;
+        if (parse_device_kind(w[5], w[6], &device, &kind) < 0) {
+            return NULL;
+        }
+        r = ca_array_empty(dtype, nd, shp, order == 'F' || (order != 'C' && fortran),
+                           device, (ca_memkind)kind);
+        goto fill;
+    }
+    {
+        int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
+        if (dtype < 0) {
+            goto error;
+        }
+        int order = ca_order_from_object(w[2], 'K');
+        if (order < 0) {
+            goto error;
+        }
+        int device = src->device, kind = src->kind;
+        if (w[5] != NULL && w[5] != Py_None) {
+            device = ca_device_from_object(w[5]);
+            if (device == -2) {
+                goto error;
+            }
+            if (device != src->device) {
+                kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+            }
+        }
+        if (w[6] != NULL && w[6] != Py_None) {
+            kind = ca_memkind_from_object(w[6], device);
+            if (kind < 0) {
+                goto error;
+            }
+        }
+        if (w[4] != NULL && w[4] != Py_None) {
+            Py_ssize_t shp[CA_MAX_DIMS];
+            int nd = ca_shape_from_object(w[4], shp);
+            if (nd < 0) {
+                goto error;
+            }
+            int fortran = order == 'F' ||
+                          ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
+                           (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
+            r = ca_array_empty(dtype, nd, shp, fortran, device, (ca_memkind)kind);
+        }
+        else {
+            r = ca_array_empty_like(src, dtype, (char)order, device, (ca_memkind)kind);
+        }
+    }
+fill:
+    if (r == NULL) {
+        goto error;
+    }
+    if ((mode == 1 && zero_fill(r) < 0) ||
+        (mode == 2 && ca_array_fill(r, ca_one_bytes[r->dtype]) < 0) ||
+        (mode == 3 && fill_with(r, fill) < 0)) {
+        goto error;
+    }
+    Py_XDECREF(src);
+    return (PyObject *)r;
+error:
+    Py_XDECREF(src);
+    Py_XDECREF(r);
+    return NULL;
+}
+
+static PyObject *
+py_empty_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return like_impl("empty_like", args, nargs, kwnames, 0);
+}
+
+static PyObject *
+py_zeros_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return like_impl("zeros_like", args, nargs, kwnames, 1);
+}
+
+static PyObject *
+py_ones_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return like_impl("ones_like", args, nargs, kwnames, 2);
+}
+
+static PyObject *
+py_full_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return like_impl("full_like", args, nargs, kwnames, 3);
+}
+
+/* ======================================================================== */
+/* asarray                                                                    */
+/* ======================================================================== */
+
+static PyObject *
+copy_error(void)
+{
+    PyErr_SetString(PyExc_ValueError,
+                    "Unable to avoid copy while creating an array as requested.");
+    return NULL;
+}
+
+static int
+order_satisfied(int flags, char order)
+{
+    switch (order) {
+    case 'C':
+        return (flags & CA_C_CONTIGUOUS) != 0;
+    case 'F':
+        return (flags & CA_F_CONTIGUOUS) != 0;
+    case 'A':
+        return (flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS)) != 0;
+    }
+    return 1;
+}
+
+static CaArray *from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device,
+                                int copy, char order, int kind);
+
+/* asarray of a cuarray array: itself when nothing must change. */
+static CaArray *
+from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
+{
+    int tdt = dtype < 0 ? a->dtype : dtype;
+    int tdev = device == -3 ? a->device : device;
+    int tkind = kind >= 0 ? kind
+                : tdev == a->device ? (int)a->kind
+                : tdev == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+    int need = tdt != a->dtype || tdev != a->device || tkind != (int)a->kind ||
+               !order_satisfied(a->flags, order);
+    if (!need && copy != 1) {
+        Py_INCREF(a);
+        return a;
+    }
+    if (copy == 0) {
+        return (CaArray *)copy_error();
+    }
+    if (tdev == a->device) {
+        CaArray *r = ca_array_empty_like(a, tdt, order, tdev, (ca_memkind)tkind);
+        if (r != NULL && ca_assign(r, a) < 0) {
+            Py_CLEAR(r);
+        }
+        return r;
+    }
+    /* Across devices: through a NumPy array on the host. A cpu array is read
+     * in place; a GPU array is copied to a fresh NumPy array first. */
+    PyObject *h;
+    int fresh;
+    if (a->device == CA_CPU && a->mem != NULL && a->mem->host_ptr != NULL) {
+        PyArray_Descr *d = ca_descr(a->dtype);
+        Py_INCREF(d);
+        h = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
+                                 a->mem->host_ptr + (a->data - a->mem->ptr), 0, NULL);
+        if (h != NULL) {
+            Py_INCREF(a);
+            if (PyArray_SetBaseObject((PyArrayObject *)h, (PyObject *)a) < 0) {
+                Py_CLEAR(h);
+            }
+        }
+        fresh = 0;
+    }
+    else {
+        h = ca_array_to_numpy(a);
+        fresh = 1;
+    }
+    if (h == NULL) {
+        return NULL;
+    }
+    CaArray *r = from_numpy_impl((PyArrayObject *)h, fresh, tdt, tdev, -1, order, tkind);
+    Py_DECREF(h);
+    return r;
+}
+
+/* Wrap (cpu) or register (GPU) the memory of NumPy array h. `fresh`: h is a
+ * private temporary, so the result owns the memory (no visible base). */
+static CaArray *
+wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
+{
+    PyObject *base = fresh ? NULL : (PyObject *)h;
+    int nd = PyArray_NDIM(h);
+    npy_intp *shape = PyArray_DIMS(h), *strides = PyArray_STRIDES(h);
+    char *data = PyArray_DATA(h);
+    char *lo = data, *hi = data;
+    for (int i = 0; i < nd; i++) {
+        npy_intp span = (shape[i] - 1) * strides[i];
+        if (span < 0) {
+            lo += span;
+        }
+        else {
+            hi += span;
+        }
+    }
+    size_t extent = (size_t)(hi - lo) + (size_t)PyArray_ITEMSIZE(h);
+    CaMemory *mem = NULL;
+    CaArray *r = NULL;
+    int registered = 0;
+    if (device == CA_CPU) {
+        mem = ca_memory_foreign(lo, lo, extent, CA_CPU, CA_MEM_HOST, (PyObject *)h);
+        if (mem == NULL) {
+            return NULL;
+        }
+        r = ca_array_from_memory(mem, data, dtype, nd, shape, strides, base);
+    }
+    else {
+        if (ca_use_device(device) < 0) {
+            return NULL;
+        }
+        struct cudaPointerAttributes attr;
+        void *dptr = NULL;
+        ca_memkind kind = CA_MEM_PINNED;
+        cudaError_t st = cudaPointerGetAttributes(&attr, lo);
+        if (st != cudaSuccess) {
+            (void)cudaGetLastError(); /* older runtimes: not a CUDA pointer */
+            attr.type = cudaMemoryTypeUnregistered;
+        }
+        if (attr.type == cudaMemoryTypeManaged) {
+            dptr = lo;
+            kind = CA_MEM_MANAGED;
+        }
+        else if (attr.type == cudaMemoryTypeHost && attr.devicePointer != NULL) {
+            dptr = attr.devicePointer; /* already pinned and mapped */
+        }
+        else if (attr.type == cudaMemoryTypeUnregistered) {
+            unsigned flags = cudaHostRegisterMapped | cudaHostRegisterPortable;
+            if (!PyArray_ISWRITEABLE(h)) {
+                flags |= cudaHostRegisterReadOnly;
+            }
+            cudaError_t rs;
+            Py_BEGIN_ALLOW_THREADS
+            rs = cudaHostRegister(lo, extent, flags);
+            Py_END_ALLOW_THREADS
+            if (rs != cudaSuccess) {
+                (void)cudaGetLastError();
+                PyErr_Format(PyExc_ValueError,
+                             "copy=False: cannot page-lock this NumPy array's memory for "
+                             "the GPU (cudaHostRegister: %s); use copy=None to copy it",
+                             cudaGetErrorString(rs));
+                return NULL;
+            }
+            registered = 1;
+            st = cudaHostGetDevicePointer(&dptr, lo, 0);
+            if (st != cudaSuccess) {
+                (void)cudaHostUnregister(lo);
+                return (CaArray *)ca_cuda_error(st, "cudaHostGetDevicePointer");
+            }
+        }
+        else {
+            PyErr_SetString(PyExc_ValueError,
+                            "copy=False: this memory cannot be mapped for the GPU");
+            return NULL;
+        }
+        mem = ca_memory_foreign(dptr, lo, extent, device, kind, (PyObject *)h);
+        if (mem == NULL) {
+            if (registered) {
+                (void)cudaHostUnregister(lo);
+            }
+            return NULL;
+        }
+        mem->registered = registered;
+        r = ca_array_from_memory(mem, (char *)dptr + (data - lo), dtype, nd, shape, strides,
+                                 base);
+    }
+    Py_DECREF(mem);
+    if (r != NULL && !PyArray_ISWRITEABLE(h)) {
+        r->flags &= ~CA_WRITEABLE;
+    }
+    return r;
+}
+
+/* asarray of a NumPy array. `fresh`: h is a private temporary (no one else
+ * sees it), so wrapping it is as good as a copy. */
+static CaArray *
+from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, char order,
+                int kind)
+{
+    int hd = ca_dtype_from_descr(PyArray_DESCR(h));
+    if (hd < 0 && dtype < 0 && !PyArray_ISNBO(PyArray_DESCR(h)->byteorder)) {
+        /* A byte-swapped NumPy array: its native twin, byte-swapped on the
+         * host while copying. */
+        PyErr_Clear();
+        PyArray_Descr *nd = PyArray_DescrNewByteorder(PyArray_DESCR(h), NPY_NATIVE);
+        if (nd == NULL) {
+            return NULL;
+        }
+        dtype = ca_dtype_from_descr(nd);
+        Py_DECREF(nd);
+    }
+    if (hd < 0) {
+        if (dtype < 0) {
+            return NULL;
+        }
+        PyErr_Clear(); /* cast on the host below */
+    }
+    int tdt = dtype < 0 ? hd : dtype;
+    int tdev = device == -3 ? ca_current_device() : device;
+    int dflt = tdev == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+    int tkind = kind < 0 ? dflt : kind;
+    if (PyArray_SIZE(h) == 0) {
+        /* Nothing to copy or share. */
+        int fortran = PyArray_IS_F_CONTIGUOUS(h) && !PyArray_IS_C_CONTIGUOUS(h);
+        fortran = order == 'F' || (order != 'C' && fortran);
+        return ca_array_empty(tdt, PyArray_NDIM(h), PyArray_DIMS(h), fortran, tdev,
+                              (ca_memkind)tkind);
+    }
+    int flags = (PyArray_IS_C_CONTIGUOUS(h) ? CA_C_CONTIGUOUS : 0) |
+                (PyArray_IS_F_CONTIGUOUS(h) ? CA_F_CONTIGUOUS : 0);
+    int wrappable = hd == tdt && PyArray_ISALIGNED(h) && order_satisfied(flags, order);
+    if (tdev == CA_CPU) {
+        if (wrappable && (copy != 1 || fresh)) {
+            return wrap_numpy(h, tdt, CA_CPU, fresh);
+        }
+        if (copy == 0) {
+            return (CaArray *)copy_error();
+        }
+    }
+    else if (copy == 0) {
+        if (!wrappable || (kind >= 0 && kind != CA_MEM_PINNED)) {
+            return (CaArray *)copy_error();
+        }
+        return wrap_numpy(h, tdt, tdev, 0);
+    }
+    /* A copy into fresh memory of (tdev, tkind). */
+    PyArrayObject *src = h;
+    Py_INCREF(src);
+    if (order == 'C' || order == 'F') {
+        int want = order == 'C' ? NPY_ARRAY_C_CONTIGUOUS : NPY_ARRAY_F_CONTIGUOUS;
+        if (!PyArray_CHKFLAGS(h, want)) {
+            Py_SETREF(src, (PyArrayObject *)PyArray_NewCopy(h, order == 'C' ? NPY_CORDER
+                                                                            : NPY_FORTRANORDER));
+            if (src == NULL) {
+                return NULL;
+            }
+        }
+    }
+    CaArray *r = ca_array_from_numpy(src, tdt, tdev, (ca_memkind)tkind);
+    Py_DECREF(src);
+    return r;
+}
+
+static int
+is_python_literal(PyObject *obj)
+{
+    return PyFloat_CheckExact(obj) || PyLong_CheckExact(obj) || PyBool_Check(obj) ||
+           PyComplex_CheckExact(obj) || PyList_CheckExact(obj) || PyTuple_CheckExact(obj);
+}
+
+CaArray *
+ca_asarray(PyObject *obj, int dtype, int device, int copy, char order, int kind)
+{
+    if (ca_array_check(obj)) {
+        return from_array((CaArray *)obj, dtype, device, copy, order, kind);
+    }
+    if (!PyArray_Check(obj) && !is_python_literal(obj)) {
+        int found = 0;
+        CaArray *r = ca_from_cai(obj, &found);
+        if (found || r != NULL) {
+            if (r == NULL) {
+                return NULL;
+            }
+            CaArray *res = from_array(r, dtype, device, copy, order, kind);
+            Py_DECREF(r);
+            return res;
+        }
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        r = ca_from_dlpack_obj(obj, device == -3 ? -3 : device, copy, &found);
+        if (found || r != NULL) {
+            if (r == NULL) {
+                return NULL;
+            }
+            /* from_dlpack honoured device and copy=True already. */
+            CaArray *res = from_array(r, dtype, device, copy == 1 ? -1 : copy, order, kind);
+            Py_DECREF(r);
+            return res;
+        }
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    PyArrayObject *h;
+    int fresh;
+    if (PyArray_Check(obj)) {
+        h = (PyArrayObject *)obj;
+        Py_INCREF(h);
+        fresh = 0;
+    }
+    else {
+        /* Python scalars and sequences, buffer-protocol objects, __array__ and
+         * __array_interface__ objects: NumPy reads them (zero-copy for buffers). */
+        PyArray_Descr *d = NULL;
+        if (dtype >= 0) {
+            d = ca_descr(dtype);
+            Py_INCREF(d);
+        }
+        h = (PyArrayObject *)PyArray_FromAny(obj, d, 0, 0, 0, NULL);
+        if (h == NULL) {
+            return NULL;
+        }
+        fresh = is_python_literal(obj) || PyArray_BASE(h) == NULL;
+        if (fresh && copy == 0) {
+            Py_DECREF(h);
+            return (CaArray *)copy_error();
+        }
+    }
+    CaArray *r = from_numpy_impl(h, fresh, dtype, device, copy, order, kind);
+    Py_DECREF(h);
+    return r;
+}
+
+/* copy= argument: None -> -1, else truth value (False 0, True 1). */
+static int
+copy_from_object(PyObject *obj, int dflt)
+{
+    if (obj == NULL) {
+        return dflt;
+    }
+    if (obj == Py_None) {
+        return -1;
+    }
+    return PyObject_IsTrue(obj);
+}
+
+/* Shared tail of asarray/array/ascontiguousarray: v = obj, dtype, order, device,
+ * copy, memory. */
+static PyObject *
+asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
+{
+    int dtype = -1;
+    if (v[1] != NULL && v[1] != Py_None) {
+        dtype = ca_dtype_converter(v[1], CA_FLOAT64);
+        if (dtype < 0) {
+            return NULL;
+        }
+    }
+    int order = ca_order_from_object(v[2], dflt_order);
+    if (order < 0) {
+        return NULL;
+    }
+    int device = -3;
+    if (v[3] != NULL && v[3] != Py_None) {
+        device = ca_device_from_object(v[3]);
+        if (device == -2) {
+            return NULL;
+        }
+    }
+    int copy = copy_from_object(v[4], dflt_copy);
+    if (copy == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    int kind = -1;
+    if (v[5] != NULL && v[5] != Py_None) {
+        int dev = device;
+        if (dev == -3) {
+            dev = ca_array_check(v[0]) ? ((CaArray *)v[0])->device : ca_current_device();
+        }
+        kind = ca_memkind_from_object(v[5], dev);
+        if (kind < 0) {
+            return NULL;
+        }
+    }
+    return (PyObject *)ca_asarray(v[0], dtype, device, copy, (char)order, kind);
+}
+
+static PyObject *
+py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"obj", "dtype", "order", "device", "copy",
+                                        "memory", NULL};
+    PyObject *v[6];
+    /* Fast path: asarray(x) of a cuarray array. */
+    if (nargs == 1 && kwnames == NULL && ca_array_check(args[0])) {
+        Py_INCREF(args[0]);
+        return args[0];
+    }
+    if (ca_parse_args("asarray", args, nargs, kwnames, names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    return asarray_impl(v, 'K', -1);
+}
+
+static PyObject *
+py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"obj",   "dtype",  "copy",   "order",
+                                        "ndmin", "device", "memory", NULL};
+    PyObject *v[7];
+    if (ca_parse_args("array", args, nargs, kwnames, names, 5, 1, v) < 0) {
+        return NULL;
+    }
+    PyObject *w[6] = {v[0], v[1], v[3], v[5], v[2], v[6]};
+    PyObject *r = asarray_impl(w, 'K', 1);
+    if (r == NULL || v[4] == NULL) {
+        return r;
+    }
+    Py_ssize_t ndmin = PyNumber_AsSsize_t(v[4], PyExc_OverflowError);
+    if (ndmin == -1 && PyErr_Occurred()) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    CaArray *a = (CaArray *)r;
+    int nd = CA_NDIM(a);
+    if (ndmin > CA_MAX_DIMS) {
+        Py_DECREF(r);
+        PyErr_Format(PyExc_ValueError, "ndmin bigger than allowable number of dimensions "
+                                       "%d", CA_MAX_DIMS);
+        return NULL;
+    }
+    if (ndmin <= nd) {
+        return r;
+    }
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    int pad = (int)ndmin - nd;
+    for (int i = 0; i < pad; i++) {
+        shape[i] = 1;
+        strides[i] = a->size == 0 ? 0 : (nd > 0 ? CA_STRIDES(a)[0] * CA_SHAPE(a)[0]
+                                               : a->itemsize);
+    }
+    memcpy(shape + pad, CA_SHAPE(a), (size_t)nd * sizeof(Py_ssize_t));
+    memcpy(strides + pad, CA_STRIDES(a), (size_t)nd * sizeof(Py_ssize_t));
+    CaArray *res = ca_array_view(a, a->dtype, (int)ndmin, shape, strides, a->data);
+    Py_DECREF(r);
+    return (PyObject *)res;
+}
+
+static PyObject *
+contiguous_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                PyObject *kwnames, char order)
+{
+    static const char *const names[] = {"a", "dtype", "device", "memory", NULL};
+    PyObject *v[4];
+    if (ca_parse_args(fname, args, nargs, kwnames, names, 2, 1, v) < 0) {
+        return NULL;
+    }
+    PyObject *order_obj = PyUnicode_FromOrdinal(order);
+    if (order_obj == NULL) {
+        return NULL;
+    }
+    PyObject *w[6] = {v[0], v[1], order_obj, v[2], NULL, v[3]};
+    PyObject *r = asarray_impl(w, order, -1);
+    Py_DECREF(order_obj);
+    if (r != NULL && CA_NDIM((CaArray *)r) == 0) {
+        /* NumPy returns at least 1-d here. */
+        CaArray *a = (CaArray *)r;
+        Py_ssize_t one = 1, st = a->itemsize;
+        CaArray *res = ca_array_view(a, a->dtype, 1, &one, &st, a->data);
+        Py_DECREF(r);
+        r = (PyObject *)res;
+    }
+    return r;
+}
+
+static PyObject *
+py_ascontiguousarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames)
+{
+    return contiguous_impl("ascontiguousarray", args, nargs, kwnames, 'C');
+}
+
+static PyObject *
+py_asfortranarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames)
+{
+    return contiguous_impl("asfortranarray", args, nargs, kwnames, 'F');
+}
+
+/* ======================================================================== */
+/* arange, linspace, eye, identity                                            */
+/* ======================================================================== */
+
+/* A host NumPy result -> an array of (device, kind): the cpu device keeps
+ * NumPy's memory (the result is private), a GPU gets a copy. */
+static PyObject *
+from_host_result(PyObject *h, int device, int kind)
+{
+    if (h == NULL) {
+        return NULL;
+    }
+    if (!PyArray_Check(h)) {
+        Py_DECREF(h);
+        PyErr_SetString(PyExc_SystemError, "expected a NumPy array");
+        return NULL;
+    }
+    int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
+    CaArray *r = NULL;
+    if (t >= 0) {
+        r = from_numpy_impl((PyArrayObject *)h, 1, t, device, -1, 'K', kind);
+    }
+    Py_DECREF(h);
+    return (PyObject *)r;
+}
+
+/* A NumPy-readable scalar from an argument: cuarray arrays are fetched. */
+static PyObject *
+host_scalar(PyObject *o)
+{
+    if (o != NULL && ca_array_check(o)) {
+        return ca_array_to_numpy((CaArray *)o);
+    }
+    Py_XINCREF(o);
+    return o;
+}
+
+static PyObject *
+py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"start", "stop",   "step", "dtype",
+                                        "device", "memory", NULL};
+    PyObject *v[6];
+    if (ca_parse_args("arange", args, nargs, kwnames, names, 4, 0, v) < 0) {
+        return NULL;
+    }
+    if (v[0] == NULL && v[1] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "arange() requires stop to be specified.");
+        return NULL;
+    }
+    PyArray_Descr *d = NULL;
+    if (v[3] != NULL && v[3] != Py_None) {
+        int t = ca_dtype_converter(v[3], CA_FLOAT64);
+        if (t < 0) {
+            return NULL;
+        }
+        d = ca_descr(t);
+    }
+    int device, kind;
+    if (parse_device_kind(v[4], v[5], &device, &kind) < 0) {
+        return NULL;
+    }
+    PyObject *start = host_scalar(v[0] ? v[0] : v[1]);
+    PyObject *stop = host_scalar(v[0] && v[1] ? v[1] : NULL);
+    PyObject *step = host_scalar(v[2]);
+    PyObject *h = NULL;
+    if (start != NULL && (v[1] == NULL || v[0] == NULL || stop != NULL) &&
+        (v[2] == NULL || step != NULL)) {
+        if (v[0] == NULL || v[1] == NULL) {
+            /* arange(stop): start 0 */
+            Py_XSETREF(stop, start);
+            start = PyLong_FromLong(0);
+        }
+        if (start != NULL) {
+            /* NumPy's length and dtype rules, and its values. */
+            h = PyArray_ArangeObj(start, stop, step ? step : Py_None, d);
+        }
+    }
+    Py_XDECREF(start);
+    Py_XDECREF(stop);
+    Py_XDECREF(step);
+    return from_host_result(h, device, kind);
+}
+
+static PyObject *np_linspace = NULL;
+
+static PyObject *
+py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"start",  "stop",   "num",  "endpoint", "retstep",
+                                        "dtype",  "axis",   "device", "memory", NULL};
+    PyObject *v[9];
+    PyObject *start = NULL, *stop = NULL, *kw = NULL, *pargs = NULL, *res = NULL;
+    if (ca_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0) {
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[7], v[8], &device, &kind) < 0) {
+        return NULL;
+    }
+    if (v[5] != NULL && v[5] != Py_None && ca_dtype_converter(v[5], CA_FLOAT64) < 0) {
+        return NULL;
+    }
+    if (np_linspace == NULL) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        np_linspace = np ? PyObject_GetAttrString(np, "linspace") : NULL;
+        Py_XDECREF(np);
+        if (np_linspace == NULL) {
+            return NULL;
+        }
+    }
+    start = host_scalar(v[0]);
+    stop = start ? host_scalar(v[1]) : NULL;
+    kw = stop ? PyDict_New() : NULL;
+    if (kw == NULL) {
+        goto error;
+    }
+    static const char *const kwn[] = {"num", "endpoint", "retstep", "dtype", "axis"};
+    for (int i = 0; i < 5; i++) {
+        if (v[2 + i] != NULL && PyDict_SetItemString(kw, kwn[i], v[2 + i]) < 0) {
+            goto error;
+        }
+    }
+    pargs = PyTuple_Pack(2, start, stop);
+    if (pargs == NULL) {
+        goto error;
+    }
+    /* NumPy computes the values (float64 arithmetic, its endpoint rule). */
+    PyObject *h = PyObject_Call(np_linspace, pargs, kw);
+    if (h == NULL) {
+        goto error;
+    }
+    if (PyTuple_Check(h)) { /* retstep=True: (samples, step) */
+        PyObject *arr = from_host_result(Py_NewRef(PyTuple_GET_ITEM(h, 0)), device, kind);
+        if (arr != NULL) {
+            res = PyTuple_Pack(2, arr, PyTuple_GET_ITEM(h, 1));
+            Py_DECREF(arr);
+        }
+        Py_DECREF(h);
+    }
+    else {
+        res = from_host_result(h, device, kind);
+    }
+error:
+    Py_XDECREF(start);
+    Py_XDECREF(stop);
+    Py_XDECREF(kw);
+    Py_XDECREF(pargs);
+    return res;
+}
+
+static PyObject *
+eye_impl(Py_ssize_t n, Py_ssize_t m, Py_ssize_t k, int dtype, int fortran, int device,
+         int kind)
+{
+    Py_ssize_t shape[2] = {n, m};
+    CaArray *a = ca_array_empty(dtype, 2, shape, fortran, device, (ca_memkind)kind);
+    if (a == NULL || zero_fill(a) < 0) {
+        Py_XDECREF(a);
+        return NULL;
+    }
+    /* The k-th diagonal is a 1-d strided view: step one row and one column. */
+    Py_ssize_t r0 = k >= 0 ? 0 : -k, c0 = k >= 0 ? k : 0;
+    Py_ssize_t len = 0;
+    if (r0 < n && c0 < m) {
+        len = n - r0 < m - c0 ? n - r0 : m - c0;
+    }
+    if (len > 0) {
+        Py_ssize_t stride = CA_STRIDES(a)[0] + CA_STRIDES(a)[1];
+        CaArray *diag = ca_array_view(a, dtype, 1, &len, &stride,
+                                      a->data + r0 * CA_STRIDES(a)[0] + c0 * CA_STRIDES(a)[1]);
+        if (diag == NULL || ca_array_fill(diag, ca_one_bytes[dtype]) < 0) {
+            Py_XDECREF(diag);
+            Py_DECREF(a);
+            return NULL;
+        }
+        Py_DECREF(diag);
+    }
+    return (PyObject *)a;
+}
+
+static Py_ssize_t
+int_arg(PyObject *o, const char *what)
+{
+    if (!PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+    return v;
+}
+
+static PyObject *
+py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"N", "M", "k", "dtype", "order", "device",
+                                        "memory", NULL};
+    PyObject *v[7];
+    if (ca_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = int_arg(v[0], "N");
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_ssize_t m = n;
+    if (v[1] != NULL && v[1] != Py_None) {
+        m = int_arg(v[1], "M");
+        if (m == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    Py_ssize_t k = 0;
+    if (v[2] != NULL) {
+        k = int_arg(v[2], "k");
+        if (k == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    if (n < 0 || m < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+        return NULL;
+    }
+    int dtype = ca_dtype_converter(v[3] ? v[3] : Py_None, CA_FLOAT64);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(v[4], 'C');
+    if (order < 0) {
+        return NULL;
+    }
+    if (order != 'C' && order != 'F') {
+        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[5], v[6], &device, &kind) < 0) {
+        return NULL;
+    }
+    return eye_impl(n, m, k, dtype, order == 'F', device, kind);
+}
+
+static PyObject *
+py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"n", "dtype", "device", "memory", NULL};
+    PyObject *v[4];
+    if (ca_parse_args("identity", args, nargs, kwnames, names, 2, 1, v) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = int_arg(v[0], "n");
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+        return NULL;
+    }
+    int dtype = ca_dtype_converter(v[1] ? v[1] : Py_None, CA_FLOAT64);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[2], v[3], &device, &kind) < 0) {
+        return NULL;
+    }
+    return eye_impl(n, n, 0, dtype, 0, device, kind);
+}
+
+/* ======================================================================== */
+/* Module                                                                     */
+/* ======================================================================== */
+
+#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef creation_functions[] = {
+    {"empty", FASTKW(py_empty),
+     "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+     "A new array without initialising its elements.\n\n"
+     "device: None (current), 'cpu', 'cuda', 'cuda:N', N or a Device.\n"
+     "memory: 'device' (default on a GPU), 'managed' or 'pinned' (host-accessible), "
+     "or 'host' (the cpu device)."},
+    {"zeros", FASTKW(py_zeros),
+     "zeros(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+     "A new array of zeros."},
+    {"ones", FASTKW(py_ones),
+     "ones(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+     "A new array of ones."},
+    {"full", FASTKW(py_full),
+     "full(shape, fill_value, dtype=None, order='C', *, device=None, memory=None)\n--\n\n"
+     "A new array filled with fill_value (dtype from fill_value when None)."},
+    {"empty_like", FASTKW(py_empty_like),
+     "empty_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
+     "memory=None)\n--\n\nA new uninitialised array shaped like `a`."},
+    {"zeros_like", FASTKW(py_zeros_like),
+     "zeros_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
+     "memory=None)\n--\n\nA new array of zeros shaped like `a`."},
+    {"ones_like", FASTKW(py_ones_like),
+     "ones_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
+     "memory=None)\n--\n\nA new array of ones shaped like `a`."},
+    {"full_like", FASTKW(py_full_like),
+     "full_like(a, fill_value, dtype=None, order='K', subok=None, shape=None, *, "
+     "device=None, memory=None)\n--\n\nA new array filled with fill_value, shaped like "
+     "`a`."},
+    {"asarray", FASTKW(py_asarray),
+     "asarray(obj, dtype=None, order=None, *, device=None, copy=None, memory=None)\n--\n\n"
+     "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "
+     "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "
+     "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "
+     "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's "
+     "memory for the GPU (a pinned array kernels read in place)."},
+    {"array", FASTKW(py_array),
+     "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "
+     "memory=None)\n--\n\nAs asarray, copying by default."},
+    {"ascontiguousarray", FASTKW(py_ascontiguousarray),
+     "ascontiguousarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
+     "A C-contiguous array (at least 1-d), copying only when needed."},
+    {"asfortranarray", FASTKW(py_asfortranarray),
+     "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
+     "A Fortran-contiguous array (at least 1-d), copying only when needed."},
+    {"arange", FASTKW(py_arange),
+     "arange(start, stop=None, step=None, dtype=None, *, device=None, memory=None)\n--\n\n"
+     "Evenly spaced values in [start, stop), with NumPy's length, dtype and values."},
+    {"linspace", FASTKW(py_linspace),
+     "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, "
+     "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, stop], "
+     "as NumPy computes them."},
+    {"eye", FASTKW(py_eye),
+     "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+     "A 2-d array with ones on the k-th diagonal and zeros elsewhere."},
+    {"identity", FASTKW(py_identity),
+     "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"
+     "The n x n identity matrix."},
+    {NULL, NULL, 0, NULL},
+};
 
 int
 ca_creation_init(PyObject *m)
 {
-    return 0;
+    PyObject *one = PyLong_FromLong(1);
+    if (one == NULL) {
+        return -1;
+    }
+    for (int t = 0; t < CA_NTYPES; t++) {
+        if (ca_value_to_bytes(t == CA_BOOL ? Py_True : one, t, ca_one_bytes[t]) < 0) {
+            Py_DECREF(one);
+            return -1;
+        }
+    }
+    Py_DECREF(one);
+    return PyModule_AddFunctions(m, creation_functions);
 }

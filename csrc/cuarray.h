@@ -83,6 +83,9 @@ int ca_random_init(PyObject *m);     /* random.c */
  * messages (NotImplementedError/TypeError for UNSUPPORTED, IndexError ...). */
 PyObject *ca_cuda_error(int status, const char *call);
 int ca_cuda_error_int(int status, const char *call);
+/* As ca_cuda_error_int, with `hint` (a sentence saying what to do) appended to
+ * the message; NULL hint = the default (the cpu-device hint for no GPU). */
+int ca_cuda_error_hint(int status, const char *call, const char *hint);
 /* cuBLAS / cuRAND statuses -> CUBLASError / CURANDError. */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
@@ -142,6 +145,12 @@ ca_stream_t ca_current_stream(int device);
 int ca_device_from_object(PyObject *obj);
 /* A new reference to the Device object for an ordinal (cached). */
 PyObject *ca_device_object(int device);
+/* The cudaStream_t of a stream argument: a cuarray Stream, None (the current
+ * stream of the current device) or an int (a raw handle). *ok = 0 with an
+ * exception set on failure. */
+ca_stream_t ca_stream_from_object(PyObject *o, int *ok);
+/* True for the legacy default stream (NULL / cudaStreamLegacy). */
+int ca_stream_is_null(ca_stream_t s);
 
 /* ======================================================================== */
 /* Memory (memory.c over pool.c)                                             */
@@ -180,6 +189,11 @@ CaMemory *ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_
 /* Foreign memory kept alive by a reference to `owner`. host_ptr may be NULL. */
 CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
                             ca_memkind kind, PyObject *owner);
+/* device.c calls this before destroying a stream it owns: the pools wait for
+ * the stream and stop naming it in their blocks (a block freed on a stream is
+ * later reused on another only after a device-side wait on the first, which
+ * must not name a destroyed stream). 0, or -1 with CUDAError. */
+int ca_memory_stream_destroyed(int device, ca_stream_t stream);
 
 /* ======================================================================== */
 /* ndarray (ndarray.c)                                                       */
@@ -257,6 +271,13 @@ int ca_assign(CaArray *dst, CaArray *src);
 /* A copy of `a` with `dtype` in C ('C') or F ('F') order, or keeping the
  * layout ('K'/'A'). */
 CaArray *ca_array_copy(CaArray *a, int dtype, char order);
+/* A new array shaped like `a`, laid out by `order`: 'C', 'F', 'A' (F when a is
+ * F- and not C-contiguous) or 'K' (a's axis order, dense, as NumPy). */
+CaArray *ca_array_empty_like(CaArray *a, int dtype, char order, int device,
+                             ca_memkind kind);
+/* Set every element of `a` to the element at `value` (host bytes of a's
+ * dtype), through ca_fill. */
+int ca_array_fill(CaArray *a, const void *value);
 /* Device array -> a new NumPy array (synchronizes). */
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */
@@ -276,5 +297,33 @@ CaArray *ca_from_cai(PyObject *obj, int *found);
  * device allows; `device` and `copy` as cuarray.from_dlpack's. *found = 0 (and
  * NULL, no exception) if obj has no __dlpack__. */
 CaArray *ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found);
+
+/* ---- Argument helpers (creation.c), shared by the C functions of _core ---- */
+/* Parse METH_FASTCALL | METH_KEYWORDS arguments against `names` (NULL-ended):
+ * the first `npos` may be given by position, the first `nreq` are required.
+ * out[i] = the borrowed argument, or NULL when not given. -1 with TypeError. */
+int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames, const char *const *names, int npos, int nreq,
+                  PyObject **out);
+/* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
+ * (TypeError / ValueError for negative or too many dimensions). */
+int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);
+/* memory= argument: None -> the device's default kind ("device" on a GPU,
+ * "host" on the cpu); "device"/"managed"/"pinned" on a GPU, "host" on the cpu.
+ * Returns the ca_memkind, or -1 with ValueError. */
+int ca_memkind_from_object(PyObject *obj, int device);
+/* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case). -1 with
+ * ValueError. */
+int ca_order_from_object(PyObject *obj, char dflt);
+/* One element of `dtype` (host bytes, at most 16) from a Python value, cast as
+ * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
+ * ints out of range). A cuarray array is not accepted here. */
+int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
+
+/* ======================================================================== */
+/* index/manip (index helper)                                                */
+/* ======================================================================== */
+/* A new tuple of Python ints (for messages and the `shape` of results). */
+PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 
 #endif /* CA_CUARRAY_H */

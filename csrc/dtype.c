@@ -1,8 +1,211 @@
-/* dtype.c: placeholder until its owner lands it. */
+/*
+ * dtype.c: NumPy dtypes <-> cuarray's 14 type codes, and NumPy's promotion.
+ *
+ * cuarray uses NumPy's dtype objects themselves (`x.dtype` is a numpy.dtype and
+ * `cuarray.float32 is numpy.float32`), so the only state here is the table of
+ * the 14 native descriptors and a promotion table computed once from NumPy.
+ */
 #include "cuarray.h"
+
+/* NumPy type numbers of the 14 supported types, in ca_dtype order. int64 and
+ * uint64 use NPY_LONG/NPY_ULONG where long is 64-bit (Linux, macOS), else
+ * NPY_LONGLONG, so the descriptor is the one `np.dtype(np.int64)` gives. */
+#if NPY_SIZEOF_LONG == 8
+#define CA_NPY_INT64 NPY_LONG
+#define CA_NPY_UINT64 NPY_ULONG
+#else
+#define CA_NPY_INT64 NPY_LONGLONG
+#define CA_NPY_UINT64 NPY_ULONGLONG
+#endif
+
+static const int ca_npy_typenum[CA_NTYPES] = {
+    NPY_BOOL,   NPY_BYTE,     NPY_UBYTE, NPY_SHORT,  NPY_USHORT,
+    NPY_INT,    NPY_UINT,     CA_NPY_INT64, CA_NPY_UINT64, NPY_HALF,
+    NPY_FLOAT,  NPY_DOUBLE,   NPY_CFLOAT, NPY_CDOUBLE,
+};
+
+/* The scalar types (numpy.float32 ...) per ca_dtype, borrowed from the
+ * descriptors; used to recognise `dtype=numpy.float32` without np.dtype(). */
+static PyTypeObject *ca_scalar_type[CA_NTYPES];
+
+/* ca_promote's table, filled at init from PyArray_PromoteTypes. */
+static signed char ca_promote_table[CA_NTYPES][CA_NTYPES];
+
+static int
+unsupported(PyArray_Descr *d)
+{
+    PyErr_Format(PyExc_TypeError,
+                 "cuarray does not support dtype %R: arrays hold bool, int8-int64, "
+                 "uint8-uint64, float16, float32, float64, complex64 or complex128 "
+                 "(native byte order)",
+                 (PyObject *)d);
+    return -1;
+}
+
+int
+ca_dtype_from_descr(PyArray_Descr *d)
+{
+    /* Fast path: one of our own descriptors. */
+    for (int i = 0; i < CA_NTYPES; i++) {
+        if (d == ca_st->descr[i]) {
+            return i;
+        }
+    }
+    if (!PyArray_ISNBO(d->byteorder) || PyDataType_HASFIELDS(d) ||
+        PyDataType_HASSUBARRAY(d)) {
+        return unsupported(d);
+    }
+    Py_ssize_t size = PyDataType_ELSIZE(d);
+    switch (d->type_num) {
+    case NPY_BOOL:
+        return CA_BOOL;
+    case NPY_BYTE:
+    case NPY_SHORT:
+    case NPY_INT:
+    case NPY_LONG:
+    case NPY_LONGLONG:
+        switch (size) {
+        case 1: return CA_INT8;
+        case 2: return CA_INT16;
+        case 4: return CA_INT32;
+        case 8: return CA_INT64;
+        }
+        break;
+    case NPY_UBYTE:
+    case NPY_USHORT:
+    case NPY_UINT:
+    case NPY_ULONG:
+    case NPY_ULONGLONG:
+        switch (size) {
+        case 1: return CA_UINT8;
+        case 2: return CA_UINT16;
+        case 4: return CA_UINT32;
+        case 8: return CA_UINT64;
+        }
+        break;
+    case NPY_HALF:
+        return CA_FLOAT16;
+    case NPY_FLOAT:
+        return CA_FLOAT32;
+    case NPY_DOUBLE:
+        return CA_FLOAT64;
+    case NPY_CFLOAT:
+        return CA_COMPLEX64;
+    case NPY_CDOUBLE:
+        return CA_COMPLEX128;
+    }
+    return unsupported(d);
+}
+
+int
+ca_dtype_converter(PyObject *obj, int dflt)
+{
+    if (obj == Py_None) {
+        return dflt;
+    }
+    if (PyArray_DescrCheck(obj)) {
+        return ca_dtype_from_descr((PyArray_Descr *)obj);
+    }
+    if (PyType_Check(obj)) {
+        for (int i = 0; i < CA_NTYPES; i++) {
+            if ((PyTypeObject *)obj == ca_scalar_type[i]) {
+                return i;
+            }
+        }
+        /* Python's own types, as np.dtype() reads them. */
+        if (obj == (PyObject *)&PyFloat_Type) {
+            return CA_FLOAT64;
+        }
+        if (obj == (PyObject *)&PyLong_Type) {
+            return CA_INT64;
+        }
+        if (obj == (PyObject *)&PyBool_Type) {
+            return CA_BOOL;
+        }
+        if (obj == (PyObject *)&PyComplex_Type) {
+            return CA_COMPLEX128;
+        }
+    }
+    PyArray_Descr *d = NULL;
+    if (PyArray_DescrConverter2(obj, &d) == NPY_FAIL) {
+        return -1; /* NumPy's TypeError: data type ... not understood */
+    }
+    if (d == NULL) { /* None, handled above; defensive */
+        return dflt;
+    }
+    int r = ca_dtype_from_descr(d);
+    Py_DECREF(d);
+    return r;
+}
+
+int
+ca_promote(int a, int b)
+{
+    if (a < 0 || a >= CA_NTYPES || b < 0 || b >= CA_NTYPES) {
+        PyErr_SetString(PyExc_SystemError, "ca_promote: bad dtype code");
+        return -1;
+    }
+    return ca_promote_table[a][b];
+}
+
+/* ---- Python-level helpers ------------------------------------------------- */
+
+/* _core._dtype_code(dtype) -> int: the internal code; TypeError if unsupported.
+ * Used by the Python layer and the tests. */
+static PyObject *
+py_dtype_code(PyObject *self, PyObject *obj)
+{
+    int t = ca_dtype_converter(obj, CA_FLOAT64);
+    if (t < 0) {
+        return NULL;
+    }
+    return PyLong_FromLong(t);
+}
+
+static PyMethodDef dtype_functions[] = {
+    {"_dtype_code", py_dtype_code, METH_O,
+     "_dtype_code(dtype)\n--\n\nThe internal type code of a supported dtype."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Names under which the scalar types are exported, beside NumPy's. */
+static const char *const export_names[CA_NTYPES] = {
+    "bool_",   "int8",    "uint8",   "int16",     "uint16",     "int32",   "uint32",
+    "int64",   "uint64",  "float16", "float32",   "float64",    "complex64",
+    "complex128",
+};
 
 int
 ca_dtype_init(PyObject *m)
 {
-    return 0;
+    for (int i = 0; i < CA_NTYPES; i++) {
+        PyArray_Descr *d = PyArray_DescrFromType(ca_npy_typenum[i]);
+        if (d == NULL) {
+            return -1;
+        }
+        ca_st->descr[i] = d; /* owned by the state */
+        ca_scalar_type[i] = d->typeobj;
+        if (PyModule_AddObjectRef(m, export_names[i], (PyObject *)d->typeobj) < 0) {
+            return -1;
+        }
+    }
+    /* The Array API's name for the boolean type. */
+    if (PyModule_AddObjectRef(m, "bool", (PyObject *)ca_scalar_type[CA_BOOL]) < 0) {
+        return -1;
+    }
+    for (int a = 0; a < CA_NTYPES; a++) {
+        for (int b = 0; b < CA_NTYPES; b++) {
+            PyArray_Descr *r = PyArray_PromoteTypes(ca_st->descr[a], ca_st->descr[b]);
+            if (r == NULL) {
+                return -1;
+            }
+            int t = ca_dtype_from_descr(r);
+            Py_DECREF(r);
+            if (t < 0) {
+                return -1;
+            }
+            ca_promote_table[a][b] = (signed char)t;
+        }
+    }
+    return PyModule_AddFunctions(m, dtype_functions);
 }

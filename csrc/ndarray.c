@@ -1,8 +1,1669 @@
-/* ndarray.c: placeholder until its owner lands it. */
+/*
+ * ndarray.c: the cuarray.ndarray type: metadata, views, attributes, repr,
+ * conversions to Python scalars, the buffer protocol and NumPy's __array__.
+ *
+ * An array is a variable-size object (ob_size = ndim) whose tail holds shape
+ * then strides. It references the CaMemory that owns its buffer (NULL when it
+ * has no elements) and, for views, the array it views. Other files add methods
+ * and slots through the tables declared in cuarray.h; ca_ndarray_init merges
+ * them into the type's spec.
+ */
 #include "cuarray.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "structmember.h"
+
+/* The iterator type (file-local: only ndarray.c creates iterators). */
+static PyTypeObject *ca_iter_type = NULL;
+
+/* Python-level glue (cuarray._creation) used by repr; imported on first use. */
+static PyObject *ca_repr_glue = NULL;
+
+/* ======================================================================== */
+/* Allocation and construction                                               */
+/* ======================================================================== */
+
+/* A new, uninitialised array object with room for ndim dimensions. The
+ * allocation is done here rather than through tp_alloc: arrays are not
+ * garbage-collected (they reference only Memory objects and bases, which
+ * cannot point back), and skipping the GC header and zeroing keeps creation
+ * cheap. */
+static CaArray *
+array_alloc(int ndim)
+{
+    size_t n = offsetof(CaArray, dims) + 2 * (size_t)ndim * sizeof(Py_ssize_t);
+    CaArray *a = (CaArray *)PyObject_Malloc(n < sizeof(CaArray) ? sizeof(CaArray) : n);
+    if (a == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    PyObject_InitVar((PyVarObject *)a, ca_st->ndarray_type, ndim);
+    a->data = NULL;
+    a->mem = NULL;
+    a->base = NULL;
+    a->weakreflist = NULL;
+    a->flags = 0;
+    return a;
+}
+
+static void
+Ndarray_dealloc(CaArray *a)
+{
+    PyTypeObject *tp = Py_TYPE(a);
+    if (a->weakreflist != NULL) {
+        PyObject_ClearWeakRefs((PyObject *)a);
+    }
+    Py_XDECREF(a->mem);
+    Py_XDECREF(a->base);
+    PyObject_Free(a);
+    Py_DECREF(tp);
+}
+
+void
+ca_array_update_flags(CaArray *a)
+{
+    int nd = CA_NDIM(a);
+    const Py_ssize_t *shape = CA_SHAPE(a);
+    const Py_ssize_t *strides = CA_STRIDES(a);
+    int c = 1, f = 1;
+    Py_ssize_t sd = a->itemsize;
+    /* NumPy's rules: dimensions of length 1 do not matter, and an array
+     * without elements is both C- and F-contiguous. */
+    for (int i = 0; i < nd; i++) {
+        if (shape[i] == 0) {
+            a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
+            return;
+        }
+    }
+    for (int i = nd - 1; i >= 0; i--) {
+        if (shape[i] != 1) {
+            if (strides[i] != sd) {
+                c = 0;
+                break;
+            }
+            sd *= shape[i];
+        }
+    }
+    sd = a->itemsize;
+    for (int i = 0; i < nd; i++) {
+        if (shape[i] != 1) {
+            if (strides[i] != sd) {
+                f = 0;
+                break;
+            }
+            sd *= shape[i];
+        }
+    }
+    a->flags &= ~(CA_C_CONTIGUOUS | CA_F_CONTIGUOUS);
+    a->flags |= (c ? CA_C_CONTIGUOUS : 0) | (f ? CA_F_CONTIGUOUS : 0);
+}
+
+/* Validate a shape and return the element count, or -1 with ValueError. */
+static Py_ssize_t
+shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
+{
+    if (ndim < 0 || ndim > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError,
+                     "arrays may have at most %d dimensions, got %d", CA_MAX_DIMS, ndim);
+        return -1;
+    }
+    int zero = 0;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+            return -1;
+        }
+        zero |= shape[i] == 0;
+    }
+    if (zero) {
+        return 0;
+    }
+    Py_ssize_t size = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (size > PY_SSIZE_T_MAX / shape[i]) {
+            goto too_big;
+        }
+        size *= shape[i];
+    }
+    if (size > PY_SSIZE_T_MAX / itemsize) {
+        goto too_big;
+    }
+    return size;
+too_big:
+    PyErr_SetString(PyExc_ValueError,
+                    "array is too big; `arr.size * arr.dtype.itemsize` is larger than "
+                    "the maximum possible size.");
+    return -1;
+}
+
+/* C (or F) order strides for shape; all zero when the array has no elements,
+ * as NumPy 2 does. */
+static void
+fill_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, int itemsize,
+             int fortran, Py_ssize_t size)
+{
+    Py_ssize_t sd = itemsize;
+    if (size == 0) {
+        for (int i = 0; i < ndim; i++) {
+            strides[i] = 0;
+        }
+        return;
+    }
+    if (fortran) {
+        for (int i = 0; i < ndim; i++) {
+            strides[i] = sd;
+            sd *= shape[i];
+        }
+    }
+    else {
+        for (int i = ndim - 1; i >= 0; i--) {
+            strides[i] = sd;
+            sd *= shape[i];
+        }
+    }
+}
+
+CaArray *
+ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int device,
+               ca_memkind kind)
+{
+    if (dtype < 0 || dtype >= CA_NTYPES) {
+        PyErr_SetString(PyExc_SystemError, "ca_array_empty: bad dtype");
+        return NULL;
+    }
+    int itemsize = ca_dtype_size[dtype];
+    Py_ssize_t size = shape_size(ndim, shape, itemsize);
+    if (size < 0) {
+        return NULL;
+    }
+    CaArray *a = array_alloc(ndim);
+    if (a == NULL) {
+        return NULL;
+    }
+    a->dtype = dtype;
+    a->itemsize = itemsize;
+    a->device = device;
+    a->kind = kind;
+    a->size = size;
+    a->flags = CA_OWNDATA | CA_WRITEABLE;
+    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    fill_strides(ndim, shape, CA_STRIDES(a), itemsize, fortran, size);
+    if (size == 0) {
+        a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
+        return a;
+    }
+    if (ndim <= 1) {
+        a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
+    }
+    else {
+        a->flags |= fortran ? CA_F_CONTIGUOUS : CA_C_CONTIGUOUS;
+        ca_array_update_flags(a); /* (n, 1) shapes are both */
+    }
+    a->mem = ca_memory_alloc(device, kind, (size_t)size * (size_t)itemsize,
+                             ca_current_stream(device));
+    if (a->mem == NULL) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    a->data = a->mem->ptr;
+    return a;
+}
+
+CaArray *
+ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
+              const Py_ssize_t *strides, char *data)
+{
+    if (ndim < 0 || ndim > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError,
+                     "arrays may have at most %d dimensions, got %d", CA_MAX_DIMS, ndim);
+        return NULL;
+    }
+    CaArray *a = array_alloc(ndim);
+    if (a == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = 1;
+    for (int i = 0; i < ndim; i++) {
+        size *= shape[i];
+    }
+    a->data = data;
+    a->dtype = dtype;
+    a->itemsize = ca_dtype_size[dtype];
+    a->device = base->device;
+    a->kind = base->kind;
+    a->size = size;
+    a->flags = base->flags & CA_WRITEABLE;
+    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    ca_array_update_flags(a);
+    /* As NumPy: a view's base is the array that owns the memory, not a chain
+     * of views. */
+    PyObject *root = (PyObject *)base;
+    if (!(base->flags & CA_OWNDATA) && base->base != NULL) {
+        root = base->base;
+    }
+    Py_INCREF(root);
+    a->base = root;
+    Py_XINCREF(base->mem);
+    a->mem = base->mem;
+    return a;
+}
+
+CaArray *
+ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
+                     const Py_ssize_t *shape, const Py_ssize_t *strides, PyObject *base)
+{
+    if (dtype < 0 || dtype >= CA_NTYPES) {
+        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: bad dtype");
+        return NULL;
+    }
+    int itemsize = ca_dtype_size[dtype];
+    Py_ssize_t size = shape_size(ndim, shape, itemsize);
+    if (size < 0) {
+        return NULL;
+    }
+    if (mem == NULL && size != 0) {
+        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: no memory");
+        return NULL;
+    }
+    CaArray *a = array_alloc(ndim);
+    if (a == NULL) {
+        return NULL;
+    }
+    a->data = data;
+    a->dtype = dtype;
+    a->itemsize = itemsize;
+    a->size = size;
+    if (mem != NULL) {
+        a->device = mem->device;
+        a->kind = mem->kind;
+    }
+    else {
+        a->device = ca_current_device();
+        a->kind = a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+    }
+    a->flags = CA_WRITEABLE | (base == NULL ? CA_OWNDATA : 0);
+    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    if (strides != NULL) {
+        memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    }
+    else {
+        fill_strides(ndim, shape, CA_STRIDES(a), itemsize, 0, size);
+    }
+    ca_array_update_flags(a);
+    Py_XINCREF(mem);
+    a->mem = mem;
+    Py_XINCREF(base);
+    a->base = base;
+    return a;
+}
+
+void
+ca_strided_set_operand(ca_strided *s, int op, CaArray *a)
+{
+    int nd = CA_NDIM(a);
+    int off = s->ndim - nd;
+    const Py_ssize_t *shape = CA_SHAPE(a);
+    const Py_ssize_t *strides = CA_STRIDES(a);
+    for (int i = 0; i < s->ndim; i++) {
+        int j = i - off;
+        if (j < 0 || shape[j] == 1) {
+            s->strides[op][i] = 0; /* broadcast */
+        }
+        else {
+            s->strides[op][i] = strides[j];
+        }
+    }
+    s->data[op] = a->data;
+    if (s->nops < op + 1) {
+        s->nops = op + 1;
+    }
+}
+
+/* ======================================================================== */
+/* Host access helpers                                                       */
+/* ======================================================================== */
+
+/* The host address of a's first element, or NULL if a's memory is not
+ * host-accessible (device memory). Size-0 arrays answer a dummy address. */
+static char *
+array_host_data(CaArray *a)
+{
+    static char empty_buffer[16];
+    if (a->mem == NULL) {
+        return a->size == 0 ? empty_buffer : NULL;
+    }
+    if (a->mem->host_ptr == NULL) {
+        return NULL;
+    }
+    return a->mem->host_ptr + (a->data - a->mem->ptr);
+}
+
+/* Wait until the array's device has finished the work queued on its current
+ * stream, so that the host may read or write host-accessible memory. */
+static int
+array_wait_host(CaArray *a)
+{
+    if (a->device == CA_CPU) {
+        return 0; /* host kernels are synchronous */
+    }
+    if (ca_use_device(a->device) < 0) {
+        return -1;
+    }
+    ca_stream_t stream = ca_current_stream(a->device);
+    cudaError_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaStreamSynchronize((cudaStream_t)stream);
+    Py_END_ALLOW_THREADS
+    if (st != cudaSuccess) {
+        return ca_cuda_error_int(st, "cudaStreamSynchronize(stream)");
+    }
+    return 0;
+}
+
+/* A NumPy view of a host-accessible array's memory (after waiting for the
+ * device); the view keeps `a` alive. */
+static PyObject *
+array_numpy_view(CaArray *a)
+{
+    char *p = array_host_data(a);
+    if (p == NULL) {
+        PyErr_SetString(PyExc_TypeError, "array memory is not host-accessible");
+        return NULL;
+    }
+    if (array_wait_host(a) < 0) {
+        return NULL;
+    }
+    PyArray_Descr *d = ca_descr(a->dtype);
+    Py_INCREF(d);
+    int flags = (a->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
+    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a),
+                                       CA_STRIDES(a), p, flags, NULL);
+    if (v == NULL) {
+        return NULL;
+    }
+    Py_INCREF(a);
+    if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)a) < 0) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* Copy the one element at `p` (an address of a's device) into buf. */
+static int
+array_read_element(CaArray *a, const char *p, void *buf)
+{
+    if (a->device == CA_CPU) {
+        memcpy(buf, p, (size_t)a->itemsize);
+        return 0;
+    }
+    if (ca_use_device(a->device) < 0) {
+        return -1;
+    }
+    ca_stream_t stream = ca_current_stream(a->device);
+    cudaError_t st;
+    const char *call = "cudaMemcpyAsync(host, element, itemsize, cudaMemcpyDefault)";
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaMemcpyAsync(buf, p, (size_t)a->itemsize, cudaMemcpyDefault,
+                         (cudaStream_t)stream);
+    if (st == cudaSuccess) {
+        st = cudaStreamSynchronize((cudaStream_t)stream);
+        call = "cudaStreamSynchronize(stream)";
+    }
+    Py_END_ALLOW_THREADS
+    if (st != cudaSuccess) {
+        return ca_cuda_error_int(st, call);
+    }
+    return 0;
+}
+
+static double
+half_to_double(uint16_t h)
+{
+    int sign = (h >> 15) & 1;
+    int exp = (h >> 10) & 0x1f;
+    int mant = h & 0x3ff;
+    double v;
+    if (exp == 0) {
+        v = ldexp((double)mant, -24);
+    }
+    else if (exp == 31) {
+        v = mant ? Py_NAN : Py_HUGE_VAL;
+    }
+    else {
+        v = ldexp((double)(mant | 0x400), exp - 25);
+    }
+    return sign ? -v : v;
+}
+
+/* A Python bool/int/float/complex from one element of `dtype` at buf. */
+static PyObject *
+scalar_to_python(int dtype, const void *buf)
+{
+    switch (dtype) {
+    case CA_BOOL:
+        return PyBool_FromLong(*(const uint8_t *)buf != 0);
+    case CA_INT8:
+        return PyLong_FromLong(*(const int8_t *)buf);
+    case CA_UINT8:
+        return PyLong_FromLong(*(const uint8_t *)buf);
+    case CA_INT16:
+        return PyLong_FromLong(*(const int16_t *)buf);
+    case CA_UINT16:
+        return PyLong_FromLong(*(const uint16_t *)buf);
+    case CA_INT32:
+        return PyLong_FromLong(*(const int32_t *)buf);
+    case CA_UINT32:
+        return PyLong_FromUnsignedLong(*(const uint32_t *)buf);
+    case CA_INT64:
+        return PyLong_FromLongLong(*(const int64_t *)buf);
+    case CA_UINT64:
+        return PyLong_FromUnsignedLongLong(*(const uint64_t *)buf);
+    case CA_FLOAT16:
+        return PyFloat_FromDouble(half_to_double(*(const uint16_t *)buf));
+    case CA_FLOAT32:
+        return PyFloat_FromDouble(*(const float *)buf);
+    case CA_FLOAT64:
+        return PyFloat_FromDouble(*(const double *)buf);
+    case CA_COMPLEX64: {
+        const float *c = (const float *)buf;
+        return PyComplex_FromDoubles(c[0], c[1]);
+    }
+    case CA_COMPLEX128: {
+        const double *c = (const double *)buf;
+        return PyComplex_FromDoubles(c[0], c[1]);
+    }
+    }
+    PyErr_SetString(PyExc_SystemError, "bad dtype");
+    return NULL;
+}
+
+/* The Python value of the element at `p`. Synchronizes. */
+static PyObject *
+array_element(CaArray *a, const char *p)
+{
+    uint64_t buf[2];
+    if (array_read_element(a, p, buf) < 0) {
+        return NULL;
+    }
+    return scalar_to_python(a->dtype, buf);
+}
+
+/* Device string as the Array API prints it: 'cpu' or 'cuda:N'. */
+static PyObject *
+device_string(int device)
+{
+    if (device == CA_CPU) {
+        return PyUnicode_FromString("cpu");
+    }
+    return PyUnicode_FromFormat("cuda:%d", device);
+}
+
+/* ======================================================================== */
+/* Attributes                                                                */
+/* ======================================================================== */
+
+static PyObject *
+dims_tuple(const Py_ssize_t *v, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromSsize_t(v[i]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *
+get_shape(CaArray *a, void *c)
+{
+    return dims_tuple(CA_SHAPE(a), CA_NDIM(a));
+}
+
+static PyObject *
+get_strides(CaArray *a, void *c)
+{
+    return dims_tuple(CA_STRIDES(a), CA_NDIM(a));
+}
+
+static PyObject *
+get_ndim(CaArray *a, void *c)
+{
+    return PyLong_FromLong(CA_NDIM(a));
+}
+
+static PyObject *
+get_size(CaArray *a, void *c)
+{
+    return PyLong_FromSsize_t(a->size);
+}
+
+static PyObject *
+get_itemsize(CaArray *a, void *c)
+{
+    return PyLong_FromLong(a->itemsize);
+}
+
+static PyObject *
+get_nbytes(CaArray *a, void *c)
+{
+    return PyLong_FromSsize_t(a->size * a->itemsize);
+}
+
+static PyObject *
+get_dtype(CaArray *a, void *c)
+{
+    PyObject *d = (PyObject *)ca_descr(a->dtype);
+    Py_INCREF(d);
+    return d;
+}
+
+static PyObject *
+get_device(CaArray *a, void *c)
+{
+    return ca_device_object(a->device);
+}
+
+static PyObject *
+get_memory(CaArray *a, void *c)
+{
+    return PyUnicode_FromString(ca_memkind_name[a->kind]);
+}
+
+static PyObject *
+get_base(CaArray *a, void *c)
+{
+    PyObject *b = a->base ? a->base : Py_None;
+    Py_INCREF(b);
+    return b;
+}
+
+/* ---- flags: a snapshot object, as NumPy's flagsobj but read-only ---------- */
+
+typedef struct {
+    PyObject_HEAD
+    int flags;
+} CaFlags;
+
+static PyObject *
+get_flags(CaArray *a, void *c)
+{
+    CaFlags *f = PyObject_New(CaFlags, ca_st->flags_type);
+    if (f == NULL) {
+        return NULL;
+    }
+    f->flags = a->flags;
+    return (PyObject *)f;
+}
+
+static void
+Flags_dealloc(CaFlags *f)
+{
+    PyTypeObject *tp = Py_TYPE(f);
+    PyObject_Free(f);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+Flags_get(CaFlags *f, void *bit)
+{
+    int b = (int)(intptr_t)bit;
+    if (b == 0) { /* aligned: every cuarray buffer is aligned */
+        Py_RETURN_TRUE;
+    }
+    return PyBool_FromLong((f->flags & b) != 0);
+}
+
+static PyObject *
+Flags_getitem(CaFlags *f, PyObject *key)
+{
+    static const struct {
+        const char *name;
+        int bit;
+    } names[] = {
+        {"C_CONTIGUOUS", CA_C_CONTIGUOUS}, {"C", CA_C_CONTIGUOUS},
+        {"CONTIGUOUS", CA_C_CONTIGUOUS},   {"F_CONTIGUOUS", CA_F_CONTIGUOUS},
+        {"F", CA_F_CONTIGUOUS},            {"FORTRAN", CA_F_CONTIGUOUS},
+        {"OWNDATA", CA_OWNDATA},           {"O", CA_OWNDATA},
+        {"WRITEABLE", CA_WRITEABLE},       {"W", CA_WRITEABLE},
+        {"ALIGNED", 0},                    {"A", 0},
+    };
+    if (PyUnicode_Check(key)) {
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+            if (PyUnicode_CompareWithASCIIString(key, names[i].name) == 0) {
+                return Flags_get(f, (void *)(intptr_t)names[i].bit);
+            }
+        }
+    }
+    PyErr_Format(PyExc_KeyError, "%R", key);
+    return NULL;
+}
+
+static PyObject *
+Flags_repr(CaFlags *f)
+{
+    return PyUnicode_FromFormat(
+        "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s\n"
+        "  WRITEABLE : %s\n  ALIGNED : True\n",
+        (f->flags & CA_C_CONTIGUOUS) ? "True" : "False",
+        (f->flags & CA_F_CONTIGUOUS) ? "True" : "False",
+        (f->flags & CA_OWNDATA) ? "True" : "False",
+        (f->flags & CA_WRITEABLE) ? "True" : "False");
+}
+
+static PyObject *
+Flags_richcompare(CaFlags *a, PyObject *b, int op)
+{
+    if (!PyObject_TypeCheck(b, ca_st->flags_type) || (op != Py_EQ && op != Py_NE)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    int eq = a->flags == ((CaFlags *)b)->flags;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static PyGetSetDef flags_getset[] = {
+    {"c_contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_C_CONTIGUOUS},
+    {"f_contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_F_CONTIGUOUS},
+    {"contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_C_CONTIGUOUS},
+    {"fortran", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_F_CONTIGUOUS},
+    {"owndata", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_OWNDATA},
+    {"writeable", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_WRITEABLE},
+    {"aligned", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)0},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot flags_slots[] = {
+    {Py_tp_dealloc, Flags_dealloc},
+    {Py_tp_getset, flags_getset},
+    {Py_tp_repr, Flags_repr},
+    {Py_mp_subscript, Flags_getitem},
+    {Py_tp_richcompare, Flags_richcompare},
+    {Py_tp_doc, "The flags of an array (a snapshot): c_contiguous, f_contiguous, "
+                "owndata, writeable; also readable as flags['C_CONTIGUOUS']."},
+    {0, NULL},
+};
+
+static PyType_Spec flags_spec = {
+    .name = "cuarray.flagsobj",
+    .basicsize = sizeof(CaFlags),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = flags_slots,
+};
+
+/* ---- data: a pointer object (.ptr, .mem, .device_id), as CuPy's ---------- */
+
+typedef struct {
+    PyObject_HEAD
+    char *ptr;
+    int device;
+    PyObject *mem; /* the CaMemory, or None for arrays without elements */
+} CaMemPtr;
+
+static PyObject *
+get_data(CaArray *a, void *c)
+{
+    CaMemPtr *p = PyObject_New(CaMemPtr, ca_st->memptr_type);
+    if (p == NULL) {
+        return NULL;
+    }
+    p->ptr = a->data;
+    p->device = a->device;
+    p->mem = a->mem ? (PyObject *)a->mem : Py_None;
+    Py_INCREF(p->mem);
+    return (PyObject *)p;
+}
+
+static void
+MemPtr_dealloc(CaMemPtr *p)
+{
+    PyTypeObject *tp = Py_TYPE(p);
+    Py_DECREF(p->mem);
+    PyObject_Free(p);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+MemPtr_ptr(CaMemPtr *p, void *c)
+{
+    return PyLong_FromVoidPtr(p->ptr);
+}
+
+static PyObject *
+MemPtr_mem(CaMemPtr *p, void *c)
+{
+    Py_INCREF(p->mem);
+    return p->mem;
+}
+
+static PyObject *
+MemPtr_device_id(CaMemPtr *p, void *c)
+{
+    return PyLong_FromLong(p->device);
+}
+
+static PyObject *
+MemPtr_device(CaMemPtr *p, void *c)
+{
+    return ca_device_object(p->device);
+}
+
+static PyObject *
+MemPtr_int(CaMemPtr *p)
+{
+    return PyLong_FromVoidPtr(p->ptr);
+}
+
+static PyObject *
+MemPtr_repr(CaMemPtr *p)
+{
+    return PyUnicode_FromFormat("<cuarray.MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
+                                p->device == CA_CPU ? "cpu" : "cuda");
+}
+
+static PyGetSetDef memptr_getset[] = {
+    {"ptr", (getter)MemPtr_ptr, NULL, "the address, an int", NULL},
+    {"mem", (getter)MemPtr_mem, NULL, "the Memory the address lies in", NULL},
+    {"device_id", (getter)MemPtr_device_id, NULL, "device ordinal (-1: cpu)", NULL},
+    {"device", (getter)MemPtr_device, NULL, "the Device", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot memptr_slots[] = {
+    {Py_tp_dealloc, MemPtr_dealloc},
+    {Py_tp_getset, memptr_getset},
+    {Py_tp_repr, MemPtr_repr},
+    {Py_nb_int, MemPtr_int},
+    {Py_nb_index, MemPtr_int},
+    {Py_tp_doc, "A pointer into an array's memory (x.data): .ptr, .mem, .device_id."},
+    {0, NULL},
+};
+
+static PyType_Spec memptr_spec = {
+    .name = "cuarray.MemoryPointer",
+    .basicsize = sizeof(CaMemPtr),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = memptr_slots,
+};
+
+/* ---- T, mT ------------------------------------------------------------------ */
+
+static PyObject *
+get_T(CaArray *a, void *c)
+{
+    int nd = CA_NDIM(a);
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    for (int i = 0; i < nd; i++) {
+        shape[i] = CA_SHAPE(a)[nd - 1 - i];
+        strides[i] = CA_STRIDES(a)[nd - 1 - i];
+    }
+    return (PyObject *)ca_array_view(a, a->dtype, nd, shape, strides, a->data);
+}
+
+static PyObject *
+get_mT(CaArray *a, void *c)
+{
+    int nd = CA_NDIM(a);
+    if (nd < 2) {
+        PyErr_Format(PyExc_ValueError,
+                     "matrix transpose with ndim < 2 is undefined (ndim is %d)", nd);
+        return NULL;
+    }
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    memcpy(shape, CA_SHAPE(a), (size_t)nd * sizeof(Py_ssize_t));
+    memcpy(strides, CA_STRIDES(a), (size_t)nd * sizeof(Py_ssize_t));
+    shape[nd - 1] = CA_SHAPE(a)[nd - 2];
+    shape[nd - 2] = CA_SHAPE(a)[nd - 1];
+    strides[nd - 1] = CA_STRIDES(a)[nd - 2];
+    strides[nd - 2] = CA_STRIDES(a)[nd - 1];
+    return (PyObject *)ca_array_view(a, a->dtype, nd, shape, strides, a->data);
+}
+
+static PyGetSetDef ndarray_getset[] = {
+    {"shape", (getter)get_shape, NULL, "Tuple of array dimensions.", NULL},
+    {"strides", (getter)get_strides, NULL,
+     "Tuple of bytes to step in each dimension (as NumPy).", NULL},
+    {"ndim", (getter)get_ndim, NULL, "Number of dimensions.", NULL},
+    {"size", (getter)get_size, NULL, "Number of elements.", NULL},
+    {"itemsize", (getter)get_itemsize, NULL, "Bytes per element.", NULL},
+    {"nbytes", (getter)get_nbytes, NULL, "Bytes of all elements.", NULL},
+    {"dtype", (getter)get_dtype, NULL, "The numpy.dtype of the elements.", NULL},
+    {"device", (getter)get_device, NULL, "The Device the array lives on.", NULL},
+    {"memory", (getter)get_memory, NULL,
+     "The memory kind: 'device', 'managed', 'pinned' or 'host'.", NULL},
+    {"flags", (getter)get_flags, NULL, "Memory layout flags (a snapshot).", NULL},
+    {"base", (getter)get_base, NULL, "The array this one views, or None.", NULL},
+    {"data", (getter)get_data, NULL, "Pointer to the first element (.ptr).", NULL},
+    {"T", (getter)get_T, NULL, "The transposed array (a view).", NULL},
+    {"mT", (getter)get_mT, NULL, "Transpose of the last two axes (a view).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ======================================================================== */
+/* repr / str                                                                 */
+/* ======================================================================== */
+
+static PyObject *
+repr_glue(const char *name)
+{
+    if (ca_repr_glue == NULL) {
+        ca_repr_glue = PyImport_ImportModule("cuarray._creation");
+        if (ca_repr_glue == NULL) {
+            return NULL;
+        }
+    }
+    return PyObject_GetAttrString(ca_repr_glue, name);
+}
+
+/* A view of `a` restricted to [start, start + len) along axis ax. */
+static CaArray *
+axis_slice(CaArray *a, int ax, Py_ssize_t start, Py_ssize_t len)
+{
+    Py_ssize_t shape[CA_MAX_DIMS];
+    memcpy(shape, CA_SHAPE(a), (size_t)CA_NDIM(a) * sizeof(Py_ssize_t));
+    shape[ax] = len;
+    return ca_array_view(a, a->dtype, CA_NDIM(a), shape, CA_STRIDES(a),
+                         a->data + start * CA_STRIDES(a)[ax]);
+}
+
+/* The part of a device array that NumPy's summarised print shows: along each
+ * axis longer than 2*edge, the first edge+1 and the last edge elements (the
+ * middle one only makes NumPy summarise that axis; it is never printed). */
+static CaArray *
+summarize(CaArray *a, Py_ssize_t edge)
+{
+    CaArray *cur = a, *out = NULL, *src = NULL, *dst = NULL;
+    Py_INCREF(cur);
+    for (int ax = 0; ax < CA_NDIM(a); ax++) {
+        Py_ssize_t n = CA_SHAPE(cur)[ax];
+        if (n <= 2 * edge + 1) {
+            continue;
+        }
+        Py_ssize_t shape[CA_MAX_DIMS];
+        memcpy(shape, CA_SHAPE(cur), (size_t)CA_NDIM(cur) * sizeof(Py_ssize_t));
+        shape[ax] = 2 * edge + 1;
+        out = ca_array_empty(cur->dtype, CA_NDIM(cur), shape, 0, cur->device, cur->kind);
+        if (out == NULL) {
+            goto error;
+        }
+        for (int part = 0; part < 2; part++) {
+            Py_ssize_t s0 = part ? n - edge : 0, d0 = part ? edge + 1 : 0;
+            Py_ssize_t len = part ? edge : edge + 1;
+            src = axis_slice(cur, ax, s0, len);
+            dst = src ? axis_slice(out, ax, d0, len) : NULL;
+            if (dst == NULL || ca_assign(dst, src) < 0) {
+                goto error;
+            }
+            Py_CLEAR(src);
+            Py_CLEAR(dst);
+        }
+        Py_SETREF(cur, out);
+        out = NULL;
+    }
+    return cur;
+error:
+    Py_XDECREF(src);
+    Py_XDECREF(dst);
+    Py_XDECREF(out);
+    Py_XDECREF(cur);
+    return NULL;
+}
+
+/* NumPy's repr (or str) of the array, with the device appended to repr. */
+static PyObject *
+array_format(CaArray *a, int is_repr, int force_copy)
+{
+    PyObject *params = NULL, *h = NULL, *fn = NULL, *dev = NULL, *res = NULL;
+    CaArray *small = NULL;
+    int summarized = 0;
+    if (array_host_data(a) != NULL && !force_copy) {
+        /* Host-accessible memory: NumPy reads (and summarises) it in place. */
+        h = array_numpy_view(a);
+    }
+    else {
+        params = repr_glue("_print_params");
+        Py_XSETREF(params, params ? PyObject_CallNoArgs(params) : NULL);
+        if (params == NULL) {
+            goto error;
+        }
+        Py_ssize_t threshold = PyLong_AsSsize_t(PyTuple_GET_ITEM(params, 0));
+        Py_ssize_t edge = PyLong_AsSsize_t(PyTuple_GET_ITEM(params, 1));
+        if (PyErr_Occurred()) {
+            goto error;
+        }
+        if (a->size > threshold) {
+            small = summarize(a, edge);
+            if (small == NULL) {
+                goto error;
+            }
+            summarized = 1;
+            h = ca_array_to_numpy(small);
+        }
+        else {
+            h = ca_array_to_numpy(a);
+        }
+    }
+    if (h == NULL) {
+        goto error;
+    }
+    fn = repr_glue("_format");
+    if (fn == NULL) {
+        goto error;
+    }
+    dev = device_string(a->device);
+    if (dev == NULL) {
+        goto error;
+    }
+    const char *kind = a->kind == (a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE)
+                           ? NULL
+                           : ca_memkind_name[a->kind];
+    PyObject *shape = get_shape(a, NULL);
+    if (shape == NULL) {
+        goto error;
+    }
+    res = PyObject_CallFunction(fn, "OiiOzO", h, is_repr, summarized, dev, kind, shape);
+    Py_DECREF(shape);
+error:
+    Py_XDECREF(params);
+    Py_XDECREF(h);
+    Py_XDECREF(fn);
+    Py_XDECREF(dev);
+    Py_XDECREF(small);
+    return res;
+}
+
+static PyObject *
+Ndarray_repr(CaArray *a)
+{
+    return array_format(a, 1, 0);
+}
+
+static PyObject *
+Ndarray_str(CaArray *a)
+{
+    return array_format(a, 0, 0);
+}
+
+/* _core._format_copied(x, is_repr): repr/str through the device-memory path
+ * (copy or summarise, then print), whatever x's memory; for the tests. */
+static PyObject *
+py_format_copied(PyObject *self, PyObject *args)
+{
+    PyObject *x;
+    int is_repr;
+    if (!PyArg_ParseTuple(args, "O!p", ca_st->ndarray_type, &x, &is_repr)) {
+        return NULL;
+    }
+    return array_format((CaArray *)x, is_repr, 1);
+}
+
+static PyMethodDef ndarray_functions[] = {
+    {"_format_copied", py_format_copied, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ======================================================================== */
+/* len, iteration, conversion to Python scalars                              */
+/* ======================================================================== */
+
+static Py_ssize_t
+Ndarray_length(CaArray *a)
+{
+    if (CA_NDIM(a) == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+        return -1;
+    }
+    return CA_SHAPE(a)[0];
+}
+
+/* The sub-array a[i] (a view), for iteration. */
+static PyObject *
+array_subarray(CaArray *a, Py_ssize_t i)
+{
+    int nd = CA_NDIM(a);
+    return (PyObject *)ca_array_view(a, a->dtype, nd - 1, CA_SHAPE(a) + 1,
+                                     CA_STRIDES(a) + 1, a->data + i * CA_STRIDES(a)[0]);
+}
+
+typedef struct {
+    PyObject_HEAD
+    CaArray *array;
+    Py_ssize_t index;
+} CaIter;
+
+static PyObject *
+Ndarray_iter(CaArray *a)
+{
+    if (CA_NDIM(a) == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    CaIter *it = PyObject_New(CaIter, ca_iter_type);
+    if (it == NULL) {
+        return NULL;
+    }
+    Py_INCREF(a);
+    it->array = a;
+    it->index = 0;
+    return (PyObject *)it;
+}
+
+static void
+Iter_dealloc(CaIter *it)
+{
+    PyTypeObject *tp = Py_TYPE(it);
+    Py_XDECREF(it->array);
+    PyObject_Free(it);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+Iter_next(CaIter *it)
+{
+    if (it->array == NULL) {
+        return NULL;
+    }
+    if (it->index >= CA_SHAPE(it->array)[0]) {
+        Py_CLEAR(it->array);
+        return NULL;
+    }
+    return array_subarray(it->array, it->index++);
+}
+
+static PyObject *
+Iter_length_hint(CaIter *it, PyObject *unused)
+{
+    Py_ssize_t n = it->array ? CA_SHAPE(it->array)[0] - it->index : 0;
+    return PyLong_FromSsize_t(n);
+}
+
+static PyMethodDef iter_methods[] = {
+    {"__length_hint__", (PyCFunction)Iter_length_hint, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot iter_slots[] = {
+    {Py_tp_dealloc, Iter_dealloc},
+    {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, Iter_next},
+    {Py_tp_methods, iter_methods},
+    {0, NULL},
+};
+
+static PyType_Spec iter_spec = {
+    .name = "cuarray.ndarray_iterator",
+    .basicsize = sizeof(CaIter),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = iter_slots,
+};
+
+static int
+Ndarray_bool(CaArray *a)
+{
+    if (a->size != 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        a->size == 0
+                            ? "The truth value of an empty array is ambiguous. Use "
+                              "`array.size > 0` to check that an array is not empty."
+                            : "The truth value of an array with more than one element "
+                              "is ambiguous. Use a.any() or a.all()");
+        return -1;
+    }
+    PyObject *v = array_element(a, a->data);
+    if (v == NULL) {
+        return -1;
+    }
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* The element of a 0-d array as a Python object, for int()/float()/complex(). */
+static PyObject *
+scalar_value(CaArray *a)
+{
+    if (CA_NDIM(a) != 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "only 0-dimensional arrays can be converted to Python scalars");
+        return NULL;
+    }
+    return array_element(a, a->data);
+}
+
+static PyObject *
+Ndarray_int(CaArray *a)
+{
+    PyObject *v = scalar_value(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    Py_SETREF(v, PyNumber_Long(v));
+    return v;
+}
+
+static PyObject *
+Ndarray_float(CaArray *a)
+{
+    PyObject *v = scalar_value(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    Py_SETREF(v, PyNumber_Float(v));
+    return v;
+}
+
+static PyObject *
+Ndarray_complex(CaArray *a, PyObject *unused)
+{
+    PyObject *v = scalar_value(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (PyComplex_Check(v)) {
+        return v;
+    }
+    Py_complex c = {PyFloat_AsDouble(v), 0.0};
+    Py_DECREF(v);
+    if (c.real == -1.0 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return PyComplex_FromCComplex(c);
+}
+
+static PyObject *
+Ndarray_index(CaArray *a)
+{
+    if (CA_NDIM(a) != 0 || !ca_is_integer(a->dtype)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "only integer scalar arrays can be converted to a scalar index");
+        return NULL;
+    }
+    return array_element(a, a->data);
+}
+
+/* ---- item(), tolist() ------------------------------------------------------- */
+
+static PyObject *
+Ndarray_item(CaArray *a, PyObject *args)
+{
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    int nd = CA_NDIM(a);
+    const Py_ssize_t *shape = CA_SHAPE(a), *strides = CA_STRIDES(a);
+    if (nargs == 0) {
+        if (a->size != 1) {
+            PyErr_SetString(PyExc_ValueError,
+                            "can only convert an array of size 1 to a Python scalar");
+            return NULL;
+        }
+        return array_element(a, a->data);
+    }
+    if (nargs == 1 && PyTuple_Check(PyTuple_GET_ITEM(args, 0))) {
+        args = PyTuple_GET_ITEM(args, 0);
+        nargs = PyTuple_GET_SIZE(args);
+    }
+    char *p = a->data;
+    if (nargs == 1) {
+        /* A flat index in C order. */
+        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, 0), PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (i < 0) {
+            i += a->size;
+        }
+        if (i < 0 || i >= a->size) {
+            PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for size %zd",
+                         PyLong_AsSsize_t(PyTuple_GET_ITEM(args, 0)), a->size);
+            return NULL;
+        }
+        for (int d = nd - 1; d >= 0; d--) {
+            p += (i % shape[d]) * strides[d];
+            i /= shape[d];
+        }
+        return array_element(a, p);
+    }
+    if (nargs != nd) {
+        PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
+        return NULL;
+    }
+    for (int d = 0; d < nd; d++) {
+        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, d), PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_ssize_t j = i < 0 ? i + shape[d] : i;
+        if (j < 0 || j >= shape[d]) {
+            PyErr_Format(PyExc_IndexError,
+                         "index %zd is out of bounds for axis %d with size %zd", i, d,
+                         shape[d]);
+            return NULL;
+        }
+        p += j * strides[d];
+    }
+    return array_element(a, p);
+}
+
+static PyObject *
+Ndarray_tolist(CaArray *a, PyObject *unused)
+{
+    PyObject *h = ca_array_to_numpy(a);
+    if (h == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyArray_ToList((PyArrayObject *)h);
+    Py_DECREF(h);
+    return r;
+}
+
+/* ======================================================================== */
+/* Array API                                                                  */
+/* ======================================================================== */
+
+static PyObject *
+Ndarray_array_namespace(CaArray *a, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"api_version", NULL};
+    PyObject *version = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:__array_namespace__", kwlist,
+                                     &version)) {
+        return NULL;
+    }
+    if (version != Py_None) {
+        if (!PyUnicode_Check(version)) {
+            PyErr_SetString(PyExc_ValueError, "api_version must be None or a string");
+            return NULL;
+        }
+        static const char *const known[] = {"2021.12", "2022.12", "2023.12"};
+        int ok = 0;
+        for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+            ok |= PyUnicode_CompareWithASCIIString(version, known[i]) == 0;
+        }
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "unsupported Array API version %R", version);
+            return NULL;
+        }
+    }
+    return PyImport_ImportModule("cuarray");
+}
+
+static PyObject *
+Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"device", "stream", NULL};
+    PyObject *devobj, *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:to_device", kwlist, &devobj,
+                                     &stream)) {
+        return NULL;
+    }
+    int device = ca_device_from_object(devobj);
+    if (device == -2) {
+        return NULL;
+    }
+    if (stream != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "to_device(stream=...) is not supported; use `with stream:`");
+        return NULL;
+    }
+    if (device == a->device) {
+        Py_INCREF(a);
+        return (PyObject *)a;
+    }
+    return (PyObject *)ca_asarray((PyObject *)a, -1, device, -1, 'K', -1);
+}
+
+/* ======================================================================== */
+/* NumPy: buffer protocol and __array__                                      */
+/* ======================================================================== */
+
+static const char *
+buffer_format(int dtype)
+{
+    static const char *const fmt[CA_NTYPES] = {
+        "?", "b", "B", "h", "H", "i", "I",
+#if NPY_SIZEOF_LONG == 8
+        "l", "L",
+#else
+        "q", "Q",
+#endif
+        "e", "f", "d", "Zf", "Zd",
+    };
+    return fmt[dtype];
+}
+
+static int
+Ndarray_getbuffer(CaArray *a, Py_buffer *view, int flags)
+{
+    view->obj = NULL;
+    char *p = array_host_data(a);
+    if (p == NULL) {
+        PyErr_SetString(PyExc_BufferError,
+                        "cuarray array in device memory: the buffer protocol needs "
+                        "host-accessible memory. Copy it to NumPy with .get() (or "
+                        "cuarray.asnumpy), or create it with memory='managed' or "
+                        "memory='pinned'");
+        return -1;
+    }
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && !(a->flags & CA_WRITEABLE)) {
+        PyErr_SetString(PyExc_BufferError, "array is not writeable");
+        return -1;
+    }
+    if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS &&
+        !(a->flags & CA_C_CONTIGUOUS)) {
+        PyErr_SetString(PyExc_BufferError, "array is not C-contiguous");
+        return -1;
+    }
+    if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS &&
+        !(a->flags & CA_F_CONTIGUOUS)) {
+        PyErr_SetString(PyExc_BufferError, "array is not Fortran-contiguous");
+        return -1;
+    }
+    if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS &&
+        !(a->flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS))) {
+        PyErr_SetString(PyExc_BufferError, "array is not contiguous");
+        return -1;
+    }
+    if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !(a->flags & CA_C_CONTIGUOUS)) {
+        PyErr_SetString(PyExc_BufferError, "array is not C-contiguous");
+        return -1;
+    }
+    /* Kernels may still be writing managed or pinned memory. */
+    if (array_wait_host(a) < 0) {
+        return -1;
+    }
+    view->buf = p;
+    view->len = a->size * a->itemsize;
+    view->itemsize = a->itemsize;
+    view->readonly = !(a->flags & CA_WRITEABLE);
+    view->ndim = CA_NDIM(a);
+    view->format = (flags & PyBUF_FORMAT) ? (char *)buffer_format(a->dtype) : NULL;
+    view->shape = (flags & PyBUF_ND) ? CA_SHAPE(a) : NULL;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? CA_STRIDES(a) : NULL;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    if (a->mem != NULL) {
+        a->mem->exports++;
+    }
+    Py_INCREF(a);
+    view->obj = (PyObject *)a;
+    return 0;
+}
+
+static void
+Ndarray_releasebuffer(CaArray *a, Py_buffer *view)
+{
+    if (a->mem != NULL) {
+        a->mem->exports--;
+    }
+}
+
+static PyObject *
+Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"dtype", "copy", NULL};
+    PyObject *dtype = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:__array__", kwlist, &dtype, &copy)) {
+        return NULL;
+    }
+    if (array_host_data(a) == NULL) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Implicit conversion of a cuarray array in device memory to a "
+                        "NumPy array is not allowed: use .get() (or cuarray.asnumpy) "
+                        "to copy it to the host explicitly");
+        return NULL;
+    }
+    PyObject *v = array_numpy_view(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    int want_copy = copy != Py_None && PyObject_IsTrue(copy);
+    PyArray_Descr *d = NULL;
+    if (dtype != Py_None) {
+        if (PyArray_DescrConverter(dtype, &d) == NPY_FAIL) {
+            Py_DECREF(v);
+            return NULL;
+        }
+        if (PyArray_EquivTypes(d, PyArray_DESCR((PyArrayObject *)v))) {
+            Py_CLEAR(d);
+        }
+    }
+    if (d != NULL) {
+        if (copy == Py_False) {
+            Py_DECREF(d);
+            Py_DECREF(v);
+            PyErr_SetString(PyExc_ValueError,
+                            "Unable to avoid copy while creating an array as requested.");
+            return NULL;
+        }
+        Py_SETREF(v, PyArray_CastToType((PyArrayObject *)v, d, 0));
+    }
+    else if (want_copy) {
+        Py_SETREF(v, PyArray_NewCopy((PyArrayObject *)v, NPY_KEEPORDER));
+    }
+    return v;
+}
+
+/* ======================================================================== */
+/* Construction from Python: ndarray(shape, dtype=float, ...) = empty        */
+/* ======================================================================== */
+
+static PyObject *
+Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *empty = NULL, *res = NULL;
+    PyObject *mod = PyImport_ImportModule("cuarray._core");
+    if (mod == NULL) {
+        return NULL;
+    }
+    empty = PyObject_GetAttrString(mod, "empty");
+    Py_DECREF(mod);
+    if (empty != NULL) {
+        res = PyObject_Call(empty, args, kwds);
+        Py_DECREF(empty);
+    }
+    return res;
+}
+
+static PyObject *
+Ndarray_reduce(CaArray *a, PyObject *unused)
+{
+    /* Pickle through NumPy: (cuarray.asarray, (host copy,), device). */
+    PyObject *h = NULL, *mod = NULL, *fn = NULL, *dev = NULL, *res = NULL;
+    h = ca_array_to_numpy(a);
+    mod = h ? PyImport_ImportModule("cuarray._creation") : NULL;
+    fn = mod ? PyObject_GetAttrString(mod, "_unpickle") : NULL;
+    dev = fn ? device_string(a->device) : NULL;
+    if (dev != NULL) {
+        res = Py_BuildValue("O(OOs)", fn, h, dev, ca_memkind_name[a->kind]);
+    }
+    Py_XDECREF(h);
+    Py_XDECREF(mod);
+    Py_XDECREF(fn);
+    Py_XDECREF(dev);
+    return res;
+}
+
+/* ======================================================================== */
+/* The type                                                                   */
+/* ======================================================================== */
+
+static PyMethodDef ndarray_methods[] = {
+    {"item", (PyCFunction)Ndarray_item, METH_VARARGS,
+     "item(*args)\n--\n\nThe element (a Python scalar) at a flat or N-d index; with no "
+     "argument the only element. Synchronizes."},
+    {"tolist", (PyCFunction)Ndarray_tolist, METH_NOARGS,
+     "tolist()\n--\n\nThe array as nested Python lists. Synchronizes."},
+    {"__complex__", (PyCFunction)Ndarray_complex, METH_NOARGS, NULL},
+    {"__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
+     METH_VARARGS | METH_KEYWORDS,
+     "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module."},
+    {"to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
+     METH_VARARGS | METH_KEYWORDS,
+     "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
+     "unless it is there already)."},
+    {"__array__", (PyCFunction)(void (*)(void))Ndarray_array, METH_VARARGS | METH_KEYWORDS,
+     "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
+     "TypeError for device memory (use .get())."},
+    {"__reduce__", (PyCFunction)Ndarray_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot ndarray_own_slots[] = {
+    {Py_tp_dealloc, Ndarray_dealloc},
+    {Py_tp_repr, Ndarray_repr},
+    {Py_tp_str, Ndarray_str},
+    {Py_tp_iter, Ndarray_iter},
+    {Py_tp_new, Ndarray_new},
+    {Py_mp_length, Ndarray_length},
+    {Py_sq_length, Ndarray_length},
+    {Py_nb_bool, Ndarray_bool},
+    {Py_nb_int, Ndarray_int},
+    {Py_nb_float, Ndarray_float},
+    {Py_nb_index, Ndarray_index},
+    {Py_bf_getbuffer, Ndarray_getbuffer},
+    {Py_bf_releasebuffer, Ndarray_releasebuffer},
+    {Py_tp_doc,
+     "ndarray(shape, dtype=float, order='C', device=None, memory=None)\n--\n\n"
+     "An N-dimensional array on a CUDA device or the host (see cuarray.empty)."},
+    {0, NULL},
+};
+
+static Py_ssize_t
+count_methods(const PyMethodDef *t)
+{
+    Py_ssize_t n = 0;
+    while (t[n].ml_name != NULL) {
+        n++;
+    }
+    return n;
+}
+
+static Py_ssize_t
+count_getset(const PyGetSetDef *t)
+{
+    Py_ssize_t n = 0;
+    while (t[n].name != NULL) {
+        n++;
+    }
+    return n;
+}
+
+static Py_ssize_t
+count_slots(const PyType_Slot *t)
+{
+    Py_ssize_t n = 0;
+    while (t[n].slot != 0) {
+        n++;
+    }
+    return n;
+}
+
+/* Append the slots of `src` whose ids are not in out[0:*n] yet. */
+static void
+append_slots(PyType_Slot *out, Py_ssize_t *n, const PyType_Slot *src)
+{
+    for (; src->slot != 0; src++) {
+        int dup = 0;
+        for (Py_ssize_t i = 0; i < *n; i++) {
+            dup |= out[i].slot == src->slot;
+        }
+        if (!dup) {
+            out[(*n)++] = *src;
+        }
+    }
+}
+
+static PyMemberDef ndarray_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(CaArray, weakreflist), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
 
 int
 ca_ndarray_init(PyObject *m)
 {
+    /* Merged tables live as long as the process (the type points into them). */
+    static const PyMethodDef *const method_tables[] = {
+        ndarray_methods,           ca_transfer_array_methods, ca_manip_array_methods,
+        ca_elementwise_array_methods, ca_reduction_array_methods,
+        ca_interop_array_methods,  ca_linalg_array_methods,
+    };
+    static const PyGetSetDef *const getset_tables[] = {
+        ndarray_getset,
+        ca_interop_array_getset,
+    };
+    const size_t nmt = sizeof(method_tables) / sizeof(method_tables[0]);
+    const size_t ngt = sizeof(getset_tables) / sizeof(getset_tables[0]);
+    Py_ssize_t nm = 1, ng = 1, ns = 0;
+    for (size_t i = 0; i < nmt; i++) {
+        nm += count_methods(method_tables[i]);
+    }
+    for (size_t i = 0; i < ngt; i++) {
+        ng += count_getset(getset_tables[i]);
+    }
+    PyMethodDef *methods = PyMem_RawCalloc((size_t)nm, sizeof(PyMethodDef));
+    PyGetSetDef *getset = PyMem_RawCalloc((size_t)ng, sizeof(PyGetSetDef));
+    Py_ssize_t nslots = count_slots(ndarray_own_slots) +
+                        count_slots(ca_elementwise_number_slots) +
+                        count_slots(ca_index_slots) + 4;
+    PyType_Slot *slots = PyMem_RawCalloc((size_t)nslots, sizeof(PyType_Slot));
+    if (methods == NULL || getset == NULL || slots == NULL) {
+        PyMem_RawFree(methods);
+        PyMem_RawFree(getset);
+        PyMem_RawFree(slots);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t k = 0;
+    for (size_t i = 0; i < nmt; i++) {
+        for (const PyMethodDef *d = method_tables[i]; d->ml_name != NULL; d++) {
+            methods[k++] = *d;
+        }
+    }
+    k = 0;
+    for (size_t i = 0; i < ngt; i++) {
+        for (const PyGetSetDef *d = getset_tables[i]; d->name != NULL; d++) {
+            getset[k++] = *d;
+        }
+    }
+    /* The contributed slots first: where a contributor implements a slot this
+     * file also fills (e.g. nb_bool), the contributor's wins. */
+    append_slots(slots, &ns, ca_elementwise_number_slots);
+    append_slots(slots, &ns, ca_index_slots);
+    append_slots(slots, &ns, ndarray_own_slots);
+    slots[ns++] = (PyType_Slot){Py_tp_methods, methods};
+    slots[ns++] = (PyType_Slot){Py_tp_getset, getset};
+    slots[ns++] = (PyType_Slot){Py_tp_members, ndarray_members};
+    slots[ns] = (PyType_Slot){0, NULL};
+
+    static PyType_Spec spec = {
+        .name = "cuarray.ndarray",
+        .basicsize = (int)offsetof(CaArray, dims),
+        .itemsize = (int)(2 * sizeof(Py_ssize_t)),
+        .flags = Py_TPFLAGS_DEFAULT,
+    };
+    spec.slots = slots;
+    ca_st->ndarray_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
+    if (ca_st->ndarray_type == NULL) {
+        return -1;
+    }
+    ca_st->flags_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &flags_spec, NULL);
+    ca_st->memptr_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &memptr_spec, NULL);
+    ca_iter_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &iter_spec, NULL);
+    if (ca_st->flags_type == NULL || ca_st->memptr_type == NULL || ca_iter_type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||
+        PyModule_AddFunctions(m, ndarray_functions) < 0 ||
+        PyModule_AddStringConstant(m, "__array_api_version__", "2023.12") < 0) {
+        return -1;
+    }
     return 0;
 }

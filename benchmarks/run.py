@@ -1,0 +1,138 @@
+"""Run cuarray's benchmarks beside NumPy, CuPy and PyTorch and write a table, JSON and a plot.
+
+    python benchmarks/run.py                 # every bench_*.py module
+    python benchmarks/run.py copy pool       # only bench_copy.py and bench_pool.py
+    python benchmarks/run.py -k "a + b"      # only cases whose name contains the text
+    python benchmarks/run.py --out DIR       # where results.json / results.md / results.png go
+
+The table gives each library's median, cuarray's target, whether it is met, and
+cuarray's ratio to the best of CuPy and PyTorch (>1 means cuarray is better).
+"""
+
+import argparse
+import importlib.util
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import harness  # noqa: E402
+
+
+def load_modules(names):
+    mods = []
+    for path in sorted(HERE.glob("bench_*.py")):
+        area = path.stem[len("bench_"):]
+        if names and area not in names:
+            continue
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mods.append((area, mod))
+    return mods
+
+
+def ratio(case):
+    cu = case.results.get("cuarray")
+    others = [case.results[k] for k in ("cupy", "torch") if k in case.results]
+    if cu is None or not others or cu == 0:
+        return None
+    if harness.higher_is_better(case.unit):
+        return cu / max(others)
+    return min(others) / cu
+
+
+def fmt(v):
+    if v is None:
+        return "—"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.3g}"
+
+
+def markdown(cases, meta):
+    lines = [f"# cuarray benchmarks ({meta['gpu']}, {meta['date']})", "",
+             "| case | unit | cuarray | NumPy | CuPy | PyTorch | target | met | vs best of CuPy/PyTorch |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for c in cases:
+        r = c.results
+        met = harness.meets(c.target, r.get("cuarray"))
+        rt = ratio(c)
+        lines.append(
+            f"| {c.name} | {c.unit} | {fmt(r.get('cuarray'))} | {fmt(r.get('numpy'))} | "
+            f"{fmt(r.get('cupy'))} | {fmt(r.get('torch'))} | {c.target or ''} | "
+            f"{'' if met is None else ('yes' if met else 'NO')} | "
+            f"{'' if rt is None else f'{rt:.2f}x'} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(cases, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception:
+        return False
+    rows = [(c.name, ratio(c)) for c in cases if ratio(c) is not None]
+    if not rows:
+        return False
+    fig, ax = plt.subplots(figsize=(9, 0.3 * len(rows) + 1.5))
+    names = [r[0] for r in rows]
+    vals = [r[1] for r in rows]
+    ax.barh(names, vals, color=["tab:green" if v >= 1 else "tab:red" for v in vals])
+    ax.axvline(1.0, color="k", lw=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("cuarray vs best of CuPy/PyTorch (>1: cuarray better)")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("areas", nargs="*")
+    ap.add_argument("-k", default=None)
+    ap.add_argument("--out", default="bench_out")
+    ap.add_argument("--libs", default=",".join(harness.LIBS))
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    libs = harness.load_libs(args.libs.split(","))
+    gpu = "no GPU"
+    if "torch" in libs:
+        gpu = libs["torch"].cuda.get_device_name(0)
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "gpu": gpu, "python": platform.python_version(),
+            "libs": {k: getattr(v, "__version__", "?") for k, v in libs.items()}}
+    print(f"libraries: {meta['libs']}; GPU: {gpu}")
+    timer = harness._Timer(libs)
+    cases = []
+    for area, mod in load_modules(args.areas):
+        for case in getattr(mod, "CASES", []):
+            if args.k and args.k not in case.name:
+                continue
+            case.group = area
+            print(f"[{area}] {case.name} ({case.unit})", flush=True)
+            harness.run_case(case, libs, timer)
+            cases.append(case)
+    md = markdown(cases, meta)
+    (out / "results.md").write_text(md)
+    (out / "results.json").write_text(json.dumps(
+        {"meta": meta, "cases": [{"name": c.name, "group": c.group, "unit": c.unit,
+                                   "target": c.target, "floor": c.floor, "results": c.results,
+                                   "ratio_vs_best_other": ratio(c)} for c in cases]},
+        indent=1))
+    plot(cases, out / "results.png")
+    print()
+    print(md)
+
+
+if __name__ == "__main__":
+    main()

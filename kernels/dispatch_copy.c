@@ -1,0 +1,73 @@
+/* dispatch_copy.c: ca_copy_cast and ca_fill pick the host loops or the GPU
+ * launchers by device, after checking the arguments and coalescing once. */
+#include "copy_impl.h"
+
+static int
+check_layout(const ca_strided *s)
+{
+    if (s == NULL || s->ndim < 0 || s->ndim > CA_MAX_DIMS) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    for (int d = 0; d < s->ndim; d++) {
+        if (s->shape[d] < 0) {
+            return CA_KERR_UNSUPPORTED;
+        }
+    }
+    return 0;
+}
+
+static int
+valid_dtype(int t)
+{
+    return t >= 0 && t < CA_NTYPES;
+}
+
+int
+ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t stream)
+{
+    int err = check_layout(s);
+    if (err) {
+        return err;
+    }
+    if (s->nops < 2 || !valid_dtype(dst_dtype) || !valid_dtype(src_dtype)) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    s->nops = 2;
+    if (ca_strided_coalesce(s) == 0) {
+        return 0;
+    }
+    if (device == CA_CPU) {
+        return ca_copy_cast_host(s, dst_dtype, src_dtype);
+    }
+#if CA_HAVE_CUDA
+    return ca_copy_cast_cuda(s, dst_dtype, src_dtype, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}
+
+int
+ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream)
+{
+    int err = check_layout(s);
+    if (err) {
+        return err;
+    }
+    if (s->nops < 1 || !valid_dtype(dtype) || value == NULL) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    s->nops = 1;
+    if (ca_strided_coalesce(s) == 0) {
+        return 0;
+    }
+    if (device == CA_CPU) {
+        return ca_fill_host(s, dtype, value);
+    }
+#if CA_HAVE_CUDA
+    return ca_fill_cuda(s, dtype, value, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}
