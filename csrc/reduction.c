@@ -591,7 +591,9 @@ reduction(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out
         if (!ca_reduce_supported(CA_RED_SQDEV, in, kout)) {
             in_k = ca_is_inexact(C) ? C : CA_FLOAT64;
         }
-        rdt = ca_is_inexact(C) ? real_dtype(C) : C;
+        /* NumPy sums the squared deviations in dtype= when given: a complex
+         * dtype gives a complex result (with a zero imaginary part) */
+        rdt = req >= 0 ? req : real_dtype(C);
         double n = (double)R - ddof;
         divisor = n > 0 ? n : 0.0;
         flags = fn == F_STD ? CA_RED_SQRT : 0;
@@ -787,7 +789,11 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
         goto error;
     }
 
-    int C = req >= 0 ? req : sum_dtype(in);
+    /* as NumPy's accumulate: out= without dtype= computes in the promotion */
+    int C = req >= 0 ? req : out != NULL ? ca_promote(in, out->dtype) : sum_dtype(in);
+    if (C < 0) {
+        goto error;
+    }
     int in_k = in, kout;
     if (C == CA_BOOL) {
         /* running or / and: the 0/1 prefix sums and products, cast to bool */
