@@ -43,3 +43,9 @@ from ._core import (  # noqa: E402,F401
 # are ndarray attributes, asarray imports both protocols
 from ._core import from_dlpack  # noqa: E402,F401
 # end interop
+# reduce: reductions and scans (csrc/reduction.c, kernels/reduce*.cu, host_reduce.c)
+from ._core import (  # noqa: E402,F401
+    sum, prod, mean, max, amax, min, amin, argmax, argmin, var, std, any, all,
+    cumsum, cumprod,
+)
+# end reduce
