@@ -1984,6 +1984,20 @@ linalg_cublas_path(PyObject *self, PyObject *unused)
     return PyUnicode_DecodeFSDefault(p);
 }
 
+static PyObject *
+linalg_cublas_load(PyObject *self, PyObject *unused)
+{
+#if CA_HAVE_CUDA
+    if (ca_cublas() == NULL) {
+        return NULL;
+    }
+    return linalg_cublas_path(self, unused);
+#else
+    PyErr_SetString(PyExc_ImportError, "cuarray was built without CUDA: no cuBLAS");
+    return NULL;
+#endif
+}
+
 /* ======================================================================== */
 /* Tables                                                                     */
 /* ======================================================================== */
@@ -2023,6 +2037,9 @@ static PyMethodDef linalg_functions[] = {
      "stand-in for cuBLAS instead of NumPy. Returns the previous setting."},
     {"_cublas_path", linalg_cublas_path, METH_NOARGS,
      "Where cuBLAS was loaded from, or None when it has not been loaded."},
+    {"_cublas_load", linalg_cublas_load, METH_NOARGS,
+     "Load cuBLAS now (it loads on the first GPU product otherwise); returns the\n"
+     "path it was loaded from, or raises ImportError saying where it looked."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -262,8 +262,8 @@ Generator_uniform(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObj
 /* ---- integers ---- */
 typedef __int128 ca_i128;
 
-/* A Python int (or NumPy integer) as a 128-bit value; 1 (and *big = 1) when it
- * does not even fit in 64 bits, so any dtype bound check fails. */
+/* A Python int (or NumPy integer) as a 128-bit value; *big = 1 when it lies
+ * beyond [-2**65, 2**65), where every dtype bound check fails anyway. */
 static int
 int_param(PyObject *obj, ca_i128 *out, int *big)
 {
@@ -285,23 +285,36 @@ int_param(PyObject *obj, ca_i128 *out, int *big)
     }
     if (!overflow) {
         *out = v;
+        Py_DECREF(i);
+        return 0;
     }
-    else if (overflow > 0) {
-        unsigned long long u = PyLong_AsUnsignedLongLong(i);
-        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            *big = 1;
-            *out = (ca_i128)1 << 100;
-        }
-        else {
-            *out = (ca_i128)u;
-        }
-    }
-    else {
-        *big = 1;
-        *out = -((ca_i128)1 << 100);
-    }
+    /* Beyond 64 bits: split into the high part (i >> 64, floor) and the low
+     * 64 bits, so bounds such as 2**64 (uint64's exclusive high) are exact. */
+    PyObject *sixty4 = PyLong_FromLong(64), *mask = PyLong_FromUnsignedLongLong(UINT64_MAX);
+    PyObject *hi = sixty4 ? PyNumber_Rshift(i, sixty4) : NULL;
+    PyObject *lo = mask ? PyNumber_And(i, mask) : NULL;
+    Py_XDECREF(sixty4);
+    Py_XDECREF(mask);
     Py_DECREF(i);
+    if (hi == NULL || lo == NULL) {
+        Py_XDECREF(hi);
+        Py_XDECREF(lo);
+        return -1;
+    }
+    int ovh = 0;
+    long long h = PyLong_AsLongLongAndOverflow(hi, &ovh);
+    unsigned long long l = PyLong_AsUnsignedLongLong(lo);
+    Py_DECREF(hi);
+    Py_DECREF(lo);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    if (ovh != 0 || h > 1 || h < -2) {
+        *big = 1;
+        *out = ovh > 0 || h > 0 ? (ca_i128)1 << 100 : -((ca_i128)1 << 100);
+        return 0;
+    }
+    *out = (ca_i128)h * ((ca_i128)1 << 64) + (ca_i128)l;
     return 0;
 }
 
