@@ -752,10 +752,12 @@ from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
     return r;
 }
 
-/* Wrap (cpu) or register (GPU) the memory of NumPy array h. */
+/* Wrap (cpu) or register (GPU) the memory of NumPy array h. `fresh`: h is a
+ * private temporary, so the result owns the memory (no visible base). */
 static CaArray *
-wrap_numpy(PyArrayObject *h, int dtype, int device)
+wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
 {
+    PyObject *base = fresh ? NULL : (PyObject *)h;
     int nd = PyArray_NDIM(h);
     npy_intp *shape = PyArray_DIMS(h), *strides = PyArray_STRIDES(h);
     char *data = PyArray_DATA(h);
@@ -778,7 +780,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device)
         if (mem == NULL) {
             return NULL;
         }
-        r = ca_array_from_memory(mem, data, dtype, nd, shape, strides, (PyObject *)h);
+        r = ca_array_from_memory(mem, data, dtype, nd, shape, strides, base);
     }
     else {
         if (ca_use_device(device) < 0) {
@@ -837,7 +839,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device)
         }
         mem->registered = registered;
         r = ca_array_from_memory(mem, (char *)dptr + (data - lo), dtype, nd, shape, strides,
-                                 (PyObject *)h);
+                                 base);
     }
     Py_DECREF(mem);
     if (r != NULL && !PyArray_ISWRITEABLE(h)) {
@@ -853,6 +855,17 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
                 int kind)
 {
     int hd = ca_dtype_from_descr(PyArray_DESCR(h));
+    if (hd < 0 && dtype < 0 && !PyArray_ISNBO(PyArray_DESCR(h)->byteorder)) {
+        /* A byte-swapped NumPy array: its native twin, byte-swapped on the
+         * host while copying. */
+        PyErr_Clear();
+        PyArray_Descr *nd = PyArray_DescrNewByteorder(PyArray_DESCR(h), NPY_NATIVE);
+        if (nd == NULL) {
+            return NULL;
+        }
+        dtype = ca_dtype_from_descr(nd);
+        Py_DECREF(nd);
+    }
     if (hd < 0) {
         if (dtype < 0) {
             return NULL;
@@ -875,7 +888,7 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
     int wrappable = hd == tdt && PyArray_ISALIGNED(h) && order_satisfied(flags, order);
     if (tdev == CA_CPU) {
         if (wrappable && (copy != 1 || fresh)) {
-            return wrap_numpy(h, tdt, CA_CPU);
+            return wrap_numpy(h, tdt, CA_CPU, fresh);
         }
         if (copy == 0) {
             return (CaArray *)copy_error();
@@ -885,7 +898,7 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
         if (!wrappable || (kind >= 0 && kind != CA_MEM_PINNED)) {
             return (CaArray *)copy_error();
         }
-        return wrap_numpy(h, tdt, tdev);
+        return wrap_numpy(h, tdt, tdev, 0);
     }
     /* A copy into fresh memory of (tdev, tkind). */
     PyArrayObject *src = h;
@@ -1133,6 +1146,276 @@ py_asfortranarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 }
 
 /* ======================================================================== */
+/* arange, linspace, eye, identity                                            */
+/* ======================================================================== */
+
+/* A host NumPy result -> an array of (device, kind): the cpu device keeps
+ * NumPy's memory (the result is private), a GPU gets a copy. */
+static PyObject *
+from_host_result(PyObject *h, int device, int kind)
+{
+    if (h == NULL) {
+        return NULL;
+    }
+    if (!PyArray_Check(h)) {
+        Py_DECREF(h);
+        PyErr_SetString(PyExc_SystemError, "expected a NumPy array");
+        return NULL;
+    }
+    int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
+    CaArray *r = NULL;
+    if (t >= 0) {
+        r = from_numpy_impl((PyArrayObject *)h, 1, t, device, -1, 'K', kind);
+    }
+    Py_DECREF(h);
+    return (PyObject *)r;
+}
+
+/* A NumPy-readable scalar from an argument: cuarray arrays are fetched. */
+static PyObject *
+host_scalar(PyObject *o)
+{
+    if (o != NULL && ca_array_check(o)) {
+        return ca_array_to_numpy((CaArray *)o);
+    }
+    Py_XINCREF(o);
+    return o;
+}
+
+static PyObject *
+py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"start", "stop",   "step", "dtype",
+                                        "device", "memory", NULL};
+    PyObject *v[6];
+    if (ca_parse_args("arange", args, nargs, kwnames, names, 4, 0, v) < 0) {
+        return NULL;
+    }
+    if (v[0] == NULL && v[1] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "arange() requires stop to be specified.");
+        return NULL;
+    }
+    PyArray_Descr *d = NULL;
+    if (v[3] != NULL && v[3] != Py_None) {
+        int t = ca_dtype_converter(v[3], CA_FLOAT64);
+        if (t < 0) {
+            return NULL;
+        }
+        d = ca_descr(t);
+    }
+    int device, kind;
+    if (parse_device_kind(v[4], v[5], &device, &kind) < 0) {
+        return NULL;
+    }
+    PyObject *start = host_scalar(v[0] ? v[0] : v[1]);
+    PyObject *stop = host_scalar(v[0] && v[1] ? v[1] : NULL);
+    PyObject *step = host_scalar(v[2]);
+    PyObject *h = NULL;
+    if (start != NULL && (v[1] == NULL || v[0] == NULL || stop != NULL) &&
+        (v[2] == NULL || step != NULL)) {
+        if (v[0] == NULL || v[1] == NULL) {
+            /* arange(stop): start 0 */
+            Py_XSETREF(stop, start);
+            start = PyLong_FromLong(0);
+        }
+        if (start != NULL) {
+            /* NumPy's length and dtype rules, and its values. */
+            h = PyArray_ArangeObj(start, stop, step ? step : Py_None, d);
+        }
+    }
+    Py_XDECREF(start);
+    Py_XDECREF(stop);
+    Py_XDECREF(step);
+    return from_host_result(h, device, kind);
+}
+
+static PyObject *np_linspace = NULL;
+
+static PyObject *
+py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"start",  "stop",   "num",  "endpoint", "retstep",
+                                        "dtype",  "axis",   "device", "memory", NULL};
+    PyObject *v[9];
+    PyObject *start = NULL, *stop = NULL, *kw = NULL, *pargs = NULL, *res = NULL;
+    if (ca_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0) {
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[7], v[8], &device, &kind) < 0) {
+        return NULL;
+    }
+    if (v[5] != NULL && v[5] != Py_None && ca_dtype_converter(v[5], CA_FLOAT64) < 0) {
+        return NULL;
+    }
+    if (np_linspace == NULL) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        np_linspace = np ? PyObject_GetAttrString(np, "linspace") : NULL;
+        Py_XDECREF(np);
+        if (np_linspace == NULL) {
+            return NULL;
+        }
+    }
+    start = host_scalar(v[0]);
+    stop = start ? host_scalar(v[1]) : NULL;
+    kw = stop ? PyDict_New() : NULL;
+    if (kw == NULL) {
+        goto error;
+    }
+    static const char *const kwn[] = {"num", "endpoint", "retstep", "dtype", "axis"};
+    for (int i = 0; i < 5; i++) {
+        if (v[2 + i] != NULL && PyDict_SetItemString(kw, kwn[i], v[2 + i]) < 0) {
+            goto error;
+        }
+    }
+    pargs = PyTuple_Pack(2, start, stop);
+    if (pargs == NULL) {
+        goto error;
+    }
+    /* NumPy computes the values (float64 arithmetic, its endpoint rule). */
+    PyObject *h = PyObject_Call(np_linspace, pargs, kw);
+    if (h == NULL) {
+        goto error;
+    }
+    if (PyTuple_Check(h)) { /* retstep=True: (samples, step) */
+        PyObject *arr = from_host_result(Py_NewRef(PyTuple_GET_ITEM(h, 0)), device, kind);
+        if (arr != NULL) {
+            res = PyTuple_Pack(2, arr, PyTuple_GET_ITEM(h, 1));
+            Py_DECREF(arr);
+        }
+        Py_DECREF(h);
+    }
+    else {
+        res = from_host_result(h, device, kind);
+    }
+error:
+    Py_XDECREF(start);
+    Py_XDECREF(stop);
+    Py_XDECREF(kw);
+    Py_XDECREF(pargs);
+    return res;
+}
+
+static PyObject *
+eye_impl(Py_ssize_t n, Py_ssize_t m, Py_ssize_t k, int dtype, int fortran, int device,
+         int kind)
+{
+    Py_ssize_t shape[2] = {n, m};
+    CaArray *a = ca_array_empty(dtype, 2, shape, fortran, device, (ca_memkind)kind);
+    if (a == NULL || zero_fill(a) < 0) {
+        Py_XDECREF(a);
+        return NULL;
+    }
+    /* The k-th diagonal is a 1-d strided view: step one row and one column. */
+    Py_ssize_t r0 = k >= 0 ? 0 : -k, c0 = k >= 0 ? k : 0;
+    Py_ssize_t len = 0;
+    if (r0 < n && c0 < m) {
+        len = n - r0 < m - c0 ? n - r0 : m - c0;
+    }
+    if (len > 0) {
+        Py_ssize_t stride = CA_STRIDES(a)[0] + CA_STRIDES(a)[1];
+        CaArray *diag = ca_array_view(a, dtype, 1, &len, &stride,
+                                      a->data + r0 * CA_STRIDES(a)[0] + c0 * CA_STRIDES(a)[1]);
+        if (diag == NULL || ca_array_fill(diag, ca_one_bytes[dtype]) < 0) {
+            Py_XDECREF(diag);
+            Py_DECREF(a);
+            return NULL;
+        }
+        Py_DECREF(diag);
+    }
+    return (PyObject *)a;
+}
+
+static Py_ssize_t
+int_arg(PyObject *o, const char *what)
+{
+    if (!PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+    return v;
+}
+
+static PyObject *
+py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"N", "M", "k", "dtype", "order", "device",
+                                        "memory", NULL};
+    PyObject *v[7];
+    if (ca_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = int_arg(v[0], "N");
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_ssize_t m = n;
+    if (v[1] != NULL && v[1] != Py_None) {
+        m = int_arg(v[1], "M");
+        if (m == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    Py_ssize_t k = 0;
+    if (v[2] != NULL) {
+        k = int_arg(v[2], "k");
+        if (k == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    if (n < 0 || m < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+        return NULL;
+    }
+    int dtype = ca_dtype_converter(v[3] ? v[3] : Py_None, CA_FLOAT64);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(v[4], 'C');
+    if (order < 0) {
+        return NULL;
+    }
+    if (order != 'C' && order != 'F') {
+        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[5], v[6], &device, &kind) < 0) {
+        return NULL;
+    }
+    return eye_impl(n, m, k, dtype, order == 'F', device, kind);
+}
+
+static PyObject *
+py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"n", "dtype", "device", "memory", NULL};
+    PyObject *v[4];
+    if (ca_parse_args("identity", args, nargs, kwnames, names, 2, 1, v) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = int_arg(v[0], "n");
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+        return NULL;
+    }
+    int dtype = ca_dtype_converter(v[1] ? v[1] : Py_None, CA_FLOAT64);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int device, kind;
+    if (parse_device_kind(v[2], v[3], &device, &kind) < 0) {
+        return NULL;
+    }
+    return eye_impl(n, n, 0, dtype, 0, device, kind);
+}
+
+/* ======================================================================== */
 /* Module                                                                     */
 /* ======================================================================== */
 
@@ -1183,6 +1466,19 @@ static PyMethodDef creation_functions[] = {
     {"asfortranarray", FASTKW(py_asfortranarray),
      "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
      "A Fortran-contiguous array (at least 1-d), copying only when needed."},
+    {"arange", FASTKW(py_arange),
+     "arange(start, stop=None, step=None, dtype=None, *, device=None, memory=None)\n--\n\n"
+     "Evenly spaced values in [start, stop), with NumPy's length, dtype and values."},
+    {"linspace", FASTKW(py_linspace),
+     "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, "
+     "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, stop], "
+     "as NumPy computes them."},
+    {"eye", FASTKW(py_eye),
+     "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+     "A 2-d array with ones on the k-th diagonal and zeros elsewhere."},
+    {"identity", FASTKW(py_identity),
+     "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"
+     "The n x n identity matrix."},
     {NULL, NULL, 0, NULL},
 };
 

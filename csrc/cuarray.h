@@ -189,6 +189,11 @@ CaMemory *ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_
 /* Foreign memory kept alive by a reference to `owner`. host_ptr may be NULL. */
 CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
                             ca_memkind kind, PyObject *owner);
+/* device.c calls this before destroying a stream it owns: the pools wait for
+ * the stream and stop naming it in their blocks (a block freed on a stream is
+ * later reused on another only after a device-side wait on the first, which
+ * must not name a destroyed stream). 0, or -1 with CUDAError. */
+int ca_memory_stream_destroyed(int device, ca_stream_t stream);
 
 /* ======================================================================== */
 /* ndarray (ndarray.c)                                                       */
@@ -317,5 +322,11 @@ int ca_order_from_object(PyObject *obj, char dflt);
  * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
  * ints out of range). A cuarray array is not accepted here. */
 int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
+
+/* ======================================================================== */
+/* index/manip (index helper)                                                */
+/* ======================================================================== */
+/* A new tuple of Python ints (for messages and the `shape` of results). */
+PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 
 #endif /* CA_CUARRAY_H */

@@ -1,16 +1,1527 @@
-/* elementwise.c: placeholder until its owner lands it. */
+/*
+ * elementwise.c: the element-wise functions (add, sin, where, ...), the
+ * ndarray's arithmetic operators, comparisons and math methods.
+ *
+ * Every call goes through ew_call: classify the operands (arrays, Python
+ * scalars, NumPy scalars), resolve the loop with NumPy's rules (NEP 50 for
+ * Python scalars, then the first loop of the op that the inputs cast to safely,
+ * cached per (op, input dtypes)), broadcast, allocate the output from the pool,
+ * and launch one kernel through ca_elementwise. Python scalars travel by value
+ * in the launch parameters: `v * 2.0` copies nothing to the device. Inputs
+ * whose dtype differs from the loop's are cast into a temporary first; only
+ * mixed-dtype calls pay that.
+ */
+#include <math.h>
+
 #include "cuarray.h"
+#include "ew_table.h"
+#include "scalar.h"
+
+/* Operand kinds: a ca_dtype, or a Python scalar whose dtype NEP 50 decides. */
+enum { K_WEAK_INT = CA_NTYPES, K_WEAK_FLOAT, K_WEAK_COMPLEX };
+
+/* Casting tables (NumPy's can_cast), filled at init. */
+static unsigned char can_safe[CA_NTYPES][CA_NTYPES];
+static unsigned char can_same_kind[CA_NTYPES][CA_NTYPES];
+
+/* Resolution cache: per op, 14^nin entries indexed by the input dtypes seen by
+ * the loop search; 0 unknown, -1 no loop, else loop index + 1. */
+static int16_t *ew_cache[CA_EW_NOPS];
+
+#define DEVICE_UNSET (-1000)
+
+/* ======================================================================== */
+/* small helpers                                                              */
+/* ======================================================================== */
+
+static void
+device_name(int device, char *buf, size_t n)
+{
+    if (device == CA_CPU) {
+        PyOS_snprintf(buf, n, "cpu");
+    }
+    else {
+        PyOS_snprintf(buf, n, "cuda:%d", device);
+    }
+}
+
+/* One value of dtype `st` at src -> dtype `dt` at dst, with NumPy's casts. */
+static void
+scalar_cast(int dt, void *dst, int st, const void *src)
+{
+    switch (dt * CA_NTYPES + st) {
+#define CA_P_SC(dc, dtp, dn, sc, stp, sn)             \
+    case dc * CA_NTYPES + sc: {                       \
+        stp s_;                                       \
+        memcpy(&s_, src, sizeof s_);                  \
+        const dtp d_ = ca_cast_##dn##_##sn(s_);       \
+        memcpy(dst, &d_, sizeof d_);                  \
+        return;                                       \
+    }
+        CA_FOR_EACH_DTYPE_PAIR(CA_P_SC)
+#undef CA_P_SC
+    }
+}
+
+static const int64_t int_min[CA_NTYPES] = {
+    0, INT8_MIN, 0, INT16_MIN, 0, INT32_MIN, 0, INT64_MIN, 0,
+};
+static const uint64_t int_max[CA_NTYPES] = {
+    1, INT8_MAX, UINT8_MAX, INT16_MAX, UINT16_MAX, INT32_MAX, UINT32_MAX, INT64_MAX,
+    UINT64_MAX,
+};
+
+/* A Python int as int64 (*i) or, above INT64_MAX, uint64 (*u, *is_unsigned).
+ * Returns 0; 1 when it fits neither (then *is_unsigned says it is positive);
+ * -1 with an exception. */
+static int
+pylong_value(PyObject *o, int64_t *i, uint64_t *u, int *is_unsigned)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *is_unsigned = overflow > 0;
+    if (!overflow) {
+        *i = v;
+        return 0;
+    }
+    if (overflow > 0) {
+        unsigned long long w = PyLong_AsUnsignedLongLong(o);
+        if (w == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                return -1;
+            }
+            PyErr_Clear();
+            return 1;
+        }
+        *u = w;
+        return 0;
+    }
+    return 1;
+}
+
+/* Does the Python int (value from pylong_value) fit integer dtype t? */
+static int
+int_fits(int t, int64_t i, uint64_t u, int is_unsigned)
+{
+    if (is_unsigned) {
+        return u <= int_max[t];
+    }
+    if (i < 0) {
+        return i >= int_min[t];
+    }
+    return (uint64_t)i <= int_max[t];
+}
+
+/* ======================================================================== */
+/* operands                                                                   */
+/* ======================================================================== */
+
+typedef struct {
+    CaArray *arr;           /* the array (borrowed), or NULL for a scalar */
+    PyObject *obj;          /* the Python object */
+    int kind;               /* a ca_dtype or K_WEAK_* */
+    int sdtype;             /* a scalar's value: its dtype ... */
+    unsigned char val[16];  /* ... and bytes */
+} ew_in;
+
+/* Classify one input. Returns 0, -1 with an exception, or 1 for a type this
+ * library does not take as an operand (no exception set). */
+static int
+classify(PyObject *o, ew_in *in)
+{
+    in->obj = o;
+    in->arr = NULL;
+    if (ca_array_check(o)) {
+        in->arr = (CaArray *)o;
+        in->kind = in->arr->dtype;
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        in->kind = in->sdtype = CA_BOOL;
+        in->val[0] = (unsigned char)(o == Py_True);
+        return 0;
+    }
+    /* NumPy scalars before Python's: np.float64 subclasses float. */
+    if (PyArray_IsScalar(o, Generic)) {
+        PyArray_Descr *d = PyArray_DescrFromScalar(o);
+        if (d == NULL) {
+            return -1;
+        }
+        int t = ca_dtype_from_descr(d);
+        Py_DECREF(d);
+        if (t < 0) {
+            return -1;
+        }
+        in->kind = in->sdtype = t;
+        PyArray_ScalarAsCtype(o, in->val);
+        return 0;
+    }
+    if (PyLong_Check(o)) {
+        in->kind = K_WEAK_INT;
+        return 0;
+    }
+    if (PyFloat_Check(o)) {
+        in->kind = K_WEAK_FLOAT;
+        in->sdtype = CA_FLOAT64;
+        double v = PyFloat_AS_DOUBLE(o);
+        memcpy(in->val, &v, sizeof v);
+        return 0;
+    }
+    if (PyComplex_Check(o)) {
+        in->kind = K_WEAK_COMPLEX;
+        in->sdtype = CA_COMPLEX128;
+        Py_complex c = PyComplex_AsCComplex(o);
+        if (c.real == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        memcpy(in->val, &c.real, sizeof(double));
+        memcpy(in->val + sizeof(double), &c.imag, sizeof(double));
+        return 0;
+    }
+    if (PyArray_Check(o)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "cuarray functions do not take NumPy arrays (that would be a "
+                        "silent copy to the device): convert with cuarray.asarray() "
+                        "first");
+        return -1;
+    }
+    return 1;
+}
+
+static int
+unsupported_operand(int op, PyObject *o)
+{
+    PyErr_Format(PyExc_TypeError,
+                 "%s(): unsupported operand type %.200s (expected a cuarray.ndarray "
+                 "or a Python/NumPy scalar; convert with cuarray.asarray())",
+                 ca_ew_ops[op].name, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* The dtype the loop search sees for a Python scalar, given C, the promoted
+ * dtype of the other (strong) operands or -1 (NEP 50). */
+static int
+weak_dtype(int kind, int c)
+{
+    switch (kind) {
+    case K_WEAK_INT:
+        return (c < 0 || c == CA_BOOL) ? CA_INT64 : c;
+    case K_WEAK_FLOAT:
+        return (c < 0 || !ca_is_inexact(c)) ? CA_FLOAT64 : c;
+    case K_WEAK_COMPLEX:
+        if (c < 0 || !ca_is_inexact(c) || c == CA_FLOAT64) {
+            return c == CA_COMPLEX64 ? CA_COMPLEX64 : CA_COMPLEX128;
+        }
+        if (c == CA_FLOAT16 || c == CA_FLOAT32) {
+            return CA_COMPLEX64;
+        }
+        return c;
+    }
+    return kind;
+}
+
+/* ======================================================================== */
+/* loop resolution                                                            */
+/* ======================================================================== */
+
+static int
+cache_key(int nin, const int *dt)
+{
+    int key = 0;
+    for (int i = nin - 1; i >= 0; i--) {
+        key = key * CA_NTYPES + dt[i];
+    }
+    return key;
+}
+
+/* First loop of `op` taking the inputs dt[] by safe casts (NumPy's linear
+ * search); with dtype= (`req` >= 0): the first loop with that output type
+ * that the inputs reach safely, else by same-kind casts. -1 if none. */
+static int
+search_loop(int op, const int *dt, int req)
+{
+    const ca_ew_op *o = &ca_ew_ops[op];
+    const int nin = o->nin;
+    if ((o->flags & CA_EWF_INTDOUBLE) && req < 0) {
+        int allint = 1;
+        for (int i = 0; i < nin; i++) {
+            allint &= !ca_is_inexact(dt[i]);
+        }
+        if (allint) {
+            for (int l = o->first_loop; l < o->first_loop + o->nloops; l++) {
+                if (ca_ew_loops[l].types[0] == CA_FLOAT64 &&
+                    ca_ew_loops[l].types[nin] == CA_FLOAT64) {
+                    return l;
+                }
+            }
+        }
+    }
+    for (int pass = 0; pass < (req >= 0 ? 2 : 1); pass++) {
+        for (int l = o->first_loop; l < o->first_loop + o->nloops; l++) {
+            const ca_ew_loop *L = &ca_ew_loops[l];
+            if (req >= 0 && L->types[nin] != req) {
+                continue;
+            }
+            int ok = 1;
+            for (int i = 0; i < nin && ok; i++) {
+                ok = pass == 0 ? can_safe[dt[i]][L->types[i]]
+                               : can_same_kind[dt[i]][L->types[i]];
+            }
+            if (ok) {
+                return l;
+            }
+        }
+    }
+    return -1;
+}
+
+static int
+find_loop(int op, const int *dt, int req)
+{
+    const int nin = ca_ew_ops[op].nin;
+    if (req >= 0) {
+        return search_loop(op, dt, req);
+    }
+    int16_t *slot = &ew_cache[op][cache_key(nin, dt)];
+    if (*slot == 0) {
+        int l = search_loop(op, dt, -1);
+        *slot = (int16_t)(l < 0 ? -1 : l + 1);
+    }
+    return *slot - 1 < 0 ? -1 : *slot - 1;
+}
+
+static int
+no_loop_error(int op, const int *dt, int req)
+{
+    const ca_ew_op *o = &ca_ew_ops[op];
+    char types[200] = "";
+    size_t len = 0;
+    for (int i = 0; i < o->nin; i++) {
+        len += (size_t)PyOS_snprintf(types + len, sizeof types - len, "%s%s",
+                                     i ? ", " : "", ca_dtype_name[dt[i]]);
+    }
+    if (req >= 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "No loop matching the specified signature and casting was found "
+                     "for ufunc %s (inputs %s, dtype=%s)",
+                     o->name, types, ca_dtype_name[req]);
+    }
+    else {
+        PyErr_Format(PyExc_TypeError,
+                     "ufunc '%s' not supported for the input types (%s), and the inputs "
+                     "could not be safely coerced to any supported types according to "
+                     "the casting rule 'safe'",
+                     o->name, types);
+    }
+    return -1;
+}
+
+static int
+bool_error(int op)
+{
+    switch (op) {
+    case CA_OP_subtract:
+        PyErr_SetString(PyExc_TypeError,
+                        "numpy boolean subtract, the `-` operator, is not supported, use "
+                        "the bitwise_xor, the `^` operator, or the logical_xor function "
+                        "instead.");
+        break;
+    case CA_OP_negative:
+        PyErr_SetString(PyExc_TypeError,
+                        "The numpy boolean negative, the `-` operator, is not supported, "
+                        "use the `~` operator or the logical_not function instead.");
+        break;
+    default:
+        PyErr_Format(PyExc_TypeError,
+                     "ufunc '%s' did not contain a loop with signature matching types "
+                     "bool",
+                     ca_ew_ops[op].name);
+    }
+    return -1;
+}
+
+/* ======================================================================== */
+/* the call                                                                   */
+/* ======================================================================== */
+
+static int
+same_shape(const CaArray *a, int ndim, const Py_ssize_t *shape)
+{
+    return CA_NDIM(a) == ndim &&
+           memcmp(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t)) == 0;
+}
+
+static int
+broadcast_error(ew_in *in, int nin, CaArray *out)
+{
+    PyObject *parts = PyUnicode_FromString("");
+    for (int i = 0; i < nin && parts; i++) {
+        PyObject *s = NULL;
+        if (in[i].arr == NULL) {
+            s = PyUnicode_FromString("() ");
+        }
+        else {
+            PyObject *t = PyTuple_New(CA_NDIM(in[i].arr));
+            for (int d = 0; t && d < CA_NDIM(in[i].arr); d++) {
+                PyTuple_SET_ITEM(t, d, PyLong_FromSsize_t(CA_SHAPE(in[i].arr)[d]));
+            }
+            s = t ? PyUnicode_FromFormat("%S ", t) : NULL;
+            Py_XDECREF(t);
+        }
+        if (s == NULL) {
+            Py_CLEAR(parts);
+            break;
+        }
+        Py_SETREF(parts, PyUnicode_Concat(parts, s));
+        Py_DECREF(s);
+    }
+    if (parts != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "operands could not be broadcast together with shapes %U%s", parts,
+                     out ? "(and the output's shape)" : "");
+        Py_DECREF(parts);
+    }
+    return -1;
+}
+
+/* Byte range [lo, hi) an array touches. */
+static void
+array_extent(const CaArray *a, intptr_t *lo, intptr_t *hi)
+{
+    intptr_t l = (intptr_t)a->data, h = (intptr_t)a->data;
+    for (int d = 0; d < CA_NDIM(a); d++) {
+        intptr_t span = (intptr_t)(CA_SHAPE(a)[d] - 1) * CA_STRIDES(a)[d];
+        if (span > 0) {
+            h += span;
+        }
+        else {
+            l += span;
+        }
+    }
+    *lo = l;
+    *hi = h + a->itemsize;
+}
+
+/* May the kernel read `in` while writing `out` (broadcast to ndim/shape)? Yes
+ * when they do not overlap, or overlap as exactly the same elements. */
+static int
+overlap_safe(const CaArray *in, const CaArray *out, int ndim)
+{
+    if (in->size == 0 || out->size == 0 || in->device != out->device) {
+        return 1;
+    }
+    intptr_t alo, ahi, blo, bhi;
+    array_extent(in, &alo, &ahi);
+    array_extent(out, &blo, &bhi);
+    if (ahi <= blo || bhi <= alo) {
+        return 1;
+    }
+    if (in->data != out->data || in->itemsize != out->itemsize) {
+        return 0;
+    }
+    const int off = ndim - CA_NDIM(in);
+    for (int d = 0; d < ndim; d++) {
+        const Py_ssize_t n = CA_SHAPE(out)[d];
+        if (n == 1) {
+            continue;
+        }
+        const int j = d - off;
+        const Py_ssize_t st = (j < 0 || CA_SHAPE(in)[j] == 1) ? 0 : CA_STRIDES(in)[j];
+        if (st != CA_STRIDES(out)[d]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+misaligned(const CaArray *a)
+{
+    static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
+    const int al = align[a->dtype];
+    if ((uintptr_t)a->data % (uintptr_t)al) {
+        return 1;
+    }
+    for (int d = 0; d < CA_NDIM(a); d++) {
+        if (CA_SHAPE(a)[d] > 1 && CA_STRIDES(a)[d] % al) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * op(*args) with NumPy's semantics. out_obj: NULL/None, an ndarray, or a
+ * 1-tuple of one. req: dtype= (-1 none). is_operator: an operand of a foreign
+ * type gives NotImplemented instead of TypeError. Returns a new reference.
+ */
+static PyObject *
+ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operator)
+{
+    const ca_ew_op *o = &ca_ew_ops[op];
+    const int nin = o->nin;
+    ew_in in[3];
+    int dt[3];
+    CaArray *tmp[3] = {NULL, NULL, NULL};
+    CaArray *out = NULL, *res = NULL;
+    PyObject *ret = NULL;
+    ca_scalar_arg scalars[3];
+    unsigned mask = 0;
+    int device = DEVICE_UNSET;
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int ndim = 0;
+
+    /* ---- operands and device ---- */
+    for (int i = 0; i < nin; i++) {
+        int r = classify(args[i], &in[i]);
+        if (r < 0) {
+            return NULL;
+        }
+        if (r > 0) {
+            if (is_operator) {
+                Py_RETURN_NOTIMPLEMENTED;
+            }
+            unsupported_operand(op, args[i]);
+            return NULL;
+        }
+    }
+    if (out_obj != NULL && out_obj != Py_None) {
+        if (PyTuple_Check(out_obj)) {
+            if (PyTuple_GET_SIZE(out_obj) != 1) {
+                PyErr_Format(PyExc_ValueError,
+                             "%s() has 1 output, but out= got a tuple of %zd", o->name,
+                             PyTuple_GET_SIZE(out_obj));
+                return NULL;
+            }
+            out_obj = PyTuple_GET_ITEM(out_obj, 0);
+        }
+        if (out_obj != Py_None) {
+            if (!ca_array_check(out_obj)) {
+                PyErr_Format(PyExc_TypeError, "%s(): out= must be a cuarray.ndarray, not %.200s",
+                             o->name, Py_TYPE(out_obj)->tp_name);
+                return NULL;
+            }
+            out = (CaArray *)out_obj;
+            if (!(out->flags & CA_WRITEABLE)) {
+                PyErr_Format(PyExc_ValueError, "%s(): output array is read-only", o->name);
+                return NULL;
+            }
+        }
+    }
+    for (int i = 0; i <= nin; i++) {
+        CaArray *a = i < nin ? in[i].arr : out;
+        if (a == NULL) {
+            continue;
+        }
+        if (device == DEVICE_UNSET) {
+            device = a->device;
+        }
+        else if (a->device != device) {
+            char d1[32], d2[32];
+            device_name(device, d1, sizeof d1);
+            device_name(a->device, d2, sizeof d2);
+            PyErr_Format(PyExc_ValueError,
+                         "%s(): operands are on different devices (%s and %s); move one "
+                         "with .to_device() or cuarray.asarray(..., device=...)",
+                         o->name, d1, d2);
+            return NULL;
+        }
+    }
+    if (device == DEVICE_UNSET) {
+        device = ca_current_device();
+    }
+
+    /* ---- the dtypes the loop search sees (NEP 50 for Python scalars) ---- */
+    {
+        int c = -1;
+        const int first = op == CA_OP_where ? 1 : 0;
+        for (int i = first; i < nin; i++) {
+            if (in[i].kind < CA_NTYPES) {
+                c = c < 0 ? in[i].kind : ca_promote(c, in[i].kind);
+                if (c < 0) {
+                    return NULL;
+                }
+            }
+        }
+        for (int i = 0; i < nin; i++) {
+            dt[i] = weak_dtype(in[i].kind, c);
+        }
+        if (op == CA_OP_where) {
+            dt[0] = CA_BOOL;
+        }
+    }
+    /* Python ints: range-check against the dtype NEP 50 gave them, and turn
+     * them into a value. */
+    for (int i = 0; i < nin; i++) {
+        if (in[i].kind != K_WEAK_INT) {
+            continue;
+        }
+        if (ca_is_integer(dt[i])) {
+            int64_t iv = 0;
+            uint64_t uv = 0;
+            int is_u = 0;
+            int r = pylong_value(in[i].obj, &iv, &uv, &is_u);
+            if (r < 0) {
+                return NULL;
+            }
+            if (r == 0 && int_fits(dt[i], iv, uv, is_u)) {
+                /* fits */
+            }
+            else if (o->flags & CA_EWF_CMP) {
+                /* compare exactly: as int64 / uint64, or as float64 beyond */
+                if (r == 0) {
+                    dt[i] = is_u ? CA_UINT64 : CA_INT64;
+                }
+                else {
+                    double d = PyLong_AsDouble(in[i].obj);
+                    if (d == -1.0 && PyErr_Occurred()) {
+                        return NULL;
+                    }
+                    dt[i] = CA_FLOAT64;
+                    in[i].sdtype = CA_FLOAT64;
+                    memcpy(in[i].val, &d, sizeof d);
+                    continue;
+                }
+            }
+            else if (o->flags & CA_EWF_CLAMPINT) {
+                if (r == 1 ? !is_u : (!is_u && iv < 0)) {
+                    iv = int_min[dt[i]];
+                    is_u = 0;
+                }
+                else {
+                    uv = int_max[dt[i]];
+                    is_u = 1;
+                }
+            }
+            else {
+                PyErr_Format(PyExc_OverflowError,
+                             "Python integer %R out of bounds for %s", in[i].obj,
+                             ca_dtype_name[dt[i]]);
+                return NULL;
+            }
+            if (is_u) {
+                in[i].sdtype = CA_UINT64;
+                memcpy(in[i].val, &uv, sizeof uv);
+            }
+            else {
+                in[i].sdtype = CA_INT64;
+                memcpy(in[i].val, &iv, sizeof iv);
+            }
+        }
+        else {
+            double d = PyLong_AsDouble(in[i].obj);
+            if (d == -1.0 && PyErr_Occurred()) {
+                return NULL;
+            }
+            in[i].sdtype = CA_FLOAT64;
+            memcpy(in[i].val, &d, sizeof d);
+        }
+    }
+
+    if (o->flags & CA_EWF_NOBOOL) {
+        int allbool = 1;
+        for (int i = 0; i < nin; i++) {
+            allbool &= dt[i] == CA_BOOL;
+        }
+        if (allbool && req < 0) {
+            bool_error(op);
+            return NULL;
+        }
+    }
+    const int loop = find_loop(op, dt, req);
+    if (loop < 0) {
+        no_loop_error(op, dt, req);
+        return NULL;
+    }
+    const ca_ew_loop *L = &ca_ew_loops[loop];
+    const int otype = L->types[nin];
+
+    /* ---- scalars: by value, in the loop's input type ---- */
+    for (int i = 0; i < nin; i++) {
+        if (in[i].arr != NULL) {
+            continue;
+        }
+        memset(&scalars[i], 0, sizeof scalars[i]);
+        scalar_cast(L->types[i], scalars[i].bytes, in[i].sdtype, in[i].val);
+        mask |= 1u << i;
+    }
+    if ((o->flags & CA_EWF_POWCHECK) && ca_is_integer(L->types[1]) &&
+        !ca_is_unsigned(L->types[1]) && in[1].arr == NULL) {
+        int64_t e = 0;
+        scalar_cast(CA_INT64, &e, L->types[1], scalars[1].bytes);
+        if (e < 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "Integers to negative integer powers are not allowed.");
+            return NULL;
+        }
+    }
+
+    /* ---- broadcasting ---- */
+    for (int i = 0; i <= nin; i++) {
+        CaArray *a = i < nin ? in[i].arr : out;
+        if (a != NULL && CA_NDIM(a) > ndim) {
+            ndim = CA_NDIM(a);
+        }
+    }
+    for (int d = 0; d < ndim; d++) {
+        shape[d] = 1;
+    }
+    for (int i = 0; i <= nin; i++) {
+        CaArray *a = i < nin ? in[i].arr : out;
+        if (a == NULL) {
+            continue;
+        }
+        const int off = ndim - CA_NDIM(a);
+        for (int d = 0; d < CA_NDIM(a); d++) {
+            const Py_ssize_t n = CA_SHAPE(a)[d];
+            if (n != 1) {
+                if (shape[off + d] == 1) {
+                    shape[off + d] = n;
+                }
+                else if (shape[off + d] != n) {
+                    broadcast_error(in, nin, out);
+                    return NULL;
+                }
+            }
+        }
+    }
+    if (out != NULL && !same_shape(out, ndim, shape)) {
+        PyObject *t = PyTuple_New(ndim);
+        PyObject *os = PyObject_GetAttrString((PyObject *)out, "shape");
+        for (int d = 0; t && d < ndim; d++) {
+            PyTuple_SET_ITEM(t, d, PyLong_FromSsize_t(shape[d]));
+        }
+        if (t != NULL && os != NULL) {
+            PyErr_Format(PyExc_ValueError,
+                         "non-broadcastable output operand with shape %S doesn't match "
+                         "the broadcast shape %S",
+                         os, t);
+        }
+        Py_XDECREF(t);
+        Py_XDECREF(os);
+        return NULL;
+    }
+
+    /* ---- inputs in the loop's dtypes (and aligned, for the GPU) ---- */
+    for (int i = 0; i < nin; i++) {
+        CaArray *a = in[i].arr;
+        if (a == NULL) {
+            continue;
+        }
+        if (a->dtype != L->types[i] || (device != CA_CPU && misaligned(a))) {
+            tmp[i] = ca_array_copy(a, L->types[i], 'K');
+            if (tmp[i] == NULL) {
+                goto error;
+            }
+            in[i].arr = tmp[i];
+        }
+    }
+
+    /* ---- the output ---- */
+    if (out != NULL) {
+        if (!can_same_kind[otype][out->dtype]) {
+            PyErr_Format(PyExc_TypeError,
+                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
+                         "with casting rule 'same_kind'",
+                         o->name, ca_dtype_name[otype], ca_dtype_name[out->dtype]);
+            goto error;
+        }
+        int direct = out->dtype == otype && !(device != CA_CPU && misaligned(out));
+        for (int i = 0; i < nin && direct; i++) {
+            if (in[i].arr != NULL && tmp[i] == NULL) {
+                direct = overlap_safe(in[i].arr, out, ndim);
+            }
+        }
+        if (direct) {
+            res = out;
+            Py_INCREF(res);
+        }
+    }
+    if (res == NULL) {
+        int fortran = 0;
+        for (int i = 0; i < nin; i++) {
+            CaArray *a = in[i].arr;
+            if (a != NULL && same_shape(a, ndim, shape)) {
+                fortran = ndim > 1 && (a->flags & CA_F_CONTIGUOUS) &&
+                          !(a->flags & CA_C_CONTIGUOUS);
+                break;
+            }
+        }
+        res = ca_array_empty(otype, ndim, shape, fortran, device,
+                             device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+        if (res == NULL) {
+            goto error;
+        }
+    }
+
+    /* ---- run ---- */
+    if (res->size > 0) {
+        ca_strided s;
+        int contig = res->flags & CA_C_CONTIGUOUS;
+        for (int i = 0; i < nin && contig; i++) {
+            CaArray *a = in[i].arr;
+            contig = a == NULL || ((a->flags & CA_C_CONTIGUOUS) && a->size == res->size &&
+                                   same_shape(a, ndim, shape));
+        }
+        if (contig) {
+            /* everything dense and the same shape: one flat run */
+            s.ndim = 1;
+            s.nops = nin + 1;
+            s.shape[0] = res->size;
+            s.strides[0][0] = res->itemsize;
+            s.data[0] = res->data;
+            for (int i = 0; i < nin; i++) {
+                CaArray *a = in[i].arr;
+                s.strides[i + 1][0] = a ? a->itemsize : 0;
+                s.data[i + 1] = a ? a->data : NULL;
+            }
+        }
+        else {
+            s.ndim = ndim;
+            s.nops = 0;
+            for (int d = 0; d < ndim; d++) {
+                s.shape[d] = shape[d];
+            }
+            ca_strided_set_operand(&s, 0, res);
+            for (int i = 0; i < nin; i++) {
+                if (in[i].arr != NULL) {
+                    ca_strided_set_operand(&s, i + 1, in[i].arr);
+                }
+                else {
+                    s.data[i + 1] = NULL;
+                    for (int d = 0; d < ndim; d++) {
+                        s.strides[i + 1][d] = 0;
+                    }
+                }
+            }
+            s.nops = nin + 1;
+        }
+        if ((o->flags & CA_EWF_POWCHECK) && device == CA_CPU && in[1].arr != NULL &&
+            ca_is_integer(L->types[1]) && !ca_is_unsigned(L->types[1]) &&
+            ca_ew_host_any_negative(&s, 2, L->types[1])) {
+            PyErr_SetString(PyExc_ValueError,
+                            "Integers to negative integer powers are not allowed.");
+            goto error;
+        }
+        if (ca_use_device(device) < 0) {
+            goto error;
+        }
+        int rc;
+        if (device == CA_CPU && res->size >= (1 << 16)) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = ca_elementwise(device, loop, &s, scalars, mask, NULL);
+            Py_END_ALLOW_THREADS
+        }
+        else {
+            rc = ca_elementwise(device, loop, &s, scalars, mask,
+                                device == CA_CPU ? NULL : ca_current_stream(device));
+        }
+        if (rc != 0) {
+            ca_cuda_error_int(rc, ca_ew_ops[op].name);
+            goto error;
+        }
+    }
+    if (out != NULL && res != out) {
+        if (ca_assign(out, res) < 0) {
+            goto error;
+        }
+        Py_INCREF(out);
+        ret = (PyObject *)out;
+    }
+    else {
+        ret = (PyObject *)res;
+        res = NULL;
+    }
+error:
+    Py_XDECREF(res);
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(tmp[i]);
+    }
+    return ret;
+}
+
+/* ======================================================================== */
+/* Python functions                                                           */
+/* ======================================================================== */
+
+static PyObject *str_out, *str_dtype;
+
+static int
+kw_is(PyObject *key, PyObject *interned, const char *name)
+{
+    return key == interned || PyUnicode_CompareWithASCIIString(key, name) == 0;
+}
+
+/* name(x1, ..., /, out=None, *, dtype=None): the arguments of every op. */
+static PyObject *
+ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    const int nin = ca_ew_ops[op].nin;
+    PyObject *out = NULL, *dtype = NULL;
+    int req = -1;
+
+    if (nargs < nin || nargs > nin + 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s (and out) but %zd %s given",
+                     ca_ew_ops[op].name, nin, nin == 1 ? "" : "s", nargs,
+                     nargs == 1 ? "was" : "were");
+        return NULL;
+    }
+    if (nargs == nin + 1) {
+        out = args[nin];
+    }
+    if (kwnames != NULL) {
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+            PyObject *v = args[nargs + k];
+            if (kw_is(key, str_out, "out")) {
+                if (out != NULL) {
+                    PyErr_Format(PyExc_TypeError, "%s() got multiple values for 'out'",
+                                 ca_ew_ops[op].name);
+                    return NULL;
+                }
+                out = v;
+            }
+            else if (kw_is(key, str_dtype, "dtype")) {
+                dtype = v;
+            }
+            else {
+                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R",
+                             ca_ew_ops[op].name, key);
+                return NULL;
+            }
+        }
+    }
+    if (dtype != NULL && dtype != Py_None) {
+        req = ca_dtype_converter(dtype, -1);
+        if (req < 0) {
+            return NULL;
+        }
+    }
+    return ew_call(op, args, out, req, 0);
+}
+
+#define CA_P_FN(name, nin, nout)                                                   \
+    static PyObject *ew_fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t n, \
+                                  PyObject *kw)                                     \
+    {                                                                              \
+        (void)m;                                                                   \
+        return ew_py(CA_OP_##name, args, n, kw);                                   \
+    }
+CA_EW_FOR_EACH_OP(CA_P_FN)
+#undef CA_P_FN
+
+#define CA_P_SIG_1 "(x, /, out=None, *, dtype=None)"
+#define CA_P_SIG_2 "(x1, x2, /, out=None, *, dtype=None)"
+#define CA_P_SIG_3 "(x1, x2, x3, /, out=None, *, dtype=None)"
+#define CA_P_DEF(name, nin, nout)                                                     \
+    {#name, (PyCFunction)(void (*)(void))ew_fn_##name, METH_FASTCALL | METH_KEYWORDS, \
+     #name CA_P_SIG_##nin "\n--\n\nElement-wise " #name                               \
+                          " as NumPy's, on cuarray arrays (same device), Python and "  \
+                          "NumPy scalars; broadcasting; NEP 50 promotion."},
+static PyMethodDef ew_op_defs[] = {CA_EW_FOR_EACH_OP(CA_P_DEF){NULL, NULL, 0, NULL}};
+#undef CA_P_DEF
+
+/* ---- the functions whose public form is not the bare op --------------------- */
+
+static PyObject *
+call1(int op, PyObject *a, PyObject *out)
+{
+    return ew_call(op, &a, out, -1, 0);
+}
+
+static PyObject *
+call2(int op, PyObject *a, PyObject *b, PyObject *out)
+{
+    PyObject *args[2] = {a, b};
+    return ew_call(op, args, out, -1, 0);
+}
+
+static PyObject *
+real_of(CaArray *a)
+{
+    if (!ca_is_complex(a->dtype)) {
+        Py_INCREF(a);
+        return (PyObject *)a;
+    }
+    return (PyObject *)ca_array_view(a, a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
+                                     CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->data);
+}
+
+static PyObject *
+imag_of(CaArray *a)
+{
+    if (ca_is_complex(a->dtype)) {
+        char *p = a->size ? a->data + a->itemsize / 2 : a->data;
+        return (PyObject *)ca_array_view(a,
+                                         a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
+                                         CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), p);
+    }
+    /* NumPy: zeros, read-only */
+    CaArray *r = ca_array_empty(a->dtype, CA_NDIM(a), CA_SHAPE(a), 0, a->device, a->kind);
+    if (r == NULL) {
+        return NULL;
+    }
+    if (r->size) {
+        unsigned char zero[16] = {0};
+        if (ca_array_fill(r, zero) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+    }
+    r->flags &= ~CA_WRITEABLE;
+    return (PyObject *)r;
+}
+
+static PyObject *
+get_real(PyObject *self, void *closure)
+{
+    (void)closure;
+    return real_of((CaArray *)self);
+}
+
+static PyObject *
+get_imag(PyObject *self, void *closure)
+{
+    (void)closure;
+    return imag_of((CaArray *)self);
+}
+
+/* dst[...] = value (an array broadcast, or a scalar). */
+static int
+assign_value(CaArray *dst, PyObject *value)
+{
+    if (ca_array_check(value)) {
+        return ca_assign(dst, (CaArray *)value);
+    }
+    if (PyArray_Check(value)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "cannot assign a NumPy array to a cuarray array implicitly: "
+                        "convert with cuarray.asarray() first");
+        return -1;
+    }
+    unsigned char buf[16];
+    if (ca_value_to_bytes(value, dst->dtype, buf) < 0) {
+        return -1;
+    }
+    return ca_array_fill(dst, buf);
+}
+
+static int
+set_part(PyObject *self, PyObject *value, int imag)
+{
+    CaArray *a = (CaArray *)self;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete an array's real/imag part");
+        return -1;
+    }
+    if (imag && !ca_is_complex(a->dtype)) {
+        PyErr_SetString(PyExc_TypeError, "array does not have imaginary part to set");
+        return -1;
+    }
+    if (!(a->flags & CA_WRITEABLE)) {
+        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+        return -1;
+    }
+    PyObject *part = imag ? imag_of(a) : real_of(a);
+    if (part == NULL) {
+        return -1;
+    }
+    int r = assign_value((CaArray *)part, value);
+    Py_DECREF(part);
+    return r;
+}
+
+static int
+set_real(PyObject *self, PyObject *value, void *closure)
+{
+    (void)closure;
+    return set_part(self, value, 0);
+}
+
+static int
+set_imag(PyObject *self, PyObject *value, void *closure)
+{
+    (void)closure;
+    return set_part(self, value, 1);
+}
+
+static PyGetSetDef ew_array_getset[] = {
+    {"real", get_real, set_real, "The real part (a view for complex arrays).", NULL},
+    {"imag", get_imag, set_imag,
+     "The imaginary part (a view for complex arrays; read-only zeros otherwise).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyObject *
+py_real(PyObject *m, PyObject *val)
+{
+    (void)m;
+    if (ca_array_check(val)) {
+        return real_of((CaArray *)val);
+    }
+    return PyObject_GetAttrString(val, "real");
+}
+
+static PyObject *
+py_imag(PyObject *m, PyObject *val)
+{
+    (void)m;
+    if (ca_array_check(val)) {
+        return imag_of((CaArray *)val);
+    }
+    return PyObject_GetAttrString(val, "imag");
+}
+
+static PyObject *
+angle_impl(PyObject *z, int deg)
+{
+    PyObject *r = call1(CA_OP_angle, z, NULL);
+    if (r == NULL || !deg) {
+        return r;
+    }
+    PyObject *f = PyFloat_FromDouble(180.0 / 3.14159265358979323846);
+    if (f == NULL) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    PyObject *r2 = call2(CA_OP_multiply, r, f, r);
+    Py_DECREF(f);
+    Py_DECREF(r);
+    return r2;
+}
+
+static PyObject *
+py_angle(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"z", "deg", NULL};
+    PyObject *v[2];
+    (void)m;
+    if (ca_parse_args("angle", args, nargs, kwnames, names, 2, 1, v) < 0) {
+        return NULL;
+    }
+    int deg = v[1] ? PyObject_IsTrue(v[1]) : 0;
+    if (deg < 0) {
+        return NULL;
+    }
+    return angle_impl(v[0], deg);
+}
+
+static PyObject *
+round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
+{
+    long decimals = 0;
+    if (decimals_obj != NULL && decimals_obj != Py_None) {
+        decimals = PyLong_AsLong(decimals_obj);
+        if (decimals == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    if (decimals == 0) {
+        return call1(CA_OP_round, a, out);
+    }
+    int dtype = ca_array_check(a) ? ((CaArray *)a)->dtype : -1;
+    if (dtype >= 0 && !ca_is_inexact(dtype)) {
+        if (decimals > 0) {
+            return call1(CA_OP_round, a, out);
+        }
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "round(): negative decimals for integer arrays are not supported");
+        return NULL;
+    }
+    /* NumPy's way: scale, round half to even, scale back */
+    PyObject *f = PyFloat_FromDouble(pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
+    if (f == NULL) {
+        return NULL;
+    }
+    PyObject *y = call2(decimals > 0 ? CA_OP_multiply : CA_OP_divide, a, f, NULL);
+    PyObject *r = NULL;
+    if (y != NULL) {
+        PyObject *y2 = call1(CA_OP_rint, y, y);
+        if (y2 != NULL) {
+            Py_DECREF(y2);
+            r = call2(decimals > 0 ? CA_OP_divide : CA_OP_multiply, y, f, out);
+        }
+    }
+    Py_XDECREF(y);
+    Py_DECREF(f);
+    return r;
+}
+
+static PyObject *
+py_round(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "decimals", "out", NULL};
+    PyObject *v[3];
+    (void)m;
+    if (ca_parse_args("round", args, nargs, kwnames, names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    return round_impl(v[0], v[1], v[2]);
+}
+
+static PyObject *
+clip_impl(PyObject *a, PyObject *lo, PyObject *hi, PyObject *out, PyObject *dtype)
+{
+    int req = -1;
+    if (dtype != NULL && dtype != Py_None) {
+        req = ca_dtype_converter(dtype, -1);
+        if (req < 0) {
+            return NULL;
+        }
+    }
+    const int no_lo = lo == NULL || lo == Py_None;
+    const int no_hi = hi == NULL || hi == Py_None;
+    if (no_lo && no_hi) {
+        return ew_call(CA_OP_positive, &a, out, req, 0);
+    }
+    if (no_lo || no_hi) {
+        PyObject *args[2] = {a, no_lo ? hi : lo};
+        return ew_call(no_lo ? CA_OP_minimum : CA_OP_maximum, args, out, req, 0);
+    }
+    PyObject *args[3] = {a, lo, hi};
+    return ew_call(CA_OP_clip, args, out, req, 0);
+}
+
+static PyObject *
+py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "a_min", "a_max", "out", "min", "max",
+                                        "dtype", NULL};
+    PyObject *v[7];
+    (void)m;
+    if (ca_parse_args("clip", args, nargs, kwnames, names, 4, 1, v) < 0) {
+        return NULL;
+    }
+    if ((v[1] && v[4]) || (v[2] && v[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "clip() got both a_min/a_max and min/max: pass one of each");
+        return NULL;
+    }
+    return clip_impl(v[0], v[1] ? v[1] : v[4], v[2] ? v[2] : v[5], v[3], v[6]);
+}
+
+static PyObject *
+py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"condition", "x", "y", NULL};
+    PyObject *v[3];
+    (void)m;
+    if (ca_parse_args("where", args, nargs, kwnames, names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    if (v[1] == NULL && v[2] == NULL) {
+        /* where(condition) is nonzero(condition) */
+        PyObject *mod = PyImport_ImportModule("cuarray");
+        PyObject *nz = mod ? PyObject_GetAttrString(mod, "nonzero") : NULL;
+        Py_XDECREF(mod);
+        if (nz == NULL) {
+            return NULL;
+        }
+        PyObject *r = PyObject_CallOneArg(nz, v[0]);
+        Py_DECREF(nz);
+        return r;
+    }
+    if (v[1] == NULL || v[2] == NULL) {
+        PyErr_SetString(PyExc_ValueError, "either both or neither of x and y should be given");
+        return NULL;
+    }
+    return ew_call(CA_OP_where, v, NULL, -1, 0);
+}
+
+static PyMethodDef ew_extra_defs[] = {
+    {"real", py_real, METH_O,
+     "real(val, /)\n--\n\nThe real part: a view for complex arrays, `val` itself "
+     "otherwise (as numpy.real)."},
+    {"imag", py_imag, METH_O,
+     "imag(val, /)\n--\n\nThe imaginary part: a view for complex arrays, read-only "
+     "zeros otherwise (as numpy.imag)."},
+    {"angle", (PyCFunction)(void (*)(void))py_angle, METH_FASTCALL | METH_KEYWORDS,
+     "angle(z, deg=False)\n--\n\nThe counterclockwise angle from the positive real "
+     "axis, in radians (degrees if deg)."},
+    {"round", (PyCFunction)(void (*)(void))py_round, METH_FASTCALL | METH_KEYWORDS,
+     "round(a, decimals=0, out=None)\n--\n\nRound half to even, as numpy.round."},
+    {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
+     "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)\n--\n\n"
+     "Limit the values to [a_min, a_max]; NaN propagates, as numpy.clip."},
+    {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
+     "where(condition, x, y, /)\n--\n\nx where condition is true, else y "
+     "(broadcast; the result dtype is NumPy's result_type(x, y))."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ======================================================================== */
+/* operators                                                                  */
+/* ======================================================================== */
+
+static PyObject *
+nb_bin(int op, PyObject *a, PyObject *b)
+{
+    PyObject *args[2] = {a, b};
+    return ew_call(op, args, NULL, -1, 1);
+}
+
+static PyObject *
+nb_inplace(int op, PyObject *a, PyObject *b)
+{
+    PyObject *args[2] = {a, b};
+    return ew_call(op, args, a, -1, 1);
+}
+
+#define CA_P_NB(slot, op)                                                   \
+    static PyObject *nb_##slot(PyObject *a, PyObject *b)                    \
+    {                                                                       \
+        return nb_bin(CA_OP_##op, a, b);                                    \
+    }                                                                       \
+    static PyObject *nb_inplace_##slot(PyObject *a, PyObject *b)            \
+    {                                                                       \
+        return nb_inplace(CA_OP_##op, a, b);                                \
+    }
+CA_P_NB(add, add)
+CA_P_NB(subtract, subtract)
+CA_P_NB(multiply, multiply)
+CA_P_NB(true_divide, divide)
+CA_P_NB(floor_divide, floor_divide)
+CA_P_NB(remainder, remainder)
+CA_P_NB(lshift, left_shift)
+CA_P_NB(rshift, right_shift)
+CA_P_NB(and, bitwise_and)
+CA_P_NB(or, bitwise_or)
+CA_P_NB(xor, bitwise_xor)
+#undef CA_P_NB
+
+static PyObject *
+nb_power(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return nb_bin(CA_OP_power, a, b);
+}
+
+static PyObject *
+nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return nb_inplace(CA_OP_power, a, b);
+}
+
+static PyObject *
+nb_divmod(PyObject *a, PyObject *b)
+{
+    PyObject *q = nb_bin(CA_OP_floor_divide, a, b);
+    if (q == NULL || q == Py_NotImplemented) {
+        return q;
+    }
+    PyObject *r = nb_bin(CA_OP_remainder, a, b);
+    if (r == NULL) {
+        Py_DECREF(q);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", q, r);
+}
+
+#define CA_P_UN(slot, op)                                                   \
+    static PyObject *nb_##slot(PyObject *a)                                 \
+    {                                                                       \
+        return ew_call(CA_OP_##op, &a, NULL, -1, 1);                        \
+    }
+CA_P_UN(negative, negative)
+CA_P_UN(positive, positive)
+CA_P_UN(absolute, absolute)
+CA_P_UN(invert, invert)
+#undef CA_P_UN
+
+static PyObject *
+ew_richcompare(PyObject *a, PyObject *b, int cmp)
+{
+    static const int ops[] = {
+        [Py_LT] = CA_OP_less,  [Py_LE] = CA_OP_less_equal,    [Py_EQ] = CA_OP_equal,
+        [Py_NE] = CA_OP_not_equal, [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
+    };
+    return nb_bin(ops[cmp], a, b);
+}
+
+PyType_Slot ca_elementwise_number_slots[] = {
+    {Py_nb_add, nb_add},
+    {Py_nb_subtract, nb_subtract},
+    {Py_nb_multiply, nb_multiply},
+    {Py_nb_true_divide, nb_true_divide},
+    {Py_nb_floor_divide, nb_floor_divide},
+    {Py_nb_remainder, nb_remainder},
+    {Py_nb_divmod, nb_divmod},
+    {Py_nb_power, nb_power},
+    {Py_nb_lshift, nb_lshift},
+    {Py_nb_rshift, nb_rshift},
+    {Py_nb_and, nb_and},
+    {Py_nb_or, nb_or},
+    {Py_nb_xor, nb_xor},
+    {Py_nb_negative, nb_negative},
+    {Py_nb_positive, nb_positive},
+    {Py_nb_absolute, nb_absolute},
+    {Py_nb_invert, nb_invert},
+    {Py_nb_inplace_add, nb_inplace_add},
+    {Py_nb_inplace_subtract, nb_inplace_subtract},
+    {Py_nb_inplace_multiply, nb_inplace_multiply},
+    {Py_nb_inplace_true_divide, nb_inplace_true_divide},
+    {Py_nb_inplace_floor_divide, nb_inplace_floor_divide},
+    {Py_nb_inplace_remainder, nb_inplace_remainder},
+    {Py_nb_inplace_power, nb_inplace_power},
+    {Py_nb_inplace_lshift, nb_inplace_lshift},
+    {Py_nb_inplace_rshift, nb_inplace_rshift},
+    {Py_nb_inplace_and, nb_inplace_and},
+    {Py_nb_inplace_or, nb_inplace_or},
+    {Py_nb_inplace_xor, nb_inplace_xor},
+    /* not a number slot, but the operators' sibling: ndarray.c merges this list */
+    {Py_tp_richcompare, ew_richcompare},
+    {0, NULL},
+};
+
+/* ======================================================================== */
+/* methods                                                                    */
+/* ======================================================================== */
+
+static PyObject *
+m_conj(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return call1(CA_OP_conjugate, self, NULL);
+}
+
+static PyObject *
+m_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"min", "max", "out", "dtype", NULL};
+    PyObject *v[4];
+    if (ca_parse_args("clip", args, nargs, kwnames, names, 3, 0, v) < 0) {
+        return NULL;
+    }
+    return clip_impl(self, v[0], v[1], v[2], v[3]);
+}
+
+static PyObject *
+m_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"decimals", "out", NULL};
+    PyObject *v[2];
+    if (ca_parse_args("round", args, nargs, kwnames, names, 2, 0, v) < 0) {
+        return NULL;
+    }
+    return round_impl(self, v[0], v[1]);
+}
+
+static PyObject *
+m_dunder_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "__round__() takes at most 1 argument");
+        return NULL;
+    }
+    return round_impl(self, nargs ? args[0] : NULL, NULL);
+}
+
+PyMethodDef ca_elementwise_array_methods[] = {
+    {"conj", m_conj, METH_NOARGS, "conj()\n--\n\nThe complex conjugate, element-wise."},
+    {"conjugate", m_conj, METH_NOARGS,
+     "conjugate()\n--\n\nThe complex conjugate, element-wise."},
+    {"clip", (PyCFunction)(void (*)(void))m_clip, METH_FASTCALL | METH_KEYWORDS,
+     "clip(min=None, max=None, out=None, *, dtype=None)\n--\n\nValues limited to "
+     "[min, max] (cuarray.clip)."},
+    {"round", (PyCFunction)(void (*)(void))m_round, METH_FASTCALL | METH_KEYWORDS,
+     "round(decimals=0, out=None)\n--\n\nRound half to even (cuarray.round)."},
+    {"__round__", (PyCFunction)(void (*)(void))m_dunder_round, METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ======================================================================== */
+/* init                                                                       */
+/* ======================================================================== */
 
 int
 ca_elementwise_init(PyObject *m)
 {
+    PyObject *ops = NULL, *modname = NULL;
+
+    for (int a = 0; a < CA_NTYPES; a++) {
+        for (int b = 0; b < CA_NTYPES; b++) {
+            can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(ca_descr(a), ca_descr(b),
+                                                                 NPY_SAFE_CASTING);
+            can_same_kind[a][b] = (unsigned char)PyArray_CanCastTypeTo(
+                ca_descr(a), ca_descr(b), NPY_SAME_KIND_CASTING);
+        }
+    }
+    for (int op = 0; op < CA_EW_NOPS; op++) {
+        size_t n = 1;
+        for (int i = 0; i < ca_ew_ops[op].nin; i++) {
+            n *= CA_NTYPES;
+        }
+        ew_cache[op] = PyMem_RawCalloc(n, sizeof(int16_t));
+        if (ew_cache[op] == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    str_out = PyUnicode_InternFromString("out");
+    str_dtype = PyUnicode_InternFromString("dtype");
+    if (str_out == NULL || str_dtype == NULL) {
+        return -1;
+    }
+
+    /* Every op of the table under its name in _ops; the public names in the
+     * module, except where NumPy's function is not the bare op. */
+    ops = PyDict_New();
+    if (ops == NULL) {
+        return -1;
+    }
+    modname = PyModule_GetNameObject(m);
+    if (modname == NULL) {
+        goto error;
+    }
+    for (int op = 0; op < CA_EW_NOPS; op++) {
+        PyObject *f = PyCFunction_NewEx(&ew_op_defs[op], NULL, modname);
+        if (f == NULL) {
+            goto error;
+        }
+        if (PyDict_SetItemString(ops, ew_op_defs[op].ml_name, f) < 0) {
+            Py_DECREF(f);
+            goto error;
+        }
+        int special = op == CA_OP_real || op == CA_OP_imag || op == CA_OP_round ||
+                      op == CA_OP_angle || op == CA_OP_clip || op == CA_OP_where;
+        if (!special && PyModule_AddObjectRef(m, ew_op_defs[op].ml_name, f) < 0) {
+            Py_DECREF(f);
+            goto error;
+        }
+        Py_DECREF(f);
+    }
+    if (PyModule_AddObjectRef(m, "_ops", ops) < 0 || PyModule_AddFunctions(m, ew_extra_defs) < 0) {
+        goto error;
+    }
+    Py_CLEAR(ops);
+    Py_CLEAR(modname);
+
+    /* real/imag are attributes: add them to the ndarray type (made earlier by
+     * ndarray.c), and opt out of NumPy's ufunc dispatch so that numpy_array + x
+     * reaches our operators (which refuse NumPy operands) instead of converting. */
+    PyTypeObject *t = ca_st->ndarray_type;
+    for (PyGetSetDef *g = ew_array_getset; g->name != NULL; g++) {
+        PyObject *d = PyDescr_NewGetSet(t, g);
+        if (d == NULL || PyObject_SetAttrString((PyObject *)t, g->name, d) < 0) {
+            Py_XDECREF(d);
+            return -1;
+        }
+        Py_DECREF(d);
+    }
+    if (PyObject_SetAttrString((PyObject *)t, "__array_ufunc__", Py_None) < 0) {
+        return -1;
+    }
     return 0;
+error:
+    Py_XDECREF(ops);
+    Py_XDECREF(modname);
+    return -1;
 }
-
-PyMethodDef ca_elementwise_array_methods[] = {
-    {NULL, NULL, 0, NULL},
-};
-
-PyType_Slot ca_elementwise_number_slots[] = {
-    {0, NULL},
-};

@@ -1,31 +1,1865 @@
-/* interop.c: placeholder until its owner lands it. */
+/*
+ * interop.c: zero-copy exchange with other array libraries.
+ *
+ *   __cuda_array_interface__ (CAI v3)   export: a getter on ndarray
+ *                                       import: ca_from_cai (asarray calls it)
+ *   DLPack (1.x versioned and legacy)   export: ndarray.__dlpack__, __dlpack_device__
+ *                                       import: ca_from_dlpack_obj, from_dlpack()
+ *
+ * Streams. Both protocols hand a pointer to memory that may still be written by
+ * queued GPU work. We never block the host for that: on import we record an
+ * event on the producer's stream and make our current stream wait on it; on
+ * export (DLPack) we record on our current stream and make the consumer's
+ * stream wait. CAI export names our current stream: cuarray does not track
+ * which stream last wrote an array, so the current stream is the conservative
+ * answer (pending work may be on it), as CuPy does.
+ *
+ * Validation order. Everything that can be checked without CUDA (the
+ * interface's keys and values, the capsule's fields) is checked before any
+ * CUDA call, so malformed input gives the same clear error on every machine,
+ * and a capsule is only renamed (consumed) once it is known to be usable.
+ */
 #include "cuarray.h"
+#include "dlpack.h"
 
-int
-ca_interop_init(PyObject *m)
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================== */
+/* Module-level caches                                                       */
+/* ======================================================================== */
+/* One state per process (see module.c), so plain statics are that state. */
+
+/* CAI dict keys, interned so both our dict building and the producers'
+ * lookups hit the string-identity fast path. */
+static PyObject *k_shape, *k_typestr, *k_descr, *k_data, *k_strides, *k_version,
+    *k_stream, *k_mask;
+/* __dlpack__ keyword names. */
+static PyObject *k_max_version, *k_dl_device, *k_copy;
+/* kwnames tuples for calling a producer's __dlpack__. */
+static PyObject *kw_stream_maxver, *kw_stream, *kw_maxver;
+static PyObject *max_version_obj;      /* (1, 0) */
+static PyObject *cai_version_obj;      /* 3 */
+static PyObject *typestr_obj[CA_NTYPES];
+static PyObject *descr_item[CA_NTYPES]; /* ('', typestr), immutable so shared */
+
+/* CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns off the wait on a CAI `stream`. */
+static int cai_sync = 1;
+
+/* One reusable event per device for stream-to-stream waits. Recording and
+ * waiting happen with the GIL held and cudaStreamWaitEvent captures the
+ * event's state at the call, so one event per device is enough. */
+#define CA_EVENT_CACHE 64
+static cudaEvent_t wait_event[CA_EVENT_CACHE];
+
+#define PTR_NAME_V "dltensor_versioned"
+#define PTR_NAME_L "dltensor"
+#define USED_NAME_V "used_dltensor_versioned"
+#define USED_NAME_L "used_dltensor"
+#define OWNER_NAME_V "cuarray.dlpack_owner_versioned"
+#define OWNER_NAME_L "cuarray.dlpack_owner"
+
+#if PY_BIG_ENDIAN
+#define CA_ORDER_CHAR '>'
+#else
+#define CA_ORDER_CHAR '<'
+#endif
+
+/* ======================================================================== */
+/* Small helpers                                                             */
+/* ======================================================================== */
+
+/* A CUDA stream as the protocols name it: the legacy default stream (our
+ * NULL) is 1, the per-thread default 2, any other stream its handle. */
+static inline uintptr_t
+stream_id(ca_stream_t s)
 {
+    return s == NULL ? (uintptr_t)1 : (uintptr_t)s;
+}
+
+/* The handle CUDA accepts for a protocol stream id: 1 and 2 are exactly the
+ * values of cudaStreamLegacy and cudaStreamPerThread. */
+static inline cudaStream_t
+stream_from_id(uintptr_t id)
+{
+    return (cudaStream_t)id;
+}
+
+/* Make `consumer` wait for the work queued so far on `producer` (device
+ * `device` must be current). No host synchronization. */
+static int
+stream_wait(int device, uintptr_t producer, uintptr_t consumer)
+{
+    cudaEvent_t ev = NULL;
+    int cached = device >= 0 && device < CA_EVENT_CACHE;
+    if (producer == consumer) {
+        return 0;
+    }
+    if (cached && wait_event[device] != NULL) {
+        ev = wait_event[device];
+    }
+    else {
+        CA_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+        if (cached) {
+            wait_event[device] = ev;
+        }
+    }
+    CA_CUDA_CHECK(cudaEventRecord(ev, stream_from_id(producer)));
+    CA_CUDA_CHECK(cudaStreamWaitEvent(stream_from_id(consumer), ev, 0));
+    if (!cached) {
+        CA_CUDA_CHECK(cudaEventDestroy(ev));
+    }
+    return 0;
+error:
+    if (ev != NULL && !cached) {
+        (void)cudaEventDestroy(ev);
+    }
+    return -1;
+}
+
+/* Block the host until `stream` of `device` is idle (GIL released). */
+static int
+stream_sync_host(int device, ca_stream_t stream)
+{
+    int st;
+    if (ca_use_device(device) < 0) {
+        return -1;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    st = (int)cudaStreamSynchronize(stream);
+    Py_END_ALLOW_THREADS
+    if (st != 0) {
+        return ca_cuda_error_int(st, "cudaStreamSynchronize(stream)");
+    }
     return 0;
 }
 
-PyMethodDef ca_interop_array_methods[] = {
-    {NULL, NULL, 0, NULL},
-};
+/* An int-like -> Py_ssize_t; TypeError naming `what` for non-integers,
+ * ValueError when out of range. */
+static int
+get_ssize(PyObject *o, Py_ssize_t *out, const char *what)
+{
+    Py_ssize_t v;
+    if (!PyLong_Check(o) && !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    v = PyNumber_AsSsize_t(o, PyExc_ValueError);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A pointer-sized unsigned int (a device pointer or stream handle). */
+static int
+get_uintptr(PyObject *o, uintptr_t *out, const char *what)
+{
+    PyObject *idx = NULL;
+    unsigned long long v;
+    if (!PyLong_Check(o) && !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    idx = PyNumber_Index(o);
+    if (idx == NULL) {
+        return -1;
+    }
+    v = PyLong_AsUnsignedLongLong(idx);
+    Py_DECREF(idx);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s must be a non-negative pointer-sized int",
+                     what);
+        return -1;
+    }
+    if (v > (unsigned long long)UINTPTR_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s is too large for a pointer", what);
+        return -1;
+    }
+    *out = (uintptr_t)v;
+    return 0;
+}
+
+/* Number of elements of a shape; -1 with ValueError when it overflows, or
+ * when size * itemsize does. */
+static Py_ssize_t
+shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
+{
+    Py_ssize_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (__builtin_mul_overflow(n, shape[i], &n)) {
+            goto overflow;
+        }
+    }
+    Py_ssize_t bytes;
+    if (__builtin_mul_overflow(n, (Py_ssize_t)itemsize, &bytes)) {
+        goto overflow;
+    }
+    return n;
+overflow:
+    PyErr_SetString(PyExc_ValueError, "array is too large (its size overflows)");
+    return -1;
+}
+
+/* The byte range a non-empty strided layout touches, relative to its first
+ * element: [*lo, *hi). ValueError on overflow. */
+static int
+layout_extent(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
+              int itemsize, Py_ssize_t *lo, Py_ssize_t *hi)
+{
+    Py_ssize_t l = 0, h = 0, ext, span;
+    for (int i = 0; i < ndim; i++) {
+        if (__builtin_mul_overflow(shape[i] - 1, strides[i], &ext)) {
+            goto overflow;
+        }
+        if (ext < 0 ? __builtin_add_overflow(l, ext, &l)
+                    : __builtin_add_overflow(h, ext, &h)) {
+            goto overflow;
+        }
+    }
+    if (__builtin_add_overflow(h, (Py_ssize_t)itemsize, &h) ||
+        __builtin_sub_overflow(h, l, &span)) {
+        goto overflow;
+    }
+    *lo = l;
+    *hi = h;
+    return 0;
+overflow:
+    PyErr_SetString(PyExc_ValueError, "strides and shape overflow the address space");
+    return -1;
+}
+
+/* Kernels load whole elements, so foreign data must be element-aligned (as
+ * every cuarray allocation and view is). Strides of length-1 dimensions are
+ * never used to address anything and are not checked. */
+static int
+check_alignment(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
+                const Py_ssize_t *strides, int itemsize, PyObject *exc)
+{
+    if (ptr % (uintptr_t)itemsize != 0) {
+        PyErr_Format(exc,
+                     "the data pointer 0x%llx is not aligned to the element size "
+                     "(%d bytes)",
+                     (unsigned long long)ptr, itemsize);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] > 1 && strides[i] % itemsize != 0) {
+            PyErr_Format(exc,
+                         "stride %zd (bytes) of dimension %d is not a multiple of "
+                         "the element size (%d bytes)",
+                         strides[i], i, itemsize);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void
+c_strides(int ndim, const Py_ssize_t *shape, int itemsize, Py_ssize_t *strides)
+{
+    Py_ssize_t acc = itemsize;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = acc;
+        acc *= shape[i] > 1 ? shape[i] : 1;
+    }
+}
+
+/* An array over foreign memory [ptr + lo, ptr + hi) kept alive by `owner`, or
+ * an empty array when size == 0 (zero-size arrays hold no Memory). */
+static CaArray *
+wrap_foreign(char *ptr, char *host_ptr, Py_ssize_t lo, Py_ssize_t hi,
+             Py_ssize_t size, int dtype, int ndim, const Py_ssize_t *shape,
+             const Py_ssize_t *strides, int device, ca_memkind kind,
+             PyObject *owner, int readonly)
+{
+    CaMemory *mem = NULL;
+    CaArray *arr = NULL;
+    if (size == 0) {
+        arr = ca_array_empty(dtype, ndim, shape, 0, device, kind);
+    }
+    else {
+        mem = ca_memory_foreign(ptr + lo, host_ptr ? host_ptr + lo : NULL,
+                                (size_t)(hi - lo), device, kind, owner);
+        if (mem == NULL) {
+            return NULL;
+        }
+        arr = ca_array_from_memory(mem, ptr, dtype, ndim, shape, strides, NULL);
+        Py_DECREF(mem);
+    }
+    if (arr != NULL && readonly) {
+        arr->flags &= ~CA_WRITEABLE;
+    }
+    return arr;
+}
+
+/* ======================================================================== */
+/* __cuda_array_interface__ export                                           */
+/* ======================================================================== */
+
+static PyObject *
+Ndarray_get_cai(CaArray *self, void *closure)
+{
+    PyObject *d = NULL, *v = NULL, *item;
+    int ndim = CA_NDIM(self);
+    const Py_ssize_t *shape = CA_SHAPE(self), *strides = CA_STRIDES(self);
+
+    if (self->kind == CA_MEM_HOST || self->device == CA_CPU) {
+        PyErr_SetString(PyExc_AttributeError,
+                        "__cuda_array_interface__ is only offered by arrays in GPU "
+                        "memory (device, managed or pinned); this array is in host "
+                        "memory");
+        return NULL;
+    }
+    d = PyDict_New();
+    if (d == NULL) {
+        return NULL;
+    }
+    /* shape */
+    v = PyTuple_New(ndim);
+    if (v == NULL) {
+        goto error;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if ((item = PyLong_FromSsize_t(shape[i])) == NULL) {
+            goto error;
+        }
+        PyTuple_SET_ITEM(v, i, item);
+    }
+    if (PyDict_SetItem(d, k_shape, v) < 0) {
+        goto error;
+    }
+    Py_CLEAR(v);
+    /* typestr, descr */
+    if (PyDict_SetItem(d, k_typestr, typestr_obj[self->dtype]) < 0) {
+        goto error;
+    }
+    if ((v = PyList_New(1)) == NULL) {
+        goto error;
+    }
+    Py_INCREF(descr_item[self->dtype]);
+    PyList_SET_ITEM(v, 0, descr_item[self->dtype]);
+    if (PyDict_SetItem(d, k_descr, v) < 0) {
+        goto error;
+    }
+    Py_CLEAR(v);
+    /* data: (pointer, readonly); zero-size arrays give 0 as the spec asks */
+    item = PyLong_FromVoidPtr(self->size == 0 ? NULL : (void *)self->data);
+    if (item == NULL) {
+        goto error;
+    }
+    v = PyTuple_Pack(2, item, (self->flags & CA_WRITEABLE) ? Py_False : Py_True);
+    Py_DECREF(item);
+    if (v == NULL || PyDict_SetItem(d, k_data, v) < 0) {
+        goto error;
+    }
+    Py_CLEAR(v);
+    /* strides: None when C-contiguous, else bytes (negative allowed) */
+    if (self->flags & CA_C_CONTIGUOUS) {
+        v = Py_NewRef(Py_None);
+    }
+    else {
+        if ((v = PyTuple_New(ndim)) == NULL) {
+            goto error;
+        }
+        for (int i = 0; i < ndim; i++) {
+            if ((item = PyLong_FromSsize_t(strides[i])) == NULL) {
+                goto error;
+            }
+            PyTuple_SET_ITEM(v, i, item);
+        }
+    }
+    if (PyDict_SetItem(d, k_strides, v) < 0) {
+        goto error;
+    }
+    Py_CLEAR(v);
+    if (PyDict_SetItem(d, k_version, cai_version_obj) < 0) {
+        goto error;
+    }
+    /* stream: our current stream on the array's device, never 0 */
+    v = PyLong_FromSize_t((size_t)stream_id(ca_current_stream(self->device)));
+    if (v == NULL || PyDict_SetItem(d, k_stream, v) < 0) {
+        goto error;
+    }
+    Py_DECREF(v);
+    return d;
+error:
+    Py_XDECREF(v);
+    Py_DECREF(d);
+    return NULL;
+}
 
 PyGetSetDef ca_interop_array_getset[] = {
+    {"__cuda_array_interface__", (getter)Ndarray_get_cai, NULL,
+     "The CUDA Array Interface (version 3) of a GPU-accessible array.\n\n"
+     "Offered by device, managed and pinned arrays; host arrays have none\n"
+     "(AttributeError). `stream` is the current stream of the array's device\n"
+     "(1 for the legacy default stream): conservative, as pending work may be\n"
+     "on it.",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-/* Stand-ins until interop.c lands: report "no interface found". */
+/* ======================================================================== */
+/* __cuda_array_interface__ import                                           */
+/* ======================================================================== */
+
+/* typestr -> ca_dtype. ValueError for malformed strings and foreign byte
+ * order, TypeError for types cuarray does not have. */
+static int
+parse_typestr(PyObject *s)
+{
+    const char *p;
+    Py_ssize_t n;
+    int size = 0, dtype = -1;
+    if (!PyUnicode_Check(s)) {
+        PyErr_Format(PyExc_TypeError,
+                     "__cuda_array_interface__['typestr'] must be a str, not %.100s",
+                     Py_TYPE(s)->tp_name);
+        return -1;
+    }
+    p = PyUnicode_AsUTF8AndSize(s, &n);
+    if (p == NULL) {
+        return -1;
+    }
+    if (n < 3 || n > 5 || strchr("<>|=", p[0]) == NULL) {
+        goto malformed;
+    }
+    for (Py_ssize_t i = 2; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') {
+            goto malformed;
+        }
+        size = size * 10 + (p[i] - '0');
+    }
+    if (size > 1 && (p[0] == '<' || p[0] == '>') && p[0] != CA_ORDER_CHAR) {
+        PyErr_Format(PyExc_ValueError,
+                     "__cuda_array_interface__ typestr %R has non-native byte order; "
+                     "cuarray arrays are native-endian ('%c')",
+                     s, CA_ORDER_CHAR);
+        return -1;
+    }
+    switch (p[1]) {
+    case 'b':
+        dtype = size == 1 ? CA_BOOL : -1;
+        break;
+    case 'i':
+        dtype = size == 1 ? CA_INT8 : size == 2 ? CA_INT16 : size == 4 ? CA_INT32
+              : size == 8 ? CA_INT64 : -1;
+        break;
+    case 'u':
+        dtype = size == 1 ? CA_UINT8 : size == 2 ? CA_UINT16 : size == 4 ? CA_UINT32
+              : size == 8 ? CA_UINT64 : -1;
+        break;
+    case 'f':
+        dtype = size == 2 ? CA_FLOAT16 : size == 4 ? CA_FLOAT32
+              : size == 8 ? CA_FLOAT64 : -1;
+        break;
+    case 'c':
+        dtype = size == 8 ? CA_COMPLEX64 : size == 16 ? CA_COMPLEX128 : -1;
+        break;
+    default:
+        break;
+    }
+    if (dtype < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "__cuda_array_interface__ typestr %R is not a cuarray dtype "
+                     "(bool, int8-64, uint8-64, float16/32/64, complex64/128)",
+                     s);
+    }
+    return dtype;
+malformed:
+    PyErr_Format(PyExc_ValueError, "malformed __cuda_array_interface__ typestr %R", s);
+    return -1;
+}
+
+/* Parse an int tuple/list of length ndim (ndim < 0: any length <= CA_MAX_DIMS,
+ * returned). Entries must be >= 0 when `nonneg`. */
+static int
+parse_int_seq(PyObject *o, int ndim, Py_ssize_t *out, int nonneg, const char *what)
+{
+    Py_ssize_t n;
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "__cuda_array_interface__['%s'] must be a tuple of ints, "
+                     "not %.100s",
+                     what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    n = PySequence_Fast_GET_SIZE(o);
+    if (ndim < 0 && n > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError,
+                     "__cuda_array_interface__ has %zd dimensions; cuarray supports "
+                     "at most %d",
+                     n, CA_MAX_DIMS);
+        return -1;
+    }
+    if (ndim >= 0 && n != ndim) {
+        PyErr_Format(PyExc_ValueError,
+                     "__cuda_array_interface__['%s'] has %zd entries for %d "
+                     "dimensions",
+                     what, n, ndim);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* The list may not change under us: get_ssize can run __index__, so
+         * re-check the size each time. */
+        if (i >= PySequence_Fast_GET_SIZE(o)) {
+            PyErr_Format(PyExc_ValueError, "__cuda_array_interface__['%s'] changed "
+                                           "size while being read", what);
+            return -1;
+        }
+        PyObject *item = PySequence_Fast_GET_ITEM(o, i);
+        Py_INCREF(item);
+        int r = get_ssize(item, &out[i],
+                          "__cuda_array_interface__ shape/strides entry");
+        Py_DECREF(item);
+        if (r < 0) {
+            return -1;
+        }
+        if (nonneg && out[i] < 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "__cuda_array_interface__['%s'] has a negative entry", what);
+            return -1;
+        }
+    }
+    return (int)n;
+}
+
+/* Borrowed dict item; NULL without exception when absent. */
+static inline PyObject *
+dict_get(PyObject *d, PyObject *key)
+{
+    return PyDict_GetItemWithError(d, key);
+}
+
+static PyObject *
+missing_key(const char *key)
+{
+    PyErr_Format(PyExc_ValueError, "__cuda_array_interface__ has no '%s'", key);
+    return NULL;
+}
+
+/* The parsed interface, before anything touches CUDA. */
+typedef struct {
+    int dtype;
+    int itemsize;
+    int ndim;
+    int version;
+    int readonly;
+    int has_stream;          /* version 3 with a non-None stream */
+    uintptr_t ptr;
+    uintptr_t stream;
+    Py_ssize_t size;
+    Py_ssize_t lo, hi;       /* byte extent around ptr (size > 0) */
+    Py_ssize_t shape[CA_MAX_DIMS];
+    Py_ssize_t strides[CA_MAX_DIMS];
+} cai_desc;
+
+static int
+cai_parse(PyObject *iface, cai_desc *c)
+{
+    PyObject *v;
+    Py_ssize_t version = 0;
+
+    if (!PyDict_Check(iface)) {
+        PyErr_Format(PyExc_TypeError,
+                     "__cuda_array_interface__ must be a dict, not %.100s",
+                     Py_TYPE(iface)->tp_name);
+        return -1;
+    }
+    /* version (0-3; absent is read as 0, the oldest) */
+    v = dict_get(iface, k_version);
+    if (v == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v != NULL &&
+        get_ssize(v, &version, "__cuda_array_interface__['version']") < 0) {
+        return -1;
+    }
+    if (version < 0 || version > 3) {
+        PyErr_Format(PyExc_ValueError,
+                     "__cuda_array_interface__ version %zd is not supported (0-3)",
+                     version);
+        return -1;
+    }
+    c->version = (int)version;
+    /* mask: only None */
+    v = dict_get(iface, k_mask);
+    if (v == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v != NULL && v != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "__cuda_array_interface__ with a mask is not supported");
+        return -1;
+    }
+    /* typestr */
+    v = dict_get(iface, k_typestr);
+    if (v == NULL) {
+        return PyErr_Occurred() ? -1 : (missing_key("typestr"), -1);
+    }
+    if ((c->dtype = parse_typestr(v)) < 0) {
+        return -1;
+    }
+    c->itemsize = ca_dtype_size[c->dtype];
+    /* shape */
+    v = dict_get(iface, k_shape);
+    if (v == NULL) {
+        return PyErr_Occurred() ? -1 : (missing_key("shape"), -1);
+    }
+    if ((c->ndim = parse_int_seq(v, -1, c->shape, 1, "shape")) < 0) {
+        return -1;
+    }
+    if ((c->size = shape_size(c->ndim, c->shape, c->itemsize)) < 0) {
+        return -1;
+    }
+    /* strides: absent or None = C-contiguous */
+    v = dict_get(iface, k_strides);
+    if (v == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v == NULL || v == Py_None) {
+        c_strides(c->ndim, c->shape, c->itemsize, c->strides);
+    }
+    else if (parse_int_seq(v, c->ndim, c->strides, 0, "strides") < 0) {
+        return -1;
+    }
+    /* data: (pointer, readonly) */
+    v = dict_get(iface, k_data);
+    if (v == NULL) {
+        return PyErr_Occurred() ? -1 : (missing_key("data"), -1);
+    }
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__cuda_array_interface__['data'] must be a tuple "
+                        "(pointer: int, readonly: bool)");
+        return -1;
+    }
+    if (get_uintptr(PyTuple_GET_ITEM(v, 0), &c->ptr,
+                    "__cuda_array_interface__ data pointer") < 0) {
+        return -1;
+    }
+    if ((c->readonly = PyObject_IsTrue(PyTuple_GET_ITEM(v, 1))) < 0) {
+        return -1;
+    }
+    /* stream (version 3 only): None = nothing to wait for; 0 is ambiguous */
+    c->has_stream = 0;
+    if (c->version >= 3) {
+        v = dict_get(iface, k_stream);
+        if (v == NULL && PyErr_Occurred()) {
+            return -1;
+        }
+        if (v != NULL && v != Py_None) {
+            if (PyBool_Check(v)) {
+                PyErr_SetString(PyExc_TypeError,
+                                "__cuda_array_interface__['stream'] must be an int "
+                                "or None, not bool");
+                return -1;
+            }
+            if (get_uintptr(v, &c->stream, "__cuda_array_interface__['stream']") < 0) {
+                return -1;
+            }
+            if (c->stream == 0) {
+                PyErr_SetString(PyExc_ValueError,
+                                "__cuda_array_interface__['stream'] is 0, which the "
+                                "interface forbids (ambiguous); use 1 for the legacy "
+                                "default stream, 2 for the per-thread one");
+                return -1;
+            }
+            c->has_stream = 1;
+        }
+    }
+    if (c->size > 0) {
+        if (c->ptr == 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "__cuda_array_interface__ data pointer is NULL for a "
+                            "non-empty array");
+            return -1;
+        }
+        if (check_alignment(c->ptr, c->ndim, c->shape, c->strides, c->itemsize,
+                            PyExc_ValueError) < 0 ||
+            layout_extent(c->ndim, c->shape, c->strides, c->itemsize, &c->lo, &c->hi) <
+                0) {
+            return -1;
+        }
+        if ((c->lo < 0 && c->ptr < (uintptr_t)(-c->lo)) ||
+            (uintptr_t)c->hi > UINTPTR_MAX - c->ptr) {
+            PyErr_SetString(PyExc_ValueError,
+                            "__cuda_array_interface__ data extends outside the "
+                            "address space");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The array for a parsed interface: ask CUDA what the pointer is, wait on the
+ * producer's stream, wrap. */
+static CaArray *
+cai_build(PyObject *owner, const cai_desc *c)
+{
+    struct cudaPointerAttributes attr;
+    char *ptr = (char *)c->ptr, *host = NULL;
+    int device;
+    ca_memkind kind;
+
+    if (c->size == 0) {
+        /* Nothing to point at or wait for: an empty array where we are. */
+        device = ca_current_device();
+        kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+        return wrap_foreign(NULL, NULL, 0, 0, 0, c->dtype, c->ndim, c->shape,
+                            c->strides, device, kind, owner, c->readonly);
+    }
+    memset(&attr, 0, sizeof attr);
+    int st = (int)cudaPointerGetAttributes(&attr, ptr);
+    if (st != 0) {
+        (void)cudaGetLastError(); /* not sticky; keep it out of later checks */
+        ca_cuda_error_int(st, "cudaPointerGetAttributes(__cuda_array_interface__ "
+                              "data pointer)");
+        return NULL;
+    }
+    switch (attr.type) {
+    case cudaMemoryTypeDevice:
+        kind = CA_MEM_DEVICE;
+        break;
+    case cudaMemoryTypeManaged:
+        kind = CA_MEM_MANAGED;
+        host = ptr;
+        break;
+    case cudaMemoryTypeHost:
+        kind = CA_MEM_PINNED;
+        host = (char *)attr.hostPointer;
+        if (attr.devicePointer == NULL) {
+            PyErr_SetString(PyExc_ValueError,
+                            "__cuda_array_interface__ points to pinned host memory "
+                            "that is not mapped into the device address space");
+            return NULL;
+        }
+        break;
+    default:
+        PyErr_Format(PyExc_ValueError,
+                     "__cuda_array_interface__ data pointer 0x%llx is not CUDA "
+                     "memory (pageable host memory or an invalid pointer)",
+                     (unsigned long long)c->ptr);
+        return NULL;
+    }
+    device = attr.device;
+    if (c->has_stream && cai_sync) {
+        if (ca_use_device(device) < 0 ||
+            stream_wait(device, c->stream, stream_id(ca_current_stream(device))) < 0) {
+            return NULL;
+        }
+    }
+    return wrap_foreign(ptr, host, c->lo, c->hi, c->size, c->dtype, c->ndim, c->shape,
+                        c->strides, device, kind, owner, c->readonly);
+}
+
 CaArray *
 ca_from_cai(PyObject *obj, int *found)
 {
+    PyObject *iface = NULL;
+    CaArray *res = NULL;
+    cai_desc c;
+
     *found = 0;
-    return NULL;
+    iface = PyObject_GetAttr(obj, ca_st->str_cai);
+    if (iface == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+        }
+        else {
+            *found = 1; /* the property exists and raised: report that */
+        }
+        return NULL;
+    }
+    *found = 1;
+    if (cai_parse(iface, &c) == 0) {
+        res = cai_build(obj, &c);
+    }
+    Py_DECREF(iface);
+    return res;
+}
+
+/* ======================================================================== */
+/* DLPack: dtype and device mapping                                          */
+/* ======================================================================== */
+
+static DLDataType
+dl_dtype(int dtype)
+{
+    DLDataType t;
+    t.lanes = 1;
+    t.bits = (uint8_t)(8 * ca_dtype_size[dtype]);
+    if (dtype == CA_BOOL) {
+        t.code = kDLBool;
+    }
+    else if (ca_is_complex(dtype)) {
+        t.code = kDLComplex;
+    }
+    else if (ca_is_float(dtype)) {
+        t.code = kDLFloat;
+    }
+    else if (ca_is_unsigned(dtype)) {
+        t.code = kDLUInt;
+    }
+    else {
+        t.code = kDLInt;
+    }
+    return t;
+}
+
+/* DLDataType -> ca_dtype, -1 with TypeError when cuarray has no such dtype. */
+static int
+dtype_from_dl(DLDataType t)
+{
+    int bits = t.bits, dtype = -1;
+    if (t.lanes == 1) {
+        switch (t.code) {
+        case kDLBool:
+            dtype = bits == 8 ? CA_BOOL : -1;
+            break;
+        case kDLInt:
+            dtype = bits == 8 ? CA_INT8 : bits == 16 ? CA_INT16 : bits == 32 ? CA_INT32
+                  : bits == 64 ? CA_INT64 : -1;
+            break;
+        case kDLUInt:
+            dtype = bits == 8 ? CA_UINT8 : bits == 16 ? CA_UINT16
+                  : bits == 32 ? CA_UINT32 : bits == 64 ? CA_UINT64 : -1;
+            break;
+        case kDLFloat:
+            dtype = bits == 16 ? CA_FLOAT16 : bits == 32 ? CA_FLOAT32
+                  : bits == 64 ? CA_FLOAT64 : -1;
+            break;
+        case kDLComplex:
+            dtype = bits == 64 ? CA_COMPLEX64 : bits == 128 ? CA_COMPLEX128 : -1;
+            break;
+        case kDLBfloat:
+            PyErr_SetString(PyExc_TypeError,
+                            "DLPack tensor has dtype bfloat16, which is not a cuarray "
+                            "dtype; convert it to float32 (or float16) first");
+            return -1;
+        default:
+            break;
+        }
+    }
+    if (dtype < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "DLPack tensor has a dtype cuarray does not support "
+                     "(code %d, bits %d, lanes %d)",
+                     (int)t.code, bits, (int)t.lanes);
+    }
+    return dtype;
+}
+
+/* The (device_type, device_id) an array exports. */
+static DLDevice
+array_dl_device(CaArray *a)
+{
+    DLDevice d;
+    switch (a->kind) {
+    case CA_MEM_DEVICE:
+        d.device_type = kDLCUDA;
+        d.device_id = a->device;
+        break;
+    case CA_MEM_MANAGED:
+        d.device_type = kDLCUDAManaged;
+        d.device_id = 0;
+        break;
+    case CA_MEM_PINNED:
+        d.device_type = kDLCUDAHost;
+        d.device_id = 0;
+        break;
+    default:
+        d.device_type = kDLCPU;
+        d.device_id = 0;
+        break;
+    }
+    return d;
+}
+
+/* The host-side address of an element of a host-accessible array. */
+static char *
+array_host_ptr(CaArray *a, char *p)
+{
+    if (a->kind == CA_MEM_HOST || a->mem == NULL || a->mem->host_ptr == NULL) {
+        return p;
+    }
+    return a->mem->host_ptr + (p - a->mem->ptr);
+}
+
+static PyObject *
+Ndarray_dlpack_device(CaArray *self, PyObject *Py_UNUSED(ignored))
+{
+    DLDevice d = array_dl_device(self);
+    return Py_BuildValue("(ii)", (int)d.device_type, (int)d.device_id);
+}
+
+/* ======================================================================== */
+/* DLPack export                                                             */
+/* ======================================================================== */
+
+/* What one exported capsule owns: the managed tensor (first, so the deleter's
+ * `self` is the context), a reference to the exported object, and the shape and
+ * strides arrays the tensor points to. */
+typedef struct {
+    union {
+        DLManagedTensorVersioned v;
+        DLManagedTensor l;
+    } mt;
+    PyObject *owner;
+    int64_t dims[]; /* shape[ndim], strides[ndim] */
+} export_ctx;
+
+/* Called by the consumer (any thread, maybe at interpreter exit) or by the
+ * capsule destructor of an unconsumed capsule. */
+static void
+export_free(export_ctx *ctx)
+{
+    if (ctx == NULL) {
+        return;
+    }
+    /* After (or during) finalization Python objects may not be touched: leak
+     * the reference rather than crash; the process is ending anyway. */
+#if PY_VERSION_HEX >= 0x030D0000
+    if (Py_IsInitialized() && !Py_IsFinalizing()) {
+#else
+    if (Py_IsInitialized()) {
+#endif
+        PyGILState_STATE g = PyGILState_Ensure();
+        Py_XDECREF(ctx->owner);
+        PyGILState_Release(g);
+    }
+    free(ctx);
+}
+
+static void
+deleter_versioned(DLManagedTensorVersioned *self)
+{
+    export_free((export_ctx *)self->manager_ctx);
+}
+
+static void
+deleter_legacy(DLManagedTensor *self)
+{
+    export_free((export_ctx *)self->manager_ctx);
+}
+
+/* Capsule destructors: only an unconsumed capsule (still named dltensor*) owns
+ * its tensor; a consumer renamed it and calls the deleter itself. */
+static void
+capsule_dtor_versioned(PyObject *cap)
+{
+    if (PyCapsule_IsValid(cap, PTR_NAME_V)) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, PTR_NAME_V);
+        if (m != NULL && m->deleter != NULL) {
+            m->deleter(m);
+        }
+    }
+}
+
+static void
+capsule_dtor_legacy(PyObject *cap)
+{
+    if (PyCapsule_IsValid(cap, PTR_NAME_L)) {
+        DLManagedTensor *m = PyCapsule_GetPointer(cap, PTR_NAME_L);
+        if (m != NULL && m->deleter != NULL) {
+            m->deleter(m);
+        }
+    }
+}
+
+/* Build the capsule for `owner`'s data (a reference is taken). */
+static PyObject *
+make_capsule(PyObject *owner, void *data, int dtype, int ndim, const Py_ssize_t *shape,
+             const Py_ssize_t *byte_strides, DLDevice dev, uint64_t flags,
+             int versioned)
+{
+    export_ctx *ctx = NULL;
+    DLTensor *t;
+    PyObject *cap;
+    int itemsize = ca_dtype_size[dtype];
+
+    for (int i = 0; i < ndim; i++) {
+        if (byte_strides[i] % itemsize != 0) {
+            PyErr_Format(PyExc_BufferError,
+                         "cannot export through DLPack: stride %zd (bytes) of "
+                         "dimension %d is not a multiple of the element size",
+                         byte_strides[i], i);
+            return NULL;
+        }
+    }
+    ctx = malloc(sizeof(export_ctx) + 2 * (size_t)ndim * sizeof(int64_t));
+    if (ctx == NULL) {
+        return PyErr_NoMemory();
+    }
+    memset(&ctx->mt, 0, sizeof ctx->mt);
+    if (versioned) {
+        ctx->mt.v.version.major = CA_DLPACK_MAJOR_VERSION;
+        ctx->mt.v.version.minor = CA_DLPACK_MINOR_VERSION;
+        ctx->mt.v.manager_ctx = ctx;
+        ctx->mt.v.deleter = deleter_versioned;
+        ctx->mt.v.flags = flags;
+        t = &ctx->mt.v.dl_tensor;
+    }
+    else {
+        ctx->mt.l.manager_ctx = ctx;
+        ctx->mt.l.deleter = deleter_legacy;
+        t = &ctx->mt.l.dl_tensor;
+    }
+    for (int i = 0; i < ndim; i++) {
+        ctx->dims[i] = (int64_t)shape[i];
+        ctx->dims[ndim + i] = (int64_t)(byte_strides[i] / itemsize);
+    }
+    t->data = data;
+    t->device = dev;
+    t->ndim = ndim;
+    t->dtype = dl_dtype(dtype);
+    t->shape = ndim > 0 ? ctx->dims : NULL;
+    t->strides = ndim > 0 ? ctx->dims + ndim : NULL;
+    t->byte_offset = 0;
+    ctx->owner = Py_NewRef(owner);
+    cap = PyCapsule_New(&ctx->mt, versioned ? PTR_NAME_V : PTR_NAME_L,
+                        versioned ? capsule_dtor_versioned : capsule_dtor_legacy);
+    if (cap == NULL) {
+        Py_DECREF(ctx->owner);
+        free(ctx);
+    }
+    return cap;
+}
+
+/* A __dlpack__ `stream` argument -> protocol id; 0 = no synchronization (-1). */
+static int
+parse_dlpack_stream(PyObject *o, uintptr_t *id)
+{
+    long long v;
+    int overflow;
+    if (o == NULL || o == Py_None) {
+        *id = 1; /* None means the legacy default stream for CUDA */
+        return 0;
+    }
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "__dlpack__: stream must be an int or None, not "
+                                      "%.100s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow > 0) {
+        return get_uintptr(o, id, "__dlpack__: stream");
+    }
+    if (v == -1) {
+        *id = 0;
+        return 0;
+    }
+    if (v == 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "__dlpack__: stream=0 is ambiguous and not allowed; use 1 "
+                        "for the legacy default stream, 2 for the per-thread one");
+        return -1;
+    }
+    if (overflow < 0 || v < 0) {
+        PyErr_Format(PyExc_ValueError, "__dlpack__: invalid stream %R", o);
+        return -1;
+    }
+    *id = (uintptr_t)v;
+    return 0;
+}
+
+/* A 2-int tuple (a, b); TypeError otherwise. */
+static int
+parse_int_pair(PyObject *o, long *a, long *b, const char *what)
+{
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 ||
+        !PyLong_Check(PyTuple_GET_ITEM(o, 0)) ||
+        !PyLong_Check(PyTuple_GET_ITEM(o, 1))) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints", what);
+        return -1;
+    }
+    *a = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
+    if (*a == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *b = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    if (*b == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Wrap a NumPy array as a cuarray host array on the cpu device (zero-copy). */
+static CaArray *
+wrap_numpy_host(PyArrayObject *arr, int dtype, int readonly)
+{
+    int ndim = PyArray_NDIM(arr);
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS], lo = 0, hi = 0, size;
+    if (ndim > CA_MAX_DIMS) {
+        PyErr_SetString(PyExc_ValueError, "too many dimensions");
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        shape[i] = PyArray_DIMS(arr)[i];
+        strides[i] = PyArray_STRIDES(arr)[i];
+    }
+    size = PyArray_SIZE(arr);
+    if (size > 0 &&
+        layout_extent(ndim, shape, strides, ca_dtype_size[dtype], &lo, &hi) < 0) {
+        return NULL;
+    }
+    return wrap_foreign(PyArray_BYTES(arr), PyArray_BYTES(arr), lo, hi, size, dtype,
+                        ndim, shape, strides, CA_CPU, CA_MEM_HOST, (PyObject *)arr,
+                        readonly);
+}
+
+static PyObject *
+Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames)
+{
+    PyObject *o_stream = NULL, *o_maxver = NULL, *o_dldev = NULL, *o_copy = NULL;
+    PyObject *res = NULL, *host = NULL;
+    CaArray *src = NULL;
+    int versioned = 0, copy = -1, to_cpu = 0;
+    uintptr_t consumer = 1;
+    uint64_t flags = 0;
+    DLDevice own = array_dl_device(self), out;
+
+    if (nargs != 0) {
+        PyErr_SetString(PyExc_TypeError, "__dlpack__() takes keyword arguments only");
+        return NULL;
+    }
+    if (kwnames != NULL) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+            PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+            if (k == k_stream || PyUnicode_Compare(k, k_stream) == 0) {
+                o_stream = args[i];
+            }
+            else if (k == k_max_version || PyUnicode_Compare(k, k_max_version) == 0) {
+                o_maxver = args[i];
+            }
+            else if (k == k_dl_device || PyUnicode_Compare(k, k_dl_device) == 0) {
+                o_dldev = args[i];
+            }
+            else if (k == k_copy || PyUnicode_Compare(k, k_copy) == 0) {
+                o_copy = args[i];
+            }
+            else {
+                if (!PyErr_Occurred()) {
+                    PyErr_Format(PyExc_TypeError,
+                                 "__dlpack__() got an unexpected keyword argument %R",
+                                 k);
+                }
+                return NULL;
+            }
+        }
+    }
+    /* max_version: None or (major, minor) */
+    if (o_maxver != NULL && o_maxver != Py_None) {
+        long major, minor;
+        if (parse_int_pair(o_maxver, &major, &minor, "__dlpack__: max_version") < 0) {
+            return NULL;
+        }
+        versioned = major >= 1;
+    }
+    /* copy: None, True, False */
+    if (o_copy != NULL && o_copy != Py_None) {
+        if ((copy = PyObject_IsTrue(o_copy)) < 0) {
+            return NULL;
+        }
+    }
+    /* stream: checked whatever the device, so bad values never pass silently */
+    if (parse_dlpack_stream(o_stream, &consumer) < 0) {
+        return NULL;
+    }
+    /* dl_device: our own, (kDLCUDA, ours) for GPU-accessible host memory, or
+     * the CPU (a copy unless the memory is host-accessible) */
+    out = own;
+    if (o_dldev != NULL && o_dldev != Py_None) {
+        long type, id;
+        if (parse_int_pair(o_dldev, &type, &id, "__dlpack__: dl_device") < 0) {
+            return NULL;
+        }
+        if (type == own.device_type && id == own.device_id) {
+            /* as it is */
+        }
+        else if (type == kDLCPU && id == 0) {
+            to_cpu = 1;
+            out.device_type = kDLCPU;
+            out.device_id = 0;
+        }
+        else if (type == kDLCUDA && id == self->device &&
+                 (self->kind == CA_MEM_MANAGED || self->kind == CA_MEM_PINNED)) {
+            out.device_type = kDLCUDA;
+            out.device_id = (int32_t)self->device;
+        }
+        else {
+            PyErr_Format(PyExc_BufferError,
+                         "__dlpack__: cannot export to device (%ld, %ld); the array "
+                         "is on (%d, %d)%s",
+                         type, id, (int)own.device_type, (int)own.device_id,
+                         own.device_type != kDLCPU
+                             ? " and can only be copied to the CPU (1, 0)"
+                             : "");
+            return NULL;
+        }
+    }
+
+    if (to_cpu) {
+        if (copy == 1 || (copy == -1 && self->kind == CA_MEM_DEVICE)) {
+            /* A NumPy copy (synchronizes); its memory belongs to the capsule. */
+            host = ca_array_to_numpy(self);
+            if (host == NULL) {
+                return NULL;
+            }
+            PyArrayObject *h = (PyArrayObject *)host;
+            res = make_capsule(host, PyArray_DATA(h), self->dtype, PyArray_NDIM(h),
+                               PyArray_DIMS(h), PyArray_STRIDES(h), out,
+                               DLPACK_FLAG_BITMASK_IS_COPIED, versioned);
+            Py_DECREF(host);
+            return res;
+        }
+        if (self->kind == CA_MEM_DEVICE) {
+            PyErr_SetString(PyExc_BufferError,
+                            "__dlpack__: copy=False but the array is in device memory, "
+                            "which the CPU cannot read; allow a copy or use a managed "
+                            "or pinned array");
+            return NULL;
+        }
+        /* Host-accessible GPU memory read by the CPU: the CPU cannot wait on
+         * an event, so wait here for the work queued on our stream. */
+        if (self->kind != CA_MEM_HOST && self->size > 0 &&
+            stream_sync_host(self->device, ca_current_stream(self->device)) < 0) {
+            return NULL;
+        }
+    }
+    if (copy == 1 && !to_cpu) {
+        src = ca_array_copy(self, self->dtype, 'K');
+        if (src == NULL) {
+            return NULL;
+        }
+        flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
+    }
+    else {
+        src = (CaArray *)Py_NewRef(self);
+    }
+    if (out.device_type == own.device_type && out.device_id == own.device_id) {
+        out = array_dl_device(src); /* a copy lives where it was made */
+    }
+    if (!(src->flags & CA_WRITEABLE)) {
+        if (!versioned) {
+            PyErr_SetString(PyExc_BufferError,
+                            "__dlpack__: a read-only array cannot be exported as a "
+                            "legacy (unversioned) DLPack capsule, which has no "
+                            "read-only flag; ask for max_version=(1, 0) or copy=True");
+            goto error;
+        }
+        flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+    }
+    /* Stream order: the consumer's stream waits for our current stream. A
+     * consumer of host-accessible memory that names no stream may well be a
+     * CPU library (NumPy reads kDLCUDAHost/kDLCUDAManaged in place), which
+     * cannot wait on an event: the host waits instead, as for the buffer
+     * protocol. */
+    if (!to_cpu && src->kind != CA_MEM_HOST && consumer != 0 && src->size > 0) {
+        ca_stream_t ours = ca_current_stream(src->device);
+        int host_reader = (o_stream == NULL || o_stream == Py_None) &&
+                          (src->kind == CA_MEM_MANAGED || src->kind == CA_MEM_PINNED);
+        if (host_reader) {
+            if (stream_sync_host(src->device, ours) < 0) {
+                goto error;
+            }
+        }
+        else if (ca_use_device(src->device) < 0 ||
+                 stream_wait(src->device, stream_id(ours), consumer) < 0) {
+            goto error;
+        }
+    }
+    res = make_capsule((PyObject *)src,
+                       out.device_type == kDLCPU || out.device_type == kDLCUDAHost
+                           ? array_host_ptr(src, src->data)
+                           : src->data,
+                       src->dtype, CA_NDIM(src), CA_SHAPE(src), CA_STRIDES(src), out,
+                       flags, versioned);
+error:
+    Py_XDECREF(src);
+    return res;
+}
+
+PyMethodDef ca_interop_array_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))Ndarray_dlpack,
+     METH_FASTCALL | METH_KEYWORDS,
+     "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, "
+     "copy=None)\n--\n\n"
+     "Export the array as a DLPack capsule (Python array API).\n\n"
+     "Parameters\n----------\n"
+     "stream : int or None\n    The consumer's stream: None or 1 for the legacy "
+     "default stream, 2\n    for the per-thread default, a stream handle, or -1 for "
+     "no\n    synchronization. The consumer's stream waits (on the GPU) for work\n"
+     "    queued on the array's current stream.\n"
+     "max_version : tuple of two ints, optional\n    (1, x) or newer gives a "
+     "'dltensor_versioned' capsule, else the\n    legacy 'dltensor'.\n"
+     "dl_device : tuple of two ints, optional\n    The array's own device, or "
+     "(1, 0) for the CPU (a copy of device\n    memory; host-accessible memory is "
+     "shared).\n"
+     "copy : bool, optional\n    True always copies (flagged IS_COPIED), False never "
+     "does."},
+    {"__dlpack_device__", (PyCFunction)Ndarray_dlpack_device, METH_NOARGS,
+     "__dlpack_device__($self, /)\n--\n\n"
+     "(device_type, device_id): (2, n) for device memory, (13, 0) managed,\n"
+     "(3, 0) pinned, (1, 0) host."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ======================================================================== */
+/* DLPack import                                                             */
+/* ======================================================================== */
+
+/* The owner of a consumed capsule's tensor: a capsule of our own whose
+ * destructor calls the producer's deleter once, when the last array over the
+ * memory is gone. */
+static void
+owner_dtor_versioned(PyObject *cap)
+{
+    DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, OWNER_NAME_V);
+    if (m != NULL && m->deleter != NULL) {
+        m->deleter(m);
+    }
+}
+
+static void
+owner_dtor_legacy(PyObject *cap)
+{
+    DLManagedTensor *m = PyCapsule_GetPointer(cap, OWNER_NAME_L);
+    if (m != NULL && m->deleter != NULL) {
+        m->deleter(m);
+    }
+}
+
+/* Device id for memory that belongs to no one GPU (managed, pinned): the
+ * requested GPU, else the current one, else GPU 0. */
+static int
+any_gpu(int requested)
+{
+    if (requested >= 0) {
+        return requested;
+    }
+    int cur = ca_current_device();
+    return cur >= 0 ? cur : 0;
+}
+
+/* A NumPy view of host memory of a (not yet wrapped) foreign tensor, owned by
+ * `owner`; used to copy host data to a GPU. */
+static PyObject *
+numpy_view(char *ptr, int dtype, int ndim, const Py_ssize_t *shape,
+           const Py_ssize_t *strides, PyObject *owner)
+{
+    npy_intp dims[CA_MAX_DIMS], st[CA_MAX_DIMS];
+    PyArray_Descr *descr = ca_descr(dtype);
+    PyObject *arr;
+    for (int i = 0; i < ndim; i++) {
+        dims[i] = shape[i];
+        st[i] = strides[i];
+    }
+    Py_INCREF(descr);
+    arr = PyArray_NewFromDescr(&PyArray_Type, descr, ndim, dims, st, ptr, 0, NULL);
+    if (arr == NULL) {
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, Py_NewRef(owner)) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+/* Call x.__dlpack__(...) the way the array API asks, falling back to the
+ * pre-1.0 signature for producers that reject max_version. `stream` NULL:
+ * do not pass one (CPU producers). */
+static PyObject *
+call_dlpack(PyObject *meth, PyObject *stream)
+{
+    PyObject *args[2];
+    PyObject *cap;
+    if (stream != NULL) {
+        args[0] = stream;
+        args[1] = max_version_obj;
+        cap = PyObject_Vectorcall(meth, args, 0, kw_stream_maxver);
+    }
+    else {
+        args[0] = max_version_obj;
+        cap = PyObject_Vectorcall(meth, args, 0, kw_maxver);
+    }
+    if (cap == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        if (stream != NULL) {
+            args[0] = stream;
+            cap = PyObject_Vectorcall(meth, args, 0, kw_stream);
+        }
+        else {
+            cap = PyObject_Vectorcall(meth, NULL, 0, NULL);
+        }
+    }
+    return cap;
+}
+
+/* Import a DLPack capsule. `device`: -3 = where the data is, CA_CPU or a GPU
+ * ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
+ * current stream the producer synchronized with (needed for host reads). */
+static CaArray *
+import_capsule(PyObject *cap, int device, int copy, int stream_dev)
+{
+    DLTensor *t;
+    void *mt;
+    int versioned, dtype, itemsize, ndim, readonly = 0;
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS], size, lo = 0, hi = 0;
+    uintptr_t ptr;
+    PyObject *owner = NULL, *tmp = NULL;
+    CaArray *arr = NULL, *res = NULL;
+    char *host = NULL, *dptr;
+    int dev;
+    ca_memkind kind;
+
+    if (PyCapsule_IsValid(cap, PTR_NAME_V)) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, PTR_NAME_V);
+        if (m == NULL) {
+            return NULL;
+        }
+        if (m->version.major != CA_DLPACK_MAJOR_VERSION) {
+            PyErr_Format(PyExc_BufferError,
+                         "DLPack capsule has version %u.%u; cuarray reads %d.x",
+                         (unsigned)m->version.major, (unsigned)m->version.minor,
+                         CA_DLPACK_MAJOR_VERSION);
+            return NULL;
+        }
+        versioned = 1;
+        mt = m;
+        t = &m->dl_tensor;
+        readonly = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    }
+    else if (PyCapsule_IsValid(cap, PTR_NAME_L)) {
+        DLManagedTensor *m = PyCapsule_GetPointer(cap, PTR_NAME_L);
+        if (m == NULL) {
+            return NULL;
+        }
+        versioned = 0;
+        mt = m;
+        t = &m->dl_tensor;
+    }
+    else if (PyCapsule_CheckExact(cap)) {
+        const char *name = PyCapsule_GetName(cap);
+        if (name != NULL &&
+            (strcmp(name, USED_NAME_V) == 0 || strcmp(name, USED_NAME_L) == 0)) {
+            PyErr_SetString(PyExc_BufferError,
+                            "DLPack capsule was already consumed (a capsule can be "
+                            "imported only once)");
+        }
+        else {
+            PyErr_Format(PyExc_TypeError, "not a DLPack capsule (name %s)",
+                         name ? name : "NULL");
+        }
+        return NULL;
+    }
+    else {
+        PyErr_Format(PyExc_TypeError,
+                     "__dlpack__() returned %.100s, not a DLPack capsule",
+                     Py_TYPE(cap)->tp_name);
+        return NULL;
+    }
+
+    /* Validate the tensor before consuming the capsule. */
+    ndim = t->ndim;
+    if (ndim < 0 || ndim > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_BufferError,
+                     "DLPack tensor has %d dimensions; cuarray supports 0 to %d",
+                     ndim, CA_MAX_DIMS);
+        return NULL;
+    }
+    if (ndim > 0 && t->shape == NULL) {
+        PyErr_SetString(PyExc_BufferError, "DLPack tensor has no shape");
+        return NULL;
+    }
+    if ((dtype = dtype_from_dl(t->dtype)) < 0) {
+        return NULL;
+    }
+    itemsize = ca_dtype_size[dtype];
+    for (int i = 0; i < ndim; i++) {
+        if (t->shape[i] < 0) {
+            PyErr_SetString(PyExc_BufferError, "DLPack tensor has a negative extent");
+            return NULL;
+        }
+        shape[i] = (Py_ssize_t)t->shape[i];
+    }
+    if ((size = shape_size(ndim, shape, itemsize)) < 0) {
+        return NULL;
+    }
+    if (t->strides == NULL) {
+        c_strides(ndim, shape, itemsize, strides);
+    }
+    else {
+        for (int i = 0; i < ndim; i++) {
+            if (__builtin_mul_overflow((Py_ssize_t)t->strides[i], (Py_ssize_t)itemsize,
+                                       &strides[i])) {
+                PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow");
+                return NULL;
+            }
+        }
+    }
+    if (t->byte_offset > (uint64_t)(UINTPTR_MAX - (uintptr_t)t->data)) {
+        PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset overflows");
+        return NULL;
+    }
+    ptr = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+    if (size > 0) {
+        if (ptr == 0) {
+            PyErr_SetString(PyExc_BufferError,
+                            "DLPack tensor has a NULL data pointer");
+            return NULL;
+        }
+        if (check_alignment(ptr, ndim, shape, strides, itemsize, PyExc_BufferError) <
+                0 ||
+            layout_extent(ndim, shape, strides, itemsize, &lo, &hi) < 0) {
+            return NULL;
+        }
+        if ((lo < 0 && ptr < (uintptr_t)(-lo)) || (uintptr_t)hi > UINTPTR_MAX - ptr) {
+            PyErr_SetString(PyExc_BufferError,
+                            "DLPack tensor extends outside the address space");
+            return NULL;
+        }
+    }
+    /* Where it lands. */
+    switch (t->device.device_type) {
+    case kDLCPU:
+        dev = CA_CPU;
+        kind = CA_MEM_HOST;
+        break;
+    case kDLCUDA:
+        dev = t->device.device_id;
+        kind = CA_MEM_DEVICE;
+        if (dev < 0 || dev >= ca_device_count()) {
+            PyErr_Format(PyExc_BufferError,
+                         "DLPack tensor is on CUDA device %d, which this process "
+                         "cannot use (%d CUDA devices)",
+                         dev, ca_device_count());
+            return NULL;
+        }
+        break;
+    case kDLCUDAManaged:
+    case kDLCUDAHost:
+        if (device == CA_CPU || (device < 0 && ca_current_device() == CA_CPU)) {
+            /* Host-accessible: the CPU reads it in place. */
+            dev = CA_CPU;
+            kind = CA_MEM_HOST;
+        }
+        else {
+            dev = any_gpu(device);
+            kind = t->device.device_type == kDLCUDAManaged ? CA_MEM_MANAGED
+                                                            : CA_MEM_PINNED;
+        }
+        break;
+    default:
+        PyErr_Format(PyExc_BufferError,
+                     "DLPack tensor is on device type %d, which cuarray cannot use "
+                     "(CPU 1, CUDA 2, CUDAHost 3, CUDAManaged 13)",
+                     (int)t->device.device_type);
+        return NULL;
+    }
+    if (copy == 0 && device != -3 && device != dev) {
+        PyErr_Format(PyExc_BufferError,
+                     "from_dlpack: copy=False but the data is on %s, not on the "
+                     "requested device",
+                     dev == CA_CPU ? "the CPU" : "another GPU");
+        return NULL;
+    }
+
+    /* Consume: from here on the tensor is ours and `owner` frees it. */
+    owner = PyCapsule_New(mt, versioned ? OWNER_NAME_V : OWNER_NAME_L,
+                          versioned ? owner_dtor_versioned : owner_dtor_legacy);
+    if (owner == NULL) {
+        return NULL;
+    }
+    if (PyCapsule_SetName(cap, versioned ? USED_NAME_V : USED_NAME_L) < 0) {
+        /* Cannot happen for a valid capsule; do not let `owner` free it too. */
+        (void)PyCapsule_SetDestructor(owner, NULL);
+        Py_DECREF(owner);
+        return NULL;
+    }
+
+    /* Host reads of GPU-written memory: wait for the stream the producer
+     * ordered its work before. */
+    if (dev == CA_CPU && t->device.device_type != kDLCPU && stream_dev >= 0 &&
+        size > 0 && stream_sync_host(stream_dev, ca_current_stream(stream_dev)) < 0) {
+        goto error;
+    }
+    dptr = (char *)ptr;
+    if (kind == CA_MEM_MANAGED || (kind == CA_MEM_HOST && dev == CA_CPU)) {
+        host = (char *)ptr;
+    }
+    else if (kind == CA_MEM_PINNED) {
+        void *d = NULL;
+        host = (char *)ptr;
+        if (size > 0) {
+            if (ca_use_device(dev) < 0) {
+                goto error;
+            }
+            CA_CUDA_CHECK(cudaHostGetDevicePointer(&d, host, 0));
+            dptr = (char *)d;
+        }
+    }
+    arr = wrap_foreign(dptr, host, lo, hi, size, dtype, ndim, shape, strides, dev, kind,
+                       owner, readonly);
+    if (arr == NULL) {
+        goto error;
+    }
+    /* A copy: asked for, or needed to reach the requested device. */
+    if (device != -3 && device != dev) {
+        if (dev == CA_CPU) {
+            /* host data -> a GPU */
+            tmp = numpy_view(host, dtype, ndim, shape, strides, (PyObject *)arr);
+            if (tmp == NULL) {
+                goto error;
+            }
+            res = ca_array_from_numpy((PyArrayObject *)tmp, dtype, device,
+                                      CA_MEM_DEVICE);
+        }
+        else {
+            /* GPU data -> the CPU, or another GPU through the host */
+            tmp = ca_array_to_numpy(arr);
+            if (tmp == NULL) {
+                goto error;
+            }
+            res = device == CA_CPU ? wrap_numpy_host((PyArrayObject *)tmp, dtype, 0)
+                                   : ca_array_from_numpy((PyArrayObject *)tmp, dtype,
+                                                         device, CA_MEM_DEVICE);
+        }
+    }
+    else if (copy == 1) {
+        res = ca_array_copy(arr, dtype, 'K');
+    }
+    else {
+        res = (CaArray *)Py_NewRef(arr);
+    }
+error:
+    Py_XDECREF(tmp);
+    Py_XDECREF(arr);
+    Py_XDECREF(owner);
+    return res;
 }
 
 CaArray *
 ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
 {
+    PyObject *meth = NULL, *devt = NULL, *cap = NULL, *stream = NULL;
+    CaArray *res = NULL;
+    long type = 0, id = 0;
+    int stream_dev = -1;
+
     *found = 0;
-    return NULL;
+    if (PyCapsule_CheckExact(obj)) {
+        /* A bare capsule (the pre-array-API way): no stream handshake. */
+        *found = 1;
+        return import_capsule(obj, device, copy, -1);
+    }
+    meth = PyObject_GetAttr(obj, ca_st->str_dlpack);
+    if (meth == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+        }
+        else {
+            *found = 1;
+        }
+        return NULL;
+    }
+    *found = 1;
+    devt = PyObject_CallMethodNoArgs(obj, ca_st->str_dlpack_device);
+    if (devt == NULL) {
+        goto error;
+    }
+    if (parse_int_pair(devt, &type, &id, "__dlpack_device__()") < 0) {
+        goto error;
+    }
+    /* Our current stream, for producers on a CUDA device type. */
+    if (type == kDLCUDA) {
+        if (id < 0 || id >= ca_device_count()) {
+            PyErr_Format(PyExc_BufferError,
+                         "DLPack producer is on CUDA device %ld, which this process "
+                         "cannot use",
+                         id);
+            goto error;
+        }
+        stream_dev = (int)id;
+    }
+    else if ((type == kDLCUDAManaged || type == kDLCUDAHost) && ca_device_count() > 0) {
+        stream_dev = any_gpu(device);
+    }
+    if (stream_dev >= 0) {
+        stream = PyLong_FromSize_t((size_t)stream_id(ca_current_stream(stream_dev)));
+        if (stream == NULL) {
+            goto error;
+        }
+    }
+    cap = call_dlpack(meth, stream);
+    if (cap == NULL) {
+        goto error;
+    }
+    res = import_capsule(cap, device, copy, stream_dev);
+error:
+    Py_XDECREF(meth);
+    Py_XDECREF(devt);
+    Py_XDECREF(stream);
+    Py_XDECREF(cap);
+    return res;
+}
+
+/* ======================================================================== */
+/* Module functions                                                          */
+/* ======================================================================== */
+
+static PyObject *
+interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"", "device", "copy", NULL};
+    PyObject *x, *o_dev = Py_None, *o_copy = Py_None;
+    int device = -3, copy = -1, found;
+    CaArray *res;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &x,
+                                     &o_dev, &o_copy)) {
+        return NULL;
+    }
+    if (o_dev != Py_None && (device = ca_device_from_object(o_dev)) == -2) {
+        return NULL;
+    }
+    if (o_copy != Py_None && (copy = PyObject_IsTrue(o_copy)) < 0) {
+        return NULL;
+    }
+    res = ca_from_dlpack_obj(x, device, copy, &found);
+    if (res == NULL && !found) {
+        PyErr_Format(PyExc_TypeError,
+                     "from_dlpack: %.100s object is not a DLPack producer (it has no "
+                     "__dlpack__ method)",
+                     Py_TYPE(x)->tp_name);
+    }
+    return (PyObject *)res;
+}
+
+static PyObject *
+interop_from_cai(PyObject *mod, PyObject *obj)
+{
+    int found;
+    CaArray *res = ca_from_cai(obj, &found);
+    if (res == NULL && !found) {
+        PyErr_Format(PyExc_TypeError, "%.100s object has no __cuda_array_interface__",
+                     Py_TYPE(obj)->tp_name);
+    }
+    return (PyObject *)res;
+}
+
+static PyObject *
+interop_cai_sync(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    int old = cai_sync;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "_cai_sync(flag=None)");
+        return NULL;
+    }
+    if (nargs == 1 && args[0] != Py_None) {
+        int v = PyObject_IsTrue(args[0]);
+        if (v < 0) {
+            return NULL;
+        }
+        cai_sync = v;
+    }
+    return PyBool_FromLong(old);
+}
+
+static PyMethodDef interop_functions[] = {
+    {"from_dlpack", (PyCFunction)(void (*)(void))interop_from_dlpack,
+     METH_VARARGS | METH_KEYWORDS,
+     "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
+     "An array sharing the memory of a DLPack producer `x`.\n\n"
+     "Calls ``x.__dlpack__(stream=<current stream>, max_version=(1, 0))`` (the\n"
+     "legacy signature for older producers) so the producer's pending work is\n"
+     "ordered before ours without a host synchronize. Device memory gives a\n"
+     "device array, managed and pinned memory managed and pinned arrays, CPU\n"
+     "memory a host array on the cpu device. A read-only tensor gives a\n"
+     "non-writeable array.\n\n"
+     "Parameters\n----------\n"
+     "device : device, optional\n    Where the result lives; data elsewhere is copied "
+     "(default: where\n    the data is).\n"
+     "copy : bool, optional\n    True always copies; False never does (BufferError "
+     "when a copy\n    would be needed); None copies only to change device."},
+    {"_from_cai", (PyCFunction)interop_from_cai, METH_O,
+     "_from_cai(obj)\n--\n\nImport through __cuda_array_interface__ (testing hook)."},
+    {"_cai_sync", (PyCFunction)(void (*)(void))interop_cai_sync, METH_FASTCALL,
+     "_cai_sync(flag=None)\n--\n\n"
+     "Get (and set) whether a CAI import waits on the producer's stream\n"
+     "(CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns it off). Returns the old value."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *
+intern(const char *s)
+{
+    return PyUnicode_InternFromString(s);
+}
+
+int
+ca_interop_init(PyObject *m)
+{
+    static const char *const typestr[CA_NTYPES] = {
+        "|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4",
+        "<i8", "<u8", "<f2", "<f4", "<f8", "<c8", "<c16",
+    };
+    const char *env = getenv("CUARRAY_CUDA_ARRAY_INTERFACE_SYNC");
+    PyObject *empty = NULL;
+
+    cai_sync = !(env != NULL && strcmp(env, "0") == 0);
+    if (!(k_shape = intern("shape")) || !(k_typestr = intern("typestr")) ||
+        !(k_descr = intern("descr")) || !(k_data = intern("data")) ||
+        !(k_strides = intern("strides")) || !(k_version = intern("version")) ||
+        !(k_stream = intern("stream")) || !(k_mask = intern("mask")) ||
+        !(k_max_version = intern("max_version")) ||
+        !(k_dl_device = intern("dl_device")) || !(k_copy = intern("copy"))) {
+        return -1;
+    }
+    kw_stream_maxver = PyTuple_Pack(2, k_stream, k_max_version);
+    kw_stream = PyTuple_Pack(1, k_stream);
+    kw_maxver = PyTuple_Pack(1, k_max_version);
+    max_version_obj = Py_BuildValue("(ii)", CA_DLPACK_MAJOR_VERSION, 0);
+    cai_version_obj = PyLong_FromLong(3);
+    if (!kw_stream_maxver || !kw_stream || !kw_maxver || !max_version_obj ||
+        !cai_version_obj) {
+        return -1;
+    }
+    if ((empty = intern("")) == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < CA_NTYPES; i++) {
+        char buf[8];
+        strcpy(buf, typestr[i]);
+        if (buf[0] == '<') {
+            buf[0] = CA_ORDER_CHAR;
+        }
+        typestr_obj[i] = intern(buf);
+        if (typestr_obj[i] == NULL) {
+            goto error;
+        }
+        descr_item[i] = PyTuple_Pack(2, empty, typestr_obj[i]);
+        if (descr_item[i] == NULL) {
+            goto error;
+        }
+    }
+    Py_DECREF(empty);
+    return PyModule_AddFunctions(m, interop_functions);
+error:
+    Py_XDECREF(empty);
+    return -1;
 }

@@ -1,139 +1,340 @@
 /*
  * memory.c: the Memory object (a pool block, or foreign memory kept alive by its
- * owner) and the upstream allocators for each memory kind.
+ * owner), the pools of each (device, memory kind) with their CUDA upstreams, and
+ * the Python MemoryPool handles.
  *
- * Milestone 1: blocks come straight from the upstream (cudaMalloc,
- * cudaMallocManaged, cudaHostAlloc, malloc). The pool (pool.c) goes under it next.
+ * Pools live as long as the process: a Memory may be freed during interpreter
+ * shutdown, and freeing into a pool never calls CUDA, so that is always safe.
+ * All pool calls here hold the GIL; the upstreams release it around the blocking
+ * CUDA calls (pool.c drops its own mutex around them, see pool.h).
  */
 #include "cuarray.h"
+#include "pool.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <structmember.h>
+#include <unistd.h>
 
 const char *const ca_memkind_name[CA_MEM_NKINDS] = {"device", "managed", "pinned", "host"};
 
+#define MAX_DEVICES 64                 /* as device.c */
+#define SLOT(device) ((device) + 1)    /* slot 0: the cpu */
+
 /* ======================================================================== */
-/* Upstreams: one per memory kind                                           */
+/* Upstreams: CUDA for device/managed/pinned, malloc for host                */
 /* ======================================================================== */
-/*
- * Each returns 0 or a status (a cudaError_t, or CA_KERR_NOMEM for malloc). They
- * are called with the GIL held and release it around the blocking CUDA calls.
- * The caller has made `device` current on this thread.
- */
+
 typedef struct {
     int device;
     ca_memkind kind;
+    cudaEvent_t ev;    /* for cross-stream reuse; made on first need */
 } mem_ctx;
 
+static ca_pool *pools[MAX_DEVICES + 1][CA_MEM_NKINDS];
+static mem_ctx ctxs[MAX_DEVICES + 1][CA_MEM_NKINDS];
+
+/* The caller made ctx->device current on this thread. */
 static int
-upstream_alloc(void *vctx, size_t size, char **out)
+cuda_alloc(void *vctx, size_t size, char **out)
 {
     mem_ctx *ctx = (mem_ctx *)vctx;
-    void *p = NULL;
-    int st = 0;
-    *out = NULL;
-    switch (ctx->kind) {
-    case CA_MEM_DEVICE:
-        Py_BEGIN_ALLOW_THREADS
-        st = (int)cudaMalloc(&p, size);
-        Py_END_ALLOW_THREADS
-        break;
-    case CA_MEM_MANAGED:
-        Py_BEGIN_ALLOW_THREADS
-        st = (int)cudaMallocManaged(&p, size, cudaMemAttachGlobal);
-        Py_END_ALLOW_THREADS
-        break;
-    case CA_MEM_PINNED: {
-        void *dp = NULL;
-        Py_BEGIN_ALLOW_THREADS
-        st = (int)cudaHostAlloc(&p, size, cudaHostAllocMapped | cudaHostAllocPortable);
-        if (st == 0) {
-            /* Kernels get the device pointer; with unified addressing (every
-             * 64-bit platform CUDA supports) it equals the host pointer, which
-             * lets one address serve both sides. */
-            st = (int)cudaHostGetDevicePointer(&dp, p, 0);
-            if (st == 0 && dp != p) {
-                st = (int)cudaErrorInvalidValue;
+    void *p = NULL, *dp = NULL;
+    cudaError_t st;
+    Py_BEGIN_ALLOW_THREADS
+    if (ctx->kind == CA_MEM_DEVICE) {
+        st = cudaMalloc(&p, size);
+    }
+    else if (ctx->kind == CA_MEM_MANAGED) {
+        st = cudaMallocManaged(&p, size, cudaMemAttachGlobal);
+    }
+    else {
+        st = cudaHostAlloc(&p, size, cudaHostAllocMapped | cudaHostAllocPortable);
+        if (st == cudaSuccess) {
+            /* Kernels take the device pointer; with unified addressing (every
+             * 64-bit platform CUDA supports) it is the host pointer, so one
+             * address serves both sides of a pinned block. */
+            st = cudaHostGetDevicePointer(&dp, p, 0);
+            if (st == cudaSuccess && dp != p) {
+                st = cudaErrorInvalidValue;
             }
-            if (st != 0) {
+            if (st != cudaSuccess) {
                 (void)cudaFreeHost(p);
                 p = NULL;
             }
         }
-        Py_END_ALLOW_THREADS
-        break;
     }
-    case CA_MEM_HOST:
-    default:
-        /* 512-byte alignment like the device allocations; size is a multiple
-         * of 512 so aligned_alloc's rule holds. */
-        p = aligned_alloc(512, size);
-        st = p == NULL ? CA_KERR_NOMEM : 0;
-        break;
-    }
-    if (st != 0 && ctx->kind != CA_MEM_HOST) {
-        /* A failed cudaMalloc also sets the runtime's last error; clear it so a
-         * later launch check does not report this allocation failure. */
+    if (st != cudaSuccess) {
+        /* A failed allocation also sets the runtime's last error; clear it so
+         * the next launch check does not report it. */
         (void)cudaGetLastError();
     }
+    Py_END_ALLOW_THREADS
     *out = (char *)p;
-    return st;
+    return (int)st;
 }
 
 static int
-upstream_free(void *vctx, char *ptr, size_t size)
+cuda_free(void *vctx, char *ptr, size_t size)
 {
     mem_ctx *ctx = (mem_ctx *)vctx;
-    int st = 0;
+    cudaError_t st;
     (void)size;
-    switch (ctx->kind) {
-    case CA_MEM_DEVICE:
-    case CA_MEM_MANAGED:
-        Py_BEGIN_ALLOW_THREADS
-        st = (int)cudaFree(ptr);
-        Py_END_ALLOW_THREADS
-        break;
-    case CA_MEM_PINNED:
-        Py_BEGIN_ALLOW_THREADS
-        st = (int)cudaFreeHost(ptr);
-        Py_END_ALLOW_THREADS
-        break;
-    case CA_MEM_HOST:
-    default:
-        free(ptr);
-        break;
+    Py_BEGIN_ALLOW_THREADS
+    st = ctx->kind == CA_MEM_PINNED ? cudaFreeHost(ptr) : cudaFree(ptr);
+    if (st != cudaSuccess) {
+        (void)cudaGetLastError();
     }
-    return st;
+    Py_END_ALLOW_THREADS
+    return (int)st;
+}
+
+/* Queue on `waiter` a wait for the work queued on `producer` so far: one event,
+ * reused (cudaStreamWaitEvent captures the event's state when called). Called
+ * with the pool's mutex held, which serializes the use of ctx->ev; nothing here
+ * blocks, or touches the GIL. */
+static int
+cuda_stream_wait(void *vctx, ca_stream_t waiter, ca_stream_t producer)
+{
+    mem_ctx *ctx = (mem_ctx *)vctx;
+    cudaError_t st = cudaSuccess;
+    if (ctx->ev == NULL) {
+        st = cudaEventCreateWithFlags(&ctx->ev, cudaEventDisableTiming);
+    }
+    if (st == cudaSuccess) {
+        st = cudaEventRecord(ctx->ev, (cudaStream_t)producer);
+    }
+    if (st == cudaSuccess) {
+        st = cudaStreamWaitEvent((cudaStream_t)waiter, ctx->ev, 0);
+    }
+    if (st != cudaSuccess) {
+        /* e.g. the producer was an external stream destroyed since: waiting
+         * for the whole device is always safe. Rare, so the GIL stays held. */
+        (void)cudaGetLastError();
+        st = cudaDeviceSynchronize();
+    }
+    return (int)st;
 }
 
 static int
-kind_valid_for(int device, ca_memkind kind)
+cuda_stream_sync(void *vctx, ca_stream_t stream)
+{
+    cudaError_t st;
+    (void)vctx;
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaStreamSynchronize((cudaStream_t)stream);
+    Py_END_ALLOW_THREADS
+    return (int)st;
+}
+
+static int
+cuda_device_sync(void *vctx)
+{
+    cudaError_t st;
+    (void)vctx;
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaDeviceSynchronize();
+    Py_END_ALLOW_THREADS
+    return (int)st;
+}
+
+/* ======================================================================== */
+/* Pools per (device, kind)                                                  */
+/* ======================================================================== */
+
+static int
+check_kind(int device, int kind)
 {
     if (kind < 0 || kind >= CA_MEM_NKINDS) {
-        PyErr_Format(PyExc_ValueError, "invalid memory kind %d", (int)kind);
+        PyErr_Format(PyExc_ValueError, "invalid memory kind %d", kind);
+        return -1;
+    }
+    if (device < CA_CPU || device >= MAX_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "invalid device ordinal %d", device);
         return -1;
     }
     if (device == CA_CPU && kind != CA_MEM_HOST) {
         PyErr_Format(PyExc_ValueError,
-                     "%s memory needs a CUDA device; the cpu device has host memory "
-                     "only",
+                     "%s memory needs a CUDA device; the cpu device has host "
+                     "memory only",
                      ca_memkind_name[kind]);
         return -1;
     }
     if (device != CA_CPU && kind == CA_MEM_HOST) {
         PyErr_SetString(PyExc_ValueError,
-                        "host memory belongs to the cpu device; for host memory a GPU "
-                        "can reach, use pinned or managed memory");
+                        "host memory belongs to the cpu device; for host memory a "
+                        "GPU can reach, use pinned or managed memory");
         return -1;
     }
     return 0;
+}
+
+/* Total bytes a `fraction` or percentage limit refers to: the GPU's memory for
+ * device and managed pools, the machine's RAM for pinned and host pools. */
+static int
+capacity_of(int device, ca_memkind kind, size_t *out)
+{
+    if (kind == CA_MEM_DEVICE || kind == CA_MEM_MANAGED) {
+        size_t free_b = 0, total_b = 0;
+        int st = (int)cudaMemGetInfo(&free_b, &total_b);
+        if (st != 0) {
+            return ca_cuda_error_int(st, "cudaMemGetInfo(&free, &total)");
+        }
+        *out = total_b;
+        return 0;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) {
+        PyErr_SetString(PyExc_OSError, "cannot read the size of the machine's memory");
+        return -1;
+    }
+    *out = (size_t)pages * (size_t)page;
+    return 0;
+}
+
+/* CUARRAY_GPU_MEMORY_LIMIT: bytes, or a percentage of the GPU's memory ("50%").
+ * 0 when unset. -1 with ValueError when malformed. */
+static int
+env_limit(int device, size_t *out)
+{
+    const char *v = getenv("CUARRAY_GPU_MEMORY_LIMIT");
+    char *end = NULL;
+    *out = 0;
+    if (v == NULL || *v == '\0') {
+        return 0;
+    }
+    size_t n = strlen(v);
+    if (v[n - 1] == '%') {
+        double pct = strtod(v, &end);
+        size_t cap = 0;
+        if (end != v + n - 1 || !(pct > 0.0 && pct <= 100.0)) {
+            goto bad;
+        }
+        if (capacity_of(device, CA_MEM_DEVICE, &cap) < 0) {
+            return -1;
+        }
+        *out = (size_t)((double)cap * pct / 100.0);
+        return 0;
+    }
+    if (v[0] < '0' || v[0] > '9') {
+        goto bad;
+    }
+    unsigned long long b = strtoull(v, &end, 10);
+    if (*end != '\0') {
+        goto bad;
+    }
+    *out = (size_t)b;
+    return 0;
+bad:
+    PyErr_Format(PyExc_ValueError,
+                 "CUARRAY_GPU_MEMORY_LIMIT=%s: expected a number of bytes or a "
+                 "percentage of the GPU's memory such as '50%%'",
+                 v);
+    return -1;
+}
+
+/* The pool of (device, kind), created on first use. For a GPU, the caller has
+ * made the device current (ca_use_device). */
+static ca_pool *
+get_pool(int device, ca_memkind kind)
+{
+    ca_pool *p = pools[SLOT(device)][kind];
+    if (p != NULL) {
+        return p;
+    }
+    size_t limit = 0;
+    if (kind == CA_MEM_DEVICE && env_limit(device, &limit) < 0) {
+        return NULL;
+    }
+    if (kind == CA_MEM_HOST) {
+        p = ca_pool_new(&ca_pool_malloc_upstream);
+    }
+    else {
+        mem_ctx *ctx = &ctxs[SLOT(device)][kind];
+        ca_pool_upstream up = {ctx, cuda_alloc, cuda_free, cuda_stream_wait,
+                               cuda_stream_sync, cuda_device_sync};
+        ctx->device = device;
+        ctx->kind = kind;
+        ctx->ev = NULL;
+        p = ca_pool_new(&up);
+    }
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    ca_pool_set_limit(p, limit);
+    pools[SLOT(device)][kind] = p;
+    return p;
+}
+
+static int
+use_device(int device)
+{
+    return device == CA_CPU ? 0 : ca_use_device(device);
+}
+
+static void
+format_bytes(char *buf, size_t n, size_t bytes)
+{
+    if (bytes >= ((size_t)1 << 30)) {
+        snprintf(buf, n, "%zu bytes (%.2f GiB)", bytes, (double)bytes / (1 << 30));
+    }
+    else if (bytes >= ((size_t)1 << 20)) {
+        snprintf(buf, n, "%zu bytes (%.2f MiB)", bytes, (double)bytes / (1 << 20));
+    }
+    else {
+        snprintf(buf, n, "%zu bytes", bytes);
+    }
+}
+
+/* OutOfMemoryError naming what was asked, what is in use, what is cached and
+ * the limit; any other upstream status becomes a CUDAError. */
+static void
+alloc_error(ca_pool *p, int st, int device, ca_memkind kind, size_t nbytes)
+{
+    static const char *const calls[CA_MEM_NKINDS] = {
+        "cudaMalloc(&ptr, size)", "cudaMallocManaged(&ptr, size, cudaMemAttachGlobal)",
+        "cudaHostAlloc(&ptr, size, cudaHostAllocMapped | cudaHostAllocPortable)",
+        "aligned_alloc(512, size)"};
+    ca_pool_stats s;
+    char req[64], used[64], cached[64], limit[96], where[32];
+    if (st != CA_POOL_ELIMIT && st != CA_POOL_ENOMEM && st != CA_POOL_EINVAL &&
+        st != cudaErrorMemoryAllocation) {
+        ca_cuda_error(st, calls[kind]);
+        return;
+    }
+    ca_pool_get_stats(p, &s);
+    format_bytes(req, sizeof(req), nbytes);
+    format_bytes(used, sizeof(used), s.used_bytes);
+    format_bytes(cached, sizeof(cached), s.free_bytes);
+    if (s.limit) {
+        format_bytes(limit, sizeof(limit), s.limit);
+    }
+    else {
+        snprintf(limit, sizeof(limit), "none");
+    }
+    if (device == CA_CPU) {
+        snprintf(where, sizeof(where), "cpu");
+    }
+    else {
+        snprintf(where, sizeof(where), "cuda:%d", device);
+    }
+    PyErr_Format(ca_st->OutOfMemoryError,
+                 "out of memory allocating %s of %s memory on %s (%s): %s in use, %s "
+                 "cached in the pool after releasing what it could, limit %s. Free "
+                 "arrays you no longer need, or raise the limit with "
+                 "pool.set_limit() / CUARRAY_GPU_MEMORY_LIMIT.",
+                 req, ca_memkind_name[kind], where,
+                 st == CA_POOL_ELIMIT ? "the pool's limit would be exceeded"
+                                      : "the allocator has no more",
+                 used, cached, limit);
 }
 
 /* ======================================================================== */
 /* The Memory object                                                        */
 /* ======================================================================== */
 
-static CaMemory *
+static inline CaMemory *
 memory_new(char *ptr, char *host_ptr, size_t size, int device, ca_memkind kind)
 {
     CaMemory *m = PyObject_New(CaMemory, ca_st->memory_type);
@@ -154,40 +355,49 @@ memory_new(char *ptr, char *host_ptr, size_t size, int device, ca_memkind kind)
     return m;
 }
 
+/* A Memory from pool p (device already current). nbytes == 0: no block. */
+static CaMemory *
+memory_from_pool(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
+                 ca_stream_t stream)
+{
+    ca_block *b = NULL;
+    CaMemory *m;
+    int st = ca_pool_alloc(p, nbytes, stream, &b);
+    if (st != 0) {
+        alloc_error(p, st, device, kind, nbytes);
+        return NULL;
+    }
+    if (b == NULL) {
+        return memory_new(NULL, NULL, 0, device, kind);
+    }
+    m = memory_new(b->ptr, kind == CA_MEM_DEVICE ? NULL : b->ptr, nbytes, device, kind);
+    if (m == NULL) {
+        ca_pool_free(p, b);
+        return NULL;
+    }
+    m->pool = p;
+    m->block = b;
+    return m;
+}
+
 CaMemory *
 ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream)
 {
-    mem_ctx ctx = {device, kind};
-    char *p = NULL;
-    int st;
-    CaMemory *m = NULL;
-    (void)stream;
-    if (kind_valid_for(device, kind) < 0) {
-        return NULL;
-    }
+    ca_pool *p;
     if (nbytes == 0) {
-        PyErr_SetString(PyExc_SystemError, "ca_memory_alloc: zero-size request");
+        PyErr_SetString(PyExc_SystemError,
+                        "ca_memory_alloc: zero-size request (zero-size arrays hold "
+                        "no memory)");
         return NULL;
     }
-    if (device != CA_CPU && ca_use_device(device) < 0) {
+    if (check_kind(device, (int)kind) < 0 || use_device(device) < 0) {
         return NULL;
     }
-    st = upstream_alloc(&ctx, (nbytes + 511) & ~(size_t)511, &p);
-    if (st != 0) {
-        if (st == CA_KERR_NOMEM || st == cudaErrorMemoryAllocation) {
-            PyErr_Format(ca_st->OutOfMemoryError,
-                         "out of memory allocating %zu bytes of %s memory", nbytes,
-                         ca_memkind_name[kind]);
-            return NULL;
-        }
-        return (CaMemory *)ca_cuda_error(st, "cudaMalloc");
-    }
-    m = memory_new(p, kind == CA_MEM_DEVICE ? NULL : p, nbytes, device, kind);
-    if (m == NULL) {
-        (void)upstream_free(&ctx, p, nbytes);
+    p = get_pool(device, kind);
+    if (p == NULL) {
         return NULL;
     }
-    return m;
+    return memory_from_pool(p, device, kind, nbytes, stream);
 }
 
 CaMemory *
@@ -198,9 +408,30 @@ ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device, ca_memkind
     if (m == NULL) {
         return NULL;
     }
-    Py_XINCREF(owner);
-    m->owner = owner;
+    m->owner = Py_XNewRef(owner);
     return m;
+}
+
+int
+ca_memory_stream_destroyed(int device, ca_stream_t stream)
+{
+    int st = 0;
+    if (device < 0 || device >= MAX_DEVICES) {
+        return 0;
+    }
+    for (int k = 0; k < CA_MEM_NKINDS; k++) {
+        ca_pool *p = pools[SLOT(device)][k];
+        if (p != NULL) {
+            int s = ca_pool_forget_stream(p, stream);
+            if (st == 0) {
+                st = s;
+            }
+        }
+    }
+    if (st != 0) {
+        return ca_cuda_error_int(st, "cudaStreamSynchronize(stream)");
+    }
+    return 0;
 }
 
 static void
@@ -210,22 +441,17 @@ Memory_dealloc(CaMemory *self)
     if (self->weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)self);
     }
-    if (self->owner != NULL || self->registered) {
+    if (self->block != NULL) {
+        ca_pool_free(self->pool, self->block);
+    }
+    else {
         if (self->registered) {
             int st = (int)cudaHostUnregister(self->host_ptr);
             if (st != 0) {
-                ca_cuda_warn_unraisable(st, "cudaHostUnregister");
+                ca_cuda_warn_unraisable(st, "cudaHostUnregister(ptr)");
             }
         }
         Py_CLEAR(self->owner);
-    }
-    else if (self->ptr != NULL || self->host_ptr != NULL) {
-        mem_ctx ctx = {self->device, self->kind};
-        char *base = self->kind == CA_MEM_DEVICE ? self->ptr : self->host_ptr;
-        int st = upstream_free(&ctx, base, self->size);
-        if (st != 0) {
-            ca_cuda_warn_unraisable(st, "cudaFree");
-        }
     }
     PyObject_Free(self);
     Py_DECREF(tp);
@@ -250,17 +476,29 @@ Memory_get_device(CaMemory *self, void *closure)
 }
 
 static PyObject *
+Memory_get_device_id(CaMemory *self, void *closure)
+{
+    return PyLong_FromLong(self->device);
+}
+
+static PyObject *
 Memory_get_kind(CaMemory *self, void *closure)
 {
     return PyUnicode_FromString(ca_memkind_name[self->kind]);
 }
 
-/* The CAI `stream` entry: the stream that may hold pending work on this memory.
- * Foreign memory and memory without a stream export None. */
+/* A stream as CAI v3 writes it: 1 for the legacy default stream, 2 for the
+ * per-thread default stream, else the handle. */
 static PyObject *
-memory_cai_stream(CaMemory *self)
+cai_stream_int(ca_stream_t s)
 {
-    Py_RETURN_NONE;
+    if (s == NULL || s == (ca_stream_t)cudaStreamLegacy) {
+        return PyLong_FromLong(1);
+    }
+    if (s == (ca_stream_t)cudaStreamPerThread) {
+        return PyLong_FromLong(2);
+    }
+    return PyLong_FromVoidPtr((void *)s);
 }
 
 static PyObject *
@@ -273,9 +511,16 @@ Memory_get_cai(CaMemory *self, void *closure)
                         "address it");
         return NULL;
     }
-    stream = memory_cai_stream(self);
-    if (stream == NULL) {
-        return NULL;
+    /* The stream that may hold pending work on this memory: the one its pool
+     * block was allocated on. Foreign memory and zero-size memory: None. */
+    if (self->block != NULL && self->block->stream != CA_POOL_STREAM_ANY) {
+        stream = cai_stream_int(self->block->stream);
+        if (stream == NULL) {
+            return NULL;
+        }
+    }
+    else {
+        stream = Py_NewRef(Py_None);
     }
     res = Py_BuildValue("{s:(n),s:s,s:[(s,s)],s:(NO),s:i,s:O,s:O}", "shape",
                         (Py_ssize_t)self->size, "typestr", "|u1", "descr", "", "|u1",
@@ -288,46 +533,62 @@ Memory_get_cai(CaMemory *self, void *closure)
 static PyObject *
 Memory_repr(CaMemory *self)
 {
+    char buf[160], dev[16];
     if (self->device == CA_CPU) {
-        return PyUnicode_FromFormat("<cuarray.cuda.Memory ptr=%p size=%zu kind='%s' "
-                                    "device=cpu>",
-                                    self->ptr, self->size, ca_memkind_name[self->kind]);
+        snprintf(dev, sizeof(dev), "cpu");
     }
-    return PyUnicode_FromFormat("<cuarray.cuda.Memory ptr=%p size=%zu kind='%s' "
-                                "device=cuda:%d>",
-                                self->ptr, self->size, ca_memkind_name[self->kind],
-                                self->device);
+    else {
+        snprintf(dev, sizeof(dev), "cuda:%d", self->device);
+    }
+    snprintf(buf, sizeof(buf),
+             "<cuarray.cuda.Memory ptr=0x%llx size=%zu kind='%s' device=%s>",
+             (unsigned long long)(uintptr_t)self->ptr, self->size,
+             ca_memkind_name[self->kind], dev);
+    return PyUnicode_FromString(buf);
+}
+
+/* Before the host reads managed memory: the GPU may still be writing it, and
+ * the host must not touch managed memory while kernels that use it run. */
+static int
+sync_for_host(CaMemory *self)
+{
+    ca_stream_t cur, mine = NULL;
+    int have_mine = 0;
+    cudaError_t st = cudaSuccess;
+    if (use_device(self->device) < 0) {
+        return -1;
+    }
+    cur = ca_current_stream(self->device);
+    if (self->block != NULL && self->block->stream != CA_POOL_STREAM_ANY &&
+        self->block->stream != cur) {
+        mine = self->block->stream;
+        have_mine = 1;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaStreamSynchronize((cudaStream_t)cur);
+    if (st == cudaSuccess && have_mine) {
+        st = cudaStreamSynchronize((cudaStream_t)mine);
+    }
+    Py_END_ALLOW_THREADS
+    if (st != cudaSuccess) {
+        return ca_cuda_error_int((int)st, "cudaStreamSynchronize(stream)");
+    }
+    return 0;
 }
 
 static int
 Memory_getbuffer(CaMemory *self, Py_buffer *view, int flags)
 {
+    view->obj = NULL;
     if (self->kind == CA_MEM_DEVICE) {
         PyErr_SetString(PyExc_BufferError,
                         "device memory is not host-accessible and cannot export a "
-                        "buffer; copy it to the host first (an array's .get()), or "
-                        "allocate managed or pinned memory");
-        view->obj = NULL;
+                        "buffer: copy it to the host first (an array's .get() or "
+                        "cuarray.asnumpy), or allocate managed or pinned memory");
         return -1;
     }
-    if (self->kind == CA_MEM_MANAGED && self->size > 0) {
-        /* The GPU may still be writing this memory: the host must not touch
-         * managed memory while kernels that use it run. */
-        ca_stream_t s;
-        int st;
-        if (ca_use_device(self->device) < 0) {
-            view->obj = NULL;
-            return -1;
-        }
-        s = ca_current_stream(self->device);
-        Py_BEGIN_ALLOW_THREADS
-        st = (int)cudaStreamSynchronize((cudaStream_t)s);
-        Py_END_ALLOW_THREADS
-        if (st != 0) {
-            ca_cuda_error(st, "cudaStreamSynchronize");
-            view->obj = NULL;
-            return -1;
-        }
+    if (self->kind == CA_MEM_MANAGED && self->size > 0 && sync_for_host(self) < 0) {
+        return -1;
     }
     if (PyBuffer_FillInfo(view, (PyObject *)self, self->host_ptr,
                           (Py_ssize_t)self->size, 0, flags) < 0) {
@@ -343,15 +604,24 @@ Memory_releasebuffer(CaMemory *self, Py_buffer *view)
     self->exports--;
 }
 
+static PyObject *
+Memory_get_exports(CaMemory *self, void *closure)
+{
+    return PyLong_FromSsize_t(self->exports);
+}
+
 static PyGetSetDef Memory_getset[] = {
     {"ptr", (getter)Memory_get_ptr, NULL, "The address kernels use (int).", NULL},
-    {"size", (getter)Memory_get_size, NULL, "Size in bytes (as requested).", NULL},
+    {"size", (getter)Memory_get_size, NULL, "Size in bytes, as requested.", NULL},
     {"device", (getter)Memory_get_device, NULL, "The Device the memory belongs to.",
      NULL},
-    {"kind", (getter)Memory_get_kind, NULL,
-     "'device', 'managed', 'pinned' or 'host'.", NULL},
+    {"device_id", (getter)Memory_get_device_id, NULL,
+     "The device ordinal (CuPy's name); -1 for the cpu.", NULL},
+    {"kind", (getter)Memory_get_kind, NULL, "'device', 'managed', 'pinned' or 'host'.",
+     NULL},
+    {"_exports", (getter)Memory_get_exports, NULL, "Live buffer exports.", NULL},
     {"__cuda_array_interface__", (getter)Memory_get_cai, NULL,
-     "CUDA Array Interface v3 (1-D bytes) for GPU-accessible memory.", NULL},
+     "CUDA Array Interface v3 (1-D unsigned bytes) of GPU-accessible memory.", NULL},
     {NULL},
 };
 
@@ -361,19 +631,21 @@ static PyMemberDef Memory_members[] = {
 };
 
 PyDoc_STRVAR(Memory_doc,
-"Memory\n"
-"--\n\n"
-"A block of memory on a device: a pool block, or foreign memory kept alive by a\n"
-"reference to its owner. Made by ``MemoryPool.malloc``, never directly.\n\n"
+"A block of memory of one device: a pool block, or foreign memory kept alive\n"
+"by a reference to its owner. Made by ``MemoryPool.malloc`` (and by arrays),\n"
+"never directly; freed back to its pool when the last reference goes.\n\n"
 "Attributes\n"
 "----------\n"
-"ptr : int\n    The address kernels use.\n"
+"ptr : int\n    The address kernels use (0 for zero-size memory).\n"
 "size : int\n    Bytes requested.\n"
 "device : Device\n"
 "kind : str\n    'device', 'managed', 'pinned' or 'host'.\n\n"
 "Host-accessible memory (managed, pinned, host) exports the buffer protocol as\n"
-"writable unsigned bytes; GPU-accessible memory (device, managed, pinned) has\n"
-"``__cuda_array_interface__``.");
+"writable unsigned bytes (``np.frombuffer(mem, np.uint8)``; managed memory\n"
+"first waits for the device's streams); device memory raises BufferError.\n"
+"GPU-accessible memory (device, managed, pinned) has\n"
+"``__cuda_array_interface__`` (version 3, 1-D bytes; ``stream`` is the stream\n"
+"the block was allocated on); host memory has none.");
 
 static PyType_Slot Memory_slots[] = {
     {Py_tp_dealloc, Memory_dealloc},
@@ -395,6 +667,542 @@ static PyType_Spec Memory_spec = {
 };
 
 /* ======================================================================== */
+/* MemoryPool: a Python handle on the pool of one (device, kind)            */
+/* ======================================================================== */
+
+typedef struct {
+    PyObject_HEAD
+    int device;
+    ca_memkind kind;
+} CaPoolHandle;
+
+static PyTypeObject *pinned_pool_type;                 /* PinnedMemoryPool */
+static PyObject *handles[MAX_DEVICES + 1][CA_MEM_NKINDS];
+
+/* The natural memory kind of a device: device memory on a GPU, host on cpu. */
+static ca_memkind
+default_kind(int device)
+{
+    return device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+}
+
+static PyObject *
+handle_new(PyTypeObject *type, int device, ca_memkind kind)
+{
+    CaPoolHandle *h = (CaPoolHandle *)type->tp_alloc(type, 0);
+    if (h == NULL) {
+        return NULL;
+    }
+    h->device = device;
+    h->kind = kind;
+    return (PyObject *)h;
+}
+
+/* The shared handle of (device, kind) (a new reference). */
+static PyObject *
+get_handle(int device, ca_memkind kind)
+{
+    PyObject **slot;
+    if (check_kind(device, (int)kind) < 0) {
+        return NULL;
+    }
+    slot = &handles[SLOT(device)][kind];
+    if (*slot == NULL) {
+        *slot = handle_new(kind == CA_MEM_PINNED ? pinned_pool_type : ca_st->pool_type,
+                           device, kind);
+        if (*slot == NULL) {
+            return NULL;
+        }
+    }
+    return Py_NewRef(*slot);
+}
+
+static int
+kind_from_object(PyObject *obj, int device, ca_memkind *out)
+{
+    if (obj == NULL || obj == Py_None) {
+        *out = default_kind(device);
+        return 0;
+    }
+    if (PyUnicode_Check(obj)) {
+        for (int k = 0; k < CA_MEM_NKINDS; k++) {
+            if (PyUnicode_CompareWithASCIIString(obj, ca_memkind_name[k]) == 0) {
+                *out = (ca_memkind)k;
+                return 0;
+            }
+        }
+    }
+    PyErr_Format(PyExc_ValueError,
+                 "memory kind must be 'device', 'managed', 'pinned' or 'host', not %R",
+                 obj);
+    return -1;
+}
+
+/* The GPU a pinned or managed pool belongs to when none is named: the current
+ * device if it is a GPU, else GPU 0. */
+static int
+gpu_or_zero(int device)
+{
+    return device == CA_CPU ? 0 : device;
+}
+
+static PyObject *
+MemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"kind", "device", NULL};
+    PyObject *kind_obj = Py_None, *dev_obj = Py_None;
+    ca_memkind kind;
+    int device;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:MemoryPool", kwlist, &kind_obj,
+                                     &dev_obj)) {
+        return NULL;
+    }
+    device = ca_device_from_object(dev_obj);
+    if (device == -2) {
+        return NULL;
+    }
+    if (kind_from_object(kind_obj, device, &kind) < 0) {
+        return NULL;
+    }
+    if ((kind == CA_MEM_PINNED || kind == CA_MEM_MANAGED) && dev_obj == Py_None) {
+        device = gpu_or_zero(device);
+    }
+    if (type == ca_st->pool_type) {
+        return get_handle(device, kind);
+    }
+    /* A Python subclass gets its own handle object on the same pool. */
+    if (check_kind(device, (int)kind) < 0) {
+        return NULL;
+    }
+    return handle_new(type, device, kind);
+}
+
+static PyObject *
+PinnedMemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"device", NULL};
+    PyObject *dev_obj = Py_None;
+    int device;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:PinnedMemoryPool", kwlist,
+                                     &dev_obj)) {
+        return NULL;
+    }
+    device = ca_device_from_object(dev_obj);
+    if (device == -2) {
+        return NULL;
+    }
+    if (dev_obj == Py_None) {
+        device = gpu_or_zero(device);
+    }
+    if (type == pinned_pool_type) {
+        return get_handle(device, CA_MEM_PINNED);
+    }
+    if (check_kind(device, CA_MEM_PINNED) < 0) {
+        return NULL;
+    }
+    return handle_new(type, device, CA_MEM_PINNED);
+}
+
+static void
+MemoryPool_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* The pool behind a handle, created if needed, its device made current. */
+static ca_pool *
+handle_pool(CaPoolHandle *h)
+{
+    if (use_device(h->device) < 0) {
+        return NULL;
+    }
+    return get_pool(h->device, h->kind);
+}
+
+static PyObject *
+MemoryPool_malloc(CaPoolHandle *self, PyObject *arg)
+{
+    ca_pool *p;
+    ca_stream_t stream;
+    Py_ssize_t n = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "malloc: size must be >= 0, not %zd", n);
+        return NULL;
+    }
+    p = pools[SLOT(self->device)][self->kind];
+    if (self->device != CA_CPU) {
+        if (ca_use_device(self->device) < 0) {
+            return NULL;
+        }
+        stream = ca_current_stream(self->device);
+    }
+    else {
+        stream = NULL;
+    }
+    if (p == NULL && (p = get_pool(self->device, self->kind)) == NULL) {
+        return NULL;
+    }
+    return (PyObject *)memory_from_pool(p, self->device, self->kind, (size_t)n, stream);
+}
+
+static PyObject *
+MemoryPool_free_all_blocks(CaPoolHandle *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"stream", NULL};
+    PyObject *stream = Py_None;
+    ca_pool *p;
+    int st;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:free_all_blocks", kwlist,
+                                     &stream)) {
+        return NULL;
+    }
+    p = pools[SLOT(self->device)][self->kind];
+    if (p == NULL) {
+        Py_RETURN_NONE;
+    }
+    if (use_device(self->device) < 0) {
+        return NULL;
+    }
+    st = ca_pool_release_cached(p);
+    if (st != 0) {
+        return ca_cuda_error(st, self->kind == CA_MEM_PINNED ? "cudaFreeHost(ptr)"
+                                                             : "cudaFree(ptr)");
+    }
+    Py_RETURN_NONE;
+}
+
+static void
+handle_stats(CaPoolHandle *self, ca_pool_stats *s)
+{
+    ca_pool *p = pools[SLOT(self->device)][self->kind];
+    if (p == NULL) {
+        memset(s, 0, sizeof(*s));
+    }
+    else {
+        ca_pool_get_stats(p, s);
+    }
+}
+
+static PyObject *
+MemoryPool_used_bytes(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool_stats s;
+    handle_stats(self, &s);
+    return PyLong_FromSize_t(s.used_bytes);
+}
+
+static PyObject *
+MemoryPool_total_bytes(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool_stats s;
+    handle_stats(self, &s);
+    return PyLong_FromSize_t(s.total_bytes);
+}
+
+static PyObject *
+MemoryPool_free_bytes(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool_stats s;
+    handle_stats(self, &s);
+    return PyLong_FromSize_t(s.free_bytes);
+}
+
+static PyObject *
+MemoryPool_n_free_blocks(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool_stats s;
+    handle_stats(self, &s);
+    return PyLong_FromSize_t(s.n_free_blocks);
+}
+
+static PyObject *
+MemoryPool_stats(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool_stats s;
+    handle_stats(self, &s);
+    return Py_BuildValue(
+        "{s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,"
+        "s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}",
+        "used_bytes", (Py_ssize_t)s.used_bytes,
+        "requested_bytes", (Py_ssize_t)s.requested_bytes,
+        "total_bytes", (Py_ssize_t)s.total_bytes,
+        "free_bytes", (Py_ssize_t)s.free_bytes,
+        "peak_used_bytes", (Py_ssize_t)s.peak_used_bytes,
+        "peak_requested_bytes", (Py_ssize_t)s.peak_requested_bytes,
+        "peak_total_bytes", (Py_ssize_t)s.peak_total_bytes,
+        "largest_free_block", (Py_ssize_t)s.largest_free_block,
+        "limit", (Py_ssize_t)s.limit,
+        "n_segments", (Py_ssize_t)s.n_segments,
+        "n_used_blocks", (Py_ssize_t)s.n_used_blocks,
+        "n_free_blocks", (Py_ssize_t)s.n_free_blocks,
+        "n_allocs", (unsigned long long)s.n_allocs,
+        "n_frees", (unsigned long long)s.n_frees,
+        "n_upstream_allocs", (unsigned long long)s.n_upstream_allocs,
+        "n_upstream_frees", (unsigned long long)s.n_upstream_frees,
+        "n_stream_waits", (unsigned long long)s.n_stream_waits,
+        "n_trims", (unsigned long long)s.n_trims,
+        "n_oom_retries", (unsigned long long)s.n_oom_retries,
+        "n_oom_errors", (unsigned long long)s.n_oom_errors,
+        "n_cached_reuses", (unsigned long long)(s.n_allocs - s.n_upstream_allocs));
+}
+
+static PyObject *
+MemoryPool_reset_peak_stats(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool *p = pools[SLOT(self->device)][self->kind];
+    if (p != NULL) {
+        ca_pool_reset_peaks(p);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+MemoryPool_set_limit(CaPoolHandle *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"size", "fraction", NULL};
+    PyObject *size_obj = Py_None, *frac_obj = Py_None;
+    size_t limit = 0;
+    ca_pool *p;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:set_limit", kwlist, &size_obj,
+                                     &frac_obj)) {
+        return NULL;
+    }
+    if (size_obj != Py_None && frac_obj != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "set_limit: give size or fraction, not both");
+        return NULL;
+    }
+    p = handle_pool(self);
+    if (p == NULL) {
+        return NULL;
+    }
+    if (size_obj != Py_None) {
+        Py_ssize_t n = PyNumber_AsSsize_t(size_obj, PyExc_OverflowError);
+        if (n == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (n < 0) {
+            PyErr_Format(PyExc_ValueError, "set_limit: size must be >= 0, not %zd", n);
+            return NULL;
+        }
+        limit = (size_t)n;
+    }
+    else if (frac_obj != Py_None) {
+        size_t cap = 0;
+        double f = PyFloat_AsDouble(frac_obj);
+        if (f == -1.0 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (!(f >= 0.0 && f <= 1.0)) {
+            PyErr_Format(PyExc_ValueError,
+                         "set_limit: fraction must be in [0, 1], not %R", frac_obj);
+            return NULL;
+        }
+        if (capacity_of(self->device, self->kind, &cap) < 0) {
+            return NULL;
+        }
+        limit = (size_t)((double)cap * f);
+    }
+    ca_pool_set_limit(p, limit);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+MemoryPool_get_limit(CaPoolHandle *self, PyObject *unused)
+{
+    ca_pool *p = handle_pool(self);
+    if (p == NULL) {
+        return NULL;
+    }
+    return PyLong_FromSize_t(ca_pool_get_limit(p));
+}
+
+static PyObject *
+MemoryPool_get_device(CaPoolHandle *self, void *closure)
+{
+    return ca_device_object(self->device);
+}
+
+static PyObject *
+MemoryPool_get_kind(CaPoolHandle *self, void *closure)
+{
+    return PyUnicode_FromString(ca_memkind_name[self->kind]);
+}
+
+static PyObject *
+MemoryPool_repr(CaPoolHandle *self)
+{
+    ca_pool_stats s;
+    handle_stats(self, &s);
+    if (self->device == CA_CPU) {
+        return PyUnicode_FromFormat("<%s kind='%s' device=cpu used=%zu total=%zu>",
+                                    Py_TYPE(self)->tp_name, ca_memkind_name[self->kind],
+                                    s.used_bytes, s.total_bytes);
+    }
+    return PyUnicode_FromFormat("<%s kind='%s' device=cuda:%d used=%zu total=%zu>",
+                                Py_TYPE(self)->tp_name, ca_memkind_name[self->kind],
+                                self->device, s.used_bytes, s.total_bytes);
+}
+
+static PyMethodDef MemoryPool_methods[] = {
+    {"malloc", (PyCFunction)MemoryPool_malloc, METH_O,
+     "malloc(nbytes)\n--\n\nA Memory of `nbytes` bytes from this pool, ordered on the "
+     "device's\ncurrent stream. 0 gives a Memory with ptr 0 and size 0. Raises\n"
+     "OutOfMemoryError when neither the cache nor the upstream can serve it."},
+    {"free_all_blocks", (PyCFunction)(void (*)(void))MemoryPool_free_all_blocks,
+     METH_VARARGS | METH_KEYWORDS,
+     "free_all_blocks(stream=None)\n--\n\nReturn every wholly free segment to CUDA "
+     "(or the system), after\nwaiting for the device. `stream` is accepted for CuPy "
+     "compatibility;\nthe cached blocks of every stream are released."},
+    {"used_bytes", (PyCFunction)MemoryPool_used_bytes, METH_NOARGS,
+     "used_bytes()\n--\n\nBytes in blocks in use (requests rounded up to 512)."},
+    {"total_bytes", (PyCFunction)MemoryPool_total_bytes, METH_NOARGS,
+     "total_bytes()\n--\n\nBytes reserved from the upstream (in use + cached)."},
+    {"free_bytes", (PyCFunction)MemoryPool_free_bytes, METH_NOARGS,
+     "free_bytes()\n--\n\nBytes cached in free blocks (total - used)."},
+    {"n_free_blocks", (PyCFunction)MemoryPool_n_free_blocks, METH_NOARGS,
+     "n_free_blocks()\n--\n\nNumber of cached free blocks."},
+    {"stats", (PyCFunction)MemoryPool_stats, METH_NOARGS,
+     "stats()\n--\n\nA dict of the pool's statistics: used/requested/total/free "
+     "bytes,\ntheir peaks, the largest free block, the limit, block and segment "
+     "counts,\nupstream allocations and frees, cross-stream waits, out-of-memory\n"
+     "retries and errors."},
+    {"reset_peak_stats", (PyCFunction)MemoryPool_reset_peak_stats, METH_NOARGS,
+     "reset_peak_stats()\n--\n\nRestart the peak statistics of stats() from the "
+     "current values."},
+    {"set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
+     METH_VARARGS | METH_KEYWORDS,
+     "set_limit(size=None, fraction=None)\n--\n\nCap the bytes this pool reserves: "
+     "`size` in bytes, or `fraction` of\nthe device's memory (the machine's RAM for "
+     "pinned and host pools).\nNo argument, or 0, removes the limit. For device pools "
+     "the environment\nvariable CUARRAY_GPU_MEMORY_LIMIT (bytes, or a percentage "
+     "like '50%')\nsets the initial limit."},
+    {"get_limit", (PyCFunction)MemoryPool_get_limit, METH_NOARGS,
+     "get_limit()\n--\n\nThe limit in bytes; 0 means none."},
+    {NULL},
+};
+
+static PyGetSetDef MemoryPool_getset[] = {
+    {"device", (getter)MemoryPool_get_device, NULL, "The pool's Device.", NULL},
+    {"kind", (getter)MemoryPool_get_kind, NULL, "The pool's memory kind.", NULL},
+    {NULL},
+};
+
+PyDoc_STRVAR(MemoryPool_doc,
+"MemoryPool(kind=None, device=None)\n"
+"--\n\n"
+"A handle on the memory pool of one device and memory kind.\n\n"
+"cuarray keeps exactly one pool per (device, kind): 'device' (cudaMalloc),\n"
+"'managed' (cudaMallocManaged), 'pinned' (cudaHostAlloc, mapped) and 'host'\n"
+"(malloc, the cpu device). Unlike CuPy, ``MemoryPool()`` does not create a\n"
+"separate pool: it returns the shared handle of that pool, the same object\n"
+"``get_default_memory_pool()`` returns, and arrays allocate from it.\n\n"
+"Parameters\n"
+"----------\n"
+"kind : str, optional\n"
+"    Default: 'device' on a GPU, 'host' on the cpu device.\n"
+"device : Device, int or str, optional\n"
+"    Default: the current device (GPU 0 for pinned or managed memory when\n"
+"    the current device is the cpu).\n\n"
+"The pool rounds requests up to 512 bytes, caches freed blocks (reused on\n"
+"the same stream at once, on another stream after a device-side wait), and\n"
+"raises OutOfMemoryError after releasing its cache and retrying once.");
+
+static PyType_Slot MemoryPool_slots[] = {
+    {Py_tp_new, MemoryPool_new},
+    {Py_tp_dealloc, MemoryPool_dealloc},
+    {Py_tp_repr, MemoryPool_repr},
+    {Py_tp_methods, MemoryPool_methods},
+    {Py_tp_getset, MemoryPool_getset},
+    {Py_tp_doc, (void *)MemoryPool_doc},
+    {0, NULL},
+};
+
+static PyType_Spec MemoryPool_spec = {
+    .name = "cuarray.cuda.MemoryPool",
+    .basicsize = sizeof(CaPoolHandle),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = MemoryPool_slots,
+};
+
+PyDoc_STRVAR(PinnedMemoryPool_doc,
+"PinnedMemoryPool(device=None)\n"
+"--\n\n"
+"The handle of the pinned (page-locked, mapped) host memory pool of a GPU;\n"
+"``MemoryPool('pinned', device)``. Requests are rounded to 512 bytes, never\n"
+"to powers of two.");
+
+static PyType_Slot PinnedMemoryPool_slots[] = {
+    {Py_tp_new, PinnedMemoryPool_new},
+    {Py_tp_doc, (void *)PinnedMemoryPool_doc},
+    {0, NULL},
+};
+
+static PyType_Spec PinnedMemoryPool_spec = {
+    .name = "cuarray.cuda.PinnedMemoryPool",
+    .basicsize = sizeof(CaPoolHandle),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = PinnedMemoryPool_slots,
+};
+
+/* ======================================================================== */
+/* Module functions                                                         */
+/* ======================================================================== */
+
+static PyObject *
+get_default_memory_pool(PyObject *m, PyObject *unused)
+{
+    int device = ca_current_device();
+    return get_handle(device, default_kind(device));
+}
+
+static PyObject *
+get_default_pinned_memory_pool(PyObject *m, PyObject *unused)
+{
+    return get_handle(gpu_or_zero(ca_current_device()), CA_MEM_PINNED);
+}
+
+static PyObject *
+get_managed_memory_pool(PyObject *m, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"device", NULL};
+    PyObject *dev_obj = Py_None;
+    int device;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:get_managed_memory_pool", kwlist,
+                                     &dev_obj)) {
+        return NULL;
+    }
+    device = ca_device_from_object(dev_obj);
+    if (device == -2) {
+        return NULL;
+    }
+    if (dev_obj == Py_None) {
+        device = gpu_or_zero(device);
+    }
+    return get_handle(device, CA_MEM_MANAGED);
+}
+
+static PyMethodDef memory_functions[] = {
+    {"get_default_memory_pool", get_default_memory_pool, METH_NOARGS,
+     "get_default_memory_pool()\n--\n\nThe pool arrays of the current device use: "
+     "device memory on a GPU,\nhost memory on the cpu device. The handle is bound to "
+     "the device that\nwas current when it was asked for."},
+    {"get_default_pinned_memory_pool", get_default_pinned_memory_pool, METH_NOARGS,
+     "get_default_pinned_memory_pool()\n--\n\nThe pinned host memory pool of the "
+     "current GPU (GPU 0 when the cpu\ndevice is current)."},
+    {"get_managed_memory_pool", (PyCFunction)(void (*)(void))get_managed_memory_pool,
+     METH_VARARGS | METH_KEYWORDS,
+     "get_managed_memory_pool(device=None)\n--\n\nThe managed (unified) memory pool "
+     "of a GPU (default: the current GPU,\nGPU 0 when the cpu device is current). "
+     "Arrays made with\nmemory='managed' allocate from it."},
+    {NULL},
+};
+
+/* ======================================================================== */
 /* Module init                                                              */
 /* ======================================================================== */
 
@@ -405,7 +1213,21 @@ ca_memory_init(PyObject *m)
     if (ca_st->memory_type == NULL) {
         return -1;
     }
-    if (PyModule_AddObjectRef(m, "Memory", (PyObject *)ca_st->memory_type) < 0) {
+    ca_st->pool_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &MemoryPool_spec,
+                                                                NULL);
+    if (ca_st->pool_type == NULL) {
+        return -1;
+    }
+    /* Strong reference for the process's lifetime, like the module state. */
+    pinned_pool_type = (PyTypeObject *)PyType_FromModuleAndSpec(
+        m, &PinnedMemoryPool_spec, (PyObject *)ca_st->pool_type);
+    if (pinned_pool_type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(m, "Memory", (PyObject *)ca_st->memory_type) < 0 ||
+        PyModule_AddObjectRef(m, "MemoryPool", (PyObject *)ca_st->pool_type) < 0 ||
+        PyModule_AddObjectRef(m, "PinnedMemoryPool", (PyObject *)pinned_pool_type) < 0 ||
+        PyModule_AddFunctions(m, memory_functions) < 0) {
         return -1;
     }
     return 0;

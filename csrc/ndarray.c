@@ -188,7 +188,9 @@ ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int de
     a->kind = kind;
     a->size = size;
     a->flags = CA_OWNDATA | CA_WRITEABLE;
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    }
     fill_strides(ndim, shape, CA_STRIDES(a), itemsize, fortran, size);
     if (size == 0) {
         a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
@@ -235,8 +237,10 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
     a->kind = base->kind;
     a->size = size;
     a->flags = base->flags & CA_WRITEABLE;
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+        memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    }
     ca_array_update_flags(a);
     /* As NumPy: a view's base is the array that owns the memory, not a chain
      * of views. */
@@ -285,8 +289,10 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
         a->kind = a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
     }
     a->flags = CA_WRITEABLE | (base == NULL ? CA_OWNDATA : 0);
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    if (strides != NULL) {
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    }
+    if (strides != NULL && ndim > 0) {
         memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
     }
     else {
@@ -766,7 +772,7 @@ MemPtr_int(CaMemPtr *p)
 static PyObject *
 MemPtr_repr(CaMemPtr *p)
 {
-    return PyUnicode_FromFormat("<cuarray.MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
+    return PyUnicode_FromFormat("<cuarray.MemoryPointer %p on %s>", (void *)p->ptr,
                                 p->device == CA_CPU ? "cpu" : "cuda");
 }
 
@@ -920,12 +926,12 @@ error:
 
 /* NumPy's repr (or str) of the array, with the device appended to repr. */
 static PyObject *
-array_format(CaArray *a, int is_repr)
+array_format(CaArray *a, int is_repr, int force_copy)
 {
     PyObject *params = NULL, *h = NULL, *fn = NULL, *dev = NULL, *res = NULL;
     CaArray *small = NULL;
     int summarized = 0;
-    if (array_host_data(a) != NULL) {
+    if (array_host_data(a) != NULL && !force_copy) {
         /* Host-accessible memory: NumPy reads (and summarises) it in place. */
         h = array_numpy_view(a);
     }
@@ -966,7 +972,12 @@ array_format(CaArray *a, int is_repr)
     const char *kind = a->kind == (a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE)
                            ? NULL
                            : ca_memkind_name[a->kind];
-    res = PyObject_CallFunction(fn, "OiiOz", h, is_repr, summarized, dev, kind);
+    PyObject *shape = get_shape(a, NULL);
+    if (shape == NULL) {
+        goto error;
+    }
+    res = PyObject_CallFunction(fn, "OiiOzO", h, is_repr, summarized, dev, kind, shape);
+    Py_DECREF(shape);
 error:
     Py_XDECREF(params);
     Py_XDECREF(h);
@@ -979,14 +990,32 @@ error:
 static PyObject *
 Ndarray_repr(CaArray *a)
 {
-    return array_format(a, 1);
+    return array_format(a, 1, 0);
 }
 
 static PyObject *
 Ndarray_str(CaArray *a)
 {
-    return array_format(a, 0);
+    return array_format(a, 0, 0);
 }
+
+/* _core._format_copied(x, is_repr): repr/str through the device-memory path
+ * (copy or summarise, then print), whatever x's memory; for the tests. */
+static PyObject *
+py_format_copied(PyObject *self, PyObject *args)
+{
+    PyObject *x;
+    int is_repr;
+    if (!PyArg_ParseTuple(args, "O!p", ca_st->ndarray_type, &x, &is_repr)) {
+        return NULL;
+    }
+    return array_format((CaArray *)x, is_repr, 1);
+}
+
+static PyMethodDef ndarray_functions[] = {
+    {"_format_copied", py_format_copied, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 /* ======================================================================== */
 /* len, iteration, conversion to Python scalars                              */
@@ -1640,6 +1669,7 @@ ca_ndarray_init(PyObject *m)
         return -1;
     }
     if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||
+        PyModule_AddFunctions(m, ndarray_functions) < 0 ||
         PyModule_AddStringConstant(m, "__array_api_version__", "2023.12") < 0) {
         return -1;
     }

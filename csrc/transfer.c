@@ -6,14 +6,9 @@
  */
 #include "cuarray.h"
 
+#include <pthread.h>
 #include <string.h>
-
-/* Until kernels/copy.cu and kernels/host_copy.c land, ca_copy_cast and ca_fill
- * do not exist: the cpu device copies through NumPy and the GPU handles only
- * contiguous same-dtype copies. Flipped to 1 once they are in main. */
-#ifndef CA_USE_COPY_KERNELS
-#define CA_USE_COPY_KERNELS 0
-#endif
+#include <unistd.h>
 
 /* ======================================================================== */
 /* Helpers                                                                    */
@@ -85,7 +80,8 @@ numpy_alias(CaArray *a, char *p, int writeable)
 }
 
 /* Stream from a `stream=` argument: None -> the current stream of `device`;
- * else any object with an integer `.ptr` (cuarray's or CuPy's Stream). */
+ * a cuarray Stream or an int handle (device.c); else any object with an
+ * integer `.ptr` (a CuPy stream, say). */
 static int
 stream_from_object(PyObject *obj, int device, ca_stream_t *out)
 {
@@ -93,9 +89,14 @@ stream_from_object(PyObject *obj, int device, ca_stream_t *out)
         *out = ca_current_stream(device);
         return 0;
     }
+    if (Py_IS_TYPE(obj, ca_st->stream_type) || PyLong_Check(obj)) {
+        int ok;
+        *out = ca_stream_from_object(obj, &ok);
+        return ok ? 0 : -1;
+    }
     PyObject *p = PyObject_GetAttrString(obj, "ptr");
     if (p == NULL) {
-        PyErr_SetString(PyExc_TypeError, "stream must be None or a Stream (with .ptr)");
+        PyErr_SetString(PyExc_TypeError, "stream must be None or a Stream");
         return -1;
     }
     void *v = PyLong_AsVoidPtr(p);
@@ -149,7 +150,7 @@ check_assign(CaArray *dst, CaArray *src)
     return 0;
 }
 
-#if CA_USE_COPY_KERNELS
+/* The one strided copy-and-cast call (kernels/copy.cu, kernels/host_copy.c). */
 static int
 assign_kernel(CaArray *dst, CaArray *src)
 {
@@ -171,39 +172,6 @@ assign_kernel(CaArray *dst, CaArray *src)
     }
     return 0;
 }
-#else
-/* Milestone-1 stand-in: NumPy on host memory, memcpy for contiguous GPU data. */
-static int
-assign_kernel(CaArray *dst, CaArray *src)
-{
-    char *dp = host_data(dst), *sp = host_data(src);
-    if (dst->device == CA_CPU && dp != NULL && sp != NULL) {
-        PyObject *dv = numpy_alias(dst, dp, 1);
-        PyObject *sv = dv ? numpy_alias(src, sp, 0) : NULL;
-        int r = sv ? PyArray_CopyInto((PyArrayObject *)dv, (PyArrayObject *)sv) : -1;
-        Py_XDECREF(dv);
-        Py_XDECREF(sv);
-        return r;
-    }
-    int cc = (dst->flags & src->flags & CA_C_CONTIGUOUS) ||
-             (dst->flags & src->flags & CA_F_CONTIGUOUS);
-    if (dst->dtype == src->dtype && same_shape(dst, src) && cc) {
-        if (ca_use_device(dst->device) < 0) {
-            return -1;
-        }
-        CA_CUDA_CHECK(cudaMemcpyAsync(dst->data, src->data,
-                                      (size_t)dst->size * (size_t)dst->itemsize,
-                                      cudaMemcpyDefault,
-                                      (cudaStream_t)ca_current_stream(dst->device)));
-        return 0;
-    }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "strided or casting copies on a GPU need the copy kernels "
-                    "(not built yet)");
-error:
-    return -1;
-}
-#endif
 
 int
 ca_assign(CaArray *dst, CaArray *src)
@@ -223,15 +191,13 @@ ca_assign(CaArray *dst, CaArray *src)
         if (same && dst->dtype == src->dtype) {
             return 0;
         }
-        if (!same) {
-            CaArray *tmp = ca_array_copy(src, src->dtype, 'K');
-            if (tmp == NULL) {
-                return -1;
-            }
-            int r = assign_kernel(dst, tmp);
-            Py_DECREF(tmp);
-            return r;
+        CaArray *tmp = ca_array_copy(src, src->dtype, 'K');
+        if (tmp == NULL) {
+            return -1;
         }
+        int r = assign_kernel(dst, tmp);
+        Py_DECREF(tmp);
+        return r;
     }
     return assign_kernel(dst, src);
 }
@@ -321,7 +287,6 @@ array_fill_bytes(CaArray *a, const void *value)
     if (a->size == 0) {
         return 0;
     }
-#if CA_USE_COPY_KERNELS
     ca_strided s;
     s.ndim = CA_NDIM(a);
     s.nops = 1;
@@ -337,49 +302,6 @@ array_fill_bytes(CaArray *a, const void *value)
         return ca_cuda_error_int(st, "ca_fill");
     }
     return 0;
-#else
-    char *hp = host_data(a);
-    if (a->device == CA_CPU && hp != NULL) {
-        PyObject *v = numpy_alias(a, hp, 1);
-        if (v == NULL) {
-            return -1;
-        }
-        PyObject *sc = PyArray_Scalar((void *)value, ca_descr(a->dtype), NULL);
-        int r = sc ? PyArray_FillWithScalar((PyArrayObject *)v, sc) : -1;
-        Py_XDECREF(sc);
-        Py_DECREF(v);
-        return r;
-    }
-    if (!(a->flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS))) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "strided fill on a GPU needs the copy kernels (not built yet)");
-        return -1;
-    }
-    size_t n = (size_t)a->size * (size_t)a->itemsize;
-    char *buf = PyMem_RawMalloc(n);
-    if (buf == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < a->size; i++) {
-        memcpy(buf + i * a->itemsize, value, (size_t)a->itemsize);
-    }
-    cudaError_t st = cudaSuccess;
-    if (ca_use_device(a->device) == 0) {
-        ca_stream_t stream = ca_current_stream(a->device);
-        Py_BEGIN_ALLOW_THREADS
-        st = cudaMemcpyAsync(a->data, buf, n, cudaMemcpyDefault, (cudaStream_t)stream);
-        if (st == cudaSuccess) {
-            st = cudaStreamSynchronize((cudaStream_t)stream);
-        }
-        Py_END_ALLOW_THREADS
-        if (st != cudaSuccess) {
-            ca_cuda_error_int(st, "cudaMemcpyAsync(fill)");
-        }
-    }
-    PyMem_RawFree(buf);
-    return PyErr_Occurred() ? -1 : 0;
-#endif
 }
 
 int
@@ -406,8 +328,274 @@ array_fill_object(CaArray *a, PyObject *value)
 /* Device <-> host                                                            */
 /* ======================================================================== */
 
-/* Copy nbytes between host memory and a's (contiguous) buffer on `stream`;
- * to_host selects the direction. The GIL is released. */
+/* ---- parallel memcpy: a small pool of worker threads ------------------------ */
+/*
+ * Large host copies are limited by what one core can move (and, into fresh
+ * NumPy memory, by page faults, which several threads take in parallel). The
+ * workers are started on first use and live until the process ends; a fork
+ * leaves the child without them, so they are restarted there.
+ */
+
+#define CA_PAR_MIN ((size_t)1 << 20)      /* below: one memcpy */
+#define CA_MAX_WORKERS 15
+
+static struct {
+    pthread_mutex_t call;                 /* one parallel copy at a time */
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    int nworkers;                         /* started workers */
+    pid_t pid;                            /* the process that started them */
+    unsigned long gen;                    /* bumped per job */
+    int pending;                          /* workers still copying the job */
+    char *dst;
+    const char *src;
+    size_t n, slice;                      /* slice: bytes per part (64-aligned) */
+} ca_par = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+            PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, NULL, NULL,
+            0, 0};
+
+static void
+par_part(int part)
+{
+    size_t off = (size_t)part * ca_par.slice;
+    if (off < ca_par.n) {
+        size_t len = ca_par.n - off < ca_par.slice ? ca_par.n - off : ca_par.slice;
+        memcpy(ca_par.dst + off, ca_par.src + off, len);
+    }
+}
+
+static void *
+par_worker(void *arg)
+{
+    int part = (int)(intptr_t)arg; /* parts 1..nworkers; the caller copies 0 */
+    pthread_mutex_lock(&ca_par.mu);
+    unsigned long seen = ca_par.gen;
+    for (;;) {
+        while (ca_par.gen == seen) {
+            pthread_cond_wait(&ca_par.work, &ca_par.mu);
+        }
+        seen = ca_par.gen;
+        pthread_mutex_unlock(&ca_par.mu);
+        par_part(part);
+        pthread_mutex_lock(&ca_par.mu);
+        if (--ca_par.pending == 0) {
+            pthread_cond_signal(&ca_par.done);
+        }
+    }
+    return NULL;
+}
+
+/* Start the workers if needed (call with ca_par.call held); returns how many
+ * there are (0 if threads cannot be started: the copy is then serial). */
+static int
+par_start(void)
+{
+    pid_t pid = getpid();
+    if (ca_par.pid != pid) {
+        /* First use, or a forked child that inherited the count but not the
+         * threads. The mutexes were unlocked when fork happened only if no
+         * copy was running; a copy runs without the GIL, so re-create them. */
+        pthread_mutex_init(&ca_par.mu, NULL);
+        pthread_cond_init(&ca_par.work, NULL);
+        pthread_cond_init(&ca_par.done, NULL);
+        ca_par.nworkers = 0;
+        ca_par.gen = 0;
+        ca_par.pid = pid;
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        int want = ncpu > 1 ? (int)(ncpu < 8 ? ncpu : 8) - 1 : 0;
+        if (want > CA_MAX_WORKERS) {
+            want = CA_MAX_WORKERS;
+        }
+        for (int i = 0; i < want; i++) {
+            pthread_t t;
+            pthread_attr_t attr;
+            pthread_attr_init(&attr);
+            pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            pthread_attr_setstacksize(&attr, 64 * 1024);
+            int rc = pthread_create(&t, &attr, par_worker, (void *)(intptr_t)(i + 1));
+            pthread_attr_destroy(&attr);
+            if (rc != 0) {
+                break;
+            }
+            ca_par.nworkers++;
+        }
+    }
+    return ca_par.nworkers;
+}
+
+/* memcpy(dst, src, n) on several threads. Call without the GIL. */
+static void
+par_memcpy(char *dst, const char *src, size_t n)
+{
+    if (n < CA_PAR_MIN) {
+        memcpy(dst, src, n);
+        return;
+    }
+    pthread_mutex_lock(&ca_par.call);
+    int nw = par_start();
+    if (nw == 0) {
+        pthread_mutex_unlock(&ca_par.call);
+        memcpy(dst, src, n);
+        return;
+    }
+    int parts = nw + 1;
+    size_t slice = (n + (size_t)parts - 1) / (size_t)parts;
+    slice = (slice + 63) & ~(size_t)63;
+    pthread_mutex_lock(&ca_par.mu);
+    ca_par.dst = dst;
+    ca_par.src = src;
+    ca_par.n = n;
+    ca_par.slice = slice;
+    ca_par.pending = nw;
+    ca_par.gen++;
+    pthread_cond_broadcast(&ca_par.work);
+    pthread_mutex_unlock(&ca_par.mu);
+    par_part(0);
+    pthread_mutex_lock(&ca_par.mu);
+    while (ca_par.pending > 0) {
+        pthread_cond_wait(&ca_par.done, &ca_par.mu);
+    }
+    pthread_mutex_unlock(&ca_par.mu);
+    pthread_mutex_unlock(&ca_par.call);
+}
+
+/* ---- staged transfers through pinned buffers --------------------------------- */
+/*
+ * Pageable host memory moves at a fraction of the bus speed when handed to
+ * cudaMemcpy (the driver stages it through a small pinned buffer with one
+ * thread). Here the stage is ours: chunks of pinned memory from the pinned
+ * pool, filled or drained by par_memcpy while the DMA engine moves the
+ * previous chunk. Pinned (page-locked) host memory skips all this.
+ */
+
+#define CA_STAGE_MIN ((size_t)4 << 20)    /* below: one cudaMemcpyAsync */
+#define CA_STAGE_CHUNK ((size_t)16 << 20)
+#define CA_STAGE_NBUF 2
+
+/* True when host pointer p is page-locked (cudaHostAlloc or registered) or
+ * managed, so the DMA engine can read or write it directly. */
+static int
+host_is_pinned(const void *p)
+{
+    struct cudaPointerAttributes attr;
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeHost || attr.type == cudaMemoryTypeManaged;
+}
+
+/* Move n bytes between host memory `host` (pageable) and device memory `dev`
+ * of `device` through pinned staging buffers; waits for completion. Called
+ * with the GIL held (allocates the staging Memory), releases it to copy. */
+static int
+staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_t stream)
+{
+    size_t chunk = n < CA_STAGE_CHUNK * CA_STAGE_NBUF ? (n + 1) / 2 : CA_STAGE_CHUNK;
+    chunk = (chunk + 4095) & ~(size_t)4095;
+    CaMemory *stage = ca_memory_alloc(device, CA_MEM_PINNED, chunk * CA_STAGE_NBUF, stream);
+    if (stage == NULL) {
+        return -1;
+    }
+    cudaEvent_t ev[CA_STAGE_NBUF] = {NULL};
+    cudaError_t st = cudaSuccess;
+    const char *call = "cudaEventCreateWithFlags";
+    char *buf[CA_STAGE_NBUF];
+    for (int b = 0; b < CA_STAGE_NBUF; b++) {
+        buf[b] = stage->host_ptr + (size_t)b * chunk;
+    }
+    /* The staging block is new to this stream but may still be in use by work
+     * queued earlier on it (the pool is stream-ordered, the host is not). */
+    cudaStream_t s = (cudaStream_t)stream;
+    size_t nchunks = (n + chunk - 1) / chunk;
+    Py_BEGIN_ALLOW_THREADS
+    for (int b = 0; b < CA_STAGE_NBUF && st == cudaSuccess; b++) {
+        st = cudaEventCreateWithFlags(&ev[b], cudaEventDisableTiming);
+    }
+    if (st == cudaSuccess) {
+        call = "cudaStreamSynchronize(stream)";
+        st = cudaStreamSynchronize(s);
+    }
+    if (st == cudaSuccess && !to_host) {
+        /* host -> pinned (threads) then pinned -> device (DMA), two chunks in
+         * flight: the threads fill one while the DMA drains the other. */
+        for (size_t i = 0; i < nchunks && st == cudaSuccess; i++) {
+            int b = (int)(i % CA_STAGE_NBUF);
+            size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
+            if (i >= CA_STAGE_NBUF) {
+                call = "cudaEventSynchronize";
+                st = cudaEventSynchronize(ev[b]);
+                if (st != cudaSuccess) {
+                    break;
+                }
+            }
+            par_memcpy(buf[b], host + off, len);
+            call = "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
+            st = cudaMemcpyAsync(dev + off, buf[b], len, cudaMemcpyHostToDevice, s);
+            if (st == cudaSuccess) {
+                call = "cudaEventRecord";
+                st = cudaEventRecord(ev[b], s);
+            }
+        }
+    }
+    else if (st == cudaSuccess) {
+        /* device -> pinned (DMA) ahead of pinned -> host (threads). */
+        for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == cudaSuccess; i++) {
+            size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
+            call = "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
+            st = cudaMemcpyAsync(buf[i], dev + off, len, cudaMemcpyDeviceToHost, s);
+            if (st == cudaSuccess) {
+                call = "cudaEventRecord";
+                st = cudaEventRecord(ev[i], s);
+            }
+        }
+        for (size_t i = 0; i < nchunks && st == cudaSuccess; i++) {
+            int b = (int)(i % CA_STAGE_NBUF);
+            size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
+            call = "cudaEventSynchronize";
+            st = cudaEventSynchronize(ev[b]);
+            if (st != cudaSuccess) {
+                break;
+            }
+            par_memcpy(host + off, buf[b], len);
+            size_t next = i + CA_STAGE_NBUF;
+            if (next < nchunks) {
+                size_t noff = next * chunk;
+                size_t nlen = n - noff < chunk ? n - noff : chunk;
+                call = "cudaMemcpyAsync(pinned stage, device, chunk, "
+                       "cudaMemcpyDeviceToHost)";
+                st = cudaMemcpyAsync(buf[b], dev + noff, nlen, cudaMemcpyDeviceToHost, s);
+                if (st == cudaSuccess) {
+                    call = "cudaEventRecord";
+                    st = cudaEventRecord(ev[b], s);
+                }
+            }
+        }
+    }
+    /* Whatever happened, the DMA must be done with the stage before the pool
+     * may hand it out again. */
+    for (int b = 0; b < CA_STAGE_NBUF; b++) {
+        if (ev[b] != NULL) {
+            cudaError_t s2 = cudaEventSynchronize(ev[b]);
+            if (st == cudaSuccess && s2 != cudaSuccess) {
+                st = s2;
+                call = "cudaEventSynchronize";
+            }
+            (void)cudaEventDestroy(ev[b]);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_DECREF(stage);
+    if (st != cudaSuccess) {
+        return ca_cuda_error_int(st, call);
+    }
+    return 0;
+}
+
+/* Copy all of a's (contiguous) buffer to or from host memory `host`;
+ * to_host selects the direction. The GIL is released while copying. With
+ * blocking = 0 a transfer that can be asynchronous (pinned host memory) is
+ * left running on `stream`. */
 static int
 copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blocking)
 {
@@ -419,16 +607,19 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
         char *hp = host_data(a);
         Py_BEGIN_ALLOW_THREADS
         if (to_host) {
-            memcpy(host, hp, n);
+            par_memcpy(host, hp, n);
         }
         else {
-            memcpy(hp, host, n);
+            par_memcpy(hp, host, n);
         }
         Py_END_ALLOW_THREADS
         return 0;
     }
     if (ca_use_device(a->device) < 0) {
         return -1;
+    }
+    if (n >= CA_STAGE_MIN && a->kind == CA_MEM_DEVICE && !host_is_pinned(host)) {
+        return staged_copy(a->device, a->data, host, n, to_host, stream);
     }
     cudaError_t st;
     const char *call = to_host ? "cudaMemcpyAsync(host, device, n, cudaMemcpyDefault)"

@@ -144,6 +144,121 @@ int ca_matmul_int(int device, int dtype, int64_t batch, int64_t m, int64_t n, in
                   const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
                   void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
 /* end linalg/random */
+/* element-wise (ufunc helper) --------------------------------------------------- */
+/* The op table lives in kernels/ops.def; tools/gen_ops.py generates ca_ew_ops[],
+ * ca_ew_loops[] and the kernels (build/generated/ew_table.h has the CA_OP_<name>
+ * ids). A loop is one type signature of one op, e.g. add ff->f. */
+
+/* One input passed by value instead of by pointer: a Python or NumPy scalar,
+ * already converted to the loop's input type (its storage bytes, host order). */
+typedef union {
+    int64_t i;
+    uint64_t u;
+    double d;
+    float f;
+    double c[2];
+    unsigned char bytes[16];
+} ca_scalar_arg;
+
+enum {
+    CA_EWF_RAW = 1,        /* loop works on storage types (where) */
+    CA_EWF_NOBOOL = 2,     /* all-bool inputs are a TypeError (bool - bool) */
+    CA_EWF_INTDOUBLE = 4,  /* all-integer inputs use the dd->d loop (true division) */
+    CA_EWF_POWCHECK = 8,   /* integer loops: a negative exponent is a ValueError */
+    CA_EWF_CMP = 16,       /* comparison: out-of-range Python ints compare exactly */
+    CA_EWF_CLAMPINT = 32,  /* clip: out-of-range Python int bounds clamp */
+};
+
+typedef struct {
+    const char *name;      /* NumPy's name of the op */
+    uint8_t nin, nout;
+    uint16_t flags;        /* CA_EWF_* */
+    uint16_t first_loop;   /* its loops are ca_ew_loops[first_loop .. + nloops) */
+    uint16_t nloops;       /* in NumPy's search order */
+} ca_ew_op;
+
+typedef struct {
+    uint16_t op;           /* index into ca_ew_ops */
+    uint8_t vec;           /* elements per thread of the contiguous GPU kernel */
+    int8_t types[CA_MAX_OPERANDS]; /* ca_dtype of inputs, then outputs; -1 unused */
+} ca_ew_loop;
+
+extern const ca_ew_op ca_ew_ops[];
+extern const ca_ew_loop ca_ew_loops[];
+
+/* Run loop `loop` over s on `device`: operand 0 is the output, operands 1..nin
+ * the inputs, all with the loop's dtypes. Input i is instead the value
+ * scalars[i] when bit i of scalar_mask is set (its s->data and strides are then
+ * ignored). s is coalesced in place. The output may be exactly the same view as
+ * an input; any other overlap is the caller's to avoid. Operands must be aligned
+ * to their element type (ca_ew_aligned). Returns 0, a cudaError_t, or CA_KERR_*. */
+int ca_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
+                   unsigned scalar_mask, ca_stream_t stream);
+
+/* 1 if `ptr` and every stride of s's operand `op` suit an element of `dtype`
+ * (the GPU kernels load whole elements). */
+int ca_ew_aligned(const ca_strided *s, int op, int dtype);
+
+/* 1 if any element of operand `op` of s (on the host) is negative; for the
+ * integer power check on the cpu device. s is not modified. */
+int ca_ew_host_any_negative(const ca_strided *s, int op, int dtype);
+
+/* indexing (index helper) ---------------------------------------------------- */
+/* One gather (take) or scatter (put) pass of advanced indexing (kernels/index.cu,
+ * kernels/host_index.c). The pass runs over `shape` (the indexing result). For a
+ * result position r (a multi-index; "r . s" is the dot product with strides s):
+ *   o    = idx ? idx[r . istrides] : 0      (one int64 index; NULL reads as 0)
+ *   o    = wrap(o) * scale                  (extent >= 0: negatives wrap, range checked)
+ *   elem = data + r . strides + o           (the indexed array; strides are 0 on
+ *                                            the dimensions the index spans)
+ *   take: vals[r . vstrides] = *elem;  put: *elem = vals[r . vstrides]
+ * With extent < 0 the index values are byte offsets already, used unchecked (then
+ * `scale` only bounds their alignment: the launcher picks element widths by it).
+ * With vals == NULL, put writes `value` (itemsize bytes) everywhere.
+ * Index values outside [-extent, extent) are skipped (take writes zeros in their
+ * place) and reported through `flag` (two int64 in device memory, zeroed by the
+ * caller): flag[0] = axis + 1 and flag[1] = the value, first reporter wins. */
+typedef struct {
+    int ndim;
+    int axis;                        /* reported in flag[0] (as axis + 1) */
+    int64_t shape[CA_MAX_DIMS];
+    char *data;                      /* the indexed array */
+    int64_t strides[CA_MAX_DIMS];
+    char *vals;                      /* the dense side: result (take) or values (put) */
+    int64_t vstrides[CA_MAX_DIMS];
+    const int64_t *idx;
+    int64_t istrides[CA_MAX_DIMS];
+    int64_t extent;                  /* size of the indexed axis; < 0: idx are byte offsets */
+    int64_t scale;                   /* byte stride of the indexed axis */
+    unsigned char value[16];         /* put with vals == NULL: the value to write */
+} ca_index_pass;
+
+int ca_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
+                  ca_stream_t stream);
+int ca_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
+                 ca_stream_t stream);
+/* Byte offsets of one index over p's shape: out = (int64 *)p->vals (strides
+ * vstrides) gets wrap(idx) * scale, or adds it when `accumulate`. Out-of-range
+ * values count as 0 and are reported in flag. vals == NULL only checks. `data`
+ * and `strides` are unused. */
+int ca_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
+                     ca_stream_t stream);
+
+/* Boolean masks (contiguous, C order, n bytes; nonzero is true). Counting needs
+ * ca_mask_scratch_size(n) int64 of scratch (device memory on a GPU); after
+ * ca_mask_count, scratch[0] holds the number of true elements, and
+ * ca_mask_offsets writes, for each true element in C order, the byte offset
+ * sum_d coord_d * strides[d] of its position in (ndim, shape) to out. */
+int64_t ca_mask_scratch_size(int device, int64_t n);
+int ca_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
+                  ca_stream_t stream);
+int ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scratch,
+                    int ndim, const int64_t *shape, const int64_t *strides, int64_t *out,
+                    ca_stream_t stream);
+/* Where operand 1 of s (bool bytes) is true, set operand 0 (itemsize bytes) to
+ * `value`. */
+int ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
+                   ca_stream_t stream);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,8 @@ from ._config import show_config  # noqa: E402,F401
 # dtype.c, creation.c, transfer.c)
 from ._core import (  # noqa: E402,F401
     ndarray, empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
-    asarray, array, ascontiguousarray, asfortranarray, asnumpy,
+    asarray, array, ascontiguousarray, asfortranarray, asnumpy, arange, linspace, eye,
+    identity,
     bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
     float16, float32, float64, complex64, complex128, __array_api_version__,
 )
@@ -26,3 +27,23 @@ from ._array_api import __array_namespace_info__  # noqa: E402,F401
 from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
 from . import linalg, random  # noqa: E402,F401
 # end linalg
+# memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
+from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
+# end memory
+
+# ufunc: element-wise functions (csrc/elementwise.c, kernels/ops.def)
+from ._ufuncs import *  # noqa: E402,F401,F403
+from ._ufuncs import abs, round  # noqa: E402,F401,A004
+# end ufunc
+# index: indexing is the ndarray's own (csrc/index.c); shape manipulation
+# functions (csrc/manip.c)
+from ._core import (  # noqa: E402,F401
+    reshape, ravel, transpose, permute_dims, swapaxes, moveaxis, squeeze,
+    expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
+    concatenate, concat, stack,
+)
+# end index
+# interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
+# are ndarray attributes, asarray imports both protocols
+from ._core import from_dlpack  # noqa: E402,F401
+# end interop

@@ -14,7 +14,7 @@ def _print_params():
     return opts["threshold"], opts["edgeitems"]
 
 
-def _format(h, is_repr, summarized, device, memory):
+def _format(h, is_repr, summarized, device, memory, shape):
     """NumPy's repr/str of host array `h`, with the device appended to repr.
 
     `summarized`: h holds only the parts NumPy's summary shows (edge items
@@ -28,11 +28,28 @@ def _format(h, is_repr, summarized, device, memory):
         text = repr(h) if is_repr else str(h)
     if not is_repr:
         return text
+    if summarized:
+        text = _fix_summary_shape(text, h.shape, tuple(shape))
     extra = f", device={device!r}"
     if memory is not None:
         extra += f", memory={memory!r}"
     assert text.endswith(")")
     return text[:-1] + extra + ")"
+
+
+def _fix_summary_shape(text, small, shape):
+    """NumPy names the shape of a summarised array in its repr: put the real
+    shape in place of the printed part's, wrapping the line as NumPy would."""
+    head, sep, tail = text.rpartition(f"shape={small}")
+    if not sep:
+        return text  # legacy print modes name no shape
+    arr_str = head.rstrip(" \n")  # drop NumPy's spacer after the last ","
+    extra_str = f"shape={shape}" + tail
+    last_line_len = len(arr_str) - (arr_str.rfind("\n") + 1)
+    spacer = " "
+    if last_line_len + len(extra_str) + 1 > np.get_printoptions()["linewidth"]:
+        spacer = "\n" + " " * len("array(")
+    return arr_str + spacer + extra_str
 
 
 def _unpickle(h, device, memory):

@@ -39,3 +39,12 @@ __all__ = ["CUDAError", "CUBLASError", "CURANDError", "OutOfMemoryError", "Devic
            "Stream", "ExternalStream", "Event", "device_count", "is_available",
            "get_device_id", "get_current_stream", "get_elapsed_time", "runtime_version",
            "driver_version", "runtime"]
+
+# memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
+from .._core import (  # noqa: E402,F401
+    Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,
+    get_default_pinned_memory_pool, get_managed_memory_pool,
+)
+__all__ += ["Memory", "MemoryPool", "PinnedMemoryPool", "get_default_memory_pool",
+            "get_default_pinned_memory_pool", "get_managed_memory_pool"]
+# end memory

@@ -1,0 +1,288 @@
+/*
+ * dispatch_elementwise.c: ca_elementwise, the one entry point of the element-wise
+ * loops: coalesce the operands, then run the loop's host function (cpu device)
+ * or launch its GPU kernel, contiguous when every array operand is one aligned
+ * dense run, strided otherwise. The hot path is a table lookup and one launch.
+ */
+#include <string.h>
+
+#include "ew_internal.h"
+#include "ew_table.h"
+
+/* Natural alignment of each dtype's storage type (the struct alignments of
+ * scalar.h: complex aligns as its parts). */
+static const int ew_align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
+
+int
+ca_ew_aligned(const ca_strided *s, int op, int dtype)
+{
+    const int64_t a = ew_align[dtype];
+    if ((uintptr_t)s->data[op] % (uintptr_t)a) {
+        return 0;
+    }
+    for (int d = 0; d < s->ndim; d++) {
+        if (s->shape[d] > 1 && s->strides[op][d] % a) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- host ------------------------------------------------------------------ */
+
+static int
+host_run(ca_ew_host_fn fn, ca_strided *s, char **ptr)
+{
+    const int nops = s->nops;
+    const int nd = s->ndim;
+    int64_t inner_st[CA_MAX_OPERANDS];
+    int64_t idx[CA_MAX_DIMS];
+
+    if (nd == 0) {
+        for (int k = 0; k < nops; k++) {
+            inner_st[k] = 0;
+        }
+        fn(ptr, inner_st, 1);
+        return 0;
+    }
+    for (int k = 0; k < nops; k++) {
+        inner_st[k] = s->strides[k][nd - 1];
+    }
+    const int64_t inner = s->shape[nd - 1];
+    for (int d = 0; d < nd; d++) {
+        idx[d] = 0;
+    }
+    /* An odometer over the outer dimensions; ptr follows it. */
+    for (;;) {
+        fn(ptr, inner_st, inner);
+        int d = nd - 2;
+        for (; d >= 0; d--) {
+            for (int k = 0; k < nops; k++) {
+                ptr[k] += s->strides[k][d];
+            }
+            if (++idx[d] < s->shape[d]) {
+                break;
+            }
+            for (int k = 0; k < nops; k++) {
+                ptr[k] -= s->strides[k][d] * s->shape[d];
+            }
+            idx[d] = 0;
+        }
+        if (d < 0) {
+            return 0;
+        }
+    }
+}
+
+int
+ca_ew_host_any_negative(const ca_strided *s0, int op, int dtype)
+{
+    ca_strided s = *s0;
+    char *p = s.data[op];
+    int64_t n = 1, idx[CA_MAX_DIMS];
+    for (int d = 0; d < s.ndim; d++) {
+        n *= s.shape[d];
+        idx[d] = 0;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int d = 0; d < s.ndim; d++) {
+            off += idx[d] * s.strides[op][d];
+        }
+        switch (dtype) {
+#define CA_P_NEG(code, T)                       \
+    case code: {                                \
+        T v;                                    \
+        memcpy(&v, p + off, sizeof v);          \
+        if (v < 0) {                            \
+            return 1;                           \
+        }                                       \
+        break;                                  \
+    }
+            CA_P_NEG(CA_INT8, int8_t)
+            CA_P_NEG(CA_INT16, int16_t)
+            CA_P_NEG(CA_INT32, int32_t)
+            CA_P_NEG(CA_INT64, int64_t)
+#undef CA_P_NEG
+        default:
+            return 0;
+        }
+        for (int d = s.ndim - 1; d >= 0; d--) {
+            if (++idx[d] < s.shape[d]) {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    return 0;
+}
+
+/* ---- GPU ------------------------------------------------------------------- */
+#if CA_HAVE_CUDA
+
+static int
+operand_dtype(const ca_ew_loop *L, int nin, int k)
+{
+    return k == 0 ? L->types[nin] : L->types[k - 1];
+}
+
+/* One strided launch over dims [d0, ndim) of s, the outermost of them cut to
+ * `outer` entries, at base pointers ptr; n elements in all (< 2^31). */
+static int
+gpu_strided_launch(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d0,
+                   int64_t outer, char *const *ptr, unsigned mask, int64_t n,
+                   ca_stream_t stream)
+{
+    const int nd = s->ndim - d0;
+    p->ndim = nd;
+    for (int j = 0; j < nd; j++) {
+        /* the kernel takes the innermost dimension first */
+        const int d = s->ndim - 1 - j;
+        p->shape[j] = (uint32_t)(d == d0 ? outer : s->shape[d]);
+        for (int k = 0; k < s->nops; k++) {
+            p->strides[k][j] = s->strides[k][d];
+        }
+    }
+    for (int k = 0; k < s->nops; k++) {
+        p->c.ptr[k] = (k > 0 && (mask >> (k - 1) & 1u)) ? NULL : ptr[k];
+    }
+    p->c.n = (uint32_t)n;
+    return fn(p, 0, stream);
+}
+
+/* Dims [d0, ndim) of s at ptr: one launch when they fit the kernel (at most
+ * CA_EW_KDIMS dimensions, fewer than 2^31 elements), else split the outermost
+ * dimension on the host. */
+static int
+gpu_strided(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d0,
+            char *const *ptr, unsigned mask, ca_stream_t stream)
+{
+    const int nd = s->ndim - d0;
+    int64_t inner = 1;
+    char *q[CA_MAX_OPERANDS];
+    int rc;
+
+    for (int d = d0 + 1; d < s->ndim; d++) {
+        inner *= s->shape[d];
+    }
+    const int64_t outer = s->shape[d0];
+    if (nd <= CA_EW_KDIMS && inner <= CA_EW_MAX_N) {
+        /* whole rows of the outer dimension per launch */
+        const int64_t rows = CA_EW_MAX_N / inner;
+        for (int64_t r0 = 0; r0 < outer; r0 += rows) {
+            const int64_t cnt = outer - r0 < rows ? outer - r0 : rows;
+            for (int k = 0; k < s->nops; k++) {
+                q[k] = ptr[k] + r0 * s->strides[k][d0];
+            }
+            rc = gpu_strided_launch(fn, p, s, d0, cnt, q, mask, cnt * inner, stream);
+            if (rc) {
+                return rc;
+            }
+        }
+        return 0;
+    }
+    for (int64_t i = 0; i < outer; i++) {
+        for (int k = 0; k < s->nops; k++) {
+            q[k] = ptr[k] + i * s->strides[k][d0];
+        }
+        rc = gpu_strided(fn, p, s, d0 + 1, q, mask, stream);
+        if (rc) {
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static int
+gpu_run(int loop, const ca_strided *s, char *const *ptr, const ca_scalar_arg *scalars,
+        unsigned mask, int64_t n, ca_stream_t stream)
+{
+    const ca_ew_loop *L = &ca_ew_loops[loop];
+    const ca_ew_gpu_fn fn = ca_ew_gpu[loop];
+    const int nin = s->nops - 1;
+    ca_ew_sparams p;
+    int contig = s->ndim <= 1;
+
+    for (int i = 0; i < nin; i++) {
+        if (mask >> i & 1u) {
+            p.c.scalar[i] = scalars[i];
+        }
+        else {
+            memset(&p.c.scalar[i], 0, sizeof p.c.scalar[i]);
+        }
+    }
+    p.c.mask = mask;
+    for (int k = 0; k < s->nops && contig; k++) {
+        if (k > 0 && (mask >> (k - 1) & 1u)) {
+            continue;
+        }
+        const int64_t size = ca_dtype_size[operand_dtype(L, nin, k)];
+        if (s->ndim == 1 && s->strides[k][0] != size) {
+            contig = 0;
+        }
+        /* whole vectors: the kernel loads `vec` elements at once */
+        if ((uintptr_t)ptr[k] % (uintptr_t)(size * L->vec)) {
+            contig = 0;
+        }
+    }
+    if (contig) {
+        /* kernels index in 32 bits: cut giant runs (2^30 is a multiple of vec) */
+        const int64_t chunk = (int64_t)1 << 30;
+        for (int64_t off = 0; off < n; off += chunk) {
+            for (int k = 0; k < s->nops; k++) {
+                const int scalar = k > 0 && (mask >> (k - 1) & 1u);
+                p.c.ptr[k] = scalar ? NULL
+                                    : ptr[k] + off * ca_dtype_size[operand_dtype(L, nin, k)];
+            }
+            p.c.n = (uint32_t)(n - off < chunk ? n - off : chunk);
+            const int rc = fn(&p, 1, stream);
+            if (rc) {
+                return rc;
+            }
+        }
+        return 0;
+    }
+    return gpu_strided(fn, &p, s, 0, ptr, mask, stream);
+}
+
+#endif /* CA_HAVE_CUDA */
+
+int
+ca_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
+               unsigned scalar_mask, ca_stream_t stream)
+{
+    char *ptr[CA_MAX_OPERANDS];
+
+    if (loop < 0 || loop >= CA_EW_NLOOPS) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    const int nin = ca_ew_ops[ca_ew_loops[loop].op].nin;
+    if (s->nops != nin + 1 || s->ndim < 0 || s->ndim > CA_MAX_DIMS) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    for (int i = 0; i < nin; i++) {
+        if (scalar_mask >> i & 1u) {
+            /* the host loops read a scalar through a stride-0 pointer */
+            s->data[i + 1] = (char *)&scalars[i];
+            for (int d = 0; d < s->ndim; d++) {
+                s->strides[i + 1][d] = 0;
+            }
+        }
+    }
+    const int64_t n = ca_strided_coalesce(s);
+    if (n == 0) {
+        return 0;
+    }
+    for (int k = 0; k < s->nops; k++) {
+        ptr[k] = s->data[k];
+    }
+    if (device == CA_CPU) {
+        return host_run(ca_ew_host[loop], s, ptr);
+    }
+#if CA_HAVE_CUDA
+    return gpu_run(loop, s, ptr, scalars, scalar_mask, n, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}

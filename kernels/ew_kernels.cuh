@@ -1,0 +1,201 @@
+/*
+ * ew_kernels.cuh: the two GPU kernels every element-wise loop is stamped from, and
+ * their launcher. Included by the generated build/generated/ew_gpu_*.cu files,
+ * which define one functor per (op, loop):
+ *
+ *   struct Op { typedef O, I0, I1, I2;  static constexpr int nin, vec;
+ *               static __device__ O f(I0, I1, I2); };   // storage types in and out
+ *
+ * - Contiguous kernel: every array operand is one dense run, aligned to `vec`
+ *   elements; each thread moves `vec` elements per operand with one vector load
+ *   (16 bytes for the widest type), 32-bit indices, grid-stride loop.
+ * - Strided kernel: one element per thread; the coalesced dimensions (innermost
+ *   first) turn the index into per-operand byte offsets with 32-bit division.
+ * - Either kernel reads an input from the launch parameters instead of memory when
+ *   its bit of `mask` is set (a Python scalar costs no copy to the device); the
+ *   test is the same for the whole grid, so warps never diverge on it.
+ */
+#ifndef CA_EW_KERNELS_CUH
+#define CA_EW_KERNELS_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ew_internal.h"
+#include "ew_math.h"
+
+/* The type of an unused input slot. */
+struct ca_ew_none {
+    unsigned char unused;
+};
+
+template <class T, int E>
+struct alignas(sizeof(T) * E) ca_ew_vec {
+    T v[E];
+};
+
+template <class T>
+__device__ __forceinline__ T
+ca_ew_scalar(const ca_scalar_arg &s)
+{
+    T v;
+    memcpy(&v, s.bytes, sizeof(T));
+    return v;
+}
+
+/* Input `k` (1-based operand index) as a vector of E elements at vector index v. */
+template <class T, int E>
+__device__ __forceinline__ ca_ew_vec<T, E>
+ca_ew_load_vec(const ca_ew_cparams &p, int k, uint32_t v)
+{
+    ca_ew_vec<T, E> r;
+    if (p.mask & (1u << (k - 1))) {
+        const T s = ca_ew_scalar<T>(p.scalar[k - 1]);
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r.v[e] = s;
+        }
+    }
+    else {
+        r = reinterpret_cast<const ca_ew_vec<T, E> *>(p.ptr[k])[v];
+    }
+    return r;
+}
+
+template <class T>
+__device__ __forceinline__ T
+ca_ew_load_one(const ca_ew_cparams &p, int k, int64_t byte_offset)
+{
+    if (p.mask & (1u << (k - 1))) {
+        return ca_ew_scalar<T>(p.scalar[k - 1]);
+    }
+    return *reinterpret_cast<const T *>(p.ptr[k] + byte_offset);
+}
+
+template <class Op>
+__global__ void __launch_bounds__(CA_EW_BLOCK)
+ca_ew_contig_kernel(const ca_ew_cparams p)
+{
+    typedef typename Op::O O;
+    typedef typename Op::I0 I0;
+    typedef typename Op::I1 I1;
+    typedef typename Op::I2 I2;
+    constexpr int E = Op::vec;
+    const uint32_t n = p.n;
+    const uint32_t nvec = n / E;
+    const uint32_t step = gridDim.x * CA_EW_BLOCK;
+
+    for (uint32_t v = blockIdx.x * CA_EW_BLOCK + threadIdx.x; v < nvec; v += step) {
+        ca_ew_vec<I0, E> a = ca_ew_load_vec<I0, E>(p, 1, v);
+        ca_ew_vec<I1, E> b{};
+        ca_ew_vec<I2, E> c{};
+        if constexpr (Op::nin >= 2) {
+            b = ca_ew_load_vec<I1, E>(p, 2, v);
+        }
+        if constexpr (Op::nin >= 3) {
+            c = ca_ew_load_vec<I2, E>(p, 3, v);
+        }
+        ca_ew_vec<O, E> r;
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r.v[e] = Op::f(a.v[e], b.v[e], c.v[e]);
+        }
+        reinterpret_cast<ca_ew_vec<O, E> *>(p.ptr[0])[v] = r;
+    }
+    /* The last n % E elements: block 0's first threads, one each. */
+    if (blockIdx.x == 0) {
+        const uint32_t i = nvec * E + threadIdx.x;
+        if (i < n) {
+            I0 a = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));
+            I1 b{};
+            I2 c{};
+            if constexpr (Op::nin >= 2) {
+                b = ca_ew_load_one<I1>(p, 2, (int64_t)i * (int64_t)sizeof(I1));
+            }
+            if constexpr (Op::nin >= 3) {
+                c = ca_ew_load_one<I2>(p, 3, (int64_t)i * (int64_t)sizeof(I2));
+            }
+            reinterpret_cast<O *>(p.ptr[0])[i] = Op::f(a, b, c);
+        }
+    }
+}
+
+template <class Op>
+__global__ void __launch_bounds__(CA_EW_BLOCK)
+ca_ew_strided_kernel(const ca_ew_sparams p)
+{
+    typedef typename Op::O O;
+    typedef typename Op::I0 I0;
+    typedef typename Op::I1 I1;
+    typedef typename Op::I2 I2;
+    constexpr int NOPS = Op::nin + 1;
+    const uint32_t step = gridDim.x * CA_EW_BLOCK;
+
+    for (uint32_t i = blockIdx.x * CA_EW_BLOCK + threadIdx.x; i < p.c.n; i += step) {
+        int64_t off[NOPS];
+#pragma unroll
+        for (int k = 0; k < NOPS; k++) {
+            off[k] = 0;
+        }
+        uint32_t r = i;
+#pragma unroll
+        for (int d = 0; d < CA_EW_KDIMS; d++) {
+            uint32_t coord;
+            if (d == p.ndim - 1) {
+                coord = r;
+            }
+            else {
+                const uint32_t q = r / p.shape[d];
+                coord = r - q * p.shape[d];
+                r = q;
+            }
+#pragma unroll
+            for (int k = 0; k < NOPS; k++) {
+                off[k] += (int64_t)coord * p.strides[k][d];
+            }
+            if (d == p.ndim - 1) {
+                break;
+            }
+        }
+        I0 a = ca_ew_load_one<I0>(p.c, 1, off[1]);
+        I1 b{};
+        I2 c{};
+        if constexpr (Op::nin >= 2) {
+            b = ca_ew_load_one<I1>(p.c, 2, off[2]);
+        }
+        if constexpr (Op::nin >= 3) {
+            c = ca_ew_load_one<I2>(p.c, 3, off[3]);
+        }
+        *reinterpret_cast<O *>(p.c.ptr[0] + off[0]) = Op::f(a, b, c);
+    }
+}
+
+/* Blocks for `work` items of one thread each; the kernels loop past the cap. */
+static inline unsigned int
+ca_ew_grid(uint32_t work)
+{
+    uint32_t blocks = (work + CA_EW_BLOCK - 1) / CA_EW_BLOCK;
+    if (blocks == 0) {
+        blocks = 1;
+    }
+    /* 2^20 blocks of 256 threads already cover 2^28 items in one pass; the
+     * grid-stride loops do the rest. */
+    return blocks > (1u << 20) ? (1u << 20) : blocks;
+}
+
+template <class Op>
+static int
+ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    if (contig) {
+        ca_ew_contig_kernel<Op><<<ca_ew_grid(p->c.n / Op::vec), CA_EW_BLOCK, 0, s>>>(p->c);
+    }
+    else {
+        ca_ew_strided_kernel<Op><<<ca_ew_grid(p->c.n), CA_EW_BLOCK, 0, s>>>(*p);
+    }
+    return (int)cudaGetLastError();
+}
+
+#endif /* CA_EW_KERNELS_CUH */

@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""Generate the element-wise kernels, host loops and tables from kernels/ops.def.
+
+    python tools/gen_ops.py --out build/generated --py-out python/cuarray/_generated_ops.py
+
+Writes (only files whose content changed, so make-style rebuilds stay incremental):
+  ew_table.h         op ids (CA_OP_<name>), counts, the CA_EW_FOR_EACH_OP X-macro
+  ew_table.c         ca_ew_ops[], ca_ew_loops[], the host loop table and (CUDA builds)
+                     the GPU launcher table
+  ew_host_<k>.c      host (cpu device) loops, one 1-D inner loop per (op, loop)
+  ew_gpu_<k>.cu      GPU kernels (contiguous + strided) and launchers per (op, loop),
+                     split over several files so nvcc runs them in parallel
+  _generated_ops.py  the op table for Python (names, arity, loop signatures)
+
+The math of each op is the expression of its ops.def row; it becomes one element
+function per loop, emitted into the host file and the GPU file alike, calling the
+CA_HD helpers of kernels/ew_math.h.
+"""
+
+import argparse
+import hashlib
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "kernels"
+
+# NumPy type char -> (ca_dtype, storage C type, math suffix, compute C type, itemsize)
+DTYPES = {
+    "?": ("CA_BOOL", "ca_bool", "b", "int", 1),
+    "b": ("CA_INT8", "int8_t", "i8", "int8_t", 1),
+    "B": ("CA_UINT8", "uint8_t", "u8", "uint8_t", 1),
+    "h": ("CA_INT16", "int16_t", "i16", "int16_t", 2),
+    "H": ("CA_UINT16", "uint16_t", "u16", "uint16_t", 2),
+    "i": ("CA_INT32", "int32_t", "i32", "int32_t", 4),
+    "I": ("CA_UINT32", "uint32_t", "u32", "uint32_t", 4),
+    "l": ("CA_INT64", "int64_t", "i64", "int64_t", 8),
+    "L": ("CA_UINT64", "uint64_t", "u64", "uint64_t", 8),
+    "e": ("CA_FLOAT16", "ca_half", "f32", "float", 2),
+    "f": ("CA_FLOAT32", "float", "f32", "float", 4),
+    "d": ("CA_FLOAT64", "double", "f64", "double", 8),
+    "F": ("CA_COMPLEX64", "ca_complex64", "c64", "ca_complex64", 8),
+    "D": ("CA_COMPLEX128", "ca_complex128", "c128", "ca_complex128", 16),
+}
+FLAGS = {"raw": 1, "nobool": 2, "intdouble": 4, "powcheck": 8, "cmp": 16, "clampint": 32}
+# Ops whose math is long: fewer elements per thread keeps nvcc time and code size
+# down where the kernel is compute- rather than memory-bound anyway.
+HEAVY = {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+         "logaddexp", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
+         "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "hypot", "power",
+         "floor_divide", "remainder", "fmod", "divide", "sign", "reciprocal"}
+N_GPU_FILES = 16
+N_HOST_FILES = 2
+
+
+class Op:
+    def __init__(self, name, nin, nout, flags, loops, expr, lineno):
+        self.name, self.nin, self.nout = name, nin, nout
+        self.flags, self.loops, self.expr, self.lineno = flags, loops, expr, lineno
+
+
+def die(msg):
+    sys.exit(f"gen_ops.py: {msg}")
+
+
+def parse_loops(spec, nin, nout, where):
+    loops = []
+    for item in spec.split(","):
+        if not item:
+            die(f"{where}: empty loop item")
+        if item.startswith("*"):
+            body = item[1:]
+            chars, out = (body.split("->") + [None])[:2]
+            for c in chars:
+                loops.append(c * nin + (out if out is not None else c * nout))
+        else:
+            if "->" not in item:
+                die(f"{where}: loop {item!r} needs '->' (or a '*' shorthand)")
+            ins, outs = item.split("->")
+            if len(ins) != nin or len(outs) != nout:
+                die(f"{where}: loop {item!r} does not match nin={nin} nout={nout}")
+            loops.append(ins + outs)
+    for sig in loops:
+        for c in sig:
+            if c not in DTYPES:
+                die(f"{where}: unknown type char {c!r} in {sig!r}")
+    if len(set(loops)) != len(loops):
+        die(f"{where}: duplicate loops")
+    return loops
+
+
+def parse_ops(path):
+    ops = []
+    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split(None, 5)
+        if len(parts) < 6:
+            die(f"{path.name}:{lineno}: expected 'name nin nout flags loops expr'")
+        name, nin, nout, flags, loops, expr = parts
+        where = f"{path.name}:{lineno}"
+        nin, nout = int(nin), int(nout)
+        if nout != 1 or not 1 <= nin <= 3:
+            die(f"{where}: only nout=1 and nin 1..3 are supported")
+        fl = 0
+        if flags != "-":
+            for f in flags.split(","):
+                if f not in FLAGS:
+                    die(f"{where}: unknown flag {f!r}")
+                fl |= FLAGS[f]
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            die(f"{where}: bad op name {name!r}")
+        ops.append(Op(name, nin, nout, fl, parse_loops(loops, nin, nout, where), expr, lineno))
+    names = [o.name for o in ops]
+    if len(set(names)) != len(names):
+        die("duplicate op names")
+    return ops
+
+
+# ---- code for one (op, loop) ---------------------------------------------------------
+
+def loop_sfx(sig, nin):
+    sfx = [DTYPES[c][2] for c in sig[:nin]]
+    return sfx[0] if len(set(sfx)) == 1 else "_".join(sfx)
+
+
+def translate(expr, sfx):
+    # `f(` -> `ca_f_<sfx>(`; the variables a, b, c stay as they are.
+    return re.sub(r"\b([A-Za-z_]\w*)\s*\(", lambda m: f"ca_{m.group(1)}_{sfx}(", expr)
+
+
+def load(c, x, raw):
+    if raw:
+        return x
+    if c == "?":
+        return f"({x} != 0)"
+    if c == "e":
+        return f"ca_half_to_float({x})"
+    return x
+
+
+def store(c, r, raw):
+    if raw:
+        return r
+    if c == "?":
+        return f"(ca_bool)(({r}) != 0)"
+    if c == "e":
+        return f"ca_float_to_half((float)({r}))"
+    if c in "FD":
+        return r
+    return f"({DTYPES[c][1]})({r})"
+
+
+def elem_func(op, k, sig, qual):
+    """The element function: storage in, storage out."""
+    raw = bool(op.flags & FLAGS["raw"])
+    ins, out = sig[:op.nin], sig[op.nin]
+    params = ", ".join(f"{DTYPES[c][1]} x{i}" for i, c in enumerate(ins))
+    body = []
+    for i, c in enumerate(ins):
+        ctype = DTYPES[c][1] if raw else DTYPES[c][3]
+        body.append(f"    const {ctype} {'abc'[i]} = {load(c, f'x{i}', raw)};")
+    expr = op.expr if raw else translate(op.expr, loop_sfx(sig, op.nin))
+    body.append(f"    return {store(out, expr, raw)};")
+    return (f"{qual} {DTYPES[out][1]}\n{fname(op, k)}({params})\n{{\n" + "\n".join(body) + "\n}\n")
+
+
+def fname(op, k):
+    return f"ca_ew_{op.name}_{k}"
+
+
+def vec_width(op, sig):
+    width = max(1, 16 // max(DTYPES[c][4] for c in sig))
+    return min(width, 4 if op.name in HEAVY else 8)
+
+
+# ---- files ---------------------------------------------------------------------------
+
+HEADER = "/* Generated by tools/gen_ops.py from kernels/ops.def: do not edit. */\n"
+
+
+def write_if_changed(path, text, written):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+        written.append(path)
+
+
+def gen_table_h(ops, loops):
+    lines = [HEADER, "#ifndef CA_EW_TABLE_H", "#define CA_EW_TABLE_H", "",
+             '#include "kernels.h"', ""]
+    lines.append(f"#define CA_EW_NOPS {len(ops)}")
+    lines.append(f"#define CA_EW_NLOOPS {len(loops)}")
+    lines.append("")
+    lines.append("enum {")
+    for i, op in enumerate(ops):
+        lines.append(f"    CA_OP_{op.name} = {i},")
+    lines.append("};")
+    lines.append("")
+    lines.append("/* X(name, nin, nout) for every op, in table order. */")
+    lines.append("#define CA_EW_FOR_EACH_OP(X) \\")
+    for op in ops:
+        lines.append(f"    X({op.name}, {op.nin}, {op.nout}) \\")
+    lines.append("")
+    lines.append("#endif")
+    return "\n".join(lines) + "\n"
+
+
+def gen_table_c(ops, loops, gpu_names):
+    out = [HEADER, '#include "ew_internal.h"', '#include "ew_table.h"', ""]
+    out.append("const ca_ew_op ca_ew_ops[CA_EW_NOPS] = {")
+    for op in ops:
+        first = next(i for i, (o, _, _) in enumerate(loops) if o is op)
+        out.append(f'    {{"{op.name}", {op.nin}, {op.nout}, {op.flags}, {first}, '
+                   f'{len(op.loops)}}},')
+    out.append("};")
+    out.append("")
+    out.append("const ca_ew_loop ca_ew_loops[CA_EW_NLOOPS] = {")
+    for op, k, sig in loops:
+        types = ", ".join(DTYPES[c][0] for c in sig)
+        pad = ", -1" * (4 - len(sig))
+        out.append(f"    {{CA_OP_{op.name}, {vec_width(op, sig)}, {{{types}{pad}}}}}, "
+                   f"/* {sig[:op.nin]}->{sig[op.nin:]} */")
+    out.append("};")
+    out.append("")
+    for op, k, sig in loops:
+        out.append(f"void ca_ewh_{op.name}_{k}(char *const *p, const int64_t *s, int64_t n);")
+    out.append("")
+    out.append("const ca_ew_host_fn ca_ew_host[CA_EW_NLOOPS] = {")
+    for op, k, sig in loops:
+        out.append(f"    ca_ewh_{op.name}_{k},")
+    out.append("};")
+    out.append("")
+    out.append("#if CA_HAVE_CUDA")
+    for name in gpu_names:
+        out.append(f"int {name}(const ca_ew_sparams *p, int contig, ca_stream_t stream);")
+    out.append("")
+    out.append("const ca_ew_gpu_fn ca_ew_gpu[CA_EW_NLOOPS] = {")
+    for name in gpu_names:
+        out.append(f"    {name},")
+    out.append("};")
+    out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
+def host_loop(op, k, sig):
+    ins, o = sig[:op.nin], sig[op.nin]
+    st = [DTYPES[o][1]] + [DTYPES[c][1] for c in ins]
+    n = op.nin + 1
+    f = fname(op, k)
+    args_c = ", ".join(f"((const {st[i]} *)p[{i}])[i]" for i in range(1, n))
+    contig_cond = " && ".join(f"s[{i}] == (int64_t)sizeof({st[i]}) && "
+                              f"(uintptr_t)p[{i}] % _Alignof({st[i]}) == 0" for i in range(n))
+    lines = [f"void\nca_ewh_{op.name}_{k}(char *const *p, const int64_t *s, int64_t n)\n{{"]
+    lines.append(f"    if ({contig_cond}) {{")
+    lines.append(f"        {st[0]} *o = ({st[0]} *)p[0];")
+    lines.append("        for (int64_t i = 0; i < n; i++) {")
+    lines.append(f"            o[i] = {f}({args_c});")
+    lines.append("        }")
+    lines.append("        return;")
+    lines.append("    }")
+    lines.append("    char *po = p[0];")
+    for i in range(1, n):
+        lines.append(f"    const char *p{i} = p[{i}];")
+    lines.append(f"    for (int64_t i = 0; i < n; i++) {{")
+    for i in range(1, n):
+        lines.append(f"        {st[i]} x{i};")
+        lines.append(f"        memcpy(&x{i}, p{i}, sizeof x{i});")
+        lines.append(f"        p{i} += s[{i}];")
+    call = ", ".join(f"x{i}" for i in range(1, n))
+    lines.append(f"        const {st[0]} r = {f}({call});")
+    lines.append("        memcpy(po, &r, sizeof r);")
+    lines.append("        po += s[0];")
+    lines.append("    }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def gen_host(chunk, stamp):
+    out = [HEADER, f"/* inputs: {stamp} */", "#include <string.h>", '#include "ew_internal.h"',
+           '#include "ew_math.h"', ""]
+    out.append("/* Each function below is one inner loop: n elements, p[0] the output,")
+    out.append(" * p[1..] the inputs (a scalar operand is a pointer with stride 0). */")
+    for op, k, sig in chunk:
+        out.append(f"/* {op.name} {sig[:op.nin]}->{sig[op.nin:]} */")
+        out.append(elem_func(op, k, sig, "static inline"))
+        out.append(f"void ca_ewh_{op.name}_{k}(char *const *p, const int64_t *s, int64_t n);")
+        out.append(host_loop(op, k, sig))
+    return "\n".join(out) + "\n"
+
+
+def gen_gpu(chunk, stamp):
+    out = [HEADER, f"/* inputs: {stamp} */", '#include "ew_kernels.cuh"', ""]
+    for op, k, sig in chunk:
+        ins, o = sig[:op.nin], sig[op.nin]
+        st = [DTYPES[c][1] for c in ins] + ["ca_ew_none"] * (3 - op.nin)
+        out.append(f"/* {op.name} {sig[:op.nin]}->{sig[op.nin:]} */")
+        out.append(elem_func(op, k, sig, "static __device__ __forceinline__"))
+        out.append(f"struct ca_ewop_{op.name}_{k} {{")
+        out.append(f"    typedef {DTYPES[o][1]} O;")
+        for i in range(3):
+            out.append(f"    typedef {st[i]} I{i};")
+        out.append(f"    static constexpr int nin = {op.nin};")
+        out.append(f"    static constexpr int vec = {vec_width(op, sig)};")
+        params = ", ".join(f"I{i} x{i}" for i in range(3))
+        call = ", ".join(f"x{i}" for i in range(op.nin))
+        out.append(f"    static __device__ __forceinline__ O f({params})")
+        out.append(f"    {{")
+        for i in range(op.nin, 3):
+            out.append(f"        (void)x{i};")
+        out.append(f"        return {fname(op, k)}({call});")
+        out.append(f"    }}")
+        out.append("};")
+        out.append(f'extern "C" int\nca_ewg_{op.name}_{k}(const ca_ew_sparams *p, int contig, '
+                   f"ca_stream_t stream)\n{{")
+        out.append(f"    return ca_ew_launch<ca_ewop_{op.name}_{k}>(p, contig, stream);")
+        out.append("}\n")
+    return "\n".join(out) + "\n"
+
+
+def gen_py(ops, loops):
+    out = ['"""Generated by tools/gen_ops.py from kernels/ops.def: do not edit."""', ""]
+    out.append("# (name, nin, nout, flags, [loop signatures as 'ff->f'], expression)")
+    out.append("OPS = [")
+    for op in ops:
+        sigs = [f"{s[:op.nin]}->{s[op.nin:]}" for s in op.loops]
+        out.append(f"    ({op.name!r}, {op.nin}, {op.nout}, {sorted(k for k, v in FLAGS.items() if op.flags & v)!r},")
+        out.append(f"     {sigs!r},")
+        out.append(f"     {op.expr!r}),")
+    out.append("]")
+    out.append("")
+    out.append("NAMES = [op[0] for op in OPS]")
+    return "\n".join(out) + "\n"
+
+
+def split(items, n):
+    """n chunks of about equal cost (vector width approximates the unrolled code)."""
+    chunks = [[] for _ in range(n)]
+    cost = [0] * n
+    for it in sorted(items, key=lambda t: -t[3]):
+        j = cost.index(min(cost))
+        chunks[j].append(it[:3])
+        cost[j] += it[3]
+    for c in chunks:
+        c.sort(key=lambda t: (t[0].lineno, t[1]))
+    return [c for c in chunks if c]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--py-out", type=Path)
+    ap.add_argument("--ops", type=Path, default=KERNELS / "ops.def")
+    args = ap.parse_args(argv)
+
+    ops = parse_ops(args.ops)
+    loops = [(op, k, sig) for op in ops for k, sig in enumerate(op.loops)]
+    # A digest of the hand-written inputs: a change there rewrites every generated
+    # file, so setup.py's timestamp check recompiles them.
+    h = hashlib.sha1()
+    for name in ("ops.def", "ew_math.h", "ew_kernels.cuh", "ew_internal.h", "scalar.h"):
+        p = KERNELS / name
+        if p.exists():
+            h.update(p.read_bytes())
+    h.update(Path(__file__).read_bytes())
+    stamp = h.hexdigest()[:16]
+
+    written = []
+    out = args.out
+    write_if_changed(out / "ew_table.h", gen_table_h(ops, loops), written)
+    gpu_names = [f"ca_ewg_{op.name}_{k}" for op, k, sig in loops]
+    write_if_changed(out / "ew_table.c", gen_table_c(ops, loops, gpu_names), written)
+
+    costed = [(op, k, sig, vec_width(op, sig) + 1 + (4 if op.name in HEAVY else 0)
+               * (2 if sig[0] in "FD" else 1)) for op, k, sig in loops]
+    for i, chunk in enumerate(split(costed, N_GPU_FILES)):
+        write_if_changed(out / f"ew_gpu_{i:02d}.cu", gen_gpu(chunk, stamp), written)
+    for i, chunk in enumerate(split([(o, k, s, 1) for o, k, s in loops], N_HOST_FILES)):
+        write_if_changed(out / f"ew_host_{i}.c", gen_host(chunk, stamp), written)
+    if args.py_out:
+        write_if_changed(args.py_out, gen_py(ops, loops), written)
+    print(f"gen_ops.py: {len(ops)} ops, {len(loops)} loops; "
+          f"{len(written)} file(s) rewritten")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One full pass on the GPU machine (device tool): build, test with the cuda device,
+# optionally benchmark. Logs go to $OUT (they come back with the call).
+#   bash tools/gpu_run.sh [test|bench|all] [pytest args...]
+set -uo pipefail
+what=${1:-all}; shift || true
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1 CUARRAY_CUDA_ARCH=${CUARRAY_CUDA_ARCH:-90}
+nvidia-smi --query-gpu=name,memory.used,memory.total,clocks.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+t=$(date +%s)
+if ! python3 -m pip install --no-build-isolation --no-deps -v . > "$OUT/build.log" 2>&1; then
+    tail -n 60 "$OUT/build.log"; echo "BUILD FAILED"; exit 1
+fi
+grep -E "^cuarray:|^nvcc " "$OUT/build.log" | tail -n 30
+echo "build: $(( $(date +%s) - t )) s"
+cd /tmp && python3 -c "import cuarray; cuarray.show_config()" 2>&1 | tee "$OUT/config.txt"; cd - >/dev/null
+if [ "$what" = test ] || [ "$what" = all ]; then
+    ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -x -p no:cacheprovider \
+        --timeout=120 -o faulthandler_timeout=100 "$@" 2>&1 ) > "$OUT/pytest.log"
+    echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+    ( cd /tmp && timeout ${BENCH_TIMEOUT:-300} python3 "$OLDPWD/benchmarks/run.py" --out "$OUT/bench" ${BENCH_ARGS:-} 2>&1 ) > "$OUT/bench.log"
+    echo "bench rc=$?"; tail -n 60 "$OUT/bench.log"
+fi
