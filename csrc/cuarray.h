@@ -257,6 +257,9 @@ extern PyMethodDef ca_linalg_array_methods[];      /* linalg.c: dot */
 extern PyGetSetDef ca_interop_array_getset[];      /* interop.c: __cuda_array_interface__ */
 extern PyType_Slot ca_elementwise_number_slots[];  /* elementwise.c: nb_add, nb_inplace_add, ... */
 extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_ass_subscript */
+/* linalg/random (linalg helper) */
+extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
+/* end linalg/random */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
