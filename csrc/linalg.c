@@ -11,7 +11,9 @@
  *     cuBLAS cannot take (no unit stride in the matrix, negative strides) are
  *     copied once. Batch dimensions that do not merge into one stride are
  *     looped over here, one strided-batched call each.
- *   - bool and integers: ca_matmul_int (kernels/), any strides, no copies.
+ *   - bool and integers, and small float32/float64 products (SMALL_* below):
+ *     ca_matmul_tiled (kernels/matmul_int.cu), one launch, any strides, no
+ *     copies.
  *   - the cpu device: NumPy's matmul on zero-copy views. (A test switch,
  *     _linalg_emulate, routes it through the cuBLAS plan with a host stand-in
  *     for cuBLAS instead, so the plan is tested without a GPU.)
@@ -39,6 +41,23 @@ static int emulate = 0;     /* cpu device: cuBLAS plan + host stand-in (tests) *
 
 #define CA_LINALG_MAX_DEVICES 64
 #define CA_INT_MAX 2147483647LL
+
+/* Small float32/float64 products go to our own tiled kernel instead of cuBLAS:
+ * at most SMALL_MAX_K summation terms and at most SMALL_MAX_WORK multiply-adds
+ * in all (batch * m * n * k). Such a product is bound by its launch, and
+ * cuBLAS's call path (handle, stream and workspace checks, kernel selection)
+ * cost 9.5 us per 64x64 float32 call on an H200 where one plain launch costs
+ * about 4.5 us end to end; the kernel runs a 128^3 product in a few
+ * microseconds of GPU time, within that launch cost. Its arithmetic is
+ * cuBLAS's without TF32 (a fused multiply-add per term in the element's
+ * precision), so it is used whether or not TF32 is allowed. The k bound keeps
+ * long dot products (m = n = 1, k large) on cuBLAS: the kernel sums each
+ * output serially in one thread, cuBLAS splits k. */
+#define SMALL_MAX_WORK (128LL * 128 * 128)
+#define SMALL_MAX_K 128
+static int64_t small_max_work = SMALL_MAX_WORK;  /* _linalg_small_limits (tests) */
+static int64_t small_max_k = SMALL_MAX_K;
+static const char *last_route = NULL;            /* _linalg_last_route (tests) */
 
 /* ======================================================================== */
 /* cuBLAS: handles and the one gemm call                                     */
@@ -560,14 +579,23 @@ gemm_one(void *vctx, const char *a, const char *b, char *c)
 }
 
 static int
-int_one(void *vctx, const char *a, const char *b, char *c)
+tiled_one(void *vctx, const char *a, const char *b, char *c)
 {
     exec_ctx *x = (exec_ctx *)vctx;
     const batch_split *bs = x->bs;
-    int st = ca_matmul_int(x->device, x->dtype, bs->count, x->m, x->n, x->k, a, bs->inner[0],
-                           x->a.rs, x->a.cs, b, bs->inner[1], x->b.rs, x->b.cs, c,
-                           bs->inner[2], x->c.rs, x->c.cs, x->stream);
-    return st ? ca_cuda_error_int(st, "ca_matmul_int") : 0;
+    int st = ca_matmul_tiled(x->device, x->dtype, bs->count, x->m, x->n, x->k, a,
+                             bs->inner[0], x->a.rs, x->a.cs, b, bs->inner[1], x->b.rs,
+                             x->b.cs, c, bs->inner[2], x->c.rs, x->c.cs, x->stream);
+    return st ? ca_cuda_error_int(st, "ca_matmul_tiled") : 0;
+}
+
+/* A float product small enough for the tiled kernel (see SMALL_MAX_WORK);
+ * size = batch * m * n, k >= 1. */
+static inline int
+small_float(int dtype, int64_t size, int64_t k)
+{
+    return (dtype == CA_FLOAT32 || dtype == CA_FLOAT64) && k <= small_max_k &&
+           size <= small_max_work / k;
 }
 
 static const Py_ssize_t zeros16[2] = {0, 0};
@@ -643,13 +671,15 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
     if (ca_use_device(device) < 0) {
         goto done;
     }
-    if (ca_is_integer(dtype) || dtype == CA_BOOL) {
+    if (ca_is_integer(dtype) || dtype == CA_BOOL || small_float(dtype, C->size, k)) {
+        last_route = "tiled";
         split_batches(a, b, c, &bs);
         exec_ctx x = {device, ca_current_stream(device), dtype, NULL, &bs,
                       mat_of(a), mat_of(b), mat_of(c), m, n, k};
-        rc = for_each_outer(&bs, a->data, b->data, c->data, int_one, &x);
+        rc = for_each_outer(&bs, a->data, b->data, c->data, tiled_one, &x);
         goto done;
     }
+    last_route = "blas";
     if (m > CA_INT_MAX || n > CA_INT_MAX || k > CA_INT_MAX) {
         PyErr_SetString(PyExc_ValueError,
                         "matrix dimensions of 2**31 or more are not supported");
@@ -1975,6 +2005,30 @@ linalg_emulate(PyObject *self, PyObject *arg)
 }
 
 static PyObject *
+linalg_small_limits(PyObject *self, PyObject *args)
+{
+    long long work, k;
+    if (!PyArg_ParseTuple(args, "LL:_linalg_small_limits", &work, &k)) {
+        return NULL;
+    }
+    PyObject *old = Py_BuildValue("LL", (long long)small_max_work, (long long)small_max_k);
+    if (old != NULL) {
+        small_max_work = work;
+        small_max_k = k;
+    }
+    return old;
+}
+
+static PyObject *
+linalg_last_route(PyObject *self, PyObject *unused)
+{
+    if (last_route == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(last_route);
+}
+
+static PyObject *
 linalg_cublas_path(PyObject *self, PyObject *unused)
 {
     const char *p = ca_cublas_path();
@@ -2011,7 +2065,9 @@ static PyMethodDef linalg_functions[] = {
      "float16, float32, float64 and complex go through cuBLAS on a GPU (float16\n"
      "accumulating in float32; float32 without TF32 unless enabled, see\n"
      "cuarray.linalg.set_allow_tf32), bool and integers through cuarray's own\n"
-     "kernel (wrapping like NumPy's). The cpu device uses NumPy's matmul."},
+     "kernel (wrapping like NumPy's), and so do small float32/float64 products\n"
+     "(at most 128**3 multiply-adds, k <= 128; full precision, one launch).\n"
+     "The cpu device uses NumPy's matmul."},
     {"dot", (PyCFunction)(void (*)(void))linalg_dot, FASTKW,
      "dot(a, b, out=None)\n--\n\n"
      "NumPy's dot: a product for 0-d operands, the inner product of vectors, the\n"
@@ -2035,6 +2091,13 @@ static PyMethodDef linalg_functions[] = {
     {"_linalg_emulate", linalg_emulate, METH_O,
      "Test hook: route cpu-device products through the cuBLAS call plan and a host\n"
      "stand-in for cuBLAS instead of NumPy. Returns the previous setting."},
+    {"_linalg_small_limits", linalg_small_limits, METH_VARARGS,
+     "Test hook: _linalg_small_limits(work, k) sets the bounds under which float32\n"
+     "and float64 products use cuarray's tiled kernel instead of cuBLAS\n"
+     "(batch*m*n*k <= work and k <= k); returns the previous pair."},
+    {"_linalg_last_route", linalg_last_route, METH_NOARGS,
+     "Test hook: how the last product outside NumPy ran: 'tiled' (cuarray's\n"
+     "kernel or its host loop), 'blas' (cuBLAS or its host stand-in), or None."},
     {"_cublas_path", linalg_cublas_path, METH_NOARGS,
      "Where cuBLAS was loaded from, or None when it has not been loaded."},
     {"_cublas_load", linalg_cublas_load, METH_NOARGS,

@@ -1,8 +1,8 @@
 /*
  * host_matmul.c: matrix products on the host.
  *
- * ca_matmul_int (bool and integers, any strides) has its host loop here and
- * dispatches to matmul_int.cu for a GPU. ca_gemm_host is a reference for
+ * ca_matmul_tiled (bool, integers, float32, float64, any strides) has its host
+ * loops here and dispatches to matmul_int.cu for a GPU. ca_gemm_host is a reference for
  * cuBLAS's strided-batched gemm: same column-major conventions and operation
  * flags, accumulating in double. The cpu device computes products through
  * NumPy; csrc/linalg.c can route the cpu device through the cuBLAS call plan
@@ -15,7 +15,7 @@
 #include "scalar.h"
 
 /* ======================================================================== */
-/* Bool and integer products                                                  */
+/* Bool, integer, float32 and float64 products                                */
 /* ======================================================================== */
 /* Integer products wrap like NumPy's (which accumulates in the element type):
  * the sum is computed modulo 2^64 in unsigned arithmetic (no signed overflow)
@@ -53,6 +53,34 @@ CA_INT_LOOP(int_loop_64, uint64_t)
  * the residues modulo 2^N is the residue of the product, so the unsigned
  * loops serve both. */
 
+/* Floats accumulate in their own precision, in order of l: the GPU kernel's
+ * arithmetic but for its fused multiply-adds. */
+#define CA_FLOAT_LOOP(NAME, T)                                                    \
+    static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,  \
+                     int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,        \
+                     int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb, \
+                     int64_t c_sm, int64_t c_sn)                                     \
+    {                                                                                \
+        for (int64_t p = 0; p < batch; p++) {                                        \
+            for (int64_t i = 0; i < m; i++) {                                        \
+                const char *ar = a + p * a_sb + i * a_sm;                            \
+                for (int64_t j = 0; j < n; j++) {                                    \
+                    const char *bc = b + p * b_sb + j * b_sn;                        \
+                    T acc = 0;                                                       \
+                    for (int64_t l = 0; l < k; l++) {                                \
+                        T x, y;                                                      \
+                        memcpy(&x, ar + l * a_sk, sizeof x);                         \
+                        memcpy(&y, bc + l * b_sk, sizeof y);                         \
+                        acc += x * y;                                                \
+                    }                                                                \
+                    memcpy(c + p * c_sb + i * c_sm + j * c_sn, &acc, sizeof acc);    \
+                }                                                                    \
+            }                                                                        \
+        }                                                                            \
+    }
+CA_FLOAT_LOOP(float_loop_32, float)
+CA_FLOAT_LOOP(float_loop_64, double)
+
 static void
 bool_loop(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a, int64_t a_sb,
           int64_t a_sm, int64_t a_sk, const char *b, int64_t b_sb, int64_t b_sk,
@@ -73,12 +101,12 @@ bool_loop(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a, int64_t
 }
 
 int
-ca_matmul_int(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
-              const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk, const void *b,
-              int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c, int64_t c_sb,
-              int64_t c_sm, int64_t c_sn, ca_stream_t stream)
+ca_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+                const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk, const void *b,
+                int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c, int64_t c_sb,
+                int64_t c_sm, int64_t c_sn, ca_stream_t stream)
 {
-    if (!ca_matmul_int_dtype(dtype) || batch < 0 || m < 0 || n < 0 || k < 0) {
+    if (!ca_matmul_tiled_dtype(dtype) || batch < 0 || m < 0 || n < 0 || k < 0) {
         return CA_KERR_UNSUPPORTED;
     }
     if (batch == 0 || m == 0 || n == 0) {
@@ -86,8 +114,8 @@ ca_matmul_int(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_
     }
     if (device != CA_CPU) {
 #if CA_HAVE_CUDA
-        return ca_matmul_int_cuda(dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb, b_sk,
-                                  b_sn, c, c_sb, c_sm, c_sn, stream);
+        return ca_matmul_tiled_cuda(dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb,
+                                    b_sk, b_sn, c, c_sb, c_sm, c_sn, stream);
 #else
         (void)stream;
         return CA_KERR_NO_CUDA;
@@ -95,6 +123,16 @@ ca_matmul_int(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_
     }
     const char *pa = (const char *)a, *pb = (const char *)b;
     char *pc = (char *)c;
+    if (dtype == CA_FLOAT32) {
+        float_loop_32(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
+                      c_sm, c_sn);
+        return 0;
+    }
+    if (dtype == CA_FLOAT64) {
+        float_loop_64(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
+                      c_sm, c_sn);
+        return 0;
+    }
     switch (ca_dtype_size[dtype] * (dtype == CA_BOOL ? 0 : 1)) {
     case 0:
         bool_loop(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb, c_sm,

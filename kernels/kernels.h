@@ -229,13 +229,14 @@ int ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t 
 int ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k,
                  const void *a, int64_t lda, int64_t stride_a, const void *b, int64_t ldb,
                  int64_t stride_b, void *c, int64_t ldc, int64_t stride_c, int64_t batch);
-/* C[p, i, j] = sum_l A[p, i, l] * B[p, l, j] for bool (or of ands) and the
- * integer dtypes (wrapping, as NumPy), any byte strides (row-major indices:
- * batch, row, column). k == 0 gives zeros. */
-int ca_matmul_int(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
-                  const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
-                  const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
-                  void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
+/* C[p, i, j] = sum_l A[p, i, l] * B[p, l, j] in one launch for bool (or of
+ * ands), the integer dtypes (wrapping, as NumPy), float32 and float64 (fused
+ * multiply-adds in the element's precision), any byte strides (row-major
+ * indices: batch, row, column). k == 0 gives zeros. */
+int ca_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+                    const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                    const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+                    void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
 /* end linalg/random */
 /* element-wise (ufunc helper) --------------------------------------------------- */
 /* The op table lives in kernels/ops.def; tools/gen_ops.py generates ca_ew_ops[],

@@ -3,8 +3,11 @@
 Every test runs on the devices of the ``ldev`` fixture: "cpu" (NumPy's matmul on
 zero-copy views), "cpu-plan" (the cpu device routed through the cuBLAS call plan
 with a host stand-in for cuBLAS, so the plan's operation flags, leading
-dimensions, batch strides and copies are checked without a GPU) and "cuda:0"
-where a GPU is present (cuBLAS and cuarray's integer kernel).
+dimensions, batch strides and copies are checked without a GPU), "cpu-tiled"
+(every float32/float64 product through the host loops of cuarray's tiled
+kernel), and where a GPU is present "cuda:0" (the default routing: cuarray's
+tiled kernel for bool, integers and small float32/float64 products, cuBLAS for
+the rest) and "cuda:0-blas" (every float product through cuBLAS).
 
 Results are compared with NumPy computed in float64/complex128 on the same
 inputs, within k * eps * (|A| @ |B|) per element; integer and bool products must
@@ -18,18 +21,30 @@ import cuarray as ca
 from cuarray import _core
 from conftest import ALL_DTYPES, requires_gpu, random_array
 
-LDEVS = ["cpu", "cpu-plan", pytest.param("cuda:0", marks=requires_gpu)]
+LDEVS = ["cpu", "cpu-plan", "cpu-tiled", pytest.param("cuda:0", marks=requires_gpu),
+         pytest.param("cuda:0-blas", marks=requires_gpu)]
+NO_SMALL = (0, 0)            # _linalg_small_limits: no float product is small
+ALL_SMALL = (2**62, 2**62)   # every float32/float64 product is small
 
 
 @pytest.fixture(params=LDEVS)
 def ldev(request):
-    """The device string; "cpu-plan" turns on the cuBLAS-plan emulation."""
-    if request.param == "cpu-plan":
-        old = _core._linalg_emulate(True)
-        yield "cpu"
-        _core._linalg_emulate(old)
-    else:
-        yield request.param
+    """The device string; "cpu-plan" and "cpu-tiled" turn on the emulation (the
+    cpu device through the GPU routing with host stand-ins), "-plan" and
+    "-blas" send every float product to the cuBLAS plan, "-tiled" every
+    float32/float64 product to the tiled kernel's host loops."""
+    p = request.param
+    emulate = p.startswith("cpu-")
+    limits = {"cpu-plan": NO_SMALL, "cpu-tiled": ALL_SMALL, "cuda:0-blas": NO_SMALL}.get(p)
+    old_emulate = _core._linalg_emulate(True) if emulate else None
+    old_limits = _core._linalg_small_limits(*limits) if limits else None
+    try:
+        yield "cpu" if emulate else p.split("-")[0]
+    finally:
+        if old_limits is not None:
+            _core._linalg_small_limits(*old_limits)
+        if emulate:
+            _core._linalg_emulate(old_emulate)
 
 
 INEXACT = {np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64,
@@ -507,3 +522,207 @@ def test_gpu_streams():
     s.synchronize()
     np.testing.assert_allclose(r1.get(), h @ h, rtol=1e-12)
     np.testing.assert_allclose(r2.get(), h @ h, rtol=1e-12)
+
+
+# ------------------------------------------- small float products: the tiled kernel
+# On a GPU, float32/float64 products of at most SMALL_WORK multiply-adds with at
+# most SMALL_K terms each run in cuarray's tiled kernel (one launch) instead of
+# cuBLAS (csrc/linalg.c, SMALL_MAX_*). On the cpu device the same routing is
+# exercised with the emulation on (host loops stand in for both).
+SMALL_WORK = 128 ** 3
+SMALL_K = 128
+SDEVS = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
+
+
+@pytest.fixture(params=SDEVS)
+def sdev(request):
+    """The device, with the default small-product limits; the cpu device with
+    the GPU routing emulated."""
+    limits = _core._linalg_small_limits(SMALL_WORK, SMALL_K)
+    assert limits == (SMALL_WORK, SMALL_K)  # the defaults, as documented here
+    old = _core._linalg_emulate(True) if request.param == "cpu" else None
+    try:
+        yield request.param
+    finally:
+        if old is not None:
+            _core._linalg_emulate(old)
+
+
+def check_fp_bound(got, h1, h2):
+    """|C - C64| <= k * eps * (|A| @ |B|): the bound any summation order of
+    k fused or unfused multiply-adds in the element's precision satisfies."""
+    g = got.get()
+    assert g.dtype == np.result_type(h1, h2)
+    k = h1.shape[-1]
+    exact = np.matmul(h1.astype(np.float64), h2.astype(np.float64))
+    bound = np.matmul(np.abs(h1.astype(np.float64)), np.abs(h2.astype(np.float64)))
+    eps = np.finfo(g.dtype).eps
+    err = np.abs(g.astype(np.float64) - exact)
+    assert np.all(err <= k * eps * bound + 1e-300), (err.max(), (k * eps * bound).max())
+
+
+FLOATS = [np.float32, np.float64]
+# (batch, m, n, k), and whether the product is small; either side of each bound
+THRESHOLD = [
+    ((), 128, 128, 128, True),       # exactly SMALL_WORK
+    ((), 128, 128, 129, False),      # k over SMALL_K
+    ((), 129, 128, 128, False),      # work over
+    ((), 64, 64, 64, True),          # the benchmark's size
+    ((), 1, 1, 128, True),
+    ((), 1, 1, 129, False),          # a long dot product stays on cuBLAS
+    ((), 2048, 1024, 1, True),       # work == SMALL_WORK at k = 1
+    ((), 2049, 1024, 1, False),
+    ((2,), 64, 128, 128, True),      # a batch: batch * m * n * k == SMALL_WORK
+    ((3,), 64, 128, 128, False),
+    ((5,), 17, 33, 65, True),        # ragged tiles and a partial k step
+    ((), 15, 1, 127, True),
+]
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("batch,m,n,k,small", THRESHOLD,
+                         ids=lambda v: "x".join(map(str, v)) if isinstance(v, tuple) else str(v))
+def test_small_threshold(sdev, dtype, batch, m, n, k, small):
+    rng = np.random.default_rng(m * 7919 + n * 31 + k)
+    h1 = rng.standard_normal(batch + (m, k)).astype(dtype)
+    h2 = rng.standard_normal(batch + (k, n)).astype(dtype)
+    got = on(sdev, h1) @ on(sdev, h2)
+    assert _core._linalg_last_route() == ("tiled" if small else "blas")
+    check_fp_bound(got, h1, h2)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("la", ["C", "F", "T", "step", "neg"])
+@pytest.mark.parametrize("lb", ["C", "F", "T", "step", "neg"])
+@pytest.mark.parametrize("mnk", [(37, 29, 70), (96, 120, 128)], ids=str)
+def test_small_layouts(sdev, dtype, la, lb, mnk):
+    m, n, k = mnk
+    rng = np.random.default_rng(17)
+    h1 = rng.standard_normal((m, k)).astype(dtype)
+    h2 = rng.standard_normal((k, n)).astype(dtype)
+    a, b = laid_out(sdev, h1, la), laid_out(sdev, h2, lb)
+    got = a @ b
+    assert _core._linalg_last_route() == "tiled"
+    check_fp_bound(got, h1, h2)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("la", ["C", "T", "step"])
+@pytest.mark.parametrize("lb", ["F", "neg"])
+def test_small_layouts_batched(sdev, dtype, la, lb):
+    rng = np.random.default_rng(19)
+    h1 = rng.standard_normal((4, 20, 36)).astype(dtype)
+    h2 = rng.standard_normal((4, 36, 18)).astype(dtype)
+    a, b = laid_out(sdev, h1, la), laid_out(sdev, h2, lb)
+    got = a @ b
+    assert _core._linalg_last_route() == "tiled"
+    check_fp_bound(got, h1, h2)
+    # B broadcast over A's batch, and a vector operand
+    got = a @ b[0]
+    check_fp_bound(got, h1, h2[0])
+    v = rng.standard_normal(36).astype(dtype)
+    check_fp_bound(a @ on(sdev, v), h1, v)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda t: np.dtype(t).name)
+def test_small_out_and_dot(sdev, dtype):
+    rng = np.random.default_rng(23)
+    h1 = rng.standard_normal((40, 50)).astype(dtype)
+    h2 = rng.standard_normal((50, 30)).astype(dtype)
+    a, b = on(sdev, h1), on(sdev, h2)
+    big = ca.zeros((80, 90), dtype=dtype, device=sdev)
+    out = big[::2, ::3]
+    r = ca.matmul(a, b, out=out)
+    assert r is out
+    assert _core._linalg_last_route() == "tiled"
+    check_fp_bound(out, h1, h2)
+    rest = big.get()
+    rest[::2, ::3] = 0
+    assert not rest.any()  # nothing written outside the view
+    check_fp_bound(ca.dot(a, b), h1, h2)
+    check_fp_bound(ca.tensordot(a, b, axes=1), h1, h2)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda t: np.dtype(t).name)
+def test_small_nonfinite(sdev, dtype):
+    """inf and NaN propagate as in NumPy: the zero padding of ragged tiles
+    never meets them in an output that is written."""
+    rng = np.random.default_rng(29)
+    h1 = rng.standard_normal((21, 19)).astype(dtype)
+    h2 = rng.standard_normal((19, 23)).astype(dtype)
+    h1[3, 5] = np.inf
+    h1[20, 18] = -np.inf
+    h2[7, 22] = np.nan
+    h2[18, 0] = np.inf
+    g = (on(sdev, h1) @ on(sdev, h2)).get()
+    assert _core._linalg_last_route() == "tiled"
+    with np.errstate(invalid="ignore"):
+        ref = h1.astype(np.float64) @ h2.astype(np.float64)
+    np.testing.assert_array_equal(np.isnan(g), np.isnan(ref))
+    np.testing.assert_array_equal(np.isposinf(g), np.isposinf(ref))
+    np.testing.assert_array_equal(np.isneginf(g), np.isneginf(ref))
+    fin = np.isfinite(ref)
+    assert np.isfinite(g[fin]).all()
+
+
+def test_small_limits_hook():
+    old = _core._linalg_small_limits(5, 6)
+    try:
+        assert _core._linalg_small_limits(7, 8) == (5, 6)
+    finally:
+        _core._linalg_small_limits(*old)
+    with pytest.raises(TypeError):
+        _core._linalg_small_limits("a", 1)
+
+
+@requires_gpu
+def test_gpu_small_full_precision_with_tf32_allowed():
+    """A small float32 product runs in the tiled kernel whether or not TF32 is
+    allowed, always in full float32 precision."""
+    rng = np.random.default_rng(41)
+    h1 = rng.standard_normal((64, 64)).astype(np.float32)
+    h2 = rng.standard_normal((64, 64)).astype(np.float32)
+    a, b = on("cuda:0", h1), on("cuda:0", h2)
+    old = ca.linalg.set_allow_tf32(True)
+    try:
+        got = a @ b
+    finally:
+        ca.linalg.set_allow_tf32(old)
+    assert _core._linalg_last_route() == "tiled"
+    check_fp_bound(got, h1, h2)
+
+
+@requires_gpu
+def test_gpu_small_matches_cublas():
+    """The tiled kernel and cuBLAS agree to float32's summation-order error on
+    the same operands (both without TF32)."""
+    rng = np.random.default_rng(43)
+    h1 = rng.standard_normal((3, 100, 128)).astype(np.float32)
+    h2 = rng.standard_normal((3, 128, 50)).astype(np.float32)
+    a, b = on("cuda:0", h1), on("cuda:0", h2)
+    t = (a @ b).get()
+    assert _core._linalg_last_route() == "tiled"
+    old = _core._linalg_small_limits(*NO_SMALL)
+    try:
+        c = (a @ b).get()
+        assert _core._linalg_last_route() == "blas"
+    finally:
+        _core._linalg_small_limits(*old)
+    bound = np.abs(h1.astype(np.float64)) @ np.abs(h2.astype(np.float64))
+    assert np.all(np.abs(t.astype(np.float64) - c) <= 2 * 128 * 2**-23 * bound)
+
+
+@requires_gpu
+def test_gpu_small_streams():
+    """The tiled kernel runs on the current stream."""
+    rng = np.random.default_rng(47)
+    h = rng.standard_normal((64, 64))
+    a = on("cuda:0", h)
+    s = ca.cuda.Stream()
+    with s:
+        r1 = a @ a
+        assert _core._linalg_last_route() == "tiled"
+        r2 = r1 @ a  # ordered after r1 on s
+    s.synchronize()
+    check_fp_bound(r1, h, h)
+    np.testing.assert_allclose(r2.get(), h @ h @ h, rtol=1e-10, atol=1e-10)
