@@ -97,6 +97,20 @@ CASES = [
         "torch": _torch_pair(64, np.float32),
         "numpy": _numpy_pair(64, np.float32),
     }, mode="wall", unit="us", target="<= 8"),
+    # The top of the range cuarray's own kernel takes instead of cuBLAS (csrc/linalg.c,
+    # SMALL_MAX_WORK): it should still cost about one launch.
+    Case("128x128 float32 matmul, per call", {
+        "cuarray": _cuarray_pair(128, np.float32),
+        "cupy": _cupy_pair(128, np.float32),
+        "torch": _torch_pair(128, np.float32),
+        "numpy": _numpy_pair(128, np.float32),
+    }, mode="wall", unit="us"),
+    Case("64x64 float64 matmul, per call", {
+        "cuarray": _cuarray_pair(64, np.float64),
+        "cupy": _cupy_pair(64, np.float64),
+        "torch": _torch_pair(64, np.float64),
+        "numpy": _numpy_pair(64, np.float64),
+    }, mode="wall", unit="us"),
     Case("blog: random((10000, 10000)) float64 + dot(x, x)", {
         "cuarray": _blog,
         "cupy": _blog,
