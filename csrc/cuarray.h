@@ -257,6 +257,9 @@ extern PyMethodDef ca_linalg_array_methods[];      /* linalg.c: dot */
 extern PyGetSetDef ca_interop_array_getset[];      /* interop.c: __cuda_array_interface__ */
 extern PyType_Slot ca_elementwise_number_slots[];  /* elementwise.c: nb_add, nb_inplace_add, ... */
 extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_ass_subscript */
+/* linalg/random (linalg helper) */
+extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
+/* end linalg/random */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
@@ -328,5 +331,15 @@ int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 /* ======================================================================== */
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
+
+/* ======================================================================== */
+/* element-wise (ufunc helper, elementwise.c)                                */
+/* ======================================================================== */
+/* NumPy's op(*args) for `op`, a CA_OP_<name> id of build/generated/ew_table.h
+ * (add, multiply, sqrt, ...): args are that op's nin inputs (arrays, Python or
+ * NumPy scalars); out NULL or an array; dtype -1 or the dtype= argument. The
+ * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
+ * A new reference, or NULL with an exception. */
+PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
 
 #endif /* CA_CUARRAY_H */

@@ -1620,7 +1620,8 @@ ca_ndarray_init(PyObject *m)
     PyGetSetDef *getset = PyMem_RawCalloc((size_t)ng, sizeof(PyGetSetDef));
     Py_ssize_t nslots = count_slots(ndarray_own_slots) +
                         count_slots(ca_elementwise_number_slots) +
-                        count_slots(ca_index_slots) + 4;
+                        count_slots(ca_index_slots) +
+                        count_slots(ca_linalg_number_slots) + 4;
     PyType_Slot *slots = PyMem_RawCalloc((size_t)nslots, sizeof(PyType_Slot));
     if (methods == NULL || getset == NULL || slots == NULL) {
         PyMem_RawFree(methods);
@@ -1645,6 +1646,7 @@ ca_ndarray_init(PyObject *m)
      * file also fills (e.g. nb_bool), the contributor's wins. */
     append_slots(slots, &ns, ca_elementwise_number_slots);
     append_slots(slots, &ns, ca_index_slots);
+    append_slots(slots, &ns, ca_linalg_number_slots);
     append_slots(slots, &ns, ndarray_own_slots);
     slots[ns++] = (PyType_Slot){Py_tp_methods, methods};
     slots[ns++] = (PyType_Slot){Py_tp_getset, getset};

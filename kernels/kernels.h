@@ -103,6 +103,140 @@ int ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype, ca_str
 /* Fill operand 0 of s with the value at `value` (one element of `dtype`, host memory). */
 int ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream);
 
+/* reductions (reduce helper) ------------------------------------------------------ */
+/* The reductions of csrc/reduction.c (kernels/reduce.cu, kernels/host_reduce.c,
+ * kernels/dispatch_reduce.c). A reduction maps every element of the input to one
+ * output element: dimensions are either kept (they index the output) or reduced.
+ * The caller fills a ca_reduce_desc in C order of the array's axes; the plan
+ * merges, reorders and drops dimensions itself. */
+typedef enum {
+    CA_RED_SUM = 0,
+    CA_RED_PROD,
+    CA_RED_MAX,    /* NaN propagates */
+    CA_RED_MIN,
+    CA_RED_ARGMAX, /* int64 position in C order of the reduced dims; first wins, NaN wins */
+    CA_RED_ARGMIN,
+    CA_RED_ANY,
+    CA_RED_ALL,
+    CA_RED_SQDEV,  /* sum of |x - aux[o]|^2: the second pass of var and std */
+    CA_RED_NOPS
+} ca_redop;
+
+#define CA_RED_SQRT 1          /* flags: square root of the final value (std) */
+#define CA_REDUCE_GPU_DIMS 8   /* GPU plans take at most this many merged dims of each kind */
+
+typedef struct {
+    /* Filled by the caller. Strides in bytes. */
+    int nkeep;                           /* kept dims (the output's, keepdims aside) */
+    int nred;                            /* reduced dims */
+    int64_t keep_shape[CA_MAX_DIMS];
+    int64_t keep_in[CA_MAX_DIMS];        /* input strides of the kept dims */
+    int64_t keep_out[CA_MAX_DIMS];       /* output strides */
+    int64_t keep_aux[CA_MAX_DIMS];       /* aux strides (SQDEV only) */
+    int64_t red_shape[CA_MAX_DIMS];
+    int64_t red_in[CA_MAX_DIMS];         /* input strides of the reduced dims */
+    const char *in;
+    char *out;
+    const char *aux;                     /* SQDEV: the per-output mean, see below */
+    double divisor;                      /* inexact results are divided by it; 1 = none */
+    int flags;                           /* CA_RED_SQRT */
+    /* Filled by ca_reduce_plan. */
+    int64_t nout;                        /* output elements (0: nothing to launch) */
+    int64_t nred_elems;                  /* elements reduced into each output */
+    int strategy, group, splits;
+    int64_t chunk;
+    size_t workspace_bytes;              /* device scratch the launch needs, 0 if none */
+    /* Set by the caller before ca_reduce when workspace_bytes > 0: device memory,
+     * stream-ordered on the launch's stream, at least 16-byte aligned. */
+    void *workspace;
+} ca_reduce_desc;
+
+/* 1 if a kernel exists for op with this input and output dtype. The pairs:
+ * SUM: every dtype to its NumPy sum type (bool/ints -> int64, uints -> uint64,
+ *   floats and complex to themselves), bool/ints/float32 -> float64, float16 ->
+ *   float32, complex64 -> complex128. PROD: to the NumPy type. MAX, MIN: to
+ *   itself. ARGMAX, ARGMIN: -> int64. ANY, ALL: -> bool. SQDEV: bool/ints ->
+ *   float64, floats to themselves, complex to their real type, float32 and
+ *   complex64 -> float64. Float sums accumulate in double (float16: float32). */
+int ca_reduce_supported(int op, int in_dtype, int out_dtype);
+/* The aux (mean) dtype SQDEV reads for this input: complex128 for complex
+ * inputs, float32 for float16, float64 otherwise. */
+int ca_reduce_sqdev_aux_dtype(int in_dtype);
+/* Merge dims and choose the kernels; sets nout, nred_elems and workspace_bytes.
+ * CA_KERR_UNSUPPORTED if the pair has no kernel, or (GPU) if more than
+ * CA_REDUCE_GPU_DIMS kept or reduced dims remain after merging: the caller then
+ * copies the input with the reduced axes moved last and plans again. */
+int ca_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype);
+/* Run a planned reduction on `stream` (no synchronisation). */
+int ca_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
+              ca_stream_t stream);
+
+/* Inclusive scans (cumsum: CA_RED_SUM, cumprod: CA_RED_PROD) along one axis. */
+typedef struct {
+    /* Filled by the caller. Strides in bytes. */
+    int nbatch;                          /* the other dims */
+    int64_t batch_shape[CA_MAX_DIMS];
+    int64_t batch_in[CA_MAX_DIMS];
+    int64_t batch_out[CA_MAX_DIMS];
+    int64_t len;                         /* length of the scanned axis */
+    int64_t in_stride, out_stride;
+    const char *in;
+    char *out;                           /* may equal `in` with the same strides */
+    /* Filled by ca_scan_plan. */
+    int64_t nrows;
+    int strategy;
+    int64_t chunks, chunk_len;
+    size_t workspace_bytes;
+    void *workspace;                     /* as ca_reduce_desc's */
+} ca_scan_desc;
+
+/* 1 if a scan kernel exists: every dtype to its NumPy sum type (as SUM above). */
+int ca_scan_supported(int op, int in_dtype, int out_dtype);
+int ca_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype);
+int ca_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
+            ca_stream_t stream);
+
+
+/* linalg/random (linalg helper) */
+/* ---- random numbers (kernels/random.cu, host_random.c, dispatch_random.c) -----
+ * Counter-based Philox4x32-10: a call fills out[0:n] (contiguous) from Philox
+ * blocks offset, offset+1, ... of the stream of `seed` and consumes
+ * ca_random_blocks(...) of them; the caller adds that to its offset. The cpu
+ * and GPU paths compute the same words (kernels/random_impl.h says which
+ * samples are bit-identical). */
+enum { CA_RANDOM_UNIFORM = 0, CA_RANDOM_NORMAL = 1, CA_RANDOM_INTEGERS = 2 };
+/* Blocks consumed by n samples of distribution `dist` in `dtype` (for integers:
+ * range_m1 = high - low - 1 decides, dtype is ignored). */
+uint64_t ca_random_blocks(int dist, int dtype, uint64_t range_m1, int64_t n);
+/* out = low + scale * U[0, 1); dtype CA_FLOAT32 or CA_FLOAT64 (float32 in float
+ * arithmetic). */
+int ca_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
+                      uint64_t offset, double low, double scale, ca_stream_t stream);
+/* out = loc + scale * N(0, 1) (Box-Muller); dtype CA_FLOAT32 or CA_FLOAT64. */
+int ca_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
+                     uint64_t offset, double loc, double scale, ca_stream_t stream);
+/* out = low + r, r uniform in [0, range_m1] without bias (Lemire), computed
+ * modulo 2^64 and stored in the low `itemsize` bytes (1, 2, 4, 8). */
+int ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
+                       uint64_t offset, uint64_t low, uint64_t range_m1,
+                       ca_stream_t stream);
+
+/* ---- matrix products (kernels/host_matmul.c, matmul_int.cu) ----------------------
+ * ca_gemm_host: a host stand-in for cuBLAS's strided-batched gemm with the same
+ * conventions (column-major; op 0 = N, 1 = T, 2 = C; strides and leading
+ * dimensions in elements; alpha = 1, beta = 0), for the inexact dtypes. It lets
+ * the cuBLAS call plan be tested on machines without a GPU. */
+int ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k,
+                 const void *a, int64_t lda, int64_t stride_a, const void *b, int64_t ldb,
+                 int64_t stride_b, void *c, int64_t ldc, int64_t stride_c, int64_t batch);
+/* C[p, i, j] = sum_l A[p, i, l] * B[p, l, j] for bool (or of ands) and the
+ * integer dtypes (wrapping, as NumPy), any byte strides (row-major indices:
+ * batch, row, column). k == 0 gives zeros. */
+int ca_matmul_int(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+                  const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                  const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+                  void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
+/* end linalg/random */
 /* element-wise (ufunc helper) --------------------------------------------------- */
 /* The op table lives in kernels/ops.def; tools/gen_ops.py generates ca_ew_ops[],
  * ca_ew_loops[] and the kernels (build/generated/ew_table.h has the CA_OP_<name>

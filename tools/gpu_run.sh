@@ -15,7 +15,7 @@ grep -E "^cuarray:|^nvcc " "$OUT/build.log" | tail -n 30
 echo "build: $(( $(date +%s) - t )) s"
 cd /tmp && python3 -c "import cuarray; cuarray.show_config()" 2>&1 | tee "$OUT/config.txt"; cd - >/dev/null
 if [ "$what" = test ] || [ "$what" = all ]; then
-    ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -x -p no:cacheprovider \
+    ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider -n ${XDIST:-8} --durations=25 \
         --timeout=120 -o faulthandler_timeout=100 "$@" 2>&1 ) > "$OUT/pytest.log"
     echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
 fi

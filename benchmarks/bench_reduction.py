@@ -1,0 +1,141 @@
+"""Reductions: the per-call cost of a small sum, the round trip of a scalar to the host,
+and the throughput of full, row and column reductions and argmax.
+
+The GB/s figures count the bytes read (a reduction's output is negligible): 4 bytes per
+float32 element. The floor is the GPU's read bandwidth, about the copy figure
+(4100-4240 GB/s on the H200).
+"""
+
+import numpy as np
+
+from harness import Case, Skip
+
+V_SMALL = 1024            # the per-call cases' vector
+N_BIG = 1 << 28           # full reductions: 1 GiB of float32
+SIDE = 16384              # the row / column cases: 16384^2 float32 (1 GiB)
+
+
+def _gpu_only(mod):
+    if mod.__name__ == "numpy":
+        raise Skip("GPU case")
+
+
+def _to(mod, x):
+    name = mod.__name__
+    if name == "numpy":
+        return x
+    if name == "torch":
+        return mod.as_tensor(x, device="cuda")
+    return mod.asarray(x)
+
+
+def _random(mod, shape):
+    """float32 uniform data made on the device (no 1 GiB host transfer)."""
+    name = mod.__name__
+    if name == "torch":
+        return mod.rand(shape, device="cuda", dtype=mod.float32)
+    if name == "cupy":
+        return mod.random.random(shape, dtype=mod.float32)
+    if name == "cuarray":
+        rnd = getattr(mod, "random", None)
+        if rnd is not None and hasattr(rnd, "random"):
+            try:
+                return rnd.random(shape, dtype=np.float32)
+            except Exception:
+                pass
+        # no device generator yet: fill from the host once
+        return mod.asarray(np.random.default_rng(0).random(shape, dtype=np.float32))
+    return np.random.default_rng(0).random(shape, dtype=np.float32)
+
+
+# ---- per call --------------------------------------------------------------------
+
+def _sum_small(mod):
+    v = _to(mod, np.random.default_rng(1).random(V_SMALL, dtype=np.float32))
+    return lambda: v.sum()
+
+
+def _sum_small_roundtrip(mod):
+    v = _to(mod, np.random.default_rng(1).random(V_SMALL, dtype=np.float32))
+    if mod.__name__ == "torch":
+        return lambda: v.sum().item()
+    return lambda: float(v.sum())
+
+
+def _sum_axis_small(mod):
+    m = _to(mod, np.random.default_rng(1).random((32, 32), dtype=np.float32))
+    return lambda: m.sum(axis=0) if mod.__name__ != "torch" else m.sum(dim=0)
+
+
+# ---- throughput -------------------------------------------------------------------
+
+def _sum_big(mod):
+    _gpu_only(mod)
+    v = _random(mod, (N_BIG,))
+    return lambda: v.sum()
+
+
+def _argmax_big(mod):
+    _gpu_only(mod)
+    v = _random(mod, (N_BIG,))
+    return lambda: v.argmax()
+
+
+def _sum_axis(axis):
+    def setup(mod):
+        _gpu_only(mod)
+        m = _random(mod, (SIDE, SIDE))
+        if mod.__name__ == "torch":
+            return lambda: m.sum(dim=axis)
+        return lambda: m.sum(axis=axis)
+    return setup
+
+
+def _mean_big(mod):
+    _gpu_only(mod)
+    v = _random(mod, (N_BIG,))
+    return lambda: v.mean()
+
+
+def _var_axis1(mod):
+    _gpu_only(mod)
+    m = _random(mod, (SIDE // 4, SIDE))
+    if mod.__name__ == "torch":
+        return lambda: m.var(dim=1, correction=0)
+    return lambda: m.var(axis=1)
+
+
+def _cumsum_big(mod):
+    _gpu_only(mod)
+    v = _random(mod, (N_BIG // 4,))
+    return lambda: v.cumsum(0) if mod.__name__ == "torch" else v.cumsum()
+
+
+def _all(fn, libs=("cuarray", "numpy", "cupy", "torch")):
+    return {lib: fn for lib in libs}
+
+
+F32 = 4
+CASES = [
+    Case("a.sum(), 1024 float32, per call", _all(_sum_small), mode="wall", unit="us",
+         target="<= 6", floor="3.6-7 (one launch)", group="reduction"),
+    Case("float(v.sum()), 1024 float32, round trip", _all(_sum_small_roundtrip), mode="wall",
+         unit="us", target="<= 10", group="reduction"),
+    Case("m.sum(axis=0), 32x32 float32, per call", _all(_sum_axis_small), mode="wall",
+         unit="us", group="reduction"),
+    Case("a.sum(), 2^28 float32 (GB/s read)", _all(_sum_big), mode="gpu", unit="GB/s",
+         work=N_BIG * F32, target=">= 4100", floor="~4200 (read bandwidth)",
+         group="reduction"),
+    Case("argmax(a), 2^28 float32 (GB/s read)", _all(_argmax_big), mode="gpu", unit="GB/s",
+         work=N_BIG * F32, target=">= 4000", group="reduction"),
+    Case("sum(axis=0) of 16384^2 float32 (GB/s read)", _all(_sum_axis(0)), mode="gpu",
+         unit="GB/s", work=SIDE * SIDE * F32, target=">= 4000", group="reduction"),
+    Case("sum(axis=1) of 16384^2 float32 (GB/s read)", _all(_sum_axis(1)), mode="gpu",
+         unit="GB/s", work=SIDE * SIDE * F32, target=">= 4100", group="reduction"),
+    Case("a.mean(), 2^28 float32 (GB/s read)", _all(_mean_big), mode="gpu", unit="GB/s",
+         work=N_BIG * F32, group="reduction"),
+    Case("var(axis=1) of 4096x16384 float32 (GB/s: two reads)", _all(_var_axis1), mode="gpu",
+         unit="GB/s", work=2 * (SIDE // 4) * SIDE * F32, group="reduction"),
+    Case("cumsum, 2^26 float32 (GB/s: two reads + write)", _all(_cumsum_big), mode="gpu",
+         unit="GB/s", work=3 * (N_BIG // 4) * F32, group="reduction"),
+]

@@ -1,0 +1,290 @@
+/*
+ * reduce_scan.cu: cumsum and cumprod on the GPU (see reduce.cu for the design).
+ */
+#include "reduce_impl.cuh"
+
+namespace ca_red {
+namespace {
+
+struct ScanArgs {
+    const char *in;
+    char *out;
+    void *ws;
+    int nbatch;
+    int64_t bshape[KD], bin[KD], bout[KD];
+    int64_t len, sin, sout, nrows, chunks, chunk_len;
+};
+
+__device__ __forceinline__ void row_offsets(const ScanArgs &a, int64_t row, int64_t &oi,
+                                            int64_t &oo)
+{
+    oi = oo = 0;
+#pragma unroll
+    for (int d = KD - 1; d >= 0; --d) {
+        if (d < a.nbatch) {
+            int64_t i = row;
+            if (d > 0) {
+                const int64_t q = row / a.bshape[d];
+                i = row - q * a.bshape[d];
+                row = q;
+            }
+            oi += i * a.bin[d];
+            oo += i * a.bout[d];
+        }
+    }
+}
+
+/* SEQ: one thread walks one row. */
+template <class Op>
+__global__ void __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
+{
+    using In = typename Op::In;
+    using Out = typename Op::Out;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    const NoCtx ctx;
+    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
+         row += step) {
+        int64_t oi, oo;
+        row_offsets(a, row, oi, oo);
+        const char *p = a.in + oi;
+        char *q = a.out + oo;
+        typename Op::Acc acc = Op::init();
+        for (int64_t i = 0; i < a.len; i++) {
+            acc = Op::comb(acc, Op::load(*(const In *)p, i, ctx));
+            *reinterpret_cast<Out *>(q) = Op::fin(acc, 1.0, 0);
+            p += a.sin;
+            q += a.sout;
+        }
+    }
+}
+
+/* BLOCK, first pass (chunks > 1): the total of each chunk of each row. */
+template <class Op>
+__global__ void __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
+{
+    using In = typename Op::In;
+    using Acc = typename Op::Acc;
+    const NoCtx ctx;
+    const int64_t nb = a.nrows * a.chunks;
+    for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
+        const int64_t row = b / a.chunks, c = b - row * a.chunks;
+        int64_t oi, oo;
+        row_offsets(a, row, oi, oo);
+        const int64_t i0 = c * a.chunk_len;
+        const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
+        Acc acc = Op::init();
+        for (int64_t i = i0 + threadIdx.x; i < i1; i += blockDim.x) {
+            acc = Op::comb(acc, Op::load(*(const In *)(a.in + oi + i * a.sin), i, ctx));
+        }
+        acc = group_reduce<Op>(acc, (int)blockDim.x);
+        if (threadIdx.x == 0) {
+            reinterpret_cast<Acc *>(a.ws)[b] = acc;
+        }
+    }
+}
+
+/* BLOCK, second pass: chunk totals -> exclusive prefixes, a thread per row. */
+template <class Op>
+__global__ void __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
+{
+    using Acc = typename Op::Acc;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
+         row += step) {
+        Acc *t = reinterpret_cast<Acc *>(a.ws) + row * a.chunks;
+        Acc run = Op::init();
+        for (int64_t c = 0; c < a.chunks; c++) {
+            const Acc v = t[c];
+            t[c] = run;
+            run = Op::comb(run, v);
+        }
+    }
+}
+
+/* BLOCK, last pass: each block scans its chunk tile by tile, SCAN_ITEMS adjacent
+ * elements per thread, starting from the chunk's carry. Every element is read
+ * and written by the same thread, so out may be in. */
+template <class Op>
+__global__ void __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
+{
+    using In = typename Op::In;
+    using Out = typename Op::Out;
+    using Acc = typename Op::Acc;
+    const NoCtx ctx;
+    const int64_t nb = a.nrows * a.chunks;
+    const int64_t tile = (int64_t)blockDim.x * SCAN_ITEMS;
+    for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
+        const int64_t row = b / a.chunks, c = b - row * a.chunks;
+        int64_t oi, oo;
+        row_offsets(a, row, oi, oo);
+        const int64_t i0 = c * a.chunk_len;
+        const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
+        Acc carry = a.chunks > 1 ? reinterpret_cast<const Acc *>(a.ws)[b] : Op::init();
+        for (int64_t t0 = i0; t0 < i1; t0 += tile) {
+            const int64_t first = t0 + (int64_t)threadIdx.x * SCAN_ITEMS;
+            Acc x[SCAN_ITEMS];
+            Acc run = Op::init();
+#pragma unroll
+            for (int k = 0; k < SCAN_ITEMS; k++) {
+                const int64_t i = first + k;
+                if (i < i1) {
+                    run = Op::comb(run, Op::load(*(const In *)(a.in + oi + i * a.sin), i, ctx));
+                }
+                x[k] = run;
+            }
+            Acc excl, total;
+            block_scan<Op>(run, excl, total);
+            const Acc base = Op::comb(carry, excl);
+#pragma unroll
+            for (int k = 0; k < SCAN_ITEMS; k++) {
+                const int64_t i = first + k;
+                if (i < i1) {
+                    *reinterpret_cast<Out *>(a.out + oo + i * a.sout) =
+                        Op::fin(Op::comb(base, x[k]), 1.0, 0);
+                }
+            }
+            carry = Op::comb(carry, total);
+        }
+    }
+}
+
+template <class Op>
+int run_scan(const ca_scan_desc &d, cudaStream_t stream)
+{
+    ScanArgs a;
+    memset(&a, 0, sizeof a);
+    a.in = d.in;
+    a.out = d.out;
+    a.ws = d.workspace;
+    a.nbatch = d.nbatch;
+    for (int i = 0; i < d.nbatch; i++) {
+        a.bshape[i] = d.batch_shape[i];
+        a.bin[i] = d.batch_in[i];
+        a.bout[i] = d.batch_out[i];
+    }
+    a.len = d.len;
+    a.sin = d.in_stride;
+    a.sout = d.out_stride;
+    a.nrows = d.nrows;
+    a.chunks = d.chunks;
+    a.chunk_len = d.chunk_len;
+    if (d.strategy == CA_SS_SEQ) {
+        k_scan_seq<Op><<<grid_for(ceil_div(a.nrows, BLOCK)), BLOCK, 0, stream>>>(a);
+        return (int)cudaGetLastError();
+    }
+    if (a.chunks > 1) {
+        if (a.ws == nullptr) {
+            return (int)cudaErrorInvalidValue;
+        }
+        k_scan_totals<Op><<<grid_for(a.nrows * a.chunks), BLOCK, 0, stream>>>(a);
+        cudaError_t err = cudaGetLastError();
+        if (err != cudaSuccess) {
+            return (int)err;
+        }
+        k_scan_carry<Op><<<grid_for(ceil_div(a.nrows, BLOCK)), BLOCK, 0, stream>>>(a);
+        err = cudaGetLastError();
+        if (err != cudaSuccess) {
+            return (int)err;
+        }
+    }
+    k_scan_block<Op><<<grid_for(a.nrows * a.chunks), BLOCK, 0, stream>>>(a);
+    return (int)cudaGetLastError();
+}
+
+struct ScanEntry {
+    int acc_size;
+    int (*run)(const ca_scan_desc &, cudaStream_t);
+};
+
+struct ScanTable {
+    ScanEntry e[2][CA_NTYPES];
+    bool has[2][CA_NTYPES][CA_NTYPES];
+};
+
+ScanTable build_scan_table()
+{
+    ScanTable t;
+    memset(&t, 0, sizeof t);
+#define CA_S_ENTRY(op, in, out)                                                 \
+    {                                                                           \
+        using O = SumOp<in, out, (op) == CA_RED_PROD>;                          \
+        t.e[(op) == CA_RED_PROD][in].acc_size = (int)sizeof(typename O::Acc);   \
+        t.e[(op) == CA_RED_PROD][in].run = &run_scan<O>;                        \
+        t.has[(op) == CA_RED_PROD][in][out] = true;                             \
+    }
+    CA_SCAN_PAIRS(CA_S_ENTRY)
+#undef CA_S_ENTRY
+    return t;
+}
+
+const ScanEntry *find_scan(int op, int in, int out)
+{
+    static const ScanTable table = build_scan_table();
+    if ((op != CA_RED_SUM && op != CA_RED_PROD) || in < 0 || in >= CA_NTYPES || out < 0 ||
+        out >= CA_NTYPES || !table.has[op == CA_RED_PROD][in][out]) {
+        return nullptr;
+    }
+    return &table.e[op == CA_RED_PROD][in];
+}
+
+} /* namespace */
+} /* namespace ca_red */
+
+using namespace ca_red;
+
+static int64_t iabs(int64_t v) { return v < 0 ? -v : v; }
+
+extern "C" int
+ca_cuda_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype)
+{
+    const ScanEntry *e = find_scan(op, in_dtype, out_dtype);
+    if (e == nullptr || d->nbatch > KD) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    int sms = 0;
+    const int err = device_sms(device, &sms);
+    if (err != 0) {
+        return err;
+    }
+    const int64_t rows = d->nrows, len = d->len;
+    const bool rows_adjacent =
+        d->nbatch > 0 && iabs(d->batch_in[d->nbatch - 1]) < iabs(d->in_stride);
+    d->chunks = 1;
+    d->chunk_len = len;
+    d->workspace_bytes = 0;
+    if (len <= 16 || (rows_adjacent && rows >= 2048)) {
+        d->strategy = CA_SS_SEQ;
+        return 0;
+    }
+    d->strategy = CA_SS_BLOCK;
+    const int64_t tile = (int64_t)BLOCK * SCAN_ITEMS;
+    const int64_t want = (int64_t)sms * 8;
+    if (rows < want) {
+        int64_t chunks = ceil_div(want, rows);
+        const int64_t most = ceil_div(len, tile * 4);
+        chunks = chunks < most ? chunks : most;
+        if (chunks > 1) {
+            const int64_t chunk_len = ceil_div(ceil_div(len, chunks), tile) * tile;
+            chunks = ceil_div(len, chunk_len);
+            d->chunk_len = chunk_len;
+            d->chunks = chunks;
+        }
+    }
+    if (d->chunks > 1) {
+        d->workspace_bytes = (size_t)(rows * d->chunks * e->acc_size);
+    }
+    return 0;
+}
+
+extern "C" int
+ca_cuda_scan(int op, ca_scan_desc *d, int in_dtype, int out_dtype, ca_stream_t stream)
+{
+    const ScanEntry *e = find_scan(op, in_dtype, out_dtype);
+    if (e == nullptr) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    if (d->nrows == 0 || d->len == 0) {
+        return 0;
+    }
+    return e->run(*d, (cudaStream_t)stream);
+}
