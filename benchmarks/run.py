@@ -122,6 +122,14 @@ def main():
             print(f"[{area}] {case.name} ({case.unit})", flush=True)
             harness.run_case(case, libs, timer)
             cases.append(case)
+            write(out, cases, meta)  # after every case: a run cut short keeps its results
+    md = write(out, cases, meta)
+    plot(cases, out / "results.png")
+    print()
+    print(md)
+
+
+def write(out, cases, meta):
     md = markdown(cases, meta)
     (out / "results.md").write_text(md)
     (out / "results.json").write_text(json.dumps(
@@ -129,9 +137,7 @@ def main():
                                    "target": c.target, "floor": c.floor, "results": c.results,
                                    "ratio_vs_best_other": ratio(c)} for c in cases]},
         indent=1))
-    plot(cases, out / "results.png")
-    print()
-    print(md)
+    return md
 
 
 if __name__ == "__main__":
