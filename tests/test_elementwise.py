@@ -245,7 +245,9 @@ def test_signed_zeros(device):
         r = to_np(f(a))
         with np.errstate(all="ignore"):
             want = g(z)
-        np.testing.assert_array_equal(np.signbit(r), np.signbit(want), err_msg=f.__name__)
+        # The sign of a NaN carries no meaning (x86 gives -nan for sqrt(-1), CUDA +nan).
+        np.testing.assert_array_equal(np.signbit(r) & ~np.isnan(want),
+                                      np.signbit(want) & ~np.isnan(want), err_msg=f.__name__)
     for f, g in [(ca.copysign, np.copysign), (ca.multiply, np.multiply),
                  (ca.floor_divide, np.floor_divide), (ca.remainder, np.remainder),
                  (ca.arctan2, np.arctan2)]:
