@@ -246,7 +246,8 @@ ca_dtype_init(PyObject *m)
             PyErr_Clear();
             if (ok) {
                 PyObject *code = PyLong_FromLong(i);
-                if (code == NULL || PyDict_SetItem(ca_dtype_names, cands[k], code) < 0) {
+                if (code == NULL ||
+                    PyDict_SetItem(ca_dtype_names, cands[k], code) < 0) {
                     Py_XDECREF(code);
                     for (int j = k; j < 4; j++) {
                         Py_XDECREF(cands[j]);

@@ -105,8 +105,8 @@ static Py_ssize_t
 shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
 {
     if (ndim < 0 || ndim > CA_MAX_DIMS) {
-        PyErr_Format(PyExc_ValueError,
-                     "arrays may have at most %d dimensions, got %d", CA_MAX_DIMS, ndim);
+        PyErr_Format(PyExc_ValueError, "arrays may have at most %d dimensions, got %d",
+                     CA_MAX_DIMS, ndim);
         return -1;
     }
     int zero = 0;
@@ -218,8 +218,8 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
               const Py_ssize_t *strides, char *data)
 {
     if (ndim < 0 || ndim > CA_MAX_DIMS) {
-        PyErr_Format(PyExc_ValueError,
-                     "arrays may have at most %d dimensions, got %d", CA_MAX_DIMS, ndim);
+        PyErr_Format(PyExc_ValueError, "arrays may have at most %d dimensions, got %d",
+                     CA_MAX_DIMS, ndim);
         return NULL;
     }
     CaArray *a = array_alloc(ndim);
@@ -897,7 +897,8 @@ summarize(CaArray *a, Py_ssize_t edge)
         Py_ssize_t shape[CA_MAX_DIMS];
         memcpy(shape, CA_SHAPE(cur), (size_t)CA_NDIM(cur) * sizeof(Py_ssize_t));
         shape[ax] = 2 * edge + 1;
-        out = ca_array_empty(cur->dtype, CA_NDIM(cur), shape, 0, cur->device, cur->kind);
+        out =
+            ca_array_empty(cur->dtype, CA_NDIM(cur), shape, 0, cur->device, cur->kind);
         if (out == NULL) {
             goto error;
         }
@@ -1191,8 +1192,9 @@ static PyObject *
 Ndarray_index(CaArray *a)
 {
     if (CA_NDIM(a) != 0 || !ca_is_integer(a->dtype)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "only integer scalar arrays can be converted to a scalar index");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "only integer scalar arrays can be converted to a scalar index");
         return NULL;
     }
     return array_element(a, a->data);
@@ -1418,7 +1420,8 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"dtype", "copy", NULL};
     PyObject *dtype = Py_None, *copy = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:__array__", kwlist, &dtype, &copy)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:__array__", kwlist, &dtype,
+                                     &copy)) {
         return NULL;
     }
     if (array_host_data(a) == NULL) {
@@ -1447,8 +1450,9 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
         if (copy == Py_False) {
             Py_DECREF(d);
             Py_DECREF(v);
-            PyErr_SetString(PyExc_ValueError,
-                            "Unable to avoid copy while creating an array as requested.");
+            PyErr_SetString(
+                PyExc_ValueError,
+                "Unable to avoid copy while creating an array as requested.");
             return NULL;
         }
         Py_SETREF(v, PyArray_CastToType((PyArrayObject *)v, d, 0));
@@ -1517,7 +1521,8 @@ static PyMethodDef ndarray_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
      "unless it is there already)."},
-    {"__array__", (PyCFunction)(void (*)(void))Ndarray_array, METH_VARARGS | METH_KEYWORDS,
+    {"__array__", (PyCFunction)(void (*)(void))Ndarray_array,
+     METH_VARARGS | METH_KEYWORDS,
      "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
      "TypeError for device memory (use .get())."},
     {"__reduce__", (PyCFunction)Ndarray_reduce, METH_NOARGS, NULL},
@@ -1665,9 +1670,11 @@ ca_ndarray_init(PyObject *m)
         return -1;
     }
     ca_st->flags_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &flags_spec, NULL);
-    ca_st->memptr_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &memptr_spec, NULL);
+    ca_st->memptr_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &memptr_spec, NULL);
     ca_iter_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &iter_spec, NULL);
-    if (ca_st->flags_type == NULL || ca_st->memptr_type == NULL || ca_iter_type == NULL) {
+    if (ca_st->flags_type == NULL || ca_st->memptr_type == NULL ||
+        ca_iter_type == NULL) {
         return -1;
     }
     if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||

@@ -75,8 +75,9 @@ numpy_alias(CaArray *a, char *p, int writeable)
 {
     PyArray_Descr *d = ca_descr(a->dtype);
     Py_INCREF(d);
-    return PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
-                                p, writeable ? NPY_ARRAY_WRITEABLE : 0, NULL);
+    return PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a),
+                                CA_STRIDES(a), p, writeable ? NPY_ARRAY_WRITEABLE : 0,
+                                NULL);
 }
 
 /* Stream from a `stream=` argument: None -> the current stream of `device`;
@@ -227,7 +228,8 @@ ca_array_empty_like(CaArray *a, int dtype, char order, int device, ca_memkind ki
 {
     int nd = CA_NDIM(a);
     if (order == 'A') {
-        order = ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
+        order =
+            ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
     }
     if (order == 'K') {
         if (a->flags & CA_C_CONTIGUOUS) {
@@ -513,11 +515,13 @@ host_is_pinned(const void *p)
  * of `device` through pinned staging buffers; waits for completion. Called
  * with the GIL held (allocates the staging Memory), releases it to copy. */
 static int
-staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_t stream)
+staged_copy(int device, char *dev, char *host, size_t n, int to_host,
+            ca_stream_t stream)
 {
     size_t chunk = n < CA_STAGE_CHUNK * CA_STAGE_NBUF ? (n + 1) / 2 : CA_STAGE_CHUNK;
     chunk = (chunk + 4095) & ~(size_t)4095;
-    CaMemory *stage = ca_memory_alloc(device, CA_MEM_PINNED, chunk * CA_STAGE_NBUF, stream);
+    CaMemory *stage =
+        ca_memory_alloc(device, CA_MEM_PINNED, chunk * CA_STAGE_NBUF, stream);
     if (stage == NULL) {
         return -1;
     }
@@ -554,7 +558,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
                 }
             }
             par_memcpy(buf[b], host + off, len);
-            call = "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
+            call =
+                "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
             st = cudaMemcpyAsync(dev + off, buf[b], len, cudaMemcpyHostToDevice, s);
             if (st == cudaSuccess) {
                 call = "cudaEventRecord";
@@ -566,7 +571,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
         /* device -> pinned (DMA) ahead of pinned -> host (threads). */
         for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == cudaSuccess; i++) {
             size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-            call = "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
+            call =
+                "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
             st = cudaMemcpyAsync(buf[i], dev + off, len, cudaMemcpyDeviceToHost, s);
             if (st == cudaSuccess) {
                 call = "cudaEventRecord";
@@ -588,7 +594,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
                 size_t nlen = n - noff < chunk ? n - noff : chunk;
                 call = "cudaMemcpyAsync(pinned stage, device, chunk, "
                        "cudaMemcpyDeviceToHost)";
-                st = cudaMemcpyAsync(buf[b], dev + noff, nlen, cudaMemcpyDeviceToHost, s);
+                st = cudaMemcpyAsync(buf[b], dev + noff, nlen, cudaMemcpyDeviceToHost,
+                                     s);
                 if (st == cudaSuccess) {
                     call = "cudaEventRecord";
                     st = cudaEventRecord(ev[b], s);
@@ -668,23 +675,27 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
 
 /* get(): a new NumPy array (order 'C', 'F', 'A' or 'K'), or a copy into `out`. */
 static PyObject *
-to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int blocking)
+to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream,
+            int blocking)
 {
     CaArray *tmp = NULL;
     PyObject *res = NULL;
     int nd = CA_NDIM(a);
     if (order == 'A' || order == 'K') {
-        order = ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
+        order =
+            ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
     }
     if (out != NULL) {
         if (PyArray_NDIM(out) != nd ||
             !PyArray_CompareLists(PyArray_DIMS(out), CA_SHAPE(a), nd)) {
-            PyErr_SetString(PyExc_ValueError, "out= has a different shape than the array");
+            PyErr_SetString(PyExc_ValueError,
+                            "out= has a different shape than the array");
             return NULL;
         }
         if (ca_dtype_from_descr(PyArray_DESCR(out)) != a->dtype) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "out= has a different dtype than the array");
+            PyErr_SetString(PyExc_TypeError,
+                            "out= has a different dtype than the array");
             return NULL;
         }
         if (!PyArray_ISWRITEABLE(out)) {
@@ -729,14 +740,16 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int 
     if (hp != NULL && a->device == CA_CPU) {
         /* Host memory: NumPy's strided copy. */
         PyObject *v = numpy_alias(a, hp, 0);
-        if (v == NULL || PyArray_CopyInto((PyArrayObject *)res, (PyArrayObject *)v) < 0) {
+        if (v == NULL ||
+            PyArray_CopyInto((PyArrayObject *)res, (PyArrayObject *)v) < 0) {
             Py_XDECREF(v);
             goto error;
         }
         Py_DECREF(v);
         return res;
     }
-    int contig = order == 'F' ? (a->flags & CA_F_CONTIGUOUS) : (a->flags & CA_C_CONTIGUOUS);
+    int contig =
+        order == 'F' ? (a->flags & CA_F_CONTIGUOUS) : (a->flags & CA_C_CONTIGUOUS);
     CaArray *src = a;
     if (!contig) {
         tmp = ca_array_copy(a, a->dtype, order);
@@ -747,7 +760,8 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int 
         /* The copy was queued on the current stream: read it there. */
         stream = ca_current_stream(a->device);
     }
-    if (copy_contiguous(src, PyArray_DATA((PyArrayObject *)res), 1, stream, blocking) < 0) {
+    if (copy_contiguous(src, PyArray_DATA((PyArrayObject *)res), 1, stream, blocking) <
+        0) {
         goto error;
     }
     Py_XDECREF(tmp);
@@ -795,7 +809,8 @@ ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind)
     if (src == NULL) {
         return NULL;
     }
-    r = ca_array_empty(dtype, PyArray_NDIM(src), PyArray_DIMS(src), fortran, device, kind);
+    r = ca_array_empty(dtype, PyArray_NDIM(src), PyArray_DIMS(src), fortran, device,
+                       kind);
     if (r == NULL) {
         goto error;
     }
@@ -889,8 +904,8 @@ Ndarray_set(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         Py_RETURN_NONE;
     }
     /* Different layouts: transfer, then the strided copy on the device. */
-    CaArray *tmp = ca_array_from_numpy(arr, a->dtype, a->device,
-                                       a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+    CaArray *tmp = ca_array_from_numpy(
+        arr, a->dtype, a->device, a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
     if (tmp == NULL) {
         return NULL;
     }
@@ -958,9 +973,10 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
             return NULL;
         }
         if (!PyArray_CanCastTypeTo(ca_descr(a->dtype), ca_descr(dtype), casting)) {
-            PyErr_Format(PyExc_TypeError,
-                         "Cannot cast array data from %R to %R according to the rule %R",
-                         (PyObject *)ca_descr(a->dtype), (PyObject *)ca_descr(dtype), cs);
+            PyErr_Format(
+                PyExc_TypeError,
+                "Cannot cast array data from %R to %R according to the rule %R",
+                (PyObject *)ca_descr(a->dtype), (PyObject *)ca_descr(dtype), cs);
             return NULL;
         }
     }
@@ -1021,7 +1037,8 @@ PyMethodDef ca_transfer_array_methods[] = {
 static PyObject *
 py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "stream", "order", "out", "blocking", NULL};
+    static const char *const names[] = {"a",   "stream",   "order",
+                                        "out", "blocking", NULL};
     PyObject *v[5];
     if (ca_parse_args("asnumpy", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
