@@ -1506,9 +1506,20 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
     }
     else {
         for (int i = 0; i < ndim; i++) {
+            /* A corrupt capsule is refused, not reinterpreted. CuPy up to at
+             * least 14.2 computes a negative stride as (2**64 + bytes) /
+             * itemsize in unsigned arithmetic (cupy/cupy#10172), which lands
+             * here for every item wider than a byte. */
             if (__builtin_mul_overflow((Py_ssize_t)t->strides[i], (Py_ssize_t)itemsize,
                                        &strides[i])) {
-                PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow");
+                PyErr_Format(PyExc_BufferError,
+                             "DLPack tensor strides overflow: stride %lld (elements) "
+                             "of dimension %d times the item size %d does not fit "
+                             "in 64 bits; the producer's capsule is corrupt (CuPy "
+                             "exports negative strides this way, cupy/cupy#10172: "
+                             "use cuarray.asarray(), which reads "
+                             "__cuda_array_interface__)",
+                             (long long)t->strides[i], i, itemsize);
                 return NULL;
             }
         }
