@@ -285,6 +285,13 @@ int ca_array_fill(CaArray *a, const void *value);
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */
 CaArray *ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind);
+/* Copy n <= CA_BOUNCE_MAX bytes between host memory and memory of the current
+ * device (to_host: dst is host; else src is host) through a page-locked bounce
+ * buffer on `stream`, and wait for it (the GIL released). 0 done, -1 error set,
+ * 1 when no buffer was free (nothing done: take another path). */
+#define CA_BOUNCE_MAX ((size_t)64 << 10)
+int ca_bounce_copy(void *dst, const void *src, size_t n, int to_host,
+                   ca_stream_t stream);
 
 /* ======================================================================== */
 /* Conversion of arbitrary objects (creation.c / interop.c)                  */

@@ -410,6 +410,14 @@ array_read_element(CaArray *a, const char *p, void *buf)
         return -1;
     }
     ca_stream_t stream = ca_current_stream(a->device);
+    /* Through a pinned bounce buffer: queued behind the work that computes the
+     * element, one synchronization (a copy into pageable `buf` would first
+     * wait for the stream, then stage). */
+    int r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
+    if (r <= 0) {
+        return r;
+    }
+    /* Every buffer in use by other threads. */
     cudaError_t st;
     const char *call = "cudaMemcpyAsync(host, element, itemsize, cudaMemcpyDefault)";
     Py_BEGIN_ALLOW_THREADS

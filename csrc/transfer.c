@@ -7,6 +7,7 @@
 #include "cuarray.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -623,6 +624,81 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
     return 0;
 }
 
+/* ---- small transfers through pinned bounce buffers ------------------------------ */
+/*
+ * A copy between pageable host memory and the device costs the driver a second
+ * trip: for device -> pageable host it waits for the stream to drain before it
+ * can even start the DMA into its own staging buffer, then copies out. From
+ * page-locked memory the copy is queued behind the work like a kernel, and one
+ * stream synchronization covers both (about 2-3 us instead of ~10 us per call).
+ * So small transfers (scalar conversions, get() and NumPy -> GPU of up to
+ * CA_BOUNCE_MAX bytes) go through one of a few page-locked slots owned by the
+ * process. A slot is claimed with an atomic flag, never waited for: when all are
+ * in use by other threads the caller takes the ordinary path. Slots are
+ * allocated on first use (portable: valid on every device) and kept for the
+ * life of the process.
+ */
+#define CA_BOUNCE_SLOTS 4
+
+static char *bounce_buf[CA_BOUNCE_SLOTS];
+static atomic_int bounce_busy[CA_BOUNCE_SLOTS];
+
+int
+ca_bounce_copy(void *dst, const void *src, size_t n, int to_host, ca_stream_t stream)
+{
+    int slot = -1;
+    for (int i = 0; i < CA_BOUNCE_SLOTS; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&bounce_busy[i], &expected, 1)) {
+            slot = i;
+            break;
+        }
+    }
+    if (slot < 0) {
+        return 1; /* all in use: nothing done */
+    }
+    cudaStream_t s = (cudaStream_t)stream;
+    cudaError_t st = cudaSuccess;
+    const char *call = "cudaHostAlloc(&bounce, CA_BOUNCE_MAX, cudaHostAllocPortable)";
+    Py_BEGIN_ALLOW_THREADS
+    /* The claim orders this thread after the slot's previous owner, so the
+     * plain pointer is safe to read and set here. */
+    char *buf = bounce_buf[slot];
+    if (buf == NULL) {
+        void *p = NULL;
+        st = cudaHostAlloc(&p, CA_BOUNCE_MAX, cudaHostAllocPortable);
+        if (st == cudaSuccess) {
+            buf = (char *)p;
+            bounce_buf[slot] = buf;
+        }
+    }
+    if (st == cudaSuccess) {
+        if (to_host) {
+            call = "cudaMemcpyAsync(pinned bounce, device, n, cudaMemcpyDefault)";
+            st = cudaMemcpyAsync(buf, src, n, cudaMemcpyDefault, s);
+        }
+        else {
+            memcpy(buf, src, n);
+            call = "cudaMemcpyAsync(device, pinned bounce, n, cudaMemcpyDefault)";
+            st = cudaMemcpyAsync(dst, buf, n, cudaMemcpyDefault, s);
+        }
+    }
+    if (st == cudaSuccess) {
+        /* Also what keeps the slot from being reused while the DMA reads it. */
+        call = "cudaStreamSynchronize(stream)";
+        st = cudaStreamSynchronize(s);
+    }
+    if (st == cudaSuccess && to_host) {
+        memcpy(dst, buf, n);
+    }
+    Py_END_ALLOW_THREADS
+    atomic_store(&bounce_busy[slot], 0);
+    if (st != cudaSuccess) {
+        return ca_cuda_error_int(st, call);
+    }
+    return 0;
+}
+
 /* Copy all of a's (contiguous) buffer to or from host memory `host`;
  * to_host selects the direction. The GIL is released while copying. With
  * blocking = 0 a transfer that can be asynchronous (pinned host memory) is
@@ -651,6 +727,16 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
     }
     if (n >= CA_STAGE_MIN && a->kind == CA_MEM_DEVICE && !host_is_pinned(host)) {
         return staged_copy(a->device, a->data, host, n, to_host, stream);
+    }
+    /* Small and blocking: through a pinned slot, unless `host` is page-locked
+     * already (asked only above 4 KiB, where copying twice would cost more than
+     * the query). */
+    if (blocking && n <= CA_BOUNCE_MAX && (n <= 4096 || !host_is_pinned(host))) {
+        int r = to_host ? ca_bounce_copy(host, a->data, n, 1, stream)
+                        : ca_bounce_copy(a->data, host, n, 0, stream);
+        if (r <= 0) {
+            return r;
+        }
     }
     cudaError_t st;
     const char *call = to_host ? "cudaMemcpyAsync(host, device, n, cudaMemcpyDefault)"

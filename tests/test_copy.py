@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import ALL_DTYPES
+from conftest import ALL_DTYPES, requires_gpu
 from test_copy_kernels import assert_same, expected_cast, source
 
 PAIRS = [(d, s) for d in ALL_DTYPES for s in ALL_DTYPES]
@@ -98,6 +98,38 @@ def test_float_to_int_edge_values(device):
                 x.astype(np.complex128), x.astype(np.complex64)):
         for dt in ALL_DTYPES[1:9]:
             assert_same(host(on(device, src).astype(dt)), expected_cast(src, dt))
+
+
+@pytest.mark.parametrize("nbytes", [1, 15, 4096, 4096 * 2 + 1, 3 * 4096 + 37, 200_003])
+def test_contiguous_copy_offsets(device, nbytes):
+    """Same-bits contiguous copies at every alignment of the source (and so every
+    word width), sizes at and around whole blocks, plus a destination view that
+    is misaligned like its source (a byte head before the first 16-byte word)."""
+    rng = np.random.default_rng(nbytes)
+    h = rng.integers(0, 256, size=nbytes + 40, dtype=np.uint8)
+    x = on(device, h)
+    sliceable(x)
+    for off in range(18):
+        np.testing.assert_array_equal(host(x[off:off + nbytes].copy()), h[off:off + nbytes])
+    y = on(device, np.zeros(nbytes + 40, np.uint8))
+    for off in (0, 3, 16, 21):
+        y[off:off + nbytes] = x[off:off + nbytes]
+        ref = np.zeros(nbytes + 40, np.uint8)
+        ref[off:off + nbytes] = h[off:off + nbytes]
+        np.testing.assert_array_equal(host(y), ref)
+        y[...] = on(device, np.zeros(nbytes + 40, np.uint8))
+
+
+@requires_gpu
+def test_huge_contiguous_copy():
+    """More 16-byte words than one pass of the copy's largest grid covers (2^28):
+    the grid-stride loop must pick up the rest. About 9 GiB of GPU memory."""
+    n = (1 << 30) + 1029  # uint32: 4 GiB + a tail that is not a whole word
+    x = ca.arange(n, dtype=np.uint32, device="cuda:0")
+    y = x.copy()
+    assert bool((y == x).all())
+    np.testing.assert_array_equal(host(y[-2000:]), np.arange(n - 2000, n, dtype=np.uint32))
+    del x, y
 
 
 # ---- layouts that need basic indexing (skipped until it lands) -----------------------

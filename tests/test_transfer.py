@@ -322,3 +322,135 @@ def test_concurrent_large_copies():
     for t in ts:
         t.join()
     assert not errors
+
+
+# ---- small transfers and scalar conversions (the pinned bounce buffers) -------------
+
+
+def _same_scalar(got, want):
+    assert type(got) is type(want), (type(got), type(want))
+    if isinstance(want, float) and want != want:
+        assert got != got
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_scalar_conversions(device, dtype):
+    h = rnd((7, 5), dtype, seed=21)
+    a = ca.asarray(h, device=device)
+    for idx in [(0, 0), (3, 2), (6, 4)]:
+        z = a[idx]
+        hz = h[idx]
+        _same_scalar(z.item(), hz.item())
+        _same_scalar(complex(z), complex(hz))
+        assert bool(z) == bool(hz)
+        if np.dtype(dtype).kind != "c":
+            _same_scalar(float(z), float(hz))
+            _same_scalar(int(z), int(hz))
+    for i in [0, 1, 17, 34, -1]:
+        _same_scalar(a.item(i), h.item(i))
+    _same_scalar(a.item(6, 4), h.item(6, 4))
+    _same_scalar(a.T.item(4, 6), h.T.item(4, 6))
+    one = ca.asarray(h[2:3, 1:2], device=device)  # size 1, not 0-d
+    _same_scalar(one.item(), h[2, 1].item())
+
+
+def test_scalar_after_queued_work(device):
+    # The read is ordered after the work that produced the value, on the
+    # current stream (the default one, or a user stream).
+    h = np.abs(rnd(1 << 16, np.float32, seed=3))  # a well-conditioned sum
+    a = ca.asarray(h, device=device)
+    for _ in range(3):
+        b = a * 2
+        got = float(b.sum())
+        assert got == pytest.approx(float((h * 2).sum(dtype=np.float64)), rel=1e-4)
+    if device != "cpu":
+        s = ca.cuda.Stream(non_blocking=True)
+        with s:
+            c = a + 1
+            assert float(c[12345]) == float(h[12345] + np.float32(1))
+            assert c[:3].get().tolist() == (h[:3] + np.float32(1)).tolist()
+
+
+@pytest.mark.parametrize("nbytes", [1, 7, 16, 4095, 4096, 4097, 65535, 65536, 65537])
+@pytest.mark.parametrize("offset", [0, 1, 5])
+def test_small_transfer_sizes(device, nbytes, offset):
+    # Both sides of the 4 KiB and 64 KiB thresholds; odd offsets make the device
+    # address unaligned.
+    raw = np.random.default_rng(nbytes).bytes(nbytes + offset)
+    h = np.frombuffer(raw, np.uint8).copy()
+    big = ca.asarray(h, device=device)
+    v = big[offset:]
+    assert np.array_equal(v.get(), h[offset:])
+    out = np.empty(nbytes, np.uint8)
+    assert v.get(out=out) is out
+    assert np.array_equal(out, h[offset:])
+    w = h[offset:][::-1].copy()
+    v.set(w)
+    assert np.array_equal(big.get()[offset:], w)
+    assert np.array_equal(big.get()[:offset], h[:offset])
+    f = ca.asarray(h[offset:].view(np.uint8), device=device)
+    assert np.array_equal(ca.asnumpy(f), h[offset:])
+
+
+@pytest.mark.parametrize("n", [16, 1024, 8192])
+def test_small_transfers_pinned_host(device, n):
+    # A page-locked NumPy array (cuarray pinned memory) as the host side, with
+    # blocking=False too: the copy must then be left on the stream, not bounced.
+    if device == "cpu":
+        pytest.skip("pinned memory needs a GPU")
+    h = rnd(n, np.float64, seed=n)
+    a = ca.asarray(h, device=device)
+    pin = np.asarray(ca.empty(n, dtype=np.float64, memory="pinned"))
+    assert a.get(out=pin) is pin
+    np.testing.assert_array_equal(pin, h)
+    pin[:] = 0
+    a.get(out=pin, blocking=False)
+    ca.cuda.Device(0).synchronize()
+    np.testing.assert_array_equal(pin, h)
+    b = ca.asarray(pin, device=device)
+    np.testing.assert_array_equal(b.get(), h)
+
+
+def test_scalar_conversions_many_threads(device):
+    # More threads than bounce buffers: some take the ordinary path.
+    import threading
+
+    h = rnd((64, 100), np.float64, seed=8)
+    a = ca.asarray(h, device=device)
+    errors = []
+
+    def work(k):
+        try:
+            row = a[k]
+            for j in range(60):
+                assert float(row[j]) == h[k, j]
+                assert a.item(k, j) == h[k, j]
+                assert np.array_equal(row[j:j + 5].get(), h[k, j:j + 5])
+                x = ca.asarray(h[k], device=device)
+                assert float(x.sum()) == pytest.approx(h[k].sum(), abs=1e-9)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(12)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors[:3]
+
+
+def test_scalar_conversion_errors(device):
+    a = ca.asarray(np.arange(3.0), device=device)
+    with pytest.raises(TypeError):
+        float(a)
+    with pytest.raises(ValueError):
+        bool(a)
+    with pytest.raises(ValueError):
+        a.item()
+    with pytest.raises(IndexError):
+        a.item(3)
+    e = ca.asarray(np.zeros(0), device=device)
+    with pytest.raises(ValueError):
+        bool(e)
