@@ -117,11 +117,13 @@ shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
         }
         zero |= shape[i] == 0;
     }
-    if (zero) {
-        return 0;
-    }
+    /* As NumPy: the product of the nonzero extents times the itemsize must fit,
+     * even when another extent is 0 (np.empty((0, 2**62, 4)) is "too big"). */
     Py_ssize_t size = 1;
     for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            continue;
+        }
         if (size > PY_SSIZE_T_MAX / shape[i]) {
             goto too_big;
         }
@@ -130,7 +132,7 @@ shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
     if (size > PY_SSIZE_T_MAX / itemsize) {
         goto too_big;
     }
-    return size;
+    return zero ? 0 : size;
 too_big:
     PyErr_SetString(PyExc_ValueError,
                     "array is too big; `arr.size * arr.dtype.itemsize` is larger than "
