@@ -19,6 +19,12 @@ if [ "$what" = test ] || [ "$what" = all ]; then
         --timeout=120 -o faulthandler_timeout=100 "$@" 2>&1 ) > "$OUT/pytest.log"
     echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
 fi
+if [ -n "${SANITIZE:-}" ]; then
+    # compute-sanitizer memcheck over a slice of the suite (every kernel family).
+    ( cd /tmp && timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 \
+        python3 -m pytest $SANITIZE -q -p no:cacheprovider -x 2>&1 ) > "$OUT/memcheck.log"
+    echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|passed|failed|Invalid" "$OUT/memcheck.log" | tail -n 8
+fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
     ( cd /tmp && timeout ${BENCH_TIMEOUT:-300} python3 "$OLDPWD/benchmarks/run.py" --out "$OUT/bench" ${BENCH_ARGS:-} 2>&1 ) > "$OUT/bench.log"
     echo "bench rc=$?"; tail -n 60 "$OUT/bench.log"
