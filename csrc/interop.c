@@ -1326,22 +1326,70 @@ PyMethodDef ca_interop_array_methods[] = {
 /* The owner of a consumed capsule's tensor: a capsule of our own whose
  * destructor calls the producer's deleter once, when the last array over the
  * memory is gone. */
+/* The producer's deleter may run Python code (a ctypes callback, a Python-level
+ * producer): an owner dropped on an error path must not lose the exception being
+ * raised (seen on the GPU machine as "returned NULL without setting an exception"
+ * when cudaHostGetDevicePointer refused a forged kDLCUDAHost capsule). */
+typedef struct {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc;
+#else
+    PyObject *type, *value, *tb;
+#endif
+} saved_error;
+
+static saved_error
+save_error(void)
+{
+    saved_error e;
+#if PY_VERSION_HEX >= 0x030C0000
+    e.exc = PyErr_GetRaisedException();
+#else
+    PyErr_Fetch(&e.type, &e.value, &e.tb);
+#endif
+    return e;
+}
+
+static void
+restore_error(saved_error e)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (e.exc != NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_WriteUnraisable(NULL); /* the deleter's own error */
+        }
+        PyErr_SetRaisedException(e.exc);
+    }
+#else
+    if (e.type != NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_WriteUnraisable(NULL);
+        }
+        PyErr_Restore(e.type, e.value, e.tb);
+    }
+#endif
+}
+
 static void
 owner_dtor_versioned(PyObject *cap)
 {
+    saved_error e = save_error();
     DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, OWNER_NAME_V);
     if (m != NULL && m->deleter != NULL) {
         m->deleter(m);
     }
+    restore_error(e);
 }
 
 static void
 owner_dtor_legacy(PyObject *cap)
 {
+    saved_error e = save_error();
     DLManagedTensor *m = PyCapsule_GetPointer(cap, OWNER_NAME_L);
     if (m != NULL && m->deleter != NULL) {
         m->deleter(m);
     }
+    restore_error(e);
 }
 
 /* Device id for memory that belongs to no one GPU (managed, pinned): the

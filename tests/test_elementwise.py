@@ -255,7 +255,9 @@ def test_signed_zeros(device):
         with np.errstate(all="ignore"):
             want = g(x.ravel(), y.ravel())
         r = to_np(f(dev(x.ravel(), device), dev(y.ravel(), device)))
-        np.testing.assert_array_equal(np.signbit(r), np.signbit(want), err_msg=f.__name__)
+        ok = ~np.isnan(want)  # a NaN's sign carries no meaning (0 // 0 on CUDA: +nan)
+        np.testing.assert_array_equal(np.signbit(r) & ok, np.signbit(want) & ok,
+                                      err_msg=f.__name__)
 
 
 def test_integer_edges_explicit(device):
