@@ -8,7 +8,7 @@ GB/s figures count the bytes the kernel must move (indices + elements read + wri
 
 import numpy as np
 
-from harness import Case, Skip
+from harness import Case, Skip, to_lib
 
 N_BIG = 1 << 24          # elements for the throughput cases
 V_SMALL = 1024           # the per-call cases' vector
@@ -18,34 +18,25 @@ def _rand_idx(n, size):
     return np.random.default_rng(0).integers(0, size, n, dtype=np.int64)
 
 
-def _to(mod, x):
-    name = mod.__name__
-    if name == "numpy":
-        return x
-    if name == "torch":
-        return mod.as_tensor(x, device="cuda")
-    return mod.asarray(x)
-
-
 # ---- per call -------------------------------------------------------------------
 
 def _slice_1d(mod):
-    v = _to(mod, np.arange(V_SMALL, dtype=np.float32))
+    v = to_lib(mod, np.arange(V_SMALL, dtype=np.float32))
     return lambda: v[1:-1]
 
 
 def _slice_2d(mod):
-    m = _to(mod, np.zeros((64, 64), np.float32))
+    m = to_lib(mod, np.zeros((64, 64), np.float32))
     return lambda: m[1:-1, ::2]
 
 
 def _int_index(mod):
-    m = _to(mod, np.zeros((64, 64), np.float32))
+    m = to_lib(mod, np.zeros((64, 64), np.float32))
     return lambda: m[3]
 
 
 def _set_scalar_slice(mod):
-    v = _to(mod, np.zeros(V_SMALL, np.float32))
+    v = to_lib(mod, np.zeros(V_SMALL, np.float32))
 
     def f():
         v[1:-1] = 2.0
@@ -57,25 +48,25 @@ def _set_scalar_slice(mod):
 def _gather(mod):
     if mod.__name__ == "numpy":
         raise Skip("GPU case")
-    v = _to(mod, np.random.default_rng(1).random(N_BIG, dtype=np.float32))
-    idx = _to(mod, _rand_idx(N_BIG, N_BIG))
+    v = to_lib(mod, np.random.default_rng(1).random(N_BIG, dtype=np.float32))
+    idx = to_lib(mod, _rand_idx(N_BIG, N_BIG))
     return lambda: v[idx]
 
 
 def _gather_rows(mod):
     if mod.__name__ == "numpy":
         raise Skip("GPU case")
-    m = _to(mod, np.random.default_rng(1).random((N_BIG // 256, 256), dtype=np.float32))
-    idx = _to(mod, _rand_idx(N_BIG // 256, N_BIG // 256))
+    m = to_lib(mod, np.random.default_rng(1).random((N_BIG // 256, 256), dtype=np.float32))
+    idx = to_lib(mod, _rand_idx(N_BIG // 256, N_BIG // 256))
     return lambda: m[idx]
 
 
 def _scatter(mod):
     if mod.__name__ == "numpy":
         raise Skip("GPU case")
-    v = _to(mod, np.zeros(N_BIG, np.float32))
-    idx = _to(mod, np.random.default_rng(2).permutation(N_BIG).astype(np.int64))
-    vals = _to(mod, np.ones(N_BIG, np.float32))
+    v = to_lib(mod, np.zeros(N_BIG, np.float32))
+    idx = to_lib(mod, np.random.default_rng(2).permutation(N_BIG).astype(np.int64))
+    vals = to_lib(mod, np.ones(N_BIG, np.float32))
 
     def f():
         v[idx] = vals
@@ -86,8 +77,8 @@ def _mask(mod):
     if mod.__name__ == "numpy":
         raise Skip("GPU case")
     x = np.random.default_rng(3).random(N_BIG, dtype=np.float32)
-    v = _to(mod, x)
-    m = _to(mod, x > 0.5)
+    v = to_lib(mod, x)
+    m = to_lib(mod, x > 0.5)
     return lambda: v[m]
 
 
@@ -95,8 +86,8 @@ def _mask_fill(mod):
     if mod.__name__ == "numpy":
         raise Skip("GPU case")
     x = np.random.default_rng(3).random(N_BIG, dtype=np.float32)
-    v = _to(mod, x)
-    m = _to(mod, x > 0.5)
+    v = to_lib(mod, x)
+    m = to_lib(mod, x > 0.5)
 
     def f():
         v[m] = 0.0

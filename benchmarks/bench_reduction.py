@@ -8,7 +8,7 @@ float32 element. The floor is the GPU's read bandwidth, about the copy figure
 
 import numpy as np
 
-from harness import Case, Skip
+from harness import Case, Skip, to_lib
 
 V_SMALL = 1024            # the per-call cases' vector
 N_BIG = 1 << 28           # full reductions: 1 GiB of float32
@@ -18,15 +18,6 @@ SIDE = 16384              # the row / column cases: 16384^2 float32 (1 GiB)
 def _gpu_only(mod):
     if mod.__name__ == "numpy":
         raise Skip("GPU case")
-
-
-def _to(mod, x):
-    name = mod.__name__
-    if name == "numpy":
-        return x
-    if name == "torch":
-        return mod.as_tensor(x, device="cuda")
-    return mod.asarray(x)
 
 
 def _random(mod, shape):
@@ -51,19 +42,19 @@ def _random(mod, shape):
 # ---- per call --------------------------------------------------------------------
 
 def _sum_small(mod):
-    v = _to(mod, np.random.default_rng(1).random(V_SMALL, dtype=np.float32))
+    v = to_lib(mod, np.random.default_rng(1).random(V_SMALL, dtype=np.float32))
     return lambda: v.sum()
 
 
 def _sum_small_roundtrip(mod):
-    v = _to(mod, np.random.default_rng(1).random(V_SMALL, dtype=np.float32))
+    v = to_lib(mod, np.random.default_rng(1).random(V_SMALL, dtype=np.float32))
     if mod.__name__ == "torch":
         return lambda: v.sum().item()
     return lambda: float(v.sum())
 
 
 def _sum_axis_small(mod):
-    m = _to(mod, np.random.default_rng(1).random((32, 32), dtype=np.float32))
+    m = to_lib(mod, np.random.default_rng(1).random((32, 32), dtype=np.float32))
     return lambda: m.sum(axis=0) if mod.__name__ != "torch" else m.sum(dim=0)
 
 

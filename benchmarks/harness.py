@@ -35,6 +35,16 @@ from typing import Callable, Optional
 LIBS = ("cuarray", "numpy", "cupy", "torch")
 
 
+def to_lib(mod, x):
+    """A NumPy array as `mod`'s array on its default device (a copy for GPU libraries)."""
+    name = mod.__name__
+    if name == "numpy":
+        return x
+    if name == "torch":
+        return mod.as_tensor(x, device="cuda")
+    return mod.asarray(x)
+
+
 class Skip(Exception):
     """Raised by a setup function when the library cannot run this case."""
 
