@@ -44,6 +44,7 @@ array_alloc(int ndim)
     a->mem = NULL;
     a->base = NULL;
     a->weakreflist = NULL;
+    a->pending = NULL;
     a->flags = 0;
     return a;
 }
@@ -54,6 +55,10 @@ Ndarray_dealloc(CaArray *a)
     PyTypeObject *tp = Py_TYPE(a);
     if (a->weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)a);
+    }
+    if (a->pending != NULL) {
+        /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
+        ca_fusion_array_dealloc(a);
     }
     Py_XDECREF(a->mem);
     Py_XDECREF(a->base);
@@ -732,6 +737,8 @@ get_data(CaArray *a, void *c)
     if (p == NULL) {
         return NULL;
     }
+    /* the address may reach other code: no deferred kernels behind it */
+    ca_fusion_export_memory(a->mem);
     p->ptr = a->data;
     p->device = a->device;
     p->mem = a->mem ? (PyObject *)a->mem : Py_None;
