@@ -149,9 +149,11 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
     if (vec) {
         d->strategy = CA_RS_COLVEC;
     }
+    /* 16-byte loads keep enough bytes in flight with half the threads */
+    const int64_t Tc = vec ? T / 2 : T;
     int64_t S = 1;
-    if (threads < T && R >= 64) {
-        S = ceil_div(T, threads);
+    if (threads < Tc && R >= 64) {
+        S = ceil_div(Tc, threads);
         const int64_t most = R / 32;
         S = S < most ? S : most;
     }
