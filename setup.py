@@ -93,9 +93,16 @@ class BuildExt(build_ext):
             stamp.parent.mkdir(parents=True, exist_ok=True)
             stamp.write_text(config)
         gen_c, gen_cu = run_generators()
+        if not self.inplace:
+            # build_py ran before us: put the generated Python module beside it.
+            dst = Path(self.build_lib) / "cuarray"
+            dst.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / "python" / "cuarray" / "_generated_ops.py", dst)
         ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
         if cuda is not None:
-            ext.extra_objects += self.compile_cuda(cuda, gen_cu)
+            objs = self.compile_cuda(cuda, gen_cu)
+            ext.extra_objects += objs
+            ext.depends += objs  # a rebuilt kernel object must trigger a relink
         t0 = time.time()
         super().build_extensions()
         print(f"cuarray: C build and link took {time.time() - t0:.1f} s")

@@ -32,7 +32,7 @@ CASES = [
         "cuarray": _src("import cuarray"),
         "cupy": _src("import cupy"),
         "torch": _src("import torch"),
-    }, mode="process", unit="s", target="<= 0.38", repeats=5,
+    }, mode="process", unit="s", target="<= 0.38", repeats=3,
         floor="`import numpy` alone"),
     Case("fresh process: import + first a + b + sync", {
         "cuarray": _src("import cuarray as ca\na = ca.ones(1024, dtype='float32'); b = a + a\n"
@@ -41,7 +41,7 @@ CASES = [
                                   "cp.cuda.Stream.null.synchronize()"),
         "torch": _src("import torch\na = torch.ones(1024, device='cuda'); b = a + a\n"
                       "torch.cuda.synchronize()"),
-    }, mode="process", unit="s", target="<= 0.70", repeats=5),
+    }, mode="process", unit="s", target="<= 0.70", repeats=3),
     Case("fresh process: import + first 256x256 matmul", {
         "cuarray": _src("import cuarray as ca\na = ca.ones((256, 256), dtype='float32'); b = a @ a\n"
                         "ca.cuda.Stream.null.synchronize()"),
@@ -49,7 +49,7 @@ CASES = [
                                   "cp.cuda.Stream.null.synchronize()"),
         "torch": _src("import torch\na = torch.ones((256, 256), device='cuda'); b = a @ a\n"
                       "torch.cuda.synchronize()"),
-    }, mode="process", unit="s", target="<= 0.85", repeats=5),
+    }, mode="process", unit="s", target="<= 0.85", repeats=3),
     Case("fresh process: new expression sin/exp/sqrt (CuPy: empty kernel cache)", {
         "cuarray": _src("import cuarray as ca\na = ca.ones(1024, dtype='float32')\n"
                         "b = ca.sqrt(ca.exp(ca.sin(a)))\nca.cuda.Stream.null.synchronize()"),
@@ -57,5 +57,5 @@ CASES = [
                                   "b = cp.sqrt(cp.exp(cp.sin(a)))\ncp.cuda.Stream.null.synchronize()"),
         "torch": _src("import torch\na = torch.ones(1024, device='cuda')\n"
                       "b = torch.sqrt(torch.exp(torch.sin(a)))\ntorch.cuda.synchronize()"),
-    }, mode="process", unit="s", target="<= 0.70", repeats=5),
+    }, mode="process", unit="s", target="<= 0.70", repeats=3),
 ]

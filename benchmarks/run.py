@@ -2,7 +2,7 @@
 
     python benchmarks/run.py                 # every bench_*.py module
     python benchmarks/run.py copy pool       # only bench_copy.py and bench_pool.py
-    python benchmarks/run.py -k "a + b"      # only cases whose name contains the text
+    python benchmarks/run.py -k "a + b|copy"  # only cases whose name contains one of the texts
     python benchmarks/run.py --out DIR       # where results.json / results.md / results.png go
 
 The table gives each library's median, cuarray's target, whether it is met, and
@@ -116,12 +116,20 @@ def main():
     cases = []
     for area, mod in load_modules(args.areas):
         for case in getattr(mod, "CASES", []):
-            if args.k and args.k not in case.name:
+            if args.k and not any(k in case.name for k in args.k.split("|")):
                 continue
             case.group = area
             print(f"[{area}] {case.name} ({case.unit})", flush=True)
             harness.run_case(case, libs, timer)
             cases.append(case)
+            write(out, cases, meta)  # after every case: a run cut short keeps its results
+    md = write(out, cases, meta)
+    plot(cases, out / "results.png")
+    print()
+    print(md)
+
+
+def write(out, cases, meta):
     md = markdown(cases, meta)
     (out / "results.md").write_text(md)
     (out / "results.json").write_text(json.dumps(
@@ -129,9 +137,7 @@ def main():
                                    "target": c.target, "floor": c.floor, "results": c.results,
                                    "ratio_vs_best_other": ratio(c)} for c in cases]},
         indent=1))
-    plot(cases, out / "results.png")
-    print()
-    print(md)
+    return md
 
 
 if __name__ == "__main__":

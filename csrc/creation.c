@@ -28,8 +28,9 @@ ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
         out[i] = NULL;
     }
     if (nargs > npos) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional argument%s (%zd given)",
-                     fname, npos, npos == 1 ? "" : "s", nargs);
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes at most %d positional argument%s (%zd given)", fname,
+                     npos, npos == 1 ? "" : "s", nargs);
         return -1;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
@@ -47,13 +48,14 @@ ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                 }
             }
             if (found < 0) {
-                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R",
-                             fname, key);
+                PyErr_Format(PyExc_TypeError,
+                             "%s() got an unexpected keyword argument %R", fname, key);
                 return -1;
             }
             if (out[found] != NULL) {
-                PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
-                             fname, names[found]);
+                PyErr_Format(PyExc_TypeError,
+                             "%s() got multiple values for argument '%s'", fname,
+                             names[found]);
                 return -1;
             }
             out[found] = args[nargs + k];
@@ -73,7 +75,8 @@ static Py_ssize_t
 dim_from_object(PyObject *o)
 {
     if (!PyLong_Check(o) && !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "'%.200s' object cannot be interpreted as an integer",
+        PyErr_Format(PyExc_TypeError,
+                     "'%.200s' object cannot be interpreted as an integer",
                      Py_TYPE(o)->tp_name);
         return -1;
     }
@@ -155,7 +158,8 @@ ca_memkind_from_object(PyObject *obj, int device)
     }
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError,
-                     "memory must be 'device', 'managed', 'pinned' or 'host', not %R", obj);
+                     "memory must be 'device', 'managed', 'pinned' or 'host', not %R",
+                     obj);
         return -1;
     }
     if (device == CA_CPU && kind != CA_MEM_HOST) {
@@ -166,9 +170,10 @@ ca_memkind_from_object(PyObject *obj, int device)
         return -1;
     }
     if (device != CA_CPU && kind == CA_MEM_HOST) {
-        PyErr_SetString(PyExc_ValueError,
-                        "memory='host' is the cpu device's memory: use device='cpu', or "
-                        "memory='pinned' (or 'managed') for host-accessible GPU arrays");
+        PyErr_SetString(
+            PyExc_ValueError,
+            "memory='host' is the cpu device's memory: use device='cpu', or "
+            "memory='pinned' (or 'managed') for host-accessible GPU arrays");
         return -1;
     }
     return kind;
@@ -189,8 +194,8 @@ ca_order_from_object(PyObject *obj, char dflt)
         case 'K': case 'k': return 'K';
         }
     }
-    PyErr_Format(PyExc_ValueError, "order must be one of 'C', 'F', 'A', or 'K' (got %R)",
-                 obj);
+    PyErr_Format(PyExc_ValueError,
+                 "order must be one of 'C', 'F', 'A', or 'K' (got %R)", obj);
     return -1;
 }
 
@@ -272,8 +277,25 @@ store_int(int dtype, long long v, void *buf)
     return 1; /* float16: NumPy's conversion */
 }
 
+/* as_setitem: convert as `arr[...] = value` / ndarray.fill do (complex into a
+ * real dtype and NaN into an integer raise); else as np.full's unsafe copyto. */
+static int
+value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem);
+
 int
 ca_value_to_bytes(PyObject *value, int dtype, void *buf)
+{
+    return value_to_bytes(value, dtype, buf, 0);
+}
+
+int
+ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf)
+{
+    return value_to_bytes(value, dtype, buf, 1);
+}
+
+static int
+value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
 {
     /* Fast paths for the exact Python scalar types where C's conversion is
      * NumPy's; everything else (float16, float -> int, complex -> real, NumPy
@@ -341,16 +363,24 @@ ca_value_to_bytes(PyObject *value, int dtype, void *buf)
     if (t == NULL) {
         return -1;
     }
-    PyObject *kw = Py_BuildValue("{s:s}", "casting", "unsafe");
-    PyObject *args = kw ? PyTuple_Pack(2, t, value) : NULL;
-    PyObject *r = args ? PyObject_Call(np_copyto, args, kw) : NULL;
-    Py_XDECREF(kw);
-    Py_XDECREF(args);
-    if (r == NULL) {
-        Py_DECREF(t);
-        return -1;
+    if (as_setitem) {
+        if (PyObject_SetItem(t, Py_Ellipsis, value) < 0) {
+            Py_DECREF(t);
+            return -1;
+        }
     }
-    Py_DECREF(r);
+    else {
+        PyObject *kw = Py_BuildValue("{s:s}", "casting", "unsafe");
+        PyObject *args = kw ? PyTuple_Pack(2, t, value) : NULL;
+        PyObject *r = args ? PyObject_Call(np_copyto, args, kw) : NULL;
+        Py_XDECREF(kw);
+        Py_XDECREF(args);
+        if (r == NULL) {
+            Py_DECREF(t);
+            return -1;
+        }
+        Py_DECREF(r);
+    }
     memcpy(buf, PyArray_DATA((PyArrayObject *)t), (size_t)ca_dtype_size[dtype]);
     Py_DECREF(t);
     return 0;
@@ -379,7 +409,8 @@ zero_fill(CaArray *a)
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
-    CA_CUDA_CHECK(cudaMemsetAsync(a->data, 0, n, (cudaStream_t)ca_current_stream(a->device)));
+    CA_CUDA_CHECK(
+        cudaMemsetAsync(a->data, 0, n, (cudaStream_t)ca_current_stream(a->device)));
     return 0;
 error:
     return -1;
@@ -619,9 +650,10 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
             if (nd < 0) {
                 goto error;
             }
-            int fortran = order == 'F' ||
-                          ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
-                           (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
+            int fortran =
+                order == 'F' ||
+                ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
+                 (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
             r = ca_array_empty(dtype, nd, shp, fortran, device, (ca_memkind)kind);
         }
         else {
@@ -646,13 +678,15 @@ error:
 }
 
 static PyObject *
-py_empty_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+py_empty_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames)
 {
     return like_impl("empty_like", args, nargs, kwnames, 0);
 }
 
 static PyObject *
-py_zeros_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+py_zeros_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames)
 {
     return like_impl("zeros_like", args, nargs, kwnames, 1);
 }
@@ -730,7 +764,8 @@ from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
     if (a->device == CA_CPU && a->mem != NULL && a->mem->host_ptr != NULL) {
         PyArray_Descr *d = ca_descr(a->dtype);
         Py_INCREF(d);
-        h = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
+        h = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a),
+                                 CA_STRIDES(a),
                                  a->mem->host_ptr + (a->data - a->mem->ptr), 0, NULL);
         if (h != NULL) {
             Py_INCREF(a);
@@ -747,7 +782,8 @@ from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
     if (h == NULL) {
         return NULL;
     }
-    CaArray *r = from_numpy_impl((PyArrayObject *)h, fresh, tdt, tdev, -1, order, tkind);
+    CaArray *r =
+        from_numpy_impl((PyArrayObject *)h, fresh, tdt, tdev, -1, order, tkind);
     Py_DECREF(h);
     return r;
 }
@@ -812,10 +848,11 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
             Py_END_ALLOW_THREADS
             if (rs != cudaSuccess) {
                 (void)cudaGetLastError();
-                PyErr_Format(PyExc_ValueError,
-                             "copy=False: cannot page-lock this NumPy array's memory for "
-                             "the GPU (cudaHostRegister: %s); use copy=None to copy it",
-                             cudaGetErrorString(rs));
+                PyErr_Format(
+                    PyExc_ValueError,
+                    "copy=False: cannot page-lock this NumPy array's memory for "
+                    "the GPU (cudaHostRegister: %s); use copy=None to copy it",
+                    cudaGetErrorString(rs));
                 return NULL;
             }
             registered = 1;
@@ -838,8 +875,8 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
             return NULL;
         }
         mem->registered = registered;
-        r = ca_array_from_memory(mem, (char *)dptr + (data - lo), dtype, nd, shape, strides,
-                                 base);
+        r = ca_array_from_memory(mem, (char *)dptr + (data - lo), dtype, nd, shape,
+                                 strides, base);
     }
     Py_DECREF(mem);
     if (r != NULL && !PyArray_ISWRITEABLE(h)) {
@@ -851,8 +888,8 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
 /* asarray of a NumPy array. `fresh`: h is a private temporary (no one else
  * sees it), so wrapping it is as good as a copy. */
 static CaArray *
-from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, char order,
-                int kind)
+from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy,
+                char order, int kind)
 {
     int hd = ca_dtype_from_descr(PyArray_DESCR(h));
     if (hd < 0 && dtype < 0 && !PyArray_ISNBO(PyArray_DESCR(h)->byteorder)) {
@@ -906,8 +943,8 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy, ch
     if (order == 'C' || order == 'F') {
         int want = order == 'C' ? NPY_ARRAY_C_CONTIGUOUS : NPY_ARRAY_F_CONTIGUOUS;
         if (!PyArray_CHKFLAGS(h, want)) {
-            Py_SETREF(src, (PyArrayObject *)PyArray_NewCopy(h, order == 'C' ? NPY_CORDER
-                                                                            : NPY_FORTRANORDER));
+            Py_SETREF(src, (PyArrayObject *)PyArray_NewCopy(
+                               h, order == 'C' ? NPY_CORDER : NPY_FORTRANORDER));
             if (src == NULL) {
                 return NULL;
             }
@@ -922,7 +959,8 @@ static int
 is_python_literal(PyObject *obj)
 {
     return PyFloat_CheckExact(obj) || PyLong_CheckExact(obj) || PyBool_Check(obj) ||
-           PyComplex_CheckExact(obj) || PyList_CheckExact(obj) || PyTuple_CheckExact(obj);
+           PyComplex_CheckExact(obj) || PyList_CheckExact(obj) ||
+           PyTuple_CheckExact(obj);
 }
 
 CaArray *
@@ -951,7 +989,8 @@ ca_asarray(PyObject *obj, int dtype, int device, int copy, char order, int kind)
                 return NULL;
             }
             /* from_dlpack honoured device and copy=True already. */
-            CaArray *res = from_array(r, dtype, device, copy == 1 ? -1 : copy, order, kind);
+            CaArray *res =
+                from_array(r, dtype, device, copy == 1 ? -1 : copy, order, kind);
             Py_DECREF(r);
             return res;
         }
@@ -1033,7 +1072,8 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
     if (v[5] != NULL && v[5] != Py_None) {
         int dev = device;
         if (dev == -3) {
-            dev = ca_array_check(v[0]) ? ((CaArray *)v[0])->device : ca_current_device();
+            dev =
+                ca_array_check(v[0]) ? ((CaArray *)v[0])->device : ca_current_device();
         }
         kind = ca_memkind_from_object(v[5], dev);
         if (kind < 0) {
@@ -1083,8 +1123,10 @@ py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     int nd = CA_NDIM(a);
     if (ndmin > CA_MAX_DIMS) {
         Py_DECREF(r);
-        PyErr_Format(PyExc_ValueError, "ndmin bigger than allowable number of dimensions "
-                                       "%d", CA_MAX_DIMS);
+        PyErr_Format(PyExc_ValueError,
+                     "ndmin bigger than allowable number of dimensions "
+                     "%d",
+                     CA_MAX_DIMS);
         return NULL;
     }
     if (ndmin <= nd) {
@@ -1234,8 +1276,9 @@ static PyObject *np_linspace = NULL;
 static PyObject *
 py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"start",  "stop",   "num",  "endpoint", "retstep",
-                                        "dtype",  "axis",   "device", "memory", NULL};
+    static const char *const names[] = {"start",   "stop",  "num",  "endpoint",
+                                        "retstep", "dtype", "axis", "device",
+                                        "memory",  NULL};
     PyObject *v[9];
     PyObject *start = NULL, *stop = NULL, *kw = NULL, *pargs = NULL, *res = NULL;
     if (ca_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0) {
@@ -1278,7 +1321,8 @@ py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         goto error;
     }
     if (PyTuple_Check(h)) { /* retstep=True: (samples, step) */
-        PyObject *arr = from_host_result(Py_NewRef(PyTuple_GET_ITEM(h, 0)), device, kind);
+        PyObject *arr =
+            from_host_result(Py_NewRef(PyTuple_GET_ITEM(h, 0)), device, kind);
         if (arr != NULL) {
             res = PyTuple_Pack(2, arr, PyTuple_GET_ITEM(h, 1));
             Py_DECREF(arr);
@@ -1314,8 +1358,9 @@ eye_impl(Py_ssize_t n, Py_ssize_t m, Py_ssize_t k, int dtype, int fortran, int d
     }
     if (len > 0) {
         Py_ssize_t stride = CA_STRIDES(a)[0] + CA_STRIDES(a)[1];
-        CaArray *diag = ca_array_view(a, dtype, 1, &len, &stride,
-                                      a->data + r0 * CA_STRIDES(a)[0] + c0 * CA_STRIDES(a)[1]);
+        CaArray *diag =
+            ca_array_view(a, dtype, 1, &len, &stride,
+                          a->data + r0 * CA_STRIDES(a)[0] + c0 * CA_STRIDES(a)[1]);
         if (diag == NULL || ca_array_fill(diag, ca_one_bytes[dtype]) < 0) {
             Py_XDECREF(diag);
             Py_DECREF(a);
@@ -1435,7 +1480,8 @@ static PyMethodDef creation_functions[] = {
      "ones(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
      "A new array of ones."},
     {"full", FASTKW(py_full),
-     "full(shape, fill_value, dtype=None, order='C', *, device=None, memory=None)\n--\n\n"
+     "full(shape, fill_value, dtype=None, order='C', *, device=None, "
+     "memory=None)\n--\n\n"
      "A new array filled with fill_value (dtype from fill_value when None)."},
     {"empty_like", FASTKW(py_empty_like),
      "empty_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
@@ -1451,7 +1497,8 @@ static PyMethodDef creation_functions[] = {
      "device=None, memory=None)\n--\n\nA new array filled with fill_value, shaped like "
      "`a`."},
     {"asarray", FASTKW(py_asarray),
-     "asarray(obj, dtype=None, order=None, *, device=None, copy=None, memory=None)\n--\n\n"
+     "asarray(obj, dtype=None, order=None, *, device=None, copy=None, "
+     "memory=None)\n--\n\n"
      "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "
      "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "
      "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "
@@ -1467,14 +1514,17 @@ static PyMethodDef creation_functions[] = {
      "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
      "A Fortran-contiguous array (at least 1-d), copying only when needed."},
     {"arange", FASTKW(py_arange),
-     "arange(start, stop=None, step=None, dtype=None, *, device=None, memory=None)\n--\n\n"
+     "arange(start, stop=None, step=None, dtype=None, *, device=None, "
+     "memory=None)\n--\n\n"
      "Evenly spaced values in [start, stop), with NumPy's length, dtype and values."},
     {"linspace", FASTKW(py_linspace),
-     "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, "
+     "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, "
+     "*, "
      "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, stop], "
      "as NumPy computes them."},
     {"eye", FASTKW(py_eye),
-     "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+     "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, "
+     "memory=None)\n--\n\n"
      "A 2-d array with ones on the k-th diagonal and zeros elsewhere."},
     {"identity", FASTKW(py_identity),
      "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"

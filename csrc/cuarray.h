@@ -257,6 +257,9 @@ extern PyMethodDef ca_linalg_array_methods[];      /* linalg.c: dot */
 extern PyGetSetDef ca_interop_array_getset[];      /* interop.c: __cuda_array_interface__ */
 extern PyType_Slot ca_elementwise_number_slots[];  /* elementwise.c: nb_add, nb_inplace_add, ... */
 extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_ass_subscript */
+/* linalg/random (linalg helper) */
+extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
+/* end linalg/random */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
@@ -282,6 +285,13 @@ int ca_array_fill(CaArray *a, const void *value);
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */
 CaArray *ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind);
+/* Copy n <= CA_BOUNCE_MAX bytes between host memory and memory of the current
+ * device (to_host: dst is host; else src is host) through a page-locked bounce
+ * buffer on `stream`, and wait for it (the GIL released). 0 done, -1 error set,
+ * 1 when no buffer was free (nothing done: take another path). */
+#define CA_BOUNCE_MAX ((size_t)64 << 10)
+int ca_bounce_copy(void *dst, const void *src, size_t n, int to_host,
+                   ca_stream_t stream);
 
 /* ======================================================================== */
 /* Conversion of arbitrary objects (creation.c / interop.c)                  */
@@ -319,11 +329,24 @@ int ca_order_from_object(PyObject *obj, char dflt);
  * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
  * ints out of range). A cuarray array is not accepted here. */
 int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
+/* The same as `arr[...] = value` and ndarray.fill convert (TypeError for a
+ * complex into a real dtype, ValueError for NaN into an integer). */
+int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 
 /* ======================================================================== */
 /* index/manip (index helper)                                                */
 /* ======================================================================== */
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
+
+/* ======================================================================== */
+/* element-wise (ufunc helper, elementwise.c)                                */
+/* ======================================================================== */
+/* NumPy's op(*args) for `op`, a CA_OP_<name> id of build/generated/ew_table.h
+ * (add, multiply, sqrt, ...): args are that op's nin inputs (arrays, Python or
+ * NumPy scalars); out NULL or an array; dtype -1 or the dtype= argument. The
+ * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
+ * A new reference, or NULL with an exception. */
+PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
 
 #endif /* CA_CUARRAY_H */

@@ -877,6 +877,12 @@ Stream_dealloc(CaStream *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     if (self->owned && self->handle != NULL) {
+        /* The pools tag cached blocks with their stream: drop this handle from them
+         * first, or a later cross-stream reuse would record an event on a dead
+         * (or recycled) stream handle. */
+        if (ca_memory_stream_destroyed(self->device, self->handle) < 0) {
+            PyErr_WriteUnraisable((PyObject *)self);
+        }
         /* Returns at once; CUDA frees the stream once its queued work is done. */
         ca_cuda_warn_unraisable(cudaStreamDestroy((cudaStream_t)self->handle),
                                 "cudaStreamDestroy(s)");

@@ -28,6 +28,11 @@ static const int ca_npy_typenum[CA_NTYPES] = {
  * descriptors; used to recognise `dtype=numpy.float32` without np.dtype(). */
 static PyTypeObject *ca_scalar_type[CA_NTYPES];
 
+/* dtype strings NumPy reads as one of ours ("float32", "f4", "<f4", "f", ...)
+ * -> code, so `dtype="float32"` skips NumPy's parser. Filled at init with the
+ * spellings np.dtype() itself maps to each descriptor. */
+static PyObject *ca_dtype_names = NULL;
+
 /* ca_promote's table, filled at init from PyArray_PromoteTypes. */
 static signed char ca_promote_table[CA_NTYPES][CA_NTYPES];
 
@@ -126,6 +131,15 @@ ca_dtype_converter(PyObject *obj, int dflt)
             return CA_COMPLEX128;
         }
     }
+    if (PyUnicode_CheckExact(obj) && ca_dtype_names != NULL) {
+        PyObject *code = PyDict_GetItemWithError(ca_dtype_names, obj);
+        if (code != NULL) {
+            return (int)PyLong_AsLong(code);
+        }
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+    }
     PyArray_Descr *d = NULL;
     if (PyArray_DescrConverter2(obj, &d) == NPY_FAIL) {
         return -1; /* NumPy's TypeError: data type ... not understood */
@@ -205,6 +219,44 @@ ca_dtype_init(PyObject *m)
                 return -1;
             }
             ca_promote_table[a][b] = (signed char)t;
+        }
+    }
+    ca_dtype_names = PyDict_New();
+    if (ca_dtype_names == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < CA_NTYPES; i++) {
+        PyArray_Descr *d = ca_st->descr[i];
+        PyObject *str = PyObject_GetAttrString((PyObject *)d, "str"); /* '<f4' */
+        if (str == NULL) {
+            return -1;
+        }
+        PyObject *cands[4] = {
+            PyUnicode_FromString(ca_dtype_name[i]),
+            PyUnicode_FromFormat("%c", d->type),
+            Py_NewRef(str),
+            PyUnicode_Substring(str, 1, PyUnicode_GET_LENGTH(str)),
+        };
+        Py_DECREF(str);
+        for (int k = 0; k < 4; k++) {
+            PyArray_Descr *got = NULL;
+            int ok = cands[k] != NULL && PyArray_DescrConverter2(cands[k], &got) &&
+                     got != NULL && PyArray_EquivTypes(got, d);
+            Py_XDECREF(got);
+            PyErr_Clear();
+            if (ok) {
+                PyObject *code = PyLong_FromLong(i);
+                if (code == NULL ||
+                    PyDict_SetItem(ca_dtype_names, cands[k], code) < 0) {
+                    Py_XDECREF(code);
+                    for (int j = k; j < 4; j++) {
+                        Py_XDECREF(cands[j]);
+                    }
+                    return -1;
+                }
+                Py_DECREF(code);
+            }
+            Py_XDECREF(cands[k]);
         }
     }
     return PyModule_AddFunctions(m, dtype_functions);

@@ -553,38 +553,24 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
             dt[0] = CA_BOOL;
         }
     }
-    /* Python ints: range-check against the dtype NEP 50 gave them, and turn
-     * them into a value. */
+    /* Python ints: their value (int64, uint64, or a double beyond both). The
+     * comparisons and clip look at the range first: an out-of-range int
+     * compares exactly / clamps; other ops check it against the loop type. */
     for (int i = 0; i < nin; i++) {
         if (in[i].kind != K_WEAK_INT) {
             continue;
         }
-        if (ca_is_integer(dt[i])) {
-            int64_t iv = 0;
-            uint64_t uv = 0;
-            int is_u = 0;
-            int r = pylong_value(in[i].obj, &iv, &uv, &is_u);
-            if (r < 0) {
-                return NULL;
-            }
-            if (r == 0 && int_fits(dt[i], iv, uv, is_u)) {
-                /* fits */
-            }
-            else if (o->flags & CA_EWF_CMP) {
+        int64_t iv = 0;
+        uint64_t uv = 0;
+        int is_u = 0;
+        int r = pylong_value(in[i].obj, &iv, &uv, &is_u);
+        if (r < 0) {
+            return NULL;
+        }
+        if (ca_is_integer(dt[i]) && !(r == 0 && int_fits(dt[i], iv, uv, is_u))) {
+            if (o->flags & CA_EWF_CMP) {
                 /* compare exactly: as int64 / uint64, or as float64 beyond */
-                if (r == 0) {
-                    dt[i] = is_u ? CA_UINT64 : CA_INT64;
-                }
-                else {
-                    double d = PyLong_AsDouble(in[i].obj);
-                    if (d == -1.0 && PyErr_Occurred()) {
-                        return NULL;
-                    }
-                    dt[i] = CA_FLOAT64;
-                    in[i].sdtype = CA_FLOAT64;
-                    memcpy(in[i].val, &d, sizeof d);
-                    continue;
-                }
+                dt[i] = r == 1 ? CA_FLOAT64 : (is_u ? CA_UINT64 : CA_INT64);
             }
             else if (o->flags & CA_EWF_CLAMPINT) {
                 if (r == 1 ? !is_u : (!is_u && iv < 0)) {
@@ -595,29 +581,24 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
                     uv = int_max[dt[i]];
                     is_u = 1;
                 }
-            }
-            else {
-                PyErr_Format(PyExc_OverflowError,
-                             "Python integer %R out of bounds for %s", in[i].obj,
-                             ca_dtype_name[dt[i]]);
-                return NULL;
-            }
-            if (is_u) {
-                in[i].sdtype = CA_UINT64;
-                memcpy(in[i].val, &uv, sizeof uv);
-            }
-            else {
-                in[i].sdtype = CA_INT64;
-                memcpy(in[i].val, &iv, sizeof iv);
+                r = 0;
             }
         }
-        else {
+        if (r == 1) {
             double d = PyLong_AsDouble(in[i].obj);
             if (d == -1.0 && PyErr_Occurred()) {
                 return NULL;
             }
             in[i].sdtype = CA_FLOAT64;
             memcpy(in[i].val, &d, sizeof d);
+        }
+        else if (is_u) {
+            in[i].sdtype = CA_UINT64;
+            memcpy(in[i].val, &uv, sizeof uv);
+        }
+        else {
+            in[i].sdtype = CA_INT64;
+            memcpy(in[i].val, &iv, sizeof iv);
         }
     }
 
@@ -643,6 +624,23 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
     for (int i = 0; i < nin; i++) {
         if (in[i].arr != NULL) {
             continue;
+        }
+        if (in[i].kind == K_WEAK_INT && ca_is_integer(L->types[i])) {
+            /* NEP 50: a Python int must fit the integer type it becomes */
+            int64_t iv = 0;
+            uint64_t uv = 0;
+            if (in[i].sdtype == CA_INT64) {
+                memcpy(&iv, in[i].val, sizeof iv);
+            }
+            else if (in[i].sdtype == CA_UINT64) {
+                memcpy(&uv, in[i].val, sizeof uv);
+            }
+            if (in[i].sdtype == CA_FLOAT64 ||
+                !int_fits(L->types[i], iv, uv, in[i].sdtype == CA_UINT64)) {
+                PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s",
+                             in[i].obj, ca_dtype_name[L->types[i]]);
+                return NULL;
+            }
         }
         memset(&scalars[i], 0, sizeof scalars[i]);
         scalar_cast(L->types[i], scalars[i].bytes, in[i].sdtype, in[i].val);
@@ -841,6 +839,16 @@ error:
         Py_XDECREF(tmp[i]);
     }
     return ret;
+}
+
+PyObject *
+ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype)
+{
+    if (op < 0 || op >= CA_EW_NOPS) {
+        PyErr_SetString(PyExc_SystemError, "ca_ew_call: bad op");
+        return NULL;
+    }
+    return ew_call(op, args, out, dtype, 0);
 }
 
 /* ======================================================================== */

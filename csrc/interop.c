@@ -1326,22 +1326,70 @@ PyMethodDef ca_interop_array_methods[] = {
 /* The owner of a consumed capsule's tensor: a capsule of our own whose
  * destructor calls the producer's deleter once, when the last array over the
  * memory is gone. */
+/* The producer's deleter may run Python code (a ctypes callback, a Python-level
+ * producer): an owner dropped on an error path must not lose the exception being
+ * raised (seen on the GPU machine as "returned NULL without setting an exception"
+ * when cudaHostGetDevicePointer refused a forged kDLCUDAHost capsule). */
+typedef struct {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc;
+#else
+    PyObject *type, *value, *tb;
+#endif
+} saved_error;
+
+static saved_error
+save_error(void)
+{
+    saved_error e;
+#if PY_VERSION_HEX >= 0x030C0000
+    e.exc = PyErr_GetRaisedException();
+#else
+    PyErr_Fetch(&e.type, &e.value, &e.tb);
+#endif
+    return e;
+}
+
+static void
+restore_error(saved_error e)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (e.exc != NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_WriteUnraisable(NULL); /* the deleter's own error */
+        }
+        PyErr_SetRaisedException(e.exc);
+    }
+#else
+    if (e.type != NULL) {
+        if (PyErr_Occurred()) {
+            PyErr_WriteUnraisable(NULL);
+        }
+        PyErr_Restore(e.type, e.value, e.tb);
+    }
+#endif
+}
+
 static void
 owner_dtor_versioned(PyObject *cap)
 {
+    saved_error e = save_error();
     DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, OWNER_NAME_V);
     if (m != NULL && m->deleter != NULL) {
         m->deleter(m);
     }
+    restore_error(e);
 }
 
 static void
 owner_dtor_legacy(PyObject *cap)
 {
+    saved_error e = save_error();
     DLManagedTensor *m = PyCapsule_GetPointer(cap, OWNER_NAME_L);
     if (m != NULL && m->deleter != NULL) {
         m->deleter(m);
     }
+    restore_error(e);
 }
 
 /* Device id for memory that belongs to no one GPU (managed, pinned): the
@@ -1506,9 +1554,20 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
     }
     else {
         for (int i = 0; i < ndim; i++) {
+            /* A corrupt capsule is refused, not reinterpreted. CuPy up to at
+             * least 14.2 computes a negative stride as (2**64 + bytes) /
+             * itemsize in unsigned arithmetic (cupy/cupy#10172), which lands
+             * here for every item wider than a byte. */
             if (__builtin_mul_overflow((Py_ssize_t)t->strides[i], (Py_ssize_t)itemsize,
                                        &strides[i])) {
-                PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow");
+                PyErr_Format(PyExc_BufferError,
+                             "DLPack tensor strides overflow: stride %lld (elements) "
+                             "of dimension %d times the item size %d does not fit "
+                             "in 64 bits; the producer's capsule is corrupt (CuPy "
+                             "exports negative strides this way, cupy/cupy#10172: "
+                             "use cuarray.asarray(), which reads "
+                             "__cuda_array_interface__)",
+                             (long long)t->strides[i], i, itemsize);
                 return NULL;
             }
         }

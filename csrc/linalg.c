@@ -1,12 +1,2137 @@
-/* linalg.c: placeholder until its owner lands it. */
+/*
+ * linalg.c: matrix products: matmul (and @, @=), dot, vdot, inner, outer,
+ * tensordot, ndarray.dot, with NumPy's shape rules.
+ *
+ * Every product comes down to one batched core, C[..., m, n] = A[..., m, k] @
+ * B[..., k, n] with broadcast batch dimensions (product()):
+ *   - float16/32/64 and complex on a GPU: cuBLAS (gemm, gemmEx, their
+ *     strided-batched forms). cuBLAS is column-major, so a row-major C is
+ *     computed as C^T = B^T A^T; transposed and Fortran-ordered operands
+ *     become operation flags, broadcast batch dimensions stride 0. Layouts
+ *     cuBLAS cannot take (no unit stride in the matrix, negative strides) are
+ *     copied once. Batch dimensions that do not merge into one stride are
+ *     looped over here, one strided-batched call each.
+ *   - bool and integers, and small float32/float64 products (SMALL_* below):
+ *     ca_matmul_tiled (kernels/matmul_int.cu), one launch, any strides, no
+ *     copies.
+ *   - the cpu device: NumPy's matmul on zero-copy views. (A test switch,
+ *     _linalg_emulate, routes it through the cuBLAS plan with a host stand-in
+ *     for cuBLAS instead, so the plan is tested without a GPU.)
+ *
+ * cuBLAS is loaded on first use (dynlib.c). One handle per device, created on
+ * first use and kept for the life of the process; it is pointed at the
+ * current stream before each call (only when the stream changed: setting a
+ * stream resets cuBLAS's workspace), with a workspace from our pool owned per
+ * handle and stream. TF32 for float32 products is off by default (NumPy's
+ * accuracy); CUARRAY_ALLOW_TF32=1 or cuarray.linalg.set_allow_tf32(True)
+ * turns it on. float16 products accumulate in float32.
+ */
 #include "cuarray.h"
+#include "dynlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ======================================================================== */
+/* Settings                                                                  */
+/* ======================================================================== */
+static int allow_tf32 = 0;  /* float32 through TF32 tensor cores */
+static int emulate = 0;     /* cpu device: cuBLAS plan + host stand-in (tests) */
+
+#define CA_LINALG_MAX_DEVICES 64
+#define CA_INT_MAX 2147483647LL
+
+/* Small float32/float64 products go to our own tiled kernel instead of cuBLAS:
+ * at most SMALL_MAX_K summation terms and at most SMALL_MAX_WORK multiply-adds
+ * in all (batch * m * n * k). Such a product is bound by its launch, and
+ * cuBLAS's call path (handle, stream and workspace checks, kernel selection)
+ * cost 9.5 us per 64x64 float32 call on an H200 where one plain launch costs
+ * about 4.5 us end to end; the kernel runs a 128^3 product in a few
+ * microseconds of GPU time, within that launch cost. Its arithmetic is
+ * cuBLAS's without TF32 (a fused multiply-add per term in the element's
+ * precision), so it is used whether or not TF32 is allowed. The k bound keeps
+ * long dot products (m = n = 1, k large) on cuBLAS: the kernel sums each
+ * output serially in one thread, cuBLAS splits k. */
+#define SMALL_MAX_WORK (128LL * 128 * 128)
+#define SMALL_MAX_K 128
+static int64_t small_max_work = SMALL_MAX_WORK;  /* _linalg_small_limits (tests) */
+static int64_t small_max_k = SMALL_MAX_K;
+static const char *last_route = NULL;            /* _linalg_last_route (tests) */
+
+/* ======================================================================== */
+/* cuBLAS: handles and the one gemm call                                     */
+/* ======================================================================== */
+/* A gemm in cuBLAS's terms: column-major C (M x N, ldc) = op(X) op(Y). ops:
+ * 0 = N, 1 = T, 2 = C (conjugate transpose), as cublasOperation_t. */
+typedef struct {
+    int swap;       /* 1: X = B^T, Y = A^T (C stored row-major); 0: X = A, Y = B */
+    int opx, opy;
+    int64_t M, N, K;
+    int64_t ldx, ldy, ldc;
+} gemm_plan;
+
+#if CA_HAVE_CUDA
+typedef struct {
+    cublasHandle_t handle;
+    int stream_set;         /* `stream` and `ws` are valid for the handle */
+    cudaStream_t stream;    /* the stream the handle was last pointed at */
+    CaMemory *ws;           /* workspace for work queued on `stream` */
+    size_t ws_size;
+} blas_slot;
+
+static blas_slot blas_slots[CA_LINALG_MAX_DEVICES];
+
+/* The device's handle, pointed at `stream` with a workspace for it. (GIL held:
+ * the GIL is what serializes use of a handle.) */
+static cublasHandle_t
+blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
+{
+    if (device < 0 || device >= CA_LINALG_MAX_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "device %d is out of cuBLAS's range", device);
+        return NULL;
+    }
+    blas_slot *s = &blas_slots[device];
+    cublasStatus_t st;
+    if (s->handle == NULL) {
+        cublasHandle_t h = NULL;
+        int major = 0;
+        cudaError_t ce = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                                device);
+        if (ce != cudaSuccess) {
+            ca_cuda_error_int(ce, "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
+            return NULL;
+        }
+        st = api->Create(&h);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            ca_cublas_error(st, "cublasCreate");
+            return NULL;
+        }
+        /* Standard arithmetic unless asked per call (TF32 goes by compute
+         * type, so the handle's mode never changes). */
+        st = api->SetMathMode(h, CUBLAS_DEFAULT_MATH);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            ca_cublas_error(st, "cublasSetMathMode");
+            return NULL; /* the handle is kept out of the table; it leaks once */
+        }
+        s->handle = h;
+        /* cuBLAS's recommendation: 32 MiB on Hopper and later, 4 MiB before. */
+        s->ws_size = (size_t)(major >= 9 ? 32 : 4) << 20;
+        s->stream_set = 0;
+    }
+    if (!s->stream_set || s->stream != stream) {
+        CaMemory *ws = NULL;
+        s->stream_set = 0;
+        st = api->SetStream(s->handle, stream);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            ca_cublas_error(st, "cublasSetStream");
+            return NULL;
+        }
+        /* The old workspace may still be in use by work on the old stream:
+         * releasing it to the stream-ordered pool is safe, reusing it is not.
+         * A fresh one comes from the pool, ordered on the new stream. */
+        Py_CLEAR(s->ws);
+        ws = ca_memory_alloc(device, CA_MEM_DEVICE, s->ws_size, (ca_stream_t)stream);
+        if (ws == NULL) {
+            return NULL;
+        }
+        st = api->SetWorkspace(s->handle, ws->ptr, s->ws_size);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            Py_DECREF(ws);
+            ca_cublas_error(st, "cublasSetWorkspace");
+            return NULL;
+        }
+        s->ws = ws;
+        s->stream = stream;
+        s->stream_set = 1;
+    }
+    return s->handle;
+}
+
+/* One strided-batched (count > 1) or plain gemm on the GPU. Strides in
+ * elements. */
+static int
+cublas_gemm(int device, ca_stream_t stream, int dtype, const gemm_plan *p, const char *x,
+            long long sx, const char *y, long long sy, char *c, long long sc, int count)
+{
+    const ca_cublas_api *api = ca_cublas();
+    if (api == NULL) {
+        return -1;
+    }
+    cublasHandle_t h = blas_handle(api, device, (cudaStream_t)stream);
+    if (h == NULL) {
+        return -1;
+    }
+    int real = !ca_is_complex(dtype);
+    /* op C on real data is op T. */
+    cublasOperation_t ox = (cublasOperation_t)(real && p->opx == 2 ? 1 : p->opx);
+    cublasOperation_t oy = (cublasOperation_t)(real && p->opy == 2 ? 1 : p->opy);
+    int M = (int)p->M, N = (int)p->N, K = (int)p->K;
+    int ldx = (int)p->ldx, ldy = (int)p->ldy, ldc = (int)p->ldc;
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    const char *call = "cublasGemm";
+    const int batched = count > 1;
+    switch (dtype) {
+    case CA_FLOAT16: {
+        const float one = 1.0f, zero = 0.0f;
+        if (batched) {
+            call = "cublasGemmStridedBatchedEx(float16)";
+            st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, sx, y,
+                                           CUDA_R_16F, ldy, sy, &zero, c, CUDA_R_16F, ldc, sc,
+                                           count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        }
+        else {
+            call = "cublasGemmEx(float16)";
+            st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, y, CUDA_R_16F, ldy,
+                             &zero, c, CUDA_R_16F, ldc, CUBLAS_COMPUTE_32F,
+                             CUBLAS_GEMM_DEFAULT);
+        }
+        break;
+    }
+    case CA_FLOAT32: {
+        const float one = 1.0f, zero = 0.0f;
+        if (allow_tf32) {
+            if (batched) {
+                call = "cublasGemmStridedBatchedEx(float32, TF32)";
+                st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, sx,
+                                               y, CUDA_R_32F, ldy, sy, &zero, c, CUDA_R_32F,
+                                               ldc, sc, count, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                               CUBLAS_GEMM_DEFAULT);
+            }
+            else {
+                call = "cublasGemmEx(float32, TF32)";
+                st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, y, CUDA_R_32F,
+                                 ldy, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                 CUBLAS_GEMM_DEFAULT);
+            }
+        }
+        else if (batched) {
+            call = "cublasSgemmStridedBatched";
+            st = api->SgemmStridedBatched(h, ox, oy, M, N, K, &one, (const float *)x, ldx, sx,
+                                          (const float *)y, ldy, sy, &zero, (float *)c, ldc,
+                                          sc, count);
+        }
+        else {
+            call = "cublasSgemm";
+            st = api->Sgemm(h, ox, oy, M, N, K, &one, (const float *)x, ldx, (const float *)y,
+                            ldy, &zero, (float *)c, ldc);
+        }
+        break;
+    }
+    case CA_FLOAT64: {
+        const double one = 1.0, zero = 0.0;
+        if (batched) {
+            call = "cublasDgemmStridedBatched";
+            st = api->DgemmStridedBatched(h, ox, oy, M, N, K, &one, (const double *)x, ldx, sx,
+                                          (const double *)y, ldy, sy, &zero, (double *)c, ldc,
+                                          sc, count);
+        }
+        else {
+            call = "cublasDgemm";
+            st = api->Dgemm(h, ox, oy, M, N, K, &one, (const double *)x, ldx,
+                            (const double *)y, ldy, &zero, (double *)c, ldc);
+        }
+        break;
+    }
+    case CA_COMPLEX64: {
+        const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
+        if (batched) {
+            call = "cublasCgemmStridedBatched";
+            st = api->CgemmStridedBatched(h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx,
+                                          sx, (const cuComplex *)y, ldy, sy, &zero,
+                                          (cuComplex *)c, ldc, sc, count);
+        }
+        else {
+            call = "cublasCgemm";
+            st = api->Cgemm(h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx,
+                            (const cuComplex *)y, ldy, &zero, (cuComplex *)c, ldc);
+        }
+        break;
+    }
+    case CA_COMPLEX128: {
+        const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+        if (batched) {
+            call = "cublasZgemmStridedBatched";
+            st = api->ZgemmStridedBatched(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x,
+                                          ldx, sx, (const cuDoubleComplex *)y, ldy, sy, &zero,
+                                          (cuDoubleComplex *)c, ldc, sc, count);
+        }
+        else {
+            call = "cublasZgemm";
+            st = api->Zgemm(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x, ldx,
+                            (const cuDoubleComplex *)y, ldy, &zero, (cuDoubleComplex *)c,
+                            ldc);
+        }
+        break;
+    }
+    default:
+        PyErr_Format(PyExc_SystemError, "cublas_gemm: dtype %d", dtype);
+        return -1;
+    }
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        return ca_cublas_error((int)st, call);
+    }
+    return 0;
+}
+#endif /* CA_HAVE_CUDA */
+
+/* One gemm of the plan on `device` (the cpu device: the host stand-in). */
+static int
+blas_gemm(int device, ca_stream_t stream, int dtype, const gemm_plan *p, const char *x,
+          int64_t sx, const char *y, int64_t sy, char *c, int64_t sc, int64_t count)
+{
+    if (device == CA_CPU) {
+        int st = ca_gemm_host(dtype, p->opx, p->opy, p->M, p->N, p->K, x, p->ldx, sx, y,
+                              p->ldy, sy, c, p->ldc, sc, count);
+        return st ? ca_cuda_error_int(st, "ca_gemm_host") : 0;
+    }
+#if CA_HAVE_CUDA
+    /* cuBLAS counts batches in an int. */
+    while (count > 0) {
+        int n = count > CA_INT_MAX ? (int)CA_INT_MAX : (int)count;
+        if (cublas_gemm(device, stream, dtype, p, x, sx, y, sy, c, sc, n) < 0) {
+            return -1;
+        }
+        x += (int64_t)n * sx * ca_dtype_size[dtype];
+        y += (int64_t)n * sy * ca_dtype_size[dtype];
+        c += (int64_t)n * sc * ca_dtype_size[dtype];
+        count -= n;
+    }
+    return 0;
+#else
+    (void)stream;
+    (void)sx;
+    (void)sy;
+    (void)sc;
+    (void)count;
+    return ca_cuda_error_int(CA_KERR_NO_CUDA, "cublasGemm");
+#endif
+}
+
+/* ======================================================================== */
+/* Planning the core product                                                 */
+/* ======================================================================== */
+/* A logical R x S matrix with element strides (rs, cs) as a column-major
+ * operand of cuBLAS. Stored as itself (op N): rows adjacent, ld = the column
+ * stride. Stored transposed (op T): columns adjacent, ld = the row stride.
+ * A dimension of length 1 takes any stride. */
+static int
+layout_n(int64_t R, int64_t S, int64_t rs, int64_t cs, int64_t *ld)
+{
+    if ((R == 1 || rs == 1) && (S == 1 || cs >= R)) {
+        *ld = S == 1 ? R : cs;
+        return *ld >= 1 && *ld <= CA_INT_MAX;
+    }
+    return 0;
+}
+
+static int
+layout_t(int64_t R, int64_t S, int64_t rs, int64_t cs, int64_t *ld)
+{
+    if ((S == 1 || cs == 1) && (R == 1 || rs >= S)) {
+        *ld = R == 1 ? S : rs;
+        return *ld >= 1 && *ld <= CA_INT_MAX;
+    }
+    return 0;
+}
+
+/* op (0 N, 1 T, 2 C) and ld for an input operand; conj needs a transposed
+ * storage (cuBLAS has no plain conjugate). */
+static int
+layout_in(int64_t R, int64_t S, int64_t rs, int64_t cs, int conj, int *op, int64_t *ld)
+{
+    if (!conj && layout_n(R, S, rs, cs, ld)) {
+        *op = 0;
+        return 1;
+    }
+    if (layout_t(R, S, rs, cs, ld)) {
+        *op = conj ? 2 : 1;
+        return 1;
+    }
+    return 0;
+}
+
+enum { NEED_A = 1, NEED_B = 2, NEED_C = 4 };
+
+/* The matrix part of an operand: sizes and byte strides of its last two
+ * dimensions. */
+typedef struct {
+    int64_t rows, cols, rs, cs;  /* rs/cs in bytes */
+} mat2;
+
+static mat2
+mat_of(CaArray *x)
+{
+    int nd = CA_NDIM(x);
+    mat2 m = {CA_SHAPE(x)[nd - 2], CA_SHAPE(x)[nd - 1], CA_STRIDES(x)[nd - 2],
+              CA_STRIDES(x)[nd - 1]};
+    return m;
+}
+
+/* Element strides of a matrix for cuBLAS; 0 (with *ok cleared) when a stride
+ * of a dimension longer than 1 is not a whole number of elements. */
+static int64_t
+elem_stride(int64_t bytes, int64_t len, int64_t isz, int *ok)
+{
+    if (len <= 1) {
+        return 0;
+    }
+    if (bytes % isz != 0) {
+        *ok = 0;
+        return 0;
+    }
+    return bytes / isz;
+}
+
+/* Plan a float/complex product. Returns 0 (plan filled) or NEED_* bits for the
+ * operands that must be copied (A, B) or computed through a temporary (C). */
+static int
+plan_gemm(CaArray *A, CaArray *B, CaArray *C, int conj_a, gemm_plan *p)
+{
+    const int64_t isz = C->itemsize;
+    mat2 a = mat_of(A), b = mat_of(B), c = mat_of(C);
+    const int64_t m = c.rows, n = c.cols, k = a.cols;
+    int need = 0, oka = 1, okb = 1, okc = 1;
+    int64_t ars = elem_stride(a.rs, m, isz, &oka), acs = elem_stride(a.cs, k, isz, &oka);
+    int64_t brs = elem_stride(b.rs, k, isz, &okb), bcs = elem_stride(b.cs, n, isz, &okb);
+    int64_t crs = elem_stride(c.rs, m, isz, &okc), ccs = elem_stride(c.cs, n, isz, &okc);
+    /* cuBLAS reads whole elements: misaligned views are copied. */
+    oka &= (uintptr_t)A->data % (uintptr_t)isz == 0;
+    okb &= (uintptr_t)B->data % (uintptr_t)isz == 0;
+    okc &= (uintptr_t)C->data % (uintptr_t)isz == 0;
+    p->K = k;
+    if (okc && layout_n(n, m, ccs, crs, &p->ldc)) {
+        /* C row-major: C^T (n x m) = B^T (n x k) A^T (k x m). */
+        p->swap = 1;
+        p->M = n;
+        p->N = m;
+        if (!okb || !layout_in(n, k, bcs, brs, 0, &p->opx, &p->ldx)) {
+            need |= NEED_B;
+        }
+        if (!oka || !layout_in(k, m, acs, ars, conj_a, &p->opy, &p->ldy)) {
+            need |= NEED_A;
+        }
+    }
+    else if (okc && layout_n(m, n, crs, ccs, &p->ldc)) {
+        /* C column-major: C (m x n) = A (m x k) B (k x n). */
+        p->swap = 0;
+        p->M = m;
+        p->N = n;
+        if (!oka || !layout_in(m, k, ars, acs, conj_a, &p->opx, &p->ldx)) {
+            need |= NEED_A;
+        }
+        if (!okb || !layout_in(k, n, brs, bcs, 0, &p->opy, &p->ldy)) {
+            need |= NEED_B;
+        }
+    }
+    else {
+        need |= NEED_C;
+    }
+    return need;
+}
+
+/* The batch dimensions of a product, merged where every operand allows, split
+ * into outer dimensions (looped here) and one inner run (a strided-batched
+ * call). Strides in bytes; operand 0 = A, 1 = B, 2 = C. */
+typedef struct {
+    int nouter;
+    int64_t shape[CA_MAX_DIMS];
+    int64_t st[3][CA_MAX_DIMS];
+    int64_t count;
+    int64_t inner[3];
+    int empty;
+} batch_split;
+
+static void
+split_batches(CaArray *A, CaArray *B, CaArray *C, batch_split *bs)
+{
+    CaArray *ops[3] = {A, B, C};
+    const int nb = CA_NDIM(C) - 2;
+    int64_t shape[CA_MAX_DIMS];
+    int64_t st[3][CA_MAX_DIMS];
+    int nd = 0;
+    bs->empty = 0;
+    for (int d = 0; d < nb; d++) {
+        int64_t len = CA_SHAPE(C)[d];
+        if (len == 0) {
+            bs->empty = 1;
+        }
+        if (len == 1) {
+            continue;
+        }
+        for (int o = 0; o < 3; o++) {
+            int j = d - (nb - (CA_NDIM(ops[o]) - 2));
+            st[o][nd] = (j < 0 || CA_SHAPE(ops[o])[j] == 1) ? 0 : CA_STRIDES(ops[o])[j];
+        }
+        /* Merge with the previous kept dimension when each operand steps over
+         * this one exactly. */
+        if (nd > 0) {
+            int merge = 1;
+            for (int o = 0; o < 3; o++) {
+                merge &= st[o][nd - 1] == st[o][nd] * len;
+            }
+            if (merge) {
+                shape[nd - 1] *= len;
+                for (int o = 0; o < 3; o++) {
+                    st[o][nd - 1] = st[o][nd];
+                }
+                continue;
+            }
+        }
+        shape[nd] = len;
+        nd++;
+    }
+    if (nd == 0) {
+        bs->nouter = 0;
+        bs->count = 1;
+        bs->inner[0] = bs->inner[1] = bs->inner[2] = 0;
+        return;
+    }
+    bs->nouter = nd - 1;
+    bs->count = shape[nd - 1];
+    for (int o = 0; o < 3; o++) {
+        bs->inner[o] = st[o][nd - 1];
+        for (int d = 0; d < nd - 1; d++) {
+            bs->st[o][d] = st[o][d];
+        }
+    }
+    for (int d = 0; d < nd - 1; d++) {
+        bs->shape[d] = shape[d];
+    }
+}
+
+/* NEED_* bits for batch strides cuBLAS cannot take: A and B need whole,
+ * non-negative element strides in the inner run and whole ones outside; C
+ * positive ones in the inner run (its batches must not alias). */
+static int
+check_batches(const batch_split *bs, int64_t isz)
+{
+    int need = 0;
+    for (int o = 0; o < 3; o++) {
+        int bad = 0;
+        if (bs->count > 1) {
+            int64_t s = bs->inner[o];
+            bad |= s % isz != 0 || s < 0 || (o == 2 && s == 0);
+        }
+        for (int d = 0; d < bs->nouter; d++) {
+            bad |= bs->st[o][d] % isz != 0;
+        }
+        if (bad) {
+            need |= o == 0 ? NEED_A : o == 1 ? NEED_B : NEED_C;
+        }
+    }
+    return need;
+}
+
+/* Run fn over the outer batch index space (an odometer over byte offsets). */
+typedef int (*batch_fn)(void *ctx, const char *a, const char *b, char *c);
+
+static int
+for_each_outer(const batch_split *bs, const char *a, const char *b, char *c, batch_fn fn,
+               void *ctx)
+{
+    int64_t idx[CA_MAX_DIMS] = {0};
+    for (;;) {
+        if (fn(ctx, a, b, c) < 0) {
+            return -1;
+        }
+        int d = bs->nouter - 1;
+        for (; d >= 0; d--) {
+            if (++idx[d] < bs->shape[d]) {
+                a += bs->st[0][d];
+                b += bs->st[1][d];
+                c += bs->st[2][d];
+                break;
+            }
+            a -= bs->st[0][d] * (bs->shape[d] - 1);
+            b -= bs->st[1][d] * (bs->shape[d] - 1);
+            c -= bs->st[2][d] * (bs->shape[d] - 1);
+            idx[d] = 0;
+        }
+        if (d < 0) {
+            return 0;
+        }
+    }
+}
+
+typedef struct {
+    int device;
+    ca_stream_t stream;
+    int dtype;
+    const gemm_plan *plan;
+    const batch_split *bs;
+    mat2 a, b, c;
+    int64_t m, n, k;
+} exec_ctx;
+
+static int
+gemm_one(void *vctx, const char *a, const char *b, char *c)
+{
+    exec_ctx *x = (exec_ctx *)vctx;
+    const int64_t isz = ca_dtype_size[x->dtype];
+    const batch_split *bs = x->bs;
+    if (x->plan->swap) {
+        return blas_gemm(x->device, x->stream, x->dtype, x->plan, b, bs->inner[1] / isz, a,
+                         bs->inner[0] / isz, c, bs->inner[2] / isz, bs->count);
+    }
+    return blas_gemm(x->device, x->stream, x->dtype, x->plan, a, bs->inner[0] / isz, b,
+                     bs->inner[1] / isz, c, bs->inner[2] / isz, bs->count);
+}
+
+static int
+tiled_one(void *vctx, const char *a, const char *b, char *c)
+{
+    exec_ctx *x = (exec_ctx *)vctx;
+    const batch_split *bs = x->bs;
+    int st = ca_matmul_tiled(x->device, x->dtype, bs->count, x->m, x->n, x->k, a,
+                             bs->inner[0], x->a.rs, x->a.cs, b, bs->inner[1], x->b.rs,
+                             x->b.cs, c, bs->inner[2], x->c.rs, x->c.cs, x->stream);
+    return st ? ca_cuda_error_int(st, "ca_matmul_tiled") : 0;
+}
+
+/* A float product small enough for the tiled kernel (see SMALL_MAX_WORK);
+ * size = batch * m * n, k >= 1. */
+static inline int
+small_float(int dtype, int64_t size, int64_t k)
+{
+    return (dtype == CA_FLOAT32 || dtype == CA_FLOAT64) && k <= small_max_k &&
+           size <= small_max_work / k;
+}
+
+static const Py_ssize_t zeros16[2] = {0, 0};
+
+static CaArray *view_of(CaArray *x, int ndim, const Py_ssize_t *shape,
+                        const Py_ssize_t *strides);
+
+/* A batch of products with one B (B broadcast over the batch, as x @ W) is
+ * one tall product when A's and C's batches follow each other row by row:
+ * fold them into m. Replaces *a, *b, *c by 2-D views when it applies. */
+static int
+fold_batches(CaArray **a, CaArray **b, CaArray **c)
+{
+    batch_split bs;
+    split_batches(*a, *b, *c, &bs);
+    if (bs.nouter != 0 || bs.count <= 1 || bs.inner[1] != 0) {
+        return 0;
+    }
+    mat2 ma = mat_of(*a), mb = mat_of(*b), mc = mat_of(*c);
+    const int64_t m = mc.rows;
+    int64_t ars = m == 1 ? bs.inner[0] : ma.rs, crs = m == 1 ? bs.inner[2] : mc.rs;
+    if (bs.inner[0] != m * ars || bs.inner[2] != m * crs) {
+        return 0;
+    }
+    Py_ssize_t sa[2] = {bs.count * m, ma.cols}, ta[2] = {ars, ma.cs};
+    Py_ssize_t sb[2] = {mb.rows, mb.cols}, tb[2] = {mb.rs, mb.cs};
+    Py_ssize_t sc[2] = {bs.count * m, mc.cols}, tc[2] = {crs, mc.cs};
+    CaArray *na = view_of(*a, 2, sa, ta);
+    CaArray *nb = na ? view_of(*b, 2, sb, tb) : NULL;
+    CaArray *nc = nb ? view_of(*c, 2, sc, tc) : NULL;
+    if (nc == NULL) {
+        Py_XDECREF(na);
+        Py_XDECREF(nb);
+        return -1;
+    }
+    Py_SETREF(*a, na);
+    Py_SETREF(*b, nb);
+    Py_SETREF(*c, nc);
+    return 0;
+}
+
+/*
+ * The core: C[..., m, n] = A[..., m, k] @ B[..., k, n] (conj(A) when conj_a),
+ * with A's and B's batch dimensions broadcast to C's. All three of C's dtype
+ * and on C's device; the caller has checked the shapes. A and B may be
+ * replaced by copies internally; C is written in place (through a temporary
+ * when its layout does not suit cuBLAS).
+ */
+static int
+product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
+{
+    CaArray *a = A, *b = B, *c = C, *ctmp = NULL;
+    int rc = -1;
+    Py_INCREF(c);
+    const int device = C->device;
+    const int dtype = C->dtype;
+    const int nd = CA_NDIM(C);
+    const int64_t m = CA_SHAPE(C)[nd - 2], n = CA_SHAPE(C)[nd - 1];
+    const int64_t k = CA_SHAPE(A)[CA_NDIM(A) - 1];
+    batch_split bs;
+    memset(&bs, 0, sizeof bs);
+    gemm_plan plan = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    Py_INCREF(a);
+    Py_INCREF(b);
+    if (C->size == 0) {
+        rc = 0;
+        goto done;
+    }
+    if (k == 0) {
+        rc = ca_array_fill(C, zeros16);
+        goto done;
+    }
+    if (ca_use_device(device) < 0) {
+        goto done;
+    }
+    if (ca_is_integer(dtype) || dtype == CA_BOOL || small_float(dtype, C->size, k)) {
+        last_route = "tiled";
+        split_batches(a, b, c, &bs);
+        exec_ctx x = {device, ca_current_stream(device), dtype, NULL, &bs,
+                      mat_of(a), mat_of(b), mat_of(c), m, n, k};
+        rc = for_each_outer(&bs, a->data, b->data, c->data, tiled_one, &x);
+        goto done;
+    }
+    last_route = "blas";
+    if (m > CA_INT_MAX || n > CA_INT_MAX || k > CA_INT_MAX) {
+        PyErr_SetString(PyExc_ValueError,
+                        "matrix dimensions of 2**31 or more are not supported");
+        goto done;
+    }
+    if (fold_batches(&a, &b, &c) < 0) {
+        goto done;
+    }
+    /* At most one round of copies: copies and temporaries are C-contiguous,
+     * which every plan accepts. */
+    for (int round = 0;; round++) {
+        int need = plan_gemm(a, b, c, conj_a, &plan);
+        split_batches(a, b, c, &bs);
+        need |= check_batches(&bs, c->itemsize);
+        if (need == 0) {
+            break;
+        }
+        if (round > 0) {
+            PyErr_Format(PyExc_SystemError, "matmul: no cuBLAS plan (need %d)", need);
+            goto done;
+        }
+        if (need & NEED_A) {
+            CaArray *t = ca_array_copy(a, dtype, 'C');
+            if (t == NULL) {
+                goto done;
+            }
+            Py_SETREF(a, t);
+        }
+        if (need & NEED_B) {
+            CaArray *t = ca_array_copy(b, dtype, 'C');
+            if (t == NULL) {
+                goto done;
+            }
+            Py_SETREF(b, t);
+        }
+        if (need & NEED_C) {
+            ctmp = ca_array_empty(dtype, CA_NDIM(c), CA_SHAPE(c), 0, device, C->kind);
+            if (ctmp == NULL) {
+                goto done;
+            }
+            Py_INCREF(ctmp);
+            Py_SETREF(c, ctmp);
+        }
+    }
+    {
+        exec_ctx x = {device, ca_current_stream(device), dtype, &plan, &bs,
+                      mat_of(a), mat_of(b), mat_of(c), m, n, k};
+        rc = for_each_outer(&bs, a->data, b->data, c->data, gemm_one, &x);
+    }
+    if (rc == 0 && ctmp != NULL) {
+        /* ctmp is C-ordered in c's shape, which is C's or C's batches folded
+         * into its rows: either way it reads back in C's shape. */
+        Py_ssize_t st[CA_MAX_DIMS + 2];
+        Py_ssize_t acc = ctmp->itemsize;
+        for (int d = nd - 1; d >= 0; d--) {
+            st[d] = acc;
+            acc *= CA_SHAPE(C)[d];
+        }
+        CaArray *back = view_of(ctmp, nd, CA_SHAPE(C), st);
+        rc = back == NULL ? -1 : ca_assign(C, back);
+        Py_XDECREF(back);
+    }
+done:
+    Py_DECREF(a);
+    Py_DECREF(b);
+    Py_DECREF(c);
+    Py_XDECREF(ctmp);
+    return rc;
+}
+
+/* ======================================================================== */
+/* Operands, views and NumPy                                                 */
+/* ======================================================================== */
+static const char *
+device_name(int device, char *buf, size_t n)
+{
+    if (device == CA_CPU) {
+        snprintf(buf, n, "cpu");
+    }
+    else {
+        snprintf(buf, n, "cuda:%d", device);
+    }
+    return buf;
+}
+
+/* A cuarray array for an argument: arrays as they are; Python numbers and
+ * sequences, and foreign arrays (CUDA array interface, DLPack) converted onto
+ * `device`. NumPy arrays only for the cpu device: a GPU product never moves
+ * host data silently. *unknown is set (and NULL returned, no exception) for
+ * other types when the caller is an operator that may answer NotImplemented. */
+static CaArray *
+as_operand(PyObject *o, int device, int *unknown)
+{
+    if (ca_array_check(o)) {
+        Py_INCREF(o);
+        return (CaArray *)o;
+    }
+    if (PyArray_Check(o)) {
+        if (device != CA_CPU) {
+            PyErr_Format(PyExc_TypeError,
+                         "a NumPy array cannot be an operand of a product on cuda:%d; "
+                         "move it with cuarray.asarray() first",
+                         device);
+            return NULL;
+        }
+    }
+    else if (unknown != NULL && !PyLong_Check(o) && !PyFloat_Check(o) &&
+             !PyComplex_Check(o) && !PyList_Check(o) && !PyTuple_Check(o) &&
+             !PyArray_IsScalar(o, Generic) &&
+             !PyObject_HasAttr(o, ca_st->str_cai) && !PyObject_HasAttr(o, ca_st->str_dlpack)) {
+        *unknown = 1;
+        return NULL;
+    }
+    return ca_asarray(o, -1, device, -1, 'K', -1);
+}
+
+/* The device of a product of x and y: the first cuarray operand's, else the
+ * current one. */
+static int
+product_device(PyObject *x, PyObject *y)
+{
+    if (ca_array_check(x)) {
+        return ((CaArray *)x)->device;
+    }
+    if (ca_array_check(y)) {
+        return ((CaArray *)y)->device;
+    }
+    return ca_current_device();
+}
+
+/* Both operands as arrays on one device. */
+static int
+two_operands(PyObject *x, PyObject *y, CaArray **a, CaArray **b, int *unknown)
+{
+    int device = product_device(x, y);
+    *a = *b = NULL;
+    *a = as_operand(x, device, unknown);
+    if (*a == NULL) {
+        return -1;
+    }
+    *b = as_operand(y, device, unknown);
+    if (*b == NULL) {
+        Py_CLEAR(*a);
+        return -1;
+    }
+    if ((*a)->device != (*b)->device) {
+        char d1[32], d2[32];
+        PyErr_Format(PyExc_ValueError,
+                     "operands are on different devices (%s and %s); move one with "
+                     ".to_device()",
+                     device_name((*a)->device, d1, sizeof d1),
+                     device_name((*b)->device, d2, sizeof d2));
+        Py_CLEAR(*a);
+        Py_CLEAR(*b);
+        return -1;
+    }
+    return 0;
+}
+
+/* A view of x with a new shape and strides over the same data. */
+static CaArray *
+view_of(CaArray *x, int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides)
+{
+    return ca_array_view(x, x->dtype, ndim, shape, strides, x->data);
+}
+
+/* Merge dims [lo, hi) of (shape, strides) into one: *len, *stride. 0 when
+ * their elements do not form a single stride. */
+static int
+merge_dims(const Py_ssize_t *shape, const Py_ssize_t *strides, int lo, int hi,
+           Py_ssize_t *len, Py_ssize_t *stride)
+{
+    Py_ssize_t total = 1, st = 0;
+    int have = 0;
+    for (int d = lo; d < hi; d++) {
+        total *= shape[d];
+    }
+    *len = total;
+    if (total <= 1) {
+        *stride = 0;
+        return 1;
+    }
+    for (int d = hi - 1; d >= lo; d--) {
+        if (shape[d] == 1) {
+            continue;
+        }
+        if (!have) {
+            st = strides[d];
+            have = 1;
+            continue;
+        }
+        /* the next outer dimension must step over everything inside it */
+        Py_ssize_t inner = 1;
+        for (int e = d + 1; e < hi; e++) {
+            inner *= shape[e];
+        }
+        if (strides[d] != st * inner) {
+            return 0;
+        }
+    }
+    *stride = st;
+    return 1;
+}
+
+/* x as a 2-D array (prod(shape[:r]), prod(shape[r:])): a view when the two
+ * groups of dimensions each merge, else a C-ordered copy viewed so. */
+static CaArray *
+as_2d(CaArray *x, int r)
+{
+    Py_ssize_t shape[2], strides[2];
+    int nd = CA_NDIM(x);
+    if (merge_dims(CA_SHAPE(x), CA_STRIDES(x), 0, r, &shape[0], &strides[0]) &&
+        merge_dims(CA_SHAPE(x), CA_STRIDES(x), r, nd, &shape[1], &strides[1])) {
+        return view_of(x, 2, shape, strides);
+    }
+    CaArray *t = ca_array_copy(x, x->dtype, 'C');
+    if (t == NULL) {
+        return NULL;
+    }
+    CaArray *v = NULL;
+    if (merge_dims(CA_SHAPE(t), CA_STRIDES(t), 0, r, &shape[0], &strides[0]) &&
+        merge_dims(CA_SHAPE(t), CA_STRIDES(t), r, nd, &shape[1], &strides[1])) {
+        v = view_of(t, 2, shape, strides);
+    }
+    else {
+        PyErr_SetString(PyExc_SystemError, "as_2d: a C-ordered copy did not merge");
+    }
+    Py_DECREF(t);
+    return v;
+}
+
+/* x flattened (C order) to 1-D: a view when possible, else a copy. */
+static CaArray *
+as_1d(CaArray *x)
+{
+    CaArray *v2 = as_2d(x, 0); /* shape (1, size) */
+    if (v2 == NULL) {
+        return NULL;
+    }
+    Py_ssize_t shape = CA_SHAPE(v2)[1], stride = CA_STRIDES(v2)[1];
+    CaArray *v = view_of(v2, 1, &shape, &stride);
+    Py_DECREF(v2);
+    return v;
+}
+
+/* x cast to dtype (a new reference; x itself when it has that dtype). */
+static CaArray *
+cast_to(CaArray *x, int dtype)
+{
+    if (x->dtype == dtype) {
+        Py_INCREF(x);
+        return x;
+    }
+    return ca_array_copy(x, dtype, 'K');
+}
+
+/* True when out may share memory with x (the same buffer). */
+static int
+may_share(CaArray *out, CaArray *x)
+{
+    return out->mem != NULL && out->mem == x->mem;
+}
+
+/* ---- NumPy, for the cpu device ---- */
+static PyObject *np_matmul = NULL, *np_vdot = NULL, *np_axis_error = NULL;
+
+static int
+load_numpy_funcs(void)
+{
+    if (np_matmul != NULL) {
+        return 0;
+    }
+    PyObject *np = PyImport_ImportModule("numpy");
+    if (np == NULL) {
+        return -1;
+    }
+    PyObject *mm = PyObject_GetAttrString(np, "matmul");
+    PyObject *vd = PyObject_GetAttrString(np, "vdot");
+    Py_DECREF(np);
+    if (mm == NULL || vd == NULL) {
+        Py_XDECREF(mm);
+        Py_XDECREF(vd);
+        return -1;
+    }
+    np_matmul = mm;
+    np_vdot = vd;
+    return 0;
+}
+
+/* A zero-copy NumPy view of a cpu-device array (it keeps x alive). */
+static PyObject *
+numpy_view(CaArray *x)
+{
+    PyArray_Descr *d = ca_descr(x->dtype);
+    Py_INCREF(d);
+    int flags = (x->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
+    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(x), CA_SHAPE(x),
+                                       x->size ? CA_STRIDES(x) : NULL,
+                                       x->size ? x->data : NULL, flags, NULL);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (x->size) {
+        Py_INCREF(x);
+        if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)x) < 0) {
+            Py_DECREF(v);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+/* C = np.matmul(A, B) on the cpu device, written into C (whose shape the
+ * caller has made NumPy's result shape). */
+static int
+numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
+{
+    PyObject *va = NULL, *vb = NULL, *vc = NULL, *args = NULL, *kw = NULL, *r = NULL;
+    int rc = -1;
+    if (load_numpy_funcs() < 0) {
+        return -1;
+    }
+    if ((va = numpy_view(A)) == NULL || (vb = numpy_view(B)) == NULL ||
+        (vc = numpy_view(C)) == NULL) {
+        goto error;
+    }
+    if ((args = PyTuple_Pack(2, va, vb)) == NULL || (kw = PyDict_New()) == NULL ||
+        PyDict_SetItemString(kw, "out", vc) < 0) {
+        goto error;
+    }
+    r = PyObject_Call(np_matmul, args, kw);
+    rc = r == NULL ? -1 : 0;
+error:
+    Py_XDECREF(va);
+    Py_XDECREF(vb);
+    Py_XDECREF(vc);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    Py_XDECREF(r);
+    return rc;
+}
+
+/* ======================================================================== */
+/* Output handling                                                           */
+/* ======================================================================== */
+static int
+shapes_equal(int n1, const Py_ssize_t *s1, int n2, const Py_ssize_t *s2)
+{
+    if (n1 != n2) {
+        return 0;
+    }
+    for (int i = 0; i < n1; i++) {
+        if (s1[i] != s2[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+shape_repr(int nd, const Py_ssize_t *shape)
+{
+    PyObject *t = PyTuple_New(nd);
+    if (t == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < nd; i++) {
+        PyObject *v = PyLong_FromSsize_t(shape[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    PyObject *r = PyObject_Repr(t);
+    Py_DECREF(t);
+    return r;
+}
+
+/* out= checks shared by the products: an array on `device` with exactly
+ * `shape`, writeable, and a dtype `dtype` casts to by NumPy's 'same_kind'. */
+static int
+check_out(const char *fname, CaArray *out, int device, int dtype, int nd,
+          const Py_ssize_t *shape)
+{
+    if (out->device != device) {
+        char d1[32], d2[32];
+        PyErr_Format(PyExc_ValueError, "%s: out is on %s, the operands on %s", fname,
+                     device_name(out->device, d1, sizeof d1),
+                     device_name(device, d2, sizeof d2));
+        return -1;
+    }
+    if (!shapes_equal(CA_NDIM(out), CA_SHAPE(out), nd, shape)) {
+        PyObject *s1 = shape_repr(CA_NDIM(out), CA_SHAPE(out));
+        PyObject *s2 = shape_repr(nd, shape);
+        if (s1 != NULL && s2 != NULL) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: output operand has shape %U, the result has shape %U", fname,
+                         s1, s2);
+        }
+        Py_XDECREF(s1);
+        Py_XDECREF(s2);
+        return -1;
+    }
+    if (!(out->flags & CA_WRITEABLE)) {
+        PyErr_Format(PyExc_ValueError, "%s: output array is read-only", fname);
+        return -1;
+    }
+    if (out->dtype != dtype &&
+        !PyArray_CanCastTypeTo(ca_descr(dtype), ca_descr(out->dtype), NPY_SAME_KIND_CASTING)) {
+        PyErr_Format(PyExc_TypeError,
+                     "Cannot cast %s output from dtype('%s') to dtype('%s') with casting "
+                     "rule 'same_kind'",
+                     fname, ca_dtype_name[dtype], ca_dtype_name[out->dtype]);
+        return -1;
+    }
+    return 0;
+}
+
+/* The array a product writes its result (shape `shape`, C order) into: `out`
+ * itself when it is C-contiguous, of the result's dtype and shares no memory
+ * with the operands; else a new array (assigned to out by finish_result). */
+static CaArray *
+result_array(CaArray *out, CaArray *a, CaArray *b, int dtype, int device, int nd,
+             const Py_ssize_t *shape)
+{
+    if (out != NULL && out->dtype == dtype && (out->flags & CA_C_CONTIGUOUS) &&
+        !may_share(out, a) && !may_share(out, b)) {
+        Py_INCREF(out);
+        return out;
+    }
+    ca_memkind kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+    if (out != NULL) {
+        kind = out->kind;
+    }
+    else if (a->kind == b->kind) {
+        kind = a->kind;
+    }
+    return ca_array_empty(dtype, nd, shape, 0, device, kind);
+}
+
+/* The value a product returns: `res`, or `out` after assigning res to it. */
+static PyObject *
+finish_result(CaArray *res, CaArray *out)
+{
+    if (out == NULL || res == out) {
+        return (PyObject *)res;
+    }
+    if (ca_assign(out, res) < 0) {
+        Py_DECREF(res);
+        return NULL;
+    }
+    Py_DECREF(res);
+    Py_INCREF(out);
+    return (PyObject *)out;
+}
+
+/* The out= argument: None/absent, an array, or a 1-tuple holding one (ufunc
+ * style). Borrowed; NULL for none; (CaArray *)-1 on error. */
+static CaArray *
+out_arg(const char *fname, PyObject *o)
+{
+    if (o == NULL || o == Py_None) {
+        return NULL;
+    }
+    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1) {
+        o = PyTuple_GET_ITEM(o, 0);
+        if (o == Py_None) {
+            return NULL;
+        }
+    }
+    if (!ca_array_check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: out must be a cuarray.ndarray, not %.100s", fname,
+                     Py_TYPE(o)->tp_name);
+        return (CaArray *)-1;
+    }
+    return (CaArray *)o;
+}
+
+/* ======================================================================== */
+/* matmul                                                                     */
+/* ======================================================================== */
+#define MATMUL_SIG "(n?,k),(k,m?)->(n?,m?)"
+
+/* C (the result, C order, NumPy's shape) = a @ b computed on the arrays' own
+ * device: NumPy on the cpu, the batched core elsewhere. a and b already have
+ * the result dtype unless the cpu path takes them as they are. */
+static int
+matmul_compute(CaArray *a, CaArray *b, CaArray *res, int dtype)
+{
+    CaArray *A = NULL, *B = NULL, *C = NULL;
+    int rc = -1;
+    const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    if (res->device == CA_CPU && !emulate) {
+        CaArray *ca = cast_to(a, dtype), *cb = ca ? cast_to(b, dtype) : NULL;
+        if (cb != NULL) {
+            rc = numpy_matmul_into(ca, cb, res);
+        }
+        Py_XDECREF(ca);
+        Py_XDECREF(cb);
+        return rc;
+    }
+    /* 1-D operands become (1, k) and (k, 1) matrices; the result gets the
+     * missing dimensions back as length-1 dimensions of a view. */
+    Py_ssize_t shp[CA_MAX_DIMS + 2], str[CA_MAX_DIMS + 2];
+    if (na == 1) {
+        shp[0] = 1;
+        shp[1] = CA_SHAPE(a)[0];
+        str[0] = 0;
+        str[1] = CA_STRIDES(a)[0];
+        A = ca_array_view(a, a->dtype, 2, shp, str, a->data);
+    }
+    else {
+        Py_INCREF(a);
+        A = a;
+    }
+    if (A == NULL) {
+        goto done;
+    }
+    if (nb == 1) {
+        shp[0] = CA_SHAPE(b)[0];
+        shp[1] = 1;
+        str[0] = CA_STRIDES(b)[0];
+        str[1] = 0;
+        B = ca_array_view(b, b->dtype, 2, shp, str, b->data);
+    }
+    else {
+        Py_INCREF(b);
+        B = b;
+    }
+    if (B == NULL) {
+        goto done;
+    }
+    if (na > 1 && nb > 1) {
+        Py_INCREF(res);
+        C = res;
+    }
+    else {
+        int nr = CA_NDIM(res), j = 0;
+        int nbatch = nr - (na > 1) - (nb > 1);
+        for (int i = 0; i < nbatch; i++, j++) {
+            shp[j] = CA_SHAPE(res)[i];
+            str[j] = CA_STRIDES(res)[i];
+        }
+        shp[j] = na > 1 ? CA_SHAPE(res)[nbatch] : 1;
+        str[j] = na > 1 ? CA_STRIDES(res)[nbatch] : 0;
+        j++;
+        shp[j] = nb > 1 ? CA_SHAPE(res)[nr - 1] : 1;
+        str[j] = nb > 1 ? CA_STRIDES(res)[nr - 1] : 0;
+        j++;
+        C = view_of(res, j, shp, str);
+        if (C == NULL) {
+            goto done;
+        }
+    }
+    {
+        CaArray *ca = cast_to(A, dtype);
+        if (ca == NULL) {
+            goto done;
+        }
+        Py_SETREF(A, ca);
+        CaArray *cb = cast_to(B, dtype);
+        if (cb == NULL) {
+            goto done;
+        }
+        Py_SETREF(B, cb);
+    }
+    rc = product(A, B, C, 0);
+done:
+    Py_XDECREF(A);
+    Py_XDECREF(B);
+    Py_XDECREF(C);
+    return rc;
+}
+
+/* NumPy's matmul: shapes, broadcasting, dtype, out=. dtype -1 = promote. */
+static PyObject *
+matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
+{
+    const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    if (na == 0 || nb == 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "matmul: Input operand %d does not have enough dimensions (has 0, "
+                     "gufunc core with signature " MATMUL_SIG " requires 1)",
+                     na == 0 ? 0 : 1);
+        return NULL;
+    }
+    const Py_ssize_t ka = CA_SHAPE(a)[na - 1];
+    const Py_ssize_t kb = nb == 1 ? CA_SHAPE(b)[0] : CA_SHAPE(b)[nb - 2];
+    if (ka != kb) {
+        PyErr_Format(PyExc_ValueError,
+                     "matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                     "gufunc signature " MATMUL_SIG " (size %zd is different from %zd)",
+                     kb, ka);
+        return NULL;
+    }
+    /* broadcast the batch dimensions */
+    const int ba = na > 2 ? na - 2 : 0, bb = nb > 2 ? nb - 2 : 0;
+    const int nbatch = ba > bb ? ba : bb;
+    Py_ssize_t shape[CA_MAX_DIMS + 2];
+    for (int i = 0; i < nbatch; i++) {
+        int ia = i - (nbatch - ba), ib = i - (nbatch - bb);
+        Py_ssize_t da = ia >= 0 ? CA_SHAPE(a)[ia] : 1;
+        Py_ssize_t db = ib >= 0 ? CA_SHAPE(b)[ib] : 1;
+        if (da != db && da != 1 && db != 1) {
+            PyObject *s1 = shape_repr(na, CA_SHAPE(a)), *s2 = shape_repr(nb, CA_SHAPE(b));
+            if (s1 != NULL && s2 != NULL) {
+                PyErr_Format(PyExc_ValueError,
+                             "matmul: operands could not be broadcast together: batch "
+                             "dimensions of %U and %U differ",
+                             s1, s2);
+            }
+            Py_XDECREF(s1);
+            Py_XDECREF(s2);
+            return NULL;
+        }
+        shape[i] = da == 1 ? db : da;
+    }
+    int nr = nbatch;
+    if (na > 1) {
+        shape[nr++] = CA_SHAPE(a)[na - 2];
+    }
+    if (nb > 1) {
+        shape[nr++] = CA_SHAPE(b)[nb - 1];
+    }
+    if (nr > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "matmul: result would have %d dimensions", nr);
+        return NULL;
+    }
+    if (dtype < 0) {
+        dtype = ca_promote(a->dtype, b->dtype);
+        if (dtype < 0) {
+            return NULL;
+        }
+    }
+    if (out != NULL && check_out("matmul", out, a->device, dtype, nr, shape) < 0) {
+        return NULL;
+    }
+    CaArray *res;
+    if (out != NULL && out->dtype == dtype && !may_share(out, a) && !may_share(out, b)) {
+        /* any layout: the core writes strided outputs itself */
+        Py_INCREF(out);
+        res = out;
+    }
+    else {
+        res = result_array(out, a, b, dtype, a->device, nr, shape);
+        if (res == NULL) {
+            return NULL;
+        }
+    }
+    if (matmul_compute(a, b, res, dtype) < 0) {
+        Py_DECREF(res);
+        return NULL;
+    }
+    return finish_result(res, out);
+}
+
+/* dtype= of matmul: the computation dtype; the inputs must cast to it by
+ * 'same_kind', as NumPy's ufuncs require. */
+static int
+compute_dtype(PyObject *obj, CaArray *a, CaArray *b)
+{
+    if (obj == NULL || obj == Py_None) {
+        return -1;
+    }
+    int dt = ca_dtype_converter(obj, CA_FLOAT64);
+    if (dt < 0) {
+        return -2;
+    }
+    CaArray *ops[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        if (!PyArray_CanCastTypeTo(ca_descr(ops[i]->dtype), ca_descr(dt),
+                                   NPY_SAME_KIND_CASTING)) {
+            PyErr_Format(PyExc_TypeError,
+                         "Cannot cast matmul input from dtype('%s') to dtype('%s') with "
+                         "casting rule 'same_kind'",
+                         ca_dtype_name[ops[i]->dtype], ca_dtype_name[dt]);
+            return -2;
+        }
+    }
+    return dt;
+}
+
+static PyObject *
+linalg_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"x1", "x2", "out", "dtype", NULL};
+    PyObject *v[4];
+    CaArray *a = NULL, *b = NULL, *out;
+    PyObject *r = NULL;
+    if (ca_parse_args("matmul", args, nargs, kwnames, names, 3, 2, v) < 0) {
+        return NULL;
+    }
+    if ((out = out_arg("matmul", v[2])) == (CaArray *)-1) {
+        return NULL;
+    }
+    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    int dt = compute_dtype(v[3], a, b);
+    if (dt != -2) {
+        r = matmul_arrays(a, b, out, dt);
+    }
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+/* ---- the @ and @= operators ---- */
+static PyObject *
+Ndarray_matmul(PyObject *x, PyObject *y)
+{
+    CaArray *a = NULL, *b = NULL;
+    int unknown = 0;
+    if (two_operands(x, y, &a, &b, &unknown) < 0) {
+        if (unknown) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        return NULL;
+    }
+    PyObject *r = matmul_arrays(a, b, NULL, -1);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+static PyObject *
+Ndarray_imatmul(PyObject *x, PyObject *y)
+{
+    CaArray *a = NULL, *b = NULL;
+    int unknown = 0;
+    if (!ca_array_check(x)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (two_operands(x, y, &a, &b, &unknown) < 0) {
+        if (unknown) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        return NULL;
+    }
+    /* As NumPy: a @= b is matmul(a, b, out=a); a keeps its shape and dtype. */
+    PyObject *r = matmul_arrays(a, b, (CaArray *)x, -1);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+/* ======================================================================== */
+/* tensordot, dot, inner, outer, vdot                                         */
+/* ======================================================================== */
+/* res (C order, already shaped as the caller's result) = the contraction of
+ * the 2-D operands A2 (P x K) and B2 (K x Q), res viewed as (P x Q). */
+static int
+matrix_product_into(CaArray *A2, CaArray *B2, CaArray *res, int dtype)
+{
+    Py_ssize_t shape[2] = {CA_SHAPE(A2)[0], CA_SHAPE(B2)[1]};
+    Py_ssize_t strides[2] = {shape[1] * res->itemsize, res->itemsize};
+    CaArray *C = view_of(res, 2, shape, strides);
+    if (C == NULL) {
+        return -1;
+    }
+    int rc = matmul_compute(A2, B2, C, dtype);
+    Py_DECREF(C);
+    return rc;
+}
+
+/* The view of x with `axes` (n of them, in that order) moved to the end
+ * (axes_last) or to the front, the other axes keeping their order. */
+static CaArray *
+permuted(CaArray *x, const int *axes, int n, int axes_last)
+{
+    int nd = CA_NDIM(x);
+    int used[CA_MAX_DIMS] = {0};
+    int perm[CA_MAX_DIMS];
+    int j = 0;
+    for (int i = 0; i < n; i++) {
+        used[axes[i]] = 1;
+    }
+    if (!axes_last) {
+        for (int i = 0; i < n; i++) {
+            perm[j++] = axes[i];
+        }
+    }
+    for (int d = 0; d < nd; d++) {
+        if (!used[d]) {
+            perm[j++] = d;
+        }
+    }
+    if (axes_last) {
+        for (int i = 0; i < n; i++) {
+            perm[j++] = axes[i];
+        }
+    }
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    for (int d = 0; d < nd; d++) {
+        shape[d] = CA_SHAPE(x)[perm[d]];
+        strides[d] = CA_STRIDES(x)[perm[d]];
+    }
+    return view_of(x, nd, shape, strides);
+}
+
+/* sum over axes_a of a and axes_b of b (n pairs, normalized, checked). */
+static PyObject *
+tensordot_arrays(CaArray *a, CaArray *b, const int *axes_a, const int *axes_b, int n,
+                 CaArray *out, const char *fname)
+{
+    CaArray *pa = NULL, *pb = NULL, *A2 = NULL, *B2 = NULL, *res = NULL;
+    PyObject *r = NULL;
+    const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    int dtype = ca_promote(a->dtype, b->dtype);
+    if (dtype < 0) {
+        return NULL;
+    }
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int nr = 0;
+    if (na - n + nb - n > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "%s: the result would have too many dimensions",
+                     fname);
+        return NULL;
+    }
+    if ((pa = permuted(a, axes_a, n, 1)) == NULL || (pb = permuted(b, axes_b, n, 0)) == NULL) {
+        goto done;
+    }
+    for (int d = 0; d < na - n; d++) {
+        shape[nr++] = CA_SHAPE(pa)[d];
+    }
+    for (int d = n; d < nb; d++) {
+        shape[nr++] = CA_SHAPE(pb)[d];
+    }
+    if (out != NULL && check_out(fname, out, a->device, dtype, nr, shape) < 0) {
+        goto done;
+    }
+    if ((A2 = as_2d(pa, na - n)) == NULL || (B2 = as_2d(pb, n)) == NULL) {
+        goto done;
+    }
+    res = result_array(out, a, b, dtype, a->device, nr, shape);
+    if (res == NULL) {
+        goto done;
+    }
+    if (matrix_product_into(A2, B2, res, dtype) < 0) {
+        Py_CLEAR(res);
+        goto done;
+    }
+    r = finish_result(res, out);
+    res = NULL;
+done:
+    Py_XDECREF(pa);
+    Py_XDECREF(pb);
+    Py_XDECREF(A2);
+    Py_XDECREF(B2);
+    Py_XDECREF(res);
+    return r;
+}
+
+/* x * s for a 0-d s (dot's and inner's scalar case), as an outer product
+ * with k = 1. */
+static PyObject *
+scalar_product(CaArray *x, CaArray *s, CaArray *out, const char *fname)
+{
+    CaArray *x1 = NULL, *s1 = NULL, *res = NULL, *A = NULL, *B = NULL;
+    PyObject *r = NULL;
+    int dtype = ca_promote(x->dtype, s->dtype);
+    if (dtype < 0) {
+        return NULL;
+    }
+    if (out != NULL &&
+        check_out(fname, out, x->device, dtype, CA_NDIM(x), CA_SHAPE(x)) < 0) {
+        return NULL;
+    }
+    if ((x1 = as_1d(x)) == NULL || (s1 = as_1d(s)) == NULL) {
+        goto done;
+    }
+    {
+        Py_ssize_t sh[2] = {CA_SHAPE(x1)[0], 1}, st[2] = {CA_STRIDES(x1)[0], 0};
+        if ((A = view_of(x1, 2, sh, st)) == NULL) {
+            goto done;
+        }
+        Py_ssize_t sh1[2] = {1, 1}, st1[2] = {0, 0};
+        if ((B = view_of(s1, 2, sh1, st1)) == NULL) {
+            goto done;
+        }
+    }
+    res = result_array(out, x, s, dtype, x->device, CA_NDIM(x), CA_SHAPE(x));
+    if (res == NULL) {
+        goto done;
+    }
+    if (matrix_product_into(A, B, res, dtype) < 0) {
+        Py_CLEAR(res);
+        goto done;
+    }
+    r = finish_result(res, out);
+    res = NULL;
+done:
+    Py_XDECREF(x1);
+    Py_XDECREF(s1);
+    Py_XDECREF(A);
+    Py_XDECREF(B);
+    Py_XDECREF(res);
+    return r;
+}
+
+static int
+not_aligned(CaArray *a, CaArray *b, int da, int db)
+{
+    PyObject *s1 = shape_repr(CA_NDIM(a), CA_SHAPE(a)), *s2 = shape_repr(CA_NDIM(b), CA_SHAPE(b));
+    if (s1 != NULL && s2 != NULL) {
+        PyErr_Format(PyExc_ValueError, "shapes %U and %U not aligned: %zd (dim %d) != %zd "
+                     "(dim %d)",
+                     s1, s2, CA_SHAPE(a)[da], da, CA_SHAPE(b)[db], db);
+    }
+    Py_XDECREF(s1);
+    Py_XDECREF(s2);
+    return -1;
+}
+
+static PyObject *
+dot_arrays(CaArray *a, CaArray *b, CaArray *out)
+{
+    const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    if (na == 0 || nb == 0) {
+        return na == 0 ? scalar_product(b, a, out, "dot") : scalar_product(a, b, out, "dot");
+    }
+    const int db = nb == 1 ? 0 : nb - 2;
+    if (CA_SHAPE(a)[na - 1] != CA_SHAPE(b)[db]) {
+        not_aligned(a, b, na - 1, db);
+        return NULL;
+    }
+    if (nb == 1 || (na <= 2 && nb <= 2)) {
+        /* matmul's rules give dot's result here */
+        return matmul_arrays(a, b, out, -1);
+    }
+    int axa = na - 1, axb = nb - 2;
+    return tensordot_arrays(a, b, &axa, &axb, 1, out, "dot");
+}
+
+static PyObject *
+linalg_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "b", "out", NULL};
+    PyObject *v[3];
+    CaArray *a = NULL, *b = NULL, *out;
+    if (ca_parse_args("dot", args, nargs, kwnames, names, 3, 2, v) < 0) {
+        return NULL;
+    }
+    if ((out = out_arg("dot", v[2])) == (CaArray *)-1) {
+        return NULL;
+    }
+    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    PyObject *r = dot_arrays(a, b, out);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+static PyObject *
+Ndarray_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"b", "out", NULL};
+    PyObject *v[2];
+    CaArray *a = NULL, *b = NULL, *out;
+    if (ca_parse_args("dot", args, nargs, kwnames, names, 2, 1, v) < 0) {
+        return NULL;
+    }
+    if ((out = out_arg("dot", v[1])) == (CaArray *)-1) {
+        return NULL;
+    }
+    if (two_operands(self, v[0], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    PyObject *r = dot_arrays(a, b, out);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+static PyObject *
+linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "b", NULL};
+    PyObject *v[2];
+    CaArray *a = NULL, *b = NULL;
+    PyObject *r = NULL;
+    if (ca_parse_args("inner", args, nargs, kwnames, names, 2, 2, v) < 0) {
+        return NULL;
+    }
+    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    if (na == 0 || nb == 0) {
+        r = na == 0 ? scalar_product(b, a, NULL, "inner") : scalar_product(a, b, NULL, "inner");
+    }
+    else if (CA_SHAPE(a)[na - 1] != CA_SHAPE(b)[nb - 1]) {
+        not_aligned(a, b, na - 1, nb - 1);
+    }
+    else {
+        int axa = na - 1, axb = nb - 1;
+        r = tensordot_arrays(a, b, &axa, &axb, 1, NULL, "inner");
+    }
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+static PyObject *
+linalg_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "b", "out", NULL};
+    PyObject *v[3];
+    CaArray *a = NULL, *b = NULL, *a1 = NULL, *b1 = NULL, *A = NULL, *B = NULL, *res = NULL;
+    CaArray *out;
+    PyObject *r = NULL;
+    if (ca_parse_args("outer", args, nargs, kwnames, names, 3, 2, v) < 0) {
+        return NULL;
+    }
+    if ((out = out_arg("outer", v[2])) == (CaArray *)-1) {
+        return NULL;
+    }
+    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    int dtype = ca_promote(a->dtype, b->dtype);
+    if (dtype < 0) {
+        goto done;
+    }
+    if ((a1 = as_1d(a)) == NULL || (b1 = as_1d(b)) == NULL) {
+        goto done;
+    }
+    Py_ssize_t shape[2] = {CA_SHAPE(a1)[0], CA_SHAPE(b1)[0]};
+    if (out != NULL && check_out("outer", out, a->device, dtype, 2, shape) < 0) {
+        goto done;
+    }
+    {
+        Py_ssize_t sh[2] = {shape[0], 1}, st[2] = {CA_STRIDES(a1)[0], 0};
+        Py_ssize_t shb[2] = {1, shape[1]}, stb[2] = {0, CA_STRIDES(b1)[0]};
+        if ((A = view_of(a1, 2, sh, st)) == NULL || (B = view_of(b1, 2, shb, stb)) == NULL) {
+            goto done;
+        }
+    }
+    res = result_array(out, a, b, dtype, a->device, 2, shape);
+    if (res == NULL) {
+        goto done;
+    }
+    if (matrix_product_into(A, B, res, dtype) < 0) {
+        Py_CLEAR(res);
+        goto done;
+    }
+    r = finish_result(res, out);
+    res = NULL;
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(a1);
+    Py_XDECREF(b1);
+    Py_XDECREF(A);
+    Py_XDECREF(B);
+    Py_XDECREF(res);
+    return r;
+}
+
+static PyObject *
+linalg_vdot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "b", NULL};
+    PyObject *v[2];
+    CaArray *a = NULL, *b = NULL, *a1 = NULL, *b1 = NULL, *A = NULL, *B = NULL;
+    CaArray *res = NULL, *C = NULL;
+    PyObject *r = NULL, *va = NULL, *vb = NULL, *vr = NULL, *s = NULL;
+    if (ca_parse_args("vdot", args, nargs, kwnames, names, 2, 2, v) < 0) {
+        return NULL;
+    }
+    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    int dtype = ca_promote(a->dtype, b->dtype);
+    if (dtype < 0) {
+        goto done;
+    }
+    if (a->size != b->size) {
+        PyErr_Format(PyExc_ValueError,
+                     "vdot: the operands have different sizes (%zd and %zd)", a->size,
+                     b->size);
+        goto done;
+    }
+    Py_ssize_t no_dims = 0;
+    res = ca_array_empty(dtype, 0, &no_dims, 0, a->device,
+                         a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+    if (res == NULL) {
+        goto done;
+    }
+    if (a->device == CA_CPU && !emulate) {
+        /* NumPy's vdot flattens and conjugates; its scalar goes into res. */
+        if (load_numpy_funcs() < 0 || (va = numpy_view(a)) == NULL ||
+            (vb = numpy_view(b)) == NULL || (vr = numpy_view(res)) == NULL) {
+            goto done;
+        }
+        s = PyObject_CallFunctionObjArgs(np_vdot, va, vb, NULL);
+        if (s == NULL || PyObject_SetItem(vr, Py_Ellipsis, s) < 0) {
+            goto done;
+        }
+        r = (PyObject *)res;
+        res = NULL;
+        goto done;
+    }
+    if ((a1 = as_1d(a)) == NULL || (b1 = as_1d(b)) == NULL) {
+        goto done;
+    }
+    {
+        CaArray *t = cast_to(a1, dtype);
+        if (t == NULL) {
+            goto done;
+        }
+        Py_SETREF(a1, t);
+        t = cast_to(b1, dtype);
+        if (t == NULL) {
+            goto done;
+        }
+        Py_SETREF(b1, t);
+        const Py_ssize_t K = CA_SHAPE(a1)[0];
+        Py_ssize_t sha[2] = {1, K}, sta[2] = {0, CA_STRIDES(a1)[0]};
+        Py_ssize_t shb[2] = {K, 1}, stb[2] = {CA_STRIDES(b1)[0], 0};
+        Py_ssize_t shc[2] = {1, 1}, stc[2] = {0, 0};
+        if ((A = view_of(a1, 2, sha, sta)) == NULL || (B = view_of(b1, 2, shb, stb)) == NULL ||
+            (C = view_of(res, 2, shc, stc)) == NULL) {
+            goto done;
+        }
+    }
+    if (product(A, B, C, ca_is_complex(dtype)) < 0) {
+        goto done;
+    }
+    r = (PyObject *)res;
+    res = NULL;
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(a1);
+    Py_XDECREF(b1);
+    Py_XDECREF(A);
+    Py_XDECREF(B);
+    Py_XDECREF(C);
+    Py_XDECREF(res);
+    Py_XDECREF(va);
+    Py_XDECREF(vb);
+    Py_XDECREF(vr);
+    Py_XDECREF(s);
+    return r;
+}
+
+/* ---- tensordot's axes ---- */
+static int
+axis_error(const char *msg, int axis, int ndim)
+{
+    if (np_axis_error == NULL) {
+        PyObject *m = PyImport_ImportModule("numpy.exceptions");
+        if (m != NULL) {
+            np_axis_error = PyObject_GetAttrString(m, "AxisError");
+            Py_DECREF(m);
+        }
+        if (np_axis_error == NULL) {
+            PyErr_Clear();
+            np_axis_error = PyExc_ValueError;
+            Py_INCREF(np_axis_error);
+        }
+    }
+    PyErr_Format(np_axis_error, "%s: axis %d is out of bounds for array of dimension %d", msg,
+                 axis, ndim);
+    return -1;
+}
+
+/* An int or a sequence of ints -> out[], normalized against ndim. Returns the
+ * count or -1. */
+static int
+axes_list(PyObject *o, int ndim, int *out)
+{
+    PyObject *seq = NULL;
+    int n;
+    if (PyLong_Check(o) || PyIndex_Check(o)) {
+        seq = PyTuple_Pack(1, o);
+    }
+    else {
+        seq = PySequence_Tuple(o);
+    }
+    if (seq == NULL) {
+        return -1;
+    }
+    n = (int)PyTuple_GET_SIZE(seq);
+    if (n > CA_MAX_DIMS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "tensordot: too many axes");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        Py_ssize_t ax = PyNumber_AsSsize_t(PyTuple_GET_ITEM(seq, i), PyExc_OverflowError);
+        if (ax == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (ax < -ndim || ax >= ndim) {
+            Py_DECREF(seq);
+            return axis_error("tensordot", (int)ax, ndim);
+        }
+        out[i] = (int)(ax < 0 ? ax + ndim : ax);
+        for (int j = 0; j < i; j++) {
+            if (out[j] == out[i]) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "tensordot: repeated axis");
+                return -1;
+            }
+        }
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
+static PyObject *
+linalg_tensordot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "b", "axes", NULL};
+    PyObject *v[3];
+    CaArray *a = NULL, *b = NULL;
+    PyObject *r = NULL;
+    int axa[CA_MAX_DIMS], axb[CA_MAX_DIMS];
+    int n = -1, nb2 = -1;
+    if (ca_parse_args("tensordot", args, nargs, kwnames, names, 3, 2, v) < 0) {
+        return NULL;
+    }
+    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+        return NULL;
+    }
+    const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    PyObject *axes = v[2];
+    if (axes == NULL || PyLong_Check(axes) || PyIndex_Check(axes)) {
+        Py_ssize_t N = 2;
+        if (axes != NULL) {
+            N = PyNumber_AsSsize_t(axes, PyExc_OverflowError);
+            if (N == -1 && PyErr_Occurred()) {
+                goto done;
+            }
+        }
+        if (N < 0 || N > na || N > nb) {
+            PyErr_Format(PyExc_ValueError,
+                         "tensordot: axes=%zd must lie in [0, %d] for operands of %d and %d "
+                         "dimensions",
+                         N, na < nb ? na : nb, na, nb);
+            goto done;
+        }
+        n = nb2 = (int)N;
+        for (int i = 0; i < n; i++) {
+            axa[i] = na - n + i;
+            axb[i] = i;
+        }
+    }
+    else {
+        PyObject *pair = PySequence_Tuple(axes);
+        if (pair == NULL) {
+            goto done;
+        }
+        if (PyTuple_GET_SIZE(pair) != 2) {
+            Py_DECREF(pair);
+            PyErr_SetString(PyExc_ValueError,
+                            "tensordot: axes must be an int or a pair of axis sequences");
+            goto done;
+        }
+        n = axes_list(PyTuple_GET_ITEM(pair, 0), na, axa);
+        if (n >= 0) {
+            nb2 = axes_list(PyTuple_GET_ITEM(pair, 1), nb, axb);
+        }
+        Py_DECREF(pair);
+        if (n < 0 || nb2 < 0) {
+            goto done;
+        }
+    }
+    if (n != nb2) {
+        PyErr_SetString(PyExc_ValueError, "shape-mismatch for sum");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        if (CA_SHAPE(a)[axa[i]] != CA_SHAPE(b)[axb[i]]) {
+            PyErr_SetString(PyExc_ValueError, "shape-mismatch for sum");
+            goto done;
+        }
+    }
+    r = tensordot_arrays(a, b, axa, axb, n, NULL, "tensordot");
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return r;
+}
+
+/* ======================================================================== */
+/* Settings and test hooks                                                    */
+/* ======================================================================== */
+static PyObject *
+linalg_set_allow_tf32(PyObject *self, PyObject *arg)
+{
+    int v = PyObject_IsTrue(arg);
+    if (v < 0) {
+        return NULL;
+    }
+    int old = allow_tf32;
+    allow_tf32 = v;
+    return PyBool_FromLong(old);
+}
+
+static PyObject *
+linalg_get_allow_tf32(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(allow_tf32);
+}
+
+static PyObject *
+linalg_emulate(PyObject *self, PyObject *arg)
+{
+    int v = PyObject_IsTrue(arg);
+    if (v < 0) {
+        return NULL;
+    }
+    int old = emulate;
+    emulate = v;
+    return PyBool_FromLong(old);
+}
+
+static PyObject *
+linalg_small_limits(PyObject *self, PyObject *args)
+{
+    long long work, k;
+    if (!PyArg_ParseTuple(args, "LL:_linalg_small_limits", &work, &k)) {
+        return NULL;
+    }
+    PyObject *old = Py_BuildValue("LL", (long long)small_max_work, (long long)small_max_k);
+    if (old != NULL) {
+        small_max_work = work;
+        small_max_k = k;
+    }
+    return old;
+}
+
+static PyObject *
+linalg_last_route(PyObject *self, PyObject *unused)
+{
+    if (last_route == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(last_route);
+}
+
+static PyObject *
+linalg_cublas_path(PyObject *self, PyObject *unused)
+{
+    const char *p = ca_cublas_path();
+    if (p == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(p);
+}
+
+static PyObject *
+linalg_cublas_load(PyObject *self, PyObject *unused)
+{
+#if CA_HAVE_CUDA
+    if (ca_cublas() == NULL) {
+        return NULL;
+    }
+    return linalg_cublas_path(self, unused);
+#else
+    PyErr_SetString(PyExc_ImportError, "cuarray was built without CUDA: no cuBLAS");
+    return NULL;
+#endif
+}
+
+/* ======================================================================== */
+/* Tables                                                                     */
+/* ======================================================================== */
+#define FASTKW (METH_FASTCALL | METH_KEYWORDS)
+
+static PyMethodDef linalg_functions[] = {
+    {"matmul", (PyCFunction)(void (*)(void))linalg_matmul, FASTKW,
+     "matmul(x1, x2, /, out=None, *, dtype=None)\n--\n\n"
+     "Matrix product with NumPy's rules: 1-D operands are promoted to matrices and\n"
+     "the added dimension removed from the result, batch dimensions broadcast.\n"
+     "float16, float32, float64 and complex go through cuBLAS on a GPU (float16\n"
+     "accumulating in float32; float32 without TF32 unless enabled, see\n"
+     "cuarray.linalg.set_allow_tf32), bool and integers through cuarray's own\n"
+     "kernel (wrapping like NumPy's), and so do small float32/float64 products\n"
+     "(at most 128**3 multiply-adds, k <= 128; full precision, one launch).\n"
+     "The cpu device uses NumPy's matmul."},
+    {"dot", (PyCFunction)(void (*)(void))linalg_dot, FASTKW,
+     "dot(a, b, out=None)\n--\n\n"
+     "NumPy's dot: a product for 0-d operands, the inner product of vectors, the\n"
+     "matrix product of matrices, and for N-D operands the sum over the last axis\n"
+     "of a and the second-to-last of b. Returns an array (0-d for vectors)."},
+    {"vdot", (PyCFunction)(void (*)(void))linalg_vdot, FASTKW,
+     "vdot(a, b, /)\n--\n\n"
+     "Dot product of the flattened operands, conjugating a. Returns a 0-d array\n"
+     "(NumPy returns a scalar; like CuPy, no synchronization)."},
+    {"inner", (PyCFunction)(void (*)(void))linalg_inner, FASTKW,
+     "inner(a, b, /)\n--\n\nSum product over the last axes of a and b."},
+    {"outer", (PyCFunction)(void (*)(void))linalg_outer, FASTKW,
+     "outer(a, b, out=None)\n--\n\nOuter product of the flattened operands."},
+    {"tensordot", (PyCFunction)(void (*)(void))linalg_tensordot, FASTKW,
+     "tensordot(a, b, axes=2)\n--\n\n"
+     "Sum products over axes: an int N (the last N of a with the first N of b) or\n"
+     "a pair of axis sequences, as NumPy's tensordot."},
+    {"_set_allow_tf32", linalg_set_allow_tf32, METH_O,
+     "Allow TF32 for float32 products (True/False); returns the previous setting."},
+    {"_get_allow_tf32", linalg_get_allow_tf32, METH_NOARGS, NULL},
+    {"_linalg_emulate", linalg_emulate, METH_O,
+     "Test hook: route cpu-device products through the cuBLAS call plan and a host\n"
+     "stand-in for cuBLAS instead of NumPy. Returns the previous setting."},
+    {"_linalg_small_limits", linalg_small_limits, METH_VARARGS,
+     "Test hook: _linalg_small_limits(work, k) sets the bounds under which float32\n"
+     "and float64 products use cuarray's tiled kernel instead of cuBLAS\n"
+     "(batch*m*n*k <= work and k <= k); returns the previous pair."},
+    {"_linalg_last_route", linalg_last_route, METH_NOARGS,
+     "Test hook: how the last product outside NumPy ran: 'tiled' (cuarray's\n"
+     "kernel or its host loop), 'blas' (cuBLAS or its host stand-in), or None."},
+    {"_cublas_path", linalg_cublas_path, METH_NOARGS,
+     "Where cuBLAS was loaded from, or None when it has not been loaded."},
+    {"_cublas_load", linalg_cublas_load, METH_NOARGS,
+     "Load cuBLAS now (it loads on the first GPU product otherwise); returns the\n"
+     "path it was loaded from, or raises ImportError saying where it looked."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef ca_linalg_array_methods[] = {
+    {"dot", (PyCFunction)(void (*)(void))Ndarray_dot, FASTKW,
+     "dot(b, out=None)\n--\n\nThe dot product of this array and b (cuarray.dot)."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyType_Slot ca_linalg_number_slots[] = {
+    {Py_nb_matrix_multiply, (void *)Ndarray_matmul},
+    {Py_nb_inplace_matrix_multiply, (void *)Ndarray_imatmul},
+    {0, NULL},
+};
+
+static int
+env_true(const char *name)
+{
+    const char *v = getenv(name);
+    if (v == NULL) {
+        return 0;
+    }
+    return strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+           strcasecmp(v, "on") == 0;
+}
 
 int
 ca_linalg_init(PyObject *m)
 {
-    return 0;
+    allow_tf32 = env_true("CUARRAY_ALLOW_TF32");
+    return PyModule_AddFunctions(m, linalg_functions);
 }
-
-PyMethodDef ca_linalg_array_methods[] = {
-    {NULL, NULL, 0, NULL},
-};

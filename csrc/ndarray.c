@@ -105,8 +105,8 @@ static Py_ssize_t
 shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
 {
     if (ndim < 0 || ndim > CA_MAX_DIMS) {
-        PyErr_Format(PyExc_ValueError,
-                     "arrays may have at most %d dimensions, got %d", CA_MAX_DIMS, ndim);
+        PyErr_Format(PyExc_ValueError, "arrays may have at most %d dimensions, got %d",
+                     CA_MAX_DIMS, ndim);
         return -1;
     }
     int zero = 0;
@@ -117,11 +117,13 @@ shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
         }
         zero |= shape[i] == 0;
     }
-    if (zero) {
-        return 0;
-    }
+    /* As NumPy: the product of the nonzero extents times the itemsize must fit,
+     * even when another extent is 0 (np.empty((0, 2**62, 4)) is "too big"). */
     Py_ssize_t size = 1;
     for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            continue;
+        }
         if (size > PY_SSIZE_T_MAX / shape[i]) {
             goto too_big;
         }
@@ -130,7 +132,7 @@ shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
     if (size > PY_SSIZE_T_MAX / itemsize) {
         goto too_big;
     }
-    return size;
+    return zero ? 0 : size;
 too_big:
     PyErr_SetString(PyExc_ValueError,
                     "array is too big; `arr.size * arr.dtype.itemsize` is larger than "
@@ -188,7 +190,9 @@ ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int de
     a->kind = kind;
     a->size = size;
     a->flags = CA_OWNDATA | CA_WRITEABLE;
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    }
     fill_strides(ndim, shape, CA_STRIDES(a), itemsize, fortran, size);
     if (size == 0) {
         a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
@@ -216,8 +220,8 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
               const Py_ssize_t *strides, char *data)
 {
     if (ndim < 0 || ndim > CA_MAX_DIMS) {
-        PyErr_Format(PyExc_ValueError,
-                     "arrays may have at most %d dimensions, got %d", CA_MAX_DIMS, ndim);
+        PyErr_Format(PyExc_ValueError, "arrays may have at most %d dimensions, got %d",
+                     CA_MAX_DIMS, ndim);
         return NULL;
     }
     CaArray *a = array_alloc(ndim);
@@ -235,8 +239,10 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
     a->kind = base->kind;
     a->size = size;
     a->flags = base->flags & CA_WRITEABLE;
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+        memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
+    }
     ca_array_update_flags(a);
     /* As NumPy: a view's base is the array that owns the memory, not a chain
      * of views. */
@@ -285,8 +291,10 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
         a->kind = a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
     }
     a->flags = CA_WRITEABLE | (base == NULL ? CA_OWNDATA : 0);
-    memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    if (strides != NULL) {
+    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
+        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
+    }
+    if (strides != NULL && ndim > 0) {
         memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
     }
     else {
@@ -404,6 +412,14 @@ array_read_element(CaArray *a, const char *p, void *buf)
         return -1;
     }
     ca_stream_t stream = ca_current_stream(a->device);
+    /* Through a pinned bounce buffer: queued behind the work that computes the
+     * element, one synchronization (a copy into pageable `buf` would first
+     * wait for the stream, then stage). */
+    int r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
+    if (r <= 0) {
+        return r;
+    }
+    /* Every buffer in use by other threads. */
     cudaError_t st;
     const char *call = "cudaMemcpyAsync(host, element, itemsize, cudaMemcpyDefault)";
     Py_BEGIN_ALLOW_THREADS
@@ -766,7 +782,7 @@ MemPtr_int(CaMemPtr *p)
 static PyObject *
 MemPtr_repr(CaMemPtr *p)
 {
-    return PyUnicode_FromFormat("<cuarray.MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
+    return PyUnicode_FromFormat("<cuarray.MemoryPointer %p on %s>", (void *)p->ptr,
                                 p->device == CA_CPU ? "cpu" : "cuda");
 }
 
@@ -891,7 +907,8 @@ summarize(CaArray *a, Py_ssize_t edge)
         Py_ssize_t shape[CA_MAX_DIMS];
         memcpy(shape, CA_SHAPE(cur), (size_t)CA_NDIM(cur) * sizeof(Py_ssize_t));
         shape[ax] = 2 * edge + 1;
-        out = ca_array_empty(cur->dtype, CA_NDIM(cur), shape, 0, cur->device, cur->kind);
+        out =
+            ca_array_empty(cur->dtype, CA_NDIM(cur), shape, 0, cur->device, cur->kind);
         if (out == NULL) {
             goto error;
         }
@@ -1127,13 +1144,15 @@ Ndarray_bool(CaArray *a)
     return r;
 }
 
-/* The element of a 0-d array as a Python object, for int()/float()/complex(). */
+/* The element of a one-element array as a Python object, for int(), float()
+ * and complex(). NumPy 2 accepts only 0-d arrays here; CuPy (and NumPy 1)
+ * any array of size 1, which code written for CuPy relies on. */
 static PyObject *
 scalar_value(CaArray *a)
 {
-    if (CA_NDIM(a) != 0) {
+    if (a->size != 1) {
         PyErr_SetString(PyExc_TypeError,
-                        "only 0-dimensional arrays can be converted to Python scalars");
+                        "only one-element arrays can be converted to Python scalars");
         return NULL;
     }
     return array_element(a, a->data);
@@ -1183,8 +1202,9 @@ static PyObject *
 Ndarray_index(CaArray *a)
 {
     if (CA_NDIM(a) != 0 || !ca_is_integer(a->dtype)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "only integer scalar arrays can be converted to a scalar index");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "only integer scalar arrays can be converted to a scalar index");
         return NULL;
     }
     return array_element(a, a->data);
@@ -1410,7 +1430,8 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"dtype", "copy", NULL};
     PyObject *dtype = Py_None, *copy = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:__array__", kwlist, &dtype, &copy)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:__array__", kwlist, &dtype,
+                                     &copy)) {
         return NULL;
     }
     if (array_host_data(a) == NULL) {
@@ -1439,8 +1460,9 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
         if (copy == Py_False) {
             Py_DECREF(d);
             Py_DECREF(v);
-            PyErr_SetString(PyExc_ValueError,
-                            "Unable to avoid copy while creating an array as requested.");
+            PyErr_SetString(
+                PyExc_ValueError,
+                "Unable to avoid copy while creating an array as requested.");
             return NULL;
         }
         Py_SETREF(v, PyArray_CastToType((PyArrayObject *)v, d, 0));
@@ -1509,7 +1531,8 @@ static PyMethodDef ndarray_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
      "unless it is there already)."},
-    {"__array__", (PyCFunction)(void (*)(void))Ndarray_array, METH_VARARGS | METH_KEYWORDS,
+    {"__array__", (PyCFunction)(void (*)(void))Ndarray_array,
+     METH_VARARGS | METH_KEYWORDS,
      "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
      "TypeError for device memory (use .get())."},
     {"__reduce__", (PyCFunction)Ndarray_reduce, METH_NOARGS, NULL},
@@ -1612,7 +1635,8 @@ ca_ndarray_init(PyObject *m)
     PyGetSetDef *getset = PyMem_RawCalloc((size_t)ng, sizeof(PyGetSetDef));
     Py_ssize_t nslots = count_slots(ndarray_own_slots) +
                         count_slots(ca_elementwise_number_slots) +
-                        count_slots(ca_index_slots) + 4;
+                        count_slots(ca_index_slots) +
+                        count_slots(ca_linalg_number_slots) + 4;
     PyType_Slot *slots = PyMem_RawCalloc((size_t)nslots, sizeof(PyType_Slot));
     if (methods == NULL || getset == NULL || slots == NULL) {
         PyMem_RawFree(methods);
@@ -1637,6 +1661,7 @@ ca_ndarray_init(PyObject *m)
      * file also fills (e.g. nb_bool), the contributor's wins. */
     append_slots(slots, &ns, ca_elementwise_number_slots);
     append_slots(slots, &ns, ca_index_slots);
+    append_slots(slots, &ns, ca_linalg_number_slots);
     append_slots(slots, &ns, ndarray_own_slots);
     slots[ns++] = (PyType_Slot){Py_tp_methods, methods};
     slots[ns++] = (PyType_Slot){Py_tp_getset, getset};
@@ -1655,9 +1680,11 @@ ca_ndarray_init(PyObject *m)
         return -1;
     }
     ca_st->flags_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &flags_spec, NULL);
-    ca_st->memptr_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &memptr_spec, NULL);
+    ca_st->memptr_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &memptr_spec, NULL);
     ca_iter_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &iter_spec, NULL);
-    if (ca_st->flags_type == NULL || ca_st->memptr_type == NULL || ca_iter_type == NULL) {
+    if (ca_st->flags_type == NULL || ca_st->memptr_type == NULL ||
+        ca_iter_type == NULL) {
         return -1;
     }
     if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||

@@ -7,6 +7,7 @@
 #include "cuarray.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,8 +76,9 @@ numpy_alias(CaArray *a, char *p, int writeable)
 {
     PyArray_Descr *d = ca_descr(a->dtype);
     Py_INCREF(d);
-    return PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
-                                p, writeable ? NPY_ARRAY_WRITEABLE : 0, NULL);
+    return PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(a), CA_SHAPE(a),
+                                CA_STRIDES(a), p, writeable ? NPY_ARRAY_WRITEABLE : 0,
+                                NULL);
 }
 
 /* Stream from a `stream=` argument: None -> the current stream of `device`;
@@ -199,7 +201,24 @@ ca_assign(CaArray *dst, CaArray *src)
         Py_DECREF(tmp);
         return r;
     }
+    if (dst->device != CA_CPU && dst->kind != src->kind && dst->dtype == src->dtype &&
+        same_shape(dst, src) &&
+        ((dst->flags & src->flags & CA_C_CONTIGUOUS) ||
+         (dst->flags & src->flags & CA_F_CONTIGUOUS))) {
+        /* Between host-side (pinned, managed) and device memory the DMA
+         * engine beats a kernel reading over the bus. */
+        if (ca_use_device(dst->device) < 0) {
+            return -1;
+        }
+        CA_CUDA_CHECK(cudaMemcpyAsync(dst->data, src->data,
+                                      (size_t)dst->size * (size_t)dst->itemsize,
+                                      cudaMemcpyDefault,
+                                      (cudaStream_t)ca_current_stream(dst->device)));
+        return 0;
+    }
     return assign_kernel(dst, src);
+error:
+    return -1;
 }
 
 /* Allocate an array shaped like `a` with dtype and layout from `order`:
@@ -210,7 +229,8 @@ ca_array_empty_like(CaArray *a, int dtype, char order, int device, ca_memkind ki
 {
     int nd = CA_NDIM(a);
     if (order == 'A') {
-        order = ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
+        order =
+            ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
     }
     if (order == 'K') {
         if (a->flags & CA_C_CONTIGUOUS) {
@@ -318,7 +338,7 @@ array_fill_object(CaArray *a, PyObject *value)
         return ca_assign(a, (CaArray *)value);
     }
     uint64_t buf[2];
-    if (ca_value_to_bytes(value, a->dtype, buf) < 0) {
+    if (ca_value_to_bytes_setitem(value, a->dtype, buf) < 0) {
         return -1;
     }
     return array_fill_bytes(a, buf);
@@ -368,8 +388,10 @@ static void *
 par_worker(void *arg)
 {
     int part = (int)(intptr_t)arg; /* parts 1..nworkers; the caller copies 0 */
+    /* Workers start while gen is 0 (par_start); reading gen here instead
+     * would miss a job posted before this thread first ran. */
+    unsigned long seen = 0;
     pthread_mutex_lock(&ca_par.mu);
-    unsigned long seen = ca_par.gen;
     for (;;) {
         while (ca_par.gen == seen) {
             pthread_cond_wait(&ca_par.work, &ca_par.mu);
@@ -385,22 +407,27 @@ par_worker(void *arg)
     return NULL;
 }
 
+/* A forked child has the parent's memory but none of its threads, and the
+ * locks may have been held by one of them: start over. */
+static void
+par_atfork_child(void)
+{
+    pthread_mutex_init(&ca_par.call, NULL);
+    pthread_mutex_init(&ca_par.mu, NULL);
+    pthread_cond_init(&ca_par.work, NULL);
+    pthread_cond_init(&ca_par.done, NULL);
+    ca_par.nworkers = 0;
+    ca_par.gen = 0;
+    ca_par.pid = 0;
+}
+
 /* Start the workers if needed (call with ca_par.call held); returns how many
  * there are (0 if threads cannot be started: the copy is then serial). */
 static int
 par_start(void)
 {
-    pid_t pid = getpid();
-    if (ca_par.pid != pid) {
-        /* First use, or a forked child that inherited the count but not the
-         * threads. The mutexes were unlocked when fork happened only if no
-         * copy was running; a copy runs without the GIL, so re-create them. */
-        pthread_mutex_init(&ca_par.mu, NULL);
-        pthread_cond_init(&ca_par.work, NULL);
-        pthread_cond_init(&ca_par.done, NULL);
-        ca_par.nworkers = 0;
-        ca_par.gen = 0;
-        ca_par.pid = pid;
+    if (ca_par.pid == 0) {
+        ca_par.pid = getpid();
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         int want = ncpu > 1 ? (int)(ncpu < 8 ? ncpu : 8) - 1 : 0;
         if (want > CA_MAX_WORKERS) {
@@ -489,11 +516,13 @@ host_is_pinned(const void *p)
  * of `device` through pinned staging buffers; waits for completion. Called
  * with the GIL held (allocates the staging Memory), releases it to copy. */
 static int
-staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_t stream)
+staged_copy(int device, char *dev, char *host, size_t n, int to_host,
+            ca_stream_t stream)
 {
     size_t chunk = n < CA_STAGE_CHUNK * CA_STAGE_NBUF ? (n + 1) / 2 : CA_STAGE_CHUNK;
     chunk = (chunk + 4095) & ~(size_t)4095;
-    CaMemory *stage = ca_memory_alloc(device, CA_MEM_PINNED, chunk * CA_STAGE_NBUF, stream);
+    CaMemory *stage =
+        ca_memory_alloc(device, CA_MEM_PINNED, chunk * CA_STAGE_NBUF, stream);
     if (stage == NULL) {
         return -1;
     }
@@ -530,7 +559,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
                 }
             }
             par_memcpy(buf[b], host + off, len);
-            call = "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
+            call =
+                "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
             st = cudaMemcpyAsync(dev + off, buf[b], len, cudaMemcpyHostToDevice, s);
             if (st == cudaSuccess) {
                 call = "cudaEventRecord";
@@ -542,7 +572,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
         /* device -> pinned (DMA) ahead of pinned -> host (threads). */
         for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == cudaSuccess; i++) {
             size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-            call = "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
+            call =
+                "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
             st = cudaMemcpyAsync(buf[i], dev + off, len, cudaMemcpyDeviceToHost, s);
             if (st == cudaSuccess) {
                 call = "cudaEventRecord";
@@ -564,7 +595,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
                 size_t nlen = n - noff < chunk ? n - noff : chunk;
                 call = "cudaMemcpyAsync(pinned stage, device, chunk, "
                        "cudaMemcpyDeviceToHost)";
-                st = cudaMemcpyAsync(buf[b], dev + noff, nlen, cudaMemcpyDeviceToHost, s);
+                st = cudaMemcpyAsync(buf[b], dev + noff, nlen, cudaMemcpyDeviceToHost,
+                                     s);
                 if (st == cudaSuccess) {
                     call = "cudaEventRecord";
                     st = cudaEventRecord(ev[b], s);
@@ -586,6 +618,81 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host, ca_stream_
     }
     Py_END_ALLOW_THREADS
     Py_DECREF(stage);
+    if (st != cudaSuccess) {
+        return ca_cuda_error_int(st, call);
+    }
+    return 0;
+}
+
+/* ---- small transfers through pinned bounce buffers ------------------------------ */
+/*
+ * A copy between pageable host memory and the device costs the driver a second
+ * trip: for device -> pageable host it waits for the stream to drain before it
+ * can even start the DMA into its own staging buffer, then copies out. From
+ * page-locked memory the copy is queued behind the work like a kernel, and one
+ * stream synchronization covers both (about 2-3 us instead of ~10 us per call).
+ * So small transfers (scalar conversions, get() and NumPy -> GPU of up to
+ * CA_BOUNCE_MAX bytes) go through one of a few page-locked slots owned by the
+ * process. A slot is claimed with an atomic flag, never waited for: when all are
+ * in use by other threads the caller takes the ordinary path. Slots are
+ * allocated on first use (portable: valid on every device) and kept for the
+ * life of the process.
+ */
+#define CA_BOUNCE_SLOTS 4
+
+static char *bounce_buf[CA_BOUNCE_SLOTS];
+static atomic_int bounce_busy[CA_BOUNCE_SLOTS];
+
+int
+ca_bounce_copy(void *dst, const void *src, size_t n, int to_host, ca_stream_t stream)
+{
+    int slot = -1;
+    for (int i = 0; i < CA_BOUNCE_SLOTS; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&bounce_busy[i], &expected, 1)) {
+            slot = i;
+            break;
+        }
+    }
+    if (slot < 0) {
+        return 1; /* all in use: nothing done */
+    }
+    cudaStream_t s = (cudaStream_t)stream;
+    cudaError_t st = cudaSuccess;
+    const char *call = "cudaHostAlloc(&bounce, CA_BOUNCE_MAX, cudaHostAllocPortable)";
+    Py_BEGIN_ALLOW_THREADS
+    /* The claim orders this thread after the slot's previous owner, so the
+     * plain pointer is safe to read and set here. */
+    char *buf = bounce_buf[slot];
+    if (buf == NULL) {
+        void *p = NULL;
+        st = cudaHostAlloc(&p, CA_BOUNCE_MAX, cudaHostAllocPortable);
+        if (st == cudaSuccess) {
+            buf = (char *)p;
+            bounce_buf[slot] = buf;
+        }
+    }
+    if (st == cudaSuccess) {
+        if (to_host) {
+            call = "cudaMemcpyAsync(pinned bounce, device, n, cudaMemcpyDefault)";
+            st = cudaMemcpyAsync(buf, src, n, cudaMemcpyDefault, s);
+        }
+        else {
+            memcpy(buf, src, n);
+            call = "cudaMemcpyAsync(device, pinned bounce, n, cudaMemcpyDefault)";
+            st = cudaMemcpyAsync(dst, buf, n, cudaMemcpyDefault, s);
+        }
+    }
+    if (st == cudaSuccess) {
+        /* Also what keeps the slot from being reused while the DMA reads it. */
+        call = "cudaStreamSynchronize(stream)";
+        st = cudaStreamSynchronize(s);
+    }
+    if (st == cudaSuccess && to_host) {
+        memcpy(dst, buf, n);
+    }
+    Py_END_ALLOW_THREADS
+    atomic_store(&bounce_busy[slot], 0);
     if (st != cudaSuccess) {
         return ca_cuda_error_int(st, call);
     }
@@ -621,6 +728,16 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
     if (n >= CA_STAGE_MIN && a->kind == CA_MEM_DEVICE && !host_is_pinned(host)) {
         return staged_copy(a->device, a->data, host, n, to_host, stream);
     }
+    /* Small and blocking: through a pinned slot, unless `host` is page-locked
+     * already (asked only above 4 KiB, where copying twice would cost more than
+     * the query). */
+    if (blocking && n <= CA_BOUNCE_MAX && (n <= 4096 || !host_is_pinned(host))) {
+        int r = to_host ? ca_bounce_copy(host, a->data, n, 1, stream)
+                        : ca_bounce_copy(a->data, host, n, 0, stream);
+        if (r <= 0) {
+            return r;
+        }
+    }
     cudaError_t st;
     const char *call = to_host ? "cudaMemcpyAsync(host, device, n, cudaMemcpyDefault)"
                                : "cudaMemcpyAsync(device, host, n, cudaMemcpyDefault)";
@@ -644,23 +761,27 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
 
 /* get(): a new NumPy array (order 'C', 'F', 'A' or 'K'), or a copy into `out`. */
 static PyObject *
-to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int blocking)
+to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream,
+            int blocking)
 {
     CaArray *tmp = NULL;
     PyObject *res = NULL;
     int nd = CA_NDIM(a);
     if (order == 'A' || order == 'K') {
-        order = ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
+        order =
+            ((a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS)) ? 'F' : 'C';
     }
     if (out != NULL) {
         if (PyArray_NDIM(out) != nd ||
             !PyArray_CompareLists(PyArray_DIMS(out), CA_SHAPE(a), nd)) {
-            PyErr_SetString(PyExc_ValueError, "out= has a different shape than the array");
+            PyErr_SetString(PyExc_ValueError,
+                            "out= has a different shape than the array");
             return NULL;
         }
         if (ca_dtype_from_descr(PyArray_DESCR(out)) != a->dtype) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "out= has a different dtype than the array");
+            PyErr_SetString(PyExc_TypeError,
+                            "out= has a different dtype than the array");
             return NULL;
         }
         if (!PyArray_ISWRITEABLE(out)) {
@@ -705,14 +826,16 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int 
     if (hp != NULL && a->device == CA_CPU) {
         /* Host memory: NumPy's strided copy. */
         PyObject *v = numpy_alias(a, hp, 0);
-        if (v == NULL || PyArray_CopyInto((PyArrayObject *)res, (PyArrayObject *)v) < 0) {
+        if (v == NULL ||
+            PyArray_CopyInto((PyArrayObject *)res, (PyArrayObject *)v) < 0) {
             Py_XDECREF(v);
             goto error;
         }
         Py_DECREF(v);
         return res;
     }
-    int contig = order == 'F' ? (a->flags & CA_F_CONTIGUOUS) : (a->flags & CA_C_CONTIGUOUS);
+    int contig =
+        order == 'F' ? (a->flags & CA_F_CONTIGUOUS) : (a->flags & CA_C_CONTIGUOUS);
     CaArray *src = a;
     if (!contig) {
         tmp = ca_array_copy(a, a->dtype, order);
@@ -720,8 +843,11 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream, int 
             goto error;
         }
         src = tmp;
+        /* The copy was queued on the current stream: read it there. */
+        stream = ca_current_stream(a->device);
     }
-    if (copy_contiguous(src, PyArray_DATA((PyArrayObject *)res), 1, stream, blocking) < 0) {
+    if (copy_contiguous(src, PyArray_DATA((PyArrayObject *)res), 1, stream, blocking) <
+        0) {
         goto error;
     }
     Py_XDECREF(tmp);
@@ -743,6 +869,23 @@ ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind)
 {
     PyArrayObject *src = NULL;
     CaArray *r = NULL;
+    int hd = ca_dtype_from_descr(PyArray_DESCR(arr));
+    if (hd < 0) {
+        PyErr_Clear(); /* not ours (byte-swapped, object...): NumPy casts below */
+    }
+    else if (hd != dtype && device != CA_CPU && PyArray_SIZE(arr) > 0) {
+        /* Move the source bytes, then cast on the GPU. */
+        CaArray *tmp = ca_array_from_numpy(arr, hd, device, CA_MEM_DEVICE);
+        if (tmp == NULL) {
+            return NULL;
+        }
+        r = ca_array_empty_like(tmp, dtype, 'K', device, kind);
+        if (r != NULL && ca_assign(r, tmp) < 0) {
+            Py_CLEAR(r);
+        }
+        Py_DECREF(tmp);
+        return r;
+    }
     int fortran = PyArray_IS_F_CONTIGUOUS(arr) && !PyArray_IS_C_CONTIGUOUS(arr);
     int flags = (fortran ? NPY_ARRAY_F_CONTIGUOUS : NPY_ARRAY_C_CONTIGUOUS) |
                 NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST;
@@ -752,7 +895,8 @@ ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind)
     if (src == NULL) {
         return NULL;
     }
-    r = ca_array_empty(dtype, PyArray_NDIM(src), PyArray_DIMS(src), fortran, device, kind);
+    r = ca_array_empty(dtype, PyArray_NDIM(src), PyArray_DIMS(src), fortran, device,
+                       kind);
     if (r == NULL) {
         goto error;
     }
@@ -846,8 +990,8 @@ Ndarray_set(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         Py_RETURN_NONE;
     }
     /* Different layouts: transfer, then the strided copy on the device. */
-    CaArray *tmp = ca_array_from_numpy(arr, a->dtype, a->device,
-                                       a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+    CaArray *tmp = ca_array_from_numpy(
+        arr, a->dtype, a->device, a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
     if (tmp == NULL) {
         return NULL;
     }
@@ -915,9 +1059,10 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
             return NULL;
         }
         if (!PyArray_CanCastTypeTo(ca_descr(a->dtype), ca_descr(dtype), casting)) {
-            PyErr_Format(PyExc_TypeError,
-                         "Cannot cast array data from %R to %R according to the rule %R",
-                         (PyObject *)ca_descr(a->dtype), (PyObject *)ca_descr(dtype), cs);
+            PyErr_Format(
+                PyExc_TypeError,
+                "Cannot cast array data from %R to %R according to the rule %R",
+                (PyObject *)ca_descr(a->dtype), (PyObject *)ca_descr(dtype), cs);
             return NULL;
         }
     }
@@ -978,7 +1123,8 @@ PyMethodDef ca_transfer_array_methods[] = {
 static PyObject *
 py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "stream", "order", "out", "blocking", NULL};
+    static const char *const names[] = {"a",   "stream",   "order",
+                                        "out", "blocking", NULL};
     PyObject *v[5];
     if (ca_parse_args("asnumpy", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
@@ -1000,5 +1146,9 @@ static PyMethodDef transfer_functions[] = {
 int
 ca_transfer_init(PyObject *m)
 {
+    if (pthread_atfork(NULL, NULL, par_atfork_child) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
+        return -1;
+    }
     return PyModule_AddFunctions(m, transfer_functions);
 }

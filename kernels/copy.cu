@@ -2,8 +2,9 @@
  * copy.cu: the copy family on the GPU (ca_copy_cast, ca_fill behind
  * kernels/dispatch_copy.c). s arrives coalesced. One launch per call:
  *
- *   contiguous, same bits    copy_bytes_kernel<V>: V-byte words (16 when dst and
- *                            src are congruent mod 16), bytewise head and tail
+ *   contiguous, same bits    copy_bytes_kernel<V>: one V-byte word per thread
+ *                            (16 when dst and src are congruent mod 16), a grid
+ *                            covering all words, bytewise head and tail
  *   contiguous, a cast       cast_contig_kernel<D,S>: N elements per thread per
  *                            step, N*size up to 16 bytes on the narrow side
  *   a 2-D transpose, bits    transpose_kernel<T,TILE>: shared-memory tiles, both
@@ -17,8 +18,9 @@
  * instantiated by element size, not per dtype; casts per (dst, src) pair. A
  * cast whose operands are transposed goes through the strided kernel (no tile).
  * Misaligned operands (a byte-offset view(dtype)) are legal: kernels then load
- * and store through memcpy instead of faulting. Grids are capped at one resident
- * wave (SMs x blocks per SM) and the kernels loop.
+ * and store through memcpy instead of faulting. Grids other than the same-bits
+ * contiguous copy's are capped at one resident wave (SMs x blocks per SM) and the
+ * kernels loop.
  */
 #include <atomic>
 
@@ -67,29 +69,30 @@ resident_blocks(int *out)
 }
 
 /* ---- contiguous, same bits ---------------------------------------------------------- */
+/* One V-byte word per thread and a grid that covers all the words (grid-stride
+ * only past kCopyMaxGrid blocks): the shape of the element-wise contiguous kernel
+ * (ew_kernels.cuh), which moves exp(a) on float32 -- the same traffic as a copy --
+ * at ~4280 GB/s on an H200, where a one-wave grid looping over four words per
+ * thread copied at ~3920 (and the one-wave cast kernel lags likewise). With
+ * many short blocks the block scheduler, not a fixed partition, balances the
+ * SMs' share of the stream. */
+constexpr int64_t kCopyMaxGrid = (int64_t)1 << 20;
+
 template <int V>
 __global__ void __launch_bounds__(kBlock)
 copy_bytes_kernel(char *__restrict__ dst, const char *__restrict__ src, int64_t nbytes,
                   int64_t head)
 {
     typedef typename Word<V>::type W;
-    const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    const int64_t tid = (int64_t)blockIdx.x * kBlock + threadIdx.x;
+    const int64_t step = (int64_t)gridDim.x * kBlock;
     const int64_t nw = (nbytes - head) / V;
     const W *__restrict__ s = reinterpret_cast<const W *>(src + head);
     W *__restrict__ d = reinterpret_cast<W *>(dst + head);
-    int64_t i = tid;
-    /* Four independent loads in flight per thread before the stores. */
-    for (; i + 3 * step < nw; i += 4 * step) {
-        W a0 = s[i], a1 = s[i + step], a2 = s[i + 2 * step], a3 = s[i + 3 * step];
-        d[i] = a0;
-        d[i + step] = a1;
-        d[i + 2 * step] = a2;
-        d[i + 3 * step] = a3;
-    }
-    for (; i < nw; i += step) {
+    for (int64_t i = tid; i < nw; i += step) {
         d[i] = s[i];
     }
+    /* Fewer than V bytes before the first and after the last word: block 0. */
     if (tid < head) {
         dst[tid] = src[tid];
     }
@@ -101,35 +104,36 @@ copy_bytes_kernel(char *__restrict__ dst, const char *__restrict__ src, int64_t 
 
 template <int V>
 cudaError_t
-launch_copy_bytes(char *dst, const char *src, int64_t nbytes, int wave, cudaStream_t st)
+launch_copy_bytes(char *dst, const char *src, int64_t nbytes, cudaStream_t st)
 {
     int64_t head = (int64_t)((V - (uintptr_t)dst % V) % V);
     if (head > nbytes) {
         head = nbytes;
     }
     const int64_t nw = (nbytes - head) / V;
-    copy_bytes_kernel<V><<<grid_for((nw + 3) / 4, wave), kBlock, 0, st>>>(dst, src, nbytes,
-                                                                        head);
+    int64_t blocks = (nw + kBlock - 1) / kBlock;
+    blocks = blocks < 1 ? 1 : (blocks > kCopyMaxGrid ? kCopyMaxGrid : blocks);
+    copy_bytes_kernel<V><<<(unsigned)blocks, kBlock, 0, st>>>(dst, src, nbytes, head);
     return cudaGetLastError();
 }
 
 cudaError_t
-copy_bytes(char *dst, const char *src, int64_t nbytes, int wave, cudaStream_t st)
+copy_bytes(char *dst, const char *src, int64_t nbytes, cudaStream_t st)
 {
     uintptr_t diff = (uintptr_t)dst - (uintptr_t)src;
     if (diff % 16 == 0) {
-        return launch_copy_bytes<16>(dst, src, nbytes, wave, st);
+        return launch_copy_bytes<16>(dst, src, nbytes, st);
     }
     if (diff % 8 == 0) {
-        return launch_copy_bytes<8>(dst, src, nbytes, wave, st);
+        return launch_copy_bytes<8>(dst, src, nbytes, st);
     }
     if (diff % 4 == 0) {
-        return launch_copy_bytes<4>(dst, src, nbytes, wave, st);
+        return launch_copy_bytes<4>(dst, src, nbytes, st);
     }
     if (diff % 2 == 0) {
-        return launch_copy_bytes<2>(dst, src, nbytes, wave, st);
+        return launch_copy_bytes<2>(dst, src, nbytes, st);
     }
-    return launch_copy_bytes<1>(dst, src, nbytes, wave, st);
+    return launch_copy_bytes<1>(dst, src, nbytes, st);
 }
 
 /* ---- transpose (same bits) ---------------------------------------------------------- */
@@ -473,16 +477,16 @@ ca_copy_cast_cuda(const ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t
     if (n == 0 || (bits && same_view(s))) {
         return 0;
     }
+    const bool contiguous =
+        s->ndim == 0 || (s->ndim == 1 && s->strides[0][0] == ed && s->strides[1][0] == es);
+    if (contiguous && bits) {
+        return (int)copy_bytes(s->data[0], s->data[1], n * ed, st); /* no wave cap */
+    }
     err = resident_blocks(&wave);
     if (err != cudaSuccess) {
         return (int)err;
     }
-    const bool contiguous =
-        s->ndim == 0 || (s->ndim == 1 && s->strides[0][0] == ed && s->strides[1][0] == es);
     if (contiguous) {
-        if (bits) {
-            return (int)copy_bytes(s->data[0], s->data[1], n * ed, wave, st);
-        }
         ContigFn fn = cast_row_of(dst_dtype).contig[src_dtype];
         if (fn == nullptr) {
             return CA_KERR_UNSUPPORTED;

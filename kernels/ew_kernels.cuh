@@ -104,7 +104,7 @@ ca_ew_contig_kernel(const ca_ew_cparams p)
         reinterpret_cast<ca_ew_vec<O, E> *>(p.ptr[0])[v] = r;
     }
     /* The last n % E elements: block 0's first threads, one each. */
-    if (blockIdx.x == 0) {
+    if (E > 1 && blockIdx.x == 0) {
         const uint32_t i = nvec * E + threadIdx.x;
         if (i < n) {
             I0 a = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));

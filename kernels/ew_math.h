@@ -80,6 +80,8 @@ CA_HD int ca_trunc_b(int a) { return a; }
 CA_HD int ca_round_b(int a) { return a; }
 CA_HD int ca_max_b(int a, int b) { return a | b; }
 CA_HD int ca_min_b(int a, int b) { return a & b; }
+CA_HD int ca_clipmax_b(int a, int b) { return a | b; }
+CA_HD int ca_clipmin_b(int a, int b) { return a & b; }
 CA_HD int ca_fmax_b(int a, int b) { return a | b; }
 CA_HD int ca_fmin_b(int a, int b) { return a & b; }
 CA_HD int ca_isnan_b(int a) { (void)a; return 0; }
@@ -128,6 +130,8 @@ CA_HD double ca_angle_b(int a) { (void)a; return 0.0; }
     }                                                                              \
     CA_HD T ca_max_##S(T a, T b) { return a > b ? a : b; }                         \
     CA_HD T ca_min_##S(T a, T b) { return a < b ? a : b; }                         \
+    CA_HD T ca_clipmax_##S(T a, T b) { return a > b ? a : b; }                     \
+    CA_HD T ca_clipmin_##S(T a, T b) { return a < b ? a : b; }                     \
     CA_HD T ca_fmax_##S(T a, T b) { return a > b ? a : b; }                        \
     CA_HD T ca_fmin_##S(T a, T b) { return a < b ? a : b; }                        \
     CA_HD T ca_floor_##S(T a) { return a; }                                        \
@@ -375,6 +379,8 @@ CA_HD int ca_ge_u64_i64(uint64_t a, int64_t b) { return ca_le_i64_u64(b, a); }
     /* NaN in either propagates; on a tie the second operand wins, as NumPy. */   \
     CA_HD T ca_max_##S(T a, T b) { return (a > b || a != a) ? a : b; }             \
     CA_HD T ca_min_##S(T a, T b) { return (a < b || a != a) ? a : b; }             \
+    CA_HD T ca_clipmax_##S(T a, T b) { return ca_max_##S(a, b); }                   \
+    CA_HD T ca_clipmin_##S(T a, T b) { return ca_min_##S(a, b); }                   \
     CA_HD T ca_fmax_##S(T a, T b) { return fmax##F(a, b); }                        \
     CA_HD T ca_fmin_##S(T a, T b) { return fmin##F(a, b); }                        \
     CA_HD int ca_isnan_##S(T a) { return ca_p_isnan_##Q(a); }                      \
@@ -437,7 +443,7 @@ CA_P_REAL(f64, double, , d)
     CA_HD R ca_angle_##S(T a) { return atan2##F(a.im, a.re); }                     \
     CA_HD R ca_abs_##S(T a) { return hypot##F(a.re, a.im); }                       \
     /* NumPy 2: z/|z|; 0 for 0; an infinite part gives a unit along it. */        \
-    CA_HD T ca_sign_##S(T a)                                                       \
+    CA_HD T ca_p_sign_##S(T a)                                                     \
     {                                                                              \
         const R m = hypot##F(a.re, a.im);                                          \
         if (m != m) {                                                              \
@@ -500,6 +506,15 @@ CA_P_REAL(f64, double, , d)
         return (a.re > b.re && a.im == a.im && b.im == b.im) ||                    \
                (a.re == b.re && a.im >= b.im);                                     \
     }                                                                              \
+    /* clip's max/min: NaN in the value propagates, the bounds compare plainly */ \
+    CA_HD T ca_clipmax_##S(T a, T b)                                               \
+    {                                                                              \
+        return (ca_isnan_##S(a) || a.re > b.re || (a.re == b.re && a.im > b.im)) ? a : b; \
+    }                                                                              \
+    CA_HD T ca_clipmin_##S(T a, T b)                                               \
+    {                                                                              \
+        return (ca_isnan_##S(a) || a.re < b.re || (a.re == b.re && a.im < b.im)) ? a : b; \
+    }                                                                              \
     CA_HD T ca_max_##S(T a, T b) { return (ca_isnan_##S(a) || ca_ge_##S(a, b)) ? a : b; } \
     CA_HD T ca_min_##S(T a, T b) { return (ca_isnan_##S(a) || ca_le_##S(a, b)) ? a : b; } \
     CA_HD T ca_fmax_##S(T a, T b) { return (ca_isnan_##S(b) || ca_ge_##S(a, b)) ? a : b; } \
@@ -516,11 +531,10 @@ CA_P_REAL(f64, double, , d)
         if (b.re == (R)0 && b.im == (R)0) {                                        \
             return P((R)1, (R)0);                                                  \
         }                                                                          \
-        if (a.re == (R)0 && a.im == (R)0) {                                        \
-            if (b.re > (R)0 && b.im == (R)0) {                                     \
-                return P((R)0, (R)0);                                              \
-            }                                                                      \
-            return P((R)NAN, (R)NAN);                                              \
+        if (a.re == (R)0 && a.im == (R)0 && b.im == (R)0) {                        \
+            /* 0 ** real: 0 for a positive exponent, else undefined; a complex  \
+             * exponent takes the general exp(b log a) path */                    \
+            return b.re > (R)0 ? P((R)0, (R)0) : P((R)NAN, (R)NAN);                \
         }                                                                          \
         if (b.im == (R)0 && b.re > (R)-100 && b.re < (R)100 &&                     \
             (R)(int)b.re == b.re) {                                                \
@@ -562,6 +576,21 @@ CA_P_CPLX(c64, ca_complex64, float, f, f, ca_p_c)
 CA_P_CPLX(c128, ca_complex128, double, , d, ca_p_z)
 
 /* ---- complex128 functions -------------------------------------------------- */
+CA_HD ca_complex128 ca_sign_c128(ca_complex128 a)
+{
+    const double s = fabs(a.re) > fabs(a.im) ? fabs(a.re) : fabs(a.im);
+    if (s > 1e300 && s < (double)INFINITY) {
+        /* |z| would overflow: scale first (z/|z| does not change) */
+        return ca_p_sign_c128(ca_p_z(a.re / s, a.im / s));
+    }
+    return ca_p_sign_c128(a);
+}
+
+CA_HD ca_complex64 ca_sign_c64(ca_complex64 a)
+{
+    return ca_p_z2c(ca_p_sign_c128(ca_p_c2z(a)));
+}
+
 CA_HD ca_complex128 ca_sqrt_c128(ca_complex128 z)
 {
     double a = z.re, b = z.im, t;
@@ -630,6 +659,11 @@ CA_HD ca_complex128 ca_log_c128(ca_complex128 z)
         if (mx > 0.5 && mx < 2.0) {
             /* near |z| == 1, log|z| = log1p(|z|^2 - 1) / 2 keeps its digits */
             re = 0.5 * log1p((mx - 1.0) * (mx + 1.0) + mn * mn);
+        }
+        else if (mx > 1e300) {
+            /* |z| itself would overflow */
+            const double q = mn / mx;
+            re = log(mx) + 0.5 * log1p(q * q);
         }
         else {
             re = log(hypot(x, y));
@@ -752,10 +786,35 @@ CA_HD ca_complex128 ca_tan_c128(ca_complex128 z)
     return ca_p_z(w.im, -w.re);
 }
 
+/* |z| so large that 1/z^2 vanishes: asinh z = log 2z, acosh z = log 2z. */
+CA_HD int ca_p_big(ca_complex128 z) { return fabs(z.re) > 1e150 || fabs(z.im) > 1e150; }
+
+CA_HD ca_complex128 ca_p_log2z(ca_complex128 z)
+{
+    ca_complex128 r = ca_log_c128(z);
+    r.re += CA_P_LN2;
+    return r;
+}
+
+CA_HD ca_complex128 ca_p_asinh_big(ca_complex128 z)
+{
+    if (ca_p_signbit_d(z.re)) {
+        /* odd function: keep the principal branch for Re z < 0 */
+        ca_complex128 r = ca_p_log2z(ca_p_z(-z.re, -z.im));
+        return ca_p_z(-r.re, -r.im);
+    }
+    return ca_p_log2z(z);
+}
+
 /* Kahan, "Branch cuts for complex elementary functions" (1987): exact on the
- * cuts through the signs of zero, and free of overflow for large |z|. */
+ * cuts through the signs of zero; the large-|z| forms above avoid overflow. */
 CA_HD ca_complex128 ca_asin_c128(ca_complex128 z)
 {
+    if (ca_p_big(z)) {
+        /* asin z = -i asinh(iz) */
+        ca_complex128 w = ca_p_asinh_big(ca_p_z(-z.im, z.re));
+        return ca_p_z(w.im, -w.re);
+    }
     const ca_complex128 s1 = ca_sqrt_c128(ca_p_z(1.0 - z.re, -z.im));
     const ca_complex128 s2 = ca_sqrt_c128(ca_p_z(1.0 + z.re, z.im));
     return ca_p_z(atan2(z.re, s1.re * s2.re - s1.im * s2.im),
@@ -764,6 +823,10 @@ CA_HD ca_complex128 ca_asin_c128(ca_complex128 z)
 
 CA_HD ca_complex128 ca_acos_c128(ca_complex128 z)
 {
+    if (ca_p_big(z)) {
+        ca_complex128 a = ca_asin_c128(z);
+        return ca_p_z(CA_P_PI_2 - a.re, -a.im);
+    }
     const ca_complex128 s1 = ca_sqrt_c128(ca_p_z(1.0 - z.re, -z.im));
     const ca_complex128 s2 = ca_sqrt_c128(ca_p_z(1.0 + z.re, z.im));
     return ca_p_z(2.0 * atan2(s1.re, s2.re), asinh(s2.re * s1.im - s2.im * s1.re));
@@ -771,6 +834,9 @@ CA_HD ca_complex128 ca_acos_c128(ca_complex128 z)
 
 CA_HD ca_complex128 ca_acosh_c128(ca_complex128 z)
 {
+    if (ca_p_big(z)) {
+        return ca_p_log2z(z);
+    }
     const ca_complex128 s1 = ca_sqrt_c128(ca_p_z(z.re - 1.0, z.im));
     const ca_complex128 s2 = ca_sqrt_c128(ca_p_z(z.re + 1.0, z.im));
     return ca_p_z(asinh(s1.re * s2.re + s1.im * s2.im), 2.0 * atan2(s1.im, s2.re));

@@ -196,6 +196,48 @@ int ca_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtyp
 int ca_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
             ca_stream_t stream);
 
+
+/* linalg/random (linalg helper) */
+/* ---- random numbers (kernels/random.cu, host_random.c, dispatch_random.c) -----
+ * Counter-based Philox4x32-10: a call fills out[0:n] (contiguous) from Philox
+ * blocks offset, offset+1, ... of the stream of `seed` and consumes
+ * ca_random_blocks(...) of them; the caller adds that to its offset. The cpu
+ * and GPU paths compute the same words (kernels/random_impl.h says which
+ * samples are bit-identical). */
+enum { CA_RANDOM_UNIFORM = 0, CA_RANDOM_NORMAL = 1, CA_RANDOM_INTEGERS = 2 };
+/* Blocks consumed by n samples of distribution `dist` in `dtype` (for integers:
+ * range_m1 = high - low - 1 decides, dtype is ignored). */
+uint64_t ca_random_blocks(int dist, int dtype, uint64_t range_m1, int64_t n);
+/* out = low + scale * U[0, 1); dtype CA_FLOAT32 or CA_FLOAT64 (float32 in float
+ * arithmetic). */
+int ca_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
+                      uint64_t offset, double low, double scale, ca_stream_t stream);
+/* out = loc + scale * N(0, 1) (Box-Muller); dtype CA_FLOAT32 or CA_FLOAT64. */
+int ca_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
+                     uint64_t offset, double loc, double scale, ca_stream_t stream);
+/* out = low + r, r uniform in [0, range_m1] without bias (Lemire), computed
+ * modulo 2^64 and stored in the low `itemsize` bytes (1, 2, 4, 8). */
+int ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
+                       uint64_t offset, uint64_t low, uint64_t range_m1,
+                       ca_stream_t stream);
+
+/* ---- matrix products (kernels/host_matmul.c, matmul_int.cu) ----------------------
+ * ca_gemm_host: a host stand-in for cuBLAS's strided-batched gemm with the same
+ * conventions (column-major; op 0 = N, 1 = T, 2 = C; strides and leading
+ * dimensions in elements; alpha = 1, beta = 0), for the inexact dtypes. It lets
+ * the cuBLAS call plan be tested on machines without a GPU. */
+int ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k,
+                 const void *a, int64_t lda, int64_t stride_a, const void *b, int64_t ldb,
+                 int64_t stride_b, void *c, int64_t ldc, int64_t stride_c, int64_t batch);
+/* C[p, i, j] = sum_l A[p, i, l] * B[p, l, j] in one launch for bool (or of
+ * ands), the integer dtypes (wrapping, as NumPy), float32 and float64 (fused
+ * multiply-adds in the element's precision), any byte strides (row-major
+ * indices: batch, row, column). k == 0 gives zeros. */
+int ca_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+                    const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                    const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+                    void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
+/* end linalg/random */
 /* element-wise (ufunc helper) --------------------------------------------------- */
 /* The op table lives in kernels/ops.def; tools/gen_ops.py generates ca_ew_ops[],
  * ca_ew_loops[] and the kernels (build/generated/ew_table.h has the CA_OP_<name>

@@ -298,9 +298,12 @@ struct ArgAcc {
 
 template <int IN, bool MAX>
 struct ArgOp {
+    static constexpr bool is_arg = true;
+    static constexpr bool is_max = MAX;
     using In = typename ca_ctype<IN>::type;
     using Out = int64_t;
     static constexpr int V = IN == CA_FLOAT16 ? CA_FLOAT32 : IN;
+    static constexpr int In_code = IN;
     using Val = typename ca_ctype<V>::type;
     using Acc = ArgAcc<Val>;
     using Ctx = NoCtx;
@@ -646,6 +649,16 @@ reduce_strided(typename Op::Acc acc, const KLayout &L, const char *base, int64_t
     return acc;
 }
 
+/* Whether Op is argmax/argmin (they take the fast path below). */
+template <class Op, class = void>
+struct IsArgOp {
+    static constexpr bool value = false;
+};
+template <class Op>
+struct IsArgOp<Op, decltype((void)Op::is_arg)> {
+    static constexpr bool value = Op::is_arg;
+};
+
 template <class Op>
 __device__ __forceinline__ typename Op::Acc vec_comb(typename Op::Acc acc, uint4 w, int64_t r,
                                                      const typename Op::Ctx &ctx)
@@ -654,6 +667,31 @@ __device__ __forceinline__ typename Op::Acc vec_comb(typename Op::Acc acc, uint4
     constexpr int V = (int)(16 / sizeof(In));
     In e[V];
     memcpy(e, &w, sizeof w);
+    if constexpr (IsArgOp<Op>::value) {
+        /* argmax/argmin were compute-bound (a full (value, index) combine per
+         * element: 3726 GB/s against sum's 4389 on the H200). A thread meets its
+         * elements in increasing position, so a word whose best value neither beats
+         * the running best nor holds a NaN cannot change it (ties keep the earlier
+         * position, and a NaN already held is the first NaN): test that with one
+         * max/min per element and run the full combine only when the word matters. */
+        using Val = typename Op::Val;
+        if (acc.i >= 0) {
+            if (v_isnan(acc.v)) {
+                return acc;
+            }
+            Val m = ca_caster<Op::V, Op::In_code>::cast(e[0]);
+            bool nan = v_isnan(m);
+#pragma unroll
+            for (int k = 1; k < V; k++) {
+                const Val x = ca_caster<Op::V, Op::In_code>::cast(e[k]);
+                nan |= v_isnan(x);
+                m = (Op::is_max ? v_gt(x, m) : v_gt(m, x)) ? x : m;
+            }
+            if (!nan && !(Op::is_max ? v_gt(m, acc.v) : v_gt(acc.v, m))) {
+                return acc;
+            }
+        }
+    }
 #pragma unroll
     for (int k = 0; k < V; k++) {
         acc = Op::comb(acc, Op::load(e[k], r + k, ctx));

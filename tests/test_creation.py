@@ -3,6 +3,8 @@
 import array as pyarray
 import gc
 
+import math
+
 import numpy as np
 import pytest
 
@@ -423,3 +425,53 @@ def test_errors_leave_nothing_behind(device):
             ca.asarray(ca.zeros(10, device=device), dtype=np.int8, copy=False)
     gc.collect()
     assert _used_bytes(device) == before
+
+
+# ---- fuzzing: bad input raises cleanly, good input matches NumPy -------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_scalars = st.one_of(st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=True),
+                     st.booleans(), st.complex_numbers(allow_nan=False), st.text(max_size=2),
+                     st.none())
+_nested = st.recursive(_scalars, lambda c: st.lists(c, max_size=4), max_leaves=12)
+_dims = st.one_of(st.integers(-5, 6), st.integers(-2 ** 64, 2 ** 64), st.floats(),
+                  st.text(max_size=2))
+_dtypes = st.one_of(st.none(), st.sampled_from(ALL_DTYPES),
+                    st.sampled_from(["f4", "<f8", ">i4", "U2", "O", "M8", "c16", "?",
+                                     "float", "q", "V3", "xyz", ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(obj=_nested, dtype=_dtypes)
+def test_fuzz_asarray(obj, dtype):
+    try:
+        e = np.asarray(obj, dtype=dtype)
+        ok = True
+    except Exception:
+        ok = False
+    try:
+        a = ca.asarray(obj, dtype=dtype, device="cpu")
+    except (TypeError, ValueError, OverflowError, MemoryError):
+        return
+    assert ok
+    assert a.dtype == e.dtype and a.shape == e.shape
+    np.testing.assert_array_equal(a.get(), e)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=st.one_of(_dims, st.lists(_dims, max_size=5)), dtype=_dtypes,
+       order=st.sampled_from(["C", "F", "K", "x", None, 3]))
+def test_fuzz_creation_args(shape, dtype, order):
+    dims = shape if isinstance(shape, list) else [shape]
+    if all(isinstance(d, int) and d > 0 for d in dims) and 2**27 < math.prod(dims) < 2**44:
+        # zeros/ones would touch (and the pool would then cache) gigabytes per example;
+        # sizes that cannot be allocated at all are still generated and checked.
+        return
+    for f in (ca.empty, ca.zeros, ca.ones):
+        try:
+            a = f(shape, dtype=dtype, order=order, device="cpu")
+        except (TypeError, ValueError, OverflowError, MemoryError):
+            continue
+        e = np.empty(shape, dtype=dtype, order=order or "C")
+        assert a.shape == e.shape and a.dtype == e.dtype

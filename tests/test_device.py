@@ -10,8 +10,10 @@ import cuarray
 from cuarray import _core, cuda
 from conftest import HAVE_GPU
 
+# Subprocesses import the same cuarray as this process (an in-place build under
+# python/ or an installed package).
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(
-    [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python")]
+    [os.path.dirname(os.path.dirname(os.path.abspath(cuarray.__file__)))]
     + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
 
 

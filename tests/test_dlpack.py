@@ -525,6 +525,41 @@ def test_misaligned_capsule():
     np.testing.assert_array_equal(np.asarray(x), buf[::3][:2])
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_unsigned_wrapped_negative_stride_refused(dtype):
+    """CuPy (cupy/cupy#10172, seen with 14.2) exports a[::-1] with the byte stride
+    divided by the item size in unsigned arithmetic. For 1-byte items that is the
+    right bit pattern; for wider ones an element stride near 2**63 / itemsize whose
+    byte stride overflows: refused cleanly, capsule left unconsumed."""
+    a = random_array((6, 8), dtype)
+    v = a[::-1, ::2]
+    k = a.itemsize
+    code = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}[a.dtype.kind]
+
+    def capsule(strides):
+        return Forged(data=np_ptr(v), ndim=2, shape=v.shape, strides=strides,
+                      dtype=(code, 8 * k, 1), keep=a)
+
+    wrapped = tuple((s + 2**64) // k if s < 0 else s // k for s in v.strides)
+    wrapped = tuple(w - 2**64 if w >= 2**63 else w for w in wrapped)  # as int64
+    f = capsule(wrapped)
+    if k == 1:
+        x = cuarray.from_dlpack(f.capsule)
+        assert x.strides == v.strides
+        np.testing.assert_array_equal(np.asarray(x), v)
+    else:
+        assert wrapped[0] > 0
+        with pytest.raises(BufferError, match="strides overflow"):
+            cuarray.from_dlpack(f.capsule)
+        assert capsule_name(f.capsule) == "dltensor_versioned"
+        assert f.deleted == 0
+    # The true element strides (negative) read back as the NumPy view's.
+    f = capsule(tuple(s // k for s in v.strides))
+    x = cuarray.from_dlpack(f.capsule)
+    assert x.strides == v.strides and ptr(x) == np_ptr(v)
+    np.testing.assert_array_equal(np.asarray(x), v)
+
+
 def test_byte_offset_and_null_strides():
     buf = np.arange(12, dtype=np.int32)
     f = Forged(data=np_ptr(buf), byte_offset=8, shape=(2, 3), ndim=2, dtype=(0, 32, 1), keep=buf)

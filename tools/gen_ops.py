@@ -173,6 +173,10 @@ def fname(op, k):
 
 def vec_width(op, sig):
     width = max(1, 16 // max(DTYPES[c][4] for c in sig))
+    if op.name in HEAVY and any(c in "FD" for c in sig):
+        # complex math is long and compute-bound: one element per thread keeps
+        # the kernels (and nvcc's time) small at no cost in speed
+        return 1
     return min(width, 4 if op.name in HEAVY else 8)
 
 
@@ -261,6 +265,25 @@ def host_loop(op, k, sig):
     lines.append("        }")
     lines.append("        return;")
     lines.append("    }")
+    if op.nin == 2:
+        # one input a scalar (stride 0), the rest dense: `v * 2.0`
+        for sc in (1, 2):
+            arr = 3 - sc
+            cond = " && ".join(
+                [f"s[{sc}] == 0"] +
+                [f"s[{i}] == (int64_t)sizeof({st[i]}) && (uintptr_t)p[{i}] % _Alignof({st[i]}) == 0"
+                 for i in (0, arr)])
+            lines.append(f"    if ({cond}) {{")
+            lines.append(f"        {st[0]} *o = ({st[0]} *)p[0];")
+            lines.append(f"        {st[sc]} c;")
+            lines.append(f"        memcpy(&c, p[{sc}], sizeof c);")
+            a = [f"((const {st[1]} *)p[1])[i]", f"((const {st[2]} *)p[2])[i]"]
+            a[sc - 1] = "c"
+            lines.append("        for (int64_t i = 0; i < n; i++) {")
+            lines.append(f"            o[i] = {f}({a[0]}, {a[1]});")
+            lines.append("        }")
+            lines.append("        return;")
+            lines.append("    }")
     lines.append("    char *po = p[0];")
     for i in range(1, n):
         lines.append(f"    const char *p{i} = p[{i}];")
@@ -297,7 +320,10 @@ def gen_gpu(chunk, stamp):
         ins, o = sig[:op.nin], sig[op.nin]
         st = [DTYPES[c][1] for c in ins] + ["ca_ew_none"] * (3 - op.nin)
         out.append(f"/* {op.name} {sig[:op.nin]}->{sig[op.nin:]} */")
-        out.append(elem_func(op, k, sig, "static __device__ __forceinline__"))
+        # long complex math: one out-of-line copy shared by both kernels
+        big = op.name in HEAVY and any(c in "FD" for c in sig)
+        out.append(elem_func(op, k, sig, "static __device__ " +
+                             ("__noinline__" if big else "__forceinline__")))
         out.append(f"struct ca_ewop_{op.name}_{k} {{")
         out.append(f"    typedef {DTYPES[o][1]} O;")
         for i in range(3):

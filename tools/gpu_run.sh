@@ -15,11 +15,17 @@ grep -E "^cuarray:|^nvcc " "$OUT/build.log" | tail -n 30
 echo "build: $(( $(date +%s) - t )) s"
 cd /tmp && python3 -c "import cuarray; cuarray.show_config()" 2>&1 | tee "$OUT/config.txt"; cd - >/dev/null
 if [ "$what" = test ] || [ "$what" = all ]; then
-    ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -x -p no:cacheprovider \
+    ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider -n ${XDIST:-8} --durations=25 \
         --timeout=120 -o faulthandler_timeout=100 "$@" 2>&1 ) > "$OUT/pytest.log"
     echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
 fi
+if [ -n "${SANITIZE:-}" ]; then
+    # compute-sanitizer memcheck over a slice of the suite (every kernel family).
+    ( cd /tmp && timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 \
+        python3 -m pytest $SANITIZE -q -p no:cacheprovider -x 2>&1 ) > "$OUT/memcheck.log"
+    echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|passed|failed|Invalid" "$OUT/memcheck.log" | tail -n 8
+fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
-    ( cd /tmp && timeout ${BENCH_TIMEOUT:-300} python3 "$OLDPWD/benchmarks/run.py" --out "$OUT/bench" ${BENCH_ARGS:-} 2>&1 ) > "$OUT/bench.log"
+    ( cd /tmp && timeout ${BENCH_TIMEOUT:-300} python3 "$OLDPWD/benchmarks/run.py" --out "$OUT/bench" ${BENCH_K:+-k "$BENCH_K"} 2>&1 ) > "$OUT/bench.log"
     echo "bench rc=$?"; tail -n 60 "$OUT/bench.log"
 fi

@@ -23,6 +23,10 @@ from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
 # end array
 
+# linalg: matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
+from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
+from . import linalg, random  # noqa: E402,F401
+# end linalg
 # memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 # end memory

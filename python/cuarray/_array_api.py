@@ -56,22 +56,13 @@ class __array_namespace_info__:
         return _core.empty(0).device
 
     def devices(self):
-        devs = []
-        try:
-            n = _core.cuda_device_count() if hasattr(_core, "cuda_device_count") else None
-        except Exception:
-            n = None
-        if n is None:
-            try:
-                from . import cuda
+        from . import cuda
 
-                n = cuda.device_count()
-            except Exception:
-                n = 0
-        for i in range(n):
-            devs.append(_device_obj(f"cuda:{i}"))
-        devs.append(_device_obj("cpu"))
-        return devs
+        try:
+            n = cuda.device_count()
+        except Exception:
+            n = 0
+        return [_device_obj(f"cuda:{i}") for i in range(n)] + [_device_obj("cpu")]
 
     def default_dtypes(self, *, device=None):
         return {

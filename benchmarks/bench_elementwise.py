@@ -1,0 +1,99 @@
+"""Element-wise ops: per-call overhead of small calls, and GB/s of large ones.
+
+Per call (wall time, queue kept full): `a + b`, `a += b` and `v * 2.0` on 1024
+float32. Throughput (CUDA events): `a + b` (3 arrays moved), `exp(a)` (2) and
+`where(a > 0.5, a, a * 2)` (4 arrays counted, as in TARGETS.md) on 2^28 float32,
+plus a strided (transposed) add for the record.
+"""
+
+import operator
+
+from harness import Case
+
+SMALL = 1024
+BIG = 1 << 28
+SQ = 8192
+
+
+def _arrays(mod, n, k, dtype="float32"):
+    """k arrays of n random-ish values in [0, 1) on the library's GPU."""
+    name = mod.__name__
+    if name == "torch":
+        return [mod.rand(n, device="cuda", dtype=getattr(mod, dtype)) for _ in range(k)]
+    if name == "numpy":
+        rng = mod.random.default_rng(0)
+        return [rng.random(n, dtype=dtype) for _ in range(k)]
+    if name == "cupy":
+        return [mod.random.random(n, dtype=dtype) for _ in range(k)]
+    # cuarray: from NumPy (its random module is another helper's)
+    import numpy as np
+    rng = np.random.default_rng(0)
+    return [mod.asarray(rng.random(n, dtype=dtype)) for _ in range(k)]
+
+
+def _add(n):
+    def setup(mod):
+        a, b = _arrays(mod, n, 2)
+        return lambda: a + b
+    return setup
+
+
+def _iadd(n):
+    def setup(mod):
+        a, b = _arrays(mod, n, 2)
+        return lambda: operator.iadd(a, b)
+    return setup
+
+
+def _scalar_mul(n):
+    def setup(mod):
+        (v,) = _arrays(mod, n, 1)
+        return lambda: v * 2.0
+    return setup
+
+
+def _exp(n):
+    def setup(mod):
+        (a,) = _arrays(mod, n, 1)
+        return lambda: mod.exp(a)
+    return setup
+
+
+def _where(n):
+    def setup(mod):
+        (a,) = _arrays(mod, n, 1)
+        return lambda: mod.where(a > 0.5, a, a * 2)
+    return setup
+
+
+def _add_transposed(mod):
+    a, b = _arrays(mod, SQ * SQ, 2)
+    a, b = a.reshape(SQ, SQ), b.reshape(SQ, SQ)
+    return lambda: a.T + b
+
+
+def _all(make, n, numpy=True):
+    libs = ("cuarray", "cupy", "torch") + (("numpy",) if numpy else ())
+    return {lib: make(n) for lib in libs}
+
+
+CASES = [
+    Case("a + b, 1024 float32, per call", _all(_add, SMALL), mode="wall", unit="us",
+         target="<= 5", floor="3.6 (one launch)", group="elementwise"),
+    Case("a += b, 1024 float32, per call", _all(_iadd, SMALL), mode="wall", unit="us",
+         target="<= 4.5", floor="3.6", group="elementwise"),
+    Case("v * 2.0 (Python scalar), 1024 float32, per call", _all(_scalar_mul, SMALL),
+         mode="wall", unit="us", target="<= 5", floor="3.6", group="elementwise"),
+    Case("a + b, 2^28 float32 (3 arrays moved)", _all(_add, BIG, numpy=False), mode="gpu",
+         unit="GB/s", work=3 * 4 * BIG, target=">= 4100", floor="4119-4238 (copy)",
+         group="elementwise", repeats=5),
+    Case("exp(a), 2^28 float32", _all(_exp, BIG, numpy=False), mode="gpu", unit="GB/s",
+         work=2 * 4 * BIG, target=">= 4100", floor="4238 (copy)", group="elementwise",
+         repeats=5),
+    Case("where(a > 0.5, a, a * 2), 2^28 float32 (4 arrays counted)",
+         _all(_where, BIG, numpy=False), mode="gpu", unit="GB/s", work=4 * 4 * BIG,
+         target=">= 3000", group="elementwise", repeats=5),
+    Case("a.T + b, 8192^2 float32 (strided, 3 arrays)",
+         {lib: _add_transposed for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         unit="GB/s", work=3 * 4 * SQ * SQ, group="elementwise", repeats=5),
+]

@@ -1,0 +1,119 @@
+"""Matrix products: big GEMMs (TFLOP/s, GPU time), the small-call overhead, and the
+blog example (random 10000x10000 float64 + dot).
+
+Targets (docs/TARGETS.md): 8192^2 matmul >= 0.97x the faster of CuPy and PyTorch in
+float32 (no TF32), float64 and float16 -- the absolute targets below are 0.97x the
+figures of the reference run; compare the "vs best" column of the same run. A 64x64
+float32 matmul <= 8 us per call.
+"""
+
+import numpy as np
+
+from harness import Case, Skip
+
+N_BIG = 8192
+
+
+def _cuarray_pair(n, dtype, batch=None):
+    def setup(ca):
+        if not ca.cuda.is_available():
+            raise Skip("no GPU")
+        ca.linalg.set_allow_tf32(False)
+        shape = (n, n) if batch is None else (batch, n, n)
+        g = ca.random.default_rng(0)
+        a = g.standard_normal(shape, dtype=np.float32).astype(dtype)
+        b = g.standard_normal(shape, dtype=np.float32).astype(dtype)
+        return lambda: a @ b
+    return setup
+
+
+def _cupy_pair(n, dtype, batch=None):
+    def setup(cp):
+        shape = (n, n) if batch is None else (batch, n, n)
+        a = cp.random.standard_normal(shape, dtype=np.float32).astype(dtype)
+        b = cp.random.standard_normal(shape, dtype=np.float32).astype(dtype)
+        return lambda: a @ b
+    return setup
+
+
+def _torch_pair(n, dtype, batch=None):
+    def setup(torch):
+        torch.backends.cuda.matmul.allow_tf32 = False
+        dt = {np.float16: torch.float16, np.float32: torch.float32,
+              np.float64: torch.float64, np.complex64: torch.complex64}[dtype]
+        shape = (n, n) if batch is None else (batch, n, n)
+        a = torch.randn(shape, device="cuda", dtype=torch.float32).to(dt)
+        b = torch.randn(shape, device="cuda", dtype=torch.float32).to(dt)
+        return lambda: a @ b
+    return setup
+
+
+def _numpy_pair(n, dtype):
+    def setup(np_):
+        rng = np_.random.default_rng(0)
+        a = rng.standard_normal((n, n)).astype(dtype)
+        b = rng.standard_normal((n, n)).astype(dtype)
+        return lambda: a @ b
+    return setup
+
+
+def _gemm_case(name, n, dtype, target, batch=None, numpy=False):
+    setup = {"cuarray": _cuarray_pair(n, dtype, batch), "cupy": _cupy_pair(n, dtype, batch),
+             "torch": _torch_pair(n, dtype, batch)}
+    if numpy:
+        setup["numpy"] = _numpy_pair(n, dtype)
+    flops = 2.0 * n ** 3 * (batch or 1) * (4 if np.dtype(dtype).kind == "c" else 1)
+    return Case(name, setup, mode="gpu", unit="TFLOP/s", work=flops, target=target,
+                floor="cuBLAS", repeats=5)
+
+
+def _blog(mod):
+    """The example as written (CuPy's spelling; cuarray's is the same)."""
+    if mod.__name__ == "cuarray" and not mod.cuda.is_available():
+        raise Skip("no GPU")
+
+    def run():
+        x = mod.random.random((10000, 10000))
+        return mod.dot(x, x)
+    return run
+
+
+def _torch_blog(torch):
+    def run():
+        x = torch.rand((10000, 10000), device="cuda", dtype=torch.float64)
+        return x @ x
+    return run
+
+
+CASES = [
+    _gemm_case("matmul 8192^2 float32 (no TF32)", N_BIG, np.float32, ">= 49.7"),
+    _gemm_case("matmul 8192^2 float64", N_BIG, np.float64, ">= 58.8"),
+    _gemm_case("matmul 8192^2 float16 (float32 accumulation)", N_BIG, np.float16, ">= 773"),
+    _gemm_case("matmul 4096^2 complex64", 4096, np.complex64, None),
+    _gemm_case("batched matmul 512 x 128^2 float32", 128, np.float32, None, batch=512),
+    Case("64x64 float32 matmul, per call", {
+        "cuarray": _cuarray_pair(64, np.float32),
+        "cupy": _cupy_pair(64, np.float32),
+        "torch": _torch_pair(64, np.float32),
+        "numpy": _numpy_pair(64, np.float32),
+    }, mode="wall", unit="us", target="<= 8"),
+    # The top of the range cuarray's own kernel takes instead of cuBLAS (csrc/linalg.c,
+    # SMALL_MAX_WORK): it should still cost about one launch.
+    Case("128x128 float32 matmul, per call", {
+        "cuarray": _cuarray_pair(128, np.float32),
+        "cupy": _cupy_pair(128, np.float32),
+        "torch": _torch_pair(128, np.float32),
+        "numpy": _numpy_pair(128, np.float32),
+    }, mode="wall", unit="us"),
+    Case("64x64 float64 matmul, per call", {
+        "cuarray": _cuarray_pair(64, np.float64),
+        "cupy": _cupy_pair(64, np.float64),
+        "torch": _torch_pair(64, np.float64),
+        "numpy": _numpy_pair(64, np.float64),
+    }, mode="wall", unit="us"),
+    Case("blog: random((10000, 10000)) float64 + dot(x, x)", {
+        "cuarray": _blog,
+        "cupy": _blog,
+        "torch": _torch_blog,
+    }, mode="wall", unit="s", target="<= 0.036", repeats=5),
+]

@@ -1,0 +1,107 @@
+"""Random arrays: uniform and normal float32 (G samples/s, GPU time), beside CuPy,
+PyTorch and plain cuRAND Philox (the floor, through CuPy's cuRAND bindings).
+
+Targets (docs/TARGETS.md): uniform float32 >= 850 G samples/s, normal float32 >= 480.
+Each call allocates its output (from the pools), as a user's call does.
+"""
+
+import numpy as np
+
+from harness import Case, Skip
+
+N = 1 << 28
+
+
+def _ca(method, dtype, *args):
+    def setup(ca):
+        if not ca.cuda.is_available():
+            raise Skip("no GPU")
+        g = ca.random.default_rng(0)
+        f = getattr(g, method)
+        return lambda: f(*args, size=N, dtype=dtype)
+    return setup
+
+
+def _cp(method, dtype):
+    def setup(cp):
+        f = getattr(cp.random, method)
+        return lambda: f(size=N, dtype=dtype)
+    return setup
+
+
+def _torch(fname, dtype):
+    def setup(torch):
+        dt = torch.float32 if dtype == np.float32 else torch.float64
+        f = getattr(torch, fname)
+        return lambda: f(N, device="cuda", dtype=dt)
+    return setup
+
+
+def _curand_philox(kind, dtype):
+    """Plain cuRAND Philox4x32-10 into a preallocated buffer (the floor)."""
+    def setup(cp):
+        try:
+            from cupy_backends.cuda.libs import curand
+        except ImportError:
+            try:
+                from cupy.cuda import curand
+            except ImportError:
+                raise Skip("no cuRAND bindings in this CuPy")
+        gen = curand.createGenerator(curand.CURAND_RNG_PSEUDO_PHILOX4_32_10)
+        curand.setPseudoRandomGeneratorSeed(gen, 0)
+        out = cp.empty(N, dtype=dtype)
+        ptr = out.data.ptr
+        if kind == "uniform":
+            f = curand.generateUniform if dtype == np.float32 else curand.generateUniformDouble
+            return lambda: f(gen, ptr, N)
+        f = curand.generateNormal if dtype == np.float32 else curand.generateNormalDouble
+        return lambda: f(gen, ptr, N, 0.0, 1.0)
+    return setup
+
+
+def _integers(mod_name):
+    def setup(mod):
+        if mod_name == "cuarray":
+            if not mod.cuda.is_available():
+                raise Skip("no GPU")
+            g = mod.random.default_rng(0)
+            return lambda: g.integers(0, 1000, size=N, dtype=np.int32)
+        if mod_name == "cupy":
+            return lambda: mod.random.randint(0, 1000, size=N, dtype=np.int32)
+        return lambda: mod.randint(0, 1000, (N,), device="cuda", dtype=mod.int32)
+    return setup
+
+
+CASES = [
+    Case("uniform float32 random", {
+        "cuarray": _ca("random", np.float32),
+        "cupy": _cp("random", np.float32),
+        "torch": _torch("rand", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N, target=">= 850", floor="923 (cuRAND Philox)"),
+    Case("normal float32 random", {
+        "cuarray": _ca("standard_normal", np.float32),
+        "cupy": _cp("standard_normal", np.float32),
+        "torch": _torch("randn", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N, target=">= 480", floor="510 (cuRAND Philox)"),
+    Case("uniform float32, plain cuRAND Philox (floor; CuPy column)", {
+        "cupy": _curand_philox("uniform", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    Case("normal float32, plain cuRAND Philox (floor; CuPy column)", {
+        "cupy": _curand_philox("normal", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    Case("uniform float64 random", {
+        "cuarray": _ca("random", np.float64),
+        "cupy": _cp("random", np.float64),
+        "torch": _torch("rand", np.float64),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    Case("normal float64 random", {
+        "cuarray": _ca("standard_normal", np.float64),
+        "cupy": _cp("standard_normal", np.float64),
+        "torch": _torch("randn", np.float64),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    Case("integers [0, 1000) int32", {
+        "cuarray": _integers("cuarray"),
+        "cupy": _integers("cupy"),
+        "torch": _integers("torch"),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+]

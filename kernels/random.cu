@@ -1,0 +1,330 @@
+/*
+ * random.cu: the random distributions on the GPU (behind dispatch_random.c).
+ *
+ * One thread computes one Philox block per step of a grid-stride loop and
+ * stores its samples with one 16-byte store (4 float32 or 2 float64) when the
+ * output is aligned and the block lies inside it. The work per block is the
+ * ten Philox rounds (two wide multiplies each) plus the transform, so the
+ * kernels are arithmetic-bound at about the rate the stores drain; the key
+ * schedule is uniform across the grid and stays in uniform registers.
+ * Samples are defined per block, not per thread (random_impl.h), so the
+ * launch shape does not change the numbers.
+ */
+#include <atomic>
+
+#include <cuda_runtime.h>
+
+#include "random_impl.h"
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kMaxDevices = 64;
+std::atomic<int> g_grid[kMaxDevices];
+
+/* Blocks for a grid-stride loop: enough resident threads to fill every SM,
+ * no more (the loop does the rest). */
+cudaError_t
+grid_for(uint64_t work, int *grid)
+{
+    int dev = 0, cap = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess) {
+        return err;
+    }
+    if (dev >= 0 && dev < kMaxDevices) {
+        cap = g_grid[dev].load(std::memory_order_relaxed);
+    }
+    if (cap <= 0) {
+        int sms = 0, threads = 0;
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (err != cudaSuccess) {
+            return err;
+        }
+        err = cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+        if (err != cudaSuccess) {
+            return err;
+        }
+        cap = sms * (threads / kBlock > 0 ? threads / kBlock : 1);
+        if (dev >= 0 && dev < kMaxDevices) {
+            g_grid[dev].store(cap, std::memory_order_relaxed);
+        }
+    }
+    uint64_t need = (work + kBlock - 1) / kBlock;
+    *grid = need < (uint64_t)cap ? (int)need : cap;
+    if (*grid < 1) {
+        *grid = 1;
+    }
+    return cudaSuccess;
+}
+
+__device__ __forceinline__ uint64_t
+thread_index()
+{
+    return (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+/* ---- uniform ----------------------------------------------------------------- */
+template <bool kVec>
+__global__ void __launch_bounds__(kBlock)
+uniform_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                   uint64_t offset, float low, float scale)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = thread_index(); j < nblk; j += step) {
+        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
+        float4 v;
+        v.x = fmaf(ca_u01_f32(r.x), scale, low);
+        v.y = fmaf(ca_u01_f32(r.y), scale, low);
+        v.z = fmaf(ca_u01_f32(r.z), scale, low);
+        v.w = fmaf(ca_u01_f32(r.w), scale, low);
+        const uint64_t i = j * 4;
+        if (kVec && i + 4 <= n) {
+            reinterpret_cast<float4 *>(out)[j] = v;
+        }
+        else {
+            out[i] = v.x;
+            if (i + 1 < n) out[i + 1] = v.y;
+            if (i + 2 < n) out[i + 2] = v.z;
+            if (i + 3 < n) out[i + 3] = v.w;
+        }
+    }
+}
+
+template <bool kVec>
+__global__ void __launch_bounds__(kBlock)
+uniform_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                   uint64_t offset, double low, double scale)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = thread_index(); j < nblk; j += step) {
+        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
+        double2 v;
+        v.x = fma(ca_u01_f64(r.x, r.y), scale, low);
+        v.y = fma(ca_u01_f64(r.z, r.w), scale, low);
+        const uint64_t i = j * 2;
+        if (kVec && i + 2 <= n) {
+            reinterpret_cast<double2 *>(out)[j] = v;
+        }
+        else {
+            out[i] = v.x;
+            if (i + 1 < n) out[i + 1] = v.y;
+        }
+    }
+}
+
+/* ---- normal ------------------------------------------------------------------ */
+template <bool kVec>
+__global__ void __launch_bounds__(kBlock)
+normal_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                  uint64_t offset, float loc, float scale)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = thread_index(); j < nblk; j += step) {
+        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
+        float4 v;
+        ca_box_muller_f32(r.x, r.y, &v.x, &v.y);
+        ca_box_muller_f32(r.z, r.w, &v.z, &v.w);
+        v.x = fmaf(v.x, scale, loc);
+        v.y = fmaf(v.y, scale, loc);
+        v.z = fmaf(v.z, scale, loc);
+        v.w = fmaf(v.w, scale, loc);
+        const uint64_t i = j * 4;
+        if (kVec && i + 4 <= n) {
+            reinterpret_cast<float4 *>(out)[j] = v;
+        }
+        else {
+            out[i] = v.x;
+            if (i + 1 < n) out[i + 1] = v.y;
+            if (i + 2 < n) out[i + 2] = v.z;
+            if (i + 3 < n) out[i + 3] = v.w;
+        }
+    }
+}
+
+template <bool kVec>
+__global__ void __launch_bounds__(kBlock)
+normal_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                  uint64_t offset, double loc, double scale)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = thread_index(); j < nblk; j += step) {
+        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
+        double2 v;
+        ca_box_muller_f64(r, &v.x, &v.y);
+        v.x = fma(v.x, scale, loc);
+        v.y = fma(v.y, scale, loc);
+        const uint64_t i = j * 2;
+        if (kVec && i + 2 <= n) {
+            reinterpret_cast<double2 *>(out)[j] = v;
+        }
+        else {
+            out[i] = v.x;
+            if (i + 1 < n) out[i + 1] = v.y;
+        }
+    }
+}
+
+/* ---- integers ---------------------------------------------------------------- */
+template <int kSize, bool kWide>
+__global__ void __launch_bounds__(kBlock)
+integers_kernel(char *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                uint64_t offset, uint64_t low, uint64_t range_m1)
+{
+    constexpr int kShift = kWide ? 1 : 2;
+    constexpr uint64_t kPer = (uint64_t)1 << kShift;
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = thread_index(); j < nblk; j += step) {
+        ca_u32x4 blk = ca_philox_block(seed, offset + j, 0);
+        const uint64_t i0 = j << kShift;
+        for (uint64_t t = 0; t < kPer && i0 + t < n; t++) {
+            uint64_t r = ca_random_int_sample(seed, offset, i0 + t, range_m1, kWide, blk);
+            ca_store_int(out + (i0 + t) * kSize, kSize, low + r);
+        }
+    }
+}
+
+template <int kSize>
+__global__ void __launch_bounds__(kBlock)
+constant_kernel(char *__restrict__ out, uint64_t n, uint64_t value)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = thread_index(); i < n; i += step) {
+        ca_store_int(out + i * kSize, kSize, value);
+    }
+}
+
+template <int kSize>
+cudaError_t
+launch_integers(char *out, uint64_t n, uint64_t seed, uint64_t offset, uint64_t low,
+                uint64_t range_m1, cudaStream_t st)
+{
+    int grid = 0;
+    cudaError_t err;
+    if (range_m1 == 0) {
+        if ((err = grid_for(n, &grid)) != cudaSuccess) {
+            return err;
+        }
+        constant_kernel<kSize><<<grid, kBlock, 0, st>>>(out, n, low);
+        return cudaGetLastError();
+    }
+    const bool wide = range_m1 > 0xFFFFFFFFu;
+    const uint64_t nblk = wide ? (n + 1) / 2 : (n + 3) / 4;
+    if ((err = grid_for(nblk, &grid)) != cudaSuccess) {
+        return err;
+    }
+    if (wide) {
+        integers_kernel<kSize, true><<<grid, kBlock, 0, st>>>(out, n, nblk, seed, offset,
+                                                               low, range_m1);
+    }
+    else {
+        integers_kernel<kSize, false><<<grid, kBlock, 0, st>>>(out, n, nblk, seed, offset,
+                                                                low, range_m1);
+    }
+    return cudaGetLastError();
+}
+
+bool
+aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15u) == 0;
+}
+
+}  // namespace
+
+extern "C" int
+ca_random_uniform_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
+                       double low, double scale, ca_stream_t stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    const uint64_t un = (uint64_t)n;
+    const uint64_t nblk = dtype == CA_FLOAT32 ? (un + 3) / 4 : (un + 1) / 2;
+    int grid = 0;
+    cudaError_t err = grid_for(nblk, &grid);
+    if (err != cudaSuccess) {
+        return (int)err;
+    }
+    const bool vec = aligned16(out);
+    if (dtype == CA_FLOAT32) {
+        float *o = (float *)out;
+        if (vec) {
+            uniform_f32_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
+                                                              (float)low, (float)scale);
+        }
+        else {
+            uniform_f32_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
+                                                               (float)low, (float)scale);
+        }
+    }
+    else {
+        double *o = (double *)out;
+        if (vec) {
+            uniform_f64_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, low,
+                                                              scale);
+        }
+        else {
+            uniform_f64_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
+                                                               low, scale);
+        }
+    }
+    return (int)cudaGetLastError();
+}
+
+extern "C" int
+ca_random_normal_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
+                      double loc, double scale, ca_stream_t stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    const uint64_t un = (uint64_t)n;
+    const uint64_t nblk = dtype == CA_FLOAT32 ? (un + 3) / 4 : (un + 1) / 2;
+    int grid = 0;
+    cudaError_t err = grid_for(nblk, &grid);
+    if (err != cudaSuccess) {
+        return (int)err;
+    }
+    const bool vec = aligned16(out);
+    if (dtype == CA_FLOAT32) {
+        float *o = (float *)out;
+        if (vec) {
+            normal_f32_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
+                                                             (float)loc, (float)scale);
+        }
+        else {
+            normal_f32_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
+                                                              (float)loc, (float)scale);
+        }
+    }
+    else {
+        double *o = (double *)out;
+        if (vec) {
+            normal_f64_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, loc,
+                                                             scale);
+        }
+        else {
+            normal_f64_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
+                                                              loc, scale);
+        }
+    }
+    return (int)cudaGetLastError();
+}
+
+extern "C" int
+ca_random_integers_cuda(void *out, int64_t n, int itemsize, uint64_t seed, uint64_t offset,
+                        uint64_t low, uint64_t range_m1, ca_stream_t stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    char *o = (char *)out;
+    const uint64_t un = (uint64_t)n;
+    switch (itemsize) {
+    case 1:
+        return (int)launch_integers<1>(o, un, seed, offset, low, range_m1, st);
+    case 2:
+        return (int)launch_integers<2>(o, un, seed, offset, low, range_m1, st);
+    case 4:
+        return (int)launch_integers<4>(o, un, seed, offset, low, range_m1, st);
+    case 8:
+        return (int)launch_integers<8>(o, un, seed, offset, low, range_m1, st);
+    default:
+        return CA_KERR_UNSUPPORTED;
+    }
+}

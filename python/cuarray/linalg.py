@@ -1,0 +1,33 @@
+"""cuarray.linalg: matrix products (cuBLAS on a GPU, NumPy on the cpu device).
+
+The products themselves live in the main namespace too (``cuarray.matmul``,
+``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot`` and the ``@`` operator);
+this module adds the Array API's ``linalg.matmul`` / ``linalg.tensordot`` and the
+TF32 switch.
+
+TF32. float32 products run in full float32 arithmetic by default, as NumPy's do.
+On GPUs with tensor cores (Ampere and later) TF32 makes large float32 products
+several times faster at about 1e-3 relative precision of the inputs. Turn it on
+with ``set_allow_tf32(True)`` or by starting Python with ``CUARRAY_ALLOW_TF32=1``.
+float16 products always accumulate in float32.
+"""
+
+from ._core import matmul, tensordot  # noqa: F401
+from ._core import _get_allow_tf32, _set_allow_tf32
+
+__all__ = ["matmul", "tensordot", "set_allow_tf32", "get_allow_tf32"]
+
+
+def set_allow_tf32(allow=True):
+    """Allow (or forbid) TF32 tensor cores for float32 matrix products.
+
+    Returns the previous setting. The default is False unless the environment
+    variable ``CUARRAY_ALLOW_TF32=1`` was set when cuarray was imported. The
+    setting is process-wide and takes effect on the next product.
+    """
+    return _set_allow_tf32(bool(allow))
+
+
+def get_allow_tf32():
+    """Whether float32 matrix products may use TF32 tensor cores."""
+    return _get_allow_tf32()

@@ -1,0 +1,66 @@
+"""kernels/ops.def is the one table of element-wise ops: check that every row is
+tested, that the generated table matches it, and that the loops of NumPy's ufuncs
+are NumPy's own (in NumPy's order, which decides type resolution)."""
+
+from pathlib import Path
+
+import numpy as np
+
+from cuarray import _core
+from cuarray._generated_ops import OPS
+
+import test_elementwise
+
+OPS_DEF = Path(__file__).resolve().parent.parent / "kernels" / "ops.def"
+OURS = set("?bBhHiIlLefdFD")
+# ops of the table that are NumPy functions rather than ufuncs, or whose loops
+# are defined here (where/clip/round/angle/real/imag are not NumPy ufuncs)
+NOT_UFUNCS = {"where", "round", "angle", "real", "imag", "clip"}
+
+
+def parse_ops_def():
+    names = []
+    for line in OPS_DEF.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.append(line.split()[0])
+    return names
+
+
+def test_every_op_has_a_test():
+    names = parse_ops_def()
+    assert len(names) == len(set(names))
+    untested = [n for n in names if n not in test_elementwise.REFERENCE]
+    assert not untested, f"ops of kernels/ops.def without a reference test: {untested}"
+    tested_loops = {name for name, sig in test_elementwise.LOOPS}
+    assert set(names) <= tested_loops
+
+
+def test_generated_table_is_current():
+    assert [op[0] for op in OPS] == parse_ops_def()
+    assert sorted(_core._ops) == sorted(parse_ops_def())
+
+
+def test_loops_are_numpys():
+    for name, nin, nout, flags, sigs, expr in OPS:
+        if name in NOT_UFUNCS:
+            continue
+        uf = getattr(np, name)
+        assert (uf.nin, uf.nout) == (nin, nout), name
+        theirs = []
+        for t in uf.types:
+            t = t.replace("q", "l").replace("Q", "L")
+            if all(c in OURS for c in t.replace("->", "")) and t not in theirs:
+                theirs.append(t)
+        assert sigs == theirs, f"{name}: ops.def has {sigs}, NumPy has {theirs}"
+
+
+def test_clip_loops_match_numpys_clip_ufunc():
+    from numpy._core import umath
+    theirs = []
+    for t in umath.clip.types:
+        t = t.replace("q", "l").replace("Q", "L")
+        if all(c in OURS for c in t.replace("->", "")) and t not in theirs:
+            theirs.append(t)
+    ours = dict((n, s) for n, _, _, _, s, _ in OPS)["clip"]
+    assert ours == theirs
