@@ -867,7 +867,7 @@ __global__ void __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 }
 
 /* COLVEC: as COL, a thread owning the V = 16 / sizeof(In) adjacent outputs of one
- * 16-byte load. The plan guarantees: the innermost kept dim is contiguous in the
+ * 16-byte load (4- and 8-byte elements: more accumulators than four would spill). The plan guarantees: the innermost kept dim is contiguous in the
  * input with a length divisible by V, every other input stride and the input
  * pointer are 16-byte multiples, and there is at most one reduced dim. */
 template <class Op>
@@ -1058,7 +1058,7 @@ int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
         return run_finish<Op>(a, d.workspace, true, stream);
     }
     if (d.strategy == CA_RS_COLVEC) {
-        if constexpr (sizeof(In) <= 8) {
+        if constexpr (sizeof(In) >= 4 && sizeof(In) <= 8) {
             constexpr int V = (int)(16 / sizeof(In));
             k_colvec<Op><<<grid_for(ceil_div(a.nout / V * a.S, BLOCK)), BLOCK, 0, stream>>>(a);
         }
