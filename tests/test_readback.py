@@ -22,8 +22,8 @@ import cuarray as ca
 from cuarray import cuda
 from conftest import ALL_DTYPES, random_array, requires_gpu
 
-REAL_DTYPES = [d for d in ALL_DTYPES if np.dtype(d).kind != "c"]
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Where this process imported cuarray from, for the child processes below.
+PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(ca.__file__)))
 
 
 def same(x, y):
@@ -285,6 +285,35 @@ def test_readback_sees_work_of_its_own_stream_only_after_it(device):
             assert a.item() == 110
 
 
+# ---- several GPUs ----------------------------------------------------------------
+
+
+def _gpu_count():
+    try:
+        return cuda.device_count()
+    except Exception:
+        return 0
+
+
+@pytest.mark.skipif(_gpu_count() < 2, reason="needs two CUDA GPUs")
+def test_readback_on_every_gpu():
+    # The slot area is one portable allocation; each device reaches it through
+    # its own device pointer.
+    n = _gpu_count()
+    arrays = []
+    for d in range(n):
+        with ca.Device(d):
+            h = np.arange(100, dtype=np.float32) * (d + 1)
+            arrays.append((ca.asarray(h, device=f"cuda:{d}"), h))
+    for k in range(300):
+        d = k % n
+        a, h = arrays[d]
+        with ca.Device(d):
+            assert float(a[k % 100] + 1) == h[k % 100] + 1
+        # Read without making the device current: the readback selects it.
+        assert float(a[(k * 7) % 100]) == h[(k * 7) % 100]
+
+
 # ---- errors ----------------------------------------------------------------------
 
 
@@ -348,7 +377,7 @@ _FAULT_SCRIPT = textwrap.dedent("""
 @requires_gpu
 @pytest.mark.parametrize("mode", ["direct", "after_kernel"])
 def test_faulting_kernel_raises_cuda_error(mode):
-    script = _FAULT_SCRIPT.format(pkg=os.path.join(ROOT, "python"), mode=mode)
+    script = _FAULT_SCRIPT.format(pkg=PKG_DIR, mode=mode)
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
@@ -380,7 +409,7 @@ _FORK_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
 def test_fork_does_not_crash(device):
-    script = _FORK_SCRIPT.format(pkg=os.path.join(ROOT, "python"), device=device)
+    script = _FORK_SCRIPT.format(pkg=PKG_DIR, device=device)
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, (r.stdout, r.stderr)
