@@ -15,6 +15,8 @@
 
 #include "structmember.h"
 
+#include "readback.h"
+
 /* The iterator type (file-local: only ndarray.c creates iterators). */
 static PyTypeObject *ca_iter_type = NULL;
 
@@ -417,10 +419,17 @@ array_read_element(CaArray *a, const char *p, void *buf)
         return -1;
     }
     ca_stream_t stream = ca_current_stream(a->device);
-    /* Through a pinned bounce buffer: queued behind the work that computes the
-     * element, one synchronization (a copy into pageable `buf` would first
-     * wait for the stream, then stage). */
-    int r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
+    /* The fast path (float(x.sum()) and friends): a tiny kernel queued behind
+     * the work that computes the element writes it into mapped pinned memory
+     * the host polls; one round trip, no DMA, usually no synchronization. */
+    int r = ca_readback_element(a->device, p, a->itemsize, buf, stream);
+    if (r <= 0) {
+        return r;
+    }
+    /* No readback slot: through a pinned bounce buffer, queued behind the work
+     * that computes the element, one synchronization (a copy into pageable
+     * `buf` would first wait for the stream, then stage). */
+    r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
     if (r <= 0) {
         return r;
     }

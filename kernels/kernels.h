@@ -398,6 +398,22 @@ int ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *s
 int ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                    ca_stream_t stream);
 
+/* readback (readback helper, kernels/readback.cu) ---------------------------------- */
+/* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
+ * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first
+ * CA_READBACK_VALUE_BYTES, a uint64 sequence number at CA_READBACK_SEQ_OFFSET. */
+#define CA_READBACK_SLOT_BYTES 32
+#define CA_READBACK_VALUE_BYTES 16
+#define CA_READBACK_SEQ_OFFSET 16
+/* Queue on `stream` (of the current device): copy the `itemsize` bytes (a power
+ * of two, 1..16; `src` at any alignment) at device address `src` into the slot
+ * at device address `slot_dev_ptr`, then, visible to the host after the value,
+ * store `seq` into the slot's sequence word. GPU only (no cpu-device path), so
+ * it exists in CUDA builds only: callers guard it with #if CA_HAVE_CUDA. */
+int ca_readback_launch(int device, void *slot_dev_ptr, const void *src, int itemsize,
+                       uint64_t seq, ca_stream_t stream);
+/* end readback */
+
 #ifdef __cplusplus
 }
 #endif
