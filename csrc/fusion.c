@@ -345,7 +345,9 @@ add_program(ca_pending *r, const ca_pending *q)
         for (int i = 0; i < 3; i++) {
             const int c = in.src[i];
             if (c & CA_FUSE_CONST) {
-                in.src[i] = (uint8_t)map_const[c & 0x7f];
+                /* unused inputs name constant 0 whether or not q has one */
+                in.src[i] = (c & 0x7f) < q->nconst ? (uint8_t)map_const[c & 0x7f]
+                                                   : (uint8_t)CA_FUSE_CONST;
             }
             else if (c < CA_FUSE_MAXLEAF) {
                 in.src[i] = (uint8_t)map_leaf[c];
