@@ -73,6 +73,7 @@ int ca_elementwise_init(PyObject *m);/* elementwise.c */
 int ca_reduction_init(PyObject *m);  /* reduction.c */
 int ca_linalg_init(PyObject *m);     /* linalg.c */
 int ca_random_init(PyObject *m);     /* random.c */
+int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -260,6 +261,7 @@ extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_
 /* linalg/random (linalg helper) */
 extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
 /* end linalg/random */
+extern PyMethodDef ca_search_array_methods[];      /* search.c: nonzero */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
