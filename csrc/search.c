@@ -116,7 +116,8 @@ nz_count_run(CaArray *a, nz_count *c)
     }
     const int64_t n = (int64_t)a->size;
     Py_ssize_t ns = (Py_ssize_t)ca_mask_scratch_size(c->device, n);
-    c->scratch = ca_array_empty(CA_INT64, 1, &ns, 0, c->device, scratch_kind(c->device));
+    c->scratch =
+        ca_array_empty(CA_INT64, 1, &ns, 0, c->device, scratch_kind(c->device));
     if (c->scratch == NULL) {
         goto error;
     }
@@ -324,9 +325,9 @@ argwhere_impl(CaArray *a)
         goto error;
     }
     shape64(a, shape);
+    const int64_t w = (int64_t)sizeof(int64_t);
     if (kcheck(ca_unravel_index(c.device, (const int64_t *)flat->data, c.count, ndim,
-                                shape, out->data, (int64_t)ndim * (int64_t)sizeof(int64_t),
-                                (int64_t)sizeof(int64_t), c.stream),
+                                shape, out->data, ndim * w, w, c.stream),
                "ca_unravel_index") < 0) {
         goto error;
     }
@@ -426,14 +427,15 @@ py_argwhere(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
 }
 
 static PyObject *
-py_count_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+py_count_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames)
 {
     PyObject *v[3];
     CaArray *a;
     (void)m;
     /* keepdims is keyword-only, as NumPy's */
-    if (ca_parse_args("count_nonzero", args, nargs, kwnames, names_count, 2, 1, v) < 0 ||
-        (a = require_array("count_nonzero", v[0])) == NULL) {
+    int rc = ca_parse_args("count_nonzero", args, nargs, kwnames, names_count, 2, 1, v);
+    if (rc < 0 || (a = require_array("count_nonzero", v[0])) == NULL) {
         return NULL;
     }
     return count_nonzero_impl(a, v[1], v[2]);
@@ -442,27 +444,27 @@ py_count_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject 
 #define CA_FC (PyCFunction)(void (*)(void))
 #define CA_FLAGS (METH_FASTCALL | METH_KEYWORDS)
 
-#define DOC_NONZERO                                                                      \
-    "nonzero(a)\n--\n\n"                                                                 \
-    "The indices of the nonzero elements: a tuple of int64 arrays, one per\n"           \
+#define DOC_NONZERO                                                                    \
+    "nonzero(a)\n--\n\n"                                                               \
+    "The indices of the nonzero elements: a tuple of int64 arrays, one per\n"          \
     "dimension, in C order (numpy.nonzero). Nonzero means != 0; NaN counts as\n"       \
     "nonzero, -0.0 as zero, a complex number is nonzero when either part is.\n"        \
     "The result's length depends on the data, so this waits for the array's\n"         \
     "stream once. A 0-d array raises ValueError (as NumPy 2)."
-#define DOC_NONZERO_METHOD                                                               \
-    "nonzero($self, /)\n--\n\n"                                                          \
+#define DOC_NONZERO_METHOD                                                             \
+    "nonzero($self, /)\n--\n\n"                                                        \
     "The indices of the nonzero elements (see cuarray.nonzero)."
-#define DOC_FLATNONZERO                                                                  \
-    "flatnonzero(a)\n--\n\n"                                                             \
+#define DOC_FLATNONZERO                                                                \
+    "flatnonzero(a)\n--\n\n"                                                           \
     "The int64 indices of the nonzero elements of a.ravel() (numpy.flatnonzero).\n"    \
     "Waits for the array's stream once (the result's length depends on the data)."
-#define DOC_ARGWHERE                                                                     \
-    "argwhere(a)\n--\n\n"                                                                \
+#define DOC_ARGWHERE                                                                   \
+    "argwhere(a)\n--\n\n"                                                              \
     "The indices of the nonzero elements as one int64 array of shape (N, a.ndim),\n"   \
-    "one row per element in C order (numpy.argwhere; a 0-d input gives (1, 0) or\n"   \
+    "one row per element in C order (numpy.argwhere; a 0-d input gives (1, 0) or\n"    \
     "(0, 0)). Waits for the array's stream once."
-#define DOC_COUNT_NONZERO                                                                \
-    "count_nonzero(a, axis=None, *, keepdims=False)\n--\n\n"                             \
+#define DOC_COUNT_NONZERO                                                              \
+    "count_nonzero(a, axis=None, *, keepdims=False)\n--\n\n"                           \
     "The number of nonzero elements (int64) over the given axes (an int, a tuple,\n"   \
     "None for all). As CuPy, and unlike NumPy (a Python int), axis=None gives a 0-d\n" \
     "array, so nothing waits for the GPU; int() of it synchronizes."

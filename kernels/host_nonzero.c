@@ -8,9 +8,9 @@
 #include "kernels.h"
 
 #if CA_HAVE_CUDA
-int ca_cuda_unravel_index(const int64_t *flat, int64_t n, int ndim, const int64_t *shape,
-                          int64_t total, char *out, int64_t out_row, int64_t out_dim,
-                          ca_stream_t stream);
+int ca_cuda_unravel_index(const int64_t *flat, int64_t n, int ndim,
+                          const int64_t *shape, int64_t total, char *out,
+                          int64_t out_row, int64_t out_dim, ca_stream_t stream);
 #endif
 
 /* Row i is written after flat[i] is read and before flat[i + 1] is, so flat

@@ -375,3 +375,22 @@ def test_random_views(where, case):
     x = with_zeros(shape, dtype, seed=seed, frac=frac)
     a = dev(x, where)
     check_all(x[key], a[key], where)
+
+
+def test_on_a_stream(device):
+    """Data made on a non-default stream: the count waits for that stream."""
+    x = with_zeros((512, 1024), np.float32, seed=51, frac=0.5)
+    with ca.Device(device):
+        s = ca.cuda.Stream(non_blocking=True)
+        with s:
+            a = dev(x, device)
+            b = a * 2.0
+            nz = ca.nonzero(b)
+            flat = ca.flatnonzero(b)
+            arg = ca.argwhere(b)
+            cnt = ca.count_nonzero(b, axis=0)
+            s.synchronize()
+        check_tuple(nz, np.nonzero(x), device)
+        check_index(flat, np.flatnonzero(x), device)
+        check_index(arg, np.argwhere(x), device)
+        np.testing.assert_array_equal(cnt.get(), np.count_nonzero(x, axis=0))
