@@ -74,6 +74,7 @@ int ca_reduction_init(PyObject *m);  /* reduction.c */
 int ca_linalg_init(PyObject *m);     /* linalg.c */
 int ca_random_init(PyObject *m);     /* random.c */
 int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
+int ca_fusion_init(PyObject *m);     /* fusion.c */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -181,6 +182,8 @@ typedef struct CaMemory {
     int registered;         /* foreign host memory we cudaHostRegister'ed */
     Py_ssize_t exports;     /* live buffer-protocol exports */
     PyObject *weakreflist;
+    int shared;             /* its address was handed out (fusion.c) */
+    int pending;            /* deferred kernels that will write it (fusion.c) */
 } CaMemory;
 
 /* A new Memory of `nbytes` from the pool of (device, kind), stream-ordered on
@@ -220,6 +223,7 @@ typedef struct {
     CaMemory *mem;          /* the buffer's owner; NULL when size == 0 */
     PyObject *base;         /* for views: the array (or object) viewed */
     PyObject *weakreflist;
+    struct ca_pending *pending; /* its deferred kernel, not launched yet (fusion.c) */
     Py_ssize_t dims[1];     /* shape[ndim], strides[ndim]: really 2*ndim long */
 } CaArray;
 
@@ -350,5 +354,80 @@ PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
  * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
  * A new reference, or NULL with an exception. */
 PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
+
+/* ======================================================================== */
+/* Deferred element-wise work (fusion.c)                                     */
+/* ======================================================================== */
+/* Pending arrays (deferred kernels) in existence; read without the GIL only as
+ * a hint. */
+extern Py_ssize_t ca_fusion_npending;
+/* Launch every deferred kernel, in the order asked for. Needs the GIL (a no-op
+ * without it). Never raises: a failed launch is reported as unraisable. */
+void ca_fusion_flush_all(void);
+static inline void ca_fusion_flush(void)
+{
+    if (ca_fusion_npending) {
+        ca_fusion_flush_all();
+    }
+}
+/* m's address is about to leave cuarray (CAI, DLPack, .data.ptr, buffers):
+ * flush, and keep m out of deferred programs from now on (someone else may
+ * write it). NULL is a no-op. */
+void ca_fusion_export_memory(CaMemory *m);
+/* ndarray dealloc of an array with a->pending set. */
+void ca_fusion_array_dealloc(CaArray *a);
+/* The element-wise call `loop` over inputs arrs[i] (NULL: the scalar
+ * scalars[i], in the loop's input type) broadcast to (ndim, shape) with a new
+ * output, deferred: a new pending array, or NULL without an exception when this
+ * call is not deferred (take the eager path), or NULL with an exception. */
+PyObject *ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars,
+                        int ndim, const Py_ssize_t *shape, int device);
+
+/*
+ * Deferred kernels must reach the stream before any work cuarray issues after
+ * them. Rather than trusting every call site to remember, the entry points that
+ * enqueue GPU work or wait for it are wrapped here so they flush first: the
+ * kernel entry points of kernels.h, the CUDA runtime calls that enqueue, wait
+ * or record, and Py_BEGIN_ALLOW_THREADS (a flush needs the GIL, and blocking
+ * calls run without it). A function-like macro does not expand inside its own
+ * expansion, so each still calls the real function; `(name)(...)` calls it
+ * without flushing (fusion.c launches that way). memory.c (the pools, which
+ * must not re-enter Python) opts out with CA_NO_FLUSH_WRAPPERS.
+ */
+#if CA_HAVE_CUDA && !defined(CA_NO_FLUSH_WRAPPERS)
+#define ca_copy_cast(...) (ca_fusion_flush(), ca_copy_cast(__VA_ARGS__))
+#define ca_fill(...) (ca_fusion_flush(), ca_fill(__VA_ARGS__))
+#define ca_reduce(...) (ca_fusion_flush(), ca_reduce(__VA_ARGS__))
+#define ca_scan(...) (ca_fusion_flush(), ca_scan(__VA_ARGS__))
+#define ca_random_uniform(...) (ca_fusion_flush(), ca_random_uniform(__VA_ARGS__))
+#define ca_random_normal(...) (ca_fusion_flush(), ca_random_normal(__VA_ARGS__))
+#define ca_random_integers(...) (ca_fusion_flush(), ca_random_integers(__VA_ARGS__))
+#define ca_matmul_tiled(...) (ca_fusion_flush(), ca_matmul_tiled(__VA_ARGS__))
+#define ca_elementwise(...) (ca_fusion_flush(), ca_elementwise(__VA_ARGS__))
+#define ca_fused_elementwise(...) (ca_fusion_flush(), ca_fused_elementwise(__VA_ARGS__))
+#define ca_index_take(...) (ca_fusion_flush(), ca_index_take(__VA_ARGS__))
+#define ca_index_put(...) (ca_fusion_flush(), ca_index_put(__VA_ARGS__))
+#define ca_index_offsets(...) (ca_fusion_flush(), ca_index_offsets(__VA_ARGS__))
+#define ca_mask_count(...) (ca_fusion_flush(), ca_mask_count(__VA_ARGS__))
+#define ca_mask_offsets(...) (ca_fusion_flush(), ca_mask_offsets(__VA_ARGS__))
+#define ca_masked_fill(...) (ca_fusion_flush(), ca_masked_fill(__VA_ARGS__))
+#define cudaMemcpy(...) (ca_fusion_flush(), cudaMemcpy(__VA_ARGS__))
+#define cudaMemcpyAsync(...) (ca_fusion_flush(), cudaMemcpyAsync(__VA_ARGS__))
+#define cudaMemcpy2DAsync(...) (ca_fusion_flush(), cudaMemcpy2DAsync(__VA_ARGS__))
+#define cudaMemsetAsync(...) (ca_fusion_flush(), cudaMemsetAsync(__VA_ARGS__))
+#define cudaStreamSynchronize(...) (ca_fusion_flush(), cudaStreamSynchronize(__VA_ARGS__))
+#define cudaDeviceSynchronize(...) (ca_fusion_flush(), cudaDeviceSynchronize(__VA_ARGS__))
+#define cudaEventRecord(...) (ca_fusion_flush(), cudaEventRecord(__VA_ARGS__))
+#define cudaEventSynchronize(...) (ca_fusion_flush(), cudaEventSynchronize(__VA_ARGS__))
+#define cudaEventQuery(...) (ca_fusion_flush(), cudaEventQuery(__VA_ARGS__))
+#define cudaStreamWaitEvent(...) (ca_fusion_flush(), cudaStreamWaitEvent(__VA_ARGS__))
+#define cudaStreamQuery(...) (ca_fusion_flush(), cudaStreamQuery(__VA_ARGS__))
+#undef Py_BEGIN_ALLOW_THREADS
+#define Py_BEGIN_ALLOW_THREADS                                                \
+    {                                                                         \
+        ca_fusion_flush();                                                    \
+        PyThreadState *_save;                                                 \
+        _save = PyEval_SaveThread();
+#endif
 
 #endif /* CA_CUARRAY_H */

@@ -877,6 +877,8 @@ Stream_dealloc(CaStream *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     if (self->owned && self->handle != NULL) {
+        /* deferred kernels (fusion.c) may still name this stream */
+        ca_fusion_flush();
         /* The pools tag cached blocks with their stream: drop this handle from them
          * first, or a later cross-stream reuse would record an event on a dead
          * (or recycled) stream handle. */

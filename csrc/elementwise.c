@@ -703,6 +703,16 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
         return NULL;
     }
 
+    /* ---- deferred, to be fused with what consumes it (fusion.c) ---- */
+    if (out == NULL && device != CA_CPU) {
+        CaArray *arrs[3] = {in[0].arr, nin > 1 ? in[1].arr : NULL,
+                            nin > 2 ? in[2].arr : NULL};
+        PyObject *r = ca_fusion_try(loop, arrs, scalars, ndim, shape, device);
+        if (r != NULL || PyErr_Occurred()) {
+            return r;
+        }
+    }
+
     /* ---- inputs in the loop's dtypes (and aligned, for the GPU) ---- */
     for (int i = 0; i < nin; i++) {
         CaArray *a = in[i].arr;

@@ -320,6 +320,8 @@ Ndarray_get_cai(CaArray *self, void *closure)
                         "memory");
         return NULL;
     }
+    /* the consumer reads what deferred kernels will write, and may write it */
+    ca_fusion_export_memory(self->mem);
     d = PyDict_New();
     if (d == NULL) {
         return NULL;
@@ -1269,6 +1271,7 @@ Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
      * CPU library (NumPy reads kDLCUDAHost/kDLCUDAManaged in place), which
      * cannot wait on an event: the host waits instead, as for the buffer
      * protocol. */
+    ca_fusion_export_memory(src->mem);
     if (!to_cpu && src->kind != CA_MEM_HOST && consumer != 0 && src->size > 0) {
         ca_stream_t ours = ca_current_stream(src->device);
         int host_reader = (o_stream == NULL || o_stream == Py_None) &&

@@ -171,6 +171,8 @@ cublas_gemm(int device, ca_stream_t stream, int dtype, const gemm_plan *p, const
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     const char *call = "cublasGemm";
     const int batched = count > 1;
+    /* cuBLAS enqueues behind deferred element-wise work (fusion.c) */
+    ca_fusion_flush();
     switch (dtype) {
     case CA_FLOAT16: {
         const float one = 1.0f, zero = 0.0f;

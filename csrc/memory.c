@@ -8,6 +8,9 @@
  * All pool calls here hold the GIL; the upstreams release it around the blocking
  * CUDA calls (pool.c drops its own mutex around them, see pool.h).
  */
+/* The pools must not re-enter Python from inside their CUDA calls: no flushing
+ * wrappers here (cuarray.h). Exports flush explicitly. */
+#define CA_NO_FLUSH_WRAPPERS
 #include "cuarray.h"
 #include "pool.h"
 
@@ -352,6 +355,8 @@ memory_new(char *ptr, char *host_ptr, size_t size, int device, ca_memkind kind)
     m->registered = 0;
     m->exports = 0;
     m->weakreflist = NULL;
+    m->shared = 0;
+    m->pending = 0;
     return m;
 }
 
@@ -460,6 +465,7 @@ Memory_dealloc(CaMemory *self)
 static PyObject *
 Memory_get_ptr(CaMemory *self, void *closure)
 {
+    ca_fusion_export_memory(self);
     return PyLong_FromVoidPtr(self->ptr);
 }
 
@@ -505,6 +511,7 @@ static PyObject *
 Memory_get_cai(CaMemory *self, void *closure)
 {
     PyObject *stream = NULL, *res = NULL;
+    ca_fusion_export_memory(self);
     if (self->kind == CA_MEM_HOST) {
         PyErr_SetString(PyExc_AttributeError,
                         "host memory has no __cuda_array_interface__: a GPU cannot "

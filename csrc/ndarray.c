@@ -15,6 +15,8 @@
 
 #include "structmember.h"
 
+#include "readback.h"
+
 /* The iterator type (file-local: only ndarray.c creates iterators). */
 static PyTypeObject *ca_iter_type = NULL;
 
@@ -44,6 +46,7 @@ array_alloc(int ndim)
     a->mem = NULL;
     a->base = NULL;
     a->weakreflist = NULL;
+    a->pending = NULL;
     a->flags = 0;
     return a;
 }
@@ -54,6 +57,10 @@ Ndarray_dealloc(CaArray *a)
     PyTypeObject *tp = Py_TYPE(a);
     if (a->weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)a);
+    }
+    if (a->pending != NULL) {
+        /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
+        ca_fusion_array_dealloc(a);
     }
     Py_XDECREF(a->mem);
     Py_XDECREF(a->base);
@@ -412,10 +419,17 @@ array_read_element(CaArray *a, const char *p, void *buf)
         return -1;
     }
     ca_stream_t stream = ca_current_stream(a->device);
-    /* Through a pinned bounce buffer: queued behind the work that computes the
-     * element, one synchronization (a copy into pageable `buf` would first
-     * wait for the stream, then stage). */
-    int r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
+    /* The fast path (float(x.sum()) and friends): a tiny kernel queued behind
+     * the work that computes the element writes it into mapped pinned memory
+     * the host polls; one round trip, no DMA, usually no synchronization. */
+    int r = ca_readback_element(a->device, p, a->itemsize, buf, stream);
+    if (r <= 0) {
+        return r;
+    }
+    /* No readback slot: through a pinned bounce buffer, queued behind the work
+     * that computes the element, one synchronization (a copy into pageable
+     * `buf` would first wait for the stream, then stage). */
+    r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
     if (r <= 0) {
         return r;
     }
@@ -732,6 +746,8 @@ get_data(CaArray *a, void *c)
     if (p == NULL) {
         return NULL;
     }
+    /* the address may reach other code: no deferred kernels behind it */
+    ca_fusion_export_memory(a->mem);
     p->ptr = a->data;
     p->device = a->device;
     p->mem = a->mem ? (PyObject *)a->mem : Py_None;

@@ -297,6 +297,50 @@ int ca_ew_aligned(const ca_strided *s, int op, int dtype);
  * integer power check on the cpu device. s is not modified. */
 int ca_ew_host_any_negative(const ca_strided *s, int op, int dtype);
 
+/* fused element-wise programs (kernels/ew_fuse.cuh, dispatch_fuse.c) ------------ */
+/* A chain of element-wise loops evaluated in one pass (csrc/fusion.c builds them
+ * from deferred operations): every operand is a dense, same-shape run of n
+ * elements, so one thread takes a few consecutive elements through the whole
+ * chain in registers and memory is read and written once. A family fixes the
+ * value types a program may hold: CA_FUSE_F32 (float32 and bool) or CA_FUSE_F64
+ * (float64 and bool); ca_ew_fuse_slot (build/generated/ew_table.h) gives the
+ * program slot of each loop that fits a family, -1 for the others.
+ *
+ * Registers: 0..nleaf-1 hold the leaves (input arrays), CA_FUSE_MAXLEAF + k the
+ * result of instruction k; an operand code with CA_FUSE_CONST set names
+ * consts[code & 0x7f] instead. The result is the last instruction's register. */
+#define CA_FUSE_MAXLEAF 4
+#define CA_FUSE_MAXCONST 4
+#define CA_FUSE_MAXINSTR 8
+#define CA_FUSE_CONST 0x80
+enum { CA_FUSE_F32 = 0, CA_FUSE_F64 = 1, CA_FUSE_NFAM = 2 };
+
+typedef struct {
+    int16_t slot;                       /* the family's slot of the loop */
+    uint8_t src[3];                     /* operand codes of its inputs */
+} ca_fuse_instr;
+
+typedef struct {
+    char *out;                          /* n elements of out_type, aligned */
+    const char *leaf[CA_FUSE_MAXLEAF];  /* n elements each, aligned */
+    int32_t out_type;                   /* CA_BOOL or the family's float */
+    int32_t leaf_type[CA_FUSE_MAXLEAF];
+    int32_t nleaf, ninstr;
+    uint64_t consts[CA_FUSE_MAXCONST];  /* register words (float32 bits in the low half) */
+    ca_fuse_instr ins[CA_FUSE_MAXINSTR];
+    uint32_t n;                         /* 1 .. 2^31 - 1 */
+} ca_fuse_params;
+
+/* Elements per thread of each family's kernel: a leaf or the output pointer
+ * must be aligned to this many elements of its type. */
+#define CA_FUSE_VEC_F32 4
+#define CA_FUSE_VEC_F64 2
+
+/* Run program p of `family` on the GPU `device` (current) on `stream`. The cpu
+ * device has no fused path (CA_KERR_UNSUPPORTED): nothing is deferred there. */
+int ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
+                         ca_stream_t stream);
+
 /* indexing (index helper) ---------------------------------------------------- */
 /* One gather (take) or scatter (put) pass of advanced indexing (kernels/index.cu,
  * kernels/host_index.c). The pass runs over `shape` (the indexing result). For a
@@ -365,6 +409,21 @@ int ca_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                      const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
                      ca_stream_t stream);
 /* end nonzero */
+/* readback (readback helper, kernels/readback.cu) ---------------------------------- */
+/* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
+ * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first
+ * CA_READBACK_VALUE_BYTES, a uint64 sequence number at CA_READBACK_SEQ_OFFSET. */
+#define CA_READBACK_SLOT_BYTES 32
+#define CA_READBACK_VALUE_BYTES 16
+#define CA_READBACK_SEQ_OFFSET 16
+/* Queue on `stream` (of the current device): copy the `itemsize` bytes (a power
+ * of two, 1..16; `src` at any alignment) at device address `src` into the slot
+ * at device address `slot_dev_ptr`, then, visible to the host after the value,
+ * store `seq` into the slot's sequence word. GPU only (no cpu-device path), so
+ * it exists in CUDA builds only: callers guard it with #if CA_HAVE_CUDA. */
+int ca_readback_launch(int device, void *slot_dev_ptr, const void *src, int itemsize,
+                       uint64_t seq, ca_stream_t stream);
+/* end readback */
 
 #ifdef __cplusplus
 }

@@ -137,7 +137,7 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
 
     /* COL, COLVEC */
     d->strategy = CA_RS_COL;
-    bool vec = SZ <= 8 && d->nkeep > 0 && d->nred <= 1 && d->keep_in[d->nkeep - 1] == SZ &&
+    bool vec = SZ >= 4 && SZ <= 8 && d->nkeep > 0 && d->nred <= 1 && d->keep_in[d->nkeep - 1] == SZ &&
                d->keep_shape[d->nkeep - 1] % (16 / SZ) == 0 && ((uintptr_t)d->in % 16) == 0;
     for (int i = 0; i + 1 < d->nkeep && vec; i++) {
         vec = d->keep_in[i] % 16 == 0;
@@ -149,9 +149,11 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
     if (vec) {
         d->strategy = CA_RS_COLVEC;
     }
+    /* 16-byte loads keep enough bytes in flight with half the threads */
+    const int64_t Tc = vec ? T / 2 : T;
     int64_t S = 1;
-    if (threads < T && R >= 64) {
-        S = ceil_div(T, threads);
+    if (threads < Tc && R >= 64) {
+        S = ceil_div(Tc, threads);
         const int64_t most = R / 32;
         S = S < most ? S : most;
     }

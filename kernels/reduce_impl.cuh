@@ -763,7 +763,7 @@ struct RedArgs {
  * pass's partials (R per output, laid out by pso and psr): the second launch of
  * a split ROW or COL reduction. */
 template <class Op, bool PIN>
-__global__ void __launch_bounds__(BLOCK) k_row(const RedArgs a)
+__global__ void __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
@@ -815,7 +815,7 @@ __global__ void __launch_bounds__(BLOCK) k_row(const RedArgs a)
 /* COL: a thread per (output, split); split partials are laid out
  * [split][output]. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_col(const RedArgs a)
+__global__ void __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
@@ -867,11 +867,11 @@ __global__ void __launch_bounds__(BLOCK) k_col(const RedArgs a)
 }
 
 /* COLVEC: as COL, a thread owning the V = 16 / sizeof(In) adjacent outputs of one
- * 16-byte load. The plan guarantees: the innermost kept dim is contiguous in the
+ * 16-byte load (4- and 8-byte elements: more accumulators than four would spill). The plan guarantees: the innermost kept dim is contiguous in the
  * input with a length divisible by V, every other input stride and the input
  * pointer are 16-byte multiples, and there is at most one reduced dim. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_colvec(const RedArgs a)
+__global__ void __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
@@ -938,6 +938,26 @@ __global__ void __launch_bounds__(BLOCK) k_colvec(const RedArgs a)
     }
 }
 
+/* The second launch of a split COL/COLVEC reduction: a thread per output walks
+ * its partials, laid out [split][output], so a warp reads adjacent partials. */
+template <class Op>
+__global__ void __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
+{
+    using Acc = typename Op::Acc;
+    using Out = typename Op::Out;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    const Acc *ws = reinterpret_cast<const Acc *>(a.in);
+    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout; o += step) {
+        int64_t ioff, ooff, aoff;
+        keep_offsets(a.L, o, ioff, ooff, aoff);
+        Acc acc = Op::init();
+        for (int64_t s = 0; s < a.R; s++) {
+            acc = Op::comb(acc, ws[s * a.nout + o]);
+        }
+        *reinterpret_cast<Out *>(a.out + ooff) = Op::fin(acc, a.divisor, a.flags);
+    }
+}
+
 /* ---- launching ------------------------------------------------------------------------ */
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -975,10 +995,11 @@ inline int pow2_group(int64_t want)
     return g;
 }
 
-/* The second launch of a split reduction: a group per output combines the
- * partials. */
+/* The second launch of a split reduction. ROW partials are laid out
+ * [output][split]: a group per output combines them. COL partials are
+ * [split][output]: a thread per output. */
 template <class Op>
-int run_finish(const RedArgs &a, const void *ws, int64_t pso, int64_t psr, cudaStream_t stream)
+int run_finish(const RedArgs &a, const void *ws, bool row, cudaStream_t stream)
 {
     RedArgs f = a;
     f.in = static_cast<const char *>(ws);
@@ -986,11 +1007,16 @@ int run_finish(const RedArgs &a, const void *ws, int64_t pso, int64_t psr, cudaS
     f.S = 1;
     f.chunk = a.S;
     f.vec = 0;
-    f.pso = pso;
-    f.psr = psr;
-    f.G = pow2_group(ceil_div(a.S, 4));
-    f.nblocks = ceil_div(f.nout, BLOCK / f.G);
-    k_row<Op, true><<<grid_for(f.nblocks), BLOCK, 0, stream>>>(f);
+    if (row) {
+        f.pso = a.S;
+        f.psr = 1;
+        f.G = pow2_group(ceil_div(a.S, 4));
+        f.nblocks = ceil_div(f.nout, BLOCK / f.G);
+        k_row<Op, true><<<grid_for(f.nblocks), BLOCK, 0, stream>>>(f);
+    }
+    else {
+        k_colfin<Op><<<grid_for(ceil_div(f.nout, BLOCK)), BLOCK, 0, stream>>>(f);
+    }
     return (int)cudaGetLastError();
 }
 
@@ -1029,10 +1055,10 @@ int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
         if (err != cudaSuccess || a.S == 1) {
             return (int)err;
         }
-        return run_finish<Op>(a, d.workspace, a.S, 1, stream);
+        return run_finish<Op>(a, d.workspace, true, stream);
     }
     if (d.strategy == CA_RS_COLVEC) {
-        if constexpr (sizeof(In) <= 8) {
+        if constexpr (sizeof(In) >= 4 && sizeof(In) <= 8) {
             constexpr int V = (int)(16 / sizeof(In));
             k_colvec<Op><<<grid_for(ceil_div(a.nout / V * a.S, BLOCK)), BLOCK, 0, stream>>>(a);
         }
@@ -1047,7 +1073,7 @@ int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
     if (err != cudaSuccess || a.S == 1) {
         return (int)err;
     }
-    return run_finish<Op>(a, d.workspace, 1, a.nout, stream);
+    return run_finish<Op>(a, d.workspace, false, stream);
 }
 
 template <class O>

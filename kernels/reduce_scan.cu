@@ -73,8 +73,22 @@ __global__ void __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
         const int64_t i0 = c * a.chunk_len;
         const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
         Acc acc = Op::init();
-        for (int64_t i = i0 + threadIdx.x; i < i1; i += blockDim.x) {
-            acc = Op::comb(acc, Op::load(*(const In *)(a.in + oi + i * a.sin), i, ctx));
+        const char *p = a.in + oi;
+        const int64_t st = blockDim.x;
+        int64_t i = i0 + threadIdx.x;
+        /* four loads in flight before the combines */
+        for (; i + 3 * st < i1; i += 4 * st) {
+            const In x0 = *(const In *)(p + i * a.sin);
+            const In x1 = *(const In *)(p + (i + st) * a.sin);
+            const In x2 = *(const In *)(p + (i + 2 * st) * a.sin);
+            const In x3 = *(const In *)(p + (i + 3 * st) * a.sin);
+            acc = Op::comb(acc, Op::load(x0, i, ctx));
+            acc = Op::comb(acc, Op::load(x1, i + st, ctx));
+            acc = Op::comb(acc, Op::load(x2, i + 2 * st, ctx));
+            acc = Op::comb(acc, Op::load(x3, i + 3 * st, ctx));
+        }
+        for (; i < i1; i += st) {
+            acc = Op::comb(acc, Op::load(*(const In *)(p + i * a.sin), i, ctx));
         }
         acc = group_reduce<Op>(acc, (int)blockDim.x);
         if (threadIdx.x == 0) {
@@ -102,8 +116,10 @@ __global__ void __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 }
 
 /* BLOCK, last pass: each block scans its chunk tile by tile, SCAN_ITEMS adjacent
- * elements per thread, starting from the chunk's carry. Every element is read
- * and written by the same thread, so out may be in. */
+ * elements per thread, starting from the chunk's carry; the next tile's elements
+ * are loaded before the current tile's block scan, so the loads overlap it.
+ * Every element is read and written by the same thread (which reads it before
+ * it writes it), so out may be in. */
 template <class Op>
 __global__ void __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
 {
@@ -120,15 +136,38 @@ __global__ void __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
         const int64_t i0 = c * a.chunk_len;
         const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
         Acc carry = a.chunks > 1 ? reinterpret_cast<const Acc *>(a.ws)[b] : Op::init();
+        const char *p = a.in + oi;
+        In nxt[SCAN_ITEMS] = {};
+        {
+            const int64_t first = i0 + (int64_t)threadIdx.x * SCAN_ITEMS;
+#pragma unroll
+            for (int k = 0; k < SCAN_ITEMS; k++) {
+                if (first + k < i1) {
+                    nxt[k] = *(const In *)(p + (first + k) * a.sin);
+                }
+            }
+        }
         for (int64_t t0 = i0; t0 < i1; t0 += tile) {
             const int64_t first = t0 + (int64_t)threadIdx.x * SCAN_ITEMS;
+            In cur[SCAN_ITEMS];
+#pragma unroll
+            for (int k = 0; k < SCAN_ITEMS; k++) {
+                cur[k] = nxt[k];
+            }
+            const int64_t nfirst = first + tile;
+#pragma unroll
+            for (int k = 0; k < SCAN_ITEMS; k++) {
+                if (nfirst + k < i1) {
+                    nxt[k] = *(const In *)(p + (nfirst + k) * a.sin);
+                }
+            }
             Acc x[SCAN_ITEMS];
             Acc run = Op::init();
 #pragma unroll
             for (int k = 0; k < SCAN_ITEMS; k++) {
                 const int64_t i = first + k;
                 if (i < i1) {
-                    run = Op::comb(run, Op::load(*(const In *)(a.in + oi + i * a.sin), i, ctx));
+                    run = Op::comb(run, Op::load(cur[k], i, ctx));
                 }
                 x[k] = run;
             }

@@ -1,0 +1,260 @@
+/*
+ * readback.c: one element of a device array to the host in one round trip,
+ * for float(x), int(x), bool(x) and x.item() (csrc/ndarray.c).
+ *
+ * A D2H cudaMemcpyAsync into pinned memory plus cudaStreamSynchronize costs a
+ * DMA setup and a synchronization on top of the work itself. Instead, a
+ * one-thread kernel (kernels/readback.cu) queued on the caller's stream copies
+ * the element into a "slot" of mapped pinned host memory and then stores a
+ * sequence number into it; the host polls the sequence number (GIL held, a few
+ * microseconds) and reads the value once it matches. When the value does not
+ * come within RB_SPIN_NS (a long queue ahead of it), the host falls back to
+ * cudaStreamSynchronize with the GIL released, which also reports an earlier
+ * failed kernel as CUDAError instead of leaving us waiting.
+ *
+ * The slot area: RB_NSLOTS slots of CA_READBACK_SLOT_BYTES in one
+ * cudaHostAlloc(Mapped | Portable), made on first use (import initializes no
+ * CUDA). It lives as long as the process: the module has no teardown hook,
+ * and the CUDA runtime releases pinned memory at exit. A busy bitmap (atomic,
+ * so it does not depend on the GIL) hands out slots; a call owns its slot
+ * until it returns, also while it waits with the GIL released. Sequence
+ * numbers come from one 64-bit counter, so a value left in a slot by an
+ * earlier use never matches. A slot whose kernel may still be pending when the
+ * call gives up (a failed launch or synchronization) is never handed out
+ * again: a late write could otherwise land in the next user's value.
+ */
+#include "cuarray.h"
+
+#include "readback.h"
+
+#if CA_HAVE_CUDA
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#define RB_NSLOTS 64           /* one bit each in rb_busy */
+#define RB_MAX_DEVICES 64
+/* How long the host polls before it synchronizes instead. A small reduction
+ * plus the readback kernel arrive well within it; anything longer is a queue
+ * worth releasing the GIL for. */
+#define RB_SPIN_NS 20000
+#define RB_POLLS_PER_CLOCK 16  /* polls between two clock reads */
+
+enum { RB_UNINIT = 0, RB_INITIALIZING, RB_READY, RB_UNAVAILABLE };
+
+static _Atomic int rb_state = RB_UNINIT;
+/* Host address of the slot area; set before rb_state becomes RB_READY. */
+static unsigned char *rb_host = NULL;
+static _Atomic uint64_t rb_busy = 0;
+static _Atomic uint64_t rb_seq = 0;
+/* Per device: the slot area's device address; 0 not asked yet, 1 unusable. */
+static _Atomic uintptr_t rb_devbase[RB_MAX_DEVICES];
+
+/* A forked child cannot use the parent's CUDA context or its pinned memory:
+ * it takes the old path, which raises the CUDA error. */
+static void
+rb_atfork_child(void)
+{
+    atomic_store(&rb_state, RB_UNAVAILABLE);
+}
+
+/* Make the slot area once. Failure is not an error: the caller reads through
+ * the old path, which reports any CUDA problem itself. */
+static void
+rb_init(void)
+{
+    int expected = RB_UNINIT;
+    if (!atomic_compare_exchange_strong(&rb_state, &expected, RB_INITIALIZING)) {
+        return; /* another thread is at it, or it is done */
+    }
+    if (pthread_atfork(NULL, NULL, rb_atfork_child) != 0) {
+        atomic_store(&rb_state, RB_UNAVAILABLE);
+        return;
+    }
+    void *p = NULL;
+    cudaError_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaHostAlloc(&p, (size_t)RB_NSLOTS * CA_READBACK_SLOT_BYTES,
+                       cudaHostAllocMapped | cudaHostAllocPortable);
+    Py_END_ALLOW_THREADS
+    if (st != cudaSuccess || p == NULL || ((uintptr_t)p % 16) != 0) {
+        /* Keep the failure out of the next launch's cudaGetLastError. */
+        (void)cudaGetLastError();
+        atomic_store(&rb_state, RB_UNAVAILABLE);
+        return;
+    }
+    /* Sequence number 0 is never issued, so zeroed slots match nothing. */
+    memset(p, 0, (size_t)RB_NSLOTS * CA_READBACK_SLOT_BYTES);
+    rb_host = (unsigned char *)p;
+    atomic_store_explicit(&rb_state, RB_READY, memory_order_release);
+}
+
+/* The slot area's address for kernels of `device` (the current device), or
+ * NULL when that device cannot reach it. Under UVA it is the host address;
+ * asking is always right. A race between two threads computes the same
+ * answer twice. */
+static unsigned char *
+rb_device_base(int device)
+{
+    if (device < 0 || device >= RB_MAX_DEVICES) {
+        return NULL;
+    }
+    uintptr_t b = atomic_load_explicit(&rb_devbase[device], memory_order_relaxed);
+    if (b == 0) {
+        void *d = NULL;
+        cudaError_t st = cudaHostGetDevicePointer(&d, rb_host, 0);
+        if (st != cudaSuccess || d == NULL || ((uintptr_t)d % 16) != 0) {
+            (void)cudaGetLastError();
+            b = 1;
+        }
+        else {
+            b = (uintptr_t)d;
+        }
+        atomic_store_explicit(&rb_devbase[device], b, memory_order_relaxed);
+    }
+    return b == 1 ? NULL : (unsigned char *)b;
+}
+
+static int
+rb_acquire(void)
+{
+    uint64_t busy = atomic_load_explicit(&rb_busy, memory_order_relaxed);
+    while (busy != UINT64_MAX) {
+        int i = __builtin_ctzll(~busy);
+        if (atomic_compare_exchange_weak_explicit(&rb_busy, &busy,
+                                                  busy | ((uint64_t)1 << i),
+                                                  memory_order_acquire,
+                                                  memory_order_relaxed)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void
+rb_release(int i)
+{
+    atomic_fetch_and_explicit(&rb_busy, ~((uint64_t)1 << i), memory_order_release);
+}
+
+static inline void
+rb_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+static inline int64_t
+rb_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Poll for `seq` for at most RB_SPIN_NS; 1 when it arrived. */
+static int
+rb_spin(const volatile uint64_t *seqp, uint64_t seq)
+{
+    int64_t t0 = rb_now_ns();
+    for (;;) {
+        for (int k = 0; k < RB_POLLS_PER_CLOCK; k++) {
+            if (*seqp == seq) {
+                return 1;
+            }
+            rb_cpu_relax();
+        }
+        if (rb_now_ns() - t0 >= RB_SPIN_NS) {
+            return *seqp == seq;
+        }
+    }
+}
+
+int
+ca_readback_element(int device, const void *src, int itemsize, void *buf,
+                    ca_stream_t stream)
+{
+    if (itemsize < 1 || itemsize > CA_READBACK_VALUE_BYTES) {
+        return 1;
+    }
+    int state = atomic_load_explicit(&rb_state, memory_order_acquire);
+    if (state != RB_READY) {
+        if (state != RB_UNINIT) {
+            return 1;
+        }
+        rb_init();
+        if (atomic_load_explicit(&rb_state, memory_order_acquire) != RB_READY) {
+            return 1;
+        }
+    }
+    unsigned char *dbase = rb_device_base(device);
+    if (dbase == NULL) {
+        return 1;
+    }
+    int i = rb_acquire();
+    if (i < 0) {
+        return 1;
+    }
+    size_t off = (size_t)i * CA_READBACK_SLOT_BYTES;
+    const volatile uint64_t *slot = (const volatile uint64_t *)(rb_host + off);
+    const volatile uint64_t *seqp =
+        (const volatile uint64_t *)(rb_host + off + CA_READBACK_SEQ_OFFSET);
+    uint64_t seq = atomic_fetch_add_explicit(&rb_seq, 1, memory_order_relaxed) + 1;
+
+    int st = ca_readback_launch(device, dbase + off, src, itemsize, seq, stream);
+    if (st != 0) {
+        /* cudaGetLastError may report an older error with our kernel queued
+         * all the same: the slot stays out of use (see the top). */
+        return ca_cuda_error_int(st, "ca_readback_launch(slot, element, itemsize, "
+                                     "seq, stream)");
+    }
+    if (!rb_spin(seqp, seq)) {
+        cudaError_t cst;
+        Py_BEGIN_ALLOW_THREADS
+        cst = cudaStreamSynchronize((cudaStream_t)stream);
+        Py_END_ALLOW_THREADS
+        if (cst != cudaSuccess) {
+            /* The kernel may never have run or may still run: slot retired. */
+            return ca_cuda_error_int(cst, "cudaStreamSynchronize(stream)");
+        }
+        uint64_t got = *seqp;
+        if (got != seq) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "reading an element of a cuda:%d array: the stream "
+                         "completed but the value did not arrive in the readback "
+                         "slot (sequence number %llu expected, %llu found)",
+                         device, (unsigned long long)seq, (unsigned long long)got);
+            return -1;
+        }
+    }
+    /* The kernel wrote the value before the sequence number (a system-wide
+     * fence between them): read the value only after seeing the number. */
+    atomic_thread_fence(memory_order_acquire);
+    uint64_t v[2];
+    v[0] = slot[0];
+    v[1] = slot[1];
+    memcpy(buf, v, (size_t)itemsize);
+    rb_release(i);
+    return 0;
+}
+
+#else /* !CA_HAVE_CUDA */
+
+int
+ca_readback_element(int device, const void *src, int itemsize, void *buf,
+                    ca_stream_t stream)
+{
+    (void)device;
+    (void)src;
+    (void)itemsize;
+    (void)buf;
+    (void)stream;
+    return 1;
+}
+
+#endif /* CA_HAVE_CUDA */
