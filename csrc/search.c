@@ -13,13 +13,16 @@
  * coordinates where more than one dimension needs them.
  *
  * The result's length is data: counting waits for the stream once (the same
- * as a[mask]; the README lists it among the sync points). count_nonzero needs
- * no count on the host: it is a sum of the mask, a 0-d array for axis=None (as
- * CuPy; NumPy returns a Python int), and does not synchronize.
+ * as a[mask]; the README lists it among the sync points), reading the count
+ * as float(x) reads its element (readback.c). count_nonzero needs no count on
+ * the host: it is a sum of the mask, a 0-d array for axis=None (as CuPy; NumPy
+ * returns a Python int), and does not synchronize.
  */
 #include "cuarray.h"
 
 #include <string.h>
+
+#include "readback.h"
 
 static PyObject *str_sum = NULL;            /* "sum" */
 static PyObject *kwnames_keepdims = NULL;   /* ("keepdims",) */
@@ -131,18 +134,31 @@ nz_count_run(CaArray *a, nz_count *c)
         c->count = scratch[0];
         return 0;
     }
+    /* As float(x.sum()) reads its element (ndarray.c): the readback slot (one
+     * round trip, usually no synchronization), else a pinned bounce buffer,
+     * else a plain copy and a synchronization. */
     int64_t total = 0;
-    cudaError_t e;
-    Py_BEGIN_ALLOW_THREADS
-    e = cudaMemcpyAsync(&total, scratch, sizeof total, cudaMemcpyDeviceToHost,
-                        (cudaStream_t)c->stream);
-    if (e == cudaSuccess) {
-        e = cudaStreamSynchronize((cudaStream_t)c->stream);
+    int r = ca_readback_element(c->device, scratch, (int)sizeof total, &total,
+                                c->stream);
+    if (r > 0) {
+        r = ca_bounce_copy(&total, scratch, sizeof total, 1, c->stream);
     }
-    Py_END_ALLOW_THREADS
-    if (e != cudaSuccess) {
-        ca_cuda_error((int)e, "cudaMemcpyAsync(nonzero count)");
+    if (r < 0) {
         goto error;
+    }
+    if (r > 0) {
+        cudaError_t e;
+        Py_BEGIN_ALLOW_THREADS
+        e = cudaMemcpyAsync(&total, scratch, sizeof total, cudaMemcpyDeviceToHost,
+                            (cudaStream_t)c->stream);
+        if (e == cudaSuccess) {
+            e = cudaStreamSynchronize((cudaStream_t)c->stream);
+        }
+        Py_END_ALLOW_THREADS
+        if (e != cudaSuccess) {
+            ca_cuda_error((int)e, "cudaMemcpyAsync(nonzero count)");
+            goto error;
+        }
     }
     if (total < 0 || total > n) {
         PyErr_Format(PyExc_SystemError, "nonzero: the mask count %lld is out of range",

@@ -394,3 +394,17 @@ def test_on_a_stream(device):
         check_index(flat, np.flatnonzero(x), device)
         check_index(arg, np.argwhere(x), device)
         np.testing.assert_array_equal(cnt.get(), np.count_nonzero(x, axis=0))
+
+
+def test_deferred_inputs(device):
+    """Inputs that element-wise fusion may leave pending on a GPU (dense float32
+    and bool arrays above its size threshold): their kernels must run first."""
+    x = with_zeros((300, 1000), np.float32, seed=61, frac=0.3)
+    a = dev(x, device)
+    check_tuple(ca.nonzero(a > 0.5), np.nonzero(x > 0.5), device)
+    check_tuple(ca.where((a > 0.5) & (a < 2.0)), np.where((x > 0.5) & (x < 2.0)), device)
+    check_index(ca.flatnonzero(a * 2.0 - 1.0), np.flatnonzero(x * 2.0 - 1.0), device)
+    check_index(ca.argwhere(a < -1.0), np.argwhere(x < -1.0), device)
+    assert int(ca.count_nonzero(a > 0.5)) == np.count_nonzero(x > 0.5)
+    np.testing.assert_array_equal(ca.count_nonzero(a - 1.0, axis=1).get(),
+                                  np.count_nonzero(x - 1.0, axis=1))
