@@ -336,7 +336,8 @@ def test_large_gpu(device):
     a = ca.zeros((5, cols), dtype=ca.bool_, device=device)
     rows_np = np.array([0, 0, 1, 2, 3, 4, 4], np.int64)
     cols_np = np.array([0, cols - 1, 12345, 2**29 + 7, 2**30, 5, cols - 1], np.int64)
-    a[dev(rows_np, device), dev(cols_np, device)] = True
+    for r, c in zip(rows_np.tolist(), cols_np.tolist()):
+        a[r, c] = True   # basic indexing: a fill of one element
     r, c = ca.nonzero(a)
     np.testing.assert_array_equal(r.get(), rows_np)
     np.testing.assert_array_equal(c.get(), cols_np)
@@ -408,3 +409,20 @@ def test_deferred_inputs(device):
     assert int(ca.count_nonzero(a > 0.5)) == np.count_nonzero(x > 0.5)
     np.testing.assert_array_equal(ca.count_nonzero(a - 1.0, axis=1).get(),
                                   np.count_nonzero(x - 1.0, axis=1))
+
+
+def test_large_gpu_cast(device):
+    """More than 2**31 elements of a dtype that is cast to a mask first."""
+    if device == "cpu":
+        pytest.skip("4.3 GB of host memory is too much for the shared CI machine")
+    n = 2**31 + 5
+    a = ca.zeros((n,), dtype=ca.float16, device=device)
+    pos = [0, 2**31 - 1, 2**31, n - 1]
+    for p in pos:
+        a[p] = -1.5
+    a[7] = -0.0   # zero
+    np.testing.assert_array_equal(ca.flatnonzero(a).get(), pos)
+    (i,) = ca.nonzero(a)
+    np.testing.assert_array_equal(i.get(), pos)
+    assert int(ca.count_nonzero(a)) == len(pos)
+    del a, i
