@@ -412,6 +412,7 @@ PyObject *ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *sca
 #define ca_mask_offsets(...) (ca_fusion_flush(), ca_mask_offsets(__VA_ARGS__))
 #define ca_masked_fill(...) (ca_fusion_flush(), ca_masked_fill(__VA_ARGS__))
 #define ca_unravel_index(...) (ca_fusion_flush(), ca_unravel_index(__VA_ARGS__))
+#define ca_readback_launch(...) (ca_fusion_flush(), ca_readback_launch(__VA_ARGS__))
 #define cudaMemcpy(...) (ca_fusion_flush(), cudaMemcpy(__VA_ARGS__))
 #define cudaMemcpyAsync(...) (ca_fusion_flush(), cudaMemcpyAsync(__VA_ARGS__))
 #define cudaMemcpy2DAsync(...) (ca_fusion_flush(), cudaMemcpy2DAsync(__VA_ARGS__))
