@@ -73,6 +73,7 @@ int ca_elementwise_init(PyObject *m);/* elementwise.c */
 int ca_reduction_init(PyObject *m);  /* reduction.c */
 int ca_linalg_init(PyObject *m);     /* linalg.c */
 int ca_random_init(PyObject *m);     /* random.c */
+int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
 int ca_fusion_init(PyObject *m);     /* fusion.c */
 
 /* ======================================================================== */
@@ -264,6 +265,7 @@ extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_
 /* linalg/random (linalg helper) */
 extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
 /* end linalg/random */
+extern PyMethodDef ca_search_array_methods[];      /* search.c: nonzero */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
@@ -409,6 +411,7 @@ PyObject *ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *sca
 #define ca_mask_count(...) (ca_fusion_flush(), ca_mask_count(__VA_ARGS__))
 #define ca_mask_offsets(...) (ca_fusion_flush(), ca_mask_offsets(__VA_ARGS__))
 #define ca_masked_fill(...) (ca_fusion_flush(), ca_masked_fill(__VA_ARGS__))
+#define ca_unravel_index(...) (ca_fusion_flush(), ca_unravel_index(__VA_ARGS__))
 #define ca_readback_launch(...) (ca_fusion_flush(), ca_readback_launch(__VA_ARGS__))
 #define cudaMemcpy(...) (ca_fusion_flush(), cudaMemcpy(__VA_ARGS__))
 #define cudaMemcpyAsync(...) (ca_fusion_flush(), cudaMemcpyAsync(__VA_ARGS__))

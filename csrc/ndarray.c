@@ -1633,6 +1633,7 @@ ca_ndarray_init(PyObject *m)
         ndarray_methods,           ca_transfer_array_methods, ca_manip_array_methods,
         ca_elementwise_array_methods, ca_reduction_array_methods,
         ca_interop_array_methods,  ca_linalg_array_methods,
+        ca_search_array_methods,
     };
     static const PyGetSetDef *const getset_tables[] = {
         ndarray_getset,

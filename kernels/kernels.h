@@ -398,6 +398,17 @@ int ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *s
 int ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                    ca_stream_t stream);
 
+/* nonzero (nonzero helper) ------------------------------------------------------- */
+/* Coordinates of C-order flat indices (kernels/nonzero.cu, kernels/host_nonzero.c):
+ * for i < n, the int64 at out + i * out_row + d * out_dim (byte strides) gets
+ * coordinate d of flat[i] in an array of shape (ndim >= 1, shape). Every flat[i]
+ * must lie in [0, prod(shape)). flat may be out's column ndim - 1 (flat + i is
+ * out + i * out_row + (ndim - 1) * out_dim): each row reads its flat value before
+ * writing; any other overlap is not allowed. */
+int ca_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
+                     const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
+                     ca_stream_t stream);
+/* end nonzero */
 /* readback (readback helper, kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

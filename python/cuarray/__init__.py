@@ -53,3 +53,7 @@ from ._core import (  # noqa: E402,F401
     cumsum, cumprod,
 )
 # end reduce
+# search: nonzero, flatnonzero, argwhere, count_nonzero (csrc/search.c); where(cond)
+# with one argument forwards to nonzero
+from ._core import nonzero, flatnonzero, argwhere, count_nonzero  # noqa: E402,F401
+# end search
