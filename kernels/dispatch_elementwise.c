@@ -273,6 +273,15 @@ ca_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars
     if (n == 0) {
         return 0;
     }
+    if (s->ndim == 0) {
+        /* One element (every dimension had size 1): the strided GPU kernel takes
+         * at least one dimension (its shape and strides are read for d < 1). */
+        s->ndim = 1;
+        s->shape[0] = 1;
+        for (int k = 0; k < s->nops; k++) {
+            s->strides[k][0] = 0;
+        }
+    }
     for (int k = 0; k < s->nops; k++) {
         ptr[k] = s->data[k];
     }

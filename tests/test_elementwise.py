@@ -17,7 +17,7 @@ import cuarray as ca
 from cuarray import _core
 from cuarray._generated_ops import OPS
 
-from conftest import HAVE_GPU, requires_gpu
+from conftest import HAVE_GPU, random_array, requires_gpu
 
 CH = {"?": np.bool_, "b": np.int8, "B": np.uint8, "h": np.int16, "H": np.uint16,
       "i": np.int32, "I": np.uint32, "l": np.int64, "L": np.uint64, "e": np.float16,
@@ -820,3 +820,15 @@ def test_views_as_out_and_overlap(device):
     ca.add(a[::2], 1, out=a[::2])             # exact aliasing of a strided view
     x[::2] += 1
     check(a, x)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.float32, np.complex128])
+def test_one_element_misaligned_views(device, dtype):
+    # Every dimension has size 1 and the pointers are not vector-aligned: the GPU
+    # takes the strided kernel with zero dimensions left after coalescing.
+    h = random_array((3, 40), dtype)
+    a = ca.asarray(h, device=device)
+    for i, j in [(1, 2), (3, 7), (38, 39)]:
+        got = (a[1:2, i:i + 1] + a[2:3, j:j + 1]).get()
+        np.testing.assert_array_equal(got, h[1:2, i:i + 1] + h[2:3, j:j + 1])
+        np.testing.assert_array_equal((a[0, i] * a[0, j]).get(), h[0, i] * h[0, j])

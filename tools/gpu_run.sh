@@ -25,7 +25,7 @@ fi
 if [ -n "${SANITIZE:-}" ]; then
     # compute-sanitizer memcheck over a slice of the suite (every kernel family).
     ( cd /tmp && timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 \
-        python3 -m pytest $SANITIZE -q -p no:cacheprovider -x 2>&1 ) > "$OUT/memcheck.log"
+        python3 -m pytest $SANITIZE ${SANITIZE_K:+-k "$SANITIZE_K"} -q -p no:cacheprovider -x 2>&1 ) > "$OUT/memcheck.log"
     echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|passed|failed|Invalid" "$OUT/memcheck.log" | tail -n 8
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
