@@ -29,6 +29,6 @@ if [ -n "${SANITIZE:-}" ]; then
     echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|passed|failed|Invalid" "$OUT/memcheck.log" | tail -n 8
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
-    ( cd /tmp && timeout ${BENCH_TIMEOUT:-300} python3 "$OLDPWD/benchmarks/run.py" --out "$OUT/bench" ${BENCH_K:+-k "$BENCH_K"} 2>&1 ) > "$OUT/bench.log"
+    ( cd /tmp && timeout ${BENCH_TIMEOUT:-300} python3 "$OLDPWD/benchmarks/run.py" --out "$OUT/bench" ${BENCH_K:+-k "$BENCH_K"} ${BENCH_AREAS:-} 2>&1 ) > "$OUT/bench.log"
     echo "bench rc=$?"; tail -n 60 "$OUT/bench.log"
 fi
