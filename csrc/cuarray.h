@@ -224,6 +224,8 @@ typedef struct {
     PyObject *base;         /* for views: the array (or object) viewed */
     PyObject *weakreflist;
     struct ca_pending *pending; /* its deferred kernel, not launched yet (fusion.c) */
+    int rb_slot;            /* readback mirror of a 1-element result, -1: none */
+    uint64_t rb_epoch;      /* ca_work_epoch when the mirror was written (readback.h) */
     Py_ssize_t dims[1];     /* shape[ndim], strides[ndim]: really 2*ndim long */
 } CaArray;
 
@@ -344,6 +346,12 @@ int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 /* ======================================================================== */
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
+/* Where scratch and index arrays live on `device` (host memory on the cpu). */
+ca_memkind ca_index_scratch_kind(int device);
+/* Where a gather's result lives: device memory on a GPU (a pinned source would
+ * otherwise make the kernel write across the bus), managed stays managed, host
+ * memory on the cpu device. search.c's results follow the same rule. */
+ca_memkind ca_gather_result_kind(const CaArray *a);
 
 /* ======================================================================== */
 /* element-wise (ufunc helper, elementwise.c)                                */
@@ -361,11 +369,16 @@ PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
 /* Pending arrays (deferred kernels) in existence; read without the GIL only as
  * a hint. */
 extern Py_ssize_t ca_fusion_npending;
+/* Counts the points where cuarray issues GPU work or exports memory (every
+ * ca_fusion_flush): a value mirrored to the host (readback.h) is still the
+ * array's while this has not moved. */
+extern uint64_t ca_work_epoch;
 /* Launch every deferred kernel, in the order asked for. Needs the GIL (a no-op
  * without it). Never raises: a failed launch is reported as unraisable. */
 void ca_fusion_flush_all(void);
 static inline void ca_fusion_flush(void)
 {
+    ca_work_epoch++;
     if (ca_fusion_npending) {
         ca_fusion_flush_all();
     }

@@ -69,18 +69,14 @@ static const char invalid_index_msg[] =
     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
     "integer or boolean arrays are valid indices";
 
-/* Where scratch and index arrays live on `device`. */
-static ca_memkind
-scratch_kind(int device)
+ca_memkind
+ca_index_scratch_kind(int device)
 {
     return device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
 }
 
-/* Where a gather's result lives: device memory on a GPU (a pinned source would
- * otherwise make the kernel write across the bus), managed stays managed, host
- * memory on the cpu device. */
-static ca_memkind
-result_kind(const CaArray *a)
+ca_memkind
+ca_gather_result_kind(const CaArray *a)
 {
     if (a->device == CA_CPU) {
         return CA_MEM_HOST;
@@ -175,7 +171,8 @@ item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
     if (c == NULL) {
         return -1;
     }
-    it->arr = ca_array_from_numpy(c, dtype, a->device, scratch_kind(a->device));
+    it->arr = ca_array_from_numpy(c, dtype, a->device,
+                                  ca_index_scratch_kind(a->device));
     Py_DECREF(c);
     return it->arr == NULL ? -1 : 0;
 }
@@ -721,7 +718,8 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
         *witness |= st[j];
     }
     Py_ssize_t ns = (Py_ssize_t)ca_mask_scratch_size(P->device, n);
-    scratch = ca_array_empty(CA_INT64, 1, &ns, 0, P->device, scratch_kind(P->device));
+    scratch = ca_array_empty(CA_INT64, 1, &ns, 0, P->device,
+                             ca_index_scratch_kind(P->device));
     if (scratch == NULL) {
         goto error;
     }
@@ -731,7 +729,8 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
         goto error;
     }
     Py_ssize_t nt = (Py_ssize_t)total;
-    out = ca_array_empty(CA_INT64, 1, &nt, 0, P->device, scratch_kind(P->device));
+    out = ca_array_empty(CA_INT64, 1, &nt, 0, P->device,
+                         ca_index_scratch_kind(P->device));
     if (out == NULL) {
         goto error;
     }
@@ -958,7 +957,7 @@ plan_index(idx_plan *P, ca_index_pass *p, int64_t *flag)
     /* Several: off[b] = sum of each entry's offset, one pass per entry over the
      * broadcast shape. */
     P->off = ca_array_empty(CA_INT64, P->nb, P->bshape, 0, P->device,
-                            scratch_kind(P->device));
+                            ca_index_scratch_kind(P->device));
     if (P->off == NULL) {
         return -1;
     }
@@ -1073,7 +1072,8 @@ gather(CaArray *a, idx_plan *P)
     ca_index_pass p;
 
     plan_pass(P, &p);
-    out = ca_array_empty(a->dtype, P->rnd, P->rshape, 0, P->device, result_kind(a));
+    out = ca_array_empty(a->dtype, P->rnd, P->rshape, 0, P->device,
+                         ca_gather_result_kind(a));
     if (out == NULL || flag_open(&f, P->device, P->stream, P->need_check) < 0) {
         goto error;
     }

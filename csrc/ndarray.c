@@ -47,6 +47,7 @@ array_alloc(int ndim)
     a->base = NULL;
     a->weakreflist = NULL;
     a->pending = NULL;
+    a->rb_slot = -1;
     a->flags = 0;
     return a;
 }
@@ -61,6 +62,9 @@ Ndarray_dealloc(CaArray *a)
     if (a->pending != NULL) {
         /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
         ca_fusion_array_dealloc(a);
+    }
+    if (a->rb_slot >= 0) {
+        ca_readback_mirror_drop(a->rb_slot);
     }
     Py_XDECREF(a->mem);
     Py_XDECREF(a->base);
@@ -413,6 +417,12 @@ array_read_element(CaArray *a, const char *p, void *buf)
 {
     if (a->device == CA_CPU) {
         memcpy(buf, p, (size_t)a->itemsize);
+        return 0;
+    }
+    if (a->rb_slot >= 0 && p == a->data && a->rb_epoch == ca_work_epoch &&
+        ca_readback_mirror_read(a->rb_slot, buf, a->itemsize) == 0) {
+        /* the reduction that computed a also wrote it to host memory, and no
+         * GPU work since could have changed it: no launch at all */
         return 0;
     }
     if (ca_use_device(a->device) < 0) {

@@ -175,6 +175,42 @@ rb_spin(const volatile uint64_t *seqp, uint64_t seq)
     }
 }
 
+/* Per slot, for mirrors: the sequence number the kernel writes, the stream it
+ * runs on; rb_zombie: slots whose result array died before the kernel wrote
+ * them (still busy). GIL-protected. */
+static unsigned long long rb_mirror_seq[RB_NSLOTS];
+static ca_stream_t rb_mirror_stream[RB_NSLOTS];
+static uint64_t rb_zombie;
+static int rb_zombie_next;
+
+static inline volatile uint64_t *
+rb_seq_word(int i)
+{
+    return (volatile uint64_t *)(rb_host + (size_t)i * CA_READBACK_SLOT_BYTES +
+                                 CA_READBACK_SEQ_OFFSET);
+}
+
+/* When every slot is busy: look at one dead mirror's slot (round robin, one
+ * read) and take it if its value has come, or (same_stream) if it is pending
+ * on `stream`, which runs the taker's kernel after the pending one. -1: none. */
+static int
+rb_take_zombie(ca_stream_t stream, int same_stream)
+{
+    for (int k = 0; rb_zombie && k < RB_NSLOTS; k++) {
+        const int z = (rb_zombie_next + k) % RB_NSLOTS;
+        if (rb_zombie >> z & 1u) {
+            rb_zombie_next = z + 1;
+            if (*rb_seq_word(z) == rb_mirror_seq[z] ||
+                (same_stream && rb_mirror_stream[z] == stream)) {
+                rb_zombie &= ~((uint64_t)1 << z);
+                return z;
+            }
+            return -1;
+        }
+    }
+    return -1;
+}
+
 int
 ca_readback_element(int device, const void *src, int itemsize, void *buf,
                     ca_stream_t stream)
@@ -197,7 +233,7 @@ ca_readback_element(int device, const void *src, int itemsize, void *buf,
         return 1;
     }
     int i = rb_acquire();
-    if (i < 0) {
+    if (i < 0 && (i = rb_take_zombie(stream, 0)) < 0) {
         return 1;
     }
     size_t off = (size_t)i * CA_READBACK_SLOT_BYTES;
@@ -243,6 +279,79 @@ ca_readback_element(int device, const void *src, int itemsize, void *buf,
     return 0;
 }
 
+/* ---- mirrors ---------------------------------------------------------------- */
+
+int
+ca_readback_mirror_acquire(int device, ca_stream_t stream, char **value,
+                           unsigned long long **flag, unsigned long long *seq)
+{
+    int state = atomic_load_explicit(&rb_state, memory_order_acquire);
+    if (state != RB_READY) {
+        if (state != RB_UNINIT) {
+            return -1;
+        }
+        rb_init();
+        if (atomic_load_explicit(&rb_state, memory_order_acquire) != RB_READY) {
+            return -1;
+        }
+    }
+    unsigned char *dbase = rb_device_base(device);
+    if (dbase == NULL) {
+        return -1;
+    }
+    int i = rb_acquire();
+    if (i < 0 && (i = rb_take_zombie(stream, 1)) < 0) {
+        return -1;
+    }
+    const size_t off = (size_t)i * CA_READBACK_SLOT_BYTES;
+    rb_mirror_seq[i] = atomic_fetch_add_explicit(&rb_seq, 1, memory_order_relaxed) + 1;
+    rb_mirror_stream[i] = stream;
+    *value = (char *)dbase + off;
+    *flag = (unsigned long long *)(dbase + off + CA_READBACK_SEQ_OFFSET);
+    *seq = rb_mirror_seq[i];
+    return i;
+}
+
+int
+ca_readback_mirror_read(int slot, void *buf, int itemsize)
+{
+    if (!rb_spin(rb_seq_word(slot), rb_mirror_seq[slot])) {
+        return 1;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    const volatile uint64_t *v = (const volatile uint64_t *)(rb_host +
+                                                             (size_t)slot *
+                                                                 CA_READBACK_SLOT_BYTES);
+    uint64_t w[2];
+    w[0] = v[0];
+    w[1] = v[1];
+    memcpy(buf, w, (size_t)itemsize);
+    return 0;
+}
+
+void
+ca_readback_mirror_drop(int slot)
+{
+    if (*rb_seq_word(slot) == rb_mirror_seq[slot]) {
+        rb_release(slot);
+    }
+    else {
+        rb_zombie |= (uint64_t)1 << slot;
+    }
+}
+
+void
+ca_readback_mirror_unused(int slot)
+{
+    rb_release(slot);
+}
+
+void
+ca_readback_mirror_retire(int slot)
+{
+    (void)slot;  /* stays busy */
+}
+
 #else /* !CA_HAVE_CUDA */
 
 int
@@ -255,6 +364,45 @@ ca_readback_element(int device, const void *src, int itemsize, void *buf,
     (void)buf;
     (void)stream;
     return 1;
+}
+
+int
+ca_readback_mirror_acquire(int device, ca_stream_t stream, char **value,
+                           unsigned long long **flag, unsigned long long *seq)
+{
+    (void)device;
+    (void)stream;
+    (void)value;
+    (void)flag;
+    (void)seq;
+    return -1;
+}
+
+int
+ca_readback_mirror_read(int slot, void *buf, int itemsize)
+{
+    (void)slot;
+    (void)buf;
+    (void)itemsize;
+    return 1;
+}
+
+void
+ca_readback_mirror_drop(int slot)
+{
+    (void)slot;
+}
+
+void
+ca_readback_mirror_unused(int slot)
+{
+    (void)slot;
+}
+
+void
+ca_readback_mirror_retire(int slot)
+{
+    (void)slot;
 }
 
 #endif /* CA_HAVE_CUDA */

@@ -15,6 +15,7 @@
  * for full reductions); nothing here synchronizes.
  */
 #include "cuarray.h"
+#include "readback.h"
 
 #include <math.h>
 #include <string.h>
@@ -396,6 +397,20 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
         d.workspace = ws->ptr;
     }
     const int in_dtype = copy ? copy->dtype : arr->dtype;
+    /* A one-element result on a GPU is mirrored to host memory by the kernel
+     * that computes it (readback.h): float(a.sum()) then needs no launch. */
+    int mslot = -1;
+    d.mirror = NULL;
+    d.mirror_flag = NULL;
+    d.mirror_seq = 0;
+    if (device != CA_CPU && res->size == 1 && res->rb_slot < 0 &&
+        res->itemsize <= CA_READBACK_VALUE_BYTES) {
+        mslot = ca_readback_mirror_acquire(device, stream, &d.mirror, &d.mirror_flag,
+                                           &d.mirror_seq);
+        if (mslot < 0) {
+            d.mirror = NULL;
+        }
+    }
     if (device == CA_CPU && (int64_t)d.nout * d.nred_elems >= (1 << 16)) {
         Py_BEGIN_ALLOW_THREADS
         rc = ca_reduce(device, op, &d, in_dtype, kout, stream);
@@ -403,6 +418,18 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
     }
     else {
         rc = ca_reduce(device, op, &d, in_dtype, kout, stream);
+    }
+    if (mslot >= 0) {
+        if (rc != 0 && d.mirror != NULL) {
+            ca_readback_mirror_retire(mslot);  /* a kernel may still write it */
+        }
+        else if (d.mirror == NULL) {
+            ca_readback_mirror_unused(mslot);  /* the plan's kernels do not write it */
+        }
+        else {
+            res->rb_slot = mslot;
+            res->rb_epoch = ca_work_epoch;  /* after the launch's own count */
+        }
     }
     if (rc != 0) {
         ca_cuda_error_int(rc, fname);

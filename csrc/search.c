@@ -41,22 +41,6 @@ kcheck(int status, const char *call)
     return 0;
 }
 
-/* Scratch and masks: device memory on a GPU, host memory on the cpu. */
-static ca_memkind
-scratch_kind(int device)
-{
-    return device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
-}
-
-/* Results: as a gather's (index.c), managed input gives managed output. */
-static ca_memkind
-result_kind(const CaArray *a)
-{
-    if (a->device == CA_CPU) {
-        return CA_MEM_HOST;
-    }
-    return a->kind == CA_MEM_MANAGED ? CA_MEM_MANAGED : CA_MEM_DEVICE;
-}
 
 static CaArray *
 require_array(const char *fname, PyObject *o)
@@ -120,7 +104,8 @@ nz_count_run(CaArray *a, nz_count *c)
     const int64_t n = (int64_t)a->size;
     Py_ssize_t ns = (Py_ssize_t)ca_mask_scratch_size(c->device, n);
     c->scratch =
-        ca_array_empty(CA_INT64, 1, &ns, 0, c->device, scratch_kind(c->device));
+        ca_array_empty(CA_INT64, 1, &ns, 0, c->device,
+                       ca_index_scratch_kind(c->device));
     if (c->scratch == NULL) {
         goto error;
     }
@@ -227,7 +212,8 @@ nonzero_impl(CaArray *a)
     if (N == 0) {
         /* views of an empty buffer would point at nothing: fresh empty arrays */
         for (int d = 0; d < ndim; d++) {
-            CaArray *e = ca_array_empty(CA_INT64, 1, &N, 0, a->device, result_kind(a));
+            CaArray *e = ca_array_empty(CA_INT64, 1, &N, 0, a->device,
+                                        ca_gather_result_kind(a));
             if (e == NULL) {
                 goto error;
             }
@@ -240,7 +226,7 @@ nonzero_impl(CaArray *a)
      * go to the last row and are unravelled in place (kernels.h allows it). */
     Py_ssize_t bshape[2] = {ndim, N};
     buf = ca_array_empty(CA_INT64, ndim == 1 ? 1 : 2, ndim == 1 ? &N : bshape, 0,
-                         a->device, result_kind(a));
+                         a->device, ca_gather_result_kind(a));
     if (buf == NULL) {
         goto error;
     }
@@ -293,7 +279,7 @@ flatnonzero_impl(CaArray *a)
         return NULL;
     }
     Py_ssize_t N = (Py_ssize_t)c.count;
-    out = ca_array_empty(CA_INT64, 1, &N, 0, a->device, result_kind(a));
+    out = ca_array_empty(CA_INT64, 1, &N, 0, a->device, ca_gather_result_kind(a));
     if (out == NULL || nz_flat(&c, (int64_t)a->size, (int64_t *)out->data) < 0) {
         goto error;
     }
@@ -319,7 +305,7 @@ argwhere_impl(CaArray *a)
     /* NumPy: a 0-d input gives (1, 0) when true and (0, 0) when false. */
     Py_ssize_t N = (Py_ssize_t)c.count;
     Py_ssize_t oshape[2] = {N, ndim};
-    out = ca_array_empty(CA_INT64, 2, oshape, 0, a->device, result_kind(a));
+    out = ca_array_empty(CA_INT64, 2, oshape, 0, a->device, ca_gather_result_kind(a));
     if (out == NULL) {
         goto error;
     }
@@ -336,7 +322,8 @@ argwhere_impl(CaArray *a)
     }
     /* Rows of out are not where the flat indices can be unravelled in place
      * (row i's flat index would sit in another row): a scratch column. */
-    flat = ca_array_empty(CA_INT64, 1, &N, 0, a->device, scratch_kind(a->device));
+    flat = ca_array_empty(CA_INT64, 1, &N, 0, a->device,
+                          ca_index_scratch_kind(a->device));
     if (flat == NULL || nz_flat(&c, (int64_t)a->size, (int64_t *)flat->data) < 0) {
         goto error;
     }

@@ -267,7 +267,11 @@ ca_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
         return 0;
     }
     if (device == CA_CPU) {
+        d->mirror = NULL;
         return ca_host_reduce(op, d, in_dtype, out_dtype);
+    }
+    if (d->strategy != CA_RS_ROW || d->nout != 1) {
+        d->mirror = NULL;  /* only the row kernels write the mirror */
     }
 #if CA_HAVE_CUDA
     return ca_cuda_reduce(op, d, in_dtype, out_dtype, stream);

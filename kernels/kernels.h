@@ -149,6 +149,15 @@ typedef struct {
     /* Set by the caller before ca_reduce when workspace_bytes > 0: device memory,
      * stream-ordered on the launch's stream, at least 16-byte aligned. */
     void *workspace;
+    /* Optional (NULL: none), GPU only: a "mirror" of a one-element result in
+     * mapped pinned memory (csrc/readback.c). The kernel that writes the final
+     * value also writes it to `mirror` (16-byte aligned), then, after a system
+     * fence, mirror_seq to *mirror_flag, so float(a.sum()) can read the value
+     * without another launch. ca_reduce sets mirror to NULL when the plan's
+     * kernels do not write it (only one output through the row kernels do). */
+    char *mirror;
+    unsigned long long *mirror_flag;
+    unsigned long long mirror_seq;
 } ca_reduce_desc;
 
 /* 1 if a kernel exists for op with this input and output dtype. The pairs:

@@ -757,6 +757,9 @@ struct RedArgs {
     int64_t pso, psr; /* partial pass: partial r of output o is in[o * pso + r * psr] */
     int G, S, vec, flags;
     double divisor;
+    char *mirror;                    /* see ca_reduce_desc; NULL: none */
+    unsigned long long *mirror_flag;
+    unsigned long long mirror_seq;
 };
 
 /* ROW: a group of G threads per (output, split). PIN: the input is a previous
@@ -806,7 +809,15 @@ __global__ void __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
                 reinterpret_cast<Acc *>(a.ws)[o * a.S + s] = acc;
             }
             else {
-                *reinterpret_cast<Out *>(a.out + ooff) = Op::fin(acc, a.divisor, a.flags);
+                const Out v = Op::fin(acc, a.divisor, a.flags);
+                *reinterpret_cast<Out *>(a.out + ooff) = v;
+                if (a.mirror != nullptr) {
+                    /* the host polls the flag, then reads the value */
+                    memcpy(a.mirror, &v, sizeof(Out));
+                    __threadfence_system();
+                    *reinterpret_cast<volatile unsigned long long *>(a.mirror_flag) =
+                        a.mirror_seq;
+                }
             }
         }
     }
@@ -1038,6 +1049,12 @@ int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
     a.G = d.group;
     a.flags = d.flags;
     a.divisor = d.divisor;
+    if (d.strategy == CA_RS_ROW && d.nout == 1) {
+        /* written by the launch that writes the final value (k_row's last pass) */
+        a.mirror = d.mirror;
+        a.mirror_flag = d.mirror_flag;
+        a.mirror_seq = d.mirror_seq;
+    }
     if (a.S > 1 && a.ws == nullptr) {
         return (int)cudaErrorInvalidValue;
     }

@@ -414,3 +414,87 @@ def test_fork_does_not_crash(device):
                        timeout=120)
     assert r.returncode == 0, (r.stdout, r.stderr)
     assert "child 0" in r.stdout, (r.stdout, r.stderr)
+
+
+# ---- mirrors: one-element reduction results written to host memory by their kernel --
+
+
+_RED = ["sum", "prod", "max", "min", "argmax", "argmin", "mean", "any", "all", "std",
+        "var"]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("op", _RED)
+def test_reduction_results_read_back(device, dtype, op):
+    h = random_array((1000,), dtype, np.random.default_rng(11))
+    if dtype == np.float16 and op in ("prod", "sum", "mean", "std", "var"):
+        h = (h / 64).astype(dtype)
+    a = ca.asarray(h, device=device)
+    try:
+        want = getattr(np, op)(h)
+    except TypeError:
+        pytest.skip(f"NumPy has no {op} for {np.dtype(dtype)}")
+    try:
+        r = getattr(a, op)()
+    except TypeError:
+        pytest.skip(f"{op} on {np.dtype(dtype)}")
+    got = r.item()
+    if np.dtype(dtype).kind in "fc" and op in ("sum", "prod", "mean", "std", "var"):
+        np.testing.assert_allclose(got, want.item(), rtol=2e-3 if dtype == np.float16 else 1e-5)
+    else:
+        assert same(got, np.asarray(want).item())
+    assert same(r.item(), got)  # read again: the same value
+
+
+def test_mirror_sees_later_writes(device):
+    h = random_array((4096,), np.float32)
+    v = ca.asarray(h, device=device)
+    total = float(np.asarray(h, np.float64).sum())
+    s = v.sum()
+    s += 1
+    assert float(s) == pytest.approx(total + 1, rel=1e-5)
+    s = v.sum()
+    s[...] = 5
+    assert float(s) == 5.0
+    s = v.sum()
+    ca.add(s, 2, out=s)
+    assert float(s) == pytest.approx(total + 2, rel=1e-5)
+    s = v.sum()
+    t = v * 2  # other GPU work in between: the array is read the usual way
+    assert float(s) == pytest.approx(total, rel=1e-5)
+    del t
+    o = ca.empty((), dtype=np.float32, device=device)
+    v.max(out=o)
+    assert float(o) == h.max()
+    v.min(out=o)
+    assert float(o) == h.min()
+
+
+@requires_gpu
+def test_mirror_with_exports():
+    torch = pytest.importorskip("torch")
+    v = ca.asarray(np.arange(1000, dtype=np.float32), device="cuda:0")
+    s = v.sum()
+    t = torch.as_tensor(s, device="cuda")
+    t.fill_(7.0)
+    assert float(s) == 7.0
+
+
+@requires_gpu
+def test_many_live_and_dropped_results():
+    v = ca.asarray(random_array((3000,), np.float64), device="cuda:0")
+    h = v.get()
+    kept = [(v * k).sum() for k in range(200)]  # more results than slots
+    for k, s in enumerate(kept):
+        assert float(s) == pytest.approx((h * k).sum(), rel=1e-12, abs=1e-9)
+    for k in range(500):  # dropped at once: their slots come back
+        v.sum()
+        if k % 50 == 0:
+            assert float(v.sum()) == pytest.approx(h.sum(), rel=1e-12)
+    s1, s2 = cuda.Stream(), cuda.Stream(non_blocking=True)
+    for k in range(300):
+        with (s1 if k % 2 else s2) as s:
+            r = (v + k).max()
+            assert float(r) == h.max() + k
+            v.sum()
+        del s
