@@ -250,6 +250,11 @@ CaArray *ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *sha
 CaArray *ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                               const Py_ssize_t *shape, const Py_ssize_t *strides,
                               PyObject *base);
+/* True when a's pointer or a stride breaks its dtype's natural alignment (GPU
+ * kernels then need a copy first). */
+int ca_array_misaligned(const CaArray *a);
+/* Raise numpy.exceptions.AxisError(axis, ndim); returns -1 (manip.c). */
+int ca_axis_error(Py_ssize_t axis, int ndim);
 /* Recompute C/F contiguity flags after shape/strides change. */
 void ca_array_update_flags(CaArray *a);
 /* What other files contribute to the ndarray type. ndarray.c merges these

@@ -437,21 +437,6 @@ overlap_safe(const CaArray *in, const CaArray *out, int ndim)
     return 1;
 }
 
-static int
-misaligned(const CaArray *a)
-{
-    static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
-    const int al = align[a->dtype];
-    if ((uintptr_t)a->data % (uintptr_t)al) {
-        return 1;
-    }
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        if (CA_SHAPE(a)[d] > 1 && CA_STRIDES(a)[d] % al) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 /*
  * op(*args) with NumPy's semantics. out_obj: NULL/None, an ndarray, or a
@@ -719,7 +704,7 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
         if (a == NULL) {
             continue;
         }
-        if (a->dtype != L->types[i] || (device != CA_CPU && misaligned(a))) {
+        if (a->dtype != L->types[i] || (device != CA_CPU && ca_array_misaligned(a))) {
             tmp[i] = ca_array_copy(a, L->types[i], 'K');
             if (tmp[i] == NULL) {
                 goto error;
@@ -737,7 +722,7 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
                          o->name, ca_dtype_name[otype], ca_dtype_name[out->dtype]);
             goto error;
         }
-        int direct = out->dtype == otype && !(device != CA_CPU && misaligned(out));
+        int direct = out->dtype == otype && !(device != CA_CPU && ca_array_misaligned(out));
         for (int i = 0; i < nin && direct; i++) {
             if (in[i].arr != NULL && tmp[i] == NULL) {
                 direct = overlap_safe(in[i].arr, out, ndim);

@@ -18,8 +18,8 @@ static PyObject *axis_error_type = NULL; /* numpy.exceptions.AxisError */
 /* Small helpers                                                             */
 /* ======================================================================== */
 
-static int
-raise_axis_error(Py_ssize_t axis, int ndim)
+int
+ca_axis_error(Py_ssize_t axis, int ndim)
 {
     PyObject *exc = PyObject_CallFunction(axis_error_type, "ni", axis, ndim);
     if (exc != NULL) {
@@ -34,7 +34,7 @@ static int
 norm_axis(Py_ssize_t axis, int ndim, int *out)
 {
     if (axis < -ndim || axis >= ndim) {
-        return raise_axis_error(axis, ndim);
+        return ca_axis_error(axis, ndim);
     }
     *out = (int)(axis < 0 ? axis + ndim : axis);
     return 0;

@@ -20,8 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-static PyObject *axis_error_type = NULL; /* numpy.exceptions.AxisError */
-
 enum {
     F_SUM = 0,
     F_PROD,
@@ -49,17 +47,6 @@ static const char *const fn_name[F_NFUNCS] = {
 /* ======================================================================== */
 
 static int
-raise_axis_error(Py_ssize_t axis, int ndim)
-{
-    PyObject *exc = PyObject_CallFunction(axis_error_type, "ni", axis, ndim);
-    if (exc != NULL) {
-        PyErr_SetObject(axis_error_type, exc);
-        Py_DECREF(exc);
-    }
-    return -1;
-}
-
-static int
 one_axis(PyObject *o, int ndim, int *ax)
 {
     if (!PyIndex_Check(o)) {
@@ -72,7 +59,8 @@ one_axis(PyObject *o, int ndim, int *ax)
         return -1;
     }
     if (v < -ndim || v >= ndim) {
-        return raise_axis_error(v, ndim);
+        ca_axis_error(v, ndim);
+        return -1;
     }
     *ax = (int)(v < 0 ? v + ndim : v);
     return 0;
@@ -113,7 +101,7 @@ parse_axes(PyObject *axis, int ndim, unsigned char *red, int tuple_ok)
         if (v == -1 && PyErr_Occurred()) {
             return -1;
         }
-        return (v == 0 || v == -1) ? 0 : raise_axis_error(v, 0);
+        return (v == 0 || v == -1) ? 0 : ca_axis_error(v, 0);
     }
     int ax;
     if (one_axis(axis, ndim, &ax) < 0) {
@@ -149,22 +137,6 @@ is_int_or_bool(int t)
     return t == CA_BOOL || ca_is_integer(t);
 }
 
-/* Kernels load elements with their natural alignment. */
-static int
-misaligned(const CaArray *a)
-{
-    static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
-    const int al = align[a->dtype];
-    if ((uintptr_t)a->data % (uintptr_t)al) {
-        return 1;
-    }
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        if (CA_SHAPE(a)[d] > 1 && CA_STRIDES(a)[d] % al) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 /* [lo, hi) bytes an array touches. */
 static void
@@ -292,7 +264,7 @@ check_out_shape(const char *fname, const CaArray *out, int nd, const Py_ssize_t 
 static CaArray *
 as_input(CaArray *a, int dtype)
 {
-    if (a->dtype == dtype && !misaligned(a)) {
+    if (a->dtype == dtype && !ca_array_misaligned(a)) {
         Py_INCREF(a);
         return a;
     }
@@ -662,7 +634,7 @@ reduction(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out
     }
 
     /* the kernel's output: out itself when nothing stands between */
-    if (out != NULL && out->dtype == kout && kout == rdt && !misaligned(out) &&
+    if (out != NULL && out->dtype == kout && kout == rdt && !ca_array_misaligned(out) &&
         !overlaps(out, a)) {
         kres = out;
         Py_INCREF(kres);
@@ -846,7 +818,7 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
     }
     /* out directly when it is the kernel's dtype and is either disjoint from
      * the input or exactly it (each element is read before it is written) */
-    if (out != NULL && out->dtype == kout && kout == C && !misaligned(out) &&
+    if (out != NULL && out->dtype == kout && kout == C && !ca_array_misaligned(out) &&
         (!overlaps(out, arr) || (same_view(out, arr) && arr->dtype == kout))) {
         kres = out;
         Py_INCREF(kres);
@@ -1164,14 +1136,5 @@ PyMethodDef ca_reduction_array_methods[] = {
 int
 ca_reduction_init(PyObject *m)
 {
-    PyObject *mod = PyImport_ImportModule("numpy.exceptions");
-    if (mod == NULL) {
-        return -1;
-    }
-    Py_XSETREF(axis_error_type, PyObject_GetAttrString(mod, "AxisError"));
-    Py_DECREF(mod);
-    if (axis_error_type == NULL) {
-        return -1;
-    }
     return PyModule_AddFunctions(m, reduction_functions);
 }
