@@ -416,6 +416,26 @@ error:
     return -1;
 }
 
+/* The arguments dtype, order, device, memory of a new array (v[0..3], each may
+ * be NULL) -> *dtype (default dflt), *fortran, *device, *kind. 0 or -1. */
+static int
+parse_new_array(PyObject **v, int dflt, int *dtype, int *fortran, int *device, int *kind)
+{
+    if ((*dtype = ca_dtype_converter(v[0] ? v[0] : Py_None, dflt)) < 0) {
+        return -1;
+    }
+    const int order = ca_order_from_object(v[1], 'C');
+    if (order < 0) {
+        return -1;
+    }
+    if (order != 'C' && order != 'F') {
+        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
+        return -1;
+    }
+    *fortran = order == 'F';
+    return parse_device_kind(v[2], v[3], device, kind);
+}
+
 /* Shared by empty/zeros/ones/full: parse shape, dtype, order, device, memory
  * and allocate. `v` holds shape, dtype, order, device, memory. */
 static CaArray *
@@ -426,23 +446,11 @@ create_from_args(PyObject **v, int default_dtype)
     if (ndim < 0) {
         return NULL;
     }
-    int dtype = ca_dtype_converter(v[1] ? v[1] : Py_None, default_dtype);
-    if (dtype < 0) {
+    int dtype, fortran, device, kind;
+    if (parse_new_array(v + 1, default_dtype, &dtype, &fortran, &device, &kind) < 0) {
         return NULL;
     }
-    int order = ca_order_from_object(v[2], 'C');
-    if (order < 0) {
-        return NULL;
-    }
-    if (order != 'C' && order != 'F') {
-        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
-        return NULL;
-    }
-    int device, kind;
-    if (parse_device_kind(v[3], v[4], &device, &kind) < 0) {
-        return NULL;
-    }
-    return ca_array_empty(dtype, ndim, shape, order == 'F', device, (ca_memkind)kind);
+    return ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
 }
 
 static const char *const empty_names[] = {"shape", "dtype", "order", "device", "memory",
@@ -1414,23 +1422,11 @@ py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
         return NULL;
     }
-    int dtype = ca_dtype_converter(v[3] ? v[3] : Py_None, CA_FLOAT64);
-    if (dtype < 0) {
+    int dtype, fortran, device, kind;
+    if (parse_new_array(v + 3, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
         return NULL;
     }
-    int order = ca_order_from_object(v[4], 'C');
-    if (order < 0) {
-        return NULL;
-    }
-    if (order != 'C' && order != 'F') {
-        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
-        return NULL;
-    }
-    int device, kind;
-    if (parse_device_kind(v[5], v[6], &device, &kind) < 0) {
-        return NULL;
-    }
-    return eye_impl(n, m, k, dtype, order == 'F', device, kind);
+    return eye_impl(n, m, k, dtype, fortran, device, kind);
 }
 
 static PyObject *

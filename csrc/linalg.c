@@ -1976,16 +1976,23 @@ done:
 /* ======================================================================== */
 /* Settings and test hooks                                                    */
 /* ======================================================================== */
+/* *flag = bool(arg); returns the old value as a Python bool. */
 static PyObject *
-linalg_set_allow_tf32(PyObject *self, PyObject *arg)
+swap_flag(int *flag, PyObject *arg)
 {
-    int v = PyObject_IsTrue(arg);
+    const int v = PyObject_IsTrue(arg);
     if (v < 0) {
         return NULL;
     }
-    int old = allow_tf32;
-    allow_tf32 = v;
+    const int old = *flag;
+    *flag = v;
     return PyBool_FromLong(old);
+}
+
+static PyObject *
+linalg_set_allow_tf32(PyObject *self, PyObject *arg)
+{
+    return swap_flag(&allow_tf32, arg);
 }
 
 static PyObject *
@@ -1997,13 +2004,7 @@ linalg_get_allow_tf32(PyObject *self, PyObject *unused)
 static PyObject *
 linalg_emulate(PyObject *self, PyObject *arg)
 {
-    int v = PyObject_IsTrue(arg);
-    if (v < 0) {
-        return NULL;
-    }
-    int old = emulate;
-    emulate = v;
-    return PyBool_FromLong(old);
+    return swap_flag(&emulate, arg);
 }
 
 static PyObject *

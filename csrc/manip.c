@@ -1363,6 +1363,32 @@ mod_ravel(PyObject *m, PyObject *args, PyObject *kwargs)
     return out;
 }
 
+/* f(asarray(a_obj), x[, y]) for the module functions that take one array. */
+static PyObject *
+on_array1(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *), PyObject *x)
+{
+    CaArray *a = as_array(a_obj);
+    if (a == NULL) {
+        return NULL;
+    }
+    PyObject *out = (PyObject *)f(a, x);
+    Py_DECREF(a);
+    return out;
+}
+
+static PyObject *
+on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *), PyObject *x,
+          PyObject *y)
+{
+    CaArray *a = as_array(a_obj);
+    if (a == NULL) {
+        return NULL;
+    }
+    PyObject *out = (PyObject *)f(a, x, y);
+    Py_DECREF(a);
+    return out;
+}
+
 static PyObject *
 mod_transpose(PyObject *m, PyObject *args, PyObject *kwargs)
 {
@@ -1372,13 +1398,7 @@ mod_transpose(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axes)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)transpose_impl(a, axes);
-    Py_DECREF(a);
-    return out;
+    return on_array1(a_obj, transpose_impl, axes);
 }
 
 static PyObject *
@@ -1390,13 +1410,7 @@ mod_permute_dims(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axes)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)transpose_impl(a, axes);
-    Py_DECREF(a);
-    return out;
+    return on_array1(a_obj, transpose_impl, axes);
 }
 
 static PyObject *
@@ -1408,13 +1422,7 @@ mod_swapaxes(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &a2)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)swapaxes_impl(a, a1, a2);
-    Py_DECREF(a);
-    return out;
+    return on_array2(a_obj, swapaxes_impl, a1, a2);
 }
 
 static PyObject *
@@ -1426,13 +1434,7 @@ mod_moveaxis(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &dst)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)moveaxis_impl(a, src, dst);
-    Py_DECREF(a);
-    return out;
+    return on_array2(a_obj, moveaxis_impl, src, dst);
 }
 
 static PyObject *
@@ -1443,13 +1445,7 @@ mod_squeeze(PyObject *m, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj, &axis)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)squeeze_impl(a, axis);
-    Py_DECREF(a);
-    return out;
+    return on_array1(a_obj, squeeze_impl, axis);
 }
 
 static PyObject *
@@ -1461,13 +1457,7 @@ mod_expand_dims(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axis)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)expand_dims_impl(a, axis);
-    Py_DECREF(a);
-    return out;
+    return on_array1(a_obj, expand_dims_impl, axis);
 }
 
 static PyObject *
@@ -1478,13 +1468,7 @@ mod_flip(PyObject *m, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:flip", kwlist, &a_obj, &axis)) {
         return NULL;
     }
-    CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)flip_impl(a, axis);
-    Py_DECREF(a);
-    return out;
+    return on_array1(a_obj, flip_impl, axis);
 }
 
 static PyObject *

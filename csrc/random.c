@@ -181,35 +181,34 @@ sample_float(CaGenerator *g, int normal, double a, double b, PyObject *size, int
 
 #define FASTKW (METH_FASTCALL | METH_KEYWORDS)
 
+/* random() (dist 0) and standard_normal() (dist 1): (size, dtype, device). */
 static PyObject *
-Generator_random(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+unit_sample(CaGenerator *g, int dist, const char *name, PyObject *const *args,
+            Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"size", "dtype", "device", NULL};
     PyObject *v[3];
-    if (ca_parse_args("random", args, nargs, kwnames, names, 2, 0, v) < 0) {
+    if (ca_parse_args(name, args, nargs, kwnames, names, 2, 0, v) < 0) {
         return NULL;
     }
-    int dt = float_dtype(v[1], "random");
+    int dt = float_dtype(v[1], name);
     if (dt < 0) {
         return NULL;
     }
-    return sample_float(g, 0, 0.0, 1.0, v[0], dt, v[2]);
+    return sample_float(g, dist, 0.0, 1.0, v[0], dt, v[2]);
+}
+
+static PyObject *
+Generator_random(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return unit_sample(g, 0, "random", args, nargs, kwnames);
 }
 
 static PyObject *
 Generator_standard_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames)
 {
-    static const char *const names[] = {"size", "dtype", "device", NULL};
-    PyObject *v[3];
-    if (ca_parse_args("standard_normal", args, nargs, kwnames, names, 2, 0, v) < 0) {
-        return NULL;
-    }
-    int dt = float_dtype(v[1], "standard_normal");
-    if (dt < 0) {
-        return NULL;
-    }
-    return sample_float(g, 1, 0.0, 1.0, v[0], dt, v[2]);
+    return unit_sample(g, 1, "standard_normal", args, nargs, kwnames);
 }
 
 static PyObject *

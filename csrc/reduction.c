@@ -420,6 +420,35 @@ error:
     return -1;
 }
 
+/* The kernels' result kres (dtype kout) as the call's: cast to rdt, then written
+ * into out when one was given (unless the kernels wrote out itself). Steals
+ * kres; a new reference, or NULL with an exception. */
+static CaArray *
+finish_result(CaArray *kres, int kout, int rdt, CaArray *out)
+{
+    CaArray *res = kres;
+    if (kres == out) {
+        return kres;
+    }
+    if (kout != rdt) {
+        res = ca_array_copy(kres, rdt, 'C');
+        Py_DECREF(kres);
+        if (res == NULL) {
+            return NULL;
+        }
+    }
+    if (out != NULL) {
+        const int r = ca_assign(out, res);
+        Py_DECREF(res);
+        if (r < 0) {
+            return NULL;
+        }
+        Py_INCREF(out);
+        return out;
+    }
+    return res;
+}
+
 /* Fill an array with one Python value (identities of empty reductions). */
 static int
 fill_value(CaArray *a, PyObject *value)
@@ -686,29 +715,10 @@ reduction(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out
     }
 
     /* casts: kernel dtype -> result dtype -> out */
-    if (kres == out) {
-        res = kres;
-        kres = NULL;
-    }
-    else {
-        if (kout != rdt) {
-            res = ca_array_copy(kres, rdt, 'C');
-            if (res == NULL) {
-                goto error;
-            }
-        }
-        else {
-            res = kres;
-            kres = NULL;
-        }
-        if (out != NULL) {
-            if (ca_assign(out, res) < 0) {
-                goto error;
-            }
-            Py_DECREF(res);
-            res = out;
-            Py_INCREF(res);
-        }
+    res = finish_result(kres, kout, rdt, out);
+    kres = NULL;
+    if (res == NULL) {
+        goto error;
     }
     Py_XDECREF(kres);
     Py_XDECREF(arr);
@@ -910,29 +920,10 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
         }
     }
 
-    if (kres == out) {
-        res = kres;
-        kres = NULL;
-    }
-    else {
-        if (kout != C) {
-            res = ca_array_copy(kres, C, 'C');
-            if (res == NULL) {
-                goto error;
-            }
-        }
-        else {
-            res = kres;
-            kres = NULL;
-        }
-        if (out != NULL) {
-            if (ca_assign(out, res) < 0) {
-                goto error;
-            }
-            Py_DECREF(res);
-            res = out;
-            Py_INCREF(res);
-        }
+    res = finish_result(kres, kout, C, out);
+    kres = NULL;
+    if (res == NULL) {
+        goto error;
     }
     Py_XDECREF(kres);
     Py_XDECREF(arr);
