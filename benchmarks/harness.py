@@ -98,34 +98,27 @@ class _Timer:
     stream in these benchmarks), else wall clock around a synchronize."""
 
     def __init__(self, mods):
-        self.kind = None
+        # event(): a new timing event; elapsed_ms(a, b): milliseconds between two
+        self.event = self.elapsed_ms = None
         if "cupy" in mods:
-            self.cp = mods["cupy"]
-            self.kind = "cupy"
+            cp = mods["cupy"]
+            self.event = cp.cuda.Event
+            self.elapsed_ms = cp.cuda.get_elapsed_time
         elif "torch" in mods:
-            self.torch = mods["torch"]
-            self.kind = "torch"
+            torch = mods["torch"]
+            self.event = lambda: torch.cuda.Event(enable_timing=True)
+            self.elapsed_ms = lambda a, b: a.elapsed_time(b)
 
     def time_batch(self, fn, n, sync):
-        if self.kind == "cupy":
-            a, b = self.cp.cuda.Event(), self.cp.cuda.Event()
+        if self.event is not None:
+            a, b = self.event(), self.event()
             a.record()
             for _ in range(n):
                 fn()
             b.record()
             b.synchronize()
             sync()
-            return self.cp.cuda.get_elapsed_time(a, b) / 1e3 / n
-        if self.kind == "torch":
-            a = self.torch.cuda.Event(enable_timing=True)
-            b = self.torch.cuda.Event(enable_timing=True)
-            a.record()
-            for _ in range(n):
-                fn()
-            b.record()
-            b.synchronize()
-            sync()
-            return a.elapsed_time(b) / 1e3 / n
+            return self.elapsed_ms(a, b) / 1e3 / n
         sync()
         t = time.perf_counter()
         for _ in range(n):
