@@ -33,7 +33,8 @@ enum {
     cudaErrorNotReady = 600,
 };
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
-enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
+enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2,
+       cudaEventInterprocess = 4 };
 enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2 };
 enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
        cudaHostRegisterReadOnly = 8 };

@@ -1,0 +1,178 @@
+/*
+ * launch.h: the launch layer (launch.c for kernels and the CUDA runtime,
+ * launch_blas.c for cuBLAS). It is the only code in csrc/ that enqueues GPU work,
+ * waits for it, records or waits on events, or copies memory, and the only code
+ * that calls the CUDA runtime or an NVIDIA library, apart from the pools'
+ * upstreams (pool_upstream.c) and the status texts of errors.c. Nothing else in
+ * csrc/ includes cuda_compat.h; tests/test_source_lint.py checks both rules.
+ *
+ * Two kinds of call:
+ *  - ca_run_*: checked. It flushes deferred element-wise work first (fusion.c:
+ *    deferred kernels must reach the stream before anything issued after them),
+ *    makes the call, and turns a failed status into the exception that names the
+ *    call's own source text (CA_LAUNCH_CHECK). 0, or -1 with an exception. Needs
+ *    the GIL; the ones that wait release it while they wait.
+ *  - ca_rt_*: raw. No flush, no exception, no Python: the CUDA status (0 is
+ *    success; a failure's sticky "last error" is cleared). For code that runs
+ *    without the GIL (staged transfers, the readback spin) or must not re-enter
+ *    Python; a caller that enqueues with them calls ca_launch_flush() first.
+ * Queries and object lifetimes (device count, stream/event create and destroy,
+ * pointer attributes) order nothing and do not flush.
+ */
+#ifndef CA_LAUNCH_H
+#define CA_LAUNCH_H
+
+#include "cuarray.h"
+
+typedef struct CUevent_st *ca_event_t;
+
+/* Deferred work reaches the stream (and ca_work_epoch moves) before any call
+ * that does not flush by itself enqueues. */
+static inline void ca_launch_flush(void) { ca_fusion_flush(); }
+
+/* CPU-device kernels over at least this many elements run without the GIL. */
+#define CA_HOST_NOGIL_MIN ((int64_t)1 << 16)
+
+/* ---- kernels.h launchers, checked ------------------------------------------------ */
+int ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
+                     ca_stream_t stream);
+int ca_run_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream);
+/* `what` names the operation in messages (the ufunc or reduction's name);
+ * `work` (elements) decides whether a cpu-device call releases the GIL. */
+int ca_run_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
+                       unsigned scalar_mask, ca_stream_t stream, int64_t work,
+                       const char *what);
+int ca_run_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
+                  ca_stream_t stream, int64_t work, const char *what);
+int ca_run_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
+                ca_stream_t stream, int64_t work, const char *what);
+int ca_run_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
+                          uint64_t offset, double low, double scale, ca_stream_t stream);
+int ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
+                         uint64_t offset, double loc, double scale, ca_stream_t stream);
+int ca_run_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
+                           uint64_t offset, uint64_t low, uint64_t range_m1,
+                           ca_stream_t stream);
+int ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
+                        int64_t k, const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                        const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c,
+                        int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
+int ca_run_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
+                      ca_stream_t stream);
+int ca_run_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
+                     ca_stream_t stream);
+int ca_run_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
+                         ca_stream_t stream);
+int ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
+                      ca_stream_t stream);
+int ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scratch,
+                        int ndim, const int64_t *shape, const int64_t *strides,
+                        int64_t *out, ca_stream_t stream);
+int ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
+                       ca_stream_t stream);
+int ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
+                         const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
+                         ca_stream_t stream);
+int ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize,
+                    uint64_t seq, ca_stream_t stream);
+
+/* The deferred programs' own launches (fusion.c, which is the flush): raw. */
+int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
+                      unsigned scalar_mask, ca_stream_t stream);
+int ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p,
+                            ca_stream_t stream);
+
+/* ---- copies and waits, checked --------------------------------------------------- */
+/* cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream). */
+int ca_run_memcpy_async(void *dst, const void *src, size_t n, ca_stream_t stream);
+/* The same, then wait for `stream` (the GIL released for both). */
+int ca_run_memcpy_wait(void *dst, const void *src, size_t n, ca_stream_t stream);
+int ca_run_memset_async(void *dst, int value, size_t n, ca_stream_t stream);
+/* Waits release the GIL. */
+int ca_run_stream_sync(ca_stream_t stream);
+int ca_run_device_sync(void);
+int ca_run_event_sync(ca_event_t e);
+int ca_run_event_record(ca_event_t e, ca_stream_t stream);
+int ca_run_stream_wait_event(ca_stream_t stream, ca_event_t e);
+/* Make `consumer` wait for the work queued so far on `producer` (a temporary
+ * event, recorded and waited on). */
+int ca_run_stream_wait_stream(ca_stream_t consumer, ca_stream_t producer);
+/* 1 when the work is done, 0 when not yet, -1 with an exception. */
+int ca_run_event_query(ca_event_t e);
+int ca_run_stream_query(ca_stream_t stream);
+
+/* ---- copies and waits, raw (no GIL needed; flush first) -------------------------- */
+int ca_rt_memcpy_async(void *dst, const void *src, size_t n, ca_stream_t stream);
+int ca_rt_stream_sync(ca_stream_t stream);
+int ca_rt_event_record(ca_event_t e, ca_stream_t stream);
+int ca_rt_event_sync(ca_event_t e);
+
+/* ---- streams and events ---------------------------------------------------------- */
+enum { CA_STREAM_NON_BLOCKING = 1 };
+enum { CA_EVENT_BLOCKING_SYNC = 1, CA_EVENT_DISABLE_TIMING = 2, CA_EVENT_INTERPROCESS = 4 };
+int ca_run_stream_create(ca_stream_t *s, unsigned flags);
+/* For deallocators: never raises (reports through ca_cuda_warn_unraisable). */
+void ca_stream_destroy_quiet(ca_stream_t s);
+int ca_run_event_create(ca_event_t *e, unsigned flags);
+int ca_rt_event_create(ca_event_t *e, unsigned flags);
+void ca_event_destroy_quiet(ca_event_t e);
+int ca_run_event_elapsed(float *ms, ca_event_t start, ca_event_t end);
+
+/* ---- devices --------------------------------------------------------------------- */
+/* Raw: the CUDA device count (*n = 0 and a status when there is none). */
+int ca_rt_device_count(int *n);
+int ca_rt_get_device(int *device);
+int ca_rt_set_device(int device);
+int ca_run_set_device(int device);
+typedef struct {
+    char name[256];
+    size_t total_memory;
+    int major, minor;
+    int multiprocessors;
+} ca_device_props;
+int ca_run_device_props(int device, ca_device_props *p);
+int ca_run_mem_get_info(size_t *free_bytes, size_t *total_bytes);
+/* Versions as CUDA encodes them (1000 * major + 10 * minor); 0 when unknown. */
+int ca_runtime_version(void);
+int ca_driver_version(void);
+
+/* ---- host memory and pointers ---------------------------------------------------- */
+enum { CA_PTR_UNREGISTERED = 0, CA_PTR_HOST = 1, CA_PTR_DEVICE = 2, CA_PTR_MANAGED = 3 };
+typedef struct {
+    int type;        /* CA_PTR_* */
+    int device;
+    void *device_ptr;
+    void *host_ptr;
+} ca_pointer_info;
+/* Raw: what CUDA knows of `p` (CA_PTR_UNREGISTERED for plain host memory). */
+int ca_rt_pointer_info(const void *p, ca_pointer_info *info);
+enum { CA_HOST_REGISTER_PORTABLE = 1, CA_HOST_REGISTER_MAPPED = 2,
+       CA_HOST_REGISTER_READ_ONLY = 8 };
+/* Raw, and they release nothing: callers drop the GIL around the slow ones. */
+int ca_rt_host_register(void *p, size_t n, unsigned flags);
+int ca_rt_host_unregister(void *p);
+int ca_rt_host_device_pointer(void **device_ptr, void *host_ptr);
+/* Mapped, portable page-locked memory (or portable only, mapped = 0), and its
+ * release. */
+int ca_rt_host_alloc(void **p, size_t n, int mapped);
+int ca_rt_host_free(void *p);
+
+/* ---- cuBLAS (launch_blas.c) ------------------------------------------------------ */
+/* One column-major gemm, C = op(X) op(Y) (alpha 1, beta 0), strided-batched when
+ * count > 1: ops 0 = N, 1 = T, 2 = C; leading dimensions and strides in
+ * elements. float16 accumulates in float32; tf32 lets float32 use TF32. On the
+ * device's handle, set to `stream`, with its workspace from the pool. */
+int ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t m,
+                int64_t n, int64_t k, const void *x, int64_t ldx, int64_t sx, const void *y,
+                int64_t ldy, int64_t sy, void *c, int64_t ldc, int64_t sc, int64_t count,
+                int tf32);
+
+/* ---- checking -------------------------------------------------------------------- */
+/* 0 for status 0; else the exception for `status` naming `call` (the call's text),
+ * and -1. */
+int ca_launch_status(int status, const char *call);
+/* Run `call` (a CUDA or kernels.h call returning a status) and check it: 0 or -1
+ * with the exception naming the call. For launch*.c. */
+#define CA_LAUNCH_CHECK(call) ca_launch_status((int)(call), #call)
+
+#endif /* CA_LAUNCH_H */
