@@ -7,7 +7,7 @@
  * Creation is a hot path: arguments are parsed by hand (METH_FASTCALL) and
  * nothing goes through Python.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <string.h>
 
@@ -409,11 +409,7 @@ zero_fill(CaArray *a)
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
-    CA_CUDA_CHECK(
-        cudaMemsetAsync(a->data, 0, n, (cudaStream_t)ca_current_stream(a->device)));
-    return 0;
-error:
-    return -1;
+    return ca_run_memset_async(a->data, 0, n, ca_current_stream(a->device));
 }
 
 /* The arguments dtype, order, device, memory of a new array (v[0..3], each may
@@ -830,43 +826,40 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
         if (ca_use_device(device) < 0) {
             return NULL;
         }
-        struct cudaPointerAttributes attr;
+        ca_pointer_info attr;
         void *dptr = NULL;
         ca_memkind kind = CA_MEM_PINNED;
-        cudaError_t st = cudaPointerGetAttributes(&attr, lo);
-        if (st != cudaSuccess) {
-            (void)cudaGetLastError(); /* older runtimes: not a CUDA pointer */
-            attr.type = cudaMemoryTypeUnregistered;
+        if (ca_rt_pointer_info(lo, &attr) != 0) {
+            attr.type = CA_PTR_UNREGISTERED; /* older runtimes: not a CUDA pointer */
         }
-        if (attr.type == cudaMemoryTypeManaged) {
+        if (attr.type == CA_PTR_MANAGED) {
             dptr = lo;
             kind = CA_MEM_MANAGED;
         }
-        else if (attr.type == cudaMemoryTypeHost && attr.devicePointer != NULL) {
-            dptr = attr.devicePointer; /* already pinned and mapped */
+        else if (attr.type == CA_PTR_HOST && attr.device_ptr != NULL) {
+            dptr = attr.device_ptr; /* already pinned and mapped */
         }
-        else if (attr.type == cudaMemoryTypeUnregistered) {
-            unsigned flags = cudaHostRegisterMapped | cudaHostRegisterPortable;
+        else if (attr.type == CA_PTR_UNREGISTERED) {
+            unsigned flags = CA_HOST_REGISTER_MAPPED | CA_HOST_REGISTER_PORTABLE;
             if (!PyArray_ISWRITEABLE(h)) {
-                flags |= cudaHostRegisterReadOnly;
+                flags |= CA_HOST_REGISTER_READ_ONLY;
             }
-            cudaError_t rs;
+            int rs;
             Py_BEGIN_ALLOW_THREADS
-            rs = cudaHostRegister(lo, extent, flags);
+            rs = ca_rt_host_register(lo, extent, flags);
             Py_END_ALLOW_THREADS
-            if (rs != cudaSuccess) {
-                (void)cudaGetLastError();
+            if (rs != 0) {
                 PyErr_Format(
                     PyExc_ValueError,
                     "copy=False: cannot page-lock this NumPy array's memory for "
                     "the GPU (cudaHostRegister: %s); use copy=None to copy it",
-                    cudaGetErrorString(rs));
+                    ca_cuda_status_text(rs));
                 return NULL;
             }
             registered = 1;
-            st = cudaHostGetDevicePointer(&dptr, lo, 0);
-            if (st != cudaSuccess) {
-                (void)cudaHostUnregister(lo);
+            int st = ca_rt_host_device_pointer(&dptr, lo);
+            if (st != 0) {
+                (void)ca_rt_host_unregister(lo);
                 return (CaArray *)ca_cuda_error(st, "cudaHostGetDevicePointer");
             }
         }
@@ -878,7 +871,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
         mem = ca_memory_foreign(dptr, lo, extent, device, kind, (PyObject *)h);
         if (mem == NULL) {
             if (registered) {
-                (void)cudaHostUnregister(lo);
+                (void)ca_rt_host_unregister(lo);
             }
             return NULL;
         }
