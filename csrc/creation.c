@@ -555,6 +555,92 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 
 /* ---- *_like -------------------------------------------------------------- */
 
+/* The new array of a *_like call whose prototype is a cuarray array `src`;
+ * w: the parsed (a, dtype, order, subok, shape, device, memory). */
+static CaArray *
+like_array(CaArray *src, PyObject *const *w)
+{
+    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(w[2], 'K');
+    if (order < 0) {
+        return NULL;
+    }
+    int device = src->device, kind = src->kind;
+    if (w[5] != NULL && w[5] != Py_None) {
+        device = ca_device_from_object(w[5]);
+        if (device == -2) {
+            return NULL;
+        }
+        if (device != src->device) {
+            kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+        }
+    }
+    if (w[6] != NULL && w[6] != Py_None) {
+        kind = ca_memkind_from_object(w[6], device);
+        if (kind < 0) {
+            return NULL;
+        }
+    }
+    if (w[4] == NULL || w[4] == Py_None) {
+        return ca_array_empty_like(src, dtype, (char)order, device, (ca_memkind)kind);
+    }
+    Py_ssize_t shp[CA_MAX_DIMS];
+    int nd = ca_shape_from_object(w[4], shp);
+    if (nd < 0) {
+        return NULL;
+    }
+    int fortran = order == 'F' ||
+                  ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
+                   (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
+    return ca_array_empty(dtype, nd, shp, fortran, device, (ca_memkind)kind);
+}
+
+/* The same for any other array-like prototype: its shape and dtype, through
+ * NumPy (no transfer). */
+static CaArray *
+like_array_like(PyObject *proto, PyObject *const *w)
+{
+    PyObject *h = PyArray_FromAny(proto, NULL, 0, 0, 0, NULL);
+    if (h == NULL) {
+        return NULL;
+    }
+    int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
+    if (t < 0 && (w[1] == NULL || w[1] == Py_None)) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    PyErr_Clear();
+    int fortran = PyArray_IS_F_CONTIGUOUS((PyArrayObject *)h) &&
+                  !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)h);
+    Py_ssize_t shp[CA_MAX_DIMS];
+    int nd = PyArray_NDIM((PyArrayObject *)h);
+    memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
+    Py_DECREF(h);
+    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(w[2], 'K');
+    if (order < 0) {
+        return NULL;
+    }
+    if (w[4] != NULL && w[4] != Py_None) {
+        nd = ca_shape_from_object(w[4], shp);
+        if (nd < 0) {
+            return NULL;
+        }
+    }
+    int device, kind;
+    if (parse_device_kind(w[5], w[6], &device, &kind) < 0) {
+        return NULL;
+    }
+    return ca_array_empty(dtype, nd, shp, order == 'F' || (order != 'C' && fortran),
+                          device, (ca_memkind)kind);
+}
+
 /* mode: 0 empty, 1 zeros, 2 ones, 3 full (v[1] is fill_value). */
 static PyObject *
 like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
@@ -582,89 +668,11 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (ca_array_check(proto)) {
         src = (CaArray *)proto;
         Py_INCREF(src);
+        r = like_array(src, w);
     }
     else {
-        /* Any array-like: its shape and dtype, through NumPy (no transfer). */
-        PyObject *h = PyArray_FromAny(proto, NULL, 0, 0, 0, NULL);
-        if (h == NULL) {
-            return NULL;
-        }
-        int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
-        if (t < 0 && (w[1] == NULL || w[1] == Py_None)) {
-            Py_DECREF(h);
-            return NULL;
-        }
-        PyErr_Clear();
-        int fortran = PyArray_IS_F_CONTIGUOUS((PyArrayObject *)h) &&
-                      !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)h);
-        Py_ssize_t shp[CA_MAX_DIMS];
-        int nd = PyArray_NDIM((PyArrayObject *)h);
-        memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
-        Py_DECREF(h);
-        int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
-        if (dtype < 0) {
-            return NULL;
-        }
-        int order = ca_order_from_object(w[2], 'K');
-        if (order < 0) {
-            return NULL;
-        }
-        if (w[4] != NULL && w[4] != Py_None) {
-            nd = ca_shape_from_object(w[4], shp);
-            if (nd < 0) {
-                return NULL;
-            }
-        }
-        int device, kind;
-        if (parse_device_kind(w[5], w[6], &device, &kind) < 0) {
-            return NULL;
-        }
-        r = ca_array_empty(dtype, nd, shp, order == 'F' || (order != 'C' && fortran),
-                           device, (ca_memkind)kind);
-        goto fill;
+        r = like_array_like(proto, w);
     }
-    {
-        int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
-        if (dtype < 0) {
-            goto error;
-        }
-        int order = ca_order_from_object(w[2], 'K');
-        if (order < 0) {
-            goto error;
-        }
-        int device = src->device, kind = src->kind;
-        if (w[5] != NULL && w[5] != Py_None) {
-            device = ca_device_from_object(w[5]);
-            if (device == -2) {
-                goto error;
-            }
-            if (device != src->device) {
-                kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
-            }
-        }
-        if (w[6] != NULL && w[6] != Py_None) {
-            kind = ca_memkind_from_object(w[6], device);
-            if (kind < 0) {
-                goto error;
-            }
-        }
-        if (w[4] != NULL && w[4] != Py_None) {
-            Py_ssize_t shp[CA_MAX_DIMS];
-            int nd = ca_shape_from_object(w[4], shp);
-            if (nd < 0) {
-                goto error;
-            }
-            int fortran =
-                order == 'F' ||
-                ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
-                 (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
-            r = ca_array_empty(dtype, nd, shp, fortran, device, (ca_memkind)kind);
-        }
-        else {
-            r = ca_array_empty_like(src, dtype, (char)order, device, (ca_memkind)kind);
-        }
-    }
-fill:
     if (r == NULL) {
         goto error;
     }

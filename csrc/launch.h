@@ -180,6 +180,11 @@ int ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int
                 int64_t ldy, int64_t sy, void *c, int64_t ldc, int64_t sc, int64_t count,
                 int tf32);
 
+/* Load cuBLAS now (0, or -1 with ImportError naming the places searched). */
+int ca_blas_load(void);
+/* Where cuBLAS was loaded from; NULL when not loaded (never loads). */
+const char *ca_blas_path(void);
+
 /* ---- checking -------------------------------------------------------------------- */
 /* 0 for status 0; else the exception for `status` naming `call` (the call's text),
  * and -1. */

@@ -311,3 +311,20 @@ ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t
     return ca_launch_status(CA_KERR_NO_CUDA, "cublasGemm");
 #endif
 }
+
+int
+ca_blas_load(void)
+{
+#if CA_HAVE_CUDA
+    return ca_cublas() == NULL ? -1 : 0;
+#else
+    PyErr_SetString(PyExc_ImportError, "cuarray was built without CUDA: no cuBLAS");
+    return -1;
+#endif
+}
+
+const char *
+ca_blas_path(void)
+{
+    return ca_cublas_path();
+}

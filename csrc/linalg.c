@@ -25,7 +25,6 @@
  * turns it on. float16 products accumulate in float32.
  */
 #include "launch.h"
-#include "dynlib.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1800,7 +1799,7 @@ linalg_last_route(PyObject *self, PyObject *unused)
 static PyObject *
 linalg_cublas_path(PyObject *self, PyObject *unused)
 {
-    const char *p = ca_cublas_path();
+    const char *p = ca_blas_path();
     if (p == NULL) {
         Py_RETURN_NONE;
     }
@@ -1810,15 +1809,10 @@ linalg_cublas_path(PyObject *self, PyObject *unused)
 static PyObject *
 linalg_cublas_load(PyObject *self, PyObject *unused)
 {
-#if CA_HAVE_CUDA
-    if (ca_cublas() == NULL) {
+    if (ca_blas_load() < 0) {
         return NULL;
     }
     return linalg_cublas_path(self, unused);
-#else
-    PyErr_SetString(PyExc_ImportError, "cuarray was built without CUDA: no cuBLAS");
-    return NULL;
-#endif
 }
 
 /* ======================================================================== */
