@@ -54,7 +54,7 @@ class Case:
     name: str
     setup: dict  # lib name -> setup(mod) -> callable
     mode: str = "wall"
-    unit: str = "us"  # "us", "s", "GB/s", "TFLOP/s", "Gsamples/s"
+    unit: str = "us"  # "us", "s", "GB/s", "TFLOP/s", "Gsamples/s", "Gkeys/s", ...
     work: Optional[float] = None  # bytes / flops / samples per call for throughput units
     target: Optional[str] = None
     floor: Optional[str] = None
@@ -195,7 +195,7 @@ def _to_unit(case, sec):
         return case.work / sec / 1e9
     if case.unit == "TFLOP/s":
         return case.work / sec / 1e12
-    if case.unit == "Gsamples/s":
+    if case.unit in ("Gsamples/s", "Gkeys/s", "Gitems/s", "Gqueries/s"):
         return case.work / sec / 1e9
     raise ValueError(case.unit)
 

@@ -75,6 +75,7 @@ int ca_linalg_init(PyObject *m);     /* linalg.c */
 int ca_random_init(PyObject *m);     /* random.c */
 int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
 int ca_fusion_init(PyObject *m);     /* fusion.c */
+int ca_sort_init(PyObject *m);       /* sort.c: sort, argsort, searchsorted, ... */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -275,6 +276,7 @@ extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_
 extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
 /* end linalg/random */
 extern PyMethodDef ca_search_array_methods[];      /* search.c: nonzero */
+extern PyMethodDef ca_sort_array_methods[];        /* sort.c: sort, argsort, searchsorted, ... */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);

@@ -204,6 +204,39 @@ ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize, u
 #endif
 }
 
+/* sort (sort helper) */
+int
+ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *out,
+            int64_t *idx, int flags, void *temp, size_t *temp_bytes, ca_stream_t stream)
+{
+    int st;
+    ca_launch_flush();
+    if (temp != NULL && nogil(device, nseg * n)) {
+        Py_BEGIN_ALLOW_THREADS
+        st = ca_sort(device, dtype, in, nseg, n, out, idx, flags, temp, temp_bytes, stream);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        st = ca_sort(device, dtype, in, nseg, n, out, idx, flags, temp, temp_bytes, stream);
+    }
+    return ca_launch_status(st, "ca_sort");
+}
+
+int
+ca_run_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *sorter,
+                    const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream)
+{
+    return RUN(ca_searchsorted(device, dtype, a, n, sorter, v, nv, right, out, stream));
+}
+
+int
+ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
+                int64_t nbins, void *out, ca_stream_t stream)
+{
+    return RUN(ca_bincount(device, xdtype, x, n, w, nbins, out, stream));
+}
+/* end sort */
+
 int
 ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
                   unsigned scalar_mask, ca_stream_t stream)

@@ -85,6 +85,15 @@ int ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                          ca_stream_t stream);
 int ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize,
                     uint64_t seq, ca_stream_t stream);
+/* sort (sort helper): the cpu device's calls release the GIL when big. */
+int ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *out,
+                int64_t *idx, int flags, void *temp, size_t *temp_bytes, ca_stream_t stream);
+int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
+                        const int64_t *sorter, const void *v, int64_t nv, int right,
+                        int64_t *out, ca_stream_t stream);
+int ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
+                    int64_t nbins, void *out, ca_stream_t stream);
+/* end sort */
 
 /* The deferred programs' own launches (fusion.c, which is the flush): raw. */
 int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,

@@ -19,6 +19,7 @@ static const ca_init_fn ca_inits[] = {
     ca_manip_init,    ca_interop_init,  ca_elementwise_init, ca_reduction_init,
     ca_linalg_init,   ca_random_init,   ca_fusion_init,
     ca_search_init,
+    ca_sort_init,
 };
 
 static int

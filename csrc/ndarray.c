@@ -1644,6 +1644,7 @@ ca_ndarray_init(PyObject *m)
         ca_elementwise_array_methods, ca_reduction_array_methods,
         ca_interop_array_methods,  ca_linalg_array_methods,
         ca_search_array_methods,
+        ca_sort_array_methods,
     };
     static const PyGetSetDef *const getset_tables[] = {
         ndarray_getset,

@@ -418,6 +418,42 @@ int ca_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                      const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
                      ca_stream_t stream);
 /* end nonzero */
+/* sort (sort helper) -------------------------------------------------------------- */
+/* Sorting, searching and counting (kernels/sort.cu, sort_cub_*.cu, sort_seg_*.cu
+ * for the GPU over CUB; kernels/host_sort.c; kernels/dispatch_sort.c; the key
+ * maps shared by both are in kernels/sort_keys.h). The order is NumPy's: NaNs
+ * last, -0.0 equal to +0.0, complex numbers by (real, imag) with NumPy's NaN
+ * classes last (R+Rj < R+nanj < nan+Rj < nan+nanj), bool false first.
+ * CA_SORT_DESCENDING reverses it exactly (NaNs first); equal keys keep their
+ * input order either way. */
+#define CA_SORT_DESCENDING 1
+
+/* Sort each of `nseg` rows of `n` elements of `dtype` (contiguous, row r at
+ * in + r * n * itemsize). `out` (may be `in`) gets the sorted values, `idx`
+ * (int64) the input position within the row of each, stably; either may be
+ * NULL, not both. Sorted values are the input's except that every NaN becomes
+ * the quiet NaN and a complex -0.0 part becomes +0.0 (a real -0.0 is kept and
+ * sorts before +0.0 there, a valid order since they are equal).
+ * Two phases, as CUB: with temp == NULL only *temp_bytes is set (0 when there
+ * is nothing to sort); then call again with `temp` of at least that many bytes
+ * (device memory on a GPU, stream-ordered on `stream`; host memory on the cpu;
+ * 256-byte aligned). */
+int ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *out,
+            int64_t *idx, int flags, void *temp, size_t *temp_bytes, ca_stream_t stream);
+
+/* out[i] = the insertion point of v[i] in a[0:n] (sorted in the order above, or
+ * a[sorter[0:n]] when sorter is not NULL: int64, every entry in [0, n)): the
+ * first position whose element is >= v[i] (right = 0) or > v[i] (right = 1).
+ * a, v: contiguous, both of `dtype`; out: nv int64. */
+int ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *sorter,
+                    const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream);
+
+/* out[b] = the count (int64) or the sum of w (float64; w not NULL) of the x[i]
+ * (contiguous, xdtype CA_INT32 or CA_INT64) equal to b, for b in [0, nbins);
+ * values outside are skipped. The launcher zeroes out itself. */
+int ca_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
+                int64_t nbins, void *out, ca_stream_t stream);
+/* end sort */
 /* readback (readback helper, kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

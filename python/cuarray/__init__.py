@@ -54,3 +54,16 @@ from ._core import (  # noqa: E402,F401
 # with one argument forwards to nonzero
 from ._core import nonzero, flatnonzero, argwhere, count_nonzero  # noqa: E402,F401
 
+
+# Sorting, searching, counting, sets and order statistics (csrc/sort.c over CUB,
+# kernels/sort*.cu, host_sort.c; compositions in _sorting, _sets, _statistics)
+from ._core import sort, argsort, partition, argpartition, searchsorted  # noqa: E402,F401
+from ._sorting import lexsort, sort_complex  # noqa: E402,F401
+from ._sets import (  # noqa: E402,F401
+    unique, unique_all, unique_counts, unique_inverse, unique_values, isin, in1d,
+    intersect1d, union1d, setdiff1d, setxor1d,
+)
+from ._statistics import (  # noqa: E402,F401
+    bincount, histogram, histogram2d, histogramdd, digitize, median, percentile,
+    quantile, nanmedian, nanpercentile, nanquantile,
+)

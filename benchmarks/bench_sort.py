@@ -1,0 +1,120 @@
+"""Sorting, searching and counting (issue 17's table): sort and argsort of 2^26 keys,
+unique, searchsorted, bincount, median and a segmented sort of 65536 rows of 256.
+
+Figures are G keys (items, queries) per second of device time; the data is made on
+the device. NumPy runs the same calls on the host for scale (it is not a floor).
+"""
+
+import numpy as np
+
+from harness import Case, Skip
+
+N = 1 << 26
+ROWS, COLS = 65536, 256
+NQ = 1 << 24
+
+
+def _gpu_only(mod):
+    if mod.__name__ == "numpy":
+        raise Skip("GPU case")
+
+
+def _data(mod, n, dtype, hi=None, seed=0):
+    """n values of dtype made on the device (uniform floats, integers in [0, hi))."""
+    name = mod.__name__
+    rng = np.random.default_rng(seed)
+    if name == "torch":
+        g = mod.Generator(device="cuda").manual_seed(seed)
+        if np.dtype(dtype).kind == "f":
+            return mod.rand(n, device="cuda", generator=g, dtype=getattr(mod, str(np.dtype(dtype))))
+        return mod.randint(0, hi or 2**62, (n,), device="cuda", generator=g, dtype=mod.int64)
+    if name == "cupy":
+        if np.dtype(dtype).kind == "f":
+            return mod.random.default_rng(seed).random(n, dtype=dtype)
+        return mod.random.default_rng(seed).integers(0, hi or 2**62, n, dtype=dtype)
+    if name == "cuarray":
+        g = mod.random.default_rng(seed)
+        if np.dtype(dtype).kind == "f":
+            return g.random(n, dtype=dtype)
+        return g.integers(0, hi or 2**62, size=n, dtype=dtype)
+    if np.dtype(dtype).kind == "f":
+        return rng.random(n, dtype=dtype)
+    return rng.integers(0, hi or 2**62, n, dtype=dtype)
+
+
+def _sort(dtype, arg=False):
+    def setup(mod):
+        x = _data(mod, N, dtype)
+        if mod.__name__ == "torch":
+            return (lambda: mod.argsort(x)) if arg else (lambda: mod.sort(x))
+        return (lambda: mod.argsort(x)) if arg else (lambda: mod.sort(x))
+    return setup
+
+
+def _sort_rows(mod):
+    x = _data(mod, ROWS * COLS, np.float32).reshape(ROWS, COLS)
+    if mod.__name__ == "torch":
+        return lambda: mod.sort(x, dim=-1)
+    return lambda: mod.sort(x, axis=-1)
+
+
+def _unique(mod):
+    x = _data(mod, N, np.int64, hi=1 << 20)
+    return lambda: mod.unique(x)
+
+
+def _searchsorted(mod):
+    a = _data(mod, NQ, np.float32, seed=1)
+    a = mod.sort(a)[0] if mod.__name__ == "torch" else mod.sort(a)
+    v = _data(mod, NQ, np.float32, seed=2)
+    return lambda: mod.searchsorted(a, v)
+
+
+def _bincount(mod):
+    x = _data(mod, N, np.int64, hi=1 << 20)
+    if mod.__name__ == "torch":
+        return lambda: mod.bincount(x, minlength=1 << 20)
+    if mod.__name__ in ("cuarray",):
+        # the counting kernel itself (bincount adds the max/min readbacks)
+        return lambda: mod._core._bincount(x, None, 1 << 20)
+    return lambda: mod.bincount(x, minlength=1 << 20)
+
+
+def _bincount_full(mod):
+    _gpu_only(mod)
+    x = _data(mod, N, np.int64, hi=1 << 20)
+    if mod.__name__ == "torch":
+        return lambda: mod.bincount(x)
+    return lambda: mod.bincount(x)
+
+
+def _median(mod):
+    x = _data(mod, N, np.float32)
+    return lambda: mod.median(x)
+
+
+def _all(fn, libs=("cuarray", "numpy", "cupy", "torch")):
+    return {lib: fn for lib in libs}
+
+
+CASES = [
+    Case("sort, 2^26 float32 (G keys/s)", _all(_sort(np.float32)), mode="gpu",
+         unit="Gkeys/s", work=N, target=">= 36", group="sort"),
+    Case("argsort, 2^26 float32 (G keys/s)", _all(_sort(np.float32, True)), mode="gpu",
+         unit="Gkeys/s", work=N, target=">= 27", group="sort"),
+    Case("sort, 2^26 int64 (G keys/s)", _all(_sort(np.int64)), mode="gpu",
+         unit="Gkeys/s", work=N, target=">= 17", group="sort"),
+    Case("unique, 2^26 int64 in [0, 2^20) (G keys/s)", _all(_unique), mode="gpu",
+         unit="Gkeys/s", work=N, target=">= 18", group="sort"),
+    Case("searchsorted, 2^24 queries in 2^24 sorted float32 (G queries/s)",
+         _all(_searchsorted), mode="gpu", unit="Gqueries/s", work=NQ, target=">= 9.5",
+         group="sort"),
+    Case("bincount kernel, 2^26 int64 in [0, 2^20) (G items/s)", _all(_bincount),
+         mode="gpu", unit="Gitems/s", work=N, target=">= 66", group="sort"),
+    Case("bincount(x), 2^26 int64 in [0, 2^20), with the max read back (G items/s)",
+         _all(_bincount_full), mode="gpu", unit="Gitems/s", work=N, group="sort"),
+    Case("median, 2^26 float32 (G items/s)", _all(_median), mode="gpu", unit="Gitems/s",
+         work=N, target=">= 50", group="sort"),
+    Case("sort(axis=-1), 65536x256 float32 (G keys/s)", _all(_sort_rows), mode="gpu",
+         unit="Gkeys/s", work=ROWS * COLS, group="sort"),
+]

@@ -1,0 +1,933 @@
+/*
+ * sort.c: the sorting and searching primitives: sort, argsort, partition,
+ * argpartition, searchsorted, the ndarray methods of the same names, and the
+ * counting kernel behind bincount/histogram (_bincount). The compositions
+ * (unique, sets, histograms, order statistics) are Python, in
+ * cuarray/_sorting.py, _sets.py and _statistics.py.
+ *
+ * A sort along any axis is one ca_sort call over rows: the axis is moved last
+ * (a copy when the array is not already C-ordered that way), every row is
+ * sorted by one segmented sort on the GPU, and the result is handed back as a
+ * view with the axis in its place again. The GPU needs scratch (keys,
+ * positions, CUB's storage), asked for first and taken from the pool on the
+ * current stream. Sorts are always stable, so kind= only has to be valid.
+ *
+ * The cpu device sorts with NumPy on zero-copy views (its stable sorts), except
+ * for descending order, which NumPy lacks: that, and everything when
+ * _sort_host_kernels(True) is set (tests), runs kernels/host_sort.c, which
+ * orders the same keys as the GPU does.
+ *
+ * partition and argpartition sort fully (a sorted row is a valid partition for
+ * every kth); kth is still checked as NumPy checks it.
+ */
+#include "launch.h"
+
+#include <string.h>
+
+static int use_host_kernels = 0; /* _sort_host_kernels(): cpu through host_sort.c */
+
+/* ======================================================================== */
+/* Helpers                                                                   */
+/* ======================================================================== */
+
+static CaArray *
+require_array(const char *fname, PyObject *o)
+{
+    if (!ca_array_check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
+                     "to make one)",
+                     fname, Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return (CaArray *)o;
+}
+
+/* axis= of a sort: an int, normalized into [0, ndim), or None (*flat = 1). */
+static int
+parse_axis(PyObject *o, int ndim, int *axis, int *flat)
+{
+    *flat = 0;
+    *axis = 0;
+    if (o == Py_None) {
+        *flat = 1;
+        return 0;
+    }
+    Py_ssize_t ax = -1;
+    if (o != NULL) {
+        ax = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+        if (ax == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    if (ax < -ndim || ax >= ndim) {
+        return ca_axis_error(ax, ndim);
+    }
+    *axis = (int)(ax < 0 ? ax + ndim : ax);
+    return 0;
+}
+
+/* kind=, stable= and order= as NumPy checks them (every sort here is stable). */
+static int
+check_kind(PyObject *kind, PyObject *stable, PyObject *order, int select)
+{
+    if (order != NULL && order != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "Cannot specify order when the array has no "
+                                          "fields.");
+        return -1;
+    }
+    if (kind == NULL || kind == Py_None) {
+        if (stable != NULL && stable != Py_None && PyObject_IsTrue(stable) < 0) {
+            return -1;
+        }
+        return 0;
+    }
+    if (stable != NULL && stable != Py_None) {
+        PyErr_SetString(PyExc_ValueError,
+                        "`kind` and keyword parameters can't be provided at the same "
+                        "time. Use only one of them.");
+        return -1;
+    }
+    const char *k = PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
+    if (k == NULL) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "kind must be a str, not %.200s",
+                     Py_TYPE(kind)->tp_name);
+        return -1;
+    }
+    if (select) {
+        if (strcmp(k, "introselect") != 0) {
+            PyErr_Format(PyExc_ValueError, "select kind must be 'introselect' (got %R)",
+                         kind);
+            return -1;
+        }
+        return 0;
+    }
+    /* NumPy accepts any prefix-free spelling starting with q, m, h or s. */
+    if (k[0] != 'q' && k[0] != 'm' && k[0] != 'h' && k[0] != 's') {
+        PyErr_Format(PyExc_ValueError,
+                     "sort kind must be one of 'quick', 'heap', or 'stable' (got %R)",
+                     kind);
+        return -1;
+    }
+    return 0;
+}
+
+/* descending= (Array API): 0 or CA_SORT_DESCENDING, -1 on error. */
+static int
+parse_descending(PyObject *o)
+{
+    if (o == NULL) {
+        return 0;
+    }
+    int t = PyObject_IsTrue(o);
+    return t < 0 ? -1 : (t ? CA_SORT_DESCENDING : 0);
+}
+
+/* A zero-copy NumPy view of a cpu-device array (it keeps x alive). */
+static PyObject *
+numpy_view(CaArray *x)
+{
+    PyArray_Descr *d = ca_descr(x->dtype);
+    Py_INCREF(d);
+    int flags = (x->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
+    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(x), CA_SHAPE(x),
+                                       x->size ? CA_STRIDES(x) : NULL,
+                                       x->size ? x->data : NULL, flags, NULL);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (x->size) {
+        Py_INCREF(x);
+        if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)x) < 0) {
+            Py_DECREF(v);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+/* ======================================================================== */
+/* The sort of rows                                                          */
+/* ======================================================================== */
+
+/* a with `axis` moved last, C-contiguous and aligned: a itself or a copy.
+ * `flat`: a.ravel() instead. */
+static CaArray *
+rows_of(CaArray *a, int axis, int flat)
+{
+    const int nd = CA_NDIM(a);
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    CaArray *v = NULL, *c = NULL;
+    int ok = (a->flags & CA_C_CONTIGUOUS) && !ca_array_misaligned(a);
+    if (flat) {
+        if (ok) {
+            Py_ssize_t n = a->size, st = a->itemsize;
+            return ca_array_view(a, a->dtype, 1, &n, &st, a->data);
+        }
+        c = ca_array_copy(a, a->dtype, 'C');
+        if (c == NULL) {
+            return NULL;
+        }
+        Py_ssize_t n = a->size, st = a->itemsize;
+        v = ca_array_view(c, a->dtype, 1, &n, &st, c->data);
+        Py_DECREF(c);
+        return v;
+    }
+    if (ok && axis == nd - 1) {
+        Py_INCREF(a);
+        return a;
+    }
+    int j = 0;
+    for (int d = 0; d < nd; d++) {
+        if (d != axis) {
+            shape[j] = CA_SHAPE(a)[d];
+            strides[j++] = CA_STRIDES(a)[d];
+        }
+    }
+    shape[nd - 1] = CA_SHAPE(a)[axis];
+    strides[nd - 1] = CA_STRIDES(a)[axis];
+    v = ca_array_view(a, a->dtype, nd, shape, strides, a->data);
+    if (v == NULL) {
+        return NULL;
+    }
+    c = ca_array_copy(v, a->dtype, 'C');
+    Py_DECREF(v);
+    return c;
+}
+
+/* r (rows along its last axis) as an array shaped like the input again, with
+ * the last axis back at `axis` (a view; r itself when axis is last). */
+static CaArray *
+unrows(CaArray *r, int axis)
+{
+    if (r == NULL || axis == CA_NDIM(r) - 1) {
+        return r;
+    }
+    const int nd = CA_NDIM(r);
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    for (int d = 0, j = 0; d < nd; d++) {
+        int s = d == axis ? nd - 1 : j++;
+        shape[d] = CA_SHAPE(r)[s];
+        strides[d] = CA_STRIDES(r)[s];
+    }
+    CaArray *v = ca_array_view(r, r->dtype, nd, shape, strides, r->data);
+    Py_DECREF(r);
+    return v;
+}
+
+/* NumPy's stable sort / argsort of the rows of w into vals / idx. */
+static int
+numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
+{
+    PyObject *vw = numpy_view(w), *vo = NULL, *r = NULL;
+    int rc = -1;
+    if (vw == NULL) {
+        return -1;
+    }
+    if (vals != NULL) {
+        vo = numpy_view(vals);
+        if (vo == NULL || PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
+            PyArray_Sort((PyArrayObject *)vo, -1, NPY_STABLESORT) < 0) {
+            goto finish;
+        }
+        Py_CLEAR(vo);
+    }
+    if (idx != NULL) {
+        r = PyArray_ArgSort((PyArrayObject *)vw, -1, NPY_STABLESORT);
+        vo = r != NULL ? numpy_view(idx) : NULL;
+        if (vo == NULL || PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
+            goto finish;
+        }
+    }
+    rc = 0;
+finish:
+    Py_XDECREF(vw);
+    Py_XDECREF(vo);
+    Py_XDECREF(r);
+    return rc;
+}
+
+/* ca_sort over the rows of w (C-contiguous, rows along the last axis). */
+static int
+kernel_rows(CaArray *w, CaArray *vals, CaArray *idx, int flags)
+{
+    const int dev = w->device;
+    const int64_t n = CA_NDIM(w) ? (int64_t)CA_SHAPE(w)[CA_NDIM(w) - 1] : 1;
+    const int64_t nseg = n ? (int64_t)w->size / n : 0;
+    ca_stream_t st = ca_current_stream(dev);
+    void *out = vals ? vals->data : NULL;
+    int64_t *ix = idx ? (int64_t *)idx->data : NULL;
+    size_t bytes = 0;
+    if (ca_run_sort(dev, w->dtype, w->data, nseg, n, out, ix, flags, NULL, &bytes, st) < 0) {
+        return -1;
+    }
+    CaMemory *tmp = NULL;
+    if (bytes > 0) {
+        tmp = ca_memory_alloc(dev, ca_index_scratch_kind(dev), bytes, st);
+        if (tmp == NULL) {
+            return -1;
+        }
+    }
+    int rc = ca_run_sort(dev, w->dtype, w->data, nseg, n, out, ix, flags,
+                         tmp ? tmp->ptr : NULL, &bytes, st);
+    /* The pool reuses the block on this stream only after the sort (stream order). */
+    Py_XDECREF(tmp);
+    return rc;
+}
+
+/* Sort `a` along `axis` (flat: the flattened array): *vals gets the sorted
+ * values, *idx the int64 positions, each only when its pointer is not NULL.
+ * Results are shaped like a (1-D when flat). 0, or -1 with an exception. */
+static int
+sort_run(CaArray *a, int axis, int flat, int flags, CaArray **vals, CaArray **idx)
+{
+    CaArray *w = NULL, *v = NULL, *x = NULL;
+    if (vals) {
+        *vals = NULL;
+    }
+    if (idx) {
+        *idx = NULL;
+    }
+    if (ca_use_device(a->device) < 0 || (w = rows_of(a, axis, flat)) == NULL) {
+        return -1;
+    }
+    const int nd = CA_NDIM(w);
+    const ca_memkind kind = ca_gather_result_kind(a);
+    if (vals && (v = ca_array_empty(a->dtype, nd, CA_SHAPE(w), 0, a->device, kind)) == NULL) {
+        goto error;
+    }
+    if (idx && (x = ca_array_empty(CA_INT64, nd, CA_SHAPE(w), 0, a->device, kind)) == NULL) {
+        goto error;
+    }
+    if (w->size > 0) {
+        int np_path = w->device == CA_CPU && !use_host_kernels && flags == 0;
+        if ((np_path ? numpy_rows(w, v, x) : kernel_rows(w, v, x, flags)) < 0) {
+            goto error;
+        }
+    }
+    Py_DECREF(w);
+    if (!flat) {
+        v = unrows(v, axis);
+        x = unrows(x, axis);
+        if ((vals && v == NULL) || (idx && x == NULL)) {
+            Py_XDECREF(v);
+            Py_XDECREF(x);
+            return -1;
+        }
+    }
+    if (vals) {
+        *vals = v;
+    }
+    if (idx) {
+        *idx = x;
+    }
+    return 0;
+error:
+    Py_XDECREF(w);
+    Py_XDECREF(v);
+    Py_XDECREF(x);
+    return -1;
+}
+
+/* ======================================================================== */
+/* sort, argsort, partition, argpartition                                    */
+/* ======================================================================== */
+
+/* The positions asked for by argsort of a 0-d array: NumPy gives [0]. */
+static PyObject *
+argsort_0d(CaArray *a)
+{
+    Py_ssize_t one = 1;
+    CaArray *r = ca_array_empty(CA_INT64, 1, &one, 0, a->device, ca_gather_result_kind(a));
+    int64_t zero = 0;
+    if (r == NULL || ca_array_fill(r, &zero) < 0) {
+        Py_XDECREF(r);
+        return NULL;
+    }
+    return (PyObject *)r;
+}
+
+/* Shared by the functions and the methods: want 1 = values, 2 = positions. */
+static PyObject *
+sort_impl(CaArray *a, PyObject *axis, int flags, int want)
+{
+    int ax, flat;
+    CaArray *r = NULL;
+    if (want == 2 && CA_NDIM(a) == 0) {
+        return argsort_0d(a);
+    }
+    if (parse_axis(axis, CA_NDIM(a), &ax, &flat) < 0) {
+        return NULL;
+    }
+    if (sort_run(a, ax, flat, flags, want == 1 ? &r : NULL, want == 2 ? &r : NULL) < 0) {
+        return NULL;
+    }
+    return (PyObject *)r;
+}
+
+/* kth (an int or a sequence of ints) checked against the axis length n. */
+static int
+check_kth(PyObject *kth, Py_ssize_t n)
+{
+    PyObject *seq = NULL;
+    if (PyLong_Check(kth) || PyIndex_Check(kth)) {
+        seq = PyTuple_Pack(1, kth);
+    }
+    else {
+        seq = PySequence_Tuple(kth);
+    }
+    if (seq == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seq); i++) {
+        PyObject *item = PyTuple_GET_ITEM(seq, i);
+        if (!PyIndex_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "Partition index must be integer");
+            Py_DECREF(seq);
+            return -1;
+        }
+        Py_ssize_t k = PyNumber_AsSsize_t(item, PyExc_OverflowError);
+        if (k == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (k < 0) {
+            k += n;
+        }
+        if (k < 0 || k >= n) {
+            PyErr_Format(PyExc_ValueError, "kth(=%zd) out of bounds (%zd)", k, n);
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *
+partition_impl(CaArray *a, PyObject *kth, PyObject *axis, int want)
+{
+    int ax, flat;
+    CaArray *r = NULL;
+    if (parse_axis(axis, CA_NDIM(a), &ax, &flat) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = flat ? a->size : CA_SHAPE(a)[ax];
+    if (check_kth(kth, n) < 0) {
+        return NULL;
+    }
+    if (sort_run(a, ax, flat, 0, want == 1 ? &r : NULL, want == 2 ? &r : NULL) < 0) {
+        return NULL;
+    }
+    return (PyObject *)r;
+}
+
+/* ======================================================================== */
+/* searchsorted                                                              */
+/* ======================================================================== */
+
+/* The dtype both sides are compared in: NumPy's promotion, where a Python
+ * scalar of a's kind (or a lower one) takes a's dtype if it fits. */
+static int
+search_dtype(CaArray *a, PyObject *v, CaArray **varr)
+{
+    *varr = NULL;
+    if (ca_array_check(v)) {
+        Py_INCREF(v);
+        *varr = (CaArray *)v;
+        return ca_promote(a->dtype, ((CaArray *)v)->dtype);
+    }
+    int t = -1;
+    unsigned char buf[16];
+    if (PyBool_Check(v) || (PyLong_Check(v) && ca_is_integer(a->dtype)) ||
+        (PyLong_Check(v) && ca_is_inexact(a->dtype)) ||
+        (PyFloat_Check(v) && ca_is_inexact(a->dtype)) ||
+        (PyComplex_Check(v) && ca_is_complex(a->dtype))) {
+        if (ca_value_to_bytes(v, a->dtype, buf) == 0) {
+            t = a->dtype;
+        }
+        else if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+        }
+        else {
+            return -1;
+        }
+    }
+    *varr = ca_asarray(v, t, a->device, -1, 'K', -1);
+    if (*varr == NULL) {
+        return -1;
+    }
+    return t >= 0 ? t : ca_promote(a->dtype, (*varr)->dtype);
+}
+
+/* x as a C-contiguous, aligned array of dtype t (x itself when it is one). */
+static CaArray *
+dense_as(CaArray *x, int t)
+{
+    if (x->dtype == t && (x->flags & CA_C_CONTIGUOUS) && !ca_array_misaligned(x)) {
+        Py_INCREF(x);
+        return x;
+    }
+    return ca_array_copy(x, t, 'C');
+}
+
+static int
+search_numpy(CaArray *a, CaArray *v, CaArray *sorter, int right, CaArray *out)
+{
+    PyObject *va = numpy_view(a), *vv = numpy_view(v), *vs = NULL, *r = NULL, *vo = NULL;
+    int rc = -1;
+    if (va == NULL || vv == NULL || (sorter && (vs = numpy_view(sorter)) == NULL)) {
+        goto finish;
+    }
+    r = PyArray_SearchSorted((PyArrayObject *)va, vv, right ? NPY_SEARCHRIGHT : NPY_SEARCHLEFT,
+                             vs);
+    if (r == NULL || (vo = numpy_view(out)) == NULL ||
+        PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
+        goto finish;
+    }
+    rc = 0;
+finish:
+    Py_XDECREF(va);
+    Py_XDECREF(vv);
+    Py_XDECREF(vs);
+    Py_XDECREF(r);
+    Py_XDECREF(vo);
+    return rc;
+}
+
+static int
+parse_side(PyObject *side, int *right)
+{
+    *right = 0;
+    if (side == NULL || side == Py_None) {
+        return 0;
+    }
+    const char *s = PyUnicode_Check(side) ? PyUnicode_AsUTF8(side) : NULL;
+    if (s != NULL && (s[0] == 'l' || s[0] == 'L' || s[0] == 'r' || s[0] == 'R')) {
+        *right = s[0] == 'r' || s[0] == 'R';
+        return 0;
+    }
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError, "search side must be 'left' or 'right' (got %R)", side);
+    return -1;
+}
+
+static PyObject *
+searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
+{
+    CaArray *vin = NULL, *ad = NULL, *vd = NULL, *sd = NULL, *out = NULL;
+    int right;
+    if (parse_side(side, &right) < 0) {
+        return NULL;
+    }
+    if (CA_NDIM(a) != 1) {
+        PyErr_SetString(PyExc_ValueError, CA_NDIM(a) == 0
+                                              ? "object of too small depth for desired array"
+                                              : "object too deep for desired array");
+        return NULL;
+    }
+    if (ca_use_device(a->device) < 0) {
+        return NULL;
+    }
+    int t = search_dtype(a, v, &vin);
+    if (t < 0) {
+        goto error;
+    }
+    if (vin->device != a->device) {
+        PyErr_SetString(PyExc_ValueError, "searchsorted: a and v are on different devices");
+        goto error;
+    }
+    if (sorter_obj != NULL && sorter_obj != Py_None) {
+        CaArray *s = (CaArray *)ca_asarray(sorter_obj, -1, a->device, -1, 'K', -1);
+        if (s == NULL) {
+            goto error;
+        }
+        if (!ca_is_integer(s->dtype) || CA_NDIM(s) != 1 || s->size != a->size) {
+            PyErr_SetString(ca_is_integer(s->dtype) ? PyExc_ValueError : PyExc_TypeError,
+                            ca_is_integer(s->dtype) ? "sorter.size must equal a.size"
+                                                    : "sorter must only contain integers");
+            Py_DECREF(s);
+            goto error;
+        }
+        sd = dense_as(s, CA_INT64);
+        Py_DECREF(s);
+        if (sd == NULL) {
+            goto error;
+        }
+    }
+    if ((ad = dense_as(a, t)) == NULL || (vd = dense_as(vin, t)) == NULL) {
+        goto error;
+    }
+    out = ca_array_empty(CA_INT64, CA_NDIM(vin), CA_SHAPE(vin), 0, a->device,
+                         ca_gather_result_kind(a));
+    if (out == NULL) {
+        goto error;
+    }
+    if (out->size > 0) {
+        int rc;
+        if (a->device == CA_CPU && !use_host_kernels) {
+            rc = search_numpy(ad, vd, sd, right, out);
+        }
+        else {
+            rc = ca_run_searchsorted(a->device, t, ad->data, (int64_t)ad->size,
+                                     sd ? (const int64_t *)sd->data : NULL, vd->data,
+                                     (int64_t)vd->size, right, (int64_t *)out->data,
+                                     ca_current_stream(a->device));
+        }
+        if (rc < 0) {
+            goto error;
+        }
+    }
+    Py_XDECREF(vin);
+    Py_XDECREF(ad);
+    Py_XDECREF(vd);
+    Py_XDECREF(sd);
+    return (PyObject *)out;
+error:
+    Py_XDECREF(vin);
+    Py_XDECREF(ad);
+    Py_XDECREF(vd);
+    Py_XDECREF(sd);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+/* ======================================================================== */
+/* _bincount                                                                 */
+/* ======================================================================== */
+
+/* _bincount(x, weights, nbins): counts (int64) or weight sums (float64) of the
+ * values of x in [0, nbins). bincount (_sorting.py) checks and sizes. */
+static PyObject *
+bincount_impl(CaArray *x, PyObject *weights, Py_ssize_t nbins)
+{
+    CaArray *xd = NULL, *wd = NULL, *out = NULL;
+    if (ca_use_device(x->device) < 0) {
+        return NULL;
+    }
+    int xt = x->dtype == CA_INT32 ? CA_INT32 : CA_INT64;
+    if ((xd = dense_as(x, xt)) == NULL) {
+        return NULL;
+    }
+    if (weights != Py_None) {
+        CaArray *w = require_array("_bincount", weights);
+        if (w == NULL || w->size != x->size || w->device != x->device) {
+            if (w != NULL) {
+                PyErr_SetString(PyExc_ValueError,
+                                "The weights and list don't have the same length.");
+            }
+            goto error;
+        }
+        if ((wd = dense_as(w, CA_FLOAT64)) == NULL) {
+            goto error;
+        }
+    }
+    out = ca_array_empty(wd ? CA_FLOAT64 : CA_INT64, 1, &nbins, 0, x->device,
+                         ca_gather_result_kind(x));
+    if (out == NULL) {
+        goto error;
+    }
+    if (nbins > 0 &&
+        ca_run_bincount(x->device, xt, xd->data, (int64_t)xd->size,
+                        wd ? (const double *)wd->data : NULL, (int64_t)nbins, out->data,
+                        ca_current_stream(x->device)) < 0) {
+        goto error;
+    }
+    Py_DECREF(xd);
+    Py_XDECREF(wd);
+    return (PyObject *)out;
+error:
+    Py_XDECREF(xd);
+    Py_XDECREF(wd);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+/* ======================================================================== */
+/* Python entry points                                                       */
+/* ======================================================================== */
+
+static const char *const names_sort[] = {"a", "axis", "kind", "order", "stable",
+                                         "descending", NULL};
+static const char *const names_msort[] = {"axis", "kind", "order", "stable",
+                                          "descending", NULL};
+static const char *const names_part[] = {"a", "kth", "axis", "kind", "order", NULL};
+static const char *const names_mpart[] = {"kth", "axis", "kind", "order", NULL};
+static const char *const names_search[] = {"a", "v", "side", "sorter", NULL};
+static const char *const names_msearch[] = {"v", "side", "sorter", NULL};
+
+/* v: axis, kind, order, stable, descending. */
+static PyObject *
+sort_entry(CaArray *a, PyObject **v, int want)
+{
+    int flags;
+    if (check_kind(v[1], v[3], v[2], 0) < 0 || (flags = parse_descending(v[4])) < 0) {
+        return NULL;
+    }
+    return sort_impl(a, v[0], flags, want);
+}
+
+static PyObject *
+py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[6];
+    CaArray *a;
+    (void)m;
+    if (ca_parse_args("sort", args, nargs, kwnames, names_sort, 4, 1, v) < 0 ||
+        (a = require_array("sort", v[0])) == NULL) {
+        return NULL;
+    }
+    return sort_entry(a, v + 1, 1);
+}
+
+static PyObject *
+py_argsort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[6];
+    CaArray *a;
+    (void)m;
+    if (ca_parse_args("argsort", args, nargs, kwnames, names_sort, 4, 1, v) < 0 ||
+        (a = require_array("argsort", v[0])) == NULL) {
+        return NULL;
+    }
+    return sort_entry(a, v + 1, 2);
+}
+
+/* a.sort(): in place, through a sorted copy. */
+static PyObject *
+Ndarray_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5];
+    CaArray *a = (CaArray *)self;
+    if (ca_parse_args("sort", args, nargs, kwnames, names_msort, 3, 0, v) < 0) {
+        return NULL;
+    }
+    if (!(a->flags & CA_WRITEABLE)) {
+        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+        return NULL;
+    }
+    if (CA_NDIM(a) == 0 || a->size == 0) {
+        int ax, flat;
+        return parse_axis(v[0], CA_NDIM(a), &ax, &flat) < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    if (v[0] == Py_None) {
+        return PyErr_Format(PyExc_ValueError, "sort axis must be an int, not None");
+    }
+    PyObject *r = sort_entry(a, v, 1);
+    if (r == NULL) {
+        return NULL;
+    }
+    int rc = ca_assign(a, (CaArray *)r);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *
+Ndarray_argsort(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                PyObject *kwnames)
+{
+    PyObject *v[5];
+    if (ca_parse_args("argsort", args, nargs, kwnames, names_msort, 3, 0, v) < 0) {
+        return NULL;
+    }
+    return sort_entry((CaArray *)self, v, 2);
+}
+
+static PyObject *
+py_partition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5];
+    CaArray *a;
+    (void)m;
+    if (ca_parse_args("partition", args, nargs, kwnames, names_part, 5, 2, v) < 0 ||
+        (a = require_array("partition", v[0])) == NULL ||
+        check_kind(v[3], NULL, v[4], 1) < 0) {
+        return NULL;
+    }
+    return partition_impl(a, v[1], v[2], 1);
+}
+
+static PyObject *
+py_argpartition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[5];
+    CaArray *a;
+    (void)m;
+    if (ca_parse_args("argpartition", args, nargs, kwnames, names_part, 5, 2, v) < 0 ||
+        (a = require_array("argpartition", v[0])) == NULL ||
+        check_kind(v[3], NULL, v[4], 1) < 0) {
+        return NULL;
+    }
+    if (CA_NDIM(a) == 0) {
+        return argsort_0d(a);
+    }
+    return partition_impl(a, v[1], v[2], 2);
+}
+
+static PyObject *
+Ndarray_partition(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames)
+{
+    PyObject *v[4];
+    CaArray *a = (CaArray *)self;
+    if (ca_parse_args("partition", args, nargs, kwnames, names_mpart, 4, 1, v) < 0 ||
+        check_kind(v[2], NULL, v[3], 1) < 0) {
+        return NULL;
+    }
+    if (!(a->flags & CA_WRITEABLE)) {
+        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+        return NULL;
+    }
+    if (v[1] == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "partition axis must be an int, not None");
+        return NULL;
+    }
+    PyObject *r = partition_impl(a, v[0], v[1], 1);
+    if (r == NULL) {
+        return NULL;
+    }
+    int rc = ca_assign(a, (CaArray *)r);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *
+Ndarray_argpartition(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames)
+{
+    PyObject *v[4];
+    if (ca_parse_args("argpartition", args, nargs, kwnames, names_mpart, 4, 1, v) < 0 ||
+        check_kind(v[2], NULL, v[3], 1) < 0) {
+        return NULL;
+    }
+    if (CA_NDIM((CaArray *)self) == 0) {
+        return argsort_0d((CaArray *)self);
+    }
+    return partition_impl((CaArray *)self, v[0], v[1], 2);
+}
+
+static PyObject *
+py_searchsorted(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *v[4];
+    CaArray *a;
+    (void)m;
+    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_search, 4, 2, v) < 0 ||
+        (a = require_array("searchsorted", v[0])) == NULL) {
+        return NULL;
+    }
+    return searchsorted_impl(a, v[1], v[2], v[3]);
+}
+
+static PyObject *
+Ndarray_searchsorted(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames)
+{
+    PyObject *v[3];
+    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_msearch, 3, 1, v) < 0) {
+        return NULL;
+    }
+    return searchsorted_impl((CaArray *)self, v[0], v[1], v[2]);
+}
+
+static PyObject *
+py_bincount(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    CaArray *x;
+    Py_ssize_t nbins;
+    (void)m;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_bincount(x, weights, nbins)");
+        return NULL;
+    }
+    if ((x = require_array("_bincount", args[0])) == NULL) {
+        return NULL;
+    }
+    nbins = PyNumber_AsSsize_t(args[2], PyExc_OverflowError);
+    if (nbins == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!ca_is_integer(x->dtype) || CA_NDIM(x) != 1 || nbins < 0) {
+        PyErr_SetString(PyExc_ValueError, "_bincount: x must be 1-D integers, nbins >= 0");
+        return NULL;
+    }
+    return bincount_impl(x, args[1], nbins);
+}
+
+static PyObject *
+py_sort_host_kernels(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    int old = use_host_kernels;
+    int t = PyObject_IsTrue(arg);
+    if (t < 0) {
+        return NULL;
+    }
+    use_host_kernels = t;
+    return PyBool_FromLong(old);
+}
+
+#define CA_FC (PyCFunction)(void (*)(void))
+#define CA_FLAGS (METH_FASTCALL | METH_KEYWORDS)
+
+#define DOC_SORT                                                                       \
+    "sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n--\n\n" \
+    "A sorted copy of a along axis (None: the flattened array), as numpy.sort.\n"      \
+    "NaNs sort last, -0.0 equals +0.0, complex numbers sort by (real, imag).\n"        \
+    "Every sort is stable, so kind= is only checked; descending=True (the Array\n"     \
+    "API's) gives the exact reverse order, NaNs first. On a GPU, all rows of the\n"    \
+    "axis are sorted by one CUB segmented sort."
+#define DOC_ARGSORT                                                                    \
+    "argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n"   \
+    "--\n\nThe int64 indices that sort a along axis (numpy.argsort), stably."
+#define DOC_PARTITION                                                                  \
+    "partition(a, kth, axis=-1, kind='introselect', order=None)\n--\n\n"               \
+    "A partitioned copy of a (numpy.partition). The result is fully sorted along\n"    \
+    "axis, which satisfies every kth."
+#define DOC_ARGPARTITION                                                               \
+    "argpartition(a, kth, axis=-1, kind='introselect', order=None)\n--\n\n"            \
+    "Indices that partition a (numpy.argpartition); they fully sort it (stably)."
+#define DOC_SEARCHSORTED                                                               \
+    "searchsorted(a, v, side='left', sorter=None)\n--\n\n"                             \
+    "Insertion points of v into the sorted 1-D a (numpy.searchsorted): int64, shaped\n" \
+    "like v. Both are compared in their common dtype, in sort's order (NaNs last)."
+
+static PyMethodDef sort_functions[] = {
+    {"sort", CA_FC py_sort, CA_FLAGS, DOC_SORT},
+    {"argsort", CA_FC py_argsort, CA_FLAGS, DOC_ARGSORT},
+    {"partition", CA_FC py_partition, CA_FLAGS, DOC_PARTITION},
+    {"argpartition", CA_FC py_argpartition, CA_FLAGS, DOC_ARGPARTITION},
+    {"searchsorted", CA_FC py_searchsorted, CA_FLAGS, DOC_SEARCHSORTED},
+    {"_bincount", CA_FC py_bincount, METH_FASTCALL,
+     "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)."},
+    {"_sort_host_kernels", py_sort_host_kernels, METH_O,
+     "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
+     "kernels (the GPU's key order) instead of NumPy; returns the old setting."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef ca_sort_array_methods[] = {
+    {"sort", CA_FC Ndarray_sort, CA_FLAGS,
+     "sort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
+     "Sort in place along axis (see cuarray.sort)."},
+    {"argsort", CA_FC Ndarray_argsort, CA_FLAGS,
+     "argsort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
+     "The indices that sort the array (see cuarray.argsort)."},
+    {"partition", CA_FC Ndarray_partition, CA_FLAGS,
+     "partition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
+     "Partition in place (see cuarray.partition)."},
+    {"argpartition", CA_FC Ndarray_argpartition, CA_FLAGS,
+     "argpartition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
+     "Indices that partition the array (see cuarray.argpartition)."},
+    {"searchsorted", CA_FC Ndarray_searchsorted, CA_FLAGS,
+     "searchsorted($self, /, v, side='left', sorter=None)\n--\n\n"
+     "Insertion points of v (see cuarray.searchsorted)."},
+    {NULL, NULL, 0, NULL},
+};
+
+int
+ca_sort_init(PyObject *m)
+{
+    return PyModule_AddFunctions(m, sort_functions);
+}

@@ -1,0 +1,92 @@
+/*
+ * sort_cub.cuh: the CUB sorts behind ca_sort (sort.cu), one key width per
+ * translation unit (sort_cub_u32.cu, ...) so that nvcc compiles them in
+ * parallel: CUB's sort instantiations are the heaviest code of the build.
+ *
+ * Keys are the unsigned keys of sort_keys.h; values are the 32-bit (64-bit
+ * when a row is longer than INT32_MAX) positions argsort carries. Both sorts
+ * are stable; vsize 0 (pairs 0) sorts keys only. They run on double buffers
+ * (no extra copy, half the scratch of CUB's out-of-place form); sel[0] and
+ * sel[1] get the buffer (0 or 1) holding the sorted keys and values. With temp == NULL only *bytes is set.
+ */
+#ifndef CA_SORT_CUB_CUH
+#define CA_SORT_CUB_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+typedef unsigned __int128 ca_u128;
+
+#define CA_SORT_CUB_DECL(name, K)                                                     \
+    int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,       \
+                            void *v1, int vsize, int64_t n, int end_bit, int *sel,    \
+                            cudaStream_t st);                                         \
+    int ca_cub_seg_##name(void *temp, size_t *bytes, K *k0, K *k1, uint32_t *v0,     \
+                          uint32_t *v1, int pairs, int64_t n, int64_t nseg,           \
+                          const int64_t *off, int *sel, cudaStream_t st);
+
+CA_SORT_CUB_DECL(u32, uint32_t)
+CA_SORT_CUB_DECL(u64, uint64_t)
+CA_SORT_CUB_DECL(u128, ca_u128)
+
+#ifdef CA_SORT_CUB_RADIX_IMPL
+#include <cub/device/device_radix_sort.cuh>
+
+/* One row: DeviceRadixSort over the significant bits only (bool: 1 pass). */
+#define CA_SORT_CUB_RADIX(name, K)                                                    \
+    int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,       \
+                            void *v1, int vsize, int64_t n, int end_bit, int *sel,    \
+                            cudaStream_t st)                                          \
+    {                                                                                 \
+        cub::DoubleBuffer<K> keys(k0, k1);                                            \
+        cudaError_t e;                                                                \
+        if (vsize == 0) {                                                             \
+            e = cub::DeviceRadixSort::SortKeys(temp, *bytes, keys, n, 0, end_bit, st); \
+            sel[1] = 0;                                                               \
+        }                                                                             \
+        else if (vsize == 4) {                                                        \
+            cub::DoubleBuffer<uint32_t> vals((uint32_t *)v0, (uint32_t *)v1);         \
+            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,       \
+                                                end_bit, st);                         \
+            sel[1] = vals.selector;                                                   \
+        }                                                                             \
+        else {                                                                        \
+            cub::DoubleBuffer<uint64_t> vals((uint64_t *)v0, (uint64_t *)v1);         \
+            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,       \
+                                                end_bit, st);                         \
+            sel[1] = vals.selector;                                                   \
+        }                                                                             \
+        sel[0] = keys.selector;                                                       \
+        return (int)e;                                                                \
+    }
+#endif
+
+#ifdef CA_SORT_CUB_SEG_IMPL
+#include <cub/device/device_segmented_sort.cuh>
+
+/* Many rows in one call: DeviceSegmentedSort (small rows by warps and blocks,
+ * large ones by a radix pass of their own) over the rows' offsets off[0..nseg]. */
+#define CA_SORT_CUB_SEG(name, K)                                                      \
+    int ca_cub_seg_##name(void *temp, size_t *bytes, K *k0, K *k1, uint32_t *v0,     \
+                          uint32_t *v1, int pairs, int64_t n, int64_t nseg,           \
+                          const int64_t *off, int *sel, cudaStream_t st)              \
+    {                                                                                 \
+        cub::DoubleBuffer<K> keys(k0, k1);                                            \
+        cudaError_t e;                                                                \
+        if (!pairs) {                                                                 \
+            e = cub::DeviceSegmentedSort::SortKeys(temp, *bytes, keys, n, nseg, off,  \
+                                                   off + 1, st);                      \
+            sel[1] = 0;                                                               \
+        }                                                                             \
+        else {                                                                        \
+            cub::DoubleBuffer<uint32_t> vals(v0, v1);                                 \
+            e = cub::DeviceSegmentedSort::StableSortPairs(temp, *bytes, keys, vals, n, \
+                                                          nseg, off, off + 1, st);    \
+            sel[1] = vals.selector;                                                   \
+        }                                                                             \
+        sel[0] = keys.selector;                                                       \
+        return (int)e;                                                                \
+    }
+#endif
+
+#endif /* CA_SORT_CUB_CUH */

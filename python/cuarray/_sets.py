@@ -1,0 +1,255 @@
+"""Set routines: unique (and the Array API's unique_*), isin, intersect1d, union1d,
+setdiff1d, setxor1d, as NumPy's (numpy/lib/_arraysetops_impl.py), from the sort
+and searchsorted primitives of csrc/sort.c.
+
+A result whose size depends on the data (unique and what rests on it) reads one
+count back to the host: the number of first elements of runs in the sorted
+array, through flatnonzero (csrc/search.c), which waits once for the stream.
+isin needs no such count: it sorts the test elements and searches them.
+"""
+
+from collections import namedtuple
+
+import numpy as _np
+
+from . import _core
+from ._sorting import _as_array
+
+
+UniqueAllResult = namedtuple("UniqueAllResult",
+                             ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def _run_starts(aux, equal_nan):
+    """Bool mask of the first element of each run of equal values of sorted aux."""
+    n = aux.shape[0]
+    mask = _core.empty((n,), dtype=_np.bool_, device=aux.device)
+    if n == 0:
+        return mask
+    mask[:1] = True
+    if n > 1:
+        if aux.ndim == 1:
+            diff = _core.not_equal(aux[1:], aux[:-1])
+            if equal_nan and aux.dtype.kind in "fc":
+                # NaNs sort last: a NaN after a NaN starts no run of its own.
+                nan = _core.isnan(aux)
+                diff = _core.logical_and(diff, _core.logical_not(
+                    _core.logical_and(nan[1:], nan[:-1])))
+        else:
+            diff = _core.any(_core.not_equal(aux[1:], aux[:-1]), axis=1)
+        mask[1:] = diff
+    return mask
+
+
+def _unique_sorted(aux, perm, shape, return_index, return_inverse, return_counts,
+                   equal_nan):
+    """The unique results from aux (sorted along axis 0) and its permutation."""
+    n = aux.shape[0]
+    mask = _run_starts(aux, equal_nan)
+    starts = _core.flatnonzero(mask)  # the one count read back
+    ret = (aux[starts],)
+    if return_index:
+        ret += (perm[starts],)
+    if return_inverse:
+        imask = _core.cumsum(mask, dtype=_np.int64) - 1
+        inv = _core.empty((n,), dtype=_np.int64, device=aux.device)
+        if n:
+            inv[perm] = imask
+        ret += (inv.reshape(shape),)
+    if return_counts:
+        ends = _core.concatenate(
+            (starts, _core.full((1,), n, dtype=_np.int64, device=aux.device)))
+        ret += (ends[1:] - ends[:-1],)
+    return ret
+
+
+def _unique_1d(ar, return_index, return_inverse, return_counts, equal_nan, inv_shape):
+    flat = ar.reshape(-1)
+    if return_index or return_inverse:
+        perm = _core.argsort(flat)
+        aux = flat[perm]
+    else:
+        perm = None
+        aux = _core.sort(flat)
+    return _unique_sorted(aux, perm, inv_shape, return_index, return_inverse,
+                          return_counts, equal_nan)
+
+
+def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan):
+    from ._sorting import lexsort
+    ax = axis + ar.ndim if axis < 0 else axis
+    if not 0 <= ax < ar.ndim:
+        raise _np.exceptions.AxisError(axis, ar.ndim)
+    moved = _core.moveaxis(ar, ax, 0)
+    orig = moved.shape
+    rows = _core.ascontiguousarray(moved).reshape(orig[0], -1)
+    m = rows.shape[1]
+    if rows.shape[0] == 0 or m == 0:
+        perm = _core.arange(rows.shape[0], dtype=_np.int64, device=ar.device)
+        if m == 0 and rows.shape[0] > 0:
+            perm = perm[:1] if not (return_inverse or return_counts) else perm
+    else:
+        # rows in lexicographic order: the first column is the primary key
+        perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])
+    aux = rows[perm]
+    if m == 0:
+        n = rows.shape[0]
+        starts = _core.zeros((1 if n else 0,), dtype=_np.int64, device=ar.device)
+        ret = (aux[:1],)
+        if return_index:
+            ret += (starts,)
+        if return_inverse:
+            ret += (_core.zeros((n,), dtype=_np.int64, device=ar.device),)
+        if return_counts:
+            ret += (_core.full((1 if n else 0,), n, dtype=_np.int64, device=ar.device),)
+    else:
+        ret = _unique_sorted(aux, perm, (rows.shape[0],), return_index, return_inverse,
+                             return_counts, equal_nan)
+    u = ret[0].reshape((-1,) + orig[1:])
+    return (_core.moveaxis(u, 0, ax),) + ret[1:]
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           *, equal_nan=True, sorted=True):
+    """unique(ar, return_index=False, return_inverse=False, return_counts=False,
+    axis=None, *, equal_nan=True, sorted=True)
+
+    The sorted unique elements of ar (numpy.unique), optionally with the index of
+    each one's first occurrence, the indices that rebuild ar, and the counts. With
+    equal_nan (the default) all NaNs count as one value. axis= finds unique
+    slices. Reads one count back from the device (the result's length).
+    """
+    ar = _as_array(ar)
+    if axis is None:
+        # NumPy 2: the inverse has ar's shape when axis is None
+        inv_shape = ar.shape
+        ret = _unique_1d(ar, return_index, return_inverse, return_counts, equal_nan,
+                         inv_shape)
+    else:
+        ret = _unique_axis(ar, axis, return_index, return_inverse, return_counts,
+                           equal_nan)
+    return ret[0] if len(ret) == 1 else ret
+
+
+def unique_all(x):
+    """unique_all(x): values, indices, inverse_indices, counts (the Array API's)."""
+    x = _as_array(x)
+    r = _unique_1d(x, True, True, True, False, x.shape)
+    return UniqueAllResult(*r)
+
+
+def unique_counts(x):
+    """unique_counts(x): values, counts (the Array API's)."""
+    x = _as_array(x)
+    return UniqueCountsResult(*_unique_1d(x, False, False, True, False, x.shape))
+
+
+def unique_inverse(x):
+    """unique_inverse(x): values, inverse_indices shaped like x (the Array API's)."""
+    x = _as_array(x)
+    return UniqueInverseResult(*_unique_1d(x, False, True, False, False, x.shape))
+
+
+def unique_values(x):
+    """unique_values(x): the sorted unique values (the Array API's; NaNs distinct)."""
+    x = _as_array(x)
+    return _unique_1d(x, False, False, False, False, x.shape)[0]
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """isin(element, test_elements, assume_unique=False, invert=False, *, kind=None)
+
+    A bool array shaped like element: True where an element is in test_elements
+    (numpy.isin). The test elements are sorted once and each element is searched
+    for, so nothing is read back to the host. kind= is checked, not used.
+    """
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
+    e = _as_array(element)
+    t = _as_array(test_elements, device=e.device).reshape(-1)
+    if t.size == 0:
+        return _core.full(e.shape, bool(invert), dtype=_np.bool_, device=e.device)
+    s = _core.sort(t)
+    pos = _core.minimum(_core.searchsorted(s, e), t.size - 1)
+    found = _core.equal(s[pos], e)
+    return _core.logical_not(found) if invert else found
+
+
+def in1d(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
+    """in1d(ar1, ar2, ...): isin over ar1.ravel() (NumPy's deprecated form)."""
+    return isin(_as_array(ar1).reshape(-1), ar2, assume_unique, invert, kind=kind)
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """intersect1d(ar1, ar2, assume_unique=False, return_indices=False)
+
+    The sorted values in both arrays (numpy.intersect1d), and with return_indices
+    the indices of their first occurrences in each.
+    """
+    ar1 = _as_array(ar1)
+    ar2 = _as_array(ar2, device=ar1.device)
+    if not assume_unique:
+        if return_indices:
+            ar1, ind1 = unique(ar1, return_index=True)
+            ar2, ind2 = unique(ar2, return_index=True)
+        else:
+            ar1 = unique(ar1)
+            ar2 = unique(ar2)
+    else:
+        ar1 = ar1.reshape(-1)
+        ar2 = ar2.reshape(-1)
+    aux = _core.concatenate((ar1, ar2))
+    if return_indices:
+        order = _core.argsort(aux)
+        aux = aux[order]
+    else:
+        aux = _core.sort(aux)
+    if aux.size == 0:
+        mask = _core.zeros((0,), dtype=_np.bool_, device=aux.device)
+    else:
+        mask = _core.equal(aux[1:], aux[:-1])
+    common = aux[:-1][mask]
+    if not return_indices:
+        return common
+    i1 = order[:-1][mask]
+    i2 = order[1:][mask] - ar1.size
+    if not assume_unique:
+        i1 = ind1[i1]
+        i2 = ind2[i2]
+    return common, i1, i2
+
+
+def union1d(ar1, ar2):
+    """union1d(ar1, ar2): the sorted unique values in either array."""
+    ar1 = _as_array(ar1)
+    ar2 = _as_array(ar2, device=ar1.device)
+    return unique(_core.concatenate((ar1.reshape(-1), ar2.reshape(-1))))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """setdiff1d(ar1, ar2, assume_unique=False): the unique values of ar1 not in ar2."""
+    ar1 = _as_array(ar1)
+    ar1 = ar1.reshape(-1) if assume_unique else unique(ar1)
+    return ar1[isin(ar1, ar2, assume_unique=True, invert=True)]
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """setxor1d(ar1, ar2, assume_unique=False): the sorted values in exactly one."""
+    ar1 = _as_array(ar1)
+    ar2 = _as_array(ar2, device=ar1.device)
+    if not assume_unique:
+        ar1 = unique(ar1)
+        ar2 = unique(ar2)
+    aux = _core.concatenate((ar1.reshape(-1), ar2.reshape(-1)))
+    if aux.size == 0:
+        return aux
+    aux = _core.sort(aux)
+    n = aux.size
+    flag = _core.empty((n + 1,), dtype=_np.bool_, device=aux.device)
+    flag[:1] = True
+    flag[n:] = True
+    if n > 1:
+        flag[1:n] = _core.not_equal(aux[1:], aux[:-1])
+    return aux[_core.logical_and(flag[1:], flag[:-1])]

@@ -1,0 +1,516 @@
+"""Counting and order statistics: bincount, histogram, histogram2d, histogramdd,
+digitize, median, percentile, quantile and their nan- forms, as NumPy's.
+
+Histograms find each sample's bin with searchsorted against the bin edges (the
+edges computed by NumPy on the host, so they are NumPy's to the bit), then count
+with the shared-memory kernel behind _core._bincount; samples outside the edges
+land outside [0, nbins) and are skipped by the kernel, so nothing is read back
+(only an automatic range reads min and max). Order statistics sort along the
+axis (one segmented sort; NaNs last) and gather the neighbours of each virtual
+index NumPy's method defines, then interpolate as NumPy's _lerp does.
+"""
+
+import operator
+
+import numpy as _np
+from numpy.lib import _function_base_impl as _fb
+
+from . import _core
+from ._sorting import _as_array, _take_last
+
+
+# ---------------------------------------------------------------- bincount ----
+
+def bincount(x, weights=None, minlength=0):
+    """bincount(x, weights=None, minlength=0)
+
+    The number of occurrences of each value in the non-negative integer array x
+    (numpy.bincount), or the sum of the weights (float64) at each. The length is
+    max(x) + 1 (at least minlength), read back from the device with min(x).
+    """
+    x = _as_array(x)
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1
+                         else "object of too small depth for desired array")
+    if x.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to "
+                        "dtype('int64') according to the rule 'safe'")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if weights is not None:
+        weights = _as_array(weights, device=x.device)
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
+    if x.size == 0:
+        n = minlength
+    else:
+        if x.dtype.kind == "i" and int(x.min()) < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        n = max(int(x.max()) + 1, minlength)
+    if x.dtype != _np.int32 and x.dtype != _np.int64:
+        x = x.astype(_np.int64)
+    return _core._bincount(x, weights, n)
+
+
+# --------------------------------------------------------------- histogram ----
+
+def _outer_edges(a, range):
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        first, last = a.min().item(), a.max().item()
+        if not (_np.isfinite(first) and _np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first = first - 0.5
+        last = last + 0.5
+    return first, last
+
+
+def _edges(a, bins, range):
+    """NumPy's bin edges (a cuarray array on a's device) and whether they are uniform."""
+    if isinstance(bins, str):
+        raise NotImplementedError("histogram: string bins (bin estimators) are not "
+                                  "supported; pass a number of bins or the edges")
+    if _np.ndim(bins) == 0 and not isinstance(bins, _core.ndarray):
+        try:
+            n = operator.index(bins)
+        except TypeError as e:
+            raise TypeError("`bins` must be an integer, a string, or an array") from e
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(a, range)
+        bin_type = _np.result_type(first, last, a.dtype)
+        if _np.issubdtype(bin_type, _np.integer):
+            bin_type = _np.result_type(bin_type, float)
+        edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        return _core.asarray(edges, device=a.device), (first, last)
+    edges = _as_array(bins, device=a.device)
+    if edges.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if edges.size > 1 and bool(_core.any(_core.less(edges[1:], edges[:-1]))):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return edges, None
+
+
+def _bin_index(a, edges):
+    """Each sample's bin in [0, nbins), -1 below, nbins above or NaN."""
+    nbins = edges.size - 1
+    idx = _core.searchsorted(edges, a, side="right") - 1
+    # the last edge belongs to the last bin
+    return _core.where(_core.equal(a, edges[-1]), nbins - 1, idx)
+
+
+def _weighted(idx, w, nbins):
+    """Sums of w per bin, in w's dtype (as NumPy), through float64 kernels."""
+    if w.dtype.kind == "c":
+        re = _core._bincount(idx, _core.real(w), nbins)
+        im = _core._bincount(idx, _core.imag(w), nbins)
+        return (re + 1j * im).astype(w.dtype)
+    s = _core._bincount(idx, w, nbins)
+    return s if s.dtype == w.dtype else s.astype(w.dtype)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """histogram(a, bins=10, range=None, density=None, weights=None)
+
+    Counts of a's values in bins (numpy.histogram): bins a number (equal widths
+    over range, default [min, max]) or the monotonic edges. Returns (hist, edges).
+    """
+    a = _as_array(a).reshape(-1)
+    w = None
+    if weights is not None:
+        w = _as_array(weights, device=a.device)
+        if w.shape != a.shape and w.size != a.size:
+            raise ValueError("weights should have the same shape as a.")
+        w = w.reshape(-1)
+    edges, rng = _edges(a, bins, range)
+    nbins = edges.size - 1
+    if rng is not None and range is not None:
+        # samples outside the given range are dropped (NumPy's `keep`)
+        keep = _core.logical_and(_core.greater_equal(a, rng[0]),
+                                 _core.less_equal(a, rng[1]))
+        idx = _core.where(keep, _bin_index(a, edges), -1)
+    else:
+        idx = _bin_index(a, edges)
+    if w is None:
+        n = _core._bincount(idx, None, nbins)
+    else:
+        n = _weighted(idx, w, nbins)
+    if density:
+        db = (edges[1:] - edges[:-1]).astype(_np.float64)
+        return n / db / n.sum(), edges
+    return n, edges
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """histogramdd(sample, bins=10, range=None, density=None, weights=None)
+
+    The D-dimensional histogram of an (N, D) sample or a sequence of D arrays
+    (numpy.histogramdd): float64 counts and the list of edges.
+    """
+    if isinstance(sample, _core.ndarray):
+        s = sample if sample.ndim == 2 else sample.reshape(-1, 1)
+        cols = [s[:, i] for i in _range(s.shape[1])]
+    else:
+        cols = [_as_array(c).reshape(-1) for c in sample]
+    d = len(cols)
+    dev = cols[0].device if d else None
+    try:
+        m = len(bins)
+        if m != d:
+            raise ValueError("The dimension of bins must be equal to the dimension of "
+                             "the sample x.")
+        per = list(bins)
+    except TypeError:
+        per = [bins] * d
+    if range is None:
+        range = [None] * d
+    elif len(range) != d:
+        raise ValueError("range argument must have one entry per dimension")
+    edges, nbin = [], []
+    flat = None
+    for i in _range(d):
+        if _np.ndim(per[i]) == 0 and not isinstance(per[i], _core.ndarray):
+            nb = operator.index(per[i])
+            if nb < 1:
+                raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+            lo, hi = _outer_edges(cols[i], range[i])
+            e = _core.asarray(_np.linspace(lo, hi, nb + 1), device=dev)
+        else:
+            e = _as_array(per[i], device=dev)
+            if e.ndim != 1:
+                raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+            if e.size > 1 and bool(_core.any(_core.less(e[1:], e[:-1]))):
+                raise ValueError(f"`bins[{i}]` must be monotonically increasing, when "
+                                 "an array")
+        edges.append(e)
+        nbin.append(e.size + 1)  # with an outlier bin on each side
+        # NumPy's Ncount: searchsorted right, the last edge into the last bin
+        c = _core.searchsorted(e, cols[i], side="right")
+        c = _core.where(_core.equal(cols[i], e[-1]), c - 1, c)
+        flat = c if flat is None else flat * nbin[i] + c
+    total = int(_np.prod(nbin))
+    if d == 0:
+        raise ValueError("histogramdd: the sample has no dimensions")
+    if weights is None:
+        hist = _core._bincount(flat, None, total).astype(_np.float64)
+    else:
+        w = _as_array(weights, device=dev).reshape(-1)
+        hist = _core._bincount(flat, w, total)
+    hist = hist.reshape(tuple(nbin))[(slice(1, -1),) * d]
+    if density:
+        s = hist.sum()
+        for i in _range(d):
+            shape = [1] * d
+            shape[i] = nbin[i] - 2
+            hist = hist / (edges[i][1:] - edges[i][:-1]).reshape(shape)
+        hist = hist / s
+    return hist, edges
+
+
+_range = range  # histogram's parameter is named range
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """histogram2d(x, y, bins=10, range=None, density=None, weights=None)
+
+    The 2-D histogram of (x, y) (numpy.histogram2d): hist, xedges, yedges.
+    """
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n != 1 and n != 2:
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+def digitize(x, bins, right=False):
+    """digitize(x, bins, right=False)
+
+    The bin of each value of x (numpy.digitize): bins monotonically increasing or
+    decreasing; a searchsorted of x into them (checked once on the host).
+    """
+    x = _as_array(x)
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    b = _as_array(bins, device=x.device)
+    if b.ndim != 1:
+        raise ValueError("object too deep for desired array" if b.ndim > 1
+                         else "object of too small depth for desired array")
+    side = "left" if right else "right"
+    if b.size > 1:
+        inc = bool(_core.all(_core.greater_equal(b[1:], b[:-1])))
+        if not inc:
+            if not bool(_core.all(_core.less_equal(b[1:], b[:-1]))):
+                raise ValueError("bins must be monotonically increasing or decreasing")
+            return b.size - _core.searchsorted(_core.flip(b), x, side=side)
+    return _core.searchsorted(b, x, side=side)
+
+
+# --------------------------------------------------------- order statistics ----
+
+_NAN_METHODS = {
+    # method: (alpha, beta) of NumPy's _compute_virtual_index, or a rule
+    "linear": (1.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
+    "median_unbiased": (1.0 / 3.0, 1.0 / 3.0), "normal_unbiased": (3.0 / 8.0, 3.0 / 8.0),
+    "interpolated_inverted_cdf": (0.0, 1.0), "lower": "lower", "higher": "higher",
+    "nearest": "nearest", "midpoint": "midpoint",
+}
+
+
+def _axes(a, axis):
+    """a with the reduced axes merged into the last one, and the kept shape."""
+    if axis is None:
+        return a.reshape(-1), (), tuple(range(a.ndim))
+    axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    keep = [i for i in range(a.ndim) if i not in axes]
+    moved = _core.permute_dims(a, tuple(keep) + axes) if a.ndim else a
+    kept = tuple(a.shape[i] for i in keep)
+    n = int(_np.prod([a.shape[i] for i in axes])) if axes else 1
+    return _core.ascontiguousarray(moved).reshape(kept + (n,)), kept, axes
+
+
+def _keepdims_shape(a, axes, q_shape):
+    shape = list(a.shape)
+    for i in axes:
+        shape[i] = 1
+    return q_shape + tuple(shape)
+
+
+def _check_q(q, scale, name):
+    qa = _np.asanyarray(q.get() if isinstance(q, _core.ndarray) else q)
+    qs = qa / scale if scale != 1 else qa
+    if qs.ndim > 2 or not (_np.all(qs >= 0) and _np.all(qs <= 1)):
+        if qs.ndim > 2:
+            raise ValueError("q must be a scalar or 1d")
+        raise ValueError(f"{name} must be in the range [0, {scale}]")
+    weak = type(q) in (int, float)
+    return _np.asanyarray(qs), weak
+
+
+def _lerp(lo, hi, g):
+    d = hi - lo
+    return _core.where(_core.greater_equal(g, 0.5), hi - d * (1 - g), lo + d * g)
+
+
+def _quantile(a, q, axis, method, keepdims, weak):
+    a = _as_array(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    try:
+        props = _fb._QuantileMethods[method]
+    except KeyError:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{_fb._QuantileMethods.keys()}") from None
+    rows, kept, axes = _axes(a, axis)
+    n = rows.shape[-1]
+    if n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    s = _core.sort(rows, axis=-1)
+    sm = _core.moveaxis(s, -1, 0)  # NumPy's layout: the sampled axis first
+    vi = _np.asanyarray(props["get_virtual_index"](n, q))
+    inexact = a.dtype.kind == "f"
+    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind == "i"):
+        res = sm[_core.asarray(vi.astype(_np.int64), device=a.device)]
+    else:
+        prev, nxt = _fb._get_indexes(_np.empty(0, a.dtype), vi, n)
+        g = _fb._get_gamma(vi, prev, props)
+        lo = sm[_core.asarray(prev, device=a.device)]
+        hi = sm[_core.asarray(nxt, device=a.device)]
+        if weak:
+            gv = float(g)
+        else:
+            gv = _core.asarray(g.reshape(vi.shape + (1,) * len(kept)), device=a.device)
+        res = _lerp(lo, hi, gv)
+    if inexact:
+        last = sm[-1]
+        res = _core.where(_core.isnan(last), last, res)
+        if res.dtype != a.dtype and _np.result_type(a.dtype, vi.dtype if not weak
+                                                    else a.dtype) == a.dtype:
+            res = res.astype(a.dtype)
+    if keepdims:
+        res = res.reshape(_keepdims_shape(a, axes, vi.shape))
+    return res
+
+
+def _nan_virtual(k, q, method):
+    """Per-row virtual indices for k valid values (an int64 array) (float64)."""
+    kf = k.astype(_np.float64)
+    rule = _NAN_METHODS.get(method)
+    if rule is None:
+        raise NotImplementedError(f"nanquantile: method {method!r} is not supported on "
+                                  "cuarray (use one of " + ", ".join(_NAN_METHODS) + ")")
+    if isinstance(rule, tuple):
+        alpha, beta = rule
+        v = kf * q + (alpha + q * (1 - alpha - beta)) - 1
+        return v, "lerp"
+    base = (kf - 1) * q
+    if rule == "lower":
+        return _core.floor(base), "take"
+    if rule == "higher":
+        return _core.ceil(base), "take"
+    if rule == "nearest":
+        return _core.rint(base), "take"
+    return 0.5 * (_core.floor(base) + _core.ceil(base)), "lerp"
+
+
+def _nanquantile(a, q, axis, method, keepdims, weak):
+    a = _as_array(a)
+    if a.dtype.kind != "f":
+        return _quantile(a, q, axis, method, keepdims, weak)
+    rows, kept, axes = _axes(a, axis)
+    n = rows.shape[-1]
+    s = _core.sort(rows, axis=-1)  # NaNs last
+    k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1)  # valid per row
+    qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
+    qd = _core.asarray(qf, device=a.device) if q.ndim else float(q)
+    vi, how = _nan_virtual(k, qd, method)
+    hi_i = _core.maximum(k - 1, 0).astype(_np.float64)
+    vi = _core.broadcast_to(vi, q.shape + kept) if q.ndim else vi
+    prev = _core.minimum(_core.maximum(_core.floor(vi), 0), hi_i)
+    nxt = _core.minimum(prev + 1, hi_i)
+    g = vi - _core.floor(vi)
+    g = _core.where(_core.greater_equal(vi, hi_i), 0.0, _core.where(
+        _core.less(vi, 0), 0.0, g))
+    # gather each row's neighbours: rows broadcast against the q dimensions
+    sb = _core.broadcast_to(s, q.shape + s.shape) if q.ndim else s
+    lo = _take_last(_core.ascontiguousarray(sb),
+                    prev.astype(_np.int64).reshape(prev.shape + (1,)))[..., 0]
+    if how == "take":
+        res = lo
+    else:
+        hi = _take_last(_core.ascontiguousarray(sb),
+                        nxt.astype(_np.int64).reshape(nxt.shape + (1,)))[..., 0]
+        res = _lerp(lo, hi, g.astype(a.dtype) if weak or not q.ndim else g)
+        if weak:
+            res = res.astype(a.dtype)
+    empty = _core.equal(k, 0)
+    nan = _core.full((), _np.nan, dtype=res.dtype, device=a.device)
+    res = _core.where(empty, nan, res)
+    if n == 0:
+        res = _core.full(q.shape + kept, _np.nan, dtype=res.dtype, device=a.device)
+    if keepdims:
+        res = res.reshape(_keepdims_shape(a, axes, q.shape))
+    return res
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    """quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
+    keepdims=False, *, weights=None)
+
+    The q-th quantiles of a along axis (numpy.quantile; every NumPy method). Sorts
+    along the axis once (all rows in one segmented sort) and interpolates.
+    """
+    if interpolation is not None:
+        method = interpolation
+    if weights is not None:
+        raise NotImplementedError("quantile: weights= is not supported on cuarray")
+    qs, weak = _check_q(q, 1, "Quantiles")
+    return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """percentile(a, q, ...): quantile(a, q / 100, ...) (numpy.percentile)."""
+    if interpolation is not None:
+        method = interpolation
+    if weights is not None:
+        raise NotImplementedError("percentile: weights= is not supported on cuarray")
+    qs, weak = _check_q(q, 100, "Percentiles")
+    return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    """nanquantile(a, q, ...): quantile ignoring NaNs (numpy.nanquantile); an all-NaN
+    slice gives NaN."""
+    if interpolation is not None:
+        method = interpolation
+    if weights is not None:
+        raise NotImplementedError("nanquantile: weights= is not supported on cuarray")
+    qs, weak = _check_q(q, 1, "Quantiles")
+    return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    """nanpercentile(a, q, ...): percentile ignoring NaNs (numpy.nanpercentile)."""
+    if interpolation is not None:
+        method = interpolation
+    if weights is not None:
+        raise NotImplementedError("nanpercentile: weights= is not supported on cuarray")
+    qs, weak = _check_q(q, 100, "Percentiles")
+    return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
+
+
+def _out(res, out):
+    if out is None:
+        return res
+    out[...] = res
+    return out
+
+
+def _mid(lo, hi, dtype):
+    """NumPy's mean of the two middle elements, in its result dtype."""
+    if dtype.kind in "biu":
+        return (lo.astype(_np.float64) + hi.astype(_np.float64)) / 2
+    if dtype == _np.float16:
+        return ((lo.astype(_np.float32) + hi.astype(_np.float32)) / 2).astype(_np.float16)
+    return (lo + hi) / 2
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """median(a, axis=None, out=None, overwrite_input=False, keepdims=False)
+
+    The median along axis (numpy.median): the mean of the middle one or two
+    elements of each sorted row; NaN where a row holds a NaN.
+    """
+    a = _as_array(a)
+    rows, kept, axes = _axes(a, axis)
+    n = rows.shape[-1]
+    if n == 0:
+        res = _core.full(kept, _np.nan, dtype=_np.float64 if a.dtype.kind in "biu"
+                         else a.dtype, device=a.device)
+    else:
+        s = _core.sort(rows, axis=-1)
+        res = _mid(s[..., (n - 1) // 2], s[..., n // 2], a.dtype)
+        if a.dtype.kind in "fc":
+            last = s[..., -1]
+            res = _core.where(_core.isnan(last), last.astype(res.dtype), res)
+    if keepdims:
+        res = res.reshape(_keepdims_shape(a, axes, ()))
+    return _out(res, out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """nanmedian(a, ...): the median ignoring NaNs (numpy.nanmedian)."""
+    a = _as_array(a)
+    if a.dtype.kind != "f":
+        return median(a, axis, out, overwrite_input, keepdims)
+    rows, kept, axes = _axes(a, axis)
+    n = rows.shape[-1]
+    if n == 0:
+        res = _core.full(kept, _np.nan, dtype=a.dtype, device=a.device)
+    else:
+        s = _core.sort(rows, axis=-1)
+        k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1, keepdims=True)
+        km = _core.maximum(k - 1, 0)
+        lo = _take_last(s, _core.floor_divide(km, 2))[..., 0]
+        hi = _take_last(s, _core.minimum(_core.floor_divide(k, 2), km))[..., 0]
+        res = _mid(lo, hi, a.dtype)
+        res = _core.where(_core.equal(k[..., 0], 0),
+                          _core.full((), _np.nan, dtype=res.dtype, device=a.device), res)
+    if keepdims:
+        res = res.reshape(_keepdims_shape(a, axes, ()))
+    return _out(res, out)

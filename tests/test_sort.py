@@ -1,0 +1,334 @@
+"""sort, argsort, partition, argpartition, searchsorted, lexsort, sort_complex and the
+ndarray methods, against NumPy on both devices.
+
+The cpu device runs twice: through NumPy on zero-copy views (its default) and
+through kernels/host_sort.c (`_sort_host_kernels`), which orders the same keys as
+the GPU kernels (kernels/sort_keys.h): NaNs, -0.0, complex NaN classes, bool.
+"""
+
+import numpy as np
+import pytest
+
+import cuarray as ca
+from conftest import ALL_DTYPES, requires_gpu
+
+MODES = ["cpu", "cpu-kernels", pytest.param("cuda:0", marks=requires_gpu)]
+REAL = [d for d in ALL_DTYPES if np.dtype(d).kind != "c"]
+# sizes on both sides of the small-row and multi-block paths
+SIZES = [0, 1, 2, 7, 300, 5000]
+
+
+@pytest.fixture(params=MODES)
+def dev(request):
+    """A device; 'cpu-kernels' is the cpu device through the host sort kernels."""
+    old = ca._core._sort_host_kernels(request.param == "cpu-kernels")
+    yield "cpu" if request.param.startswith("cpu") else request.param
+    ca._core._sort_host_kernels(old)
+
+
+def data(shape, dtype, rng=None, dups=True):
+    """Random data with repeats (stability shows) and, for floats, NaN/±0/±inf."""
+    rng = rng or np.random.default_rng(7)
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape))
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = (-20, 20) if dups else (max(info.min, -10**6), min(info.max, 10**6))
+        lo = max(lo, info.min)
+        v = rng.integers(lo, hi, size=shape, endpoint=True)
+        if n > 4 and not dups:
+            v.flat[:2] = [info.min, info.max]
+        return v.astype(dt)
+    if dt.kind == "f":
+        v = (rng.integers(-8, 8, size=shape) / 4.0).astype(dt)
+        if n:
+            specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0], dt)
+            pick = rng.random(shape) < 0.15
+            v[pick] = rng.choice(specials, size=int(pick.sum()))
+        return v
+    re = data(shape, np.float64 if dt == np.complex128 else np.float32, rng)
+    im = data(shape, np.float64 if dt == np.complex128 else np.float32, rng)
+    out = np.empty(shape, dt)
+    out.real = re
+    out.imag = im
+    return out
+
+
+def to_dev(a, dev):
+    return ca.asarray(a, device=dev)
+
+
+def same(got, want):
+    got = got.get() if isinstance(got, ca.ndarray) else np.asarray(got)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    np.testing.assert_array_equal(got, want)
+
+
+def stable_desc_argsort(a, axis):
+    """Positions of a stable descending sort (ties keep their input order)."""
+    r = np.flip(a, axis)
+    n = a.shape[axis]
+    return np.flip(n - 1 - np.argsort(r, axis=axis, kind="stable"), axis)
+
+
+# ------------------------------------------------------------------ sort --------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_1d(dev, dtype, n):
+    a = data((n,), dtype)
+    x = to_dev(a, dev)
+    same(ca.sort(x), np.sort(a))
+    same(ca.argsort(x), np.argsort(a, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("shape,axis", [((3, 5, 7), -1), ((3, 5, 7), 0), ((3, 5, 7), 1),
+                                        ((40, 300), -1), ((300, 40), 0), ((4, 0, 3), 1),
+                                        ((5, 1), -1), ((2, 3), None)])
+def test_sort_axes(dev, dtype, shape, axis):
+    a = data(shape, dtype)
+    x = to_dev(a, dev)
+    same(ca.sort(x, axis=axis), np.sort(a, axis=axis))
+    same(ca.argsort(x, axis=axis), np.argsort(a, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_sort_descending(dev, dtype):
+    a = data((6, 500), dtype)
+    x = to_dev(a, dev)
+    for axis in (-1, 0):
+        idx = stable_desc_argsort(a, axis)
+        same(ca.argsort(x, axis=axis, descending=True), idx)
+        same(ca.sort(x, axis=axis, descending=True), np.take_along_axis(a, idx, axis))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_sort_nan_zero_inf(dev, dtype):
+    a = np.array([np.nan, 0.0, -0.0, np.inf, -np.inf, -np.nan, 1.0, -1.0, -0.0, 0.0,
+                  np.nan], dtype)
+    x = to_dev(a, dev)
+    got = ca.sort(x).get()
+    np.testing.assert_array_equal(got, np.sort(a))
+    # NaNs last; zeros equal: the stable argsort keeps their input order
+    same(ca.argsort(x), np.argsort(a, kind="stable"))
+    assert np.isnan(got[-2:]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_sort_complex_nan_classes(dev, dtype):
+    nan = np.nan
+    vals = [complex(nan, nan), complex(nan, 1), complex(1, nan), complex(1, 2),
+            complex(0, 0), complex(-0.0, 0), complex(nan, 0), complex(2, nan),
+            complex(0, nan), complex(-1, 5), complex(1, 1), complex(nan, -1),
+            complex(np.inf, 0), complex(0, -np.inf)]
+    a = np.array(vals * 3, dtype)
+    x = to_dev(a, dev)
+    same(ca.argsort(x), np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(ca.sort(x).get(), np.sort(a))
+
+
+def test_sort_stable_many_ties(dev):
+    a = np.random.default_rng(3).integers(0, 3, size=(7, 3000)).astype(np.float32)
+    x = to_dev(a, dev)
+    for kind in (None, "quicksort", "mergesort", "heapsort", "stable"):
+        same(ca.argsort(x, kind=kind), np.argsort(a, kind="stable"))
+    same(ca.argsort(x, stable=True), np.argsort(a, kind="stable"))
+
+
+def test_sort_0d_and_noncontiguous(dev):
+    a = np.array(3.5)
+    x = to_dev(a, dev)
+    with pytest.raises(np.exceptions.AxisError):
+        ca.sort(x)
+    same(ca.sort(x, axis=None), np.sort(a, axis=None))
+    same(ca.argsort(x), np.argsort(a))
+    b = data((20, 30), np.int32)
+    y = to_dev(b, dev)
+    same(ca.sort(y[::2, ::3].T, axis=0), np.sort(b[::2, ::3].T, axis=0))
+    same(ca.argsort(y[:, ::-1]), np.argsort(b[:, ::-1], kind="stable"))
+
+
+def test_sort_bad_input(dev):
+    x = to_dev(np.arange(5), dev)
+    with pytest.raises(np.exceptions.AxisError):
+        ca.sort(x, axis=1)
+    with pytest.raises(np.exceptions.AxisError):
+        ca.argsort(x, axis=-2)
+    with pytest.raises(ValueError):
+        ca.sort(x, kind="foo")
+    with pytest.raises(ValueError):
+        ca.sort(x, kind="stable", stable=True)
+    with pytest.raises(ValueError):
+        ca.sort(x, order="f")
+    with pytest.raises(TypeError):
+        ca.sort(np.arange(3))
+
+
+# --------------------------------------------------------------- methods --------
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.float32, np.complex128])
+def test_methods(dev, dtype):
+    a = data((4, 6, 50), dtype)
+    for axis in (-1, 0, 1):
+        x = to_dev(a, dev)
+        x.sort(axis=axis)
+        np.testing.assert_array_equal(x.get(), np.sort(a, axis=axis))
+        same(to_dev(a, dev).argsort(axis=axis), np.argsort(a, axis=axis, kind="stable"))
+    x = to_dev(a, dev)
+    x.partition(3)
+    np.testing.assert_array_equal(x.get()[..., 3], np.sort(a)[..., 3])
+    same(to_dev(a, dev).argpartition(3, axis=0), np.argsort(a, axis=0, kind="stable"))
+    s = np.sort(a.reshape(-1))
+    same(to_dev(s, dev).searchsorted(s[::7]), np.searchsorted(s, s[::7]))
+
+
+def test_method_sort_view_in_place(dev):
+    a = data((10, 10), np.float64)
+    x = to_dev(a, dev)
+    x[:, ::2].sort(axis=0)
+    b = a.copy()
+    b[:, ::2].sort(axis=0)
+    np.testing.assert_array_equal(x.get(), b)
+
+
+# ------------------------------------------------------------- partition --------
+
+def check_partition(got, a, kth, axis):
+    s = np.sort(a, axis=axis)
+    got = np.moveaxis(got, axis, -1)
+    s = np.moveaxis(s, axis, -1)
+    for k in np.atleast_1d(kth):
+        np.testing.assert_array_equal(got[..., k], s[..., k])
+        assert (got[..., :k] <= got[..., k:k + 1]).all()
+        assert (got[..., k + 1:] >= got[..., k:k + 1]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float32,
+                                   np.float64])
+def test_partition(dev, dtype):
+    a = data((5, 400), dtype, dups=False)
+    if a.dtype.kind == "f":
+        a[np.isnan(a)] = 0
+    x = to_dev(a, dev)
+    for kth, axis in ((3, -1), ([0, 10, 399], -1), (-1, -1), (2, 0)):
+        check_partition(ca.partition(x, kth, axis=axis).get(), a,
+                        np.array(kth) % a.shape[axis], axis)
+        idx = ca.argpartition(x, kth, axis=axis).get()
+        check_partition(np.take_along_axis(a, idx, axis), a,
+                        np.array(kth) % a.shape[axis], axis)
+    check_partition(ca.partition(x, 5, axis=None).get(), a.reshape(-1), 5, 0)
+
+
+def test_partition_bad_kth(dev):
+    x = to_dev(np.arange(5.0), dev)
+    for kth in (5, -6, [1, 5]):
+        with pytest.raises(ValueError):
+            ca.partition(x, kth)
+        with pytest.raises(ValueError):
+            ca.argpartition(x, kth)
+    with pytest.raises(ValueError):
+        ca.partition(x, 1, kind="quick")
+    with pytest.raises(np.exceptions.AxisError):
+        ca.partition(to_dev(np.array(1.0), dev), 0)
+    same(ca.partition(to_dev(np.array(1.0), dev), 0, axis=None), np.array([1.0]))
+
+
+# ----------------------------------------------------------- searchsorted --------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted(dev, dtype, side):
+    a = np.sort(data((1000,), dtype))
+    v = data((7, 50), dtype, np.random.default_rng(11))
+    x = to_dev(a, dev)
+    same(ca.searchsorted(x, to_dev(v, dev), side=side), np.searchsorted(a, v, side=side))
+    perm = np.random.default_rng(5).permutation(a.size)
+    u = a[perm]
+    sorter = np.argsort(u, kind="stable")
+    same(ca.searchsorted(to_dev(u, dev), to_dev(v, dev), side=side,
+                         sorter=to_dev(sorter, dev)),
+         np.searchsorted(u, v, side=side, sorter=sorter))
+
+
+def test_searchsorted_scalars_and_promotion(dev):
+    a = np.array([1, 2, 3, 50, 100], np.int8)
+    x = to_dev(a, dev)
+    same(ca.searchsorted(x, 2), np.asarray(np.searchsorted(a, 2)))
+    same(ca.searchsorted(x, 300), np.asarray(np.searchsorted(a, 300)))
+    same(ca.searchsorted(x, 2.5), np.asarray(np.searchsorted(a, 2.5)))
+    same(ca.searchsorted(x, [0, 3, 101]), np.searchsorted(a, [0, 3, 101]))
+    f = np.array([-np.inf, -1.0, 0.0, 2.0, np.inf, np.nan])
+    y = to_dev(f, dev)
+    q = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 5.0])
+    for side in ("left", "right"):
+        same(ca.searchsorted(y, to_dev(q, dev), side=side),
+             np.searchsorted(f, q, side=side))
+    same(ca.searchsorted(to_dev(np.zeros(0), dev), to_dev(q, dev)),
+         np.searchsorted(np.zeros(0), q))
+
+
+def test_searchsorted_bad_input(dev):
+    x = to_dev(np.arange(5), dev)
+    with pytest.raises(ValueError):
+        ca.searchsorted(x, 1, side="middle")
+    with pytest.raises(ValueError):
+        ca.searchsorted(to_dev(np.ones((2, 2)), dev), 1)
+    with pytest.raises(ValueError):
+        ca.searchsorted(x, 1, sorter=to_dev(np.arange(3), dev))
+
+
+# --------------------------------------------------- lexsort, sort_complex --------
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.float64, np.bool_])
+def test_lexsort(dev, dtype):
+    rng = np.random.default_rng(2)
+    keys = [data((500,), dtype, rng) for _ in range(3)]
+    same(ca.lexsort([to_dev(k, dev) for k in keys]), np.lexsort(keys))
+    k2 = [data((4, 60), dtype, rng) for _ in range(2)]
+    same(ca.lexsort([to_dev(k, dev) for k in k2]), np.lexsort(k2))
+    same(ca.lexsort([to_dev(k, dev) for k in k2], axis=0), np.lexsort(k2, axis=0))
+    same(ca.lexsort(to_dev(np.stack(keys), dev)), np.lexsort(np.stack(keys)))
+    with pytest.raises(TypeError):
+        ca.lexsort([])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.float32,
+                                   np.float64, np.complex64])
+def test_sort_complex(dev, dtype):
+    a = data((300,), dtype)
+    got = ca.sort_complex(to_dev(a, dev))
+    want = np.sort_complex(a)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.get(), want)
+
+
+# ----------------------------------------------------------- big (GPU only) --------
+
+@requires_gpu
+def test_sort_past_2_31_elements():
+    """One row longer than 2^31: 64-bit positions and counts (device memory)."""
+    pool = ca.get_default_memory_pool()
+    old = pool.get_limit()
+    pool.set_limit(size=48 << 30)
+    try:
+        n = (1 << 31) + 12345
+        x = ca.random.default_rng(1).integers(0, 100, size=n, dtype=np.int8)
+        s = ca.sort(x)
+        head = s[:1 << 20].get()
+        assert (np.diff(head.astype(np.int16)) >= 0).all()
+        assert int(s[-1]) <= 99 and int(s[0]) >= 0
+        assert bool(ca.all(s[1:] >= s[:-1]))
+        counts = ca.bincount(x, minlength=100)
+        assert int(counts.sum()) == n
+        del s
+        i = ca.argsort(x[: (1 << 31) + 5])
+        assert i.dtype == np.int64
+        assert int(i.max()) == (1 << 31) + 4
+        del i
+    finally:
+        pool.free_all_blocks()
+        pool.set_limit(size=old)

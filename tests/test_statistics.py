@@ -1,0 +1,253 @@
+"""bincount, histogram, histogram2d, histogramdd, digitize, median, percentile,
+quantile and the nan- forms against NumPy on both devices."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray as ca
+from test_sort import MODES, data, same, to_dev  # noqa: F401
+
+REALS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+         np.uint64, np.float16, np.float32, np.float64]
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+           "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+           "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
+
+
+@pytest.fixture(params=MODES)
+def dev(request):
+    old = ca._core._sort_host_kernels(request.param == "cpu-kernels")
+    yield "cpu" if request.param.startswith("cpu") else request.param
+    ca._core._sort_host_kernels(old)
+
+
+def close(got, want, rtol=1e-12):
+    got = got.get() if isinstance(got, ca.ndarray) else np.asarray(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    if want.dtype.kind in "fc":
+        tol = {2: 1e-3, 4: 1e-6}.get(want.dtype.itemsize, rtol)
+        np.testing.assert_allclose(got, want, rtol=tol, atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+# --------------------------------------------------------------- bincount ----
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int16, np.int32, np.uint32,
+                                   np.int64])
+@pytest.mark.parametrize("n", [0, 1, 50, 100000])
+def test_bincount(dev, dtype, n):
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 2 if dtype == np.bool_ else 120, size=n).astype(dtype)
+    x = to_dev(a, dev)
+    same(ca.bincount(x), np.bincount(a))
+    same(ca.bincount(x, minlength=200), np.bincount(a, minlength=200))
+    w = rng.standard_normal(n)
+    close(ca.bincount(x, weights=to_dev(w, dev)), np.bincount(a, weights=w))
+
+
+def test_bincount_large_bins(dev):
+    """More bins than the shared-memory kernel holds: the global-atomic path."""
+    rng = np.random.default_rng(2)
+    a = rng.integers(0, 50000, size=200000)
+    x = to_dev(a, dev)
+    same(ca.bincount(x), np.bincount(a))
+    w = rng.random(a.size)
+    close(ca.bincount(x, weights=to_dev(w, dev)), np.bincount(a, weights=w))
+
+
+def test_bincount_bad_input(dev):
+    with pytest.raises(ValueError):
+        ca.bincount(to_dev(np.array([1, -1, 2]), dev))
+    with pytest.raises(ValueError):
+        ca.bincount(to_dev(np.ones((2, 2), np.int64), dev))
+    with pytest.raises(TypeError):
+        ca.bincount(to_dev(np.ones(3), dev))
+    with pytest.raises(ValueError):
+        ca.bincount(to_dev(np.ones(3, np.int64), dev), minlength=-1)
+    with pytest.raises(ValueError):
+        ca.bincount(to_dev(np.ones(3, np.int64), dev), weights=to_dev(np.ones(2), dev))
+
+
+# -------------------------------------------------------------- histogram ----
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.float16,
+                                   np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 1000, 70000])
+def test_histogram_int_bins(dev, dtype, n):
+    a = data((n,), dtype, np.random.default_rng(3), dups=False)
+    if a.dtype.kind == "f":
+        a = a[np.isfinite(a)]
+    x = to_dev(a, dev)
+    for bins in (1, 10, 37):
+        h, e = ca.histogram(x, bins=bins)
+        wh, we = np.histogram(a, bins=bins)
+        same(h, wh)
+        same(e, we)
+    h, e = ca.histogram(x, bins=7, range=(-3, 5))
+    wh, we = np.histogram(a, bins=7, range=(-3, 5))
+    same(h, wh)
+    same(e, we)
+
+
+def test_histogram_edges_weights_density(dev):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal(5000)
+    a[:5] = [np.nan, 3.0, -1.0, 10.0, -10.0]
+    x = to_dev(a, dev)
+    edges = np.array([-3.0, -1.0, 0.0, 0.5, 3.0])
+    h, e = ca.histogram(x, bins=to_dev(edges, dev))
+    same(h, np.histogram(a, bins=edges)[0])
+    w = rng.random(a.size)
+    h, _ = ca.histogram(x, bins=to_dev(edges, dev), weights=to_dev(w, dev))
+    close(h, np.histogram(a, bins=edges, weights=w)[0])
+    h, _ = ca.histogram(x, bins=to_dev(edges, dev), density=True)
+    close(h, np.histogram(a, bins=edges, density=True)[0])
+    b = a[np.isfinite(a)]
+    y = to_dev(b, dev)
+    h, e = ca.histogram(y, bins=12, density=True, weights=to_dev(w[:b.size], dev))
+    wh, we = np.histogram(b, bins=12, density=True, weights=w[:b.size])
+    close(h, wh)
+    close(e, we)
+    wi = rng.integers(0, 5, size=b.size)
+    close(ca.histogram(y, bins=5, weights=to_dev(wi, dev))[0],
+          np.histogram(b, bins=5, weights=wi)[0])
+
+
+def test_histogram_bad_input(dev):
+    x = to_dev(np.arange(10.0), dev)
+    with pytest.raises(ValueError):
+        ca.histogram(x, bins=to_dev(np.array([0.0, 2.0, 1.0]), dev))
+    with pytest.raises(ValueError):
+        ca.histogram(x, bins=0)
+    with pytest.raises(ValueError):
+        ca.histogram(x, bins=3, range=(5, 1))
+    with pytest.raises(ValueError):
+        ca.histogram(to_dev(np.array([1.0, np.inf]), dev), bins=3)
+    with pytest.raises(ValueError):
+        ca.histogram(x, bins=3, weights=to_dev(np.ones(3), dev))
+
+
+def test_histogram2d_dd(dev):
+    rng = np.random.default_rng(5)
+    xs, ys, zs = rng.standard_normal((3, 3000))
+    X, Y = to_dev(xs, dev), to_dev(ys, dev)
+    for bins in (5, [4, 6], np.linspace(-2, 2, 7)):
+        cb = bins if not isinstance(bins, np.ndarray) else to_dev(bins, dev)
+        h, ex, ey = ca.histogram2d(X, Y, bins=cb)
+        wh, wx, wy = np.histogram2d(xs, ys, bins=bins)
+        same(h, wh)
+        close(ex, wx)
+        close(ey, wy)
+    w = rng.random(xs.size)
+    h, _, _ = ca.histogram2d(X, Y, bins=8, weights=to_dev(w, dev), density=True,
+                             range=[[-1, 1], [-2, 2]])
+    close(h, np.histogram2d(xs, ys, bins=8, weights=w, density=True,
+                            range=[[-1, 1], [-2, 2]])[0])
+    s = np.stack([xs, ys, zs], axis=1)
+    h, e = ca.histogramdd(to_dev(s, dev), bins=(3, 4, 5))
+    wh, we = np.histogramdd(s, bins=(3, 4, 5))
+    same(h, wh)
+    for g, w_ in zip(e, we):
+        close(g, w_)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
+@pytest.mark.parametrize("right", [False, True])
+def test_digitize(dev, dtype, right):
+    rng = np.random.default_rng(6)
+    x = data((40, 30), dtype, rng)
+    inc = np.array([-4, -1, 0, 0, 2, 3.5]).astype(dtype)
+    for bins in (inc, inc[::-1].copy()):
+        same(ca.digitize(to_dev(x, dev), to_dev(bins, dev), right=right),
+             np.digitize(x, bins, right=right))
+    with pytest.raises(ValueError):
+        ca.digitize(to_dev(x, dev), to_dev(np.array([1, 3, 2]).astype(dtype), dev))
+
+
+# -------------------------------------------------------- order statistics ----
+
+def np_quiet(f, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return f(*args, **kw)
+
+
+@pytest.mark.parametrize("dtype", REALS)
+@pytest.mark.parametrize("shape,axis", [((1,), None), ((1001,), None), ((6, 50), -1),
+                                        ((6, 50), 0), ((3, 4, 5), (0, 2)),
+                                        ((2, 600), None)])
+def test_median(dev, dtype, shape, axis):
+    if dtype == np.bool_:
+        pytest.skip("NumPy's median of bool is not defined the same way (mean of bools)")
+    a = data(shape, dtype, np.random.default_rng(8), dups=False)
+    x = to_dev(a, dev)
+    close(ca.median(x, axis=axis), np_quiet(np.median, a, axis=axis))
+    close(ca.median(x, axis=axis, keepdims=True),
+          np_quiet(np.median, a, axis=axis, keepdims=True))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float32,
+                                   np.float64])
+def test_quantile_methods(dev, method, dtype):
+    a = data((7, 61), dtype, np.random.default_rng(9), dups=False)
+    if a.dtype.kind == "f":
+        a[np.isnan(a)] = 1.5  # NaN rows are tested below
+    x = to_dev(a, dev)
+    for q in (0.5, 0.0, 1.0, [0.1, 0.25, 0.9], np.array([[0.3], [0.7]])[:, 0]):
+        close(ca.quantile(x, q, axis=-1, method=method),
+              np.quantile(a, q, axis=-1, method=method))
+    close(ca.quantile(x, 0.37, method=method), np.quantile(a, 0.37, method=method))
+    close(ca.percentile(x, [12.5, 50, 99], axis=0, method=method),
+          np.percentile(a, [12.5, 50, 99], axis=0, method=method))
+
+
+def test_quantile_nan_and_errors(dev):
+    a = data((5, 40), np.float64, np.random.default_rng(10))
+    x = to_dev(a, dev)
+    close(ca.quantile(x, [0.2, 0.8], axis=1), np_quiet(np.quantile, a, [0.2, 0.8], axis=1))
+    close(ca.percentile(x, 50, axis=1, keepdims=True),
+          np_quiet(np.percentile, a, 50, axis=1, keepdims=True))
+    with pytest.raises(ValueError):
+        ca.quantile(x, 1.5)
+    with pytest.raises(ValueError):
+        ca.percentile(x, -1)
+    with pytest.raises(ValueError):
+        ca.quantile(x, 0.5, method="foo")
+    with pytest.raises(TypeError):
+        ca.quantile(to_dev(np.ones(3, np.complex64), dev), 0.5)
+
+
+NAN_METHODS = ["linear", "hazen", "weibull", "median_unbiased", "normal_unbiased",
+               "interpolated_inverted_cdf", "lower", "higher", "nearest", "midpoint"]
+
+
+@pytest.mark.parametrize("method", NAN_METHODS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nanquantile(dev, method, dtype):
+    a = data((9, 33), dtype, np.random.default_rng(11), dups=False)
+    a[2] = np.nan  # an all-NaN row
+    x = to_dev(a, dev)
+    for q in (0.5, [0.0, 0.3, 1.0]):
+        close(ca.nanquantile(x, q, axis=1, method=method),
+              np_quiet(np.nanquantile, a, q, axis=1, method=method))
+    close(ca.nanpercentile(x, [10, 90], axis=1, method=method),
+          np_quiet(np.nanpercentile, a, [10, 90], axis=1, method=method))
+    b = a[3]
+    close(ca.nanquantile(to_dev(b, dev), 0.4, method=method),
+          np_quiet(np.nanquantile, b, 0.4, method=method))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int32])
+def test_nanmedian(dev, dtype):
+    a = data((8, 31), dtype, np.random.default_rng(12), dups=False)
+    if a.dtype.kind == "f":
+        a[4] = np.nan
+    x = to_dev(a, dev)
+    for axis in (None, 0, 1):
+        close(ca.nanmedian(x, axis=axis), np_quiet(np.nanmedian, a, axis=axis))
