@@ -37,10 +37,10 @@ def data(shape, dtype, rng=None, dups=True):
         info = np.iinfo(dt)
         lo, hi = (-20, 20) if dups else (max(info.min, -10**6), min(info.max, 10**6))
         lo = max(lo, info.min)
-        v = rng.integers(lo, hi, size=shape, endpoint=True)
+        v = rng.integers(lo, hi, size=shape, endpoint=True).astype(dt)
         if n > 4 and not dups:
             v.flat[:2] = [info.min, info.max]
-        return v.astype(dt)
+        return v
     if dt.kind == "f":
         v = (rng.integers(-8, 8, size=shape) / 4.0).astype(dt)
         if n:

@@ -14,6 +14,7 @@ import operator
 
 import numpy as _np
 from numpy.lib import _function_base_impl as _fb
+from numpy.lib import _histograms_impl as _hist
 
 from . import _core
 from ._sorting import _as_array, _take_last
@@ -43,7 +44,8 @@ def bincount(x, weights=None, minlength=0):
         if weights.shape != x.shape:
             raise ValueError("The weights and list don't have the same length.")
     if x.size == 0:
-        n = minlength
+        # NumPy: int64 zeros for an empty x, weights or not
+        return _core.zeros((minlength,), dtype=_np.int64, device=x.device)
     else:
         if x.dtype.kind == "i" and int(x.min()) < 0:
             raise ValueError("'list' argument must have no negative elements")
@@ -55,23 +57,16 @@ def bincount(x, weights=None, minlength=0):
 
 # --------------------------------------------------------------- histogram ----
 
+def _proxy(a, range):
+    """A NumPy stand-in for a holding its min and max (when the range needs them),
+    so that NumPy's own edge code gives its edges to the bit (their types too)."""
+    if range is not None or a.size == 0:
+        return _np.empty(0, a.dtype)
+    return _np.array([a.min().get()[()], a.max().get()[()]], a.dtype)
+
+
 def _outer_edges(a, range):
-    if range is not None:
-        first, last = range
-        if first > last:
-            raise ValueError("max must be larger than min in range parameter.")
-        if not (_np.isfinite(first) and _np.isfinite(last)):
-            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
-    elif a.size == 0:
-        first, last = 0, 1
-    else:
-        first, last = a.min().item(), a.max().item()
-        if not (_np.isfinite(first) and _np.isfinite(last)):
-            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
-    if first == last:
-        first = first - 0.5
-        last = last + 0.5
-    return first, last
+    return _hist._get_outer_edges(_proxy(a, range), range)
 
 
 def _edges(a, bins, range):
@@ -86,11 +81,9 @@ def _edges(a, bins, range):
             raise TypeError("`bins` must be an integer, a string, or an array") from e
         if n < 1:
             raise ValueError("`bins` must be positive, when an integer")
-        first, last = _outer_edges(a, range)
-        bin_type = _np.result_type(first, last, a.dtype)
-        if _np.issubdtype(bin_type, _np.integer):
-            bin_type = _np.result_type(bin_type, float)
-        edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        proxy = _proxy(a, range)
+        edges, _ = _hist._get_bin_edges(proxy, n, range, None)
+        first, last = _hist._get_outer_edges(proxy, range)
         return _core.asarray(edges, device=a.device), (first, last)
     edges = _as_array(bins, device=a.device)
     if edges.ndim != 1:
