@@ -88,10 +88,10 @@ def test_unique_array_api(dev, dtype):
     np.testing.assert_array_equal(r.values.get()[r.inverse_indices.get()], a)
     np.testing.assert_array_equal(a[r.indices.get()], r.values.get())
     c = ca.unique_counts(x)
-    same(c.counts, r.counts)
+    same(c.counts, r.counts.get())
     inv = ca.unique_inverse(x)
-    same(inv.inverse_indices, r.inverse_indices)
-    same(ca.unique_values(x), r.values)
+    same(inv.inverse_indices, r.inverse_indices.get())
+    same(ca.unique_values(x), r.values.get())
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float32,

@@ -23,7 +23,7 @@ def dev(request):
     ca._core._sort_host_kernels(old)
 
 
-def close(got, want, rtol=1e-12):
+def close(got, want, rtol=1e-10):
     got = got.get() if isinstance(got, ca.ndarray) else np.asarray(got)
     want = np.asarray(want)
     assert got.shape == want.shape, (got.shape, want.shape)
@@ -47,7 +47,8 @@ def test_bincount(dev, dtype, n):
     same(ca.bincount(x), np.bincount(a))
     same(ca.bincount(x, minlength=200), np.bincount(a, minlength=200))
     w = rng.standard_normal(n)
-    close(ca.bincount(x, weights=to_dev(w, dev)), np.bincount(a, weights=w))
+    # the GPU adds weights in no fixed order (atomics): a few ulps apart
+    close(ca.bincount(x, weights=to_dev(w, dev)), np.bincount(a, weights=w), rtol=1e-9)
 
 
 def test_bincount_large_bins(dev):
@@ -57,7 +58,7 @@ def test_bincount_large_bins(dev):
     x = to_dev(a, dev)
     same(ca.bincount(x), np.bincount(a))
     w = rng.random(a.size)
-    close(ca.bincount(x, weights=to_dev(w, dev)), np.bincount(a, weights=w))
+    close(ca.bincount(x, weights=to_dev(w, dev)), np.bincount(a, weights=w), rtol=1e-9)
 
 
 def test_bincount_bad_input(dev):
