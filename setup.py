@@ -198,6 +198,8 @@ def make_extension():
         # cudart is linked statically (no runtime search for libcudart); cuBLAS and
         # cuRAND are dlopen'ed on first use (csrc/dynlib.c) to keep import cheap.
         libraries += ["cudart_static", "rt", "pthread", "dl", "stdc++"]
+        # export PyInit__core only: CCCL's symbols must not meet CuPy's or PyTorch's
+        ldflags += [f"-Wl,--version-script={ROOT / 'tools' / 'core.map'}"]
         print(f"cuarray: building with CUDA from {cuda} for sm_{', sm_'.join(archs)}")
     else:
         macros += [("CA_HAVE_CUDA", "0")]
