@@ -306,6 +306,32 @@ def test_sort_complex(dev, dtype):
     np.testing.assert_array_equal(got.get(), want)
 
 
+# ------------------------------------------------ GPU memory kinds, streams --------
+
+@requires_gpu
+@pytest.mark.parametrize("memory", ["device", "managed", "pinned"])
+def test_sort_memory_kinds(memory):
+    a = data((3, 2000), np.float32)
+    x = ca.asarray(a, device="cuda:0", memory=memory)
+    same(ca.sort(x), np.sort(a))
+    same(ca.argsort(x, axis=0), np.argsort(a, axis=0, kind="stable"))
+    s = np.sort(a.reshape(-1))
+    same(ca.searchsorted(ca.asarray(s, device="cuda:0", memory=memory), x),
+         np.searchsorted(s, a))
+
+
+@requires_gpu
+def test_sort_on_a_stream_and_of_deferred_work():
+    a = data((50, 999), np.float64)
+    x = ca.asarray(a, device="cuda:0")
+    with ca.cuda.Stream(non_blocking=True) as st:
+        y = ca.sort(x * 2.0 + 1.0, axis=-1)  # a deferred (fused) input
+        i = ca.argsort(x, axis=0)
+        st.synchronize()
+    np.testing.assert_array_equal(y.get(), np.sort(a * 2.0 + 1.0, axis=-1))
+    same(i, np.argsort(a, axis=0, kind="stable"))
+
+
 # ----------------------------------------------------------- big (GPU only) --------
 
 @requires_gpu

@@ -84,30 +84,25 @@ def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_na
         raise _np.exceptions.AxisError(axis, ar.ndim)
     moved = _core.moveaxis(ar, ax, 0)
     orig = moved.shape
-    rows = _core.ascontiguousarray(moved).reshape(orig[0], -1)
-    m = rows.shape[1]
-    if rows.shape[0] == 0 or m == 0:
-        perm = _core.arange(rows.shape[0], dtype=_np.int64, device=ar.device)
-        if m == 0 and rows.shape[0] > 0:
-            perm = perm[:1] if not (return_inverse or return_counts) else perm
+    n0, m = orig[0], int(_np.prod(orig[1:], dtype=_np.int64))
+    rows = _core.ascontiguousarray(moved).reshape(n0, m)
+    dev = ar.device
+    if n0 == 0 or m == 0:
+        # no rows: nothing; empty rows: all equal, one unique row (as NumPy)
+        k = 1 if n0 and m == 0 else 0
+        ret = (rows[:k],)
+        if return_index:
+            ret += (_core.zeros((k,), dtype=_np.int64, device=dev),)
+        if return_inverse:
+            ret += (_core.zeros((n0 if k else 0,), dtype=_np.int64, device=dev),)
+        if return_counts:
+            ret += (_core.full((k,), n0, dtype=_np.int64, device=dev),)
     else:
         # rows in lexicographic order: the first column is the primary key
         perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])
-    aux = rows[perm]
-    if m == 0:
-        n = rows.shape[0]
-        starts = _core.zeros((1 if n else 0,), dtype=_np.int64, device=ar.device)
-        ret = (aux[:1],)
-        if return_index:
-            ret += (starts,)
-        if return_inverse:
-            ret += (_core.zeros((n,), dtype=_np.int64, device=ar.device),)
-        if return_counts:
-            ret += (_core.full((1 if n else 0,), n, dtype=_np.int64, device=ar.device),)
-    else:
-        ret = _unique_sorted(aux, perm, (rows.shape[0],), return_index, return_inverse,
+        ret = _unique_sorted(rows[perm], perm, (n0,), return_index, return_inverse,
                              return_counts, equal_nan)
-    u = ret[0].reshape((-1,) + orig[1:])
+    u = ret[0].reshape((ret[0].shape[0],) + orig[1:])
     return (_core.moveaxis(u, 0, ax),) + ret[1:]
 
 
