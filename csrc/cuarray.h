@@ -47,6 +47,7 @@ typedef struct {
     PyObject *OutOfMemoryError;   /* cuarray.OutOfMemoryError(MemoryError) */
     PyObject *CUBLASError;        /* subclass of CUDAError */
     PyObject *CURANDError;        /* subclass of CUDAError */
+    PyObject *CUFFTError;         /* subclass of CUDAError */
     /* NumPy dtype objects per ca_dtype (dtype.c) */
     PyArray_Descr *descr[CA_NTYPES];
     /* interned strings, attribute names used on hot paths (module.c) */
@@ -75,6 +76,7 @@ int ca_linalg_init(PyObject *m);     /* linalg.c */
 int ca_random_init(PyObject *m);     /* random.c */
 int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
 int ca_fusion_init(PyObject *m);     /* fusion.c */
+int ca_fft_init(PyObject *m);        /* fft.c */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -90,9 +92,11 @@ int ca_cuda_error_int(int status, const char *call);
 int ca_cuda_error_hint(int status, const char *call, const char *hint);
 /* The runtime's description of a CUDA status (never NULL). */
 const char *ca_cuda_status_text(int status);
-/* cuBLAS / cuRAND statuses -> CUBLASError / CURANDError. */
+/* cuBLAS / cuRAND / cuFFT statuses -> CUBLASError / CURANDError / CUFFTError
+ * (CUFFT_ALLOC_FAILED -> OutOfMemoryError). */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
+int ca_cufft_error(int status, const char *call);
 /* For deallocators and capsule deleters: never raises. Ignores
  * cudaErrorCudartUnloading (interpreter exit); reports anything else through
  * PyErr_WriteUnraisable. */

@@ -18,7 +18,7 @@ static const ca_init_fn ca_inits[] = {
     ca_ndarray_init,  ca_creation_init, ca_transfer_init,    ca_index_init,
     ca_manip_init,    ca_interop_init,  ca_elementwise_init, ca_reduction_init,
     ca_linalg_init,   ca_random_init,   ca_fusion_init,
-    ca_search_init,
+    ca_search_init,   ca_fft_init,
 };
 
 static int
@@ -74,6 +74,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->OutOfMemoryError);
     Py_VISIT(st->CUBLASError);
     Py_VISIT(st->CURANDError);
+    Py_VISIT(st->CUFFTError);
     for (int i = 0; i < CA_NTYPES; i++) {
         Py_VISIT(st->descr[i]);
     }
