@@ -94,6 +94,7 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
     if (s_obj != NULL && s_obj != Py_None && (ns = int_list(s_obj, sv, sgiven, "s")) < 0) {
         return -1;
     }
+    const int s_scalar = ns >= 0 && (PyLong_Check(s_obj) || PyIndex_Check(s_obj));
     if (axes_obj != NULL && axes_obj != Py_None &&
         (na = int_list(axes_obj, av, agiven, "axes")) < 0) {
         return -1;
@@ -148,7 +149,8 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
             return -1;
         }
         Py_ssize_t n = ns >= 0 && sgiven[i] ? sv[i] : (last_c2r ? (m - 1) * 2 : m);
-        f->s[i] = n == -1 && ns >= 0 && sgiven[i] ? m : n;
+        /* s[i] == -1 is the input's length (the n of one-axis calls is not) */
+        f->s[i] = n == -1 && ns >= 0 && sgiven[i] && !s_scalar ? m : n;
         if (f->s[i] < 1) {
             PyErr_Format(PyExc_ValueError,
                          "Invalid number of FFT data points (%zd) specified.", f->s[i]);
@@ -189,9 +191,8 @@ fft_dtypes(fft_call *f, int dt)
     int single = dt == CA_FLOAT16 || dt == CA_FLOAT32 || dt == CA_COMPLEX64;
     switch (f->kind) {
     case FFT_R2C:
-        if (ca_is_complex(dt) || dt == CA_BOOL) {
-            PyErr_Format(PyExc_TypeError,
-                         "rfft needs real (integer or floating) input, not %s",
+        if (ca_is_complex(dt)) {
+            PyErr_Format(PyExc_TypeError, "rfft needs real input, not %s",
                          ca_descr(dt)->typeobj->tp_name);
             return -1;
         }
