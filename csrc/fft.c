@@ -47,13 +47,20 @@ static const char *const fft_names[] = {"fft", "ifft", "rfft", "irfft"};
 /* ======================================================================== */
 /* Arguments                                                                 */
 /* ======================================================================== */
+/* An int (or NumPy integer), not a sequence of them. */
+static int
+is_one_int(PyObject *obj)
+{
+    return PyLong_Check(obj) || (PyIndex_Check(obj) && !PySequence_Check(obj));
+}
+
 /* An int or a sequence of ints/None -> v[], given[] (0 for None); count or -1. */
 static int
 int_list(PyObject *obj, Py_ssize_t *v, int *given, const char *what)
 {
     PyObject *seq = NULL;
     int n = -1;
-    if (PyLong_Check(obj) || PyIndex_Check(obj)) {
+    if (is_one_int(obj)) {
         v[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
         given[0] = 1;
         return (v[0] == -1 && PyErr_Occurred()) ? -1 : 1;
@@ -94,7 +101,7 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
     if (s_obj != NULL && s_obj != Py_None && (ns = int_list(s_obj, sv, sgiven, "s")) < 0) {
         return -1;
     }
-    const int s_scalar = ns >= 0 && (PyLong_Check(s_obj) || PyIndex_Check(s_obj));
+    const int s_scalar = ns >= 0 && is_one_int(s_obj);
     if (axes_obj != NULL && axes_obj != Py_None &&
         (na = int_list(axes_obj, av, agiven, "axes")) < 0) {
         return -1;

@@ -94,7 +94,7 @@ plan_make(int device, const plan_key *k)
         PyErr_NoMemory();
         return NULL;
     }
-    p->key = *k;
+    memcpy(&p->key, k, sizeof *k); /* padding too: keys are compared with memcmp */
     p->handle = -1;
     if (device == CA_CPU) {
         /* The emulation's work area: a size that grows with the transform, so

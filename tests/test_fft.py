@@ -192,6 +192,16 @@ def test_nd_s_without_axes_is_deprecated(fdev):
     np.testing.assert_allclose(r.get(), want, rtol=1e-12, atol=1e-12)
 
 
+def test_numpy_integers_as_arguments(fdev):
+    h = random_array((4, 6, 8), np.complex128)
+    a = on(fdev, h)
+    check(ca.fft.fft(a, n=np.int64(5), axis=np.int32(1)), h, "fft", n=5, axis=1)
+    check(ca.fft.fftn(a, s=np.array([3, 9]), axes=np.array([0, 2])), h, "fftn", s=(3, 9),
+          axes=(0, 2))
+    check(ca.fft.rfftn(on(fdev, h.real.copy()), s=[np.int16(4), 7], axes=[2, 1]), h.real,
+          "rfftn", s=(4, 7), axes=(2, 1))
+
+
 def test_nd_no_axes(fdev):
     h = random_array((3, 4), np.float32)
     r = ca.fft.fftn(on(fdev, h), axes=())

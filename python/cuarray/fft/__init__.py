@@ -153,7 +153,8 @@ def _index(n, name):
 
 def _shift(x, axes, sign):
     if not isinstance(x, _core.ndarray):
-        x = _core.asarray(x)
+        raise TypeError(f"cuarray.fft needs a cuarray.ndarray, not {type(x).__name__} "
+                        "(use cuarray.asarray to make one)")
     if axes is None:
         axes = tuple(range(x.ndim))
     elif isinstance(axes, int):
