@@ -84,47 +84,18 @@ ca_gather_result_kind(const CaArray *a)
     return a->kind == CA_MEM_MANAGED ? CA_MEM_MANAGED : CA_MEM_DEVICE;
 }
 
-static const char *
-device_str(int device, char *buf, size_t n)
-{
-    if (device == CA_CPU) {
-        return "cpu";
-    }
-    PyOS_snprintf(buf, n, "cuda:%d", device);
-    return buf;
-}
-
 static int
 same_device(const CaArray *a, const CaArray *b, const char *what)
 {
     if (a->device != b->device) {
-        char b1[32], b2[32];
+        char b1[CA_DEVICE_NAME_LEN], b2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
                      "%s is on device %s but the array is on device %s; move it "
                      "with to_device() first",
-                     what, device_str(b->device, b1, sizeof b1),
-                     device_str(a->device, b2, sizeof b2));
+                     what, ca_device_name(b->device, b1), ca_device_name(a->device, b2));
         return -1;
     }
     return 0;
-}
-
-PyObject *
-ca_shape_tuple(int ndim, const Py_ssize_t *shape)
-{
-    PyObject *t = PyTuple_New(ndim);
-    if (t == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < ndim; i++) {
-        PyObject *v = PyLong_FromSsize_t(shape[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
 }
 
 /* Int64 with aligned data and strides (kernels load the indices directly). */

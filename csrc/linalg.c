@@ -755,18 +755,6 @@ done:
 /* ======================================================================== */
 /* Operands, views and NumPy                                                 */
 /* ======================================================================== */
-static const char *
-device_name(int device, char *buf, size_t n)
-{
-    if (device == CA_CPU) {
-        snprintf(buf, n, "cpu");
-    }
-    else {
-        snprintf(buf, n, "cuda:%d", device);
-    }
-    return buf;
-}
-
 /* A cuarray array for an argument: arrays as they are; Python numbers and
  * sequences, and foreign arrays (CUDA array interface, DLPack) converted onto
  * `device`. NumPy arrays only for the cpu device: a GPU product never moves
@@ -828,12 +816,11 @@ two_operands(PyObject *x, PyObject *y, CaArray **a, CaArray **b, int *unknown)
         return -1;
     }
     if ((*a)->device != (*b)->device) {
-        char d1[32], d2[32];
+        char d1[CA_DEVICE_NAME_LEN], d2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
                      "operands are on different devices (%s and %s); move one with "
                      ".to_device()",
-                     device_name((*a)->device, d1, sizeof d1),
-                     device_name((*b)->device, d2, sizeof d2));
+                     ca_device_name((*a)->device, d1), ca_device_name((*b)->device, d2));
         Py_CLEAR(*a);
         Py_CLEAR(*b);
         return -1;
@@ -1067,35 +1054,10 @@ static int
 check_out(const char *fname, CaArray *out, int device, int dtype, int nd,
           const Py_ssize_t *shape)
 {
-    if (out->device != device) {
-        char d1[32], d2[32];
-        PyErr_Format(PyExc_ValueError, "%s: out is on %s, the operands on %s", fname,
-                     device_name(out->device, d1, sizeof d1),
-                     device_name(device, d2, sizeof d2));
-        return -1;
-    }
-    if (!shapes_equal(CA_NDIM(out), CA_SHAPE(out), nd, shape)) {
-        PyObject *s1 = shape_repr(CA_NDIM(out), CA_SHAPE(out));
-        PyObject *s2 = shape_repr(nd, shape);
-        if (s1 != NULL && s2 != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s: output operand has shape %U, the result has shape %U", fname,
-                         s1, s2);
-        }
-        Py_XDECREF(s1);
-        Py_XDECREF(s2);
-        return -1;
-    }
-    if (!(out->flags & CA_WRITEABLE)) {
-        PyErr_Format(PyExc_ValueError, "%s: output array is read-only", fname);
-        return -1;
-    }
-    if (out->dtype != dtype &&
-        !PyArray_CanCastTypeTo(ca_descr(dtype), ca_descr(out->dtype), NPY_SAME_KIND_CASTING)) {
-        PyErr_Format(PyExc_TypeError,
-                     "Cannot cast %s output from dtype('%s') to dtype('%s') with casting "
-                     "rule 'same_kind'",
-                     fname, ca_dtype_name[dtype], ca_dtype_name[out->dtype]);
+    CaArray *o;
+    if (ca_out_from_object(fname, (PyObject *)out, device, &o) < 0 ||
+        ca_out_check_shape(fname, out, nd, shape) < 0 ||
+        ca_out_check_cast(fname, out, dtype) < 0) {
         return -1;
     }
     return 0;
@@ -1144,21 +1106,8 @@ finish_result(CaArray *res, CaArray *out)
 static CaArray *
 out_arg(const char *fname, PyObject *o)
 {
-    if (o == NULL || o == Py_None) {
-        return NULL;
-    }
-    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1) {
-        o = PyTuple_GET_ITEM(o, 0);
-        if (o == Py_None) {
-            return NULL;
-        }
-    }
-    if (!ca_array_check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s: out must be a cuarray.ndarray, not %.100s", fname,
-                     Py_TYPE(o)->tp_name);
-        return (CaArray *)-1;
-    }
-    return (CaArray *)o;
+    CaArray *out;
+    return ca_out_from_object(fname, o, CA_DEVICE_UNSET, &out) < 0 ? (CaArray *)-1 : out;
 }
 
 /* ======================================================================== */

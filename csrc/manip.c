@@ -12,47 +12,9 @@
  */
 #include "cuarray.h"
 
-static PyObject *axis_error_type = NULL; /* numpy.exceptions.AxisError */
-
 /* ======================================================================== */
 /* Small helpers                                                             */
 /* ======================================================================== */
-
-int
-ca_axis_error(Py_ssize_t axis, int ndim)
-{
-    PyObject *exc = PyObject_CallFunction(axis_error_type, "ni", axis, ndim);
-    if (exc != NULL) {
-        PyErr_SetObject(axis_error_type, exc);
-        Py_DECREF(exc);
-    }
-    return -1;
-}
-
-/* Normalize one axis into [0, ndim), or AxisError. */
-static int
-norm_axis(Py_ssize_t axis, int ndim, int *out)
-{
-    if (axis < -ndim || axis >= ndim) {
-        return ca_axis_error(axis, ndim);
-    }
-    *out = (int)(axis < 0 ? axis + ndim : axis);
-    return 0;
-}
-
-static int
-axis_from_object(PyObject *obj, int ndim, int *out)
-{
-    Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
-    if (v == -1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an "
-                         "integer axis", Py_TYPE(obj)->tp_name);
-        }
-        return -1;
-    }
-    return norm_axis(v, ndim, out);
-}
 
 /* An int or a sequence of ints -> normalized axes; repeated axes raise
  * ValueError(`repeat_msg`). Returns the count, or -1. */
@@ -61,7 +23,7 @@ axes_from_object(PyObject *obj, int ndim, int *axes, const char *repeat_msg)
 {
     int n = 0;
     if (PyIndex_Check(obj)) {
-        if (axis_from_object(obj, ndim, &axes[0]) < 0) {
+        if (ca_axis_from_object(obj, ndim, &axes[0]) < 0) {
             return -1;
         }
         return 1;
@@ -77,7 +39,7 @@ axes_from_object(PyObject *obj, int ndim, int *axes, const char *repeat_msg)
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        if (axis_from_object(PySequence_Fast_GET_ITEM(seq, i), ndim, &axes[n]) < 0) {
+        if (ca_axis_from_object(PySequence_Fast_GET_ITEM(seq, i), ndim, &axes[n]) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -182,7 +144,7 @@ as_array(PyObject *obj)
         Py_INCREF(obj);
         return (CaArray *)obj;
     }
-    return ca_asarray(obj, -1, -3, -1, 'K', -1);
+    return ca_asarray(obj, -1, CA_DEVICE_AUTO, -1, 'K', -1);
 }
 
 static void
@@ -479,7 +441,7 @@ transpose_impl(CaArray *a, PyObject *axes)
     }
     int seen[CA_MAX_DIMS] = {0};
     for (int i = 0; i < nd; i++) {
-        if (axis_from_object(PySequence_Fast_GET_ITEM(seq, i), nd, &perm[i]) < 0) {
+        if (ca_axis_from_object(PySequence_Fast_GET_ITEM(seq, i), nd, &perm[i]) < 0) {
             Py_DECREF(seq);
             return NULL;
         }
@@ -498,7 +460,7 @@ swapaxes_impl(CaArray *a, PyObject *o1, PyObject *o2)
 {
     int nd = CA_NDIM(a), a1, a2;
     int perm[CA_MAX_DIMS];
-    if (axis_from_object(o1, nd, &a1) < 0 || axis_from_object(o2, nd, &a2) < 0) {
+    if (ca_axis_from_object(o1, nd, &a1) < 0 || ca_axis_from_object(o2, nd, &a2) < 0) {
         return NULL;
     }
     for (int i = 0; i < nd; i++) {
@@ -817,29 +779,12 @@ join_dtype(PyObject *seq, PyObject *dtype_obj, PyObject *casting_obj)
 static CaArray *
 join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape, CaArray *first)
 {
-    if (out_obj != NULL && out_obj != Py_None) {
-        if (!ca_array_check(out_obj)) {
-            PyErr_SetString(PyExc_TypeError, "out must be a cuarray array");
-            return NULL;
-        }
-        CaArray *o = (CaArray *)out_obj;
-        int ok = CA_NDIM(o) == nd;
-        for (int i = 0; ok && i < nd; i++) {
-            ok = CA_SHAPE(o)[i] == shape[i];
-        }
-        if (!ok) {
-            PyErr_SetString(PyExc_ValueError, "Output array is the wrong shape");
-            return NULL;
-        }
-        if (o->device != first->device) {
-            PyErr_SetString(PyExc_ValueError, "out is on a different device from the "
-                            "arrays");
-            return NULL;
-        }
-        if (!(o->flags & CA_WRITEABLE)) {
-            PyErr_SetString(PyExc_ValueError, "output array is read-only");
-            return NULL;
-        }
+    CaArray *o;
+    if (ca_out_from_object(NULL, out_obj, first->device, &o) < 0 ||
+        (o != NULL && ca_out_check_shape(NULL, o, nd, shape) < 0)) {
+        return NULL;
+    }
+    if (o != NULL) {
         Py_INCREF(o);
         return o;
     }
@@ -913,7 +858,7 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     }
     int axis = 0;
     if (axis_obj != NULL && axis_obj != Py_None &&
-        axis_from_object(axis_obj, nd, &axis) < 0) {
+        ca_axis_from_object(axis_obj, nd, &axis) < 0) {
         goto error;
     }
     Py_ssize_t shape[CA_MAX_DIMS];
@@ -1002,7 +947,7 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
         goto error;
     }
     int axis = 0;
-    if (axis_obj != NULL && axis_from_object(axis_obj, nd + 1, &axis) < 0) {
+    if (axis_obj != NULL && ca_axis_from_object(axis_obj, nd + 1, &axis) < 0) {
         goto error;
     }
     Py_ssize_t shape[CA_MAX_DIMS];
@@ -1667,16 +1612,5 @@ static PyMethodDef manip_functions[] = {
 int
 ca_manip_init(PyObject *m)
 {
-    if (axis_error_type == NULL) {
-        PyObject *mod = PyImport_ImportModule("numpy.exceptions");
-        if (mod == NULL) {
-            return -1;
-        }
-        axis_error_type = PyObject_GetAttrString(mod, "AxisError");
-        Py_DECREF(mod);
-        if (axis_error_type == NULL) {
-            return -1;
-        }
-    }
     return PyModule_AddFunctions(m, manip_functions);
 }
