@@ -1,8 +1,10 @@
 /*
  * args.c: the base layer for arguments and messages. Converters of Python
  * arguments (the hand-written METH_FASTCALL parser, shapes, dtypes' element
- * values, memory kinds, orders, axes, out=), device names as messages print
- * them, AxisError, and the alignment rule of the kernels.
+ * values, memory kinds, orders, axes, out=), shapes and AxisError for
+ * messages, and the alignment rule of the kernels. (Device names as messages
+ * print them are inline in cuarray.h's section of this file: device.c, which
+ * this file calls, uses them too.)
  *
  * It calls only the other base files (errors.c, dtype.c, device.c) and the
  * C API: every layer above may use it (tests/test_layers.py checks that).
@@ -213,7 +215,8 @@ ca_device_kind_from_objects(PyObject *dev, PyObject *mem, int *device, int *kind
 }
 
 int
-ca_new_array_args(PyObject **v, int dflt, int *dtype, int *fortran, int *device, int *kind)
+ca_new_array_args(PyObject **v, int dflt, int *dtype, int *fortran, int *device,
+                  int *kind)
 {
     if ((*dtype = ca_dtype_converter(v[0] ? v[0] : Py_None, dflt)) < 0) {
         return -1;
@@ -402,27 +405,6 @@ value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
 }
 
 /* ======================================================================== */
-/* Device names                                                              */
-/* ======================================================================== */
-
-const char *
-ca_device_name(int device, char *buf)
-{
-    if (device == CA_CPU) {
-        return "cpu";
-    }
-    PyOS_snprintf(buf, CA_DEVICE_NAME_LEN, "cuda:%d", device);
-    return buf;
-}
-
-PyObject *
-ca_device_str(int device)
-{
-    char buf[CA_DEVICE_NAME_LEN];
-    return PyUnicode_FromString(ca_device_name(device, buf));
-}
-
-/* ======================================================================== */
 /* Shapes and axes                                                           */
 /* ======================================================================== */
 
@@ -512,7 +494,8 @@ ca_out_from_object(const char *fname, PyObject *obj, int device, CaArray **out)
     if (PyTuple_Check(obj)) {
         if (PyTuple_GET_SIZE(obj) != 1) {
             PyErr_Format(PyExc_ValueError,
-                         FNAME_FMT "out= must be an array or a 1-tuple, not a tuple of %zd",
+                         FNAME_FMT "out= must be an array or a 1-tuple, not a tuple "
+                         "of %zd",
                          FNAME_ARGS(fname), PyTuple_GET_SIZE(obj));
             return -1;
         }
@@ -522,7 +505,8 @@ ca_out_from_object(const char *fname, PyObject *obj, int device, CaArray **out)
         }
     }
     if (!ca_array_check(obj)) {
-        PyErr_Format(PyExc_TypeError, FNAME_FMT "out= must be a cuarray.ndarray, not %.200s",
+        PyErr_Format(PyExc_TypeError,
+                     FNAME_FMT "out= must be a cuarray.ndarray, not %.200s",
                      FNAME_ARGS(fname), Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -530,8 +514,8 @@ ca_out_from_object(const char *fname, PyObject *obj, int device, CaArray **out)
     if (device != CA_DEVICE_UNSET && o->device != device) {
         char b1[CA_DEVICE_NAME_LEN], b2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
-                     FNAME_FMT "out= is on %s but the operands are on %s: operands must "
-                     "be on one device",
+                     FNAME_FMT "out= is on %s but the operands are on %s: operands "
+                     "must be on one device",
                      FNAME_ARGS(fname), ca_device_name(o->device, b1),
                      ca_device_name(device, b2));
         return -1;

@@ -277,15 +277,6 @@ char *ca_array_host_data(CaArray *a);
  * work queued on the device's current stream; the view keeps `a` alive.
  * TypeError for device memory. */
 PyObject *ca_array_numpy_view(CaArray *a);
-/* What the files above ndarray.c attach to an array, released through these
- * pointers so that the array core calls nothing above the memory layer
- * (tests/test_layers.py). module.c, which sees every file, fills them. */
-typedef struct {
-    void (*pending_dealloc)(CaArray *a); /* fusion.c: a dies with a->pending set */
-    void (*mirror_drop)(int slot);       /* readback.c: a dies with a->rb_slot >= 0 */
-    void (*export_memory)(CaMemory *m);  /* fusion.c: m's address leaves cuarray */
-} ca_array_hooks;
-extern const ca_array_hooks ca_array_hook;
 /* What other files contribute to the ndarray type. ndarray.c merges these
  * NULL-terminated tables (and the {0, NULL}-terminated slot lists) into the
  * type's spec when it creates the type; the owners are named. */
@@ -303,12 +294,35 @@ extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multip
 /* end linalg/random */
 extern PyMethodDef ca_search_array_methods[];      /* search.c: nonzero */
 extern PyMethodDef ca_readback_array_methods[];    /* readback.c: item, __complex__ */
-extern PyType_Slot ca_readback_number_slots[];     /* readback.c: nb_bool, nb_int, ... */
+extern PyType_Slot ca_readback_number_slots[];     /* readback.c: nb_bool, nb_int, .. */
 extern PyMethodDef ca_format_array_methods[];      /* format.c: __reduce__ */
 extern PyType_Slot ca_format_slots[];              /* format.c: tp_repr, tp_str */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
+
+/* ======================================================================== */
+/* Up-calls (module.c)                                                       */
+/* ======================================================================== */
+/* The calls a lower layer must make into a higher one go through these
+ * pointers, so that no file calls a function above its layer (base < memory.c
+ * < ndarray.c < the rest; tests/test_layers.py). module.c, which sees every
+ * file, fills them statically. (The other one, the flush of deferred work,
+ * goes through ca_fusion_flush below.) */
+typedef struct {
+    /* device.c, before destroying a stream it owns: memory.c's pools forget it
+     * (ca_memory_stream_destroyed). 0, or -1 with CUDAError. */
+    int (*stream_destroyed)(int device, ca_stream_t stream);
+    /* ndarray.c, memory.c: m's address is about to leave cuarray
+     * (ca_fusion_export_memory; NULL is a no-op). */
+    void (*export_memory)(CaMemory *m);
+    /* ndarray.c: an array dies holding a deferred kernel (a->pending set;
+     * ca_fusion_array_dealloc) or a readback mirror (a->rb_slot >= 0;
+     * ca_readback_mirror_drop). */
+    void (*pending_dealloc)(CaArray *a);
+    void (*mirror_drop)(int slot);
+} ca_hooks;
+extern const ca_hooks ca_hook;
 
 /* ======================================================================== */
 /* Arguments and messages (args.c, base layer)                               */
@@ -346,11 +360,25 @@ int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
 int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 
 /* "cpu" or "cuda:N", as the Array API and every message spell a device:
- * written into buf (CA_DEVICE_NAME_LEN bytes) unless constant; returns it. */
+ * written into buf (CA_DEVICE_NAME_LEN bytes) unless constant; returns it.
+ * Inline so that device.c, below this file, can use it too. */
 #define CA_DEVICE_NAME_LEN 24
-const char *ca_device_name(int device, char *buf);
+static inline const char *
+ca_device_name(int device, char *buf)
+{
+    if (device == CA_CPU) {
+        return "cpu";
+    }
+    PyOS_snprintf(buf, CA_DEVICE_NAME_LEN, "cuda:%d", device);
+    return buf;
+}
 /* The same as a new str. */
-PyObject *ca_device_str(int device);
+static inline PyObject *
+ca_device_str(int device)
+{
+    char buf[CA_DEVICE_NAME_LEN];
+    return PyUnicode_FromString(ca_device_name(device, buf));
+}
 
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);

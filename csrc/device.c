@@ -864,7 +864,7 @@ Stream_dealloc(CaStream *self)
         /* The pools tag cached blocks with their stream: drop this handle from them
          * first, or a later cross-stream reuse would record an event on a dead
          * (or recycled) stream handle. */
-        if (ca_memory_stream_destroyed(self->device, self->handle) < 0) {
+        if (ca_hook.stream_destroyed(self->device, self->handle) < 0) {
             PyErr_WriteUnraisable((PyObject *)self);
         }
         /* Returns at once; CUDA frees the stream once its queued work is done. */

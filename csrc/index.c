@@ -92,7 +92,8 @@ same_device(const CaArray *a, const CaArray *b, const char *what)
         PyErr_Format(PyExc_ValueError,
                      "%s is on device %s but the array is on device %s; move it "
                      "with to_device() first",
-                     what, ca_device_name(b->device, b1), ca_device_name(a->device, b2));
+                     what, ca_device_name(b->device, b1),
+                     ca_device_name(a->device, b2));
         return -1;
     }
     return 0;

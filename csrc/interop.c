@@ -1462,8 +1462,8 @@ call_dlpack(PyObject *meth, PyObject *stream)
     return cap;
 }
 
-/* Import a DLPack capsule. `device`: CA_DEVICE_AUTO = where the data is, CA_CPU or a GPU
- * ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
+/* Import a DLPack capsule. `device`: CA_DEVICE_AUTO = where the data is, CA_CPU
+ * or a GPU ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
  * current stream the producer synchronized with (needed for host reads). */
 static CaArray *
 import_capsule(PyObject *cap, int device, int copy, int stream_dev)
@@ -1796,7 +1796,8 @@ interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
                                      &o_dev, &o_copy)) {
         return NULL;
     }
-    if (o_dev != Py_None && (device = ca_device_from_object(o_dev)) == CA_DEVICE_ERROR) {
+    if (o_dev != Py_None &&
+        (device = ca_device_from_object(o_dev)) == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (o_copy != Py_None && (copy = PyObject_IsTrue(o_copy)) < 0) {

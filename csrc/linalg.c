@@ -820,7 +820,8 @@ two_operands(PyObject *x, PyObject *y, CaArray **a, CaArray **b, int *unknown)
         PyErr_Format(PyExc_ValueError,
                      "operands are on different devices (%s and %s); move one with "
                      ".to_device()",
-                     ca_device_name((*a)->device, d1), ca_device_name((*b)->device, d2));
+                     ca_device_name((*a)->device, d1),
+                     ca_device_name((*b)->device, d2));
         Py_CLEAR(*a);
         Py_CLEAR(*b);
         return -1;
@@ -1107,7 +1108,10 @@ static CaArray *
 out_arg(const char *fname, PyObject *o)
 {
     CaArray *out;
-    return ca_out_from_object(fname, o, CA_DEVICE_UNSET, &out) < 0 ? (CaArray *)-1 : out;
+    if (ca_out_from_object(fname, o, CA_DEVICE_UNSET, &out) < 0) {
+        return (CaArray *)-1;
+    }
+    return out;
 }
 
 /* ======================================================================== */

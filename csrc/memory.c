@@ -459,7 +459,7 @@ Memory_dealloc(CaMemory *self)
 static PyObject *
 Memory_get_ptr(CaMemory *self, void *closure)
 {
-    ca_fusion_export_memory(self);
+    ca_hook.export_memory(self);
     return PyLong_FromVoidPtr(self->ptr);
 }
 
@@ -505,7 +505,7 @@ static PyObject *
 Memory_get_cai(CaMemory *self, void *closure)
 {
     PyObject *stream = NULL, *res = NULL;
-    ca_fusion_export_memory(self);
+    ca_hook.export_memory(self);
     if (self->kind == CA_MEM_HOST) {
         PyErr_SetString(PyExc_AttributeError,
                         "host memory has no __cuda_array_interface__: a GPU cannot "

@@ -11,12 +11,13 @@
 
 ca_state *ca_st = NULL;
 
-/* The array core releases what upper layers attach to an array through these
- * (cuarray.h says why); only this file sees both sides. */
-const ca_array_hooks ca_array_hook = {
+/* The up-calls of the lower layers (cuarray.h says why); only this file sees
+ * both sides. */
+const ca_hooks ca_hook = {
+    .stream_destroyed = ca_memory_stream_destroyed,
+    .export_memory = ca_fusion_export_memory,
     .pending_dealloc = ca_fusion_array_dealloc,
     .mirror_drop = ca_readback_mirror_drop,
-    .export_memory = ca_fusion_export_memory,
 };
 
 typedef int (*ca_init_fn)(PyObject *);

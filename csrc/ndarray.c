@@ -12,7 +12,7 @@
  * This file is the array core: it calls only the base layer (args.c, device.c,
  * dtype.c, errors.c, launch.c) and memory.c, never the files built on it
  * (tests/test_layers.py). What they attach to an array (a deferred kernel, a
- * readback mirror) is released through ca_array_hook.
+ * readback mirror) is released through ca_hook (module.c).
  */
 #include "cuarray.h"
 
@@ -63,10 +63,10 @@ Ndarray_dealloc(CaArray *a)
     }
     if (a->pending != NULL) {
         /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
-        ca_array_hook.pending_dealloc(a);
+        ca_hook.pending_dealloc(a);
     }
     if (a->rb_slot >= 0) {
-        ca_array_hook.mirror_drop(a->rb_slot);
+        ca_hook.mirror_drop(a->rb_slot);
     }
     Py_XDECREF(a->mem);
     Py_XDECREF(a->base);
@@ -598,9 +598,7 @@ get_data(CaArray *a, void *c)
         return NULL;
     }
     /* the address may reach other code: no deferred kernels behind it */
-    if (a->mem != NULL) {
-        ca_array_hook.export_memory(a->mem);
-    }
+    ca_hook.export_memory(a->mem);
     p->ptr = a->data;
     p->device = a->device;
     p->mem = a->mem ? (PyObject *)a->mem : Py_None;
@@ -1003,8 +1001,8 @@ Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     /* ndarray is not subclassable (no Py_TPFLAGS_BASETYPE): type is ours. */
     static char *kwlist[] = {"shape", "dtype", "order", "device", "memory", NULL};
     PyObject *v[5] = {NULL, NULL, NULL, NULL, NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO$OO:ndarray", kwlist, &v[0], &v[1],
-                                     &v[2], &v[3], &v[4])) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO$OO:ndarray", kwlist, &v[0],
+                                     &v[1], &v[2], &v[3], &v[4])) {
         return NULL;
     }
     Py_ssize_t shape[CA_MAX_DIMS];
