@@ -433,6 +433,12 @@ static PyObject *axis_error_type = NULL;
 int
 ca_axis_error(Py_ssize_t axis, int ndim)
 {
+    return ca_axis_error_in(NULL, axis, ndim);
+}
+
+int
+ca_axis_error_in(const char *fname, Py_ssize_t axis, int ndim)
+{
     if (axis_error_type == NULL) {
         PyObject *mod = PyImport_ImportModule("numpy.exceptions");
         if (mod == NULL) {
@@ -444,7 +450,9 @@ ca_axis_error(Py_ssize_t axis, int ndim)
             return -1;
         }
     }
-    PyObject *exc = PyObject_CallFunction(axis_error_type, "ni", axis, ndim);
+    /* AxisError(axis, ndim, msg_prefix): NumPy's message, "fname: axis 3 is out of
+     * bounds for array of dimension 2" */
+    PyObject *exc = PyObject_CallFunction(axis_error_type, "niz", axis, ndim, fname);
     if (exc != NULL) {
         PyErr_SetObject(axis_error_type, exc);
         Py_DECREF(exc);

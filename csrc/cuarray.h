@@ -384,6 +384,8 @@ ca_device_str(int device)
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 /* Raise numpy.exceptions.AxisError(axis, ndim); returns -1. */
 int ca_axis_error(Py_ssize_t axis, int ndim);
+/* The same with `fname: ` before the message (NumPy's msg_prefix; NULL: none). */
+int ca_axis_error_in(const char *fname, Py_ssize_t axis, int ndim);
 /* axis into [0, ndim) as *out, or AxisError. 0 or -1. */
 int ca_normalize_axis(Py_ssize_t axis, int ndim, int *out);
 /* The same for an axis argument (an int or an object with __index__;

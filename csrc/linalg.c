@@ -934,7 +934,7 @@ may_share(CaArray *out, CaArray *x)
 }
 
 /* ---- NumPy, for the cpu device ---- */
-static PyObject *np_matmul = NULL, *np_vdot = NULL, *np_axis_error = NULL;
+static PyObject *np_matmul = NULL, *np_vdot = NULL;
 
 static int
 load_numpy_funcs(void)
@@ -1789,21 +1789,7 @@ done:
 static int
 axis_error(const char *msg, int axis, int ndim)
 {
-    if (np_axis_error == NULL) {
-        PyObject *m = PyImport_ImportModule("numpy.exceptions");
-        if (m != NULL) {
-            np_axis_error = PyObject_GetAttrString(m, "AxisError");
-            Py_DECREF(m);
-        }
-        if (np_axis_error == NULL) {
-            PyErr_Clear();
-            np_axis_error = PyExc_ValueError;
-            Py_INCREF(np_axis_error);
-        }
-    }
-    PyErr_Format(np_axis_error, "%s: axis %d is out of bounds for array of dimension %d", msg,
-                 axis, ndim);
-    return -1;
+    return ca_axis_error_in(msg, axis, ndim);
 }
 
 /* An int or a sequence of ints -> out[], normalized against ndim. Returns the
