@@ -3,14 +3,16 @@
 Environment:
   CUARRAY_CUDA=0            build the host-only extension even when a toolkit exists
   CUDA_HOME / CUDA_PATH     where the CUDA toolkit lives (else nvcc on PATH, else /usr/local/cuda)
-  CUARRAY_CUDA_ARCH         e.g. "80;90" (default); "native" is not supported: name the SMs.
-                            PTX for the highest one is always embedded for newer GPUs.
+  CUARRAY_CUDA_ARCH         e.g. "80;90"; "native" is not supported: name the SMs. Default:
+                            the architecture of the GPUs present at build time (nvidia-smi),
+                            else "80;90". PTX for the highest one is always embedded.
   CUARRAY_WERROR=1          warnings are errors (C and nvcc); CI sets it
   CUARRAY_SANITIZE=1        AddressSanitizer + UBSan on the C code
   CUARRAY_DEBUG=1           -O0 -g
   CUARRAY_BUILD_JOBS=N      parallel compile jobs (default: all cores)
 """
 
+import functools
 import os
 import shutil
 import subprocess
@@ -53,8 +55,23 @@ def cuda_lib_dir(home):
     return home / "lib64"
 
 
+def local_gpu_archs():
+    """The compute capabilities of the GPUs on this machine, e.g. ["90"]; [] if none."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return []
+    try:
+        out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    caps = {line.strip().replace(".", "") for line in out.splitlines()}
+    return sorted(c for c in caps if c.isdigit())
+
+
+@functools.lru_cache(maxsize=None)
 def cuda_archs():
-    spec = os.environ.get("CUARRAY_CUDA_ARCH", "80;90")
+    spec = os.environ.get("CUARRAY_CUDA_ARCH") or ";".join(local_gpu_archs()) or "80;90"
     archs = [a.strip().replace("sm_", "").replace(".", "") for a in spec.replace(",", ";").split(";")]
     return [a for a in archs if a]
 
@@ -124,7 +141,9 @@ class BuildExt(build_ext):
 
         def one(src):
             obj = objdir / (src.stem + ".o")
-            deps = [src] + list((ROOT / "kernels").glob("*.h")) + list(GEN_DIR.glob("*.h"))
+            # every header a kernel may include: .h and .cuh of kernels/, generated .h
+            deps = [src] + [p for ext in ("*.h", "*.cuh") for p in (ROOT / "kernels").glob(ext)]
+            deps += list(GEN_DIR.glob("*.h"))
             if obj.exists() and obj.stat().st_mtime > max(d.stat().st_mtime for d in deps):
                 return str(obj)
             cmd = [nvcc, *flags, "-c", str(src), "-o", str(obj)]

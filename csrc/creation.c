@@ -7,7 +7,7 @@
  * Creation is a hot path: arguments are parsed by hand (METH_FASTCALL) and
  * nothing goes through Python.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <string.h>
 
@@ -37,11 +37,7 @@ zero_fill(CaArray *a)
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
-    CA_CUDA_CHECK(
-        cudaMemsetAsync(a->data, 0, n, (cudaStream_t)ca_current_stream(a->device)));
-    return 0;
-error:
-    return -1;
+    return ca_run_memset_async(a->data, 0, n, ca_current_stream(a->device));
 }
 
 /* Shared by empty/zeros/ones/full: parse shape, dtype, order, device, memory
@@ -167,6 +163,92 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 
 /* ---- *_like -------------------------------------------------------------- */
 
+/* The new array of a *_like call whose prototype is a cuarray array `src`;
+ * w: the parsed (a, dtype, order, subok, shape, device, memory). */
+static CaArray *
+like_array(CaArray *src, PyObject *const *w)
+{
+    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(w[2], 'K');
+    if (order < 0) {
+        return NULL;
+    }
+    int device = src->device, kind = src->kind;
+    if (w[5] != NULL && w[5] != Py_None) {
+        device = ca_device_from_object(w[5]);
+        if (device == CA_DEVICE_ERROR) {
+            return NULL;
+        }
+        if (device != src->device) {
+            kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+        }
+    }
+    if (w[6] != NULL && w[6] != Py_None) {
+        kind = ca_memkind_from_object(w[6], device);
+        if (kind < 0) {
+            return NULL;
+        }
+    }
+    if (w[4] == NULL || w[4] == Py_None) {
+        return ca_array_empty_like(src, dtype, (char)order, device, (ca_memkind)kind);
+    }
+    Py_ssize_t shp[CA_MAX_DIMS];
+    int nd = ca_shape_from_object(w[4], shp);
+    if (nd < 0) {
+        return NULL;
+    }
+    int fortran = order == 'F' ||
+                  ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
+                   (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
+    return ca_array_empty(dtype, nd, shp, fortran, device, (ca_memkind)kind);
+}
+
+/* The same for any other array-like prototype: its shape and dtype, through
+ * NumPy (no transfer). */
+static CaArray *
+like_array_like(PyObject *proto, PyObject *const *w)
+{
+    PyObject *h = PyArray_FromAny(proto, NULL, 0, 0, 0, NULL);
+    if (h == NULL) {
+        return NULL;
+    }
+    int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
+    if (t < 0 && (w[1] == NULL || w[1] == Py_None)) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    PyErr_Clear();
+    int fortran = PyArray_IS_F_CONTIGUOUS((PyArrayObject *)h) &&
+                  !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)h);
+    Py_ssize_t shp[CA_MAX_DIMS];
+    int nd = PyArray_NDIM((PyArrayObject *)h);
+    memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
+    Py_DECREF(h);
+    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
+    if (dtype < 0) {
+        return NULL;
+    }
+    int order = ca_order_from_object(w[2], 'K');
+    if (order < 0) {
+        return NULL;
+    }
+    if (w[4] != NULL && w[4] != Py_None) {
+        nd = ca_shape_from_object(w[4], shp);
+        if (nd < 0) {
+            return NULL;
+        }
+    }
+    int device, kind;
+    if (ca_device_kind_from_objects(w[5], w[6], &device, &kind) < 0) {
+        return NULL;
+    }
+    return ca_array_empty(dtype, nd, shp, order == 'F' || (order != 'C' && fortran),
+                          device, (ca_memkind)kind);
+}
+
 /* mode: 0 empty, 1 zeros, 2 ones, 3 full (v[1] is fill_value). */
 static PyObject *
 like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
@@ -194,89 +276,11 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (ca_array_check(proto)) {
         src = (CaArray *)proto;
         Py_INCREF(src);
+        r = like_array(src, w);
     }
     else {
-        /* Any array-like: its shape and dtype, through NumPy (no transfer). */
-        PyObject *h = PyArray_FromAny(proto, NULL, 0, 0, 0, NULL);
-        if (h == NULL) {
-            return NULL;
-        }
-        int t = ca_dtype_from_descr(PyArray_DESCR((PyArrayObject *)h));
-        if (t < 0 && (w[1] == NULL || w[1] == Py_None)) {
-            Py_DECREF(h);
-            return NULL;
-        }
-        PyErr_Clear();
-        int fortran = PyArray_IS_F_CONTIGUOUS((PyArrayObject *)h) &&
-                      !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)h);
-        Py_ssize_t shp[CA_MAX_DIMS];
-        int nd = PyArray_NDIM((PyArrayObject *)h);
-        memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
-        Py_DECREF(h);
-        int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
-        if (dtype < 0) {
-            return NULL;
-        }
-        int order = ca_order_from_object(w[2], 'K');
-        if (order < 0) {
-            return NULL;
-        }
-        if (w[4] != NULL && w[4] != Py_None) {
-            nd = ca_shape_from_object(w[4], shp);
-            if (nd < 0) {
-                return NULL;
-            }
-        }
-        int device, kind;
-        if (ca_device_kind_from_objects(w[5], w[6], &device, &kind) < 0) {
-            return NULL;
-        }
-        r = ca_array_empty(dtype, nd, shp, order == 'F' || (order != 'C' && fortran),
-                           device, (ca_memkind)kind);
-        goto fill;
+        r = like_array_like(proto, w);
     }
-    {
-        int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
-        if (dtype < 0) {
-            goto error;
-        }
-        int order = ca_order_from_object(w[2], 'K');
-        if (order < 0) {
-            goto error;
-        }
-        int device = src->device, kind = src->kind;
-        if (w[5] != NULL && w[5] != Py_None) {
-            device = ca_device_from_object(w[5]);
-            if (device == CA_DEVICE_ERROR) {
-                goto error;
-            }
-            if (device != src->device) {
-                kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
-            }
-        }
-        if (w[6] != NULL && w[6] != Py_None) {
-            kind = ca_memkind_from_object(w[6], device);
-            if (kind < 0) {
-                goto error;
-            }
-        }
-        if (w[4] != NULL && w[4] != Py_None) {
-            Py_ssize_t shp[CA_MAX_DIMS];
-            int nd = ca_shape_from_object(w[4], shp);
-            if (nd < 0) {
-                goto error;
-            }
-            int fortran =
-                order == 'F' ||
-                ((order == 'A' || order == 'K') && nd == CA_NDIM(src) &&
-                 (src->flags & CA_F_CONTIGUOUS) && !(src->flags & CA_C_CONTIGUOUS));
-            r = ca_array_empty(dtype, nd, shp, fortran, device, (ca_memkind)kind);
-        }
-        else {
-            r = ca_array_empty_like(src, dtype, (char)order, device, (ca_memkind)kind);
-        }
-    }
-fill:
     if (r == NULL) {
         goto error;
     }
@@ -438,43 +442,40 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
         if (ca_use_device(device) < 0) {
             return NULL;
         }
-        struct cudaPointerAttributes attr;
+        ca_pointer_info attr;
         void *dptr = NULL;
         ca_memkind kind = CA_MEM_PINNED;
-        cudaError_t st = cudaPointerGetAttributes(&attr, lo);
-        if (st != cudaSuccess) {
-            (void)cudaGetLastError(); /* older runtimes: not a CUDA pointer */
-            attr.type = cudaMemoryTypeUnregistered;
+        if (ca_rt_pointer_info(lo, &attr) != 0) {
+            attr.type = CA_PTR_UNREGISTERED; /* older runtimes: not a CUDA pointer */
         }
-        if (attr.type == cudaMemoryTypeManaged) {
+        if (attr.type == CA_PTR_MANAGED) {
             dptr = lo;
             kind = CA_MEM_MANAGED;
         }
-        else if (attr.type == cudaMemoryTypeHost && attr.devicePointer != NULL) {
-            dptr = attr.devicePointer; /* already pinned and mapped */
+        else if (attr.type == CA_PTR_HOST && attr.device_ptr != NULL) {
+            dptr = attr.device_ptr; /* already pinned and mapped */
         }
-        else if (attr.type == cudaMemoryTypeUnregistered) {
-            unsigned flags = cudaHostRegisterMapped | cudaHostRegisterPortable;
+        else if (attr.type == CA_PTR_UNREGISTERED) {
+            unsigned flags = CA_HOST_REGISTER_MAPPED | CA_HOST_REGISTER_PORTABLE;
             if (!PyArray_ISWRITEABLE(h)) {
-                flags |= cudaHostRegisterReadOnly;
+                flags |= CA_HOST_REGISTER_READ_ONLY;
             }
-            cudaError_t rs;
+            int rs;
             Py_BEGIN_ALLOW_THREADS
-            rs = cudaHostRegister(lo, extent, flags);
+            rs = ca_rt_host_register(lo, extent, flags);
             Py_END_ALLOW_THREADS
-            if (rs != cudaSuccess) {
-                (void)cudaGetLastError();
+            if (rs != 0) {
                 PyErr_Format(
                     PyExc_ValueError,
                     "copy=False: cannot page-lock this NumPy array's memory for "
                     "the GPU (cudaHostRegister: %s); use copy=None to copy it",
-                    cudaGetErrorString(rs));
+                    ca_cuda_status_text(rs));
                 return NULL;
             }
             registered = 1;
-            st = cudaHostGetDevicePointer(&dptr, lo, 0);
-            if (st != cudaSuccess) {
-                (void)cudaHostUnregister(lo);
+            int st = ca_rt_host_device_pointer(&dptr, lo);
+            if (st != 0) {
+                (void)ca_rt_host_unregister(lo);
                 return (CaArray *)ca_cuda_error(st, "cudaHostGetDevicePointer");
             }
         }
@@ -486,7 +487,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
         mem = ca_memory_foreign(dptr, lo, extent, device, kind, (PyObject *)h);
         if (mem == NULL) {
             if (registered) {
-                (void)cudaHostUnregister(lo);
+                (void)ca_rt_host_unregister(lo);
             }
             return NULL;
         }

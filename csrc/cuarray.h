@@ -89,6 +89,8 @@ int ca_cuda_error_int(int status, const char *call);
 /* As ca_cuda_error_int, with `hint` (a sentence saying what to do) appended to
  * the message; NULL hint = the default (the cpu-device hint for no GPU). */
 int ca_cuda_error_hint(int status, const char *call, const char *hint);
+/* The runtime's description of a CUDA status (never NULL). */
+const char *ca_cuda_status_text(int status);
 /* cuBLAS / cuRAND statuses -> CUBLASError / CURANDError. */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);

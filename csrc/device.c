@@ -9,7 +9,7 @@
  * that keep the current Stream objects alive, live in the thread's state dict,
  * which Python clears when the thread ends.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <structmember.h>
 
@@ -17,10 +17,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef cudaEventInterprocess
-#define cudaEventInterprocess 0x04
-#endif
 
 /* Ordinals at or above this are refused (no real machine has that many GPUs);
  * it bounds the per-thread tables. */
@@ -53,23 +49,17 @@ ca_device_count(void)
         return ndev;
     }
     int n = 0;
-    cudaError_t st;
+    int st;
     cuda_touched = 1;
     /* The first call loads the driver, which can take a while: let other
      * threads run (if this one holds the GIL; C callers without it are fine). */
     PyThreadState *ts = PyGILState_Check() ? PyEval_SaveThread() : NULL;
-    st = cudaGetDeviceCount(&n);
-    if (st != cudaSuccess) {
-        /* No driver (cudaErrorInsufficientDriver) or no GPU (cudaErrorNoDevice):
-         * the cpu device still works. Clear the runtime's last error so it does
-         * not surface in an unrelated check later. */
-        (void)cudaGetLastError();
-        n = 0;
-    }
+    /* No driver or no GPU (n = 0 with a status): the cpu device still works. */
+    st = ca_rt_device_count(&n);
     if (ts != NULL) {
         PyEval_RestoreThread(ts);
     }
-    ndev_status = (int)st;
+    ndev_status = st;
     ndev = n < 0 ? 0 : n;
     return ndev;
 }
@@ -78,7 +68,7 @@ ca_device_count(void)
 static int
 no_gpu_status(void)
 {
-    return ndev_status != 0 ? ndev_status : cudaErrorNoDevice;
+    return ndev_status != 0 ? ndev_status : CA_CUDA_ERROR_NO_DEVICE;
 }
 
 /* Raise the error for a GPU ordinal that does not exist here. */
@@ -98,7 +88,7 @@ bad_ordinal(int device, const char *what)
                   "This machine has %d CUDA device(s), cuda:0 to cuda:%d; for the "
                   "host use device='cpu' (or CUARRAY_DEVICE=cpu)",
                   n, n - 1);
-    return ca_cuda_error_hint(cudaErrorInvalidDevice, call, hint);
+    return ca_cuda_error_hint(CA_CUDA_ERROR_INVALID_DEVICE, call, hint);
 }
 
 static int
@@ -140,17 +130,16 @@ ca_use_device(int device)
             return 0;
         }
         int cur = -1;
-        if (cudaGetDevice(&cur) == cudaSuccess && cur == device) {
+        if (ca_rt_get_device(&cur) == 0 && cur == device) {
             return 0;
         }
-        (void)cudaGetLastError();
     }
-    CA_CUDA_CHECK(cudaSetDevice(device));
+    if (ca_run_set_device(device) < 0) {
+        tl_cuda_device = -1;
+        return -1;
+    }
     tl_cuda_device = device;
     return 0;
-error:
-    tl_cuda_device = -1;
-    return -1;
 }
 
 ca_stream_t
@@ -165,7 +154,7 @@ ca_current_stream(int device)
 int
 ca_stream_is_null(ca_stream_t s)
 {
-    return s == NULL || s == (ca_stream_t)cudaStreamLegacy;
+    return s == NULL || s == CA_STREAM_LEGACY;
 }
 
 /* Parse "cpu", "cuda", "cuda:N" (no CUDA calls). Returns the ordinal, CA_CPU,
@@ -283,13 +272,7 @@ static void
 restore_device(int device, int prev)
 {
     if (prev >= 0 && prev != device) {
-        if (cudaSetDevice(prev) == cudaSuccess) {
-            tl_cuda_device = prev;
-        }
-        else {
-            (void)cudaGetLastError();
-            tl_cuda_device = -1;
-        }
+        tl_cuda_device = ca_rt_set_device(prev) == 0 ? prev : -1;
     }
 }
 
@@ -388,21 +371,15 @@ get_props(int device)
 {
     device_props *p = &props_cache[device];
     if (!p->have) {
-        struct cudaDeviceProp prop;
-        cudaError_t st;
-        memset(&prop, 0, sizeof prop);
-        Py_BEGIN_ALLOW_THREADS
-        st = cudaGetDeviceProperties(&prop, device);
-        Py_END_ALLOW_THREADS
-        if (st != cudaSuccess) {
-            ca_cuda_error_int(st, "cudaGetDeviceProperties(&prop, device)");
+        ca_device_props prop;
+        if (ca_run_device_props(device, &prop) < 0) {
             return NULL;
         }
         memcpy(p->name, prop.name, sizeof p->name);
         p->name[sizeof p->name - 1] = '\0';
         p->major = prop.major;
         p->minor = prop.minor;
-        p->total = prop.totalGlobalMem;
+        p->total = prop.total_memory;
         p->have = 1;
     }
     return p;
@@ -477,17 +454,13 @@ Device_get_mem_info(CaDevice *self, void *c)
         return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
     }
     int prev;
-    cudaError_t st;
     if (enter_device(self->id, &prev) < 0) {
         return NULL;
     }
-    /* The first query on a device creates its context: slow, so without the GIL. */
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaMemGetInfo(&free_b, &total_b);
-    Py_END_ALLOW_THREADS
+    int rc = ca_run_mem_get_info(&free_b, &total_b);
     restore_device(self->id, prev);
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaMemGetInfo(&free, &total)");
+    if (rc < 0) {
+        return NULL;
     }
     return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
 }
@@ -499,16 +472,13 @@ Device_synchronize(CaDevice *self, PyObject *unused)
         Py_RETURN_NONE;
     }
     int prev;
-    cudaError_t st;
     if (enter_device(self->id, &prev) < 0) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaDeviceSynchronize();
-    Py_END_ALLOW_THREADS
+    int rc = ca_run_device_sync();
     restore_device(self->id, prev);
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaDeviceSynchronize()");
+    if (rc < 0) {
+        return NULL;
     }
     Py_RETURN_NONE;
 }
@@ -700,7 +670,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    cudaEvent_t handle;     /* NULL on the cpu */
+    ca_event_t handle;      /* NULL on the cpu */
     int device;             /* ordinal or CA_CPU */
     unsigned flags;
     int recorded;           /* cpu: a timestamp was taken */
@@ -794,7 +764,7 @@ Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"null", "non_blocking", "ptds", "ptr", "device_id", NULL};
     int null = 0, non_blocking = 0, ptds = 0;
     PyObject *ptr = Py_None, *device_id = Py_None;
-    cudaStream_t h = NULL;
+    ca_stream_t h = NULL;
     int d, prev;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|pppOO:Stream", kwlist, &null,
                                      &non_blocking, &ptds, &ptr, &device_id)) {
@@ -838,15 +808,14 @@ Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (enter_device(d, &prev) < 0) {
         return NULL;
     }
-    cudaError_t st = cudaStreamCreateWithFlags(
-        &h, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault);
+    int rc = ca_run_stream_create(&h, non_blocking ? CA_STREAM_NON_BLOCKING : 0);
     restore_device(d, prev);
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaStreamCreateWithFlags(&s, flags)");
+    if (rc < 0) {
+        return NULL;
     }
-    CaStream *s = stream_alloc((ca_stream_t)h, d, 1, non_blocking);
+    CaStream *s = stream_alloc(h, d, 1, non_blocking);
     if (s == NULL) {
-        ca_cuda_warn_unraisable(cudaStreamDestroy(h), "cudaStreamDestroy(s)");
+        ca_stream_destroy_quiet(h);
     }
     return (PyObject *)s;
 }
@@ -868,8 +837,7 @@ Stream_dealloc(CaStream *self)
             PyErr_WriteUnraisable((PyObject *)self);
         }
         /* Returns at once; CUDA frees the stream once its queued work is done. */
-        ca_cuda_warn_unraisable(cudaStreamDestroy((cudaStream_t)self->handle),
-                                "cudaStreamDestroy(s)");
+        ca_stream_destroy_quiet(self->handle);
     }
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
@@ -879,19 +847,16 @@ static PyObject *
 Stream_synchronize(CaStream *self, PyObject *unused)
 {
     int d = stream_device(self), prev;
-    cudaError_t st;
     if (d == CA_CPU) {
         Py_RETURN_NONE;
     }
     if (enter_device(d, &prev) < 0) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaStreamSynchronize((cudaStream_t)self->handle);
-    Py_END_ALLOW_THREADS
+    int rc = ca_run_stream_sync(self->handle);
     restore_device(d, prev);
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaStreamSynchronize(s)");
+    if (rc < 0) {
+        return NULL;
     }
     Py_RETURN_NONE;
 }
@@ -906,33 +871,21 @@ Stream_get_done(CaStream *self, void *c)
     if (enter_device(d, &prev) < 0) {
         return NULL;
     }
-    cudaError_t st = cudaStreamQuery((cudaStream_t)self->handle);
+    int done = ca_run_stream_query(self->handle);
     restore_device(d, prev);
-    if (st == cudaErrorNotReady) {
-        /* Not a failure, but the runtime records it as the last error. */
-        (void)cudaGetLastError();
-        Py_RETURN_FALSE;
+    if (done < 0) {
+        return NULL;
     }
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaStreamQuery(s)");
-    }
-    Py_RETURN_TRUE;
+    return PyBool_FromLong(done);
 }
 
 static int
 event_synchronize(CaEvent *e)
 {
-    cudaError_t st;
     if (e->device == CA_CPU) {
         return 0;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaEventSynchronize(e->handle);
-    Py_END_ALLOW_THREADS
-    if (st != cudaSuccess) {
-        return ca_cuda_error_int(st, "cudaEventSynchronize(e)");
-    }
-    return 0;
+    return ca_run_event_sync(e->handle);
 }
 
 static PyObject *
@@ -960,10 +913,10 @@ Stream_wait_event(CaStream *self, PyObject *ev)
     if (enter_device(d, &prev) < 0) {
         return NULL;
     }
-    cudaError_t st = cudaStreamWaitEvent((cudaStream_t)self->handle, e->handle, 0);
+    int rc = ca_run_stream_wait_event(self->handle, e->handle);
     restore_device(d, prev);
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaStreamWaitEvent(s, e, 0)");
+    if (rc < 0) {
+        return NULL;
     }
     Py_RETURN_NONE;
 }
@@ -1197,10 +1150,10 @@ static PyType_Spec stream_spec = {
 static PyObject *
 event_new_on(int device, int block, int disable_timing, int interprocess)
 {
-    unsigned flags = (block ? cudaEventBlockingSync : 0) |
-                     (disable_timing ? cudaEventDisableTiming : 0) |
-                     (interprocess ? cudaEventInterprocess : 0);
-    cudaEvent_t h = NULL;
+    unsigned flags = (block ? CA_EVENT_BLOCKING_SYNC : 0) |
+                     (disable_timing ? CA_EVENT_DISABLE_TIMING : 0) |
+                     (interprocess ? CA_EVENT_INTERPROCESS : 0);
+    ca_event_t h = NULL;
     int prev;
     if (interprocess && !disable_timing) {
         PyErr_SetString(PyExc_ValueError,
@@ -1211,16 +1164,16 @@ event_new_on(int device, int block, int disable_timing, int interprocess)
         if (enter_device(device, &prev) < 0) {
             return NULL;
         }
-        cudaError_t st = cudaEventCreateWithFlags(&h, flags);
+        int rc = ca_run_event_create(&h, flags);
         restore_device(device, prev);
-        if (st != cudaSuccess) {
-            return ca_cuda_error(st, "cudaEventCreateWithFlags(&e, flags)");
+        if (rc < 0) {
+            return NULL;
         }
     }
     CaEvent *e = PyObject_New(CaEvent, ca_st->event_type);
     if (e == NULL) {
         if (h != NULL) {
-            ca_cuda_warn_unraisable(cudaEventDestroy(h), "cudaEventDestroy(e)");
+            ca_event_destroy_quiet(h);
         }
         return NULL;
     }
@@ -1253,7 +1206,7 @@ Event_dealloc(CaEvent *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     if (self->handle != NULL) {
-        ca_cuda_warn_unraisable(cudaEventDestroy(self->handle), "cudaEventDestroy(e)");
+        ca_event_destroy_quiet(self->handle);
     }
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
@@ -1262,16 +1215,16 @@ Event_dealloc(CaEvent *self)
 static int
 event_record(CaEvent *e, PyObject *stream)
 {
-    cudaStream_t s;
+    ca_stream_t s;
     int sd, prev;
     if (stream == NULL || stream == Py_None) {
         sd = e->device;
-        s = (cudaStream_t)ca_current_stream(e->device);
+        s = ca_current_stream(e->device);
     }
     else if (Py_IS_TYPE(stream, ca_st->stream_type)) {
         CaStream *cs = (CaStream *)stream;
         sd = cs->device == CA_ANY_DEVICE ? e->device : cs->device;
-        s = (cudaStream_t)cs->handle;
+        s = cs->handle;
     }
     else {
         PyErr_Format(PyExc_TypeError, "record() takes a Stream or None, got %.100s",
@@ -1294,10 +1247,10 @@ event_record(CaEvent *e, PyObject *stream)
     if (enter_device(e->device, &prev) < 0) {
         return -1;
     }
-    cudaError_t st = cudaEventRecord(e->handle, s);
+    int rc = ca_run_event_record(e->handle, s);
     restore_device(e->device, prev);
-    if (st != cudaSuccess) {
-        return ca_cuda_error_int(st, "cudaEventRecord(e, s)");
+    if (rc < 0) {
+        return -1;
     }
     e->recorded = 1;
     return 0;
@@ -1332,15 +1285,11 @@ Event_get_done(CaEvent *self, void *c)
     if (self->device == CA_CPU) {
         Py_RETURN_TRUE;
     }
-    cudaError_t st = cudaEventQuery(self->handle);
-    if (st == cudaErrorNotReady) {
-        (void)cudaGetLastError();
-        Py_RETURN_FALSE;
+    int done = ca_run_event_query(self->handle);
+    if (done < 0) {
+        return NULL;
     }
-    if (st != cudaSuccess) {
-        return ca_cuda_error(st, "cudaEventQuery(e)");
-    }
-    Py_RETURN_TRUE;
+    return PyBool_FromLong(done);
 }
 
 static PyObject *
@@ -1485,32 +1434,22 @@ py_get_elapsed_time(PyObject *self, PyObject *args)
     if (event_synchronize(e) < 0) {
         return NULL;
     }
-    CA_CUDA_CHECK(cudaEventElapsedTime(&ms, s->handle, e->handle));
+    if (ca_run_event_elapsed(&ms, s->handle, e->handle) < 0) {
+        return NULL;
+    }
     return PyFloat_FromDouble((double)ms);
-error:
-    return NULL;
 }
 
 static PyObject *
 py_runtime_version(PyObject *self, PyObject *unused)
 {
-    int v = 0;
-    if (cudaRuntimeGetVersion(&v) != cudaSuccess) {
-        (void)cudaGetLastError();
-        v = 0;
-    }
-    return PyLong_FromLong(v);
+    return PyLong_FromLong(ca_runtime_version());
 }
 
 static PyObject *
 py_driver_version(PyObject *self, PyObject *unused)
 {
-    int v = 0;
-    if (cudaDriverGetVersion(&v) != cudaSuccess) {
-        (void)cudaGetLastError();
-        v = 0;
-    }
-    return PyLong_FromLong(v);
+    return PyLong_FromLong(ca_driver_version());
 }
 
 static PyObject *
@@ -1518,9 +1457,7 @@ py_build_info(PyObject *self, PyObject *unused)
 {
     const char *cuda_version = NULL, *archs = NULL, *compiler = "unknown";
     int cudart = 0, sanitize = 0;
-#if CA_HAVE_CUDA
-    cudart = CUDART_VERSION;
-#endif
+    cudart = ca_runtime_build_version();
 #if CA_HAVE_CUDA && defined(CA_BUILD_CUDA_VERSION)
     cuda_version = CA_BUILD_CUDA_VERSION;
 #endif
@@ -1620,7 +1557,7 @@ ca_device_init(PyObject *m)
     if (null_stream == NULL) {
         return -1;
     }
-    ptds_stream = (PyObject *)stream_alloc((ca_stream_t)cudaStreamPerThread,
+    ptds_stream = (PyObject *)stream_alloc(CA_STREAM_PER_THREAD,
                                            CA_ANY_DEVICE, 0, 0);
     if (ptds_stream == NULL) {
         return -1;

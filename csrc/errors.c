@@ -9,6 +9,7 @@
  * OutOfMemoryError, a MemoryError, so `except MemoryError` works as in NumPy.
  */
 #include "cuarray.h"
+#include "cuda_compat.h"
 
 /* ---- status names -------------------------------------------------------- */
 
@@ -141,6 +142,18 @@ no_gpu_hint(int status)
                               "(device='cpu', or CUARRAY_DEVICE=cpu in the environment)";
     }
     return NULL;
+}
+
+const char *
+ca_cuda_status_text(int status)
+{
+#if CA_HAVE_CUDA
+    const char *text = cudaGetErrorString((cudaError_t)status);
+#else
+    const ca_status_name *e = lookup(cudart_names, status);
+    const char *text = e ? e->text : NULL;
+#endif
+    return text != NULL ? text : "unrecognized error code";
 }
 
 int

@@ -18,9 +18,9 @@
  * Deferral must not be observable, so deferred work reaches the stream, in the
  * order it was asked for, before anything else can depend on it:
  *   - before any other GPU work, transfer, synchronization or event record that
- *     cuarray issues: cuarray.h wraps the kernel entry points, the CUDA runtime
- *     calls that enqueue or wait, and Py_BEGIN_ALLOW_THREADS, so that each first
- *     calls ca_fusion_flush();
+ *     cuarray issues: every checked call of the launch layer (launch.h) calls
+ *     ca_fusion_flush() first, and code that enqueues through its raw calls
+ *     without the GIL flushes before releasing it;
  *   - before an array's memory leaves cuarray's hands (__cuda_array_interface__,
  *     DLPack, .data.ptr, the buffer protocol): ca_fusion_export_memory();
  *   - when a pending array that nobody consumed dies: its kernel is launched
@@ -33,7 +33,7 @@
  * elements, 0 turns deferral off): there the per-call overhead is what counts.
  * All of this runs under the GIL; the list of pending arrays is global.
  */
-#include "cuarray.h"
+#include "launch.h"
 #include "ew_table.h"
 
 #define DEFAULT_THRESHOLD ((Py_ssize_t)1 << 16)
@@ -129,7 +129,7 @@ launch(ca_pending *r)
 {
     CaArray *out = r->out;
     int prev = -1, rc;
-    if (ca_device_count() > 1 && cudaGetDevice(&prev) != cudaSuccess) {
+    if (ca_device_count() > 1 && ca_rt_get_device(&prev) != 0) {
         prev = -1;
     }
     if (prev != r->device) {
@@ -178,30 +178,31 @@ launch(ca_pending *r)
                 s.strides[i + 1][0] = r->leaf[c]->itemsize;
             }
         }
-        /* the parenthesised names skip cuarray.h's flushing wrappers */
-        rc = (ca_elementwise)(r->device, loop, &s, sc, mask, r->stream);
+        /* raw launches: this is the flush (launch.h) */
+        rc = ca_rt_elementwise(r->device, loop, &s, sc, mask, r->stream);
         n_plain_launch++;
     }
     else {
         r->p.out = out->data;
         r->p.out_type = out->dtype;
         r->p.n = (uint32_t)out->size;
-        rc = (ca_fused_elementwise)(r->device, r->family, &r->p, r->stream);
+        rc = ca_rt_fused_elementwise(r->device, r->family, &r->p, r->stream);
         n_fused_launch++;
     }
     if (rc != 0) {
         launch_failed(rc, out);
     }
     if (prev >= 0 && prev != r->device) {
-        (void)cudaSetDevice(prev);
+        (void)ca_rt_set_device(prev);
     }
 }
 
 void
 ca_fusion_flush_all(void)
 {
-    /* Wrapped CUDA calls may run with the GIL released (in another thread's
-     * Py_BEGIN_ALLOW_THREADS block); the GIL owner flushes then, not us. */
+    /* Raw launch-layer calls may run with the GIL released (in another
+     * thread's Py_BEGIN_ALLOW_THREADS block); the GIL owner flushes then, not
+     * us. */
     if (!PyGILState_Check()) {
         return;
     }

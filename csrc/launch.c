@@ -8,6 +8,12 @@
 
 #include <string.h>
 
+_Static_assert(CA_CUDA_ERROR_INVALID_VALUE == cudaErrorInvalidValue, "status");
+_Static_assert(CA_CUDA_ERROR_MEMORY_ALLOCATION == cudaErrorMemoryAllocation, "status");
+_Static_assert(CA_CUDA_ERROR_NO_DEVICE == cudaErrorNoDevice, "status");
+_Static_assert(CA_CUDA_ERROR_INVALID_DEVICE == cudaErrorInvalidDevice, "status");
+
+
 int
 ca_launch_status(int status, const char *call)
 {
@@ -416,6 +422,12 @@ ca_run_event_create(ca_event_t *e, unsigned flags)
     return ca_launch_status(ca_rt_event_create(e, flags), "cudaEventCreateWithFlags(&e, flags)");
 }
 
+int
+ca_rt_event_destroy(ca_event_t e)
+{
+    return raw(cudaEventDestroy((cudaEvent_t)e));
+}
+
 void
 ca_event_destroy_quiet(ca_event_t e)
 {
@@ -465,8 +477,14 @@ int
 ca_run_device_props(int device, ca_device_props *p)
 {
     struct cudaDeviceProp prop;
+    cudaError_t st;
     memset(&prop, 0, sizeof prop);
-    if (CA_LAUNCH_CHECK(cudaGetDeviceProperties(&prop, device)) < 0) {
+    /* The first query on a device may create its context: slow, so without the
+     * GIL. */
+    Py_BEGIN_ALLOW_THREADS
+    st = cudaGetDeviceProperties(&prop, device);
+    Py_END_ALLOW_THREADS
+    if (ca_launch_status(st, "cudaGetDeviceProperties(&prop, device)") < 0) {
         return -1;
     }
     memcpy(p->name, prop.name, sizeof p->name);
@@ -481,8 +499,12 @@ ca_run_device_props(int device, ca_device_props *p)
 int
 ca_run_mem_get_info(size_t *free_bytes, size_t *total_bytes)
 {
+    cudaError_t st;
     *free_bytes = *total_bytes = 0;
-    return CA_LAUNCH_CHECK(cudaMemGetInfo(free_bytes, total_bytes));
+    Py_BEGIN_ALLOW_THREADS  /* as above: may create the context */
+    st = cudaMemGetInfo(free_bytes, total_bytes);
+    Py_END_ALLOW_THREADS
+    return ca_launch_status(st, "cudaMemGetInfo(&free, &total)");
 }
 
 int
@@ -490,6 +512,16 @@ ca_runtime_version(void)
 {
     int v = 0;
     return raw(cudaRuntimeGetVersion(&v)) == 0 ? v : 0;
+}
+
+int
+ca_runtime_build_version(void)
+{
+#if CA_HAVE_CUDA
+    return CUDART_VERSION;
+#else
+    return 0;
+#endif
 }
 
 int

@@ -26,6 +26,16 @@
 
 typedef struct CUevent_st *ca_event_t;
 
+/* CUDA's special stream handles, as cuda_runtime_api.h defines them. */
+#define CA_STREAM_LEGACY ((ca_stream_t)0x1)
+#define CA_STREAM_PER_THREAD ((ca_stream_t)0x2)
+
+/* The CUDA statuses csrc/ names (launch.c checks them against the runtime's). */
+#define CA_CUDA_ERROR_INVALID_VALUE 1
+#define CA_CUDA_ERROR_MEMORY_ALLOCATION 2
+#define CA_CUDA_ERROR_NO_DEVICE 100
+#define CA_CUDA_ERROR_INVALID_DEVICE 101
+
 /* Deferred work reaches the stream (and ca_work_epoch moves) before any call
  * that does not flush by itself enqueues. */
 static inline void ca_launch_flush(void) { ca_fusion_flush(); }
@@ -115,6 +125,7 @@ int ca_run_stream_create(ca_stream_t *s, unsigned flags);
 void ca_stream_destroy_quiet(ca_stream_t s);
 int ca_run_event_create(ca_event_t *e, unsigned flags);
 int ca_rt_event_create(ca_event_t *e, unsigned flags);
+int ca_rt_event_destroy(ca_event_t e);
 void ca_event_destroy_quiet(ca_event_t e);
 int ca_run_event_elapsed(float *ms, ca_event_t start, ca_event_t end);
 
@@ -135,6 +146,8 @@ int ca_run_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 /* Versions as CUDA encodes them (1000 * major + 10 * minor); 0 when unknown. */
 int ca_runtime_version(void);
 int ca_driver_version(void);
+/* The CUDA runtime version cuarray was built against (0: host-only build). */
+int ca_runtime_build_version(void);
 
 /* ---- host memory and pointers ---------------------------------------------------- */
 enum { CA_PTR_UNREGISTERED = 0, CA_PTR_HOST = 1, CA_PTR_DEVICE = 2, CA_PTR_MANAGED = 3 };
@@ -166,6 +179,11 @@ int ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int
                 int64_t n, int64_t k, const void *x, int64_t ldx, int64_t sx, const void *y,
                 int64_t ldy, int64_t sy, void *c, int64_t ldc, int64_t sc, int64_t count,
                 int tf32);
+
+/* Load cuBLAS now (0, or -1 with ImportError naming the places searched). */
+int ca_blas_load(void);
+/* Where cuBLAS was loaded from; NULL when not loaded (never loads). */
+const char *ca_blas_path(void);
 
 /* ---- checking -------------------------------------------------------------------- */
 /* 0 for status 0; else the exception for `status` naming `call` (the call's text),

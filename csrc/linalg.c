@@ -18,16 +18,13 @@
  *     _linalg_emulate, routes it through the cuBLAS plan with a host stand-in
  *     for cuBLAS instead, so the plan is tested without a GPU.)
  *
- * cuBLAS is loaded on first use (dynlib.c). One handle per device, created on
- * first use and kept for the life of the process; it is pointed at the
- * current stream before each call (only when the stream changed: setting a
- * stream resets cuBLAS's workspace), with a workspace from our pool owned per
- * handle and stream. TF32 for float32 products is off by default (NumPy's
+ * cuBLAS is loaded on first use and called through the launch layer
+ * (launch_blas.c: one handle per device, set to the current stream, its
+ * workspace from our pool). TF32 for float32 products is off by default (NumPy's
  * accuracy); CUARRAY_ALLOW_TF32=1 or cuarray.linalg.set_allow_tf32(True)
  * turns it on. float16 products accumulate in float32.
  */
-#include "cuarray.h"
-#include "dynlib.h"
+#include "launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +36,6 @@
 static int allow_tf32 = 0;  /* float32 through TF32 tensor cores */
 static int emulate = 0;     /* cpu device: cuBLAS plan + host stand-in (tests) */
 
-#define CA_LINALG_MAX_DEVICES 64
 #define CA_INT_MAX 2147483647LL
 
 /* Small float32/float64 products go to our own tiled kernel instead of cuBLAS:
@@ -71,243 +67,13 @@ typedef struct {
     int64_t ldx, ldy, ldc;
 } gemm_plan;
 
-#if CA_HAVE_CUDA
-typedef struct {
-    cublasHandle_t handle;
-    int stream_set;         /* `stream` and `ws` are valid for the handle */
-    cudaStream_t stream;    /* the stream the handle was last pointed at */
-    CaMemory *ws;           /* workspace for work queued on `stream` */
-    size_t ws_size;
-} blas_slot;
-
-static blas_slot blas_slots[CA_LINALG_MAX_DEVICES];
-
-/* The device's handle, pointed at `stream` with a workspace for it. (GIL held:
- * the GIL is what serializes use of a handle.) */
-static cublasHandle_t
-blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
-{
-    if (device < 0 || device >= CA_LINALG_MAX_DEVICES) {
-        PyErr_Format(PyExc_ValueError, "device %d is out of cuBLAS's range", device);
-        return NULL;
-    }
-    blas_slot *s = &blas_slots[device];
-    cublasStatus_t st;
-    if (s->handle == NULL) {
-        cublasHandle_t h = NULL;
-        int major = 0;
-        cudaError_t ce = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                                device);
-        if (ce != cudaSuccess) {
-            ca_cuda_error_int(ce, "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
-            return NULL;
-        }
-        st = api->Create(&h);
-        if (st != CUBLAS_STATUS_SUCCESS) {
-            ca_cublas_error(st, "cublasCreate");
-            return NULL;
-        }
-        /* Standard arithmetic unless asked per call (TF32 goes by compute
-         * type, so the handle's mode never changes). */
-        st = api->SetMathMode(h, CUBLAS_DEFAULT_MATH);
-        if (st != CUBLAS_STATUS_SUCCESS) {
-            ca_cublas_error(st, "cublasSetMathMode");
-            return NULL; /* the handle is kept out of the table; it leaks once */
-        }
-        s->handle = h;
-        /* cuBLAS's recommendation: 32 MiB on Hopper and later, 4 MiB before. */
-        s->ws_size = (size_t)(major >= 9 ? 32 : 4) << 20;
-        s->stream_set = 0;
-    }
-    if (!s->stream_set || s->stream != stream) {
-        CaMemory *ws = NULL;
-        s->stream_set = 0;
-        st = api->SetStream(s->handle, stream);
-        if (st != CUBLAS_STATUS_SUCCESS) {
-            ca_cublas_error(st, "cublasSetStream");
-            return NULL;
-        }
-        /* The old workspace may still be in use by work on the old stream:
-         * releasing it to the stream-ordered pool is safe, reusing it is not.
-         * A fresh one comes from the pool, ordered on the new stream. */
-        Py_CLEAR(s->ws);
-        ws = ca_memory_alloc(device, CA_MEM_DEVICE, s->ws_size, (ca_stream_t)stream);
-        if (ws == NULL) {
-            return NULL;
-        }
-        st = api->SetWorkspace(s->handle, ws->ptr, s->ws_size);
-        if (st != CUBLAS_STATUS_SUCCESS) {
-            Py_DECREF(ws);
-            ca_cublas_error(st, "cublasSetWorkspace");
-            return NULL;
-        }
-        s->ws = ws;
-        s->stream = stream;
-        s->stream_set = 1;
-    }
-    return s->handle;
-}
-
-/* One strided-batched (count > 1) or plain gemm on the GPU. Strides in
- * elements. */
-static int
-cublas_gemm(int device, ca_stream_t stream, int dtype, const gemm_plan *p, const char *x,
-            long long sx, const char *y, long long sy, char *c, long long sc, int count)
-{
-    const ca_cublas_api *api = ca_cublas();
-    if (api == NULL) {
-        return -1;
-    }
-    cublasHandle_t h = blas_handle(api, device, (cudaStream_t)stream);
-    if (h == NULL) {
-        return -1;
-    }
-    int real = !ca_is_complex(dtype);
-    /* op C on real data is op T. */
-    cublasOperation_t ox = (cublasOperation_t)(real && p->opx == 2 ? 1 : p->opx);
-    cublasOperation_t oy = (cublasOperation_t)(real && p->opy == 2 ? 1 : p->opy);
-    int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-    int ldx = (int)p->ldx, ldy = (int)p->ldy, ldc = (int)p->ldc;
-    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    const char *call = "cublasGemm";
-    const int batched = count > 1;
-    /* cuBLAS enqueues behind deferred element-wise work (fusion.c) */
-    ca_fusion_flush();
-    switch (dtype) {
-    case CA_FLOAT16: {
-        const float one = 1.0f, zero = 0.0f;
-        if (batched) {
-            call = "cublasGemmStridedBatchedEx(float16)";
-            st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, sx, y,
-                                           CUDA_R_16F, ldy, sy, &zero, c, CUDA_R_16F, ldc, sc,
-                                           count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        }
-        else {
-            call = "cublasGemmEx(float16)";
-            st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, y, CUDA_R_16F, ldy,
-                             &zero, c, CUDA_R_16F, ldc, CUBLAS_COMPUTE_32F,
-                             CUBLAS_GEMM_DEFAULT);
-        }
-        break;
-    }
-    case CA_FLOAT32: {
-        const float one = 1.0f, zero = 0.0f;
-        if (allow_tf32) {
-            if (batched) {
-                call = "cublasGemmStridedBatchedEx(float32, TF32)";
-                st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, sx,
-                                               y, CUDA_R_32F, ldy, sy, &zero, c, CUDA_R_32F,
-                                               ldc, sc, count, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                               CUBLAS_GEMM_DEFAULT);
-            }
-            else {
-                call = "cublasGemmEx(float32, TF32)";
-                st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, y, CUDA_R_32F,
-                                 ldy, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                 CUBLAS_GEMM_DEFAULT);
-            }
-        }
-        else if (batched) {
-            call = "cublasSgemmStridedBatched";
-            st = api->SgemmStridedBatched(h, ox, oy, M, N, K, &one, (const float *)x, ldx, sx,
-                                          (const float *)y, ldy, sy, &zero, (float *)c, ldc,
-                                          sc, count);
-        }
-        else {
-            call = "cublasSgemm";
-            st = api->Sgemm(h, ox, oy, M, N, K, &one, (const float *)x, ldx, (const float *)y,
-                            ldy, &zero, (float *)c, ldc);
-        }
-        break;
-    }
-    case CA_FLOAT64: {
-        const double one = 1.0, zero = 0.0;
-        if (batched) {
-            call = "cublasDgemmStridedBatched";
-            st = api->DgemmStridedBatched(h, ox, oy, M, N, K, &one, (const double *)x, ldx, sx,
-                                          (const double *)y, ldy, sy, &zero, (double *)c, ldc,
-                                          sc, count);
-        }
-        else {
-            call = "cublasDgemm";
-            st = api->Dgemm(h, ox, oy, M, N, K, &one, (const double *)x, ldx,
-                            (const double *)y, ldy, &zero, (double *)c, ldc);
-        }
-        break;
-    }
-    case CA_COMPLEX64: {
-        const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
-        if (batched) {
-            call = "cublasCgemmStridedBatched";
-            st = api->CgemmStridedBatched(h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx,
-                                          sx, (const cuComplex *)y, ldy, sy, &zero,
-                                          (cuComplex *)c, ldc, sc, count);
-        }
-        else {
-            call = "cublasCgemm";
-            st = api->Cgemm(h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx,
-                            (const cuComplex *)y, ldy, &zero, (cuComplex *)c, ldc);
-        }
-        break;
-    }
-    case CA_COMPLEX128: {
-        const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
-        if (batched) {
-            call = "cublasZgemmStridedBatched";
-            st = api->ZgemmStridedBatched(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x,
-                                          ldx, sx, (const cuDoubleComplex *)y, ldy, sy, &zero,
-                                          (cuDoubleComplex *)c, ldc, sc, count);
-        }
-        else {
-            call = "cublasZgemm";
-            st = api->Zgemm(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x, ldx,
-                            (const cuDoubleComplex *)y, ldy, &zero, (cuDoubleComplex *)c,
-                            ldc);
-        }
-        break;
-    }
-    default:
-        PyErr_Format(PyExc_SystemError, "cublas_gemm: dtype %d", dtype);
-        return -1;
-    }
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        return ca_cublas_error((int)st, call);
-    }
-    return 0;
-}
-#endif /* CA_HAVE_CUDA */
-
 /* One gemm of the plan on `device` (the cpu device: the host stand-in). */
 static int
 blas_gemm(int device, ca_stream_t stream, int dtype, const gemm_plan *p, const char *x,
           int64_t sx, const char *y, int64_t sy, char *c, int64_t sc, int64_t count)
 {
-    if (device == CA_CPU) {
-        int st = ca_gemm_host(dtype, p->opx, p->opy, p->M, p->N, p->K, x, p->ldx, sx, y,
-                              p->ldy, sy, c, p->ldc, sc, count);
-        return st ? ca_cuda_error_int(st, "ca_gemm_host") : 0;
-    }
-#if CA_HAVE_CUDA
-    /* cuBLAS counts batches in an int. */
-    while (count > 0) {
-        int n = count > CA_INT_MAX ? (int)CA_INT_MAX : (int)count;
-        if (cublas_gemm(device, stream, dtype, p, x, sx, y, sy, c, sc, n) < 0) {
-            return -1;
-        }
-        x += (int64_t)n * sx * ca_dtype_size[dtype];
-        y += (int64_t)n * sy * ca_dtype_size[dtype];
-        c += (int64_t)n * sc * ca_dtype_size[dtype];
-        count -= n;
-    }
-    return 0;
-#else
-    (void)stream;
-    (void)sx;
-    (void)sy;
-    (void)sc;
-    (void)count;
-    return ca_cuda_error_int(CA_KERR_NO_CUDA, "cublasGemm");
-#endif
+    return ca_run_gemm(device, stream, dtype, p->opx, p->opy, p->M, p->N, p->K, x, p->ldx,
+                       sx, y, p->ldy, sy, c, p->ldc, sc, count, allow_tf32);
 }
 
 /* ======================================================================== */
@@ -585,10 +351,9 @@ tiled_one(void *vctx, const char *a, const char *b, char *c)
 {
     exec_ctx *x = (exec_ctx *)vctx;
     const batch_split *bs = x->bs;
-    int st = ca_matmul_tiled(x->device, x->dtype, bs->count, x->m, x->n, x->k, a,
-                             bs->inner[0], x->a.rs, x->a.cs, b, bs->inner[1], x->b.rs,
-                             x->b.cs, c, bs->inner[2], x->c.rs, x->c.cs, x->stream);
-    return st ? ca_cuda_error_int(st, "ca_matmul_tiled") : 0;
+    return ca_run_matmul_tiled(x->device, x->dtype, bs->count, x->m, x->n, x->k, a,
+                               bs->inner[0], x->a.rs, x->a.cs, b, bs->inner[1], x->b.rs,
+                               x->b.cs, c, bs->inner[2], x->c.rs, x->c.cs, x->stream);
 }
 
 /* A float product small enough for the tiled kernel (see SMALL_MAX_WORK);
@@ -1015,20 +780,6 @@ error:
 /* ======================================================================== */
 /* Output handling                                                           */
 /* ======================================================================== */
-static int
-shapes_equal(int n1, const Py_ssize_t *s1, int n2, const Py_ssize_t *s2)
-{
-    if (n1 != n2) {
-        return 0;
-    }
-    for (int i = 0; i < n1; i++) {
-        if (s1[i] != s2[i]) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static PyObject *
 shape_repr(int nd, const Py_ssize_t *shape)
 {
@@ -1973,7 +1724,7 @@ linalg_last_route(PyObject *self, PyObject *unused)
 static PyObject *
 linalg_cublas_path(PyObject *self, PyObject *unused)
 {
-    const char *p = ca_cublas_path();
+    const char *p = ca_blas_path();
     if (p == NULL) {
         Py_RETURN_NONE;
     }
@@ -1983,15 +1734,10 @@ linalg_cublas_path(PyObject *self, PyObject *unused)
 static PyObject *
 linalg_cublas_load(PyObject *self, PyObject *unused)
 {
-#if CA_HAVE_CUDA
-    if (ca_cublas() == NULL) {
+    if (ca_blas_load() < 0) {
         return NULL;
     }
     return linalg_cublas_path(self, unused);
-#else
-    PyErr_SetString(PyExc_ImportError, "cuarray was built without CUDA: no cuBLAS");
-    return NULL;
-#endif
 }
 
 /* ======================================================================== */

@@ -8,11 +8,8 @@
  * All pool calls here hold the GIL; the upstreams release it around the blocking
  * CUDA calls (pool.c drops its own mutex around them, see pool.h).
  */
-/* The pools must not re-enter Python from inside their CUDA calls: no flushing
- * wrappers here (cuarray.h). Exports flush explicitly. */
-#define CA_NO_FLUSH_WRAPPERS
-#include "cuarray.h"
-#include "pool.h"
+#include "launch.h"
+#include "pool_upstream.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,122 +21,7 @@ const char *const ca_memkind_name[CA_MEM_NKINDS] = {"device", "managed", "pinned
 #define MAX_DEVICES 64                 /* as device.c */
 #define SLOT(device) ((device) + 1)    /* slot 0: the cpu */
 
-/* ======================================================================== */
-/* Upstreams: CUDA for device/managed/pinned, malloc for host                */
-/* ======================================================================== */
-
-typedef struct {
-    int device;
-    ca_memkind kind;
-    cudaEvent_t ev;    /* for cross-stream reuse; made on first need */
-} mem_ctx;
-
 static ca_pool *pools[MAX_DEVICES + 1][CA_MEM_NKINDS];
-static mem_ctx ctxs[MAX_DEVICES + 1][CA_MEM_NKINDS];
-
-/* The caller made ctx->device current on this thread. */
-static int
-cuda_alloc(void *vctx, size_t size, char **out)
-{
-    mem_ctx *ctx = (mem_ctx *)vctx;
-    void *p = NULL, *dp = NULL;
-    cudaError_t st;
-    Py_BEGIN_ALLOW_THREADS
-    if (ctx->kind == CA_MEM_DEVICE) {
-        st = cudaMalloc(&p, size);
-    }
-    else if (ctx->kind == CA_MEM_MANAGED) {
-        st = cudaMallocManaged(&p, size, cudaMemAttachGlobal);
-    }
-    else {
-        st = cudaHostAlloc(&p, size, cudaHostAllocMapped | cudaHostAllocPortable);
-        if (st == cudaSuccess) {
-            /* Kernels take the device pointer; with unified addressing (every
-             * 64-bit platform CUDA supports) it is the host pointer, so one
-             * address serves both sides of a pinned block. */
-            st = cudaHostGetDevicePointer(&dp, p, 0);
-            if (st == cudaSuccess && dp != p) {
-                st = cudaErrorInvalidValue;
-            }
-            if (st != cudaSuccess) {
-                (void)cudaFreeHost(p);
-                p = NULL;
-            }
-        }
-    }
-    if (st != cudaSuccess) {
-        /* A failed allocation also sets the runtime's last error; clear it so
-         * the next launch check does not report it. */
-        (void)cudaGetLastError();
-    }
-    Py_END_ALLOW_THREADS
-    *out = (char *)p;
-    return (int)st;
-}
-
-static int
-cuda_free(void *vctx, char *ptr, size_t size)
-{
-    mem_ctx *ctx = (mem_ctx *)vctx;
-    cudaError_t st;
-    (void)size;
-    Py_BEGIN_ALLOW_THREADS
-    st = ctx->kind == CA_MEM_PINNED ? cudaFreeHost(ptr) : cudaFree(ptr);
-    if (st != cudaSuccess) {
-        (void)cudaGetLastError();
-    }
-    Py_END_ALLOW_THREADS
-    return (int)st;
-}
-
-/* Queue on `waiter` a wait for the work queued on `producer` so far: one event,
- * reused (cudaStreamWaitEvent captures the event's state when called). Called
- * with the pool's mutex held, which serializes the use of ctx->ev; nothing here
- * blocks, or touches the GIL. */
-static int
-cuda_stream_wait(void *vctx, ca_stream_t waiter, ca_stream_t producer)
-{
-    mem_ctx *ctx = (mem_ctx *)vctx;
-    cudaError_t st = cudaSuccess;
-    if (ctx->ev == NULL) {
-        st = cudaEventCreateWithFlags(&ctx->ev, cudaEventDisableTiming);
-    }
-    if (st == cudaSuccess) {
-        st = cudaEventRecord(ctx->ev, (cudaStream_t)producer);
-    }
-    if (st == cudaSuccess) {
-        st = cudaStreamWaitEvent((cudaStream_t)waiter, ctx->ev, 0);
-    }
-    if (st != cudaSuccess) {
-        /* e.g. the producer was an external stream destroyed since: waiting
-         * for the whole device is always safe. Rare, so the GIL stays held. */
-        (void)cudaGetLastError();
-        st = cudaDeviceSynchronize();
-    }
-    return (int)st;
-}
-
-static int
-cuda_stream_sync(void *vctx, ca_stream_t stream)
-{
-    cudaError_t st;
-    (void)vctx;
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaStreamSynchronize((cudaStream_t)stream);
-    Py_END_ALLOW_THREADS
-    return (int)st;
-}
-
-static int
-cuda_device_sync(void *vctx)
-{
-    cudaError_t st;
-    (void)vctx;
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaDeviceSynchronize();
-    Py_END_ALLOW_THREADS
-    return (int)st;
-}
 
 /* ======================================================================== */
 /* Pools per (device, kind)                                                  */
@@ -179,9 +61,8 @@ capacity_of(int device, ca_memkind kind, size_t *out)
 {
     if (kind == CA_MEM_DEVICE || kind == CA_MEM_MANAGED) {
         size_t free_b = 0, total_b = 0;
-        int st = (int)cudaMemGetInfo(&free_b, &total_b);
-        if (st != 0) {
-            return ca_cuda_error_int(st, "cudaMemGetInfo(&free, &total)");
+        if (ca_run_mem_get_info(&free_b, &total_b) < 0) {
+            return -1;
         }
         *out = total_b;
         return 0;
@@ -253,12 +134,7 @@ get_pool(int device, ca_memkind kind)
         p = ca_pool_new(&ca_pool_malloc_upstream);
     }
     else {
-        mem_ctx *ctx = &ctxs[SLOT(device)][kind];
-        ca_pool_upstream up = {ctx, cuda_alloc, cuda_free, cuda_stream_wait,
-                               cuda_stream_sync, cuda_device_sync};
-        ctx->device = device;
-        ctx->kind = kind;
-        ctx->ev = NULL;
+        ca_pool_upstream up = ca_pool_cuda_upstream(device, kind);
         p = ca_pool_new(&up);
     }
     if (p == NULL) {
@@ -302,7 +178,7 @@ alloc_error(ca_pool *p, int st, int device, ca_memkind kind, size_t nbytes)
     ca_pool_stats s;
     char req[64], used[64], cached[64], limit[96], where[32];
     if (st != CA_POOL_ELIMIT && st != CA_POOL_ENOMEM && st != CA_POOL_EINVAL &&
-        st != cudaErrorMemoryAllocation) {
+        !ca_pool_upstream_out_of_memory(st)) {
         ca_cuda_error(st, calls[kind]);
         return;
     }
@@ -445,7 +321,7 @@ Memory_dealloc(CaMemory *self)
     }
     else {
         if (self->registered) {
-            int st = (int)cudaHostUnregister(self->host_ptr);
+            int st = ca_rt_host_unregister(self->host_ptr);
             if (st != 0) {
                 ca_cuda_warn_unraisable(st, "cudaHostUnregister(ptr)");
             }
@@ -492,10 +368,10 @@ Memory_get_kind(CaMemory *self, void *closure)
 static PyObject *
 cai_stream_int(ca_stream_t s)
 {
-    if (s == NULL || s == (ca_stream_t)cudaStreamLegacy) {
+    if (s == NULL || s == CA_STREAM_LEGACY) {
         return PyLong_FromLong(1);
     }
-    if (s == (ca_stream_t)cudaStreamPerThread) {
+    if (s == CA_STREAM_PER_THREAD) {
         return PyLong_FromLong(2);
     }
     return PyLong_FromVoidPtr((void *)s);
@@ -549,7 +425,6 @@ sync_for_host(CaMemory *self)
 {
     ca_stream_t cur, mine = NULL;
     int have_mine = 0;
-    cudaError_t st = cudaSuccess;
     if (use_device(self->device) < 0) {
         return -1;
     }
@@ -559,14 +434,8 @@ sync_for_host(CaMemory *self)
         mine = self->block->stream;
         have_mine = 1;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaStreamSynchronize((cudaStream_t)cur);
-    if (st == cudaSuccess && have_mine) {
-        st = cudaStreamSynchronize((cudaStream_t)mine);
-    }
-    Py_END_ALLOW_THREADS
-    if (st != cudaSuccess) {
-        return ca_cuda_error_int((int)st, "cudaStreamSynchronize(stream)");
+    if (ca_run_stream_sync(cur) < 0 || (have_mine && ca_run_stream_sync(mine) < 0)) {
+        return -1;
     }
     return 0;
 }

@@ -16,7 +16,7 @@
  * could not reproduce its streams. The kernels here reach cuRAND's rates with
  * one pass.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <math.h>
 #include <string.h>
@@ -164,13 +164,12 @@ sample_float(CaGenerator *g, int normal, double a, double b, PyObject *size, int
     if (out->size > 0) {
         int dist = normal ? CA_RANDOM_NORMAL : CA_RANDOM_UNIFORM;
         ca_stream_t stream = ca_current_stream(device);
-        int st = normal ? ca_random_normal(device, out->data, out->size, dtype, g->seed,
-                                           g->offset, a, b, stream)
-                        : ca_random_uniform(device, out->data, out->size, dtype, g->seed,
-                                            g->offset, a, b, stream);
-        if (st != 0) {
+        int rc = normal ? ca_run_random_normal(device, out->data, out->size, dtype,
+                                               g->seed, g->offset, a, b, stream)
+                        : ca_run_random_uniform(device, out->data, out->size, dtype,
+                                                g->seed, g->offset, a, b, stream);
+        if (rc < 0) {
             Py_DECREF(out);
-            ca_cuda_error_int(st, normal ? "ca_random_normal" : "ca_random_uniform");
             return NULL;
         }
         g->offset += ca_random_blocks(dist, dtype, 0, out->size);
@@ -429,11 +428,10 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     if (out->size > 0) {
-        int st = ca_random_integers(device, out->data, out->size, out->itemsize, g->seed,
-                                    g->offset, ulow, range_m1, ca_current_stream(device));
-        if (st != 0) {
+        if (ca_run_random_integers(device, out->data, out->size, out->itemsize, g->seed,
+                                   g->offset, ulow, range_m1,
+                                   ca_current_stream(device)) < 0) {
             Py_DECREF(out);
-            ca_cuda_error_int(st, "ca_random_integers");
             return NULL;
         }
         g->offset += ca_random_blocks(CA_RANDOM_INTEGERS, dt, range_m1, out->size);

@@ -24,12 +24,11 @@
  * call gives up (a failed launch or synchronization) is never handed out
  * again: a late write could otherwise land in the next user's value.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "launch.h"
 #include "readback.h"
 
 #if CA_HAVE_CUDA
@@ -79,14 +78,11 @@ rb_init(void)
         return;
     }
     void *p = NULL;
-    cudaError_t st;
+    int st;
     Py_BEGIN_ALLOW_THREADS
-    st = cudaHostAlloc(&p, (size_t)RB_NSLOTS * CA_READBACK_SLOT_BYTES,
-                       cudaHostAllocMapped | cudaHostAllocPortable);
+    st = ca_rt_host_alloc(&p, (size_t)RB_NSLOTS * CA_READBACK_SLOT_BYTES, 1);
     Py_END_ALLOW_THREADS
-    if (st != cudaSuccess || p == NULL || ((uintptr_t)p % 16) != 0) {
-        /* Keep the failure out of the next launch's cudaGetLastError. */
-        (void)cudaGetLastError();
+    if (st != 0 || p == NULL || ((uintptr_t)p % 16) != 0) {
         atomic_store(&rb_state, RB_UNAVAILABLE);
         return;
     }
@@ -109,9 +105,8 @@ rb_device_base(int device)
     uintptr_t b = atomic_load_explicit(&rb_devbase[device], memory_order_relaxed);
     if (b == 0) {
         void *d = NULL;
-        cudaError_t st = cudaHostGetDevicePointer(&d, rb_host, 0);
-        if (st != cudaSuccess || d == NULL || ((uintptr_t)d % 16) != 0) {
-            (void)cudaGetLastError();
+        int st = ca_rt_host_device_pointer(&d, rb_host);
+        if (st != 0 || d == NULL || ((uintptr_t)d % 16) != 0) {
             b = 1;
         }
         else {
@@ -247,21 +242,15 @@ ca_readback_element(int device, const void *src, int itemsize, void *buf,
         (const volatile uint64_t *)(rb_host + off + CA_READBACK_SEQ_OFFSET);
     uint64_t seq = atomic_fetch_add_explicit(&rb_seq, 1, memory_order_relaxed) + 1;
 
-    int st = ca_readback_launch(device, dbase + off, src, itemsize, seq, stream);
-    if (st != 0) {
+    if (ca_run_readback(device, dbase + off, src, itemsize, seq, stream) < 0) {
         /* cudaGetLastError may report an older error with our kernel queued
          * all the same: the slot stays out of use (see the top). */
-        return ca_cuda_error_int(st, "ca_readback_launch(slot, element, itemsize, "
-                                     "seq, stream)");
+        return -1;
     }
     if (!rb_spin(seqp, seq)) {
-        cudaError_t cst;
-        Py_BEGIN_ALLOW_THREADS
-        cst = cudaStreamSynchronize((cudaStream_t)stream);
-        Py_END_ALLOW_THREADS
-        if (cst != cudaSuccess) {
+        if (ca_run_stream_sync(stream) < 0) {
             /* The kernel may never have run or may still run: slot retired. */
-            return ca_cuda_error_int(cst, "cudaStreamSynchronize(stream)");
+            return -1;
         }
         uint64_t got = *seqp;
         if (got != seq) {

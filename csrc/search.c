@@ -18,7 +18,7 @@
  * the host: it is a sum of the mask, a 0-d array for axis=None (as CuPy; NumPy
  * returns a Python int), and does not synchronize.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <string.h>
 
@@ -30,16 +30,6 @@ static PyObject *kwnames_keepdims = NULL;   /* ("keepdims",) */
 /* ======================================================================== */
 /* Helpers                                                                   */
 /* ======================================================================== */
-
-static int
-kcheck(int status, const char *call)
-{
-    if (status != 0) {
-        ca_cuda_error_int(status, call);
-        return -1;
-    }
-    return 0;
-}
 
 
 static CaArray *
@@ -110,9 +100,8 @@ nz_count_run(CaArray *a, nz_count *c)
         goto error;
     }
     int64_t *scratch = (int64_t *)c->scratch->data;
-    if (kcheck(ca_mask_count(c->device, (const uint8_t *)c->mask->data, n, scratch,
-                             c->stream),
-               "ca_mask_count") < 0) {
+    if (ca_run_mask_count(c->device, (const uint8_t *)c->mask->data, n, scratch,
+                          c->stream) < 0) {
         goto error;
     }
     if (c->device == CA_CPU) {
@@ -132,16 +121,7 @@ nz_count_run(CaArray *a, nz_count *c)
         goto error;
     }
     if (r > 0) {
-        cudaError_t e;
-        Py_BEGIN_ALLOW_THREADS
-        e = cudaMemcpyAsync(&total, scratch, sizeof total, cudaMemcpyDeviceToHost,
-                            (cudaStream_t)c->stream);
-        if (e == cudaSuccess) {
-            e = cudaStreamSynchronize((cudaStream_t)c->stream);
-        }
-        Py_END_ALLOW_THREADS
-        if (e != cudaSuccess) {
-            ca_cuda_error((int)e, "cudaMemcpyAsync(nonzero count)");
+        if (ca_run_memcpy_wait(&total, scratch, sizeof total, c->stream) < 0) {
             goto error;
         }
     }
@@ -167,10 +147,9 @@ nz_flat(const nz_count *c, int64_t n, int64_t *out)
     }
     const int64_t shape[1] = {n};
     const int64_t strides[1] = {1};
-    return kcheck(ca_mask_offsets(c->device, (const uint8_t *)c->mask->data, n,
-                                  (const int64_t *)c->scratch->data, 1, shape, strides,
-                                  out, c->stream),
-                  "ca_mask_offsets");
+    return ca_run_mask_offsets(c->device, (const uint8_t *)c->mask->data, n,
+                               (const int64_t *)c->scratch->data, 1, shape, strides, out,
+                               c->stream);
 }
 
 static void
@@ -237,9 +216,8 @@ nonzero_impl(CaArray *a)
     }
     if (ndim > 1) {
         shape64(a, shape);
-        if (kcheck(ca_unravel_index(c.device, last, c.count, ndim, shape, buf->data,
-                                    (int64_t)sizeof(int64_t), row, c.stream),
-                   "ca_unravel_index") < 0) {
+        if (ca_run_unravel_index(c.device, last, c.count, ndim, shape, buf->data,
+                                 (int64_t)sizeof(int64_t), row, c.stream) < 0) {
             goto error;
         }
     }
@@ -329,9 +307,8 @@ argwhere_impl(CaArray *a)
     }
     shape64(a, shape);
     const int64_t w = (int64_t)sizeof(int64_t);
-    if (kcheck(ca_unravel_index(c.device, (const int64_t *)flat->data, c.count, ndim,
-                                shape, out->data, ndim * w, w, c.stream),
-               "ca_unravel_index") < 0) {
+    if (ca_run_unravel_index(c.device, (const int64_t *)flat->data, c.count, ndim,
+                             shape, out->data, ndim * w, w, c.stream) < 0) {
         goto error;
     }
     nz_clear(&c);

@@ -4,7 +4,7 @@
  * transfers (get, set, asnumpy, ca_array_from_numpy) and the array methods
  * built on them.
  */
-#include "cuarray.h"
+#include "launch.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -165,10 +165,9 @@ assign_kernel(CaArray *dst, CaArray *src)
     if (ca_use_device(dst->device) < 0) {
         return -1;
     }
-    int st = ca_copy_cast(dst->device, &s, dst->dtype, src->dtype,
-                          ca_current_stream(dst->device));
-    if (st != 0) {
-        return ca_cuda_error_int(st, "ca_copy_cast");
+    if (ca_run_copy_cast(dst->device, &s, dst->dtype, src->dtype,
+                         ca_current_stream(dst->device)) < 0) {
+        return -1;
     }
     return 0;
 }
@@ -208,15 +207,11 @@ ca_assign(CaArray *dst, CaArray *src)
         if (ca_use_device(dst->device) < 0) {
             return -1;
         }
-        CA_CUDA_CHECK(cudaMemcpyAsync(dst->data, src->data,
-                                      (size_t)dst->size * (size_t)dst->itemsize,
-                                      cudaMemcpyDefault,
-                                      (cudaStream_t)ca_current_stream(dst->device)));
-        return 0;
+        return ca_run_memcpy_async(dst->data, src->data,
+                                   (size_t)dst->size * (size_t)dst->itemsize,
+                                   ca_current_stream(dst->device));
     }
     return assign_kernel(dst, src);
-error:
-    return -1;
 }
 
 /* Allocate an array shaped like `a` with dtype and layout from `order`:
@@ -315,9 +310,8 @@ array_fill_bytes(CaArray *a, const void *value)
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
-    int st = ca_fill(a->device, &s, a->dtype, value, ca_current_stream(a->device));
-    if (st != 0) {
-        return ca_cuda_error_int(st, "ca_fill");
+    if (ca_run_fill(a->device, &s, a->dtype, value, ca_current_stream(a->device)) < 0) {
+        return -1;
     }
     return 0;
 }
@@ -502,12 +496,11 @@ par_memcpy(char *dst, const char *src, size_t n)
 static int
 host_is_pinned(const void *p)
 {
-    struct cudaPointerAttributes attr;
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-        (void)cudaGetLastError();
+    ca_pointer_info info;
+    if (ca_rt_pointer_info(p, &info) != 0) {
         return 0;
     }
-    return attr.type == cudaMemoryTypeHost || attr.type == cudaMemoryTypeManaged;
+    return info.type == CA_PTR_HOST || info.type == CA_PTR_MANAGED;
 }
 
 /* Move n bytes between host memory `host` (pageable) and device memory `dev`
@@ -524,8 +517,8 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
     if (stage == NULL) {
         return -1;
     }
-    cudaEvent_t ev[CA_STAGE_NBUF] = {NULL};
-    cudaError_t st = cudaSuccess;
+    ca_event_t ev[CA_STAGE_NBUF] = {NULL};
+    int st = 0;
     const char *call = "cudaEventCreateWithFlags";
     char *buf[CA_STAGE_NBUF];
     for (int b = 0; b < CA_STAGE_NBUF; b++) {
@@ -533,57 +526,58 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
     }
     /* The staging block is new to this stream but may still be in use by work
      * queued earlier on it (the pool is stream-ordered, the host is not). */
-    cudaStream_t s = (cudaStream_t)stream;
+    ca_stream_t s = stream;
     size_t nchunks = (n + chunk - 1) / chunk;
+    ca_launch_flush(); /* the raw calls below enqueue without the GIL */
     Py_BEGIN_ALLOW_THREADS
-    for (int b = 0; b < CA_STAGE_NBUF && st == cudaSuccess; b++) {
-        st = cudaEventCreateWithFlags(&ev[b], cudaEventDisableTiming);
+    for (int b = 0; b < CA_STAGE_NBUF && st == 0; b++) {
+        st = ca_rt_event_create(&ev[b], CA_EVENT_DISABLE_TIMING);
     }
-    if (st == cudaSuccess) {
+    if (st == 0) {
         call = "cudaStreamSynchronize(stream)";
-        st = cudaStreamSynchronize(s);
+        st = ca_rt_stream_sync(s);
     }
-    if (st == cudaSuccess && !to_host) {
+    if (st == 0 && !to_host) {
         /* host -> pinned (threads) then pinned -> device (DMA), two chunks in
          * flight: the threads fill one while the DMA drains the other. */
-        for (size_t i = 0; i < nchunks && st == cudaSuccess; i++) {
+        for (size_t i = 0; i < nchunks && st == 0; i++) {
             int b = (int)(i % CA_STAGE_NBUF);
             size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
             if (i >= CA_STAGE_NBUF) {
                 call = "cudaEventSynchronize";
-                st = cudaEventSynchronize(ev[b]);
-                if (st != cudaSuccess) {
+                st = ca_rt_event_sync(ev[b]);
+                if (st != 0) {
                     break;
                 }
             }
             par_memcpy(buf[b], host + off, len);
             call =
                 "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
-            st = cudaMemcpyAsync(dev + off, buf[b], len, cudaMemcpyHostToDevice, s);
-            if (st == cudaSuccess) {
+            st = ca_rt_memcpy_async(dev + off, buf[b], len, s);
+            if (st == 0) {
                 call = "cudaEventRecord";
-                st = cudaEventRecord(ev[b], s);
+                st = ca_rt_event_record(ev[b], s);
             }
         }
     }
-    else if (st == cudaSuccess) {
+    else if (st == 0) {
         /* device -> pinned (DMA) ahead of pinned -> host (threads). */
-        for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == cudaSuccess; i++) {
+        for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == 0; i++) {
             size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
             call =
                 "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
-            st = cudaMemcpyAsync(buf[i], dev + off, len, cudaMemcpyDeviceToHost, s);
-            if (st == cudaSuccess) {
+            st = ca_rt_memcpy_async(buf[i], dev + off, len, s);
+            if (st == 0) {
                 call = "cudaEventRecord";
-                st = cudaEventRecord(ev[i], s);
+                st = ca_rt_event_record(ev[i], s);
             }
         }
-        for (size_t i = 0; i < nchunks && st == cudaSuccess; i++) {
+        for (size_t i = 0; i < nchunks && st == 0; i++) {
             int b = (int)(i % CA_STAGE_NBUF);
             size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
             call = "cudaEventSynchronize";
-            st = cudaEventSynchronize(ev[b]);
-            if (st != cudaSuccess) {
+            st = ca_rt_event_sync(ev[b]);
+            if (st != 0) {
                 break;
             }
             par_memcpy(host + off, buf[b], len);
@@ -593,11 +587,10 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
                 size_t nlen = n - noff < chunk ? n - noff : chunk;
                 call = "cudaMemcpyAsync(pinned stage, device, chunk, "
                        "cudaMemcpyDeviceToHost)";
-                st = cudaMemcpyAsync(buf[b], dev + noff, nlen, cudaMemcpyDeviceToHost,
-                                     s);
-                if (st == cudaSuccess) {
+                st = ca_rt_memcpy_async(buf[b], dev + noff, nlen, s);
+                if (st == 0) {
                     call = "cudaEventRecord";
-                    st = cudaEventRecord(ev[b], s);
+                    st = ca_rt_event_record(ev[b], s);
                 }
             }
         }
@@ -606,17 +599,17 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
      * may hand it out again. */
     for (int b = 0; b < CA_STAGE_NBUF; b++) {
         if (ev[b] != NULL) {
-            cudaError_t s2 = cudaEventSynchronize(ev[b]);
-            if (st == cudaSuccess && s2 != cudaSuccess) {
+            int s2 = ca_rt_event_sync(ev[b]);
+            if (st == 0 && s2 != 0) {
                 st = s2;
                 call = "cudaEventSynchronize";
             }
-            (void)cudaEventDestroy(ev[b]);
+            (void)ca_rt_event_destroy(ev[b]);
         }
     }
     Py_END_ALLOW_THREADS
     Py_DECREF(stage);
-    if (st != cudaSuccess) {
+    if (st != 0) {
         return ca_cuda_error_int(st, call);
     }
     return 0;
@@ -655,43 +648,44 @@ ca_bounce_copy(void *dst, const void *src, size_t n, int to_host, ca_stream_t st
     if (slot < 0) {
         return 1; /* all in use: nothing done */
     }
-    cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t st = cudaSuccess;
+    ca_stream_t s = stream;
+    int st = 0;
     const char *call = "cudaHostAlloc(&bounce, CA_BOUNCE_MAX, cudaHostAllocPortable)";
+    ca_launch_flush(); /* the raw calls below enqueue without the GIL */
     Py_BEGIN_ALLOW_THREADS
     /* The claim orders this thread after the slot's previous owner, so the
      * plain pointer is safe to read and set here. */
     char *buf = bounce_buf[slot];
     if (buf == NULL) {
         void *p = NULL;
-        st = cudaHostAlloc(&p, CA_BOUNCE_MAX, cudaHostAllocPortable);
-        if (st == cudaSuccess) {
+        st = ca_rt_host_alloc(&p, CA_BOUNCE_MAX, 0);
+        if (st == 0) {
             buf = (char *)p;
             bounce_buf[slot] = buf;
         }
     }
-    if (st == cudaSuccess) {
+    if (st == 0) {
         if (to_host) {
             call = "cudaMemcpyAsync(pinned bounce, device, n, cudaMemcpyDefault)";
-            st = cudaMemcpyAsync(buf, src, n, cudaMemcpyDefault, s);
+            st = ca_rt_memcpy_async(buf, src, n, s);
         }
         else {
             memcpy(buf, src, n);
             call = "cudaMemcpyAsync(device, pinned bounce, n, cudaMemcpyDefault)";
-            st = cudaMemcpyAsync(dst, buf, n, cudaMemcpyDefault, s);
+            st = ca_rt_memcpy_async(dst, buf, n, s);
         }
     }
-    if (st == cudaSuccess) {
+    if (st == 0) {
         /* Also what keeps the slot from being reused while the DMA reads it. */
         call = "cudaStreamSynchronize(stream)";
-        st = cudaStreamSynchronize(s);
+        st = ca_rt_stream_sync(s);
     }
-    if (st == cudaSuccess && to_host) {
+    if (st == 0 && to_host) {
         memcpy(dst, buf, n);
     }
     Py_END_ALLOW_THREADS
     atomic_store(&bounce_busy[slot], 0);
-    if (st != cudaSuccess) {
+    if (st != 0) {
         return ca_cuda_error_int(st, call);
     }
     return 0;
@@ -736,25 +730,10 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
             return r;
         }
     }
-    cudaError_t st;
-    const char *call = to_host ? "cudaMemcpyAsync(host, device, n, cudaMemcpyDefault)"
-                               : "cudaMemcpyAsync(device, host, n, cudaMemcpyDefault)";
-    Py_BEGIN_ALLOW_THREADS
-    if (to_host) {
-        st = cudaMemcpyAsync(host, a->data, n, cudaMemcpyDefault, (cudaStream_t)stream);
-    }
-    else {
-        st = cudaMemcpyAsync(a->data, host, n, cudaMemcpyDefault, (cudaStream_t)stream);
-    }
-    if (st == cudaSuccess && blocking) {
-        st = cudaStreamSynchronize((cudaStream_t)stream);
-        call = "cudaStreamSynchronize(stream)";
-    }
-    Py_END_ALLOW_THREADS
-    if (st != cudaSuccess) {
-        return ca_cuda_error_int(st, call);
-    }
-    return 0;
+    char *dst = to_host ? host : a->data;
+    const char *src = to_host ? a->data : host;
+    return blocking ? ca_run_memcpy_wait(dst, src, n, stream)
+                    : ca_run_memcpy_async(dst, src, n, stream);
 }
 
 /* get(): a new NumPy array (order 'C', 'F', 'A' or 'K'), or a copy into `out`. */

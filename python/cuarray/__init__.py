@@ -4,13 +4,12 @@ from . import _core  # noqa: F401
 
 __version__ = _core.__version__
 
-# runtime
+# Runtime: devices, streams, configuration
 from . import cuda  # noqa: E402
 from ._core import Device, OutOfMemoryError  # noqa: E402,F401
 from ._config import show_config  # noqa: E402,F401
-# end runtime
 
-# array: the ndarray, dtypes, creation and NumPy transfers (csrc/ndarray.c,
+# Arrays: the ndarray, dtypes, creation and NumPy transfers (csrc/ndarray.c,
 # dtype.c, creation.c, transfer.c)
 from ._core import (  # noqa: E402,F401
     ndarray, empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
@@ -21,39 +20,37 @@ from ._core import (  # noqa: E402,F401
 )
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
-# end array
 
-# linalg: matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
+# Matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
 from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
 from . import linalg, random  # noqa: E402,F401
-# end linalg
-# memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
-from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
-# end memory
 
-# ufunc: element-wise functions (csrc/elementwise.c, kernels/ops.def)
+# Memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
+from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
+
+# Element-wise functions (csrc/elementwise.c, kernels/ops.def)
 from ._ufuncs import *  # noqa: E402,F401,F403
 from ._ufuncs import abs, round  # noqa: E402,F401,A004
-# end ufunc
-# index: indexing is the ndarray's own (csrc/index.c); shape manipulation
+
+# Shapes: indexing is the ndarray's own (csrc/index.c); shape manipulation
 # functions (csrc/manip.c)
 from ._core import (  # noqa: E402,F401
     reshape, ravel, transpose, permute_dims, swapaxes, moveaxis, squeeze,
     expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
     concatenate, concat, stack,
 )
-# end index
-# interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
+
+# Interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
 # are ndarray attributes, asarray imports both protocols
 from ._core import from_dlpack  # noqa: E402,F401
-# end interop
-# reduce: reductions and scans (csrc/reduction.c, kernels/reduce*.cu, host_reduce.c)
+
+# Reductions and scans (csrc/reduction.c, kernels/reduce*.cu, host_reduce.c)
 from ._core import (  # noqa: E402,F401
     sum, prod, mean, max, amax, min, amin, argmax, argmin, var, std, any, all,
     cumsum, cumprod,
 )
-# end reduce
-# search: nonzero, flatnonzero, argwhere, count_nonzero (csrc/search.c); where(cond)
+
+# Searching: nonzero, flatnonzero, argwhere, count_nonzero (csrc/search.c); where(cond)
 # with one argument forwards to nonzero
 from ._core import nonzero, flatnonzero, argwhere, count_nonzero  # noqa: E402,F401
-# end search
+
