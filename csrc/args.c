@@ -244,34 +244,48 @@ store_int(int dtype, long long v, void *buf)
 {
     switch (dtype) {
     case CA_INT8:
-        if (v < INT8_MIN || v > INT8_MAX) return 1;
+        if (v < INT8_MIN || v > INT8_MAX) {
+            return 1;
+        }
         *(int8_t *)buf = (int8_t)v;
         return 0;
     case CA_UINT8:
-        if (v < 0 || v > UINT8_MAX) return 1;
+        if (v < 0 || v > UINT8_MAX) {
+            return 1;
+        }
         *(uint8_t *)buf = (uint8_t)v;
         return 0;
     case CA_INT16:
-        if (v < INT16_MIN || v > INT16_MAX) return 1;
+        if (v < INT16_MIN || v > INT16_MAX) {
+            return 1;
+        }
         *(int16_t *)buf = (int16_t)v;
         return 0;
     case CA_UINT16:
-        if (v < 0 || v > UINT16_MAX) return 1;
+        if (v < 0 || v > UINT16_MAX) {
+            return 1;
+        }
         *(uint16_t *)buf = (uint16_t)v;
         return 0;
     case CA_INT32:
-        if (v < INT32_MIN || v > INT32_MAX) return 1;
+        if (v < INT32_MIN || v > INT32_MAX) {
+            return 1;
+        }
         *(int32_t *)buf = (int32_t)v;
         return 0;
     case CA_UINT32:
-        if (v < 0 || v > (long long)UINT32_MAX) return 1;
+        if (v < 0 || v > (long long)UINT32_MAX) {
+            return 1;
+        }
         *(uint32_t *)buf = (uint32_t)v;
         return 0;
     case CA_INT64:
         *(int64_t *)buf = (int64_t)v;
         return 0;
     case CA_UINT64:
-        if (v < 0) return 1;
+        if (v < 0) {
+            return 1;
+        }
         *(uint64_t *)buf = (uint64_t)v;
         return 0;
     case CA_FLOAT32:
