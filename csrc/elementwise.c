@@ -28,9 +28,22 @@ static unsigned char can_same_kind[CA_NTYPES][CA_NTYPES];
  * the loop search; 0 unknown, -1 no loop, else loop index + 1. */
 static int16_t *ew_cache[CA_EW_NOPS];
 
+#define DEVICE_UNSET (-1000)
+
 /* ======================================================================== */
 /* small helpers                                                              */
 /* ======================================================================== */
+
+static void
+device_name(int device, char *buf, size_t n)
+{
+    if (device == CA_CPU) {
+        PyOS_snprintf(buf, n, "cpu");
+    }
+    else {
+        PyOS_snprintf(buf, n, "cuda:%d", device);
+    }
+}
 
 /* One value of dtype `st` at src -> dtype `dt` at dst, with NumPy's casts. */
 static void
@@ -442,7 +455,7 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
     PyObject *ret = NULL;
     ca_scalar_arg scalars[3];
     unsigned mask = 0;
-    int device = CA_DEVICE_UNSET;
+    int device = DEVICE_UNSET;
     Py_ssize_t shape[CA_MAX_DIMS];
     int ndim = 0;
 
@@ -460,29 +473,49 @@ ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operat
             return NULL;
         }
     }
-    /* the device is checked below, with the operands' */
-    if (ca_out_from_object(o->name, out_obj, CA_DEVICE_UNSET, &out) < 0) {
-        return NULL;
+    if (out_obj != NULL && out_obj != Py_None) {
+        if (PyTuple_Check(out_obj)) {
+            if (PyTuple_GET_SIZE(out_obj) != 1) {
+                PyErr_Format(PyExc_ValueError,
+                             "%s() has 1 output, but out= got a tuple of %zd", o->name,
+                             PyTuple_GET_SIZE(out_obj));
+                return NULL;
+            }
+            out_obj = PyTuple_GET_ITEM(out_obj, 0);
+        }
+        if (out_obj != Py_None) {
+            if (!ca_array_check(out_obj)) {
+                PyErr_Format(PyExc_TypeError, "%s(): out= must be a cuarray.ndarray, not %.200s",
+                             o->name, Py_TYPE(out_obj)->tp_name);
+                return NULL;
+            }
+            out = (CaArray *)out_obj;
+            if (!(out->flags & CA_WRITEABLE)) {
+                PyErr_Format(PyExc_ValueError, "%s(): output array is read-only", o->name);
+                return NULL;
+            }
+        }
     }
     for (int i = 0; i <= nin; i++) {
         CaArray *a = i < nin ? in[i].arr : out;
         if (a == NULL) {
             continue;
         }
-        if (device == CA_DEVICE_UNSET) {
+        if (device == DEVICE_UNSET) {
             device = a->device;
         }
         else if (a->device != device) {
-            char d1[CA_DEVICE_NAME_LEN], d2[CA_DEVICE_NAME_LEN];
+            char d1[32], d2[32];
+            device_name(device, d1, sizeof d1);
+            device_name(a->device, d2, sizeof d2);
             PyErr_Format(PyExc_ValueError,
                          "%s(): operands are on different devices (%s and %s); move one "
                          "with .to_device() or cuarray.asarray(..., device=...)",
-                         o->name, ca_device_name(device, d1),
-                         ca_device_name(a->device, d2));
+                         o->name, d1, d2);
             return NULL;
         }
     }
-    if (device == CA_DEVICE_UNSET) {
+    if (device == DEVICE_UNSET) {
         device = ca_current_device();
     }
 

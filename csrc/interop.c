@@ -1462,8 +1462,8 @@ call_dlpack(PyObject *meth, PyObject *stream)
     return cap;
 }
 
-/* Import a DLPack capsule. `device`: CA_DEVICE_AUTO = where the data is, CA_CPU
- * or a GPU ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
+/* Import a DLPack capsule. `device`: -3 = where the data is, CA_CPU or a GPU
+ * ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
  * current stream the producer synchronized with (needed for host reads). */
 static CaArray *
 import_capsule(PyObject *cap, int device, int copy, int stream_dev)
@@ -1634,7 +1634,7 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
                      (int)t->device.device_type);
         return NULL;
     }
-    if (copy == 0 && device != CA_DEVICE_AUTO && device != dev) {
+    if (copy == 0 && device != -3 && device != dev) {
         PyErr_Format(PyExc_BufferError,
                      "from_dlpack: copy=False but the data is on %s, not on the "
                      "requested device",
@@ -1682,7 +1682,7 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
         goto error;
     }
     /* A copy: asked for, or needed to reach the requested device. */
-    if (device != CA_DEVICE_AUTO && device != dev) {
+    if (device != -3 && device != dev) {
         if (dev == CA_CPU) {
             /* host data -> a GPU */
             tmp = numpy_view(host, dtype, ndim, shape, strides, (PyObject *)arr);
@@ -1790,14 +1790,13 @@ interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"", "device", "copy", NULL};
     PyObject *x, *o_dev = Py_None, *o_copy = Py_None;
-    int device = CA_DEVICE_AUTO, copy = -1, found;
+    int device = -3, copy = -1, found;
     CaArray *res;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &x,
                                      &o_dev, &o_copy)) {
         return NULL;
     }
-    if (o_dev != Py_None &&
-        (device = ca_device_from_object(o_dev)) == CA_DEVICE_ERROR) {
+    if (o_dev != Py_None && (device = ca_device_from_object(o_dev)) == -2) {
         return NULL;
     }
     if (o_copy != Py_None && (copy = PyObject_IsTrue(o_copy)) < 0) {
