@@ -109,24 +109,6 @@ same_device(const CaArray *a, const CaArray *b, const char *what)
     return 0;
 }
 
-PyObject *
-ca_shape_tuple(int ndim, const Py_ssize_t *shape)
-{
-    PyObject *t = PyTuple_New(ndim);
-    if (t == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < ndim; i++) {
-        PyObject *v = PyLong_FromSsize_t(shape[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
 /* Int64 with aligned data and strides (kernels load the indices directly). */
 static CaArray *
 as_index_array(CaArray *x)
@@ -753,24 +735,7 @@ error:
 static int
 broadcast_into(int *nb, Py_ssize_t *bshape, const idx_entry *e)
 {
-    if (e->nd > *nb) {
-        memmove(bshape + (e->nd - *nb), bshape, *nb * sizeof(Py_ssize_t));
-        for (int j = 0; j < e->nd - *nb; j++) {
-            bshape[j] = 1;
-        }
-        *nb = e->nd;
-    }
-    for (int j = 0; j < e->nd; j++) {
-        Py_ssize_t *b = &bshape[*nb - e->nd + j];
-        Py_ssize_t s = e->shape[j];
-        if (*b == 1) {
-            *b = s;
-        }
-        else if (s != 1 && s != *b) {
-            return -1;
-        }
-    }
-    return 0;
+    return ca_broadcast_into(nb, bshape, e->nd, e->shape);
 }
 
 static void

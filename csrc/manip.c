@@ -185,39 +185,13 @@ as_array(PyObject *obj)
     return ca_asarray(obj, -1, -3, -1, 'K', -1);
 }
 
-static void
-contiguous_strides(int nd, const Py_ssize_t *shape, int itemsize, int fortran,
-                   Py_ssize_t *strides)
-{
-    Py_ssize_t s = itemsize;
-    if (fortran) {
-        for (int i = 0; i < nd; i++) {
-            strides[i] = s;
-            s *= shape[i] > 0 ? shape[i] : 1;
-        }
-    }
-    else {
-        for (int i = nd - 1; i >= 0; i--) {
-            strides[i] = s;
-            s *= shape[i] > 0 ? shape[i] : 1;
-        }
-    }
-}
-
-static CaArray *
-view_of(CaArray *a, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
-        char *data)
-{
-    return ca_array_view(a, a->dtype, nd, shape, strides, data);
-}
-
 /* A new array holding a copy's memory under a new (contiguous) shape: owns its
  * data, no base, as NumPy's reshape-with-copy result. */
 static CaArray *
 rewrap_copy(CaArray *c, int nd, const Py_ssize_t *shape, int fortran)
 {
     Py_ssize_t strides[CA_MAX_DIMS];
-    contiguous_strides(nd, shape, c->itemsize, fortran, strides);
+    ca_contiguous_strides(nd, shape, c->itemsize, fortran, strides);
     if (c->size == 0) {
         return ca_array_empty(c->dtype, nd, shape, fortran, c->device, c->kind);
     }
@@ -227,73 +201,6 @@ rewrap_copy(CaArray *c, int nd, const Py_ssize_t *shape, int fortran)
 /* ======================================================================== */
 /* reshape                                                                   */
 /* ======================================================================== */
-
-/* New strides for `a` under newshape without copying, if its strides allow
- * (merging and splitting axes that are contiguous together, in C or F index
- * order; size-1 axes are free). 1 if possible, 0 if a copy is needed. */
-static int
-nocopy_strides(CaArray *a, int newnd, const Py_ssize_t *newdims, int fortran,
-               Py_ssize_t *newstrides)
-{
-    Py_ssize_t olddims[CA_MAX_DIMS], oldstrides[CA_MAX_DIMS];
-    int oldnd = 0;
-
-    for (int i = 0; i < CA_NDIM(a); i++) {
-        if (CA_SHAPE(a)[i] != 1) {
-            olddims[oldnd] = CA_SHAPE(a)[i];
-            oldstrides[oldnd] = CA_STRIDES(a)[i];
-            oldnd++;
-        }
-    }
-    /* Walk both shapes in groups whose products agree; each group of old axes
-     * must be one strided run to be re-split into the new axes. */
-    int oi = 0, oj = 1, ni = 0, nj = 1;
-    while (ni < newnd && oi < oldnd) {
-        Py_ssize_t np_ = newdims[ni];
-        Py_ssize_t op = olddims[oi];
-        while (np_ != op) {
-            if (np_ < op) {
-                np_ *= newdims[nj++];
-            }
-            else {
-                op *= olddims[oj++];
-            }
-        }
-        for (int k = oi; k < oj - 1; k++) {
-            if (fortran) {
-                if (oldstrides[k + 1] != olddims[k] * oldstrides[k]) {
-                    return 0;
-                }
-            }
-            else if (oldstrides[k] != olddims[k + 1] * oldstrides[k + 1]) {
-                return 0;
-            }
-        }
-        if (fortran) {
-            newstrides[ni] = oldstrides[oi];
-            for (int k = ni + 1; k < nj; k++) {
-                newstrides[k] = newstrides[k - 1] * newdims[k - 1];
-            }
-        }
-        else {
-            newstrides[nj - 1] = oldstrides[oj - 1];
-            for (int k = nj - 1; k > ni; k--) {
-                newstrides[k - 1] = newstrides[k] * newdims[k];
-            }
-        }
-        ni = nj++;
-        oi = oj++;
-    }
-    /* Trailing new axes of size 1. */
-    Py_ssize_t last = ni >= 1 ? newstrides[ni - 1] : a->itemsize;
-    if (fortran && ni >= 1) {
-        last *= newdims[ni - 1];
-    }
-    for (int k = ni; k < newnd; k++) {
-        newstrides[k] = last;
-    }
-    return 1;
-}
 
 static int
 reshape_error(CaArray *a, int nd, const Py_ssize_t *shape)
@@ -359,11 +266,12 @@ reshape_impl(CaArray *a, int nd, const Py_ssize_t *shape_in, char order, int cop
     int fortran = order == 'F';
     if (copy != 1) {
         if (a->size == 0) {
-            contiguous_strides(nd, shape, a->itemsize, fortran, strides);
-            return view_of(a, nd, shape, strides, a->data);
+            ca_contiguous_strides(nd, shape, a->itemsize, fortran, strides);
+            return ca_array_restride(a, nd, shape, strides, a->data);
         }
-        if (nocopy_strides(a, nd, shape, fortran, strides)) {
-            return view_of(a, nd, shape, strides, a->data);
+        if (ca_reshape_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize, nd,
+                               shape, fortran, strides)) {
+            return ca_array_restride(a, nd, shape, strides, a->data);
         }
         if (copy == 0) {
             PyErr_SetString(PyExc_ValueError,
@@ -419,7 +327,7 @@ ravel_impl(CaArray *a, char order, int force_copy)
             shape[i] = CA_SHAPE(a)[perm[i]];
             strides[i] = CA_STRIDES(a)[perm[i]];
         }
-        CaArray *t = view_of(a, nd, shape, strides, a->data);
+        CaArray *t = ca_array_restride(a, nd, shape, strides, a->data);
         if (t == NULL) {
             return NULL;
         }
@@ -429,7 +337,7 @@ ravel_impl(CaArray *a, char order, int force_copy)
     }
     int fortran = order == 'F';
     if (!force_copy && (a->flags & (fortran ? CA_F_CONTIGUOUS : CA_C_CONTIGUOUS))) {
-        return view_of(a, 1, &n, &one, a->data);
+        return ca_array_restride(a, 1, &n, &one, a->data);
     }
     CaArray *c = ca_array_copy(a, a->dtype, fortran ? 'F' : 'C');
     if (c == NULL) {
@@ -452,7 +360,7 @@ permute(CaArray *a, const int *perm)
         shape[i] = CA_SHAPE(a)[perm[i]];
         strides[i] = CA_STRIDES(a)[perm[i]];
     }
-    return view_of(a, CA_NDIM(a), shape, strides, a->data);
+    return ca_array_restride(a, CA_NDIM(a), shape, strides, a->data);
 }
 
 /* axes None (reverse), or a sequence that is a permutation of range(ndim). */
@@ -585,7 +493,7 @@ squeeze_impl(CaArray *a, PyObject *axis)
             k++;
         }
     }
-    return view_of(a, k, shape, strides, a->data);
+    return ca_array_restride(a, k, shape, strides, a->data);
 }
 
 static CaArray *
@@ -632,7 +540,7 @@ expand_dims_impl(CaArray *a, PyObject *axis)
             k++;
         }
     }
-    return view_of(a, out_nd, shape, strides, a->data);
+    return ca_array_restride(a, out_nd, shape, strides, a->data);
 }
 
 static CaArray *
@@ -667,65 +575,28 @@ flip_impl(CaArray *a, PyObject *axis)
             strides[i] = -strides[i];
         }
     }
-    return view_of(a, nd, CA_SHAPE(a), strides, data);
+    return ca_array_restride(a, nd, CA_SHAPE(a), strides, data);
 }
 
 /* ======================================================================== */
 /* Broadcasting                                                              */
 /* ======================================================================== */
 
-/* Broadcast (nd, shape) into (*out_nd, out); -1 (no exception) on mismatch. */
-static int
-broadcast_shape(int *out_nd, Py_ssize_t *out, int nd, const Py_ssize_t *shape)
-{
-    if (nd > *out_nd) {
-        memmove(out + (nd - *out_nd), out, (size_t)*out_nd * sizeof(Py_ssize_t));
-        for (int i = 0; i < nd - *out_nd; i++) {
-            out[i] = 1;
-        }
-        *out_nd = nd;
-    }
-    for (int i = 0; i < nd; i++) {
-        Py_ssize_t *o = &out[*out_nd - nd + i];
-        if (*o == 1) {
-            *o = shape[i];
-        }
-        else if (shape[i] != 1 && shape[i] != *o) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* A view of a broadcast to (nd, shape), or ValueError. */
 static CaArray *
 broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
 {
     Py_ssize_t strides[CA_MAX_DIMS];
-    int and_ = CA_NDIM(a);
-    int ok = and_ <= nd;
-    for (int i = 0; ok && i < nd; i++) {
-        int j = i - (nd - and_);
+    for (int i = 0; i < nd; i++) {
         if (shape[i] < 0) {
             PyErr_SetString(PyExc_ValueError,
                             "all elements of broadcast shape must be non-negative");
             return NULL;
         }
-        if (j < 0) {
-            strides[i] = 0;
-        }
-        else if (CA_SHAPE(a)[j] == shape[i]) {
-            strides[i] = CA_STRIDES(a)[j];
-        }
-        else if (CA_SHAPE(a)[j] == 1) {
-            strides[i] = 0;
-        }
-        else {
-            ok = 0;
-        }
     }
-    if (!ok) {
-        PyObject *from = ca_shape_tuple(and_, CA_SHAPE(a));
+    if (ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), nd, shape,
+                             strides) < 0) {
+        PyObject *from = ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
         PyObject *to = ca_shape_tuple(nd, shape);
         if (from != NULL && to != NULL) {
             PyErr_Format(PyExc_ValueError, "cannot broadcast an array of shape %R to "
@@ -735,7 +606,7 @@ broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
         Py_XDECREF(to);
         return NULL;
     }
-    return view_of(a, nd, shape, strides, a->data);
+    return ca_array_restride(a, nd, shape, strides, a->data);
 }
 
 /* ======================================================================== */
@@ -823,11 +694,7 @@ join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape, CaArr
             return NULL;
         }
         CaArray *o = (CaArray *)out_obj;
-        int ok = CA_NDIM(o) == nd;
-        for (int i = 0; ok && i < nd; i++) {
-            ok = CA_SHAPE(o)[i] == shape[i];
-        }
-        if (!ok) {
+        if (!ca_same_shape(CA_NDIM(o), CA_SHAPE(o), nd, shape)) {
             PyErr_SetString(PyExc_ValueError, "Output array is the wrong shape");
             return NULL;
         }
@@ -861,7 +728,7 @@ assign_slab(CaArray *out, int axis, Py_ssize_t off, CaArray *src)
     int nd = CA_NDIM(out);
     memcpy(shape, CA_SHAPE(out), (size_t)nd * sizeof(Py_ssize_t));
     shape[axis] = CA_SHAPE(src)[axis];
-    CaArray *dst = view_of(out, nd, shape, CA_STRIDES(out),
+    CaArray *dst = ca_array_restride(out, nd, shape, CA_STRIDES(out),
                            out->data + off * CA_STRIDES(out)[axis]);
     if (dst == NULL) {
         return -1;
@@ -987,11 +854,7 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
     int nd = CA_NDIM(first);
     for (Py_ssize_t i = 1; i < n; i++) {
         CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
-        int same = CA_NDIM(x) == nd;
-        for (int d = 0; same && d < nd; d++) {
-            same = CA_SHAPE(x)[d] == CA_SHAPE(first)[d];
-        }
-        if (!same) {
+        if (!ca_same_shape(CA_NDIM(x), CA_SHAPE(x), nd, CA_SHAPE(first))) {
             PyErr_SetString(PyExc_ValueError, "all input arrays must have the same shape");
             goto error;
         }
@@ -1031,7 +894,8 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
                 k++;
             }
         }
-        CaArray *dst = view_of(out, nd, sh, st, out->data + i * CA_STRIDES(out)[axis]);
+        CaArray *dst =
+            ca_array_restride(out, nd, sh, st, out->data + i * CA_STRIDES(out)[axis]);
         if (dst == NULL) {
             goto error;
         }
@@ -1062,7 +926,7 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     if (dtype_obj == NULL || dtype_obj == Py_None ||
         (PyType_Check(dtype_obj) &&
          PyType_IsSubtype((PyTypeObject *)dtype_obj, ca_st->ndarray_type))) {
-        return view_of(a, nd, CA_SHAPE(a), CA_STRIDES(a), a->data);
+        return ca_array_restride(a, nd, CA_SHAPE(a), CA_STRIDES(a), a->data);
     }
     int dt = ca_dtype_converter(dtype_obj, -1);
     if (dt < 0) {
@@ -1508,7 +1372,7 @@ mod_broadcast_shapes(PyObject *m, PyObject *args)
         if (nd < 0) {
             return NULL;
         }
-        if (broadcast_shape(&out_nd, out, nd, shape) < 0) {
+        if (ca_broadcast_into(&out_nd, out, nd, shape) < 0) {
             PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot be "
                             "broadcast to a single shape");
             return NULL;
@@ -1544,7 +1408,7 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
                             "different devices");
             goto error;
         }
-        if (broadcast_shape(&nd, shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
+        if (ca_broadcast_into(&nd, shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
             PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot be "
                             "broadcast to a single shape");
             goto error;
@@ -1556,12 +1420,8 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         CaArray *a = (CaArray *)PyTuple_GET_ITEM(arrays, i);
-        int same = CA_NDIM(a) == nd;
-        for (int d = 0; same && d < nd; d++) {
-            same = CA_SHAPE(a)[d] == shape[d];
-        }
         PyObject *r;
-        if (same) {
+        if (ca_same_shape(CA_NDIM(a), CA_SHAPE(a), nd, shape)) {
             Py_INCREF(a);
             r = (PyObject *)a;
         }
