@@ -1522,11 +1522,10 @@ PyMethodDef ca_elementwise_array_methods[] = {
 /* init                                                                       */
 /* ======================================================================== */
 
-int
-ca_elementwise_init(PyObject *m)
+/* NumPy's casting tables and the empty resolution caches. */
+static int
+init_tables(void)
 {
-    PyObject *ops = NULL, *modname = NULL;
-
     for (int a = 0; a < CA_NTYPES; a++) {
         for (int b = 0; b < CA_NTYPES; b++) {
             can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(ca_descr(a), ca_descr(b),
@@ -1548,17 +1547,17 @@ ca_elementwise_init(PyObject *m)
     }
     str_out = PyUnicode_InternFromString("out");
     str_dtype = PyUnicode_InternFromString("dtype");
-    if (str_out == NULL || str_dtype == NULL) {
-        return -1;
-    }
+    return str_out == NULL || str_dtype == NULL ? -1 : 0;
+}
 
-    /* Every op of the table under its name in _ops; the public names in the
-     * module, except where NumPy's function is not the bare op. */
-    ops = PyDict_New();
-    if (ops == NULL) {
-        return -1;
-    }
-    modname = PyModule_GetNameObject(m);
+/* Every op of the table under its name in _ops; the public names in the
+ * module, except where NumPy's function is not the bare op. */
+static int
+add_op_functions(PyObject *m)
+{
+    PyObject *ops = PyDict_New();
+    PyObject *modname = ops != NULL ? PyModule_GetNameObject(m) : NULL;
+    int rc = -1;
     if (modname == NULL) {
         goto error;
     }
@@ -1567,24 +1566,31 @@ ca_elementwise_init(PyObject *m)
         if (f == NULL) {
             goto error;
         }
-        if (PyDict_SetItemString(ops, ew_op_defs[op].ml_name, f) < 0) {
-            Py_DECREF(f);
-            goto error;
-        }
         int special = op == CA_OP_real || op == CA_OP_imag || op == CA_OP_round ||
                       op == CA_OP_angle || op == CA_OP_clip || op == CA_OP_where;
-        if (!special && PyModule_AddObjectRef(m, ew_op_defs[op].ml_name, f) < 0) {
-            Py_DECREF(f);
-            goto error;
+        int r = PyDict_SetItemString(ops, ew_op_defs[op].ml_name, f);
+        if (r == 0 && !special) {
+            r = PyModule_AddObjectRef(m, ew_op_defs[op].ml_name, f);
         }
         Py_DECREF(f);
+        if (r < 0) {
+            goto error;
+        }
     }
-    if (PyModule_AddObjectRef(m, "_ops", ops) < 0 || PyModule_AddFunctions(m, ew_extra_defs) < 0) {
-        goto error;
-    }
-    Py_CLEAR(ops);
-    Py_CLEAR(modname);
+    rc = PyModule_AddObjectRef(m, "_ops", ops);
+error:
+    Py_XDECREF(ops);
+    Py_XDECREF(modname);
+    return rc;
+}
 
+int
+ca_elementwise_init(PyObject *m)
+{
+    if (init_tables() < 0 || add_op_functions(m) < 0 ||
+        PyModule_AddFunctions(m, ew_extra_defs) < 0) {
+        return -1;
+    }
     /* real/imag are attributes: add them to the ndarray type (made earlier by
      * ndarray.c), and opt out of NumPy's ufunc dispatch so that numpy_array + x
      * reaches our operators (which refuse NumPy operands) instead of converting. */
@@ -1597,12 +1603,5 @@ ca_elementwise_init(PyObject *m)
         }
         Py_DECREF(d);
     }
-    if (PyObject_SetAttrString((PyObject *)t, "__array_ufunc__", Py_None) < 0) {
-        return -1;
-    }
-    return 0;
-error:
-    Py_XDECREF(ops);
-    Py_XDECREF(modname);
-    return -1;
+    return PyObject_SetAttrString((PyObject *)t, "__array_ufunc__", Py_None);
 }

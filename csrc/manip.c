@@ -738,12 +738,65 @@ assign_slab(CaArray *out, int axis, Py_ssize_t off, CaArray *src)
     return rc;
 }
 
+/* The inputs raveled, as a new fast sequence (concatenate's axis=None). */
+static PyObject *
+ravel_all(PyObject *seq)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *flat = PyList_New(n);
+    if (flat == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        CaArray *r = ravel_impl((CaArray *)PySequence_Fast_GET_ITEM(seq, i), 'C', 0);
+        if (r == NULL) {
+            Py_DECREF(flat);
+            return NULL;
+        }
+        PyList_SET_ITEM(flat, i, (PyObject *)r);
+    }
+    return flat;
+}
+
+/* The joined shape: the first input's, with the inputs' lengths along `axis`
+ * added up; every other dimension must match. */
+static int
+concat_shape(PyObject *seq, int axis, Py_ssize_t *shape)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    CaArray *first = (CaArray *)PySequence_Fast_GET_ITEM(seq, 0);
+    const int nd = CA_NDIM(first);
+    memcpy(shape, CA_SHAPE(first), (size_t)nd * sizeof(Py_ssize_t));
+    for (Py_ssize_t i = 1; i < n; i++) {
+        CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
+        if (CA_NDIM(x) != nd) {
+            PyErr_Format(PyExc_ValueError, "all the input arrays must have same number of "
+                         "dimensions, but the array at index 0 has %d dimension(s) and the "
+                         "array at index %zd has %d dimension(s)", nd, i, CA_NDIM(x));
+            return -1;
+        }
+        for (int d = 0; d < nd; d++) {
+            if (d != axis && CA_SHAPE(x)[d] != shape[d]) {
+                PyErr_Format(PyExc_ValueError, "all the input array dimensions except for "
+                             "the concatenation axis must match exactly, but along "
+                             "dimension %d, the array at index 0 has size %zd and the "
+                             "array at index %zd has size %zd", d, shape[d], i,
+                             CA_SHAPE(x)[d]);
+                return -1;
+            }
+        }
+        shape[axis] += CA_SHAPE(x)[axis];
+    }
+    return 0;
+}
+
 static PyObject *
 concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
                  PyObject *dtype_obj, PyObject *casting_obj, const char *fname)
 {
     PyObject *seq = NULL, *flat = NULL;
     CaArray *out = NULL;
+    Py_ssize_t shape[CA_MAX_DIMS];
 
     seq = join_inputs(arrays, fname);
     if (seq == NULL) {
@@ -756,18 +809,8 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     }
     if (axis_obj == Py_None) {
         /* axis=None: the raveled inputs, joined. */
-        flat = PyList_New(n);
-        if (flat == NULL) {
-            goto error;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            CaArray *r = ravel_impl((CaArray *)PySequence_Fast_GET_ITEM(seq, i), 'C', 0);
-            if (r == NULL) {
-                goto error;
-            }
-            PyList_SET_ITEM(flat, i, (PyObject *)r);
-        }
-        Py_SETREF(seq, PySequence_Fast(flat, ""));
+        flat = ravel_all(seq);
+        Py_SETREF(seq, flat != NULL ? PySequence_Fast(flat, "") : NULL);
         if (seq == NULL) {
             goto error;
         }
@@ -779,34 +822,10 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
         goto error;
     }
     int axis = 0;
-    if (axis_obj != NULL && axis_obj != Py_None &&
-        axis_from_object(axis_obj, nd, &axis) < 0) {
+    if ((axis_obj != NULL && axis_obj != Py_None &&
+         axis_from_object(axis_obj, nd, &axis) < 0) ||
+        concat_shape(seq, axis, shape) < 0) {
         goto error;
-    }
-    Py_ssize_t shape[CA_MAX_DIMS];
-    memcpy(shape, CA_SHAPE(first), (size_t)nd * sizeof(Py_ssize_t));
-    for (Py_ssize_t i = 1; i < n; i++) {
-        CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
-        if (CA_NDIM(x) != nd) {
-            PyErr_Format(PyExc_ValueError, "all the input arrays must have same number of "
-                         "dimensions, but the array at index 0 has %d dimension(s) and the "
-                         "array at index %zd has %d dimension(s)", nd, i, CA_NDIM(x));
-            goto error;
-        }
-        for (int d = 0; d < nd; d++) {
-            if (d == axis) {
-                continue;
-            }
-            if (CA_SHAPE(x)[d] != shape[d]) {
-                PyErr_Format(PyExc_ValueError, "all the input array dimensions except for "
-                             "the concatenation axis must match exactly, but along "
-                             "dimension %d, the array at index 0 has size %zd and the "
-                             "array at index %zd has size %zd", d, shape[d], i,
-                             CA_SHAPE(x)[d]);
-                goto error;
-            }
-        }
-        shape[axis] += CA_SHAPE(x)[axis];
     }
     int dt = join_dtype(seq, dtype_obj, casting_obj);
     if (dt < 0) {
