@@ -312,11 +312,12 @@ no_loop_error(int op, const int *dt, int req)
                      o->name, types, ca_dtype_name[req]);
     }
     else {
-        PyErr_Format(PyExc_TypeError,
-                     "ufunc '%s' not supported for the input types (%s), and the inputs "
-                     "could not be safely coerced to any supported types according to "
-                     "the casting rule 'safe'",
-                     o->name, types);
+        PyErr_Format(
+            PyExc_TypeError,
+            "ufunc '%s' not supported for the input types (%s), and the inputs "
+            "could not be safely coerced to any supported types according to "
+            "the casting rule 'safe'",
+            o->name, types);
     }
     return -1;
 }
@@ -326,15 +327,17 @@ bool_error(int op)
 {
     switch (op) {
     case CA_OP_subtract:
-        PyErr_SetString(PyExc_TypeError,
-                        "numpy boolean subtract, the `-` operator, is not supported, use "
-                        "the bitwise_xor, the `^` operator, or the logical_xor function "
-                        "instead.");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "numpy boolean subtract, the `-` operator, is not supported, use "
+            "the bitwise_xor, the `^` operator, or the logical_xor function "
+            "instead.");
         break;
     case CA_OP_negative:
-        PyErr_SetString(PyExc_TypeError,
-                        "The numpy boolean negative, the `-` operator, is not supported, "
-                        "use the `~` operator or the logical_not function instead.");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "The numpy boolean negative, the `-` operator, is not supported, "
+            "use the `~` operator or the logical_not function instead.");
         break;
     default:
         PyErr_Format(PyExc_TypeError,
@@ -405,8 +408,9 @@ ew_out_arg(ew_args *A, PyObject *out_obj)
     }
     if (PyTuple_Check(out_obj)) {
         if (PyTuple_GET_SIZE(out_obj) != 1) {
-            PyErr_Format(PyExc_ValueError, "%s() has 1 output, but out= got a tuple of %zd",
-                         A->o->name, PyTuple_GET_SIZE(out_obj));
+            PyErr_Format(PyExc_ValueError,
+                         "%s() has 1 output, but out= got a tuple of %zd", A->o->name,
+                         PyTuple_GET_SIZE(out_obj));
             return -1;
         }
         out_obj = PyTuple_GET_ITEM(out_obj, 0);
@@ -415,8 +419,9 @@ ew_out_arg(ew_args *A, PyObject *out_obj)
         }
     }
     if (!ca_array_check(out_obj)) {
-        PyErr_Format(PyExc_TypeError, "%s(): out= must be a cuarray.ndarray, not %.200s",
-                     A->o->name, Py_TYPE(out_obj)->tp_name);
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): out= must be a cuarray.ndarray, not %.200s", A->o->name,
+                     Py_TYPE(out_obj)->tp_name);
         return -1;
     }
     A->out = (CaArray *)out_obj;
@@ -444,10 +449,11 @@ ew_device(ew_args *A)
             char d1[32], d2[32];
             device_name(A->device, d1, sizeof d1);
             device_name(a->device, d2, sizeof d2);
-            PyErr_Format(PyExc_ValueError,
-                         "%s(): operands are on different devices (%s and %s); move one "
-                         "with .to_device() or cuarray.asarray(..., device=...)",
-                         A->o->name, d1, d2);
+            PyErr_Format(
+                PyExc_ValueError,
+                "%s(): operands are on different devices (%s and %s); move one "
+                "with .to_device() or cuarray.asarray(..., device=...)",
+                A->o->name, d1, d2);
             return -1;
         }
     }
@@ -589,7 +595,8 @@ pyint_fits_loop(const ew_in *in, int t)
 static int
 negative_power_error(void)
 {
-    PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
+    PyErr_SetString(PyExc_ValueError,
+                    "Integers to negative integer powers are not allowed.");
     return -1;
 }
 
@@ -647,7 +654,8 @@ ew_broadcast(ew_args *A)
     A->ndim = 0;
     for (int i = 0; i <= A->nin; i++) {
         const CaArray *a = i < A->nin ? A->in[i].arr : A->out;
-        if (a != NULL && ca_broadcast_into(&A->ndim, A->shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
+        if (a != NULL &&
+            ca_broadcast_into(&A->ndim, A->shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
             return ew_broadcast_error(A);
         }
     }
@@ -702,8 +710,8 @@ overlap_safe(const CaArray *in, const CaArray *out, int ndim)
     }
     /* existing arrays' layouts lie inside their buffers: no overflow */
     Py_ssize_t alo = 0, ahi = in->itemsize, blo = 0, bhi = out->itemsize;
-    (void)ca_layout_extent(CA_NDIM(in), CA_SHAPE(in), CA_STRIDES(in), in->itemsize, &alo,
-                           &ahi);
+    (void)ca_layout_extent(CA_NDIM(in), CA_SHAPE(in), CA_STRIDES(in), in->itemsize,
+                           &alo, &ahi);
     (void)ca_layout_extent(CA_NDIM(out), CA_SHAPE(out), CA_STRIDES(out), out->itemsize,
                            &blo, &bhi);
     const intptr_t a0 = (intptr_t)in->data, b0 = (intptr_t)out->data;
@@ -750,10 +758,11 @@ ew_result(ew_args *A)
     const int otype = A->L->types[A->nin];
     if (A->out != NULL) {
         if (!can_same_kind[otype][A->out->dtype]) {
-            PyErr_Format(PyExc_TypeError,
-                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
-                         "with casting rule 'same_kind'",
-                         A->o->name, ca_dtype_name[otype], ca_dtype_name[A->out->dtype]);
+            PyErr_Format(
+                PyExc_TypeError,
+                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
+                "with casting rule 'same_kind'",
+                A->o->name, ca_dtype_name[otype], ca_dtype_name[A->out->dtype]);
             return NULL;
         }
         CaArray *res = ew_direct_out(A, otype);
@@ -835,11 +844,13 @@ ew_launch(ew_args *A, CaArray *res)
 {
     ca_strided s;
     ew_layout(A, res, &s);
-    if ((A->o->flags & CA_EWF_POWCHECK) && A->device == CA_CPU && A->in[1].arr != NULL) {
-        /* an integer exponent array: NumPy refuses negative ones (on the GPU
-         * that would need a read back; the kernel gives 0 there) */
+    if ((A->o->flags & CA_EWF_POWCHECK) && A->device == CA_CPU &&
+        A->in[1].arr != NULL) {
+        /* an integer exponent array: NumPy refuses negative exponents; on the
+         * cpu device the elements can be looked at before the launch */
         const int t = A->L->types[1];
-        if (ca_is_integer(t) && !ca_is_unsigned(t) && ca_ew_host_any_negative(&s, 2, t)) {
+        if (ca_is_integer(t) && !ca_is_unsigned(t) &&
+            ca_ew_host_any_negative(&s, 2, t)) {
             return negative_power_error();
         }
     }
@@ -953,7 +964,8 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     int req = -1;
 
     if (nargs < nin || nargs > nin + 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s (and out) but %zd %s given",
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes %d positional argument%s (and out) but %zd %s given",
                      ca_ew_ops[op].name, nin, nin == 1 ? "" : "s", nargs,
                      nargs == 1 ? "was" : "were");
         return NULL;
@@ -977,7 +989,8 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
                 dtype = v;
             }
             else {
-                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R",
+                PyErr_Format(PyExc_TypeError,
+                             "%s() got an unexpected keyword argument %R",
                              ca_ew_ops[op].name, key);
                 return NULL;
             }
@@ -1035,7 +1048,8 @@ real_of(CaArray *a)
         Py_INCREF(a);
         return (PyObject *)a;
     }
-    return (PyObject *)ca_array_view(a, a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
+    return (PyObject *)ca_array_view(a,
+                                     a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
                                      CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->data);
 }
 
@@ -1044,12 +1058,13 @@ imag_of(CaArray *a)
 {
     if (ca_is_complex(a->dtype)) {
         char *p = a->size ? a->data + a->itemsize / 2 : a->data;
-        return (PyObject *)ca_array_view(a,
-                                         a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
-                                         CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), p);
+        return (PyObject *)ca_array_view(
+            a, a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64, CA_NDIM(a),
+            CA_SHAPE(a), CA_STRIDES(a), p);
     }
     /* NumPy: zeros, read-only */
-    CaArray *r = ca_array_empty(a->dtype, CA_NDIM(a), CA_SHAPE(a), 0, a->device, a->kind);
+    CaArray *r =
+        ca_array_empty(a->dtype, CA_NDIM(a), CA_SHAPE(a), 0, a->device, a->kind);
     if (r == NULL) {
         return NULL;
     }
@@ -1103,7 +1118,8 @@ set_part(PyObject *self, PyObject *value, int imag)
 {
     CaArray *a = (CaArray *)self;
     if (value == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "cannot delete an array's real/imag part");
+        PyErr_SetString(PyExc_AttributeError,
+                        "cannot delete an array's real/imag part");
         return -1;
     }
     if (imag && !ca_is_complex(a->dtype)) {
@@ -1138,10 +1154,11 @@ set_imag(PyObject *self, PyObject *value, void *closure)
 }
 
 static PyGetSetDef ew_array_getset[] = {
-    {"real", get_real, set_real, "The real part (a view for complex arrays).", NULL},
-    {"imag", get_imag, set_imag,
-     "The imaginary part (a view for complex arrays; read-only zeros otherwise).", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "real", get_real, set_real, "The real part (a view for complex arrays).", NULL },
+    { "imag", get_imag, set_imag,
+      "The imaginary part (a view for complex arrays; read-only zeros otherwise).",
+      NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyObject *
@@ -1216,12 +1233,14 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
         if (decimals > 0) {
             return call1(CA_OP_round, a, out);
         }
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "round(): negative decimals for integer arrays are not supported");
+        PyErr_SetString(
+            PyExc_NotImplementedError,
+            "round(): negative decimals for integer arrays are not supported");
         return NULL;
     }
     /* NumPy's way: scale, round half to even, scale back */
-    PyObject *f = PyFloat_FromDouble(pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
+    PyObject *f =
+        PyFloat_FromDouble(pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
     if (f == NULL) {
         return NULL;
     }
@@ -1306,31 +1325,33 @@ py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
         return ca_nonzero(v[0], "where");
     }
     if (v[1] == NULL || v[2] == NULL) {
-        PyErr_SetString(PyExc_ValueError, "either both or neither of x and y should be given");
+        PyErr_SetString(PyExc_ValueError,
+                        "either both or neither of x and y should be given");
         return NULL;
     }
     return ew_call(CA_OP_where, v, NULL, -1, 0);
 }
 
 static PyMethodDef ew_extra_defs[] = {
-    {"real", py_real, METH_O,
-     "real(val, /)\n--\n\nThe real part: a view for complex arrays, `val` itself "
-     "otherwise (as numpy.real)."},
-    {"imag", py_imag, METH_O,
-     "imag(val, /)\n--\n\nThe imaginary part: a view for complex arrays, read-only "
-     "zeros otherwise (as numpy.imag)."},
-    {"angle", (PyCFunction)(void (*)(void))py_angle, METH_FASTCALL | METH_KEYWORDS,
-     "angle(z, deg=False)\n--\n\nThe counterclockwise angle from the positive real "
-     "axis, in radians (degrees if deg)."},
-    {"round", (PyCFunction)(void (*)(void))py_round, METH_FASTCALL | METH_KEYWORDS,
-     "round(a, decimals=0, out=None)\n--\n\nRound half to even, as numpy.round."},
-    {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
-     "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)\n--\n\n"
-     "Limit the values to [a_min, a_max]; NaN propagates, as numpy.clip."},
-    {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
-     "where(condition, x, y, /)\n--\n\nx where condition is true, else y "
-     "(broadcast; the result dtype is NumPy's result_type(x, y))."},
-    {NULL, NULL, 0, NULL},
+    { "real", py_real, METH_O,
+      "real(val, /)\n--\n\nThe real part: a view for complex arrays, `val` itself "
+      "otherwise (as numpy.real)." },
+    { "imag", py_imag, METH_O,
+      "imag(val, /)\n--\n\nThe imaginary part: a view for complex arrays, read-only "
+      "zeros otherwise (as numpy.imag)." },
+    { "angle", (PyCFunction)(void (*)(void))py_angle, METH_FASTCALL | METH_KEYWORDS,
+      "angle(z, deg=False)\n--\n\nThe counterclockwise angle from the positive real "
+      "axis, in radians (degrees if deg)." },
+    { "round", (PyCFunction)(void (*)(void))py_round, METH_FASTCALL | METH_KEYWORDS,
+      "round(a, decimals=0, out=None)\n--\n\nRound half to even, as numpy.round." },
+    { "clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
+      "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, "
+      "dtype=None)\n--\n\n"
+      "Limit the values to [a_min, a_max]; NaN propagates, as numpy.clip." },
+    { "where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
+      "where(condition, x, y, /)\n--\n\nx where condition is true, else y "
+      "(broadcast; the result dtype is NumPy's result_type(x, y))." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ======================================================================== */
@@ -1421,8 +1442,9 @@ static PyObject *
 ew_richcompare(PyObject *a, PyObject *b, int cmp)
 {
     static const int ops[] = {
-        [Py_LT] = CA_OP_less,  [Py_LE] = CA_OP_less_equal,    [Py_EQ] = CA_OP_equal,
-        [Py_NE] = CA_OP_not_equal, [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
+        [Py_LT] = CA_OP_less,    [Py_LE] = CA_OP_less_equal,
+        [Py_EQ] = CA_OP_equal,   [Py_NE] = CA_OP_not_equal,
+        [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
     };
     return nb_bin(ops[cmp], a, b);
 }
@@ -1528,8 +1550,8 @@ init_tables(void)
 {
     for (int a = 0; a < CA_NTYPES; a++) {
         for (int b = 0; b < CA_NTYPES; b++) {
-            can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(ca_descr(a), ca_descr(b),
-                                                                 NPY_SAFE_CASTING);
+            can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(
+                ca_descr(a), ca_descr(b), NPY_SAFE_CASTING);
             can_same_kind[a][b] = (unsigned char)PyArray_CanCastTypeTo(
                 ca_descr(a), ca_descr(b), NPY_SAME_KIND_CASTING);
         }

@@ -66,7 +66,8 @@ axes_from_object(PyObject *obj, int ndim, int *axes, const char *repeat_msg)
         }
         return 1;
     }
-    PyObject *seq = PySequence_Fast(obj, "axis must be an integer or a tuple of integers");
+    PyObject *seq =
+        PySequence_Fast(obj, "axis must be an integer or a tuple of integers");
     if (seq == NULL) {
         return -1;
     }
@@ -148,7 +149,8 @@ order_from_object(PyObject *obj, char dflt, const char *allowed, char *out)
             return 0;
         }
         if (c == 'K') {
-            PyErr_SetString(PyExc_ValueError, "order 'K' is not permitted for reshaping");
+            PyErr_SetString(PyExc_ValueError,
+                            "order 'K' is not permitted for reshaping");
             return -1;
         }
     }
@@ -215,8 +217,8 @@ reshape_error(CaArray *a, int nd, const Py_ssize_t *shape)
         Py_SETREF(parts, s);
     }
     if (parts != NULL) {
-        PyErr_Format(PyExc_ValueError, "cannot reshape array of size %zd into shape %U)",
-                     a->size, parts);
+        PyErr_Format(PyExc_ValueError,
+                     "cannot reshape array of size %zd into shape %U)", a->size, parts);
         Py_DECREF(parts);
     }
     return -1;
@@ -236,7 +238,8 @@ reshape_impl(CaArray *a, int nd, const Py_ssize_t *shape_in, char order, int cop
         shape[i] = shape_in[i];
         if (shape[i] < 0) {
             if (unknown >= 0) {
-                PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
+                PyErr_SetString(PyExc_ValueError,
+                                "can only specify one unknown dimension");
                 return NULL;
             }
             unknown = i;
@@ -261,7 +264,8 @@ reshape_impl(CaArray *a, int nd, const Py_ssize_t *shape_in, char order, int cop
         return NULL;
     }
     if (order == 'A') {
-        order = (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
+        order =
+            (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
     }
     int fortran = order == 'F';
     if (copy != 1) {
@@ -298,7 +302,8 @@ ravel_impl(CaArray *a, char order, int force_copy)
     int nd = CA_NDIM(a);
 
     if (order == 'A') {
-        order = (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
+        order =
+            (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
     }
     if (order == 'K') {
         /* Axes by decreasing |stride| (stable): the memory order NumPy's 'K'
@@ -431,7 +436,8 @@ moveaxis_impl(CaArray *a, PyObject *src, PyObject *dst)
         return NULL;
     }
     if (ns != ndst) {
-        PyErr_SetString(PyExc_ValueError, "`source` and `destination` arguments must have "
+        PyErr_SetString(PyExc_ValueError,
+                        "`source` and `destination` arguments must have "
                         "the same number of elements");
         return NULL;
     }
@@ -478,7 +484,8 @@ squeeze_impl(CaArray *a, PyObject *axis)
         }
         for (int i = 0; i < n; i++) {
             if (CA_SHAPE(a)[axes[i]] != 1) {
-                PyErr_SetString(PyExc_ValueError, "cannot select an axis to squeeze out "
+                PyErr_SetString(PyExc_ValueError,
+                                "cannot select an axis to squeeze out "
                                 "which has size not equal to one");
                 return NULL;
             }
@@ -625,13 +632,15 @@ join_inputs(PyObject *arrays, const char *fname)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
         if (!ca_array_check(o)) {
-            PyErr_Format(PyExc_TypeError, "%s: expected cuarray arrays, got '%.100s' at "
-                         "index %zd (convert it with cuarray.asarray)", fname,
-                         Py_TYPE(o)->tp_name, i);
+            PyErr_Format(PyExc_TypeError,
+                         "%s: expected cuarray arrays, got '%.100s' at "
+                         "index %zd (convert it with cuarray.asarray)",
+                         fname, Py_TYPE(o)->tp_name, i);
             Py_DECREF(seq);
             return NULL;
         }
-        if (((CaArray *)o)->device != ((CaArray *)PySequence_Fast_GET_ITEM(seq, 0))->device) {
+        if (((CaArray *)o)->device !=
+            ((CaArray *)PySequence_Fast_GET_ITEM(seq, 0))->device) {
             PyErr_Format(PyExc_ValueError, "%s: the arrays are on different devices "
                          "(index 0 and index %zd)", fname, i);
             Py_DECREF(seq);
@@ -686,7 +695,8 @@ join_dtype(PyObject *seq, PyObject *dtype_obj, PyObject *casting_obj)
 
 /* The output: `out` if given (checked), else a new array. */
 static CaArray *
-join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape, CaArray *first)
+join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape,
+            CaArray *first)
 {
     if (out_obj != NULL && out_obj != Py_None) {
         if (!ca_array_check(out_obj)) {
@@ -770,18 +780,22 @@ concat_shape(PyObject *seq, int axis, Py_ssize_t *shape)
     for (Py_ssize_t i = 1; i < n; i++) {
         CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
         if (CA_NDIM(x) != nd) {
-            PyErr_Format(PyExc_ValueError, "all the input arrays must have same number of "
-                         "dimensions, but the array at index 0 has %d dimension(s) and the "
-                         "array at index %zd has %d dimension(s)", nd, i, CA_NDIM(x));
+            PyErr_Format(
+                PyExc_ValueError,
+                "all the input arrays must have same number of "
+                "dimensions, but the array at index 0 has %d dimension(s) and the "
+                "array at index %zd has %d dimension(s)",
+                nd, i, CA_NDIM(x));
             return -1;
         }
         for (int d = 0; d < nd; d++) {
             if (d != axis && CA_SHAPE(x)[d] != shape[d]) {
-                PyErr_Format(PyExc_ValueError, "all the input array dimensions except for "
+                PyErr_Format(PyExc_ValueError,
+                             "all the input array dimensions except for "
                              "the concatenation axis must match exactly, but along "
                              "dimension %d, the array at index 0 has size %zd and the "
-                             "array at index %zd has size %zd", d, shape[d], i,
-                             CA_SHAPE(x)[d]);
+                             "array at index %zd has size %zd",
+                             d, shape[d], i, CA_SHAPE(x)[d]);
                 return -1;
             }
         }
@@ -818,7 +832,8 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     CaArray *first = (CaArray *)PySequence_Fast_GET_ITEM(seq, 0);
     int nd = CA_NDIM(first);
     if (nd == 0) {
-        PyErr_SetString(PyExc_ValueError, "zero-dimensional arrays cannot be concatenated");
+        PyErr_SetString(PyExc_ValueError,
+                        "zero-dimensional arrays cannot be concatenated");
         goto error;
     }
     int axis = 0;
@@ -874,7 +889,8 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
     for (Py_ssize_t i = 1; i < n; i++) {
         CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
         if (!ca_same_shape(CA_NDIM(x), CA_SHAPE(x), nd, CA_SHAPE(first))) {
-            PyErr_SetString(PyExc_ValueError, "all input arrays must have the same shape");
+            PyErr_SetString(PyExc_ValueError,
+                            "all input arrays must have the same shape");
             goto error;
         }
     }
@@ -956,25 +972,29 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     memcpy(strides, CA_STRIDES(a), (size_t)nd * sizeof(Py_ssize_t));
     if (new_ != old) {
         if (nd == 0) {
-            PyErr_SetString(PyExc_ValueError, "Changing the dtype of a 0d array is only "
+            PyErr_SetString(PyExc_ValueError,
+                            "Changing the dtype of a 0d array is only "
                             "supported if the itemsize is unchanged");
             return NULL;
         }
         Py_ssize_t last = shape[nd - 1];
         if (last != 1 && strides[nd - 1] != old && a->size != 0) {
-            PyErr_SetString(PyExc_ValueError, "To change to a dtype of a different size, "
+            PyErr_SetString(PyExc_ValueError,
+                            "To change to a dtype of a different size, "
                             "the last axis must be contiguous");
             return NULL;
         }
         if (new_ < old) {
             if (old % new_ != 0) {
-                PyErr_SetString(PyExc_ValueError, "When changing to a smaller dtype, its "
+                PyErr_SetString(PyExc_ValueError,
+                                "When changing to a smaller dtype, its "
                                 "size must be a divisor of the size of original dtype");
                 return NULL;
             }
         }
         else if ((last * old) % new_ != 0) {
-            PyErr_SetString(PyExc_ValueError, "When changing to a larger dtype, its size "
+            PyErr_SetString(PyExc_ValueError,
+                            "When changing to a larger dtype, its size "
                             "must be a divisor of the total size in bytes of the last "
                             "axis of the array.");
             return NULL;
@@ -1032,7 +1052,8 @@ kw_only(PyObject *kwargs, const char *const *names, PyObject **out, const char *
     while (PyDict_Next(kwargs, &pos, &k, &v)) {
         int found = 0;
         for (int i = 0; names[i] != NULL; i++) {
-            if (PyUnicode_Check(k) && PyUnicode_CompareWithASCIIString(k, names[i]) == 0) {
+            if (PyUnicode_Check(k) &&
+                PyUnicode_CompareWithASCIIString(k, names[i]) == 0) {
                 out[i] = v;
                 found = 1;
                 break;
@@ -1070,7 +1091,8 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
         nd = shape_from_object(kw[2], shape);
     }
     else if (PyTuple_GET_SIZE(args) == 0) {
-        PyErr_SetString(PyExc_TypeError, "reshape() takes exactly 1 argument (0 given)");
+        PyErr_SetString(PyExc_TypeError,
+                        "reshape() takes exactly 1 argument (0 given)");
         return NULL;
     }
     else {
@@ -1163,28 +1185,31 @@ Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
 }
 
 PyMethodDef ca_manip_array_methods[] = {
-    {"reshape", (PyCFunction)(void (*)(void))Ndarray_reshape, METH_VARARGS | METH_KEYWORDS,
-     "reshape(*shape, order='C', copy=None)\n--\n\n"
-     "The array with a new shape (one dimension may be -1): a view when the strides\n"
-     "allow, else a copy (copy=False raises instead, copy=True always copies)."},
-    {"ravel", (PyCFunction)(void (*)(void))Ndarray_ravel, METH_VARARGS | METH_KEYWORDS,
-     "ravel(order='C')\n--\n\nThe array as 1-D: a view when contiguous in that order, "
-     "else a copy."},
-    {"flatten", (PyCFunction)(void (*)(void))Ndarray_flatten,
-     METH_VARARGS | METH_KEYWORDS,
-     "flatten(order='C')\n--\n\nA 1-D copy of the array."},
-    {"transpose", (PyCFunction)Ndarray_transpose, METH_VARARGS,
-     "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)."},
-    {"swapaxes", (PyCFunction)Ndarray_swapaxes, METH_VARARGS,
-     "swapaxes(axis1, axis2)\n--\n\nA view with two axes interchanged."},
-    {"squeeze", (PyCFunction)(void (*)(void))Ndarray_squeeze, METH_VARARGS | METH_KEYWORDS,
-     "squeeze(axis=None)\n--\n\nA view without the given (default: all) size-1 axes."},
-    {"view", (PyCFunction)(void (*)(void))Ndarray_view, METH_VARARGS | METH_KEYWORDS,
-     "view(dtype=None, type=None)\n--\n\n"
-     "A view of the same memory, optionally as another dtype. With a different item\n"
-     "size the last axis must be contiguous and is rescaled (NumPy's rules); the\n"
-     "elements must also stay aligned."},
-    {NULL, NULL, 0, NULL},
+    { "reshape", (PyCFunction)(void (*)(void))Ndarray_reshape,
+      METH_VARARGS | METH_KEYWORDS,
+      "reshape(*shape, order='C', copy=None)\n--\n\n"
+      "The array with a new shape (one dimension may be -1): a view when the strides\n"
+      "allow, else a copy (copy=False raises instead, copy=True always copies)." },
+    { "ravel", (PyCFunction)(void (*)(void))Ndarray_ravel, METH_VARARGS | METH_KEYWORDS,
+      "ravel(order='C')\n--\n\nThe array as 1-D: a view when contiguous in that order, "
+      "else a copy." },
+    { "flatten", (PyCFunction)(void (*)(void))Ndarray_flatten,
+      METH_VARARGS | METH_KEYWORDS,
+      "flatten(order='C')\n--\n\nA 1-D copy of the array." },
+    { "transpose", (PyCFunction)Ndarray_transpose, METH_VARARGS,
+      "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)." },
+    { "swapaxes", (PyCFunction)Ndarray_swapaxes, METH_VARARGS,
+      "swapaxes(axis1, axis2)\n--\n\nA view with two axes interchanged." },
+    { "squeeze", (PyCFunction)(void (*)(void))Ndarray_squeeze,
+      METH_VARARGS | METH_KEYWORDS,
+      "squeeze(axis=None)\n--\n\nA view without the given (default: all) size-1 "
+      "axes." },
+    { "view", (PyCFunction)(void (*)(void))Ndarray_view, METH_VARARGS | METH_KEYWORDS,
+      "view(dtype=None, type=None)\n--\n\n"
+      "A view of the same memory, optionally as another dtype. With a different item\n"
+      "size the last axis must be contiguous and is rescaled (NumPy's rules); the\n"
+      "elements must also stay aligned." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ---- module functions ------------------------------------------------------- */
@@ -1260,8 +1285,8 @@ on_array1(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *), PyObject *x)
 }
 
 static PyObject *
-on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *), PyObject *x,
-          PyObject *y)
+on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *),
+          PyObject *x, PyObject *y)
 {
     CaArray *a = as_array(a_obj);
     if (a == NULL) {
@@ -1325,7 +1350,8 @@ mod_squeeze(PyObject *m, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "axis", NULL};
     PyObject *a_obj, *axis = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj, &axis)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj,
+                                     &axis)) {
         return NULL;
     }
     return on_array1(a_obj, squeeze_impl, axis);
@@ -1409,7 +1435,8 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
     PyObject *arrays = NULL, *out = NULL;
 
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
-        PyErr_SetString(PyExc_TypeError, "broadcast_arrays() takes no keyword arguments");
+        PyErr_SetString(PyExc_TypeError,
+                        "broadcast_arrays() takes no keyword arguments");
         return NULL;
     }
     arrays = PyTuple_New(n);
@@ -1465,8 +1492,8 @@ mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"arrays", "axis", "out", "dtype", "casting", NULL};
     PyObject *arrays, *axis = NULL, *out = NULL, *dtype = NULL, *casting = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$OO:concatenate", kwlist, &arrays,
-                                     &axis, &out, &dtype, &casting)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$OO:concatenate", kwlist,
+                                     &arrays, &axis, &out, &dtype, &casting)) {
         return NULL;
     }
     if (out != NULL && out != Py_None && dtype != NULL && dtype != Py_None) {
@@ -1504,43 +1531,49 @@ mod_stack(PyObject *m, PyObject *args, PyObject *kwargs)
 #define CA_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 static PyMethodDef manip_functions[] = {
-    {"reshape", CA_KW(mod_reshape),
-     "reshape(a, /, shape=None, order='C', *, newshape=None, copy=None)\n--\n\n"
-     "Gives a new shape to an array: a view when the strides allow, else a copy."},
-    {"ravel", CA_KW(mod_ravel),
-     "ravel(a, order='C')\n--\n\nThe array as 1-D: a view when possible, else a copy."},
-    {"transpose", CA_KW(mod_transpose),
-     "transpose(a, axes=None)\n--\n\nA view with the axes permuted."},
-    {"permute_dims", CA_KW(mod_permute_dims),
-     "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)."},
-    {"swapaxes", CA_KW(mod_swapaxes),
-     "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged."},
-    {"moveaxis", CA_KW(mod_moveaxis),
-     "moveaxis(a, source, destination)\n--\n\nA view with axes moved to new positions."},
-    {"squeeze", CA_KW(mod_squeeze),
-     "squeeze(a, axis=None)\n--\n\nA view without size-1 axes."},
-    {"expand_dims", CA_KW(mod_expand_dims),
-     "expand_dims(a, axis)\n--\n\nA view with size-1 axes inserted at `axis`."},
-    {"flip", CA_KW(mod_flip),
-     "flip(m, axis=None)\n--\n\nA view with the order of elements reversed along the "
-     "axes (negative strides)."},
-    {"broadcast_to", CA_KW(mod_broadcast_to),
-     "broadcast_to(array, shape)\n--\n\nA read-only view broadcast to `shape`."},
-    {"broadcast_arrays", CA_KW(mod_broadcast_arrays),
-     "broadcast_arrays(*args)\n--\n\nA tuple of the arrays broadcast against each other "
-     "(views; arrays already of the common shape are returned as they are)."},
-    {"broadcast_shapes", (PyCFunction)mod_broadcast_shapes, METH_VARARGS,
-     "broadcast_shapes(*shapes)\n--\n\nThe shape the given shapes broadcast to."},
-    {"concatenate", CA_KW(mod_concatenate),
-     "concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
-     "Join arrays along an existing axis (axis=None: the raveled arrays). The result's\n"
-     "dtype is NumPy's promotion of the inputs. All arrays must be on one device."},
-    {"concat", CA_KW(mod_concat),
-     "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array API)."},
-    {"stack", CA_KW(mod_stack),
-     "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
-     "Join arrays of one shape along a new axis."},
-    {NULL, NULL, 0, NULL},
+    { "reshape", CA_KW(mod_reshape),
+      "reshape(a, /, shape=None, order='C', *, newshape=None, copy=None)\n--\n\n"
+      "Gives a new shape to an array: a view when the strides allow, else a copy." },
+    { "ravel", CA_KW(mod_ravel),
+      "ravel(a, order='C')\n--\n\nThe array as 1-D: a view when possible, else a "
+      "copy." },
+    { "transpose", CA_KW(mod_transpose),
+      "transpose(a, axes=None)\n--\n\nA view with the axes permuted." },
+    { "permute_dims", CA_KW(mod_permute_dims),
+      "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)." },
+    { "swapaxes", CA_KW(mod_swapaxes),
+      "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged." },
+    { "moveaxis", CA_KW(mod_moveaxis),
+      "moveaxis(a, source, destination)\n--\n\nA view with axes moved to new "
+      "positions." },
+    { "squeeze", CA_KW(mod_squeeze),
+      "squeeze(a, axis=None)\n--\n\nA view without size-1 axes." },
+    { "expand_dims", CA_KW(mod_expand_dims),
+      "expand_dims(a, axis)\n--\n\nA view with size-1 axes inserted at `axis`." },
+    { "flip", CA_KW(mod_flip),
+      "flip(m, axis=None)\n--\n\nA view with the order of elements reversed along the "
+      "axes (negative strides)." },
+    { "broadcast_to", CA_KW(mod_broadcast_to),
+      "broadcast_to(array, shape)\n--\n\nA read-only view broadcast to `shape`." },
+    { "broadcast_arrays", CA_KW(mod_broadcast_arrays),
+      "broadcast_arrays(*args)\n--\n\nA tuple of the arrays broadcast against each "
+      "other "
+      "(views; arrays already of the common shape are returned as they are)." },
+    { "broadcast_shapes", (PyCFunction)mod_broadcast_shapes, METH_VARARGS,
+      "broadcast_shapes(*shapes)\n--\n\nThe shape the given shapes broadcast to." },
+    { "concatenate", CA_KW(mod_concatenate),
+      "concatenate(arrays, /, axis=0, out=None, *, dtype=None, "
+      "casting='same_kind')\n--\n\n"
+      "Join arrays along an existing axis (axis=None: the raveled arrays). The "
+      "result's\n"
+      "dtype is NumPy's promotion of the inputs. All arrays must be on one device." },
+    { "concat", CA_KW(mod_concat),
+      "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array "
+      "API)." },
+    { "stack", CA_KW(mod_stack),
+      "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
+      "Join arrays of one shape along a new axis." },
+    { NULL, NULL, 0, NULL },
 };
 
 int
