@@ -896,12 +896,10 @@ static void
 entry_istrides(const idx_plan *P, const idx_entry *e, int64_t *istrides, int ndim,
                int bpos)
 {
+    Py_ssize_t st[CA_MAX_DIMS];
+    ca_broadcast_strides(e->nd, e->shape, e->strides, P->nb, NULL, st);
     for (int k = 0; k < ndim; k++) {
-        istrides[k] = 0;
-    }
-    for (int j = 0; j < e->nd; j++) {
-        int k = bpos + (P->nb - e->nd) + j;
-        istrides[k] = e->shape[j] == 1 ? 0 : e->strides[j];
+        istrides[k] = k >= bpos && k < bpos + P->nb ? st[k - bpos] : 0;
     }
 }
 
@@ -1286,19 +1284,11 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
         }
         /* Broadcast the value to the result's shape (NumPy's message). */
         int vnd = CA_NDIM(val);
-        int ok = 1;
-        for (int k = 0; k < vnd && ok; k++) {
-            int r = P->rnd - vnd + k;
-            Py_ssize_t e = CA_SHAPE(val)[k];
-            if (r < 0) {
-                ok = e == 1;
-            }
-            else if (e == P->rshape[r]) {
-                p.vstrides[r] = e == 1 ? 0 : CA_STRIDES(val)[k];
-            }
-            else {
-                ok = e == 1;
-            }
+        Py_ssize_t vst[CA_MAX_DIMS];
+        int ok = ca_broadcast_strides(vnd, CA_SHAPE(val), CA_STRIDES(val), P->rnd,
+                                      P->rshape, vst) == 0;
+        for (int r = 0; ok && r < P->rnd; r++) {
+            p.vstrides[r] = vst[r];
         }
         if (!ok) {
             PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));

@@ -735,11 +735,7 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
         /* ctmp is C-ordered in c's shape, which is C's or C's batches folded
          * into its rows: either way it reads back in C's shape. */
         Py_ssize_t st[CA_MAX_DIMS + 2];
-        Py_ssize_t acc = ctmp->itemsize;
-        for (int d = nd - 1; d >= 0; d--) {
-            st[d] = acc;
-            acc *= CA_SHAPE(C)[d];
-        }
+        ca_contiguous_strides(nd, CA_SHAPE(C), ctmp->itemsize, 0, st);
         CaArray *back = view_of(ctmp, nd, CA_SHAPE(C), st);
         rc = back == NULL ? -1 : ca_assign(C, back);
         Py_XDECREF(back);

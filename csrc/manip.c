@@ -309,24 +309,7 @@ ravel_impl(CaArray *a, char order, int force_copy)
         /* Axes by decreasing |stride| (stable): the memory order NumPy's 'K'
          * means, each axis kept in its logical direction. */
         int perm[CA_MAX_DIMS];
-        for (int i = 0; i < nd; i++) {
-            perm[i] = i;
-        }
-        for (int i = 1; i < nd; i++) {
-            int p = perm[i];
-            Py_ssize_t sp = CA_STRIDES(a)[p] < 0 ? -CA_STRIDES(a)[p] : CA_STRIDES(a)[p];
-            int j = i;
-            while (j > 0) {
-                Py_ssize_t sq = CA_STRIDES(a)[perm[j - 1]];
-                sq = sq < 0 ? -sq : sq;
-                if (sq >= sp) {
-                    break;
-                }
-                perm[j] = perm[j - 1];
-                j--;
-            }
-            perm[j] = p;
-        }
+        ca_axes_by_stride(nd, CA_STRIDES(a), perm);
         Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
         for (int i = 0; i < nd; i++) {
             shape[i] = CA_SHAPE(a)[perm[i]];

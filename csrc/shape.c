@@ -137,6 +137,28 @@ ca_layout_flags(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
            (dense_in_order(nd, shape, strides, itemsize, 1) ? CA_LAYOUT_F : 0);
 }
 
+/* |x| of a stride (no valid stride is PY_SSIZE_T_MIN). */
+static Py_ssize_t
+abs_stride(Py_ssize_t x)
+{
+    return x < 0 ? -x : x;
+}
+
+void
+ca_axes_by_stride(int nd, const Py_ssize_t *strides, int *perm)
+{
+    /* insertion sort: stable, and nd is small */
+    for (int i = 0; i < nd; i++) {
+        const Py_ssize_t sp = abs_stride(strides[i]);
+        int j = i;
+        while (j > 0 && abs_stride(strides[perm[j - 1]]) < sp) {
+            perm[j] = perm[j - 1];
+            j--;
+        }
+        perm[j] = i;
+    }
+}
+
 /* ======================================================================== */
 /* Extent                                                                    */
 /* ======================================================================== */

@@ -96,6 +96,9 @@ ca_is_f_contiguous(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
 {
     return (ca_layout_flags(nd, shape, strides, itemsize) & CA_LAYOUT_F) != 0;
 }
+/* perm[]: the axes by decreasing |stride|, ties in axis order: the memory
+ * order of a layout, outermost first (NumPy's order='K'). */
+void ca_axes_by_stride(int nd, const Py_ssize_t *strides, int *perm);
 /* Same ndim and extents. */
 static inline int
 ca_same_shape(int nd1, const Py_ssize_t *s1, int nd2, const Py_ssize_t *s2)

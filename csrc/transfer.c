@@ -226,24 +226,7 @@ ca_array_empty_like(CaArray *a, int dtype, char order, int device, ca_memkind ki
      * that permutation. */
     int perm[CA_MAX_DIMS];
     Py_ssize_t pshape[CA_MAX_DIMS] = {0};
-    for (int i = 0; i < nd; i++) {
-        perm[i] = i;
-    }
-    for (int i = 1; i < nd; i++) {
-        int p = perm[i];
-        Py_ssize_t sp = CA_STRIDES(a)[p] < 0 ? -CA_STRIDES(a)[p] : CA_STRIDES(a)[p];
-        int j = i - 1;
-        while (j >= 0) {
-            Py_ssize_t sq = CA_STRIDES(a)[perm[j]];
-            sq = sq < 0 ? -sq : sq;
-            if (sq >= sp) {
-                break;
-            }
-            perm[j + 1] = perm[j];
-            j--;
-        }
-        perm[j + 1] = p;
-    }
+    ca_axes_by_stride(nd, CA_STRIDES(a), perm);
     for (int i = 0; i < nd; i++) {
         pshape[i] = CA_SHAPE(a)[perm[i]];
     }
