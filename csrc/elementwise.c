@@ -838,7 +838,7 @@ ew_layout(const ew_args *A, CaArray *res, ca_strided *s)
     }
 }
 
-/* Get the kernel (the loop's entry of the table) and run it over res. */
+/* Run the loop's kernel over res (kernels/ picks it by loop index and device). */
 EW_STAGE int
 ew_launch(ew_args *A, CaArray *res)
 {
