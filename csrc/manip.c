@@ -988,11 +988,8 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     /* Kernels load elements with their natural alignment (8 at most); a view
      * that breaks it would fault on the GPU, so it is refused everywhere. */
     Py_ssize_t align = new_ < 8 ? new_ : 8;
-    int ok = a->size == 0 || ((uintptr_t)a->data % (uintptr_t)align) == 0;
-    for (int i = 0; ok && i < nd; i++) {
-        ok = shape[i] <= 1 || strides[i] % align == 0;
-    }
-    if (!ok) {
+    /* an empty view's pointer addresses nothing */
+    if (!ca_layout_aligned(a->size == 0 ? NULL : a->data, nd, shape, strides, align)) {
         PyErr_Format(PyExc_ValueError, "a view as %s would not be aligned to %zd bytes "
                      "(cuarray needs aligned elements)", ca_dtype_name[dt], align);
         return NULL;

@@ -1676,14 +1676,6 @@ int
 ca_array_misaligned(const CaArray *a)
 {
     static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
-    const int al = align[a->dtype];
-    if ((uintptr_t)a->data % (uintptr_t)al) {
-        return 1;
-    }
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        if (CA_SHAPE(a)[d] > 1 && CA_STRIDES(a)[d] % al) {
-            return 1;
-        }
-    }
-    return 0;
+    return !ca_layout_aligned(a->data, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
+                              align[a->dtype]);
 }

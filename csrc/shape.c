@@ -159,6 +159,22 @@ ca_axes_by_stride(int nd, const Py_ssize_t *strides, int *perm)
     }
 }
 
+int
+ca_layout_aligned(const void *ptr, int nd, const Py_ssize_t *shape,
+                  const Py_ssize_t *strides, Py_ssize_t align)
+{
+    if ((uintptr_t)ptr % (uintptr_t)align != 0) {
+        return 0;
+    }
+    for (int i = 0; i < nd; i++) {
+        /* a length-1 dimension's stride is never multiplied by anything */
+        if (shape[i] > 1 && strides[i] % align != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* ======================================================================== */
 /* Extent                                                                    */
 /* ======================================================================== */

@@ -114,6 +114,11 @@ ca_same_shape(int nd1, const Py_ssize_t *s1, int nd2, const Py_ssize_t *s2)
     return 1;
 }
 
+/* True when ptr and every stride that addresses something (a dimension longer
+ * than 1) are multiples of `align` (a power of two or not). */
+int ca_layout_aligned(const void *ptr, int nd, const Py_ssize_t *shape,
+                      const Py_ssize_t *strides, Py_ssize_t align);
+
 /* ---- extent ---------------------------------------------------------------------- */
 /* The bytes a layout with elements touches, relative to its first element:
  * [*lo, *hi), lo <= 0 < hi. 0, or -1 (no exception, *lo and *hi untouched)
