@@ -21,6 +21,7 @@
 
 #include "cuda_compat.h"
 #include "kernels.h"
+#include "shape.h"
 
 /* ======================================================================== */
 /* Module state (module.c)                                                   */
@@ -210,6 +211,9 @@ enum {
     CA_OWNDATA = 4,
     CA_WRITEABLE = 8,
 };
+_Static_assert((int)CA_C_CONTIGUOUS == (int)CA_LAYOUT_C &&
+                   (int)CA_F_CONTIGUOUS == (int)CA_LAYOUT_F,
+               "shape.h's contiguity bits are the ndarray's flags");
 
 /* A variable-size object: ob_size is ndim; dims holds shape[ndim] then
  * strides[ndim] (bytes). */
@@ -248,6 +252,14 @@ CaArray *ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortra
  * buffer. The view references base (so the memory outlives the view). */
 CaArray *ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
                        const Py_ssize_t *strides, char *data);
+/* The same view keeping base's dtype: what reshapes, permutations and
+ * broadcasts make. */
+static inline CaArray *
+ca_array_restride(CaArray *base, int ndim, const Py_ssize_t *shape,
+                  const Py_ssize_t *strides, char *data)
+{
+    return ca_array_view(base, base->dtype, ndim, shape, strides, data);
+}
 /* An array over `mem` (stealing no reference; the array takes its own). */
 CaArray *ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                               const Py_ssize_t *shape, const Py_ssize_t *strides,
@@ -351,8 +363,6 @@ int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
 /* ======================================================================== */
 /* index/manip (index helper)                                                */
 /* ======================================================================== */
-/* A new tuple of Python ints (for messages and the `shape` of results). */
-PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 /* Where scratch and index arrays live on `device` (host memory on the cpu). */
 ca_memkind ca_index_scratch_kind(int device);
 /* Where a gather's result lives: device memory on a GPU (a pinned source would
@@ -369,6 +379,13 @@ ca_memkind ca_gather_result_kind(const CaArray *a);
  * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
  * A new reference, or NULL with an exception. */
 PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
+
+/* ======================================================================== */
+/* Search (search.c)                                                         */
+/* ======================================================================== */
+/* nonzero(obj): a tuple of int64 index arrays, one per dimension. `fname`
+ * names the caller in the TypeError for an object that is no ndarray. */
+PyObject *ca_nonzero(PyObject *obj, const char *fname);
 
 /* ======================================================================== */
 /* Deferred element-wise work (fusion.c)                                     */
