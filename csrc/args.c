@@ -1,13 +1,13 @@
 /*
  * args.c: the base layer for arguments and messages. Converters of Python
  * arguments (the hand-written METH_FASTCALL parser, shapes, dtypes' element
- * values, memory kinds, orders, axes, out=), shapes and AxisError for
- * messages, and the alignment rule of the kernels. (Device names as messages
+ * values, memory kinds, orders, axes, out=), AxisError, and the alignment
+ * rule of the kernels. (Device names as messages
  * print them are inline in cuarray.h's section of this file: device.c, which
  * this file calls, uses them too.)
  *
- * It calls only the other base files (errors.c, dtype.c, device.c) and the
- * C API: every layer above may use it (tests/test_layers.py checks that).
+ * It calls only the other base files (errors.c, dtype.c, device.c, shape.c)
+ * and the C API: every layer above may use it (tests/test_layers.py checks that).
  * No CUDA here.
  */
 #include "cuarray.h"
@@ -419,26 +419,8 @@ value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
 }
 
 /* ======================================================================== */
-/* Shapes and axes                                                           */
+/* Axes                                                                      */
 /* ======================================================================== */
-
-PyObject *
-ca_shape_tuple(int ndim, const Py_ssize_t *shape)
-{
-    PyObject *t = PyTuple_New(ndim);
-    if (t == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < ndim; i++) {
-        PyObject *v = PyLong_FromSsize_t(shape[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
 
 /* numpy.exceptions.AxisError, imported on the first error (never on a path
  * that succeeds). */
@@ -600,14 +582,6 @@ int
 ca_array_misaligned(const CaArray *a)
 {
     static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
-    const int al = align[a->dtype];
-    if ((uintptr_t)a->data % (uintptr_t)al) {
-        return 1;
-    }
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        if (CA_SHAPE(a)[d] > 1 && CA_STRIDES(a)[d] % al) {
-            return 1;
-        }
-    }
-    return 0;
+    return !ca_layout_aligned(a->data, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
+                              align[a->dtype]);
 }

@@ -417,17 +417,11 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
     int nd = PyArray_NDIM(h);
     npy_intp *shape = PyArray_DIMS(h), *strides = PyArray_STRIDES(h);
     char *data = PyArray_DATA(h);
-    char *lo = data, *hi = data;
-    for (int i = 0; i < nd; i++) {
-        npy_intp span = (shape[i] - 1) * strides[i];
-        if (span < 0) {
-            lo += span;
-        }
-        else {
-            hi += span;
-        }
-    }
-    size_t extent = (size_t)(hi - lo) + (size_t)PyArray_ITEMSIZE(h);
+    /* a NumPy array's layout lies inside its buffer: it cannot overflow */
+    Py_ssize_t l = 0, end = PyArray_ITEMSIZE(h);
+    (void)ca_layout_extent(nd, shape, strides, PyArray_ITEMSIZE(h), &l, &end);
+    char *lo = data + l;
+    size_t extent = (size_t)(end - l);
     CaMemory *mem = NULL;
     CaArray *r = NULL;
     int registered = 0;

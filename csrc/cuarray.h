@@ -21,6 +21,7 @@
 
 #include "cuda_compat.h"
 #include "kernels.h"
+#include "shape.h"
 
 /* ======================================================================== */
 /* Module state (module.c)                                                   */
@@ -228,6 +229,9 @@ enum {
     CA_OWNDATA = 4,
     CA_WRITEABLE = 8,
 };
+_Static_assert((int)CA_C_CONTIGUOUS == (int)CA_LAYOUT_C &&
+                   (int)CA_F_CONTIGUOUS == (int)CA_LAYOUT_F,
+               "shape.h's contiguity bits are the ndarray's flags");
 
 /* A variable-size object: ob_size is ndim; dims holds shape[ndim] then
  * strides[ndim] (bytes). */
@@ -266,6 +270,14 @@ CaArray *ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortra
  * buffer. The view references base (so the memory outlives the view). */
 CaArray *ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
                        const Py_ssize_t *strides, char *data);
+/* The same view keeping base's dtype: what reshapes, permutations and
+ * broadcasts make. */
+static inline CaArray *
+ca_array_restride(CaArray *base, int ndim, const Py_ssize_t *shape,
+                  const Py_ssize_t *strides, char *data)
+{
+    return ca_array_view(base, base->dtype, ndim, shape, strides, data);
+}
 /* An array over `mem` (stealing no reference; the array takes its own). */
 CaArray *ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                               const Py_ssize_t *shape, const Py_ssize_t *strides,
@@ -382,8 +394,6 @@ ca_device_str(int device)
     return PyUnicode_FromString(ca_device_name(device, buf));
 }
 
-/* A new tuple of Python ints (for messages and the `shape` of results). */
-PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 /* Raise numpy.exceptions.AxisError(axis, ndim); returns -1. */
 int ca_axis_error(Py_ssize_t axis, int ndim);
 /* The same with `fname: ` before the message (NumPy's msg_prefix; NULL: none). */
@@ -474,6 +484,13 @@ ca_memkind ca_gather_result_kind(const CaArray *a);
  * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
  * A new reference, or NULL with an exception. */
 PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
+
+/* ======================================================================== */
+/* Search (search.c)                                                         */
+/* ======================================================================== */
+/* nonzero(obj): a tuple of int64 index arrays, one per dimension. `fname`
+ * names the caller in the TypeError for an object that is no ndarray. */
+PyObject *ca_nonzero(PyObject *obj, const char *fname);
 
 /* ======================================================================== */
 /* Deferred element-wise work (fusion.c)                                     */

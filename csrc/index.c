@@ -725,24 +725,7 @@ error:
 static int
 broadcast_into(int *nb, Py_ssize_t *bshape, const idx_entry *e)
 {
-    if (e->nd > *nb) {
-        memmove(bshape + (e->nd - *nb), bshape, *nb * sizeof(Py_ssize_t));
-        for (int j = 0; j < e->nd - *nb; j++) {
-            bshape[j] = 1;
-        }
-        *nb = e->nd;
-    }
-    for (int j = 0; j < e->nd; j++) {
-        Py_ssize_t *b = &bshape[*nb - e->nd + j];
-        Py_ssize_t s = e->shape[j];
-        if (*b == 1) {
-            *b = s;
-        }
-        else if (s != 1 && s != *b) {
-            return -1;
-        }
-    }
-    return 0;
+    return ca_broadcast_into(nb, bshape, e->nd, e->shape);
 }
 
 static void
@@ -903,12 +886,10 @@ static void
 entry_istrides(const idx_plan *P, const idx_entry *e, int64_t *istrides, int ndim,
                int bpos)
 {
+    Py_ssize_t st[CA_MAX_DIMS];
+    ca_broadcast_strides(e->nd, e->shape, e->strides, P->nb, NULL, st);
     for (int k = 0; k < ndim; k++) {
-        istrides[k] = 0;
-    }
-    for (int j = 0; j < e->nd; j++) {
-        int k = bpos + (P->nb - e->nd) + j;
-        istrides[k] = e->shape[j] == 1 ? 0 : e->strides[j];
+        istrides[k] = k >= bpos && k < bpos + P->nb ? st[k - bpos] : 0;
     }
 }
 
@@ -1293,19 +1274,11 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
         }
         /* Broadcast the value to the result's shape (NumPy's message). */
         int vnd = CA_NDIM(val);
-        int ok = 1;
-        for (int k = 0; k < vnd && ok; k++) {
-            int r = P->rnd - vnd + k;
-            Py_ssize_t e = CA_SHAPE(val)[k];
-            if (r < 0) {
-                ok = e == 1;
-            }
-            else if (e == P->rshape[r]) {
-                p.vstrides[r] = e == 1 ? 0 : CA_STRIDES(val)[k];
-            }
-            else {
-                ok = e == 1;
-            }
+        Py_ssize_t vst[CA_MAX_DIMS];
+        int ok = ca_broadcast_strides(vnd, CA_SHAPE(val), CA_STRIDES(val), P->rnd,
+                                      P->rshape, vst) == 0;
+        for (int r = 0; ok && r < P->rnd; r++) {
+            p.vstrides[r] = vst[r];
         }
         if (!ok) {
             PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));

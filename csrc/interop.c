@@ -216,26 +216,11 @@ static int
 layout_extent(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
               int itemsize, Py_ssize_t *lo, Py_ssize_t *hi)
 {
-    Py_ssize_t l = 0, h = 0, ext, span;
-    for (int i = 0; i < ndim; i++) {
-        if (__builtin_mul_overflow(shape[i] - 1, strides[i], &ext)) {
-            goto overflow;
-        }
-        if (ext < 0 ? __builtin_add_overflow(l, ext, &l)
-                    : __builtin_add_overflow(h, ext, &h)) {
-            goto overflow;
-        }
+    if (ca_layout_extent(ndim, shape, strides, itemsize, lo, hi) < 0) {
+        PyErr_SetString(PyExc_ValueError, "strides and shape overflow the address space");
+        return -1;
     }
-    if (__builtin_add_overflow(h, (Py_ssize_t)itemsize, &h) ||
-        __builtin_sub_overflow(h, l, &span)) {
-        goto overflow;
-    }
-    *lo = l;
-    *hi = h;
     return 0;
-overflow:
-    PyErr_SetString(PyExc_ValueError, "strides and shape overflow the address space");
-    return -1;
 }
 
 /* Kernels load whole elements, so foreign data must be element-aligned (as
@@ -267,11 +252,7 @@ check_alignment(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
 static void
 c_strides(int ndim, const Py_ssize_t *shape, int itemsize, Py_ssize_t *strides)
 {
-    Py_ssize_t acc = itemsize;
-    for (int i = ndim - 1; i >= 0; i--) {
-        strides[i] = acc;
-        acc *= shape[i] > 1 ? shape[i] : 1;
-    }
+    ca_contiguous_strides(ndim, shape, itemsize, 0, strides);
 }
 
 /* An array over foreign memory [ptr + lo, ptr + hi) kept alive by `owner`, or

@@ -500,11 +500,7 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
         /* ctmp is C-ordered in c's shape, which is C's or C's batches folded
          * into its rows: either way it reads back in C's shape. */
         Py_ssize_t st[CA_MAX_DIMS + 2];
-        Py_ssize_t acc = ctmp->itemsize;
-        for (int d = nd - 1; d >= 0; d--) {
-            st[d] = acc;
-            acc *= CA_SHAPE(C)[d];
-        }
+        ca_contiguous_strides(nd, CA_SHAPE(C), ctmp->itemsize, 0, st);
         CaArray *back = view_of(ctmp, nd, CA_SHAPE(C), st);
         rc = back == NULL ? -1 : ca_assign(C, back);
         Py_XDECREF(back);
@@ -598,7 +594,7 @@ two_operands(PyObject *x, PyObject *y, CaArray **a, CaArray **b, int *unknown)
 static CaArray *
 view_of(CaArray *x, int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides)
 {
-    return ca_array_view(x, x->dtype, ndim, shape, strides, x->data);
+    return ca_array_restride(x, ndim, shape, strides, x->data);
 }
 
 /* Merge dims [lo, hi) of (shape, strides) into one: *len, *stride. 0 when
@@ -607,36 +603,7 @@ static int
 merge_dims(const Py_ssize_t *shape, const Py_ssize_t *strides, int lo, int hi,
            Py_ssize_t *len, Py_ssize_t *stride)
 {
-    Py_ssize_t total = 1, st = 0;
-    int have = 0;
-    for (int d = lo; d < hi; d++) {
-        total *= shape[d];
-    }
-    *len = total;
-    if (total <= 1) {
-        *stride = 0;
-        return 1;
-    }
-    for (int d = hi - 1; d >= lo; d--) {
-        if (shape[d] == 1) {
-            continue;
-        }
-        if (!have) {
-            st = strides[d];
-            have = 1;
-            continue;
-        }
-        /* the next outer dimension must step over everything inside it */
-        Py_ssize_t inner = 1;
-        for (int e = d + 1; e < hi; e++) {
-            inner *= shape[e];
-        }
-        if (strides[d] != st * inner) {
-            return 0;
-        }
-    }
-    *stride = st;
-    return 1;
+    return ca_merge_dims(shape, strides, lo, hi, len, stride);
 }
 
 /* x as a 2-D array (prod(shape[:r]), prod(shape[r:])): a view when the two
@@ -783,17 +750,9 @@ error:
 static PyObject *
 shape_repr(int nd, const Py_ssize_t *shape)
 {
-    PyObject *t = PyTuple_New(nd);
+    PyObject *t = ca_shape_tuple(nd, shape);
     if (t == NULL) {
         return NULL;
-    }
-    for (int i = 0; i < nd; i++) {
-        PyObject *v = PyLong_FromSsize_t(shape[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
     }
     PyObject *r = PyObject_Repr(t);
     Py_DECREF(t);
@@ -984,25 +943,20 @@ matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
     }
     /* broadcast the batch dimensions */
     const int ba = na > 2 ? na - 2 : 0, bb = nb > 2 ? nb - 2 : 0;
-    const int nbatch = ba > bb ? ba : bb;
+    int nbatch = 0;
     Py_ssize_t shape[CA_MAX_DIMS + 2];
-    for (int i = 0; i < nbatch; i++) {
-        int ia = i - (nbatch - ba), ib = i - (nbatch - bb);
-        Py_ssize_t da = ia >= 0 ? CA_SHAPE(a)[ia] : 1;
-        Py_ssize_t db = ib >= 0 ? CA_SHAPE(b)[ib] : 1;
-        if (da != db && da != 1 && db != 1) {
-            PyObject *s1 = shape_repr(na, CA_SHAPE(a)), *s2 = shape_repr(nb, CA_SHAPE(b));
-            if (s1 != NULL && s2 != NULL) {
-                PyErr_Format(PyExc_ValueError,
-                             "matmul: operands could not be broadcast together: batch "
-                             "dimensions of %U and %U differ",
-                             s1, s2);
-            }
-            Py_XDECREF(s1);
-            Py_XDECREF(s2);
-            return NULL;
+    if (ca_broadcast_into(&nbatch, shape, ba, CA_SHAPE(a)) < 0 ||
+        ca_broadcast_into(&nbatch, shape, bb, CA_SHAPE(b)) < 0) {
+        PyObject *s1 = shape_repr(na, CA_SHAPE(a)), *s2 = shape_repr(nb, CA_SHAPE(b));
+        if (s1 != NULL && s2 != NULL) {
+            PyErr_Format(PyExc_ValueError,
+                         "matmul: operands could not be broadcast together: batch "
+                         "dimensions of %U and %U differ",
+                         s1, s2);
         }
-        shape[i] = da == 1 ? db : da;
+        Py_XDECREF(s1);
+        Py_XDECREF(s2);
+        return NULL;
     }
     int nr = nbatch;
     if (na > 1) {

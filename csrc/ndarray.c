@@ -77,40 +77,8 @@ Ndarray_dealloc(CaArray *a)
 void
 ca_array_update_flags(CaArray *a)
 {
-    int nd = CA_NDIM(a);
-    const Py_ssize_t *shape = CA_SHAPE(a);
-    const Py_ssize_t *strides = CA_STRIDES(a);
-    int c = 1, f = 1;
-    Py_ssize_t sd = a->itemsize;
-    /* NumPy's rules: dimensions of length 1 do not matter, and an array
-     * without elements is both C- and F-contiguous. */
-    for (int i = 0; i < nd; i++) {
-        if (shape[i] == 0) {
-            a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
-            return;
-        }
-    }
-    for (int i = nd - 1; i >= 0; i--) {
-        if (shape[i] != 1) {
-            if (strides[i] != sd) {
-                c = 0;
-                break;
-            }
-            sd *= shape[i];
-        }
-    }
-    sd = a->itemsize;
-    for (int i = 0; i < nd; i++) {
-        if (shape[i] != 1) {
-            if (strides[i] != sd) {
-                f = 0;
-                break;
-            }
-            sd *= shape[i];
-        }
-    }
     a->flags &= ~(CA_C_CONTIGUOUS | CA_F_CONTIGUOUS);
-    a->flags |= (c ? CA_C_CONTIGUOUS : 0) | (f ? CA_F_CONTIGUOUS : 0);
+    a->flags |= ca_layout_flags(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize);
 }
 
 /* Validate a shape and return the element count, or -1 with ValueError. */
@@ -159,25 +127,13 @@ static void
 fill_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, int itemsize,
              int fortran, Py_ssize_t size)
 {
-    Py_ssize_t sd = itemsize;
     if (size == 0) {
         for (int i = 0; i < ndim; i++) {
             strides[i] = 0;
         }
         return;
     }
-    if (fortran) {
-        for (int i = 0; i < ndim; i++) {
-            strides[i] = sd;
-            sd *= shape[i];
-        }
-    }
-    else {
-        for (int i = ndim - 1; i >= 0; i--) {
-            strides[i] = sd;
-            sd *= shape[i];
-        }
-    }
+    ca_contiguous_strides(ndim, shape, itemsize, fortran, strides);
 }
 
 CaArray *
@@ -324,18 +280,10 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
 void
 ca_strided_set_operand(ca_strided *s, int op, CaArray *a)
 {
-    int nd = CA_NDIM(a);
-    int off = s->ndim - nd;
-    const Py_ssize_t *shape = CA_SHAPE(a);
-    const Py_ssize_t *strides = CA_STRIDES(a);
+    Py_ssize_t strides[CA_MAX_DIMS];
+    ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), s->ndim, NULL, strides);
     for (int i = 0; i < s->ndim; i++) {
-        int j = i - off;
-        if (j < 0 || shape[j] == 1) {
-            s->strides[op][i] = 0; /* broadcast */
-        }
-        else {
-            s->strides[op][i] = strides[j];
-        }
+        s->strides[op][i] = strides[i];
     }
     s->data[op] = a->data;
     if (s->nops < op + 1) {

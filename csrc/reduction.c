@@ -128,20 +128,11 @@ is_int_or_bool(int t)
 static void
 extent(const CaArray *a, intptr_t *lo, intptr_t *hi)
 {
-    intptr_t l = (intptr_t)a->data, h = (intptr_t)a->data + a->itemsize;
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        const Py_ssize_t n = CA_SHAPE(a)[d], s = CA_STRIDES(a)[d];
-        if (n > 1) {
-            if (s < 0) {
-                l += (n - 1) * s;
-            }
-            else {
-                h += (n - 1) * s;
-            }
-        }
-    }
-    *lo = l;
-    *hi = h;
+    /* an existing array's layout lies inside its buffer: it cannot overflow */
+    Py_ssize_t l = 0, h = a->itemsize;
+    (void)ca_layout_extent(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize, &l, &h);
+    *lo = (intptr_t)a->data + l;
+    *hi = (intptr_t)a->data + h;
 }
 
 static int

@@ -18,33 +18,18 @@
 static int
 same_shape(CaArray *a, CaArray *b)
 {
-    if (CA_NDIM(a) != CA_NDIM(b)) {
-        return 0;
-    }
-    for (int i = 0; i < CA_NDIM(a); i++) {
-        if (CA_SHAPE(a)[i] != CA_SHAPE(b)[i]) {
-            return 0;
-        }
-    }
-    return 1;
+    return ca_same_shape(CA_NDIM(a), CA_SHAPE(a), CA_NDIM(b), CA_SHAPE(b));
 }
 
 /* [lo, hi) byte range an array's elements occupy. */
 static void
 array_extent(CaArray *a, char **lo, char **hi)
 {
-    char *l = a->data, *h = a->data;
-    for (int i = 0; i < CA_NDIM(a); i++) {
-        Py_ssize_t span = (CA_SHAPE(a)[i] - 1) * CA_STRIDES(a)[i];
-        if (span < 0) {
-            l += span;
-        }
-        else {
-            h += span;
-        }
-    }
-    *lo = l;
-    *hi = h + a->itemsize;
+    /* an existing array's layout lies inside its buffer: it cannot overflow */
+    Py_ssize_t l = 0, h = a->itemsize;
+    (void)ca_layout_extent(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize, &l, &h);
+    *lo = a->data + l;
+    *hi = a->data + h;
 }
 
 static int
@@ -129,13 +114,7 @@ check_assign(CaArray *dst, CaArray *src)
         PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
         return -1;
     }
-    int dn = CA_NDIM(dst), sn = CA_NDIM(src);
-    int ok = sn <= dn;
-    for (int i = 0; ok && i < sn; i++) {
-        Py_ssize_t s = CA_SHAPE(src)[i], d = CA_SHAPE(dst)[dn - sn + i];
-        ok = s == d || s == 1;
-    }
-    if (!ok) {
+    if (!ca_broadcasts_to(CA_NDIM(src), CA_SHAPE(src), CA_NDIM(dst), CA_SHAPE(dst))) {
         PyObject *ds = PyObject_GetAttrString((PyObject *)dst, "shape");
         PyObject *ss = PyObject_GetAttrString((PyObject *)src, "shape");
         if (ds && ss) {
@@ -240,24 +219,7 @@ ca_array_empty_like(CaArray *a, int dtype, char order, int device, ca_memkind ki
      * that permutation. */
     int perm[CA_MAX_DIMS];
     Py_ssize_t pshape[CA_MAX_DIMS] = {0};
-    for (int i = 0; i < nd; i++) {
-        perm[i] = i;
-    }
-    for (int i = 1; i < nd; i++) {
-        int p = perm[i];
-        Py_ssize_t sp = CA_STRIDES(a)[p] < 0 ? -CA_STRIDES(a)[p] : CA_STRIDES(a)[p];
-        int j = i - 1;
-        while (j >= 0) {
-            Py_ssize_t sq = CA_STRIDES(a)[perm[j]];
-            sq = sq < 0 ? -sq : sq;
-            if (sq >= sp) {
-                break;
-            }
-            perm[j + 1] = perm[j];
-            j--;
-        }
-        perm[j + 1] = p;
-    }
+    ca_axes_by_stride(nd, CA_STRIDES(a), perm);
     for (int i = 0; i < nd; i++) {
         pshape[i] = CA_SHAPE(a)[perm[i]];
     }
