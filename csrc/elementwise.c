@@ -30,22 +30,9 @@ static unsigned char can_same_kind[CA_NTYPES][CA_NTYPES];
  * the loop search; 0 unknown, -1 no loop, else loop index + 1. */
 static int16_t *ew_cache[CA_EW_NOPS];
 
-#define DEVICE_UNSET (-1000)
-
 /* ======================================================================== */
 /* small helpers                                                              */
 /* ======================================================================== */
-
-static void
-device_name(int device, char *buf, size_t n)
-{
-    if (device == CA_CPU) {
-        PyOS_snprintf(buf, n, "cpu");
-    }
-    else {
-        PyOS_snprintf(buf, n, "cuda:%d", device);
-    }
-}
 
 /* One value of dtype `st` at src -> dtype `dt` at dst, with NumPy's casts. */
 static void
@@ -398,66 +385,39 @@ ew_operands(ew_args *A, PyObject *const *args, int is_operator)
     return 0;
 }
 
-/* out_obj: NULL/None, an ndarray, or a 1-tuple of one. */
+/* out_obj: NULL/None, an ndarray, or a 1-tuple of one (its device is checked
+ * with the operands', by ew_device). */
 EW_STAGE int
 ew_out_arg(ew_args *A, PyObject *out_obj)
 {
-    A->out = NULL;
-    if (out_obj == NULL || out_obj == Py_None) {
-        return 0;
-    }
-    if (PyTuple_Check(out_obj)) {
-        if (PyTuple_GET_SIZE(out_obj) != 1) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s() has 1 output, but out= got a tuple of %zd", A->o->name,
-                         PyTuple_GET_SIZE(out_obj));
-            return -1;
-        }
-        out_obj = PyTuple_GET_ITEM(out_obj, 0);
-        if (out_obj == Py_None) {
-            return 0;
-        }
-    }
-    if (!ca_array_check(out_obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): out= must be a cuarray.ndarray, not %.200s", A->o->name,
-                     Py_TYPE(out_obj)->tp_name);
-        return -1;
-    }
-    A->out = (CaArray *)out_obj;
-    if (!(A->out->flags & CA_WRITEABLE)) {
-        PyErr_Format(PyExc_ValueError, "%s(): output array is read-only", A->o->name);
-        return -1;
-    }
-    return 0;
+    return ca_out_from_object(A->o->name, out_obj, CA_DEVICE_UNSET, &A->out);
 }
 
 /* The one device of every array operand and out= (else the current one). */
 EW_STAGE int
 ew_device(ew_args *A)
 {
-    A->device = DEVICE_UNSET;
+    A->device = CA_DEVICE_UNSET;
     for (int i = 0; i <= A->nin; i++) {
         CaArray *a = i < A->nin ? A->in[i].arr : A->out;
         if (a == NULL) {
             continue;
         }
-        if (A->device == DEVICE_UNSET) {
+        if (A->device == CA_DEVICE_UNSET) {
             A->device = a->device;
         }
         else if (a->device != A->device) {
-            char d1[32], d2[32];
-            device_name(A->device, d1, sizeof d1);
-            device_name(a->device, d2, sizeof d2);
+            char d1[CA_DEVICE_NAME_LEN], d2[CA_DEVICE_NAME_LEN];
             PyErr_Format(
                 PyExc_ValueError,
                 "%s(): operands are on different devices (%s and %s); move one "
                 "with .to_device() or cuarray.asarray(..., device=...)",
-                A->o->name, d1, d2);
+                A->o->name, ca_device_name(A->device, d1),
+                ca_device_name(a->device, d2));
             return -1;
         }
     }
-    if (A->device == DEVICE_UNSET) {
+    if (A->device == CA_DEVICE_UNSET) {
         A->device = ca_current_device();
     }
     return 0;

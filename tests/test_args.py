@@ -50,7 +50,7 @@ def test_out_must_be_an_array(device):
     for call in calls:
         with pytest.raises(TypeError, match="out= must be a cuarray.ndarray"):
             call(np.zeros((2, 2)))
-        with pytest.raises(ValueError, match="tuple"):
+        with pytest.raises(ValueError, match="1-tuple"):
             call((ca.empty((2, 2), device=device),) * 2)
 
 
