@@ -26,6 +26,7 @@
  * - Basic indexing and assignment through basic indexing never synchronize.
  */
 #include "cuarray.h"
+#include "launch.h"
 
 /* ======================================================================== */
 /* Parsed index items                                                        */
@@ -600,7 +601,9 @@ flag_open(idx_flag *f, int device, ca_stream_t stream, int need)
         return -1;
     }
     f->ptr = (int64_t *)f->buf->data;
-    CA_CUDA_CHECK(cudaMemsetAsync(f->ptr, 0, 2 * sizeof(int64_t), stream));
+    if (ca_run_memset_async(f->ptr, 0, 2 * sizeof(int64_t), stream) < 0) {
+        goto error;
+    }
     return 0;
 error:
     Py_CLEAR(f->buf);
@@ -617,34 +620,13 @@ read_back(int device, ca_stream_t stream, const int64_t *src, int64_t *dst, size
         }
         return 0;
     }
-    cudaError_t e;
-    Py_BEGIN_ALLOW_THREADS
-    e = cudaMemcpyAsync(dst, src, n * sizeof(int64_t), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess) {
-        e = cudaStreamSynchronize(stream);
-    }
-    Py_END_ALLOW_THREADS
-    if (e != cudaSuccess) {
-        ca_cuda_error((int)e, "cudaMemcpyAsync(index check flag)");
-        return -1;
-    }
-    return 0;
+    return ca_run_memcpy_wait(dst, src, n * sizeof(int64_t), stream);
 }
 
 static void
 flag_close(idx_flag *f)
 {
     Py_CLEAR(f->buf);
-}
-
-static int
-kcheck(int status, const char *call)
-{
-    if (status != 0) {
-        ca_cuda_error_int(status, call);
-        return -1;
-    }
-    return 0;
 }
 
 /* ======================================================================== */
@@ -723,8 +705,8 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
     if (scratch == NULL) {
         goto error;
     }
-    if (kcheck(ca_mask_count(P->device, (const uint8_t *)m->data, n,
-                             (int64_t *)scratch->data, P->stream), "ca_mask_count") < 0 ||
+    if (ca_run_mask_count(P->device, (const uint8_t *)m->data, n,
+                          (int64_t *)scratch->data, P->stream) < 0 ||
         read_back(P->device, P->stream, (const int64_t *)scratch->data, &total, 1) < 0) {
         goto error;
     }
@@ -735,9 +717,9 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
         goto error;
     }
     if (nt > 0 &&
-        kcheck(ca_mask_offsets(P->device, (const uint8_t *)m->data, n,
-                               (const int64_t *)scratch->data, mnd, sh, st,
-                               (int64_t *)out->data, P->stream), "ca_mask_offsets") < 0) {
+        ca_run_mask_offsets(P->device, (const uint8_t *)m->data, n,
+                            (const int64_t *)scratch->data, mnd, sh, st,
+                            (int64_t *)out->data, P->stream) < 0) {
         goto error;
     }
     Py_DECREF(m);
@@ -979,8 +961,7 @@ plan_index(idx_plan *P, ca_index_pass *p, int64_t *flag)
             q.extent = e->extent;
             q.scale = e->scale;
             witness |= e->scale;
-            if (kcheck(ca_index_offsets(P->device, &q, i > 0, flag, P->stream),
-                       "ca_index_offsets") < 0) {
+            if (ca_run_index_offsets(P->device, &q, i > 0, flag, P->stream) < 0) {
                 return -1;
             }
         }
@@ -1018,8 +999,7 @@ plan_check_entries(idx_plan *P, int64_t *flag)
         q.idx = (const int64_t *)e->idx->data;
         q.extent = e->extent;
         q.scale = e->scale;
-        if (kcheck(ca_index_offsets(P->device, &q, 0, flag, P->stream),
-                   "ca_index_offsets") < 0) {
+        if (ca_run_index_offsets(P->device, &q, 0, flag, P->stream) < 0) {
             return -1;
         }
     }
@@ -1089,8 +1069,7 @@ gather(CaArray *a, idx_plan *P)
         goto error;
     }
     if (out->size > 0) {
-        if (kcheck(ca_index_take(P->device, &p, a->itemsize, f.ptr, P->stream),
-                   "ca_index_take") < 0) {
+        if (ca_run_index_take(P->device, &p, a->itemsize, f.ptr, P->stream) < 0) {
             goto error;
         }
     }
@@ -1184,8 +1163,7 @@ fill_region(CaArray *a, int ndim, const Py_ssize_t *shape, const Py_ssize_t *str
         return -1;
     }
     ca_strided_coalesce(&s);
-    return kcheck(ca_fill(a->device, &s, a->dtype, value, ca_current_stream(a->device)),
-                  "ca_fill");
+    return ca_run_fill(a->device, &s, a->dtype, value, ca_current_stream(a->device));
 }
 
 /* Whether the byte ranges two arrays touch can overlap (same buffer). */
@@ -1288,8 +1266,7 @@ assign_mask_scalar(CaArray *a, idx_plan *P, const unsigned char *value)
     for (int j = 0; j < r->nd; j++) {
         s.strides[1][r->vdim + j] = CA_STRIDES(mask)[j];
     }
-    return kcheck(ca_masked_fill(P->device, &s, a->itemsize, value, P->stream),
-                  "ca_masked_fill");
+    return ca_run_masked_fill(P->device, &s, a->itemsize, value, P->stream);
 }
 
 static int
@@ -1371,8 +1348,7 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
     for (int k = 0; k < p.ndim; k++) {
         n *= p.shape[k];
     }
-    if (n > 0 && kcheck(ca_index_put(P->device, &p, a->itemsize, f.ptr, P->stream),
-                        "ca_index_put") < 0) {
+    if (n > 0 && ca_run_index_put(P->device, &p, a->itemsize, f.ptr, P->stream) < 0) {
         goto error;
     }
     flag_close(&f);

@@ -21,6 +21,7 @@
  */
 #include "cuarray.h"
 #include "dlpack.h"
+#include "launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,6 @@ static PyObject *descr_item[CA_NTYPES]; /* ('', typestr), immutable so shared */
 
 /* CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns off the wait on a CAI `stream`. */
 static int cai_sync = 1;
-
-/* One reusable event per device for stream-to-stream waits. Recording and
- * waiting happen with the GIL held and cudaStreamWaitEvent captures the
- * event's state at the call, so one event per device is enough. */
-#define CA_EVENT_CACHE 64
-static cudaEvent_t wait_event[CA_EVENT_CACHE];
 
 #define PTR_NAME_V "dltensor_versioned"
 #define PTR_NAME_L "dltensor"
@@ -79,59 +74,31 @@ stream_id(ca_stream_t s)
 
 /* The handle CUDA accepts for a protocol stream id: 1 and 2 are exactly the
  * values of cudaStreamLegacy and cudaStreamPerThread. */
-static inline cudaStream_t
+static inline ca_stream_t
 stream_from_id(uintptr_t id)
 {
-    return (cudaStream_t)id;
+    return (ca_stream_t)id;
 }
 
 /* Make `consumer` wait for the work queued so far on `producer` (device
  * `device` must be current). No host synchronization. */
 static int
-stream_wait(int device, uintptr_t producer, uintptr_t consumer)
+stream_wait(uintptr_t producer, uintptr_t consumer)
 {
-    cudaEvent_t ev = NULL;
-    int cached = device >= 0 && device < CA_EVENT_CACHE;
     if (producer == consumer) {
         return 0;
     }
-    if (cached && wait_event[device] != NULL) {
-        ev = wait_event[device];
-    }
-    else {
-        CA_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-        if (cached) {
-            wait_event[device] = ev;
-        }
-    }
-    CA_CUDA_CHECK(cudaEventRecord(ev, stream_from_id(producer)));
-    CA_CUDA_CHECK(cudaStreamWaitEvent(stream_from_id(consumer), ev, 0));
-    if (!cached) {
-        CA_CUDA_CHECK(cudaEventDestroy(ev));
-    }
-    return 0;
-error:
-    if (ev != NULL && !cached) {
-        (void)cudaEventDestroy(ev);
-    }
-    return -1;
+    return ca_run_stream_wait_stream(stream_from_id(consumer), stream_from_id(producer));
 }
 
 /* Block the host until `stream` of `device` is idle (GIL released). */
 static int
 stream_sync_host(int device, ca_stream_t stream)
 {
-    int st;
     if (ca_use_device(device) < 0) {
         return -1;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = (int)cudaStreamSynchronize(stream);
-    Py_END_ALLOW_THREADS
-    if (st != 0) {
-        return ca_cuda_error_int(st, "cudaStreamSynchronize(stream)");
-    }
-    return 0;
+    return ca_run_stream_sync(stream);
 }
 
 /* An int-like -> Py_ssize_t; TypeError naming `what` for non-integers,
@@ -709,7 +676,7 @@ cai_parse(PyObject *iface, cai_desc *c)
 static CaArray *
 cai_build(PyObject *owner, const cai_desc *c)
 {
-    struct cudaPointerAttributes attr;
+    ca_pointer_info attr;
     char *ptr = (char *)c->ptr, *host = NULL;
     int device;
     ca_memkind kind;
@@ -721,26 +688,24 @@ cai_build(PyObject *owner, const cai_desc *c)
         return wrap_foreign(NULL, NULL, 0, 0, 0, c->dtype, c->ndim, c->shape,
                             c->strides, device, kind, owner, c->readonly);
     }
-    memset(&attr, 0, sizeof attr);
-    int st = (int)cudaPointerGetAttributes(&attr, ptr);
+    int st = ca_rt_pointer_info(ptr, &attr);
     if (st != 0) {
-        (void)cudaGetLastError(); /* not sticky; keep it out of later checks */
         ca_cuda_error_int(st, "cudaPointerGetAttributes(__cuda_array_interface__ "
                               "data pointer)");
         return NULL;
     }
     switch (attr.type) {
-    case cudaMemoryTypeDevice:
+    case CA_PTR_DEVICE:
         kind = CA_MEM_DEVICE;
         break;
-    case cudaMemoryTypeManaged:
+    case CA_PTR_MANAGED:
         kind = CA_MEM_MANAGED;
         host = ptr;
         break;
-    case cudaMemoryTypeHost:
+    case CA_PTR_HOST:
         kind = CA_MEM_PINNED;
-        host = (char *)attr.hostPointer;
-        if (attr.devicePointer == NULL) {
+        host = (char *)attr.host_ptr;
+        if (attr.device_ptr == NULL) {
             PyErr_SetString(PyExc_ValueError,
                             "__cuda_array_interface__ points to pinned host memory "
                             "that is not mapped into the device address space");
@@ -757,7 +722,7 @@ cai_build(PyObject *owner, const cai_desc *c)
     device = attr.device;
     if (c->has_stream && cai_sync) {
         if (ca_use_device(device) < 0 ||
-            stream_wait(device, c->stream, stream_id(ca_current_stream(device))) < 0) {
+            stream_wait(c->stream, stream_id(ca_current_stream(device))) < 0) {
             return NULL;
         }
     }
@@ -1282,7 +1247,7 @@ Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
             }
         }
         else if (ca_use_device(src->device) < 0 ||
-                 stream_wait(src->device, stream_id(ours), consumer) < 0) {
+                 stream_wait(stream_id(ours), consumer) < 0) {
             goto error;
         }
     }
@@ -1672,7 +1637,10 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
             if (ca_use_device(dev) < 0) {
                 goto error;
             }
-            CA_CUDA_CHECK(cudaHostGetDevicePointer(&d, host, 0));
+            if (ca_launch_status(ca_rt_host_device_pointer(&d, host),
+                                 "cudaHostGetDevicePointer(&d, host, 0)") < 0) {
+                goto error;
+            }
             dptr = (char *)d;
         }
     }
