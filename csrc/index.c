@@ -340,6 +340,205 @@ too_many_dims(int n)
     return -1;
 }
 
+/* How many axes of `a` the key's items index (an ellipsis stands for the
+ * rest); IndexError for a second ellipsis or too many indices. */
+static int
+count_indexed(const CaArray *a, const idx_key *k, int *consumed)
+{
+    int n = 0, ell = 0;
+    for (int i = 0; i < k->n; i++) {
+        const idx_item *it = &k->it[i];
+        switch (it->type) {
+        case IT_INT:
+        case IT_SLICE:
+        case IT_ARR:
+            n++;
+            break;
+        case IT_MASK:
+            n += CA_NDIM(it->arr);
+            break;
+        case IT_ELL:
+            if (ell) {
+                PyErr_SetString(PyExc_IndexError,
+                                "an index can only have a single ellipsis ('...')");
+                return -1;
+            }
+            ell = 1;
+            break;
+        default:
+            break;
+        }
+    }
+    if (n > CA_NDIM(a)) {
+        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
+                     "%d-dimensional, but %d were indexed", CA_NDIM(a), n);
+        return -1;
+    }
+    *consumed = n;
+    return 0;
+}
+
+/* NumPy's rule for where the broadcast index dimensions go: where the first
+ * fancy item is when the fancy items are adjacent, first otherwise. *status:
+ * -1 none seen yet, 0 in the first run of them, 1 after it, 2 split. */
+static void
+note_consec(idx_view *v, int fancy, int result_dim, int *status)
+{
+    if (fancy) {
+        if (*status == -1) {
+            v->consec = result_dim;
+            *status = 0;
+        }
+        else if (*status == 1) {
+            *status = 2;
+            v->consec = 0;
+        }
+    }
+    else if (*status == 0) {
+        *status = 1;
+    }
+}
+
+/* A view being built from a key, item by item. */
+typedef struct {
+    const Py_ssize_t *shape, *strides; /* the indexed array's */
+    int in;                            /* its next axis to index */
+    int result_dim;                    /* dimensions the basic items made so far */
+    idx_view *v;                       /* v->ndim: the view's dimensions so far */
+} view_build;
+
+/* IndexError when n more dimensions would make the view too large. */
+static int
+view_reserve(const view_build *b, int n)
+{
+    if (b->v->ndim + n > CA_MAX_DIMS) {
+        return too_many_dims(b->v->ndim + n);
+    }
+    return 0;
+}
+
+static void
+view_push(view_build *b, Py_ssize_t shape, Py_ssize_t stride)
+{
+    b->v->shape[b->v->ndim] = shape;
+    b->v->strides[b->v->ndim] = stride;
+    b->v->ndim++;
+}
+
+/* The next cnt axes of the array pass into the view unchanged. */
+static void
+view_keep_axes(view_build *b, int cnt)
+{
+    for (int j = 0; j < cnt; j++) {
+        view_push(b, b->shape[b->in], b->strides[b->in]);
+        b->in++;
+    }
+}
+
+static int
+view_int(view_build *b, const idx_item *it)
+{
+    Py_ssize_t n = b->shape[b->in];
+    Py_ssize_t x = it->start < 0 ? it->start + n : it->start;
+    if (x < 0 || x >= n) {
+        PyErr_Format(PyExc_IndexError,
+                     "index %zd is out of bounds for axis %d with size %zd", it->start,
+                     b->in, n);
+        return -1;
+    }
+    b->v->data += x * b->strides[b->in];
+    b->in++;
+    return 0;
+}
+
+static int
+view_slice(view_build *b, const idx_item *it)
+{
+    if (view_reserve(b, 1) < 0) {
+        return -1;
+    }
+    Py_ssize_t start = it->start, stop = it->stop;
+    Py_ssize_t len = PySlice_AdjustIndices(b->shape[b->in], &start, &stop, it->step);
+    if (len > 0) {
+        b->v->data += start * b->strides[b->in];
+    }
+    view_push(b, len, b->strides[b->in] * it->step);
+    b->in++;
+    b->result_dim++;
+    return 0;
+}
+
+/* None: a new dimension of length 1. */
+static int
+view_newaxis(view_build *b)
+{
+    if (view_reserve(b, 1) < 0) {
+        return -1;
+    }
+    view_push(b, 1, 0);
+    b->result_dim++;
+    return 0;
+}
+
+/* An ellipsis: the next cnt axes as they are. */
+static int
+view_ellipsis(view_build *b, int cnt)
+{
+    if (view_reserve(b, cnt) < 0) {
+        return -1;
+    }
+    view_keep_axes(b, cnt);
+    b->result_dim += cnt;
+    return 0;
+}
+
+/* As NumPy, a mask dimension of length 0 is not compared with its axis (it
+ * selects nothing whatever the axis' size). */
+static int
+check_mask_axes(const view_build *b, const CaArray *mask)
+{
+    const Py_ssize_t *msh = CA_SHAPE(mask);
+    for (int j = 0; j < CA_NDIM(mask); j++) {
+        Py_ssize_t n = b->shape[b->in + j];
+        if (msh[j] != n && msh[j] != 0) {
+            PyErr_Format(PyExc_IndexError,
+                         "boolean index did not match indexed array along axis %d; "
+                         "size of axis is %zd but size of corresponding boolean axis "
+                         "is %zd",
+                         b->in + j, n, msh[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* An index array, mask or boolean scalar (item i): its dimensions stay in the
+ * view, recorded in v->ref for the advanced pass. */
+static int
+view_fancy(view_build *b, const idx_item *it, int i)
+{
+    int cover = it->type == IT_ARR ? 1 : it->type == IT_MASK ? CA_NDIM(it->arr) : 0;
+    int add = cover == 0 ? 1 : cover;
+    if (view_reserve(b, add) < 0) {
+        return -1;
+    }
+    fancy_ref *r = &b->v->ref[b->v->nref++];
+    r->item = i;
+    r->vdim = b->v->ndim;
+    r->nd = add;
+    r->axis = b->in;
+    if (cover == 0) {
+        /* A boolean scalar indexes a new dimension of size 1. */
+        view_push(b, 1, 0);
+        return 0;
+    }
+    if (it->type == IT_MASK && check_mask_axes(b, it->arr) < 0) {
+        return -1;
+    }
+    view_keep_axes(b, cover);
+    return 0;
+}
+
 /* Apply the integers, slices, None and Ellipsis of k to a. Fancy items keep
  * their dimensions in v (recorded in v->ref); integers among fancy items are
  * applied here as well, but still count as fancy for where the result's index
@@ -347,167 +546,52 @@ too_many_dims(int n)
 static int
 apply_basic(CaArray *a, idx_key *k, idx_view *v)
 {
-    const int andim = CA_NDIM(a);
-    const Py_ssize_t *ash = CA_SHAPE(a);
-    const Py_ssize_t *ast = CA_STRIDES(a);
-    int consumed = 0, ell = -1, nd = 0, in = 0;
-    int result_dim = 0, consec_status = -1;
+    view_build b = {CA_SHAPE(a), CA_STRIDES(a), 0, 0, v};
+    int consumed, consec_status = -1, rc = 0;
 
-    for (int i = 0; i < k->n; i++) {
-        idx_item *it = &k->it[i];
-        switch (it->type) {
-        case IT_INT:
-        case IT_SLICE:
-        case IT_ARR:
-            consumed++;
-            break;
-        case IT_MASK:
-            consumed += CA_NDIM(it->arr);
-            break;
-        case IT_ELL:
-            if (ell >= 0) {
-                PyErr_SetString(PyExc_IndexError,
-                                "an index can only have a single ellipsis ('...')");
-                return -1;
-            }
-            ell = i;
-            break;
-        default:
-            break;
-        }
-    }
-    if (consumed > andim) {
-        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
-                     "%d-dimensional, but %d were indexed", andim, consumed);
+    if (count_indexed(a, k, &consumed) < 0) {
         return -1;
     }
+    v->ndim = 0;
     v->data = a->data;
     v->nref = 0;
     v->consec = 0;
-    for (int i = 0; i <= k->n; i++) {
-        /* i == k->n: the implicit Ellipsis at the end (no effect on consec). */
-        idx_item *it = i < k->n ? &k->it[i] : NULL;
-        int type = it != NULL ? it->type : IT_ELL;
-        int fancy = it != NULL && (type == IT_ARR || type == IT_MASK || type == IT_BOOL ||
-                                   (type == IT_INT && k->nfancy > 0));
-        if (it != NULL && k->nfancy > 0) {
-            if (fancy) {
-                if (consec_status == -1) {
-                    v->consec = result_dim;
-                    consec_status = 0;
-                }
-                else if (consec_status == 1) {
-                    consec_status = 2;
-                    v->consec = 0;
-                }
-            }
-            else if (consec_status == 0) {
-                consec_status = 1;
-            }
+    for (int i = 0; rc == 0 && i < k->n; i++) {
+        const idx_item *it = &k->it[i];
+        if (k->nfancy > 0) {
+            int fancy = it->type == IT_ARR || it->type == IT_MASK ||
+                        it->type == IT_BOOL || it->type == IT_INT;
+            note_consec(v, fancy, b.result_dim, &consec_status);
         }
-        switch (type) {
-        case IT_INT: {
-            Py_ssize_t n = ash[in];
-            Py_ssize_t x = it->start < 0 ? it->start + n : it->start;
-            if (x < 0 || x >= n) {
-                PyErr_Format(PyExc_IndexError,
-                             "index %zd is out of bounds for axis %d with size %zd",
-                             it->start, in, n);
-                return -1;
-            }
-            v->data += x * ast[in];
-            in++;
+        switch (it->type) {
+        case IT_INT:
+            rc = view_int(&b, it);
             break;
-        }
-        case IT_SLICE: {
-            if (nd >= CA_MAX_DIMS) {
-                return too_many_dims(nd + 1);
-            }
-            Py_ssize_t start = it->start, stop = it->stop;
-            Py_ssize_t len = PySlice_AdjustIndices(ash[in], &start, &stop, it->step);
-            if (len > 0) {
-                v->data += start * ast[in];
-            }
-            v->shape[nd] = len;
-            v->strides[nd] = ast[in] * it->step;
-            nd++;
-            in++;
-            result_dim++;
+        case IT_SLICE:
+            rc = view_slice(&b, it);
             break;
-        }
         case IT_NEW:
-            if (nd >= CA_MAX_DIMS) {
-                return too_many_dims(nd + 1);
-            }
-            v->shape[nd] = 1;
-            v->strides[nd] = 0;
-            nd++;
-            result_dim++;
+            rc = view_newaxis(&b);
             break;
-        case IT_ELL: {
-            /* Explicit: what the other items leave; implicit: the rest. */
-            int cnt = i < k->n ? andim - consumed : andim - in;
-            if (nd + cnt > CA_MAX_DIMS) {
-                return too_many_dims(nd + cnt);
-            }
-            for (int j = 0; j < cnt; j++) {
-                v->shape[nd] = ash[in];
-                v->strides[nd] = ast[in];
-                nd++;
-                in++;
-            }
-            result_dim += cnt;
+        case IT_ELL:
+            /* what the other items leave */
+            rc = view_ellipsis(&b, CA_NDIM(a) - consumed);
             break;
-        }
         case IT_ARR:
         case IT_MASK:
-        case IT_BOOL: {
-            int cover = type == IT_ARR ? 1 : type == IT_MASK ? CA_NDIM(it->arr) : 0;
-            int add = cover == 0 ? 1 : cover;
-            if (nd + add > CA_MAX_DIMS) {
-                return too_many_dims(nd + add);
-            }
-            fancy_ref *r = &v->ref[v->nref++];
-            r->item = i;
-            r->vdim = nd;
-            r->nd = add;
-            r->axis = in;
-            if (cover == 0) {
-                /* A boolean scalar indexes a new dimension of size 1. */
-                v->shape[nd] = 1;
-                v->strides[nd] = 0;
-                nd++;
-                break;
-            }
-            if (type == IT_MASK) {
-                const Py_ssize_t *msh = CA_SHAPE(it->arr);
-                /* As NumPy, a mask dimension of length 0 is not compared
-                 * (it selects nothing whatever the axis' size). */
-                for (int j = 0; j < cover; j++) {
-                    if (msh[j] != ash[in + j] && msh[j] != 0) {
-                        PyErr_Format(PyExc_IndexError,
-                                     "boolean index did not match indexed array along "
-                                     "axis %d; size of axis is %zd but size of "
-                                     "corresponding boolean axis is %zd",
-                                     in + j, ash[in + j], msh[j]);
-                        return -1;
-                    }
-                }
-            }
-            for (int j = 0; j < cover; j++) {
-                v->shape[nd] = ash[in];
-                v->strides[nd] = ast[in];
-                nd++;
-                in++;
-            }
+        case IT_BOOL:
+            rc = view_fancy(&b, it, i);
             break;
-        }
         default:
             break;
         }
     }
-    v->ndim = nd;
-    return 0;
+    if (rc < 0) {
+        return -1;
+    }
+    /* The implicit Ellipsis at the end: the axes no item reached (it has no
+     * effect on consec). */
+    return view_ellipsis(&b, CA_NDIM(a) - b.in);
 }
 
 /* The fast path: a key that is one slice or one integer. Returns 1 and sets
