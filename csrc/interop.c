@@ -80,8 +80,8 @@ stream_from_id(uintptr_t id)
     return (ca_stream_t)id;
 }
 
-/* Make `consumer` wait for the work queued so far on `producer` (device
- * `device` must be current). No host synchronization. */
+/* Make `consumer` wait for the work queued so far on `producer` (their device
+ * must be current). No host synchronization. */
 static int
 stream_wait(uintptr_t producer, uintptr_t consumer)
 {
@@ -228,30 +228,6 @@ check_alignment(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
                          strides[i], i, itemsize);
             return -1;
         }
-    }
-    return 0;
-}
-
-/* A non-empty foreign layout at ptr: not NULL, element-aligned and inside the
- * address space, with its byte extent around ptr in [*lo, *hi). `exc` and the
- * two messages are the protocol's, so each names its own source. */
-static int
-check_foreign_extent(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
-                     const Py_ssize_t *strides, int itemsize, PyObject *exc,
-                     const char *null_msg, const char *range_msg, Py_ssize_t *lo,
-                     Py_ssize_t *hi)
-{
-    if (ptr == 0) {
-        PyErr_SetString(exc, null_msg);
-        return -1;
-    }
-    if (check_alignment(ptr, ndim, shape, strides, itemsize, exc) < 0 ||
-        layout_extent(ndim, shape, strides, itemsize, lo, hi) < 0) {
-        return -1;
-    }
-    if ((*lo < 0 && ptr < (uintptr_t)(-*lo)) || (uintptr_t)*hi > UINTPTR_MAX - ptr) {
-        PyErr_SetString(exc, range_msg);
-        return -1;
     }
     return 0;
 }
@@ -558,6 +534,30 @@ typedef struct {
     Py_ssize_t strides[CA_MAX_DIMS];
 } cai_desc;
 
+/* A non-empty foreign layout at ptr: not NULL, element-aligned and inside the
+ * address space, with its byte extent around ptr in [*lo, *hi). `exc` and the
+ * two messages are the protocol's, so each names its own source. */
+static int
+check_foreign_extent(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
+                     const Py_ssize_t *strides, int itemsize, PyObject *exc,
+                     const char *null_msg, const char *range_msg, Py_ssize_t *lo,
+                     Py_ssize_t *hi)
+{
+    if (ptr == 0) {
+        PyErr_SetString(exc, null_msg);
+        return -1;
+    }
+    if (check_alignment(ptr, ndim, shape, strides, itemsize, exc) < 0 ||
+        layout_extent(ndim, shape, strides, itemsize, lo, hi) < 0) {
+        return -1;
+    }
+    if ((*lo < 0 && ptr < (uintptr_t)(-*lo)) || (uintptr_t)*hi > UINTPTR_MAX - ptr) {
+        PyErr_SetString(exc, range_msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* Borrowed dict item that must be there: NULL with ValueError when absent. */
 static PyObject *
 dict_require(PyObject *d, PyObject *key, const char *name)
@@ -667,8 +667,11 @@ cai_parse_stream(PyObject *iface, cai_desc *c)
         return 0;
     }
     v = dict_get(iface, k_stream);
+    if (v == NULL && PyErr_Occurred()) {
+        return -1;
+    }
     if (v == NULL || v == Py_None) {
-        return v == NULL && PyErr_Occurred() ? -1 : 0;
+        return 0;
     }
     if (PyBool_Check(v)) {
         PyErr_SetString(PyExc_TypeError,
