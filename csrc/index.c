@@ -178,6 +178,69 @@ item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
     return it->arr == NULL ? -1 : 0;
 }
 
+/* A cuarray index: a mask as it is, an integer array as int64. */
+static int
+item_from_cuarray(CaArray *a, CaArray *x, idx_item *it)
+{
+    if (same_device(a, x, "the index array") < 0) {
+        return -1;
+    }
+    if (x->dtype == CA_BOOL) {
+        it->type = IT_MASK;
+        Py_INCREF(x);
+        it->arr = x;
+        return 0;
+    }
+    if (!ca_is_integer(x->dtype)) {
+        PyErr_SetString(PyExc_IndexError,
+                        "arrays used as indices must be of integer (or boolean) type");
+        return -1;
+    }
+    it->type = IT_ARR;
+    it->arr = as_index_array(x);
+    return it->arr == NULL ? -1 : 0;
+}
+
+/* A NumPy index: 0-d bools and integers are scalars, anything else an array. */
+static int
+item_from_ndarray(CaArray *a, PyArrayObject *h, idx_item *it)
+{
+    if (PyArray_NDIM(h) == 0) {
+        char kind = PyArray_DESCR(h)->kind;
+        if (kind == 'b') {
+            it->type = IT_BOOL;
+            it->start = PyObject_IsTrue((PyObject *)h);
+            return it->start < 0 ? -1 : 0;
+        }
+        if (kind == 'i' || kind == 'u') {
+            it->type = IT_INT;
+            it->start = PyNumber_AsSsize_t((PyObject *)h, PyExc_IndexError);
+            return it->start == -1 && PyErr_Occurred() ? -1 : 0;
+        }
+    }
+    return item_from_numpy(a, h, it);
+}
+
+/* A list (or other sequence) of indices or bools, through NumPy. */
+static int
+item_from_sequence(CaArray *a, PyObject *o, idx_item *it)
+{
+    PyObject *h = PyArray_FromAny(o, NULL, 0, 0, 0, NULL);
+    int rc;
+    if (h == NULL) {
+        return -1;
+    }
+    if (PyArray_NDIM((PyArrayObject *)h) == 0) {
+        PyErr_SetString(PyExc_IndexError, invalid_index_msg);
+        rc = -1;
+    }
+    else {
+        rc = item_from_numpy(a, (PyArrayObject *)h, it);
+    }
+    Py_DECREF(h);
+    return rc;
+}
+
 /* Classify one index object. Integer arrays are converted to int64 arrays on
  * the indexed array's device, boolean ones to bool arrays there. */
 static int
@@ -214,41 +277,10 @@ parse_item(CaArray *a, PyObject *o, idx_item *it)
         return it->start < 0 ? -1 : 0;
     }
     if (ca_array_check(o)) {
-        CaArray *x = (CaArray *)o;
-        if (same_device(a, x, "the index array") < 0) {
-            return -1;
-        }
-        if (x->dtype == CA_BOOL) {
-            it->type = IT_MASK;
-            Py_INCREF(x);
-            it->arr = x;
-            return 0;
-        }
-        if (!ca_is_integer(x->dtype)) {
-            PyErr_SetString(PyExc_IndexError,
-                            "arrays used as indices must be of integer (or boolean) type");
-            return -1;
-        }
-        it->type = IT_ARR;
-        it->arr = as_index_array(x);
-        return it->arr == NULL ? -1 : 0;
+        return item_from_cuarray(a, (CaArray *)o, it);
     }
     if (PyArray_Check(o)) {
-        PyArrayObject *h = (PyArrayObject *)o;
-        if (PyArray_NDIM(h) == 0) {
-            char kind = PyArray_DESCR(h)->kind;
-            if (kind == 'b') {
-                it->type = IT_BOOL;
-                it->start = PyObject_IsTrue(o);
-                return it->start < 0 ? -1 : 0;
-            }
-            if (kind == 'i' || kind == 'u') {
-                it->type = IT_INT;
-                it->start = PyNumber_AsSsize_t(o, PyExc_IndexError);
-                return it->start == -1 && PyErr_Occurred() ? -1 : 0;
-            }
-        }
-        return item_from_numpy(a, h, it);
+        return item_from_ndarray(a, (PyArrayObject *)o, it);
     }
     if (PyIndex_Check(o)) {
         it->type = IT_INT;
@@ -256,20 +288,7 @@ parse_item(CaArray *a, PyObject *o, idx_item *it)
         return it->start == -1 && PyErr_Occurred() ? -1 : 0;
     }
     if (PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o)) {
-        PyObject *h = PyArray_FromAny(o, NULL, 0, 0, 0, NULL);
-        if (h == NULL) {
-            return -1;
-        }
-        int rc;
-        if (PyArray_NDIM((PyArrayObject *)h) == 0) {
-            PyErr_SetString(PyExc_IndexError, invalid_index_msg);
-            rc = -1;
-        }
-        else {
-            rc = item_from_numpy(a, (PyArrayObject *)h, it);
-        }
-        Py_DECREF(h);
-        return rc;
+        return item_from_sequence(a, o, it);
     }
     PyErr_SetString(PyExc_IndexError, invalid_index_msg);
     return -1;
@@ -791,7 +810,8 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
     }
     if (ca_run_mask_count(P->device, (const uint8_t *)m->data, n,
                           (int64_t *)scratch->data, P->stream) < 0 ||
-        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total, 1) < 0) {
+        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total,
+                  1) < 0) {
         goto error;
     }
     Py_ssize_t nt = (Py_ssize_t)total;
@@ -1353,62 +1373,79 @@ assign_mask_scalar(CaArray *a, idx_plan *P, const unsigned char *value)
     return ca_run_masked_fill(P->device, &s, a->itemsize, value, P->stream);
 }
 
+/* p's value strides for `val` broadcast to the indexing result's shape;
+ * ValueError with NumPy's message when it does not broadcast. */
+static int
+broadcast_value(idx_plan *P, const CaArray *val, ca_index_pass *p)
+{
+    int vnd = CA_NDIM(val);
+    int ok = 1;
+    for (int k = 0; k < vnd && ok; k++) {
+        int r = P->rnd - vnd + k;
+        Py_ssize_t e = CA_SHAPE(val)[k];
+        if (r < 0) {
+            ok = e == 1;
+        }
+        else if (e == P->rshape[r]) {
+            p->vstrides[r] = e == 1 ? 0 : CA_STRIDES(val)[k];
+        }
+        else {
+            ok = e == 1;
+        }
+    }
+    if (ok) {
+        return 0;
+    }
+    PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));
+    PyObject *rs = ca_shape_tuple(P->rnd, P->rshape);
+    if (vs != NULL && rs != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "shape mismatch: value array of shape %R could not be "
+                     "broadcast to indexing result of shape %R", vs, rs);
+    }
+    Py_XDECREF(vs);
+    Py_XDECREF(rs);
+    return -1;
+}
+
+/* An array value of a scatter, in a's dtype and apart from a (a copy when it
+ * is not, or might overlap), pointed to by p. */
+static CaArray *
+scatter_value(CaArray *a, idx_plan *P, PyObject *value, ca_index_pass *p)
+{
+    CaArray *val = value_array(a, value);
+    if (val == NULL) {
+        return NULL;
+    }
+    if (val->dtype != a->dtype || may_overlap(a, val)) {
+        Py_SETREF(val, ca_array_copy(val, a->dtype, 'K'));
+        if (val == NULL) {
+            return NULL;
+        }
+    }
+    if (broadcast_value(P, val, p) < 0) {
+        Py_DECREF(val);
+        return NULL;
+    }
+    p->vals = val->data;
+    return val;
+}
+
 static int
 scatter(CaArray *a, idx_plan *P, PyObject *value)
 {
-    CaArray *val = NULL, *tmp = NULL;
+    CaArray *val = NULL;
     idx_flag f = {0};
     ca_index_pass p;
-    int scalar = is_scalar(value);
 
     plan_pass(P, &p);
-    if (scalar) {
+    if (is_scalar(value)) {
         if (scalar_bytes(value, a->dtype, p.value) < 0) {
             goto error;
         }
     }
-    else {
-        val = value_array(a, value);
-        if (val == NULL) {
-            goto error;
-        }
-        if (val->dtype != a->dtype || may_overlap(a, val)) {
-            tmp = ca_array_copy(val, a->dtype, 'K');
-            if (tmp == NULL) {
-                goto error;
-            }
-            Py_SETREF(val, tmp);
-            tmp = NULL;
-        }
-        /* Broadcast the value to the result's shape (NumPy's message). */
-        int vnd = CA_NDIM(val);
-        int ok = 1;
-        for (int k = 0; k < vnd && ok; k++) {
-            int r = P->rnd - vnd + k;
-            Py_ssize_t e = CA_SHAPE(val)[k];
-            if (r < 0) {
-                ok = e == 1;
-            }
-            else if (e == P->rshape[r]) {
-                p.vstrides[r] = e == 1 ? 0 : CA_STRIDES(val)[k];
-            }
-            else {
-                ok = e == 1;
-            }
-        }
-        if (!ok) {
-            PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));
-            PyObject *rs = ca_shape_tuple(P->rnd, P->rshape);
-            if (vs != NULL && rs != NULL) {
-                PyErr_Format(PyExc_ValueError,
-                             "shape mismatch: value array of shape %R could not be "
-                             "broadcast to indexing result of shape %R", vs, rs);
-            }
-            Py_XDECREF(vs);
-            Py_XDECREF(rs);
-            goto error;
-        }
-        p.vals = val->data;
+    else if ((val = scatter_value(a, P, value, &p)) == NULL) {
+        goto error;
     }
     if (flag_open(&f, P->device, P->stream, P->need_check) < 0) {
         goto error;
@@ -1419,7 +1456,8 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
     }
     /* Check every index before writing anything, so that a failed assignment
      * changes nothing. */
-    if (P->nent == 1 ? plan_check_entries(P, f.ptr) < 0 : plan_index(P, &p, f.ptr) < 0) {
+    if (P->nent == 1 ? plan_check_entries(P, f.ptr) < 0
+                     : plan_index(P, &p, f.ptr) < 0) {
         goto error;
     }
     if (plan_flag_raise(P, &f) < 0) {

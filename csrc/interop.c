@@ -274,12 +274,44 @@ wrap_foreign(char *ptr, char *host_ptr, Py_ssize_t lo, Py_ssize_t hi,
 /* __cuda_array_interface__ export                                           */
 /* ======================================================================== */
 
+/* d[key] = v, taking the new reference v (NULL: its exception is set). */
+static int
+dict_set_new(PyObject *d, PyObject *key, PyObject *v)
+{
+    int rc = v == NULL ? -1 : PyDict_SetItem(d, key, v);
+    Py_XDECREF(v);
+    return rc;
+}
+
+/* descr: [('', typestr)]. */
+static PyObject *
+cai_descr(int dtype)
+{
+    PyObject *l = PyList_New(1);
+    if (l != NULL) {
+        PyList_SET_ITEM(l, 0, Py_NewRef(descr_item[dtype]));
+    }
+    return l;
+}
+
+/* data: (pointer, readonly); zero-size arrays give 0 as the spec asks. */
+static PyObject *
+cai_data(CaArray *self)
+{
+    PyObject *p = PyLong_FromVoidPtr(self->size == 0 ? NULL : (void *)self->data);
+    if (p == NULL) {
+        return NULL;
+    }
+    PyObject *t = PyTuple_Pack(2, p, (self->flags & CA_WRITEABLE) ? Py_False : Py_True);
+    Py_DECREF(p);
+    return t;
+}
+
 static PyObject *
 Ndarray_get_cai(CaArray *self, void *closure)
 {
-    PyObject *d = NULL, *v = NULL, *item;
+    PyObject *d = NULL;
     int ndim = CA_NDIM(self);
-    const Py_ssize_t *shape = CA_SHAPE(self), *strides = CA_STRIDES(self);
 
     if (self->kind == CA_MEM_HOST || self->device == CA_CPU) {
         PyErr_SetString(PyExc_AttributeError,
@@ -294,78 +326,23 @@ Ndarray_get_cai(CaArray *self, void *closure)
     if (d == NULL) {
         return NULL;
     }
-    /* shape */
-    v = PyTuple_New(ndim);
-    if (v == NULL) {
-        goto error;
+    /* stream: our current stream on the array's device, never 0; strides:
+     * None when C-contiguous, else bytes (negative allowed) */
+    size_t stream = (size_t)stream_id(ca_current_stream(self->device));
+    if (dict_set_new(d, k_shape, ca_shape_tuple(ndim, CA_SHAPE(self))) < 0 ||
+        PyDict_SetItem(d, k_typestr, typestr_obj[self->dtype]) < 0 ||
+        dict_set_new(d, k_descr, cai_descr(self->dtype)) < 0 ||
+        dict_set_new(d, k_data, cai_data(self)) < 0 ||
+        dict_set_new(d, k_strides,
+                     (self->flags & CA_C_CONTIGUOUS)
+                         ? Py_NewRef(Py_None)
+                         : ca_shape_tuple(ndim, CA_STRIDES(self))) < 0 ||
+        PyDict_SetItem(d, k_version, cai_version_obj) < 0 ||
+        dict_set_new(d, k_stream, PyLong_FromSize_t(stream)) < 0) {
+        Py_DECREF(d);
+        return NULL;
     }
-    for (int i = 0; i < ndim; i++) {
-        if ((item = PyLong_FromSsize_t(shape[i])) == NULL) {
-            goto error;
-        }
-        PyTuple_SET_ITEM(v, i, item);
-    }
-    if (PyDict_SetItem(d, k_shape, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    /* typestr, descr */
-    if (PyDict_SetItem(d, k_typestr, typestr_obj[self->dtype]) < 0) {
-        goto error;
-    }
-    if ((v = PyList_New(1)) == NULL) {
-        goto error;
-    }
-    Py_INCREF(descr_item[self->dtype]);
-    PyList_SET_ITEM(v, 0, descr_item[self->dtype]);
-    if (PyDict_SetItem(d, k_descr, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    /* data: (pointer, readonly); zero-size arrays give 0 as the spec asks */
-    item = PyLong_FromVoidPtr(self->size == 0 ? NULL : (void *)self->data);
-    if (item == NULL) {
-        goto error;
-    }
-    v = PyTuple_Pack(2, item, (self->flags & CA_WRITEABLE) ? Py_False : Py_True);
-    Py_DECREF(item);
-    if (v == NULL || PyDict_SetItem(d, k_data, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    /* strides: None when C-contiguous, else bytes (negative allowed) */
-    if (self->flags & CA_C_CONTIGUOUS) {
-        v = Py_NewRef(Py_None);
-    }
-    else {
-        if ((v = PyTuple_New(ndim)) == NULL) {
-            goto error;
-        }
-        for (int i = 0; i < ndim; i++) {
-            if ((item = PyLong_FromSsize_t(strides[i])) == NULL) {
-                goto error;
-            }
-            PyTuple_SET_ITEM(v, i, item);
-        }
-    }
-    if (PyDict_SetItem(d, k_strides, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    if (PyDict_SetItem(d, k_version, cai_version_obj) < 0) {
-        goto error;
-    }
-    /* stream: our current stream on the array's device, never 0 */
-    v = PyLong_FromSize_t((size_t)stream_id(ca_current_stream(self->device)));
-    if (v == NULL || PyDict_SetItem(d, k_stream, v) < 0) {
-        goto error;
-    }
-    Py_DECREF(v);
     return d;
-error:
-    Py_XDECREF(v);
-    Py_DECREF(d);
-    return NULL;
 }
 
 PyGetSetDef ca_interop_array_getset[] = {
