@@ -1703,7 +1703,7 @@ tensor_placement(dl_import *d, int device, int copy)
                      (int)d->t->device.device_type);
         return -1;
     }
-    if (copy == 0 && device != -3 && device != d->dev) {
+    if (copy == 0 && device != CA_DEVICE_AUTO && device != d->dev) {
         PyErr_Format(PyExc_BufferError,
                      "from_dlpack: copy=False but the data is on %s, not on the "
                      "requested device",
@@ -1773,7 +1773,7 @@ import_result(CaArray *arr, const dl_import *d, int device, int copy)
     PyObject *tmp = NULL;
     CaArray *res = NULL;
 
-    if (device == -3 || device == d->dev) {
+    if (device == CA_DEVICE_AUTO || device == d->dev) {
         return copy == 1 ? ca_array_copy(arr, d->dtype, 'K')
                          : (CaArray *)Py_NewRef(arr);
     }
@@ -1799,8 +1799,8 @@ import_result(CaArray *arr, const dl_import *d, int device, int copy)
     return res;
 }
 
-/* Import a DLPack capsule. `device`: -3 = where the data is, CA_CPU or a GPU
- * ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
+/* Import a DLPack capsule. `device`: CA_DEVICE_AUTO = where the data is, CA_CPU
+ * or a GPU ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
  * current stream the producer synchronized with (needed for host reads). */
 static CaArray *
 import_capsule(PyObject *cap, int device, int copy, int stream_dev)
@@ -1901,13 +1901,14 @@ interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"", "device", "copy", NULL};
     PyObject *x, *o_dev = Py_None, *o_copy = Py_None;
-    int device = -3, copy = -1, found;
+    int device = CA_DEVICE_AUTO, copy = -1, found;
     CaArray *res;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &x,
                                      &o_dev, &o_copy)) {
         return NULL;
     }
-    if (o_dev != Py_None && (device = ca_device_from_object(o_dev)) == -2) {
+    if (o_dev != Py_None &&
+        (device = ca_device_from_object(o_dev)) == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (o_copy != Py_None && (copy = PyObject_IsTrue(o_copy)) < 0) {
