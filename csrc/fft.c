@@ -131,10 +131,9 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
             PyErr_SetString(PyExc_TypeError, "axes must be integers, not None");
             return -1;
         }
-        if (ax < -ndim || ax >= ndim) {
-            return ca_axis_error(ax, ndim);
+        if (ca_normalize_axis(ax, ndim, &f->axes[i]) < 0) {
+            return -1;
         }
-        f->axes[i] = (int)(ax < 0 ? ax + ndim : ax);
         for (int j = 0; j < i; j++) {
             if (f->axes[j] == f->axes[i]) {
                 PyErr_Format(PyExc_ValueError,
@@ -241,36 +240,9 @@ fft_shapes(CaArray *a, const fft_call *f, Py_ssize_t *xshape, Py_ssize_t *yshape
 static int
 check_out(CaArray *a, CaArray *out, const fft_call *f, const Py_ssize_t *yshape)
 {
-    const int ndim = CA_NDIM(a);
-    if (out->device != a->device) {
-        PyErr_SetString(PyExc_ValueError, "out is on another device than the input");
-        return -1;
-    }
-    int same = CA_NDIM(out) == ndim;
-    for (int d = 0; same && d < ndim; d++) {
-        same = CA_SHAPE(out)[d] == yshape[d];
-    }
-    if (!same) {
-        PyObject *want = ca_shape_tuple(ndim, yshape);
-        PyObject *got = ca_shape_tuple(CA_NDIM(out), CA_SHAPE(out));
-        if (want != NULL && got != NULL) {
-            PyErr_Format(PyExc_ValueError, "output array has wrong shape: %R, expected %R",
-                         got, want);
-        }
-        Py_XDECREF(want);
-        Py_XDECREF(got);
-        return -1;
-    }
-    if (!PyArray_CanCastTypeTo(ca_descr(f->res_dtype), ca_descr(out->dtype),
-                               NPY_SAME_KIND_CASTING)) {
-        PyErr_Format(PyExc_TypeError,
-                     "Cannot cast ufunc '%s' output from %R to %R with casting rule "
-                     "'same_kind'",
-                     fft_names[f->kind], ca_descr(f->res_dtype), ca_descr(out->dtype));
-        return -1;
-    }
-    if (!(out->flags & CA_WRITEABLE)) {
-        PyErr_SetString(PyExc_ValueError, "output array is read-only");
+    const char *fname = fft_names[f->kind];
+    if (ca_out_check_shape(fname, out, CA_NDIM(a), yshape) < 0 ||
+        ca_out_check_cast(fname, out, f->res_dtype) < 0) {
         return -1;
     }
     return 0;
@@ -897,12 +869,8 @@ fft_primitive(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
         fft_dtypes(&f, a->dtype) < 0) {
         return NULL;
     }
-    if (v[5] != NULL && v[5] != Py_None) {
-        if (!ca_array_check(v[5])) {
-            return PyErr_Format(PyExc_TypeError, "out must be a cuarray.ndarray, not %.100s",
-                                Py_TYPE(v[5])->tp_name);
-        }
-        out = (CaArray *)v[5];
+    if (ca_out_from_object(fft_names[f.kind], v[5], a->device, &out) < 0) {
+        return NULL;
     }
     fft_shapes(a, &f, xshape, yshape);
     if (out != NULL && check_out(a, out, &f, yshape) < 0) {

