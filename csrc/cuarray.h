@@ -339,6 +339,10 @@ typedef struct {
      * ca_readback_mirror_drop). */
     void (*pending_dealloc)(CaArray *a);
     void (*mirror_drop)(int slot);
+    /* launch_fft.c: a plan's work area from the pool of (device, kind), ordered
+     * on `stream` (ca_memory_alloc). */
+    CaMemory *(*memory_alloc)(int device, ca_memkind kind, size_t nbytes,
+                              ca_stream_t stream);
 } ca_hooks;
 extern const ca_hooks ca_hook;
 

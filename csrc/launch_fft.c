@@ -357,7 +357,7 @@ plan_work_area(int device, fft_plan *p, ca_stream_t stream)
      * to the stream-ordered pool is safe, reusing it here is not. */
     Py_CLEAR(p->ws);
     ca_memkind kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
-    CaMemory *ws = ca_memory_alloc(device, kind, p->ws_size, stream);
+    CaMemory *ws = ca_hook.memory_alloc(device, kind, p->ws_size, stream);
     if (ws == NULL) {
         return -1;
     }

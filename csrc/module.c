@@ -18,6 +18,7 @@ const ca_hooks ca_hook = {
     .export_memory = ca_fusion_export_memory,
     .pending_dealloc = ca_fusion_array_dealloc,
     .mirror_drop = ca_readback_mirror_drop,
+    .memory_alloc = ca_memory_alloc,
 };
 
 typedef int (*ca_init_fn)(PyObject *);
