@@ -294,8 +294,8 @@ load_locked(lib_desc *lib, const dir_list *dirs)
         return -1;
     }
     snprintf(lib->error, sizeof lib->error,
-             "%s (%s) was not found: the dynamic loader said \"%s\"; also looked in: %s. "
-             "%s or add its directory to LD_LIBRARY_PATH",
+             "%s (%s) was not found: the dynamic loader said \"%s\"; also looked "
+             "in: %s. %s or add its directory to LD_LIBRARY_PATH",
              lib->what, lib->soname, first_error, used ? looked : "(nowhere else)",
              lib->advice);
     return -1;

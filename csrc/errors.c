@@ -381,7 +381,8 @@ ca_errors_init(PyObject *m)
     }
     ca_st->CUFFTError = new_exception(
         "cuarray.cuda.CUFFTError",
-        "A cuFFT call failed (status is a cufftResult); a CUDAError.", ca_st->CUDAError);
+        "A cuFFT call failed (status is a cufftResult); a CUDAError.",
+        ca_st->CUDAError);
     if (ca_st->CUFFTError == NULL) {
         return -1;
     }

@@ -32,17 +32,17 @@ enum { NORM_BACKWARD = 0, NORM_ORTHO = 1, NORM_FORWARD = 2 };
 static int emulate = 0;
 
 typedef struct {
-    int kind;                   /* FFT_* */
+    int kind; /* FFT_* */
     int naxes;
-    int axes[CA_MAX_DIMS];      /* normalised, distinct */
-    Py_ssize_t s[CA_MAX_DIMS];  /* logical lengths (C2R: the real output's) */
-    int norm;                   /* NORM_* */
-    int in_dtype;               /* what the transform reads */
-    int exec_dtype;             /* what it writes */
-    int res_dtype;              /* the result's dtype */
+    int axes[CA_MAX_DIMS];     /* normalised, distinct */
+    Py_ssize_t s[CA_MAX_DIMS]; /* logical lengths (C2R: the real output's) */
+    int norm;                  /* NORM_* */
+    int in_dtype;              /* what the transform reads */
+    int exec_dtype;            /* what it writes */
+    int res_dtype;             /* the result's dtype */
 } fft_call;
 
-static const char *const fft_names[] = {"fft", "ifft", "rfft", "irfft"};
+static const char *const fft_names[] = { "fft", "ifft", "rfft", "irfft" };
 
 /* ======================================================================== */
 /* Arguments                                                                 */
@@ -67,13 +67,15 @@ int_list(PyObject *obj, Py_ssize_t *v, int *given, const char *what)
     }
     seq = PySequence_Fast(obj, "");
     if (seq == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int or a sequence of ints, not %.100s",
-                     what, Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError,
+                     "%s must be an int or a sequence of ints, not %.100s", what,
+                     Py_TYPE(obj)->tp_name);
         return -1;
     }
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
     if (len > CA_MAX_DIMS) {
-        PyErr_Format(PyExc_ValueError, "%s has more than %d entries", what, CA_MAX_DIMS);
+        PyErr_Format(PyExc_ValueError, "%s has more than %d entries", what,
+                     CA_MAX_DIMS);
         goto done;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -98,7 +100,8 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
     Py_ssize_t sv[CA_MAX_DIMS], av[CA_MAX_DIMS];
     int sgiven[CA_MAX_DIMS], agiven[CA_MAX_DIMS];
     int ns = -1, na = -1;
-    if (s_obj != NULL && s_obj != Py_None && (ns = int_list(s_obj, sv, sgiven, "s")) < 0) {
+    if (s_obj != NULL && s_obj != Py_None &&
+        (ns = int_list(s_obj, sv, sgiven, "s")) < 0) {
         return -1;
     }
     const int s_scalar = ns >= 0 && is_one_int(s_obj);
@@ -107,11 +110,12 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
         return -1;
     }
     if (na < 0) {
-        if (ns >= 0 && PyErr_WarnEx(PyExc_DeprecationWarning,
-                                    "`axes` should not be `None` if `s` is not `None` "
-                                    "(Deprecated in NumPy 2.0): the last len(s) axes are "
-                                    "transformed",
-                                    2) < 0) {
+        if (ns >= 0 &&
+            PyErr_WarnEx(PyExc_DeprecationWarning,
+                         "`axes` should not be `None` if `s` is not `None` "
+                         "(Deprecated in NumPy 2.0): the last len(s) axes are "
+                         "transformed",
+                         2) < 0) {
             return -1;
         }
         na = ns >= 0 ? ns : ndim;
@@ -148,10 +152,11 @@ cook_axes(CaArray *a, PyObject *s_obj, PyObject *axes_obj, fft_call *f)
         Py_ssize_t m = CA_SHAPE(a)[f->axes[i]];
         int last_c2r = f->kind == FFT_C2R && i == na - 1;
         if (ns >= 0 && !sgiven[i] &&
-            PyErr_WarnEx(PyExc_DeprecationWarning,
-                         "Passing an array containing `None` values to `s` is deprecated "
-                         "in NumPy 2.0: pass the default length instead",
-                         2) < 0) {
+            PyErr_WarnEx(
+                PyExc_DeprecationWarning,
+                "Passing an array containing `None` values to `s` is deprecated "
+                "in NumPy 2.0: pass the default length instead",
+                2) < 0) {
             return -1;
         }
         Py_ssize_t n = ns >= 0 && sgiven[i] ? sv[i] : (last_c2r ? (m - 1) * 2 : m);
@@ -183,9 +188,10 @@ parse_norm(PyObject *norm)
             return NORM_FORWARD;
         }
     }
-    PyErr_Format(PyExc_ValueError,
-                 "Invalid norm value %S; should be \"backward\", \"ortho\" or \"forward\".",
-                 norm);
+    PyErr_Format(
+        PyExc_ValueError,
+        "Invalid norm value %S; should be \"backward\", \"ortho\" or \"forward\".",
+        norm);
     return -1;
 }
 
@@ -275,8 +281,8 @@ numpy_view(CaArray *x)
 static int
 load_numpy_fft(void)
 {
-    static const char *const names[8] = {"fft",  "ifft",  "rfft",  "irfft",
-                                         "fftn", "ifftn", "rfftn", "irfftn"};
+    static const char *const names[8] = { "fft",  "ifft",  "rfft",  "irfft",
+                                          "fftn", "ifftn", "rfftn", "irfftn" };
     if (np_fft[7] != NULL) {
         return 0;
     }
@@ -285,7 +291,8 @@ load_numpy_fft(void)
         return -1;
     }
     for (int i = 0; i < 8; i++) {
-        if (np_fft[i] == NULL && (np_fft[i] = PyObject_GetAttrString(m, names[i])) == NULL) {
+        if (np_fft[i] == NULL &&
+            (np_fft[i] = PyObject_GetAttrString(m, names[i])) == NULL) {
             Py_DECREF(m);
             return -1;
         }
@@ -297,7 +304,7 @@ load_numpy_fft(void)
 static PyObject *
 fft_numpy(CaArray *a, const fft_call *f, CaArray *out)
 {
-    static const char *const norms[3] = {"backward", "ortho", "forward"};
+    static const char *const norms[3] = { "backward", "ortho", "forward" };
     PyObject *view = NULL, *oview = NULL, *kw = NULL, *s = NULL, *axes = NULL;
     PyObject *r = NULL, *res = NULL;
     if (load_numpy_fft() < 0 || (view = numpy_view(a)) == NULL ||
@@ -319,13 +326,14 @@ fft_numpy(CaArray *a, const fft_call *f, CaArray *out)
     }
     /* numpy's n-dimensional functions hand `out` to each axis' pass, which
      * fails when s changes another axis' length: they write a new array. */
-    kw = Py_BuildValue("{sOsOss}", nd ? "s" : "n", s ? s : Py_None, nd ? "axes" : "axis",
-                       axes ? axes : Py_None, "norm", norms[f->norm]);
+    kw =
+        Py_BuildValue("{sOsOss}", nd ? "s" : "n", s ? s : Py_None, nd ? "axes" : "axis",
+                      axes ? axes : Py_None, "norm", norms[f->norm]);
     if (kw == NULL || s == NULL || axes == NULL ||
         (oview != NULL && !nd && PyDict_SetItemString(kw, "out", oview) < 0)) {
         goto done;
     }
-    PyObject *args[1] = {view};
+    PyObject *args[1] = { view };
     r = PyObject_VectorcallDict(np_fft[f->kind + (nd ? 4 : 0)], args, 1, kw);
     if (r == NULL) {
         goto done;
@@ -362,7 +370,7 @@ typedef struct {
 static side
 side_of(CaArray *a)
 {
-    side s = {CA_SHAPE(a), CA_STRIDES(a), a->itemsize};
+    side s = { CA_SHAPE(a), CA_STRIDES(a), a->itemsize };
     return s;
 }
 
@@ -402,7 +410,7 @@ nest(const side *s, const int *g, int r, long long *embed, long long *stride)
 static int
 batch_axes(const side *X, int ndim, const int *g, int r, int *b)
 {
-    int in_group[CA_MAX_DIMS] = {0}, nb = 0;
+    int in_group[CA_MAX_DIMS] = { 0 }, nb = 0;
     for (int k = 0; k < r; k++) {
         in_group[g[k]] = 1;
     }
@@ -431,7 +439,8 @@ plan_layout(const side *X, const side *Y, int ndim, const int *g, int r, int kin
     l->kind = kind;
     l->dbl = dbl;
     l->rank = r;
-    if (!nest(X, g, r, l->inembed, &l->istride) || !nest(Y, g, r, l->onembed, &l->ostride)) {
+    if (!nest(X, g, r, l->inembed, &l->istride) ||
+        !nest(Y, g, r, l->onembed, &l->ostride)) {
         return 0;
     }
     long long xspan = l->istride, yspan = l->ostride;
@@ -486,7 +495,7 @@ plan_layout(const side *X, const side *Y, int ndim, const int *g, int r, int kin
 static void
 p_order(int ndim, const fft_call *f, int *perm)
 {
-    int in_axes[CA_MAX_DIMS] = {0}, k = 0;
+    int in_axes[CA_MAX_DIMS] = { 0 }, k = 0;
     for (int i = 0; i < f->naxes; i++) {
         in_axes[f->axes[i]] = 1;
     }
@@ -518,7 +527,7 @@ static CaArray *
 p_empty(int dtype, int ndim, const Py_ssize_t *shape, const int *perm, int device,
         ca_memkind kind)
 {
-    Py_ssize_t pshape[CA_MAX_DIMS] = {0}, strides[CA_MAX_DIMS];
+    Py_ssize_t pshape[CA_MAX_DIMS] = { 0 }, strides[CA_MAX_DIMS];
     for (int k = 0; k < ndim; k++) {
         pshape[k] = shape[perm[k]];
     }
@@ -542,11 +551,11 @@ fft_aligned(const CaArray *a)
 /* The GPU path (and the emulation)                                          */
 /* ======================================================================== */
 typedef struct {
-    CaArray *a;         /* the input (borrowed) */
-    CaArray *x;         /* what the first pass reads (new reference) */
-    int x_owned;        /* x is a P-order temporary of ours: passes may overwrite it */
-    CaArray *y;         /* what the passes write (new reference) */
-    int y_is_final;     /* y is the result itself (out, or a new array of its dtype) */
+    CaArray *a;     /* the input (borrowed) */
+    CaArray *x;     /* what the first pass reads (new reference) */
+    int x_owned;    /* x is a P-order temporary of ours: passes may overwrite it */
+    CaArray *y;     /* what the passes write (new reference) */
+    int y_is_final; /* y is the result itself (out, or a new array of its dtype) */
     int perm[CA_MAX_DIMS];
     int device;
     ca_memkind kind;
@@ -556,7 +565,9 @@ typedef struct {
 static int
 cufft_kind(const fft_call *f)
 {
-    return f->kind == FFT_R2C ? CA_FFT_R2C : f->kind == FFT_C2R ? CA_FFT_C2R : CA_FFT_C2C;
+    return f->kind == FFT_R2C   ? CA_FFT_R2C
+           : f->kind == FFT_C2R ? CA_FFT_C2R
+                                : CA_FFT_C2C;
 }
 
 static int
@@ -600,7 +611,7 @@ prepare_input(fft_work *w, const fft_call *f, const Py_ssize_t *xshape)
         goto error;
     }
     if (pad) {
-        static const char zero[16] = {0};
+        static const char zero[16] = { 0 };
         if (ca_array_fill(x, zero) < 0) {
             goto error;
         }
@@ -637,11 +648,12 @@ pick_output(fft_work *w, const fft_call *f, CaArray *out, const Py_ssize_t *ysha
     Py_ssize_t st[CA_MAX_DIMS];
     ca_fft_layout l;
     side xs = side_of(w->x);
-    int direct = m <= 3 && (out == NULL ? f->res_dtype == f->exec_dtype
-                                        : out->dtype == f->exec_dtype && fft_aligned(out) &&
-                                              (out->mem == NULL || out->mem != w->a->mem));
+    int direct =
+        m <= 3 && (out == NULL ? f->res_dtype == f->exec_dtype
+                               : out->dtype == f->exec_dtype && fft_aligned(out) &&
+                                     (out->mem == NULL || out->mem != w->a->mem));
     if (direct) {
-        side ys = {yshape, st, item};
+        side ys = { yshape, st, item };
         if (out != NULL) {
             ys = side_of(out);
         }
@@ -657,16 +669,18 @@ pick_output(fft_work *w, const fft_call *f, CaArray *out, const Py_ssize_t *ysha
                 w->y = out;
             }
             else {
-                w->y = ca_array_empty(f->exec_dtype, ndim, yshape, 0, w->device, w->kind);
+                w->y =
+                    ca_array_empty(f->exec_dtype, ndim, yshape, 0, w->device, w->kind);
             }
             w->y_is_final = 1;
             return w->y == NULL ? -1 : 0;
         }
     }
     p_strides(ndim, yshape, w->perm, item, st);
-    side ys = {yshape, st, item};
+    side ys = { yshape, st, item };
     if (!plan_layout(&xs, &ys, ndim, f->axes + first, m - first, kind, dbl, 0, &l)) {
-        CaArray *xp = p_empty(f->in_dtype, ndim, CA_SHAPE(w->x), w->perm, w->device, w->kind);
+        CaArray *xp =
+            p_empty(f->in_dtype, ndim, CA_SHAPE(w->x), w->perm, w->device, w->kind);
         if (xp == NULL || ca_assign(xp, w->x) < 0) {
             Py_XDECREF(xp);
             return -1;
@@ -690,7 +704,8 @@ inplace_groups(fft_work *w, const fft_call *f, CaArray *a, int first, int direct
         int beg = end > CA_FFT_MAX_RANK ? end - CA_FFT_MAX_RANK : 0;
         if (!plan_layout(&s, &s, CA_NDIM(a), f->axes + beg, end - beg, CA_FFT_C2C,
                          is_double(f), 1, &l)) {
-            PyErr_SetString(PyExc_SystemError, "fft: no cuFFT layout for an in-place pass");
+            PyErr_SetString(PyExc_SystemError,
+                            "fft: no cuFFT layout for an in-place pass");
             return -1;
         }
         if (ca_run_fft(w->device, w->stream, &l, direction, a->data, a->data) < 0) {
@@ -714,7 +729,8 @@ run_passes(fft_work *w, const fft_call *f)
     side xs = side_of(w->x), ys = side_of(w->y);
     if (!plan_layout(&xs, &ys, CA_NDIM(w->x), f->axes + first, m - first, cufft_kind(f),
                      is_double(f), 0, &l)) {
-        PyErr_SetString(PyExc_SystemError, "fft: no cuFFT layout for the planned arrays");
+        PyErr_SetString(PyExc_SystemError,
+                        "fft: no cuFFT layout for the planned arrays");
         return -1;
     }
     if (ca_run_fft(w->device, w->stream, &l, direction, w->x->data, w->y->data) < 0) {
@@ -735,12 +751,9 @@ norm_scale(const fft_call *f)
     }
     int forward = f->kind == FFT_C2C_FWD || f->kind == FFT_R2C;
     switch (f->norm) {
-    case NORM_ORTHO:
-        return 1.0 / sqrt(n);
-    case NORM_FORWARD:
-        return forward ? 1.0 / n : 1.0;
-    default:
-        return forward ? 1.0 : 1.0 / n;
+    case NORM_ORTHO: return 1.0 / sqrt(n);
+    case NORM_FORWARD: return forward ? 1.0 / n : 1.0;
+    default: return forward ? 1.0 : 1.0 / n;
     }
 }
 
@@ -768,8 +781,8 @@ finish(fft_work *w, const fft_call *f, CaArray *out, const Py_ssize_t *yshape)
             Py_DECREF(final);
             return NULL;
         }
-        PyObject *args[2] = {(PyObject *)w->y, sc};
-        PyObject *r = ca_ew_call(CA_OP_multiply, args, (PyObject *)final, -1);
+        PyObject *args[2] = { (PyObject *)w->y, sc };
+        PyObject *r = ca_ew_call(CA_OP_multiply, args, (PyObject *) final, -1);
         Py_DECREF(sc);
         if (r == NULL) {
             Py_DECREF(final);
@@ -781,7 +794,7 @@ finish(fft_work *w, const fft_call *f, CaArray *out, const Py_ssize_t *yshape)
         Py_DECREF(final);
         return NULL;
     }
-    return (PyObject *)final;
+    return (PyObject *) final;
 }
 
 static PyObject *
@@ -808,7 +821,8 @@ fft_device(CaArray *a, const fft_call *f, CaArray *out, const Py_ssize_t *xshape
             Py_INCREF(out);
             return (PyObject *)out;
         }
-        return (PyObject *)ca_array_empty(f->res_dtype, ndim, yshape, 0, w.device, w.kind);
+        return (PyObject *)ca_array_empty(f->res_dtype, ndim, yshape, 0, w.device,
+                                          w.kind);
     }
     PyObject *res = NULL;
     if (prepare_input(&w, f, xshape) == 0 && pick_output(&w, f, out, yshape) == 0 &&
@@ -839,9 +853,12 @@ fft_no_axes(CaArray *a, const fft_call *f, CaArray *out)
 }
 
 static PyObject *
-fft_primitive(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+fft_primitive(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "kind", "s", "axes", "norm", "out", NULL};
+    static const char *const names[] = {
+        "a", "kind", "s", "axes", "norm", "out", NULL
+    };
     PyObject *v[6];
     fft_call f;
     CaArray *out = NULL;
@@ -959,31 +976,35 @@ cufft_path(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef fft_methods[] = {
-    {"_fft", (PyCFunction)(void (*)(void))fft_primitive, METH_FASTCALL | METH_KEYWORDS,
-     "_fft(a, kind, s=None, axes=None, norm=None, out=None)\n--\n\n"
-     "One discrete Fourier transform over `axes` (cuarray.fft composes numpy.fft's\n"
-     "functions from it). kind: 0 complex forward, 1 complex inverse, 2 real to\n"
-     "complex, 3 complex to real (s[-1] is the real output's length). s and axes\n"
-     "default as numpy.fft.fftn's (irfftn's for kind 3); an int is one axis.\n"
-     "cuFFT on a GPU, numpy.fft on the cpu device."},
-    {"_fft_plan_cache_info", (PyCFunction)(void (*)(void))plan_cache_info, METH_FASTCALL,
-     "_fft_plan_cache_info(device=None)\n--\n\n"
-     "(size, memsize, count, memsize in use, plans) of the device's cuFFT plan cache;\n"
-     "plans most recently used first."},
-    {"_fft_plan_cache_set", (PyCFunction)(void (*)(void))plan_cache_set, METH_FASTCALL,
-     "_fft_plan_cache_set(device, size, memsize)\n--\n\n"
-     "Set the cache's limits (plans; bytes of work areas, -1 for none) and evict\n"
-     "least recently used plans until they hold."},
-    {"_fft_plan_cache_clear", (PyCFunction)(void (*)(void))plan_cache_clear, METH_FASTCALL,
-     "_fft_plan_cache_clear(device=None)\n--\n\nDestroy every cached plan of the device."},
-    {"_fft_emulate", set_emulate, METH_O,
-     "_fft_emulate(on)\n--\n\n"
-     "Test switch: the cpu device plans cuFFT layouts and runs them with NumPy\n"
-     "standing in for cuFFT (its plan cache is the cpu device's). Returns the\n"
-     "previous setting."},
-    {"_cufft_path", cufft_path, METH_NOARGS,
-     "_cufft_path()\n--\n\nWhere cuFFT was loaded from, or None (never loads it)."},
-    {NULL, NULL, 0, NULL},
+    { "_fft", (PyCFunction)(void (*)(void))fft_primitive, METH_FASTCALL | METH_KEYWORDS,
+      "_fft(a, kind, s=None, axes=None, norm=None, out=None)\n--\n\n"
+      "One discrete Fourier transform over `axes` (cuarray.fft composes numpy.fft's\n"
+      "functions from it). kind: 0 complex forward, 1 complex inverse, 2 real to\n"
+      "complex, 3 complex to real (s[-1] is the real output's length). s and axes\n"
+      "default as numpy.fft.fftn's (irfftn's for kind 3); an int is one axis.\n"
+      "cuFFT on a GPU, numpy.fft on the cpu device." },
+    { "_fft_plan_cache_info", (PyCFunction)(void (*)(void))plan_cache_info,
+      METH_FASTCALL,
+      "_fft_plan_cache_info(device=None)\n--\n\n"
+      "(size, memsize, count, memsize in use, plans) of the device's cuFFT plan "
+      "cache;\n"
+      "plans most recently used first." },
+    { "_fft_plan_cache_set", (PyCFunction)(void (*)(void))plan_cache_set, METH_FASTCALL,
+      "_fft_plan_cache_set(device, size, memsize)\n--\n\n"
+      "Set the cache's limits (plans; bytes of work areas, -1 for none) and evict\n"
+      "least recently used plans until they hold." },
+    { "_fft_plan_cache_clear", (PyCFunction)(void (*)(void))plan_cache_clear,
+      METH_FASTCALL,
+      "_fft_plan_cache_clear(device=None)\n--\n\nDestroy every cached plan of the "
+      "device." },
+    { "_fft_emulate", set_emulate, METH_O,
+      "_fft_emulate(on)\n--\n\n"
+      "Test switch: the cpu device plans cuFFT layouts and runs them with NumPy\n"
+      "standing in for cuFFT (its plan cache is the cpu device's). Returns the\n"
+      "previous setting." },
+    { "_cufft_path", cufft_path, METH_NOARGS,
+      "_cufft_path()\n--\n\nWhere cuFFT was loaded from, or None (never loads it)." },
+    { NULL, NULL, 0, NULL },
 };
 
 int

@@ -1,10 +1,11 @@
 /*
  * launch.h: the launch layer (launch.c for kernels and the CUDA runtime,
- * launch_blas.c for cuBLAS, launch_fft.c for cuFFT). It is the only code in csrc/ that enqueues GPU work,
- * waits for it, records or waits on events, or copies memory, and the only code
- * that calls the CUDA runtime or an NVIDIA library, apart from the pools'
- * upstreams (pool_upstream.c) and the status texts of errors.c. Nothing else in
- * csrc/ includes cuda_compat.h; tests/test_source_lint.py checks both rules.
+ * launch_blas.c for cuBLAS, launch_fft.c for cuFFT). It is the only code in
+ * csrc/ that enqueues GPU work, waits for it, records or waits on events, or
+ * copies memory, and the only code that calls the CUDA runtime or an NVIDIA
+ * library, apart from the pools' upstreams (pool_upstream.c) and the status
+ * texts of errors.c. Nothing else in csrc/ includes cuda_compat.h;
+ * tests/test_source_lint.py checks both rules.
  *
  * Two kinds of call:
  *  - ca_run_*: checked. It flushes deferred element-wise work first (fusion.c:

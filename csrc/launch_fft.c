@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#define CA_FFT_MAX_DEVICES 64
+#define CA_FFT_MAX_DEVICES  64
 #define CA_FFT_DEFAULT_SIZE 16 /* plans per device, as CuPy */
 
 typedef struct {
@@ -31,9 +31,9 @@ typedef struct {
 
 typedef struct fft_plan {
     plan_key key;
-    int handle;             /* cufftHandle; -1 for the emulation's plans */
-    size_t ws_size;         /* bytes of work area the plan needs */
-    CaMemory *ws;           /* its work area, for work queued on ws_stream */
+    int handle;     /* cufftHandle; -1 for the emulation's plans */
+    size_t ws_size; /* bytes of work area the plan needs */
+    CaMemory *ws;   /* its work area, for work queued on ws_stream */
     ca_stream_t ws_stream;
     struct fft_plan *prev, *next; /* most recently used first */
 } fft_plan;
@@ -68,7 +68,9 @@ cache_of(int device)
 static const char *
 type_name(const plan_key *k)
 {
-    static const char *const names[3][2] = {{"C2C", "Z2Z"}, {"R2C", "D2Z"}, {"C2R", "Z2D"}};
+    static const char *const names[3][2] = { { "C2C", "Z2Z" },
+                                             { "R2C", "D2Z" },
+                                             { "C2R", "Z2D" } };
     return names[k->kind][k->dbl ? 1 : 0];
 }
 
@@ -79,8 +81,9 @@ type_name(const plan_key *k)
 static cufftType
 cufft_type(const plan_key *k)
 {
-    static const cufftType t[3][2] = {
-        {CUFFT_C2C, CUFFT_Z2Z}, {CUFFT_R2C, CUFFT_D2Z}, {CUFFT_C2R, CUFFT_Z2D}};
+    static const cufftType t[3][2] = { { CUFFT_C2C, CUFFT_Z2Z },
+                                       { CUFFT_R2C, CUFFT_D2Z },
+                                       { CUFFT_C2R, CUFFT_Z2D } };
     return t[k->kind][k->dbl ? 1 : 0];
 }
 #endif
@@ -129,8 +132,8 @@ plan_make(int device, const plan_key *k)
         memcpy(oe, k->onembed, sizeof oe);
         size_t ws = 0;
         call = "cufftMakePlanMany64";
-        st = api->MakePlanMany64(h, k->rank, n, ie, k->istride, k->idist, oe, k->ostride,
-                                 k->odist, cufft_type(k), k->batch, &ws);
+        st = api->MakePlanMany64(h, k->rank, n, ie, k->istride, k->idist, oe,
+                                 k->ostride, k->odist, cufft_type(k), k->batch, &ws);
         p->ws_size = ws;
     }
     if (st != CUFFT_SUCCESS) {
@@ -399,12 +402,13 @@ exec_gpu(const fft_plan *p, const ca_fft_layout *l, ca_stream_t stream, int dire
         switch (l->kind * 2 + (l->dbl ? 1 : 0)) {
         case 0:
             call = "cufftExecC2C";
-            st = api->ExecC2C(p->handle, (cufftComplex *)x, (cufftComplex *)y, direction);
+            st = api->ExecC2C(p->handle, (cufftComplex *)x, (cufftComplex *)y,
+                              direction);
             break;
         case 1:
             call = "cufftExecZ2Z";
-            st = api->ExecZ2Z(p->handle, (cufftDoubleComplex *)x, (cufftDoubleComplex *)y,
-                              direction);
+            st = api->ExecZ2Z(p->handle, (cufftDoubleComplex *)x,
+                              (cufftDoubleComplex *)y, direction);
             break;
         case 2:
             call = "cufftExecR2C";
@@ -485,7 +489,8 @@ done:
 static int
 exec_host(const ca_fft_layout *l, int direction, char *in, char *out)
 {
-    if (np_fft_mod == NULL && (np_fft_mod = PyImport_ImportModule("numpy.fft")) == NULL) {
+    if (np_fft_mod == NULL &&
+        (np_fft_mod = PyImport_ImportModule("numpy.fft")) == NULL) {
         return -1;
     }
     for (long long i = 0; i < l->loop; i++) {
@@ -541,8 +546,9 @@ ca_run_fft(int device, ca_stream_t stream, const ca_fft_layout *l, int direction
     int rc = plan_work_area(device, p, stream);
     if (rc == 0) {
 #if CA_HAVE_CUDA
-        rc = device == CA_CPU ? exec_host(l, direction, (char *)in, (char *)out)
-                              : exec_gpu(p, l, stream, direction, (char *)in, (char *)out);
+        rc = device == CA_CPU
+                 ? exec_host(l, direction, (char *)in, (char *)out)
+                 : exec_gpu(p, l, stream, direction, (char *)in, (char *)out);
 #else
         rc = exec_host(l, direction, (char *)in, (char *)out);
 #endif
