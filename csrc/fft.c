@@ -556,6 +556,7 @@ typedef struct {
     int x_owned;    /* x is a P-order temporary of ours: passes may overwrite it */
     CaArray *y;     /* what the passes write (new reference) */
     int y_is_final; /* y is the result itself (out, or a new array of its dtype) */
+    int scaled;     /* the norm's scale was applied to x already */
     int perm[CA_MAX_DIMS];
     int device;
     ca_memkind kind;
@@ -574,6 +575,46 @@ static int
 is_double(const fft_call *f)
 {
     return f->exec_dtype == CA_COMPLEX128 || f->exec_dtype == CA_FLOAT64;
+}
+
+/* What the transform's result is multiplied by, as `norm` says. */
+static double
+norm_scale(const fft_call *f)
+{
+    double n = 1.0;
+    for (int i = 0; i < f->naxes; i++) {
+        n *= (double)f->s[i];
+    }
+    int forward = f->kind == FFT_C2C_FWD || f->kind == FFT_R2C;
+    switch (f->norm) {
+    case NORM_ORTHO: return 1.0 / sqrt(n);
+    case NORM_FORWARD: return forward ? 1.0 / n : 1.0;
+    default: return forward ? 1.0 : 1.0 / n;
+    }
+}
+
+/* dst[...] = src, with w's norm scale folded in where the copy can take it
+ * (not from float16: the product would round in float16). */
+static int
+copy_scaled(fft_work *w, const fft_call *f, CaArray *dst, CaArray *src)
+{
+    double scale = w->scaled ? 1.0 : norm_scale(f);
+    if (scale == 1.0 || src->dtype == CA_FLOAT16 || src->size == 0) {
+        return ca_assign(dst, src);
+    }
+    PyObject *sc = PyFloat_FromDouble(scale);
+    if (sc == NULL) {
+        return -1;
+    }
+    PyObject *args[2] = { (PyObject *)src, sc };
+    PyObject *r = ca_ew_call(CA_OP_multiply, args, (PyObject *)dst, -1);
+    Py_DECREF(sc);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    w->scaled = 1;
+    return 0;
 }
 
 /* x: a cropped view of a where that is what cuFFT reads, else a P-order copy
@@ -616,12 +657,12 @@ prepare_input(fft_work *w, const fft_call *f, const Py_ssize_t *xshape)
             goto error;
         }
         sub = ca_array_view(x, x->dtype, ndim, tshape, CA_STRIDES(x), x->data);
-        if (sub == NULL || (src->size > 0 && ca_assign(sub, src) < 0)) {
+        if (sub == NULL || (src->size > 0 && copy_scaled(w, f, sub, src) < 0)) {
             goto error;
         }
         Py_DECREF(sub);
     }
-    else if (ca_assign(x, src) < 0) {
+    else if (copy_scaled(w, f, x, src) < 0) {
         goto error;
     }
     Py_DECREF(src);
@@ -681,7 +722,7 @@ pick_output(fft_work *w, const fft_call *f, CaArray *out, const Py_ssize_t *ysha
     if (!plan_layout(&xs, &ys, ndim, f->axes + first, m - first, kind, dbl, 0, &l)) {
         CaArray *xp =
             p_empty(f->in_dtype, ndim, CA_SHAPE(w->x), w->perm, w->device, w->kind);
-        if (xp == NULL || ca_assign(xp, w->x) < 0) {
+        if (xp == NULL || copy_scaled(w, f, xp, w->x) < 0) {
             Py_XDECREF(xp);
             return -1;
         }
@@ -742,20 +783,6 @@ run_passes(fft_work *w, const fft_call *f)
     return 0;
 }
 
-static double
-norm_scale(const fft_call *f)
-{
-    double n = 1.0;
-    for (int i = 0; i < f->naxes; i++) {
-        n *= (double)f->s[i];
-    }
-    int forward = f->kind == FFT_C2C_FWD || f->kind == FFT_R2C;
-    switch (f->norm) {
-    case NORM_ORTHO: return 1.0 / sqrt(n);
-    case NORM_FORWARD: return forward ? 1.0 / n : 1.0;
-    default: return forward ? 1.0 : 1.0 / n;
-    }
-}
 
 /* Scale y by the norm into the result (out, a new array, or y itself). */
 static PyObject *
@@ -774,7 +801,7 @@ finish(fft_work *w, const fft_call *f, CaArray *out, const Py_ssize_t *yshape)
                                      w->kind)) == NULL) {
         return NULL;
     }
-    double scale = norm_scale(f);
+    double scale = w->scaled ? 1.0 : norm_scale(f);
     if (scale != 1.0) {
         PyObject *sc = PyFloat_FromDouble(scale);
         if (sc == NULL) {

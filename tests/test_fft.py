@@ -104,6 +104,19 @@ def test_c2r_lengths_and_n(fdev, fn, length, n):
     check(getattr(ca.fft, fn)(on(fdev, h), n=nn), h, fn, n=nn)
 
 
+@pytest.mark.parametrize("fn", ["fft", "ifft", "irfft", "hfft", "ihfft"])
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.complex128])
+@pytest.mark.parametrize("norm", ["ortho", "forward", None])
+@pytest.mark.parametrize("n", [5, 12, 40])
+def test_norm_with_cast_and_padding(fdev, fn, dtype, norm, n):
+    """A copy that casts or pads also applies the norm's scale (cuarray folds it
+    into that copy)."""
+    if fn == "ihfft" and np.dtype(dtype).kind == "c":
+        return
+    h = random_array((3, 12), dtype)
+    check(getattr(ca.fft, fn)(on(fdev, h), n=n, norm=norm), h, fn, n=n, norm=norm)
+
+
 @pytest.mark.parametrize("fn", ["rfft", "ihfft"])
 @pytest.mark.parametrize("dtype", REAL_DTYPES)
 @pytest.mark.parametrize("norm", NORMS)
