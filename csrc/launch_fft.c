@@ -35,6 +35,9 @@ typedef struct fft_plan {
     size_t ws_size; /* bytes of work area the plan needs */
     CaMemory *ws;   /* its work area, for work queued on ws_stream */
     ca_stream_t ws_stream;
+    int users;  /* calls running it: the pool's upstreams and the emulation's NumPy
+                 * may let another thread run (and evict it) meanwhile */
+    int doomed; /* evicted while in use: the last user destroys it */
     struct fft_plan *prev, *next; /* most recently used first */
 } fft_plan;
 
@@ -172,6 +175,18 @@ plan_destroy(fft_plan *p)
     PyMem_Free(p);
 }
 
+/* A plan out of the cache: destroyed now, or by its last user. */
+static void
+plan_retire(fft_plan *p)
+{
+    if (p->users > 0) {
+        p->doomed = 1;
+    }
+    else {
+        plan_destroy(p);
+    }
+}
+
 /* ======================================================================== */
 /* The LRU cache                                                             */
 /* ======================================================================== */
@@ -221,7 +236,7 @@ cache_make_room(plan_cache *c, Py_ssize_t plans, long long bytes)
             (c->memsize_limit >= 0 && c->mem + bytes > c->memsize_limit))) {
         fft_plan *p = c->tail;
         cache_unlink(c, p);
-        plan_destroy(p);
+        plan_retire(p);
     }
 }
 
@@ -292,7 +307,7 @@ ca_fft_cache_clear(int device)
     while (c->tail != NULL) {
         fft_plan *p = c->tail;
         cache_unlink(c, p);
-        plan_destroy(p);
+        plan_retire(p);
     }
 }
 
@@ -378,7 +393,8 @@ plan_work_area(int device, fft_plan *p, ca_stream_t stream)
         }
     }
 #endif
-    p->ws = ws;
+    /* (another user may have set one while the pool let the GIL go) */
+    Py_XSETREF(p->ws, ws);
     p->ws_stream = stream;
     return 0;
 }
@@ -543,6 +559,7 @@ ca_run_fft(int device, ca_stream_t stream, const ca_fft_layout *l, int direction
     if (p == NULL) {
         return -1;
     }
+    p->users++;
     int rc = plan_work_area(device, p, stream);
     if (rc == 0) {
 #if CA_HAVE_CUDA
@@ -553,7 +570,7 @@ ca_run_fft(int device, ca_stream_t stream, const ca_fft_layout *l, int direction
         rc = exec_host(l, direction, (char *)in, (char *)out);
 #endif
     }
-    if (uncached) {
+    if (--p->users == 0 && (uncached || p->doomed)) {
         plan_destroy(p);
     }
     return rc;

@@ -606,6 +606,29 @@ def test_plan_used_on_another_stream(pdev):
     assert len(cache) == 1
 
 
+def test_threads_share_the_cache(pdev):
+    """Threads evicting each other's plans (size 1) while they run them."""
+    import threading
+    cache = ca.fft.config.get_plan_cache(pdev)
+    cache.set_size(1)
+    errors = []
+
+    def work(n):
+        try:
+            for _ in range(20):
+                transform(pdev, n, batch=64)
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in (256, 384, 512, 640)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(cache) <= 1
+
+
 def test_many_axes_use_several_plans(pdev):
     cache = ca.fft.config.get_plan_cache(pdev)
     h = random_array((2, 3, 4, 5, 6), np.complex128)
