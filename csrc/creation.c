@@ -1,8 +1,8 @@
 /*
  * creation.c: array creation (empty, zeros, ones, full, the *_like forms,
  * arange, linspace, eye, identity) and conversion of arbitrary objects
- * (asarray, array, ascontiguousarray, asfortranarray), plus the argument
- * helpers the C functions of _core share.
+ * (asarray, array, ascontiguousarray, asfortranarray). The argument helpers
+ * the C functions of _core share are in args.c.
  *
  * Creation is a hot path: arguments are parsed by hand (METH_FASTCALL) and
  * nothing goes through Python.
@@ -11,380 +11,8 @@
 
 #include <string.h>
 
-/* ======================================================================== */
-/* Argument helpers                                                           */
-/* ======================================================================== */
-
-int
-ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames, const char *const *names, int npos, int nreq,
-              PyObject **out)
-{
-    int n = 0;
-    while (names[n] != NULL) {
-        n++;
-    }
-    for (int i = 0; i < n; i++) {
-        out[i] = NULL;
-    }
-    if (nargs > npos) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() takes at most %d positional argument%s (%zd given)", fname,
-                     npos, npos == 1 ? "" : "s", nargs);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        out[i] = args[i];
-    }
-    if (kwnames != NULL) {
-        Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
-        for (Py_ssize_t k = 0; k < nk; k++) {
-            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-            int found = -1;
-            for (int i = 0; i < n; i++) {
-                if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
-                    found = i;
-                    break;
-                }
-            }
-            if (found < 0) {
-                PyErr_Format(PyExc_TypeError,
-                             "%s() got an unexpected keyword argument %R", fname, key);
-                return -1;
-            }
-            if (out[found] != NULL) {
-                PyErr_Format(PyExc_TypeError,
-                             "%s() got multiple values for argument '%s'", fname,
-                             names[found]);
-                return -1;
-            }
-            out[found] = args[nargs + k];
-        }
-    }
-    for (int i = 0; i < nreq; i++) {
-        if (out[i] == NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", fname,
-                         names[i]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static Py_ssize_t
-dim_from_object(PyObject *o)
-{
-    if (!PyLong_Check(o) && !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "'%.200s' object cannot be interpreted as an integer",
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_ValueError);
-    if (v == -1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
-            PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
-        }
-        return -1;
-    }
-    if (v < 0) {
-        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
-        return -1;
-    }
-    return v;
-}
-
-int
-ca_shape_from_object(PyObject *obj, Py_ssize_t *shape)
-{
-    if (PyLong_Check(obj)) {
-        shape[0] = dim_from_object(obj);
-        return shape[0] < 0 ? -1 : 1;
-    }
-    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
-        if (PyIndex_Check(obj)) {
-            shape[0] = dim_from_object(obj);
-            return shape[0] < 0 ? -1 : 1;
-        }
-        if (!PySequence_Check(obj)) {
-            PyErr_Format(PyExc_TypeError,
-                         "'%.200s' object cannot be interpreted as an integer",
-                         Py_TYPE(obj)->tp_name);
-            return -1;
-        }
-    }
-    PyObject *seq = PySequence_Fast(obj, "shape must be an int or a sequence of ints");
-    if (seq == NULL) {
-        return -1;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > CA_MAX_DIMS) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError,
-                     "maximum supported dimension for an ndarray is %d, found %zd",
-                     CA_MAX_DIMS, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        shape[i] = dim_from_object(PySequence_Fast_GET_ITEM(seq, i));
-        if (shape[i] < 0) {
-            Py_DECREF(seq);
-            return -1;
-        }
-    }
-    Py_DECREF(seq);
-    return (int)n;
-}
-
-int
-ca_memkind_from_object(PyObject *obj, int device)
-{
-    if (obj == NULL || obj == Py_None) {
-        return device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
-    }
-    if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError,
-                     "memory must be None or one of 'device', 'managed', 'pinned', "
-                     "'host', not %.200s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    int kind = -1;
-    for (int k = 0; k < CA_MEM_NKINDS; k++) {
-        if (PyUnicode_CompareWithASCIIString(obj, ca_memkind_name[k]) == 0) {
-            kind = k;
-            break;
-        }
-    }
-    if (kind < 0) {
-        PyErr_Format(PyExc_ValueError,
-                     "memory must be 'device', 'managed', 'pinned' or 'host', not %R",
-                     obj);
-        return -1;
-    }
-    if (device == CA_CPU && kind != CA_MEM_HOST) {
-        PyErr_Format(PyExc_ValueError,
-                     "memory=%R needs a CUDA device; arrays on the cpu device use "
-                     "memory='host'",
-                     obj);
-        return -1;
-    }
-    if (device != CA_CPU && kind == CA_MEM_HOST) {
-        PyErr_SetString(
-            PyExc_ValueError,
-            "memory='host' is the cpu device's memory: use device='cpu', or "
-            "memory='pinned' (or 'managed') for host-accessible GPU arrays");
-        return -1;
-    }
-    return kind;
-}
-
-int
-ca_order_from_object(PyObject *obj, char dflt)
-{
-    if (obj == NULL || obj == Py_None) {
-        return dflt;
-    }
-    if (PyUnicode_Check(obj) && PyUnicode_GET_LENGTH(obj) == 1) {
-        Py_UCS4 c = PyUnicode_READ_CHAR(obj, 0);
-        switch (c) {
-        case 'C': case 'c': return 'C';
-        case 'F': case 'f': return 'F';
-        case 'A': case 'a': return 'A';
-        case 'K': case 'k': return 'K';
-        }
-    }
-    PyErr_Format(PyExc_ValueError,
-                 "order must be one of 'C', 'F', 'A', or 'K' (got %R)", obj);
-    return -1;
-}
-
-/* Parse device= and memory=; device None -> current. */
-static int
-parse_device_kind(PyObject *dev, PyObject *mem, int *device, int *kind)
-{
-    *device = (dev == NULL || dev == Py_None) ? ca_current_device()
-                                              : ca_device_from_object(dev);
-    if (*device == -2) {
-        return -1;
-    }
-    *kind = ca_memkind_from_object(mem, *device);
-    return *kind < 0 ? -1 : 0;
-}
-
-/* ======================================================================== */
-/* Python values -> element bytes                                             */
-/* ======================================================================== */
-
-static PyObject *np_copyto = NULL;
-
 /* The bytes of 1 per dtype (ones()). */
 static uint64_t ca_one_bytes[CA_NTYPES][2];
-
-static int
-store_int(int dtype, long long v, void *buf)
-{
-    switch (dtype) {
-    case CA_INT8:
-        if (v < INT8_MIN || v > INT8_MAX) return 1;
-        *(int8_t *)buf = (int8_t)v;
-        return 0;
-    case CA_UINT8:
-        if (v < 0 || v > UINT8_MAX) return 1;
-        *(uint8_t *)buf = (uint8_t)v;
-        return 0;
-    case CA_INT16:
-        if (v < INT16_MIN || v > INT16_MAX) return 1;
-        *(int16_t *)buf = (int16_t)v;
-        return 0;
-    case CA_UINT16:
-        if (v < 0 || v > UINT16_MAX) return 1;
-        *(uint16_t *)buf = (uint16_t)v;
-        return 0;
-    case CA_INT32:
-        if (v < INT32_MIN || v > INT32_MAX) return 1;
-        *(int32_t *)buf = (int32_t)v;
-        return 0;
-    case CA_UINT32:
-        if (v < 0 || v > (long long)UINT32_MAX) return 1;
-        *(uint32_t *)buf = (uint32_t)v;
-        return 0;
-    case CA_INT64:
-        *(int64_t *)buf = (int64_t)v;
-        return 0;
-    case CA_UINT64:
-        if (v < 0) return 1;
-        *(uint64_t *)buf = (uint64_t)v;
-        return 0;
-    case CA_FLOAT32:
-        *(float *)buf = (float)v;
-        return 0;
-    case CA_FLOAT64:
-        *(double *)buf = (double)v;
-        return 0;
-    case CA_COMPLEX64:
-        ((float *)buf)[0] = (float)v;
-        ((float *)buf)[1] = 0.0f;
-        return 0;
-    case CA_COMPLEX128:
-        ((double *)buf)[0] = (double)v;
-        ((double *)buf)[1] = 0.0;
-        return 0;
-    case CA_BOOL:
-        *(uint8_t *)buf = v != 0;
-        return 0;
-    }
-    return 1; /* float16: NumPy's conversion */
-}
-
-/* as_setitem: convert as `arr[...] = value` / ndarray.fill do (complex into a
- * real dtype and NaN into an integer raise); else as np.full's unsafe copyto. */
-static int
-value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem);
-
-int
-ca_value_to_bytes(PyObject *value, int dtype, void *buf)
-{
-    return value_to_bytes(value, dtype, buf, 0);
-}
-
-int
-ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf)
-{
-    return value_to_bytes(value, dtype, buf, 1);
-}
-
-static int
-value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
-{
-    /* Fast paths for the exact Python scalar types where C's conversion is
-     * NumPy's; everything else (float16, float -> int, complex -> real, NumPy
-     * scalars, overflow) goes through np.copyto(casting='unsafe'). */
-    if (PyLong_CheckExact(value) || PyBool_Check(value)) {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (v == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-        if (!overflow && (PyBool_Check(value) || dtype != CA_BOOL) &&
-            store_int(dtype, v, buf) == 0) {
-            return 0;
-        }
-    }
-    else if (PyFloat_CheckExact(value)) {
-        double v = PyFloat_AS_DOUBLE(value);
-        switch (dtype) {
-        case CA_FLOAT32:
-            *(float *)buf = (float)v;
-            return 0;
-        case CA_FLOAT64:
-            *(double *)buf = v;
-            return 0;
-        case CA_COMPLEX64:
-            ((float *)buf)[0] = (float)v;
-            ((float *)buf)[1] = 0.0f;
-            return 0;
-        case CA_COMPLEX128:
-            ((double *)buf)[0] = v;
-            ((double *)buf)[1] = 0.0;
-            return 0;
-        }
-    }
-    else if (PyComplex_CheckExact(value) && ca_is_complex(dtype)) {
-        Py_complex c = PyComplex_AsCComplex(value);
-        if (dtype == CA_COMPLEX64) {
-            ((float *)buf)[0] = (float)c.real;
-            ((float *)buf)[1] = (float)c.imag;
-        }
-        else {
-            ((double *)buf)[0] = c.real;
-            ((double *)buf)[1] = c.imag;
-        }
-        return 0;
-    }
-    if (ca_array_check(value)) {
-        PyErr_SetString(PyExc_TypeError, "expected a Python or NumPy scalar");
-        return -1;
-    }
-    if (np_copyto == NULL) {
-        PyObject *np = PyImport_ImportModule("numpy");
-        if (np == NULL) {
-            return -1;
-        }
-        np_copyto = PyObject_GetAttrString(np, "copyto");
-        Py_DECREF(np);
-        if (np_copyto == NULL) {
-            return -1;
-        }
-    }
-    PyArray_Descr *d = ca_descr(dtype);
-    Py_INCREF(d);
-    PyObject *t = PyArray_Zeros(0, NULL, d, 0);
-    if (t == NULL) {
-        return -1;
-    }
-    if (as_setitem) {
-        if (PyObject_SetItem(t, Py_Ellipsis, value) < 0) {
-            Py_DECREF(t);
-            return -1;
-        }
-    }
-    else {
-        PyObject *kw = Py_BuildValue("{s:s}", "casting", "unsafe");
-        PyObject *args = kw ? PyTuple_Pack(2, t, value) : NULL;
-        PyObject *r = args ? PyObject_Call(np_copyto, args, kw) : NULL;
-        Py_XDECREF(kw);
-        Py_XDECREF(args);
-        if (r == NULL) {
-            Py_DECREF(t);
-            return -1;
-        }
-        Py_DECREF(r);
-    }
-    memcpy(buf, PyArray_DATA((PyArrayObject *)t), (size_t)ca_dtype_size[dtype]);
-    Py_DECREF(t);
-    return 0;
-}
 
 /* ======================================================================== */
 /* empty, zeros, ones, full                                                   */
@@ -412,26 +40,6 @@ zero_fill(CaArray *a)
     return ca_run_memset_async(a->data, 0, n, ca_current_stream(a->device));
 }
 
-/* The arguments dtype, order, device, memory of a new array (v[0..3], each may
- * be NULL) -> *dtype (default dflt), *fortran, *device, *kind. 0 or -1. */
-static int
-parse_new_array(PyObject **v, int dflt, int *dtype, int *fortran, int *device, int *kind)
-{
-    if ((*dtype = ca_dtype_converter(v[0] ? v[0] : Py_None, dflt)) < 0) {
-        return -1;
-    }
-    const int order = ca_order_from_object(v[1], 'C');
-    if (order < 0) {
-        return -1;
-    }
-    if (order != 'C' && order != 'F') {
-        PyErr_SetString(PyExc_ValueError, "only 'C' or 'F' order is permitted");
-        return -1;
-    }
-    *fortran = order == 'F';
-    return parse_device_kind(v[2], v[3], device, kind);
-}
-
 /* Shared by empty/zeros/ones/full: parse shape, dtype, order, device, memory
  * and allocate. `v` holds shape, dtype, order, device, memory. */
 static CaArray *
@@ -443,7 +51,7 @@ create_from_args(PyObject **v, int default_dtype)
         return NULL;
     }
     int dtype, fortran, device, kind;
-    if (parse_new_array(v + 1, default_dtype, &dtype, &fortran, &device, &kind) < 0) {
+    if (ca_new_array_args(v + 1, default_dtype, &dtype, &fortran, &device, &kind) < 0) {
         return NULL;
     }
     return ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
@@ -571,7 +179,7 @@ like_array(CaArray *src, PyObject *const *w)
     int device = src->device, kind = src->kind;
     if (w[5] != NULL && w[5] != Py_None) {
         device = ca_device_from_object(w[5]);
-        if (device == -2) {
+        if (device == CA_DEVICE_ERROR) {
             return NULL;
         }
         if (device != src->device) {
@@ -634,7 +242,7 @@ like_array_like(PyObject *proto, PyObject *const *w)
         }
     }
     int device, kind;
-    if (parse_device_kind(w[5], w[6], &device, &kind) < 0) {
+    if (ca_device_kind_from_objects(w[5], w[6], &device, &kind) < 0) {
         return NULL;
     }
     return ca_array_empty(dtype, nd, shp, order == 'F' || (order != 'C' && fortran),
@@ -749,7 +357,7 @@ static CaArray *
 from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
 {
     int tdt = dtype < 0 ? a->dtype : dtype;
-    int tdev = device == -3 ? a->device : device;
+    int tdev = device == CA_DEVICE_AUTO ? a->device : device;
     int tkind = kind >= 0 ? kind
                 : tdev == a->device ? (int)a->kind
                 : tdev == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
@@ -809,17 +417,11 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
     int nd = PyArray_NDIM(h);
     npy_intp *shape = PyArray_DIMS(h), *strides = PyArray_STRIDES(h);
     char *data = PyArray_DATA(h);
-    char *lo = data, *hi = data;
-    for (int i = 0; i < nd; i++) {
-        npy_intp span = (shape[i] - 1) * strides[i];
-        if (span < 0) {
-            lo += span;
-        }
-        else {
-            hi += span;
-        }
-    }
-    size_t extent = (size_t)(hi - lo) + (size_t)PyArray_ITEMSIZE(h);
+    /* a NumPy array's layout lies inside its buffer: it cannot overflow */
+    Py_ssize_t l = 0, end = PyArray_ITEMSIZE(h);
+    (void)ca_layout_extent(nd, shape, strides, PyArray_ITEMSIZE(h), &l, &end);
+    char *lo = data + l;
+    size_t extent = (size_t)(end - l);
     CaMemory *mem = NULL;
     CaArray *r = NULL;
     int registered = 0;
@@ -919,7 +521,7 @@ from_numpy_impl(PyArrayObject *h, int fresh, int dtype, int device, int copy,
         PyErr_Clear(); /* cast on the host below */
     }
     int tdt = dtype < 0 ? hd : dtype;
-    int tdev = device == -3 ? ca_current_device() : device;
+    int tdev = device == CA_DEVICE_AUTO ? ca_current_device() : device;
     int dflt = tdev == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
     int tkind = kind < 0 ? dflt : kind;
     if (PyArray_SIZE(h) == 0) {
@@ -992,7 +594,7 @@ ca_asarray(PyObject *obj, int dtype, int device, int copy, char order, int kind)
         if (PyErr_Occurred()) {
             return NULL;
         }
-        r = ca_from_dlpack_obj(obj, device == -3 ? -3 : device, copy, &found);
+        r = ca_from_dlpack_obj(obj, device, copy, &found);
         if (found || r != NULL) {
             if (r == NULL) {
                 return NULL;
@@ -1066,10 +668,10 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
     if (order < 0) {
         return NULL;
     }
-    int device = -3;
+    int device = CA_DEVICE_AUTO;
     if (v[3] != NULL && v[3] != Py_None) {
         device = ca_device_from_object(v[3]);
-        if (device == -2) {
+        if (device == CA_DEVICE_ERROR) {
             return NULL;
         }
     }
@@ -1080,7 +682,7 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
     int kind = -1;
     if (v[5] != NULL && v[5] != Py_None) {
         int dev = device;
-        if (dev == -3) {
+        if (dev == CA_DEVICE_AUTO) {
             dev =
                 ca_array_check(v[0]) ? ((CaArray *)v[0])->device : ca_current_device();
         }
@@ -1255,7 +857,7 @@ py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
         d = ca_descr(t);
     }
     int device, kind;
-    if (parse_device_kind(v[4], v[5], &device, &kind) < 0) {
+    if (ca_device_kind_from_objects(v[4], v[5], &device, &kind) < 0) {
         return NULL;
     }
     PyObject *start = host_scalar(v[0] ? v[0] : v[1]);
@@ -1294,7 +896,7 @@ py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         return NULL;
     }
     int device, kind;
-    if (parse_device_kind(v[7], v[8], &device, &kind) < 0) {
+    if (ca_device_kind_from_objects(v[7], v[8], &device, &kind) < 0) {
         return NULL;
     }
     if (v[5] != NULL && v[5] != Py_None && ca_dtype_converter(v[5], CA_FLOAT64) < 0) {
@@ -1424,7 +1026,7 @@ py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         return NULL;
     }
     int dtype, fortran, device, kind;
-    if (parse_new_array(v + 3, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
+    if (ca_new_array_args(v + 3, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
         return NULL;
     }
     return eye_impl(n, m, k, dtype, fortran, device, kind);
@@ -1451,7 +1053,7 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         return NULL;
     }
     int device, kind;
-    if (parse_device_kind(v[2], v[3], &device, &kind) < 0) {
+    if (ca_device_kind_from_objects(v[2], v[3], &device, &kind) < 0) {
         return NULL;
     }
     return eye_impl(n, n, 0, dtype, 0, device, kind);

@@ -21,6 +21,7 @@
 
 #include "cuda_compat.h"
 #include "kernels.h"
+#include "shape.h"
 
 /* ======================================================================== */
 /* Module state (module.c)                                                   */
@@ -47,6 +48,7 @@ typedef struct {
     PyObject *OutOfMemoryError;   /* cuarray.OutOfMemoryError(MemoryError) */
     PyObject *CUBLASError;        /* subclass of CUDAError */
     PyObject *CURANDError;        /* subclass of CUDAError */
+    PyObject *CUFFTError;         /* subclass of CUDAError */
     /* NumPy dtype objects per ca_dtype (dtype.c) */
     PyArray_Descr *descr[CA_NTYPES];
     /* interned strings, attribute names used on hot paths (module.c) */
@@ -76,6 +78,8 @@ int ca_random_init(PyObject *m);     /* random.c */
 int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
 int ca_fusion_init(PyObject *m);     /* fusion.c */
 int ca_sort_init(PyObject *m);       /* sort.c: sort, argsort, searchsorted, ... */
+int ca_fft_init(PyObject *m);        /* fft.c */
+int ca_format_init(PyObject *m);     /* format.c: repr, str, pickling */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -91,9 +95,11 @@ int ca_cuda_error_int(int status, const char *call);
 int ca_cuda_error_hint(int status, const char *call, const char *hint);
 /* The runtime's description of a CUDA status (never NULL). */
 const char *ca_cuda_status_text(int status);
-/* cuBLAS / cuRAND statuses -> CUBLASError / CURANDError. */
+/* cuBLAS / cuRAND / cuFFT statuses -> CUBLASError / CURANDError / CUFFTError
+ * (CUFFT_ALLOC_FAILED -> OutOfMemoryError). */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
+int ca_cufft_error(int status, const char *call);
 /* For deallocators and capsule deleters: never raises. Ignores
  * cudaErrorCudartUnloading (interpreter exit); reports anything else through
  * PyErr_WriteUnraisable. */
@@ -145,8 +151,25 @@ int ca_use_device(int device);
 /* The thread's current stream on `device` (NULL = legacy default stream).
  * Always NULL for CA_CPU. */
 ca_stream_t ca_current_stream(int device);
+/* Device values besides the ordinals and CA_CPU (kernels.h), in one place. */
+enum {
+    /* ca_device_from_object failed: the exception is set. */
+    CA_DEVICE_ERROR = -2,
+    /* device.c: a stream not tied to one device (Stream.null, Stream.ptds: that
+     * stream of whatever device is current), and the parse of a bare "cuda".
+     * Never returned by ca_device_from_object, so it cannot be mistaken for
+     * CA_DEVICE_ERROR. */
+    CA_ANY_DEVICE = -2,
+    /* The device argument of ca_asarray / ca_from_dlpack_obj: where the object
+     * is, else the current device. */
+    CA_DEVICE_AUTO = -3,
+    /* Not chosen (yet): device.c's unset default and thread override, and "any
+     * device" for ca_out_from_object. */
+    CA_DEVICE_UNSET = -100,
+};
 /* Parse a device argument: None (current), "cpu", "cuda", "cuda:N", int N,
- * a cuarray Device object. Returns the ordinal or CA_CPU; -2 with an exception. */
+ * a cuarray Device object. Returns the ordinal or CA_CPU; CA_DEVICE_ERROR with
+ * an exception. */
 int ca_device_from_object(PyObject *obj);
 /* A new reference to the Device object for an ordinal (cached). */
 PyObject *ca_device_object(int device);
@@ -211,6 +234,9 @@ enum {
     CA_OWNDATA = 4,
     CA_WRITEABLE = 8,
 };
+_Static_assert((int)CA_C_CONTIGUOUS == (int)CA_LAYOUT_C &&
+                   (int)CA_F_CONTIGUOUS == (int)CA_LAYOUT_F,
+               "shape.h's contiguity bits are the ndarray's flags");
 
 /* A variable-size object: ob_size is ndim; dims holds shape[ndim] then
  * strides[ndim] (bytes). */
@@ -249,17 +275,27 @@ CaArray *ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortra
  * buffer. The view references base (so the memory outlives the view). */
 CaArray *ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
                        const Py_ssize_t *strides, char *data);
+/* The same view keeping base's dtype: what reshapes, permutations and
+ * broadcasts make. */
+static inline CaArray *
+ca_array_restride(CaArray *base, int ndim, const Py_ssize_t *shape,
+                  const Py_ssize_t *strides, char *data)
+{
+    return ca_array_view(base, base->dtype, ndim, shape, strides, data);
+}
 /* An array over `mem` (stealing no reference; the array takes its own). */
 CaArray *ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                               const Py_ssize_t *shape, const Py_ssize_t *strides,
                               PyObject *base);
-/* True when a's pointer or a stride breaks its dtype's natural alignment (GPU
- * kernels then need a copy first). */
-int ca_array_misaligned(const CaArray *a);
-/* Raise numpy.exceptions.AxisError(axis, ndim); returns -1 (manip.c). */
-int ca_axis_error(Py_ssize_t axis, int ndim);
 /* Recompute C/F contiguity flags after shape/strides change. */
 void ca_array_update_flags(CaArray *a);
+/* The host address of a's first element, or NULL if a's memory is not
+ * host-accessible (device memory). Size-0 arrays answer a dummy address. */
+char *ca_array_host_data(CaArray *a);
+/* A NumPy view of a host-accessible array's memory, after waiting for the
+ * work queued on the device's current stream; the view keeps `a` alive.
+ * TypeError for device memory. */
+PyObject *ca_array_numpy_view(CaArray *a);
 /* What other files contribute to the ndarray type. ndarray.c merges these
  * NULL-terminated tables (and the {0, NULL}-terminated slot lists) into the
  * type's spec when it creates the type; the owners are named. */
@@ -277,9 +313,123 @@ extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multip
 /* end linalg/random */
 extern PyMethodDef ca_search_array_methods[];      /* search.c: nonzero */
 extern PyMethodDef ca_sort_array_methods[];        /* sort.c: sort, argsort, searchsorted, ... */
+extern PyMethodDef ca_readback_array_methods[];    /* readback.c: item, __complex__ */
+extern PyType_Slot ca_readback_number_slots[];     /* readback.c: nb_bool, nb_int, .. */
+extern PyMethodDef ca_format_array_methods[];      /* format.c: __reduce__ */
+extern PyType_Slot ca_format_slots[];              /* format.c: tp_repr, tp_str */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
+
+/* ======================================================================== */
+/* Up-calls (module.c)                                                       */
+/* ======================================================================== */
+/* The calls a lower layer must make into a higher one go through these
+ * pointers, so that no file calls a function above its layer (base < memory.c
+ * < ndarray.c < the rest; tests/test_layers.py). module.c, which sees every
+ * file, fills them statically. (The other one, the flush of deferred work,
+ * goes through ca_fusion_flush below.) */
+typedef struct {
+    /* device.c, before destroying a stream it owns: memory.c's pools forget it
+     * (ca_memory_stream_destroyed). 0, or -1 with CUDAError. */
+    int (*stream_destroyed)(int device, ca_stream_t stream);
+    /* ndarray.c, memory.c: m's address is about to leave cuarray
+     * (ca_fusion_export_memory; NULL is a no-op). */
+    void (*export_memory)(CaMemory *m);
+    /* ndarray.c: an array dies holding a deferred kernel (a->pending set;
+     * ca_fusion_array_dealloc) or a readback mirror (a->rb_slot >= 0;
+     * ca_readback_mirror_drop). */
+    void (*pending_dealloc)(CaArray *a);
+    void (*mirror_drop)(int slot);
+    /* launch_fft.c: a plan's work area from the pool of (device, kind), ordered
+     * on `stream` (ca_memory_alloc). */
+    CaMemory *(*memory_alloc)(int device, ca_memkind kind, size_t nbytes,
+                              ca_stream_t stream);
+} ca_hooks;
+extern const ca_hooks ca_hook;
+
+/* ======================================================================== */
+/* Arguments and messages (args.c, base layer)                               */
+/* ======================================================================== */
+/* Parse METH_FASTCALL | METH_KEYWORDS arguments against `names` (NULL-ended):
+ * the first `npos` may be given by position, the first `nreq` are required.
+ * out[i] = the borrowed argument, or NULL when not given. -1 with TypeError. */
+int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames, const char *const *names, int npos, int nreq,
+                  PyObject **out);
+/* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
+ * (TypeError / ValueError for negative or too many dimensions). */
+int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);
+/* memory= argument: None -> the device's default kind ("device" on a GPU,
+ * "host" on the cpu); "device"/"managed"/"pinned" on a GPU, "host" on the cpu.
+ * Returns the ca_memkind, or -1 with ValueError. */
+int ca_memkind_from_object(PyObject *obj, int device);
+/* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case). -1 with
+ * ValueError. */
+int ca_order_from_object(PyObject *obj, char dflt);
+/* device= and memory= (either may be NULL or None; device None -> current)
+ * -> *device, *kind. 0 or -1. */
+int ca_device_kind_from_objects(PyObject *dev, PyObject *mem, int *device, int *kind);
+/* The arguments dtype, order, device, memory of a new array (v[0..3], each may
+ * be NULL) -> *dtype (default dflt), *fortran (order 'C' or 'F' only),
+ * *device, *kind: empty(), eye(), ndarray(...). 0 or -1. */
+int ca_new_array_args(PyObject **v, int dflt, int *dtype, int *fortran, int *device,
+                      int *kind);
+/* One element of `dtype` (host bytes, at most 16) from a Python value, cast as
+ * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
+ * ints out of range). A cuarray array is not accepted here. */
+int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
+/* The same as `arr[...] = value` and ndarray.fill convert (TypeError for a
+ * complex into a real dtype, ValueError for NaN into an integer). */
+int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
+
+/* "cpu" or "cuda:N", as the Array API and every message spell a device:
+ * written into buf (CA_DEVICE_NAME_LEN bytes) unless constant; returns it.
+ * Inline so that device.c, below this file, can use it too. */
+#define CA_DEVICE_NAME_LEN 24
+static inline const char *
+ca_device_name(int device, char *buf)
+{
+    if (device == CA_CPU) {
+        return "cpu";
+    }
+    PyOS_snprintf(buf, CA_DEVICE_NAME_LEN, "cuda:%d", device);
+    return buf;
+}
+/* The same as a new str. */
+static inline PyObject *
+ca_device_str(int device)
+{
+    char buf[CA_DEVICE_NAME_LEN];
+    return PyUnicode_FromString(ca_device_name(device, buf));
+}
+
+/* Raise numpy.exceptions.AxisError(axis, ndim); returns -1. */
+int ca_axis_error(Py_ssize_t axis, int ndim);
+/* The same with `fname: ` before the message (NumPy's msg_prefix; NULL: none). */
+int ca_axis_error_in(const char *fname, Py_ssize_t axis, int ndim);
+/* axis into [0, ndim) as *out, or AxisError. 0 or -1. */
+int ca_normalize_axis(Py_ssize_t axis, int ndim, int *out);
+/* The same for an axis argument (an int or an object with __index__;
+ * TypeError otherwise). */
+int ca_axis_from_object(PyObject *obj, int ndim, int *out);
+
+/* The out= argument of `fname` (NULL: messages name no function). NULL or None
+ * -> *out = NULL; a 1-tuple is unwrapped (ufunc style; another tuple is a
+ * ValueError). Else it must be a writeable cuarray.ndarray on `device`
+ * (CA_DEVICE_UNSET: any device; the caller checks). *out is borrowed.
+ * 0, or -1 with TypeError / ValueError. */
+int ca_out_from_object(const char *fname, PyObject *obj, int device, CaArray **out);
+/* out's shape is exactly (ndim, shape): 0, or -1 with ValueError naming both. */
+int ca_out_check_shape(const char *fname, const CaArray *out, int ndim,
+                       const Py_ssize_t *shape);
+/* A result of `dtype` may be written into out under casting='same_kind':
+ * 0, or -1 with NumPy's TypeError. */
+int ca_out_check_cast(const char *fname, const CaArray *out, int dtype);
+
+/* True when a's pointer or a stride breaks its dtype's natural alignment (GPU
+ * kernels then need a copy first). */
+int ca_array_misaligned(const CaArray *a);
 
 /* ======================================================================== */
 /* Copy and transfer (transfer.c)                                            */
@@ -314,7 +464,7 @@ int ca_bounce_copy(void *dst, const void *src, size_t n, int to_host,
 /* Conversion of arbitrary objects (creation.c / interop.c)                  */
 /* ======================================================================== */
 /* cuarray.asarray(obj, dtype, device, copy) semantics; dtype -1 = keep;
- * device -3 = from obj / current. copy: -1 None, 0 False, 1 True. */
+ * device CA_DEVICE_AUTO = from obj / current. copy: -1 None, 0 False, 1 True. */
 CaArray *ca_asarray(PyObject *obj, int dtype, int device, int copy, char order,
                     int kind /* -1 = default */);
 /* Import through __cuda_array_interface__ (interop.c). NULL without exception
@@ -325,36 +475,9 @@ CaArray *ca_from_cai(PyObject *obj, int *found);
  * NULL, no exception) if obj has no __dlpack__. */
 CaArray *ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found);
 
-/* ---- Argument helpers (creation.c), shared by the C functions of _core ---- */
-/* Parse METH_FASTCALL | METH_KEYWORDS arguments against `names` (NULL-ended):
- * the first `npos` may be given by position, the first `nreq` are required.
- * out[i] = the borrowed argument, or NULL when not given. -1 with TypeError. */
-int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                  PyObject *kwnames, const char *const *names, int npos, int nreq,
-                  PyObject **out);
-/* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
- * (TypeError / ValueError for negative or too many dimensions). */
-int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);
-/* memory= argument: None -> the device's default kind ("device" on a GPU,
- * "host" on the cpu); "device"/"managed"/"pinned" on a GPU, "host" on the cpu.
- * Returns the ca_memkind, or -1 with ValueError. */
-int ca_memkind_from_object(PyObject *obj, int device);
-/* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case). -1 with
- * ValueError. */
-int ca_order_from_object(PyObject *obj, char dflt);
-/* One element of `dtype` (host bytes, at most 16) from a Python value, cast as
- * NumPy's np.full / copyto(casting='unsafe') does (OverflowError for Python
- * ints out of range). A cuarray array is not accepted here. */
-int ca_value_to_bytes(PyObject *value, int dtype, void *buf);
-/* The same as `arr[...] = value` and ndarray.fill convert (TypeError for a
- * complex into a real dtype, ValueError for NaN into an integer). */
-int ca_value_to_bytes_setitem(PyObject *value, int dtype, void *buf);
-
 /* ======================================================================== */
 /* index/manip (index helper)                                                */
 /* ======================================================================== */
-/* A new tuple of Python ints (for messages and the `shape` of results). */
-PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
 /* Where scratch and index arrays live on `device` (host memory on the cpu). */
 ca_memkind ca_index_scratch_kind(int device);
 /* Where a gather's result lives: device memory on a GPU (a pinned source would
@@ -371,6 +494,13 @@ ca_memkind ca_gather_result_kind(const CaArray *a);
  * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
  * A new reference, or NULL with an exception. */
 PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
+
+/* ======================================================================== */
+/* Search (search.c)                                                         */
+/* ======================================================================== */
+/* nonzero(obj): a tuple of int64 index arrays, one per dimension. `fname`
+ * names the caller in the TypeError for an object that is no ndarray. */
+PyObject *ca_nonzero(PyObject *obj, const char *fname);
 
 /* ======================================================================== */
 /* Deferred element-wise work (fusion.c)                                     */

@@ -21,10 +21,6 @@
 /* Ordinals at or above this are refused (no real machine has that many GPUs);
  * it bounds the per-thread tables. */
 #define CA_MAX_DEVICES 64
-/* A stream not tied to one device (Stream.null, Stream.ptds): it means that
- * stream of whatever device is current when it is used. */
-#define CA_ANY_DEVICE (-2)
-#define CA_UNSET (-100)
 
 /* ======================================================================== */
 /* Device count and the default device                                       */
@@ -33,11 +29,11 @@
 static int ndev = -1;                  /* cached cudaGetDeviceCount, -1 = not asked */
 static int ndev_status = 0;            /* what cudaGetDeviceCount returned */
 static int cuda_touched = 0;           /* any CUDA runtime call that may initialize it */
-static int env_device = CA_UNSET;      /* CUARRAY_DEVICE parsed at import */
-static int default_device = CA_UNSET;  /* resolved on first use */
+static int env_device = CA_DEVICE_UNSET;      /* CUARRAY_DEVICE parsed at import */
+static int default_device = CA_DEVICE_UNSET;  /* resolved on first use */
 
-/* The `with Device(...)` override of this thread, CA_UNSET when none. */
-static _Thread_local int tl_device = CA_UNSET;
+/* The `with Device(...)` override of this thread, CA_DEVICE_UNSET when none. */
+static _Thread_local int tl_device = CA_DEVICE_UNSET;
 /* The device this thread last made current with cudaSetDevice, -1 = unknown. */
 static _Thread_local int tl_cuda_device = -1;
 /* Current stream per device of this thread, slot d + 1 (slot 0: the cpu). The
@@ -83,7 +79,7 @@ bad_ordinal(int device, const char *what)
     char hint[256];
     int n = ca_device_count();
     PyOS_snprintf(call, sizeof call, "cuda:%d%s", device,
-                  (what == NULL && device == env_device && tl_device == CA_UNSET)
+                  (what == NULL && device == env_device && tl_device == CA_DEVICE_UNSET)
                       ? " (the default device, from CUARRAY_DEVICE)" : "");
     if (n == 0) {
         return ca_cuda_error_hint(no_gpu_status(), call, NULL);
@@ -98,7 +94,7 @@ bad_ordinal(int device, const char *what)
 static int
 resolve_default(void)
 {
-    if (env_device != CA_UNSET) {
+    if (env_device != CA_DEVICE_UNSET) {
         default_device = env_device;
     }
     else {
@@ -111,11 +107,11 @@ int
 ca_current_device(void)
 {
     int d = tl_device;
-    if (d != CA_UNSET) {
+    if (d != CA_DEVICE_UNSET) {
         return d;
     }
     d = default_device;
-    return d != CA_UNSET ? d : resolve_default();
+    return d != CA_DEVICE_UNSET ? d : resolve_default();
 }
 
 int
@@ -162,7 +158,7 @@ ca_stream_is_null(ca_stream_t s)
 }
 
 /* Parse "cpu", "cuda", "cuda:N" (no CUDA calls). Returns the ordinal, CA_CPU,
- * CA_ANY_DEVICE for a bare "cuda", or CA_UNSET when it is not a device name. */
+ * CA_ANY_DEVICE for a bare "cuda", or CA_DEVICE_UNSET when it is not a device name. */
 static int
 parse_device_name(const char *s)
 {
@@ -175,18 +171,18 @@ parse_device_name(const char *s)
     if (strncmp(s, "cuda:", 5) == 0 || strncmp(s, "gpu:", 4) == 0) {
         const char *p = s + (s[0] == 'c' ? 5 : 4);
         if (*p < '0' || *p > '9') {
-            return CA_UNSET;
+            return CA_DEVICE_UNSET;
         }
         long v = 0;
         for (; *p >= '0' && *p <= '9'; p++) {
             v = v * 10 + (*p - '0');
             if (v >= CA_MAX_DEVICES) {
-                return CA_UNSET;
+                return CA_DEVICE_UNSET;
             }
         }
-        return *p == '\0' ? (int)v : CA_UNSET;
+        return *p == '\0' ? (int)v : CA_DEVICE_UNSET;
     }
-    return CA_UNSET;
+    return CA_DEVICE_UNSET;
 }
 
 /* The CUDA device a bare "cuda" means: the current one if it is a GPU, else 0. */
@@ -219,43 +215,43 @@ ca_device_from_object(PyObject *obj)
     if (PyUnicode_Check(obj)) {
         const char *s = PyUnicode_AsUTF8(obj);
         if (s == NULL) {
-            return -2;
+            return CA_DEVICE_ERROR;
         }
         d = parse_device_name(s);
-        if (d == CA_UNSET) {
+        if (d == CA_DEVICE_UNSET) {
             PyErr_Format(PyExc_ValueError,
                          "unknown device %R: expected 'cpu', 'cuda' or 'cuda:N'", obj);
-            return -2;
+            return CA_DEVICE_ERROR;
         }
         if (d == CA_ANY_DEVICE) {
             d = any_cuda_device();
         }
         if (d != CA_CPU && d >= ca_device_count()) {
             bad_ordinal(d, "device");
-            return -2;
+            return CA_DEVICE_ERROR;
         }
         return d;
     }
     if (PyLong_Check(obj) && !PyBool_Check(obj)) {
         long v = PyLong_AsLong(obj);
         if (v == -1 && PyErr_Occurred()) {
-            return -2;
+            return CA_DEVICE_ERROR;
         }
         if (v < 0) {
             PyErr_Format(PyExc_ValueError,
                          "invalid CUDA device ordinal %ld: use 'cpu' for the host", v);
-            return -2;
+            return CA_DEVICE_ERROR;
         }
         if (v >= ca_device_count()) {
             bad_ordinal(v >= INT_MAX ? INT_MAX : (int)v, "device");
-            return -2;
+            return CA_DEVICE_ERROR;
         }
         return (int)v;
     }
     PyErr_Format(PyExc_TypeError,
                  "expected a device ('cpu', 'cuda:N', an int or a Device), got %.100s",
                  Py_TYPE(obj)->tp_name);
-    return -2;
+    return CA_DEVICE_ERROR;
 }
 
 /* ======================================================================== */
@@ -337,17 +333,6 @@ monotonic_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* "cpu" or "cuda:N" into buf. */
-static const char *
-device_name(int d, char *buf, size_t n)
-{
-    if (d == CA_CPU) {
-        return "cpu";
-    }
-    PyOS_snprintf(buf, n, "cuda:%d", d);
-    return buf;
-}
-
 /* ======================================================================== */
 /* Device type                                                               */
 /* ======================================================================== */
@@ -409,7 +394,7 @@ Device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     int d = ca_device_from_object(id);
-    if (d == -2) {
+    if (d == CA_DEVICE_ERROR) {
         return NULL;
     }
     /* None means the current device, which CUARRAY_DEVICE may name wrongly. */
@@ -570,10 +555,7 @@ Device_reduce(CaDevice *self, PyObject *unused)
 static PyObject *
 Device_str(CaDevice *self)
 {
-    if (self->id == CA_CPU) {
-        return PyUnicode_FromString("cpu");
-    }
-    return PyUnicode_FromFormat("cuda:%d", self->id);
+    return ca_device_str(self->id);
 }
 
 static PyObject *
@@ -615,9 +597,9 @@ Device_richcompare(CaDevice *self, PyObject *other, int op)
         }
         od = parse_device_name(s);
         if (od == CA_ANY_DEVICE) {
-            od = self->id >= 0 ? any_cuda_device() : CA_UNSET;
+            od = self->id >= 0 ? any_cuda_device() : CA_DEVICE_UNSET;
         }
-        if (od == CA_UNSET) {
+        if (od == CA_DEVICE_UNSET) {
             return PyBool_FromLong(op == Py_NE);
         }
     }
@@ -810,13 +792,13 @@ Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             return NULL;
         }
         d = ca_device_from_object(device_id);
-        if (d == -2) {
+        if (d == CA_DEVICE_ERROR) {
             return NULL;
         }
         return (PyObject *)stream_alloc(raw, d, 0, non_blocking);
     }
     d = ca_device_from_object(device_id);
-    if (d == -2) {
+    if (d == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (d == CA_CPU) {
@@ -851,7 +833,7 @@ Stream_dealloc(CaStream *self)
         /* The pools tag cached blocks with their stream: drop this handle from them
          * first, or a later cross-stream reuse would record an event on a dead
          * (or recycled) stream handle. */
-        if (ca_memory_stream_destroyed(self->device, self->handle) < 0) {
+        if (ca_hook.stream_destroyed(self->device, self->handle) < 0) {
             PyErr_WriteUnraisable((PyObject *)self);
         }
         /* Returns at once; CUDA frees the stream once its queued work is done. */
@@ -1250,10 +1232,10 @@ event_record(CaEvent *e, PyObject *stream)
         return -1;
     }
     if (sd != e->device) {
-        char b1[32], b2[32];
+        char b1[CA_DEVICE_NAME_LEN], b2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
                      "an event of %s cannot be recorded on a stream of %s",
-                     device_name(e->device, b1, sizeof b1), device_name(sd, b2, sizeof b2));
+                     ca_device_name(e->device, b1), ca_device_name(sd, b2));
         return -1;
     }
     if (e->device == CA_CPU) {
@@ -1415,7 +1397,7 @@ py_get_current_stream(PyObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     int d = ca_device_from_object(dev);
-    if (d == -2) {
+    if (d == CA_DEVICE_ERROR) {
         return NULL;
     }
     PyObject *s = (d >= CA_CPU && d < CA_MAX_DEVICES) ? tl_stream_obj[d + 1] : NULL;
@@ -1533,7 +1515,7 @@ parse_env_device(void)
         return 0;
     }
     int d = parse_device_name(s);
-    if (d == CA_UNSET) {
+    if (d == CA_DEVICE_UNSET) {
         PyErr_Format(PyExc_ValueError,
                      "CUARRAY_DEVICE=%s is not a device: use 'cpu', 'cuda' or 'cuda:N'",
                      s);

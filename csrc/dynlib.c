@@ -1,12 +1,13 @@
 /*
- * dynlib.c: load cuBLAS on first use (see dynlib.h for why).
+ * dynlib.c: load cuBLAS and cuFFT on first use (see dynlib.h for why).
  *
- * Where it looks, in order:
- *   1. "libcublas.so.13" through the dynamic loader's own search (an already
- *      loaded copy, e.g. CuPy's or PyTorch's, LD_LIBRARY_PATH, ld.so.cache);
+ * Where it looks for a library, in order:
+ *   1. its soname ("libcublas.so.13", "libcufft.so.12": CUDA 13 ships cuFFT 12)
+ *      through the dynamic loader's own search (an already loaded copy, e.g.
+ *      CuPy's or PyTorch's, LD_LIBRARY_PATH, ld.so.cache);
  *   2. the toolkit cuarray was built against (CA_CUDA_LIB_DIR), and
  *      $CUDA_HOME/lib64 or $CUDA_PATH/lib64 at run time;
- *   3. NVIDIA's pip wheels: <entry>/nvidia/cublas/lib and <entry>/nvidia/cu13/lib
+ *   3. NVIDIA's pip wheels: <entry>/nvidia/<lib>/lib and <entry>/nvidia/cu13/lib
  *      for every entry of sys.path.
  * From a directory, libcublasLt.so.13 (a dependency of libcublas) is loaded
  * first from the same place, so the dependency resolves whatever the loader's
@@ -47,16 +48,96 @@ CA_CHECK_SIG(cublasDgemmStridedBatched, ca_cublasDgemmStridedBatched_fn);
 CA_CHECK_SIG(cublasCgemmStridedBatched, ca_cublasCgemmStridedBatched_fn);
 CA_CHECK_SIG(cublasZgemmStridedBatched, ca_cublasZgemmStridedBatched_fn);
 CA_CHECK_SIG(cublasGemmStridedBatchedEx, ca_cublasGemmStridedBatchedEx_fn);
+CA_CHECK_SIG(cufftCreate, ca_cufftCreate_fn);
+CA_CHECK_SIG(cufftDestroy, ca_cufftDestroy_fn);
+CA_CHECK_SIG(cufftSetAutoAllocation, ca_cufftSetAutoAllocation_fn);
+CA_CHECK_SIG(cufftSetWorkArea, ca_cufftSetWorkArea_fn);
+CA_CHECK_SIG(cufftSetStream, ca_cufftSetStream_fn);
+CA_CHECK_SIG(cufftMakePlanMany64, ca_cufftMakePlanMany64_fn);
+CA_CHECK_SIG(cufftExecC2C, ca_cufftExecC2C_fn);
+CA_CHECK_SIG(cufftExecZ2Z, ca_cufftExecZ2Z_fn);
+CA_CHECK_SIG(cufftExecR2C, ca_cufftExecR2C_fn);
+CA_CHECK_SIG(cufftExecD2Z, ca_cufftExecD2Z_fn);
+CA_CHECK_SIG(cufftExecC2R, ca_cufftExecC2R_fn);
+CA_CHECK_SIG(cufftExecZ2D, ca_cufftExecZ2D_fn);
+CA_CHECK_SIG(cufftGetVersion, ca_cufftGetVersion_fn);
 #endif
 
 #define CA_CUBLAS_SONAME "libcublas.so.13"
 #define CA_CUBLASLT_SONAME "libcublasLt.so.13"
+#define CA_CUFFT_SONAME "libcufft.so.12"
+
+typedef struct {
+    const char *name;
+    void **slot;
+} lib_sym;
+
+/* One library: where to look, what to resolve, and how its load went. The
+ * state is written once under load_lock and read with acquire loads. */
+typedef struct {
+    const char *what;       /* "cuBLAS", for messages */
+    const char *soname;
+    const char *dep_soname; /* loaded first from the same directory, or NULL */
+    const char *pip_dir;    /* its own directory in NVIDIA's wheels */
+    const char *advice;     /* what to install, for the not-found message */
+    const lib_sym *syms;
+    size_t nsyms;
+    int state;              /* 0 not tried, 1 loaded, -1 failed; atomic */
+    char loaded_from[4096];
+    char error[8192];
+} lib_desc;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int load_state; /* 0 not tried, 1 loaded, -1 failed; atomic */
 static ca_cublas_api api;
-static char loaded_from[4096];
-static char load_error[8192];
+static ca_cufft_api fft_api;
+
+static const lib_sym cublas_syms[] = {
+    {"cublasCreate_v2", (void **)&api.Create},
+    {"cublasSetStream_v2", (void **)&api.SetStream},
+    {"cublasSetWorkspace_v2", (void **)&api.SetWorkspace},
+    {"cublasSetMathMode", (void **)&api.SetMathMode},
+    {"cublasGetVersion_v2", (void **)&api.GetVersion},
+    {"cublasSgemm_v2", (void **)&api.Sgemm},
+    {"cublasDgemm_v2", (void **)&api.Dgemm},
+    {"cublasCgemm_v2", (void **)&api.Cgemm},
+    {"cublasZgemm_v2", (void **)&api.Zgemm},
+    {"cublasGemmEx", (void **)&api.GemmEx},
+    {"cublasSgemmStridedBatched", (void **)&api.SgemmStridedBatched},
+    {"cublasDgemmStridedBatched", (void **)&api.DgemmStridedBatched},
+    {"cublasCgemmStridedBatched", (void **)&api.CgemmStridedBatched},
+    {"cublasZgemmStridedBatched", (void **)&api.ZgemmStridedBatched},
+    {"cublasGemmStridedBatchedEx", (void **)&api.GemmStridedBatchedEx},
+};
+
+static const lib_sym cufft_syms[] = {
+    {"cufftCreate", (void **)&fft_api.Create},
+    {"cufftDestroy", (void **)&fft_api.Destroy},
+    {"cufftSetAutoAllocation", (void **)&fft_api.SetAutoAllocation},
+    {"cufftSetWorkArea", (void **)&fft_api.SetWorkArea},
+    {"cufftSetStream", (void **)&fft_api.SetStream},
+    {"cufftMakePlanMany64", (void **)&fft_api.MakePlanMany64},
+    {"cufftExecC2C", (void **)&fft_api.ExecC2C},
+    {"cufftExecZ2Z", (void **)&fft_api.ExecZ2Z},
+    {"cufftExecR2C", (void **)&fft_api.ExecR2C},
+    {"cufftExecD2Z", (void **)&fft_api.ExecD2Z},
+    {"cufftExecC2R", (void **)&fft_api.ExecC2R},
+    {"cufftExecZ2D", (void **)&fft_api.ExecZ2D},
+    {"cufftGetVersion", (void **)&fft_api.GetVersion},
+};
+
+static lib_desc cublas_lib = {
+    "cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
+    "Install cuBLAS for CUDA 13 (the CUDA toolkit, or NVIDIA's cuBLAS wheel for "
+    "CUDA 13)",
+    cublas_syms, sizeof(cublas_syms) / sizeof(cublas_syms[0]), 0, "", "",
+};
+
+static lib_desc cufft_lib = {
+    "cuFFT", CA_CUFFT_SONAME, NULL, "nvidia/cufft/lib",
+    "Install cuFFT for CUDA 13 (the CUDA toolkit, or NVIDIA's cuFFT wheel for "
+    "CUDA 13)",
+    cufft_syms, sizeof(cufft_syms) / sizeof(cufft_syms[0]), 0, "", "",
+};
 
 typedef struct {
     char **dirs;
@@ -100,9 +181,9 @@ free_dirs(dir_list *l)
     l->n = 0;
 }
 
-/* The directories of steps 2 and 3 (GIL held). */
+/* The directories of steps 2 and 3 for `lib` (GIL held). */
 static int
-collect_dirs(dir_list *l)
+collect_dirs(const lib_desc *lib, dir_list *l)
 {
 #ifdef CA_CUDA_LIB_DIR
     if (add_dir(l, CA_CUDA_LIB_DIR, NULL) < 0) {
@@ -133,75 +214,58 @@ collect_dirs(dir_list *l)
         if (*s == '\0') {
             continue;
         }
-        if (add_dir(l, s, "nvidia/cublas/lib") < 0 || add_dir(l, s, "nvidia/cu13/lib") < 0) {
+        if (add_dir(l, s, lib->pip_dir) < 0 || add_dir(l, s, "nvidia/cu13/lib") < 0) {
             return -1;
         }
     }
     return 0;
 }
 
-/* Resolve every symbol of the table from `h`. (GIL released, lock held) */
+/* Resolve every symbol of lib's table from `h`. (GIL released, lock held) */
 static int
-resolve(void *h, const char *where)
+resolve(lib_desc *lib, void *h, const char *where)
 {
-    struct {
-        const char *name;
-        void **slot;
-    } syms[] = {
-        {"cublasCreate_v2", (void **)&api.Create},
-        {"cublasSetStream_v2", (void **)&api.SetStream},
-        {"cublasSetWorkspace_v2", (void **)&api.SetWorkspace},
-        {"cublasSetMathMode", (void **)&api.SetMathMode},
-        {"cublasGetVersion_v2", (void **)&api.GetVersion},
-        {"cublasSgemm_v2", (void **)&api.Sgemm},
-        {"cublasDgemm_v2", (void **)&api.Dgemm},
-        {"cublasCgemm_v2", (void **)&api.Cgemm},
-        {"cublasZgemm_v2", (void **)&api.Zgemm},
-        {"cublasGemmEx", (void **)&api.GemmEx},
-        {"cublasSgemmStridedBatched", (void **)&api.SgemmStridedBatched},
-        {"cublasDgemmStridedBatched", (void **)&api.DgemmStridedBatched},
-        {"cublasCgemmStridedBatched", (void **)&api.CgemmStridedBatched},
-        {"cublasZgemmStridedBatched", (void **)&api.ZgemmStridedBatched},
-        {"cublasGemmStridedBatchedEx", (void **)&api.GemmStridedBatchedEx},
-    };
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        void *p = dlsym(h, syms[i].name);
+    for (size_t i = 0; i < lib->nsyms; i++) {
+        void *p = dlsym(h, lib->syms[i].name);
         if (p == NULL) {
-            snprintf(load_error, sizeof load_error,
-                     "cuBLAS loaded from %s lacks the function %s (a cuBLAS older than "
+            snprintf(lib->error, sizeof lib->error,
+                     "%s loaded from %s lacks the function %s (a %s older than "
                      "CUDA 13?)",
-                     where, syms[i].name);
-            memset(&api, 0, sizeof api);
+                     lib->what, where, lib->syms[i].name, lib->what);
+            for (size_t j = 0; j < lib->nsyms; j++) {
+                *lib->syms[j].slot = NULL;
+            }
             return -1;
         }
-        *syms[i].slot = p;
+        *lib->syms[i].slot = p;
     }
-    snprintf(loaded_from, sizeof loaded_from, "%s", where);
+    snprintf(lib->loaded_from, sizeof lib->loaded_from, "%s", where);
     return 0;
 }
 
-/* (GIL released, lock held) 1 when loaded, else -1 with load_error set. */
+/* (GIL released, lock held) 1 when loaded, else -1 with lib->error set. */
 static int
-load_locked(const dir_list *dirs)
+load_locked(lib_desc *lib, const dir_list *dirs)
 {
     char first_error[1024] = "";
-    void *h = dlopen(CA_CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
     if (h != NULL) {
-        char where[4096] = CA_CUBLAS_SONAME;
+        char where[4096];
         Dl_info info;
-        void *sym = dlsym(h, "cublasCreate_v2");
+        snprintf(where, sizeof where, "%s", lib->soname);
+        void *sym = dlsym(h, lib->syms[0].name);
         if (sym != NULL && dladdr(sym, &info) && info.dli_fname != NULL) {
             snprintf(where, sizeof where, "%s", info.dli_fname);
         }
-        return resolve(h, where) == 0 ? 1 : -1;
+        return resolve(lib, h, where) == 0 ? 1 : -1;
     }
     const char *e = dlerror();
     snprintf(first_error, sizeof first_error, "%s", e ? e : "not found");
     size_t used = 0;
     char looked[6144] = "";
     for (int i = 0; i < dirs->n; i++) {
-        char lib[4096], lt[4096];
-        snprintf(lib, sizeof lib, "%s/%s", dirs->dirs[i], CA_CUBLAS_SONAME);
+        char path[4096], dep[4096];
+        snprintf(path, sizeof path, "%s/%s", dirs->dirs[i], lib->soname);
         if (used + 3 < sizeof looked) {
             int w = snprintf(looked + used, sizeof looked - used, "%s%s", used ? ", " : "",
                              dirs->dirs[i]);
@@ -210,72 +274,102 @@ load_locked(const dir_list *dirs)
                 used = sizeof looked - 1;
             }
         }
-        if (access(lib, R_OK) != 0) {
+        if (access(path, R_OK) != 0) {
             continue;
         }
-        snprintf(lt, sizeof lt, "%s/%s", dirs->dirs[i], CA_CUBLASLT_SONAME);
-        if (access(lt, R_OK) == 0) {
-            /* Kept loaded for the life of the process, like libcublas. */
-            (void)dlopen(lt, RTLD_NOW | RTLD_GLOBAL);
+        if (lib->dep_soname != NULL) {
+            snprintf(dep, sizeof dep, "%s/%s", dirs->dirs[i], lib->dep_soname);
+            if (access(dep, R_OK) == 0) {
+                /* Kept loaded for the life of the process, like the library. */
+                (void)dlopen(dep, RTLD_NOW | RTLD_GLOBAL);
+            }
         }
-        h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (h != NULL) {
-            return resolve(h, lib) == 0 ? 1 : -1;
+            return resolve(lib, h, path) == 0 ? 1 : -1;
         }
         e = dlerror();
-        snprintf(load_error, sizeof load_error, "%s exists but could not be loaded: %s", lib,
-                 e ? e : "?");
+        snprintf(lib->error, sizeof lib->error, "%s exists but could not be loaded: %s",
+                 path, e ? e : "?");
         return -1;
     }
-    snprintf(load_error, sizeof load_error,
-             "cuBLAS (" CA_CUBLAS_SONAME ") was not found: the dynamic loader said \"%s\"; "
-             "also looked in: %s. Install cuBLAS for CUDA 13 (the CUDA toolkit, or "
-             "NVIDIA's cuBLAS wheel for CUDA 13) or add its directory to "
-             "LD_LIBRARY_PATH",
-             first_error, used ? looked : "(nowhere else)");
+    snprintf(lib->error, sizeof lib->error,
+             "%s (%s) was not found: the dynamic loader said \"%s\"; also looked "
+             "in: %s. %s or add its directory to LD_LIBRARY_PATH",
+             lib->what, lib->soname, first_error, used ? looked : "(nowhere else)",
+             lib->advice);
+    return -1;
+}
+
+/* 0 when `lib` is loaded (loading it on the first call), else -1 with
+ * ImportError. */
+static int
+load_lib(lib_desc *lib)
+{
+    int s = __atomic_load_n(&lib->state, __ATOMIC_ACQUIRE);
+    if (s == 1) {
+        return 0;
+    }
+    if (s == 0) {
+        dir_list dirs = {NULL, 0};
+        if (collect_dirs(lib, &dirs) < 0) {
+            free_dirs(&dirs);
+            return -1;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&load_lock);
+        if (__atomic_load_n(&lib->state, __ATOMIC_ACQUIRE) == 0) {
+            __atomic_store_n(&lib->state, load_locked(lib, &dirs), __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&load_lock);
+        Py_END_ALLOW_THREADS
+        free_dirs(&dirs);
+        if (__atomic_load_n(&lib->state, __ATOMIC_ACQUIRE) == 1) {
+            return 0;
+        }
+    }
+    PyErr_SetString(PyExc_ImportError, lib->error);
     return -1;
 }
 
 const ca_cublas_api *
 ca_cublas(void)
 {
-    int s = __atomic_load_n(&load_state, __ATOMIC_ACQUIRE);
-    if (s == 1) {
-        return &api;
-    }
-    if (s == 0) {
-        dir_list dirs = {NULL, 0};
-        if (collect_dirs(&dirs) < 0) {
-            free_dirs(&dirs);
-            return NULL;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        pthread_mutex_lock(&load_lock);
-        if (__atomic_load_n(&load_state, __ATOMIC_ACQUIRE) == 0) {
-            __atomic_store_n(&load_state, load_locked(&dirs), __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&load_lock);
-        Py_END_ALLOW_THREADS
-        free_dirs(&dirs);
-        s = __atomic_load_n(&load_state, __ATOMIC_ACQUIRE);
-        if (s == 1) {
-            return &api;
-        }
-    }
-    PyErr_SetString(PyExc_ImportError, load_error);
-    return NULL;
+    return load_lib(&cublas_lib) < 0 ? NULL : &api;
 }
 
 const char *
 ca_cublas_path(void)
 {
-    return __atomic_load_n(&load_state, __ATOMIC_ACQUIRE) == 1 ? loaded_from : NULL;
+    return __atomic_load_n(&cublas_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? cublas_lib.loaded_from
+               : NULL;
+}
+
+const ca_cufft_api *
+ca_cufft(void)
+{
+    return load_lib(&cufft_lib) < 0 ? NULL : &fft_api;
+}
+
+const char *
+ca_cufft_path(void)
+{
+    return __atomic_load_n(&cufft_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? cufft_lib.loaded_from
+               : NULL;
 }
 
 #else /* !CA_HAVE_CUDA */
 
 const char *
 ca_cublas_path(void)
+{
+    return NULL;
+}
+
+const char *
+ca_cufft_path(void)
 {
     return NULL;
 }

@@ -1,11 +1,12 @@
 /*
- * dynlib.h: cuBLAS, loaded on first use (csrc/dynlib.c).
+ * dynlib.h: cuBLAS and cuFFT, loaded on first use (csrc/dynlib.c).
  *
  * cuarray does not link cuBLAS: linked, it costs every `import cuarray` about
- * 0.36 s and 217 MB of resident memory, used or not. ca_cublas() dlopen()s it
- * the first time a product needs it and resolves the functions below into a
- * table. The pointer types are written out from the declarations of the
- * toolkit's cublas_api.h, and dynlib.c checks each against the header at
+ * 0.36 s and 217 MB of resident memory, used or not (cuFFT, 280 MB on disk,
+ * likewise). ca_cublas() / ca_cufft() dlopen() the library the first time a
+ * product / a transform needs it and resolve the functions below into a table.
+ * The pointer types are written out from the declarations of the toolkit's
+ * cublas_api.h and cufft.h, and dynlib.c checks each against the header at
  * compile time, so a mismatch cannot build.
  */
 #ifndef CA_DYNLIB_H
@@ -15,6 +16,7 @@
 
 #if CA_HAVE_CUDA
 #include <cublas_api.h>
+#include <cufft.h>
 
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
 typedef cublasStatus_t (*ca_cublasSetStream_fn)(cublasHandle_t handle, cudaStream_t stream);
@@ -103,10 +105,55 @@ typedef struct {
  * NULL with ImportError naming the library and every place searched. A failed
  * load is remembered: later calls fail the same way at once. */
 const ca_cublas_api *ca_cublas(void);
+
+typedef cufftResult (*ca_cufftCreate_fn)(cufftHandle *handle);
+typedef cufftResult (*ca_cufftDestroy_fn)(cufftHandle plan);
+typedef cufftResult (*ca_cufftSetAutoAllocation_fn)(cufftHandle plan, int autoAllocate);
+typedef cufftResult (*ca_cufftSetWorkArea_fn)(cufftHandle plan, void *workArea);
+typedef cufftResult (*ca_cufftSetStream_fn)(cufftHandle plan, cudaStream_t stream);
+typedef cufftResult (*ca_cufftMakePlanMany64_fn)(
+    cufftHandle plan, int rank, long long int *n, long long int *inembed,
+    long long int istride, long long int idist, long long int *onembed,
+    long long int ostride, long long int odist, cufftType type, long long int batch,
+    size_t *workSize);
+typedef cufftResult (*ca_cufftExecC2C_fn)(cufftHandle plan, cufftComplex *idata,
+                                          cufftComplex *odata, int direction);
+typedef cufftResult (*ca_cufftExecZ2Z_fn)(cufftHandle plan, cufftDoubleComplex *idata,
+                                          cufftDoubleComplex *odata, int direction);
+typedef cufftResult (*ca_cufftExecR2C_fn)(cufftHandle plan, cufftReal *idata,
+                                          cufftComplex *odata);
+typedef cufftResult (*ca_cufftExecD2Z_fn)(cufftHandle plan, cufftDoubleReal *idata,
+                                          cufftDoubleComplex *odata);
+typedef cufftResult (*ca_cufftExecC2R_fn)(cufftHandle plan, cufftComplex *idata,
+                                          cufftReal *odata);
+typedef cufftResult (*ca_cufftExecZ2D_fn)(cufftHandle plan, cufftDoubleComplex *idata,
+                                          cufftDoubleReal *odata);
+typedef cufftResult (*ca_cufftGetVersion_fn)(int *version);
+
+typedef struct {
+    ca_cufftCreate_fn Create;
+    ca_cufftDestroy_fn Destroy;
+    ca_cufftSetAutoAllocation_fn SetAutoAllocation;
+    ca_cufftSetWorkArea_fn SetWorkArea;
+    ca_cufftSetStream_fn SetStream;
+    ca_cufftMakePlanMany64_fn MakePlanMany64;
+    ca_cufftExecC2C_fn ExecC2C;
+    ca_cufftExecZ2Z_fn ExecZ2Z;
+    ca_cufftExecR2C_fn ExecR2C;
+    ca_cufftExecD2Z_fn ExecD2Z;
+    ca_cufftExecC2R_fn ExecC2R;
+    ca_cufftExecZ2D_fn ExecZ2D;
+    ca_cufftGetVersion_fn GetVersion;
+} ca_cufft_api;
+
+/* The cuFFT table, loaded on the first call as ca_cublas(). */
+const ca_cufft_api *ca_cufft(void);
 #endif /* CA_HAVE_CUDA */
 
 /* The path cuBLAS was loaded from, or NULL if it is not loaded (never loads;
  * NULL in host-only builds). */
 const char *ca_cublas_path(void);
+/* The same for cuFFT. */
+const char *ca_cufft_path(void);
 
 #endif /* CA_DYNLIB_H */

@@ -5,8 +5,9 @@
  * Every call goes through ew_call: classify the operands (arrays, Python
  * scalars, NumPy scalars), resolve the loop with NumPy's rules (NEP 50 for
  * Python scalars, then the first loop of the op that the inputs cast to safely,
- * cached per (op, input dtypes)), broadcast, allocate the output from the pool,
- * and launch one kernel through ca_elementwise. Python scalars travel by value
+ * cached per (op, input dtypes)), broadcast (shape.c), allocate the output from
+ * the pool, and launch one kernel through the launch layer (launch.h:
+ * ca_run_elementwise). Python scalars travel by value
  * in the launch parameters: `v * 2.0` copies nothing to the device. Inputs
  * whose dtype differs from the loop's are cast into a temporary first; only
  * mixed-dtype calls pay that.
@@ -15,6 +16,7 @@
 
 #include "cuarray.h"
 #include "ew_table.h"
+#include "launch.h"
 #include "scalar.h"
 
 /* Operand kinds: a ca_dtype, or a Python scalar whose dtype NEP 50 decides. */
@@ -28,22 +30,9 @@ static unsigned char can_same_kind[CA_NTYPES][CA_NTYPES];
  * the loop search; 0 unknown, -1 no loop, else loop index + 1. */
 static int16_t *ew_cache[CA_EW_NOPS];
 
-#define DEVICE_UNSET (-1000)
-
 /* ======================================================================== */
 /* small helpers                                                              */
 /* ======================================================================== */
-
-static void
-device_name(int device, char *buf, size_t n)
-{
-    if (device == CA_CPU) {
-        PyOS_snprintf(buf, n, "cpu");
-    }
-    else {
-        PyOS_snprintf(buf, n, "cuda:%d", device);
-    }
-}
 
 /* One value of dtype `st` at src -> dtype `dt` at dst, with NumPy's casts. */
 static void
@@ -310,11 +299,12 @@ no_loop_error(int op, const int *dt, int req)
                      o->name, types, ca_dtype_name[req]);
     }
     else {
-        PyErr_Format(PyExc_TypeError,
-                     "ufunc '%s' not supported for the input types (%s), and the inputs "
-                     "could not be safely coerced to any supported types according to "
-                     "the casting rule 'safe'",
-                     o->name, types);
+        PyErr_Format(
+            PyExc_TypeError,
+            "ufunc '%s' not supported for the input types (%s), and the inputs "
+            "could not be safely coerced to any supported types according to "
+            "the casting rule 'safe'",
+            o->name, types);
     }
     return -1;
 }
@@ -324,15 +314,17 @@ bool_error(int op)
 {
     switch (op) {
     case CA_OP_subtract:
-        PyErr_SetString(PyExc_TypeError,
-                        "numpy boolean subtract, the `-` operator, is not supported, use "
-                        "the bitwise_xor, the `^` operator, or the logical_xor function "
-                        "instead.");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "numpy boolean subtract, the `-` operator, is not supported, use "
+            "the bitwise_xor, the `^` operator, or the logical_xor function "
+            "instead.");
         break;
     case CA_OP_negative:
-        PyErr_SetString(PyExc_TypeError,
-                        "The numpy boolean negative, the `-` operator, is not supported, "
-                        "use the `~` operator or the logical_not function instead.");
+        PyErr_SetString(
+            PyExc_TypeError,
+            "The numpy boolean negative, the `-` operator, is not supported, "
+            "use the `~` operator or the logical_not function instead.");
         break;
     default:
         PyErr_Format(PyExc_TypeError,
@@ -346,97 +338,500 @@ bool_error(int op)
 /* ======================================================================== */
 /* the call                                                                   */
 /* ======================================================================== */
+/*
+ * One call in stages, as CuPy's ufunc call reads: the operands and out= (with
+ * their device), the routine (NEP 50 dtypes, then the loop), the scalars by
+ * value, the broadcast shape, the inputs in the loop's dtypes, the result,
+ * the launch. Each stage is a static function over the call's state on the
+ * caller's stack; the ones on the way of every call are forced inline
+ * (EW_STAGE), so the split costs `a + b` nothing: no allocation, no Python
+ * call and no extra function call on the way to the kernel.
+ */
+#define EW_STAGE static inline __attribute__((always_inline))
 
-static int
-same_shape(const CaArray *a, int ndim, const Py_ssize_t *shape)
+typedef struct {
+    int op;
+    const ca_ew_op *o;
+    int nin;
+    ew_in in[3];
+    int dt[3];                     /* the dtypes the loop search sees */
+    CaArray *out;                  /* out= (borrowed), or NULL */
+    int device;
+    int loop;                      /* index into ca_ew_loops */
+    const ca_ew_loop *L;
+    ca_scalar_arg scalars[3];      /* Python/NumPy scalars, in the loop's types */
+    unsigned mask;                 /* bit i: input i is scalars[i] */
+    int ndim;                      /* the broadcast shape */
+    Py_ssize_t shape[CA_MAX_DIMS];
+    CaArray *tmp[3];               /* inputs cast for the loop (owned) */
+} ew_args;
+
+/* ---- operands, out=, device ---- */
+
+/* 0, -1 with an exception, or 1 for an operand of a foreign type given to an
+ * operator (no exception: it answers NotImplemented). */
+EW_STAGE int
+ew_operands(ew_args *A, PyObject *const *args, int is_operator)
 {
-    return CA_NDIM(a) == ndim &&
-           memcmp(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t)) == 0;
+    for (int i = 0; i < A->nin; i++) {
+        int r = classify(args[i], &A->in[i]);
+        if (r > 0 && !is_operator) {
+            return unsupported_operand(A->op, args[i]);
+        }
+        if (r != 0) {
+            return r;
+        }
+    }
+    return 0;
+}
+
+/* out_obj: NULL/None, an ndarray, or a 1-tuple of one (its device is checked
+ * with the operands', by ew_device). */
+EW_STAGE int
+ew_out_arg(ew_args *A, PyObject *out_obj)
+{
+    return ca_out_from_object(A->o->name, out_obj, CA_DEVICE_UNSET, &A->out);
+}
+
+/* The one device of every array operand and out= (else the current one). */
+EW_STAGE int
+ew_device(ew_args *A)
+{
+    A->device = CA_DEVICE_UNSET;
+    for (int i = 0; i <= A->nin; i++) {
+        CaArray *a = i < A->nin ? A->in[i].arr : A->out;
+        if (a == NULL) {
+            continue;
+        }
+        if (A->device == CA_DEVICE_UNSET) {
+            A->device = a->device;
+        }
+        else if (a->device != A->device) {
+            char d1[CA_DEVICE_NAME_LEN], d2[CA_DEVICE_NAME_LEN];
+            PyErr_Format(
+                PyExc_ValueError,
+                "%s(): operands are on different devices (%s and %s); move one "
+                "with .to_device() or cuarray.asarray(..., device=...)",
+                A->o->name, ca_device_name(A->device, d1),
+                ca_device_name(a->device, d2));
+            return -1;
+        }
+    }
+    if (A->device == CA_DEVICE_UNSET) {
+        A->device = ca_current_device();
+    }
+    return 0;
+}
+
+/* ---- guess the routine: NEP 50 dtypes, then the loop ---- */
+
+/* dt[]: arrays and NumPy scalars as they are, Python scalars by NEP 50 from
+ * the promoted dtype of the others (where's condition is always bool). */
+EW_STAGE int
+ew_search_dtypes(ew_args *A)
+{
+    int c = -1;
+    const int first = A->op == CA_OP_where ? 1 : 0;
+    for (int i = first; i < A->nin; i++) {
+        if (A->in[i].kind < CA_NTYPES) {
+            c = c < 0 ? A->in[i].kind : ca_promote(c, A->in[i].kind);
+            if (c < 0) {
+                return -1;
+            }
+        }
+    }
+    for (int i = 0; i < A->nin; i++) {
+        A->dt[i] = weak_dtype(A->in[i].kind, c);
+    }
+    if (A->op == CA_OP_where) {
+        A->dt[0] = CA_BOOL;
+    }
+    return 0;
+}
+
+/* A Python int operand: its value (int64, uint64, or a double beyond both).
+ * The comparisons and clip look at the range first: an out-of-range int
+ * compares exactly / clamps; other ops check it against the loop type
+ * (ew_scalar_args). */
+static int
+ew_pyint(ew_args *A, int i)
+{
+    ew_in *in = &A->in[i];
+    int64_t iv = 0;
+    uint64_t uv = 0;
+    int is_u = 0;
+    int r = pylong_value(in->obj, &iv, &uv, &is_u);
+    if (r < 0) {
+        return -1;
+    }
+    const int t = A->dt[i];
+    if (ca_is_integer(t) && !(r == 0 && int_fits(t, iv, uv, is_u))) {
+        if (A->o->flags & CA_EWF_CMP) {
+            /* compare exactly: as int64 / uint64, or as float64 beyond */
+            A->dt[i] = r == 1 ? CA_FLOAT64 : (is_u ? CA_UINT64 : CA_INT64);
+        }
+        else if (A->o->flags & CA_EWF_CLAMPINT) {
+            if (r == 1 ? !is_u : (!is_u && iv < 0)) {
+                iv = int_min[t];
+                is_u = 0;
+            }
+            else {
+                uv = int_max[t];
+                is_u = 1;
+            }
+            r = 0;
+        }
+    }
+    if (r == 1) {
+        double d = PyLong_AsDouble(in->obj);
+        if (d == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        in->sdtype = CA_FLOAT64;
+        memcpy(in->val, &d, sizeof d);
+    }
+    else if (is_u) {
+        in->sdtype = CA_UINT64;
+        memcpy(in->val, &uv, sizeof uv);
+    }
+    else {
+        in->sdtype = CA_INT64;
+        memcpy(in->val, &iv, sizeof iv);
+    }
+    return 0;
+}
+
+/* A->loop for the operands; req: dtype= (-1 none). */
+EW_STAGE int
+ew_guess_routine(ew_args *A, int req)
+{
+    if (ew_search_dtypes(A) < 0) {
+        return -1;
+    }
+    for (int i = 0; i < A->nin; i++) {
+        if (A->in[i].kind == K_WEAK_INT && ew_pyint(A, i) < 0) {
+            return -1;
+        }
+    }
+    if ((A->o->flags & CA_EWF_NOBOOL) && req < 0) {
+        int allbool = 1;
+        for (int i = 0; i < A->nin; i++) {
+            allbool &= A->dt[i] == CA_BOOL;
+        }
+        if (allbool) {
+            return bool_error(A->op);
+        }
+    }
+    A->loop = find_loop(A->op, A->dt, req);
+    if (A->loop < 0) {
+        return no_loop_error(A->op, A->dt, req);
+    }
+    A->L = &ca_ew_loops[A->loop];
+    return 0;
+}
+
+/* ---- scalars by value, in the loop's input types ---- */
+
+/* NEP 50: a Python int must fit the integer type it becomes. */
+static int
+pyint_fits_loop(const ew_in *in, int t)
+{
+    int64_t iv = 0;
+    uint64_t uv = 0;
+    if (in->sdtype == CA_INT64) {
+        memcpy(&iv, in->val, sizeof iv);
+    }
+    else if (in->sdtype == CA_UINT64) {
+        memcpy(&uv, in->val, sizeof uv);
+    }
+    if (in->sdtype == CA_FLOAT64 || !int_fits(t, iv, uv, in->sdtype == CA_UINT64)) {
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s",
+                     in->obj, ca_dtype_name[t]);
+        return -1;
+    }
+    return 0;
 }
 
 static int
-broadcast_error(ew_in *in, int nin, CaArray *out)
+negative_power_error(void)
 {
-    PyObject *parts = PyUnicode_FromString("");
-    for (int i = 0; i < nin && parts; i++) {
-        PyObject *s = NULL;
-        if (in[i].arr == NULL) {
-            s = PyUnicode_FromString("() ");
-        }
-        else {
-            PyObject *t = PyTuple_New(CA_NDIM(in[i].arr));
-            for (int d = 0; t && d < CA_NDIM(in[i].arr); d++) {
-                PyTuple_SET_ITEM(t, d, PyLong_FromSsize_t(CA_SHAPE(in[i].arr)[d]));
-            }
-            s = t ? PyUnicode_FromFormat("%S ", t) : NULL;
-            Py_XDECREF(t);
-        }
-        if (s == NULL) {
-            Py_CLEAR(parts);
-            break;
-        }
-        Py_SETREF(parts, PyUnicode_Concat(parts, s));
-        Py_DECREF(s);
-    }
-    if (parts != NULL) {
-        PyErr_Format(PyExc_ValueError,
-                     "operands could not be broadcast together with shapes %U%s", parts,
-                     out ? "(and the output's shape)" : "");
-        Py_DECREF(parts);
-    }
+    PyErr_SetString(PyExc_ValueError,
+                    "Integers to negative integer powers are not allowed.");
     return -1;
 }
 
-/* Byte range [lo, hi) an array touches. */
-static void
-array_extent(const CaArray *a, intptr_t *lo, intptr_t *hi)
+EW_STAGE int
+ew_scalar_args(ew_args *A)
 {
-    intptr_t l = (intptr_t)a->data, h = (intptr_t)a->data;
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        intptr_t span = (intptr_t)(CA_SHAPE(a)[d] - 1) * CA_STRIDES(a)[d];
-        if (span > 0) {
-            h += span;
+    const ca_ew_loop *L = A->L;
+    A->mask = 0;
+    for (int i = 0; i < A->nin; i++) {
+        const ew_in *in = &A->in[i];
+        if (in->arr != NULL) {
+            continue;
         }
-        else {
-            l += span;
+        if (in->kind == K_WEAK_INT && ca_is_integer(L->types[i]) &&
+            pyint_fits_loop(in, L->types[i]) < 0) {
+            return -1;
+        }
+        memset(&A->scalars[i], 0, sizeof A->scalars[i]);
+        scalar_cast(L->types[i], A->scalars[i].bytes, in->sdtype, in->val);
+        A->mask |= 1u << i;
+    }
+    if ((A->o->flags & CA_EWF_POWCHECK) && ca_is_integer(L->types[1]) &&
+        !ca_is_unsigned(L->types[1]) && A->in[1].arr == NULL) {
+        int64_t e = 0;
+        scalar_cast(CA_INT64, &e, L->types[1], A->scalars[1].bytes);
+        if (e < 0) {
+            return negative_power_error();
         }
     }
-    *lo = l;
-    *hi = h + a->itemsize;
+    return 0;
 }
 
-/* May the kernel read `in` while writing `out` (broadcast to ndim/shape)? Yes
- * when they do not overlap, or overlap as exactly the same elements. */
+/* ---- broadcast ---- */
+
+/* NumPy's message for inputs that do not broadcast (a scalar shows as ()). */
+static int
+ew_broadcast_error(const ew_args *A)
+{
+    int nds[3];
+    const Py_ssize_t *shapes[3];
+    for (int i = 0; i < A->nin; i++) {
+        const CaArray *a = A->in[i].arr;
+        nds[i] = a != NULL ? CA_NDIM(a) : 0;
+        shapes[i] = a != NULL ? CA_SHAPE(a) : NULL;
+    }
+    return ca_broadcast_error(A->nin, nds, shapes,
+                              A->out != NULL ? "(and the output's shape)" : "");
+}
+
+/* A->ndim, A->shape: the inputs' and out='s broadcast shape, which must be
+ * out='s own. */
+EW_STAGE int
+ew_broadcast(ew_args *A)
+{
+    A->ndim = 0;
+    for (int i = 0; i <= A->nin; i++) {
+        const CaArray *a = i < A->nin ? A->in[i].arr : A->out;
+        if (a != NULL &&
+            ca_broadcast_into(&A->ndim, A->shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
+            return ew_broadcast_error(A);
+        }
+    }
+    const CaArray *out = A->out;
+    if (out != NULL && !ca_same_shape(CA_NDIM(out), CA_SHAPE(out), A->ndim, A->shape)) {
+        PyObject *os = ca_shape_tuple(CA_NDIM(out), CA_SHAPE(out));
+        PyObject *t = ca_shape_tuple(A->ndim, A->shape);
+        if (t != NULL && os != NULL) {
+            PyErr_Format(PyExc_ValueError,
+                         "non-broadcastable output operand with shape %S doesn't match "
+                         "the broadcast shape %S",
+                         os, t);
+        }
+        Py_XDECREF(t);
+        Py_XDECREF(os);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- inputs and the result ---- */
+
+/* Inputs in the loop's dtypes (and aligned, for the GPU): a cast copy where
+ * they are not. */
+EW_STAGE int
+ew_cast_inputs(ew_args *A)
+{
+    for (int i = 0; i < A->nin; i++) {
+        CaArray *a = A->in[i].arr;
+        if (a == NULL) {
+            continue;
+        }
+        if (a->dtype != A->L->types[i] ||
+            (A->device != CA_CPU && ca_array_misaligned(a))) {
+            A->tmp[i] = ca_array_copy(a, A->L->types[i], 'K');
+            if (A->tmp[i] == NULL) {
+                return -1;
+            }
+            A->in[i].arr = A->tmp[i];
+        }
+    }
+    return 0;
+}
+
+/* May the kernel read `in` while writing `out` (broadcast to ndim)? Yes when
+ * they do not overlap, or overlap as exactly the same elements. */
 static int
 overlap_safe(const CaArray *in, const CaArray *out, int ndim)
 {
     if (in->size == 0 || out->size == 0 || in->device != out->device) {
         return 1;
     }
-    intptr_t alo, ahi, blo, bhi;
-    array_extent(in, &alo, &ahi);
-    array_extent(out, &blo, &bhi);
-    if (ahi <= blo || bhi <= alo) {
+    /* existing arrays' layouts lie inside their buffers: no overflow */
+    Py_ssize_t alo = 0, ahi = in->itemsize, blo = 0, bhi = out->itemsize;
+    (void)ca_layout_extent(CA_NDIM(in), CA_SHAPE(in), CA_STRIDES(in), in->itemsize,
+                           &alo, &ahi);
+    (void)ca_layout_extent(CA_NDIM(out), CA_SHAPE(out), CA_STRIDES(out), out->itemsize,
+                           &blo, &bhi);
+    const intptr_t a0 = (intptr_t)in->data, b0 = (intptr_t)out->data;
+    if (a0 + ahi <= b0 + blo || b0 + bhi <= a0 + alo) {
         return 1;
     }
     if (in->data != out->data || in->itemsize != out->itemsize) {
         return 0;
     }
-    const int off = ndim - CA_NDIM(in);
+    Py_ssize_t st[CA_MAX_DIMS];
+    ca_broadcast_strides(CA_NDIM(in), CA_SHAPE(in), CA_STRIDES(in), ndim, NULL, st);
     for (int d = 0; d < ndim; d++) {
-        const Py_ssize_t n = CA_SHAPE(out)[d];
-        if (n == 1) {
-            continue;
-        }
-        const int j = d - off;
-        const Py_ssize_t st = (j < 0 || CA_SHAPE(in)[j] == 1) ? 0 : CA_STRIDES(in)[j];
-        if (st != CA_STRIDES(out)[d]) {
+        if (CA_SHAPE(out)[d] != 1 && st[d] != CA_STRIDES(out)[d]) {
             return 0;
         }
     }
     return 1;
 }
 
+/* out= itself when the kernel can write it directly (its dtype, aligned, no
+ * input overlapping it except element for element), else NULL. */
+static CaArray *
+ew_direct_out(ew_args *A, int otype)
+{
+    CaArray *out = A->out;
+    if (out->dtype != otype || (A->device != CA_CPU && ca_array_misaligned(out))) {
+        return NULL;
+    }
+    for (int i = 0; i < A->nin; i++) {
+        if (A->in[i].arr != NULL && A->tmp[i] == NULL &&
+            !overlap_safe(A->in[i].arr, out, A->ndim)) {
+            return NULL;
+        }
+    }
+    Py_INCREF(out);
+    return out;
+}
+
+/* The array the kernel writes: out= (directly), or a new one, F-ordered when
+ * the first input of the full shape is F- and not C-contiguous. */
+EW_STAGE CaArray *
+ew_result(ew_args *A)
+{
+    const int otype = A->L->types[A->nin];
+    if (A->out != NULL) {
+        if (!can_same_kind[otype][A->out->dtype]) {
+            PyErr_Format(
+                PyExc_TypeError,
+                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
+                "with casting rule 'same_kind'",
+                A->o->name, ca_dtype_name[otype], ca_dtype_name[A->out->dtype]);
+            return NULL;
+        }
+        CaArray *res = ew_direct_out(A, otype);
+        if (res != NULL) {
+            return res;
+        }
+    }
+    int fortran = 0;
+    for (int i = 0; i < A->nin; i++) {
+        const CaArray *a = A->in[i].arr;
+        if (a != NULL && ca_same_shape(CA_NDIM(a), CA_SHAPE(a), A->ndim, A->shape)) {
+            fortran = A->ndim > 1 && (a->flags & CA_F_CONTIGUOUS) &&
+                      !(a->flags & CA_C_CONTIGUOUS);
+            break;
+        }
+    }
+    return ca_array_empty(otype, A->ndim, A->shape, fortran, A->device,
+                          A->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+}
+
+/* ---- the kernel's layout and the launch ---- */
+
+/* Everything dense and of one shape: one flat run (the fast path). */
+EW_STAGE int
+ew_flat(const ew_args *A, const CaArray *res)
+{
+    if (!(res->flags & CA_C_CONTIGUOUS)) {
+        return 0;
+    }
+    for (int i = 0; i < A->nin; i++) {
+        const CaArray *a = A->in[i].arr;
+        if (a != NULL &&
+            !((a->flags & CA_C_CONTIGUOUS) && a->size == res->size &&
+              ca_same_shape(CA_NDIM(a), CA_SHAPE(a), A->ndim, A->shape))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Operand 0 the result, operand i + 1 input i (stride 0 and no data for a
+ * scalar, which travels by value). */
+EW_STAGE void
+ew_layout(const ew_args *A, CaArray *res, ca_strided *s)
+{
+    s->nops = A->nin + 1;
+    if (ew_flat(A, res)) {
+        s->ndim = 1;
+        s->shape[0] = res->size;
+        s->strides[0][0] = res->itemsize;
+        s->data[0] = res->data;
+        for (int i = 0; i < A->nin; i++) {
+            const CaArray *a = A->in[i].arr;
+            s->strides[i + 1][0] = a ? a->itemsize : 0;
+            s->data[i + 1] = a ? a->data : NULL;
+        }
+        return;
+    }
+    s->ndim = A->ndim;
+    for (int d = 0; d < A->ndim; d++) {
+        s->shape[d] = A->shape[d];
+    }
+    ca_strided_set_operand(s, 0, res);
+    for (int i = 0; i < A->nin; i++) {
+        if (A->in[i].arr != NULL) {
+            ca_strided_set_operand(s, i + 1, A->in[i].arr);
+            continue;
+        }
+        s->data[i + 1] = NULL;
+        for (int d = 0; d < A->ndim; d++) {
+            s->strides[i + 1][d] = 0;
+        }
+    }
+}
+
+/* Run the loop's kernel over res (kernels/ picks it by loop index and device). */
+EW_STAGE int
+ew_launch(ew_args *A, CaArray *res)
+{
+    ca_strided s;
+    ew_layout(A, res, &s);
+    if ((A->o->flags & CA_EWF_POWCHECK) && A->device == CA_CPU &&
+        A->in[1].arr != NULL) {
+        /* an integer exponent array: NumPy refuses negative exponents; on the
+         * cpu device the elements can be looked at before the launch */
+        const int t = A->L->types[1];
+        if (ca_is_integer(t) && !ca_is_unsigned(t) &&
+            ca_ew_host_any_negative(&s, 2, t)) {
+            return negative_power_error();
+        }
+    }
+    if (ca_use_device(A->device) < 0) {
+        return -1;
+    }
+    ca_stream_t stream = A->device == CA_CPU ? NULL : ca_current_stream(A->device);
+    return ca_run_elementwise(A->device, A->loop, &s, A->scalars, A->mask, stream,
+                              (int64_t)res->size, A->o->name);
+}
+
+/* A new result on a GPU, deferred to be fused with what consumes it
+ * (fusion.c): the pending result, or NULL, without an exception when the call
+ * runs now. */
+EW_STAGE PyObject *
+ew_defer(const ew_args *A)
+{
+    CaArray *arrs[3] = {A->in[0].arr, A->nin > 1 ? A->in[1].arr : NULL,
+                        A->nin > 2 ? A->in[2].arr : NULL};
+    return ca_fusion_try(A->loop, arrs, A->scalars, A->ndim, A->shape, A->device);
+}
 
 /*
  * op(*args) with NumPy's semantics. out_obj: NULL/None, an ndarray, or a
@@ -446,392 +841,54 @@ overlap_safe(const CaArray *in, const CaArray *out, int ndim)
 static PyObject *
 ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operator)
 {
-    const ca_ew_op *o = &ca_ew_ops[op];
-    const int nin = o->nin;
-    ew_in in[3];
-    int dt[3];
-    CaArray *tmp[3] = {NULL, NULL, NULL};
-    CaArray *out = NULL, *res = NULL;
+    ew_args A;
+    CaArray *res = NULL;
     PyObject *ret = NULL;
-    ca_scalar_arg scalars[3];
-    unsigned mask = 0;
-    int device = DEVICE_UNSET;
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int ndim = 0;
 
-    /* ---- operands and device ---- */
-    for (int i = 0; i < nin; i++) {
-        int r = classify(args[i], &in[i]);
-        if (r < 0) {
-            return NULL;
-        }
+    A.op = op;
+    A.o = &ca_ew_ops[op];
+    A.nin = A.o->nin;
+    A.tmp[0] = A.tmp[1] = A.tmp[2] = NULL;
+    int r = ew_operands(&A, args, is_operator);
+    if (r != 0) {
         if (r > 0) {
-            if (is_operator) {
-                Py_RETURN_NOTIMPLEMENTED;
-            }
-            unsupported_operand(op, args[i]);
-            return NULL;
+            Py_RETURN_NOTIMPLEMENTED;
         }
-    }
-    if (out_obj != NULL && out_obj != Py_None) {
-        if (PyTuple_Check(out_obj)) {
-            if (PyTuple_GET_SIZE(out_obj) != 1) {
-                PyErr_Format(PyExc_ValueError,
-                             "%s() has 1 output, but out= got a tuple of %zd", o->name,
-                             PyTuple_GET_SIZE(out_obj));
-                return NULL;
-            }
-            out_obj = PyTuple_GET_ITEM(out_obj, 0);
-        }
-        if (out_obj != Py_None) {
-            if (!ca_array_check(out_obj)) {
-                PyErr_Format(PyExc_TypeError, "%s(): out= must be a cuarray.ndarray, not %.200s",
-                             o->name, Py_TYPE(out_obj)->tp_name);
-                return NULL;
-            }
-            out = (CaArray *)out_obj;
-            if (!(out->flags & CA_WRITEABLE)) {
-                PyErr_Format(PyExc_ValueError, "%s(): output array is read-only", o->name);
-                return NULL;
-            }
-        }
-    }
-    for (int i = 0; i <= nin; i++) {
-        CaArray *a = i < nin ? in[i].arr : out;
-        if (a == NULL) {
-            continue;
-        }
-        if (device == DEVICE_UNSET) {
-            device = a->device;
-        }
-        else if (a->device != device) {
-            char d1[32], d2[32];
-            device_name(device, d1, sizeof d1);
-            device_name(a->device, d2, sizeof d2);
-            PyErr_Format(PyExc_ValueError,
-                         "%s(): operands are on different devices (%s and %s); move one "
-                         "with .to_device() or cuarray.asarray(..., device=...)",
-                         o->name, d1, d2);
-            return NULL;
-        }
-    }
-    if (device == DEVICE_UNSET) {
-        device = ca_current_device();
-    }
-
-    /* ---- the dtypes the loop search sees (NEP 50 for Python scalars) ---- */
-    {
-        int c = -1;
-        const int first = op == CA_OP_where ? 1 : 0;
-        for (int i = first; i < nin; i++) {
-            if (in[i].kind < CA_NTYPES) {
-                c = c < 0 ? in[i].kind : ca_promote(c, in[i].kind);
-                if (c < 0) {
-                    return NULL;
-                }
-            }
-        }
-        for (int i = 0; i < nin; i++) {
-            dt[i] = weak_dtype(in[i].kind, c);
-        }
-        if (op == CA_OP_where) {
-            dt[0] = CA_BOOL;
-        }
-    }
-    /* Python ints: their value (int64, uint64, or a double beyond both). The
-     * comparisons and clip look at the range first: an out-of-range int
-     * compares exactly / clamps; other ops check it against the loop type. */
-    for (int i = 0; i < nin; i++) {
-        if (in[i].kind != K_WEAK_INT) {
-            continue;
-        }
-        int64_t iv = 0;
-        uint64_t uv = 0;
-        int is_u = 0;
-        int r = pylong_value(in[i].obj, &iv, &uv, &is_u);
-        if (r < 0) {
-            return NULL;
-        }
-        if (ca_is_integer(dt[i]) && !(r == 0 && int_fits(dt[i], iv, uv, is_u))) {
-            if (o->flags & CA_EWF_CMP) {
-                /* compare exactly: as int64 / uint64, or as float64 beyond */
-                dt[i] = r == 1 ? CA_FLOAT64 : (is_u ? CA_UINT64 : CA_INT64);
-            }
-            else if (o->flags & CA_EWF_CLAMPINT) {
-                if (r == 1 ? !is_u : (!is_u && iv < 0)) {
-                    iv = int_min[dt[i]];
-                    is_u = 0;
-                }
-                else {
-                    uv = int_max[dt[i]];
-                    is_u = 1;
-                }
-                r = 0;
-            }
-        }
-        if (r == 1) {
-            double d = PyLong_AsDouble(in[i].obj);
-            if (d == -1.0 && PyErr_Occurred()) {
-                return NULL;
-            }
-            in[i].sdtype = CA_FLOAT64;
-            memcpy(in[i].val, &d, sizeof d);
-        }
-        else if (is_u) {
-            in[i].sdtype = CA_UINT64;
-            memcpy(in[i].val, &uv, sizeof uv);
-        }
-        else {
-            in[i].sdtype = CA_INT64;
-            memcpy(in[i].val, &iv, sizeof iv);
-        }
-    }
-
-    if (o->flags & CA_EWF_NOBOOL) {
-        int allbool = 1;
-        for (int i = 0; i < nin; i++) {
-            allbool &= dt[i] == CA_BOOL;
-        }
-        if (allbool && req < 0) {
-            bool_error(op);
-            return NULL;
-        }
-    }
-    const int loop = find_loop(op, dt, req);
-    if (loop < 0) {
-        no_loop_error(op, dt, req);
         return NULL;
     }
-    const ca_ew_loop *L = &ca_ew_loops[loop];
-    const int otype = L->types[nin];
-
-    /* ---- scalars: by value, in the loop's input type ---- */
-    for (int i = 0; i < nin; i++) {
-        if (in[i].arr != NULL) {
-            continue;
-        }
-        if (in[i].kind == K_WEAK_INT && ca_is_integer(L->types[i])) {
-            /* NEP 50: a Python int must fit the integer type it becomes */
-            int64_t iv = 0;
-            uint64_t uv = 0;
-            if (in[i].sdtype == CA_INT64) {
-                memcpy(&iv, in[i].val, sizeof iv);
-            }
-            else if (in[i].sdtype == CA_UINT64) {
-                memcpy(&uv, in[i].val, sizeof uv);
-            }
-            if (in[i].sdtype == CA_FLOAT64 ||
-                !int_fits(L->types[i], iv, uv, in[i].sdtype == CA_UINT64)) {
-                PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s",
-                             in[i].obj, ca_dtype_name[L->types[i]]);
-                return NULL;
-            }
-        }
-        memset(&scalars[i], 0, sizeof scalars[i]);
-        scalar_cast(L->types[i], scalars[i].bytes, in[i].sdtype, in[i].val);
-        mask |= 1u << i;
-    }
-    if ((o->flags & CA_EWF_POWCHECK) && ca_is_integer(L->types[1]) &&
-        !ca_is_unsigned(L->types[1]) && in[1].arr == NULL) {
-        int64_t e = 0;
-        scalar_cast(CA_INT64, &e, L->types[1], scalars[1].bytes);
-        if (e < 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "Integers to negative integer powers are not allowed.");
-            return NULL;
-        }
-    }
-
-    /* ---- broadcasting ---- */
-    for (int i = 0; i <= nin; i++) {
-        CaArray *a = i < nin ? in[i].arr : out;
-        if (a != NULL && CA_NDIM(a) > ndim) {
-            ndim = CA_NDIM(a);
-        }
-    }
-    for (int d = 0; d < ndim; d++) {
-        shape[d] = 1;
-    }
-    for (int i = 0; i <= nin; i++) {
-        CaArray *a = i < nin ? in[i].arr : out;
-        if (a == NULL) {
-            continue;
-        }
-        const int off = ndim - CA_NDIM(a);
-        for (int d = 0; d < CA_NDIM(a); d++) {
-            const Py_ssize_t n = CA_SHAPE(a)[d];
-            if (n != 1) {
-                if (shape[off + d] == 1) {
-                    shape[off + d] = n;
-                }
-                else if (shape[off + d] != n) {
-                    broadcast_error(in, nin, out);
-                    return NULL;
-                }
-            }
-        }
-    }
-    if (out != NULL && !same_shape(out, ndim, shape)) {
-        PyObject *t = PyTuple_New(ndim);
-        PyObject *os = PyObject_GetAttrString((PyObject *)out, "shape");
-        for (int d = 0; t && d < ndim; d++) {
-            PyTuple_SET_ITEM(t, d, PyLong_FromSsize_t(shape[d]));
-        }
-        if (t != NULL && os != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "non-broadcastable output operand with shape %S doesn't match "
-                         "the broadcast shape %S",
-                         os, t);
-        }
-        Py_XDECREF(t);
-        Py_XDECREF(os);
+    if (ew_out_arg(&A, out_obj) < 0 || ew_device(&A) < 0 ||
+        ew_guess_routine(&A, req) < 0 || ew_scalar_args(&A) < 0 ||
+        ew_broadcast(&A) < 0) {
         return NULL;
     }
-
-    /* ---- deferred, to be fused with what consumes it (fusion.c) ---- */
-    if (out == NULL && device != CA_CPU) {
-        CaArray *arrs[3] = {in[0].arr, nin > 1 ? in[1].arr : NULL,
-                            nin > 2 ? in[2].arr : NULL};
-        PyObject *r = ca_fusion_try(loop, arrs, scalars, ndim, shape, device);
-        if (r != NULL || PyErr_Occurred()) {
-            return r;
+    if (A.out == NULL && A.device != CA_CPU) {
+        ret = ew_defer(&A);
+        if (ret != NULL || PyErr_Occurred()) {
+            return ret;
         }
     }
-
-    /* ---- inputs in the loop's dtypes (and aligned, for the GPU) ---- */
-    for (int i = 0; i < nin; i++) {
-        CaArray *a = in[i].arr;
-        if (a == NULL) {
-            continue;
-        }
-        if (a->dtype != L->types[i] || (device != CA_CPU && ca_array_misaligned(a))) {
-            tmp[i] = ca_array_copy(a, L->types[i], 'K');
-            if (tmp[i] == NULL) {
-                goto error;
-            }
-            in[i].arr = tmp[i];
-        }
+    if (ew_cast_inputs(&A) < 0 || (res = ew_result(&A)) == NULL) {
+        goto finish;
     }
-
-    /* ---- the output ---- */
-    if (out != NULL) {
-        if (!can_same_kind[otype][out->dtype]) {
-            PyErr_Format(PyExc_TypeError,
-                         "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
-                         "with casting rule 'same_kind'",
-                         o->name, ca_dtype_name[otype], ca_dtype_name[out->dtype]);
-            goto error;
-        }
-        int direct = out->dtype == otype && !(device != CA_CPU && ca_array_misaligned(out));
-        for (int i = 0; i < nin && direct; i++) {
-            if (in[i].arr != NULL && tmp[i] == NULL) {
-                direct = overlap_safe(in[i].arr, out, ndim);
-            }
-        }
-        if (direct) {
-            res = out;
-            Py_INCREF(res);
-        }
+    if (res->size > 0 && ew_launch(&A, res) < 0) {
+        goto finish;
     }
-    if (res == NULL) {
-        int fortran = 0;
-        for (int i = 0; i < nin; i++) {
-            CaArray *a = in[i].arr;
-            if (a != NULL && same_shape(a, ndim, shape)) {
-                fortran = ndim > 1 && (a->flags & CA_F_CONTIGUOUS) &&
-                          !(a->flags & CA_C_CONTIGUOUS);
-                break;
-            }
+    if (A.out != NULL && res != A.out) {
+        /* the result was computed aside (dtype, alignment or overlap): copy it in */
+        if (ca_assign(A.out, res) < 0) {
+            goto finish;
         }
-        res = ca_array_empty(otype, ndim, shape, fortran, device,
-                             device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
-        if (res == NULL) {
-            goto error;
-        }
-    }
-
-    /* ---- run ---- */
-    if (res->size > 0) {
-        ca_strided s;
-        int contig = res->flags & CA_C_CONTIGUOUS;
-        for (int i = 0; i < nin && contig; i++) {
-            CaArray *a = in[i].arr;
-            contig = a == NULL || ((a->flags & CA_C_CONTIGUOUS) && a->size == res->size &&
-                                   same_shape(a, ndim, shape));
-        }
-        if (contig) {
-            /* everything dense and the same shape: one flat run */
-            s.ndim = 1;
-            s.nops = nin + 1;
-            s.shape[0] = res->size;
-            s.strides[0][0] = res->itemsize;
-            s.data[0] = res->data;
-            for (int i = 0; i < nin; i++) {
-                CaArray *a = in[i].arr;
-                s.strides[i + 1][0] = a ? a->itemsize : 0;
-                s.data[i + 1] = a ? a->data : NULL;
-            }
-        }
-        else {
-            s.ndim = ndim;
-            s.nops = 0;
-            for (int d = 0; d < ndim; d++) {
-                s.shape[d] = shape[d];
-            }
-            ca_strided_set_operand(&s, 0, res);
-            for (int i = 0; i < nin; i++) {
-                if (in[i].arr != NULL) {
-                    ca_strided_set_operand(&s, i + 1, in[i].arr);
-                }
-                else {
-                    s.data[i + 1] = NULL;
-                    for (int d = 0; d < ndim; d++) {
-                        s.strides[i + 1][d] = 0;
-                    }
-                }
-            }
-            s.nops = nin + 1;
-        }
-        if ((o->flags & CA_EWF_POWCHECK) && device == CA_CPU && in[1].arr != NULL &&
-            ca_is_integer(L->types[1]) && !ca_is_unsigned(L->types[1]) &&
-            ca_ew_host_any_negative(&s, 2, L->types[1])) {
-            PyErr_SetString(PyExc_ValueError,
-                            "Integers to negative integer powers are not allowed.");
-            goto error;
-        }
-        if (ca_use_device(device) < 0) {
-            goto error;
-        }
-        int rc;
-        if (device == CA_CPU && res->size >= (1 << 16)) {
-            Py_BEGIN_ALLOW_THREADS
-            rc = ca_elementwise(device, loop, &s, scalars, mask, NULL);
-            Py_END_ALLOW_THREADS
-        }
-        else {
-            rc = ca_elementwise(device, loop, &s, scalars, mask,
-                                device == CA_CPU ? NULL : ca_current_stream(device));
-        }
-        if (rc != 0) {
-            ca_cuda_error_int(rc, ca_ew_ops[op].name);
-            goto error;
-        }
-    }
-    if (out != NULL && res != out) {
-        if (ca_assign(out, res) < 0) {
-            goto error;
-        }
-        Py_INCREF(out);
-        ret = (PyObject *)out;
+        Py_INCREF(A.out);
+        ret = (PyObject *)A.out;
     }
     else {
         ret = (PyObject *)res;
         res = NULL;
     }
-error:
+finish:
     Py_XDECREF(res);
     for (int i = 0; i < 3; i++) {
-        Py_XDECREF(tmp[i]);
+        Py_XDECREF(A.tmp[i]);
     }
     return ret;
 }
@@ -867,7 +924,8 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     int req = -1;
 
     if (nargs < nin || nargs > nin + 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s (and out) but %zd %s given",
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes %d positional argument%s (and out) but %zd %s given",
                      ca_ew_ops[op].name, nin, nin == 1 ? "" : "s", nargs,
                      nargs == 1 ? "was" : "were");
         return NULL;
@@ -891,7 +949,8 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
                 dtype = v;
             }
             else {
-                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R",
+                PyErr_Format(PyExc_TypeError,
+                             "%s() got an unexpected keyword argument %R",
                              ca_ew_ops[op].name, key);
                 return NULL;
             }
@@ -949,7 +1008,8 @@ real_of(CaArray *a)
         Py_INCREF(a);
         return (PyObject *)a;
     }
-    return (PyObject *)ca_array_view(a, a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
+    return (PyObject *)ca_array_view(a,
+                                     a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
                                      CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->data);
 }
 
@@ -958,12 +1018,13 @@ imag_of(CaArray *a)
 {
     if (ca_is_complex(a->dtype)) {
         char *p = a->size ? a->data + a->itemsize / 2 : a->data;
-        return (PyObject *)ca_array_view(a,
-                                         a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64,
-                                         CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), p);
+        return (PyObject *)ca_array_view(
+            a, a->dtype == CA_COMPLEX64 ? CA_FLOAT32 : CA_FLOAT64, CA_NDIM(a),
+            CA_SHAPE(a), CA_STRIDES(a), p);
     }
     /* NumPy: zeros, read-only */
-    CaArray *r = ca_array_empty(a->dtype, CA_NDIM(a), CA_SHAPE(a), 0, a->device, a->kind);
+    CaArray *r =
+        ca_array_empty(a->dtype, CA_NDIM(a), CA_SHAPE(a), 0, a->device, a->kind);
     if (r == NULL) {
         return NULL;
     }
@@ -1017,7 +1078,8 @@ set_part(PyObject *self, PyObject *value, int imag)
 {
     CaArray *a = (CaArray *)self;
     if (value == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "cannot delete an array's real/imag part");
+        PyErr_SetString(PyExc_AttributeError,
+                        "cannot delete an array's real/imag part");
         return -1;
     }
     if (imag && !ca_is_complex(a->dtype)) {
@@ -1052,10 +1114,11 @@ set_imag(PyObject *self, PyObject *value, void *closure)
 }
 
 static PyGetSetDef ew_array_getset[] = {
-    {"real", get_real, set_real, "The real part (a view for complex arrays).", NULL},
-    {"imag", get_imag, set_imag,
-     "The imaginary part (a view for complex arrays; read-only zeros otherwise).", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "real", get_real, set_real, "The real part (a view for complex arrays).", NULL },
+    { "imag", get_imag, set_imag,
+      "The imaginary part (a view for complex arrays; read-only zeros otherwise).",
+      NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyObject *
@@ -1130,12 +1193,14 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
         if (decimals > 0) {
             return call1(CA_OP_round, a, out);
         }
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "round(): negative decimals for integer arrays are not supported");
+        PyErr_SetString(
+            PyExc_NotImplementedError,
+            "round(): negative decimals for integer arrays are not supported");
         return NULL;
     }
     /* NumPy's way: scale, round half to even, scale back */
-    PyObject *f = PyFloat_FromDouble(pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
+    PyObject *f =
+        PyFloat_FromDouble(pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
     if (f == NULL) {
         return NULL;
     }
@@ -1217,42 +1282,36 @@ py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     }
     if (v[1] == NULL && v[2] == NULL) {
         /* where(condition) is nonzero(condition) */
-        PyObject *mod = PyImport_ImportModule("cuarray");
-        PyObject *nz = mod ? PyObject_GetAttrString(mod, "nonzero") : NULL;
-        Py_XDECREF(mod);
-        if (nz == NULL) {
-            return NULL;
-        }
-        PyObject *r = PyObject_CallOneArg(nz, v[0]);
-        Py_DECREF(nz);
-        return r;
+        return ca_nonzero(v[0], "where");
     }
     if (v[1] == NULL || v[2] == NULL) {
-        PyErr_SetString(PyExc_ValueError, "either both or neither of x and y should be given");
+        PyErr_SetString(PyExc_ValueError,
+                        "either both or neither of x and y should be given");
         return NULL;
     }
     return ew_call(CA_OP_where, v, NULL, -1, 0);
 }
 
 static PyMethodDef ew_extra_defs[] = {
-    {"real", py_real, METH_O,
-     "real(val, /)\n--\n\nThe real part: a view for complex arrays, `val` itself "
-     "otherwise (as numpy.real)."},
-    {"imag", py_imag, METH_O,
-     "imag(val, /)\n--\n\nThe imaginary part: a view for complex arrays, read-only "
-     "zeros otherwise (as numpy.imag)."},
-    {"angle", (PyCFunction)(void (*)(void))py_angle, METH_FASTCALL | METH_KEYWORDS,
-     "angle(z, deg=False)\n--\n\nThe counterclockwise angle from the positive real "
-     "axis, in radians (degrees if deg)."},
-    {"round", (PyCFunction)(void (*)(void))py_round, METH_FASTCALL | METH_KEYWORDS,
-     "round(a, decimals=0, out=None)\n--\n\nRound half to even, as numpy.round."},
-    {"clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
-     "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)\n--\n\n"
-     "Limit the values to [a_min, a_max]; NaN propagates, as numpy.clip."},
-    {"where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
-     "where(condition, x, y, /)\n--\n\nx where condition is true, else y "
-     "(broadcast; the result dtype is NumPy's result_type(x, y))."},
-    {NULL, NULL, 0, NULL},
+    { "real", py_real, METH_O,
+      "real(val, /)\n--\n\nThe real part: a view for complex arrays, `val` itself "
+      "otherwise (as numpy.real)." },
+    { "imag", py_imag, METH_O,
+      "imag(val, /)\n--\n\nThe imaginary part: a view for complex arrays, read-only "
+      "zeros otherwise (as numpy.imag)." },
+    { "angle", (PyCFunction)(void (*)(void))py_angle, METH_FASTCALL | METH_KEYWORDS,
+      "angle(z, deg=False)\n--\n\nThe counterclockwise angle from the positive real "
+      "axis, in radians (degrees if deg)." },
+    { "round", (PyCFunction)(void (*)(void))py_round, METH_FASTCALL | METH_KEYWORDS,
+      "round(a, decimals=0, out=None)\n--\n\nRound half to even, as numpy.round." },
+    { "clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
+      "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, "
+      "dtype=None)\n--\n\n"
+      "Limit the values to [a_min, a_max]; NaN propagates, as numpy.clip." },
+    { "where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
+      "where(condition, x, y, /)\n--\n\nx where condition is true, else y "
+      "(broadcast; the result dtype is NumPy's result_type(x, y))." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ======================================================================== */
@@ -1343,8 +1402,9 @@ static PyObject *
 ew_richcompare(PyObject *a, PyObject *b, int cmp)
 {
     static const int ops[] = {
-        [Py_LT] = CA_OP_less,  [Py_LE] = CA_OP_less_equal,    [Py_EQ] = CA_OP_equal,
-        [Py_NE] = CA_OP_not_equal, [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
+        [Py_LT] = CA_OP_less,    [Py_LE] = CA_OP_less_equal,
+        [Py_EQ] = CA_OP_equal,   [Py_NE] = CA_OP_not_equal,
+        [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
     };
     return nb_bin(ops[cmp], a, b);
 }
@@ -1444,15 +1504,14 @@ PyMethodDef ca_elementwise_array_methods[] = {
 /* init                                                                       */
 /* ======================================================================== */
 
-int
-ca_elementwise_init(PyObject *m)
+/* NumPy's casting tables and the empty resolution caches. */
+static int
+init_tables(void)
 {
-    PyObject *ops = NULL, *modname = NULL;
-
     for (int a = 0; a < CA_NTYPES; a++) {
         for (int b = 0; b < CA_NTYPES; b++) {
-            can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(ca_descr(a), ca_descr(b),
-                                                                 NPY_SAFE_CASTING);
+            can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(
+                ca_descr(a), ca_descr(b), NPY_SAFE_CASTING);
             can_same_kind[a][b] = (unsigned char)PyArray_CanCastTypeTo(
                 ca_descr(a), ca_descr(b), NPY_SAME_KIND_CASTING);
         }
@@ -1470,17 +1529,17 @@ ca_elementwise_init(PyObject *m)
     }
     str_out = PyUnicode_InternFromString("out");
     str_dtype = PyUnicode_InternFromString("dtype");
-    if (str_out == NULL || str_dtype == NULL) {
-        return -1;
-    }
+    return str_out == NULL || str_dtype == NULL ? -1 : 0;
+}
 
-    /* Every op of the table under its name in _ops; the public names in the
-     * module, except where NumPy's function is not the bare op. */
-    ops = PyDict_New();
-    if (ops == NULL) {
-        return -1;
-    }
-    modname = PyModule_GetNameObject(m);
+/* Every op of the table under its name in _ops; the public names in the
+ * module, except where NumPy's function is not the bare op. */
+static int
+add_op_functions(PyObject *m)
+{
+    PyObject *ops = PyDict_New();
+    PyObject *modname = ops != NULL ? PyModule_GetNameObject(m) : NULL;
+    int rc = -1;
     if (modname == NULL) {
         goto error;
     }
@@ -1489,24 +1548,31 @@ ca_elementwise_init(PyObject *m)
         if (f == NULL) {
             goto error;
         }
-        if (PyDict_SetItemString(ops, ew_op_defs[op].ml_name, f) < 0) {
-            Py_DECREF(f);
-            goto error;
-        }
         int special = op == CA_OP_real || op == CA_OP_imag || op == CA_OP_round ||
                       op == CA_OP_angle || op == CA_OP_clip || op == CA_OP_where;
-        if (!special && PyModule_AddObjectRef(m, ew_op_defs[op].ml_name, f) < 0) {
-            Py_DECREF(f);
-            goto error;
+        int r = PyDict_SetItemString(ops, ew_op_defs[op].ml_name, f);
+        if (r == 0 && !special) {
+            r = PyModule_AddObjectRef(m, ew_op_defs[op].ml_name, f);
         }
         Py_DECREF(f);
+        if (r < 0) {
+            goto error;
+        }
     }
-    if (PyModule_AddObjectRef(m, "_ops", ops) < 0 || PyModule_AddFunctions(m, ew_extra_defs) < 0) {
-        goto error;
-    }
-    Py_CLEAR(ops);
-    Py_CLEAR(modname);
+    rc = PyModule_AddObjectRef(m, "_ops", ops);
+error:
+    Py_XDECREF(ops);
+    Py_XDECREF(modname);
+    return rc;
+}
 
+int
+ca_elementwise_init(PyObject *m)
+{
+    if (init_tables() < 0 || add_op_functions(m) < 0 ||
+        PyModule_AddFunctions(m, ew_extra_defs) < 0) {
+        return -1;
+    }
     /* real/imag are attributes: add them to the ndarray type (made earlier by
      * ndarray.c), and opt out of NumPy's ufunc dispatch so that numpy_array + x
      * reaches our operators (which refuse NumPy operands) instead of converting. */
@@ -1519,12 +1585,5 @@ ca_elementwise_init(PyObject *m)
         }
         Py_DECREF(d);
     }
-    if (PyObject_SetAttrString((PyObject *)t, "__array_ufunc__", Py_None) < 0) {
-        return -1;
-    }
-    return 0;
-error:
-    Py_XDECREF(ops);
-    Py_XDECREF(modname);
-    return -1;
+    return PyObject_SetAttrString((PyObject *)t, "__array_ufunc__", Py_None);
 }

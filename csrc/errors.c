@@ -1,10 +1,10 @@
 /*
- * errors.c: every CUDA, cuBLAS, cuRAND and kernel status becomes a Python
+ * errors.c: every CUDA, cuBLAS, cuRAND, cuFFT and kernel status becomes a Python
  * exception here, in one place.
  *
  * CUDAError (a RuntimeError) carries .status, .name, .text and .call, so code
- * can branch on the status and a user can see which call failed. cuBLAS and
- * cuRAND statuses have their own subclasses with their own name tables (their
+ * can branch on the status and a user can see which call failed. cuBLAS,
+ * cuRAND and cuFFT statuses have their own subclasses with their own name tables (their
  * numbers overlap the runtime's). Out of device memory is an
  * OutOfMemoryError, a MemoryError, so `except MemoryError` works as in NumPy.
  */
@@ -49,6 +49,28 @@ static const ca_status_name curand_names[] = {
     {203, "CURAND_STATUS_INITIALIZATION_FAILED", "initialization of CUDA failed"},
     {204, "CURAND_STATUS_ARCH_MISMATCH", "the GPU does not support the requested feature"},
     {999, "CURAND_STATUS_INTERNAL_ERROR", "internal cuRAND error"},
+    {0, NULL, NULL},
+};
+
+/* Numbers from cufft.h (cufftResult). */
+static const ca_status_name cufft_names[] = {
+    {1, "CUFFT_INVALID_PLAN", "cuFFT was passed an invalid plan handle"},
+    {2, "CUFFT_ALLOC_FAILED", "cuFFT failed to allocate GPU or CPU memory"},
+    {3, "CUFFT_INVALID_TYPE", "the transform type is not supported"},
+    {4, "CUFFT_INVALID_VALUE", "a bad pointer or parameter was passed"},
+    {5, "CUFFT_INTERNAL_ERROR", "an internal cuFFT error (often a driver problem)"},
+    {6, "CUFFT_EXEC_FAILED", "cuFFT failed to execute the transform on the GPU"},
+    {7, "CUFFT_SETUP_FAILED", "the cuFFT library failed to initialize"},
+    {8, "CUFFT_INVALID_SIZE", "the transform size or layout is not supported"},
+    {9, "CUFFT_UNALIGNED_DATA", "the data is not aligned as cuFFT needs"},
+    {11, "CUFFT_INVALID_DEVICE", "the plan is used on another GPU than it was made on"},
+    {13, "CUFFT_NO_WORKSPACE", "no work area was set for the plan"},
+    {14, "CUFFT_NOT_IMPLEMENTED", "the functionality is not implemented"},
+    {16, "CUFFT_NOT_SUPPORTED", "the operation is not supported for these parameters"},
+    {17, "CUFFT_MISSING_DEPENDENCY", "a library cuFFT depends on is missing"},
+    {18, "CUFFT_NVRTC_FAILURE", "an NVRTC failure inside cuFFT"},
+    {19, "CUFFT_NVJITLINK_FAILURE", "an nvJitLink failure inside cuFFT"},
+    {20, "CUFFT_NVSHMEM_FAILURE", "an NVSHMEM failure inside cuFFT"},
     {0, NULL, NULL},
 };
 
@@ -241,6 +263,17 @@ ca_curand_error(int status, const char *call)
     return library_error(ca_st->CURANDError, curand_names, "cuRAND", status, call);
 }
 
+int
+ca_cufft_error(int status, const char *call)
+{
+    if (status == 2) {
+        /* As cudaErrorMemoryAllocation: `except MemoryError` works. */
+        return raise_status(ca_st->OutOfMemoryError, status, "CUFFT_ALLOC_FAILED",
+                            cufft_names[1].text, call, NULL);
+    }
+    return library_error(ca_st->CUFFTError, cufft_names, "cuFFT", status, call);
+}
+
 void
 ca_cuda_warn_unraisable(int status, const char *call)
 {
@@ -274,6 +307,9 @@ raise_cuda_error(PyObject *self, PyObject *args)
     else if (strcmp(lib, "curand") == 0) {
         ca_curand_error(status, call);
     }
+    else if (strcmp(lib, "cufft") == 0) {
+        ca_cufft_error(status, call);
+    }
     else if (strcmp(lib, "unraisable") == 0) {
         ca_cuda_warn_unraisable(status, call);
         Py_RETURN_NONE;
@@ -288,7 +324,8 @@ static PyMethodDef errors_methods[] = {
     {"_raise_cuda_error", raise_cuda_error, METH_VARARGS,
      "_raise_cuda_error(status, call, lib='cuda')\n--\n\n"
      "Test hook: raise the exception cuarray raises for `status` returned by `call`.\n"
-     "lib is 'cuda', 'cublas', 'curand' or 'unraisable' (reports, returns None)."},
+     "lib is 'cuda', 'cublas', 'curand', 'cufft' or 'unraisable' (reports, returns\n"
+     "None)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -342,10 +379,18 @@ ca_errors_init(PyObject *m)
     if (ca_st->CURANDError == NULL) {
         return -1;
     }
+    ca_st->CUFFTError = new_exception(
+        "cuarray.cuda.CUFFTError",
+        "A cuFFT call failed (status is a cufftResult); a CUDAError.",
+        ca_st->CUDAError);
+    if (ca_st->CUFFTError == NULL) {
+        return -1;
+    }
     if (PyModule_AddObjectRef(m, "CUDAError", ca_st->CUDAError) < 0 ||
         PyModule_AddObjectRef(m, "OutOfMemoryError", ca_st->OutOfMemoryError) < 0 ||
         PyModule_AddObjectRef(m, "CUBLASError", ca_st->CUBLASError) < 0 ||
-        PyModule_AddObjectRef(m, "CURANDError", ca_st->CURANDError) < 0) {
+        PyModule_AddObjectRef(m, "CURANDError", ca_st->CURANDError) < 0 ||
+        PyModule_AddObjectRef(m, "CUFFTError", ca_st->CUFFTError) < 0) {
         return -1;
     }
     return PyModule_AddFunctions(m, errors_methods);

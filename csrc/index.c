@@ -26,6 +26,7 @@
  * - Basic indexing and assignment through basic indexing never synchronize.
  */
 #include "cuarray.h"
+#include "launch.h"
 
 /* ======================================================================== */
 /* Parsed index items                                                        */
@@ -84,47 +85,19 @@ ca_gather_result_kind(const CaArray *a)
     return a->kind == CA_MEM_MANAGED ? CA_MEM_MANAGED : CA_MEM_DEVICE;
 }
 
-static const char *
-device_str(int device, char *buf, size_t n)
-{
-    if (device == CA_CPU) {
-        return "cpu";
-    }
-    PyOS_snprintf(buf, n, "cuda:%d", device);
-    return buf;
-}
-
 static int
 same_device(const CaArray *a, const CaArray *b, const char *what)
 {
     if (a->device != b->device) {
-        char b1[32], b2[32];
+        char b1[CA_DEVICE_NAME_LEN], b2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
                      "%s is on device %s but the array is on device %s; move it "
                      "with to_device() first",
-                     what, device_str(b->device, b1, sizeof b1),
-                     device_str(a->device, b2, sizeof b2));
+                     what, ca_device_name(b->device, b1),
+                     ca_device_name(a->device, b2));
         return -1;
     }
     return 0;
-}
-
-PyObject *
-ca_shape_tuple(int ndim, const Py_ssize_t *shape)
-{
-    PyObject *t = PyTuple_New(ndim);
-    if (t == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < ndim; i++) {
-        PyObject *v = PyLong_FromSsize_t(shape[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
 }
 
 /* Int64 with aligned data and strides (kernels load the indices directly). */
@@ -177,6 +150,69 @@ item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
     return it->arr == NULL ? -1 : 0;
 }
 
+/* A cuarray index: a mask as it is, an integer array as int64. */
+static int
+item_from_cuarray(CaArray *a, CaArray *x, idx_item *it)
+{
+    if (same_device(a, x, "the index array") < 0) {
+        return -1;
+    }
+    if (x->dtype == CA_BOOL) {
+        it->type = IT_MASK;
+        Py_INCREF(x);
+        it->arr = x;
+        return 0;
+    }
+    if (!ca_is_integer(x->dtype)) {
+        PyErr_SetString(PyExc_IndexError,
+                        "arrays used as indices must be of integer (or boolean) type");
+        return -1;
+    }
+    it->type = IT_ARR;
+    it->arr = as_index_array(x);
+    return it->arr == NULL ? -1 : 0;
+}
+
+/* A NumPy index: 0-d bools and integers are scalars, anything else an array. */
+static int
+item_from_ndarray(CaArray *a, PyArrayObject *h, idx_item *it)
+{
+    if (PyArray_NDIM(h) == 0) {
+        char kind = PyArray_DESCR(h)->kind;
+        if (kind == 'b') {
+            it->type = IT_BOOL;
+            it->start = PyObject_IsTrue((PyObject *)h);
+            return it->start < 0 ? -1 : 0;
+        }
+        if (kind == 'i' || kind == 'u') {
+            it->type = IT_INT;
+            it->start = PyNumber_AsSsize_t((PyObject *)h, PyExc_IndexError);
+            return it->start == -1 && PyErr_Occurred() ? -1 : 0;
+        }
+    }
+    return item_from_numpy(a, h, it);
+}
+
+/* A list (or other sequence) of indices or bools, through NumPy. */
+static int
+item_from_sequence(CaArray *a, PyObject *o, idx_item *it)
+{
+    PyObject *h = PyArray_FromAny(o, NULL, 0, 0, 0, NULL);
+    int rc;
+    if (h == NULL) {
+        return -1;
+    }
+    if (PyArray_NDIM((PyArrayObject *)h) == 0) {
+        PyErr_SetString(PyExc_IndexError, invalid_index_msg);
+        rc = -1;
+    }
+    else {
+        rc = item_from_numpy(a, (PyArrayObject *)h, it);
+    }
+    Py_DECREF(h);
+    return rc;
+}
+
 /* Classify one index object. Integer arrays are converted to int64 arrays on
  * the indexed array's device, boolean ones to bool arrays there. */
 static int
@@ -213,41 +249,10 @@ parse_item(CaArray *a, PyObject *o, idx_item *it)
         return it->start < 0 ? -1 : 0;
     }
     if (ca_array_check(o)) {
-        CaArray *x = (CaArray *)o;
-        if (same_device(a, x, "the index array") < 0) {
-            return -1;
-        }
-        if (x->dtype == CA_BOOL) {
-            it->type = IT_MASK;
-            Py_INCREF(x);
-            it->arr = x;
-            return 0;
-        }
-        if (!ca_is_integer(x->dtype)) {
-            PyErr_SetString(PyExc_IndexError,
-                            "arrays used as indices must be of integer (or boolean) type");
-            return -1;
-        }
-        it->type = IT_ARR;
-        it->arr = as_index_array(x);
-        return it->arr == NULL ? -1 : 0;
+        return item_from_cuarray(a, (CaArray *)o, it);
     }
     if (PyArray_Check(o)) {
-        PyArrayObject *h = (PyArrayObject *)o;
-        if (PyArray_NDIM(h) == 0) {
-            char kind = PyArray_DESCR(h)->kind;
-            if (kind == 'b') {
-                it->type = IT_BOOL;
-                it->start = PyObject_IsTrue(o);
-                return it->start < 0 ? -1 : 0;
-            }
-            if (kind == 'i' || kind == 'u') {
-                it->type = IT_INT;
-                it->start = PyNumber_AsSsize_t(o, PyExc_IndexError);
-                return it->start == -1 && PyErr_Occurred() ? -1 : 0;
-            }
-        }
-        return item_from_numpy(a, h, it);
+        return item_from_ndarray(a, (PyArrayObject *)o, it);
     }
     if (PyIndex_Check(o)) {
         it->type = IT_INT;
@@ -255,20 +260,7 @@ parse_item(CaArray *a, PyObject *o, idx_item *it)
         return it->start == -1 && PyErr_Occurred() ? -1 : 0;
     }
     if (PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o)) {
-        PyObject *h = PyArray_FromAny(o, NULL, 0, 0, 0, NULL);
-        if (h == NULL) {
-            return -1;
-        }
-        int rc;
-        if (PyArray_NDIM((PyArrayObject *)h) == 0) {
-            PyErr_SetString(PyExc_IndexError, invalid_index_msg);
-            rc = -1;
-        }
-        else {
-            rc = item_from_numpy(a, (PyArrayObject *)h, it);
-        }
-        Py_DECREF(h);
-        return rc;
+        return item_from_sequence(a, o, it);
     }
     PyErr_SetString(PyExc_IndexError, invalid_index_msg);
     return -1;
@@ -339,6 +331,205 @@ too_many_dims(int n)
     return -1;
 }
 
+/* How many axes of `a` the key's items index (an ellipsis stands for the
+ * rest); IndexError for a second ellipsis or too many indices. */
+static int
+count_indexed(const CaArray *a, const idx_key *k, int *consumed)
+{
+    int n = 0, ell = 0;
+    for (int i = 0; i < k->n; i++) {
+        const idx_item *it = &k->it[i];
+        switch (it->type) {
+        case IT_INT:
+        case IT_SLICE:
+        case IT_ARR:
+            n++;
+            break;
+        case IT_MASK:
+            n += CA_NDIM(it->arr);
+            break;
+        case IT_ELL:
+            if (ell) {
+                PyErr_SetString(PyExc_IndexError,
+                                "an index can only have a single ellipsis ('...')");
+                return -1;
+            }
+            ell = 1;
+            break;
+        default:
+            break;
+        }
+    }
+    if (n > CA_NDIM(a)) {
+        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
+                     "%d-dimensional, but %d were indexed", CA_NDIM(a), n);
+        return -1;
+    }
+    *consumed = n;
+    return 0;
+}
+
+/* NumPy's rule for where the broadcast index dimensions go: where the first
+ * fancy item is when the fancy items are adjacent, first otherwise. *status:
+ * -1 none seen yet, 0 in the first run of them, 1 after it, 2 split. */
+static void
+note_consec(idx_view *v, int fancy, int result_dim, int *status)
+{
+    if (fancy) {
+        if (*status == -1) {
+            v->consec = result_dim;
+            *status = 0;
+        }
+        else if (*status == 1) {
+            *status = 2;
+            v->consec = 0;
+        }
+    }
+    else if (*status == 0) {
+        *status = 1;
+    }
+}
+
+/* A view being built from a key, item by item. */
+typedef struct {
+    const Py_ssize_t *shape, *strides; /* the indexed array's */
+    int in;                            /* its next axis to index */
+    int result_dim;                    /* dimensions the basic items made so far */
+    idx_view *v;                       /* v->ndim: the view's dimensions so far */
+} view_build;
+
+/* IndexError when n more dimensions would make the view too large. */
+static int
+view_reserve(const view_build *b, int n)
+{
+    if (b->v->ndim + n > CA_MAX_DIMS) {
+        return too_many_dims(b->v->ndim + n);
+    }
+    return 0;
+}
+
+static void
+view_push(view_build *b, Py_ssize_t shape, Py_ssize_t stride)
+{
+    b->v->shape[b->v->ndim] = shape;
+    b->v->strides[b->v->ndim] = stride;
+    b->v->ndim++;
+}
+
+/* The next cnt axes of the array pass into the view unchanged. */
+static void
+view_keep_axes(view_build *b, int cnt)
+{
+    for (int j = 0; j < cnt; j++) {
+        view_push(b, b->shape[b->in], b->strides[b->in]);
+        b->in++;
+    }
+}
+
+static int
+view_int(view_build *b, const idx_item *it)
+{
+    Py_ssize_t n = b->shape[b->in];
+    Py_ssize_t x = it->start < 0 ? it->start + n : it->start;
+    if (x < 0 || x >= n) {
+        PyErr_Format(PyExc_IndexError,
+                     "index %zd is out of bounds for axis %d with size %zd", it->start,
+                     b->in, n);
+        return -1;
+    }
+    b->v->data += x * b->strides[b->in];
+    b->in++;
+    return 0;
+}
+
+static int
+view_slice(view_build *b, const idx_item *it)
+{
+    if (view_reserve(b, 1) < 0) {
+        return -1;
+    }
+    Py_ssize_t start = it->start, stop = it->stop;
+    Py_ssize_t len = PySlice_AdjustIndices(b->shape[b->in], &start, &stop, it->step);
+    if (len > 0) {
+        b->v->data += start * b->strides[b->in];
+    }
+    view_push(b, len, b->strides[b->in] * it->step);
+    b->in++;
+    b->result_dim++;
+    return 0;
+}
+
+/* None: a new dimension of length 1. */
+static int
+view_newaxis(view_build *b)
+{
+    if (view_reserve(b, 1) < 0) {
+        return -1;
+    }
+    view_push(b, 1, 0);
+    b->result_dim++;
+    return 0;
+}
+
+/* An ellipsis: the next cnt axes as they are. */
+static int
+view_ellipsis(view_build *b, int cnt)
+{
+    if (view_reserve(b, cnt) < 0) {
+        return -1;
+    }
+    view_keep_axes(b, cnt);
+    b->result_dim += cnt;
+    return 0;
+}
+
+/* As NumPy, a mask dimension of length 0 is not compared with its axis (it
+ * selects nothing whatever the axis' size). */
+static int
+check_mask_axes(const view_build *b, const CaArray *mask)
+{
+    const Py_ssize_t *msh = CA_SHAPE(mask);
+    for (int j = 0; j < CA_NDIM(mask); j++) {
+        Py_ssize_t n = b->shape[b->in + j];
+        if (msh[j] != n && msh[j] != 0) {
+            PyErr_Format(PyExc_IndexError,
+                         "boolean index did not match indexed array along axis %d; "
+                         "size of axis is %zd but size of corresponding boolean axis "
+                         "is %zd",
+                         b->in + j, n, msh[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* An index array, mask or boolean scalar (item i): its dimensions stay in the
+ * view, recorded in v->ref for the advanced pass. */
+static int
+view_fancy(view_build *b, const idx_item *it, int i)
+{
+    int cover = it->type == IT_ARR ? 1 : it->type == IT_MASK ? CA_NDIM(it->arr) : 0;
+    int add = cover == 0 ? 1 : cover;
+    if (view_reserve(b, add) < 0) {
+        return -1;
+    }
+    fancy_ref *r = &b->v->ref[b->v->nref++];
+    r->item = i;
+    r->vdim = b->v->ndim;
+    r->nd = add;
+    r->axis = b->in;
+    if (cover == 0) {
+        /* A boolean scalar indexes a new dimension of size 1. */
+        view_push(b, 1, 0);
+        return 0;
+    }
+    if (it->type == IT_MASK && check_mask_axes(b, it->arr) < 0) {
+        return -1;
+    }
+    view_keep_axes(b, cover);
+    return 0;
+}
+
 /* Apply the integers, slices, None and Ellipsis of k to a. Fancy items keep
  * their dimensions in v (recorded in v->ref); integers among fancy items are
  * applied here as well, but still count as fancy for where the result's index
@@ -346,167 +537,52 @@ too_many_dims(int n)
 static int
 apply_basic(CaArray *a, idx_key *k, idx_view *v)
 {
-    const int andim = CA_NDIM(a);
-    const Py_ssize_t *ash = CA_SHAPE(a);
-    const Py_ssize_t *ast = CA_STRIDES(a);
-    int consumed = 0, ell = -1, nd = 0, in = 0;
-    int result_dim = 0, consec_status = -1;
+    view_build b = {CA_SHAPE(a), CA_STRIDES(a), 0, 0, v};
+    int consumed, consec_status = -1, rc = 0;
 
-    for (int i = 0; i < k->n; i++) {
-        idx_item *it = &k->it[i];
-        switch (it->type) {
-        case IT_INT:
-        case IT_SLICE:
-        case IT_ARR:
-            consumed++;
-            break;
-        case IT_MASK:
-            consumed += CA_NDIM(it->arr);
-            break;
-        case IT_ELL:
-            if (ell >= 0) {
-                PyErr_SetString(PyExc_IndexError,
-                                "an index can only have a single ellipsis ('...')");
-                return -1;
-            }
-            ell = i;
-            break;
-        default:
-            break;
-        }
-    }
-    if (consumed > andim) {
-        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
-                     "%d-dimensional, but %d were indexed", andim, consumed);
+    if (count_indexed(a, k, &consumed) < 0) {
         return -1;
     }
+    v->ndim = 0;
     v->data = a->data;
     v->nref = 0;
     v->consec = 0;
-    for (int i = 0; i <= k->n; i++) {
-        /* i == k->n: the implicit Ellipsis at the end (no effect on consec). */
-        idx_item *it = i < k->n ? &k->it[i] : NULL;
-        int type = it != NULL ? it->type : IT_ELL;
-        int fancy = it != NULL && (type == IT_ARR || type == IT_MASK || type == IT_BOOL ||
-                                   (type == IT_INT && k->nfancy > 0));
-        if (it != NULL && k->nfancy > 0) {
-            if (fancy) {
-                if (consec_status == -1) {
-                    v->consec = result_dim;
-                    consec_status = 0;
-                }
-                else if (consec_status == 1) {
-                    consec_status = 2;
-                    v->consec = 0;
-                }
-            }
-            else if (consec_status == 0) {
-                consec_status = 1;
-            }
+    for (int i = 0; rc == 0 && i < k->n; i++) {
+        const idx_item *it = &k->it[i];
+        if (k->nfancy > 0) {
+            int fancy = it->type == IT_ARR || it->type == IT_MASK ||
+                        it->type == IT_BOOL || it->type == IT_INT;
+            note_consec(v, fancy, b.result_dim, &consec_status);
         }
-        switch (type) {
-        case IT_INT: {
-            Py_ssize_t n = ash[in];
-            Py_ssize_t x = it->start < 0 ? it->start + n : it->start;
-            if (x < 0 || x >= n) {
-                PyErr_Format(PyExc_IndexError,
-                             "index %zd is out of bounds for axis %d with size %zd",
-                             it->start, in, n);
-                return -1;
-            }
-            v->data += x * ast[in];
-            in++;
+        switch (it->type) {
+        case IT_INT:
+            rc = view_int(&b, it);
             break;
-        }
-        case IT_SLICE: {
-            if (nd >= CA_MAX_DIMS) {
-                return too_many_dims(nd + 1);
-            }
-            Py_ssize_t start = it->start, stop = it->stop;
-            Py_ssize_t len = PySlice_AdjustIndices(ash[in], &start, &stop, it->step);
-            if (len > 0) {
-                v->data += start * ast[in];
-            }
-            v->shape[nd] = len;
-            v->strides[nd] = ast[in] * it->step;
-            nd++;
-            in++;
-            result_dim++;
+        case IT_SLICE:
+            rc = view_slice(&b, it);
             break;
-        }
         case IT_NEW:
-            if (nd >= CA_MAX_DIMS) {
-                return too_many_dims(nd + 1);
-            }
-            v->shape[nd] = 1;
-            v->strides[nd] = 0;
-            nd++;
-            result_dim++;
+            rc = view_newaxis(&b);
             break;
-        case IT_ELL: {
-            /* Explicit: what the other items leave; implicit: the rest. */
-            int cnt = i < k->n ? andim - consumed : andim - in;
-            if (nd + cnt > CA_MAX_DIMS) {
-                return too_many_dims(nd + cnt);
-            }
-            for (int j = 0; j < cnt; j++) {
-                v->shape[nd] = ash[in];
-                v->strides[nd] = ast[in];
-                nd++;
-                in++;
-            }
-            result_dim += cnt;
+        case IT_ELL:
+            /* what the other items leave */
+            rc = view_ellipsis(&b, CA_NDIM(a) - consumed);
             break;
-        }
         case IT_ARR:
         case IT_MASK:
-        case IT_BOOL: {
-            int cover = type == IT_ARR ? 1 : type == IT_MASK ? CA_NDIM(it->arr) : 0;
-            int add = cover == 0 ? 1 : cover;
-            if (nd + add > CA_MAX_DIMS) {
-                return too_many_dims(nd + add);
-            }
-            fancy_ref *r = &v->ref[v->nref++];
-            r->item = i;
-            r->vdim = nd;
-            r->nd = add;
-            r->axis = in;
-            if (cover == 0) {
-                /* A boolean scalar indexes a new dimension of size 1. */
-                v->shape[nd] = 1;
-                v->strides[nd] = 0;
-                nd++;
-                break;
-            }
-            if (type == IT_MASK) {
-                const Py_ssize_t *msh = CA_SHAPE(it->arr);
-                /* As NumPy, a mask dimension of length 0 is not compared
-                 * (it selects nothing whatever the axis' size). */
-                for (int j = 0; j < cover; j++) {
-                    if (msh[j] != ash[in + j] && msh[j] != 0) {
-                        PyErr_Format(PyExc_IndexError,
-                                     "boolean index did not match indexed array along "
-                                     "axis %d; size of axis is %zd but size of "
-                                     "corresponding boolean axis is %zd",
-                                     in + j, ash[in + j], msh[j]);
-                        return -1;
-                    }
-                }
-            }
-            for (int j = 0; j < cover; j++) {
-                v->shape[nd] = ash[in];
-                v->strides[nd] = ast[in];
-                nd++;
-                in++;
-            }
+        case IT_BOOL:
+            rc = view_fancy(&b, it, i);
             break;
-        }
         default:
             break;
         }
     }
-    v->ndim = nd;
-    return 0;
+    if (rc < 0) {
+        return -1;
+    }
+    /* The implicit Ellipsis at the end: the axes no item reached (it has no
+     * effect on consec). */
+    return view_ellipsis(&b, CA_NDIM(a) - b.in);
 }
 
 /* The fast path: a key that is one slice or one integer. Returns 1 and sets
@@ -600,7 +676,9 @@ flag_open(idx_flag *f, int device, ca_stream_t stream, int need)
         return -1;
     }
     f->ptr = (int64_t *)f->buf->data;
-    CA_CUDA_CHECK(cudaMemsetAsync(f->ptr, 0, 2 * sizeof(int64_t), stream));
+    if (ca_run_memset_async(f->ptr, 0, 2 * sizeof(int64_t), stream) < 0) {
+        goto error;
+    }
     return 0;
 error:
     Py_CLEAR(f->buf);
@@ -617,34 +695,13 @@ read_back(int device, ca_stream_t stream, const int64_t *src, int64_t *dst, size
         }
         return 0;
     }
-    cudaError_t e;
-    Py_BEGIN_ALLOW_THREADS
-    e = cudaMemcpyAsync(dst, src, n * sizeof(int64_t), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess) {
-        e = cudaStreamSynchronize(stream);
-    }
-    Py_END_ALLOW_THREADS
-    if (e != cudaSuccess) {
-        ca_cuda_error((int)e, "cudaMemcpyAsync(index check flag)");
-        return -1;
-    }
-    return 0;
+    return ca_run_memcpy_wait(dst, src, n * sizeof(int64_t), stream);
 }
 
 static void
 flag_close(idx_flag *f)
 {
     Py_CLEAR(f->buf);
-}
-
-static int
-kcheck(int status, const char *call)
-{
-    if (status != 0) {
-        ca_cuda_error_int(status, call);
-        return -1;
-    }
-    return 0;
 }
 
 /* ======================================================================== */
@@ -723,9 +780,10 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
     if (scratch == NULL) {
         goto error;
     }
-    if (kcheck(ca_mask_count(P->device, (const uint8_t *)m->data, n,
-                             (int64_t *)scratch->data, P->stream), "ca_mask_count") < 0 ||
-        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total, 1) < 0) {
+    if (ca_run_mask_count(P->device, (const uint8_t *)m->data, n,
+                          (int64_t *)scratch->data, P->stream) < 0 ||
+        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total,
+                  1) < 0) {
         goto error;
     }
     Py_ssize_t nt = (Py_ssize_t)total;
@@ -735,9 +793,9 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
         goto error;
     }
     if (nt > 0 &&
-        kcheck(ca_mask_offsets(P->device, (const uint8_t *)m->data, n,
-                               (const int64_t *)scratch->data, mnd, sh, st,
-                               (int64_t *)out->data, P->stream), "ca_mask_offsets") < 0) {
+        ca_run_mask_offsets(P->device, (const uint8_t *)m->data, n,
+                            (const int64_t *)scratch->data, mnd, sh, st,
+                            (int64_t *)out->data, P->stream) < 0) {
         goto error;
     }
     Py_DECREF(m);
@@ -753,24 +811,7 @@ error:
 static int
 broadcast_into(int *nb, Py_ssize_t *bshape, const idx_entry *e)
 {
-    if (e->nd > *nb) {
-        memmove(bshape + (e->nd - *nb), bshape, *nb * sizeof(Py_ssize_t));
-        for (int j = 0; j < e->nd - *nb; j++) {
-            bshape[j] = 1;
-        }
-        *nb = e->nd;
-    }
-    for (int j = 0; j < e->nd; j++) {
-        Py_ssize_t *b = &bshape[*nb - e->nd + j];
-        Py_ssize_t s = e->shape[j];
-        if (*b == 1) {
-            *b = s;
-        }
-        else if (s != 1 && s != *b) {
-            return -1;
-        }
-    }
-    return 0;
+    return ca_broadcast_into(nb, bshape, e->nd, e->shape);
 }
 
 static void
@@ -931,12 +972,10 @@ static void
 entry_istrides(const idx_plan *P, const idx_entry *e, int64_t *istrides, int ndim,
                int bpos)
 {
+    Py_ssize_t st[CA_MAX_DIMS];
+    ca_broadcast_strides(e->nd, e->shape, e->strides, P->nb, NULL, st);
     for (int k = 0; k < ndim; k++) {
-        istrides[k] = 0;
-    }
-    for (int j = 0; j < e->nd; j++) {
-        int k = bpos + (P->nb - e->nd) + j;
-        istrides[k] = e->shape[j] == 1 ? 0 : e->strides[j];
+        istrides[k] = k >= bpos && k < bpos + P->nb ? st[k - bpos] : 0;
     }
 }
 
@@ -979,8 +1018,7 @@ plan_index(idx_plan *P, ca_index_pass *p, int64_t *flag)
             q.extent = e->extent;
             q.scale = e->scale;
             witness |= e->scale;
-            if (kcheck(ca_index_offsets(P->device, &q, i > 0, flag, P->stream),
-                       "ca_index_offsets") < 0) {
+            if (ca_run_index_offsets(P->device, &q, i > 0, flag, P->stream) < 0) {
                 return -1;
             }
         }
@@ -1018,8 +1056,7 @@ plan_check_entries(idx_plan *P, int64_t *flag)
         q.idx = (const int64_t *)e->idx->data;
         q.extent = e->extent;
         q.scale = e->scale;
-        if (kcheck(ca_index_offsets(P->device, &q, 0, flag, P->stream),
-                   "ca_index_offsets") < 0) {
+        if (ca_run_index_offsets(P->device, &q, 0, flag, P->stream) < 0) {
             return -1;
         }
     }
@@ -1089,8 +1126,7 @@ gather(CaArray *a, idx_plan *P)
         goto error;
     }
     if (out->size > 0) {
-        if (kcheck(ca_index_take(P->device, &p, a->itemsize, f.ptr, P->stream),
-                   "ca_index_take") < 0) {
+        if (ca_run_index_take(P->device, &p, a->itemsize, f.ptr, P->stream) < 0) {
             goto error;
         }
     }
@@ -1184,8 +1220,7 @@ fill_region(CaArray *a, int ndim, const Py_ssize_t *shape, const Py_ssize_t *str
         return -1;
     }
     ca_strided_coalesce(&s);
-    return kcheck(ca_fill(a->device, &s, a->dtype, value, ca_current_stream(a->device)),
-                  "ca_fill");
+    return ca_run_fill(a->device, &s, a->dtype, value, ca_current_stream(a->device));
 }
 
 /* Whether the byte ranges two arrays touch can overlap (same buffer). */
@@ -1288,66 +1323,73 @@ assign_mask_scalar(CaArray *a, idx_plan *P, const unsigned char *value)
     for (int j = 0; j < r->nd; j++) {
         s.strides[1][r->vdim + j] = CA_STRIDES(mask)[j];
     }
-    return kcheck(ca_masked_fill(P->device, &s, a->itemsize, value, P->stream),
-                  "ca_masked_fill");
+    return ca_run_masked_fill(P->device, &s, a->itemsize, value, P->stream);
+}
+
+/* p's value strides for `val` broadcast to the indexing result's shape;
+ * ValueError with NumPy's message when it does not broadcast. */
+static int
+broadcast_value(idx_plan *P, const CaArray *val, ca_index_pass *p)
+{
+    int vnd = CA_NDIM(val);
+    Py_ssize_t vst[CA_MAX_DIMS];
+    if (ca_broadcast_strides(vnd, CA_SHAPE(val), CA_STRIDES(val), P->rnd, P->rshape,
+                             vst) == 0) {
+        for (int r = 0; r < P->rnd; r++) {
+            p->vstrides[r] = vst[r];
+        }
+        return 0;
+    }
+    PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));
+    PyObject *rs = ca_shape_tuple(P->rnd, P->rshape);
+    if (vs != NULL && rs != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "shape mismatch: value array of shape %R could not be "
+                     "broadcast to indexing result of shape %R", vs, rs);
+    }
+    Py_XDECREF(vs);
+    Py_XDECREF(rs);
+    return -1;
+}
+
+/* An array value of a scatter, in a's dtype and apart from a (a copy when it
+ * is not, or might overlap), pointed to by p. */
+static CaArray *
+scatter_value(CaArray *a, idx_plan *P, PyObject *value, ca_index_pass *p)
+{
+    CaArray *val = value_array(a, value);
+    if (val == NULL) {
+        return NULL;
+    }
+    if (val->dtype != a->dtype || may_overlap(a, val)) {
+        Py_SETREF(val, ca_array_copy(val, a->dtype, 'K'));
+        if (val == NULL) {
+            return NULL;
+        }
+    }
+    if (broadcast_value(P, val, p) < 0) {
+        Py_DECREF(val);
+        return NULL;
+    }
+    p->vals = val->data;
+    return val;
 }
 
 static int
 scatter(CaArray *a, idx_plan *P, PyObject *value)
 {
-    CaArray *val = NULL, *tmp = NULL;
+    CaArray *val = NULL;
     idx_flag f = {0};
     ca_index_pass p;
-    int scalar = is_scalar(value);
 
     plan_pass(P, &p);
-    if (scalar) {
+    if (is_scalar(value)) {
         if (scalar_bytes(value, a->dtype, p.value) < 0) {
             goto error;
         }
     }
-    else {
-        val = value_array(a, value);
-        if (val == NULL) {
-            goto error;
-        }
-        if (val->dtype != a->dtype || may_overlap(a, val)) {
-            tmp = ca_array_copy(val, a->dtype, 'K');
-            if (tmp == NULL) {
-                goto error;
-            }
-            Py_SETREF(val, tmp);
-            tmp = NULL;
-        }
-        /* Broadcast the value to the result's shape (NumPy's message). */
-        int vnd = CA_NDIM(val);
-        int ok = 1;
-        for (int k = 0; k < vnd && ok; k++) {
-            int r = P->rnd - vnd + k;
-            Py_ssize_t e = CA_SHAPE(val)[k];
-            if (r < 0) {
-                ok = e == 1;
-            }
-            else if (e == P->rshape[r]) {
-                p.vstrides[r] = e == 1 ? 0 : CA_STRIDES(val)[k];
-            }
-            else {
-                ok = e == 1;
-            }
-        }
-        if (!ok) {
-            PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));
-            PyObject *rs = ca_shape_tuple(P->rnd, P->rshape);
-            if (vs != NULL && rs != NULL) {
-                PyErr_Format(PyExc_ValueError,
-                             "shape mismatch: value array of shape %R could not be "
-                             "broadcast to indexing result of shape %R", vs, rs);
-            }
-            Py_XDECREF(vs);
-            Py_XDECREF(rs);
-            goto error;
-        }
-        p.vals = val->data;
+    else if ((val = scatter_value(a, P, value, &p)) == NULL) {
+        goto error;
     }
     if (flag_open(&f, P->device, P->stream, P->need_check) < 0) {
         goto error;
@@ -1358,7 +1400,8 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
     }
     /* Check every index before writing anything, so that a failed assignment
      * changes nothing. */
-    if (P->nent == 1 ? plan_check_entries(P, f.ptr) < 0 : plan_index(P, &p, f.ptr) < 0) {
+    if (P->nent == 1 ? plan_check_entries(P, f.ptr) < 0
+                     : plan_index(P, &p, f.ptr) < 0) {
         goto error;
     }
     if (plan_flag_raise(P, &f) < 0) {
@@ -1371,8 +1414,7 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
     for (int k = 0; k < p.ndim; k++) {
         n *= p.shape[k];
     }
-    if (n > 0 && kcheck(ca_index_put(P->device, &p, a->itemsize, f.ptr, P->stream),
-                        "ca_index_put") < 0) {
+    if (n > 0 && ca_run_index_put(P->device, &p, a->itemsize, f.ptr, P->stream) < 0) {
         goto error;
     }
     flag_close(&f);

@@ -21,6 +21,7 @@
  */
 #include "cuarray.h"
 #include "dlpack.h"
+#include "launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,6 @@ static PyObject *descr_item[CA_NTYPES]; /* ('', typestr), immutable so shared */
 
 /* CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns off the wait on a CAI `stream`. */
 static int cai_sync = 1;
-
-/* One reusable event per device for stream-to-stream waits. Recording and
- * waiting happen with the GIL held and cudaStreamWaitEvent captures the
- * event's state at the call, so one event per device is enough. */
-#define CA_EVENT_CACHE 64
-static cudaEvent_t wait_event[CA_EVENT_CACHE];
 
 #define PTR_NAME_V "dltensor_versioned"
 #define PTR_NAME_L "dltensor"
@@ -79,59 +74,32 @@ stream_id(ca_stream_t s)
 
 /* The handle CUDA accepts for a protocol stream id: 1 and 2 are exactly the
  * values of cudaStreamLegacy and cudaStreamPerThread. */
-static inline cudaStream_t
+static inline ca_stream_t
 stream_from_id(uintptr_t id)
 {
-    return (cudaStream_t)id;
+    return (ca_stream_t)id;
 }
 
-/* Make `consumer` wait for the work queued so far on `producer` (device
- * `device` must be current). No host synchronization. */
+/* Make `consumer` wait for the work queued so far on `producer` (their device
+ * must be current). No host synchronization. */
 static int
-stream_wait(int device, uintptr_t producer, uintptr_t consumer)
+stream_wait(uintptr_t producer, uintptr_t consumer)
 {
-    cudaEvent_t ev = NULL;
-    int cached = device >= 0 && device < CA_EVENT_CACHE;
     if (producer == consumer) {
         return 0;
     }
-    if (cached && wait_event[device] != NULL) {
-        ev = wait_event[device];
-    }
-    else {
-        CA_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
-        if (cached) {
-            wait_event[device] = ev;
-        }
-    }
-    CA_CUDA_CHECK(cudaEventRecord(ev, stream_from_id(producer)));
-    CA_CUDA_CHECK(cudaStreamWaitEvent(stream_from_id(consumer), ev, 0));
-    if (!cached) {
-        CA_CUDA_CHECK(cudaEventDestroy(ev));
-    }
-    return 0;
-error:
-    if (ev != NULL && !cached) {
-        (void)cudaEventDestroy(ev);
-    }
-    return -1;
+    return ca_run_stream_wait_stream(stream_from_id(consumer),
+                                     stream_from_id(producer));
 }
 
 /* Block the host until `stream` of `device` is idle (GIL released). */
 static int
 stream_sync_host(int device, ca_stream_t stream)
 {
-    int st;
     if (ca_use_device(device) < 0) {
         return -1;
     }
-    Py_BEGIN_ALLOW_THREADS
-    st = (int)cudaStreamSynchronize(stream);
-    Py_END_ALLOW_THREADS
-    if (st != 0) {
-        return ca_cuda_error_int(st, "cudaStreamSynchronize(stream)");
-    }
-    return 0;
+    return ca_run_stream_sync(stream);
 }
 
 /* An int-like -> Py_ssize_t; TypeError naming `what` for non-integers,
@@ -216,26 +184,11 @@ static int
 layout_extent(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
               int itemsize, Py_ssize_t *lo, Py_ssize_t *hi)
 {
-    Py_ssize_t l = 0, h = 0, ext, span;
-    for (int i = 0; i < ndim; i++) {
-        if (__builtin_mul_overflow(shape[i] - 1, strides[i], &ext)) {
-            goto overflow;
-        }
-        if (ext < 0 ? __builtin_add_overflow(l, ext, &l)
-                    : __builtin_add_overflow(h, ext, &h)) {
-            goto overflow;
-        }
+    if (ca_layout_extent(ndim, shape, strides, itemsize, lo, hi) < 0) {
+        PyErr_SetString(PyExc_ValueError, "strides and shape overflow the address space");
+        return -1;
     }
-    if (__builtin_add_overflow(h, (Py_ssize_t)itemsize, &h) ||
-        __builtin_sub_overflow(h, l, &span)) {
-        goto overflow;
-    }
-    *lo = l;
-    *hi = h;
     return 0;
-overflow:
-    PyErr_SetString(PyExc_ValueError, "strides and shape overflow the address space");
-    return -1;
 }
 
 /* Kernels load whole elements, so foreign data must be element-aligned (as
@@ -267,11 +220,7 @@ check_alignment(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
 static void
 c_strides(int ndim, const Py_ssize_t *shape, int itemsize, Py_ssize_t *strides)
 {
-    Py_ssize_t acc = itemsize;
-    for (int i = ndim - 1; i >= 0; i--) {
-        strides[i] = acc;
-        acc *= shape[i] > 1 ? shape[i] : 1;
-    }
+    ca_contiguous_strides(ndim, shape, itemsize, 0, strides);
 }
 
 /* An array over foreign memory [ptr + lo, ptr + hi) kept alive by `owner`, or
@@ -306,12 +255,44 @@ wrap_foreign(char *ptr, char *host_ptr, Py_ssize_t lo, Py_ssize_t hi,
 /* __cuda_array_interface__ export                                           */
 /* ======================================================================== */
 
+/* d[key] = v, taking the new reference v (NULL: its exception is set). */
+static int
+dict_set_new(PyObject *d, PyObject *key, PyObject *v)
+{
+    int rc = v == NULL ? -1 : PyDict_SetItem(d, key, v);
+    Py_XDECREF(v);
+    return rc;
+}
+
+/* descr: [('', typestr)]. */
+static PyObject *
+cai_descr(int dtype)
+{
+    PyObject *l = PyList_New(1);
+    if (l != NULL) {
+        PyList_SET_ITEM(l, 0, Py_NewRef(descr_item[dtype]));
+    }
+    return l;
+}
+
+/* data: (pointer, readonly); zero-size arrays give 0 as the spec asks. */
+static PyObject *
+cai_data(CaArray *self)
+{
+    PyObject *p = PyLong_FromVoidPtr(self->size == 0 ? NULL : (void *)self->data);
+    if (p == NULL) {
+        return NULL;
+    }
+    PyObject *t = PyTuple_Pack(2, p, (self->flags & CA_WRITEABLE) ? Py_False : Py_True);
+    Py_DECREF(p);
+    return t;
+}
+
 static PyObject *
 Ndarray_get_cai(CaArray *self, void *closure)
 {
-    PyObject *d = NULL, *v = NULL, *item;
+    PyObject *d = NULL;
     int ndim = CA_NDIM(self);
-    const Py_ssize_t *shape = CA_SHAPE(self), *strides = CA_STRIDES(self);
 
     if (self->kind == CA_MEM_HOST || self->device == CA_CPU) {
         PyErr_SetString(PyExc_AttributeError,
@@ -326,78 +307,23 @@ Ndarray_get_cai(CaArray *self, void *closure)
     if (d == NULL) {
         return NULL;
     }
-    /* shape */
-    v = PyTuple_New(ndim);
-    if (v == NULL) {
-        goto error;
+    /* stream: our current stream on the array's device, never 0; strides:
+     * None when C-contiguous, else bytes (negative allowed) */
+    size_t stream = (size_t)stream_id(ca_current_stream(self->device));
+    if (dict_set_new(d, k_shape, ca_shape_tuple(ndim, CA_SHAPE(self))) < 0 ||
+        PyDict_SetItem(d, k_typestr, typestr_obj[self->dtype]) < 0 ||
+        dict_set_new(d, k_descr, cai_descr(self->dtype)) < 0 ||
+        dict_set_new(d, k_data, cai_data(self)) < 0 ||
+        dict_set_new(d, k_strides,
+                     (self->flags & CA_C_CONTIGUOUS)
+                         ? Py_NewRef(Py_None)
+                         : ca_shape_tuple(ndim, CA_STRIDES(self))) < 0 ||
+        PyDict_SetItem(d, k_version, cai_version_obj) < 0 ||
+        dict_set_new(d, k_stream, PyLong_FromSize_t(stream)) < 0) {
+        Py_DECREF(d);
+        return NULL;
     }
-    for (int i = 0; i < ndim; i++) {
-        if ((item = PyLong_FromSsize_t(shape[i])) == NULL) {
-            goto error;
-        }
-        PyTuple_SET_ITEM(v, i, item);
-    }
-    if (PyDict_SetItem(d, k_shape, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    /* typestr, descr */
-    if (PyDict_SetItem(d, k_typestr, typestr_obj[self->dtype]) < 0) {
-        goto error;
-    }
-    if ((v = PyList_New(1)) == NULL) {
-        goto error;
-    }
-    Py_INCREF(descr_item[self->dtype]);
-    PyList_SET_ITEM(v, 0, descr_item[self->dtype]);
-    if (PyDict_SetItem(d, k_descr, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    /* data: (pointer, readonly); zero-size arrays give 0 as the spec asks */
-    item = PyLong_FromVoidPtr(self->size == 0 ? NULL : (void *)self->data);
-    if (item == NULL) {
-        goto error;
-    }
-    v = PyTuple_Pack(2, item, (self->flags & CA_WRITEABLE) ? Py_False : Py_True);
-    Py_DECREF(item);
-    if (v == NULL || PyDict_SetItem(d, k_data, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    /* strides: None when C-contiguous, else bytes (negative allowed) */
-    if (self->flags & CA_C_CONTIGUOUS) {
-        v = Py_NewRef(Py_None);
-    }
-    else {
-        if ((v = PyTuple_New(ndim)) == NULL) {
-            goto error;
-        }
-        for (int i = 0; i < ndim; i++) {
-            if ((item = PyLong_FromSsize_t(strides[i])) == NULL) {
-                goto error;
-            }
-            PyTuple_SET_ITEM(v, i, item);
-        }
-    }
-    if (PyDict_SetItem(d, k_strides, v) < 0) {
-        goto error;
-    }
-    Py_CLEAR(v);
-    if (PyDict_SetItem(d, k_version, cai_version_obj) < 0) {
-        goto error;
-    }
-    /* stream: our current stream on the array's device, never 0 */
-    v = PyLong_FromSize_t((size_t)stream_id(ca_current_stream(self->device)));
-    if (v == NULL || PyDict_SetItem(d, k_stream, v) < 0) {
-        goto error;
-    }
-    Py_DECREF(v);
     return d;
-error:
-    Py_XDECREF(v);
-    Py_DECREF(d);
-    return NULL;
 }
 
 PyGetSetDef ca_interop_array_getset[] = {
@@ -566,19 +492,48 @@ typedef struct {
     Py_ssize_t strides[CA_MAX_DIMS];
 } cai_desc;
 
+/* A non-empty foreign layout at ptr: not NULL, element-aligned and inside the
+ * address space, with its byte extent around ptr in [*lo, *hi). `exc` and the
+ * two messages are the protocol's, so each names its own source. */
 static int
-cai_parse(PyObject *iface, cai_desc *c)
+check_foreign_extent(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
+                     const Py_ssize_t *strides, int itemsize, PyObject *exc,
+                     const char *null_msg, const char *range_msg, Py_ssize_t *lo,
+                     Py_ssize_t *hi)
+{
+    if (ptr == 0) {
+        PyErr_SetString(exc, null_msg);
+        return -1;
+    }
+    if (check_alignment(ptr, ndim, shape, strides, itemsize, exc) < 0 ||
+        layout_extent(ndim, shape, strides, itemsize, lo, hi) < 0) {
+        return -1;
+    }
+    if ((*lo < 0 && ptr < (uintptr_t)(-*lo)) || (uintptr_t)*hi > UINTPTR_MAX - ptr) {
+        PyErr_SetString(exc, range_msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Borrowed dict item that must be there: NULL with ValueError when absent. */
+static PyObject *
+dict_require(PyObject *d, PyObject *key, const char *name)
+{
+    PyObject *v = dict_get(d, key);
+    if (v == NULL && !PyErr_Occurred()) {
+        return missing_key(name);
+    }
+    return v;
+}
+
+/* version (0-3; absent is read as 0, the oldest) and mask (only None). */
+static int
+cai_parse_version(PyObject *iface, cai_desc *c)
 {
     PyObject *v;
     Py_ssize_t version = 0;
 
-    if (!PyDict_Check(iface)) {
-        PyErr_Format(PyExc_TypeError,
-                     "__cuda_array_interface__ must be a dict, not %.100s",
-                     Py_TYPE(iface)->tp_name);
-        return -1;
-    }
-    /* version (0-3; absent is read as 0, the oldest) */
     v = dict_get(iface, k_version);
     if (v == NULL && PyErr_Occurred()) {
         return -1;
@@ -594,7 +549,6 @@ cai_parse(PyObject *iface, cai_desc *c)
         return -1;
     }
     c->version = (int)version;
-    /* mask: only None */
     v = dict_get(iface, k_mask);
     if (v == NULL && PyErr_Occurred()) {
         return -1;
@@ -604,27 +558,25 @@ cai_parse(PyObject *iface, cai_desc *c)
                         "__cuda_array_interface__ with a mask is not supported");
         return -1;
     }
-    /* typestr */
-    v = dict_get(iface, k_typestr);
-    if (v == NULL) {
-        return PyErr_Occurred() ? -1 : (missing_key("typestr"), -1);
-    }
-    if ((c->dtype = parse_typestr(v)) < 0) {
+    return 0;
+}
+
+/* typestr, shape and strides (absent or None: C-contiguous). */
+static int
+cai_parse_layout(PyObject *iface, cai_desc *c)
+{
+    PyObject *v;
+
+    if ((v = dict_require(iface, k_typestr, "typestr")) == NULL ||
+        (c->dtype = parse_typestr(v)) < 0) {
         return -1;
     }
     c->itemsize = ca_dtype_size[c->dtype];
-    /* shape */
-    v = dict_get(iface, k_shape);
-    if (v == NULL) {
-        return PyErr_Occurred() ? -1 : (missing_key("shape"), -1);
-    }
-    if ((c->ndim = parse_int_seq(v, -1, c->shape, 1, "shape")) < 0) {
+    if ((v = dict_require(iface, k_shape, "shape")) == NULL ||
+        (c->ndim = parse_int_seq(v, -1, c->shape, 1, "shape")) < 0 ||
+        (c->size = shape_size(c->ndim, c->shape, c->itemsize)) < 0) {
         return -1;
     }
-    if ((c->size = shape_size(c->ndim, c->shape, c->itemsize)) < 0) {
-        return -1;
-    }
-    /* strides: absent or None = C-contiguous */
     v = dict_get(iface, k_strides);
     if (v == NULL && PyErr_Occurred()) {
         return -1;
@@ -635,10 +587,16 @@ cai_parse(PyObject *iface, cai_desc *c)
     else if (parse_int_seq(v, c->ndim, c->strides, 0, "strides") < 0) {
         return -1;
     }
-    /* data: (pointer, readonly) */
-    v = dict_get(iface, k_data);
+    return 0;
+}
+
+/* data: (pointer, readonly). */
+static int
+cai_parse_data(PyObject *iface, cai_desc *c)
+{
+    PyObject *v = dict_require(iface, k_data, "data");
     if (v == NULL) {
-        return PyErr_Occurred() ? -1 : (missing_key("data"), -1);
+        return -1;
     }
     if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) {
         PyErr_SetString(PyExc_TypeError,
@@ -653,53 +611,69 @@ cai_parse(PyObject *iface, cai_desc *c)
     if ((c->readonly = PyObject_IsTrue(PyTuple_GET_ITEM(v, 1))) < 0) {
         return -1;
     }
-    /* stream (version 3 only): None = nothing to wait for; 0 is ambiguous */
+    return 0;
+}
+
+/* stream (version 3 only): None = nothing to wait for; 0 is ambiguous. */
+static int
+cai_parse_stream(PyObject *iface, cai_desc *c)
+{
+    PyObject *v;
+
     c->has_stream = 0;
-    if (c->version >= 3) {
-        v = dict_get(iface, k_stream);
-        if (v == NULL && PyErr_Occurred()) {
-            return -1;
-        }
-        if (v != NULL && v != Py_None) {
-            if (PyBool_Check(v)) {
-                PyErr_SetString(PyExc_TypeError,
-                                "__cuda_array_interface__['stream'] must be an int "
-                                "or None, not bool");
-                return -1;
-            }
-            if (get_uintptr(v, &c->stream, "__cuda_array_interface__['stream']") < 0) {
-                return -1;
-            }
-            if (c->stream == 0) {
-                PyErr_SetString(PyExc_ValueError,
-                                "__cuda_array_interface__['stream'] is 0, which the "
-                                "interface forbids (ambiguous); use 1 for the legacy "
-                                "default stream, 2 for the per-thread one");
-                return -1;
-            }
-            c->has_stream = 1;
-        }
+    if (c->version < 3) {
+        return 0;
     }
-    if (c->size > 0) {
-        if (c->ptr == 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "__cuda_array_interface__ data pointer is NULL for a "
-                            "non-empty array");
-            return -1;
-        }
-        if (check_alignment(c->ptr, c->ndim, c->shape, c->strides, c->itemsize,
-                            PyExc_ValueError) < 0 ||
-            layout_extent(c->ndim, c->shape, c->strides, c->itemsize, &c->lo, &c->hi) <
-                0) {
-            return -1;
-        }
-        if ((c->lo < 0 && c->ptr < (uintptr_t)(-c->lo)) ||
-            (uintptr_t)c->hi > UINTPTR_MAX - c->ptr) {
-            PyErr_SetString(PyExc_ValueError,
-                            "__cuda_array_interface__ data extends outside the "
-                            "address space");
-            return -1;
-        }
+    v = dict_get(iface, k_stream);
+    if (v == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v == NULL || v == Py_None) {
+        return 0;
+    }
+    if (PyBool_Check(v)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__cuda_array_interface__['stream'] must be an int or None, "
+                        "not bool");
+        return -1;
+    }
+    if (get_uintptr(v, &c->stream, "__cuda_array_interface__['stream']") < 0) {
+        return -1;
+    }
+    if (c->stream == 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "__cuda_array_interface__['stream'] is 0, which the "
+                        "interface forbids (ambiguous); use 1 for the legacy "
+                        "default stream, 2 for the per-thread one");
+        return -1;
+    }
+    c->has_stream = 1;
+    return 0;
+}
+
+static int
+cai_parse(PyObject *iface, cai_desc *c)
+{
+    if (!PyDict_Check(iface)) {
+        PyErr_Format(PyExc_TypeError,
+                     "__cuda_array_interface__ must be a dict, not %.100s",
+                     Py_TYPE(iface)->tp_name);
+        return -1;
+    }
+    if (cai_parse_version(iface, c) < 0 || cai_parse_layout(iface, c) < 0 ||
+        cai_parse_data(iface, c) < 0 || cai_parse_stream(iface, c) < 0) {
+        return -1;
+    }
+    c->lo = c->hi = 0;
+    if (c->size > 0 &&
+        check_foreign_extent(c->ptr, c->ndim, c->shape, c->strides, c->itemsize,
+                             PyExc_ValueError,
+                             "__cuda_array_interface__ data pointer is NULL for a "
+                             "non-empty array",
+                             "__cuda_array_interface__ data extends outside the "
+                             "address space",
+                             &c->lo, &c->hi) < 0) {
+        return -1;
     }
     return 0;
 }
@@ -709,7 +683,7 @@ cai_parse(PyObject *iface, cai_desc *c)
 static CaArray *
 cai_build(PyObject *owner, const cai_desc *c)
 {
-    struct cudaPointerAttributes attr;
+    ca_pointer_info attr;
     char *ptr = (char *)c->ptr, *host = NULL;
     int device;
     ca_memkind kind;
@@ -721,26 +695,24 @@ cai_build(PyObject *owner, const cai_desc *c)
         return wrap_foreign(NULL, NULL, 0, 0, 0, c->dtype, c->ndim, c->shape,
                             c->strides, device, kind, owner, c->readonly);
     }
-    memset(&attr, 0, sizeof attr);
-    int st = (int)cudaPointerGetAttributes(&attr, ptr);
+    int st = ca_rt_pointer_info(ptr, &attr);
     if (st != 0) {
-        (void)cudaGetLastError(); /* not sticky; keep it out of later checks */
         ca_cuda_error_int(st, "cudaPointerGetAttributes(__cuda_array_interface__ "
                               "data pointer)");
         return NULL;
     }
     switch (attr.type) {
-    case cudaMemoryTypeDevice:
+    case CA_PTR_DEVICE:
         kind = CA_MEM_DEVICE;
         break;
-    case cudaMemoryTypeManaged:
+    case CA_PTR_MANAGED:
         kind = CA_MEM_MANAGED;
         host = ptr;
         break;
-    case cudaMemoryTypeHost:
+    case CA_PTR_HOST:
         kind = CA_MEM_PINNED;
-        host = (char *)attr.hostPointer;
-        if (attr.devicePointer == NULL) {
+        host = (char *)attr.host_ptr;
+        if (attr.device_ptr == NULL) {
             PyErr_SetString(PyExc_ValueError,
                             "__cuda_array_interface__ points to pinned host memory "
                             "that is not mapped into the device address space");
@@ -757,7 +729,7 @@ cai_build(PyObject *owner, const cai_desc *c)
     device = attr.device;
     if (c->has_stream && cai_sync) {
         if (ca_use_device(device) < 0 ||
-            stream_wait(device, c->stream, stream_id(ca_current_stream(device))) < 0) {
+            stream_wait(c->stream, stream_id(ca_current_stream(device))) < 0) {
             return NULL;
         }
     }
@@ -1123,175 +1095,247 @@ wrap_numpy_host(PyArrayObject *arr, int dtype, int readonly)
                         readonly);
 }
 
-static PyObject *
-Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
-               PyObject *kwnames)
-{
-    PyObject *o_stream = NULL, *o_maxver = NULL, *o_dldev = NULL, *o_copy = NULL;
-    PyObject *res = NULL, *host = NULL;
-    CaArray *src = NULL;
-    int versioned = 0, copy = -1, to_cpu = 0;
-    uintptr_t consumer = 1;
-    uint64_t flags = 0;
-    DLDevice own = array_dl_device(self), out;
+/* A __dlpack__ call's arguments, parsed. */
+typedef struct {
+    PyObject *stream;    /* borrowed; NULL when not given */
+    int versioned;       /* max_version asks for 1.x */
+    int copy;            /* -1 None, 0 False, 1 True */
+    uintptr_t consumer;  /* the consumer's stream id; 0 = no synchronization */
+    int to_cpu;          /* dl_device asks for the CPU */
+    DLDevice out;        /* the device the capsule names */
+} dlpack_args;
 
+/* The keyword-only arguments: o[0..3] = stream, max_version, dl_device, copy
+ * (borrowed, NULL when not given). */
+static int
+dlpack_kwargs(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+              PyObject **o)
+{
+    PyObject *const names[4] = {k_stream, k_max_version, k_dl_device, k_copy};
+
+    o[0] = o[1] = o[2] = o[3] = NULL;
     if (nargs != 0) {
         PyErr_SetString(PyExc_TypeError, "__dlpack__() takes keyword arguments only");
-        return NULL;
+        return -1;
     }
-    if (kwnames != NULL) {
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
-            PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-            if (k == k_stream || PyUnicode_Compare(k, k_stream) == 0) {
-                o_stream = args[i];
-            }
-            else if (k == k_max_version || PyUnicode_Compare(k, k_max_version) == 0) {
-                o_maxver = args[i];
-            }
-            else if (k == k_dl_device || PyUnicode_Compare(k, k_dl_device) == 0) {
-                o_dldev = args[i];
-            }
-            else if (k == k_copy || PyUnicode_Compare(k, k_copy) == 0) {
-                o_copy = args[i];
-            }
-            else {
-                if (!PyErr_Occurred()) {
-                    PyErr_Format(PyExc_TypeError,
-                                 "__dlpack__() got an unexpected keyword argument %R",
-                                 k);
-                }
-                return NULL;
-            }
+    for (Py_ssize_t i = 0; kwnames != NULL && i < PyTuple_GET_SIZE(kwnames); i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        int j = 0;
+        while (j < 4 && k != names[j] && PyUnicode_Compare(k, names[j]) != 0) {
+            j++;
         }
+        if (j == 4) {
+            if (!PyErr_Occurred()) {
+                PyErr_Format(PyExc_TypeError,
+                             "__dlpack__() got an unexpected keyword argument %R", k);
+            }
+            return -1;
+        }
+        o[j] = args[i];
     }
+    return 0;
+}
+
+/* dl_device: our own, (kDLCUDA, ours) for GPU-accessible host memory, or the
+ * CPU (a copy unless the memory is host-accessible). */
+static int
+dlpack_target(CaArray *self, PyObject *o, dlpack_args *r)
+{
+    DLDevice own = array_dl_device(self);
+    long type, id;
+
+    r->out = own;
+    r->to_cpu = 0;
+    if (o == NULL || o == Py_None) {
+        return 0;
+    }
+    if (parse_int_pair(o, &type, &id, "__dlpack__: dl_device") < 0) {
+        return -1;
+    }
+    if (type == own.device_type && id == own.device_id) {
+        return 0;
+    }
+    if (type == kDLCPU && id == 0) {
+        r->to_cpu = 1;
+        r->out.device_type = kDLCPU;
+        r->out.device_id = 0;
+        return 0;
+    }
+    if (type == kDLCUDA && id == self->device &&
+        (self->kind == CA_MEM_MANAGED || self->kind == CA_MEM_PINNED)) {
+        r->out.device_type = kDLCUDA;
+        r->out.device_id = (int32_t)self->device;
+        return 0;
+    }
+    PyErr_Format(PyExc_BufferError,
+                 "__dlpack__: cannot export to device (%ld, %ld); the array is on "
+                 "(%d, %d)%s",
+                 type, id, (int)own.device_type, (int)own.device_id,
+                 own.device_type != kDLCPU ? " and can only be copied to the CPU (1, 0)"
+                                           : "");
+    return -1;
+}
+
+static int
+dlpack_parse(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *kwnames, dlpack_args *r)
+{
+    PyObject *o[4];
+
+    if (dlpack_kwargs(args, nargs, kwnames, o) < 0) {
+        return -1;
+    }
+    r->stream = o[0];
+    r->versioned = 0;
+    r->copy = -1;
+    r->consumer = 1;
     /* max_version: None or (major, minor) */
-    if (o_maxver != NULL && o_maxver != Py_None) {
+    if (o[1] != NULL && o[1] != Py_None) {
         long major, minor;
-        if (parse_int_pair(o_maxver, &major, &minor, "__dlpack__: max_version") < 0) {
-            return NULL;
+        if (parse_int_pair(o[1], &major, &minor, "__dlpack__: max_version") < 0) {
+            return -1;
         }
-        versioned = major >= 1;
+        r->versioned = major >= 1;
     }
     /* copy: None, True, False */
-    if (o_copy != NULL && o_copy != Py_None) {
-        if ((copy = PyObject_IsTrue(o_copy)) < 0) {
-            return NULL;
-        }
+    if (o[3] != NULL && o[3] != Py_None && (r->copy = PyObject_IsTrue(o[3])) < 0) {
+        return -1;
     }
     /* stream: checked whatever the device, so bad values never pass silently */
-    if (parse_dlpack_stream(o_stream, &consumer) < 0) {
+    if (parse_dlpack_stream(o[0], &r->consumer) < 0) {
+        return -1;
+    }
+    return dlpack_target(self, o[2], r);
+}
+
+/* A NumPy copy on the host (it synchronizes), whose memory belongs to the
+ * capsule. */
+static PyObject *
+export_host_copy(CaArray *self, const dlpack_args *r)
+{
+    PyObject *host = ca_array_to_numpy(self), *res;
+    if (host == NULL) {
         return NULL;
     }
-    /* dl_device: our own, (kDLCUDA, ours) for GPU-accessible host memory, or
-     * the CPU (a copy unless the memory is host-accessible) */
-    out = own;
-    if (o_dldev != NULL && o_dldev != Py_None) {
-        long type, id;
-        if (parse_int_pair(o_dldev, &type, &id, "__dlpack__: dl_device") < 0) {
-            return NULL;
-        }
-        if (type == own.device_type && id == own.device_id) {
-            /* as it is */
-        }
-        else if (type == kDLCPU && id == 0) {
-            to_cpu = 1;
-            out.device_type = kDLCPU;
-            out.device_id = 0;
-        }
-        else if (type == kDLCUDA && id == self->device &&
-                 (self->kind == CA_MEM_MANAGED || self->kind == CA_MEM_PINNED)) {
-            out.device_type = kDLCUDA;
-            out.device_id = (int32_t)self->device;
-        }
-        else {
-            PyErr_Format(PyExc_BufferError,
-                         "__dlpack__: cannot export to device (%ld, %ld); the array "
-                         "is on (%d, %d)%s",
-                         type, id, (int)own.device_type, (int)own.device_id,
-                         own.device_type != kDLCPU
-                             ? " and can only be copied to the CPU (1, 0)"
-                             : "");
-            return NULL;
-        }
-    }
+    PyArrayObject *h = (PyArrayObject *)host;
+    res = make_capsule(host, PyArray_DATA(h), self->dtype, PyArray_NDIM(h),
+                       PyArray_DIMS(h), PyArray_STRIDES(h), r->out,
+                       DLPACK_FLAG_BITMASK_IS_COPIED, r->versioned);
+    Py_DECREF(host);
+    return res;
+}
 
-    if (to_cpu) {
-        if (copy == 1 || (copy == -1 && self->kind == CA_MEM_DEVICE)) {
-            /* A NumPy copy (synchronizes); its memory belongs to the capsule. */
-            host = ca_array_to_numpy(self);
-            if (host == NULL) {
-                return NULL;
-            }
-            PyArrayObject *h = (PyArrayObject *)host;
-            res = make_capsule(host, PyArray_DATA(h), self->dtype, PyArray_NDIM(h),
-                               PyArray_DIMS(h), PyArray_STRIDES(h), out,
-                               DLPACK_FLAG_BITMASK_IS_COPIED, versioned);
-            Py_DECREF(host);
-            return res;
-        }
-        if (self->kind == CA_MEM_DEVICE) {
-            PyErr_SetString(PyExc_BufferError,
-                            "__dlpack__: copy=False but the array is in device memory, "
-                            "which the CPU cannot read; allow a copy or use a managed "
-                            "or pinned array");
-            return NULL;
-        }
-        /* Host-accessible GPU memory read by the CPU: the CPU cannot wait on
-         * an event, so wait here for the work queued on our stream. */
-        if (self->kind != CA_MEM_HOST && self->size > 0 &&
-            stream_sync_host(self->device, ca_current_stream(self->device)) < 0) {
-            return NULL;
-        }
+/* The CPU reads the array in place: only host-accessible memory can be, and
+ * the CPU cannot wait on an event, so the host waits here for the work queued
+ * on our stream. */
+static int
+prepare_cpu_read(CaArray *self)
+{
+    if (self->kind == CA_MEM_DEVICE) {
+        PyErr_SetString(PyExc_BufferError,
+                        "__dlpack__: copy=False but the array is in device memory, "
+                        "which the CPU cannot read; allow a copy or use a managed "
+                        "or pinned array");
+        return -1;
     }
-    if (copy == 1 && !to_cpu) {
+    if (self->kind != CA_MEM_HOST && self->size > 0) {
+        return stream_sync_host(self->device, ca_current_stream(self->device));
+    }
+    return 0;
+}
+
+/* What the capsule exports: a copy for copy=True (flagged in *flags), else the
+ * array itself; read-only arrays need a versioned capsule to say so. */
+static CaArray *
+dlpack_source(CaArray *self, dlpack_args *r, uint64_t *flags)
+{
+    CaArray *src;
+    DLDevice own = array_dl_device(self);
+
+    if (r->copy == 1 && !r->to_cpu) {
         src = ca_array_copy(self, self->dtype, 'K');
         if (src == NULL) {
             return NULL;
         }
-        flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
+        *flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
     }
     else {
         src = (CaArray *)Py_NewRef(self);
     }
-    if (out.device_type == own.device_type && out.device_id == own.device_id) {
-        out = array_dl_device(src); /* a copy lives where it was made */
+    if (r->out.device_type == own.device_type && r->out.device_id == own.device_id) {
+        r->out = array_dl_device(src); /* a copy lives where it was made */
     }
     if (!(src->flags & CA_WRITEABLE)) {
-        if (!versioned) {
+        if (!r->versioned) {
             PyErr_SetString(PyExc_BufferError,
                             "__dlpack__: a read-only array cannot be exported as a "
                             "legacy (unversioned) DLPack capsule, which has no "
                             "read-only flag; ask for max_version=(1, 0) or copy=True");
-            goto error;
+            Py_DECREF(src);
+            return NULL;
         }
-        flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+        *flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
     }
-    /* Stream order: the consumer's stream waits for our current stream. A
-     * consumer of host-accessible memory that names no stream may well be a
-     * CPU library (NumPy reads kDLCUDAHost/kDLCUDAManaged in place), which
-     * cannot wait on an event: the host waits instead, as for the buffer
-     * protocol. */
+    return src;
+}
+
+/* Stream order: the consumer's stream waits for our current stream. A
+ * consumer of host-accessible memory that names no stream may well be a CPU
+ * library (NumPy reads kDLCUDAHost/kDLCUDAManaged in place), which cannot wait
+ * on an event: the host waits instead, as for the buffer protocol. */
+static int
+dlpack_order(CaArray *src, const dlpack_args *r)
+{
+    if (r->to_cpu || src->kind == CA_MEM_HOST || r->consumer == 0 || src->size == 0) {
+        return 0;
+    }
+    ca_stream_t ours = ca_current_stream(src->device);
+    int host_reader = (r->stream == NULL || r->stream == Py_None) &&
+                      (src->kind == CA_MEM_MANAGED || src->kind == CA_MEM_PINNED);
+    if (host_reader) {
+        return stream_sync_host(src->device, ours);
+    }
+    if (ca_use_device(src->device) < 0) {
+        return -1;
+    }
+    return stream_wait(stream_id(ours), r->consumer);
+}
+
+static PyObject *
+Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames)
+{
+    PyObject *res = NULL;
+    CaArray *src = NULL;
+    uint64_t flags = 0;
+    dlpack_args r;
+
+    if (dlpack_parse(self, args, nargs, kwnames, &r) < 0) {
+        return NULL;
+    }
+    if (r.to_cpu) {
+        if (r.copy == 1 || (r.copy == -1 && self->kind == CA_MEM_DEVICE)) {
+            return export_host_copy(self, &r);
+        }
+        if (prepare_cpu_read(self) < 0) {
+            return NULL;
+        }
+    }
+    src = dlpack_source(self, &r, &flags);
+    if (src == NULL) {
+        return NULL;
+    }
+    /* The consumer reads what deferred kernels will write (this flushes). */
     ca_fusion_export_memory(src->mem);
-    if (!to_cpu && src->kind != CA_MEM_HOST && consumer != 0 && src->size > 0) {
-        ca_stream_t ours = ca_current_stream(src->device);
-        int host_reader = (o_stream == NULL || o_stream == Py_None) &&
-                          (src->kind == CA_MEM_MANAGED || src->kind == CA_MEM_PINNED);
-        if (host_reader) {
-            if (stream_sync_host(src->device, ours) < 0) {
-                goto error;
-            }
-        }
-        else if (ca_use_device(src->device) < 0 ||
-                 stream_wait(src->device, stream_id(ours), consumer) < 0) {
-            goto error;
-        }
+    if (dlpack_order(src, &r) < 0) {
+        goto error;
     }
     res = make_capsule((PyObject *)src,
-                       out.device_type == kDLCPU || out.device_type == kDLCUDAHost
+                       r.out.device_type == kDLCPU || r.out.device_type == kDLCUDAHost
                            ? array_host_ptr(src, src->data)
                            : src->data,
-                       src->dtype, CA_NDIM(src), CA_SHAPE(src), CA_STRIDES(src), out,
-                       flags, versioned);
+                       src->dtype, CA_NDIM(src), CA_SHAPE(src), CA_STRIDES(src), r.out,
+                       flags, r.versioned);
 error:
     Py_XDECREF(src);
     return res;
@@ -1462,257 +1506,324 @@ call_dlpack(PyObject *meth, PyObject *stream)
     return cap;
 }
 
-/* Import a DLPack capsule. `device`: -3 = where the data is, CA_CPU or a GPU
- * ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
- * current stream the producer synchronized with (needed for host reads). */
-static CaArray *
-import_capsule(PyObject *cap, int device, int copy, int stream_dev)
-{
+/* A DLPack tensor being imported, as read from its capsule. */
+typedef struct {
+    void *mt;                /* the managed tensor, of either version */
     DLTensor *t;
-    void *mt;
-    int versioned, dtype, itemsize, ndim, readonly = 0;
-    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS], size, lo = 0, hi = 0;
-    uintptr_t ptr;
-    PyObject *owner = NULL, *tmp = NULL;
-    CaArray *arr = NULL, *res = NULL;
-    char *host = NULL, *dptr;
-    int dev;
+    int versioned;
+    int readonly;
+    int dtype, itemsize, ndim;
+    Py_ssize_t shape[CA_MAX_DIMS];
+    Py_ssize_t strides[CA_MAX_DIMS]; /* bytes */
+    Py_ssize_t size;
+    Py_ssize_t lo, hi;       /* byte extent around ptr (size > 0) */
+    uintptr_t ptr;           /* data + byte_offset */
+    int dev;                 /* where it lands: CA_CPU or a GPU */
     ca_memkind kind;
+} dl_import;
 
+/* The tensor of an unconsumed capsule, versioned or legacy. BufferError for a
+ * used capsule or a major version cuarray cannot read, TypeError for anything
+ * that is not a DLPack capsule. */
+static int
+capsule_tensor(PyObject *cap, dl_import *d)
+{
+    d->readonly = 0;
     if (PyCapsule_IsValid(cap, PTR_NAME_V)) {
         DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, PTR_NAME_V);
         if (m == NULL) {
-            return NULL;
+            return -1;
         }
         if (m->version.major != CA_DLPACK_MAJOR_VERSION) {
             PyErr_Format(PyExc_BufferError,
                          "DLPack capsule has version %u.%u; cuarray reads %d.x",
                          (unsigned)m->version.major, (unsigned)m->version.minor,
                          CA_DLPACK_MAJOR_VERSION);
-            return NULL;
+            return -1;
         }
-        versioned = 1;
-        mt = m;
-        t = &m->dl_tensor;
-        readonly = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+        d->versioned = 1;
+        d->mt = m;
+        d->t = &m->dl_tensor;
+        d->readonly = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+        return 0;
     }
-    else if (PyCapsule_IsValid(cap, PTR_NAME_L)) {
+    if (PyCapsule_IsValid(cap, PTR_NAME_L)) {
         DLManagedTensor *m = PyCapsule_GetPointer(cap, PTR_NAME_L);
         if (m == NULL) {
-            return NULL;
+            return -1;
         }
-        versioned = 0;
-        mt = m;
-        t = &m->dl_tensor;
+        d->versioned = 0;
+        d->mt = m;
+        d->t = &m->dl_tensor;
+        return 0;
     }
-    else if (PyCapsule_CheckExact(cap)) {
-        const char *name = PyCapsule_GetName(cap);
-        if (name != NULL &&
-            (strcmp(name, USED_NAME_V) == 0 || strcmp(name, USED_NAME_L) == 0)) {
-            PyErr_SetString(PyExc_BufferError,
-                            "DLPack capsule was already consumed (a capsule can be "
-                            "imported only once)");
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "not a DLPack capsule (name %s)",
-                         name ? name : "NULL");
-        }
-        return NULL;
-    }
-    else {
+    if (!PyCapsule_CheckExact(cap)) {
         PyErr_Format(PyExc_TypeError,
                      "__dlpack__() returned %.100s, not a DLPack capsule",
                      Py_TYPE(cap)->tp_name);
-        return NULL;
+        return -1;
     }
-
-    /* Validate the tensor before consuming the capsule. */
-    ndim = t->ndim;
-    if (ndim < 0 || ndim > CA_MAX_DIMS) {
-        PyErr_Format(PyExc_BufferError,
-                     "DLPack tensor has %d dimensions; cuarray supports 0 to %d",
-                     ndim, CA_MAX_DIMS);
-        return NULL;
-    }
-    if (ndim > 0 && t->shape == NULL) {
-        PyErr_SetString(PyExc_BufferError, "DLPack tensor has no shape");
-        return NULL;
-    }
-    if ((dtype = dtype_from_dl(t->dtype)) < 0) {
-        return NULL;
-    }
-    itemsize = ca_dtype_size[dtype];
-    for (int i = 0; i < ndim; i++) {
-        if (t->shape[i] < 0) {
-            PyErr_SetString(PyExc_BufferError, "DLPack tensor has a negative extent");
-            return NULL;
-        }
-        shape[i] = (Py_ssize_t)t->shape[i];
-    }
-    if ((size = shape_size(ndim, shape, itemsize)) < 0) {
-        return NULL;
-    }
-    if (t->strides == NULL) {
-        c_strides(ndim, shape, itemsize, strides);
+    const char *name = PyCapsule_GetName(cap);
+    if (name != NULL &&
+        (strcmp(name, USED_NAME_V) == 0 || strcmp(name, USED_NAME_L) == 0)) {
+        PyErr_SetString(PyExc_BufferError,
+                        "DLPack capsule was already consumed (a capsule can be "
+                        "imported only once)");
     }
     else {
-        for (int i = 0; i < ndim; i++) {
-            /* A corrupt capsule is refused, not reinterpreted. CuPy up to at
-             * least 14.2 computes a negative stride as (2**64 + bytes) /
-             * itemsize in unsigned arithmetic (cupy/cupy#10172), which lands
-             * here for every item wider than a byte. */
-            if (__builtin_mul_overflow((Py_ssize_t)t->strides[i], (Py_ssize_t)itemsize,
-                                       &strides[i])) {
-                PyErr_Format(PyExc_BufferError,
-                             "DLPack tensor strides overflow: stride %lld (elements) "
-                             "of dimension %d times the item size %d does not fit "
-                             "in 64 bits; the producer's capsule is corrupt (CuPy "
-                             "exports negative strides this way, cupy/cupy#10172: "
-                             "use cuarray.asarray(), which reads "
-                             "__cuda_array_interface__)",
-                             (long long)t->strides[i], i, itemsize);
-                return NULL;
-            }
+        PyErr_Format(PyExc_TypeError, "not a DLPack capsule (name %s)",
+                     name ? name : "NULL");
+    }
+    return -1;
+}
+
+/* Element strides -> bytes. A corrupt capsule is refused, not reinterpreted:
+ * CuPy up to at least 14.2 computes a negative stride as (2**64 + bytes) /
+ * itemsize in unsigned arithmetic (cupy/cupy#10172), which lands here for
+ * every item wider than a byte. */
+static int
+tensor_strides(dl_import *d)
+{
+    for (int i = 0; i < d->ndim; i++) {
+        if (__builtin_mul_overflow((Py_ssize_t)d->t->strides[i],
+                                   (Py_ssize_t)d->itemsize, &d->strides[i])) {
+            PyErr_Format(PyExc_BufferError,
+                         "DLPack tensor strides overflow: stride %lld (elements) "
+                         "of dimension %d times the item size %d does not fit "
+                         "in 64 bits; the producer's capsule is corrupt (CuPy "
+                         "exports negative strides this way, cupy/cupy#10172: "
+                         "use cuarray.asarray(), which reads "
+                         "__cuda_array_interface__)",
+                         (long long)d->t->strides[i], i, d->itemsize);
+            return -1;
         }
     }
+    return 0;
+}
+
+/* ndim, shape, dtype and strides (none: C order), checked. */
+static int
+tensor_layout(dl_import *d)
+{
+    const DLTensor *t = d->t;
+
+    d->ndim = t->ndim;
+    if (d->ndim < 0 || d->ndim > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_BufferError,
+                     "DLPack tensor has %d dimensions; cuarray supports 0 to %d",
+                     d->ndim, CA_MAX_DIMS);
+        return -1;
+    }
+    if (d->ndim > 0 && t->shape == NULL) {
+        PyErr_SetString(PyExc_BufferError, "DLPack tensor has no shape");
+        return -1;
+    }
+    if ((d->dtype = dtype_from_dl(t->dtype)) < 0) {
+        return -1;
+    }
+    d->itemsize = ca_dtype_size[d->dtype];
+    for (int i = 0; i < d->ndim; i++) {
+        if (t->shape[i] < 0) {
+            PyErr_SetString(PyExc_BufferError, "DLPack tensor has a negative extent");
+            return -1;
+        }
+        d->shape[i] = (Py_ssize_t)t->shape[i];
+    }
+    if ((d->size = shape_size(d->ndim, d->shape, d->itemsize)) < 0) {
+        return -1;
+    }
+    if (t->strides == NULL) {
+        c_strides(d->ndim, d->shape, d->itemsize, d->strides);
+        return 0;
+    }
+    return tensor_strides(d);
+}
+
+/* The data pointer (data + byte_offset) and the bytes the tensor covers. */
+static int
+tensor_extent(dl_import *d)
+{
+    const DLTensor *t = d->t;
+
     if (t->byte_offset > (uint64_t)(UINTPTR_MAX - (uintptr_t)t->data)) {
         PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset overflows");
-        return NULL;
+        return -1;
     }
-    ptr = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
-    if (size > 0) {
-        if (ptr == 0) {
-            PyErr_SetString(PyExc_BufferError,
-                            "DLPack tensor has a NULL data pointer");
-            return NULL;
-        }
-        if (check_alignment(ptr, ndim, shape, strides, itemsize, PyExc_BufferError) <
-                0 ||
-            layout_extent(ndim, shape, strides, itemsize, &lo, &hi) < 0) {
-            return NULL;
-        }
-        if ((lo < 0 && ptr < (uintptr_t)(-lo)) || (uintptr_t)hi > UINTPTR_MAX - ptr) {
-            PyErr_SetString(PyExc_BufferError,
-                            "DLPack tensor extends outside the address space");
-            return NULL;
-        }
+    d->ptr = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+    d->lo = d->hi = 0;
+    if (d->size == 0) {
+        return 0;
     }
-    /* Where it lands. */
-    switch (t->device.device_type) {
+    return check_foreign_extent(d->ptr, d->ndim, d->shape, d->strides, d->itemsize,
+                                PyExc_BufferError,
+                                "DLPack tensor has a NULL data pointer",
+                                "DLPack tensor extends outside the address space",
+                                &d->lo, &d->hi);
+}
+
+/* Where the tensor lands (d->dev, d->kind) for from_dlpack's `device` and
+ * `copy` (see import_capsule); BufferError for a device cuarray cannot use, or
+ * for copy=False when the data is not on the requested device. */
+static int
+tensor_placement(dl_import *d, int device, int copy)
+{
+    switch (d->t->device.device_type) {
     case kDLCPU:
-        dev = CA_CPU;
-        kind = CA_MEM_HOST;
+        d->dev = CA_CPU;
+        d->kind = CA_MEM_HOST;
         break;
     case kDLCUDA:
-        dev = t->device.device_id;
-        kind = CA_MEM_DEVICE;
-        if (dev < 0 || dev >= ca_device_count()) {
+        d->dev = d->t->device.device_id;
+        d->kind = CA_MEM_DEVICE;
+        if (d->dev < 0 || d->dev >= ca_device_count()) {
             PyErr_Format(PyExc_BufferError,
                          "DLPack tensor is on CUDA device %d, which this process "
                          "cannot use (%d CUDA devices)",
-                         dev, ca_device_count());
-            return NULL;
+                         d->dev, ca_device_count());
+            return -1;
         }
         break;
     case kDLCUDAManaged:
     case kDLCUDAHost:
         if (device == CA_CPU || (device < 0 && ca_current_device() == CA_CPU)) {
             /* Host-accessible: the CPU reads it in place. */
-            dev = CA_CPU;
-            kind = CA_MEM_HOST;
+            d->dev = CA_CPU;
+            d->kind = CA_MEM_HOST;
         }
         else {
-            dev = any_gpu(device);
-            kind = t->device.device_type == kDLCUDAManaged ? CA_MEM_MANAGED
-                                                            : CA_MEM_PINNED;
+            d->dev = any_gpu(device);
+            d->kind = d->t->device.device_type == kDLCUDAManaged ? CA_MEM_MANAGED
+                                                                  : CA_MEM_PINNED;
         }
         break;
     default:
         PyErr_Format(PyExc_BufferError,
                      "DLPack tensor is on device type %d, which cuarray cannot use "
                      "(CPU 1, CUDA 2, CUDAHost 3, CUDAManaged 13)",
-                     (int)t->device.device_type);
-        return NULL;
+                     (int)d->t->device.device_type);
+        return -1;
     }
-    if (copy == 0 && device != -3 && device != dev) {
+    if (copy == 0 && device != CA_DEVICE_AUTO && device != d->dev) {
         PyErr_Format(PyExc_BufferError,
                      "from_dlpack: copy=False but the data is on %s, not on the "
                      "requested device",
-                     dev == CA_CPU ? "the CPU" : "another GPU");
-        return NULL;
+                     d->dev == CA_CPU ? "the CPU" : "another GPU");
+        return -1;
     }
+    return 0;
+}
 
-    /* Consume: from here on the tensor is ours and `owner` frees it. */
-    owner = PyCapsule_New(mt, versioned ? OWNER_NAME_V : OWNER_NAME_L,
-                          versioned ? owner_dtor_versioned : owner_dtor_legacy);
+/* Consume the capsule: from here on the tensor is ours, and the returned owner
+ * calls its deleter. */
+static PyObject *
+consume_capsule(PyObject *cap, const dl_import *d)
+{
+    PyObject *owner = PyCapsule_New(d->mt, d->versioned ? OWNER_NAME_V : OWNER_NAME_L,
+                                    d->versioned ? owner_dtor_versioned
+                                                 : owner_dtor_legacy);
     if (owner == NULL) {
         return NULL;
     }
-    if (PyCapsule_SetName(cap, versioned ? USED_NAME_V : USED_NAME_L) < 0) {
+    if (PyCapsule_SetName(cap, d->versioned ? USED_NAME_V : USED_NAME_L) < 0) {
         /* Cannot happen for a valid capsule; do not let `owner` free it too. */
         (void)PyCapsule_SetDestructor(owner, NULL);
         Py_DECREF(owner);
         return NULL;
     }
+    return owner;
+}
 
-    /* Host reads of GPU-written memory: wait for the stream the producer
-     * ordered its work before. */
-    if (dev == CA_CPU && t->device.device_type != kDLCPU && stream_dev >= 0 &&
-        size > 0 && stream_sync_host(stream_dev, ca_current_stream(stream_dev)) < 0) {
-        goto error;
+/* The array over the consumed tensor, where it lands. Host reads of
+ * GPU-written memory first wait for the stream the producer ordered its work
+ * before (`stream_dev`'s current stream). */
+static CaArray *
+wrap_tensor(const dl_import *d, PyObject *owner, int stream_dev)
+{
+    char *dptr = (char *)d->ptr, *host = NULL;
+
+    if (d->dev == CA_CPU && d->t->device.device_type != kDLCPU && stream_dev >= 0 &&
+        d->size > 0 &&
+        stream_sync_host(stream_dev, ca_current_stream(stream_dev)) < 0) {
+        return NULL;
     }
-    dptr = (char *)ptr;
-    if (kind == CA_MEM_MANAGED || (kind == CA_MEM_HOST && dev == CA_CPU)) {
-        host = (char *)ptr;
+    if (d->kind == CA_MEM_MANAGED || (d->kind == CA_MEM_HOST && d->dev == CA_CPU)) {
+        host = (char *)d->ptr;
     }
-    else if (kind == CA_MEM_PINNED) {
-        void *d = NULL;
-        host = (char *)ptr;
-        if (size > 0) {
-            if (ca_use_device(dev) < 0) {
-                goto error;
+    else if (d->kind == CA_MEM_PINNED) {
+        void *mapped = NULL;
+        host = (char *)d->ptr;
+        if (d->size > 0) {
+            if (ca_use_device(d->dev) < 0 ||
+                ca_launch_status(ca_rt_host_device_pointer(&mapped, host),
+                                 "cudaHostGetDevicePointer(&d, host, 0)") < 0) {
+                return NULL;
             }
-            CA_CUDA_CHECK(cudaHostGetDevicePointer(&d, host, 0));
-            dptr = (char *)d;
+            dptr = (char *)mapped;
         }
     }
-    arr = wrap_foreign(dptr, host, lo, hi, size, dtype, ndim, shape, strides, dev, kind,
-                       owner, readonly);
-    if (arr == NULL) {
-        goto error;
+    return wrap_foreign(dptr, host, d->lo, d->hi, d->size, d->dtype, d->ndim, d->shape,
+                        d->strides, d->dev, d->kind, owner, d->readonly);
+}
+
+/* What from_dlpack returns for `arr`, the wrapped tensor: a copy when asked
+ * for or when needed to reach the requested device, else arr itself. */
+static CaArray *
+import_result(CaArray *arr, const dl_import *d, int device, int copy)
+{
+    PyObject *tmp = NULL;
+    CaArray *res = NULL;
+
+    if (device == CA_DEVICE_AUTO || device == d->dev) {
+        return copy == 1 ? ca_array_copy(arr, d->dtype, 'K')
+                         : (CaArray *)Py_NewRef(arr);
     }
-    /* A copy: asked for, or needed to reach the requested device. */
-    if (device != -3 && device != dev) {
-        if (dev == CA_CPU) {
-            /* host data -> a GPU */
-            tmp = numpy_view(host, dtype, ndim, shape, strides, (PyObject *)arr);
-            if (tmp == NULL) {
-                goto error;
-            }
-            res = ca_array_from_numpy((PyArrayObject *)tmp, dtype, device,
+    if (d->dev == CA_CPU) {
+        /* host data -> a GPU */
+        tmp = numpy_view((char *)d->ptr, d->dtype, d->ndim, d->shape, d->strides,
+                         (PyObject *)arr);
+        if (tmp != NULL) {
+            res = ca_array_from_numpy((PyArrayObject *)tmp, d->dtype, device,
                                       CA_MEM_DEVICE);
         }
-        else {
-            /* GPU data -> the CPU, or another GPU through the host */
-            tmp = ca_array_to_numpy(arr);
-            if (tmp == NULL) {
-                goto error;
-            }
-            res = device == CA_CPU ? wrap_numpy_host((PyArrayObject *)tmp, dtype, 0)
-                                   : ca_array_from_numpy((PyArrayObject *)tmp, dtype,
+    }
+    else {
+        /* GPU data -> the CPU, or another GPU through the host */
+        tmp = ca_array_to_numpy(arr);
+        if (tmp != NULL) {
+            res = device == CA_CPU ? wrap_numpy_host((PyArrayObject *)tmp, d->dtype, 0)
+                                   : ca_array_from_numpy((PyArrayObject *)tmp, d->dtype,
                                                          device, CA_MEM_DEVICE);
         }
     }
-    else if (copy == 1) {
-        res = ca_array_copy(arr, dtype, 'K');
-    }
-    else {
-        res = (CaArray *)Py_NewRef(arr);
-    }
-error:
     Py_XDECREF(tmp);
+    return res;
+}
+
+/* Import a DLPack capsule. `device`: CA_DEVICE_AUTO = where the data is, CA_CPU
+ * or a GPU ordinal; `copy`: -1 None, 0 False, 1 True; `stream_dev` >= 0: the GPU whose
+ * current stream the producer synchronized with (needed for host reads). */
+static CaArray *
+import_capsule(PyObject *cap, int device, int copy, int stream_dev)
+{
+    PyObject *owner = NULL;
+    CaArray *arr = NULL, *res = NULL;
+    dl_import d;
+
+    /* Everything is checked before the capsule is consumed. */
+    if (capsule_tensor(cap, &d) < 0 || tensor_layout(&d) < 0 ||
+        tensor_extent(&d) < 0 || tensor_placement(&d, device, copy) < 0) {
+        return NULL;
+    }
+    owner = consume_capsule(cap, &d);
+    if (owner == NULL) {
+        return NULL;
+    }
+    arr = wrap_tensor(&d, owner, stream_dev);
+    if (arr != NULL) {
+        res = import_result(arr, &d, device, copy);
+    }
     Py_XDECREF(arr);
-    Py_XDECREF(owner);
+    Py_DECREF(owner);
     return res;
 }
 
@@ -1790,13 +1901,14 @@ interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"", "device", "copy", NULL};
     PyObject *x, *o_dev = Py_None, *o_copy = Py_None;
-    int device = -3, copy = -1, found;
+    int device = CA_DEVICE_AUTO, copy = -1, found;
     CaArray *res;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &x,
                                      &o_dev, &o_copy)) {
         return NULL;
     }
-    if (o_dev != Py_None && (device = ca_device_from_object(o_dev)) == -2) {
+    if (o_dev != Py_None &&
+        (device = ca_device_from_object(o_dev)) == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (o_copy != Py_None && (copy = PyObject_IsTrue(o_copy)) < 0) {

@@ -1,10 +1,11 @@
 /*
  * launch.h: the launch layer (launch.c for kernels and the CUDA runtime,
- * launch_blas.c for cuBLAS). It is the only code in csrc/ that enqueues GPU work,
- * waits for it, records or waits on events, or copies memory, and the only code
- * that calls the CUDA runtime or an NVIDIA library, apart from the pools'
- * upstreams (pool_upstream.c) and the status texts of errors.c. Nothing else in
- * csrc/ includes cuda_compat.h; tests/test_source_lint.py checks both rules.
+ * launch_blas.c for cuBLAS, launch_fft.c for cuFFT). It is the only code in
+ * csrc/ that enqueues GPU work, waits for it, records or waits on events, or
+ * copies memory, and the only code that calls the CUDA runtime or an NVIDIA
+ * library, apart from the pools' upstreams (pool_upstream.c) and the status
+ * texts of errors.c. Nothing else in csrc/ includes cuda_compat.h;
+ * tests/test_source_lint.py checks both rules.
  *
  * Two kinds of call:
  *  - ca_run_*: checked. It flushes deferred element-wise work first (fusion.c:
@@ -193,6 +194,44 @@ int ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int
 int ca_blas_load(void);
 /* Where cuBLAS was loaded from; NULL when not loaded (never loads). */
 const char *ca_blas_path(void);
+
+/* ---- cuFFT (launch_fft.c) -------------------------------------------------------- */
+enum { CA_FFT_C2C = 0, CA_FFT_R2C = 1, CA_FFT_C2R = 2 };
+#define CA_FFT_MAX_RANK 3
+/* One cuFFT transform in cufftMakePlanMany64's terms: element (b, x0, .., x[r-1])
+ * of the input lies at b*idist + ((x0*inembed[1] + x1)*inembed[2] + x2)*istride
+ * elements from `in`, the output likewise. n[] are the logical lengths (the real
+ * side's for R2C / C2R, whose complex side is n[r-1]/2+1 long in the last
+ * dimension). `loop` transforms more at in + i*loop_in, out + i*loop_out bytes
+ * (batch dimensions cuFFT's single batch stride cannot express). */
+typedef struct {
+    int kind;       /* CA_FFT_* */
+    int dbl;        /* double precision (Z2Z, D2Z, Z2D) */
+    int rank;       /* 1..CA_FFT_MAX_RANK */
+    long long n[CA_FFT_MAX_RANK];
+    long long inembed[CA_FFT_MAX_RANK], onembed[CA_FFT_MAX_RANK];
+    long long istride, idist, ostride, odist, batch;
+    long long loop, loop_in, loop_out;
+} ca_fft_layout;
+/* Run the transform with the device's cached plan for the layout (made on a
+ * miss), pointed at `stream`, its work area from our pool. direction -1 forward,
+ * +1 inverse (C2C; R2C is forward, C2R inverse); unnormalised, as cuFFT. in ==
+ * out is in place (C2C, identical layouts). C2R overwrites `in`. The cpu device
+ * comes here only through the fft emulation test switch: NumPy stands in for
+ * cuFFT over the same layout (and C2R scribbles NaN over its input, as cuFFT
+ * may overwrite it). */
+int ca_run_fft(int device, ca_stream_t stream, const ca_fft_layout *l, int direction,
+               void *in, void *out);
+/* The plan cache of `device` (CA_CPU: the emulation's). Limits: size (plans),
+ * memsize (bytes of work areas; -1 none); 0 plans disables caching. Setting
+ * them evicts at once (least recently used first). -1 with an exception. */
+int ca_fft_cache_set_limits(int device, Py_ssize_t size, long long memsize);
+/* (size, memsize, count, memsize in use, [(type, rank, n, batch, istride, idist,
+ * ostride, odist, work area bytes), ...] most recent first). */
+PyObject *ca_fft_cache_info(int device);
+void ca_fft_cache_clear(int device);
+/* Where cuFFT was loaded from; NULL when not loaded (never loads). */
+const char *ca_fft_lib_path(void);
 
 /* ---- checking -------------------------------------------------------------------- */
 /* 0 for status 0; else the exception for `status` naming `call` (the call's text),

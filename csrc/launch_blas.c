@@ -73,7 +73,7 @@ blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
          * releasing it to the stream-ordered pool is safe, reusing it is not.
          * A fresh one comes from the pool, ordered on the new stream. */
         Py_CLEAR(s->ws);
-        ws = ca_memory_alloc(device, CA_MEM_DEVICE, s->ws_size, (ca_stream_t)stream);
+        ws = ca_hook.memory_alloc(device, CA_MEM_DEVICE, s->ws_size, (ca_stream_t)stream);
         if (ws == NULL) {
             return NULL;
         }

@@ -500,11 +500,7 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
         /* ctmp is C-ordered in c's shape, which is C's or C's batches folded
          * into its rows: either way it reads back in C's shape. */
         Py_ssize_t st[CA_MAX_DIMS + 2];
-        Py_ssize_t acc = ctmp->itemsize;
-        for (int d = nd - 1; d >= 0; d--) {
-            st[d] = acc;
-            acc *= CA_SHAPE(C)[d];
-        }
+        ca_contiguous_strides(nd, CA_SHAPE(C), ctmp->itemsize, 0, st);
         CaArray *back = view_of(ctmp, nd, CA_SHAPE(C), st);
         rc = back == NULL ? -1 : ca_assign(C, back);
         Py_XDECREF(back);
@@ -520,18 +516,6 @@ done:
 /* ======================================================================== */
 /* Operands, views and NumPy                                                 */
 /* ======================================================================== */
-static const char *
-device_name(int device, char *buf, size_t n)
-{
-    if (device == CA_CPU) {
-        snprintf(buf, n, "cpu");
-    }
-    else {
-        snprintf(buf, n, "cuda:%d", device);
-    }
-    return buf;
-}
-
 /* A cuarray array for an argument: arrays as they are; Python numbers and
  * sequences, and foreign arrays (CUDA array interface, DLPack) converted onto
  * `device`. NumPy arrays only for the cpu device: a GPU product never moves
@@ -593,12 +577,12 @@ two_operands(PyObject *x, PyObject *y, CaArray **a, CaArray **b, int *unknown)
         return -1;
     }
     if ((*a)->device != (*b)->device) {
-        char d1[32], d2[32];
+        char d1[CA_DEVICE_NAME_LEN], d2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
                      "operands are on different devices (%s and %s); move one with "
                      ".to_device()",
-                     device_name((*a)->device, d1, sizeof d1),
-                     device_name((*b)->device, d2, sizeof d2));
+                     ca_device_name((*a)->device, d1),
+                     ca_device_name((*b)->device, d2));
         Py_CLEAR(*a);
         Py_CLEAR(*b);
         return -1;
@@ -610,7 +594,7 @@ two_operands(PyObject *x, PyObject *y, CaArray **a, CaArray **b, int *unknown)
 static CaArray *
 view_of(CaArray *x, int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides)
 {
-    return ca_array_view(x, x->dtype, ndim, shape, strides, x->data);
+    return ca_array_restride(x, ndim, shape, strides, x->data);
 }
 
 /* Merge dims [lo, hi) of (shape, strides) into one: *len, *stride. 0 when
@@ -619,36 +603,7 @@ static int
 merge_dims(const Py_ssize_t *shape, const Py_ssize_t *strides, int lo, int hi,
            Py_ssize_t *len, Py_ssize_t *stride)
 {
-    Py_ssize_t total = 1, st = 0;
-    int have = 0;
-    for (int d = lo; d < hi; d++) {
-        total *= shape[d];
-    }
-    *len = total;
-    if (total <= 1) {
-        *stride = 0;
-        return 1;
-    }
-    for (int d = hi - 1; d >= lo; d--) {
-        if (shape[d] == 1) {
-            continue;
-        }
-        if (!have) {
-            st = strides[d];
-            have = 1;
-            continue;
-        }
-        /* the next outer dimension must step over everything inside it */
-        Py_ssize_t inner = 1;
-        for (int e = d + 1; e < hi; e++) {
-            inner *= shape[e];
-        }
-        if (strides[d] != st * inner) {
-            return 0;
-        }
-    }
-    *stride = st;
-    return 1;
+    return ca_merge_dims(shape, strides, lo, hi, len, stride);
 }
 
 /* x as a 2-D array (prod(shape[:r]), prod(shape[r:])): a view when the two
@@ -711,7 +666,7 @@ may_share(CaArray *out, CaArray *x)
 }
 
 /* ---- NumPy, for the cpu device ---- */
-static PyObject *np_matmul = NULL, *np_vdot = NULL, *np_axis_error = NULL;
+static PyObject *np_matmul = NULL, *np_vdot = NULL;
 
 static int
 load_numpy_funcs(void)
@@ -792,34 +747,12 @@ error:
 /* ======================================================================== */
 /* Output handling                                                           */
 /* ======================================================================== */
-static int
-shapes_equal(int n1, const Py_ssize_t *s1, int n2, const Py_ssize_t *s2)
-{
-    if (n1 != n2) {
-        return 0;
-    }
-    for (int i = 0; i < n1; i++) {
-        if (s1[i] != s2[i]) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static PyObject *
 shape_repr(int nd, const Py_ssize_t *shape)
 {
-    PyObject *t = PyTuple_New(nd);
+    PyObject *t = ca_shape_tuple(nd, shape);
     if (t == NULL) {
         return NULL;
-    }
-    for (int i = 0; i < nd; i++) {
-        PyObject *v = PyLong_FromSsize_t(shape[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
     }
     PyObject *r = PyObject_Repr(t);
     Py_DECREF(t);
@@ -832,35 +765,10 @@ static int
 check_out(const char *fname, CaArray *out, int device, int dtype, int nd,
           const Py_ssize_t *shape)
 {
-    if (out->device != device) {
-        char d1[32], d2[32];
-        PyErr_Format(PyExc_ValueError, "%s: out is on %s, the operands on %s", fname,
-                     device_name(out->device, d1, sizeof d1),
-                     device_name(device, d2, sizeof d2));
-        return -1;
-    }
-    if (!shapes_equal(CA_NDIM(out), CA_SHAPE(out), nd, shape)) {
-        PyObject *s1 = shape_repr(CA_NDIM(out), CA_SHAPE(out));
-        PyObject *s2 = shape_repr(nd, shape);
-        if (s1 != NULL && s2 != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s: output operand has shape %U, the result has shape %U", fname,
-                         s1, s2);
-        }
-        Py_XDECREF(s1);
-        Py_XDECREF(s2);
-        return -1;
-    }
-    if (!(out->flags & CA_WRITEABLE)) {
-        PyErr_Format(PyExc_ValueError, "%s: output array is read-only", fname);
-        return -1;
-    }
-    if (out->dtype != dtype &&
-        !PyArray_CanCastTypeTo(ca_descr(dtype), ca_descr(out->dtype), NPY_SAME_KIND_CASTING)) {
-        PyErr_Format(PyExc_TypeError,
-                     "Cannot cast %s output from dtype('%s') to dtype('%s') with casting "
-                     "rule 'same_kind'",
-                     fname, ca_dtype_name[dtype], ca_dtype_name[out->dtype]);
+    CaArray *o;
+    if (ca_out_from_object(fname, (PyObject *)out, device, &o) < 0 ||
+        ca_out_check_shape(fname, out, nd, shape) < 0 ||
+        ca_out_check_cast(fname, out, dtype) < 0) {
         return -1;
     }
     return 0;
@@ -909,21 +817,11 @@ finish_result(CaArray *res, CaArray *out)
 static CaArray *
 out_arg(const char *fname, PyObject *o)
 {
-    if (o == NULL || o == Py_None) {
-        return NULL;
-    }
-    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1) {
-        o = PyTuple_GET_ITEM(o, 0);
-        if (o == Py_None) {
-            return NULL;
-        }
-    }
-    if (!ca_array_check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s: out must be a cuarray.ndarray, not %.100s", fname,
-                     Py_TYPE(o)->tp_name);
+    CaArray *out;
+    if (ca_out_from_object(fname, o, CA_DEVICE_UNSET, &out) < 0) {
         return (CaArray *)-1;
     }
-    return (CaArray *)o;
+    return out;
 }
 
 /* ======================================================================== */
@@ -1045,25 +943,20 @@ matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
     }
     /* broadcast the batch dimensions */
     const int ba = na > 2 ? na - 2 : 0, bb = nb > 2 ? nb - 2 : 0;
-    const int nbatch = ba > bb ? ba : bb;
+    int nbatch = 0;
     Py_ssize_t shape[CA_MAX_DIMS + 2];
-    for (int i = 0; i < nbatch; i++) {
-        int ia = i - (nbatch - ba), ib = i - (nbatch - bb);
-        Py_ssize_t da = ia >= 0 ? CA_SHAPE(a)[ia] : 1;
-        Py_ssize_t db = ib >= 0 ? CA_SHAPE(b)[ib] : 1;
-        if (da != db && da != 1 && db != 1) {
-            PyObject *s1 = shape_repr(na, CA_SHAPE(a)), *s2 = shape_repr(nb, CA_SHAPE(b));
-            if (s1 != NULL && s2 != NULL) {
-                PyErr_Format(PyExc_ValueError,
-                             "matmul: operands could not be broadcast together: batch "
-                             "dimensions of %U and %U differ",
-                             s1, s2);
-            }
-            Py_XDECREF(s1);
-            Py_XDECREF(s2);
-            return NULL;
+    if (ca_broadcast_into(&nbatch, shape, ba, CA_SHAPE(a)) < 0 ||
+        ca_broadcast_into(&nbatch, shape, bb, CA_SHAPE(b)) < 0) {
+        PyObject *s1 = shape_repr(na, CA_SHAPE(a)), *s2 = shape_repr(nb, CA_SHAPE(b));
+        if (s1 != NULL && s2 != NULL) {
+            PyErr_Format(PyExc_ValueError,
+                         "matmul: operands could not be broadcast together: batch "
+                         "dimensions of %U and %U differ",
+                         s1, s2);
         }
-        shape[i] = da == 1 ? db : da;
+        Py_XDECREF(s1);
+        Py_XDECREF(s2);
+        return NULL;
     }
     int nr = nbatch;
     if (na > 1) {
@@ -1601,21 +1494,7 @@ done:
 static int
 axis_error(const char *msg, int axis, int ndim)
 {
-    if (np_axis_error == NULL) {
-        PyObject *m = PyImport_ImportModule("numpy.exceptions");
-        if (m != NULL) {
-            np_axis_error = PyObject_GetAttrString(m, "AxisError");
-            Py_DECREF(m);
-        }
-        if (np_axis_error == NULL) {
-            PyErr_Clear();
-            np_axis_error = PyExc_ValueError;
-            Py_INCREF(np_axis_error);
-        }
-    }
-    PyErr_Format(np_axis_error, "%s: axis %d is out of bounds for array of dimension %d", msg,
-                 axis, ndim);
-    return -1;
+    return ca_axis_error_in(msg, axis, ndim);
 }
 
 /* An int or a sequence of ints -> out[], normalized against ndim. Returns the

@@ -12,47 +12,9 @@
  */
 #include "cuarray.h"
 
-static PyObject *axis_error_type = NULL; /* numpy.exceptions.AxisError */
-
 /* ======================================================================== */
 /* Small helpers                                                             */
 /* ======================================================================== */
-
-int
-ca_axis_error(Py_ssize_t axis, int ndim)
-{
-    PyObject *exc = PyObject_CallFunction(axis_error_type, "ni", axis, ndim);
-    if (exc != NULL) {
-        PyErr_SetObject(axis_error_type, exc);
-        Py_DECREF(exc);
-    }
-    return -1;
-}
-
-/* Normalize one axis into [0, ndim), or AxisError. */
-static int
-norm_axis(Py_ssize_t axis, int ndim, int *out)
-{
-    if (axis < -ndim || axis >= ndim) {
-        return ca_axis_error(axis, ndim);
-    }
-    *out = (int)(axis < 0 ? axis + ndim : axis);
-    return 0;
-}
-
-static int
-axis_from_object(PyObject *obj, int ndim, int *out)
-{
-    Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
-    if (v == -1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an "
-                         "integer axis", Py_TYPE(obj)->tp_name);
-        }
-        return -1;
-    }
-    return norm_axis(v, ndim, out);
-}
 
 /* An int or a sequence of ints -> normalized axes; repeated axes raise
  * ValueError(`repeat_msg`). Returns the count, or -1. */
@@ -61,12 +23,13 @@ axes_from_object(PyObject *obj, int ndim, int *axes, const char *repeat_msg)
 {
     int n = 0;
     if (PyIndex_Check(obj)) {
-        if (axis_from_object(obj, ndim, &axes[0]) < 0) {
+        if (ca_axis_from_object(obj, ndim, &axes[0]) < 0) {
             return -1;
         }
         return 1;
     }
-    PyObject *seq = PySequence_Fast(obj, "axis must be an integer or a tuple of integers");
+    PyObject *seq =
+        PySequence_Fast(obj, "axis must be an integer or a tuple of integers");
     if (seq == NULL) {
         return -1;
     }
@@ -77,7 +40,7 @@ axes_from_object(PyObject *obj, int ndim, int *axes, const char *repeat_msg)
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        if (axis_from_object(PySequence_Fast_GET_ITEM(seq, i), ndim, &axes[n]) < 0) {
+        if (ca_axis_from_object(PySequence_Fast_GET_ITEM(seq, i), ndim, &axes[n]) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -148,7 +111,8 @@ order_from_object(PyObject *obj, char dflt, const char *allowed, char *out)
             return 0;
         }
         if (c == 'K') {
-            PyErr_SetString(PyExc_ValueError, "order 'K' is not permitted for reshaping");
+            PyErr_SetString(PyExc_ValueError,
+                            "order 'K' is not permitted for reshaping");
             return -1;
         }
     }
@@ -182,33 +146,7 @@ as_array(PyObject *obj)
         Py_INCREF(obj);
         return (CaArray *)obj;
     }
-    return ca_asarray(obj, -1, -3, -1, 'K', -1);
-}
-
-static void
-contiguous_strides(int nd, const Py_ssize_t *shape, int itemsize, int fortran,
-                   Py_ssize_t *strides)
-{
-    Py_ssize_t s = itemsize;
-    if (fortran) {
-        for (int i = 0; i < nd; i++) {
-            strides[i] = s;
-            s *= shape[i] > 0 ? shape[i] : 1;
-        }
-    }
-    else {
-        for (int i = nd - 1; i >= 0; i--) {
-            strides[i] = s;
-            s *= shape[i] > 0 ? shape[i] : 1;
-        }
-    }
-}
-
-static CaArray *
-view_of(CaArray *a, int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
-        char *data)
-{
-    return ca_array_view(a, a->dtype, nd, shape, strides, data);
+    return ca_asarray(obj, -1, CA_DEVICE_AUTO, -1, 'K', -1);
 }
 
 /* A new array holding a copy's memory under a new (contiguous) shape: owns its
@@ -217,7 +155,7 @@ static CaArray *
 rewrap_copy(CaArray *c, int nd, const Py_ssize_t *shape, int fortran)
 {
     Py_ssize_t strides[CA_MAX_DIMS];
-    contiguous_strides(nd, shape, c->itemsize, fortran, strides);
+    ca_contiguous_strides(nd, shape, c->itemsize, fortran, strides);
     if (c->size == 0) {
         return ca_array_empty(c->dtype, nd, shape, fortran, c->device, c->kind);
     }
@@ -227,73 +165,6 @@ rewrap_copy(CaArray *c, int nd, const Py_ssize_t *shape, int fortran)
 /* ======================================================================== */
 /* reshape                                                                   */
 /* ======================================================================== */
-
-/* New strides for `a` under newshape without copying, if its strides allow
- * (merging and splitting axes that are contiguous together, in C or F index
- * order; size-1 axes are free). 1 if possible, 0 if a copy is needed. */
-static int
-nocopy_strides(CaArray *a, int newnd, const Py_ssize_t *newdims, int fortran,
-               Py_ssize_t *newstrides)
-{
-    Py_ssize_t olddims[CA_MAX_DIMS], oldstrides[CA_MAX_DIMS];
-    int oldnd = 0;
-
-    for (int i = 0; i < CA_NDIM(a); i++) {
-        if (CA_SHAPE(a)[i] != 1) {
-            olddims[oldnd] = CA_SHAPE(a)[i];
-            oldstrides[oldnd] = CA_STRIDES(a)[i];
-            oldnd++;
-        }
-    }
-    /* Walk both shapes in groups whose products agree; each group of old axes
-     * must be one strided run to be re-split into the new axes. */
-    int oi = 0, oj = 1, ni = 0, nj = 1;
-    while (ni < newnd && oi < oldnd) {
-        Py_ssize_t np_ = newdims[ni];
-        Py_ssize_t op = olddims[oi];
-        while (np_ != op) {
-            if (np_ < op) {
-                np_ *= newdims[nj++];
-            }
-            else {
-                op *= olddims[oj++];
-            }
-        }
-        for (int k = oi; k < oj - 1; k++) {
-            if (fortran) {
-                if (oldstrides[k + 1] != olddims[k] * oldstrides[k]) {
-                    return 0;
-                }
-            }
-            else if (oldstrides[k] != olddims[k + 1] * oldstrides[k + 1]) {
-                return 0;
-            }
-        }
-        if (fortran) {
-            newstrides[ni] = oldstrides[oi];
-            for (int k = ni + 1; k < nj; k++) {
-                newstrides[k] = newstrides[k - 1] * newdims[k - 1];
-            }
-        }
-        else {
-            newstrides[nj - 1] = oldstrides[oj - 1];
-            for (int k = nj - 1; k > ni; k--) {
-                newstrides[k - 1] = newstrides[k] * newdims[k];
-            }
-        }
-        ni = nj++;
-        oi = oj++;
-    }
-    /* Trailing new axes of size 1. */
-    Py_ssize_t last = ni >= 1 ? newstrides[ni - 1] : a->itemsize;
-    if (fortran && ni >= 1) {
-        last *= newdims[ni - 1];
-    }
-    for (int k = ni; k < newnd; k++) {
-        newstrides[k] = last;
-    }
-    return 1;
-}
 
 static int
 reshape_error(CaArray *a, int nd, const Py_ssize_t *shape)
@@ -308,8 +179,8 @@ reshape_error(CaArray *a, int nd, const Py_ssize_t *shape)
         Py_SETREF(parts, s);
     }
     if (parts != NULL) {
-        PyErr_Format(PyExc_ValueError, "cannot reshape array of size %zd into shape %U)",
-                     a->size, parts);
+        PyErr_Format(PyExc_ValueError,
+                     "cannot reshape array of size %zd into shape %U)", a->size, parts);
         Py_DECREF(parts);
     }
     return -1;
@@ -329,7 +200,8 @@ reshape_impl(CaArray *a, int nd, const Py_ssize_t *shape_in, char order, int cop
         shape[i] = shape_in[i];
         if (shape[i] < 0) {
             if (unknown >= 0) {
-                PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
+                PyErr_SetString(PyExc_ValueError,
+                                "can only specify one unknown dimension");
                 return NULL;
             }
             unknown = i;
@@ -354,16 +226,18 @@ reshape_impl(CaArray *a, int nd, const Py_ssize_t *shape_in, char order, int cop
         return NULL;
     }
     if (order == 'A') {
-        order = (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
+        order =
+            (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
     }
     int fortran = order == 'F';
     if (copy != 1) {
         if (a->size == 0) {
-            contiguous_strides(nd, shape, a->itemsize, fortran, strides);
-            return view_of(a, nd, shape, strides, a->data);
+            ca_contiguous_strides(nd, shape, a->itemsize, fortran, strides);
+            return ca_array_restride(a, nd, shape, strides, a->data);
         }
-        if (nocopy_strides(a, nd, shape, fortran, strides)) {
-            return view_of(a, nd, shape, strides, a->data);
+        if (ca_reshape_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize, nd,
+                               shape, fortran, strides)) {
+            return ca_array_restride(a, nd, shape, strides, a->data);
         }
         if (copy == 0) {
             PyErr_SetString(PyExc_ValueError,
@@ -390,36 +264,20 @@ ravel_impl(CaArray *a, char order, int force_copy)
     int nd = CA_NDIM(a);
 
     if (order == 'A') {
-        order = (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
+        order =
+            (a->flags & CA_F_CONTIGUOUS) && !(a->flags & CA_C_CONTIGUOUS) ? 'F' : 'C';
     }
     if (order == 'K') {
         /* Axes by decreasing |stride| (stable): the memory order NumPy's 'K'
          * means, each axis kept in its logical direction. */
         int perm[CA_MAX_DIMS];
-        for (int i = 0; i < nd; i++) {
-            perm[i] = i;
-        }
-        for (int i = 1; i < nd; i++) {
-            int p = perm[i];
-            Py_ssize_t sp = CA_STRIDES(a)[p] < 0 ? -CA_STRIDES(a)[p] : CA_STRIDES(a)[p];
-            int j = i;
-            while (j > 0) {
-                Py_ssize_t sq = CA_STRIDES(a)[perm[j - 1]];
-                sq = sq < 0 ? -sq : sq;
-                if (sq >= sp) {
-                    break;
-                }
-                perm[j] = perm[j - 1];
-                j--;
-            }
-            perm[j] = p;
-        }
+        ca_axes_by_stride(nd, CA_STRIDES(a), perm);
         Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
         for (int i = 0; i < nd; i++) {
             shape[i] = CA_SHAPE(a)[perm[i]];
             strides[i] = CA_STRIDES(a)[perm[i]];
         }
-        CaArray *t = view_of(a, nd, shape, strides, a->data);
+        CaArray *t = ca_array_restride(a, nd, shape, strides, a->data);
         if (t == NULL) {
             return NULL;
         }
@@ -429,7 +287,7 @@ ravel_impl(CaArray *a, char order, int force_copy)
     }
     int fortran = order == 'F';
     if (!force_copy && (a->flags & (fortran ? CA_F_CONTIGUOUS : CA_C_CONTIGUOUS))) {
-        return view_of(a, 1, &n, &one, a->data);
+        return ca_array_restride(a, 1, &n, &one, a->data);
     }
     CaArray *c = ca_array_copy(a, a->dtype, fortran ? 'F' : 'C');
     if (c == NULL) {
@@ -452,7 +310,7 @@ permute(CaArray *a, const int *perm)
         shape[i] = CA_SHAPE(a)[perm[i]];
         strides[i] = CA_STRIDES(a)[perm[i]];
     }
-    return view_of(a, CA_NDIM(a), shape, strides, a->data);
+    return ca_array_restride(a, CA_NDIM(a), shape, strides, a->data);
 }
 
 /* axes None (reverse), or a sequence that is a permutation of range(ndim). */
@@ -479,7 +337,7 @@ transpose_impl(CaArray *a, PyObject *axes)
     }
     int seen[CA_MAX_DIMS] = {0};
     for (int i = 0; i < nd; i++) {
-        if (axis_from_object(PySequence_Fast_GET_ITEM(seq, i), nd, &perm[i]) < 0) {
+        if (ca_axis_from_object(PySequence_Fast_GET_ITEM(seq, i), nd, &perm[i]) < 0) {
             Py_DECREF(seq);
             return NULL;
         }
@@ -498,7 +356,7 @@ swapaxes_impl(CaArray *a, PyObject *o1, PyObject *o2)
 {
     int nd = CA_NDIM(a), a1, a2;
     int perm[CA_MAX_DIMS];
-    if (axis_from_object(o1, nd, &a1) < 0 || axis_from_object(o2, nd, &a2) < 0) {
+    if (ca_axis_from_object(o1, nd, &a1) < 0 || ca_axis_from_object(o2, nd, &a2) < 0) {
         return NULL;
     }
     for (int i = 0; i < nd; i++) {
@@ -523,7 +381,8 @@ moveaxis_impl(CaArray *a, PyObject *src, PyObject *dst)
         return NULL;
     }
     if (ns != ndst) {
-        PyErr_SetString(PyExc_ValueError, "`source` and `destination` arguments must have "
+        PyErr_SetString(PyExc_ValueError,
+                        "`source` and `destination` arguments must have "
                         "the same number of elements");
         return NULL;
     }
@@ -570,7 +429,8 @@ squeeze_impl(CaArray *a, PyObject *axis)
         }
         for (int i = 0; i < n; i++) {
             if (CA_SHAPE(a)[axes[i]] != 1) {
-                PyErr_SetString(PyExc_ValueError, "cannot select an axis to squeeze out "
+                PyErr_SetString(PyExc_ValueError,
+                                "cannot select an axis to squeeze out "
                                 "which has size not equal to one");
                 return NULL;
             }
@@ -585,7 +445,7 @@ squeeze_impl(CaArray *a, PyObject *axis)
             k++;
         }
     }
-    return view_of(a, k, shape, strides, a->data);
+    return ca_array_restride(a, k, shape, strides, a->data);
 }
 
 static CaArray *
@@ -632,7 +492,7 @@ expand_dims_impl(CaArray *a, PyObject *axis)
             k++;
         }
     }
-    return view_of(a, out_nd, shape, strides, a->data);
+    return ca_array_restride(a, out_nd, shape, strides, a->data);
 }
 
 static CaArray *
@@ -667,65 +527,28 @@ flip_impl(CaArray *a, PyObject *axis)
             strides[i] = -strides[i];
         }
     }
-    return view_of(a, nd, CA_SHAPE(a), strides, data);
+    return ca_array_restride(a, nd, CA_SHAPE(a), strides, data);
 }
 
 /* ======================================================================== */
 /* Broadcasting                                                              */
 /* ======================================================================== */
 
-/* Broadcast (nd, shape) into (*out_nd, out); -1 (no exception) on mismatch. */
-static int
-broadcast_shape(int *out_nd, Py_ssize_t *out, int nd, const Py_ssize_t *shape)
-{
-    if (nd > *out_nd) {
-        memmove(out + (nd - *out_nd), out, (size_t)*out_nd * sizeof(Py_ssize_t));
-        for (int i = 0; i < nd - *out_nd; i++) {
-            out[i] = 1;
-        }
-        *out_nd = nd;
-    }
-    for (int i = 0; i < nd; i++) {
-        Py_ssize_t *o = &out[*out_nd - nd + i];
-        if (*o == 1) {
-            *o = shape[i];
-        }
-        else if (shape[i] != 1 && shape[i] != *o) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* A view of a broadcast to (nd, shape), or ValueError. */
 static CaArray *
 broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
 {
     Py_ssize_t strides[CA_MAX_DIMS];
-    int and_ = CA_NDIM(a);
-    int ok = and_ <= nd;
-    for (int i = 0; ok && i < nd; i++) {
-        int j = i - (nd - and_);
+    for (int i = 0; i < nd; i++) {
         if (shape[i] < 0) {
             PyErr_SetString(PyExc_ValueError,
                             "all elements of broadcast shape must be non-negative");
             return NULL;
         }
-        if (j < 0) {
-            strides[i] = 0;
-        }
-        else if (CA_SHAPE(a)[j] == shape[i]) {
-            strides[i] = CA_STRIDES(a)[j];
-        }
-        else if (CA_SHAPE(a)[j] == 1) {
-            strides[i] = 0;
-        }
-        else {
-            ok = 0;
-        }
     }
-    if (!ok) {
-        PyObject *from = ca_shape_tuple(and_, CA_SHAPE(a));
+    if (ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), nd, shape,
+                             strides) < 0) {
+        PyObject *from = ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
         PyObject *to = ca_shape_tuple(nd, shape);
         if (from != NULL && to != NULL) {
             PyErr_Format(PyExc_ValueError, "cannot broadcast an array of shape %R to "
@@ -735,7 +558,7 @@ broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
         Py_XDECREF(to);
         return NULL;
     }
-    return view_of(a, nd, shape, strides, a->data);
+    return ca_array_restride(a, nd, shape, strides, a->data);
 }
 
 /* ======================================================================== */
@@ -754,13 +577,15 @@ join_inputs(PyObject *arrays, const char *fname)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
         if (!ca_array_check(o)) {
-            PyErr_Format(PyExc_TypeError, "%s: expected cuarray arrays, got '%.100s' at "
-                         "index %zd (convert it with cuarray.asarray)", fname,
-                         Py_TYPE(o)->tp_name, i);
+            PyErr_Format(PyExc_TypeError,
+                         "%s: expected cuarray arrays, got '%.100s' at "
+                         "index %zd (convert it with cuarray.asarray)",
+                         fname, Py_TYPE(o)->tp_name, i);
             Py_DECREF(seq);
             return NULL;
         }
-        if (((CaArray *)o)->device != ((CaArray *)PySequence_Fast_GET_ITEM(seq, 0))->device) {
+        if (((CaArray *)o)->device !=
+            ((CaArray *)PySequence_Fast_GET_ITEM(seq, 0))->device) {
             PyErr_Format(PyExc_ValueError, "%s: the arrays are on different devices "
                          "(index 0 and index %zd)", fname, i);
             Py_DECREF(seq);
@@ -815,31 +640,15 @@ join_dtype(PyObject *seq, PyObject *dtype_obj, PyObject *casting_obj)
 
 /* The output: `out` if given (checked), else a new array. */
 static CaArray *
-join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape, CaArray *first)
+join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape,
+            CaArray *first)
 {
-    if (out_obj != NULL && out_obj != Py_None) {
-        if (!ca_array_check(out_obj)) {
-            PyErr_SetString(PyExc_TypeError, "out must be a cuarray array");
-            return NULL;
-        }
-        CaArray *o = (CaArray *)out_obj;
-        int ok = CA_NDIM(o) == nd;
-        for (int i = 0; ok && i < nd; i++) {
-            ok = CA_SHAPE(o)[i] == shape[i];
-        }
-        if (!ok) {
-            PyErr_SetString(PyExc_ValueError, "Output array is the wrong shape");
-            return NULL;
-        }
-        if (o->device != first->device) {
-            PyErr_SetString(PyExc_ValueError, "out is on a different device from the "
-                            "arrays");
-            return NULL;
-        }
-        if (!(o->flags & CA_WRITEABLE)) {
-            PyErr_SetString(PyExc_ValueError, "output array is read-only");
-            return NULL;
-        }
+    CaArray *o;
+    if (ca_out_from_object(NULL, out_obj, first->device, &o) < 0 ||
+        (o != NULL && ca_out_check_shape(NULL, o, nd, shape) < 0)) {
+        return NULL;
+    }
+    if (o != NULL) {
         Py_INCREF(o);
         return o;
     }
@@ -861,7 +670,7 @@ assign_slab(CaArray *out, int axis, Py_ssize_t off, CaArray *src)
     int nd = CA_NDIM(out);
     memcpy(shape, CA_SHAPE(out), (size_t)nd * sizeof(Py_ssize_t));
     shape[axis] = CA_SHAPE(src)[axis];
-    CaArray *dst = view_of(out, nd, shape, CA_STRIDES(out),
+    CaArray *dst = ca_array_restride(out, nd, shape, CA_STRIDES(out),
                            out->data + off * CA_STRIDES(out)[axis]);
     if (dst == NULL) {
         return -1;
@@ -871,12 +680,69 @@ assign_slab(CaArray *out, int axis, Py_ssize_t off, CaArray *src)
     return rc;
 }
 
+/* The inputs raveled, as a new fast sequence (concatenate's axis=None). */
+static PyObject *
+ravel_all(PyObject *seq)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *flat = PyList_New(n);
+    if (flat == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        CaArray *r = ravel_impl((CaArray *)PySequence_Fast_GET_ITEM(seq, i), 'C', 0);
+        if (r == NULL) {
+            Py_DECREF(flat);
+            return NULL;
+        }
+        PyList_SET_ITEM(flat, i, (PyObject *)r);
+    }
+    return flat;
+}
+
+/* The joined shape: the first input's, with the inputs' lengths along `axis`
+ * added up; every other dimension must match. */
+static int
+concat_shape(PyObject *seq, int axis, Py_ssize_t *shape)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    CaArray *first = (CaArray *)PySequence_Fast_GET_ITEM(seq, 0);
+    const int nd = CA_NDIM(first);
+    memcpy(shape, CA_SHAPE(first), (size_t)nd * sizeof(Py_ssize_t));
+    for (Py_ssize_t i = 1; i < n; i++) {
+        CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
+        if (CA_NDIM(x) != nd) {
+            PyErr_Format(
+                PyExc_ValueError,
+                "all the input arrays must have same number of "
+                "dimensions, but the array at index 0 has %d dimension(s) and the "
+                "array at index %zd has %d dimension(s)",
+                nd, i, CA_NDIM(x));
+            return -1;
+        }
+        for (int d = 0; d < nd; d++) {
+            if (d != axis && CA_SHAPE(x)[d] != shape[d]) {
+                PyErr_Format(PyExc_ValueError,
+                             "all the input array dimensions except for "
+                             "the concatenation axis must match exactly, but along "
+                             "dimension %d, the array at index 0 has size %zd and the "
+                             "array at index %zd has size %zd",
+                             d, shape[d], i, CA_SHAPE(x)[d]);
+                return -1;
+            }
+        }
+        shape[axis] += CA_SHAPE(x)[axis];
+    }
+    return 0;
+}
+
 static PyObject *
 concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
                  PyObject *dtype_obj, PyObject *casting_obj, const char *fname)
 {
     PyObject *seq = NULL, *flat = NULL;
     CaArray *out = NULL;
+    Py_ssize_t shape[CA_MAX_DIMS];
 
     seq = join_inputs(arrays, fname);
     if (seq == NULL) {
@@ -889,18 +755,8 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     }
     if (axis_obj == Py_None) {
         /* axis=None: the raveled inputs, joined. */
-        flat = PyList_New(n);
-        if (flat == NULL) {
-            goto error;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            CaArray *r = ravel_impl((CaArray *)PySequence_Fast_GET_ITEM(seq, i), 'C', 0);
-            if (r == NULL) {
-                goto error;
-            }
-            PyList_SET_ITEM(flat, i, (PyObject *)r);
-        }
-        Py_SETREF(seq, PySequence_Fast(flat, ""));
+        flat = ravel_all(seq);
+        Py_SETREF(seq, flat != NULL ? PySequence_Fast(flat, "") : NULL);
         if (seq == NULL) {
             goto error;
         }
@@ -908,38 +764,15 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     CaArray *first = (CaArray *)PySequence_Fast_GET_ITEM(seq, 0);
     int nd = CA_NDIM(first);
     if (nd == 0) {
-        PyErr_SetString(PyExc_ValueError, "zero-dimensional arrays cannot be concatenated");
+        PyErr_SetString(PyExc_ValueError,
+                        "zero-dimensional arrays cannot be concatenated");
         goto error;
     }
     int axis = 0;
-    if (axis_obj != NULL && axis_obj != Py_None &&
-        axis_from_object(axis_obj, nd, &axis) < 0) {
+    if ((axis_obj != NULL && axis_obj != Py_None &&
+         ca_axis_from_object(axis_obj, nd, &axis) < 0) ||
+        concat_shape(seq, axis, shape) < 0) {
         goto error;
-    }
-    Py_ssize_t shape[CA_MAX_DIMS];
-    memcpy(shape, CA_SHAPE(first), (size_t)nd * sizeof(Py_ssize_t));
-    for (Py_ssize_t i = 1; i < n; i++) {
-        CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
-        if (CA_NDIM(x) != nd) {
-            PyErr_Format(PyExc_ValueError, "all the input arrays must have same number of "
-                         "dimensions, but the array at index 0 has %d dimension(s) and the "
-                         "array at index %zd has %d dimension(s)", nd, i, CA_NDIM(x));
-            goto error;
-        }
-        for (int d = 0; d < nd; d++) {
-            if (d == axis) {
-                continue;
-            }
-            if (CA_SHAPE(x)[d] != shape[d]) {
-                PyErr_Format(PyExc_ValueError, "all the input array dimensions except for "
-                             "the concatenation axis must match exactly, but along "
-                             "dimension %d, the array at index 0 has size %zd and the "
-                             "array at index %zd has size %zd", d, shape[d], i,
-                             CA_SHAPE(x)[d]);
-                goto error;
-            }
-        }
-        shape[axis] += CA_SHAPE(x)[axis];
     }
     int dt = join_dtype(seq, dtype_obj, casting_obj);
     if (dt < 0) {
@@ -987,12 +820,9 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
     int nd = CA_NDIM(first);
     for (Py_ssize_t i = 1; i < n; i++) {
         CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
-        int same = CA_NDIM(x) == nd;
-        for (int d = 0; same && d < nd; d++) {
-            same = CA_SHAPE(x)[d] == CA_SHAPE(first)[d];
-        }
-        if (!same) {
-            PyErr_SetString(PyExc_ValueError, "all input arrays must have the same shape");
+        if (!ca_same_shape(CA_NDIM(x), CA_SHAPE(x), nd, CA_SHAPE(first))) {
+            PyErr_SetString(PyExc_ValueError,
+                            "all input arrays must have the same shape");
             goto error;
         }
     }
@@ -1002,7 +832,7 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
         goto error;
     }
     int axis = 0;
-    if (axis_obj != NULL && axis_from_object(axis_obj, nd + 1, &axis) < 0) {
+    if (axis_obj != NULL && ca_axis_from_object(axis_obj, nd + 1, &axis) < 0) {
         goto error;
     }
     Py_ssize_t shape[CA_MAX_DIMS];
@@ -1031,7 +861,8 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
                 k++;
             }
         }
-        CaArray *dst = view_of(out, nd, sh, st, out->data + i * CA_STRIDES(out)[axis]);
+        CaArray *dst =
+            ca_array_restride(out, nd, sh, st, out->data + i * CA_STRIDES(out)[axis]);
         if (dst == NULL) {
             goto error;
         }
@@ -1062,7 +893,7 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     if (dtype_obj == NULL || dtype_obj == Py_None ||
         (PyType_Check(dtype_obj) &&
          PyType_IsSubtype((PyTypeObject *)dtype_obj, ca_st->ndarray_type))) {
-        return view_of(a, nd, CA_SHAPE(a), CA_STRIDES(a), a->data);
+        return ca_array_restride(a, nd, CA_SHAPE(a), CA_STRIDES(a), a->data);
     }
     int dt = ca_dtype_converter(dtype_obj, -1);
     if (dt < 0) {
@@ -1073,25 +904,29 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     memcpy(strides, CA_STRIDES(a), (size_t)nd * sizeof(Py_ssize_t));
     if (new_ != old) {
         if (nd == 0) {
-            PyErr_SetString(PyExc_ValueError, "Changing the dtype of a 0d array is only "
+            PyErr_SetString(PyExc_ValueError,
+                            "Changing the dtype of a 0d array is only "
                             "supported if the itemsize is unchanged");
             return NULL;
         }
         Py_ssize_t last = shape[nd - 1];
         if (last != 1 && strides[nd - 1] != old && a->size != 0) {
-            PyErr_SetString(PyExc_ValueError, "To change to a dtype of a different size, "
+            PyErr_SetString(PyExc_ValueError,
+                            "To change to a dtype of a different size, "
                             "the last axis must be contiguous");
             return NULL;
         }
         if (new_ < old) {
             if (old % new_ != 0) {
-                PyErr_SetString(PyExc_ValueError, "When changing to a smaller dtype, its "
+                PyErr_SetString(PyExc_ValueError,
+                                "When changing to a smaller dtype, its "
                                 "size must be a divisor of the size of original dtype");
                 return NULL;
             }
         }
         else if ((last * old) % new_ != 0) {
-            PyErr_SetString(PyExc_ValueError, "When changing to a larger dtype, its size "
+            PyErr_SetString(PyExc_ValueError,
+                            "When changing to a larger dtype, its size "
                             "must be a divisor of the total size in bytes of the last "
                             "axis of the array.");
             return NULL;
@@ -1102,11 +937,8 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     /* Kernels load elements with their natural alignment (8 at most); a view
      * that breaks it would fault on the GPU, so it is refused everywhere. */
     Py_ssize_t align = new_ < 8 ? new_ : 8;
-    int ok = a->size == 0 || ((uintptr_t)a->data % (uintptr_t)align) == 0;
-    for (int i = 0; ok && i < nd; i++) {
-        ok = shape[i] <= 1 || strides[i] % align == 0;
-    }
-    if (!ok) {
+    /* an empty view's pointer addresses nothing */
+    if (!ca_layout_aligned(a->size == 0 ? NULL : a->data, nd, shape, strides, align)) {
         PyErr_Format(PyExc_ValueError, "a view as %s would not be aligned to %zd bytes "
                      "(cuarray needs aligned elements)", ca_dtype_name[dt], align);
         return NULL;
@@ -1149,7 +981,8 @@ kw_only(PyObject *kwargs, const char *const *names, PyObject **out, const char *
     while (PyDict_Next(kwargs, &pos, &k, &v)) {
         int found = 0;
         for (int i = 0; names[i] != NULL; i++) {
-            if (PyUnicode_Check(k) && PyUnicode_CompareWithASCIIString(k, names[i]) == 0) {
+            if (PyUnicode_Check(k) &&
+                PyUnicode_CompareWithASCIIString(k, names[i]) == 0) {
                 out[i] = v;
                 found = 1;
                 break;
@@ -1187,7 +1020,8 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
         nd = shape_from_object(kw[2], shape);
     }
     else if (PyTuple_GET_SIZE(args) == 0) {
-        PyErr_SetString(PyExc_TypeError, "reshape() takes exactly 1 argument (0 given)");
+        PyErr_SetString(PyExc_TypeError,
+                        "reshape() takes exactly 1 argument (0 given)");
         return NULL;
     }
     else {
@@ -1280,28 +1114,31 @@ Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
 }
 
 PyMethodDef ca_manip_array_methods[] = {
-    {"reshape", (PyCFunction)(void (*)(void))Ndarray_reshape, METH_VARARGS | METH_KEYWORDS,
-     "reshape(*shape, order='C', copy=None)\n--\n\n"
-     "The array with a new shape (one dimension may be -1): a view when the strides\n"
-     "allow, else a copy (copy=False raises instead, copy=True always copies)."},
-    {"ravel", (PyCFunction)(void (*)(void))Ndarray_ravel, METH_VARARGS | METH_KEYWORDS,
-     "ravel(order='C')\n--\n\nThe array as 1-D: a view when contiguous in that order, "
-     "else a copy."},
-    {"flatten", (PyCFunction)(void (*)(void))Ndarray_flatten,
-     METH_VARARGS | METH_KEYWORDS,
-     "flatten(order='C')\n--\n\nA 1-D copy of the array."},
-    {"transpose", (PyCFunction)Ndarray_transpose, METH_VARARGS,
-     "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)."},
-    {"swapaxes", (PyCFunction)Ndarray_swapaxes, METH_VARARGS,
-     "swapaxes(axis1, axis2)\n--\n\nA view with two axes interchanged."},
-    {"squeeze", (PyCFunction)(void (*)(void))Ndarray_squeeze, METH_VARARGS | METH_KEYWORDS,
-     "squeeze(axis=None)\n--\n\nA view without the given (default: all) size-1 axes."},
-    {"view", (PyCFunction)(void (*)(void))Ndarray_view, METH_VARARGS | METH_KEYWORDS,
-     "view(dtype=None, type=None)\n--\n\n"
-     "A view of the same memory, optionally as another dtype. With a different item\n"
-     "size the last axis must be contiguous and is rescaled (NumPy's rules); the\n"
-     "elements must also stay aligned."},
-    {NULL, NULL, 0, NULL},
+    { "reshape", (PyCFunction)(void (*)(void))Ndarray_reshape,
+      METH_VARARGS | METH_KEYWORDS,
+      "reshape(*shape, order='C', copy=None)\n--\n\n"
+      "The array with a new shape (one dimension may be -1): a view when the strides\n"
+      "allow, else a copy (copy=False raises instead, copy=True always copies)." },
+    { "ravel", (PyCFunction)(void (*)(void))Ndarray_ravel, METH_VARARGS | METH_KEYWORDS,
+      "ravel(order='C')\n--\n\nThe array as 1-D: a view when contiguous in that order, "
+      "else a copy." },
+    { "flatten", (PyCFunction)(void (*)(void))Ndarray_flatten,
+      METH_VARARGS | METH_KEYWORDS,
+      "flatten(order='C')\n--\n\nA 1-D copy of the array." },
+    { "transpose", (PyCFunction)Ndarray_transpose, METH_VARARGS,
+      "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)." },
+    { "swapaxes", (PyCFunction)Ndarray_swapaxes, METH_VARARGS,
+      "swapaxes(axis1, axis2)\n--\n\nA view with two axes interchanged." },
+    { "squeeze", (PyCFunction)(void (*)(void))Ndarray_squeeze,
+      METH_VARARGS | METH_KEYWORDS,
+      "squeeze(axis=None)\n--\n\nA view without the given (default: all) size-1 "
+      "axes." },
+    { "view", (PyCFunction)(void (*)(void))Ndarray_view, METH_VARARGS | METH_KEYWORDS,
+      "view(dtype=None, type=None)\n--\n\n"
+      "A view of the same memory, optionally as another dtype. With a different item\n"
+      "size the last axis must be contiguous and is rescaled (NumPy's rules); the\n"
+      "elements must also stay aligned." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ---- module functions ------------------------------------------------------- */
@@ -1377,8 +1214,8 @@ on_array1(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *), PyObject *x)
 }
 
 static PyObject *
-on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *), PyObject *x,
-          PyObject *y)
+on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *),
+          PyObject *x, PyObject *y)
 {
     CaArray *a = as_array(a_obj);
     if (a == NULL) {
@@ -1442,7 +1279,8 @@ mod_squeeze(PyObject *m, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "axis", NULL};
     PyObject *a_obj, *axis = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj, &axis)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj,
+                                     &axis)) {
         return NULL;
     }
     return on_array1(a_obj, squeeze_impl, axis);
@@ -1508,7 +1346,7 @@ mod_broadcast_shapes(PyObject *m, PyObject *args)
         if (nd < 0) {
             return NULL;
         }
-        if (broadcast_shape(&out_nd, out, nd, shape) < 0) {
+        if (ca_broadcast_into(&out_nd, out, nd, shape) < 0) {
             PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot be "
                             "broadcast to a single shape");
             return NULL;
@@ -1526,7 +1364,8 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
     PyObject *arrays = NULL, *out = NULL;
 
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
-        PyErr_SetString(PyExc_TypeError, "broadcast_arrays() takes no keyword arguments");
+        PyErr_SetString(PyExc_TypeError,
+                        "broadcast_arrays() takes no keyword arguments");
         return NULL;
     }
     arrays = PyTuple_New(n);
@@ -1544,7 +1383,7 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
                             "different devices");
             goto error;
         }
-        if (broadcast_shape(&nd, shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
+        if (ca_broadcast_into(&nd, shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
             PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot be "
                             "broadcast to a single shape");
             goto error;
@@ -1556,12 +1395,8 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         CaArray *a = (CaArray *)PyTuple_GET_ITEM(arrays, i);
-        int same = CA_NDIM(a) == nd;
-        for (int d = 0; same && d < nd; d++) {
-            same = CA_SHAPE(a)[d] == shape[d];
-        }
         PyObject *r;
-        if (same) {
+        if (ca_same_shape(CA_NDIM(a), CA_SHAPE(a), nd, shape)) {
             Py_INCREF(a);
             r = (PyObject *)a;
         }
@@ -1586,8 +1421,8 @@ mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"arrays", "axis", "out", "dtype", "casting", NULL};
     PyObject *arrays, *axis = NULL, *out = NULL, *dtype = NULL, *casting = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$OO:concatenate", kwlist, &arrays,
-                                     &axis, &out, &dtype, &casting)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$OO:concatenate", kwlist,
+                                     &arrays, &axis, &out, &dtype, &casting)) {
         return NULL;
     }
     if (out != NULL && out != Py_None && dtype != NULL && dtype != Py_None) {
@@ -1625,58 +1460,53 @@ mod_stack(PyObject *m, PyObject *args, PyObject *kwargs)
 #define CA_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 static PyMethodDef manip_functions[] = {
-    {"reshape", CA_KW(mod_reshape),
-     "reshape(a, /, shape=None, order='C', *, newshape=None, copy=None)\n--\n\n"
-     "Gives a new shape to an array: a view when the strides allow, else a copy."},
-    {"ravel", CA_KW(mod_ravel),
-     "ravel(a, order='C')\n--\n\nThe array as 1-D: a view when possible, else a copy."},
-    {"transpose", CA_KW(mod_transpose),
-     "transpose(a, axes=None)\n--\n\nA view with the axes permuted."},
-    {"permute_dims", CA_KW(mod_permute_dims),
-     "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)."},
-    {"swapaxes", CA_KW(mod_swapaxes),
-     "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged."},
-    {"moveaxis", CA_KW(mod_moveaxis),
-     "moveaxis(a, source, destination)\n--\n\nA view with axes moved to new positions."},
-    {"squeeze", CA_KW(mod_squeeze),
-     "squeeze(a, axis=None)\n--\n\nA view without size-1 axes."},
-    {"expand_dims", CA_KW(mod_expand_dims),
-     "expand_dims(a, axis)\n--\n\nA view with size-1 axes inserted at `axis`."},
-    {"flip", CA_KW(mod_flip),
-     "flip(m, axis=None)\n--\n\nA view with the order of elements reversed along the "
-     "axes (negative strides)."},
-    {"broadcast_to", CA_KW(mod_broadcast_to),
-     "broadcast_to(array, shape)\n--\n\nA read-only view broadcast to `shape`."},
-    {"broadcast_arrays", CA_KW(mod_broadcast_arrays),
-     "broadcast_arrays(*args)\n--\n\nA tuple of the arrays broadcast against each other "
-     "(views; arrays already of the common shape are returned as they are)."},
-    {"broadcast_shapes", (PyCFunction)mod_broadcast_shapes, METH_VARARGS,
-     "broadcast_shapes(*shapes)\n--\n\nThe shape the given shapes broadcast to."},
-    {"concatenate", CA_KW(mod_concatenate),
-     "concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
-     "Join arrays along an existing axis (axis=None: the raveled arrays). The result's\n"
-     "dtype is NumPy's promotion of the inputs. All arrays must be on one device."},
-    {"concat", CA_KW(mod_concat),
-     "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array API)."},
-    {"stack", CA_KW(mod_stack),
-     "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
-     "Join arrays of one shape along a new axis."},
-    {NULL, NULL, 0, NULL},
+    { "reshape", CA_KW(mod_reshape),
+      "reshape(a, /, shape=None, order='C', *, newshape=None, copy=None)\n--\n\n"
+      "Gives a new shape to an array: a view when the strides allow, else a copy." },
+    { "ravel", CA_KW(mod_ravel),
+      "ravel(a, order='C')\n--\n\nThe array as 1-D: a view when possible, else a "
+      "copy." },
+    { "transpose", CA_KW(mod_transpose),
+      "transpose(a, axes=None)\n--\n\nA view with the axes permuted." },
+    { "permute_dims", CA_KW(mod_permute_dims),
+      "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)." },
+    { "swapaxes", CA_KW(mod_swapaxes),
+      "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged." },
+    { "moveaxis", CA_KW(mod_moveaxis),
+      "moveaxis(a, source, destination)\n--\n\nA view with axes moved to new "
+      "positions." },
+    { "squeeze", CA_KW(mod_squeeze),
+      "squeeze(a, axis=None)\n--\n\nA view without size-1 axes." },
+    { "expand_dims", CA_KW(mod_expand_dims),
+      "expand_dims(a, axis)\n--\n\nA view with size-1 axes inserted at `axis`." },
+    { "flip", CA_KW(mod_flip),
+      "flip(m, axis=None)\n--\n\nA view with the order of elements reversed along the "
+      "axes (negative strides)." },
+    { "broadcast_to", CA_KW(mod_broadcast_to),
+      "broadcast_to(array, shape)\n--\n\nA read-only view broadcast to `shape`." },
+    { "broadcast_arrays", CA_KW(mod_broadcast_arrays),
+      "broadcast_arrays(*args)\n--\n\nA tuple of the arrays broadcast against each "
+      "other "
+      "(views; arrays already of the common shape are returned as they are)." },
+    { "broadcast_shapes", (PyCFunction)mod_broadcast_shapes, METH_VARARGS,
+      "broadcast_shapes(*shapes)\n--\n\nThe shape the given shapes broadcast to." },
+    { "concatenate", CA_KW(mod_concatenate),
+      "concatenate(arrays, /, axis=0, out=None, *, dtype=None, "
+      "casting='same_kind')\n--\n\n"
+      "Join arrays along an existing axis (axis=None: the raveled arrays). The "
+      "result's\n"
+      "dtype is NumPy's promotion of the inputs. All arrays must be on one device." },
+    { "concat", CA_KW(mod_concat),
+      "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array "
+      "API)." },
+    { "stack", CA_KW(mod_stack),
+      "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
+      "Join arrays of one shape along a new axis." },
+    { NULL, NULL, 0, NULL },
 };
 
 int
 ca_manip_init(PyObject *m)
 {
-    if (axis_error_type == NULL) {
-        PyObject *mod = PyImport_ImportModule("numpy.exceptions");
-        if (mod == NULL) {
-            return -1;
-        }
-        axis_error_type = PyObject_GetAttrString(mod, "AxisError");
-        Py_DECREF(mod);
-        if (axis_error_type == NULL) {
-            return -1;
-        }
-    }
     return PyModule_AddFunctions(m, manip_functions);
 }

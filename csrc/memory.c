@@ -192,18 +192,12 @@ alloc_error(ca_pool *p, int st, int device, ca_memkind kind, size_t nbytes)
     else {
         snprintf(limit, sizeof(limit), "none");
     }
-    if (device == CA_CPU) {
-        snprintf(where, sizeof(where), "cpu");
-    }
-    else {
-        snprintf(where, sizeof(where), "cuda:%d", device);
-    }
     PyErr_Format(ca_st->OutOfMemoryError,
                  "out of memory allocating %s of %s memory on %s (%s): %s in use, %s "
                  "cached in the pool after releasing what it could, limit %s. Free "
                  "arrays you no longer need, or raise the limit with "
                  "pool.set_limit() / CUARRAY_GPU_MEMORY_LIMIT.",
-                 req, ca_memkind_name[kind], where,
+                 req, ca_memkind_name[kind], ca_device_name(device, where),
                  st == CA_POOL_ELIMIT ? "the pool's limit would be exceeded"
                                       : "the allocator has no more",
                  used, cached, limit);
@@ -341,7 +335,7 @@ Memory_dealloc(CaMemory *self)
 static PyObject *
 Memory_get_ptr(CaMemory *self, void *closure)
 {
-    ca_fusion_export_memory(self);
+    ca_hook.export_memory(self);
     return PyLong_FromVoidPtr(self->ptr);
 }
 
@@ -387,7 +381,7 @@ static PyObject *
 Memory_get_cai(CaMemory *self, void *closure)
 {
     PyObject *stream = NULL, *res = NULL;
-    ca_fusion_export_memory(self);
+    ca_hook.export_memory(self);
     if (self->kind == CA_MEM_HOST) {
         PyErr_SetString(PyExc_AttributeError,
                         "host memory has no __cuda_array_interface__: a GPU cannot "
@@ -416,17 +410,11 @@ Memory_get_cai(CaMemory *self, void *closure)
 static PyObject *
 Memory_repr(CaMemory *self)
 {
-    char buf[160], dev[16];
-    if (self->device == CA_CPU) {
-        snprintf(dev, sizeof(dev), "cpu");
-    }
-    else {
-        snprintf(dev, sizeof(dev), "cuda:%d", self->device);
-    }
+    char buf[160], dev[CA_DEVICE_NAME_LEN];
     snprintf(buf, sizeof(buf),
              "<cuarray.cuda.Memory ptr=0x%llx size=%zu kind='%s' device=%s>",
              (unsigned long long)(uintptr_t)self->ptr, self->size,
-             ca_memkind_name[self->kind], dev);
+             ca_memkind_name[self->kind], ca_device_name(self->device, dev));
     return PyUnicode_FromString(buf);
 }
 
@@ -634,7 +622,7 @@ MemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     device = ca_device_from_object(dev_obj);
-    if (device == -2) {
+    if (device == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (kind_from_object(kind_obj, device, &kind) < 0) {
@@ -664,7 +652,7 @@ PinnedMemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     device = ca_device_from_object(dev_obj);
-    if (device == -2) {
+    if (device == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (dev_obj == Py_None) {
@@ -1053,7 +1041,7 @@ get_managed_memory_pool(PyObject *m, PyObject *args, PyObject *kwds)
         return NULL;
     }
     device = ca_device_from_object(dev_obj);
-    if (device == -2) {
+    if (device == CA_DEVICE_ERROR) {
         return NULL;
     }
     if (dev_obj == Py_None) {

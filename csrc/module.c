@@ -7,7 +7,19 @@
 #define CA_IMPORT_ARRAY_HERE
 #include "cuarray.h"
 
+#include "readback.h"
+
 ca_state *ca_st = NULL;
+
+/* The up-calls of the lower layers (cuarray.h says why); only this file sees
+ * both sides. */
+const ca_hooks ca_hook = {
+    .stream_destroyed = ca_memory_stream_destroyed,
+    .export_memory = ca_fusion_export_memory,
+    .pending_dealloc = ca_fusion_array_dealloc,
+    .mirror_drop = ca_readback_mirror_drop,
+    .memory_alloc = ca_memory_alloc,
+};
 
 typedef int (*ca_init_fn)(PyObject *);
 
@@ -18,7 +30,7 @@ static const ca_init_fn ca_inits[] = {
     ca_ndarray_init,  ca_creation_init, ca_transfer_init,    ca_index_init,
     ca_manip_init,    ca_interop_init,  ca_elementwise_init, ca_reduction_init,
     ca_linalg_init,   ca_random_init,   ca_fusion_init,
-    ca_search_init,
+    ca_search_init,   ca_format_init,   ca_fft_init,
     ca_sort_init,
 };
 
@@ -75,6 +87,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->OutOfMemoryError);
     Py_VISIT(st->CUBLASError);
     Py_VISIT(st->CURANDError);
+    Py_VISIT(st->CUFFTError);
     for (int i = 0; i < CA_NTYPES; i++) {
         Py_VISIT(st->descr[i]);
     }

@@ -1,27 +1,29 @@
 /*
- * ndarray.c: the cuarray.ndarray type: metadata, views, attributes, repr,
- * conversions to Python scalars, the buffer protocol and NumPy's __array__.
+ * ndarray.c: the cuarray.ndarray type: metadata, views, attributes, iteration,
+ * the buffer protocol and NumPy's __array__.
  *
  * An array is a variable-size object (ob_size = ndim) whose tail holds shape
  * then strides. It references the CaMemory that owns its buffer (NULL when it
  * has no elements) and, for views, the array it views. Other files add methods
  * and slots through the tables declared in cuarray.h; ca_ndarray_init merges
- * them into the type's spec.
+ * them into the type's spec: reading elements back (readback.c), printing and
+ * pickling (format.c), copies and transfers (transfer.c), operators, ...
+ *
+ * This file is the array core: it calls only the base layer (args.c, device.c,
+ * dtype.c, errors.c, launch.c) and memory.c, never the files built on it
+ * (tests/test_layers.py). What they attach to an array (a deferred kernel, a
+ * readback mirror) is released through ca_hook (module.c).
  */
 #include "cuarray.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "structmember.h"
 
-#include "readback.h"
+#include "launch.h"
 
 /* The iterator type (file-local: only ndarray.c creates iterators). */
 static PyTypeObject *ca_iter_type = NULL;
-
-/* Python-level glue (cuarray._creation) used by repr; imported on first use. */
-static PyObject *ca_repr_glue = NULL;
 
 /* ======================================================================== */
 /* Allocation and construction                                               */
@@ -61,10 +63,10 @@ Ndarray_dealloc(CaArray *a)
     }
     if (a->pending != NULL) {
         /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
-        ca_fusion_array_dealloc(a);
+        ca_hook.pending_dealloc(a);
     }
     if (a->rb_slot >= 0) {
-        ca_readback_mirror_drop(a->rb_slot);
+        ca_hook.mirror_drop(a->rb_slot);
     }
     Py_XDECREF(a->mem);
     Py_XDECREF(a->base);
@@ -75,40 +77,8 @@ Ndarray_dealloc(CaArray *a)
 void
 ca_array_update_flags(CaArray *a)
 {
-    int nd = CA_NDIM(a);
-    const Py_ssize_t *shape = CA_SHAPE(a);
-    const Py_ssize_t *strides = CA_STRIDES(a);
-    int c = 1, f = 1;
-    Py_ssize_t sd = a->itemsize;
-    /* NumPy's rules: dimensions of length 1 do not matter, and an array
-     * without elements is both C- and F-contiguous. */
-    for (int i = 0; i < nd; i++) {
-        if (shape[i] == 0) {
-            a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
-            return;
-        }
-    }
-    for (int i = nd - 1; i >= 0; i--) {
-        if (shape[i] != 1) {
-            if (strides[i] != sd) {
-                c = 0;
-                break;
-            }
-            sd *= shape[i];
-        }
-    }
-    sd = a->itemsize;
-    for (int i = 0; i < nd; i++) {
-        if (shape[i] != 1) {
-            if (strides[i] != sd) {
-                f = 0;
-                break;
-            }
-            sd *= shape[i];
-        }
-    }
     a->flags &= ~(CA_C_CONTIGUOUS | CA_F_CONTIGUOUS);
-    a->flags |= (c ? CA_C_CONTIGUOUS : 0) | (f ? CA_F_CONTIGUOUS : 0);
+    a->flags |= ca_layout_flags(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize);
 }
 
 /* Validate a shape and return the element count, or -1 with ValueError. */
@@ -157,25 +127,13 @@ static void
 fill_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, int itemsize,
              int fortran, Py_ssize_t size)
 {
-    Py_ssize_t sd = itemsize;
     if (size == 0) {
         for (int i = 0; i < ndim; i++) {
             strides[i] = 0;
         }
         return;
     }
-    if (fortran) {
-        for (int i = 0; i < ndim; i++) {
-            strides[i] = sd;
-            sd *= shape[i];
-        }
-    }
-    else {
-        for (int i = ndim - 1; i >= 0; i--) {
-            strides[i] = sd;
-            sd *= shape[i];
-        }
-    }
+    ca_contiguous_strides(ndim, shape, itemsize, fortran, strides);
 }
 
 CaArray *
@@ -322,18 +280,10 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
 void
 ca_strided_set_operand(ca_strided *s, int op, CaArray *a)
 {
-    int nd = CA_NDIM(a);
-    int off = s->ndim - nd;
-    const Py_ssize_t *shape = CA_SHAPE(a);
-    const Py_ssize_t *strides = CA_STRIDES(a);
+    Py_ssize_t strides[CA_MAX_DIMS];
+    ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), s->ndim, NULL, strides);
     for (int i = 0; i < s->ndim; i++) {
-        int j = i - off;
-        if (j < 0 || shape[j] == 1) {
-            s->strides[op][i] = 0; /* broadcast */
-        }
-        else {
-            s->strides[op][i] = strides[j];
-        }
+        s->strides[op][i] = strides[i];
     }
     s->data[op] = a->data;
     if (s->nops < op + 1) {
@@ -345,10 +295,8 @@ ca_strided_set_operand(ca_strided *s, int op, CaArray *a)
 /* Host access helpers                                                       */
 /* ======================================================================== */
 
-/* The host address of a's first element, or NULL if a's memory is not
- * host-accessible (device memory). Size-0 arrays answer a dummy address. */
-static char *
-array_host_data(CaArray *a)
+char *
+ca_array_host_data(CaArray *a)
 {
     static char empty_buffer[16];
     if (a->mem == NULL) {
@@ -371,23 +319,13 @@ array_wait_host(CaArray *a)
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
-    ca_stream_t stream = ca_current_stream(a->device);
-    cudaError_t st;
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaStreamSynchronize((cudaStream_t)stream);
-    Py_END_ALLOW_THREADS
-    if (st != cudaSuccess) {
-        return ca_cuda_error_int(st, "cudaStreamSynchronize(stream)");
-    }
-    return 0;
+    return ca_run_stream_sync(ca_current_stream(a->device));
 }
 
-/* A NumPy view of a host-accessible array's memory (after waiting for the
- * device); the view keeps `a` alive. */
-static PyObject *
-array_numpy_view(CaArray *a)
+PyObject *
+ca_array_numpy_view(CaArray *a)
 {
-    char *p = array_host_data(a);
+    char *p = ca_array_host_data(a);
     if (p == NULL) {
         PyErr_SetString(PyExc_TypeError, "array memory is not host-accessible");
         return NULL;
@@ -411,169 +349,20 @@ array_numpy_view(CaArray *a)
     return v;
 }
 
-/* Copy the one element at `p` (an address of a's device) into buf. */
-static int
-array_read_element(CaArray *a, const char *p, void *buf)
-{
-    if (a->device == CA_CPU) {
-        memcpy(buf, p, (size_t)a->itemsize);
-        return 0;
-    }
-    if (a->rb_slot >= 0 && p == a->data && a->rb_epoch == ca_work_epoch &&
-        ca_readback_mirror_read(a->rb_slot, buf, a->itemsize) == 0) {
-        /* the reduction that computed a also wrote it to host memory, and no
-         * GPU work since could have changed it: no launch at all */
-        return 0;
-    }
-    if (ca_use_device(a->device) < 0) {
-        return -1;
-    }
-    ca_stream_t stream = ca_current_stream(a->device);
-    /* The fast path (float(x.sum()) and friends): a tiny kernel queued behind
-     * the work that computes the element writes it into mapped pinned memory
-     * the host polls; one round trip, no DMA, usually no synchronization. */
-    int r = ca_readback_element(a->device, p, a->itemsize, buf, stream);
-    if (r <= 0) {
-        return r;
-    }
-    /* No readback slot: through a pinned bounce buffer, queued behind the work
-     * that computes the element, one synchronization (a copy into pageable
-     * `buf` would first wait for the stream, then stage). */
-    r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
-    if (r <= 0) {
-        return r;
-    }
-    /* Every buffer in use by other threads. */
-    cudaError_t st;
-    const char *call = "cudaMemcpyAsync(host, element, itemsize, cudaMemcpyDefault)";
-    Py_BEGIN_ALLOW_THREADS
-    st = cudaMemcpyAsync(buf, p, (size_t)a->itemsize, cudaMemcpyDefault,
-                         (cudaStream_t)stream);
-    if (st == cudaSuccess) {
-        st = cudaStreamSynchronize((cudaStream_t)stream);
-        call = "cudaStreamSynchronize(stream)";
-    }
-    Py_END_ALLOW_THREADS
-    if (st != cudaSuccess) {
-        return ca_cuda_error_int(st, call);
-    }
-    return 0;
-}
-
-static double
-half_to_double(uint16_t h)
-{
-    int sign = (h >> 15) & 1;
-    int exp = (h >> 10) & 0x1f;
-    int mant = h & 0x3ff;
-    double v;
-    if (exp == 0) {
-        v = ldexp((double)mant, -24);
-    }
-    else if (exp == 31) {
-        v = mant ? Py_NAN : Py_HUGE_VAL;
-    }
-    else {
-        v = ldexp((double)(mant | 0x400), exp - 25);
-    }
-    return sign ? -v : v;
-}
-
-/* A Python bool/int/float/complex from one element of `dtype` at buf. */
-static PyObject *
-scalar_to_python(int dtype, const void *buf)
-{
-    switch (dtype) {
-    case CA_BOOL:
-        return PyBool_FromLong(*(const uint8_t *)buf != 0);
-    case CA_INT8:
-        return PyLong_FromLong(*(const int8_t *)buf);
-    case CA_UINT8:
-        return PyLong_FromLong(*(const uint8_t *)buf);
-    case CA_INT16:
-        return PyLong_FromLong(*(const int16_t *)buf);
-    case CA_UINT16:
-        return PyLong_FromLong(*(const uint16_t *)buf);
-    case CA_INT32:
-        return PyLong_FromLong(*(const int32_t *)buf);
-    case CA_UINT32:
-        return PyLong_FromUnsignedLong(*(const uint32_t *)buf);
-    case CA_INT64:
-        return PyLong_FromLongLong(*(const int64_t *)buf);
-    case CA_UINT64:
-        return PyLong_FromUnsignedLongLong(*(const uint64_t *)buf);
-    case CA_FLOAT16:
-        return PyFloat_FromDouble(half_to_double(*(const uint16_t *)buf));
-    case CA_FLOAT32:
-        return PyFloat_FromDouble(*(const float *)buf);
-    case CA_FLOAT64:
-        return PyFloat_FromDouble(*(const double *)buf);
-    case CA_COMPLEX64: {
-        const float *c = (const float *)buf;
-        return PyComplex_FromDoubles(c[0], c[1]);
-    }
-    case CA_COMPLEX128: {
-        const double *c = (const double *)buf;
-        return PyComplex_FromDoubles(c[0], c[1]);
-    }
-    }
-    PyErr_SetString(PyExc_SystemError, "bad dtype");
-    return NULL;
-}
-
-/* The Python value of the element at `p`. Synchronizes. */
-static PyObject *
-array_element(CaArray *a, const char *p)
-{
-    uint64_t buf[2];
-    if (array_read_element(a, p, buf) < 0) {
-        return NULL;
-    }
-    return scalar_to_python(a->dtype, buf);
-}
-
-/* Device string as the Array API prints it: 'cpu' or 'cuda:N'. */
-static PyObject *
-device_string(int device)
-{
-    if (device == CA_CPU) {
-        return PyUnicode_FromString("cpu");
-    }
-    return PyUnicode_FromFormat("cuda:%d", device);
-}
-
 /* ======================================================================== */
 /* Attributes                                                                */
 /* ======================================================================== */
 
 static PyObject *
-dims_tuple(const Py_ssize_t *v, int n)
-{
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromSsize_t(v[i]);
-        if (x == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, x);
-    }
-    return t;
-}
-
-static PyObject *
 get_shape(CaArray *a, void *c)
 {
-    return dims_tuple(CA_SHAPE(a), CA_NDIM(a));
+    return ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
 }
 
 static PyObject *
 get_strides(CaArray *a, void *c)
 {
-    return dims_tuple(CA_STRIDES(a), CA_NDIM(a));
+    return ca_shape_tuple(CA_NDIM(a), CA_STRIDES(a));
 }
 
 static PyObject *
@@ -757,7 +546,7 @@ get_data(CaArray *a, void *c)
         return NULL;
     }
     /* the address may reach other code: no deferred kernels behind it */
-    ca_fusion_export_memory(a->mem);
+    ca_hook.export_memory(a->mem);
     p->ptr = a->data;
     p->device = a->device;
     p->mem = a->mem ? (PyObject *)a->mem : Py_None;
@@ -808,8 +597,9 @@ MemPtr_int(CaMemPtr *p)
 static PyObject *
 MemPtr_repr(CaMemPtr *p)
 {
+    char buf[CA_DEVICE_NAME_LEN];
     return PyUnicode_FromFormat("<cuarray.MemoryPointer %p on %s>", (void *)p->ptr,
-                                p->device == CA_CPU ? "cpu" : "cuda");
+                                ca_device_name(p->device, buf));
 }
 
 static PyGetSetDef memptr_getset[] = {
@@ -891,171 +681,7 @@ static PyGetSetDef ndarray_getset[] = {
 };
 
 /* ======================================================================== */
-/* repr / str                                                                 */
-/* ======================================================================== */
-
-static PyObject *
-repr_glue(const char *name)
-{
-    if (ca_repr_glue == NULL) {
-        ca_repr_glue = PyImport_ImportModule("cuarray._creation");
-        if (ca_repr_glue == NULL) {
-            return NULL;
-        }
-    }
-    return PyObject_GetAttrString(ca_repr_glue, name);
-}
-
-/* A view of `a` restricted to [start, start + len) along axis ax. */
-static CaArray *
-axis_slice(CaArray *a, int ax, Py_ssize_t start, Py_ssize_t len)
-{
-    Py_ssize_t shape[CA_MAX_DIMS];
-    memcpy(shape, CA_SHAPE(a), (size_t)CA_NDIM(a) * sizeof(Py_ssize_t));
-    shape[ax] = len;
-    return ca_array_view(a, a->dtype, CA_NDIM(a), shape, CA_STRIDES(a),
-                         a->data + start * CA_STRIDES(a)[ax]);
-}
-
-/* The part of a device array that NumPy's summarised print shows: along each
- * axis longer than 2*edge, the first edge+1 and the last edge elements (the
- * middle one only makes NumPy summarise that axis; it is never printed). */
-static CaArray *
-summarize(CaArray *a, Py_ssize_t edge)
-{
-    CaArray *cur = a, *out = NULL, *src = NULL, *dst = NULL;
-    Py_INCREF(cur);
-    for (int ax = 0; ax < CA_NDIM(a); ax++) {
-        Py_ssize_t n = CA_SHAPE(cur)[ax];
-        if (n <= 2 * edge + 1) {
-            continue;
-        }
-        Py_ssize_t shape[CA_MAX_DIMS];
-        memcpy(shape, CA_SHAPE(cur), (size_t)CA_NDIM(cur) * sizeof(Py_ssize_t));
-        shape[ax] = 2 * edge + 1;
-        out =
-            ca_array_empty(cur->dtype, CA_NDIM(cur), shape, 0, cur->device, cur->kind);
-        if (out == NULL) {
-            goto error;
-        }
-        for (int part = 0; part < 2; part++) {
-            Py_ssize_t s0 = part ? n - edge : 0, d0 = part ? edge + 1 : 0;
-            Py_ssize_t len = part ? edge : edge + 1;
-            src = axis_slice(cur, ax, s0, len);
-            dst = src ? axis_slice(out, ax, d0, len) : NULL;
-            if (dst == NULL || ca_assign(dst, src) < 0) {
-                goto error;
-            }
-            Py_CLEAR(src);
-            Py_CLEAR(dst);
-        }
-        Py_SETREF(cur, out);
-        out = NULL;
-    }
-    return cur;
-error:
-    Py_XDECREF(src);
-    Py_XDECREF(dst);
-    Py_XDECREF(out);
-    Py_XDECREF(cur);
-    return NULL;
-}
-
-/* NumPy's repr (or str) of the array, with the device appended to repr. */
-static PyObject *
-array_format(CaArray *a, int is_repr, int force_copy)
-{
-    PyObject *params = NULL, *h = NULL, *fn = NULL, *dev = NULL, *res = NULL;
-    CaArray *small = NULL;
-    int summarized = 0;
-    if (array_host_data(a) != NULL && !force_copy) {
-        /* Host-accessible memory: NumPy reads (and summarises) it in place. */
-        h = array_numpy_view(a);
-    }
-    else {
-        params = repr_glue("_print_params");
-        Py_XSETREF(params, params ? PyObject_CallNoArgs(params) : NULL);
-        if (params == NULL) {
-            goto error;
-        }
-        Py_ssize_t threshold = PyLong_AsSsize_t(PyTuple_GET_ITEM(params, 0));
-        Py_ssize_t edge = PyLong_AsSsize_t(PyTuple_GET_ITEM(params, 1));
-        if (PyErr_Occurred()) {
-            goto error;
-        }
-        if (a->size > threshold) {
-            small = summarize(a, edge);
-            if (small == NULL) {
-                goto error;
-            }
-            summarized = 1;
-            h = ca_array_to_numpy(small);
-        }
-        else {
-            h = ca_array_to_numpy(a);
-        }
-    }
-    if (h == NULL) {
-        goto error;
-    }
-    fn = repr_glue("_format");
-    if (fn == NULL) {
-        goto error;
-    }
-    dev = device_string(a->device);
-    if (dev == NULL) {
-        goto error;
-    }
-    const char *kind = a->kind == (a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE)
-                           ? NULL
-                           : ca_memkind_name[a->kind];
-    PyObject *shape = get_shape(a, NULL);
-    if (shape == NULL) {
-        goto error;
-    }
-    res = PyObject_CallFunction(fn, "OiiOzO", h, is_repr, summarized, dev, kind, shape);
-    Py_DECREF(shape);
-error:
-    Py_XDECREF(params);
-    Py_XDECREF(h);
-    Py_XDECREF(fn);
-    Py_XDECREF(dev);
-    Py_XDECREF(small);
-    return res;
-}
-
-static PyObject *
-Ndarray_repr(CaArray *a)
-{
-    return array_format(a, 1, 0);
-}
-
-static PyObject *
-Ndarray_str(CaArray *a)
-{
-    return array_format(a, 0, 0);
-}
-
-/* _core._format_copied(x, is_repr): repr/str through the device-memory path
- * (copy or summarise, then print), whatever x's memory; for the tests. */
-static PyObject *
-py_format_copied(PyObject *self, PyObject *args)
-{
-    PyObject *x;
-    int is_repr;
-    if (!PyArg_ParseTuple(args, "O!p", ca_st->ndarray_type, &x, &is_repr)) {
-        return NULL;
-    }
-    return array_format((CaArray *)x, is_repr, 1);
-}
-
-static PyMethodDef ndarray_functions[] = {
-    {"_format_copied", py_format_copied, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-/* ======================================================================== */
-/* len, iteration, conversion to Python scalars                              */
+/* len, iteration                                                            */
 /* ======================================================================== */
 
 static Py_ssize_t
@@ -1149,167 +775,6 @@ static PyType_Spec iter_spec = {
     .slots = iter_slots,
 };
 
-static int
-Ndarray_bool(CaArray *a)
-{
-    if (a->size != 1) {
-        PyErr_SetString(PyExc_ValueError,
-                        a->size == 0
-                            ? "The truth value of an empty array is ambiguous. Use "
-                              "`array.size > 0` to check that an array is not empty."
-                            : "The truth value of an array with more than one element "
-                              "is ambiguous. Use a.any() or a.all()");
-        return -1;
-    }
-    PyObject *v = array_element(a, a->data);
-    if (v == NULL) {
-        return -1;
-    }
-    int r = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    return r;
-}
-
-/* The element of a one-element array as a Python object, for int(), float()
- * and complex(). NumPy 2 accepts only 0-d arrays here; CuPy (and NumPy 1)
- * any array of size 1, which code written for CuPy relies on. */
-static PyObject *
-scalar_value(CaArray *a)
-{
-    if (a->size != 1) {
-        PyErr_SetString(PyExc_TypeError,
-                        "only one-element arrays can be converted to Python scalars");
-        return NULL;
-    }
-    return array_element(a, a->data);
-}
-
-static PyObject *
-Ndarray_int(CaArray *a)
-{
-    PyObject *v = scalar_value(a);
-    if (v == NULL) {
-        return NULL;
-    }
-    Py_SETREF(v, PyNumber_Long(v));
-    return v;
-}
-
-static PyObject *
-Ndarray_float(CaArray *a)
-{
-    PyObject *v = scalar_value(a);
-    if (v == NULL) {
-        return NULL;
-    }
-    Py_SETREF(v, PyNumber_Float(v));
-    return v;
-}
-
-static PyObject *
-Ndarray_complex(CaArray *a, PyObject *unused)
-{
-    PyObject *v = scalar_value(a);
-    if (v == NULL) {
-        return NULL;
-    }
-    if (PyComplex_Check(v)) {
-        return v;
-    }
-    Py_complex c = {PyFloat_AsDouble(v), 0.0};
-    Py_DECREF(v);
-    if (c.real == -1.0 && PyErr_Occurred()) {
-        return NULL;
-    }
-    return PyComplex_FromCComplex(c);
-}
-
-static PyObject *
-Ndarray_index(CaArray *a)
-{
-    if (CA_NDIM(a) != 0 || !ca_is_integer(a->dtype)) {
-        PyErr_SetString(
-            PyExc_TypeError,
-            "only integer scalar arrays can be converted to a scalar index");
-        return NULL;
-    }
-    return array_element(a, a->data);
-}
-
-/* ---- item(), tolist() ------------------------------------------------------- */
-
-static PyObject *
-Ndarray_item(CaArray *a, PyObject *args)
-{
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    int nd = CA_NDIM(a);
-    const Py_ssize_t *shape = CA_SHAPE(a), *strides = CA_STRIDES(a);
-    if (nargs == 0) {
-        if (a->size != 1) {
-            PyErr_SetString(PyExc_ValueError,
-                            "can only convert an array of size 1 to a Python scalar");
-            return NULL;
-        }
-        return array_element(a, a->data);
-    }
-    if (nargs == 1 && PyTuple_Check(PyTuple_GET_ITEM(args, 0))) {
-        args = PyTuple_GET_ITEM(args, 0);
-        nargs = PyTuple_GET_SIZE(args);
-    }
-    char *p = a->data;
-    if (nargs == 1) {
-        /* A flat index in C order. */
-        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, 0), PyExc_IndexError);
-        if (i == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        if (i < 0) {
-            i += a->size;
-        }
-        if (i < 0 || i >= a->size) {
-            PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for size %zd",
-                         PyLong_AsSsize_t(PyTuple_GET_ITEM(args, 0)), a->size);
-            return NULL;
-        }
-        for (int d = nd - 1; d >= 0; d--) {
-            p += (i % shape[d]) * strides[d];
-            i /= shape[d];
-        }
-        return array_element(a, p);
-    }
-    if (nargs != nd) {
-        PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
-        return NULL;
-    }
-    for (int d = 0; d < nd; d++) {
-        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, d), PyExc_IndexError);
-        if (i == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        Py_ssize_t j = i < 0 ? i + shape[d] : i;
-        if (j < 0 || j >= shape[d]) {
-            PyErr_Format(PyExc_IndexError,
-                         "index %zd is out of bounds for axis %d with size %zd", i, d,
-                         shape[d]);
-            return NULL;
-        }
-        p += j * strides[d];
-    }
-    return array_element(a, p);
-}
-
-static PyObject *
-Ndarray_tolist(CaArray *a, PyObject *unused)
-{
-    PyObject *h = ca_array_to_numpy(a);
-    if (h == NULL) {
-        return NULL;
-    }
-    PyObject *r = PyArray_ToList((PyArrayObject *)h);
-    Py_DECREF(h);
-    return r;
-}
-
 /* ======================================================================== */
 /* Array API                                                                  */
 /* ======================================================================== */
@@ -1341,31 +806,6 @@ Ndarray_array_namespace(CaArray *a, PyObject *args, PyObject *kwds)
     return PyImport_ImportModule("cuarray");
 }
 
-static PyObject *
-Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"device", "stream", NULL};
-    PyObject *devobj, *stream = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:to_device", kwlist, &devobj,
-                                     &stream)) {
-        return NULL;
-    }
-    int device = ca_device_from_object(devobj);
-    if (device == -2) {
-        return NULL;
-    }
-    if (stream != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "to_device(stream=...) is not supported; use `with stream:`");
-        return NULL;
-    }
-    if (device == a->device) {
-        Py_INCREF(a);
-        return (PyObject *)a;
-    }
-    return (PyObject *)ca_asarray((PyObject *)a, -1, device, -1, 'K', -1);
-}
-
 /* ======================================================================== */
 /* NumPy: buffer protocol and __array__                                      */
 /* ======================================================================== */
@@ -1389,7 +829,7 @@ static int
 Ndarray_getbuffer(CaArray *a, Py_buffer *view, int flags)
 {
     view->obj = NULL;
-    char *p = array_host_data(a);
+    char *p = ca_array_host_data(a);
     if (p == NULL) {
         PyErr_SetString(PyExc_BufferError,
                         "cuarray array in device memory: the buffer protocol needs "
@@ -1460,14 +900,14 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
                                      &copy)) {
         return NULL;
     }
-    if (array_host_data(a) == NULL) {
+    if (ca_array_host_data(a) == NULL) {
         PyErr_SetString(PyExc_TypeError,
                         "Implicit conversion of a cuarray array in device memory to a "
                         "NumPy array is not allowed: use .get() (or cuarray.asnumpy) "
                         "to copy it to the host explicitly");
         return NULL;
     }
-    PyObject *v = array_numpy_view(a);
+    PyObject *v = ca_array_numpy_view(a);
     if (v == NULL) {
         return NULL;
     }
@@ -1506,37 +946,24 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
 static PyObject *
 Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *empty = NULL, *res = NULL;
-    PyObject *mod = PyImport_ImportModule("cuarray._core");
-    if (mod == NULL) {
+    /* ndarray is not subclassable (no Py_TPFLAGS_BASETYPE): type is ours. */
+    static char *kwlist[] = {"shape", "dtype", "order", "device", "memory", NULL};
+    PyObject *v[5] = {NULL, NULL, NULL, NULL, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO$OO:ndarray", kwlist, &v[0],
+                                     &v[1], &v[2], &v[3], &v[4])) {
         return NULL;
     }
-    empty = PyObject_GetAttrString(mod, "empty");
-    Py_DECREF(mod);
-    if (empty != NULL) {
-        res = PyObject_Call(empty, args, kwds);
-        Py_DECREF(empty);
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int ndim = ca_shape_from_object(v[0], shape);
+    if (ndim < 0) {
+        return NULL;
     }
-    return res;
-}
-
-static PyObject *
-Ndarray_reduce(CaArray *a, PyObject *unused)
-{
-    /* Pickle through NumPy: (cuarray.asarray, (host copy,), device). */
-    PyObject *h = NULL, *mod = NULL, *fn = NULL, *dev = NULL, *res = NULL;
-    h = ca_array_to_numpy(a);
-    mod = h ? PyImport_ImportModule("cuarray._creation") : NULL;
-    fn = mod ? PyObject_GetAttrString(mod, "_unpickle") : NULL;
-    dev = fn ? device_string(a->device) : NULL;
-    if (dev != NULL) {
-        res = Py_BuildValue("O(OOs)", fn, h, dev, ca_memkind_name[a->kind]);
+    int dtype, fortran, device, kind;
+    if (ca_new_array_args(v + 1, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
+        return NULL;
     }
-    Py_XDECREF(h);
-    Py_XDECREF(mod);
-    Py_XDECREF(fn);
-    Py_XDECREF(dev);
-    return res;
+    return (PyObject *)ca_array_empty(dtype, ndim, shape, fortran, device,
+                                      (ca_memkind)kind);
 }
 
 /* ======================================================================== */
@@ -1544,39 +971,22 @@ Ndarray_reduce(CaArray *a, PyObject *unused)
 /* ======================================================================== */
 
 static PyMethodDef ndarray_methods[] = {
-    {"item", (PyCFunction)Ndarray_item, METH_VARARGS,
-     "item(*args)\n--\n\nThe element (a Python scalar) at a flat or N-d index; with no "
-     "argument the only element. Synchronizes."},
-    {"tolist", (PyCFunction)Ndarray_tolist, METH_NOARGS,
-     "tolist()\n--\n\nThe array as nested Python lists. Synchronizes."},
-    {"__complex__", (PyCFunction)Ndarray_complex, METH_NOARGS, NULL},
     {"__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
      METH_VARARGS | METH_KEYWORDS,
      "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module."},
-    {"to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
-     METH_VARARGS | METH_KEYWORDS,
-     "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
-     "unless it is there already)."},
     {"__array__", (PyCFunction)(void (*)(void))Ndarray_array,
      METH_VARARGS | METH_KEYWORDS,
      "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
      "TypeError for device memory (use .get())."},
-    {"__reduce__", (PyCFunction)Ndarray_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static PyType_Slot ndarray_own_slots[] = {
     {Py_tp_dealloc, Ndarray_dealloc},
-    {Py_tp_repr, Ndarray_repr},
-    {Py_tp_str, Ndarray_str},
     {Py_tp_iter, Ndarray_iter},
     {Py_tp_new, Ndarray_new},
     {Py_mp_length, Ndarray_length},
     {Py_sq_length, Ndarray_length},
-    {Py_nb_bool, Ndarray_bool},
-    {Py_nb_int, Ndarray_int},
-    {Py_nb_float, Ndarray_float},
-    {Py_nb_index, Ndarray_index},
     {Py_bf_getbuffer, Ndarray_getbuffer},
     {Py_bf_releasebuffer, Ndarray_releasebuffer},
     {Py_tp_doc,
@@ -1643,15 +1053,23 @@ ca_ndarray_init(PyObject *m)
         ndarray_methods,           ca_transfer_array_methods, ca_manip_array_methods,
         ca_elementwise_array_methods, ca_reduction_array_methods,
         ca_interop_array_methods,  ca_linalg_array_methods,
-        ca_search_array_methods,
+        ca_search_array_methods,   ca_readback_array_methods, ca_format_array_methods,
         ca_sort_array_methods,
     };
     static const PyGetSetDef *const getset_tables[] = {
         ndarray_getset,
         ca_interop_array_getset,
     };
+    /* The contributed slots first: where a contributor implements a slot this
+     * file also fills, the contributor's wins (and among contributors, the
+     * first listed). */
+    static const PyType_Slot *const slot_tables[] = {
+        ca_elementwise_number_slots, ca_index_slots, ca_linalg_number_slots,
+        ca_readback_number_slots,    ca_format_slots, ndarray_own_slots,
+    };
     const size_t nmt = sizeof(method_tables) / sizeof(method_tables[0]);
     const size_t ngt = sizeof(getset_tables) / sizeof(getset_tables[0]);
+    const size_t nst = sizeof(slot_tables) / sizeof(slot_tables[0]);
     Py_ssize_t nm = 1, ng = 1, ns = 0;
     for (size_t i = 0; i < nmt; i++) {
         nm += count_methods(method_tables[i]);
@@ -1661,10 +1079,10 @@ ca_ndarray_init(PyObject *m)
     }
     PyMethodDef *methods = PyMem_RawCalloc((size_t)nm, sizeof(PyMethodDef));
     PyGetSetDef *getset = PyMem_RawCalloc((size_t)ng, sizeof(PyGetSetDef));
-    Py_ssize_t nslots = count_slots(ndarray_own_slots) +
-                        count_slots(ca_elementwise_number_slots) +
-                        count_slots(ca_index_slots) +
-                        count_slots(ca_linalg_number_slots) + 4;
+    Py_ssize_t nslots = 4; /* methods, getset, members, the end */
+    for (size_t i = 0; i < nst; i++) {
+        nslots += count_slots(slot_tables[i]);
+    }
     PyType_Slot *slots = PyMem_RawCalloc((size_t)nslots, sizeof(PyType_Slot));
     if (methods == NULL || getset == NULL || slots == NULL) {
         PyMem_RawFree(methods);
@@ -1685,12 +1103,9 @@ ca_ndarray_init(PyObject *m)
             getset[k++] = *d;
         }
     }
-    /* The contributed slots first: where a contributor implements a slot this
-     * file also fills (e.g. nb_bool), the contributor's wins. */
-    append_slots(slots, &ns, ca_elementwise_number_slots);
-    append_slots(slots, &ns, ca_index_slots);
-    append_slots(slots, &ns, ca_linalg_number_slots);
-    append_slots(slots, &ns, ndarray_own_slots);
+    for (size_t i = 0; i < nst; i++) {
+        append_slots(slots, &ns, slot_tables[i]);
+    }
     slots[ns++] = (PyType_Slot){Py_tp_methods, methods};
     slots[ns++] = (PyType_Slot){Py_tp_getset, getset};
     slots[ns++] = (PyType_Slot){Py_tp_members, ndarray_members};
@@ -1716,27 +1131,8 @@ ca_ndarray_init(PyObject *m)
         return -1;
     }
     if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||
-        PyModule_AddFunctions(m, ndarray_functions) < 0 ||
         PyModule_AddStringConstant(m, "__array_api_version__", "2023.12") < 0) {
         return -1;
-    }
-    return 0;
-}
-
-/* Kernels load elements with their natural alignment (complex: that of its parts);
- * a view whose pointer or strides break it must be copied first. */
-int
-ca_array_misaligned(const CaArray *a)
-{
-    static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
-    const int al = align[a->dtype];
-    if ((uintptr_t)a->data % (uintptr_t)al) {
-        return 1;
-    }
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        if (CA_SHAPE(a)[d] > 1 && CA_STRIDES(a)[d] % al) {
-            return 1;
-        }
     }
     return 0;
 }

@@ -126,8 +126,7 @@ param(PyObject *obj, double dflt, const char *name, double *out)
 static int
 device_arg(PyObject *obj)
 {
-    int d = ca_device_from_object(obj);
-    return d == -2 ? -2 : d;
+    return ca_device_from_object(obj);
 }
 
 /* A new C-ordered array for the samples. */
@@ -155,7 +154,7 @@ sample_float(CaGenerator *g, int normal, double a, double b, PyObject *size, int
         return NULL;
     }
     int device = device_arg(device_obj);
-    if (device == -2) {
+    if (device == CA_DEVICE_ERROR) {
         return NULL;
     }
     CaArray *out = new_output(dtype, nd, shape, device);
@@ -421,7 +420,7 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     int device = device_arg(v[5]);
-    if (device == -2) {
+    if (device == CA_DEVICE_ERROR) {
         return NULL;
     }
     CaArray *out = new_output(dt, nd, shape, device);

@@ -1,6 +1,7 @@
 /*
  * readback.c: one element of a device array to the host in one round trip,
- * for float(x), int(x), bool(x) and x.item() (csrc/ndarray.c).
+ * for float(x), int(x), bool(x) and x.item(), which live here too (the last
+ * section, plugged into the ndarray type).
  *
  * A D2H cudaMemcpyAsync into pinned memory plus cudaStreamSynchronize costs a
  * DMA setup and a synchronization on top of the work itself. Instead, a
@@ -24,6 +25,9 @@
  * again: a late write could otherwise land in the next user's value.
  */
 #include "launch.h"
+
+#include <math.h>
+#include <string.h>
 
 #include "readback.h"
 
@@ -396,3 +400,281 @@ ca_readback_mirror_retire(int slot)
 }
 
 #endif /* CA_HAVE_CUDA */
+
+/* ======================================================================== */
+/* Python scalars from one element: bool(), int(), float(), complex(),       */
+/* operator.index() and item(), plugged into the ndarray type                */
+/* ======================================================================== */
+
+/* Copy the one element at `p` (an address of a's device) into buf. */
+static int
+array_read_element(CaArray *a, const char *p, void *buf)
+{
+    if (a->device == CA_CPU) {
+        memcpy(buf, p, (size_t)a->itemsize);
+        return 0;
+    }
+    if (a->rb_slot >= 0 && p == a->data && a->rb_epoch == ca_work_epoch &&
+        ca_readback_mirror_read(a->rb_slot, buf, a->itemsize) == 0) {
+        /* the reduction that computed a also wrote it to host memory, and no
+         * GPU work since could have changed it: no launch at all */
+        return 0;
+    }
+    if (ca_use_device(a->device) < 0) {
+        return -1;
+    }
+    ca_stream_t stream = ca_current_stream(a->device);
+    /* The fast path (float(x.sum()) and friends): a tiny kernel queued behind
+     * the work that computes the element writes it into mapped pinned memory
+     * the host polls; one round trip, no DMA, usually no synchronization. */
+    int r = ca_readback_element(a->device, p, a->itemsize, buf, stream);
+    if (r <= 0) {
+        return r;
+    }
+    /* No readback slot: through a pinned bounce buffer, queued behind the work
+     * that computes the element, one synchronization (a copy into pageable
+     * `buf` would first wait for the stream, then stage). */
+    r = ca_bounce_copy(buf, p, (size_t)a->itemsize, 1, stream);
+    if (r <= 0) {
+        return r;
+    }
+    /* Every buffer in use by other threads. */
+    return ca_run_memcpy_wait(buf, p, (size_t)a->itemsize, stream);
+}
+
+static double
+half_to_double(uint16_t h)
+{
+    int sign = (h >> 15) & 1;
+    int exp = (h >> 10) & 0x1f;
+    int mant = h & 0x3ff;
+    double v;
+    if (exp == 0) {
+        v = ldexp((double)mant, -24);
+    }
+    else if (exp == 31) {
+        v = mant ? Py_NAN : Py_HUGE_VAL;
+    }
+    else {
+        v = ldexp((double)(mant | 0x400), exp - 25);
+    }
+    return sign ? -v : v;
+}
+
+/* A Python bool/int/float/complex from one element of `dtype` at buf. */
+static PyObject *
+scalar_to_python(int dtype, const void *buf)
+{
+    switch (dtype) {
+    case CA_BOOL:
+        return PyBool_FromLong(*(const uint8_t *)buf != 0);
+    case CA_INT8:
+        return PyLong_FromLong(*(const int8_t *)buf);
+    case CA_UINT8:
+        return PyLong_FromLong(*(const uint8_t *)buf);
+    case CA_INT16:
+        return PyLong_FromLong(*(const int16_t *)buf);
+    case CA_UINT16:
+        return PyLong_FromLong(*(const uint16_t *)buf);
+    case CA_INT32:
+        return PyLong_FromLong(*(const int32_t *)buf);
+    case CA_UINT32:
+        return PyLong_FromUnsignedLong(*(const uint32_t *)buf);
+    case CA_INT64:
+        return PyLong_FromLongLong(*(const int64_t *)buf);
+    case CA_UINT64:
+        return PyLong_FromUnsignedLongLong(*(const uint64_t *)buf);
+    case CA_FLOAT16:
+        return PyFloat_FromDouble(half_to_double(*(const uint16_t *)buf));
+    case CA_FLOAT32:
+        return PyFloat_FromDouble(*(const float *)buf);
+    case CA_FLOAT64:
+        return PyFloat_FromDouble(*(const double *)buf);
+    case CA_COMPLEX64: {
+        const float *c = (const float *)buf;
+        return PyComplex_FromDoubles(c[0], c[1]);
+    }
+    case CA_COMPLEX128: {
+        const double *c = (const double *)buf;
+        return PyComplex_FromDoubles(c[0], c[1]);
+    }
+    }
+    PyErr_SetString(PyExc_SystemError, "bad dtype");
+    return NULL;
+}
+
+/* The Python value of the element at `p`. Synchronizes. */
+static PyObject *
+array_element(CaArray *a, const char *p)
+{
+    uint64_t buf[2];
+    if (array_read_element(a, p, buf) < 0) {
+        return NULL;
+    }
+    return scalar_to_python(a->dtype, buf);
+}
+
+static int
+array_bool(CaArray *a)
+{
+    if (a->size != 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        a->size == 0
+                            ? "The truth value of an empty array is ambiguous. Use "
+                              "`array.size > 0` to check that an array is not empty."
+                            : "The truth value of an array with more than one element "
+                              "is ambiguous. Use a.any() or a.all()");
+        return -1;
+    }
+    PyObject *v = array_element(a, a->data);
+    if (v == NULL) {
+        return -1;
+    }
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* The element of a one-element array as a Python object, for int(), float()
+ * and complex(). NumPy 2 accepts only 0-d arrays here; CuPy (and NumPy 1)
+ * any array of size 1, which code written for CuPy relies on. */
+static PyObject *
+scalar_value(CaArray *a)
+{
+    if (a->size != 1) {
+        PyErr_SetString(PyExc_TypeError,
+                        "only one-element arrays can be converted to Python scalars");
+        return NULL;
+    }
+    return array_element(a, a->data);
+}
+
+static PyObject *
+array_int(CaArray *a)
+{
+    PyObject *v = scalar_value(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    Py_SETREF(v, PyNumber_Long(v));
+    return v;
+}
+
+static PyObject *
+array_float(CaArray *a)
+{
+    PyObject *v = scalar_value(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    Py_SETREF(v, PyNumber_Float(v));
+    return v;
+}
+
+static PyObject *
+array_complex(CaArray *a, PyObject *unused)
+{
+    PyObject *v = scalar_value(a);
+    if (v == NULL) {
+        return NULL;
+    }
+    if (PyComplex_Check(v)) {
+        return v;
+    }
+    Py_complex c = {PyFloat_AsDouble(v), 0.0};
+    Py_DECREF(v);
+    if (c.real == -1.0 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return PyComplex_FromCComplex(c);
+}
+
+static PyObject *
+array_index(CaArray *a)
+{
+    if (CA_NDIM(a) != 0 || !ca_is_integer(a->dtype)) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "only integer scalar arrays can be converted to a scalar index");
+        return NULL;
+    }
+    return array_element(a, a->data);
+}
+
+/* ---- item(), tolist() ------------------------------------------------------- */
+
+static PyObject *
+array_item(CaArray *a, PyObject *args)
+{
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    int nd = CA_NDIM(a);
+    const Py_ssize_t *shape = CA_SHAPE(a), *strides = CA_STRIDES(a);
+    if (nargs == 0) {
+        if (a->size != 1) {
+            PyErr_SetString(PyExc_ValueError,
+                            "can only convert an array of size 1 to a Python scalar");
+            return NULL;
+        }
+        return array_element(a, a->data);
+    }
+    if (nargs == 1 && PyTuple_Check(PyTuple_GET_ITEM(args, 0))) {
+        args = PyTuple_GET_ITEM(args, 0);
+        nargs = PyTuple_GET_SIZE(args);
+    }
+    char *p = a->data;
+    if (nargs == 1) {
+        /* A flat index in C order. */
+        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, 0), PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (i < 0) {
+            i += a->size;
+        }
+        if (i < 0 || i >= a->size) {
+            PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for size %zd",
+                         PyLong_AsSsize_t(PyTuple_GET_ITEM(args, 0)), a->size);
+            return NULL;
+        }
+        for (int d = nd - 1; d >= 0; d--) {
+            p += (i % shape[d]) * strides[d];
+            i /= shape[d];
+        }
+        return array_element(a, p);
+    }
+    if (nargs != nd) {
+        PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
+        return NULL;
+    }
+    for (int d = 0; d < nd; d++) {
+        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, d), PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_ssize_t j = i < 0 ? i + shape[d] : i;
+        if (j < 0 || j >= shape[d]) {
+            PyErr_Format(PyExc_IndexError,
+                         "index %zd is out of bounds for axis %d with size %zd", i, d,
+                         shape[d]);
+            return NULL;
+        }
+        p += j * strides[d];
+    }
+    return array_element(a, p);
+}
+
+PyMethodDef ca_readback_array_methods[] = {
+    {"item", (PyCFunction)array_item, METH_VARARGS,
+     "item(*args)\n--\n\nThe element (a Python scalar) at a flat or N-d index; with no "
+     "argument the only element. Synchronizes."},
+    {"__complex__", (PyCFunction)array_complex, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+PyType_Slot ca_readback_number_slots[] = {
+    {Py_nb_bool, array_bool},
+    {Py_nb_int, array_int},
+    {Py_nb_float, array_float},
+    {Py_nb_index, array_index},
+    {0, NULL},
+};

@@ -49,21 +49,7 @@ static const char *const fn_name[F_NFUNCS] = {
 static int
 one_axis(PyObject *o, int ndim, int *ax)
 {
-    if (!PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "'%.200s' object cannot be interpreted as an integer",
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (v < -ndim || v >= ndim) {
-        ca_axis_error(v, ndim);
-        return -1;
-    }
-    *ax = (int)(v < 0 ? v + ndim : v);
-    return 0;
+    return ca_axis_from_object(o, ndim, ax);
 }
 
 /* axis= of a reduction: None (every axis), an int, or (tuple_ok) a tuple of
@@ -142,20 +128,11 @@ is_int_or_bool(int t)
 static void
 extent(const CaArray *a, intptr_t *lo, intptr_t *hi)
 {
-    intptr_t l = (intptr_t)a->data, h = (intptr_t)a->data + a->itemsize;
-    for (int d = 0; d < CA_NDIM(a); d++) {
-        const Py_ssize_t n = CA_SHAPE(a)[d], s = CA_STRIDES(a)[d];
-        if (n > 1) {
-            if (s < 0) {
-                l += (n - 1) * s;
-            }
-            else {
-                h += (n - 1) * s;
-            }
-        }
-    }
-    *lo = l;
-    *hi = h;
+    /* an existing array's layout lies inside its buffer: it cannot overflow */
+    Py_ssize_t l = 0, h = a->itemsize;
+    (void)ca_layout_extent(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize, &l, &h);
+    *lo = (intptr_t)a->data + l;
+    *hi = (intptr_t)a->data + h;
 }
 
 static int
@@ -184,50 +161,11 @@ result_kind(int device)
     return device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
 }
 
-static PyObject *
-device_name(int device)
-{
-    if (device == CA_CPU) {
-        return PyUnicode_FromString("cpu");
-    }
-    return PyUnicode_FromFormat("cuda:%d", device);
-}
-
 /* out=: None, an ndarray on the input's device, or a 1-tuple of one. */
 static int
 check_out(PyObject *out_obj, const CaArray *a, CaArray **out)
 {
-    *out = NULL;
-    if (out_obj == NULL || out_obj == Py_None) {
-        return 0;
-    }
-    if (PyTuple_Check(out_obj) && PyTuple_GET_SIZE(out_obj) == 1) {
-        out_obj = PyTuple_GET_ITEM(out_obj, 0);
-    }
-    if (!ca_array_check(out_obj)) {
-        PyErr_Format(PyExc_TypeError, "out must be a cuarray.ndarray, not %.200s",
-                     Py_TYPE(out_obj)->tp_name);
-        return -1;
-    }
-    CaArray *o = (CaArray *)out_obj;
-    if (o->device != a->device) {
-        PyObject *dn = device_name(o->device), *an = device_name(a->device);
-        if (dn != NULL && an != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "out is on device %U but the input is on %U: operands must be on "
-                         "one device",
-                         dn, an);
-        }
-        Py_XDECREF(dn);
-        Py_XDECREF(an);
-        return -1;
-    }
-    if (!(o->flags & CA_WRITEABLE)) {
-        PyErr_SetString(PyExc_ValueError, "output array is read-only");
-        return -1;
-    }
-    *out = o;
-    return 0;
+    return ca_out_from_object(NULL, out_obj, a->device, out);
 }
 
 static int

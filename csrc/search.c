@@ -373,6 +373,13 @@ py_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     return nonzero_impl(a);
 }
 
+PyObject *
+ca_nonzero(PyObject *obj, const char *fname)
+{
+    CaArray *a = require_array(fname, obj);
+    return a != NULL ? nonzero_impl(a) : NULL;
+}
+
 static PyObject *
 Ndarray_nonzero(PyObject *self, PyObject *unused)
 {

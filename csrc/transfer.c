@@ -18,33 +18,18 @@
 static int
 same_shape(CaArray *a, CaArray *b)
 {
-    if (CA_NDIM(a) != CA_NDIM(b)) {
-        return 0;
-    }
-    for (int i = 0; i < CA_NDIM(a); i++) {
-        if (CA_SHAPE(a)[i] != CA_SHAPE(b)[i]) {
-            return 0;
-        }
-    }
-    return 1;
+    return ca_same_shape(CA_NDIM(a), CA_SHAPE(a), CA_NDIM(b), CA_SHAPE(b));
 }
 
 /* [lo, hi) byte range an array's elements occupy. */
 static void
 array_extent(CaArray *a, char **lo, char **hi)
 {
-    char *l = a->data, *h = a->data;
-    for (int i = 0; i < CA_NDIM(a); i++) {
-        Py_ssize_t span = (CA_SHAPE(a)[i] - 1) * CA_STRIDES(a)[i];
-        if (span < 0) {
-            l += span;
-        }
-        else {
-            h += span;
-        }
-    }
-    *lo = l;
-    *hi = h + a->itemsize;
+    /* an existing array's layout lies inside its buffer: it cannot overflow */
+    Py_ssize_t l = 0, h = a->itemsize;
+    (void)ca_layout_extent(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), a->itemsize, &l, &h);
+    *lo = a->data + l;
+    *hi = a->data + h;
 }
 
 static int
@@ -118,26 +103,18 @@ static int
 check_assign(CaArray *dst, CaArray *src)
 {
     if (dst->device != src->device) {
+        char b1[CA_DEVICE_NAME_LEN], b2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
-                     "arrays are on different devices (%s%d and %s%d): move one "
+                     "arrays are on different devices (%s and %s): move one "
                      "explicitly with to_device() or cuarray.asarray(x, device=...)",
-                     dst->device == CA_CPU ? "cpu" : "cuda:",
-                     dst->device == CA_CPU ? 0 : dst->device,
-                     src->device == CA_CPU ? "cpu" : "cuda:",
-                     src->device == CA_CPU ? 0 : src->device);
+                     ca_device_name(dst->device, b1), ca_device_name(src->device, b2));
         return -1;
     }
     if (!(dst->flags & CA_WRITEABLE)) {
         PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
         return -1;
     }
-    int dn = CA_NDIM(dst), sn = CA_NDIM(src);
-    int ok = sn <= dn;
-    for (int i = 0; ok && i < sn; i++) {
-        Py_ssize_t s = CA_SHAPE(src)[i], d = CA_SHAPE(dst)[dn - sn + i];
-        ok = s == d || s == 1;
-    }
-    if (!ok) {
+    if (!ca_broadcasts_to(CA_NDIM(src), CA_SHAPE(src), CA_NDIM(dst), CA_SHAPE(dst))) {
         PyObject *ds = PyObject_GetAttrString((PyObject *)dst, "shape");
         PyObject *ss = PyObject_GetAttrString((PyObject *)src, "shape");
         if (ds && ss) {
@@ -242,24 +219,7 @@ ca_array_empty_like(CaArray *a, int dtype, char order, int device, ca_memkind ki
      * that permutation. */
     int perm[CA_MAX_DIMS];
     Py_ssize_t pshape[CA_MAX_DIMS] = {0};
-    for (int i = 0; i < nd; i++) {
-        perm[i] = i;
-    }
-    for (int i = 1; i < nd; i++) {
-        int p = perm[i];
-        Py_ssize_t sp = CA_STRIDES(a)[p] < 0 ? -CA_STRIDES(a)[p] : CA_STRIDES(a)[p];
-        int j = i - 1;
-        while (j >= 0) {
-            Py_ssize_t sq = CA_STRIDES(a)[perm[j]];
-            sq = sq < 0 ? -sq : sq;
-            if (sq >= sp) {
-                break;
-            }
-            perm[j + 1] = perm[j];
-            j--;
-        }
-        perm[j + 1] = p;
-    }
+    ca_axes_by_stride(nd, CA_STRIDES(a), perm);
     for (int i = 0; i < nd; i++) {
         pshape[i] = CA_SHAPE(a)[perm[i]];
     }
@@ -1073,6 +1033,32 @@ Ndarray_fill(CaArray *a, PyObject *value)
     Py_RETURN_NONE;
 }
 
+/* Array API: the array on another device (a copy), or itself. */
+static PyObject *
+Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"device", "stream", NULL};
+    PyObject *devobj, *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:to_device", kwlist, &devobj,
+                                     &stream)) {
+        return NULL;
+    }
+    int device = ca_device_from_object(devobj);
+    if (device == CA_DEVICE_ERROR) {
+        return NULL;
+    }
+    if (stream != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "to_device(stream=...) is not supported; use `with stream:`");
+        return NULL;
+    }
+    if (device == a->device) {
+        Py_INCREF(a);
+        return (PyObject *)a;
+    }
+    return (PyObject *)ca_asarray((PyObject *)a, -1, device, -1, 'K', -1);
+}
+
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef ca_transfer_array_methods[] = {
@@ -1092,6 +1078,10 @@ PyMethodDef ca_transfer_array_methods[] = {
      "The array cast to `dtype` with NumPy's cast results."},
     {"fill", (PyCFunction)Ndarray_fill, METH_O,
      "fill(value)\n--\n\nSet every element to `value`."},
+    {"to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
+     METH_VARARGS | METH_KEYWORDS,
+     "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
+     "unless it is there already)."},
     {NULL, NULL, 0, NULL},
 };
 

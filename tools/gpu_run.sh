@@ -23,9 +23,11 @@ if [ "$what" = test ] || [ "$what" = all ]; then
     echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
 fi
 if [ -n "${SANITIZE:-}" ]; then
-    # compute-sanitizer memcheck over a slice of the suite (every kernel family).
-    ( cd /tmp && timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 \
-        python3 -m pytest $SANITIZE ${SANITIZE_K:+-k "$SANITIZE_K"} -q -p no:cacheprovider -x 2>&1 ) > "$OUT/memcheck.log"
+    # compute-sanitizer memcheck over a slice of the suite (every kernel family); the
+    # paths in SANITIZE are relative to the repository root.
+    san_paths=(); for p in $SANITIZE; do san_paths+=("$PWD/$p"); done
+    ( cd /tmp && timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool ${SAN_TOOL:-memcheck} --error-exitcode 9 \
+        python3 -m pytest "${san_paths[@]}" ${SANITIZE_K:+-k "$SANITIZE_K"} -q -p no:cacheprovider -x 2>&1 ) > "$OUT/memcheck.log"
     echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|passed|failed|Invalid" "$OUT/memcheck.log" | tail -n 8
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then

@@ -25,6 +25,9 @@ from ._array_api import __array_namespace_info__  # noqa: E402,F401
 from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
 from . import linalg, random  # noqa: E402,F401
 
+# Fourier transforms (csrc/fft.c over cuFFT, csrc/launch_fft.c; numpy.fft on the cpu)
+from . import fft  # noqa: E402,F401
+
 # Memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 

@@ -9,6 +9,7 @@ from .. import _core
 CUDAError = _core.CUDAError
 CUBLASError = _core.CUBLASError
 CURANDError = _core.CURANDError
+CUFFTError = _core.CUFFTError
 OutOfMemoryError = _core.OutOfMemoryError
 
 Device = _core.Device
@@ -35,7 +36,8 @@ def ExternalStream(ptr, device_id=None):
     return Stream(ptr=ptr, device_id=device_id)
 
 
-__all__ = ["CUDAError", "CUBLASError", "CURANDError", "OutOfMemoryError", "Device",
+__all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "OutOfMemoryError",
+           "Device",
            "Stream", "ExternalStream", "Event", "device_count", "is_available",
            "get_device_id", "get_current_stream", "get_elapsed_time", "runtime_version",
            "driver_version", "runtime"]

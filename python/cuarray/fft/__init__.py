@@ -1,0 +1,181 @@
+"""cuarray.fft: discrete Fourier transforms, numpy.fft's functions and signatures.
+
+On a GPU every transform is cuFFT (loaded on first use, never at import), with
+plans cached per device (see :mod:`cuarray.fft.config`); on the cpu device it is
+numpy.fft itself, run on zero-copy views of the arrays. Results have NumPy's
+dtypes: float32 and complex64 (and float16) inputs stay single precision,
+integers and bools become double.
+
+Each function below is one call of the C primitive ``_core._fft`` (one cuFFT plan
+over all the axes, batched over the others; more than three axes take several
+plans); ``hfft`` and ``ihfft`` add a conjugation. Unlike numpy.fft (whose
+``hfft``, ``ifft2`` and ``irfft2`` ignore it), ``out=`` is honoured everywhere.
+Duplicate axes are refused (ValueError), as CuPy does.
+"""
+
+from .. import _core
+from .._core import _fft
+from . import config  # noqa: F401
+
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
+           "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
+           "fftshift", "ifftshift"]
+
+_SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _swap_norm(norm):
+    try:
+        return _SWAP[norm]
+    except (KeyError, TypeError):
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or '
+                         '"forward".') from None
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional discrete Fourier transform (numpy.fft.fft).
+
+    ``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
+    (default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
+    """
+    return _fft(a, 0, n, axis, norm, out)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
+    return _fft(a, 1, n, axis, norm, out)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan."""
+    return _fft(a, 0, s, axes, norm, out)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
+    return _fft(a, 1, s, axes, norm, out)
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional discrete Fourier transform (numpy.fft.fftn).
+
+    ``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
+    in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
+    """
+    return _fft(a, 0, s, axes, norm, out)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
+    return _fft(a, 1, s, axes, norm, out)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """Discrete Fourier transform of real input (numpy.fft.rfft): n//2 + 1 outputs."""
+    return _fft(a, 2, n, axis, norm, out)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of rfft (numpy.fft.irfft): n real outputs, n = 2*(m - 1) by default."""
+    return _fft(a, 3, n, axis, norm, out)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional FFT of real input (numpy.fft.rfft2)."""
+    return _fft(a, 2, s, axes, norm, out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Inverse of rfft2 (numpy.fft.irfft2)."""
+    return _fft(a, 3, s, axes, norm, out)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional FFT of real input (numpy.fft.rfftn): the last axis is halved."""
+    return _fft(a, 2, s, axes, norm, out)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """Inverse of rfftn (numpy.fft.irfftn)."""
+    return _fft(a, 3, s, axes, norm, out)
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """FFT of a signal with Hermitian symmetry (numpy.fft.hfft): real output.
+
+    irfft of the conjugate with the norm's direction swapped.
+    """
+    return _fft(_core.conjugate(a), 3, n, axis, _swap_norm(norm), out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of hfft (numpy.fft.ihfft): n//2 + 1 complex outputs."""
+    r = _fft(a, 2, n, axis, _swap_norm(norm), out)
+    return _core.conjugate(r, out=r)
+
+
+def fftfreq(n, d=1.0, device=None):
+    """Sample frequencies of an n-point FFT with spacing d (numpy.fft.fftfreq).
+
+    [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d*n), float64, on ``device``
+    (default: the current device).
+    """
+    n = _index(n, "n")
+    val = 1.0 / (n * d)
+    k = _core.arange(n, dtype="int64", device=device)
+    k = _core.where(k < (n + 1) // 2, k, k - n)
+    return _core.multiply(k, val)
+
+
+def rfftfreq(n, d=1.0, device=None):
+    """Sample frequencies of rfft (numpy.fft.rfftfreq): [0, ..., n//2] / (d*n)."""
+    n = _index(n, "n")
+    val = 1.0 / (n * d)
+    return _core.multiply(_core.arange(n // 2 + 1, dtype="int64", device=device), val)
+
+
+def fftshift(x, axes=None):
+    """Move the zero-frequency term to the centre (numpy.fft.fftshift)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None):
+    """Inverse of fftshift (numpy.fft.ifftshift)."""
+    return _shift(x, axes, -1)
+
+
+def _index(n, name):
+    try:
+        return n.__index__()
+    except AttributeError:
+        raise ValueError(f"{name} should be an integer") from None
+
+
+def _shift(x, axes, sign):
+    if not isinstance(x, _core.ndarray):
+        raise TypeError(f"cuarray.fft needs a cuarray.ndarray, not {type(x).__name__} "
+                        "(use cuarray.asarray to make one)")
+    if axes is None:
+        axes = tuple(range(x.ndim))
+    elif isinstance(axes, int):
+        axes = (axes,)
+    shifts = [sign * (x.shape[ax] // 2) for ax in axes]
+    return _roll(x, shifts, axes)
+
+
+def _roll(x, shifts, axes):
+    """numpy.roll over several axes: one copy through concatenation per axis."""
+    for s, ax in zip(shifts, axes):
+        n = x.shape[ax]
+        if n == 0:
+            continue
+        s %= n
+        if s == 0:
+            continue
+        idx = [slice(None)] * x.ndim
+        idx[ax] = slice(n - s, None)
+        head = x[tuple(idx)]
+        idx[ax] = slice(0, n - s)
+        tail = x[tuple(idx)]
+        x = _core.concatenate((head, tail), axis=ax)
+    return x
