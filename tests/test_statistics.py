@@ -224,8 +224,7 @@ def test_quantile_nan_and_errors(dev):
         ca.quantile(to_dev(np.ones(3, np.complex64), dev), 0.5)
 
 
-NAN_METHODS = ["linear", "hazen", "weibull", "median_unbiased", "normal_unbiased",
-               "interpolated_inverted_cdf", "lower", "higher", "nearest", "midpoint"]
+NAN_METHODS = METHODS
 
 
 @pytest.mark.parametrize("method", NAN_METHODS)

@@ -257,7 +257,9 @@ _NAN_METHODS = {
     "linear": (1.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
     "median_unbiased": (1.0 / 3.0, 1.0 / 3.0), "normal_unbiased": (3.0 / 8.0, 3.0 / 8.0),
     "interpolated_inverted_cdf": (0.0, 1.0), "lower": "lower", "higher": "higher",
-    "nearest": "nearest", "midpoint": "midpoint",
+    "nearest": "nearest", "midpoint": "midpoint", "inverted_cdf": "inverted_cdf",
+    "averaged_inverted_cdf": "averaged_inverted_cdf",
+    "closest_observation": "closest_observation",
 }
 
 
@@ -341,20 +343,30 @@ def _nan_virtual(k, q, method):
     kf = k.astype(_np.float64)
     rule = _NAN_METHODS.get(method)
     if rule is None:
-        raise NotImplementedError(f"nanquantile: method {method!r} is not supported on "
-                                  "cuarray (use one of " + ", ".join(_NAN_METHODS) + ")")
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{_fb._QuantileMethods.keys()}")
     if isinstance(rule, tuple):
         alpha, beta = rule
         v = kf * q + (alpha + q * (1 - alpha - beta)) - 1
-        return v, "lerp"
+        return v, "lerp", None
+    if rule in ("inverted_cdf", "closest_observation", "averaged_inverted_cdf"):
+        # NumPy's _discrete_interpolation_to_boundaries with n = k per row
+        v = kf * q - (1.5 if rule == "closest_observation" else 1.0)
+        prev = _core.floor(v)
+        exact = _core.equal(v - prev, 0)
+        if rule == "averaged_inverted_cdf":
+            return v, "lerp", lambda g: _core.where(exact, 0.5, 1.0)
+        if rule == "closest_observation":
+            exact = _core.logical_and(exact, _core.equal(_core.remainder(prev, 2), 1))
+        return _core.maximum(_core.where(exact, prev, prev + 1), 0), "take", None
     base = (kf - 1) * q
     if rule == "lower":
-        return _core.floor(base), "take"
+        return _core.floor(base), "take", None
     if rule == "higher":
-        return _core.ceil(base), "take"
+        return _core.ceil(base), "take", None
     if rule == "nearest":
-        return _core.rint(base), "take"
-    return 0.5 * (_core.floor(base) + _core.ceil(base)), "lerp"
+        return _core.rint(base), "take", None
+    return 0.5 * (_core.floor(base) + _core.ceil(base)), "lerp", None
 
 
 def _nanquantile(a, q, axis, method, keepdims, weak):
@@ -367,12 +379,14 @@ def _nanquantile(a, q, axis, method, keepdims, weak):
     k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1)  # valid per row
     qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
     qd = _core.asarray(qf, device=a.device) if q.ndim else float(q)
-    vi, how = _nan_virtual(k, qd, method)
+    vi, how, gfix = _nan_virtual(k, qd, method)
     hi_i = _core.maximum(k - 1, 0).astype(_np.float64)
     vi = _core.broadcast_to(vi, q.shape + kept) if q.ndim else vi
     prev = _core.minimum(_core.maximum(_core.floor(vi), 0), hi_i)
     nxt = _core.minimum(prev + 1, hi_i)
     g = vi - _core.floor(vi)
+    if gfix is not None:
+        g = gfix(g)
     g = _core.where(_core.greater_equal(vi, hi_i), 0.0, _core.where(
         _core.less(vi, 0), 0.0, g))
     # gather each row's neighbours: rows broadcast against the q dimensions
