@@ -34,8 +34,10 @@ def _data(mod, n, dtype, hi=None, seed=0):
     if name == "torch":
         g = mod.Generator(device="cuda").manual_seed(seed)
         if np.dtype(dtype).kind == "f":
-            return mod.rand(n, device="cuda", generator=g, dtype=getattr(mod, str(np.dtype(dtype))))
-        return mod.randint(0, hi or 2**62, (n,), device="cuda", generator=g, dtype=mod.int64)
+            dt = getattr(mod, str(np.dtype(dtype)))
+            return mod.rand(n, device="cuda", generator=g, dtype=dt)
+        return mod.randint(0, hi or 2**62, (n,), device="cuda", generator=g,
+                           dtype=mod.int64)
     if name == "cupy":
         if np.dtype(dtype).kind == "f":
             return mod.random.default_rng(seed).random(n, dtype=dtype)

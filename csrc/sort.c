@@ -227,7 +227,8 @@ numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
     }
     if (vals != NULL) {
         vo = numpy_view(vals);
-        if (vo == NULL || PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
+        if (vo == NULL ||
+            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
             PyArray_Sort((PyArrayObject *)vo, -1, NPY_STABLESORT) < 0) {
             goto finish;
         }
@@ -236,7 +237,8 @@ numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
     if (idx != NULL) {
         r = PyArray_ArgSort((PyArrayObject *)vw, -1, NPY_STABLESORT);
         vo = r != NULL ? numpy_view(idx) : NULL;
-        if (vo == NULL || PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
+        if (vo == NULL ||
+            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
             goto finish;
         }
     }
@@ -259,7 +261,8 @@ kernel_rows(CaArray *w, CaArray *vals, CaArray *idx, int flags)
     void *out = vals ? vals->data : NULL;
     int64_t *ix = idx ? (int64_t *)idx->data : NULL;
     size_t bytes = 0;
-    if (ca_run_sort(dev, w->dtype, w->data, nseg, n, out, ix, flags, NULL, &bytes, st) < 0) {
+    if (ca_run_sort(dev, w->dtype, w->data, nseg, n, out, ix, flags, NULL, &bytes, st) <
+        0) {
         return -1;
     }
     CaMemory *tmp = NULL;
@@ -294,10 +297,12 @@ sort_run(CaArray *a, int axis, int flat, int flags, CaArray **vals, CaArray **id
     }
     const int nd = CA_NDIM(w);
     const ca_memkind kind = ca_gather_result_kind(a);
-    if (vals && (v = ca_array_empty(a->dtype, nd, CA_SHAPE(w), 0, a->device, kind)) == NULL) {
+    if (vals &&
+        (v = ca_array_empty(a->dtype, nd, CA_SHAPE(w), 0, a->device, kind)) == NULL) {
         goto error;
     }
-    if (idx && (x = ca_array_empty(CA_INT64, nd, CA_SHAPE(w), 0, a->device, kind)) == NULL) {
+    if (idx &&
+        (x = ca_array_empty(CA_INT64, nd, CA_SHAPE(w), 0, a->device, kind)) == NULL) {
         goto error;
     }
     if (w->size > 0) {
@@ -339,7 +344,8 @@ static PyObject *
 argsort_0d(CaArray *a)
 {
     Py_ssize_t one = 1;
-    CaArray *r = ca_array_empty(CA_INT64, 1, &one, 0, a->device, ca_gather_result_kind(a));
+    CaArray *r =
+        ca_array_empty(CA_INT64, 1, &one, 0, a->device, ca_gather_result_kind(a));
     int64_t zero = 0;
     if (r == NULL || ca_array_fill(r, &zero) < 0) {
         Py_XDECREF(r);
@@ -360,7 +366,8 @@ sort_impl(CaArray *a, PyObject *axis, int flags, int want)
     if (parse_axis(axis, CA_NDIM(a), &ax, &flat) < 0) {
         return NULL;
     }
-    if (sort_run(a, ax, flat, flags, want == 1 ? &r : NULL, want == 2 ? &r : NULL) < 0) {
+    if (sort_run(a, ax, flat, flags, want == 1 ? &r : NULL, want == 2 ? &r : NULL) <
+        0) {
         return NULL;
     }
     return (PyObject *)r;
@@ -475,13 +482,14 @@ dense_as(CaArray *x, int t)
 static int
 search_numpy(CaArray *a, CaArray *v, CaArray *sorter, int right, CaArray *out)
 {
-    PyObject *va = numpy_view(a), *vv = numpy_view(v), *vs = NULL, *r = NULL, *vo = NULL;
+    PyObject *va = numpy_view(a), *vv = numpy_view(v), *vs = NULL, *r = NULL,
+             *vo = NULL;
     int rc = -1;
     if (va == NULL || vv == NULL || (sorter && (vs = numpy_view(sorter)) == NULL)) {
         goto finish;
     }
-    r = PyArray_SearchSorted((PyArrayObject *)va, vv, right ? NPY_SEARCHRIGHT : NPY_SEARCHLEFT,
-                             vs);
+    r = PyArray_SearchSorted((PyArrayObject *)va, vv,
+                             right ? NPY_SEARCHRIGHT : NPY_SEARCHLEFT, vs);
     if (r == NULL || (vo = numpy_view(out)) == NULL ||
         PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
         goto finish;
@@ -509,7 +517,8 @@ parse_side(PyObject *side, int *right)
         return 0;
     }
     PyErr_Clear();
-    PyErr_Format(PyExc_ValueError, "search side must be 'left' or 'right' (got %R)", side);
+    PyErr_Format(PyExc_ValueError, "search side must be 'left' or 'right' (got %R)",
+                 side);
     return -1;
 }
 
@@ -522,9 +531,9 @@ searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
         return NULL;
     }
     if (CA_NDIM(a) != 1) {
-        PyErr_SetString(PyExc_ValueError, CA_NDIM(a) == 0
-                                              ? "object of too small depth for desired array"
-                                              : "object too deep for desired array");
+        PyErr_SetString(PyExc_ValueError,
+                        CA_NDIM(a) == 0 ? "object of too small depth for desired array"
+                                        : "object too deep for desired array");
         return NULL;
     }
     if (ca_use_device(a->device) < 0) {
@@ -535,7 +544,8 @@ searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
         goto error;
     }
     if (vin->device != a->device) {
-        PyErr_SetString(PyExc_ValueError, "searchsorted: a and v are on different devices");
+        PyErr_SetString(PyExc_ValueError,
+                        "searchsorted: a and v are on different devices");
         goto error;
     }
     if (sorter_obj != NULL && sorter_obj != Py_None) {
@@ -544,9 +554,10 @@ searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
             goto error;
         }
         if (!ca_is_integer(s->dtype) || CA_NDIM(s) != 1 || s->size != a->size) {
-            PyErr_SetString(ca_is_integer(s->dtype) ? PyExc_ValueError : PyExc_TypeError,
-                            ca_is_integer(s->dtype) ? "sorter.size must equal a.size"
-                                                    : "sorter must only contain integers");
+            PyErr_SetString(
+                ca_is_integer(s->dtype) ? PyExc_ValueError : PyExc_TypeError,
+                ca_is_integer(s->dtype) ? "sorter.size must equal a.size"
+                                        : "sorter must only contain integers");
             Py_DECREF(s);
             goto error;
         }
@@ -648,14 +659,14 @@ error:
 /* Python entry points                                                       */
 /* ======================================================================== */
 
-static const char *const names_sort[] = {"a", "axis", "kind", "order", "stable",
-                                         "descending", NULL};
-static const char *const names_msort[] = {"axis", "kind", "order", "stable",
-                                          "descending", NULL};
-static const char *const names_part[] = {"a", "kth", "axis", "kind", "order", NULL};
-static const char *const names_mpart[] = {"kth", "axis", "kind", "order", NULL};
-static const char *const names_search[] = {"a", "v", "side", "sorter", NULL};
-static const char *const names_msearch[] = {"v", "side", "sorter", NULL};
+static const char *const names_sort[] = { "a",      "axis",       "kind", "order",
+                                          "stable", "descending", NULL };
+static const char *const names_msort[] = { "axis",   "kind",       "order",
+                                           "stable", "descending", NULL };
+static const char *const names_part[] = { "a", "kth", "axis", "kind", "order", NULL };
+static const char *const names_mpart[] = { "kth", "axis", "kind", "order", NULL };
+static const char *const names_search[] = { "a", "v", "side", "sorter", NULL };
+static const char *const names_msearch[] = { "v", "side", "sorter", NULL };
 
 /* v: axis, kind, order, stable, descending. */
 static PyObject *
@@ -813,7 +824,8 @@ py_searchsorted(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *
     PyObject *v[4];
     CaArray *a;
     (void)m;
-    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_search, 4, 2, v) < 0 ||
+    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_search, 4, 2, v) <
+            0 ||
         (a = require_array("searchsorted", v[0])) == NULL) {
         return NULL;
     }
@@ -825,7 +837,8 @@ Ndarray_searchsorted(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                      PyObject *kwnames)
 {
     PyObject *v[3];
-    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_msearch, 3, 1, v) < 0) {
+    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_msearch, 3, 1, v) <
+        0) {
         return NULL;
     }
     return searchsorted_impl((CaArray *)self, v[0], v[1], v[2]);
@@ -849,7 +862,8 @@ py_bincount(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (!ca_is_integer(x->dtype) || CA_NDIM(x) != 1 || nbins < 0) {
-        PyErr_SetString(PyExc_ValueError, "_bincount: x must be 1-D integers, nbins >= 0");
+        PyErr_SetString(PyExc_ValueError,
+                        "_bincount: x must be 1-D integers, nbins >= 0");
         return NULL;
     }
     return bincount_impl(x, args[1], nbins);
@@ -868,11 +882,12 @@ py_sort_host_kernels(PyObject *m, PyObject *arg)
     return PyBool_FromLong(old);
 }
 
-#define CA_FC (PyCFunction)(void (*)(void))
+#define CA_FC    (PyCFunction)(void (*)(void))
 #define CA_FLAGS (METH_FASTCALL | METH_KEYWORDS)
 
 #define DOC_SORT                                                                       \
-    "sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n--\n\n" \
+    "sort(a, axis=-1, kind=None, order=None, *, stable=None, "                         \
+    "descending=False)\n--\n\n"                                                        \
     "A sorted copy of a along axis (None: the flattened array), as numpy.sort.\n"      \
     "NaNs sort last, -0.0 equals +0.0, complex numbers sort by (real, imag).\n"        \
     "Every sort is stable, so kind= is only checked; descending=True (the Array\n"     \
@@ -890,40 +905,41 @@ py_sort_host_kernels(PyObject *m, PyObject *arg)
     "Indices that partition a (numpy.argpartition); they fully sort it (stably)."
 #define DOC_SEARCHSORTED                                                               \
     "searchsorted(a, v, side='left', sorter=None)\n--\n\n"                             \
-    "Insertion points of v into the sorted 1-D a (numpy.searchsorted): int64, shaped\n" \
+    "Insertion points of v into the sorted 1-D a (numpy.searchsorted): int64, "        \
+    "shaped\n"                                                                         \
     "like v. Both are compared in their common dtype, in sort's order (NaNs last)."
 
 static PyMethodDef sort_functions[] = {
-    {"sort", CA_FC py_sort, CA_FLAGS, DOC_SORT},
-    {"argsort", CA_FC py_argsort, CA_FLAGS, DOC_ARGSORT},
-    {"partition", CA_FC py_partition, CA_FLAGS, DOC_PARTITION},
-    {"argpartition", CA_FC py_argpartition, CA_FLAGS, DOC_ARGPARTITION},
-    {"searchsorted", CA_FC py_searchsorted, CA_FLAGS, DOC_SEARCHSORTED},
-    {"_bincount", CA_FC py_bincount, METH_FASTCALL,
-     "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)."},
-    {"_sort_host_kernels", py_sort_host_kernels, METH_O,
-     "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
-     "kernels (the GPU's key order) instead of NumPy; returns the old setting."},
-    {NULL, NULL, 0, NULL},
+    { "sort", CA_FC py_sort, CA_FLAGS, DOC_SORT },
+    { "argsort", CA_FC py_argsort, CA_FLAGS, DOC_ARGSORT },
+    { "partition", CA_FC py_partition, CA_FLAGS, DOC_PARTITION },
+    { "argpartition", CA_FC py_argpartition, CA_FLAGS, DOC_ARGPARTITION },
+    { "searchsorted", CA_FC py_searchsorted, CA_FLAGS, DOC_SEARCHSORTED },
+    { "_bincount", CA_FC py_bincount, METH_FASTCALL,
+      "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)." },
+    { "_sort_host_kernels", py_sort_host_kernels, METH_O,
+      "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
+      "kernels (the GPU's key order) instead of NumPy; returns the old setting." },
+    { NULL, NULL, 0, NULL },
 };
 
 PyMethodDef ca_sort_array_methods[] = {
-    {"sort", CA_FC Ndarray_sort, CA_FLAGS,
-     "sort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
-     "Sort in place along axis (see cuarray.sort)."},
-    {"argsort", CA_FC Ndarray_argsort, CA_FLAGS,
-     "argsort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
-     "The indices that sort the array (see cuarray.argsort)."},
-    {"partition", CA_FC Ndarray_partition, CA_FLAGS,
-     "partition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
-     "Partition in place (see cuarray.partition)."},
-    {"argpartition", CA_FC Ndarray_argpartition, CA_FLAGS,
-     "argpartition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
-     "Indices that partition the array (see cuarray.argpartition)."},
-    {"searchsorted", CA_FC Ndarray_searchsorted, CA_FLAGS,
-     "searchsorted($self, /, v, side='left', sorter=None)\n--\n\n"
-     "Insertion points of v (see cuarray.searchsorted)."},
-    {NULL, NULL, 0, NULL},
+    { "sort", CA_FC Ndarray_sort, CA_FLAGS,
+      "sort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
+      "Sort in place along axis (see cuarray.sort)." },
+    { "argsort", CA_FC Ndarray_argsort, CA_FLAGS,
+      "argsort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
+      "The indices that sort the array (see cuarray.argsort)." },
+    { "partition", CA_FC Ndarray_partition, CA_FLAGS,
+      "partition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
+      "Partition in place (see cuarray.partition)." },
+    { "argpartition", CA_FC Ndarray_argpartition, CA_FLAGS,
+      "argpartition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
+      "Indices that partition the array (see cuarray.argpartition)." },
+    { "searchsorted", CA_FC Ndarray_searchsorted, CA_FLAGS,
+      "searchsorted($self, /, v, side='left', sorter=None)\n--\n\n"
+      "Insertion points of v (see cuarray.searchsorted)." },
+    { NULL, NULL, 0, NULL },
 };
 
 int

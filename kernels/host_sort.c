@@ -135,7 +135,8 @@ ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *ou
         if (*temp_bytes < host_sort_bytes(n)) {
             return CA_KERR_UNSUPPORTED;
         }
-        return host_sort(dtype, (const char *)in, nseg, n, (char *)out, idx, flags, temp);
+        return host_sort(dtype, (const char *)in, nseg, n, (char *)out, idx, flags,
+                         temp);
     }
 #if CA_HAVE_CUDA
     return ca_cuda_sort(dtype, in, nseg, n, out, idx, flags, temp, temp_bytes, stream);
@@ -218,7 +219,8 @@ ca_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
         memset(out, 0, (size_t)nbins * sizeof(int64_t));
     }
     for (int64_t i = 0; i < n; i++) {
-        int64_t b = xdtype == CA_INT32 ? ((const int32_t *)x)[i] : ((const int64_t *)x)[i];
+        int64_t b =
+            xdtype == CA_INT32 ? ((const int32_t *)x)[i] : ((const int64_t *)x)[i];
         if (b < 0 || b >= nbins) {
             continue;
         }

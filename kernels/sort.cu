@@ -20,9 +20,9 @@
 #include "sort_cub.cuh"
 #include "sort_keys.h"
 
-extern "C" int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
-                            int64_t *idx, int flags, void *temp, size_t *temp_bytes,
-                            ca_stream_t stream);
+extern "C" int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n,
+                            void *out, int64_t *idx, int flags, void *temp,
+                            size_t *temp_bytes, ca_stream_t stream);
 
 namespace {
 
@@ -46,29 +46,45 @@ round256(size_t b)
 __host__ __device__ constexpr int
 dtype_size(int dt)
 {
-    return dt == CA_BOOL || dt == CA_INT8 || dt == CA_UINT8          ? 1
-           : dt == CA_INT16 || dt == CA_UINT16 || dt == CA_FLOAT16  ? 2
-           : dt == CA_INT32 || dt == CA_UINT32 || dt == CA_FLOAT32  ? 4
-           : dt == CA_COMPLEX128                                     ? 16
-                                                                     : 8;
+    return dt == CA_BOOL || dt == CA_INT8 || dt == CA_UINT8        ? 1
+           : dt == CA_INT16 || dt == CA_UINT16 || dt == CA_FLOAT16 ? 2
+           : dt == CA_INT32 || dt == CA_UINT32 || dt == CA_FLOAT32 ? 4
+           : dt == CA_COMPLEX128                                   ? 16
+                                                                   : 8;
 }
 
 template <typename K> __device__ inline K key_word(ca_skey k);
-template <> __device__ inline uint32_t key_word<uint32_t>(ca_skey k) { return (uint32_t)k.lo; }
-template <> __device__ inline uint64_t key_word<uint64_t>(ca_skey k) { return k.lo; }
-template <> __device__ inline ca_u128 key_word<ca_u128>(ca_skey k)
+template <>
+__device__ inline uint32_t
+key_word<uint32_t>(ca_skey k)
+{
+    return (uint32_t)k.lo;
+}
+template <>
+__device__ inline uint64_t
+key_word<uint64_t>(ca_skey k)
+{
+    return k.lo;
+}
+template <>
+__device__ inline ca_u128
+key_word<ca_u128>(ca_skey k)
 {
     return ((ca_u128)k.hi << 64) | (ca_u128)k.lo;
 }
 
-template <typename K> __device__ inline ca_skey word_key(K w)
+template <typename K>
+__device__ inline ca_skey
+word_key(K w)
 {
     ca_skey k;
     k.hi = 0;
     k.lo = (uint64_t)w;
     return k;
 }
-template <> __device__ inline ca_skey word_key<ca_u128>(ca_u128 w)
+template <>
+__device__ inline ca_skey
+word_key<ca_u128>(ca_u128 w)
 {
     ca_skey k;
     k.hi = (uint64_t)(w >> 64);
@@ -240,11 +256,12 @@ run_typed(const job &j, const plan &p, char *t, cudaStream_t st)
     if (e != 0) {
         return e;
     }
-    int sel[2] = {0, 0};
+    int sel[2] = { 0, 0 };
     if (j.n > 1) {
         if (j.segmented) {
             int64_t *off = (int64_t *)(t + p.o_off);
-            offsets_kernel<<<blocks_for(j.nseg + 1), kThreads, 0, st>>>(off, j.nseg, j.n);
+            offsets_kernel<<<blocks_for(j.nseg + 1), kThreads, 0, st>>>(off, j.nseg,
+                                                                        j.n);
             if ((e = (int)cudaGetLastError()) != 0) {
                 return e;
             }
@@ -256,8 +273,8 @@ run_typed(const job &j, const plan &p, char *t, cudaStream_t st)
     }
     const K *keys = (const K *)(t + (sel[0] ? p.o_k1 : 0));
     const V *pos = j.idx ? (const V *)(t + (sel[1] ? p.o_v1 : p.o_v0)) : nullptr;
-    unmap_kernel<DT, K, V><<<nb, kThreads, 0, st>>>(keys, pos, p.total, j.mask, j.out,
-                                                    j.idx);
+    unmap_kernel<DT, K, V>
+        <<<nb, kThreads, 0, st>>>(keys, pos, p.total, j.mask, j.out, j.idx);
     return (int)cudaGetLastError();
 }
 
@@ -288,9 +305,8 @@ int
 dispatch(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
 {
     switch (j.dtype) {
-#define CA_P_SORT_CASE(dt, K)                                                           \
-    case dt:                                                                           \
-        return run<dt, K>(j, temp, temp_bytes, st);
+#define CA_P_SORT_CASE(dt, K)                                                          \
+    case dt: return run<dt, K>(j, temp, temp_bytes, st);
         CA_P_SORT_CASE(CA_BOOL, uint32_t)
         CA_P_SORT_CASE(CA_INT8, uint32_t)
         CA_P_SORT_CASE(CA_UINT8, uint32_t)
@@ -306,16 +322,16 @@ dispatch(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
         CA_P_SORT_CASE(CA_COMPLEX64, uint64_t)
         CA_P_SORT_CASE(CA_COMPLEX128, ca_u128)
 #undef CA_P_SORT_CASE
-    default:
-        return CA_KERR_UNSUPPORTED;
+    default: return CA_KERR_UNSUPPORTED;
     }
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int
-ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out, int64_t *idx,
-             int flags, void *temp, size_t *temp_bytes, ca_stream_t stream)
+ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
+             int64_t *idx, int flags, void *temp, size_t *temp_bytes,
+             ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     if (nseg == 0 || n == 0) {

@@ -7,7 +7,8 @@
  * when a row is longer than INT32_MAX) positions argsort carries. Both sorts
  * are stable; vsize 0 (pairs 0) sorts keys only. They run on double buffers
  * (no extra copy, half the scratch of CUB's out-of-place form); sel[0] and
- * sel[1] get the buffer (0 or 1) holding the sorted keys and values. With temp == NULL only *bytes is set.
+ * sel[1] get the buffer (0 or 1) holding the sorted keys and values. With
+ * temp == NULL only *bytes is set.
  */
 #ifndef CA_SORT_CUB_CUH
 #define CA_SORT_CUB_CUH
@@ -17,12 +18,12 @@
 
 typedef unsigned __int128 ca_u128;
 
-#define CA_SORT_CUB_DECL(name, K)                                                     \
-    int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,       \
-                            void *v1, int vsize, int64_t n, int end_bit, int *sel,    \
-                            cudaStream_t st);                                         \
-    int ca_cub_seg_##name(void *temp, size_t *bytes, K *k0, K *k1, uint32_t *v0,     \
-                          uint32_t *v1, int pairs, int64_t n, int64_t nseg,           \
+#define CA_SORT_CUB_DECL(name, K)                                                      \
+    int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,         \
+                            void *v1, int vsize, int64_t n, int end_bit, int *sel,     \
+                            cudaStream_t st);                                          \
+    int ca_cub_seg_##name(void *temp, size_t *bytes, K *k0, K *k1, uint32_t *v0,       \
+                          uint32_t *v1, int pairs, int64_t n, int64_t nseg,            \
                           const int64_t *off, int *sel, cudaStream_t st);
 
 CA_SORT_CUB_DECL(u32, uint32_t)
@@ -33,31 +34,31 @@ CA_SORT_CUB_DECL(u128, ca_u128)
 #include <cub/device/device_radix_sort.cuh>
 
 /* One row: DeviceRadixSort over the significant bits only (bool: 1 pass). */
-#define CA_SORT_CUB_RADIX(name, K)                                                    \
-    int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,       \
-                            void *v1, int vsize, int64_t n, int end_bit, int *sel,    \
-                            cudaStream_t st)                                          \
-    {                                                                                 \
-        cub::DoubleBuffer<K> keys(k0, k1);                                            \
-        cudaError_t e;                                                                \
-        if (vsize == 0) {                                                             \
+#define CA_SORT_CUB_RADIX(name, K)                                                     \
+    int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,         \
+                            void *v1, int vsize, int64_t n, int end_bit, int *sel,     \
+                            cudaStream_t st)                                           \
+    {                                                                                  \
+        cub::DoubleBuffer<K> keys(k0, k1);                                             \
+        cudaError_t e;                                                                 \
+        if (vsize == 0) {                                                              \
             e = cub::DeviceRadixSort::SortKeys(temp, *bytes, keys, n, 0, end_bit, st); \
-            sel[1] = 0;                                                               \
-        }                                                                             \
-        else if (vsize == 4) {                                                        \
-            cub::DoubleBuffer<uint32_t> vals((uint32_t *)v0, (uint32_t *)v1);         \
-            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,       \
-                                                end_bit, st);                         \
-            sel[1] = vals.selector;                                                   \
-        }                                                                             \
-        else {                                                                        \
-            cub::DoubleBuffer<uint64_t> vals((uint64_t *)v0, (uint64_t *)v1);         \
-            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,       \
-                                                end_bit, st);                         \
-            sel[1] = vals.selector;                                                   \
-        }                                                                             \
-        sel[0] = keys.selector;                                                       \
-        return (int)e;                                                                \
+            sel[1] = 0;                                                                \
+        }                                                                              \
+        else if (vsize == 4) {                                                         \
+            cub::DoubleBuffer<uint32_t> vals((uint32_t *)v0, (uint32_t *)v1);          \
+            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,        \
+                                                end_bit, st);                          \
+            sel[1] = vals.selector;                                                    \
+        }                                                                              \
+        else {                                                                         \
+            cub::DoubleBuffer<uint64_t> vals((uint64_t *)v0, (uint64_t *)v1);          \
+            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,        \
+                                                end_bit, st);                          \
+            sel[1] = vals.selector;                                                    \
+        }                                                                              \
+        sel[0] = keys.selector;                                                        \
+        return (int)e;                                                                 \
     }
 #endif
 
@@ -66,26 +67,26 @@ CA_SORT_CUB_DECL(u128, ca_u128)
 
 /* Many rows in one call: DeviceSegmentedSort (small rows by warps and blocks,
  * large ones by a radix pass of their own) over the rows' offsets off[0..nseg]. */
-#define CA_SORT_CUB_SEG(name, K)                                                      \
-    int ca_cub_seg_##name(void *temp, size_t *bytes, K *k0, K *k1, uint32_t *v0,     \
-                          uint32_t *v1, int pairs, int64_t n, int64_t nseg,           \
-                          const int64_t *off, int *sel, cudaStream_t st)              \
-    {                                                                                 \
-        cub::DoubleBuffer<K> keys(k0, k1);                                            \
-        cudaError_t e;                                                                \
-        if (!pairs) {                                                                 \
-            e = cub::DeviceSegmentedSort::SortKeys(temp, *bytes, keys, n, nseg, off,  \
-                                                   off + 1, st);                      \
-            sel[1] = 0;                                                               \
-        }                                                                             \
-        else {                                                                        \
-            cub::DoubleBuffer<uint32_t> vals(v0, v1);                                 \
+#define CA_SORT_CUB_SEG(name, K)                                                       \
+    int ca_cub_seg_##name(void *temp, size_t *bytes, K *k0, K *k1, uint32_t *v0,       \
+                          uint32_t *v1, int pairs, int64_t n, int64_t nseg,            \
+                          const int64_t *off, int *sel, cudaStream_t st)               \
+    {                                                                                  \
+        cub::DoubleBuffer<K> keys(k0, k1);                                             \
+        cudaError_t e;                                                                 \
+        if (!pairs) {                                                                  \
+            e = cub::DeviceSegmentedSort::SortKeys(temp, *bytes, keys, n, nseg, off,   \
+                                                   off + 1, st);                       \
+            sel[1] = 0;                                                                \
+        }                                                                              \
+        else {                                                                         \
+            cub::DoubleBuffer<uint32_t> vals(v0, v1);                                  \
             e = cub::DeviceSegmentedSort::StableSortPairs(temp, *bytes, keys, vals, n, \
-                                                          nseg, off, off + 1, st);    \
-            sel[1] = vals.selector;                                                   \
-        }                                                                             \
-        sel[0] = keys.selector;                                                       \
-        return (int)e;                                                                \
+                                                          nseg, off, off + 1, st);     \
+            sel[1] = vals.selector;                                                    \
+        }                                                                              \
+        sel[0] = keys.selector;                                                        \
+        return (int)e;                                                                 \
     }
 #endif
 

@@ -1,4 +1,5 @@
-/* sort_cub_u32.cu: DeviceRadixSort on u32 keys (sort_cub.cuh says why one file each). */
+/* sort_cub_u32.cu: DeviceRadixSort on u32 keys (sort_cub.cuh says why one file
+ * each). */
 #define CA_SORT_CUB_RADIX_IMPL
 #include "sort_cub.cuh"
 

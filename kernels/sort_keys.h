@@ -36,23 +36,17 @@ CA_HD int
 ca_skey_bits(int dtype)
 {
     switch (dtype) {
-    case CA_BOOL:
-        return 1;
+    case CA_BOOL: return 1;
     case CA_INT8:
-    case CA_UINT8:
-        return 8;
+    case CA_UINT8: return 8;
     case CA_INT16:
     case CA_UINT16:
-    case CA_FLOAT16:
-        return 16;
+    case CA_FLOAT16: return 16;
     case CA_INT32:
     case CA_UINT32:
-    case CA_FLOAT32:
-        return 32;
-    case CA_COMPLEX128:
-        return 128;
-    default:
-        return 64;
+    case CA_FLOAT32: return 32;
+    case CA_COMPLEX128: return 128;
+    default: return 64;
     }
 }
 
@@ -93,8 +87,8 @@ ca_p_funkey(uint64_t k, uint64_t s, uint64_t all, uint64_t qnan)
 
 #define CA_P_F16 0x8000u, 0x7C00u, 0x03FFu, 0xFFFFu
 #define CA_P_F32 0x80000000u, 0x7F800000u, 0x007FFFFFu, 0xFFFFFFFFu
-#define CA_P_F64                                                                   \
-    0x8000000000000000ull, 0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull,          \
+#define CA_P_F64                                                                       \
+    0x8000000000000000ull, 0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull,               \
         0xFFFFFFFFFFFFFFFFull
 
 CA_HD int
@@ -176,42 +170,18 @@ ca_sort_key(int dtype, const char *p, int canon)
     ca_skey k;
     k.hi = 0;
     switch (dtype) {
-    case CA_BOOL:
-        k.lo = *(const uint8_t *)p != 0;
-        break;
-    case CA_INT8:
-        k.lo = (uint8_t)(*(const uint8_t *)p ^ 0x80u);
-        break;
-    case CA_UINT8:
-        k.lo = *(const uint8_t *)p;
-        break;
-    case CA_INT16:
-        k.lo = (uint16_t)(*(const uint16_t *)p ^ 0x8000u);
-        break;
-    case CA_UINT16:
-        k.lo = *(const uint16_t *)p;
-        break;
-    case CA_INT32:
-        k.lo = *(const uint32_t *)p ^ 0x80000000u;
-        break;
-    case CA_UINT32:
-        k.lo = *(const uint32_t *)p;
-        break;
-    case CA_INT64:
-        k.lo = *(const uint64_t *)p ^ 0x8000000000000000ull;
-        break;
-    case CA_UINT64:
-        k.lo = *(const uint64_t *)p;
-        break;
-    case CA_FLOAT16:
-        k.lo = ca_p_fkey(*(const uint16_t *)p, CA_P_F16, canon);
-        break;
-    case CA_FLOAT32:
-        k.lo = ca_p_fkey(*(const uint32_t *)p, CA_P_F32, canon);
-        break;
-    case CA_FLOAT64:
-        k.lo = ca_p_fkey(*(const uint64_t *)p, CA_P_F64, canon);
-        break;
+    case CA_BOOL: k.lo = *(const uint8_t *)p != 0; break;
+    case CA_INT8: k.lo = (uint8_t)(*(const uint8_t *)p ^ 0x80u); break;
+    case CA_UINT8: k.lo = *(const uint8_t *)p; break;
+    case CA_INT16: k.lo = (uint16_t)(*(const uint16_t *)p ^ 0x8000u); break;
+    case CA_UINT16: k.lo = *(const uint16_t *)p; break;
+    case CA_INT32: k.lo = *(const uint32_t *)p ^ 0x80000000u; break;
+    case CA_UINT32: k.lo = *(const uint32_t *)p; break;
+    case CA_INT64: k.lo = *(const uint64_t *)p ^ 0x8000000000000000ull; break;
+    case CA_UINT64: k.lo = *(const uint64_t *)p; break;
+    case CA_FLOAT16: k.lo = ca_p_fkey(*(const uint16_t *)p, CA_P_F16, canon); break;
+    case CA_FLOAT32: k.lo = ca_p_fkey(*(const uint32_t *)p, CA_P_F32, canon); break;
+    case CA_FLOAT64: k.lo = ca_p_fkey(*(const uint64_t *)p, CA_P_F64, canon); break;
     case CA_COMPLEX64:
         k = ca_p_ckey(((const uint32_t *)p)[0], ((const uint32_t *)p)[1], 32);
         break;
@@ -229,35 +199,20 @@ ca_sort_unkey(int dtype, ca_skey k, char *p)
     uint64_t re, im;
     switch (dtype) {
     case CA_BOOL:
-    case CA_UINT8:
-        *(uint8_t *)p = (uint8_t)k.lo;
-        break;
-    case CA_INT8:
-        *(uint8_t *)p = (uint8_t)(k.lo ^ 0x80u);
-        break;
-    case CA_UINT16:
-        *(uint16_t *)p = (uint16_t)k.lo;
-        break;
-    case CA_INT16:
-        *(uint16_t *)p = (uint16_t)(k.lo ^ 0x8000u);
-        break;
-    case CA_UINT32:
-        *(uint32_t *)p = (uint32_t)k.lo;
-        break;
-    case CA_INT32:
-        *(uint32_t *)p = (uint32_t)k.lo ^ 0x80000000u;
-        break;
-    case CA_UINT64:
-        *(uint64_t *)p = k.lo;
-        break;
-    case CA_INT64:
-        *(uint64_t *)p = k.lo ^ 0x8000000000000000ull;
-        break;
+    case CA_UINT8: *(uint8_t *)p = (uint8_t)k.lo; break;
+    case CA_INT8: *(uint8_t *)p = (uint8_t)(k.lo ^ 0x80u); break;
+    case CA_UINT16: *(uint16_t *)p = (uint16_t)k.lo; break;
+    case CA_INT16: *(uint16_t *)p = (uint16_t)(k.lo ^ 0x8000u); break;
+    case CA_UINT32: *(uint32_t *)p = (uint32_t)k.lo; break;
+    case CA_INT32: *(uint32_t *)p = (uint32_t)k.lo ^ 0x80000000u; break;
+    case CA_UINT64: *(uint64_t *)p = k.lo; break;
+    case CA_INT64: *(uint64_t *)p = k.lo ^ 0x8000000000000000ull; break;
     case CA_FLOAT16:
         *(uint16_t *)p = (uint16_t)ca_p_funkey(k.lo, 0x8000u, 0xFFFFu, 0x7E00u);
         break;
     case CA_FLOAT32:
-        *(uint32_t *)p = (uint32_t)ca_p_funkey(k.lo, 0x80000000u, 0xFFFFFFFFu, 0x7FC00000u);
+        *(uint32_t *)p =
+            (uint32_t)ca_p_funkey(k.lo, 0x80000000u, 0xFFFFFFFFu, 0x7FC00000u);
         break;
     case CA_FLOAT64:
         *(uint64_t *)p = ca_p_funkey(k.lo, 0x8000000000000000ull, ~(uint64_t)0,

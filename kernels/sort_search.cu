@@ -39,17 +39,17 @@ blocks_for(int64_t n, int64_t cap)
 __host__ __device__ constexpr int
 dtype_size(int dt)
 {
-    return dt == CA_BOOL || dt == CA_INT8 || dt == CA_UINT8          ? 1
-           : dt == CA_INT16 || dt == CA_UINT16 || dt == CA_FLOAT16  ? 2
-           : dt == CA_INT32 || dt == CA_UINT32 || dt == CA_FLOAT32  ? 4
-           : dt == CA_COMPLEX128                                     ? 16
-                                                                     : 8;
+    return dt == CA_BOOL || dt == CA_INT8 || dt == CA_UINT8        ? 1
+           : dt == CA_INT16 || dt == CA_UINT16 || dt == CA_FLOAT16 ? 2
+           : dt == CA_INT32 || dt == CA_UINT32 || dt == CA_FLOAT32 ? 4
+           : dt == CA_COMPLEX128                                   ? 16
+                                                                   : 8;
 }
 
 template <int DT>
 __global__ void
-search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v, int64_t nv,
-              int right, int64_t *out)
+search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
+              int64_t nv, int right, int64_t *out)
 {
     constexpr int size = dtype_size(DT);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nv;
@@ -147,27 +147,28 @@ hist(const X *x, int64_t n, const double *w, int64_t nbins, void *out, cudaStrea
     /* A block's 32-bit counts cannot overflow: it sees at most n / blocks
      * elements, and the grid-stride loop gives each block the same share. */
     if (shared <= kHistShared && n / kHistBlocks < (int64_t)UINT32_MAX) {
-        hist_shared<X, W><<<blocks_for(n, kHistBlocks), kThreads, shared, st>>>(x, n, w,
-                                                                                nbins, out);
+        hist_shared<X, W>
+            <<<blocks_for(n, kHistBlocks), kThreads, shared, st>>>(x, n, w, nbins, out);
     }
     else {
-        hist_global<X, W><<<blocks_for(n, kMaxBlocks), kThreads, 0, st>>>(x, n, w, nbins,
-                                                                          out);
+        hist_global<X, W>
+            <<<blocks_for(n, kMaxBlocks), kThreads, 0, st>>>(x, n, w, nbins, out);
     }
     return (int)cudaGetLastError();
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int
 ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                     const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream)
+                     const void *v, int64_t nv, int right, int64_t *out,
+                     ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     const unsigned nb = blocks_for(nv, kMaxBlocks);
     const char *ac = (const char *)a, *vc = (const char *)v;
     switch (dtype) {
-#define CA_P_SEARCH_CASE(dt)                                                            \
+#define CA_P_SEARCH_CASE(dt)                                                           \
     case dt:                                                                           \
         search_kernel<dt><<<nb, kThreads, 0, st>>>(ac, n, sorter, vc, nv, right, out); \
         break;
@@ -186,8 +187,7 @@ ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
         CA_P_SEARCH_CASE(CA_COMPLEX64)
         CA_P_SEARCH_CASE(CA_COMPLEX128)
 #undef CA_P_SEARCH_CASE
-    default:
-        return CA_KERR_UNSUPPORTED;
+    default: return CA_KERR_UNSUPPORTED;
     }
     return (int)cudaGetLastError();
 }

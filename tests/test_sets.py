@@ -145,8 +145,8 @@ def test_set_functions(dev, dtype):
     same(ca.setxor1d(to_dev(e, dev), to_dev(e, dev)), np.setxor1d(e, e))
 
 
-@pytest.mark.parametrize("shape,axis", [((3, 0), 0), ((0, 3), 0), ((3, 0), 1), ((0,), 0),
-                                        ((2, 3, 0), 1)])
+@pytest.mark.parametrize("shape,axis", [((3, 0), 0), ((0, 3), 0), ((3, 0), 1),
+                                        ((0,), 0), ((2, 3, 0), 1)])
 def test_unique_axis_empty(dev, shape, axis):
     a = np.zeros(shape, np.int32)
     got = ca.unique(to_dev(a, dev), axis=axis, return_index=True, return_inverse=True,

@@ -245,7 +245,8 @@ def test_searchsorted(dev, dtype, side):
     a = np.sort(data((1000,), dtype))
     v = data((7, 50), dtype, np.random.default_rng(11))
     x = to_dev(a, dev)
-    same(ca.searchsorted(x, to_dev(v, dev), side=side), np.searchsorted(a, v, side=side))
+    same(ca.searchsorted(x, to_dev(v, dev), side=side),
+         np.searchsorted(a, v, side=side))
     perm = np.random.default_rng(5).permutation(a.size)
     u = a[perm]
     sorter = np.argsort(u, kind="stable")

@@ -9,8 +9,8 @@ import pytest
 import cuarray as ca
 from test_sort import MODES, data, same, to_dev  # noqa: F401
 
-REALS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
-         np.uint64, np.float16, np.float32, np.float64]
+REALS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+         np.int64, np.uint64, np.float16, np.float32, np.float64]
 METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
            "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
            "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
@@ -184,7 +184,7 @@ def np_quiet(f, *args, **kw):
                                         ((2, 600), None)])
 def test_median(dev, dtype, shape, axis):
     if dtype == np.bool_:
-        pytest.skip("NumPy's median of bool is not defined the same way (mean of bools)")
+        pytest.skip("NumPy's median of bool (a mean of bools) is not a real median")
     a = data(shape, dtype, np.random.default_rng(8), dups=False)
     x = to_dev(a, dev)
     close(ca.median(x, axis=axis), np_quiet(np.median, a, axis=axis))
@@ -211,7 +211,8 @@ def test_quantile_methods(dev, method, dtype):
 def test_quantile_nan_and_errors(dev):
     a = data((5, 40), np.float64, np.random.default_rng(10))
     x = to_dev(a, dev)
-    close(ca.quantile(x, [0.2, 0.8], axis=1), np_quiet(np.quantile, a, [0.2, 0.8], axis=1))
+    close(ca.quantile(x, [0.2, 0.8], axis=1),
+          np_quiet(np.quantile, a, [0.2, 0.8], axis=1))
     close(ca.percentile(x, 50, axis=1, keepdims=True),
           np_quiet(np.percentile, a, 50, axis=1, keepdims=True))
     with pytest.raises(ValueError):

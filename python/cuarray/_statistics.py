@@ -70,7 +70,8 @@ def _outer_edges(a, range):
 
 
 def _edges(a, bins, range):
-    """NumPy's bin edges (a cuarray array on a's device) and whether they are uniform."""
+    """NumPy's bin edges (a cuarray array on a's device) and, for a number of bins,
+    the (first, last) range they span."""
     if isinstance(bins, str):
         raise NotImplementedError("histogram: string bins (bin estimators) are not "
                                   "supported; pass a number of bins or the edges")
@@ -255,7 +256,8 @@ def digitize(x, bins, right=False):
 _NAN_METHODS = {
     # method: (alpha, beta) of NumPy's _compute_virtual_index, or a rule
     "linear": (1.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
-    "median_unbiased": (1.0 / 3.0, 1.0 / 3.0), "normal_unbiased": (3.0 / 8.0, 3.0 / 8.0),
+    "median_unbiased": (1.0 / 3.0, 1.0 / 3.0),
+    "normal_unbiased": (3.0 / 8.0, 3.0 / 8.0),
     "interpolated_inverted_cdf": (0.0, 1.0), "lower": "lower", "higher": "higher",
     "nearest": "nearest", "midpoint": "midpoint", "inverted_cdf": "inverted_cdf",
     "averaged_inverted_cdf": "averaged_inverted_cdf",
@@ -473,7 +475,8 @@ def _mid(lo, hi, dtype):
     if dtype.kind in "biu":
         return (lo.astype(_np.float64) + hi.astype(_np.float64)) / 2
     if dtype == _np.float16:
-        return ((lo.astype(_np.float32) + hi.astype(_np.float32)) / 2).astype(_np.float16)
+        mid = (lo.astype(_np.float32) + hi.astype(_np.float32)) / 2
+        return mid.astype(_np.float16)
     return (lo + hi) / 2
 
 
@@ -516,8 +519,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         lo = _take_last(s, _core.floor_divide(km, 2))[..., 0]
         hi = _take_last(s, _core.minimum(_core.floor_divide(k, 2), km))[..., 0]
         res = _mid(lo, hi, a.dtype)
-        res = _core.where(_core.equal(k[..., 0], 0),
-                          _core.full((), _np.nan, dtype=res.dtype, device=a.device), res)
+        nan = _core.full((), _np.nan, dtype=res.dtype, device=a.device)
+        res = _core.where(_core.equal(k[..., 0], 0), nan, res)
     if keepdims:
         res = res.reshape(_keepdims_shape(a, axes, ()))
     return _out(res, out)
