@@ -306,7 +306,8 @@ sort_run(CaArray *a, int axis, int flat, int flags, CaArray **vals, CaArray **id
         goto error;
     }
     if (w->size > 0) {
-        int np_path = w->device == CA_CPU && !use_host_kernels && flags == 0;
+        int np_path =
+            w->device == CA_CPU && !use_host_kernels && !(flags & CA_SORT_DESCENDING);
         if ((np_path ? numpy_rows(w, v, x) : kernel_rows(w, v, x, flags)) < 0) {
             goto error;
         }
@@ -869,6 +870,37 @@ py_bincount(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return bincount_impl(x, args[1], nbins);
 }
 
+/* _sort_bits(a, bits, positions): the flattened a sorted (or the positions
+ * that sort it) when the caller knows its keys agree above their low `bits`
+ * bits (unique() of integers, from their min and max). */
+static PyObject *
+py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    CaArray *a, *r = NULL;
+    (void)m;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_sort_bits(a, bits, positions)");
+        return NULL;
+    }
+    if ((a = require_array("_sort_bits", args[0])) == NULL) {
+        return NULL;
+    }
+    long bits = PyLong_AsLong(args[1]);
+    int pos = PyObject_IsTrue(args[2]);
+    if ((bits == -1 && PyErr_Occurred()) || pos < 0) {
+        return NULL;
+    }
+    if (bits < 1 || bits > 127) {
+        PyErr_SetString(PyExc_ValueError, "_sort_bits: bits must be in [1, 127]");
+        return NULL;
+    }
+    int flags = CA_SORT_KEY_BITS(bits);
+    if (sort_run(a, 0, 1, flags, pos ? NULL : &r, pos ? &r : NULL) < 0) {
+        return NULL;
+    }
+    return (PyObject *)r;
+}
+
 static PyObject *
 py_sort_host_kernels(PyObject *m, PyObject *arg)
 {
@@ -917,6 +949,9 @@ static PyMethodDef sort_functions[] = {
     { "searchsorted", CA_FC py_searchsorted, CA_FLAGS, DOC_SEARCHSORTED },
     { "_bincount", CA_FC py_bincount, METH_FASTCALL,
       "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)." },
+    { "_sort_bits", CA_FC py_sort_bits, METH_FASTCALL,
+      "_sort_bits(a, bits, positions)\n--\n\nsort/argsort of a.ravel() whose keys "
+      "agree above\ntheir low `bits` bits (fewer radix passes on a GPU)." },
     { "_sort_host_kernels", py_sort_host_kernels, METH_O,
       "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
       "kernels (the GPU's key order) instead of NumPy; returns the old setting." },

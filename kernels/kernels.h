@@ -425,8 +425,11 @@ int ca_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
  * last, -0.0 equal to +0.0, complex numbers by (real, imag) with NumPy's NaN
  * classes last (R+Rj < R+nanj < nan+Rj < nan+nanj), bool false first.
  * CA_SORT_DESCENDING reverses it exactly (NaNs first); equal keys keep their
- * input order either way. */
+ * input order either way. CA_SORT_KEY_BITS(b) (b in 1..127) in flags promises
+ * that all keys agree above their low b bits (the caller knows the range, e.g.
+ * integers in [min, max]): a one-row GPU sort then makes fewer radix passes. */
 #define CA_SORT_DESCENDING 1
+#define CA_SORT_KEY_BITS(b) ((int)(b) << 8)
 
 /* Sort each of `nseg` rows of `n` elements of `dtype` (contiguous, row r at
  * in + r * n * itemsize). `out` (may be `in`) gets the sorted values, `idx`

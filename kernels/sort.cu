@@ -8,8 +8,9 @@
  * values and widens the positions to int64. Positions are 32-bit while a row
  * fits in INT32_MAX, so the sort moves 4 bytes per position, not 8.
  *
- * One row goes to DeviceRadixSort over the dtype's significant bits; several
- * rows to one DeviceSegmentedSort over their offsets. (Rows longer than
+ * One row goes to DeviceRadixSort over the dtype's significant bits (fewer
+ * when the caller passes CA_SORT_KEY_BITS: unique() of integers knows their
+ * range); several rows to one DeviceSegmentedSort over their offsets. (Rows longer than
  * INT32_MAX with more than one row go row by row: the segmented sort's
  * positions are 32-bit.) Scratch, all from the caller's one `temp` block:
  * two key buffers, two position buffers, the row offsets, CUB's own storage.
@@ -343,6 +344,10 @@ ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
     j.canon = idx != nullptr;
     j.vsize = n > (int64_t)INT32_MAX ? 8 : 4;
     j.end_bit = ca_skey_bits(dtype);
+    const int hint = (flags >> 8) & 0xFF; /* CA_SORT_KEY_BITS */
+    if (hint > 0 && hint < j.end_bit) {
+        j.end_bit = hint;
+    }
     j.mask = ca_skey_mask(dtype);
     if (!(flags & CA_SORT_DESCENDING)) {
         j.mask.hi = j.mask.lo = 0;

@@ -155,3 +155,25 @@ def test_unique_axis_empty(dev, shape, axis):
                      return_counts=True)
     for g, w in zip(got, want):
         same(g, w)
+
+
+RANGES = [(np.int64, 0, 1 << 20), (np.int64, -500, 500), (np.int32, -7, 3),
+          (np.uint64, 2**64 - 300, 2**64 - 1), (np.uint32, 5, 6),
+          (np.int64, -2**62, 2**62)]
+
+
+@pytest.mark.parametrize("dtype,lo,hi", RANGES)
+def test_unique_integer_range_sort(dev, dtype, lo, hi):
+    """Past 2^16 integers, unique sorts only the key bits their range spans (GPU)."""
+    rng = np.random.default_rng(13)
+    a = rng.integers(lo, hi, size=(1 << 16) + 123, dtype=dtype, endpoint=True)
+    x = to_dev(a, dev)
+    for g, w in zip(ca.unique(x, return_index=True, return_inverse=True,
+                              return_counts=True),
+                    np.unique(a, return_index=True, return_inverse=True,
+                              return_counts=True)):
+        same(g, w)
+    bits = max(((int(a.min()) ^ int(a.max())) & ((1 << (a.itemsize * 8)) - 1))
+               .bit_length(), 1)
+    same(ca._core._sort_bits(x, bits, False), np.sort(a))
+    same(ca._core._sort_bits(x, bits, True), np.argsort(a, kind="stable"))
