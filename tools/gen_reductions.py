@@ -124,8 +124,9 @@ class Fn:
         if self.scan != (self.empty == "-"):
             die(f"{where}: scans (and only scans) have empty '-'")
 
-    def full_doc(self):
-        return f"{self.name}{SIGS[self.sig]}\\n--\\n\\n{self.doc}"
+    def full_doc(self, name=None):
+        """The C docstring: the signature line (under `name`) and the body."""
+        return f"{name or self.name}{SIGS[self.sig]}\\n--\\n\\n{self.doc}"
 
 
 def parse_pairs(spec, where):
@@ -343,7 +344,7 @@ def gen_table_h(kernels, fns):
     out.append("#define CA_RED_FOR_EACH_ALIAS(X) \\")
     for f in fns:
         for a in f.aliases:
-            out.append(f'    X({a}, {f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
+            out.append(f'    X({a}, {f.name}, CA_RF_{f.name.upper()}, "{f.full_doc(a)}") \\')
     out.append("")
     out += ["#ifdef __cplusplus", "}", "#endif", "#endif"]
     return "\n".join(out) + "\n"
