@@ -676,8 +676,8 @@ check_empty(const red_call *c)
     if (c->R == 0 && c->rsize > 0) {
         if (f->empty == CA_REMPTY_NOIDENTITY) {
             PyErr_Format(PyExc_ValueError,
-                         "zero-size array to reduction operation %s which has no identity",
-                         f->empty_arg);
+                     "zero-size array to reduction operation %s which has no identity",
+                     f->empty_arg);
             return -1;
         }
         if (f->empty == CA_REMPTY_NOSEQ) {
@@ -690,7 +690,8 @@ check_empty(const red_call *c)
             return -1;
         }
     }
-    if (f->divisor == CA_RDIV_NDDOF && c->rsize > 0 && (double)c->R - c->ddof <= 0 &&
+    const double dof = (double)c->R - c->ddof;
+    if (f->divisor == CA_RDIV_NDDOF && c->rsize > 0 && dof <= 0 &&
         PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice", 1) < 0) {
         return -1;
     }
@@ -756,7 +757,8 @@ compute(const red_call *c, CaArray *kres)
     const int aux_op = ca_reduce_aux_op(c->op);
     if (aux_op >= 0) {
         const int m = ca_reduce_aux_dtype(c->op, c->in_k);
-        aux = ca_array_empty(m, c->rnd, c->shape, 0, arr->device, result_kind(arr->device));
+        const int device = arr->device;
+        aux = ca_array_empty(m, c->rnd, c->shape, 0, device, result_kind(device));
         if (aux == NULL || run_reduce(fname, aux_op, arr, c->red, c->omap, aux, m, NULL,
                                       (double)c->R, 0) < 0) {
             goto done;
@@ -955,8 +957,9 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
         return NULL;
     }
     CaArray *src = scan_source(a, axis, &ax, &flat);
+    const int nd = src != NULL ? CA_NDIM(src) : 0;
     if (src == NULL ||
-        (out != NULL && check_out_shape(f->name, out, CA_NDIM(src), CA_SHAPE(src), 0) < 0) ||
+        (out != NULL && check_out_shape(f->name, out, nd, CA_SHAPE(src), 0) < 0) ||
         scan_dtypes(f, a->dtype, req, out, &C, &in_k, &kout) < 0 ||
         (arr = as_input(src, in_k)) == NULL) {
         goto error;
@@ -969,7 +972,7 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
         Py_INCREF(kres);
     }
     else {
-        kres = ca_array_empty(kout, CA_NDIM(src), CA_SHAPE(src), 0, a->device,
+        kres = ca_array_empty(kout, nd, CA_SHAPE(src), 0, a->device,
                               result_kind(a->device));
     }
     if (kres == NULL || run_scan(f->name, f->kernel, &arr, ax, &kres, out, kout) < 0) {
@@ -989,29 +992,6 @@ error:
 /* Argument parsing: functions and methods                                   */
 /* ======================================================================== */
 
-/* The signatures (the `sig` column of kernels/reductions.def), as NumPy's
- * functions (the methods drop `a`). Slot indices count from `a`; -1 = not an
- * argument of this function. */
-typedef struct {
-    const char *const *names;
-    int npos; /* positional parameters of the function, `a` included */
-    int axis, dtype, out, keepdims, ddof;
-} sig;
-
-static const char *const names_sum[] = {"a", "axis", "dtype", "out", "keepdims", NULL};
-static const char *const names_max[] = {"a", "axis", "out", "keepdims", NULL};
-static const char *const names_var[] = {"a", "axis", "dtype", "out", "ddof", "keepdims", NULL};
-static const char *const names_cum[] = {"a", "axis", "dtype", "out", NULL};
-
-static const sig sigs[] = {
-    [CA_RSIG_SUM] = {names_sum, 5, 1, 2, 3, 4, -1},
-    [CA_RSIG_MAX] = {names_max, 4, 1, -1, 2, 3, -1},
-    /* keepdims is keyword-only for argmax/argmin */
-    [CA_RSIG_ARG] = {names_max, 3, 1, -1, 2, 3, -1},
-    [CA_RSIG_VAR] = {names_var, 6, 1, 2, 3, 5, 4},
-    [CA_RSIG_SCAN] = {names_cum, 4, 1, 2, 3, -1, -1},
-};
-
 /* self: the array of a method call, NULL for the module function. */
 static PyObject *
 dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -1019,7 +999,8 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 {
     PyObject *v[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     const ca_red_fn *f = &ca_red_fns[fn];
-    const sig *s = &sigs[f->sig];
+    /* the signature of the `sig` column, as NumPy's (the methods drop `a`) */
+    const ca_red_sig *s = &ca_red_sigs[f->sig];
     CaArray *a;
     if (self != NULL) {
         /* the hot path: a.sum() */
@@ -1054,17 +1035,17 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 }
 
 /* One module function and one method per row of kernels/reductions.def. */
-#define CA_RED_WRAPPERS(NAME, ID, DOC)                                                   \
-    static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,     \
-                               PyObject *kwnames)                                        \
-    {                                                                                    \
-        (void)m;                                                                         \
-        return dispatch(ID, NULL, args, nargs, kwnames);                                 \
-    }                                                                                    \
-    static PyObject *Ndarray_##NAME(PyObject *self, PyObject *const *args,               \
-                                    Py_ssize_t nargs, PyObject *kwnames)                 \
-    {                                                                                    \
-        return dispatch(ID, self, args, nargs, kwnames);                                 \
+#define CA_RED_WRAPPERS(NAME, ID, DOC)                                                 \
+    static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,   \
+                               PyObject *kwnames)                                      \
+    {                                                                                  \
+        (void)m;                                                                       \
+        return dispatch(ID, NULL, args, nargs, kwnames);                               \
+    }                                                                                  \
+    static PyObject *Ndarray_##NAME(PyObject *self, PyObject *const *args,             \
+                                    Py_ssize_t nargs, PyObject *kwnames)               \
+    {                                                                                  \
+        return dispatch(ID, self, args, nargs, kwnames);                               \
     }
 CA_RED_FOR_EACH_FN(CA_RED_WRAPPERS)
 #undef CA_RED_WRAPPERS

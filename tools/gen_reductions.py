@@ -324,6 +324,15 @@ def gen_table_h(kernels, fns):
     out.append("} ca_red_fn;")
     out.append("")
     out.append("extern const ca_red_fn ca_red_fns[CA_RF_N];")
+    out.append("")
+    out.append("/* A signature (the `sig` column): parameter names, `a` first, NULL-terminated;")
+    out.append(" * npos positional ones; the index of each argument, -1 where absent. */")
+    out.append("typedef struct {")
+    out.append("    const char *const *names;")
+    out.append("    int npos;")
+    out.append("    int axis, dtype, out, keepdims, ddof;")
+    out.append("} ca_red_sig;")
+    out.append("extern const ca_red_sig ca_red_sigs[];")
     out.append("/* The kernel op of each op's first pass (its aux operand), -1: none. */")
     out.append("extern const int8_t ca_red_aux_op[CA_RED_NOPS];")
     out.append("/* The dtype of that aux operand per input dtype, -1: no aux pass. */")
@@ -364,6 +373,20 @@ def gen_table_c(kernels, fns):
                    f"CA_RDIV_{DIVISORS[f.divisor]}, {'CA_RED_SQRT' if f.sqrt else 0}, "
                    f"{ea},")
         out.append(f"     {{{res}}}}},")
+    out.append("};")
+    out.append("")
+    for name, text in SIGS.items():
+        params = [p.split("=")[0] for p in text.strip("()").split(", ")]
+        names = ", ".join(f'"{p}"' for p in params if p != "*")
+        out.append(f"static const char *const sig_{name}[] = {{{names}, NULL}};")
+    out.append("const ca_red_sig ca_red_sigs[] = {")
+    for name, text in SIGS.items():
+        params = [p.split("=")[0] for p in text.strip("()").split(", ")]
+        npos = params.index("*") if "*" in params else len(params)
+        named = [p for p in params if p != "*"]
+        slots = ", ".join(str(named.index(a)) if a in named else "-1"
+                          for a in ("axis", "dtype", "out", "keepdims", "ddof"))
+        out.append(f"    [CA_RSIG_{name.upper()}] = {{sig_{name}, {npos}, {slots}}},")
     out.append("};")
     out.append("")
     out.append("const int8_t ca_red_aux_op[CA_RED_NOPS] = {")
