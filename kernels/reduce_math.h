@@ -18,7 +18,8 @@
  * - max and min propagate NaN (a complex with a NaN part is NaN); complex
  *   numbers order lexicographically, as NumPy's;
  * - argmax and argmin combine order-free: the better value wins, ties go to the
- *   smaller position, a NaN beats everything (the first NaN among NaNs);
+ *   smaller position, a NaN beats everything (the first NaN among NaNs); the
+ *   `later` form is that combine for an element past every position seen;
  * - the finish steps divide by the divisor (mean, var; integer results never
  *   divide) and take the square root when CA_RED_SQRT is set (std).
  */
@@ -173,23 +174,18 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
  * float64, complex64, complex128. Per type: isnan, gt (a > b), lo and hi (the
  * identities of max and min), max and min, and the arg accumulator. */
 #define CA_RED_ORDERED_COMMON(T, name)                                                 \
+    /* NaN first, in one test: the plain select below then compiles to maxsd */      \
     CA_HD T ca_red_max_##name(T a, T b)                                                \
     {                                                                                  \
-        if (ca_red_isnan_##name(a)) {                                                  \
-            return a;                                                                  \
-        }                                                                              \
-        if (ca_red_isnan_##name(b)) {                                                  \
-            return b;                                                                  \
+        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
+            return ca_red_isnan_##name(a) ? a : b;                                     \
         }                                                                              \
         return ca_red_gt_##name(b, a) ? b : a;                                         \
     }                                                                                  \
     CA_HD T ca_red_min_##name(T a, T b)                                                \
     {                                                                                  \
-        if (ca_red_isnan_##name(a)) {                                                  \
-            return a;                                                                  \
-        }                                                                              \
-        if (ca_red_isnan_##name(b)) {                                                  \
-            return b;                                                                  \
+        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
+            return ca_red_isnan_##name(a) ? a : b;                                     \
         }                                                                              \
         return ca_red_gt_##name(a, b) ? b : a;                                         \
     }                                                                                  \
@@ -247,6 +243,19 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
             return b;                                                                  \
         }                                                                              \
         return a.i < b.i ? a : b;                                                      \
+    }                                                                                  \
+    /* The combine with the element (v, i) when i is past every position in a (the  \
+     * host loops meet elements in order): v wins if nothing was seen, or if a holds \
+     * no NaN and v is NaN or better. */                                             \
+    CA_HD ca_red_arg_##name ca_red_##which##_later_##name(ca_red_arg_##name a, T v,    \
+                                                          int64_t i)                   \
+    {                                                                                  \
+        if (a.i >= 0 && (ca_red_isnan_##name(a.v) ||                                   \
+                         (!ca_red_isnan_##name(v) &&                                   \
+                          !ca_red_##which##_better_##name(v, a.v)))) {                 \
+            return a;                                                                  \
+        }                                                                              \
+        return ca_red_argat_##name(v, i);                                              \
     }
 
 #define CA_RED_ORDERED_INT(T, name, LO, HI)                                            \

@@ -453,10 +453,15 @@ def host_triple(k, i, o):
             body.append("    (void)r0;")
         if k.aux == "-":
             body.append("    (void)c;")
+        if k.map == "index":
+            # the run's positions grow: the combine's `later` form
+            step = (f"ca_red_{k.combine}_later_{s}(acc, ca_cast_{conv}_{NAME[i]}({x}), "
+                    f"r0 + i)")
+        else:
+            step = f"ca_red_{k.combine}_{s}(acc, {map_expr(k, i, conv, x, 'r0 + i', m)})"
         body += [f"    {at} acc = a->{acc};",
                  f"    for (int64_t i = 0; i < n{stop}; i++) {{",
-                 f"        acc = ca_red_{k.combine}_{s}(acc, "
-                 f"{map_expr(k, i, conv, x, 'r0 + i', m)});",
+                 f"        acc = {step};",
                  "    }",
                  f"    a->{acc} = acc;"]
     out.append(f"static void\nhr_{t}(ca_hacc *a, const char *p, int64_t n, int64_t s, "
