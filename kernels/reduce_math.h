@@ -172,23 +172,9 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
 /* ======================================================================== */
 /* Value types: bool ... uint64, float32 (float16 compares as float32),
  * float64, complex64, complex128. Per type: isnan, gt (a > b), lo and hi (the
- * identities of max and min), max and min, and the arg accumulator. */
+ * identities of max and min), max and min (the same rule in the form each kind
+ * compiles best to), and the arg accumulator. */
 #define CA_RED_ORDERED_COMMON(T, name)                                                 \
-    /* NaN first, in one test: the plain select below then compiles to maxsd */      \
-    CA_HD T ca_red_max_##name(T a, T b)                                                \
-    {                                                                                  \
-        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
-            return ca_red_isnan_##name(a) ? a : b;                                     \
-        }                                                                              \
-        return ca_red_gt_##name(b, a) ? b : a;                                         \
-    }                                                                                  \
-    CA_HD T ca_red_min_##name(T a, T b)                                                \
-    {                                                                                  \
-        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
-            return ca_red_isnan_##name(a) ? a : b;                                     \
-        }                                                                              \
-        return ca_red_gt_##name(a, b) ? b : a;                                         \
-    }                                                                                  \
     typedef struct {                                                                   \
         T v;                                                                           \
         int64_t i; /* -1: no element seen */                                           \
@@ -258,6 +244,37 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
         return ca_red_argat_##name(v, i);                                              \
     }
 
+/* Max and min of real values: NaN first, in one test, so that the plain select
+ * after it compiles to maxsd/minsd on the host. */
+#define CA_RED_MAXMIN_REAL(T, name)                                                    \
+    CA_HD T ca_red_max_##name(T a, T b)                                                \
+    {                                                                                  \
+        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
+            return ca_red_isnan_##name(a) ? a : b;                                     \
+        }                                                                              \
+        return ca_red_gt_##name(b, a) ? b : a;                                         \
+    }                                                                                  \
+    CA_HD T ca_red_min_##name(T a, T b)                                                \
+    {                                                                                  \
+        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
+            return ca_red_isnan_##name(a) ? a : b;                                     \
+        }                                                                              \
+        return ca_red_gt_##name(a, b) ? b : a;                                         \
+    }
+
+/* Complex: the tests short-circuit (each isnan is two compares). */
+#define CA_RED_MAXMIN_COMPLEX(T, name)                                                 \
+    CA_HD T ca_red_max_##name(T a, T b)                                                \
+    {                                                                                  \
+        return (!ca_red_isnan_##name(a) && (ca_red_isnan_##name(b) ||                  \
+                                            ca_red_gt_##name(b, a))) ? b : a;          \
+    }                                                                                  \
+    CA_HD T ca_red_min_##name(T a, T b)                                                \
+    {                                                                                  \
+        return (!ca_red_isnan_##name(a) && (ca_red_isnan_##name(b) ||                  \
+                                            ca_red_gt_##name(a, b))) ? b : a;          \
+    }
+
 #define CA_RED_ORDERED_INT(T, name, LO, HI)                                            \
     CA_HD int ca_red_isnan_##name(T v)                                                 \
     {                                                                                  \
@@ -267,6 +284,7 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
     CA_HD int ca_red_gt_##name(T a, T b) { return a > b; }                             \
     CA_HD T ca_red_lo_##name(void) { return LO; }                                      \
     CA_HD T ca_red_hi_##name(void) { return HI; }                                      \
+    CA_RED_MAXMIN_REAL(T, name)                                                        \
     CA_RED_ORDERED_COMMON(T, name)
 
 CA_RED_ORDERED_INT(ca_bool, bool, 0, UINT8_MAX)
@@ -284,6 +302,7 @@ CA_RED_ORDERED_INT(uint64_t, uint64, 0, UINT64_MAX)
     CA_HD int ca_red_gt_##name(T a, T b) { return a > b; }                             \
     CA_HD T ca_red_lo_##name(void) { return -(T)INFINITY; }                            \
     CA_HD T ca_red_hi_##name(void) { return (T)INFINITY; }                             \
+    CA_RED_MAXMIN_REAL(T, name)                                                        \
     CA_RED_ORDERED_COMMON(T, name)
 
 CA_RED_ORDERED_FLOAT(float, float32)
@@ -307,6 +326,7 @@ CA_RED_ORDERED_FLOAT(double, float64)
         r.re = r.im = (R)INFINITY;                                                     \
         return r;                                                                      \
     }                                                                                  \
+    CA_RED_MAXMIN_COMPLEX(T, name)                                                     \
     CA_RED_ORDERED_COMMON(T, name)
 
 CA_RED_ORDERED_COMPLEX(ca_complex64, float, complex64)
