@@ -1,8 +1,9 @@
 /*
- * reduce_impl.cuh: the GPU reduction machinery shared by the reduce*.cu files
- * (private to kernels/). See reduce.cu for the design. Everything here but the
- * table types lives in an unnamed namespace: each .cu file instantiates only
- * its own ops, and the files compile in parallel.
+ * reduce_impl.cuh: the GPU reduction machinery shared by reduce.cu, reduce_scan.cu
+ * and the generated build/generated/red_gpu_<k>.cu (private to kernels/). See
+ * reduce.cu for the design. Everything here but the table types lives in an
+ * unnamed namespace: each .cu file instantiates only its own ops, and the files
+ * compile in parallel.
  */
 #ifndef CA_REDUCE_IMPL_CUH
 #define CA_REDUCE_IMPL_CUH
