@@ -85,12 +85,18 @@ def nvcc_version(nvcc):
 
 
 def run_generators():
-    """Generated sources (from kernels/ops.def) go to build/generated; return them."""
+    """Generated sources (from kernels/ops.def and kernels/reductions.def) go to
+    build/generated; return them."""
     GEN_DIR.mkdir(parents=True, exist_ok=True)
     gen = ROOT / "tools" / "gen_ops.py"
     if gen.exists():
         subprocess.run([sys.executable, str(gen), "--out", str(GEN_DIR),
                         "--py-out", str(ROOT / "python" / "cuarray" / "_generated_ops.py")],
+                       check=True)
+    gen = ROOT / "tools" / "gen_reductions.py"
+    if gen.exists():
+        subprocess.run([sys.executable, str(gen), "--out", str(GEN_DIR), "--py-out",
+                        str(ROOT / "python" / "cuarray" / "_generated_reductions.py")],
                        check=True)
     return sorted(GEN_DIR.glob("*.c")), sorted(GEN_DIR.glob("*.cu"))
 
@@ -115,6 +121,7 @@ class BuildExt(build_ext):
             dst = Path(self.build_lib) / "cuarray"
             dst.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / "python" / "cuarray" / "_generated_ops.py", dst)
+            shutil.copy2(ROOT / "python" / "cuarray" / "_generated_reductions.py", dst)
         ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
         if cuda is not None:
             objs = self.compile_cuda(cuda, gen_cu)

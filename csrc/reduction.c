@@ -1,46 +1,29 @@
 /*
  * reduction.c: reductions and scans, as module functions and ndarray methods:
- * sum, prod, mean, max/amax, min/amin, argmax, argmin, var, std, any, all,
- * cumsum, cumprod.
+ * the functions of kernels/reductions.def (sum, prod, mean, max/amax,
+ * min/amin, argmax, argmin, var, std, any, all, cumsum, cumprod), whose
+ * generated table (build/generated/red_table.h) gives each one's kernel op,
+ * dtype rule, NumPy's result dtypes, empty behaviour, signature and docstring.
  *
  * Arguments are parsed here in C (METH_FASTCALL); the kernels take a
- * ca_reduce_desc of kept and reduced dims (kernels/dispatch_reduce.c). The
- * compute dtype is NumPy's: sums and products of bool and small ints in int64
- * (uint64 for unsigned), mean of ints in float64, float16 accumulated in
- * float32, var/std of complex real; with out= and no dtype=, sums compute in
- * the promotion of the input and out dtypes, as NumPy's reduce does. An
- * integer result of another integer dtype is computed in 64 bits and cast
- * (the same bits modulo 2^n, i.e. NumPy's wrapping); an input whose dtype has
- * no kernel for the compute dtype is cast first. Results are new arrays (0-d
- * for full reductions); nothing here synchronizes.
+ * ca_reduce_desc of kept and reduced dims (kernels/dispatch_reduce.c), run
+ * through the launch layer (launch.h). The compute dtype is NumPy's: sums and
+ * products of bool and small ints in int64 (uint64 for unsigned), mean of ints
+ * in float64, float16 accumulated in float32, var/std of complex real; with
+ * out= and no dtype=, sums compute in the promotion of the input and out
+ * dtypes, as NumPy's reduce does. An integer result of another integer dtype is
+ * computed in 64 bits and cast (the same bits modulo 2^n, i.e. NumPy's
+ * wrapping); an input whose dtype has no kernel for the compute dtype is cast
+ * first. Results are new arrays (0-d for full reductions); nothing here
+ * synchronizes.
  */
 #include "cuarray.h"
+#include "launch.h"
 #include "readback.h"
+#include "red_table.h"
 
 #include <math.h>
 #include <string.h>
-
-enum {
-    F_SUM = 0,
-    F_PROD,
-    F_MEAN,
-    F_MAX,
-    F_MIN,
-    F_ARGMAX,
-    F_ARGMIN,
-    F_VAR,
-    F_STD,
-    F_ANY,
-    F_ALL,
-    F_CUMSUM,
-    F_CUMPROD,
-    F_NFUNCS
-};
-
-static const char *const fn_name[F_NFUNCS] = {
-    "sum", "prod", "mean", "max", "min", "argmax", "argmin",
-    "var", "std", "any", "all", "cumsum", "cumprod",
-};
 
 /* ======================================================================== */
 /* Small helpers                                                             */
@@ -95,20 +78,6 @@ parse_axes(PyObject *axis, int ndim, unsigned char *red, int tuple_ok)
     }
     red[ax] = 1;
     return 0;
-}
-
-/* NumPy's sum/prod/cumsum dtype: bool and signed ints -> int64, unsigned ->
- * uint64, the rest to themselves. */
-static int
-sum_dtype(int t)
-{
-    if (t == CA_BOOL || t == CA_INT8 || t == CA_INT16 || t == CA_INT32 || t == CA_INT64) {
-        return CA_INT64;
-    }
-    if (ca_is_unsigned(t)) {
-        return CA_UINT64;
-    }
-    return t;
 }
 
 static int
@@ -209,6 +178,22 @@ as_input(CaArray *a, int dtype)
     return ca_array_copy(a, dtype, 'K');
 }
 
+/* Device memory for a plan's scratch (none when bytes is 0); *ws owns it. */
+static int
+alloc_workspace(int device, size_t bytes, ca_stream_t stream, CaMemory **ws, void **ptr)
+{
+    *ptr = NULL;
+    if (bytes == 0) {
+        return 0;
+    }
+    *ws = ca_memory_alloc(device, CA_MEM_DEVICE, bytes, stream);
+    if (*ws == NULL) {
+        return -1;
+    }
+    *ptr = (*ws)->ptr;
+    return 0;
+}
+
 /* ======================================================================== */
 /* Running one reduction kernel                                              */
 /* ======================================================================== */
@@ -242,6 +227,100 @@ fill_desc(ca_reduce_desc *d, const CaArray *arr, const int *perm,
     d->aux = aux ? aux->data : NULL;
 }
 
+/* A C-contiguous copy of arr with the kept axes first and the reduced ones
+ * last, which merges each group into one; perm[i] is the original axis of the
+ * copy's axis i. The relative order of the reduced axes is kept, so arg
+ * positions are unchanged. */
+static CaArray *
+reduced_last_copy(CaArray *arr, const unsigned char *red, int *perm)
+{
+    Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < CA_NDIM(arr); i++) {
+            if (red[i] == pass) {
+                perm[n] = i;
+                shape[n] = CA_SHAPE(arr)[i];
+                strides[n] = CA_STRIDES(arr)[i];
+                n++;
+            }
+        }
+    }
+    CaArray *view = ca_array_view(arr, arr->dtype, n, shape, strides, arr->data);
+    if (view == NULL) {
+        return NULL;
+    }
+    CaArray *copy = ca_array_copy(view, arr->dtype, 'C');
+    Py_DECREF(view);
+    return copy;
+}
+
+/* Fill and plan d for res[...] = op over the reduced axes of arr. When the GPU
+ * kernels take too few dims for arr's layout, *copy (new) is the input the
+ * plan was made for. */
+static int
+plan_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
+            const int *omap, CaArray *res, int kout, CaArray *aux, ca_reduce_desc *d,
+            CaArray **copy)
+{
+    const int device = arr->device;
+    fill_desc(d, arr, NULL, red, omap, res, aux);
+    int rc = ca_reduce_plan(device, op, d, arr->dtype, kout);
+    if (rc == CA_KERR_UNSUPPORTED && device != CA_CPU &&
+        ca_reduce_supported(op, arr->dtype, kout)) {
+        /* too many dims left after merging for the GPU kernels */
+        int perm[CA_MAX_DIMS];
+        *copy = reduced_last_copy(arr, red, perm);
+        if (*copy == NULL) {
+            return -1;
+        }
+        fill_desc(d, *copy, perm, red, omap, res, aux);
+        rc = ca_reduce_plan(device, op, d, (*copy)->dtype, kout);
+    }
+    return ca_launch_status(rc, fname);
+}
+
+/* A one-element result on a GPU is mirrored to host memory by the kernel that
+ * computes it (readback.h): float(a.sum()) then needs no launch. The slot, or
+ * -1 (then d has no mirror). */
+static int
+mirror_acquire(ca_reduce_desc *d, const CaArray *res, int device, ca_stream_t stream)
+{
+    int mslot = -1;
+    d->mirror = NULL;
+    d->mirror_flag = NULL;
+    d->mirror_seq = 0;
+    if (device != CA_CPU && res->size == 1 && res->rb_slot < 0 &&
+        res->itemsize <= CA_READBACK_VALUE_BYTES) {
+        mslot = ca_readback_mirror_acquire(device, stream, &d->mirror, &d->mirror_flag,
+                                           &d->mirror_seq);
+        if (mslot < 0) {
+            d->mirror = NULL;
+        }
+    }
+    return mslot;
+}
+
+/* After the launch (rc its result): the slot is res's, unused, or (a failed
+ * launch whose kernel may still write it) retired. */
+static void
+mirror_finish(int mslot, int rc, const ca_reduce_desc *d, CaArray *res)
+{
+    if (mslot < 0) {
+        return;
+    }
+    if (rc != 0 && d->mirror != NULL) {
+        ca_readback_mirror_retire(mslot);  /* a kernel may still write it */
+    }
+    else if (d->mirror == NULL) {
+        ca_readback_mirror_unused(mslot);  /* the plan's kernels do not write it */
+    }
+    else {
+        res->rb_slot = mslot;
+        res->rb_epoch = ca_work_epoch;  /* after the launch's own count */
+    }
+}
+
 /* res[...] = op over the reduced axes of arr, res in dtype kout. */
 static int
 run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
@@ -249,10 +328,9 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
            int flags)
 {
     ca_reduce_desc d;
-    CaArray *view = NULL, *copy = NULL;
+    CaArray *copy = NULL;
     CaMemory *ws = NULL;
     const int device = arr->device;
-    int rc;
 
     if (res->size == 0) {
         return 0;
@@ -263,98 +341,26 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
     ca_stream_t stream = device == CA_CPU ? NULL : ca_current_stream(device);
     d.divisor = divisor;
     d.flags = flags;
-    fill_desc(&d, arr, NULL, red, omap, res, aux);
-    rc = ca_reduce_plan(device, op, &d, arr->dtype, kout);
-    if (rc == CA_KERR_UNSUPPORTED && device != CA_CPU &&
-        ca_reduce_supported(op, arr->dtype, kout)) {
-        /* Too many dims left after merging for the GPU kernels: copy the input
-         * with the kept axes first and the reduced ones last, which merges
-         * each group into one. The relative order of the reduced axes is
-         * kept, so arg positions are unchanged. */
-        int perm[CA_MAX_DIMS];
-        Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
-        int n = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < CA_NDIM(arr); i++) {
-                if (red[i] == pass) {
-                    perm[n] = i;
-                    shape[n] = CA_SHAPE(arr)[i];
-                    strides[n] = CA_STRIDES(arr)[i];
-                    n++;
-                }
-            }
-        }
-        view = ca_array_view(arr, arr->dtype, n, shape, strides, arr->data);
-        if (view == NULL) {
-            goto error;
-        }
-        copy = ca_array_copy(view, arr->dtype, 'C');
-        if (copy == NULL) {
-            goto error;
-        }
-        fill_desc(&d, copy, perm, red, omap, res, aux);
-        rc = ca_reduce_plan(device, op, &d, copy->dtype, kout);
-    }
-    if (rc != 0) {
-        ca_cuda_error_int(rc, fname);
+    if (plan_reduce(fname, op, arr, red, omap, res, kout, aux, &d, &copy) < 0 ||
+        alloc_workspace(device, d.workspace_bytes, stream, &ws, &d.workspace) < 0) {
         goto error;
     }
-    if (d.workspace_bytes > 0) {
-        ws = ca_memory_alloc(device, CA_MEM_DEVICE, d.workspace_bytes, stream);
-        if (ws == NULL) {
-            goto error;
-        }
-        d.workspace = ws->ptr;
-    }
     const int in_dtype = copy ? copy->dtype : arr->dtype;
-    /* A one-element result on a GPU is mirrored to host memory by the kernel
-     * that computes it (readback.h): float(a.sum()) then needs no launch. */
-    int mslot = -1;
-    d.mirror = NULL;
-    d.mirror_flag = NULL;
-    d.mirror_seq = 0;
-    if (device != CA_CPU && res->size == 1 && res->rb_slot < 0 &&
-        res->itemsize <= CA_READBACK_VALUE_BYTES) {
-        mslot = ca_readback_mirror_acquire(device, stream, &d.mirror, &d.mirror_flag,
-                                           &d.mirror_seq);
-        if (mslot < 0) {
-            d.mirror = NULL;
-        }
-    }
-    if (device == CA_CPU && (int64_t)d.nout * d.nred_elems >= (1 << 16)) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = ca_reduce(device, op, &d, in_dtype, kout, stream);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        rc = ca_reduce(device, op, &d, in_dtype, kout, stream);
-    }
-    if (mslot >= 0) {
-        if (rc != 0 && d.mirror != NULL) {
-            ca_readback_mirror_retire(mslot);  /* a kernel may still write it */
-        }
-        else if (d.mirror == NULL) {
-            ca_readback_mirror_unused(mslot);  /* the plan's kernels do not write it */
-        }
-        else {
-            res->rb_slot = mslot;
-            res->rb_epoch = ca_work_epoch;  /* after the launch's own count */
-        }
-    }
+    const int mslot = mirror_acquire(&d, res, device, stream);
+    const int rc = ca_run_reduce(device, op, &d, in_dtype, kout, stream,
+                                 (int64_t)d.nout * d.nred_elems, fname);
+    mirror_finish(mslot, rc, &d, res);
     if (rc != 0) {
-        ca_cuda_error_int(rc, fname);
         goto error;
     }
     /* The workspace and the copy go back to the pool stream-ordered: the
      * kernels queued on `stream` finish before anything else reuses them. */
     Py_XDECREF(ws);
     Py_XDECREF(copy);
-    Py_XDECREF(view);
     return 0;
 error:
     Py_XDECREF(ws);
     Py_XDECREF(copy);
-    Py_XDECREF(view);
     return -1;
 }
 
@@ -405,299 +411,345 @@ fill_value(CaArray *a, PyObject *value)
 /* Reductions                                                                */
 /* ======================================================================== */
 
+/* One reduction call, filled stage by stage. */
+typedef struct {
+    const ca_red_fn *f;
+    CaArray *a;
+    CaArray *out;                    /* borrowed; NULL: none */
+    /* arguments */
+    unsigned char red[CA_MAX_DIMS];  /* 1 for the reduced axes */
+    int keepdims, req;               /* req: dtype=, -1 for none */
+    double ddof;
+    /* the result's shape */
+    int omap[CA_MAX_DIMS];           /* axis of the input -> axis of the result, -1 */
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int rnd;
+    Py_ssize_t rsize;
+    int64_t R;                       /* elements reduced into each result element */
+    /* dtypes: the kernel op, what it reads (in_k) and writes (kout), the
+     * function's result dtype (rdt) */
+    int op, in_k, kout, rdt, flags;
+    double divisor;
+} red_call;
+
+/* Stage 1: axis=, keepdims=, dtype=, ddof=, out=. */
+static int
+parse_reduce_args(red_call *c, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj,
+                  PyObject *keepdims_obj, PyObject *ddof_obj)
+{
+    c->keepdims = 0;
+    c->req = -1;
+    c->ddof = 0.0;
+    if (parse_axes(axis, CA_NDIM(c->a), c->red, c->f->sig != CA_RSIG_ARG) < 0) {
+        return -1;
+    }
+    if (keepdims_obj != NULL && (c->keepdims = PyObject_IsTrue(keepdims_obj)) < 0) {
+        return -1;
+    }
+    if (dtype_obj != NULL && dtype_obj != Py_None) {
+        if ((c->req = ca_dtype_converter(dtype_obj, -1)) < 0) {
+            return -1;
+        }
+    }
+    if (ddof_obj != NULL && ddof_obj != Py_None) {
+        c->ddof = PyFloat_AsDouble(ddof_obj);
+        if (c->ddof == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    return check_out(out_obj, c->a, &c->out);
+}
+
+/* Stage 2: the result's shape, and out='s. */
+static int
+result_shape(red_call *c)
+{
+    const CaArray *a = c->a;
+    c->rnd = 0;
+    c->R = 1;
+    for (int d = 0; d < CA_NDIM(a); d++) {
+        if (c->red[d]) {
+            c->R *= CA_SHAPE(a)[d];
+            c->omap[d] = c->keepdims ? c->rnd : -1;
+            if (c->keepdims) {
+                c->shape[c->rnd++] = 1;
+            }
+        }
+        else {
+            c->omap[d] = c->rnd;
+            c->shape[c->rnd++] = CA_SHAPE(a)[d];
+        }
+    }
+    c->rsize = 1;
+    for (int d = 0; d < c->rnd; d++) {
+        c->rsize *= c->shape[d];
+    }
+    if (c->out != NULL &&
+        check_out_shape(c->f->name, c->out, c->rnd, c->shape, c->keepdims) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Stage 3, rule `sum`: dtype=, else out='s promotion, else NumPy's result. */
+static int
+resolve_sum(red_call *c, int in)
+{
+    const int C = c->req >= 0 ? c->req
+                  : c->out != NULL ? ca_promote(in, c->out->dtype)
+                                   : c->f->result[in];
+    if (C < 0) {
+        return -1;
+    }
+    if (C == CA_BOOL && c->f->bool_kernel >= 0) {
+        /* + and * of bools are or and and */
+        c->op = c->f->bool_kernel;
+        c->kout = CA_BOOL;
+    }
+    else if (ca_is_integer(C)) {
+        if (!is_int_or_bool(in)) {
+            c->in_k = C;
+        }
+        c->kout = c->f->result[c->in_k];
+    }
+    else {
+        if (!ca_reduce_supported(c->op, in, C)) {
+            c->in_k = C;
+        }
+        c->kout = C;
+    }
+    c->rdt = C;
+    return 0;
+}
+
+/* Rule `mean`: integers compute in float64, float16 in its own dtype (the
+ * kernel accumulates in float32). */
+static int
+resolve_mean(red_call *c, int in)
+{
+    int C;
+    if (c->req >= 0) {
+        C = c->req;
+    }
+    else if (is_int_or_bool(in)) {
+        C = CA_FLOAT64;
+    }
+    else if (in == CA_FLOAT16 || c->out == NULL) {
+        C = in;
+    }
+    else if ((C = ca_promote(in, c->out->dtype)) < 0) {
+        return -1;
+    }
+    /* integer means: computed in float64, then cast */
+    c->kout = is_int_or_bool(C) ? CA_FLOAT64 : C;
+    if (!ca_reduce_supported(c->op, in, c->kout)) {
+        c->in_k = c->kout;
+    }
+    c->rdt = C;
+    return 0;
+}
+
+/* Rule `var`: a real result, unless dtype= asks for complex. */
+static void
+resolve_var(red_call *c, int in)
+{
+    const int C = c->req >= 0 ? c->req : is_int_or_bool(in) ? CA_FLOAT64 : in;
+    c->kout = ca_is_inexact(C) ? real_dtype(C) : CA_FLOAT64;
+    if (!ca_reduce_supported(c->op, in, c->kout)) {
+        c->in_k = ca_is_inexact(C) ? C : CA_FLOAT64;
+    }
+    /* NumPy sums the squared deviations in dtype= when given: a complex
+     * dtype gives a complex result (with a zero imaginary part) */
+    c->rdt = c->req >= 0 ? c->req : real_dtype(C);
+}
+
+/* Stage 3: the dtypes, the divisor and the flags. */
+static int
+resolve_dtypes(red_call *c)
+{
+    const int in = c->a->dtype;
+    c->op = c->f->kernel;
+    c->in_k = in;
+    c->flags = c->f->flags;
+    switch (c->f->divisor) {
+    case CA_RDIV_N:
+        c->divisor = (double)c->R;
+        break;
+    case CA_RDIV_NDDOF:
+        c->divisor = (double)c->R - c->ddof > 0 ? (double)c->R - c->ddof : 0.0;
+        break;
+    default:
+        c->divisor = 1.0;
+        break;
+    }
+    switch (c->f->rule) {
+    case CA_RR_SUM:
+        return resolve_sum(c, in);
+    case CA_RR_MEAN:
+        return resolve_mean(c, in);
+    case CA_RR_VAR:
+        resolve_var(c, in);
+        return 0;
+    case CA_RR_INDEX:
+        if (c->out != NULL && !ca_is_integer(c->out->dtype)) {
+            PyErr_Format(PyExc_TypeError,
+                         "Cannot cast array data from dtype('int64') to dtype('%s') "
+                         "according to the rule 'safe'",
+                         ca_dtype_name[c->out->dtype]);
+            return -1;
+        }
+        break;
+    default: /* CA_RR_SAME, CA_RR_BOOL */
+        break;
+    }
+    c->kout = c->rdt = c->f->result[in];
+    return 0;
+}
+
+/* Stage 4: reductions over nothing that NumPy refuses or warns about. */
+static int
+check_empty(const red_call *c)
+{
+    const ca_red_fn *f = c->f;
+    if (c->R == 0 && c->rsize > 0) {
+        if (f->empty == CA_REMPTY_NOIDENTITY) {
+            PyErr_Format(PyExc_ValueError,
+                     "zero-size array to reduction operation %s which has no identity",
+                     f->empty_arg);
+            return -1;
+        }
+        if (f->empty == CA_REMPTY_NOSEQ) {
+            PyErr_Format(PyExc_ValueError, "attempt to get %s of an empty sequence",
+                         f->name);
+            return -1;
+        }
+        if (f->empty == CA_REMPTY_NANWARN &&
+            PyErr_WarnEx(PyExc_RuntimeWarning, "Mean of empty slice.", 1) < 0) {
+            return -1;
+        }
+    }
+    const double dof = (double)c->R - c->ddof;
+    if (f->divisor == CA_RDIV_NDDOF && c->rsize > 0 && dof <= 0 &&
+        PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice", 1) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Stage 5: the kernel's output, out itself when nothing stands between. */
+static CaArray *
+kernel_output(const red_call *c)
+{
+    CaArray *out = c->out;
+    if (out != NULL && out->dtype == c->kout && c->kout == c->rdt &&
+        !ca_array_misaligned(out) && !overlaps(out, c->a)) {
+        Py_INCREF(out);
+        return out;
+    }
+    return ca_array_empty(c->kout, c->rnd, c->shape, 0, c->a->device,
+                          result_kind(c->a->device));
+}
+
+/* The identity of an empty reduction; the mean and variance of nothing are NaN. */
+static int
+fill_identity(const red_call *c, CaArray *kres)
+{
+    PyObject *value;
+    switch (c->f->empty) {
+    case CA_REMPTY_ZERO:
+        value = PyLong_FromLong(0);
+        break;
+    case CA_REMPTY_ONE:
+        value = PyLong_FromLong(1);
+        break;
+    default:
+        value = PyFloat_FromDouble(NAN);
+        break;
+    }
+    if (value == NULL) {
+        return -1;
+    }
+    const int r = fill_value(kres, value);
+    Py_DECREF(value);
+    return r;
+}
+
+/* Stage 6: kres = the reduction, through the op's aux pass first if it has
+ * one (var: the means). */
+static int
+compute(const red_call *c, CaArray *kres)
+{
+    const char *fname = c->f->name;
+    CaArray *arr = NULL, *aux = NULL;
+    int r = -1;
+    if (c->R == 0) {
+        return fill_identity(c, kres);
+    }
+    if (c->rsize == 0) {
+        return 0;
+    }
+    arr = as_input(c->a, c->in_k);
+    if (arr == NULL) {
+        return -1;
+    }
+    const int aux_op = ca_reduce_aux_op(c->op);
+    if (aux_op >= 0) {
+        const int m = ca_reduce_aux_dtype(c->op, c->in_k);
+        const int device = arr->device;
+        aux = ca_array_empty(m, c->rnd, c->shape, 0, device, result_kind(device));
+        if (aux == NULL || run_reduce(fname, aux_op, arr, c->red, c->omap, aux, m, NULL,
+                                      (double)c->R, 0) < 0) {
+            goto done;
+        }
+    }
+    r = run_reduce(fname, c->op, arr, c->red, c->omap, kres, c->kout, aux, c->divisor,
+                   c->flags);
+done:
+    Py_XDECREF(arr);
+    Py_XDECREF(aux);
+    return r;
+}
+
 static PyObject *
 reduction(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj,
           PyObject *keepdims_obj, PyObject *ddof_obj)
 {
-    CaArray *arr = NULL, *kres = NULL, *aux = NULL, *res = NULL, *out = NULL;
-    PyObject *value = NULL;
-    const int ndim = CA_NDIM(a);
-    const int device = a->device;
-    const int in = a->dtype;
-    const int is_arg = fn == F_ARGMAX || fn == F_ARGMIN;
-    unsigned char red[CA_MAX_DIMS];
-    int omap[CA_MAX_DIMS];
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int keepdims = 0, req = -1;
-    double ddof = 0.0;
-
-    if (parse_axes(axis, ndim, red, !is_arg) < 0) {
+    red_call c;
+    c.f = &ca_red_fns[fn];
+    c.a = a;
+    if (parse_reduce_args(&c, axis, dtype_obj, out_obj, keepdims_obj, ddof_obj) < 0 ||
+        result_shape(&c) < 0 || resolve_dtypes(&c) < 0 || check_empty(&c) < 0) {
         return NULL;
     }
-    if (keepdims_obj != NULL && (keepdims = PyObject_IsTrue(keepdims_obj)) < 0) {
+    CaArray *kres = kernel_output(&c);
+    if (kres == NULL) {
         return NULL;
     }
-    if (dtype_obj != NULL && dtype_obj != Py_None) {
-        if ((req = ca_dtype_converter(dtype_obj, -1)) < 0) {
-            return NULL;
-        }
-    }
-    if (ddof_obj != NULL && ddof_obj != Py_None) {
-        ddof = PyFloat_AsDouble(ddof_obj);
-        if (ddof == -1.0 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    if (check_out(out_obj, a, &out) < 0) {
+    if (compute(&c, kres) < 0) {
+        Py_DECREF(kres);
         return NULL;
     }
-
-    /* the result's shape */
-    int rnd = 0;
-    int64_t R = 1;
-    for (int d = 0; d < ndim; d++) {
-        if (red[d]) {
-            R *= CA_SHAPE(a)[d];
-            omap[d] = keepdims ? rnd : -1;
-            if (keepdims) {
-                shape[rnd++] = 1;
-            }
-        }
-        else {
-            omap[d] = rnd;
-            shape[rnd++] = CA_SHAPE(a)[d];
-        }
-    }
-    Py_ssize_t rsize = 1;
-    for (int d = 0; d < rnd; d++) {
-        rsize *= shape[d];
-    }
-    if (out != NULL && check_out_shape(fn_name[fn], out, rnd, shape, keepdims) < 0) {
-        return NULL;
-    }
-
-    /* dtypes: the op, what the kernel reads (in_k) and writes (kout), and the
-     * function's result dtype (rdt) */
-    int op = CA_RED_SUM, in_k = in, kout = in, rdt = in, flags = 0;
-    double divisor = 1.0;
-    switch (fn) {
-    case F_SUM:
-    case F_PROD: {
-        int C = req >= 0 ? req : out != NULL ? ca_promote(in, out->dtype) : sum_dtype(in);
-        if (C < 0) {
-            return NULL;
-        }
-        op = fn == F_SUM ? CA_RED_SUM : CA_RED_PROD;
-        if (C == CA_BOOL) {
-            /* + and * of bools are or and and */
-            op = fn == F_SUM ? CA_RED_ANY : CA_RED_ALL;
-            kout = CA_BOOL;
-        }
-        else if (ca_is_integer(C)) {
-            if (!is_int_or_bool(in)) {
-                in_k = C;
-            }
-            kout = sum_dtype(in_k);
-        }
-        else {
-            if (!ca_reduce_supported(op, in, C)) {
-                in_k = C;
-            }
-            kout = C;
-        }
-        rdt = C;
-        break;
-    }
-    case F_MEAN: {
-        int C;
-        if (req >= 0) {
-            C = req;
-        }
-        else if (is_int_or_bool(in)) {
-            C = CA_FLOAT64;
-        }
-        else if (in == CA_FLOAT16 || out == NULL) {
-            C = in; /* float16 sums accumulate in float32 */
-        }
-        else {
-            C = ca_promote(in, out->dtype);
-            if (C < 0) {
-                return NULL;
-            }
-        }
-        divisor = (double)R;
-        if (is_int_or_bool(C)) {
-            /* integer means: computed in float64, then cast */
-            kout = CA_FLOAT64;
-        }
-        else {
-            kout = C;
-        }
-        if (!ca_reduce_supported(CA_RED_SUM, in, kout)) {
-            in_k = kout;
-        }
-        rdt = C;
-        break;
-    }
-    case F_MAX:
-    case F_MIN:
-        op = fn == F_MAX ? CA_RED_MAX : CA_RED_MIN;
-        break;
-    case F_ARGMAX:
-    case F_ARGMIN:
-        op = fn == F_ARGMAX ? CA_RED_ARGMAX : CA_RED_ARGMIN;
-        kout = rdt = CA_INT64;
-        if (out != NULL && !ca_is_integer(out->dtype)) {
-            PyErr_Format(PyExc_TypeError,
-                         "Cannot cast array data from dtype('int64') to dtype('%s') "
-                         "according to the rule 'safe'",
-                         ca_dtype_name[out->dtype]);
-            return NULL;
-        }
-        break;
-    case F_ANY:
-    case F_ALL:
-        op = fn == F_ANY ? CA_RED_ANY : CA_RED_ALL;
-        kout = rdt = CA_BOOL;
-        break;
-    default: { /* F_VAR, F_STD */
-        int C = req >= 0 ? req : is_int_or_bool(in) ? CA_FLOAT64 : in;
-        op = CA_RED_SQDEV;
-        kout = ca_is_inexact(C) ? real_dtype(C) : CA_FLOAT64;
-        if (!ca_reduce_supported(CA_RED_SQDEV, in, kout)) {
-            in_k = ca_is_inexact(C) ? C : CA_FLOAT64;
-        }
-        /* NumPy sums the squared deviations in dtype= when given: a complex
-         * dtype gives a complex result (with a zero imaginary part) */
-        rdt = req >= 0 ? req : real_dtype(C);
-        double n = (double)R - ddof;
-        divisor = n > 0 ? n : 0.0;
-        flags = fn == F_STD ? CA_RED_SQRT : 0;
-        break;
-    }
-    }
-
-    /* empty reductions */
-    if (R == 0 && rsize > 0) {
-        const char *msg = NULL;
-        switch (fn) {
-        case F_MAX:
-            msg = "zero-size array to reduction operation maximum which has no identity";
-            break;
-        case F_MIN:
-            msg = "zero-size array to reduction operation minimum which has no identity";
-            break;
-        case F_ARGMAX:
-            msg = "attempt to get argmax of an empty sequence";
-            break;
-        case F_ARGMIN:
-            msg = "attempt to get argmin of an empty sequence";
-            break;
-        default:
-            break;
-        }
-        if (msg != NULL) {
-            PyErr_SetString(PyExc_ValueError, msg);
-            return NULL;
-        }
-        if (fn == F_MEAN &&
-            PyErr_WarnEx(PyExc_RuntimeWarning, "Mean of empty slice.", 1) < 0) {
-            return NULL;
-        }
-    }
-    if ((fn == F_VAR || fn == F_STD) && rsize > 0 && (double)R - ddof <= 0 &&
-        PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice", 1) < 0) {
-        return NULL;
-    }
-
-    /* the kernel's output: out itself when nothing stands between */
-    if (out != NULL && out->dtype == kout && kout == rdt && !ca_array_misaligned(out) &&
-        !overlaps(out, a)) {
-        kres = out;
-        Py_INCREF(kres);
-    }
-    else {
-        kres = ca_array_empty(kout, rnd, shape, 0, device, result_kind(device));
-        if (kres == NULL) {
-            goto error;
-        }
-    }
-
-    if (R == 0) {
-        /* identities; the mean and variance of nothing are NaN */
-        switch (fn) {
-        case F_SUM:
-        case F_ANY:
-            value = PyLong_FromLong(0);
-            break;
-        case F_PROD:
-        case F_ALL:
-            value = PyLong_FromLong(1);
-            break;
-        default:
-            value = PyFloat_FromDouble(NAN);
-            break;
-        }
-        if (value == NULL || fill_value(kres, value) < 0) {
-            goto error;
-        }
-    }
-    else if (rsize > 0) {
-        arr = as_input(a, in_k);
-        if (arr == NULL) {
-            goto error;
-        }
-        if (op == CA_RED_SQDEV) {
-            /* pass 1: the means, in the aux dtype */
-            const int m = ca_reduce_sqdev_aux_dtype(in_k);
-            aux = ca_array_empty(m, rnd, shape, 0, device, result_kind(device));
-            if (aux == NULL ||
-                run_reduce(fn_name[fn], CA_RED_SUM, arr, red, omap, aux, m, NULL, (double)R,
-                           0) < 0) {
-                goto error;
-            }
-        }
-        if (run_reduce(fn_name[fn], op, arr, red, omap, kres, kout, aux, divisor, flags) < 0) {
-            goto error;
-        }
-    }
-
     /* casts: kernel dtype -> result dtype -> out */
-    res = finish_result(kres, kout, rdt, out);
-    kres = NULL;
-    if (res == NULL) {
-        goto error;
-    }
-    Py_XDECREF(kres);
-    Py_XDECREF(arr);
-    Py_XDECREF(aux);
-    Py_XDECREF(value);
-    return (PyObject *)res;
-error:
-    Py_XDECREF(kres);
-    Py_XDECREF(arr);
-    Py_XDECREF(aux);
-    Py_XDECREF(value);
-    Py_XDECREF(res);
-    return NULL;
+    return (PyObject *)finish_result(kres, c.kout, c.rdt, c.out);
 }
 
 /* ======================================================================== */
 /* Scans                                                                     */
 /* ======================================================================== */
 
-static PyObject *
-scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
+/* The array a scan runs over and its axis: axis None (and any axis of a 0-d
+ * array) scans the flattened array, a 1-d view of C-contiguous data (*flat
+ * owns it). A borrowed reference to the source, or NULL with an exception. */
+static CaArray *
+scan_source(CaArray *a, PyObject *axis, int *ax, CaArray **flat)
 {
-    CaArray *flat = NULL, *arr = NULL, *kres = NULL, *res = NULL, *out = NULL;
-    CaMemory *ws = NULL;
-    const int device = a->device;
-    const int in = a->dtype;
-    const int op = fn == F_CUMSUM ? CA_RED_SUM : CA_RED_PROD;
-    int req = -1, ax = 0, rc;
-    CaArray *src = a;
-
-    if (dtype_obj != NULL && dtype_obj != Py_None) {
-        if ((req = ca_dtype_converter(dtype_obj, -1)) < 0) {
-            return NULL;
-        }
+    const int flatten = axis == NULL || axis == Py_None || CA_NDIM(a) == 0;
+    *flat = NULL;
+    *ax = 0;
+    if (!flatten) {
+        return one_axis(axis, CA_NDIM(a), ax) < 0 ? NULL : a;
     }
-    if (check_out(out_obj, a, &out) < 0) {
-        return NULL;
-    }
-    /* axis None (and any axis of a 0-d array): the flattened array */
-    int flatten = axis == NULL || axis == Py_None || CA_NDIM(a) == 0;
-    if (flatten && axis != NULL && axis != Py_None) {
+    if (axis != NULL && axis != Py_None) {
         unsigned char red[CA_MAX_DIMS];
         if (PyTuple_Check(axis)) {
             PyErr_SetString(PyExc_TypeError,
@@ -708,60 +760,146 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
             return NULL;
         }
     }
-    if (!flatten && one_axis(axis, CA_NDIM(a), &ax) < 0) {
-        return NULL;
-    }
-    if (flatten) {
-        Py_ssize_t n = a->size;
-        if (!(a->flags & CA_C_CONTIGUOUS)) {
-            flat = ca_array_copy(a, a->dtype, 'C');
-            if (flat == NULL) {
-                return NULL;
-            }
-            src = flat;
-        }
-        /* a 1-d view of the C-contiguous data */
-        Py_ssize_t st = src->itemsize;
-        CaArray *v = ca_array_view(src, src->dtype, 1, &n, &st, src->data);
-        Py_XDECREF(flat);
-        flat = v;
-        if (flat == NULL) {
+    CaArray *src = a, *copy = NULL;
+    if (!(a->flags & CA_C_CONTIGUOUS)) {
+        copy = ca_array_copy(a, a->dtype, 'C');
+        if (copy == NULL) {
             return NULL;
         }
-        src = flat;
-        ax = 0;
+        src = copy;
     }
-    const int nd = CA_NDIM(src);
-    if (out != NULL && check_out_shape(fn_name[fn], out, nd, CA_SHAPE(src), 0) < 0) {
-        goto error;
-    }
+    Py_ssize_t n = a->size, st = src->itemsize;
+    *flat = ca_array_view(src, src->dtype, 1, &n, &st, src->data);
+    Py_XDECREF(copy);
+    return *flat;
+}
 
-    /* as NumPy's accumulate: out= without dtype= computes in the promotion */
-    int C = req >= 0 ? req : out != NULL ? ca_promote(in, out->dtype) : sum_dtype(in);
-    if (C < 0) {
-        goto error;
+/* As NumPy's accumulate: out= without dtype= computes in the promotion. Sets the
+ * computation dtype *C, the kernel's input *in_k and output *kout. */
+static int
+scan_dtypes(const ca_red_fn *f, int in, int req, const CaArray *out, int *C, int *in_k,
+            int *kout)
+{
+    *C = req >= 0 ? req : out != NULL ? ca_promote(in, out->dtype) : f->result[in];
+    if (*C < 0) {
+        return -1;
     }
-    int in_k = in, kout;
-    if (C == CA_BOOL) {
+    *in_k = in;
+    if (*C == CA_BOOL) {
         /* running or / and: the 0/1 prefix sums and products, cast to bool */
-        in_k = CA_BOOL;
-        kout = CA_INT64;
+        *in_k = CA_BOOL;
+        *kout = f->result[CA_BOOL];
     }
-    else if (ca_is_integer(C)) {
+    else if (ca_is_integer(*C)) {
         if (!is_int_or_bool(in)) {
-            in_k = C;
+            *in_k = *C;
         }
-        kout = sum_dtype(in_k);
+        *kout = f->result[*in_k];
     }
     else {
-        if (sum_dtype(in) != C) {
-            in_k = C;
+        if (f->result[in] != *C) {
+            *in_k = *C;
         }
-        kout = C;
+        *kout = *C;
     }
+    return 0;
+}
 
-    arr = as_input(src, in_k);
-    if (arr == NULL) {
+/* The scan's desc: axis ax of arr into kres, the other axes as batch dims. */
+static void
+fill_scan_desc(ca_scan_desc *d, const CaArray *arr, int ax, const CaArray *kres)
+{
+    d->nbatch = 0;
+    for (int i = 0; i < CA_NDIM(arr); i++) {
+        if (i != ax) {
+            d->batch_shape[d->nbatch] = CA_SHAPE(arr)[i];
+            d->batch_in[d->nbatch] = CA_STRIDES(arr)[i];
+            d->batch_out[d->nbatch] = CA_STRIDES(kres)[i];
+            d->nbatch++;
+        }
+    }
+    d->len = CA_SHAPE(arr)[ax];
+    d->in_stride = CA_STRIDES(arr)[ax];
+    d->out_stride = CA_STRIDES(kres)[ax];
+    d->in = arr->data;
+    d->out = kres->data;
+}
+
+/* Fill and plan d. When the GPU kernels take too few dims for the layout, *arr
+ * becomes a C-contiguous copy and *kres (if it was out) a new array. */
+static int
+plan_scan(const char *fname, int op, CaArray **arr, int ax, CaArray **kres,
+          const CaArray *out, int kout, ca_scan_desc *d)
+{
+    const int device = (*arr)->device;
+    fill_scan_desc(d, *arr, ax, *kres);
+    int rc = ca_scan_plan(device, op, d, (*arr)->dtype, kout);
+    if (rc == CA_KERR_UNSUPPORTED && device != CA_CPU &&
+        ca_scan_supported(op, (*arr)->dtype, kout)) {
+        /* too many unmergeable dims for the GPU: contiguous operands */
+        CaArray *c = ca_array_copy(*arr, (*arr)->dtype, 'C');
+        if (c == NULL) {
+            return -1;
+        }
+        Py_SETREF(*arr, c);
+        if (*kres == out) {
+            Py_SETREF(*kres, ca_array_empty(kout, CA_NDIM(c), CA_SHAPE(c), 0, device,
+                                            result_kind(device)));
+            if (*kres == NULL) {
+                return -1;
+            }
+        }
+        fill_scan_desc(d, *arr, ax, *kres);
+        rc = ca_scan_plan(device, op, d, (*arr)->dtype, kout);
+    }
+    return ca_launch_status(rc, fname);
+}
+
+/* *kres = the scan of *arr along ax (both may be replaced, see plan_scan). */
+static int
+run_scan(const char *fname, int op, CaArray **arr, int ax, CaArray **kres,
+         const CaArray *out, int kout)
+{
+    ca_scan_desc d;
+    CaMemory *ws = NULL;
+    const int device = (*arr)->device;
+    if ((*kres)->size == 0) {
+        return 0;
+    }
+    if (ca_use_device(device) < 0) {
+        return -1;
+    }
+    ca_stream_t stream = device == CA_CPU ? NULL : ca_current_stream(device);
+    int rc = -1;
+    if (plan_scan(fname, op, arr, ax, kres, out, kout, &d) == 0 &&
+        alloc_workspace(device, d.workspace_bytes, stream, &ws, &d.workspace) == 0) {
+        rc = ca_run_scan(device, op, &d, (*arr)->dtype, kout, stream, (*kres)->size,
+                         fname);
+    }
+    Py_XDECREF(ws);
+    return rc;
+}
+
+static PyObject *
+scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
+{
+    const ca_red_fn *f = &ca_red_fns[fn];
+    CaArray *flat = NULL, *arr = NULL, *kres = NULL, *out = NULL;
+    int req = -1, ax, C, in_k, kout;
+
+    if (dtype_obj != NULL && dtype_obj != Py_None &&
+        (req = ca_dtype_converter(dtype_obj, -1)) < 0) {
+        return NULL;
+    }
+    if (check_out(out_obj, a, &out) < 0) {
+        return NULL;
+    }
+    CaArray *src = scan_source(a, axis, &ax, &flat);
+    const int nd = src != NULL ? CA_NDIM(src) : 0;
+    if (src == NULL ||
+        (out != NULL && check_out_shape(f->name, out, nd, CA_SHAPE(src), 0) < 0) ||
+        scan_dtypes(f, a->dtype, req, out, &C, &in_k, &kout) < 0 ||
+        (arr = as_input(src, in_k)) == NULL) {
         goto error;
     }
     /* out directly when it is the kernel's dtype and is either disjoint from
@@ -772,107 +910,19 @@ scan(int fn, CaArray *a, PyObject *axis, PyObject *dtype_obj, PyObject *out_obj)
         Py_INCREF(kres);
     }
     else {
-        kres = ca_array_empty(kout, nd, CA_SHAPE(src), 0, device, result_kind(device));
-        if (kres == NULL) {
-            goto error;
-        }
+        kres = ca_array_empty(kout, nd, CA_SHAPE(src), 0, a->device,
+                              result_kind(a->device));
     }
-
-    if (kres->size > 0) {
-        ca_scan_desc d;
-        d.nbatch = 0;
-        for (int i = 0; i < nd; i++) {
-            if (i == ax) {
-                continue;
-            }
-            d.batch_shape[d.nbatch] = CA_SHAPE(arr)[i];
-            d.batch_in[d.nbatch] = CA_STRIDES(arr)[i];
-            d.batch_out[d.nbatch] = CA_STRIDES(kres)[i];
-            d.nbatch++;
-        }
-        d.len = CA_SHAPE(arr)[ax];
-        d.in_stride = CA_STRIDES(arr)[ax];
-        d.out_stride = CA_STRIDES(kres)[ax];
-        d.in = arr->data;
-        d.out = kres->data;
-        if (ca_use_device(device) < 0) {
-            goto error;
-        }
-        ca_stream_t stream = device == CA_CPU ? NULL : ca_current_stream(device);
-        rc = ca_scan_plan(device, op, &d, arr->dtype, kout);
-        if (rc == CA_KERR_UNSUPPORTED && device != CA_CPU &&
-            ca_scan_supported(op, arr->dtype, kout)) {
-            /* too many unmergeable dims for the GPU: contiguous operands */
-            CaArray *c = ca_array_copy(arr, arr->dtype, 'C');
-            if (c == NULL) {
-                goto error;
-            }
-            Py_SETREF(arr, c);
-            if (kres == out) {
-                Py_SETREF(kres, ca_array_empty(kout, nd, CA_SHAPE(src), 0, device,
-                                               result_kind(device)));
-                if (kres == NULL) {
-                    goto error;
-                }
-            }
-            int k = 0;
-            for (int i = 0; i < nd; i++) {
-                if (i != ax) {
-                    d.batch_shape[k] = CA_SHAPE(arr)[i];
-                    d.batch_in[k] = CA_STRIDES(arr)[i];
-                    d.batch_out[k] = CA_STRIDES(kres)[i];
-                    k++;
-                }
-            }
-            d.nbatch = k;
-            d.len = CA_SHAPE(arr)[ax];
-            d.in_stride = CA_STRIDES(arr)[ax];
-            d.out_stride = CA_STRIDES(kres)[ax];
-            d.in = arr->data;
-            d.out = kres->data;
-            rc = ca_scan_plan(device, op, &d, arr->dtype, kout);
-        }
-        if (rc != 0) {
-            ca_cuda_error_int(rc, fn_name[fn]);
-            goto error;
-        }
-        if (d.workspace_bytes > 0) {
-            ws = ca_memory_alloc(device, CA_MEM_DEVICE, d.workspace_bytes, stream);
-            if (ws == NULL) {
-                goto error;
-            }
-            d.workspace = ws->ptr;
-        }
-        if (device == CA_CPU && kres->size >= (1 << 16)) {
-            Py_BEGIN_ALLOW_THREADS
-            rc = ca_scan(device, op, &d, arr->dtype, kout, stream);
-            Py_END_ALLOW_THREADS
-        }
-        else {
-            rc = ca_scan(device, op, &d, arr->dtype, kout, stream);
-        }
-        Py_CLEAR(ws);
-        if (rc != 0) {
-            ca_cuda_error_int(rc, fn_name[fn]);
-            goto error;
-        }
-    }
-
-    res = finish_result(kres, kout, C, out);
-    kres = NULL;
-    if (res == NULL) {
+    if (kres == NULL || run_scan(f->name, f->kernel, &arr, ax, &kres, out, kout) < 0) {
         goto error;
     }
-    Py_XDECREF(kres);
-    Py_XDECREF(arr);
+    Py_DECREF(arr);
     Py_XDECREF(flat);
-    return (PyObject *)res;
+    return (PyObject *)finish_result(kres, kout, C, out);
 error:
-    Py_XDECREF(ws);
     Py_XDECREF(kres);
     Py_XDECREF(arr);
     Py_XDECREF(flat);
-    Py_XDECREF(res);
     return NULL;
 }
 
@@ -880,48 +930,20 @@ error:
 /* Argument parsing: functions and methods                                   */
 /* ======================================================================== */
 
-/* The signatures, as NumPy's functions (the methods drop `a`). Slot indices
- * count from `a`; -1 = not an argument of this function. */
-typedef struct {
-    const char *const *names;
-    int npos; /* positional parameters of the function, `a` included */
-    int axis, dtype, out, keepdims, ddof;
-} sig;
-
-static const char *const names_sum[] = {"a", "axis", "dtype", "out", "keepdims", NULL};
-static const char *const names_max[] = {"a", "axis", "out", "keepdims", NULL};
-static const char *const names_var[] = {"a", "axis", "dtype", "out", "ddof", "keepdims", NULL};
-static const char *const names_cum[] = {"a", "axis", "dtype", "out", NULL};
-
-static const sig sigs[F_NFUNCS] = {
-    [F_SUM] = {names_sum, 5, 1, 2, 3, 4, -1},
-    [F_PROD] = {names_sum, 5, 1, 2, 3, 4, -1},
-    [F_MEAN] = {names_sum, 5, 1, 2, 3, 4, -1},
-    [F_MAX] = {names_max, 4, 1, -1, 2, 3, -1},
-    [F_MIN] = {names_max, 4, 1, -1, 2, 3, -1},
-    /* keepdims is keyword-only for argmax/argmin */
-    [F_ARGMAX] = {names_max, 3, 1, -1, 2, 3, -1},
-    [F_ARGMIN] = {names_max, 3, 1, -1, 2, 3, -1},
-    [F_VAR] = {names_var, 6, 1, 2, 3, 5, 4},
-    [F_STD] = {names_var, 6, 1, 2, 3, 5, 4},
-    [F_ANY] = {names_max, 4, 1, -1, 2, 3, -1},
-    [F_ALL] = {names_max, 4, 1, -1, 2, 3, -1},
-    [F_CUMSUM] = {names_cum, 4, 1, 2, 3, -1, -1},
-    [F_CUMPROD] = {names_cum, 4, 1, 2, 3, -1, -1},
-};
-
 /* self: the array of a method call, NULL for the module function. */
 static PyObject *
 dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
          PyObject *kwnames)
 {
     PyObject *v[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    const sig *s = &sigs[fn];
+    const ca_red_fn *f = &ca_red_fns[fn];
+    /* the signature of the `sig` column, as NumPy's (the methods drop `a`) */
+    const ca_red_sig *s = &ca_red_sigs[f->sig];
     CaArray *a;
     if (self != NULL) {
         /* the hot path: a.sum() */
         if (nargs != 0 || kwnames != NULL) {
-            if (ca_parse_args(fn_name[fn], args, nargs, kwnames, s->names + 1, s->npos - 1, 0,
+            if (ca_parse_args(f->name, args, nargs, kwnames, s->names + 1, s->npos - 1, 0,
                               v + 1) < 0) {
                 return NULL;
             }
@@ -929,20 +951,20 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         a = (CaArray *)self;
     }
     else {
-        if (ca_parse_args(fn_name[fn], args, nargs, kwnames, s->names, s->npos, 1, v) < 0) {
+        if (ca_parse_args(f->name, args, nargs, kwnames, s->names, s->npos, 1, v) < 0) {
             return NULL;
         }
         if (!ca_array_check(v[0])) {
             PyErr_Format(PyExc_TypeError,
                          "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
                          "to make one)",
-                         fn_name[fn], Py_TYPE(v[0])->tp_name);
+                         f->name, Py_TYPE(v[0])->tp_name);
             return NULL;
         }
         a = (CaArray *)v[0];
     }
 #define SLOT(i) ((i) >= 0 ? v[i] : NULL)
-    if (fn == F_CUMSUM || fn == F_CUMPROD) {
+    if (f->sig == CA_RSIG_SCAN) {
         return scan(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out));
     }
     return reduction(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out), SLOT(s->keepdims),
@@ -950,115 +972,36 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 #undef SLOT
 }
 
-#define CA_RED_WRAPPERS(NAME, FN)                                                        \
-    static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,     \
-                               PyObject *kwnames)                                        \
-    {                                                                                    \
-        (void)m;                                                                         \
-        return dispatch(FN, NULL, args, nargs, kwnames);                                 \
-    }                                                                                    \
-    static PyObject *Ndarray_##NAME(PyObject *self, PyObject *const *args,               \
-                                    Py_ssize_t nargs, PyObject *kwnames)                 \
-    {                                                                                    \
-        return dispatch(FN, self, args, nargs, kwnames);                                 \
+/* One module function and one method per row of kernels/reductions.def. */
+#define CA_RED_WRAPPERS(NAME, ID, DOC)                                                 \
+    static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,   \
+                               PyObject *kwnames)                                      \
+    {                                                                                  \
+        (void)m;                                                                       \
+        return dispatch(ID, NULL, args, nargs, kwnames);                               \
+    }                                                                                  \
+    static PyObject *Ndarray_##NAME(PyObject *self, PyObject *const *args,             \
+                                    Py_ssize_t nargs, PyObject *kwnames)               \
+    {                                                                                  \
+        return dispatch(ID, self, args, nargs, kwnames);                               \
     }
-
-CA_RED_WRAPPERS(sum, F_SUM)
-CA_RED_WRAPPERS(prod, F_PROD)
-CA_RED_WRAPPERS(mean, F_MEAN)
-CA_RED_WRAPPERS(max, F_MAX)
-CA_RED_WRAPPERS(min, F_MIN)
-CA_RED_WRAPPERS(argmax, F_ARGMAX)
-CA_RED_WRAPPERS(argmin, F_ARGMIN)
-CA_RED_WRAPPERS(var, F_VAR)
-CA_RED_WRAPPERS(std, F_STD)
-CA_RED_WRAPPERS(any, F_ANY)
-CA_RED_WRAPPERS(all, F_ALL)
-CA_RED_WRAPPERS(cumsum, F_CUMSUM)
-CA_RED_WRAPPERS(cumprod, F_CUMPROD)
+CA_RED_FOR_EACH_FN(CA_RED_WRAPPERS)
+#undef CA_RED_WRAPPERS
 
 #define CA_FC (PyCFunction)(void (*)(void))
 #define CA_FLAGS (METH_FASTCALL | METH_KEYWORDS)
-
-#define DOC_SUM                                                                          \
-    "sum(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"                    \
-    "Sum over the given axes (int, tuple, None for all). Bool and integers smaller\n"   \
-    "than int64 sum in int64 (unsigned in uint64), float16 accumulates in float32,\n"   \
-    "float32 in double. Returns a 0-d array for a full reduction (no synchronize)."
-#define DOC_PROD                                                                         \
-    "prod(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"                   \
-    "Product over the given axes, with sum's dtype rules."
-#define DOC_MEAN                                                                         \
-    "mean(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"                   \
-    "Arithmetic mean over the given axes; integers give float64, float16 is\n"          \
-    "computed in float32. The mean of nothing is NaN (RuntimeWarning)."
-#define DOC_MAX                                                                          \
-    "max(a, axis=None, out=None, keepdims=False)\n--\n\n"                                \
-    "Largest element over the given axes; NaN propagates. Empty: ValueError."
-#define DOC_MIN                                                                          \
-    "min(a, axis=None, out=None, keepdims=False)\n--\n\n"                                \
-    "Smallest element over the given axes; NaN propagates. Empty: ValueError."
-#define DOC_ARGMAX                                                                       \
-    "argmax(a, axis=None, out=None, *, keepdims=False)\n--\n\n"                          \
-    "Index (int64) of the first largest element along an axis, or in the flattened\n"   \
-    "array for axis=None; a NaN counts as largest."
-#define DOC_ARGMIN                                                                       \
-    "argmin(a, axis=None, out=None, *, keepdims=False)\n--\n\n"                          \
-    "Index (int64) of the first smallest element; a NaN counts as smallest."
-#define DOC_VAR                                                                          \
-    "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)\n--\n\n"            \
-    "Variance: mean(|x - x.mean()|**2) with n - ddof as the divisor (two passes).\n"    \
-    "Integers give float64, complex gives the real dtype."
-#define DOC_STD                                                                          \
-    "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)\n--\n\n"            \
-    "Standard deviation: the square root of var."
-#define DOC_ANY                                                                          \
-    "any(a, axis=None, out=None, keepdims=False)\n--\n\n"                                \
-    "Whether any element is true (nonzero; NaN is true)."
-#define DOC_ALL                                                                          \
-    "all(a, axis=None, out=None, keepdims=False)\n--\n\n"                                \
-    "Whether every element is true (nonzero; NaN is true)."
-#define DOC_CUMSUM                                                                       \
-    "cumsum(a, axis=None, dtype=None, out=None)\n--\n\n"                                 \
-    "Inclusive prefix sums along an axis (of the flattened array for None), with\n"     \
-    "sum's dtype rules."
-#define DOC_CUMPROD                                                                      \
-    "cumprod(a, axis=None, dtype=None, out=None)\n--\n\n"                                \
-    "Inclusive prefix products along an axis (of the flattened array for None)."
+#define CA_RED_FUNCTION(NAME, ID, DOC) {#NAME, CA_FC py_##NAME, CA_FLAGS, DOC},
+#define CA_RED_ALIAS(ALIAS, NAME, ID, DOC) {#ALIAS, CA_FC py_##NAME, CA_FLAGS, DOC},
+#define CA_RED_METHOD(NAME, ID, DOC) {#NAME, CA_FC Ndarray_##NAME, CA_FLAGS, DOC},
 
 static PyMethodDef reduction_functions[] = {
-    {"sum", CA_FC py_sum, CA_FLAGS, DOC_SUM},
-    {"prod", CA_FC py_prod, CA_FLAGS, DOC_PROD},
-    {"mean", CA_FC py_mean, CA_FLAGS, DOC_MEAN},
-    {"max", CA_FC py_max, CA_FLAGS, DOC_MAX},
-    {"amax", CA_FC py_max, CA_FLAGS, DOC_MAX},
-    {"min", CA_FC py_min, CA_FLAGS, DOC_MIN},
-    {"amin", CA_FC py_min, CA_FLAGS, DOC_MIN},
-    {"argmax", CA_FC py_argmax, CA_FLAGS, DOC_ARGMAX},
-    {"argmin", CA_FC py_argmin, CA_FLAGS, DOC_ARGMIN},
-    {"var", CA_FC py_var, CA_FLAGS, DOC_VAR},
-    {"std", CA_FC py_std, CA_FLAGS, DOC_STD},
-    {"any", CA_FC py_any, CA_FLAGS, DOC_ANY},
-    {"all", CA_FC py_all, CA_FLAGS, DOC_ALL},
-    {"cumsum", CA_FC py_cumsum, CA_FLAGS, DOC_CUMSUM},
-    {"cumprod", CA_FC py_cumprod, CA_FLAGS, DOC_CUMPROD},
+    CA_RED_FOR_EACH_FN(CA_RED_FUNCTION)
+    CA_RED_FOR_EACH_ALIAS(CA_RED_ALIAS)
     {NULL, NULL, 0, NULL},
 };
 
 PyMethodDef ca_reduction_array_methods[] = {
-    {"sum", CA_FC Ndarray_sum, CA_FLAGS, DOC_SUM},
-    {"prod", CA_FC Ndarray_prod, CA_FLAGS, DOC_PROD},
-    {"mean", CA_FC Ndarray_mean, CA_FLAGS, DOC_MEAN},
-    {"max", CA_FC Ndarray_max, CA_FLAGS, DOC_MAX},
-    {"min", CA_FC Ndarray_min, CA_FLAGS, DOC_MIN},
-    {"argmax", CA_FC Ndarray_argmax, CA_FLAGS, DOC_ARGMAX},
-    {"argmin", CA_FC Ndarray_argmin, CA_FLAGS, DOC_ARGMIN},
-    {"var", CA_FC Ndarray_var, CA_FLAGS, DOC_VAR},
-    {"std", CA_FC Ndarray_std, CA_FLAGS, DOC_STD},
-    {"any", CA_FC Ndarray_any, CA_FLAGS, DOC_ANY},
-    {"all", CA_FC Ndarray_all, CA_FLAGS, DOC_ALL},
-    {"cumsum", CA_FC Ndarray_cumsum, CA_FLAGS, DOC_CUMSUM},
-    {"cumprod", CA_FC Ndarray_cumprod, CA_FLAGS, DOC_CUMPROD},
+    CA_RED_FOR_EACH_FN(CA_RED_METHOD)
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,51 +9,7 @@
 #include "kernels.h"
 #include "reduce_plan.h"
 
-/* ---- which pairs exist ----------------------------------------------------------- */
-#define CA_RD_ONE(op, in, out) \
-    if (o == (op) && i == (in) && u == (out)) {  \
-        return 1;                                \
-    }
-
-static int
-pair_exists(int o, int i, int u)
-{
-    CA_REDUCE_PAIRS(CA_RD_ONE)
-    return 0;
-}
-
-static int
-scan_pair_exists(int o, int i, int u)
-{
-    CA_SCAN_PAIRS(CA_RD_ONE)
-    return 0;
-}
-#undef CA_RD_ONE
-
-/* A table filled on first use: the lookups sit on the per-call path. Racing
- * first calls compute the same bytes, so the race is benign; the flag is read
- * and written with relaxed atomics to stay free of data races in C11 terms. */
-static unsigned char reduce_table[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
-static unsigned char scan_table[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
-static int tables_ready;
-
-static void
-fill_tables(void)
-{
-    if (__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE)) {
-        return;
-    }
-    for (int o = 0; o < CA_RED_NOPS; o++) {
-        for (int i = 0; i < CA_NTYPES; i++) {
-            for (int u = 0; u < CA_NTYPES; u++) {
-                reduce_table[o][i][u] = (unsigned char)pair_exists(o, i, u);
-                scan_table[o][i][u] = (unsigned char)scan_pair_exists(o, i, u);
-            }
-        }
-    }
-    __atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
-}
-
+/* ---- which triples exist --------------------------------------------------------- */
 static int
 valid_codes(int op, int in, int out)
 {
@@ -64,33 +20,28 @@ valid_codes(int op, int in, int out)
 int
 ca_reduce_supported(int op, int in_dtype, int out_dtype)
 {
-    if (!valid_codes(op, in_dtype, out_dtype)) {
-        return 0;
-    }
-    fill_tables();
-    return reduce_table[op][in_dtype][out_dtype];
+    return valid_codes(op, in_dtype, out_dtype) && ca_red_has[op][in_dtype][out_dtype];
 }
 
 int
 ca_scan_supported(int op, int in_dtype, int out_dtype)
 {
-    if (!valid_codes(op, in_dtype, out_dtype)) {
-        return 0;
-    }
-    fill_tables();
-    return scan_table[op][in_dtype][out_dtype];
+    return valid_codes(op, in_dtype, out_dtype) && ca_red_scan_has[op][in_dtype][out_dtype];
 }
 
 int
-ca_reduce_sqdev_aux_dtype(int in_dtype)
+ca_reduce_aux_op(int op)
 {
-    if (in_dtype == CA_COMPLEX64 || in_dtype == CA_COMPLEX128) {
-        return CA_COMPLEX128;
+    return op >= 0 && op < CA_RED_NOPS ? ca_red_aux_op[op] : -1;
+}
+
+int
+ca_reduce_aux_dtype(int op, int in_dtype)
+{
+    if (op < 0 || op >= CA_RED_NOPS || in_dtype < 0 || in_dtype >= CA_NTYPES) {
+        return -1;
     }
-    if (in_dtype == CA_FLOAT16) {
-        return CA_FLOAT32;
-    }
-    return CA_FLOAT64;
+    return ca_red_aux_dtype[op][in_dtype];
 }
 
 /* ---- merging dimensions ---------------------------------------------------------- */
@@ -239,7 +190,7 @@ ca_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtyp
     if (d->nkeep < 0 || d->nkeep > CA_MAX_DIMS || d->nred < 0 || d->nred > CA_MAX_DIMS) {
         return CA_KERR_UNSUPPORTED;
     }
-    ca_reduce_merge(d, op == CA_RED_ARGMAX || op == CA_RED_ARGMIN);
+    ca_reduce_merge(d, ca_red_positional[op]);
     d->strategy = CA_RS_HOST;
     d->group = 1;
     d->splits = 1;

@@ -2,7 +2,9 @@
  * reduce.cu: the reductions and scans of the GPU.
  *
  * One set of kernel templates serves every (op, input, output) triple of
- * CA_REDUCE_PAIRS; an op is a small struct (init, load, comb, fin) and the
+ * kernels/reductions.def; an op is a small struct (init, load, comb, fin),
+ * generated per triple (build/generated/red_gpu_ops.h, instantiated by
+ * red_gpu_<k>.cu) from the helpers of kernels/reduce_math.h, and the
  * accumulator type is the op's. Float sums accumulate in double per thread
  * (float16 in float32): the kernels are memory-bound, so the wider adds cost
  * nothing and a float32 sum of 2^26 values stays exact to a few ulps.
@@ -35,10 +37,7 @@ Table build_table()
 {
     Table t;
     memset(&t, 0, sizeof t);
-    register_sum(t);
-    register_minmax(t);
-    register_arg(t);
-    register_logic(t);
+    CA_RED_GPU_REGISTER_ALL(t)
     return t;
 }
 

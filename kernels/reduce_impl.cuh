@@ -1,8 +1,9 @@
 /*
- * reduce_impl.cuh: the GPU reduction machinery shared by the reduce*.cu files
- * (private to kernels/). See reduce.cu for the design. Everything here but the
- * table types lives in an unnamed namespace: each .cu file instantiates only
- * its own ops, and the files compile in parallel.
+ * reduce_impl.cuh: the GPU reduction machinery shared by reduce.cu, reduce_scan.cu
+ * and the generated build/generated/red_gpu_<k>.cu (private to kernels/). See
+ * reduce.cu for the design. Everything here but the table types lives in an
+ * unnamed namespace: each .cu file instantiates only its own ops, and the files
+ * compile in parallel.
  */
 #ifndef CA_REDUCE_IMPL_CUH
 #define CA_REDUCE_IMPL_CUH
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "reduce_math.h"
 #include "reduce_plan.h"
 #include "scalar.h"
 
@@ -28,12 +30,6 @@ struct Table {
     Entry e[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
     bool has[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
 };
-
-/* Each kernel file adds its triples (reduce_sum.cu, ...). */
-void register_sum(Table &t);
-void register_minmax(Table &t);
-void register_arg(Table &t);
-void register_logic(Table &t);
 
 /* Streaming multiprocessors of a device, asked once (reduce.cu). */
 int device_sms(int device, int *sms);
@@ -52,401 +48,13 @@ struct KLayout {
     int64_t rshape[KD], rin[KD];
 };
 
-/* ---- accumulator arithmetic --------------------------------------------------- */
-/* Integer sums and products wrap as NumPy's: computed in uint64, where overflow
- * is defined. */
-__device__ __forceinline__ int64_t acc_add(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a + (uint64_t)b);
-}
-__device__ __forceinline__ uint64_t acc_add(uint64_t a, uint64_t b) { return a + b; }
-__device__ __forceinline__ float acc_add(float a, float b) { return a + b; }
-__device__ __forceinline__ double acc_add(double a, double b) { return a + b; }
-__device__ __forceinline__ ca_complex128 acc_add(ca_complex128 a, ca_complex128 b)
-{
-    ca_complex128 r;
-    r.re = a.re + b.re;
-    r.im = a.im + b.im;
-    return r;
-}
-
-__device__ __forceinline__ int64_t acc_mul(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a * (uint64_t)b);
-}
-__device__ __forceinline__ uint64_t acc_mul(uint64_t a, uint64_t b) { return a * b; }
-__device__ __forceinline__ float acc_mul(float a, float b) { return a * b; }
-__device__ __forceinline__ double acc_mul(double a, double b) { return a * b; }
-__device__ __forceinline__ ca_complex128 acc_mul(ca_complex128 a, ca_complex128 b)
-{
-    ca_complex128 r;
-    r.re = a.re * b.re - a.im * b.im;
-    r.im = a.re * b.im + a.im * b.re;
-    return r;
-}
-
-/* Division of a sum by the element count (mean, var); integers never divide. */
-__device__ __forceinline__ int64_t acc_div(int64_t a, double) { return a; }
-__device__ __forceinline__ uint64_t acc_div(uint64_t a, double) { return a; }
-__device__ __forceinline__ float acc_div(float a, double d) { return a / (float)d; }
-__device__ __forceinline__ double acc_div(double a, double d) { return a / d; }
-__device__ __forceinline__ ca_complex128 acc_div(ca_complex128 a, double d)
-{
-    ca_complex128 r;
-    r.re = a.re / d;
-    r.im = a.im / d;
-    return r;
-}
-
-template <class T>
-__device__ __forceinline__ T acc_zero();
-template <>
-__device__ __forceinline__ int64_t acc_zero<int64_t>() { return 0; }
-template <>
-__device__ __forceinline__ uint64_t acc_zero<uint64_t>() { return 0; }
-/* -0.0 is the identity of float addition: a sum of -0.0 stays -0.0. */
-template <>
-__device__ __forceinline__ float acc_zero<float>() { return -0.0f; }
-template <>
-__device__ __forceinline__ double acc_zero<double>() { return -0.0; }
-template <>
-__device__ __forceinline__ ca_complex128 acc_zero<ca_complex128>()
-{
-    ca_complex128 r;
-    r.re = -0.0;
-    r.im = -0.0;
-    return r;
-}
-
-template <class T>
-__device__ __forceinline__ T acc_one();
-template <>
-__device__ __forceinline__ int64_t acc_one<int64_t>() { return 1; }
-template <>
-__device__ __forceinline__ uint64_t acc_one<uint64_t>() { return 1; }
-template <>
-__device__ __forceinline__ float acc_one<float>() { return 1.0f; }
-template <>
-__device__ __forceinline__ double acc_one<double>() { return 1.0; }
-template <>
-__device__ __forceinline__ ca_complex128 acc_one<ca_complex128>()
-{
-    ca_complex128 r;
-    r.re = 1.0;
-    r.im = 0.0;
-    return r;
-}
-
-/* ---- ordering of values (max, min, the arg ops) -------------------------------- */
-/* Complex numbers order lexicographically, as NumPy's; a complex with a NaN part
- * is NaN. */
-template <class T>
-__device__ __forceinline__ bool v_isnan(T) { return false; }
-template <>
-__device__ __forceinline__ bool v_isnan<float>(float v) { return v != v; }
-template <>
-__device__ __forceinline__ bool v_isnan<double>(double v) { return v != v; }
-template <>
-__device__ __forceinline__ bool v_isnan<ca_complex64>(ca_complex64 v)
-{
-    return v.re != v.re || v.im != v.im;
-}
-template <>
-__device__ __forceinline__ bool v_isnan<ca_complex128>(ca_complex128 v)
-{
-    return v.re != v.re || v.im != v.im;
-}
-
-template <class T>
-__device__ __forceinline__ bool v_gt(T a, T b) { return a > b; }
-template <>
-__device__ __forceinline__ bool v_gt<ca_complex64>(ca_complex64 a, ca_complex64 b)
-{
-    return a.re > b.re || (a.re == b.re && a.im > b.im);
-}
-template <>
-__device__ __forceinline__ bool v_gt<ca_complex128>(ca_complex128 a, ca_complex128 b)
-{
-    return a.re > b.re || (a.re == b.re && a.im > b.im);
-}
-
-/* The identities of max (lo) and min (hi). */
-template <class T>
-struct Lim;
-#define CA_R_LIM(T, LO, HI)                                   \
-    template <>                                               \
-    struct Lim<T> {                                           \
-        static __device__ __forceinline__ T lo() { return LO; } \
-        static __device__ __forceinline__ T hi() { return HI; } \
-    };
-CA_R_LIM(int8_t, INT8_MIN, INT8_MAX)
-CA_R_LIM(uint8_t, 0, UINT8_MAX)
-CA_R_LIM(int16_t, INT16_MIN, INT16_MAX)
-CA_R_LIM(uint16_t, 0, UINT16_MAX)
-CA_R_LIM(int32_t, INT32_MIN, INT32_MAX)
-CA_R_LIM(uint32_t, 0, UINT32_MAX)
-CA_R_LIM(int64_t, INT64_MIN, INT64_MAX)
-CA_R_LIM(uint64_t, 0, UINT64_MAX)
-CA_R_LIM(float, __int_as_float((int)0xff800000u), __int_as_float(0x7f800000))
-CA_R_LIM(double, __longlong_as_double((long long)0xfff0000000000000ull),
-         __longlong_as_double(0x7ff0000000000000ll))
-#undef CA_R_LIM
-template <>
-struct Lim<ca_complex64> {
-    static __device__ __forceinline__ ca_complex64 lo()
-    {
-        ca_complex64 r;
-        r.re = r.im = Lim<float>::lo();
-        return r;
-    }
-    static __device__ __forceinline__ ca_complex64 hi()
-    {
-        ca_complex64 r;
-        r.re = r.im = Lim<float>::hi();
-        return r;
-    }
-};
-template <>
-struct Lim<ca_complex128> {
-    static __device__ __forceinline__ ca_complex128 lo()
-    {
-        ca_complex128 r;
-        r.re = r.im = Lim<double>::lo();
-        return r;
-    }
-    static __device__ __forceinline__ ca_complex128 hi()
-    {
-        ca_complex128 r;
-        r.re = r.im = Lim<double>::hi();
-        return r;
-    }
-};
-
 /* ---- the ops --------------------------------------------------------------------- */
+/* An op is a struct with the types In, Out, Acc, Ctx and the steps ctx(aux),
+ * init(), load(x, position, ctx), comb(a, b), fin(a, divisor, flags): one per
+ * (op, input, output) triple of kernels/reductions.def, generated into
+ * build/generated/red_gpu_ops.h (included at the end of this file) from the
+ * helpers of kernels/reduce_math.h. The templates below are the walk. */
 struct NoCtx {};
-
-template <int OUT>
-struct SumAcc {
-    static constexpr int code = OUT == CA_INT64     ? CA_INT64
-                                : OUT == CA_UINT64  ? CA_UINT64
-                                : OUT == CA_FLOAT16 ? CA_FLOAT32
-                                : (OUT == CA_FLOAT32 || OUT == CA_FLOAT64) ? CA_FLOAT64
-                                                                           : CA_COMPLEX128;
-};
-
-template <int IN, int OUT, bool PROD>
-struct SumOp {
-    using In = typename ca_ctype<IN>::type;
-    using Out = typename ca_ctype<OUT>::type;
-    static constexpr int ACC = SumAcc<OUT>::code;
-    using Acc = typename ca_ctype<ACC>::type;
-    using Ctx = NoCtx;
-    static __device__ __forceinline__ Ctx ctx(const char *) { return Ctx(); }
-    static __device__ __forceinline__ Acc init()
-    {
-        return PROD ? acc_one<Acc>() : acc_zero<Acc>();
-    }
-    static __device__ __forceinline__ Acc load(In x, int64_t, const Ctx &)
-    {
-        return ca_caster<ACC, IN>::cast(x);
-    }
-    static __device__ __forceinline__ Acc comb(Acc a, Acc b)
-    {
-        return PROD ? acc_mul(a, b) : acc_add(a, b);
-    }
-    static __device__ __forceinline__ Out fin(Acc a, double divisor, int)
-    {
-        return ca_caster<OUT, ACC>::cast(PROD ? a : acc_div(a, divisor));
-    }
-};
-
-template <int IN, bool MAX>
-struct MaxOp {
-    using In = typename ca_ctype<IN>::type;
-    using Out = In;
-    static constexpr int V = IN == CA_FLOAT16 ? CA_FLOAT32 : IN;
-    using Acc = typename ca_ctype<V>::type;
-    using Ctx = NoCtx;
-    static __device__ __forceinline__ Ctx ctx(const char *) { return Ctx(); }
-    static __device__ __forceinline__ Acc init() { return MAX ? Lim<Acc>::lo() : Lim<Acc>::hi(); }
-    static __device__ __forceinline__ Acc load(In x, int64_t, const Ctx &)
-    {
-        return ca_caster<V, IN>::cast(x);
-    }
-    /* NaN propagates: once either side is NaN, the result is. */
-    static __device__ __forceinline__ Acc comb(Acc a, Acc b)
-    {
-        if (v_isnan(a)) {
-            return a;
-        }
-        if (v_isnan(b)) {
-            return b;
-        }
-        return (MAX ? v_gt(b, a) : v_gt(a, b)) ? b : a;
-    }
-    static __device__ __forceinline__ Out fin(Acc a, double, int)
-    {
-        return ca_caster<IN, V>::cast(a);
-    }
-};
-
-template <class T>
-struct ArgAcc {
-    T v;
-    int64_t i; /* -1: no element seen */
-};
-
-template <int IN, bool MAX>
-struct ArgOp {
-    static constexpr bool is_arg = true;
-    static constexpr bool is_max = MAX;
-    using In = typename ca_ctype<IN>::type;
-    using Out = int64_t;
-    static constexpr int V = IN == CA_FLOAT16 ? CA_FLOAT32 : IN;
-    static constexpr int In_code = IN;
-    using Val = typename ca_ctype<V>::type;
-    using Acc = ArgAcc<Val>;
-    using Ctx = NoCtx;
-    static __device__ __forceinline__ Ctx ctx(const char *) { return Ctx(); }
-    static __device__ __forceinline__ Acc init()
-    {
-        Acc a;
-        a.v = Lim<Val>::lo();
-        a.i = -1;
-        return a;
-    }
-    static __device__ __forceinline__ Acc load(In x, int64_t r, const Ctx &)
-    {
-        Acc a;
-        a.v = ca_caster<V, IN>::cast(x);
-        a.i = r;
-        return a;
-    }
-    /* Order-free: the better value wins, ties go to the smaller position, and a
-     * NaN beats everything (the first NaN among NaNs). */
-    static __device__ __forceinline__ Acc comb(Acc a, Acc b)
-    {
-        if (a.i < 0) {
-            return b;
-        }
-        if (b.i < 0) {
-            return a;
-        }
-        const bool an = v_isnan(a.v), bn = v_isnan(b.v);
-        if (an || bn) {
-            if (an && bn) {
-                return a.i < b.i ? a : b;
-            }
-            return an ? a : b;
-        }
-        if (MAX ? v_gt(a.v, b.v) : v_gt(b.v, a.v)) {
-            return a;
-        }
-        if (MAX ? v_gt(b.v, a.v) : v_gt(a.v, b.v)) {
-            return b;
-        }
-        return a.i < b.i ? a : b;
-    }
-    static __device__ __forceinline__ Out fin(Acc a, double, int) { return a.i; }
-};
-
-template <int IN, bool ANY>
-struct LogicOp {
-    using In = typename ca_ctype<IN>::type;
-    using Out = ca_bool;
-    using Acc = int;
-    using Ctx = NoCtx;
-    static __device__ __forceinline__ Ctx ctx(const char *) { return Ctx(); }
-    static __device__ __forceinline__ Acc init() { return ANY ? 0 : 1; }
-    static __device__ __forceinline__ Acc load(In x, int64_t, const Ctx &)
-    {
-        return ca_caster<CA_BOOL, IN>::cast(x) != 0;
-    }
-    static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return ANY ? (a | b) : (a & b); }
-    static __device__ __forceinline__ Out fin(Acc a, double, int) { return (ca_bool)(a != 0); }
-};
-
-/* |x - mean|^2 summed; the mean (aux, one per output) is in float64, float32 for
- * float16 inputs, complex128 for complex ones (ca_reduce_sqdev_aux_dtype). */
-template <int IN, int OUT>
-struct SqdevOp {
-    using In = typename ca_ctype<IN>::type;
-    using Out = typename ca_ctype<OUT>::type;
-    static constexpr bool CPLX = IN == CA_COMPLEX64 || IN == CA_COMPLEX128;
-    static constexpr int M = CPLX ? CA_COMPLEX128 : IN == CA_FLOAT16 ? CA_FLOAT32 : CA_FLOAT64;
-    static constexpr int ACC = IN == CA_FLOAT16 ? CA_FLOAT32 : CA_FLOAT64;
-    using Acc = typename ca_ctype<ACC>::type;
-    struct Ctx {
-        typename ca_ctype<M>::type m;
-    };
-    static __device__ __forceinline__ Ctx ctx(const char *aux)
-    {
-        Ctx c;
-        c.m = *(const typename ca_ctype<M>::type *)aux;
-        return c;
-    }
-    static __device__ __forceinline__ Acc init() { return (Acc)0; }
-    static __device__ __forceinline__ Acc load(In x, int64_t, const Ctx &c)
-    {
-        if constexpr (CPLX) {
-            const ca_complex128 v = ca_caster<CA_COMPLEX128, IN>::cast(x);
-            const double re = v.re - c.m.re, im = v.im - c.m.im;
-            return re * re + im * im;
-        }
-        else {
-            const Acc v = ca_caster<ACC, IN>::cast(x) - c.m;
-            return v * v;
-        }
-    }
-    static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return a + b; }
-    static __device__ __forceinline__ Out fin(Acc a, double divisor, int flags)
-    {
-        Acc v = acc_div(a, divisor);
-        if (flags & CA_RED_SQRT) {
-            v = sqrt(v);
-        }
-        return ca_caster<OUT, ACC>::cast(v);
-    }
-};
-
-template <int OP, int IN, int OUT>
-struct OpFor;
-template <int IN, int OUT>
-struct OpFor<CA_RED_SUM, IN, OUT> {
-    using type = SumOp<IN, OUT, false>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_PROD, IN, OUT> {
-    using type = SumOp<IN, OUT, true>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_MAX, IN, OUT> {
-    using type = MaxOp<IN, true>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_MIN, IN, OUT> {
-    using type = MaxOp<IN, false>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_ARGMAX, IN, OUT> {
-    using type = ArgOp<IN, true>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_ARGMIN, IN, OUT> {
-    using type = ArgOp<IN, false>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_ANY, IN, OUT> {
-    using type = LogicOp<IN, true>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_ALL, IN, OUT> {
-    using type = LogicOp<IN, false>;
-};
-template <int IN, int OUT>
-struct OpFor<CA_RED_SQDEV, IN, OUT> {
-    using type = SqdevOp<IN, OUT>;
-};
 
 /* ---- warp and block primitives ----------------------------------------------------- */
 /* Shuffle any small trivially-copyable value as 32-bit words. */
@@ -676,18 +284,18 @@ __device__ __forceinline__ typename Op::Acc vec_comb(typename Op::Acc acc, uint4
          * max/min per element and run the full combine only when the word matters. */
         using Val = typename Op::Val;
         if (acc.i >= 0) {
-            if (v_isnan(acc.v)) {
+            if (Op::isnan_v(acc.v)) {
                 return acc;
             }
-            Val m = ca_caster<Op::V, Op::In_code>::cast(e[0]);
-            bool nan = v_isnan(m);
+            Val m = Op::value(e[0]);
+            bool nan = Op::isnan_v(m);
 #pragma unroll
             for (int k = 1; k < V; k++) {
-                const Val x = ca_caster<Op::V, Op::In_code>::cast(e[k]);
-                nan |= v_isnan(x);
-                m = (Op::is_max ? v_gt(x, m) : v_gt(m, x)) ? x : m;
+                const Val x = Op::value(e[k]);
+                nan |= Op::isnan_v(x);
+                m = Op::better(x, m) ? x : m;
             }
-            if (!nan && !(Op::is_max ? v_gt(m, acc.v) : v_gt(acc.v, m))) {
+            if (!nan && !Op::better(m, acc.v)) {
                 return acc;
             }
         }
@@ -1105,6 +713,6 @@ void add_entry(Table &t, int op, int in, int out)
 } /* namespace */
 } /* namespace ca_red */
 
-#define CA_R_ENTRY(op, in, out) add_entry<typename OpFor<op, in, out>::type>(t, op, in, out);
+#include "red_gpu_ops.h"
 
 #endif /* CA_REDUCE_IMPL_CUH */

@@ -236,22 +236,20 @@ struct ScanEntry {
 };
 
 struct ScanTable {
-    ScanEntry e[2][CA_NTYPES];
-    bool has[2][CA_NTYPES][CA_NTYPES];
+    ScanEntry e[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
+    bool has[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
 };
 
+/* The scan pairs of kernels/reductions.def, with their generated op structs. */
 ScanTable build_scan_table()
 {
     ScanTable t;
     memset(&t, 0, sizeof t);
-#define CA_S_ENTRY(op, in, out)                                                 \
-    {                                                                           \
-        using O = SumOp<in, out, (op) == CA_RED_PROD>;                          \
-        t.e[(op) == CA_RED_PROD][in].acc_size = (int)sizeof(typename O::Acc);   \
-        t.e[(op) == CA_RED_PROD][in].run = &run_scan<O>;                        \
-        t.has[(op) == CA_RED_PROD][in][out] = true;                             \
-    }
-    CA_SCAN_PAIRS(CA_S_ENTRY)
+#define CA_S_ENTRY(op, in, out, O)                                \
+    t.e[op][in][out].acc_size = (int)sizeof(typename O::Acc);     \
+    t.e[op][in][out].run = &run_scan<O>;                          \
+    t.has[op][in][out] = true;
+    CA_RED_GPU_SCANS(CA_S_ENTRY)
 #undef CA_S_ENTRY
     return t;
 }
@@ -259,11 +257,11 @@ ScanTable build_scan_table()
 const ScanEntry *find_scan(int op, int in, int out)
 {
     static const ScanTable table = build_scan_table();
-    if ((op != CA_RED_SUM && op != CA_RED_PROD) || in < 0 || in >= CA_NTYPES || out < 0 ||
-        out >= CA_NTYPES || !table.has[op == CA_RED_PROD][in][out]) {
+    if (op < 0 || op >= CA_RED_NOPS || in < 0 || in >= CA_NTYPES || out < 0 ||
+        out >= CA_NTYPES || !table.has[op][in][out]) {
         return nullptr;
     }
-    return &table.e[op == CA_RED_PROD][in];
+    return &table.e[op][in][out];
 }
 
 } /* namespace */

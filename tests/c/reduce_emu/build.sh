@@ -4,20 +4,25 @@
 #   tests/c/reduce_emu/build.sh [BUILD_DIR] && BUILD_DIR/driver [level]
 # EMU_BLOCK (default 256, the real block size; 64 runs 4x faster) and EMU_SMS
 # (the SM count the plans see, default 2) pick the configuration. Needs g++ >= 10.
+# EMU_DUMP=FILE makes the driver append every GPU and host result to FILE, so two
+# builds (before and after a change) can be compared bitwise with cmp.
 # A developer tool (minutes to run), not part of the pytest suite.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 K="$here/../../../kernels"
 B="${1:-/tmp/ca_reduce_emu}"
-mkdir -p "$B/gen" "$B/obj"
-python3 "$here/gen.py" "$B/gen"
+mkdir -p "$B/gen" "$B/obj" "$B/red"
+python3 "$here/../../../tools/gen_reductions.py" --out "$B/red"
+python3 "$here/gen.py" "$B/gen" "$B/red"
 FL="-std=c++20 -O1 -g -D__CUDACC__ -DCA_HAVE_CUDA=1 -DEMU_BLOCK=${EMU_BLOCK:-256} \
-    -I$here/inc -I$B/gen -I$K -Wall -Wno-unused-function -Wno-unknown-pragmas"
+    -I$here/inc -I$B/gen -I$K -I$B/red -Wall -Wno-unused-function -Wno-unknown-pragmas"
 for f in "$B"/gen/*.cpp "$here/driver.cpp" "$here/emu_rt.cpp"; do
     g++ $FL -c "$f" -o "$B/obj/$(basename "$f" .cpp).o" &
 done
-for f in host_reduce dispatch_reduce dtypes; do
-    gcc -std=c11 -O1 -g -DCA_HAVE_CUDA=1 -I"$K" -c "$K/$f.c" -o "$B/obj/$f.o" &
+for f in "$K/host_reduce.c" "$K/dispatch_reduce.c" "$K/dtypes.c" "$B/red/red_host.c" \
+         "$B/red/red_table.c"; do
+    gcc -std=c11 -O1 -g -DCA_HAVE_CUDA=1 -I"$K" -I"$B/red" -c "$f" \
+        -o "$B/obj/$(basename "$f" .c).o" &
 done
 wait
 g++ "$B"/obj/*.o -o "$B/driver"

@@ -17,6 +17,13 @@
 
 static std::mt19937_64 rng(12345);
 static long checks = 0, failures = 0;
+/* EMU_DUMP=file: every GPU and host result is appended there, so two builds can be
+ * compared bitwise (cmp the files). */
+static FILE *dumpf = nullptr;
+static void dump(const void *p, size_t n)
+{
+    if (dumpf) fwrite(p, 1, n, dumpf);
+}
 
 static double urand() { return std::uniform_real_distribution<double>(0, 1)(rng); }
 static int irand(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
@@ -217,7 +224,7 @@ static void compare_red(int op, int in, int out, const View &v, const bool *red)
 {
     const int64_t nout = nout_of(v, red);
     const int osz = ca_dtype_size[out];
-    int aux_dt = ca_reduce_sqdev_aux_dtype(in);
+    int aux_dt = ca_reduce_aux_dtype(CA_RED_SQDEV, in);
     int asz = op == CA_RED_SQDEV ? ca_dtype_size[aux_dt] : 0;
     ca_reduce_desc d;
     fill_desc(&d, v, red, osz, asz);
@@ -243,6 +250,8 @@ static void compare_red(int op, int in, int out, const View &v, const bool *red)
         return;
     }
     run(CA_CPU, op, d, in, out, h, nullptr, nullptr);
+    dump(g.data(), (size_t)(nout * osz));
+    dump(h.data(), (size_t)(nout * osz));
     for (int64_t o = 0; o < nout; o++) {
         checks++;
         auto a = get(g.data() + o * osz, out), b = get(h.data() + o * osz, out);
@@ -319,6 +328,8 @@ static void scan_case(int op, int in, const View &v, int axis)
     ca_scan_plan(CA_CPU, op, &dh, in, out);
     dh.out = h.data();
     ca_scan(CA_CPU, op, &dh, in, out, nullptr);
+    dump(g.data(), (size_t)(v.size * osz));
+    dump(h.data(), (size_t)(v.size * osz));
     for (int64_t e = 0; e < v.size; e++) {
         checks++;
         auto x = get(g.data() + e * osz, out), y = get(h.data() + e * osz, out);
@@ -344,7 +355,15 @@ int main(int argc, char **argv)
 {
     int level = argc > 1 ? atoi(argv[1]) : 1;
     if (getenv("EMU_SMS")) emu_sms = atoi(getenv("EMU_SMS"));
-    CA_REDUCE_PAIRS(ADDP)
+    if (getenv("EMU_DUMP")) dumpf = fopen(getenv("EMU_DUMP"), "wb");
+    for (int op = 0; op < CA_RED_NOPS; op++)
+        for (int in = 0; in < CA_NTYPES; in++)
+            for (int out = 0; out < CA_NTYPES; out++)
+                if (ca_reduce_supported(op, in, out)) ADDP(op, in, out)
+    /* one order whatever the table's (the random cases follow it) */
+    std::sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) {
+        return a.op != b.op ? a.op < b.op : a.in != b.in ? a.in < b.in : a.out < b.out;
+    });
     struct Shape { int ndim; int64_t s[4]; } shapes[] = {
         {1, {5000}}, {1, {100003}}, {1, {7}}, {2, {7, 3000}}, {2, {3, 40000}}, {2, {300, 50}},
         {2, {50, 300}}, {2, {5000, 16}}, {2, {4000, 7}}, {3, {6, 8, 10}}, {3, {5, 6, 7}},

@@ -48,6 +48,8 @@ inline void emu_wait(EmuBarrier &b)
     while (b.gen == g) emu_yield();
 }
 inline void __syncthreads() { emu_wait(emu_bb); }
+/* one address space: the readback mirror's fence orders nothing here */
+inline void __threadfence_system() {}
 inline uint32_t __shfl_down_sync(unsigned, uint32_t v, int d)
 {
     int w = threadIdx.x / 32, l = threadIdx.x % 32;

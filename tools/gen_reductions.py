@@ -1,0 +1,704 @@
+#!/usr/bin/env python3
+"""Generate the reduction tables, GPU instantiations and host loops from kernels/reductions.def.
+
+    python tools/gen_reductions.py --out build/generated \
+        --py-out python/cuarray/_generated_reductions.py
+
+Writes (only files whose content changed, so make-style rebuilds stay incremental):
+  red_table.h     kernel op ids (CA_RED_<NAME>), function ids (CA_RF_<NAME>), the
+                  function table type, the CA_RED_FOR_EACH_FN / _ALIAS X-macros
+  red_table.c     the function table of csrc/reduction.c, the supported (op, in,
+                  out) triples of reductions and scans, the aux ops
+  red_host.c      the host (cpu device) loops: per triple init, aux, run, store
+                  functions, per scan pair one scan loop, and their tables
+  red_gpu_ops.h   (C++, nvcc only) one op struct per triple for the kernel
+                  templates of kernels/reduce_impl.cuh and reduce_scan.cu
+  red_gpu_<k>.cu  the GPU instantiations, split so nvcc runs them in parallel
+  _generated_reductions.py  the table for Python (names, kernels, NumPy's result
+                  dtypes, signatures)
+
+The per-element math is the helpers of kernels/reduce_math.h that a kernel row
+names; only the walk over the elements differs between the devices (the
+templates of reduce_impl.cuh, the loops below).
+"""
+
+import argparse
+import hashlib
+import shlex
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "kernels"
+
+CHARS = "?bBhHiIlLefdFD"
+# NumPy type char -> (scalar.h name, ca_dtype code, storage C type)
+DT = {
+    "?": ("bool", "CA_BOOL", "ca_bool"),
+    "b": ("int8", "CA_INT8", "int8_t"),
+    "B": ("uint8", "CA_UINT8", "uint8_t"),
+    "h": ("int16", "CA_INT16", "int16_t"),
+    "H": ("uint16", "CA_UINT16", "uint16_t"),
+    "i": ("int32", "CA_INT32", "int32_t"),
+    "I": ("uint32", "CA_UINT32", "uint32_t"),
+    "l": ("int64", "CA_INT64", "int64_t"),
+    "L": ("uint64", "CA_UINT64", "uint64_t"),
+    "e": ("float16", "CA_FLOAT16", "ca_half"),
+    "f": ("float32", "CA_FLOAT32", "float"),
+    "d": ("float64", "CA_FLOAT64", "double"),
+    "F": ("complex64", "CA_COMPLEX64", "ca_complex64"),
+    "D": ("complex128", "CA_COMPLEX128", "ca_complex128"),
+}
+NAME = {c: v[0] for c, v in DT.items()}
+CTYPE = {v[0]: v[2] for v in DT.values()}
+CTYPE["truth"] = "ca_red_truth"
+SIGNED = "?bhil"
+UNSIGNED = "BHIL"
+FLOATS = "efd"
+COMPLEX = "FD"
+
+MAPS = {"cast", "truth", "index", "sqdev"}
+ACCS = {"sum", "value", "truth", "index", "sqdev"}
+AUXES = {"-", "mean"}
+# combine steps that the host loops stop early for (ca_red_stop_<combine>_<acc>)
+ABSORBING = {"or", "and"}
+# finish steps whose result is not the accumulator type
+FINISH_TYPE = {"index": "int64"}
+RULES = ["sum", "mean", "var", "same", "index", "bool"]
+SIGS = {
+    "sum": "(a, axis=None, dtype=None, out=None, keepdims=False)",
+    "max": "(a, axis=None, out=None, keepdims=False)",
+    "arg": "(a, axis=None, out=None, *, keepdims=False)",
+    "var": "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)",
+    "scan": "(a, axis=None, dtype=None, out=None)",
+}
+EMPTIES = ["0", "1", "nan", "nanwarn", "noidentity", "noseq", "-"]
+DIVISORS = {"1": "ONE", "n": "N", "n-ddof": "NDDOF"}
+N_GPU_FILES = 4
+
+
+def die(msg):
+    sys.exit(f"gen_reductions.py: {msg}")
+
+
+class Kernel:
+    def __init__(self, cols, where):
+        (self.name, self.identity, self.map, self.combine, self.finish, self.acc,
+         self.aux, pairs, scans) = cols
+        self.where = where
+        if not self.name.isupper():
+            die(f"{where}: kernel names are upper case")
+        for what, val, allowed in (("map", self.map, MAPS), ("acc", self.acc, ACCS),
+                                   ("aux", self.aux, AUXES)):
+            if val not in allowed:
+                die(f"{where}: unknown {what} {val!r}")
+        self.pairs = parse_pairs(pairs, where)
+        self.scans = [] if scans == "-" else parse_pairs(scans, where)
+        if self.aux != "-" and self.scans:
+            die(f"{where}: a kernel with an aux pass has no scans")
+
+
+class Fn:
+    def __init__(self, cols, where):
+        (self.name, self.kernel, self.bool_kernel, self.rule, self.result, empty,
+         self.divisor, flags, self.sig, aliases, self.doc) = cols
+        self.where = where
+        self.empty, _, self.empty_arg = empty.partition(":")
+        if self.rule not in RULES:
+            die(f"{where}: unknown rule {self.rule!r}")
+        if self.sig not in SIGS:
+            die(f"{where}: unknown sig {self.sig!r}")
+        if self.empty not in EMPTIES:
+            die(f"{where}: unknown empty {empty!r}")
+        if self.empty == "noidentity" and not self.empty_arg:
+            die(f"{where}: noidentity needs the ufunc's name (noidentity:maximum)")
+        if self.divisor not in DIVISORS:
+            die(f"{where}: unknown divisor {self.divisor!r}")
+        if flags not in ("-", "sqrt"):
+            die(f"{where}: unknown flags {flags!r}")
+        self.sqrt = flags == "sqrt"
+        if len(self.result) != 14 or any(c not in DT for c in self.result):
+            die(f"{where}: result needs one type character per dtype {CHARS}")
+        self.aliases = [] if aliases == "-" else aliases.split(",")
+        self.scan = self.sig == "scan"
+        if self.scan != (self.empty == "-"):
+            die(f"{where}: scans (and only scans) have empty '-'")
+
+    def full_doc(self, name=None):
+        """The C docstring: the signature line (under `name`) and the body."""
+        return f"{name or self.name}{SIGS[self.sig]}\\n--\\n\\n{self.doc}"
+
+
+def parse_pairs(spec, where):
+    pairs = []
+    for item in spec.split(","):
+        if item.startswith("*"):
+            chars, _, out = item[1:].partition("->")
+            for c in chars:
+                pairs.append((c, out or c))
+        else:
+            i, sep, o = item.partition("->")
+            if not sep or len(i) != 1 or len(o) != 1:
+                die(f"{where}: bad pair {item!r}")
+            pairs.append((i, o))
+    for i, o in pairs:
+        if i not in DT or o not in DT:
+            die(f"{where}: unknown type character in {spec!r}")
+    if len(set(pairs)) != len(pairs):
+        die(f"{where}: duplicate pairs")
+    return pairs
+
+
+def parse(path):
+    kernels, fns = [], []
+    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{path.name}:{lineno}"
+        cols = shlex.split(line)
+        if cols[0] == "kernel":
+            if len(cols) != 10:
+                die(f"{where}: a kernel row has 9 columns after 'kernel'")
+            kernels.append(Kernel(cols[1:], where))
+        elif cols[0] == "fn":
+            if len(cols) != 12:
+                die(f"{where}: an fn row has 11 columns after 'fn'")
+            fns.append(Fn(cols[1:], where))
+        else:
+            die(f"{where}: a row starts with 'kernel' or 'fn'")
+    names = {k.name for k in kernels}
+    if len(names) != len(kernels):
+        die("duplicate kernel names")
+    if len({f.name for f in fns}) != len(fns):
+        die("duplicate function names")
+    for f in fns:
+        for k in (f.kernel, f.bool_kernel):
+            if k != "-" and k not in names:
+                die(f"{f.where}: unknown kernel {k!r}")
+        if f.kernel == "-":
+            die(f"{f.where}: a function needs a kernel")
+    return kernels, fns
+
+
+# ---- types per device -------------------------------------------------------------
+
+def value_type(c, gpu):
+    """The type max/min/arg compare in."""
+    if gpu:
+        return "float32" if c == "e" else NAME[c]
+    if c in SIGNED:
+        return "int64"
+    if c in UNSIGNED:
+        return "uint64"
+    if c in FLOATS:
+        return "float64"
+    return "complex128"
+
+
+def aux_dtype(c):
+    """The dtype of the aux array (the mean) for an input dtype."""
+    return "complex128" if c in COMPLEX else "float32" if c == "e" else "float64"
+
+
+def types(k, i, o, gpu):
+    """(accumulator, the map's conversion type) of triple (k, i, o) on one device."""
+    if k.acc == "sum":
+        if o in "lL":
+            acc = NAME[o]
+        elif o == "e":
+            acc = "float32" if gpu else "float64"
+        elif o in "fd":
+            acc = "float64"
+        elif o in COMPLEX:
+            acc = "complex128"
+        else:
+            die(f"{k.where}: no sum accumulator for output {o!r}")
+    elif k.acc == "value":
+        acc = value_type(i, gpu)
+    elif k.acc == "truth":
+        acc = "truth"
+    elif k.acc == "index":
+        acc = "arg_" + value_type(i, gpu)
+    else:  # sqdev
+        acc = "float32" if gpu and i == "e" else "float64"
+    if k.map == "cast":
+        conv = acc
+    elif k.map == "truth":
+        conv = "bool"
+    elif k.map == "index":
+        conv = value_type(i, gpu)
+    else:  # sqdev: the mean's type
+        conv = "complex128" if i in COMPLEX else aux_dtype(i) if gpu else "float64"
+    return acc, conv
+
+
+def sfx(acc):
+    return acc[4:] if acc.startswith("arg_") else acc
+
+
+def ctype(t):
+    return "ca_red_" + t if t.startswith("arg_") else CTYPE[t]
+
+
+def map_expr(k, i, conv, x, r, m):
+    xin = NAME[i]
+    if k.map == "cast":
+        return f"ca_cast_{conv}_{xin}({x})"
+    if k.map == "truth":
+        return f"(ca_red_truth)(ca_cast_bool_{xin}({x}) != 0)"
+    if k.map == "index":
+        return f"ca_red_argat_{conv}(ca_cast_{conv}_{xin}({x}), {r})"
+    return f"ca_red_sqdev_{conv}(ca_cast_{conv}_{xin}({x}), {m})"
+
+
+def finish_expr(k, acc, o, a):
+    """The output value from accumulator `a` (divisor and flags in scope)."""
+    if k.finish == "-":
+        fin, ft = a, acc
+    else:
+        fin = f"ca_red_fin_{k.finish}_{sfx(acc)}({a}, divisor, flags)"
+        ft = FINISH_TYPE.get(k.finish, acc)
+    return f"ca_cast_{NAME[o]}_{ft}({fin})"
+
+
+def triples(kernels):
+    return [(k, i, o) for k in kernels for i, o in k.pairs]
+
+
+def scan_pairs(kernels):
+    return [(k, i, o) for k in kernels for i, o in k.scans]
+
+
+def tname(k, i, o):
+    return f"{k.name}_{NAME[i]}_{NAME[o]}"
+
+
+# ---- files ------------------------------------------------------------------------
+
+HEADER = "/* Generated by tools/gen_reductions.py from kernels/reductions.def: do not edit. */\n"
+
+
+def write_if_changed(path, text, written):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+        written.append(path)
+
+
+def gen_table_h(kernels, fns):
+    out = [HEADER, "#ifndef CA_RED_TABLE_H", "#define CA_RED_TABLE_H", "",
+           '#include "kernels.h"', "", "#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
+    out.append("/* Kernel ops: the `op` of kernels.h's ca_reduce_* and ca_scan_* calls. */")
+    out.append("enum {")
+    for n, k in enumerate(kernels):
+        out.append(f"    CA_RED_{k.name} = {n},")
+    out.append(f"    CA_RED_NOPS = {len(kernels)}")
+    out.append("};")
+    out.append("")
+    out.append("/* The functions of csrc/reduction.c, in table order. */")
+    out.append("enum {")
+    for n, f in enumerate(fns):
+        out.append(f"    CA_RF_{f.name.upper()} = {n},")
+    out.append(f"    CA_RF_N = {len(fns)}")
+    out.append("};")
+    out.append("")
+    out.append("/* The columns of an fn row (kernels/reductions.def says what they mean). */")
+    out.append("enum { " + ", ".join(f"CA_RR_{r.upper()}" for r in RULES) + " };")
+    out.append("enum { " + ", ".join(f"CA_RSIG_{s.upper()}" for s in SIGS) + " };")
+    out.append("enum { CA_REMPTY_ZERO, CA_REMPTY_ONE, CA_REMPTY_NAN, CA_REMPTY_NANWARN,")
+    out.append("       CA_REMPTY_NOIDENTITY, CA_REMPTY_NOSEQ, CA_REMPTY_NONE };")
+    out.append("enum { " + ", ".join(f"CA_RDIV_{v}" for v in DIVISORS.values()) + " };")
+    out.append("")
+    out.append("typedef struct {")
+    out.append("    const char *name;")
+    out.append("    int8_t kernel;          /* CA_RED_* */")
+    out.append("    int8_t bool_kernel;     /* CA_RED_* for a bool computation, -1: kernel */")
+    out.append("    int8_t rule;            /* CA_RR_* */")
+    out.append("    int8_t sig;             /* CA_RSIG_*; CA_RSIG_SCAN: a scan */")
+    out.append("    int8_t empty;           /* CA_REMPTY_* */")
+    out.append("    int8_t divisor;         /* CA_RDIV_* */")
+    out.append("    int8_t flags;           /* CA_RED_SQRT */")
+    out.append("    const char *empty_arg;  /* noidentity: the ufunc's name */")
+    out.append("    int8_t result[CA_NTYPES]; /* NumPy's result dtype per input dtype */")
+    out.append("} ca_red_fn;")
+    out.append("")
+    out.append("extern const ca_red_fn ca_red_fns[CA_RF_N];")
+    out.append("")
+    out.append("/* A signature (the `sig` column): parameter names, `a` first, NULL-terminated;")
+    out.append(" * npos positional ones; the index of each argument, -1 where absent. */")
+    out.append("typedef struct {")
+    out.append("    const char *const *names;")
+    out.append("    int npos;")
+    out.append("    int axis, dtype, out, keepdims, ddof;")
+    out.append("} ca_red_sig;")
+    out.append("extern const ca_red_sig ca_red_sigs[];")
+    out.append("/* The kernel op of each op's first pass (its aux operand), -1: none. */")
+    out.append("extern const int8_t ca_red_aux_op[CA_RED_NOPS];")
+    out.append("/* The dtype of that aux operand per input dtype, -1: no aux pass. */")
+    out.append("extern const int8_t ca_red_aux_dtype[CA_RED_NOPS][CA_NTYPES];")
+    out.append("/* 1 for the ops whose map step reads positions (C order of the reduced")
+    out.append(" * dims matters to them: the merge keeps it). */")
+    out.append("extern const uint8_t ca_red_positional[CA_RED_NOPS];")
+    out.append("/* 1 where a kernel exists, on both devices. */")
+    out.append("extern const uint8_t ca_red_has[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];")
+    out.append("extern const uint8_t ca_red_scan_has[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];")
+    out.append("")
+    out.append("/* X(name, CA_RF_<NAME>, docstring) per function; X(alias, CA_RF_<NAME>,")
+    out.append(" * docstring) per alias. */")
+    out.append("#define CA_RED_FOR_EACH_FN(X) \\")
+    for f in fns:
+        out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
+    out.append("")
+    out.append("#define CA_RED_FOR_EACH_ALIAS(X) \\")
+    for f in fns:
+        for a in f.aliases:
+            out.append(f'    X({a}, {f.name}, CA_RF_{f.name.upper()}, "{f.full_doc(a)}") \\')
+    out.append("")
+    out += ["#ifdef __cplusplus", "}", "#endif", "#endif"]
+    return "\n".join(out) + "\n"
+
+
+def gen_table_c(kernels, fns):
+    out = [HEADER, '#include "red_table.h"', ""]
+    out.append("const ca_red_fn ca_red_fns[CA_RF_N] = {")
+    for f in fns:
+        res = ", ".join(DT[c][1] for c in f.result)
+        bk = "-1" if f.bool_kernel == "-" else f"CA_RED_{f.bool_kernel}"
+        ea = f'"{f.empty_arg}"' if f.empty_arg else "NULL"
+        empty = "NONE" if f.empty == "-" else {"0": "ZERO", "1": "ONE"}.get(f.empty,
+                                                                      f.empty.upper())
+        out.append(f'    {{"{f.name}", CA_RED_{f.kernel}, {bk}, CA_RR_{f.rule.upper()}, '
+                   f"CA_RSIG_{f.sig.upper()}, CA_REMPTY_{empty}, "
+                   f"CA_RDIV_{DIVISORS[f.divisor]}, {'CA_RED_SQRT' if f.sqrt else 0}, "
+                   f"{ea},")
+        out.append(f"     {{{res}}}}},")
+    out.append("};")
+    out.append("")
+    for name, text in SIGS.items():
+        params = [p.split("=")[0] for p in text.strip("()").split(", ")]
+        names = ", ".join(f'"{p}"' for p in params if p != "*")
+        out.append(f"static const char *const sig_{name}[] = {{{names}, NULL}};")
+    out.append("const ca_red_sig ca_red_sigs[] = {")
+    for name, text in SIGS.items():
+        params = [p.split("=")[0] for p in text.strip("()").split(", ")]
+        npos = params.index("*") if "*" in params else len(params)
+        named = [p for p in params if p != "*"]
+        slots = ", ".join(str(named.index(a)) if a in named else "-1"
+                          for a in ("axis", "dtype", "out", "keepdims", "ddof"))
+        out.append(f"    [CA_RSIG_{name.upper()}] = {{sig_{name}, {npos}, {slots}}},")
+    out.append("};")
+    out.append("")
+    out.append("const int8_t ca_red_aux_op[CA_RED_NOPS] = {")
+    for k in kernels:
+        out.append(f"    {'CA_RED_SUM' if k.aux == 'mean' else -1}, /* {k.name} */")
+    out.append("};")
+    out.append("")
+    out.append("const int8_t ca_red_aux_dtype[CA_RED_NOPS][CA_NTYPES] = {")
+    for k in kernels:
+        if k.aux == "-":
+            row = ", ".join("-1" for _ in CHARS)
+        else:
+            row = ", ".join(DT[c][1] for c in (next(x for x, v in DT.items()
+                                                    if v[0] == aux_dtype(i)) for i in CHARS))
+        out.append(f"    {{{row}}}, /* {k.name} */")
+    out.append("};")
+    out.append("")
+    out.append("const uint8_t ca_red_positional[CA_RED_NOPS] = {")
+    out.append("    " + ", ".join("1" if k.map == "index" else "0" for k in kernels) + ",")
+    out.append("};")
+    out.append("")
+    for var, get in (("ca_red_has", triples), ("ca_red_scan_has", scan_pairs)):
+        out.append(f"const uint8_t {var}[CA_RED_NOPS][CA_NTYPES][CA_NTYPES] = {{")
+        for k, i, o in get(kernels):
+            out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = 1,")
+        out.append("};")
+        out.append("")
+    return "\n".join(out)
+
+
+# ---- host -------------------------------------------------------------------------
+
+def host_triple(k, i, o):
+    acc, conv = types(k, i, o, gpu=False)
+    t = tname(k, i, o)
+    ic, at = DT[i][2], ctype(acc)
+    s = sfx(acc)
+    out = [f"/* {k.name} {i}->{o}: accumulator {acc} */"]
+    out.append(f"static void\nhi_{t}(ca_hacc *a)\n{{\n    a->{acc} = "
+               f"ca_red_{k.identity}_{s}();\n}}")
+    if k.aux != "-":
+        ad = aux_dtype(i)
+        out.append(f"static void\nhc_{t}(ca_hctx *c, const char *aux)\n{{")
+        out.append(f"    {CTYPE[ad]} m;")
+        out.append("    memcpy(&m, aux, sizeof m);")
+        out.append(f"    c->{conv} = ca_cast_{conv}_{ad}(m);")
+        out.append("}")
+    m = f"c->{conv}" if k.aux != "-" else "0"
+    if k.combine == "add" and acc in ("float64", "complex128"):
+        # float sums are pairwise along each run, as NumPy's
+        out.append(f"static inline {at}\nhm_{t}(const char *q, const ca_hctx *c)\n{{")
+        out.append("    (void)c;")
+        out.append(f"    return {map_expr(k, i, conv, f'*(const {ic} *)q', '0', m)};")
+        out.append("}")
+        kind = "REAL" if acc == "float64" else "COMPLEX"
+        out.append(f"CA_HR_PAIRWISE_{kind}(hp_{t}, hm_{t})")
+        body = [f"    (void)r0;",
+                f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, hp_{t}(p, n, s, c));"]
+    else:
+        x = f"*(const {ic} *)(p + i * s)"
+        stop = (f" && !ca_red_stop_{k.combine}_{s}(acc)" if k.combine in ABSORBING else "")
+        body = []
+        if k.map != "index":
+            body.append("    (void)r0;")
+        if k.aux == "-":
+            body.append("    (void)c;")
+        if k.map == "index":
+            # the run's positions grow: the combine's `later` form
+            step = (f"ca_red_{k.combine}_later_{s}(acc, ca_cast_{conv}_{NAME[i]}({x}), "
+                    f"r0 + i)")
+        else:
+            step = f"ca_red_{k.combine}_{s}(acc, {map_expr(k, i, conv, x, 'r0 + i', m)})"
+        body += [f"    {at} acc = a->{acc};",
+                 f"    for (int64_t i = 0; i < n{stop}; i++) {{",
+                 f"        acc = {step};",
+                 "    }",
+                 f"    a->{acc} = acc;"]
+    out.append(f"static void\nhr_{t}(ca_hacc *a, const char *p, int64_t n, int64_t s, "
+               f"int64_t r0,\n{' ' * (len(t) + 4)}const ca_hctx *c)\n{{")
+    out += body
+    out.append("}")
+    out.append(f"static void\nhs_{t}(char *out, const ca_hacc *a, double divisor, int flags)\n{{")
+    if k.finish == "-":
+        out.append("    (void)divisor;")
+        out.append("    (void)flags;")
+    out.append(f"    const {DT[o][2]} v = {finish_expr(k, acc, o, 'a->' + acc)};")
+    out.append("    memcpy(out, &v, sizeof v);")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def host_scan(k, i, o):
+    acc, conv = types(k, i, o, gpu=False)
+    t = tname(k, i, o)
+    x = f"*(const {DT[i][2]} *)(p + i * s)"
+    return "\n".join([
+        f"/* scan {k.name} {i}->{o}: accumulator {acc} */",
+        f"static void\nhsc_{t}(const char *p, int64_t n, int64_t s, char *q, int64_t qs)\n{{",
+        f"    {ctype(acc)} acc = ca_red_{k.identity}_{sfx(acc)}();",
+        "    for (int64_t i = 0; i < n; i++) {",
+        f"        acc = ca_red_{k.combine}_{sfx(acc)}(acc, {map_expr(k, i, conv, x, 'i', '0')});",
+        f"        *({DT[o][2]} *)(q + i * qs) = ca_cast_{NAME[o]}_{acc}(acc);",
+        "    }",
+        "}"]) + "\n"
+
+
+def gen_host(kernels, stamp):
+    out = [HEADER, f"/* inputs: {stamp} */", "#include <string.h>", "",
+           '#include "host_reduce.h"', ""]
+    for k, i, o in triples(kernels):
+        out.append(host_triple(k, i, o))
+    for k, i, o in scan_pairs(kernels):
+        out.append(host_scan(k, i, o))
+    out.append("const ca_red_host_fns ca_red_host[CA_RED_NOPS][CA_NTYPES][CA_NTYPES] = {")
+    for k, i, o in triples(kernels):
+        t = tname(k, i, o)
+        hc = f"hc_{t}" if k.aux != "-" else "NULL"
+        out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = "
+                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}}},")
+    out.append("};")
+    out.append("")
+    out.append("const ca_red_host_scan_fn "
+               "ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTYPES] = {")
+    for k, i, o in scan_pairs(kernels):
+        out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = hsc_{tname(k, i, o)},")
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
+# ---- GPU --------------------------------------------------------------------------
+
+def gpu_struct(k, i, o):
+    acc, conv = types(k, i, o, gpu=True)
+    t = tname(k, i, o)
+    s = sfx(acc)
+    F = "static __device__ __forceinline__"
+    out = [f"/* {k.name} {i}->{o}: accumulator {acc} */", f"struct RK_{t} {{"]
+    out.append(f"    typedef {DT[i][2]} In;")
+    out.append(f"    typedef {DT[o][2]} Out;")
+    out.append(f"    typedef {ctype(acc)} Acc;")
+    if k.aux != "-":
+        ad = aux_dtype(i)
+        out.append(f"    struct Ctx {{")
+        out.append(f"        {CTYPE[conv]} m;")
+        out.append("    };")
+        out.append(f"    {F} Ctx ctx(const char *aux)")
+        out.append("    {")
+        out.append("        Ctx c;")
+        out.append(f"        c.m = ca_cast_{conv}_{ad}(*(const {CTYPE[ad]} *)aux);")
+        out.append("        return c;")
+        out.append("    }")
+        m = "c.m"
+        cparam = "const Ctx &c"
+    else:
+        out.append("    typedef NoCtx Ctx;")
+        out.append(f"    {F} Ctx ctx(const char *) {{ return Ctx(); }}")
+        m = "0"
+        cparam = "const Ctx &"
+    rparam = "int64_t r" if k.map == "index" else "int64_t"
+    out.append(f"    {F} Acc init() {{ return ca_red_{k.identity}_{s}(); }}")
+    out.append(f"    {F} Acc load(In x, {rparam}, {cparam})")
+    out.append("    {")
+    out.append(f"        return {map_expr(k, i, conv, 'x', 'r', m)};")
+    out.append("    }")
+    out.append(f"    {F} Acc comb(Acc a, Acc b) {{ return ca_red_{k.combine}_{s}(a, b); }}")
+    dp = "double divisor, int flags" if k.finish != "-" else "double, int"
+    out.append(f"    {F} Out fin(Acc a, {dp})")
+    out.append("    {")
+    out.append(f"        return {finish_expr(k, acc, o, 'a')};")
+    out.append("    }")
+    if k.map == "index":
+        # what the arg kernels' fast path needs (reduce_impl.cuh, vec_comb)
+        out.append("    static constexpr bool is_arg = true;")
+        out.append(f"    typedef {CTYPE[conv]} Val;")
+        out.append(f"    {F} Val value(In x) {{ return ca_cast_{conv}_{NAME[i]}(x); }}")
+        out.append(f"    {F} bool isnan_v(Val v) {{ return ca_red_isnan_{conv}(v) != 0; }}")
+        out.append(f"    {F} bool better(Val a, Val b)")
+        out.append("    {")
+        out.append(f"        return ca_red_{k.combine}_better_{conv}(a, b) != 0;")
+        out.append("    }")
+    out.append("};")
+    return "\n".join(out) + "\n"
+
+
+def gpu_cost(k, i, o):
+    # the arg kernels and complex types compile longest
+    return (3 if k.map == "index" else 2 if k.aux != "-" else 1) * (2 if i in COMPLEX else 1)
+
+
+def gpu_split(kernels):
+    items = triples(kernels)
+    chunks = [[] for _ in range(N_GPU_FILES)]
+    cost = [0] * N_GPU_FILES
+    for it in sorted(items, key=lambda t: -gpu_cost(*t)):
+        j = cost.index(min(cost))
+        chunks[j].append(it)
+        cost[j] += gpu_cost(*it)
+    order = {id(t): n for n, t in enumerate(items)}
+    return [sorted(c, key=lambda t: order[id(t)]) for c in chunks]
+
+
+def gen_gpu_ops(kernels, stamp):
+    seen, structs = set(), []
+    for k, i, o in triples(kernels) + scan_pairs(kernels):
+        if (k.name, i, o) not in seen:
+            seen.add((k.name, i, o))
+            structs.append(gpu_struct(k, i, o))
+    out = [HEADER, f"/* inputs: {stamp} */",
+           "/* C++ for nvcc only: included at the end of kernels/reduce_impl.cuh. */",
+           "#ifndef CA_RED_GPU_OPS_H", "#define CA_RED_GPU_OPS_H", "",
+           '#include "reduce_math.h"', '#include "red_table.h"', "",
+           "namespace ca_red {", "",
+           "/* Each generated file adds its triples (red_gpu_<k>.cu). */"]
+    for n in range(N_GPU_FILES):
+        out.append(f"void register_{n}(Table &t);")
+    out.append("#define CA_RED_GPU_REGISTER_ALL(t) \\")
+    out.append("    " + " ".join(f"register_{n}(t);" for n in range(N_GPU_FILES)))
+    out.append("")
+    out.append("namespace {")
+    out.append("")
+    out.append("/* One struct per (op, input, output): the types and the four steps the")
+    out.append(" * kernel templates call (init, load, comb, fin). */")
+    out += structs
+    out.append("} /* namespace */")
+    out.append("")
+    out.append("/* X(op, in, out, struct) per scan pair (reduce_scan.cu). */")
+    out.append("#define CA_RED_GPU_SCANS(X) \\")
+    for k, i, o in scan_pairs(kernels):
+        out.append(f"    X(CA_RED_{k.name}, {DT[i][1]}, {DT[o][1]}, RK_{tname(k, i, o)}) \\")
+    out.append("")
+    out.append("} /* namespace ca_red */")
+    out.append("")
+    out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
+def gen_gpu(n, chunk, stamp):
+    out = [HEADER, f"/* inputs: {stamp} */", '#include "reduce_impl.cuh"', "",
+           "namespace ca_red {", "", f"void register_{n}(Table &t)", "{"]
+    for k, i, o in chunk:
+        out.append(f"    add_entry<RK_{tname(k, i, o)}>(t, CA_RED_{k.name}, {DT[i][1]}, "
+                   f"{DT[o][1]});")
+    out += ["}", "", "} /* namespace ca_red */"]
+    return "\n".join(out) + "\n"
+
+
+# ---- Python -----------------------------------------------------------------------
+
+def gen_py(kernels, fns):
+    out = ['"""Generated by tools/gen_reductions.py from kernels/reductions.def: do not edit."""',
+           ""]
+    out.append("# (name, identity, map, combine, finish, acc, aux, [pairs 'f->d'], [scan pairs])")
+    out.append("KERNELS = [")
+    for k in kernels:
+        pairs = [f"{i}->{o}" for i, o in k.pairs]
+        scans = [f"{i}->{o}" for i, o in k.scans]
+        out.append(f"    ({k.name!r}, {k.identity!r}, {k.map!r}, {k.combine!r}, {k.finish!r}, "
+                   f"{k.acc!r}, {k.aux!r},")
+        out.append(f"     {pairs!r},")
+        out.append(f"     {scans!r}),")
+    out.append("]")
+    out.append("")
+    out.append("# (name, kernel, bool kernel, rule, result dtypes per '?bBhHiIlLefdFD', empty,")
+    out.append("#  divisor, sqrt, sig, aliases, docstring)")
+    out.append("FUNCTIONS = [")
+    for f in fns:
+        doc = f.doc.replace("\\n", "\n")
+        out.append(f"    ({f.name!r}, {f.kernel!r}, {f.bool_kernel!r}, {f.rule!r}, "
+                   f"{f.result!r}, {(f.empty + ':' + f.empty_arg) if f.empty_arg else f.empty!r},")
+        out.append(f"     {f.divisor!r}, {f.sqrt!r}, {f.sig!r}, {f.aliases!r},")
+        out.append(f"     {doc!r}),")
+    out.append("]")
+    out.append("")
+    out.append(f"TYPE_CHARS = {CHARS!r}")
+    out.append("NAMES = [f[0] for f in FUNCTIONS]")
+    out.append("ALIASES = {a: f[0] for f in FUNCTIONS for a in f[9]}")
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--py-out", type=Path)
+    ap.add_argument("--table", type=Path, default=KERNELS / "reductions.def")
+    args = ap.parse_args(argv)
+
+    kernels, fns = parse(args.table)
+    # A digest of the hand-written inputs: a change there rewrites every generated
+    # file, so setup.py's timestamp check recompiles them.
+    h = hashlib.sha1()
+    for name in ("reductions.def", "reduce_math.h", "reduce_impl.cuh", "host_reduce.h",
+                 "reduce_plan.h", "scalar.h", "kernels.h"):
+        p = KERNELS / name
+        if p.exists():
+            h.update(p.read_bytes())
+    h.update(Path(__file__).read_bytes())
+    stamp = h.hexdigest()[:16]
+
+    written = []
+    out = args.out
+    write_if_changed(out / "red_table.h", gen_table_h(kernels, fns), written)
+    write_if_changed(out / "red_table.c", gen_table_c(kernels, fns), written)
+    write_if_changed(out / "red_host.c", gen_host(kernels, stamp), written)
+    write_if_changed(out / "red_gpu_ops.h", gen_gpu_ops(kernels, stamp), written)
+    for n, chunk in enumerate(gpu_split(kernels)):
+        write_if_changed(out / f"red_gpu_{n}.cu", gen_gpu(n, chunk, stamp), written)
+    if args.py_out:
+        write_if_changed(args.py_out, gen_py(kernels, fns), written)
+    print(f"gen_reductions.py: {len(kernels)} kernels ({len(triples(kernels))} triples, "
+          f"{len(scan_pairs(kernels))} scans), {len(fns)} functions; "
+          f"{len(written)} file(s) rewritten")
+
+
+if __name__ == "__main__":
+    main()
