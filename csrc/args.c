@@ -191,10 +191,14 @@ ca_order_from_object(PyObject *obj, char dflt)
     if (PyUnicode_Check(obj) && PyUnicode_GET_LENGTH(obj) == 1) {
         Py_UCS4 c = PyUnicode_READ_CHAR(obj, 0);
         switch (c) {
-        case 'C': case 'c': return 'C';
-        case 'F': case 'f': return 'F';
-        case 'A': case 'a': return 'A';
-        case 'K': case 'k': return 'K';
+        case 'C':
+        case 'c': return 'C';
+        case 'F':
+        case 'f': return 'F';
+        case 'A':
+        case 'a': return 'A';
+        case 'K':
+        case 'k': return 'K';
         }
     }
     PyErr_Format(PyExc_ValueError,
@@ -279,21 +283,15 @@ store_int(int dtype, long long v, void *buf)
         }
         *(uint32_t *)buf = (uint32_t)v;
         return 0;
-    case CA_INT64:
-        *(int64_t *)buf = (int64_t)v;
-        return 0;
+    case CA_INT64: *(int64_t *)buf = (int64_t)v; return 0;
     case CA_UINT64:
         if (v < 0) {
             return 1;
         }
         *(uint64_t *)buf = (uint64_t)v;
         return 0;
-    case CA_FLOAT32:
-        *(float *)buf = (float)v;
-        return 0;
-    case CA_FLOAT64:
-        *(double *)buf = (double)v;
-        return 0;
+    case CA_FLOAT32: *(float *)buf = (float)v; return 0;
+    case CA_FLOAT64: *(double *)buf = (double)v; return 0;
     case CA_COMPLEX64:
         ((float *)buf)[0] = (float)v;
         ((float *)buf)[1] = 0.0f;
@@ -302,17 +300,14 @@ store_int(int dtype, long long v, void *buf)
         ((double *)buf)[0] = (double)v;
         ((double *)buf)[1] = 0.0;
         return 0;
-    case CA_BOOL:
-        *(uint8_t *)buf = v != 0;
-        return 0;
+    case CA_BOOL: *(uint8_t *)buf = v != 0; return 0;
     }
     return 1; /* float16: NumPy's conversion */
 }
 
 /* as_setitem: convert as `arr[...] = value` / ndarray.fill do (complex into a
  * real dtype and NaN into an integer raise); else as np.full's unsafe copyto. */
-static int
-value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem);
+static int value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem);
 
 int
 ca_value_to_bytes(PyObject *value, int dtype, void *buf)
@@ -346,12 +341,8 @@ value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
     else if (PyFloat_CheckExact(value)) {
         double v = PyFloat_AS_DOUBLE(value);
         switch (dtype) {
-        case CA_FLOAT32:
-            *(float *)buf = (float)v;
-            return 0;
-        case CA_FLOAT64:
-            *(double *)buf = v;
-            return 0;
+        case CA_FLOAT32: *(float *)buf = (float)v; return 0;
+        case CA_FLOAT64: *(double *)buf = v; return 0;
         case CA_COMPLEX64:
             ((float *)buf)[0] = (float)v;
             ((float *)buf)[1] = 0.0f;
@@ -472,8 +463,10 @@ ca_axis_from_object(PyObject *obj, int ndim, int *out)
     Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
     if (v == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an "
-                         "integer axis", Py_TYPE(obj)->tp_name);
+            PyErr_Format(PyExc_TypeError,
+                         "'%.100s' object cannot be interpreted as an "
+                         "integer axis",
+                         Py_TYPE(obj)->tp_name);
         }
         return -1;
     }
@@ -485,7 +478,7 @@ ca_axis_from_object(PyObject *obj, int ndim, int *out)
 /* ======================================================================== */
 
 /* "name(): " before a message, or nothing when the caller has no name. */
-#define FNAME_FMT "%s%s"
+#define FNAME_FMT     "%s%s"
 #define FNAME_ARGS(f) ((f) != NULL ? (f) : ""), ((f) != NULL ? "(): " : "")
 
 int
@@ -499,7 +492,7 @@ ca_out_from_object(const char *fname, PyObject *obj, int device, CaArray **out)
         if (PyTuple_GET_SIZE(obj) != 1) {
             PyErr_Format(PyExc_ValueError,
                          FNAME_FMT "out= must be an array or a 1-tuple, not a tuple "
-                         "of %zd",
+                                   "of %zd",
                          FNAME_ARGS(fname), PyTuple_GET_SIZE(obj));
             return -1;
         }
@@ -519,7 +512,7 @@ ca_out_from_object(const char *fname, PyObject *obj, int device, CaArray **out)
         char b1[CA_DEVICE_NAME_LEN], b2[CA_DEVICE_NAME_LEN];
         PyErr_Format(PyExc_ValueError,
                      FNAME_FMT "out= is on %s but the operands are on %s: operands "
-                     "must be on one device",
+                               "must be on one device",
                      FNAME_ARGS(fname), ca_device_name(o->device, b1),
                      ca_device_name(device, b2));
         return -1;
@@ -581,7 +574,20 @@ ca_out_check_cast(const char *fname, const CaArray *out, int dtype)
 int
 ca_array_misaligned(const CaArray *a)
 {
-    static const int align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
+    static const int align[CA_NTYPES] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8 };
     return !ca_layout_aligned(a->data, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
                               align[a->dtype]);
+}
+
+CaArray *
+ca_require_array(const char *fname, PyObject *o)
+{
+    if (!ca_array_check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
+                     "to make one)",
+                     fname, Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    return (CaArray *)o;
 }

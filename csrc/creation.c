@@ -31,7 +31,7 @@ zero_fill(CaArray *a)
     }
     if (a->kind == CA_MEM_PINNED) {
         /* Host memory: let ca_fill write it through its mapped address. */
-        static const uint64_t zero[2] = {0, 0};
+        static const uint64_t zero[2] = { 0, 0 };
         return ca_array_fill(a, zero);
     }
     if (ca_use_device(a->device) < 0) {
@@ -57,8 +57,8 @@ create_from_args(PyObject **v, int default_dtype)
     return ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
 }
 
-static const char *const empty_names[] = {"shape", "dtype", "order", "device", "memory",
-                                          NULL};
+static const char *const empty_names[] = { "shape",  "dtype",  "order",
+                                           "device", "memory", NULL };
 
 static PyObject *
 py_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -140,13 +140,13 @@ fill_with(CaArray *a, PyObject *value)
 static PyObject *
 py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"shape",  "fill_value", "dtype", "order",
-                                        "device", "memory",     NULL};
+    static const char *const names[] = { "shape",  "fill_value", "dtype", "order",
+                                         "device", "memory",     NULL };
     PyObject *v[6];
     if (ca_parse_args("full", args, nargs, kwnames, names, 4, 2, v) < 0) {
         return NULL;
     }
-    PyObject *cv[5] = {v[0], v[2], v[3], v[4], v[5]};
+    PyObject *cv[5] = { v[0], v[2], v[3], v[4], v[5] };
     if (cv[1] == NULL || cv[1] == Py_None) {
         int t = value_dtype(v[1]);
         if (t < 0) {
@@ -254,11 +254,11 @@ static PyObject *
 like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
           int mode)
 {
-    static const char *const names[] = {"a",     "dtype",  "order",  "subok",
-                                        "shape", "device", "memory", NULL};
-    static const char *const fnames[] = {"a",     "fill_value", "dtype",  "order",
-                                         "subok", "shape",      "device", "memory",
-                                         NULL};
+    static const char *const names[] = { "a",     "dtype",  "order",  "subok",
+                                         "shape", "device", "memory", NULL };
+    static const char *const fnames[] = { "a",      "fill_value", "dtype",
+                                          "order",  "subok",      "shape",
+                                          "device", "memory",     NULL };
     PyObject *w[8];
     PyObject *fill = NULL;
     if (mode == 3) {
@@ -339,12 +339,9 @@ static int
 order_satisfied(int flags, char order)
 {
     switch (order) {
-    case 'C':
-        return (flags & CA_C_CONTIGUOUS) != 0;
-    case 'F':
-        return (flags & CA_F_CONTIGUOUS) != 0;
-    case 'A':
-        return (flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS)) != 0;
+    case 'C': return (flags & CA_C_CONTIGUOUS) != 0;
+    case 'F': return (flags & CA_F_CONTIGUOUS) != 0;
+    case 'A': return (flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS)) != 0;
     }
     return 1;
 }
@@ -358,9 +355,10 @@ from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
 {
     int tdt = dtype < 0 ? a->dtype : dtype;
     int tdev = device == CA_DEVICE_AUTO ? a->device : device;
-    int tkind = kind >= 0 ? kind
+    int tkind = kind >= 0           ? kind
                 : tdev == a->device ? (int)a->kind
-                : tdev == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+                : tdev == CA_CPU    ? CA_MEM_HOST
+                                    : CA_MEM_DEVICE;
     int need = tdt != a->dtype || tdev != a->device || tkind != (int)a->kind ||
                !order_satisfied(a->flags, order);
     if (!need && copy != 1) {
@@ -456,7 +454,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
             }
             int rs;
             Py_BEGIN_ALLOW_THREADS
-            rs = ca_rt_host_register(lo, extent, flags);
+                rs = ca_rt_host_register(lo, extent, flags);
             Py_END_ALLOW_THREADS
             if (rs != 0) {
                 PyErr_Format(
@@ -697,8 +695,8 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
 static PyObject *
 py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"obj", "dtype", "order", "device", "copy",
-                                        "memory", NULL};
+    static const char *const names[] = { "obj",  "dtype",  "order", "device",
+                                         "copy", "memory", NULL };
     PyObject *v[6];
     /* Fast path: asarray(x) of a cuarray array. */
     if (nargs == 1 && kwnames == NULL && ca_array_check(args[0])) {
@@ -714,13 +712,13 @@ py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"obj",   "dtype",  "copy",   "order",
-                                        "ndmin", "device", "memory", NULL};
+    static const char *const names[] = { "obj",   "dtype",  "copy",   "order",
+                                         "ndmin", "device", "memory", NULL };
     PyObject *v[7];
     if (ca_parse_args("array", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
     }
-    PyObject *w[6] = {v[0], v[1], v[3], v[5], v[2], v[6]};
+    PyObject *w[6] = { v[0], v[1], v[3], v[5], v[2], v[6] };
     PyObject *r = asarray_impl(w, 'K', 1);
     if (r == NULL || v[4] == NULL) {
         return r;
@@ -747,8 +745,9 @@ py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     int pad = (int)ndmin - nd;
     for (int i = 0; i < pad; i++) {
         shape[i] = 1;
-        strides[i] = a->size == 0 ? 0 : (nd > 0 ? CA_STRIDES(a)[0] * CA_SHAPE(a)[0]
-                                               : a->itemsize);
+        strides[i] = a->size == 0
+                         ? 0
+                         : (nd > 0 ? CA_STRIDES(a)[0] * CA_SHAPE(a)[0] : a->itemsize);
     }
     memcpy(shape + pad, CA_SHAPE(a), (size_t)nd * sizeof(Py_ssize_t));
     memcpy(strides + pad, CA_STRIDES(a), (size_t)nd * sizeof(Py_ssize_t));
@@ -761,7 +760,7 @@ static PyObject *
 contiguous_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                 PyObject *kwnames, char order)
 {
-    static const char *const names[] = {"a", "dtype", "device", "memory", NULL};
+    static const char *const names[] = { "a", "dtype", "device", "memory", NULL };
     PyObject *v[4];
     if (ca_parse_args(fname, args, nargs, kwnames, names, 2, 1, v) < 0) {
         return NULL;
@@ -770,7 +769,7 @@ contiguous_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     if (order_obj == NULL) {
         return NULL;
     }
-    PyObject *w[6] = {v[0], v[1], order_obj, v[2], NULL, v[3]};
+    PyObject *w[6] = { v[0], v[1], order_obj, v[2], NULL, v[3] };
     PyObject *r = asarray_impl(w, order, -1);
     Py_DECREF(order_obj);
     if (r != NULL && CA_NDIM((CaArray *)r) == 0) {
@@ -838,8 +837,8 @@ host_scalar(PyObject *o)
 static PyObject *
 py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"start", "stop",   "step", "dtype",
-                                        "device", "memory", NULL};
+    static const char *const names[] = { "start",  "stop",   "step", "dtype",
+                                         "device", "memory", NULL };
     PyObject *v[6];
     if (ca_parse_args("arange", args, nargs, kwnames, names, 4, 0, v) < 0) {
         return NULL;
@@ -887,9 +886,9 @@ static PyObject *np_linspace = NULL;
 static PyObject *
 py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"start",   "stop",  "num",  "endpoint",
-                                        "retstep", "dtype", "axis", "device",
-                                        "memory",  NULL};
+    static const char *const names[] = { "start",   "stop",  "num",  "endpoint",
+                                         "retstep", "dtype", "axis", "device",
+                                         "memory",  NULL };
     PyObject *v[9];
     PyObject *start = NULL, *stop = NULL, *kw = NULL, *pargs = NULL, *res = NULL;
     if (ca_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0) {
@@ -916,7 +915,7 @@ py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (kw == NULL) {
         goto error;
     }
-    static const char *const kwn[] = {"num", "endpoint", "retstep", "dtype", "axis"};
+    static const char *const kwn[] = { "num", "endpoint", "retstep", "dtype", "axis" };
     for (int i = 0; i < 5; i++) {
         if (v[2 + i] != NULL && PyDict_SetItemString(kw, kwn[i], v[2 + i]) < 0) {
             goto error;
@@ -955,7 +954,7 @@ static PyObject *
 eye_impl(Py_ssize_t n, Py_ssize_t m, Py_ssize_t k, int dtype, int fortran, int device,
          int kind)
 {
-    Py_ssize_t shape[2] = {n, m};
+    Py_ssize_t shape[2] = { n, m };
     CaArray *a = ca_array_empty(dtype, 2, shape, fortran, device, (ca_memkind)kind);
     if (a == NULL || zero_fill(a) < 0) {
         Py_XDECREF(a);
@@ -997,8 +996,8 @@ int_arg(PyObject *o, const char *what)
 static PyObject *
 py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"N", "M", "k", "dtype", "order", "device",
-                                        "memory", NULL};
+    static const char *const names[] = { "N",     "M",      "k",      "dtype",
+                                         "order", "device", "memory", NULL };
     PyObject *v[7];
     if (ca_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
@@ -1035,7 +1034,7 @@ py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
 static PyObject *
 py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"n", "dtype", "device", "memory", NULL};
+    static const char *const names[] = { "n", "dtype", "device", "memory", NULL };
     PyObject *v[4];
     if (ca_parse_args("identity", args, nargs, kwnames, names, 2, 1, v) < 0) {
         return NULL;
@@ -1066,69 +1065,71 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef creation_functions[] = {
-    {"empty", FASTKW(py_empty),
-     "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
-     "A new array without initialising its elements.\n\n"
-     "device: None (current), 'cpu', 'cuda', 'cuda:N', N or a Device.\n"
-     "memory: 'device' (default on a GPU), 'managed' or 'pinned' (host-accessible), "
-     "or 'host' (the cpu device)."},
-    {"zeros", FASTKW(py_zeros),
-     "zeros(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
-     "A new array of zeros."},
-    {"ones", FASTKW(py_ones),
-     "ones(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
-     "A new array of ones."},
-    {"full", FASTKW(py_full),
-     "full(shape, fill_value, dtype=None, order='C', *, device=None, "
-     "memory=None)\n--\n\n"
-     "A new array filled with fill_value (dtype from fill_value when None)."},
-    {"empty_like", FASTKW(py_empty_like),
-     "empty_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
-     "memory=None)\n--\n\nA new uninitialised array shaped like `a`."},
-    {"zeros_like", FASTKW(py_zeros_like),
-     "zeros_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
-     "memory=None)\n--\n\nA new array of zeros shaped like `a`."},
-    {"ones_like", FASTKW(py_ones_like),
-     "ones_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
-     "memory=None)\n--\n\nA new array of ones shaped like `a`."},
-    {"full_like", FASTKW(py_full_like),
-     "full_like(a, fill_value, dtype=None, order='K', subok=None, shape=None, *, "
-     "device=None, memory=None)\n--\n\nA new array filled with fill_value, shaped like "
-     "`a`."},
-    {"asarray", FASTKW(py_asarray),
-     "asarray(obj, dtype=None, order=None, *, device=None, copy=None, "
-     "memory=None)\n--\n\n"
-     "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "
-     "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "
-     "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "
-     "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's "
-     "memory for the GPU (a pinned array kernels read in place)."},
-    {"array", FASTKW(py_array),
-     "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "
-     "memory=None)\n--\n\nAs asarray, copying by default."},
-    {"ascontiguousarray", FASTKW(py_ascontiguousarray),
-     "ascontiguousarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
-     "A C-contiguous array (at least 1-d), copying only when needed."},
-    {"asfortranarray", FASTKW(py_asfortranarray),
-     "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
-     "A Fortran-contiguous array (at least 1-d), copying only when needed."},
-    {"arange", FASTKW(py_arange),
-     "arange(start, stop=None, step=None, dtype=None, *, device=None, "
-     "memory=None)\n--\n\n"
-     "Evenly spaced values in [start, stop), with NumPy's length, dtype and values."},
-    {"linspace", FASTKW(py_linspace),
-     "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, "
-     "*, "
-     "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, stop], "
-     "as NumPy computes them."},
-    {"eye", FASTKW(py_eye),
-     "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, "
-     "memory=None)\n--\n\n"
-     "A 2-d array with ones on the k-th diagonal and zeros elsewhere."},
-    {"identity", FASTKW(py_identity),
-     "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"
-     "The n x n identity matrix."},
-    {NULL, NULL, 0, NULL},
+    { "empty", FASTKW(py_empty),
+      "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+      "A new array without initialising its elements.\n\n"
+      "device: None (current), 'cpu', 'cuda', 'cuda:N', N or a Device.\n"
+      "memory: 'device' (default on a GPU), 'managed' or 'pinned' (host-accessible), "
+      "or 'host' (the cpu device)." },
+    { "zeros", FASTKW(py_zeros),
+      "zeros(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+      "A new array of zeros." },
+    { "ones", FASTKW(py_ones),
+      "ones(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
+      "A new array of ones." },
+    { "full", FASTKW(py_full),
+      "full(shape, fill_value, dtype=None, order='C', *, device=None, "
+      "memory=None)\n--\n\n"
+      "A new array filled with fill_value (dtype from fill_value when None)." },
+    { "empty_like", FASTKW(py_empty_like),
+      "empty_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
+      "memory=None)\n--\n\nA new uninitialised array shaped like `a`." },
+    { "zeros_like", FASTKW(py_zeros_like),
+      "zeros_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
+      "memory=None)\n--\n\nA new array of zeros shaped like `a`." },
+    { "ones_like", FASTKW(py_ones_like),
+      "ones_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
+      "memory=None)\n--\n\nA new array of ones shaped like `a`." },
+    { "full_like", FASTKW(py_full_like),
+      "full_like(a, fill_value, dtype=None, order='K', subok=None, shape=None, *, "
+      "device=None, memory=None)\n--\n\nA new array filled with fill_value, shaped "
+      "like "
+      "`a`." },
+    { "asarray", FASTKW(py_asarray),
+      "asarray(obj, dtype=None, order=None, *, device=None, copy=None, "
+      "memory=None)\n--\n\n"
+      "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "
+      "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "
+      "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "
+      "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's "
+      "memory for the GPU (a pinned array kernels read in place)." },
+    { "array", FASTKW(py_array),
+      "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "
+      "memory=None)\n--\n\nAs asarray, copying by default." },
+    { "ascontiguousarray", FASTKW(py_ascontiguousarray),
+      "ascontiguousarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
+      "A C-contiguous array (at least 1-d), copying only when needed." },
+    { "asfortranarray", FASTKW(py_asfortranarray),
+      "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
+      "A Fortran-contiguous array (at least 1-d), copying only when needed." },
+    { "arange", FASTKW(py_arange),
+      "arange(start, stop=None, step=None, dtype=None, *, device=None, "
+      "memory=None)\n--\n\n"
+      "Evenly spaced values in [start, stop), with NumPy's length, dtype and values." },
+    { "linspace", FASTKW(py_linspace),
+      "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, "
+      "*, "
+      "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, "
+      "stop], "
+      "as NumPy computes them." },
+    { "eye", FASTKW(py_eye),
+      "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, "
+      "memory=None)\n--\n\n"
+      "A 2-d array with ones on the k-th diagonal and zeros elsewhere." },
+    { "identity", FASTKW(py_identity),
+      "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"
+      "The n x n identity matrix." },
+    { NULL, NULL, 0, NULL },
 };
 
 int

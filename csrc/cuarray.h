@@ -19,7 +19,6 @@
 
 #include <stdint.h>
 
-#include "cuda_compat.h"
 #include "kernels.h"
 #include "shape.h"
 
@@ -44,42 +43,42 @@ typedef struct {
     PyTypeObject *memptr_type;    /* ndarray.c: the `data` attribute (.ptr) */
     PyTypeObject *generator_type; /* random.c */
     /* exceptions (errors.c) */
-    PyObject *CUDAError;          /* cuarray.cuda.CUDAError(RuntimeError) */
-    PyObject *OutOfMemoryError;   /* cuarray.OutOfMemoryError(MemoryError) */
-    PyObject *CUBLASError;        /* subclass of CUDAError */
-    PyObject *CURANDError;        /* subclass of CUDAError */
-    PyObject *CUFFTError;         /* subclass of CUDAError */
+    PyObject *CUDAError;        /* cuarray.cuda.CUDAError(RuntimeError) */
+    PyObject *OutOfMemoryError; /* cuarray.OutOfMemoryError(MemoryError) */
+    PyObject *CUBLASError;      /* subclass of CUDAError */
+    PyObject *CURANDError;      /* subclass of CUDAError */
+    PyObject *CUFFTError;       /* subclass of CUDAError */
     /* NumPy dtype objects per ca_dtype (dtype.c) */
     PyArray_Descr *descr[CA_NTYPES];
     /* interned strings, attribute names used on hot paths (module.c) */
-    PyObject *str_cai;            /* "__cuda_array_interface__" */
-    PyObject *str_dlpack;         /* "__dlpack__" */
-    PyObject *str_dlpack_device;  /* "__dlpack_device__" */
+    PyObject *str_cai;           /* "__cuda_array_interface__" */
+    PyObject *str_dlpack;        /* "__dlpack__" */
+    PyObject *str_dlpack_device; /* "__dlpack_device__" */
 } ca_state;
 
 extern ca_state *ca_st;
 
 /* Each csrc file adds its functions and types to the module in one place. They
  * run in this order from module exec; each returns 0 or -1 with an exception. */
-int ca_errors_init(PyObject *m);     /* errors.c */
-int ca_dtype_init(PyObject *m);      /* dtype.c */
-int ca_device_init(PyObject *m);     /* device.c */
-int ca_memory_init(PyObject *m);     /* memory.c */
-int ca_ndarray_init(PyObject *m);    /* ndarray.c */
-int ca_creation_init(PyObject *m);   /* creation.c */
-int ca_transfer_init(PyObject *m);   /* transfer.c */
-int ca_index_init(PyObject *m);      /* index.c */
-int ca_manip_init(PyObject *m);      /* manip.c */
-int ca_interop_init(PyObject *m);    /* interop.c: CAI import, DLPack */
-int ca_elementwise_init(PyObject *m);/* elementwise.c */
-int ca_reduction_init(PyObject *m);  /* reduction.c */
-int ca_linalg_init(PyObject *m);     /* linalg.c */
-int ca_random_init(PyObject *m);     /* random.c */
-int ca_search_init(PyObject *m);     /* search.c: nonzero, argwhere, ... */
-int ca_fusion_init(PyObject *m);     /* fusion.c */
-int ca_sort_init(PyObject *m);       /* sort.c: sort, argsort, searchsorted, ... */
-int ca_fft_init(PyObject *m);        /* fft.c */
-int ca_format_init(PyObject *m);     /* format.c: repr, str, pickling */
+int ca_errors_init(PyObject *m);      /* errors.c */
+int ca_dtype_init(PyObject *m);       /* dtype.c */
+int ca_device_init(PyObject *m);      /* device.c */
+int ca_memory_init(PyObject *m);      /* memory.c */
+int ca_ndarray_init(PyObject *m);     /* ndarray.c */
+int ca_creation_init(PyObject *m);    /* creation.c */
+int ca_transfer_init(PyObject *m);    /* transfer.c */
+int ca_index_init(PyObject *m);       /* index.c */
+int ca_manip_init(PyObject *m);       /* manip.c */
+int ca_interop_init(PyObject *m);     /* interop.c: CAI import, DLPack */
+int ca_elementwise_init(PyObject *m); /* elementwise.c */
+int ca_reduction_init(PyObject *m);   /* reduction.c */
+int ca_linalg_init(PyObject *m);      /* linalg.c */
+int ca_random_init(PyObject *m);      /* random.c */
+int ca_search_init(PyObject *m);      /* search.c: nonzero, argwhere, ... */
+int ca_fusion_init(PyObject *m);      /* fusion.c */
+int ca_sort_init(PyObject *m);        /* sort.c: sort, argsort, searchsorted, ... */
+int ca_fft_init(PyObject *m);         /* fft.c */
+int ca_format_init(PyObject *m);      /* format.c: repr, str, pickling */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -105,16 +104,6 @@ int ca_cufft_error(int status, const char *call);
  * PyErr_WriteUnraisable. */
 void ca_cuda_warn_unraisable(int status, const char *call);
 
-/* Check a CUDA call; on failure set the exception (naming the call's text) and
- * jump to the function's `error:` label. */
-#define CA_CUDA_CHECK(expr)                                   \
-    do {                                                      \
-        int ca_status_ = (int)(expr);                         \
-        if (ca_status_ != 0) {                                \
-            ca_cuda_error_int(ca_status_, #expr);             \
-            goto error;                                       \
-        }                                                     \
-    } while (0)
 
 /* ======================================================================== */
 /* dtypes (dtype.c)                                                          */
@@ -125,14 +114,35 @@ int ca_dtype_from_descr(PyArray_Descr *d);
 /* Anything np.dtype() accepts (None -> `dflt`). -1 with TypeError. */
 int ca_dtype_converter(PyObject *obj, int dflt);
 /* Borrowed NumPy dtype for a ca_dtype. */
-static inline PyArray_Descr *ca_descr(int dtype) { return ca_st->descr[dtype]; }
+static inline PyArray_Descr *
+ca_descr(int dtype)
+{
+    return ca_st->descr[dtype];
+}
 /* NumPy's promotion of two ca_dtypes (np.result_type). -1 with an exception. */
 int ca_promote(int a, int b);
-static inline int ca_is_complex(int t) { return t == CA_COMPLEX64 || t == CA_COMPLEX128; }
-static inline int ca_is_float(int t) { return t >= CA_FLOAT16 && t <= CA_FLOAT64; }
-static inline int ca_is_inexact(int t) { return t >= CA_FLOAT16; }
-static inline int ca_is_integer(int t) { return t >= CA_INT8 && t <= CA_UINT64; }
-static inline int ca_is_unsigned(int t)
+static inline int
+ca_is_complex(int t)
+{
+    return t == CA_COMPLEX64 || t == CA_COMPLEX128;
+}
+static inline int
+ca_is_float(int t)
+{
+    return t >= CA_FLOAT16 && t <= CA_FLOAT64;
+}
+static inline int
+ca_is_inexact(int t)
+{
+    return t >= CA_FLOAT16;
+}
+static inline int
+ca_is_integer(int t)
+{
+    return t >= CA_INT8 && t <= CA_UINT64;
+}
+static inline int
+ca_is_unsigned(int t)
 {
     return t == CA_UINT8 || t == CA_UINT16 || t == CA_UINT32 || t == CA_UINT64;
 }
@@ -184,10 +194,10 @@ int ca_stream_is_null(ca_stream_t s);
 /* Memory (memory.c over pool.c)                                             */
 /* ======================================================================== */
 typedef enum {
-    CA_MEM_DEVICE = 0,   /* cudaMalloc, pooled; GPU only */
-    CA_MEM_MANAGED = 1,  /* cudaMallocManaged, pooled; host-accessible */
-    CA_MEM_PINNED = 2,   /* cudaHostAlloc mapped, or registered host memory */
-    CA_MEM_HOST = 3,     /* malloc (cpu device), or wrapped NumPy memory */
+    CA_MEM_DEVICE = 0,  /* cudaMalloc, pooled; GPU only */
+    CA_MEM_MANAGED = 1, /* cudaMallocManaged, pooled; host-accessible */
+    CA_MEM_PINNED = 2,  /* cudaHostAlloc mapped, or registered host memory */
+    CA_MEM_HOST = 3,    /* malloc (cpu device), or wrapped NumPy memory */
     CA_MEM_NKINDS
 } ca_memkind;
 extern const char *const ca_memkind_name[CA_MEM_NKINDS];
@@ -196,26 +206,26 @@ struct ca_pool;
 struct ca_block;
 
 typedef struct CaMemory {
-    PyObject_HEAD
-    char *ptr;              /* address usable by kernels of `device` */
-    char *host_ptr;         /* the host-side address (pinned/managed/host), else NULL */
-    size_t size;            /* bytes requested */
-    int device;             /* ordinal or CA_CPU */
+    PyObject_HEAD char *ptr; /* address usable by kernels of `device` */
+    char *host_ptr; /* the host-side address (pinned/managed/host), else NULL */
+    size_t size;    /* bytes requested */
+    int device;     /* ordinal or CA_CPU */
     ca_memkind kind;
-    struct ca_pool *pool;   /* pool block: the pool and its block; else NULL */
+    struct ca_pool *pool; /* pool block: the pool and its block; else NULL */
     struct ca_block *block;
-    PyObject *owner;        /* foreign memory: the object that keeps it alive */
-    int registered;         /* foreign host memory we cudaHostRegister'ed */
-    Py_ssize_t exports;     /* live buffer-protocol exports */
+    PyObject *owner;    /* foreign memory: the object that keeps it alive */
+    int registered;     /* foreign host memory we cudaHostRegister'ed */
+    Py_ssize_t exports; /* live buffer-protocol exports */
     PyObject *weakreflist;
-    int shared;             /* its address was handed out (fusion.c) */
-    int pending;            /* deferred kernels that will write it (fusion.c) */
+    int shared;  /* its address was handed out (fusion.c) */
+    int pending; /* deferred kernels that will write it (fusion.c) */
 } CaMemory;
 
 /* A new Memory of `nbytes` from the pool of (device, kind), stream-ordered on
  * `stream`. nbytes == 0 is an error here: zero-size arrays hold no Memory.
  * Raises OutOfMemoryError after freeing cached blocks and retrying once. */
-CaMemory *ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream);
+CaMemory *ca_memory_alloc(int device, ca_memkind kind, size_t nbytes,
+                          ca_stream_t stream);
 /* Foreign memory kept alive by a reference to `owner`. host_ptr may be NULL. */
 CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
                             ca_memkind kind, PyObject *owner);
@@ -241,30 +251,31 @@ _Static_assert((int)CA_C_CONTIGUOUS == (int)CA_LAYOUT_C &&
 /* A variable-size object: ob_size is ndim; dims holds shape[ndim] then
  * strides[ndim] (bytes). */
 typedef struct {
-    PyObject_VAR_HEAD
-    char *data;             /* first element, in the address space of `device` */
-    int dtype;              /* ca_dtype */
+    PyObject_VAR_HEAD char *data; /* first element, in the address space of `device` */
+    int dtype;                    /* ca_dtype */
     int itemsize;
     int flags;
-    int device;             /* ordinal or CA_CPU */
+    int device; /* ordinal or CA_CPU */
     ca_memkind kind;
-    Py_ssize_t size;        /* number of elements */
-    CaMemory *mem;          /* the buffer's owner; NULL when size == 0 */
-    PyObject *base;         /* for views: the array (or object) viewed */
+    Py_ssize_t size; /* number of elements */
+    CaMemory *mem;   /* the buffer's owner; NULL when size == 0 */
+    PyObject *base;  /* for views: the array (or object) viewed */
     PyObject *weakreflist;
     struct ca_pending *pending; /* its deferred kernel, not launched yet (fusion.c) */
-    int rb_slot;            /* readback mirror of a 1-element result, -1: none */
-    uint64_t rb_epoch;      /* ca_work_epoch when the mirror was written (readback.h) */
-    Py_ssize_t dims[1];     /* shape[ndim], strides[ndim]: really 2*ndim long */
+    int rb_slot;                /* readback mirror of a 1-element result, -1: none */
+    uint64_t rb_epoch;  /* ca_work_epoch when the mirror was written (readback.h) */
+    Py_ssize_t dims[1]; /* shape[ndim], strides[ndim]: really 2*ndim long */
 } CaArray;
 
-#define CA_NDIM(a) ((int)Py_SIZE(a))
-#define CA_SHAPE(a) ((a)->dims)
+#define CA_NDIM(a)    ((int)Py_SIZE(a))
+#define CA_SHAPE(a)   ((a)->dims)
 #define CA_STRIDES(a) ((a)->dims + Py_SIZE(a))
 
-static inline int ca_array_check(PyObject *o)
+static inline int
+ca_array_check(PyObject *o)
 {
-    return Py_IS_TYPE(o, ca_st->ndarray_type) || PyObject_TypeCheck(o, ca_st->ndarray_type);
+    return Py_IS_TYPE(o, ca_st->ndarray_type) ||
+           PyObject_TypeCheck(o, ca_st->ndarray_type);
 }
 
 /* A new array with fresh memory (from the pool of device/kind on the device's
@@ -296,27 +307,36 @@ char *ca_array_host_data(CaArray *a);
  * work queued on the device's current stream; the view keeps `a` alive.
  * TypeError for device memory. */
 PyObject *ca_array_numpy_view(CaArray *a);
+/* A zero-copy NumPy view of a cpu-device array (it keeps x alive), for the
+ * routines the cpu device takes from NumPy (matmul, sort, fft): no wait, and a
+ * zero-size array views no memory. */
+PyObject *ca_cpu_numpy_view(CaArray *x);
 /* What other files contribute to the ndarray type. ndarray.c merges these
  * NULL-terminated tables (and the {0, NULL}-terminated slot lists) into the
  * type's spec when it creates the type; the owners are named. */
-extern PyMethodDef ca_transfer_array_methods[];    /* transfer.c: get, set, copy, astype, ... */
-extern PyMethodDef ca_manip_array_methods[];       /* manip.c: reshape, transpose, ... */
-extern PyMethodDef ca_elementwise_array_methods[]; /* elementwise.c: conj, clip, round, ... */
-extern PyMethodDef ca_reduction_array_methods[];   /* reduction.c: sum, mean, argmax, ... */
-extern PyMethodDef ca_interop_array_methods[];     /* interop.c: __dlpack__, __dlpack_device__ */
-extern PyMethodDef ca_linalg_array_methods[];      /* linalg.c: dot */
-extern PyGetSetDef ca_interop_array_getset[];      /* interop.c: __cuda_array_interface__ */
-extern PyType_Slot ca_elementwise_number_slots[];  /* elementwise.c: nb_add, nb_inplace_add, ... */
-extern PyType_Slot ca_index_slots[];               /* index.c: mp_subscript, mp_ass_subscript */
-/* linalg/random (linalg helper) */
-extern PyType_Slot ca_linalg_number_slots[];       /* linalg.c: nb_matrix_multiply, nb_inplace_... */
-/* end linalg/random */
-extern PyMethodDef ca_search_array_methods[];      /* search.c: nonzero */
-extern PyMethodDef ca_sort_array_methods[];        /* sort.c: sort, argsort, searchsorted, ... */
-extern PyMethodDef ca_readback_array_methods[];    /* readback.c: item, __complex__ */
-extern PyType_Slot ca_readback_number_slots[];     /* readback.c: nb_bool, nb_int, .. */
-extern PyMethodDef ca_format_array_methods[];      /* format.c: __reduce__ */
-extern PyType_Slot ca_format_slots[];              /* format.c: tp_repr, tp_str */
+extern PyMethodDef
+    ca_transfer_array_methods[]; /* transfer.c: get, set, copy, astype, ... */
+extern PyMethodDef ca_manip_array_methods[]; /* manip.c: reshape, transpose, ... */
+extern PyMethodDef
+    ca_elementwise_array_methods[]; /* elementwise.c: conj, clip, round, ... */
+extern PyMethodDef
+    ca_reduction_array_methods[]; /* reduction.c: sum, mean, argmax, ... */
+extern PyMethodDef
+    ca_interop_array_methods[]; /* interop.c: __dlpack__, __dlpack_device__ */
+extern PyMethodDef ca_linalg_array_methods[]; /* linalg.c: dot */
+extern PyGetSetDef ca_interop_array_getset[]; /* interop.c: __cuda_array_interface__ */
+extern PyType_Slot
+    ca_elementwise_number_slots[];   /* elementwise.c: nb_add, nb_inplace_add, ... */
+extern PyType_Slot ca_index_slots[]; /* index.c: mp_subscript, mp_ass_subscript */
+extern PyType_Slot
+    ca_linalg_number_slots[]; /* linalg.c: nb_matrix_multiply, nb_inplace_... */
+extern PyMethodDef ca_search_array_methods[]; /* search.c: nonzero */
+extern PyMethodDef
+    ca_sort_array_methods[]; /* sort.c: sort, argsort, searchsorted, ... */
+extern PyMethodDef ca_readback_array_methods[]; /* readback.c: item, __complex__ */
+extern PyType_Slot ca_readback_number_slots[];  /* readback.c: nb_bool, nb_int, .. */
+extern PyMethodDef ca_format_array_methods[];   /* format.c: __reduce__ */
+extern PyType_Slot ca_format_slots[];           /* format.c: tp_repr, tp_str */
 
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
@@ -351,6 +371,9 @@ extern const ca_hooks ca_hook;
 /* ======================================================================== */
 /* Arguments and messages (args.c, base layer)                               */
 /* ======================================================================== */
+/* `o` as a cuarray array (borrowed), or NULL with TypeError naming fname and
+ * saying how to make one. */
+CaArray *ca_require_array(const char *fname, PyObject *o);
 /* Parse METH_FASTCALL | METH_KEYWORDS arguments against `names` (NULL-ended):
  * the first `npos` may be given by position, the first `nreq` are required.
  * out[i] = the borrowed argument, or NULL when not given. -1 with TypeError. */
@@ -451,7 +474,8 @@ int ca_array_fill(CaArray *a, const void *value);
 /* Device array -> a new NumPy array (synchronizes). */
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */
-CaArray *ca_array_from_numpy(PyArrayObject *arr, int dtype, int device, ca_memkind kind);
+CaArray *ca_array_from_numpy(PyArrayObject *arr, int dtype, int device,
+                             ca_memkind kind);
 /* Copy n <= CA_BOUNCE_MAX bytes between host memory and memory of the current
  * device (to_host: dst is host; else src is host) through a page-locked bounce
  * buffer on `stream`, and wait for it (the GIL released). 0 done, -1 error set,
@@ -476,7 +500,7 @@ CaArray *ca_from_cai(PyObject *obj, int *found);
 CaArray *ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found);
 
 /* ======================================================================== */
-/* index/manip (index helper)                                                */
+/* Indexing and manipulation (index.c, manip.c)                            */
 /* ======================================================================== */
 /* Where scratch and index arrays live on `device` (host memory on the cpu). */
 ca_memkind ca_index_scratch_kind(int device);
@@ -486,7 +510,7 @@ ca_memkind ca_index_scratch_kind(int device);
 ca_memkind ca_gather_result_kind(const CaArray *a);
 
 /* ======================================================================== */
-/* element-wise (ufunc helper, elementwise.c)                                */
+/* Element-wise calls (elementwise.c)                                       */
 /* ======================================================================== */
 /* NumPy's op(*args) for `op`, a CA_OP_<name> id of build/generated/ew_table.h
  * (add, multiply, sqrt, ...): args are that op's nin inputs (arrays, Python or
@@ -515,7 +539,8 @@ extern uint64_t ca_work_epoch;
 /* Launch every deferred kernel, in the order asked for. Needs the GIL (a no-op
  * without it). Never raises: a failed launch is reported as unraisable. */
 void ca_fusion_flush_all(void);
-static inline void ca_fusion_flush(void)
+static inline void
+ca_fusion_flush(void)
 {
     ca_work_epoch++;
     if (ca_fusion_npending) {
@@ -535,53 +560,5 @@ void ca_fusion_array_dealloc(CaArray *a);
 PyObject *ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars,
                         int ndim, const Py_ssize_t *shape, int device);
 
-/*
- * Deferred kernels must reach the stream before any work cuarray issues after
- * them. Rather than trusting every call site to remember, the entry points that
- * enqueue GPU work or wait for it are wrapped here so they flush first: the
- * kernel entry points of kernels.h, the CUDA runtime calls that enqueue, wait
- * or record, and Py_BEGIN_ALLOW_THREADS (a flush needs the GIL, and blocking
- * calls run without it). A function-like macro does not expand inside its own
- * expansion, so each still calls the real function; `(name)(...)` calls it
- * without flushing (fusion.c launches that way). memory.c (the pools, which
- * must not re-enter Python) opts out with CA_NO_FLUSH_WRAPPERS.
- */
-#if CA_HAVE_CUDA && !defined(CA_NO_FLUSH_WRAPPERS)
-#define ca_copy_cast(...) (ca_fusion_flush(), ca_copy_cast(__VA_ARGS__))
-#define ca_fill(...) (ca_fusion_flush(), ca_fill(__VA_ARGS__))
-#define ca_reduce(...) (ca_fusion_flush(), ca_reduce(__VA_ARGS__))
-#define ca_scan(...) (ca_fusion_flush(), ca_scan(__VA_ARGS__))
-#define ca_random_uniform(...) (ca_fusion_flush(), ca_random_uniform(__VA_ARGS__))
-#define ca_random_normal(...) (ca_fusion_flush(), ca_random_normal(__VA_ARGS__))
-#define ca_random_integers(...) (ca_fusion_flush(), ca_random_integers(__VA_ARGS__))
-#define ca_matmul_tiled(...) (ca_fusion_flush(), ca_matmul_tiled(__VA_ARGS__))
-#define ca_elementwise(...) (ca_fusion_flush(), ca_elementwise(__VA_ARGS__))
-#define ca_fused_elementwise(...) (ca_fusion_flush(), ca_fused_elementwise(__VA_ARGS__))
-#define ca_index_take(...) (ca_fusion_flush(), ca_index_take(__VA_ARGS__))
-#define ca_index_put(...) (ca_fusion_flush(), ca_index_put(__VA_ARGS__))
-#define ca_index_offsets(...) (ca_fusion_flush(), ca_index_offsets(__VA_ARGS__))
-#define ca_mask_count(...) (ca_fusion_flush(), ca_mask_count(__VA_ARGS__))
-#define ca_mask_offsets(...) (ca_fusion_flush(), ca_mask_offsets(__VA_ARGS__))
-#define ca_masked_fill(...) (ca_fusion_flush(), ca_masked_fill(__VA_ARGS__))
-#define ca_unravel_index(...) (ca_fusion_flush(), ca_unravel_index(__VA_ARGS__))
-#define ca_readback_launch(...) (ca_fusion_flush(), ca_readback_launch(__VA_ARGS__))
-#define cudaMemcpy(...) (ca_fusion_flush(), cudaMemcpy(__VA_ARGS__))
-#define cudaMemcpyAsync(...) (ca_fusion_flush(), cudaMemcpyAsync(__VA_ARGS__))
-#define cudaMemcpy2DAsync(...) (ca_fusion_flush(), cudaMemcpy2DAsync(__VA_ARGS__))
-#define cudaMemsetAsync(...) (ca_fusion_flush(), cudaMemsetAsync(__VA_ARGS__))
-#define cudaStreamSynchronize(...) (ca_fusion_flush(), cudaStreamSynchronize(__VA_ARGS__))
-#define cudaDeviceSynchronize(...) (ca_fusion_flush(), cudaDeviceSynchronize(__VA_ARGS__))
-#define cudaEventRecord(...) (ca_fusion_flush(), cudaEventRecord(__VA_ARGS__))
-#define cudaEventSynchronize(...) (ca_fusion_flush(), cudaEventSynchronize(__VA_ARGS__))
-#define cudaEventQuery(...) (ca_fusion_flush(), cudaEventQuery(__VA_ARGS__))
-#define cudaStreamWaitEvent(...) (ca_fusion_flush(), cudaStreamWaitEvent(__VA_ARGS__))
-#define cudaStreamQuery(...) (ca_fusion_flush(), cudaStreamQuery(__VA_ARGS__))
-#undef Py_BEGIN_ALLOW_THREADS
-#define Py_BEGIN_ALLOW_THREADS                                                \
-    {                                                                         \
-        ca_fusion_flush();                                                    \
-        PyThreadState *_save;                                                 \
-        _save = PyEval_SaveThread();
-#endif
 
 #endif /* CA_CUARRAY_H */

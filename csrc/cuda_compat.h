@@ -14,6 +14,7 @@
 #if CA_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #else
+/* clang-format off: the stand-ins read best as one table of one-liners */
 
 #include <stddef.h>
 #include <string.h>
@@ -33,11 +34,19 @@ enum {
     cudaErrorNotReady = 600,
 };
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
-enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2,
-       cudaEventInterprocess = 4 };
+enum {
+    cudaEventDefault = 0,
+    cudaEventBlockingSync = 1,
+    cudaEventDisableTiming = 2,
+    cudaEventInterprocess = 4
+};
 enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2 };
-enum { cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 1, cudaHostRegisterMapped = 2,
-       cudaHostRegisterReadOnly = 8 };
+enum {
+    cudaHostRegisterDefault = 0,
+    cudaHostRegisterPortable = 1,
+    cudaHostRegisterMapped = 2,
+    cudaHostRegisterReadOnly = 8
+};
 enum { cudaMemAttachGlobal = 1 };
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
@@ -65,70 +74,266 @@ struct cudaDeviceProp {
     int minor;
     int multiProcessorCount;
 };
-#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamLegacy    ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 
-#define CA_NOCUDA_ (void)0; return cudaErrorNoDevice
-static inline const char *cudaGetErrorName(cudaError_t e)
+#define CA_NOCUDA_                                                                     \
+    (void)0;                                                                           \
+    return cudaErrorNoDevice
+static inline const char *
+cudaGetErrorName(cudaError_t e)
 {
-    return e == cudaSuccess ? "cudaSuccess" : e == cudaErrorNoDevice ? "cudaErrorNoDevice" : "cudaError";
+    return e == cudaSuccess         ? "cudaSuccess"
+           : e == cudaErrorNoDevice ? "cudaErrorNoDevice"
+                                    : "cudaError";
 }
-static inline const char *cudaGetErrorString(cudaError_t e)
+static inline const char *
+cudaGetErrorString(cudaError_t e)
 {
-    return e == cudaSuccess ? "no error"
-                            : "no CUDA-capable device is detected (cuarray was built without CUDA)";
+    return e == cudaSuccess
+               ? "no error"
+               : "no CUDA-capable device is detected (cuarray was built without CUDA)";
 }
-static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
-static inline cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
-static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 0; return cudaErrorNoDevice; }
-static inline cudaError_t cudaSetDevice(int d) { (void)d; CA_NOCUDA_; }
-static inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaErrorNoDevice; }
-static inline cudaError_t cudaDeviceSynchronize(void) { CA_NOCUDA_; }
-static inline cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
-{ (void)p; (void)d; CA_NOCUDA_; }
-static inline cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = 0; return cudaErrorNoDevice; }
-static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 0; return cudaSuccess; }
-static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 0; return cudaSuccess; }
-static inline cudaError_t cudaMalloc(void **p, size_t n) { (void)n; *p = NULL; CA_NOCUDA_; }
-static inline cudaError_t cudaMallocManaged(void **p, size_t n, unsigned f)
-{ (void)n; (void)f; *p = NULL; CA_NOCUDA_; }
-static inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
-{ (void)n; (void)f; *p = NULL; CA_NOCUDA_; }
-static inline cudaError_t cudaFree(void *p) { (void)p; CA_NOCUDA_; }
-static inline cudaError_t cudaFreeHost(void *p) { (void)p; CA_NOCUDA_; }
-static inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned f)
-{ (void)p; (void)n; (void)f; CA_NOCUDA_; }
-static inline cudaError_t cudaHostUnregister(void *p) { (void)p; CA_NOCUDA_; }
-static inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned f)
-{ (void)h; (void)f; *d = NULL; CA_NOCUDA_; }
-static inline cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
-{ (void)p; memset(a, 0, sizeof *a); CA_NOCUDA_; }
-static inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k)
-{ (void)d; (void)s; (void)n; (void)k; CA_NOCUDA_; }
-static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k,
-                                          cudaStream_t st)
-{ (void)d; (void)s; (void)n; (void)k; (void)st; CA_NOCUDA_; }
-static inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w,
-                                            size_t h, enum cudaMemcpyKind k, cudaStream_t st)
-{ (void)d; (void)dp; (void)s; (void)sp; (void)w; (void)h; (void)k; (void)st; CA_NOCUDA_; }
-static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t st)
-{ (void)d; (void)v; (void)n; (void)st; CA_NOCUDA_; }
-static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f)
-{ (void)f; *s = NULL; CA_NOCUDA_; }
-static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { (void)s; CA_NOCUDA_; }
-static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; CA_NOCUDA_; }
-static inline cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; CA_NOCUDA_; }
-static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f)
-{ (void)s; (void)e; (void)f; CA_NOCUDA_; }
-static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f)
-{ (void)f; *e = NULL; CA_NOCUDA_; }
-static inline cudaError_t cudaEventDestroy(cudaEvent_t e) { (void)e; CA_NOCUDA_; }
-static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { (void)e; (void)s; CA_NOCUDA_; }
-static inline cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; CA_NOCUDA_; }
-static inline cudaError_t cudaEventQuery(cudaEvent_t e) { (void)e; CA_NOCUDA_; }
-static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
-{ (void)a; (void)b; *ms = 0; CA_NOCUDA_; }
+static inline cudaError_t
+cudaGetLastError(void)
+{
+    return cudaSuccess;
+}
+static inline cudaError_t
+cudaPeekAtLastError(void)
+{
+    return cudaSuccess;
+}
+static inline cudaError_t
+cudaGetDeviceCount(int *n)
+{
+    *n = 0;
+    return cudaErrorNoDevice;
+}
+static inline cudaError_t
+cudaSetDevice(int d)
+{
+    (void)d;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaGetDevice(int *d)
+{
+    *d = 0;
+    return cudaErrorNoDevice;
+}
+static inline cudaError_t
+cudaDeviceSynchronize(void)
+{
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
+{
+    (void)p;
+    (void)d;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaMemGetInfo(size_t *f, size_t *t)
+{
+    *f = *t = 0;
+    return cudaErrorNoDevice;
+}
+static inline cudaError_t
+cudaRuntimeGetVersion(int *v)
+{
+    *v = 0;
+    return cudaSuccess;
+}
+static inline cudaError_t
+cudaDriverGetVersion(int *v)
+{
+    *v = 0;
+    return cudaSuccess;
+}
+static inline cudaError_t
+cudaMalloc(void **p, size_t n)
+{
+    (void)n;
+    *p = NULL;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaMallocManaged(void **p, size_t n, unsigned f)
+{
+    (void)n;
+    (void)f;
+    *p = NULL;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaHostAlloc(void **p, size_t n, unsigned f)
+{
+    (void)n;
+    (void)f;
+    *p = NULL;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaFree(void *p)
+{
+    (void)p;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaFreeHost(void *p)
+{
+    (void)p;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaHostRegister(void *p, size_t n, unsigned f)
+{
+    (void)p;
+    (void)n;
+    (void)f;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaHostUnregister(void *p)
+{
+    (void)p;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaHostGetDevicePointer(void **d, void *h, unsigned f)
+{
+    (void)h;
+    (void)f;
+    *d = NULL;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
+{
+    (void)p;
+    memset(a, 0, sizeof *a);
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k)
+{
+    (void)d;
+    (void)s;
+    (void)n;
+    (void)k;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k,
+                cudaStream_t st)
+{
+    (void)d;
+    (void)s;
+    (void)n;
+    (void)k;
+    (void)st;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w, size_t h,
+                  enum cudaMemcpyKind k, cudaStream_t st)
+{
+    (void)d;
+    (void)dp;
+    (void)s;
+    (void)sp;
+    (void)w;
+    (void)h;
+    (void)k;
+    (void)st;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t st)
+{
+    (void)d;
+    (void)v;
+    (void)n;
+    (void)st;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f)
+{
+    (void)f;
+    *s = NULL;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaStreamDestroy(cudaStream_t s)
+{
+    (void)s;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaStreamSynchronize(cudaStream_t s)
+{
+    (void)s;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaStreamQuery(cudaStream_t s)
+{
+    (void)s;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f)
+{
+    (void)s;
+    (void)e;
+    (void)f;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f)
+{
+    (void)f;
+    *e = NULL;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaEventDestroy(cudaEvent_t e)
+{
+    (void)e;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaEventRecord(cudaEvent_t e, cudaStream_t s)
+{
+    (void)e;
+    (void)s;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaEventSynchronize(cudaEvent_t e)
+{
+    (void)e;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaEventQuery(cudaEvent_t e)
+{
+    (void)e;
+    CA_NOCUDA_;
+}
+static inline cudaError_t
+cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    (void)a;
+    (void)b;
+    *ms = 0;
+    CA_NOCUDA_;
+}
 #undef CA_NOCUDA_
+/* clang-format on */
 
 #endif /* CA_HAVE_CUDA */
 #endif /* CA_CUDA_COMPAT_H */

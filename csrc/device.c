@@ -26,11 +26,11 @@
 /* Device count and the default device                                       */
 /* ======================================================================== */
 
-static int ndev = -1;                  /* cached cudaGetDeviceCount, -1 = not asked */
-static int ndev_status = 0;            /* what cudaGetDeviceCount returned */
-static int cuda_touched = 0;           /* any CUDA runtime call that may initialize it */
-static int env_device = CA_DEVICE_UNSET;      /* CUARRAY_DEVICE parsed at import */
-static int default_device = CA_DEVICE_UNSET;  /* resolved on first use */
+static int ndev = -1;        /* cached cudaGetDeviceCount, -1 = not asked */
+static int ndev_status = 0;  /* what cudaGetDeviceCount returned */
+static int cuda_touched = 0; /* any CUDA runtime call that may initialize it */
+static int env_device = CA_DEVICE_UNSET;     /* CUARRAY_DEVICE parsed at import */
+static int default_device = CA_DEVICE_UNSET; /* resolved on first use */
 
 /* The `with Device(...)` override of this thread, CA_DEVICE_UNSET when none. */
 static _Thread_local int tl_device = CA_DEVICE_UNSET;
@@ -80,7 +80,8 @@ bad_ordinal(int device, const char *what)
     int n = ca_device_count();
     PyOS_snprintf(call, sizeof call, "cuda:%d%s", device,
                   (what == NULL && device == env_device && tl_device == CA_DEVICE_UNSET)
-                      ? " (the default device, from CUARRAY_DEVICE)" : "");
+                      ? " (the default device, from CUARRAY_DEVICE)"
+                      : "");
     if (n == 0) {
         return ca_cuda_error_hint(no_gpu_status(), call, NULL);
     }
@@ -193,13 +194,12 @@ any_cuda_device(void)
     return d >= 0 ? d : 0;
 }
 
-static PyObject *str_device_stack;   /* thread-dict keys */
+static PyObject *str_device_stack; /* thread-dict keys */
 static PyObject *str_stream_stack;
 static PyObject *str_stream_current;
 
 typedef struct {
-    PyObject_HEAD
-    int id;                 /* ordinal or CA_CPU */
+    PyObject_HEAD int id; /* ordinal or CA_CPU */
 } CaDevice;
 
 int
@@ -313,8 +313,10 @@ stack_pop(PyObject *key, const char *what)
     }
     Py_ssize_t n = PyList_GET_SIZE(stack);
     if (n == 0) {
-        PyErr_Format(PyExc_RuntimeError, "%s.__exit__ without a matching __enter__ "
-                     "in this thread", what);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s.__exit__ without a matching __enter__ "
+                     "in this thread",
+                     what);
         return NULL;
     }
     PyObject *item = Py_NewRef(PyList_GET_ITEM(stack, n - 1));
@@ -388,7 +390,7 @@ get_props(int device)
 static PyObject *
 Device_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"id", NULL};
+    static char *kwlist[] = { "id", NULL };
     PyObject *id = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Device", kwlist, &id)) {
         return NULL;
@@ -610,42 +612,42 @@ Device_richcompare(CaDevice *self, PyObject *other, int op)
 }
 
 static PyGetSetDef Device_getset[] = {
-    {"id", (getter)Device_get_id, NULL, "The CUDA ordinal (-1 for the cpu).", NULL},
-    {"type", (getter)Device_get_type, NULL, "'cuda' or 'cpu'.", NULL},
-    {"name", (getter)Device_get_name, NULL, "The GPU's name ('cpu' for the host).",
-     NULL},
-    {"compute_capability", (getter)Device_get_cc, NULL,
-     "Compute capability as a string, e.g. '90' (None for the cpu).", NULL},
-    {"mem_info", (getter)Device_get_mem_info, NULL,
-     "(free, total) memory in bytes (host memory for the cpu).", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "id", (getter)Device_get_id, NULL, "The CUDA ordinal (-1 for the cpu).", NULL },
+    { "type", (getter)Device_get_type, NULL, "'cuda' or 'cpu'.", NULL },
+    { "name", (getter)Device_get_name, NULL, "The GPU's name ('cpu' for the host).",
+      NULL },
+    { "compute_capability", (getter)Device_get_cc, NULL,
+      "Compute capability as a string, e.g. '90' (None for the cpu).", NULL },
+    { "mem_info", (getter)Device_get_mem_info, NULL,
+      "(free, total) memory in bytes (host memory for the cpu).", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyMethodDef Device_methods[] = {
-    {"synchronize", (PyCFunction)Device_synchronize, METH_NOARGS,
-     "synchronize()\n--\n\nWait for all work queued on the device (GIL released)."},
-    {"use", (PyCFunction)Device_use, METH_NOARGS,
-     "use()\n--\n\nMake this the current device of the thread (until changed)."},
-    {"__enter__", (PyCFunction)Device_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)Device_exit, METH_VARARGS, NULL},
-    {"__reduce__", (PyCFunction)Device_reduce, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    { "synchronize", (PyCFunction)Device_synchronize, METH_NOARGS,
+      "synchronize()\n--\n\nWait for all work queued on the device (GIL released)." },
+    { "use", (PyCFunction)Device_use, METH_NOARGS,
+      "use()\n--\n\nMake this the current device of the thread (until changed)." },
+    { "__enter__", (PyCFunction)Device_enter, METH_NOARGS, NULL },
+    { "__exit__", (PyCFunction)Device_exit, METH_VARARGS, NULL },
+    { "__reduce__", (PyCFunction)Device_reduce, METH_NOARGS, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyType_Slot device_slots[] = {
-    {Py_tp_doc,
-     "Device(id=None)\n--\n\n"
-     "A CUDA GPU ('cuda:N', or an ordinal) or the host ('cpu'); None means the\n"
-     "current device. `with Device(...)` makes it the thread's current device;\n"
-     "nested blocks restore the previous one."},
-    {Py_tp_new, Device_new},
-    {Py_tp_str, Device_str},
-    {Py_tp_repr, Device_repr},
-    {Py_tp_hash, Device_hash},
-    {Py_tp_richcompare, Device_richcompare},
-    {Py_tp_getset, Device_getset},
-    {Py_tp_methods, Device_methods},
-    {0, NULL},
+    { Py_tp_doc,
+      "Device(id=None)\n--\n\n"
+      "A CUDA GPU ('cuda:N', or an ordinal) or the host ('cpu'); None means the\n"
+      "current device. `with Device(...)` makes it the thread's current device;\n"
+      "nested blocks restore the previous one." },
+    { Py_tp_new, Device_new },
+    { Py_tp_str, Device_str },
+    { Py_tp_repr, Device_repr },
+    { Py_tp_hash, Device_hash },
+    { Py_tp_richcompare, Device_richcompare },
+    { Py_tp_getset, Device_getset },
+    { Py_tp_methods, Device_methods },
+    { 0, NULL },
 };
 
 static PyType_Spec device_spec = {
@@ -660,26 +662,25 @@ static PyType_Spec device_spec = {
 /* ======================================================================== */
 
 typedef struct {
-    PyObject_HEAD
-    ca_stream_t handle;     /* NULL: legacy default stream; 0x2: per-thread default */
-    int device;             /* ordinal, CA_CPU, or CA_ANY_DEVICE */
-    int owned;              /* created here: destroyed in dealloc */
+    PyObject_HEAD ca_stream_t
+        handle; /* NULL: legacy default stream; 0x2: per-thread default */
+    int device; /* ordinal, CA_CPU, or CA_ANY_DEVICE */
+    int owned;  /* created here: destroyed in dealloc */
     int non_blocking;
     PyObject *weakreflist;
 } CaStream;
 
 typedef struct {
-    PyObject_HEAD
-    ca_event_t handle;      /* NULL on the cpu */
-    int device;             /* ordinal or CA_CPU */
+    PyObject_HEAD ca_event_t handle; /* NULL on the cpu */
+    int device;                      /* ordinal or CA_CPU */
     unsigned flags;
-    int recorded;           /* cpu: a timestamp was taken */
-    double t;               /* cpu: monotonic seconds at record() */
+    int recorded; /* cpu: a timestamp was taken */
+    double t;     /* cpu: monotonic seconds at record() */
     PyObject *weakreflist;
 } CaEvent;
 
-static PyObject *null_stream;   /* Stream.null */
-static PyObject *ptds_stream;   /* Stream.ptds */
+static PyObject *null_stream; /* Stream.null */
+static PyObject *ptds_stream; /* Stream.ptds */
 
 static int
 stream_device(CaStream *s)
@@ -720,8 +721,10 @@ ca_stream_from_object(PyObject *o, int *ok)
         }
         return (ca_stream_t)(uintptr_t)v;
     }
-    PyErr_Format(PyExc_TypeError, "expected a Stream, None or a stream handle (int), "
-                 "got %.100s", Py_TYPE(o)->tp_name);
+    PyErr_Format(PyExc_TypeError,
+                 "expected a Stream, None or a stream handle (int), "
+                 "got %.100s",
+                 Py_TYPE(o)->tp_name);
     *ok = 0;
     return NULL;
 }
@@ -761,7 +764,9 @@ error:
 static PyObject *
 Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"null", "non_blocking", "ptds", "ptr", "device_id", NULL};
+    static char *kwlist[] = {
+        "null", "non_blocking", "ptds", "ptr", "device_id", NULL
+    };
     int null = 0, non_blocking = 0, ptds = 0;
     PyObject *ptr = Py_None, *device_id = Py_None;
     ca_stream_t h = NULL;
@@ -771,7 +776,8 @@ Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     if (null + ptds + (ptr != Py_None) > 1) {
-        PyErr_SetString(PyExc_ValueError, "Stream: give at most one of null, ptds, ptr");
+        PyErr_SetString(PyExc_ValueError,
+                        "Stream: give at most one of null, ptds, ptr");
         return NULL;
     }
     if (null) {
@@ -928,7 +934,7 @@ static int event_record(CaEvent *e, PyObject *stream);
 static PyObject *
 Stream_record(CaStream *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"event", NULL};
+    static char *kwlist[] = { "event", NULL };
     PyObject *ev = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:record", kwlist, &ev)) {
         return NULL;
@@ -1084,56 +1090,59 @@ Stream_richcompare(CaStream *self, PyObject *other, int op)
 }
 
 static PyGetSetDef Stream_getset[] = {
-    {"ptr", (getter)Stream_get_ptr, NULL,
-     "The cudaStream_t as an int (0: the legacy default stream).", NULL},
-    {"device_id", (getter)Stream_get_device_id, NULL,
-     "Ordinal of the stream's device (-1: cpu; the current one for null/ptds).", NULL},
-    {"done", (getter)Stream_get_done, NULL,
-     "True if all work queued on the stream has finished.", NULL},
-    {"non_blocking", (getter)Stream_get_non_blocking, NULL,
-     "True if the stream does not synchronize with the legacy default stream.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "ptr", (getter)Stream_get_ptr, NULL,
+      "The cudaStream_t as an int (0: the legacy default stream).", NULL },
+    { "device_id", (getter)Stream_get_device_id, NULL,
+      "Ordinal of the stream's device (-1: cpu; the current one for null/ptds).",
+      NULL },
+    { "done", (getter)Stream_get_done, NULL,
+      "True if all work queued on the stream has finished.", NULL },
+    { "non_blocking", (getter)Stream_get_non_blocking, NULL,
+      "True if the stream does not synchronize with the legacy default stream.", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyMethodDef Stream_methods[] = {
-    {"synchronize", (PyCFunction)Stream_synchronize, METH_NOARGS,
-     "synchronize()\n--\n\nWait for the stream's work to finish (GIL released)."},
-    {"wait_event", (PyCFunction)Stream_wait_event, METH_O,
-     "wait_event(event)\n--\n\nMake later work on this stream wait for `event`."},
-    {"record", (PyCFunction)(void (*)(void))Stream_record, METH_VARARGS | METH_KEYWORDS,
-     "record(event=None)\n--\n\nRecord `event` (a new one if None) on this stream; "
-     "return it."},
-    {"use", (PyCFunction)Stream_use, METH_NOARGS,
-     "use()\n--\n\nMake this the current stream of its device in this thread."},
-    {"__enter__", (PyCFunction)Stream_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)Stream_exit, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    { "synchronize", (PyCFunction)Stream_synchronize, METH_NOARGS,
+      "synchronize()\n--\n\nWait for the stream's work to finish (GIL released)." },
+    { "wait_event", (PyCFunction)Stream_wait_event, METH_O,
+      "wait_event(event)\n--\n\nMake later work on this stream wait for `event`." },
+    { "record", (PyCFunction)(void (*)(void))Stream_record,
+      METH_VARARGS | METH_KEYWORDS,
+      "record(event=None)\n--\n\nRecord `event` (a new one if None) on this stream; "
+      "return it." },
+    { "use", (PyCFunction)Stream_use, METH_NOARGS,
+      "use()\n--\n\nMake this the current stream of its device in this thread." },
+    { "__enter__", (PyCFunction)Stream_enter, METH_NOARGS, NULL },
+    { "__exit__", (PyCFunction)Stream_exit, METH_VARARGS, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyMemberDef Stream_members[] = {
-    {"__weaklistoffset__", T_PYSSIZET, offsetof(CaStream, weakreflist), READONLY, NULL},
-    {NULL, 0, 0, 0, NULL},
+    { "__weaklistoffset__", T_PYSSIZET, offsetof(CaStream, weakreflist), READONLY,
+      NULL },
+    { NULL, 0, 0, 0, NULL },
 };
 
 static PyType_Slot stream_slots[] = {
-    {Py_tp_doc,
-     "Stream(null=False, non_blocking=False, ptds=False, ptr=None, device_id=None)\n"
-     "--\n\n"
-     "A CUDA stream of the current device (or of `device_id`). `with stream:`\n"
-     "makes it the thread's current stream on its device; nested blocks restore\n"
-     "the previous one. Stream.null is the legacy default stream (ptr 0),\n"
-     "Stream.ptds the per-thread default stream. ptr wraps a stream made by\n"
-     "another library (not destroyed here). On the cpu device every call is\n"
-     "synchronous: done is always True."},
-    {Py_tp_new, Stream_new},
-    {Py_tp_dealloc, Stream_dealloc},
-    {Py_tp_repr, Stream_repr},
-    {Py_tp_hash, Stream_hash},
-    {Py_tp_richcompare, Stream_richcompare},
-    {Py_tp_getset, Stream_getset},
-    {Py_tp_methods, Stream_methods},
-    {Py_tp_members, Stream_members},
-    {0, NULL},
+    { Py_tp_doc,
+      "Stream(null=False, non_blocking=False, ptds=False, ptr=None, device_id=None)\n"
+      "--\n\n"
+      "A CUDA stream of the current device (or of `device_id`). `with stream:`\n"
+      "makes it the thread's current stream on its device; nested blocks restore\n"
+      "the previous one. Stream.null is the legacy default stream (ptr 0),\n"
+      "Stream.ptds the per-thread default stream. ptr wraps a stream made by\n"
+      "another library (not destroyed here). On the cpu device every call is\n"
+      "synchronous: done is always True." },
+    { Py_tp_new, Stream_new },
+    { Py_tp_dealloc, Stream_dealloc },
+    { Py_tp_repr, Stream_repr },
+    { Py_tp_hash, Stream_hash },
+    { Py_tp_richcompare, Stream_richcompare },
+    { Py_tp_getset, Stream_getset },
+    { Py_tp_methods, Stream_methods },
+    { Py_tp_members, Stream_members },
+    { 0, NULL },
 };
 
 static PyType_Spec stream_spec = {
@@ -1189,7 +1198,7 @@ event_new_on(int device, int block, int disable_timing, int interprocess)
 static PyObject *
 Event_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"block", "disable_timing", "interprocess", NULL};
+    static char *kwlist[] = { "block", "disable_timing", "interprocess", NULL };
     int block = 0, disable_timing = 0, interprocess = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|ppp:Event", kwlist, &block,
                                      &disable_timing, &interprocess)) {
@@ -1259,7 +1268,7 @@ event_record(CaEvent *e, PyObject *stream)
 static PyObject *
 Event_record(CaEvent *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"stream", NULL};
+    static char *kwlist[] = { "stream", NULL };
     PyObject *stream = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:record", kwlist, &stream)) {
         return NULL;
@@ -1315,41 +1324,42 @@ Event_repr(CaEvent *self)
 }
 
 static PyGetSetDef Event_getset[] = {
-    {"ptr", (getter)Event_get_ptr, NULL, "The cudaEvent_t as an int (0 on the cpu).",
-     NULL},
-    {"device_id", (getter)Event_get_device_id, NULL, "Ordinal of the event's device.",
-     NULL},
-    {"done", (getter)Event_get_done, NULL,
-     "True if the work recorded before the event has finished.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "ptr", (getter)Event_get_ptr, NULL, "The cudaEvent_t as an int (0 on the cpu).",
+      NULL },
+    { "device_id", (getter)Event_get_device_id, NULL, "Ordinal of the event's device.",
+      NULL },
+    { "done", (getter)Event_get_done, NULL,
+      "True if the work recorded before the event has finished.", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyMethodDef Event_methods[] = {
-    {"record", (PyCFunction)(void (*)(void))Event_record, METH_VARARGS | METH_KEYWORDS,
-     "record(stream=None)\n--\n\nRecord the event on `stream` (None: the current "
-     "stream)."},
-    {"synchronize", (PyCFunction)Event_synchronize, METH_NOARGS,
-     "synchronize()\n--\n\nWait until the event has happened (GIL released)."},
-    {NULL, NULL, 0, NULL},
+    { "record", (PyCFunction)(void (*)(void))Event_record, METH_VARARGS | METH_KEYWORDS,
+      "record(stream=None)\n--\n\nRecord the event on `stream` (None: the current "
+      "stream)." },
+    { "synchronize", (PyCFunction)Event_synchronize, METH_NOARGS,
+      "synchronize()\n--\n\nWait until the event has happened (GIL released)." },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyMemberDef Event_members[] = {
-    {"__weaklistoffset__", T_PYSSIZET, offsetof(CaEvent, weakreflist), READONLY, NULL},
-    {NULL, 0, 0, 0, NULL},
+    { "__weaklistoffset__", T_PYSSIZET, offsetof(CaEvent, weakreflist), READONLY,
+      NULL },
+    { NULL, 0, 0, 0, NULL },
 };
 
 static PyType_Slot event_slots[] = {
-    {Py_tp_doc,
-     "Event(block=False, disable_timing=False, interprocess=False)\n--\n\n"
-     "A CUDA event of the current device. On the cpu device record() takes a\n"
-     "host timestamp, so get_elapsed_time works there too."},
-    {Py_tp_new, Event_new},
-    {Py_tp_dealloc, Event_dealloc},
-    {Py_tp_repr, Event_repr},
-    {Py_tp_getset, Event_getset},
-    {Py_tp_methods, Event_methods},
-    {Py_tp_members, Event_members},
-    {0, NULL},
+    { Py_tp_doc,
+      "Event(block=False, disable_timing=False, interprocess=False)\n--\n\n"
+      "A CUDA event of the current device. On the cpu device record() takes a\n"
+      "host timestamp, so get_elapsed_time works there too." },
+    { Py_tp_new, Event_new },
+    { Py_tp_dealloc, Event_dealloc },
+    { Py_tp_repr, Event_repr },
+    { Py_tp_getset, Event_getset },
+    { Py_tp_methods, Event_methods },
+    { Py_tp_members, Event_members },
+    { 0, NULL },
 };
 
 static PyType_Spec event_spec = {
@@ -1390,7 +1400,7 @@ py_get_device_id(PyObject *self, PyObject *unused)
 static PyObject *
 py_get_current_stream(PyObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"device", NULL};
+    static char *kwlist[] = { "device", NULL };
     PyObject *dev = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:get_current_stream", kwlist,
                                      &dev)) {
@@ -1412,7 +1422,8 @@ py_get_elapsed_time(PyObject *self, PyObject *args)
         return NULL;
     }
     if (!Py_IS_TYPE(a, ca_st->event_type) || !Py_IS_TYPE(b, ca_st->event_type)) {
-        PyErr_SetString(PyExc_TypeError, "get_elapsed_time(start, end) takes two Events");
+        PyErr_SetString(PyExc_TypeError,
+                        "get_elapsed_time(start, end) takes two Events");
         return NULL;
     }
     CaEvent *s = (CaEvent *)a, *e = (CaEvent *)b;
@@ -1477,30 +1488,32 @@ py_build_info(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef device_methods[] = {
-    {"device_count", py_device_count, METH_NOARGS,
-     "device_count()\n--\n\nNumber of usable CUDA devices (0 without a driver or GPU)."},
-    {"is_available", py_is_available, METH_NOARGS,
-     "is_available()\n--\n\nTrue if at least one CUDA device is usable."},
-    {"get_device_id", py_get_device_id, METH_NOARGS,
-     "get_device_id()\n--\n\nOrdinal of the current device of this thread (-1: cpu)."},
-    {"get_current_stream", (PyCFunction)(void (*)(void))py_get_current_stream,
-     METH_VARARGS | METH_KEYWORDS,
-     "get_current_stream(device=None)\n--\n\n"
-     "The thread's current stream on `device` (Stream.null unless one is in use)."},
-    {"get_elapsed_time", py_get_elapsed_time, METH_VARARGS,
-     "get_elapsed_time(start, end)\n--\n\n"
-     "Milliseconds between two recorded events (waits for `end`)."},
-    {"runtime_version", py_runtime_version, METH_NOARGS,
-     "runtime_version()\n--\n\nThe CUDA runtime's version, e.g. 13000 (0 without "
-     "CUDA)."},
-    {"driver_version", py_driver_version, METH_NOARGS,
-     "driver_version()\n--\n\nThe CUDA driver's version, e.g. 13000 (0 without a "
-     "driver)."},
-    {"build_info", py_build_info, METH_NOARGS,
-     "build_info()\n--\n\nFacts about this build of cuarray._core, as a dict."},
-    {"_cuda_initialized", py_cuda_initialized, METH_NOARGS,
-     "_cuda_initialized()\n--\n\nTest hook: True once cuarray has called into CUDA."},
-    {NULL, NULL, 0, NULL},
+    { "device_count", py_device_count, METH_NOARGS,
+      "device_count()\n--\n\nNumber of usable CUDA devices (0 without a driver or "
+      "GPU)." },
+    { "is_available", py_is_available, METH_NOARGS,
+      "is_available()\n--\n\nTrue if at least one CUDA device is usable." },
+    { "get_device_id", py_get_device_id, METH_NOARGS,
+      "get_device_id()\n--\n\nOrdinal of the current device of this thread (-1: "
+      "cpu)." },
+    { "get_current_stream", (PyCFunction)(void (*)(void))py_get_current_stream,
+      METH_VARARGS | METH_KEYWORDS,
+      "get_current_stream(device=None)\n--\n\n"
+      "The thread's current stream on `device` (Stream.null unless one is in use)." },
+    { "get_elapsed_time", py_get_elapsed_time, METH_VARARGS,
+      "get_elapsed_time(start, end)\n--\n\n"
+      "Milliseconds between two recorded events (waits for `end`)." },
+    { "runtime_version", py_runtime_version, METH_NOARGS,
+      "runtime_version()\n--\n\nThe CUDA runtime's version, e.g. 13000 (0 without "
+      "CUDA)." },
+    { "driver_version", py_driver_version, METH_NOARGS,
+      "driver_version()\n--\n\nThe CUDA driver's version, e.g. 13000 (0 without a "
+      "driver)." },
+    { "build_info", py_build_info, METH_NOARGS,
+      "build_info()\n--\n\nFacts about this build of cuarray._core, as a dict." },
+    { "_cuda_initialized", py_cuda_initialized, METH_NOARGS,
+      "_cuda_initialized()\n--\n\nTest hook: True once cuarray has called into CUDA." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ======================================================================== */
@@ -1557,8 +1570,7 @@ ca_device_init(PyObject *m)
     if (null_stream == NULL) {
         return -1;
     }
-    ptds_stream = (PyObject *)stream_alloc(CA_STREAM_PER_THREAD,
-                                           CA_ANY_DEVICE, 0, 0);
+    ptds_stream = (PyObject *)stream_alloc(CA_STREAM_PER_THREAD, CA_ANY_DEVICE, 0, 0);
     if (ptds_stream == NULL) {
         return -1;
     }

@@ -39,9 +39,9 @@ typedef struct {
 /* Device types (DLDeviceType). Only those cuarray maps are listed; any other
  * value read from a foreign tensor is rejected. */
 typedef enum {
-    kDLCPU = 1,          /* host memory from malloc or similar */
-    kDLCUDA = 2,         /* CUDA device memory (cudaMalloc) */
-    kDLCUDAHost = 3,     /* pinned host memory (cudaMallocHost / registered) */
+    kDLCPU = 1,      /* host memory from malloc or similar */
+    kDLCUDA = 2,     /* CUDA device memory (cudaMalloc) */
+    kDLCUDAHost = 3, /* pinned host memory (cudaMallocHost / registered) */
     kDLOpenCL = 4,
     kDLVulkan = 7,
     kDLMetal = 8,
@@ -90,15 +90,15 @@ typedef struct {
 
 /* Legacy (pre-1.0) managed tensor, capsule name "dltensor". */
 typedef struct DLManagedTensor {
-    DLTensor dl_tensor;  /* the tensor */
-    void *manager_ctx;   /* the producer's context, for the deleter */
+    DLTensor dl_tensor; /* the tensor */
+    void *manager_ctx;  /* the producer's context, for the deleter */
     /* Called once by the consumer when done; may be NULL (nothing to free). */
     void (*deleter)(struct DLManagedTensor *self);
 } DLManagedTensor;
 
 /* Flags of DLManagedTensorVersioned. */
-#define DLPACK_FLAG_BITMASK_READ_ONLY (UINT64_C(1) << 0) /* consumer must not write */
-#define DLPACK_FLAG_BITMASK_IS_COPIED (UINT64_C(1) << 1) /* data is a fresh copy */
+#define DLPACK_FLAG_BITMASK_READ_ONLY              (UINT64_C(1) << 0) /* consumer must not write */
+#define DLPACK_FLAG_BITMASK_IS_COPIED              (UINT64_C(1) << 1) /* data is a fresh copy */
 /* Sub-byte types padded to a byte (DLPack 1.1); cuarray has none. */
 #define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (UINT64_C(1) << 2)
 
@@ -109,8 +109,8 @@ typedef struct DLManagedTensorVersioned {
     void *manager_ctx;     /* the producer's context, for the deleter */
     /* Called once by the consumer when done; may be NULL (nothing to free). */
     void (*deleter)(struct DLManagedTensorVersioned *self);
-    uint64_t flags;        /* DLPACK_FLAG_BITMASK_* bits */
-    DLTensor dl_tensor;    /* the tensor */
+    uint64_t flags;     /* DLPACK_FLAG_BITMASK_* bits */
+    DLTensor dl_tensor; /* the tensor */
 } DLManagedTensorVersioned;
 
 #ifdef __cplusplus

@@ -11,17 +11,17 @@
  * uint64 use NPY_LONG/NPY_ULONG where long is 64-bit (Linux, macOS), else
  * NPY_LONGLONG, so the descriptor is the one `np.dtype(np.int64)` gives. */
 #if NPY_SIZEOF_LONG == 8
-#define CA_NPY_INT64 NPY_LONG
+#define CA_NPY_INT64  NPY_LONG
 #define CA_NPY_UINT64 NPY_ULONG
 #else
-#define CA_NPY_INT64 NPY_LONGLONG
+#define CA_NPY_INT64  NPY_LONGLONG
 #define CA_NPY_UINT64 NPY_ULONGLONG
 #endif
 
 static const int ca_npy_typenum[CA_NTYPES] = {
-    NPY_BOOL,   NPY_BYTE,     NPY_UBYTE, NPY_SHORT,  NPY_USHORT,
-    NPY_INT,    NPY_UINT,     CA_NPY_INT64, CA_NPY_UINT64, NPY_HALF,
-    NPY_FLOAT,  NPY_DOUBLE,   NPY_CFLOAT, NPY_CDOUBLE,
+    NPY_BOOL,  NPY_BYTE,   NPY_UBYTE,    NPY_SHORT,     NPY_USHORT,
+    NPY_INT,   NPY_UINT,   CA_NPY_INT64, CA_NPY_UINT64, NPY_HALF,
+    NPY_FLOAT, NPY_DOUBLE, NPY_CFLOAT,   NPY_CDOUBLE,
 };
 
 /* The scalar types (numpy.float32 ...) per ca_dtype, borrowed from the
@@ -62,8 +62,7 @@ ca_dtype_from_descr(PyArray_Descr *d)
     }
     Py_ssize_t size = PyDataType_ELSIZE(d);
     switch (d->type_num) {
-    case NPY_BOOL:
-        return CA_BOOL;
+    case NPY_BOOL: return CA_BOOL;
     case NPY_BYTE:
     case NPY_SHORT:
     case NPY_INT:
@@ -88,16 +87,11 @@ ca_dtype_from_descr(PyArray_Descr *d)
         case 8: return CA_UINT64;
         }
         break;
-    case NPY_HALF:
-        return CA_FLOAT16;
-    case NPY_FLOAT:
-        return CA_FLOAT32;
-    case NPY_DOUBLE:
-        return CA_FLOAT64;
-    case NPY_CFLOAT:
-        return CA_COMPLEX64;
-    case NPY_CDOUBLE:
-        return CA_COMPLEX128;
+    case NPY_HALF: return CA_FLOAT16;
+    case NPY_FLOAT: return CA_FLOAT32;
+    case NPY_DOUBLE: return CA_FLOAT64;
+    case NPY_CFLOAT: return CA_COMPLEX64;
+    case NPY_CDOUBLE: return CA_COMPLEX128;
     }
     return unsupported(d);
 }
@@ -177,16 +171,15 @@ py_dtype_code(PyObject *self, PyObject *obj)
 }
 
 static PyMethodDef dtype_functions[] = {
-    {"_dtype_code", py_dtype_code, METH_O,
-     "_dtype_code(dtype)\n--\n\nThe internal type code of a supported dtype."},
-    {NULL, NULL, 0, NULL},
+    { "_dtype_code", py_dtype_code, METH_O,
+      "_dtype_code(dtype)\n--\n\nThe internal type code of a supported dtype." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* Names under which the scalar types are exported, beside NumPy's. */
 static const char *const export_names[CA_NTYPES] = {
-    "bool_",   "int8",    "uint8",   "int16",     "uint16",     "int32",   "uint32",
-    "int64",   "uint64",  "float16", "float32",   "float64",    "complex64",
-    "complex128",
+    "bool_", "int8",   "uint8",   "int16",   "uint16",  "int32",     "uint32",
+    "int64", "uint64", "float16", "float32", "float64", "complex64", "complex128",
 };
 
 int

@@ -30,8 +30,8 @@
 
 /* Each pointer type must match the toolkit's declaration. */
 #if defined(__GNUC__)
-#define CA_CHECK_SIG(fn, type)                                                      \
-    _Static_assert(__builtin_types_compatible_p(__typeof__(&fn), type),             \
+#define CA_CHECK_SIG(fn, type)                                                         \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&fn), type),                \
                    #fn " does not match " #type " (dynlib.h)")
 CA_CHECK_SIG(cublasCreate_v2, ca_cublasCreate_fn);
 CA_CHECK_SIG(cublasSetStream_v2, ca_cublasSetStream_fn);
@@ -63,9 +63,9 @@ CA_CHECK_SIG(cufftExecZ2D, ca_cufftExecZ2D_fn);
 CA_CHECK_SIG(cufftGetVersion, ca_cufftGetVersion_fn);
 #endif
 
-#define CA_CUBLAS_SONAME "libcublas.so.13"
+#define CA_CUBLAS_SONAME   "libcublas.so.13"
 #define CA_CUBLASLT_SONAME "libcublasLt.so.13"
-#define CA_CUFFT_SONAME "libcufft.so.12"
+#define CA_CUFFT_SONAME    "libcufft.so.12"
 
 typedef struct {
     const char *name;
@@ -75,14 +75,14 @@ typedef struct {
 /* One library: where to look, what to resolve, and how its load went. The
  * state is written once under load_lock and read with acquire loads. */
 typedef struct {
-    const char *what;       /* "cuBLAS", for messages */
+    const char *what; /* "cuBLAS", for messages */
     const char *soname;
     const char *dep_soname; /* loaded first from the same directory, or NULL */
     const char *pip_dir;    /* its own directory in NVIDIA's wheels */
     const char *advice;     /* what to install, for the not-found message */
     const lib_sym *syms;
     size_t nsyms;
-    int state;              /* 0 not tried, 1 loaded, -1 failed; atomic */
+    int state; /* 0 not tried, 1 loaded, -1 failed; atomic */
     char loaded_from[4096];
     char error[8192];
 } lib_desc;
@@ -92,51 +92,65 @@ static ca_cublas_api api;
 static ca_cufft_api fft_api;
 
 static const lib_sym cublas_syms[] = {
-    {"cublasCreate_v2", (void **)&api.Create},
-    {"cublasSetStream_v2", (void **)&api.SetStream},
-    {"cublasSetWorkspace_v2", (void **)&api.SetWorkspace},
-    {"cublasSetMathMode", (void **)&api.SetMathMode},
-    {"cublasGetVersion_v2", (void **)&api.GetVersion},
-    {"cublasSgemm_v2", (void **)&api.Sgemm},
-    {"cublasDgemm_v2", (void **)&api.Dgemm},
-    {"cublasCgemm_v2", (void **)&api.Cgemm},
-    {"cublasZgemm_v2", (void **)&api.Zgemm},
-    {"cublasGemmEx", (void **)&api.GemmEx},
-    {"cublasSgemmStridedBatched", (void **)&api.SgemmStridedBatched},
-    {"cublasDgemmStridedBatched", (void **)&api.DgemmStridedBatched},
-    {"cublasCgemmStridedBatched", (void **)&api.CgemmStridedBatched},
-    {"cublasZgemmStridedBatched", (void **)&api.ZgemmStridedBatched},
-    {"cublasGemmStridedBatchedEx", (void **)&api.GemmStridedBatchedEx},
+    { "cublasCreate_v2", (void **)&api.Create },
+    { "cublasSetStream_v2", (void **)&api.SetStream },
+    { "cublasSetWorkspace_v2", (void **)&api.SetWorkspace },
+    { "cublasSetMathMode", (void **)&api.SetMathMode },
+    { "cublasGetVersion_v2", (void **)&api.GetVersion },
+    { "cublasSgemm_v2", (void **)&api.Sgemm },
+    { "cublasDgemm_v2", (void **)&api.Dgemm },
+    { "cublasCgemm_v2", (void **)&api.Cgemm },
+    { "cublasZgemm_v2", (void **)&api.Zgemm },
+    { "cublasGemmEx", (void **)&api.GemmEx },
+    { "cublasSgemmStridedBatched", (void **)&api.SgemmStridedBatched },
+    { "cublasDgemmStridedBatched", (void **)&api.DgemmStridedBatched },
+    { "cublasCgemmStridedBatched", (void **)&api.CgemmStridedBatched },
+    { "cublasZgemmStridedBatched", (void **)&api.ZgemmStridedBatched },
+    { "cublasGemmStridedBatchedEx", (void **)&api.GemmStridedBatchedEx },
 };
 
 static const lib_sym cufft_syms[] = {
-    {"cufftCreate", (void **)&fft_api.Create},
-    {"cufftDestroy", (void **)&fft_api.Destroy},
-    {"cufftSetAutoAllocation", (void **)&fft_api.SetAutoAllocation},
-    {"cufftSetWorkArea", (void **)&fft_api.SetWorkArea},
-    {"cufftSetStream", (void **)&fft_api.SetStream},
-    {"cufftMakePlanMany64", (void **)&fft_api.MakePlanMany64},
-    {"cufftExecC2C", (void **)&fft_api.ExecC2C},
-    {"cufftExecZ2Z", (void **)&fft_api.ExecZ2Z},
-    {"cufftExecR2C", (void **)&fft_api.ExecR2C},
-    {"cufftExecD2Z", (void **)&fft_api.ExecD2Z},
-    {"cufftExecC2R", (void **)&fft_api.ExecC2R},
-    {"cufftExecZ2D", (void **)&fft_api.ExecZ2D},
-    {"cufftGetVersion", (void **)&fft_api.GetVersion},
+    { "cufftCreate", (void **)&fft_api.Create },
+    { "cufftDestroy", (void **)&fft_api.Destroy },
+    { "cufftSetAutoAllocation", (void **)&fft_api.SetAutoAllocation },
+    { "cufftSetWorkArea", (void **)&fft_api.SetWorkArea },
+    { "cufftSetStream", (void **)&fft_api.SetStream },
+    { "cufftMakePlanMany64", (void **)&fft_api.MakePlanMany64 },
+    { "cufftExecC2C", (void **)&fft_api.ExecC2C },
+    { "cufftExecZ2Z", (void **)&fft_api.ExecZ2Z },
+    { "cufftExecR2C", (void **)&fft_api.ExecR2C },
+    { "cufftExecD2Z", (void **)&fft_api.ExecD2Z },
+    { "cufftExecC2R", (void **)&fft_api.ExecC2R },
+    { "cufftExecZ2D", (void **)&fft_api.ExecZ2D },
+    { "cufftGetVersion", (void **)&fft_api.GetVersion },
 };
 
 static lib_desc cublas_lib = {
-    "cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
+    "cuBLAS",
+    CA_CUBLAS_SONAME,
+    CA_CUBLASLT_SONAME,
+    "nvidia/cublas/lib",
     "Install cuBLAS for CUDA 13 (the CUDA toolkit, or NVIDIA's cuBLAS wheel for "
     "CUDA 13)",
-    cublas_syms, sizeof(cublas_syms) / sizeof(cublas_syms[0]), 0, "", "",
+    cublas_syms,
+    sizeof(cublas_syms) / sizeof(cublas_syms[0]),
+    0,
+    "",
+    "",
 };
 
 static lib_desc cufft_lib = {
-    "cuFFT", CA_CUFFT_SONAME, NULL, "nvidia/cufft/lib",
+    "cuFFT",
+    CA_CUFFT_SONAME,
+    NULL,
+    "nvidia/cufft/lib",
     "Install cuFFT for CUDA 13 (the CUDA toolkit, or NVIDIA's cuFFT wheel for "
     "CUDA 13)",
-    cufft_syms, sizeof(cufft_syms) / sizeof(cufft_syms[0]), 0, "", "",
+    cufft_syms,
+    sizeof(cufft_syms) / sizeof(cufft_syms[0]),
+    0,
+    "",
+    "",
 };
 
 typedef struct {
@@ -190,7 +204,7 @@ collect_dirs(const lib_desc *lib, dir_list *l)
         return -1;
     }
 #endif
-    const char *envs[] = {"CUDA_HOME", "CUDA_PATH"};
+    const char *envs[] = { "CUDA_HOME", "CUDA_PATH" };
     for (int i = 0; i < 2; i++) {
         const char *v = getenv(envs[i]);
         if (v != NULL && *v != '\0' && add_dir(l, v, "lib64") < 0) {
@@ -267,8 +281,8 @@ load_locked(lib_desc *lib, const dir_list *dirs)
         char path[4096], dep[4096];
         snprintf(path, sizeof path, "%s/%s", dirs->dirs[i], lib->soname);
         if (used + 3 < sizeof looked) {
-            int w = snprintf(looked + used, sizeof looked - used, "%s%s", used ? ", " : "",
-                             dirs->dirs[i]);
+            int w = snprintf(looked + used, sizeof looked - used, "%s%s",
+                             used ? ", " : "", dirs->dirs[i]);
             used += w > 0 ? (size_t)w : 0;
             if (used >= sizeof looked) {
                 used = sizeof looked - 1;
@@ -311,17 +325,18 @@ load_lib(lib_desc *lib)
         return 0;
     }
     if (s == 0) {
-        dir_list dirs = {NULL, 0};
+        dir_list dirs = { NULL, 0 };
         if (collect_dirs(lib, &dirs) < 0) {
             free_dirs(&dirs);
             return -1;
         }
         Py_BEGIN_ALLOW_THREADS
-        pthread_mutex_lock(&load_lock);
-        if (__atomic_load_n(&lib->state, __ATOMIC_ACQUIRE) == 0) {
-            __atomic_store_n(&lib->state, load_locked(lib, &dirs), __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&load_lock);
+            pthread_mutex_lock(&load_lock);
+            if (__atomic_load_n(&lib->state, __ATOMIC_ACQUIRE) == 0) {
+                __atomic_store_n(&lib->state, load_locked(lib, &dirs),
+                                 __ATOMIC_RELEASE);
+            }
+            pthread_mutex_unlock(&load_lock);
         Py_END_ALLOW_THREADS
         free_dirs(&dirs);
         if (__atomic_load_n(&lib->state, __ATOMIC_ACQUIRE) == 1) {

@@ -19,69 +19,71 @@
 #include <cufft.h>
 
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
-typedef cublasStatus_t (*ca_cublasSetStream_fn)(cublasHandle_t handle, cudaStream_t stream);
-typedef cublasStatus_t (*ca_cublasSetWorkspace_fn)(cublasHandle_t handle, void *workspace,
+typedef cublasStatus_t (*ca_cublasSetStream_fn)(cublasHandle_t handle,
+                                                cudaStream_t stream);
+typedef cublasStatus_t (*ca_cublasSetWorkspace_fn)(cublasHandle_t handle,
+                                                   void *workspace,
                                                    size_t workspaceSizeInBytes);
-typedef cublasStatus_t (*ca_cublasSetMathMode_fn)(cublasHandle_t handle, cublasMath_t mode);
+typedef cublasStatus_t (*ca_cublasSetMathMode_fn)(cublasHandle_t handle,
+                                                  cublasMath_t mode);
 typedef cublasStatus_t (*ca_cublasGetVersion_fn)(cublasHandle_t handle, int *version);
 
-typedef cublasStatus_t (*ca_cublasSgemm_fn)(cublasHandle_t handle, cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n, int k,
-                                            const float *alpha, const float *A, int lda,
-                                            const float *B, int ldb, const float *beta,
-                                            float *C, int ldc);
-typedef cublasStatus_t (*ca_cublasDgemm_fn)(cublasHandle_t handle, cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n, int k,
-                                            const double *alpha, const double *A, int lda,
-                                            const double *B, int ldb, const double *beta,
-                                            double *C, int ldc);
-typedef cublasStatus_t (*ca_cublasCgemm_fn)(cublasHandle_t handle, cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n, int k,
-                                            const cuComplex *alpha, const cuComplex *A,
-                                            int lda, const cuComplex *B, int ldb,
-                                            const cuComplex *beta, cuComplex *C, int ldc);
-typedef cublasStatus_t (*ca_cublasZgemm_fn)(cublasHandle_t handle, cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n, int k,
-                                            const cuDoubleComplex *alpha,
-                                            const cuDoubleComplex *A, int lda,
-                                            const cuDoubleComplex *B, int ldb,
-                                            const cuDoubleComplex *beta, cuDoubleComplex *C,
-                                            int ldc);
-typedef cublasStatus_t (*ca_cublasGemmEx_fn)(cublasHandle_t handle, cublasOperation_t transa,
-                                             cublasOperation_t transb, int m, int n, int k,
-                                             const void *alpha, const void *A,
-                                             cudaDataType Atype, int lda, const void *B,
-                                             cudaDataType Btype, int ldb, const void *beta,
-                                             void *C, cudaDataType Ctype, int ldc,
-                                             cublasComputeType_t computeType,
-                                             cublasGemmAlgo_t algo);
+typedef cublasStatus_t (*ca_cublasSgemm_fn)(cublasHandle_t handle,
+                                            cublasOperation_t transa,
+                                            cublasOperation_t transb, int m, int n,
+                                            int k, const float *alpha, const float *A,
+                                            int lda, const float *B, int ldb,
+                                            const float *beta, float *C, int ldc);
+typedef cublasStatus_t (*ca_cublasDgemm_fn)(cublasHandle_t handle,
+                                            cublasOperation_t transa,
+                                            cublasOperation_t transb, int m, int n,
+                                            int k, const double *alpha, const double *A,
+                                            int lda, const double *B, int ldb,
+                                            const double *beta, double *C, int ldc);
+typedef cublasStatus_t (*ca_cublasCgemm_fn)(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const cuComplex *alpha, const cuComplex *A, int lda,
+    const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc);
+typedef cublasStatus_t (*ca_cublasZgemm_fn)(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
+    const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C,
+    int ldc);
+typedef cublasStatus_t (*ca_cublasGemmEx_fn)(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
+    const void *B, cudaDataType Btype, int ldb, const void *beta, void *C,
+    cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
+    cublasGemmAlgo_t algo);
 typedef cublasStatus_t (*ca_cublasSgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-    int k, const float *alpha, const float *A, int lda, long long int strideA, const float *B,
-    int ldb, long long int strideB, const float *beta, float *C, int ldc,
-    long long int strideC, int batchCount);
-typedef cublasStatus_t (*ca_cublasDgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-    int k, const double *alpha, const double *A, int lda, long long int strideA,
-    const double *B, int ldb, long long int strideB, const double *beta, double *C, int ldc,
-    long long int strideC, int batchCount);
-typedef cublasStatus_t (*ca_cublasCgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-    int k, const cuComplex *alpha, const cuComplex *A, int lda, long long int strideA,
-    const cuComplex *B, int ldb, long long int strideB, const cuComplex *beta, cuComplex *C,
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const float *alpha, const float *A, int lda, long long int strideA,
+    const float *B, int ldb, long long int strideB, const float *beta, float *C,
     int ldc, long long int strideC, int batchCount);
+typedef cublasStatus_t (*ca_cublasDgemmStridedBatched_fn)(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const double *alpha, const double *A, int lda, long long int strideA,
+    const double *B, int ldb, long long int strideB, const double *beta, double *C,
+    int ldc, long long int strideC, int batchCount);
+typedef cublasStatus_t (*ca_cublasCgemmStridedBatched_fn)(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const cuComplex *alpha, const cuComplex *A, int lda,
+    long long int strideA, const cuComplex *B, int ldb, long long int strideB,
+    const cuComplex *beta, cuComplex *C, int ldc, long long int strideC,
+    int batchCount);
 typedef cublasStatus_t (*ca_cublasZgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-    int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
     long long int strideA, const cuDoubleComplex *B, int ldb, long long int strideB,
     const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long int strideC,
     int batchCount);
 typedef cublasStatus_t (*ca_cublasGemmStridedBatchedEx_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-    int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
-    long long int strideA, const void *B, cudaDataType Btype, int ldb, long long int strideB,
-    const void *beta, void *C, cudaDataType Ctype, int ldc, long long int strideC,
-    int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+    int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
+    long long int strideA, const void *B, cudaDataType Btype, int ldb,
+    long long int strideB, const void *beta, void *C, cudaDataType Ctype, int ldc,
+    long long int strideC, int batchCount, cublasComputeType_t computeType,
+    cublasGemmAlgo_t algo);
 
 typedef struct {
     ca_cublasCreate_fn Create;

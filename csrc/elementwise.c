@@ -39,13 +39,13 @@ static void
 scalar_cast(int dt, void *dst, int st, const void *src)
 {
     switch (dt * CA_NTYPES + st) {
-#define CA_P_SC(dc, dtp, dn, sc, stp, sn)             \
-    case dc * CA_NTYPES + sc: {                       \
-        stp s_;                                       \
-        memcpy(&s_, src, sizeof s_);                  \
-        const dtp d_ = ca_cast_##dn##_##sn(s_);       \
-        memcpy(dst, &d_, sizeof d_);                  \
-        return;                                       \
+#define CA_P_SC(dc, dtp, dn, sc, stp, sn)                                              \
+    case dc *CA_NTYPES + sc: {                                                         \
+        stp s_;                                                                        \
+        memcpy(&s_, src, sizeof s_);                                                   \
+        const dtp d_ = ca_cast_##dn##_##sn(s_);                                        \
+        memcpy(dst, &d_, sizeof d_);                                                   \
+        return;                                                                        \
     }
         CA_FOR_EACH_DTYPE_PAIR(CA_P_SC)
 #undef CA_P_SC
@@ -56,8 +56,8 @@ static const int64_t int_min[CA_NTYPES] = {
     0, INT8_MIN, 0, INT16_MIN, 0, INT32_MIN, 0, INT64_MIN, 0,
 };
 static const uint64_t int_max[CA_NTYPES] = {
-    1, INT8_MAX, UINT8_MAX, INT16_MAX, UINT16_MAX, INT32_MAX, UINT32_MAX, INT64_MAX,
-    UINT64_MAX,
+    1,         INT8_MAX,   UINT8_MAX, INT16_MAX,  UINT16_MAX,
+    INT32_MAX, UINT32_MAX, INT64_MAX, UINT64_MAX,
 };
 
 /* A Python int as int64 (*i) or, above INT64_MAX, uint64 (*u, *is_unsigned).
@@ -109,11 +109,11 @@ int_fits(int t, int64_t i, uint64_t u, int is_unsigned)
 /* ======================================================================== */
 
 typedef struct {
-    CaArray *arr;           /* the array (borrowed), or NULL for a scalar */
-    PyObject *obj;          /* the Python object */
-    int kind;               /* a ca_dtype or K_WEAK_* */
-    int sdtype;             /* a scalar's value: its dtype ... */
-    unsigned char val[16];  /* ... and bytes */
+    CaArray *arr;          /* the array (borrowed), or NULL for a scalar */
+    PyObject *obj;         /* the Python object */
+    int kind;              /* a ca_dtype or K_WEAK_* */
+    int sdtype;            /* a scalar's value: its dtype ... */
+    unsigned char val[16]; /* ... and bytes */
 } ew_in;
 
 /* Classify one input. Returns 0, -1 with an exception, or 1 for a type this
@@ -196,10 +196,8 @@ static int
 weak_dtype(int kind, int c)
 {
     switch (kind) {
-    case K_WEAK_INT:
-        return (c < 0 || c == CA_BOOL) ? CA_INT64 : c;
-    case K_WEAK_FLOAT:
-        return (c < 0 || !ca_is_inexact(c)) ? CA_FLOAT64 : c;
+    case K_WEAK_INT: return (c < 0 || c == CA_BOOL) ? CA_INT64 : c;
+    case K_WEAK_FLOAT: return (c < 0 || !ca_is_inexact(c)) ? CA_FLOAT64 : c;
     case K_WEAK_COMPLEX:
         if (c < 0 || !ca_is_inexact(c) || c == CA_FLOAT64) {
             return c == CA_COMPLEX64 ? CA_COMPLEX64 : CA_COMPLEX128;
@@ -354,16 +352,16 @@ typedef struct {
     const ca_ew_op *o;
     int nin;
     ew_in in[3];
-    int dt[3];                     /* the dtypes the loop search sees */
-    CaArray *out;                  /* out= (borrowed), or NULL */
+    int dt[3];    /* the dtypes the loop search sees */
+    CaArray *out; /* out= (borrowed), or NULL */
     int device;
-    int loop;                      /* index into ca_ew_loops */
+    int loop; /* index into ca_ew_loops */
     const ca_ew_loop *L;
-    ca_scalar_arg scalars[3];      /* Python/NumPy scalars, in the loop's types */
-    unsigned mask;                 /* bit i: input i is scalars[i] */
-    int ndim;                      /* the broadcast shape */
+    ca_scalar_arg scalars[3]; /* Python/NumPy scalars, in the loop's types */
+    unsigned mask;            /* bit i: input i is scalars[i] */
+    int ndim;                 /* the broadcast shape */
     Py_ssize_t shape[CA_MAX_DIMS];
-    CaArray *tmp[3];               /* inputs cast for the loop (owned) */
+    CaArray *tmp[3]; /* inputs cast for the loop (owned) */
 } ew_args;
 
 /* ---- operands, out=, device ---- */
@@ -754,9 +752,8 @@ ew_flat(const ew_args *A, const CaArray *res)
     }
     for (int i = 0; i < A->nin; i++) {
         const CaArray *a = A->in[i].arr;
-        if (a != NULL &&
-            !((a->flags & CA_C_CONTIGUOUS) && a->size == res->size &&
-              ca_same_shape(CA_NDIM(a), CA_SHAPE(a), A->ndim, A->shape))) {
+        if (a != NULL && !((a->flags & CA_C_CONTIGUOUS) && a->size == res->size &&
+                           ca_same_shape(CA_NDIM(a), CA_SHAPE(a), A->ndim, A->shape))) {
             return 0;
         }
     }
@@ -828,8 +825,8 @@ ew_launch(ew_args *A, CaArray *res)
 EW_STAGE PyObject *
 ew_defer(const ew_args *A)
 {
-    CaArray *arrs[3] = {A->in[0].arr, A->nin > 1 ? A->in[1].arr : NULL,
-                        A->nin > 2 ? A->in[2].arr : NULL};
+    CaArray *arrs[3] = { A->in[0].arr, A->nin > 1 ? A->in[1].arr : NULL,
+                         A->nin > 2 ? A->in[2].arr : NULL };
     return ca_fusion_try(A->loop, arrs, A->scalars, A->ndim, A->shape, A->device);
 }
 
@@ -965,12 +962,12 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     return ew_call(op, args, out, req, 0);
 }
 
-#define CA_P_FN(name, nin, nout)                                                   \
-    static PyObject *ew_fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t n, \
-                                  PyObject *kw)                                     \
-    {                                                                              \
-        (void)m;                                                                   \
-        return ew_py(CA_OP_##name, args, n, kw);                                   \
+#define CA_P_FN(name, nin, nout)                                                       \
+    static PyObject *ew_fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t n,    \
+                                  PyObject *kw)                                        \
+    {                                                                                  \
+        (void)m;                                                                       \
+        return ew_py(CA_OP_##name, args, n, kw);                                       \
     }
 CA_EW_FOR_EACH_OP(CA_P_FN)
 #undef CA_P_FN
@@ -978,12 +975,13 @@ CA_EW_FOR_EACH_OP(CA_P_FN)
 #define CA_P_SIG_1 "(x, /, out=None, *, dtype=None)"
 #define CA_P_SIG_2 "(x1, x2, /, out=None, *, dtype=None)"
 #define CA_P_SIG_3 "(x1, x2, x3, /, out=None, *, dtype=None)"
-#define CA_P_DEF(name, nin, nout)                                                     \
-    {#name, (PyCFunction)(void (*)(void))ew_fn_##name, METH_FASTCALL | METH_KEYWORDS, \
-     #name CA_P_SIG_##nin "\n--\n\nElement-wise " #name                               \
-                          " as NumPy's, on cuarray arrays (same device), Python and "  \
-                          "NumPy scalars; broadcasting; NEP 50 promotion."},
-static PyMethodDef ew_op_defs[] = {CA_EW_FOR_EACH_OP(CA_P_DEF){NULL, NULL, 0, NULL}};
+#define CA_P_DEF(name, nin, nout)                                                      \
+    { #name, (PyCFunction)(void (*)(void))ew_fn_##name, METH_FASTCALL | METH_KEYWORDS, \
+      #name CA_P_SIG_##nin "\n--\n\nElement-wise " #name                               \
+                           " as NumPy's, on cuarray arrays (same device), Python and " \
+                           "NumPy scalars; broadcasting; NEP 50 promotion." },
+static PyMethodDef ew_op_defs[] = { CA_EW_FOR_EACH_OP(CA_P_DEF){ NULL, NULL, 0,
+                                                                 NULL } };
 #undef CA_P_DEF
 
 /* ---- the functions whose public form is not the bare op --------------------- */
@@ -997,7 +995,7 @@ call1(int op, PyObject *a, PyObject *out)
 static PyObject *
 call2(int op, PyObject *a, PyObject *b, PyObject *out)
 {
-    PyObject *args[2] = {a, b};
+    PyObject *args[2] = { a, b };
     return ew_call(op, args, out, -1, 0);
 }
 
@@ -1029,7 +1027,7 @@ imag_of(CaArray *a)
         return NULL;
     }
     if (r->size) {
-        unsigned char zero[16] = {0};
+        unsigned char zero[16] = { 0 };
         if (ca_array_fill(r, zero) < 0) {
             Py_DECREF(r);
             return NULL;
@@ -1162,7 +1160,7 @@ angle_impl(PyObject *z, int deg)
 static PyObject *
 py_angle(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"z", "deg", NULL};
+    static const char *const names[] = { "z", "deg", NULL };
     PyObject *v[2];
     (void)m;
     if (ca_parse_args("angle", args, nargs, kwnames, names, 2, 1, v) < 0) {
@@ -1221,7 +1219,7 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
 static PyObject *
 py_round(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "decimals", "out", NULL};
+    static const char *const names[] = { "a", "decimals", "out", NULL };
     PyObject *v[3];
     (void)m;
     if (ca_parse_args("round", args, nargs, kwnames, names, 3, 1, v) < 0) {
@@ -1246,18 +1244,18 @@ clip_impl(PyObject *a, PyObject *lo, PyObject *hi, PyObject *out, PyObject *dtyp
         return ew_call(CA_OP_positive, &a, out, req, 0);
     }
     if (no_lo || no_hi) {
-        PyObject *args[2] = {a, no_lo ? hi : lo};
+        PyObject *args[2] = { a, no_lo ? hi : lo };
         return ew_call(no_lo ? CA_OP_minimum : CA_OP_maximum, args, out, req, 0);
     }
-    PyObject *args[3] = {a, lo, hi};
+    PyObject *args[3] = { a, lo, hi };
     return ew_call(CA_OP_clip, args, out, req, 0);
 }
 
 static PyObject *
 py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "a_min", "a_max", "out", "min", "max",
-                                        "dtype", NULL};
+    static const char *const names[] = { "a",   "a_min", "a_max", "out",
+                                         "min", "max",   "dtype", NULL };
     PyObject *v[7];
     (void)m;
     if (ca_parse_args("clip", args, nargs, kwnames, names, 4, 1, v) < 0) {
@@ -1274,7 +1272,7 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 static PyObject *
 py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"condition", "x", "y", NULL};
+    static const char *const names[] = { "condition", "x", "y", NULL };
     PyObject *v[3];
     (void)m;
     if (ca_parse_args("where", args, nargs, kwnames, names, 3, 1, v) < 0) {
@@ -1321,25 +1319,25 @@ static PyMethodDef ew_extra_defs[] = {
 static PyObject *
 nb_bin(int op, PyObject *a, PyObject *b)
 {
-    PyObject *args[2] = {a, b};
+    PyObject *args[2] = { a, b };
     return ew_call(op, args, NULL, -1, 1);
 }
 
 static PyObject *
 nb_inplace(int op, PyObject *a, PyObject *b)
 {
-    PyObject *args[2] = {a, b};
+    PyObject *args[2] = { a, b };
     return ew_call(op, args, a, -1, 1);
 }
 
-#define CA_P_NB(slot, op)                                                   \
-    static PyObject *nb_##slot(PyObject *a, PyObject *b)                    \
-    {                                                                       \
-        return nb_bin(CA_OP_##op, a, b);                                    \
-    }                                                                       \
-    static PyObject *nb_inplace_##slot(PyObject *a, PyObject *b)            \
-    {                                                                       \
-        return nb_inplace(CA_OP_##op, a, b);                                \
+#define CA_P_NB(slot, op)                                                              \
+    static PyObject *nb_##slot(PyObject *a, PyObject *b)                               \
+    {                                                                                  \
+        return nb_bin(CA_OP_##op, a, b);                                               \
+    }                                                                                  \
+    static PyObject *nb_inplace_##slot(PyObject *a, PyObject *b)                       \
+    {                                                                                  \
+        return nb_inplace(CA_OP_##op, a, b);                                           \
     }
 CA_P_NB(add, add)
 CA_P_NB(subtract, subtract)
@@ -1387,10 +1385,10 @@ nb_divmod(PyObject *a, PyObject *b)
     return Py_BuildValue("(NN)", q, r);
 }
 
-#define CA_P_UN(slot, op)                                                   \
-    static PyObject *nb_##slot(PyObject *a)                                 \
-    {                                                                       \
-        return ew_call(CA_OP_##op, &a, NULL, -1, 1);                        \
+#define CA_P_UN(slot, op)                                                              \
+    static PyObject *nb_##slot(PyObject *a)                                            \
+    {                                                                                  \
+        return ew_call(CA_OP_##op, &a, NULL, -1, 1);                                   \
     }
 CA_P_UN(negative, negative)
 CA_P_UN(positive, positive)
@@ -1410,38 +1408,38 @@ ew_richcompare(PyObject *a, PyObject *b, int cmp)
 }
 
 PyType_Slot ca_elementwise_number_slots[] = {
-    {Py_nb_add, nb_add},
-    {Py_nb_subtract, nb_subtract},
-    {Py_nb_multiply, nb_multiply},
-    {Py_nb_true_divide, nb_true_divide},
-    {Py_nb_floor_divide, nb_floor_divide},
-    {Py_nb_remainder, nb_remainder},
-    {Py_nb_divmod, nb_divmod},
-    {Py_nb_power, nb_power},
-    {Py_nb_lshift, nb_lshift},
-    {Py_nb_rshift, nb_rshift},
-    {Py_nb_and, nb_and},
-    {Py_nb_or, nb_or},
-    {Py_nb_xor, nb_xor},
-    {Py_nb_negative, nb_negative},
-    {Py_nb_positive, nb_positive},
-    {Py_nb_absolute, nb_absolute},
-    {Py_nb_invert, nb_invert},
-    {Py_nb_inplace_add, nb_inplace_add},
-    {Py_nb_inplace_subtract, nb_inplace_subtract},
-    {Py_nb_inplace_multiply, nb_inplace_multiply},
-    {Py_nb_inplace_true_divide, nb_inplace_true_divide},
-    {Py_nb_inplace_floor_divide, nb_inplace_floor_divide},
-    {Py_nb_inplace_remainder, nb_inplace_remainder},
-    {Py_nb_inplace_power, nb_inplace_power},
-    {Py_nb_inplace_lshift, nb_inplace_lshift},
-    {Py_nb_inplace_rshift, nb_inplace_rshift},
-    {Py_nb_inplace_and, nb_inplace_and},
-    {Py_nb_inplace_or, nb_inplace_or},
-    {Py_nb_inplace_xor, nb_inplace_xor},
+    { Py_nb_add, nb_add },
+    { Py_nb_subtract, nb_subtract },
+    { Py_nb_multiply, nb_multiply },
+    { Py_nb_true_divide, nb_true_divide },
+    { Py_nb_floor_divide, nb_floor_divide },
+    { Py_nb_remainder, nb_remainder },
+    { Py_nb_divmod, nb_divmod },
+    { Py_nb_power, nb_power },
+    { Py_nb_lshift, nb_lshift },
+    { Py_nb_rshift, nb_rshift },
+    { Py_nb_and, nb_and },
+    { Py_nb_or, nb_or },
+    { Py_nb_xor, nb_xor },
+    { Py_nb_negative, nb_negative },
+    { Py_nb_positive, nb_positive },
+    { Py_nb_absolute, nb_absolute },
+    { Py_nb_invert, nb_invert },
+    { Py_nb_inplace_add, nb_inplace_add },
+    { Py_nb_inplace_subtract, nb_inplace_subtract },
+    { Py_nb_inplace_multiply, nb_inplace_multiply },
+    { Py_nb_inplace_true_divide, nb_inplace_true_divide },
+    { Py_nb_inplace_floor_divide, nb_inplace_floor_divide },
+    { Py_nb_inplace_remainder, nb_inplace_remainder },
+    { Py_nb_inplace_power, nb_inplace_power },
+    { Py_nb_inplace_lshift, nb_inplace_lshift },
+    { Py_nb_inplace_rshift, nb_inplace_rshift },
+    { Py_nb_inplace_and, nb_inplace_and },
+    { Py_nb_inplace_or, nb_inplace_or },
+    { Py_nb_inplace_xor, nb_inplace_xor },
     /* not a number slot, but the operators' sibling: ndarray.c merges this list */
-    {Py_tp_richcompare, ew_richcompare},
-    {0, NULL},
+    { Py_tp_richcompare, ew_richcompare },
+    { 0, NULL },
 };
 
 /* ======================================================================== */
@@ -1458,7 +1456,7 @@ m_conj(PyObject *self, PyObject *unused)
 static PyObject *
 m_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"min", "max", "out", "dtype", NULL};
+    static const char *const names[] = { "min", "max", "out", "dtype", NULL };
     PyObject *v[4];
     if (ca_parse_args("clip", args, nargs, kwnames, names, 3, 0, v) < 0) {
         return NULL;
@@ -1469,7 +1467,7 @@ m_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
 static PyObject *
 m_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"decimals", "out", NULL};
+    static const char *const names[] = { "decimals", "out", NULL };
     PyObject *v[2];
     if (ca_parse_args("round", args, nargs, kwnames, names, 2, 0, v) < 0) {
         return NULL;
@@ -1488,16 +1486,17 @@ m_dunder_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 PyMethodDef ca_elementwise_array_methods[] = {
-    {"conj", m_conj, METH_NOARGS, "conj()\n--\n\nThe complex conjugate, element-wise."},
-    {"conjugate", m_conj, METH_NOARGS,
-     "conjugate()\n--\n\nThe complex conjugate, element-wise."},
-    {"clip", (PyCFunction)(void (*)(void))m_clip, METH_FASTCALL | METH_KEYWORDS,
-     "clip(min=None, max=None, out=None, *, dtype=None)\n--\n\nValues limited to "
-     "[min, max] (cuarray.clip)."},
-    {"round", (PyCFunction)(void (*)(void))m_round, METH_FASTCALL | METH_KEYWORDS,
-     "round(decimals=0, out=None)\n--\n\nRound half to even (cuarray.round)."},
-    {"__round__", (PyCFunction)(void (*)(void))m_dunder_round, METH_FASTCALL, NULL},
-    {NULL, NULL, 0, NULL},
+    { "conj", m_conj, METH_NOARGS,
+      "conj()\n--\n\nThe complex conjugate, element-wise." },
+    { "conjugate", m_conj, METH_NOARGS,
+      "conjugate()\n--\n\nThe complex conjugate, element-wise." },
+    { "clip", (PyCFunction)(void (*)(void))m_clip, METH_FASTCALL | METH_KEYWORDS,
+      "clip(min=None, max=None, out=None, *, dtype=None)\n--\n\nValues limited to "
+      "[min, max] (cuarray.clip)." },
+    { "round", (PyCFunction)(void (*)(void))m_round, METH_FASTCALL | METH_KEYWORDS,
+      "round(decimals=0, out=None)\n--\n\nRound half to even (cuarray.round)." },
+    { "__round__", (PyCFunction)(void (*)(void))m_dunder_round, METH_FASTCALL, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ======================================================================== */

@@ -21,72 +21,81 @@ typedef struct {
 
 /* Numbers from cublas_api.h (cublasStatus_t). */
 static const ca_status_name cublas_names[] = {
-    {1, "CUBLAS_STATUS_NOT_INITIALIZED", "the cuBLAS library was not initialized"},
-    {3, "CUBLAS_STATUS_ALLOC_FAILED", "resource allocation failed inside cuBLAS"},
-    {7, "CUBLAS_STATUS_INVALID_VALUE", "an unsupported value or parameter was passed"},
-    {8, "CUBLAS_STATUS_ARCH_MISMATCH", "the function needs a feature absent from this GPU"},
-    {11, "CUBLAS_STATUS_MAPPING_ERROR", "an access to GPU memory space failed"},
-    {13, "CUBLAS_STATUS_EXECUTION_FAILED", "the GPU program failed to execute"},
-    {14, "CUBLAS_STATUS_INTERNAL_ERROR", "an internal cuBLAS operation failed"},
-    {15, "CUBLAS_STATUS_NOT_SUPPORTED", "the functionality requested is not supported"},
-    {16, "CUBLAS_STATUS_LICENSE_ERROR", "the functionality requested requires a license"},
-    {0, NULL, NULL},
+    { 1, "CUBLAS_STATUS_NOT_INITIALIZED", "the cuBLAS library was not initialized" },
+    { 3, "CUBLAS_STATUS_ALLOC_FAILED", "resource allocation failed inside cuBLAS" },
+    { 7, "CUBLAS_STATUS_INVALID_VALUE",
+      "an unsupported value or parameter was passed" },
+    { 8, "CUBLAS_STATUS_ARCH_MISMATCH",
+      "the function needs a feature absent from this GPU" },
+    { 11, "CUBLAS_STATUS_MAPPING_ERROR", "an access to GPU memory space failed" },
+    { 13, "CUBLAS_STATUS_EXECUTION_FAILED", "the GPU program failed to execute" },
+    { 14, "CUBLAS_STATUS_INTERNAL_ERROR", "an internal cuBLAS operation failed" },
+    { 15, "CUBLAS_STATUS_NOT_SUPPORTED",
+      "the functionality requested is not supported" },
+    { 16, "CUBLAS_STATUS_LICENSE_ERROR",
+      "the functionality requested requires a license" },
+    { 0, NULL, NULL },
 };
 
 /* Numbers from curand.h (curandStatus_t). */
 static const ca_status_name curand_names[] = {
-    {100, "CURAND_STATUS_VERSION_MISMATCH", "header and linked library versions differ"},
-    {101, "CURAND_STATUS_NOT_INITIALIZED", "generator not initialized"},
-    {102, "CURAND_STATUS_ALLOCATION_FAILED", "memory allocation failed"},
-    {103, "CURAND_STATUS_TYPE_ERROR", "generator is of the wrong type"},
-    {104, "CURAND_STATUS_OUT_OF_RANGE", "argument out of range"},
-    {105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE",
-     "length requested is not a multiple of the dimension"},
-    {106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED",
-     "the GPU lacks the double precision the generator needs"},
-    {201, "CURAND_STATUS_LAUNCH_FAILURE", "kernel launch failure"},
-    {202, "CURAND_STATUS_PREEXISTING_FAILURE", "preexisting failure on library entry"},
-    {203, "CURAND_STATUS_INITIALIZATION_FAILED", "initialization of CUDA failed"},
-    {204, "CURAND_STATUS_ARCH_MISMATCH", "the GPU does not support the requested feature"},
-    {999, "CURAND_STATUS_INTERNAL_ERROR", "internal cuRAND error"},
-    {0, NULL, NULL},
+    { 100, "CURAND_STATUS_VERSION_MISMATCH",
+      "header and linked library versions differ" },
+    { 101, "CURAND_STATUS_NOT_INITIALIZED", "generator not initialized" },
+    { 102, "CURAND_STATUS_ALLOCATION_FAILED", "memory allocation failed" },
+    { 103, "CURAND_STATUS_TYPE_ERROR", "generator is of the wrong type" },
+    { 104, "CURAND_STATUS_OUT_OF_RANGE", "argument out of range" },
+    { 105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE",
+      "length requested is not a multiple of the dimension" },
+    { 106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED",
+      "the GPU lacks the double precision the generator needs" },
+    { 201, "CURAND_STATUS_LAUNCH_FAILURE", "kernel launch failure" },
+    { 202, "CURAND_STATUS_PREEXISTING_FAILURE",
+      "preexisting failure on library entry" },
+    { 203, "CURAND_STATUS_INITIALIZATION_FAILED", "initialization of CUDA failed" },
+    { 204, "CURAND_STATUS_ARCH_MISMATCH",
+      "the GPU does not support the requested feature" },
+    { 999, "CURAND_STATUS_INTERNAL_ERROR", "internal cuRAND error" },
+    { 0, NULL, NULL },
 };
 
 /* Numbers from cufft.h (cufftResult). */
 static const ca_status_name cufft_names[] = {
-    {1, "CUFFT_INVALID_PLAN", "cuFFT was passed an invalid plan handle"},
-    {2, "CUFFT_ALLOC_FAILED", "cuFFT failed to allocate GPU or CPU memory"},
-    {3, "CUFFT_INVALID_TYPE", "the transform type is not supported"},
-    {4, "CUFFT_INVALID_VALUE", "a bad pointer or parameter was passed"},
-    {5, "CUFFT_INTERNAL_ERROR", "an internal cuFFT error (often a driver problem)"},
-    {6, "CUFFT_EXEC_FAILED", "cuFFT failed to execute the transform on the GPU"},
-    {7, "CUFFT_SETUP_FAILED", "the cuFFT library failed to initialize"},
-    {8, "CUFFT_INVALID_SIZE", "the transform size or layout is not supported"},
-    {9, "CUFFT_UNALIGNED_DATA", "the data is not aligned as cuFFT needs"},
-    {11, "CUFFT_INVALID_DEVICE", "the plan is used on another GPU than it was made on"},
-    {13, "CUFFT_NO_WORKSPACE", "no work area was set for the plan"},
-    {14, "CUFFT_NOT_IMPLEMENTED", "the functionality is not implemented"},
-    {16, "CUFFT_NOT_SUPPORTED", "the operation is not supported for these parameters"},
-    {17, "CUFFT_MISSING_DEPENDENCY", "a library cuFFT depends on is missing"},
-    {18, "CUFFT_NVRTC_FAILURE", "an NVRTC failure inside cuFFT"},
-    {19, "CUFFT_NVJITLINK_FAILURE", "an nvJitLink failure inside cuFFT"},
-    {20, "CUFFT_NVSHMEM_FAILURE", "an NVSHMEM failure inside cuFFT"},
-    {0, NULL, NULL},
+    { 1, "CUFFT_INVALID_PLAN", "cuFFT was passed an invalid plan handle" },
+    { 2, "CUFFT_ALLOC_FAILED", "cuFFT failed to allocate GPU or CPU memory" },
+    { 3, "CUFFT_INVALID_TYPE", "the transform type is not supported" },
+    { 4, "CUFFT_INVALID_VALUE", "a bad pointer or parameter was passed" },
+    { 5, "CUFFT_INTERNAL_ERROR", "an internal cuFFT error (often a driver problem)" },
+    { 6, "CUFFT_EXEC_FAILED", "cuFFT failed to execute the transform on the GPU" },
+    { 7, "CUFFT_SETUP_FAILED", "the cuFFT library failed to initialize" },
+    { 8, "CUFFT_INVALID_SIZE", "the transform size or layout is not supported" },
+    { 9, "CUFFT_UNALIGNED_DATA", "the data is not aligned as cuFFT needs" },
+    { 11, "CUFFT_INVALID_DEVICE",
+      "the plan is used on another GPU than it was made on" },
+    { 13, "CUFFT_NO_WORKSPACE", "no work area was set for the plan" },
+    { 14, "CUFFT_NOT_IMPLEMENTED", "the functionality is not implemented" },
+    { 16, "CUFFT_NOT_SUPPORTED",
+      "the operation is not supported for these parameters" },
+    { 17, "CUFFT_MISSING_DEPENDENCY", "a library cuFFT depends on is missing" },
+    { 18, "CUFFT_NVRTC_FAILURE", "an NVRTC failure inside cuFFT" },
+    { 19, "CUFFT_NVJITLINK_FAILURE", "an nvJitLink failure inside cuFFT" },
+    { 20, "CUFFT_NVSHMEM_FAILURE", "an NVSHMEM failure inside cuFFT" },
+    { 0, NULL, NULL },
 };
 
 #if !CA_HAVE_CUDA
 /* Host-only builds have no cudaGetErrorName; these are the statuses the
  * stand-ins in cuda_compat.h return, or tests provoke. */
 static const ca_status_name cudart_names[] = {
-    {1, "cudaErrorInvalidValue", "invalid argument"},
-    {2, "cudaErrorMemoryAllocation", "out of memory"},
-    {4, "cudaErrorCudartUnloading", "driver shutting down"},
-    {35, "cudaErrorInsufficientDriver",
-     "CUDA driver version is insufficient for CUDA runtime version"},
-    {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
-    {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {600, "cudaErrorNotReady", "device not ready"},
-    {0, NULL, NULL},
+    { 1, "cudaErrorInvalidValue", "invalid argument" },
+    { 2, "cudaErrorMemoryAllocation", "out of memory" },
+    { 4, "cudaErrorCudartUnloading", "driver shutting down" },
+    { 35, "cudaErrorInsufficientDriver",
+      "CUDA driver version is insufficient for CUDA runtime version" },
+    { 100, "cudaErrorNoDevice", "no CUDA-capable device is detected" },
+    { 101, "cudaErrorInvalidDevice", "invalid device ordinal" },
+    { 600, "cudaErrorNotReady", "device not ready" },
+    { 0, NULL, NULL },
 };
 #endif
 
@@ -158,10 +167,11 @@ no_gpu_hint(int status)
 {
     if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
         status == CA_KERR_NO_CUDA) {
-        return CA_HAVE_CUDA ? "No CUDA GPU is usable here: use the cpu device "
-                              "(device='cpu', or CUARRAY_DEVICE=cpu in the environment)"
-                            : "cuarray was built without CUDA: use the cpu device "
-                              "(device='cpu', or CUARRAY_DEVICE=cpu in the environment)";
+        return CA_HAVE_CUDA
+                   ? "No CUDA GPU is usable here: use the cpu device "
+                     "(device='cpu', or CUARRAY_DEVICE=cpu in the environment)"
+                   : "cuarray was built without CUDA: use the cpu device "
+                     "(device='cpu', or CUARRAY_DEVICE=cpu in the environment)";
     }
     return NULL;
 }
@@ -199,8 +209,7 @@ ca_cuda_error_hint(int status, const char *call, const char *hint)
         return raise_status(ca_st->CUDAError, status, "CA_KERR_NO_CUDA",
                             "a GPU operation was requested", call,
                             hint ? hint : no_gpu_hint(status));
-    default:
-        break;
+    default: break;
     }
     /* Non-sticky errors stay in the runtime's per-thread "last error" until read;
      * clear it so the next launch check does not report this failure again. */
@@ -321,12 +330,12 @@ raise_cuda_error(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef errors_methods[] = {
-    {"_raise_cuda_error", raise_cuda_error, METH_VARARGS,
-     "_raise_cuda_error(status, call, lib='cuda')\n--\n\n"
-     "Test hook: raise the exception cuarray raises for `status` returned by `call`.\n"
-     "lib is 'cuda', 'cublas', 'curand', 'cufft' or 'unraisable' (reports, returns\n"
-     "None)."},
-    {NULL, NULL, 0, NULL},
+    { "_raise_cuda_error", raise_cuda_error, METH_VARARGS,
+      "_raise_cuda_error(status, call, lib='cuda')\n--\n\n"
+      "Test hook: raise the exception cuarray raises for `status` returned by `call`.\n"
+      "lib is 'cuda', 'cublas', 'curand', 'cufft' or 'unraisable' (reports, returns\n"
+      "None)." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ---- init ---------------------------------------------------------------- */
@@ -365,24 +374,24 @@ ca_errors_init(PyObject *m)
     if (ca_st->OutOfMemoryError == NULL) {
         return -1;
     }
-    ca_st->CUBLASError = new_exception(
-        "cuarray.cuda.CUBLASError",
-        "A cuBLAS call failed (status is a cublasStatus_t); a CUDAError.",
-        ca_st->CUDAError);
+    ca_st->CUBLASError =
+        new_exception("cuarray.cuda.CUBLASError",
+                      "A cuBLAS call failed (status is a cublasStatus_t); a CUDAError.",
+                      ca_st->CUDAError);
     if (ca_st->CUBLASError == NULL) {
         return -1;
     }
-    ca_st->CURANDError = new_exception(
-        "cuarray.cuda.CURANDError",
-        "A cuRAND call failed (status is a curandStatus_t); a CUDAError.",
-        ca_st->CUDAError);
+    ca_st->CURANDError =
+        new_exception("cuarray.cuda.CURANDError",
+                      "A cuRAND call failed (status is a curandStatus_t); a CUDAError.",
+                      ca_st->CUDAError);
     if (ca_st->CURANDError == NULL) {
         return -1;
     }
-    ca_st->CUFFTError = new_exception(
-        "cuarray.cuda.CUFFTError",
-        "A cuFFT call failed (status is a cufftResult); a CUDAError.",
-        ca_st->CUDAError);
+    ca_st->CUFFTError =
+        new_exception("cuarray.cuda.CUFFTError",
+                      "A cuFFT call failed (status is a cufftResult); a CUDAError.",
+                      ca_st->CUDAError);
     if (ca_st->CUFFTError == NULL) {
         return -1;
     }

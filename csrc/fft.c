@@ -259,24 +259,6 @@ check_out(CaArray *a, CaArray *out, const fft_call *f, const Py_ssize_t *yshape)
 /* ======================================================================== */
 static PyObject *np_fft[8]; /* fft ifft rfft irfft fftn ifftn rfftn irfftn */
 
-static PyObject *
-numpy_view(CaArray *x)
-{
-    PyArray_Descr *d = ca_descr(x->dtype);
-    Py_INCREF(d);
-    int flags = (x->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
-    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(x), CA_SHAPE(x),
-                                       x->size ? CA_STRIDES(x) : NULL,
-                                       x->size ? x->data : NULL, flags, NULL);
-    if (v != NULL && x->size) {
-        Py_INCREF(x);
-        if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)x) < 0) {
-            Py_DECREF(v);
-            return NULL;
-        }
-    }
-    return v;
-}
 
 static int
 load_numpy_fft(void)
@@ -307,8 +289,8 @@ fft_numpy(CaArray *a, const fft_call *f, CaArray *out)
     static const char *const norms[3] = { "backward", "ortho", "forward" };
     PyObject *view = NULL, *oview = NULL, *kw = NULL, *s = NULL, *axes = NULL;
     PyObject *r = NULL, *res = NULL;
-    if (load_numpy_fft() < 0 || (view = numpy_view(a)) == NULL ||
-        (out != NULL && (oview = numpy_view(out)) == NULL)) {
+    if (load_numpy_fft() < 0 || (view = ca_cpu_numpy_view(a)) == NULL ||
+        (out != NULL && (oview = ca_cpu_numpy_view(out)) == NULL)) {
         goto done;
     }
     int nd = f->naxes > 1;

@@ -200,21 +200,21 @@ array_reduce(CaArray *a, PyObject *unused)
 }
 
 PyMethodDef ca_format_array_methods[] = {
-    {"tolist", (PyCFunction)array_tolist, METH_NOARGS,
-     "tolist()\n--\n\nThe array as nested Python lists. Synchronizes."},
-    {"__reduce__", (PyCFunction)array_reduce, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    { "tolist", (PyCFunction)array_tolist, METH_NOARGS,
+      "tolist()\n--\n\nThe array as nested Python lists. Synchronizes." },
+    { "__reduce__", (PyCFunction)array_reduce, METH_NOARGS, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 PyType_Slot ca_format_slots[] = {
-    {Py_tp_repr, array_repr},
-    {Py_tp_str, array_str},
-    {0, NULL},
+    { Py_tp_repr, array_repr },
+    { Py_tp_str, array_str },
+    { 0, NULL },
 };
 
 static PyMethodDef format_functions[] = {
-    {"_format_copied", py_format_copied, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    { "_format_copied", py_format_copied, METH_VARARGS, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 int

@@ -39,15 +39,15 @@
 #define DEFAULT_THRESHOLD ((Py_ssize_t)1 << 16)
 
 typedef struct ca_pending {
-    struct ca_pending *prev, *next;  /* the global list, in the order asked for */
-    CaArray *out;                    /* borrowed: the array this computes (it owns us) */
-    CaArray *leaf[CA_FUSE_MAXLEAF];  /* strong references */
+    struct ca_pending *prev, *next; /* the global list, in the order asked for */
+    CaArray *out;                   /* borrowed: the array this computes (it owns us) */
+    CaArray *leaf[CA_FUSE_MAXLEAF]; /* strong references */
     int family, nconst;
-    int loop[CA_FUSE_MAXINSTR];      /* the loop of each instruction */
-    ca_fuse_params p;                /* leaves, constants, instructions */
+    int loop[CA_FUSE_MAXINSTR]; /* the loop of each instruction */
+    ca_fuse_params p;           /* leaves, constants, instructions */
     int device;
     ca_stream_t stream;
-    int consumed;                    /* copied into another program */
+    int consumed; /* copied into another program */
 } ca_pending;
 
 Py_ssize_t ca_fusion_npending;
@@ -58,8 +58,8 @@ static int threshold_read;
 /* counters for tests and the curious: cuarray._core._fusion() */
 static unsigned long long n_deferred, n_fused_launch, n_plain_launch, n_skipped;
 
-static const int family_float[CA_FUSE_NFAM] = {CA_FLOAT32, CA_FLOAT64};
-static const int family_vec[CA_FUSE_NFAM] = {CA_FUSE_VEC_F32, CA_FUSE_VEC_F64};
+static const int family_float[CA_FUSE_NFAM] = { CA_FLOAT32, CA_FLOAT64 };
+static const int family_vec[CA_FUSE_NFAM] = { CA_FUSE_VEC_F32, CA_FUSE_VEC_F64 };
 
 static Py_ssize_t
 fusion_threshold(void)
@@ -254,8 +254,8 @@ static int
 leaf_ok(const CaArray *a, int family, int device, int ndim, const Py_ssize_t *shape)
 {
     const CaMemory *m = a->mem;
-    if (a->pending != NULL || m == NULL || m->pending || m->shared || m->owner != NULL ||
-        m->kind != CA_MEM_DEVICE || a->device != device ||
+    if (a->pending != NULL || m == NULL || m->pending || m->shared ||
+        m->owner != NULL || m->kind != CA_MEM_DEVICE || a->device != device ||
         (a->dtype != CA_BOOL && a->dtype != family_float[family]) ||
         !(a->flags & CA_C_CONTIGUOUS) || CA_NDIM(a) != ndim) {
         return 0;
@@ -432,30 +432,30 @@ ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars, int 
         if (a != NULL && a->dtype != L->types[i]) {
             return NULL;
         }
-        if (a != NULL && !(a->pending != NULL
-                               ? pending_ok(a, family, device, stream, ndim, shape)
-                               : leaf_ok(a, family, device, ndim, shape))) {
+        if (a != NULL &&
+            !(a->pending != NULL ? pending_ok(a, family, device, stream, ndim, shape)
+                                 : leaf_ok(a, family, device, ndim, shape))) {
             return NULL;
         }
     }
 
     r = PyMem_Calloc(1, sizeof *r);
     if (r == NULL) {
-        return NULL;  /* not deferred; the eager path has its own errors */
+        return NULL; /* not deferred; the eager path has its own errors */
     }
     r->family = family;
     r->device = device;
     r->stream = stream;
     ca_fuse_instr ins;
     ins.slot = (int16_t)slot;
-    ins.src[0] = ins.src[1] = ins.src[2] = CA_FUSE_CONST;  /* unused inputs */
+    ins.src[0] = ins.src[1] = ins.src[2] = CA_FUSE_CONST; /* unused inputs */
     for (int i = 0; i < nin; i++) {
         CaArray *a = arrs[i];
-        int c = a == NULL              ? add_const(r, const_word(L->types[i], &scalars[i]))
-                : a->pending != NULL   ? add_program(r, a->pending)
-                                       : add_leaf(r, a);
+        int c = a == NULL ? add_const(r, const_word(L->types[i], &scalars[i]))
+                : a->pending != NULL ? add_program(r, a->pending)
+                                     : add_leaf(r, a);
         if (c < 0 || r->p.ninstr == CA_FUSE_MAXINSTR) {
-            free_pending(r);  /* too big to fuse: run eagerly */
+            free_pending(r); /* too big to fuse: run eagerly */
             return NULL;
         }
         ins.src[i] = (uint8_t)c;
@@ -466,7 +466,7 @@ ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars, int 
     res = ca_array_empty(L->types[nin], ndim, shape, 0, device, CA_MEM_DEVICE);
     if (res == NULL) {
         free_pending(r);
-        return NULL;  /* with the pool's OutOfMemoryError */
+        return NULL; /* with the pool's OutOfMemoryError */
     }
     for (int i = 0; i < nin; i++) {
         if (arrs[i] != NULL && arrs[i]->pending != NULL) {
@@ -494,7 +494,7 @@ ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars, int 
 static PyObject *
 py_fusion(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"threshold", NULL};
+    static const char *const names[] = { "threshold", NULL };
     PyObject *v[1];
     (void)m;
     if (ca_parse_args("_fusion", args, nargs, kwnames, names, 1, 0, v) < 0) {
@@ -514,8 +514,8 @@ py_fusion(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     }
     return Py_BuildValue("{s:n,s:n,s:K,s:K,s:K,s:K}", "threshold", old, "pending",
                          ca_fusion_npending, "deferred", n_deferred, "fused_launches",
-                         n_fused_launch, "plain_launches", n_plain_launch,
-                         "skipped", n_skipped);
+                         n_fused_launch, "plain_launches", n_plain_launch, "skipped",
+                         n_skipped);
 }
 
 static PyObject *
@@ -528,12 +528,12 @@ py_fusion_flush(PyObject *m, PyObject *unused)
 }
 
 static PyMethodDef fusion_defs[] = {
-    {"_fusion", (PyCFunction)(void (*)(void))py_fusion, METH_FASTCALL | METH_KEYWORDS,
-     "_fusion(threshold=None)\n--\n\nDeferred element-wise work: the counters and the "
-     "threshold in elements before the call (set a new one; 0 turns deferral off)."},
-    {"_fusion_flush", py_fusion_flush, METH_NOARGS,
-     "Launch every deferred element-wise kernel now."},
-    {NULL, NULL, 0, NULL},
+    { "_fusion", (PyCFunction)(void (*)(void))py_fusion, METH_FASTCALL | METH_KEYWORDS,
+      "_fusion(threshold=None)\n--\n\nDeferred element-wise work: the counters and the "
+      "threshold in elements before the call (set a new one; 0 turns deferral off)." },
+    { "_fusion_flush", py_fusion_flush, METH_NOARGS,
+      "Launch every deferred element-wise kernel now." },
+    { NULL, NULL, 0, NULL },
 };
 
 int

@@ -33,13 +33,13 @@
 /* ======================================================================== */
 
 enum {
-    IT_INT,    /* an integer: value in start */
-    IT_SLICE,  /* start, stop, step from PySlice_Unpack */
-    IT_NEW,    /* None */
-    IT_ELL,    /* Ellipsis */
-    IT_ARR,    /* an integer index array (int64, on the array's device) */
-    IT_MASK,   /* a boolean mask (on the array's device); 0-d masks too */
-    IT_BOOL,   /* a Python or NumPy bool scalar: value in start */
+    IT_INT,   /* an integer: value in start */
+    IT_SLICE, /* start, stop, step from PySlice_Unpack */
+    IT_NEW,   /* None */
+    IT_ELL,   /* Ellipsis */
+    IT_ARR,   /* an integer index array (int64, on the array's device) */
+    IT_MASK,  /* a boolean mask (on the array's device); 0-d masks too */
+    IT_BOOL,  /* a Python or NumPy bool scalar: value in start */
 };
 
 /* NumPy never accepts more than this many index items either. */
@@ -53,7 +53,7 @@ typedef struct {
 
 typedef struct {
     int n;
-    int nfancy;  /* IT_ARR, IT_MASK, IT_BOOL items */
+    int nfancy; /* IT_ARR, IT_MASK, IT_BOOL items */
     idx_item it[CA_MAX_ITEMS];
 } idx_key;
 
@@ -139,13 +139,13 @@ item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
     }
     PyArray_Descr *want = ca_descr(dtype);
     Py_INCREF(want);
-    c = (PyArrayObject *)PyArray_FromAny((PyObject *)h, want, 0, 0,
-                                         NPY_ARRAY_FORCECAST | NPY_ARRAY_CARRAY_RO, NULL);
+    c = (PyArrayObject *)PyArray_FromAny(
+        (PyObject *)h, want, 0, 0, NPY_ARRAY_FORCECAST | NPY_ARRAY_CARRAY_RO, NULL);
     if (c == NULL) {
         return -1;
     }
-    it->arr = ca_array_from_numpy(c, dtype, a->device,
-                                  ca_index_scratch_kind(a->device));
+    it->arr =
+        ca_array_from_numpy(c, dtype, a->device, ca_index_scratch_kind(a->device));
     Py_DECREF(c);
     return it->arr == NULL ? -1 : 0;
 }
@@ -274,8 +274,10 @@ parse_key(CaArray *a, PyObject *key, idx_key *k)
     if (PyTuple_Check(key)) {
         Py_ssize_t n = PyTuple_GET_SIZE(key);
         if (n > CA_MAX_ITEMS) {
-            PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
-                         "%d-dimensional, but %zd were indexed", CA_NDIM(a), n);
+            PyErr_Format(PyExc_IndexError,
+                         "too many indices for array: array is "
+                         "%d-dimensional, but %zd were indexed",
+                         CA_NDIM(a), n);
             return -1;
         }
         for (Py_ssize_t i = 0; i < n; i++) {
@@ -307,9 +309,9 @@ parse_key(CaArray *a, PyObject *key, idx_key *k)
  * [vdim, vdim + nd) of v (a boolean scalar or a 0-d mask covers one new
  * dimension of size 1). */
 typedef struct {
-    int item;        /* index into idx_key.it */
+    int item; /* index into idx_key.it */
     int vdim, nd;
-    int axis;        /* the first axis of the indexed array it covers */
+    int axis; /* the first axis of the indexed array it covers */
 } fancy_ref;
 
 typedef struct {
@@ -319,7 +321,7 @@ typedef struct {
     char *data;
     int nref;
     fancy_ref ref[CA_MAX_DIMS];
-    int consec;      /* where the broadcast index dimensions go in the result */
+    int consec; /* where the broadcast index dimensions go in the result */
 } idx_view;
 
 static int
@@ -327,7 +329,8 @@ too_many_dims(int n)
 {
     PyErr_Format(PyExc_IndexError,
                  "number of dimensions must be within [0, %d], indexing result "
-                 "would have %d", CA_MAX_DIMS, n);
+                 "would have %d",
+                 CA_MAX_DIMS, n);
     return -1;
 }
 
@@ -342,12 +345,8 @@ count_indexed(const CaArray *a, const idx_key *k, int *consumed)
         switch (it->type) {
         case IT_INT:
         case IT_SLICE:
-        case IT_ARR:
-            n++;
-            break;
-        case IT_MASK:
-            n += CA_NDIM(it->arr);
-            break;
+        case IT_ARR: n++; break;
+        case IT_MASK: n += CA_NDIM(it->arr); break;
         case IT_ELL:
             if (ell) {
                 PyErr_SetString(PyExc_IndexError,
@@ -356,13 +355,14 @@ count_indexed(const CaArray *a, const idx_key *k, int *consumed)
             }
             ell = 1;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     if (n > CA_NDIM(a)) {
-        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
-                     "%d-dimensional, but %d were indexed", CA_NDIM(a), n);
+        PyErr_Format(PyExc_IndexError,
+                     "too many indices for array: array is "
+                     "%d-dimensional, but %d were indexed",
+                     CA_NDIM(a), n);
         return -1;
     }
     *consumed = n;
@@ -537,7 +537,7 @@ view_fancy(view_build *b, const idx_item *it, int i)
 static int
 apply_basic(CaArray *a, idx_key *k, idx_view *v)
 {
-    view_build b = {CA_SHAPE(a), CA_STRIDES(a), 0, 0, v};
+    view_build b = { CA_SHAPE(a), CA_STRIDES(a), 0, 0, v };
     int consumed, consec_status = -1, rc = 0;
 
     if (count_indexed(a, k, &consumed) < 0) {
@@ -555,26 +555,17 @@ apply_basic(CaArray *a, idx_key *k, idx_view *v)
             note_consec(v, fancy, b.result_dim, &consec_status);
         }
         switch (it->type) {
-        case IT_INT:
-            rc = view_int(&b, it);
-            break;
-        case IT_SLICE:
-            rc = view_slice(&b, it);
-            break;
-        case IT_NEW:
-            rc = view_newaxis(&b);
-            break;
+        case IT_INT: rc = view_int(&b, it); break;
+        case IT_SLICE: rc = view_slice(&b, it); break;
+        case IT_NEW: rc = view_newaxis(&b); break;
         case IT_ELL:
             /* what the other items leave */
             rc = view_ellipsis(&b, CA_NDIM(a) - consumed);
             break;
         case IT_ARR:
         case IT_MASK:
-        case IT_BOOL:
-            rc = view_fancy(&b, it, i);
-            break;
-        default:
-            break;
+        case IT_BOOL: rc = view_fancy(&b, it, i); break;
+        default: break;
         }
     }
     if (rc < 0) {
@@ -648,9 +639,9 @@ fast_subscript(CaArray *a, PyObject *key, PyObject **out)
 typedef struct {
     int device;
     ca_stream_t stream;
-    CaArray *buf;      /* two int64 in device memory (GPU only) */
+    CaArray *buf; /* two int64 in device memory (GPU only) */
     int64_t host[2];
-    int64_t *ptr;      /* what the kernels get */
+    int64_t *ptr; /* what the kernels get */
 } idx_flag;
 
 /* Without `need` (no index needs a range check) the flag is NULL: kernels only
@@ -711,7 +702,7 @@ flag_close(idx_flag *f)
 /* One index of the gather/scatter: an int64 array (or NULL: constant 0) whose
  * values index axis `axis` (extent, scale) or are byte offsets (extent -1). */
 typedef struct {
-    CaArray *idx;    /* owned, or NULL */
+    CaArray *idx; /* owned, or NULL */
     int nd;
     Py_ssize_t shape[CA_MAX_DIMS];
     Py_ssize_t strides[CA_MAX_DIMS];
@@ -726,14 +717,14 @@ typedef struct {
     idx_view v;
     int nent;
     idx_entry ent[CA_MAX_DIMS];
-    int nb;                              /* broadcast index shape */
+    int nb; /* broadcast index shape */
     Py_ssize_t bshape[CA_MAX_DIMS];
-    int rnd;                             /* the result */
+    int rnd; /* the result */
     Py_ssize_t rshape[CA_MAX_DIMS];
-    int bpos;                            /* where the index dims sit in the result */
-    int need_check;                      /* some index values need a range check */
-    int doomed;                          /* an index into an axis of length 0 */
-    CaArray *off;                        /* combined byte offsets (several indexes) */
+    int bpos;       /* where the index dims sit in the result */
+    int need_check; /* some index values need a range check */
+    int doomed;     /* an index into an axis of length 0 */
+    CaArray *off;   /* combined byte offsets (several indexes) */
 } idx_plan;
 
 static void
@@ -782,8 +773,8 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
     }
     if (ca_run_mask_count(P->device, (const uint8_t *)m->data, n,
                           (int64_t *)scratch->data, P->stream) < 0 ||
-        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total,
-                  1) < 0) {
+        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total, 1) <
+            0) {
         goto error;
     }
     Py_ssize_t nt = (Py_ssize_t)total;
@@ -792,10 +783,9 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
     if (out == NULL) {
         goto error;
     }
-    if (nt > 0 &&
-        ca_run_mask_offsets(P->device, (const uint8_t *)m->data, n,
-                            (const int64_t *)scratch->data, mnd, sh, st,
-                            (int64_t *)out->data, P->stream) < 0) {
+    if (nt > 0 && ca_run_mask_offsets(P->device, (const uint8_t *)m->data, n,
+                                      (const int64_t *)scratch->data, mnd, sh, st,
+                                      (int64_t *)out->data, P->stream) < 0) {
         goto error;
     }
     Py_DECREF(m);
@@ -827,7 +817,8 @@ shape_mismatch(idx_plan *P)
     if (parts != NULL) {
         PyErr_Format(PyExc_IndexError,
                      "shape mismatch: indexing arrays could not be broadcast together "
-                     "with shapes %U", parts);
+                     "with shapes %U",
+                     parts);
         Py_DECREF(parts);
     }
 }
@@ -915,7 +906,7 @@ plan_entries(idx_plan *P)
     }
     /* The result: v's dimensions no fancy item covers, with the broadcast index
      * dimensions inserted at consec. */
-    int covered[CA_MAX_DIMS] = {0};
+    int covered[CA_MAX_DIMS] = { 0 };
     for (int i = 0; i < P->v.nref; i++) {
         for (int j = 0; j < P->v.ref[i].nd; j++) {
             covered[P->v.ref[i].vdim + j] = 1;
@@ -939,7 +930,7 @@ plan_entries(idx_plan *P)
 static void
 plan_pass(idx_plan *P, ca_index_pass *p)
 {
-    int covered[CA_MAX_DIMS] = {0};
+    int covered[CA_MAX_DIMS] = { 0 };
     for (int i = 0; i < P->v.nref; i++) {
         for (int j = 0; j < P->v.ref[i].nd; j++) {
             covered[P->v.ref[i].vdim + j] = 1;
@@ -1093,9 +1084,9 @@ plan_flag_raise(idx_plan *P, idx_flag *f)
         if (i < 0 || i >= P->nent) {
             i = 0;
         }
-        PyErr_Format(PyExc_IndexError,
-                     "index %lld is out of bounds for axis %d with size %lld",
-                     (long long)f->host[1], P->ent[i].axis, (long long)P->ent[i].extent);
+        PyErr_Format(
+            PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld",
+            (long long)f->host[1], P->ent[i].axis, (long long)P->ent[i].extent);
         return -1;
     }
     return 0;
@@ -1105,7 +1096,7 @@ static PyObject *
 gather(CaArray *a, idx_plan *P)
 {
     CaArray *out = NULL;
-    idx_flag f = {0};
+    idx_flag f = { 0 };
     ca_index_pass p;
 
     plan_pass(P, &p);
@@ -1234,7 +1225,7 @@ may_overlap(const CaArray *a, const CaArray *b)
         return a->mem->ptr == b->mem->ptr;
     }
     char *lo[2], *hi[2];
-    const CaArray *x[2] = {a, b};
+    const CaArray *x[2] = { a, b };
     for (int i = 0; i < 2; i++) {
         lo[i] = hi[i] = x[i]->data;
         for (int d = 0; d < CA_NDIM(x[i]); d++) {
@@ -1345,7 +1336,8 @@ broadcast_value(idx_plan *P, const CaArray *val, ca_index_pass *p)
     if (vs != NULL && rs != NULL) {
         PyErr_Format(PyExc_ValueError,
                      "shape mismatch: value array of shape %R could not be "
-                     "broadcast to indexing result of shape %R", vs, rs);
+                     "broadcast to indexing result of shape %R",
+                     vs, rs);
     }
     Py_XDECREF(vs);
     Py_XDECREF(rs);
@@ -1379,7 +1371,7 @@ static int
 scatter(CaArray *a, idx_plan *P, PyObject *value)
 {
     CaArray *val = NULL;
-    idx_flag f = {0};
+    idx_flag f = { 0 };
     ca_index_pass p;
 
     plan_pass(P, &p);
@@ -1484,7 +1476,7 @@ ca_index_init(PyObject *m)
 }
 
 PyType_Slot ca_index_slots[] = {
-    {Py_mp_subscript, (void *)Ndarray_subscript},
-    {Py_mp_ass_subscript, (void *)Ndarray_ass_subscript},
-    {0, NULL},
+    { Py_mp_subscript, (void *)Ndarray_subscript },
+    { Py_mp_ass_subscript, (void *)Ndarray_ass_subscript },
+    { 0, NULL },
 };

@@ -39,18 +39,18 @@ static PyObject *k_shape, *k_typestr, *k_descr, *k_data, *k_strides, *k_version,
 static PyObject *k_max_version, *k_dl_device, *k_copy;
 /* kwnames tuples for calling a producer's __dlpack__. */
 static PyObject *kw_stream_maxver, *kw_stream, *kw_maxver;
-static PyObject *max_version_obj;      /* (1, 0) */
-static PyObject *cai_version_obj;      /* 3 */
+static PyObject *max_version_obj; /* (1, 0) */
+static PyObject *cai_version_obj; /* 3 */
 static PyObject *typestr_obj[CA_NTYPES];
 static PyObject *descr_item[CA_NTYPES]; /* ('', typestr), immutable so shared */
 
 /* CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns off the wait on a CAI `stream`. */
 static int cai_sync = 1;
 
-#define PTR_NAME_V "dltensor_versioned"
-#define PTR_NAME_L "dltensor"
-#define USED_NAME_V "used_dltensor_versioned"
-#define USED_NAME_L "used_dltensor"
+#define PTR_NAME_V   "dltensor_versioned"
+#define PTR_NAME_L   "dltensor"
+#define USED_NAME_V  "used_dltensor_versioned"
+#define USED_NAME_L  "used_dltensor"
 #define OWNER_NAME_V "cuarray.dlpack_owner_versioned"
 #define OWNER_NAME_L "cuarray.dlpack_owner"
 
@@ -185,7 +185,8 @@ layout_extent(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
               int itemsize, Py_ssize_t *lo, Py_ssize_t *hi)
 {
     if (ca_layout_extent(ndim, shape, strides, itemsize, lo, hi) < 0) {
-        PyErr_SetString(PyExc_ValueError, "strides and shape overflow the address space");
+        PyErr_SetString(PyExc_ValueError,
+                        "strides and shape overflow the address space");
         return -1;
     }
     return 0;
@@ -226,10 +227,9 @@ c_strides(int ndim, const Py_ssize_t *shape, int itemsize, Py_ssize_t *strides)
 /* An array over foreign memory [ptr + lo, ptr + hi) kept alive by `owner`, or
  * an empty array when size == 0 (zero-size arrays hold no Memory). */
 static CaArray *
-wrap_foreign(char *ptr, char *host_ptr, Py_ssize_t lo, Py_ssize_t hi,
-             Py_ssize_t size, int dtype, int ndim, const Py_ssize_t *shape,
-             const Py_ssize_t *strides, int device, ca_memkind kind,
-             PyObject *owner, int readonly)
+wrap_foreign(char *ptr, char *host_ptr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size,
+             int dtype, int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
+             int device, ca_memkind kind, PyObject *owner, int readonly)
 {
     CaMemory *mem = NULL;
     CaArray *arr = NULL;
@@ -327,14 +327,14 @@ Ndarray_get_cai(CaArray *self, void *closure)
 }
 
 PyGetSetDef ca_interop_array_getset[] = {
-    {"__cuda_array_interface__", (getter)Ndarray_get_cai, NULL,
-     "The CUDA Array Interface (version 3) of a GPU-accessible array.\n\n"
-     "Offered by device, managed and pinned arrays; host arrays have none\n"
-     "(AttributeError). `stream` is the current stream of the array's device\n"
-     "(1 for the legacy default stream): conservative, as pending work may be\n"
-     "on it.",
-     NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "__cuda_array_interface__", (getter)Ndarray_get_cai, NULL,
+      "The CUDA Array Interface (version 3) of a GPU-accessible array.\n\n"
+      "Offered by device, managed and pinned arrays; host arrays have none\n"
+      "(AttributeError). `stream` is the current stream of the array's device\n"
+      "(1 for the legacy default stream): conservative, as pending work may be\n"
+      "on it.",
+      NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 /* ======================================================================== */
@@ -376,26 +376,29 @@ parse_typestr(PyObject *s)
         return -1;
     }
     switch (p[1]) {
-    case 'b':
-        dtype = size == 1 ? CA_BOOL : -1;
-        break;
+    case 'b': dtype = size == 1 ? CA_BOOL : -1; break;
     case 'i':
-        dtype = size == 1 ? CA_INT8 : size == 2 ? CA_INT16 : size == 4 ? CA_INT32
-              : size == 8 ? CA_INT64 : -1;
+        dtype = size == 1   ? CA_INT8
+                : size == 2 ? CA_INT16
+                : size == 4 ? CA_INT32
+                : size == 8 ? CA_INT64
+                            : -1;
         break;
     case 'u':
-        dtype = size == 1 ? CA_UINT8 : size == 2 ? CA_UINT16 : size == 4 ? CA_UINT32
-              : size == 8 ? CA_UINT64 : -1;
+        dtype = size == 1   ? CA_UINT8
+                : size == 2 ? CA_UINT16
+                : size == 4 ? CA_UINT32
+                : size == 8 ? CA_UINT64
+                            : -1;
         break;
     case 'f':
-        dtype = size == 2 ? CA_FLOAT16 : size == 4 ? CA_FLOAT32
-              : size == 8 ? CA_FLOAT64 : -1;
+        dtype = size == 2   ? CA_FLOAT16
+                : size == 4 ? CA_FLOAT32
+                : size == 8 ? CA_FLOAT64
+                            : -1;
         break;
-    case 'c':
-        dtype = size == 8 ? CA_COMPLEX64 : size == 16 ? CA_COMPLEX128 : -1;
-        break;
-    default:
-        break;
+    case 'c': dtype = size == 8 ? CA_COMPLEX64 : size == 16 ? CA_COMPLEX128 : -1; break;
+    default: break;
     }
     if (dtype < 0) {
         PyErr_Format(PyExc_TypeError,
@@ -441,14 +444,16 @@ parse_int_seq(PyObject *o, int ndim, Py_ssize_t *out, int nonneg, const char *wh
         /* The list may not change under us: get_ssize can run __index__, so
          * re-check the size each time. */
         if (i >= PySequence_Fast_GET_SIZE(o)) {
-            PyErr_Format(PyExc_ValueError, "__cuda_array_interface__['%s'] changed "
-                                           "size while being read", what);
+            PyErr_Format(PyExc_ValueError,
+                         "__cuda_array_interface__['%s'] changed "
+                         "size while being read",
+                         what);
             return -1;
         }
         PyObject *item = PySequence_Fast_GET_ITEM(o, i);
         Py_INCREF(item);
-        int r = get_ssize(item, &out[i],
-                          "__cuda_array_interface__ shape/strides entry");
+        int r =
+            get_ssize(item, &out[i], "__cuda_array_interface__ shape/strides entry");
         Py_DECREF(item);
         if (r < 0) {
             return -1;
@@ -483,11 +488,11 @@ typedef struct {
     int ndim;
     int version;
     int readonly;
-    int has_stream;          /* version 3 with a non-None stream */
+    int has_stream; /* version 3 with a non-None stream */
     uintptr_t ptr;
     uintptr_t stream;
     Py_ssize_t size;
-    Py_ssize_t lo, hi;       /* byte extent around ptr (size > 0) */
+    Py_ssize_t lo, hi; /* byte extent around ptr (size > 0) */
     Py_ssize_t shape[CA_MAX_DIMS];
     Py_ssize_t strides[CA_MAX_DIMS];
 } cai_desc;
@@ -702,9 +707,7 @@ cai_build(PyObject *owner, const cai_desc *c)
         return NULL;
     }
     switch (attr.type) {
-    case CA_PTR_DEVICE:
-        kind = CA_MEM_DEVICE;
-        break;
+    case CA_PTR_DEVICE: kind = CA_MEM_DEVICE; break;
     case CA_PTR_MANAGED:
         kind = CA_MEM_MANAGED;
         host = ptr;
@@ -798,20 +801,26 @@ dtype_from_dl(DLDataType t)
     int bits = t.bits, dtype = -1;
     if (t.lanes == 1) {
         switch (t.code) {
-        case kDLBool:
-            dtype = bits == 8 ? CA_BOOL : -1;
-            break;
+        case kDLBool: dtype = bits == 8 ? CA_BOOL : -1; break;
         case kDLInt:
-            dtype = bits == 8 ? CA_INT8 : bits == 16 ? CA_INT16 : bits == 32 ? CA_INT32
-                  : bits == 64 ? CA_INT64 : -1;
+            dtype = bits == 8    ? CA_INT8
+                    : bits == 16 ? CA_INT16
+                    : bits == 32 ? CA_INT32
+                    : bits == 64 ? CA_INT64
+                                 : -1;
             break;
         case kDLUInt:
-            dtype = bits == 8 ? CA_UINT8 : bits == 16 ? CA_UINT16
-                  : bits == 32 ? CA_UINT32 : bits == 64 ? CA_UINT64 : -1;
+            dtype = bits == 8    ? CA_UINT8
+                    : bits == 16 ? CA_UINT16
+                    : bits == 32 ? CA_UINT32
+                    : bits == 64 ? CA_UINT64
+                                 : -1;
             break;
         case kDLFloat:
-            dtype = bits == 16 ? CA_FLOAT16 : bits == 32 ? CA_FLOAT32
-                  : bits == 64 ? CA_FLOAT64 : -1;
+            dtype = bits == 16   ? CA_FLOAT16
+                    : bits == 32 ? CA_FLOAT32
+                    : bits == 64 ? CA_FLOAT64
+                                 : -1;
             break;
         case kDLComplex:
             dtype = bits == 64 ? CA_COMPLEX64 : bits == 128 ? CA_COMPLEX128 : -1;
@@ -821,8 +830,7 @@ dtype_from_dl(DLDataType t)
                             "DLPack tensor has dtype bfloat16, which is not a cuarray "
                             "dtype; convert it to float32 (or float16) first");
             return -1;
-        default:
-            break;
+        default: break;
         }
     }
     if (dtype < 0) {
@@ -1021,8 +1029,10 @@ parse_dlpack_stream(PyObject *o, uintptr_t *id)
         return 0;
     }
     if (!PyLong_Check(o) || PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "__dlpack__: stream must be an int or None, not "
-                                      "%.100s", Py_TYPE(o)->tp_name);
+        PyErr_Format(PyExc_TypeError,
+                     "__dlpack__: stream must be an int or None, not "
+                     "%.100s",
+                     Py_TYPE(o)->tp_name);
         return -1;
     }
     v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -1097,21 +1107,20 @@ wrap_numpy_host(PyArrayObject *arr, int dtype, int readonly)
 
 /* A __dlpack__ call's arguments, parsed. */
 typedef struct {
-    PyObject *stream;    /* borrowed; NULL when not given */
-    int versioned;       /* max_version asks for 1.x */
-    int copy;            /* -1 None, 0 False, 1 True */
-    uintptr_t consumer;  /* the consumer's stream id; 0 = no synchronization */
-    int to_cpu;          /* dl_device asks for the CPU */
-    DLDevice out;        /* the device the capsule names */
+    PyObject *stream;   /* borrowed; NULL when not given */
+    int versioned;      /* max_version asks for 1.x */
+    int copy;           /* -1 None, 0 False, 1 True */
+    uintptr_t consumer; /* the consumer's stream id; 0 = no synchronization */
+    int to_cpu;         /* dl_device asks for the CPU */
+    DLDevice out;       /* the device the capsule names */
 } dlpack_args;
 
 /* The keyword-only arguments: o[0..3] = stream, max_version, dl_device, copy
  * (borrowed, NULL when not given). */
 static int
-dlpack_kwargs(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-              PyObject **o)
+dlpack_kwargs(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **o)
 {
-    PyObject *const names[4] = {k_stream, k_max_version, k_dl_device, k_copy};
+    PyObject *const names[4] = { k_stream, k_max_version, k_dl_device, k_copy };
 
     o[0] = o[1] = o[2] = o[3] = NULL;
     if (nargs != 0) {
@@ -1177,8 +1186,8 @@ dlpack_target(CaArray *self, PyObject *o, dlpack_args *r)
 }
 
 static int
-dlpack_parse(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
-             PyObject *kwnames, dlpack_args *r)
+dlpack_parse(CaArray *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             dlpack_args *r)
 {
     PyObject *o[4];
 
@@ -1342,28 +1351,28 @@ error:
 }
 
 PyMethodDef ca_interop_array_methods[] = {
-    {"__dlpack__", (PyCFunction)(void (*)(void))Ndarray_dlpack,
-     METH_FASTCALL | METH_KEYWORDS,
-     "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, "
-     "copy=None)\n--\n\n"
-     "Export the array as a DLPack capsule (Python array API).\n\n"
-     "Parameters\n----------\n"
-     "stream : int or None\n    The consumer's stream: None or 1 for the legacy "
-     "default stream, 2\n    for the per-thread default, a stream handle, or -1 for "
-     "no\n    synchronization. The consumer's stream waits (on the GPU) for work\n"
-     "    queued on the array's current stream.\n"
-     "max_version : tuple of two ints, optional\n    (1, x) or newer gives a "
-     "'dltensor_versioned' capsule, else the\n    legacy 'dltensor'.\n"
-     "dl_device : tuple of two ints, optional\n    The array's own device, or "
-     "(1, 0) for the CPU (a copy of device\n    memory; host-accessible memory is "
-     "shared).\n"
-     "copy : bool, optional\n    True always copies (flagged IS_COPIED), False never "
-     "does."},
-    {"__dlpack_device__", (PyCFunction)Ndarray_dlpack_device, METH_NOARGS,
-     "__dlpack_device__($self, /)\n--\n\n"
-     "(device_type, device_id): (2, n) for device memory, (13, 0) managed,\n"
-     "(3, 0) pinned, (1, 0) host."},
-    {NULL, NULL, 0, NULL},
+    { "__dlpack__", (PyCFunction)(void (*)(void))Ndarray_dlpack,
+      METH_FASTCALL | METH_KEYWORDS,
+      "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, "
+      "copy=None)\n--\n\n"
+      "Export the array as a DLPack capsule (Python array API).\n\n"
+      "Parameters\n----------\n"
+      "stream : int or None\n    The consumer's stream: None or 1 for the legacy "
+      "default stream, 2\n    for the per-thread default, a stream handle, or -1 for "
+      "no\n    synchronization. The consumer's stream waits (on the GPU) for work\n"
+      "    queued on the array's current stream.\n"
+      "max_version : tuple of two ints, optional\n    (1, x) or newer gives a "
+      "'dltensor_versioned' capsule, else the\n    legacy 'dltensor'.\n"
+      "dl_device : tuple of two ints, optional\n    The array's own device, or "
+      "(1, 0) for the CPU (a copy of device\n    memory; host-accessible memory is "
+      "shared).\n"
+      "copy : bool, optional\n    True always copies (flagged IS_COPIED), False never "
+      "does." },
+    { "__dlpack_device__", (PyCFunction)Ndarray_dlpack_device, METH_NOARGS,
+      "__dlpack_device__($self, /)\n--\n\n"
+      "(device_type, device_id): (2, n) for device memory, (13, 0) managed,\n"
+      "(3, 0) pinned, (1, 0) host." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ======================================================================== */
@@ -1508,7 +1517,7 @@ call_dlpack(PyObject *meth, PyObject *stream)
 
 /* A DLPack tensor being imported, as read from its capsule. */
 typedef struct {
-    void *mt;                /* the managed tensor, of either version */
+    void *mt; /* the managed tensor, of either version */
     DLTensor *t;
     int versioned;
     int readonly;
@@ -1516,9 +1525,9 @@ typedef struct {
     Py_ssize_t shape[CA_MAX_DIMS];
     Py_ssize_t strides[CA_MAX_DIMS]; /* bytes */
     Py_ssize_t size;
-    Py_ssize_t lo, hi;       /* byte extent around ptr (size > 0) */
-    uintptr_t ptr;           /* data + byte_offset */
-    int dev;                 /* where it lands: CA_CPU or a GPU */
+    Py_ssize_t lo, hi; /* byte extent around ptr (size > 0) */
+    uintptr_t ptr;     /* data + byte_offset */
+    int dev;           /* where it lands: CA_CPU or a GPU */
     ca_memkind kind;
 } dl_import;
 
@@ -1654,11 +1663,10 @@ tensor_extent(dl_import *d)
     if (d->size == 0) {
         return 0;
     }
-    return check_foreign_extent(d->ptr, d->ndim, d->shape, d->strides, d->itemsize,
-                                PyExc_BufferError,
-                                "DLPack tensor has a NULL data pointer",
-                                "DLPack tensor extends outside the address space",
-                                &d->lo, &d->hi);
+    return check_foreign_extent(
+        d->ptr, d->ndim, d->shape, d->strides, d->itemsize, PyExc_BufferError,
+        "DLPack tensor has a NULL data pointer",
+        "DLPack tensor extends outside the address space", &d->lo, &d->hi);
 }
 
 /* Where the tensor lands (d->dev, d->kind) for from_dlpack's `device` and
@@ -1693,7 +1701,7 @@ tensor_placement(dl_import *d, int device, int copy)
         else {
             d->dev = any_gpu(device);
             d->kind = d->t->device.device_type == kDLCUDAManaged ? CA_MEM_MANAGED
-                                                                  : CA_MEM_PINNED;
+                                                                 : CA_MEM_PINNED;
         }
         break;
     default:
@@ -1718,9 +1726,9 @@ tensor_placement(dl_import *d, int device, int copy)
 static PyObject *
 consume_capsule(PyObject *cap, const dl_import *d)
 {
-    PyObject *owner = PyCapsule_New(d->mt, d->versioned ? OWNER_NAME_V : OWNER_NAME_L,
-                                    d->versioned ? owner_dtor_versioned
-                                                 : owner_dtor_legacy);
+    PyObject *owner =
+        PyCapsule_New(d->mt, d->versioned ? OWNER_NAME_V : OWNER_NAME_L,
+                      d->versioned ? owner_dtor_versioned : owner_dtor_legacy);
     if (owner == NULL) {
         return NULL;
     }
@@ -1810,8 +1818,8 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
     dl_import d;
 
     /* Everything is checked before the capsule is consumed. */
-    if (capsule_tensor(cap, &d) < 0 || tensor_layout(&d) < 0 ||
-        tensor_extent(&d) < 0 || tensor_placement(&d, device, copy) < 0) {
+    if (capsule_tensor(cap, &d) < 0 || tensor_layout(&d) < 0 || tensor_extent(&d) < 0 ||
+        tensor_placement(&d, device, copy) < 0) {
         return NULL;
     }
     owner = consume_capsule(cap, &d);
@@ -1899,7 +1907,7 @@ error:
 static PyObject *
 interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"", "device", "copy", NULL};
+    static char *kwlist[] = { "", "device", "copy", NULL };
     PyObject *x, *o_dev = Py_None, *o_copy = Py_None;
     int device = CA_DEVICE_AUTO, copy = -1, found;
     CaArray *res;
@@ -1955,28 +1963,28 @@ interop_cai_sync(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyMethodDef interop_functions[] = {
-    {"from_dlpack", (PyCFunction)(void (*)(void))interop_from_dlpack,
-     METH_VARARGS | METH_KEYWORDS,
-     "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
-     "An array sharing the memory of a DLPack producer `x`.\n\n"
-     "Calls ``x.__dlpack__(stream=<current stream>, max_version=(1, 0))`` (the\n"
-     "legacy signature for older producers) so the producer's pending work is\n"
-     "ordered before ours without a host synchronize. Device memory gives a\n"
-     "device array, managed and pinned memory managed and pinned arrays, CPU\n"
-     "memory a host array on the cpu device. A read-only tensor gives a\n"
-     "non-writeable array.\n\n"
-     "Parameters\n----------\n"
-     "device : device, optional\n    Where the result lives; data elsewhere is copied "
-     "(default: where\n    the data is).\n"
-     "copy : bool, optional\n    True always copies; False never does (BufferError "
-     "when a copy\n    would be needed); None copies only to change device."},
-    {"_from_cai", (PyCFunction)interop_from_cai, METH_O,
-     "_from_cai(obj)\n--\n\nImport through __cuda_array_interface__ (testing hook)."},
-    {"_cai_sync", (PyCFunction)(void (*)(void))interop_cai_sync, METH_FASTCALL,
-     "_cai_sync(flag=None)\n--\n\n"
-     "Get (and set) whether a CAI import waits on the producer's stream\n"
-     "(CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns it off). Returns the old value."},
-    {NULL, NULL, 0, NULL},
+    { "from_dlpack", (PyCFunction)(void (*)(void))interop_from_dlpack,
+      METH_VARARGS | METH_KEYWORDS,
+      "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
+      "An array sharing the memory of a DLPack producer `x`.\n\n"
+      "Calls ``x.__dlpack__(stream=<current stream>, max_version=(1, 0))`` (the\n"
+      "legacy signature for older producers) so the producer's pending work is\n"
+      "ordered before ours without a host synchronize. Device memory gives a\n"
+      "device array, managed and pinned memory managed and pinned arrays, CPU\n"
+      "memory a host array on the cpu device. A read-only tensor gives a\n"
+      "non-writeable array.\n\n"
+      "Parameters\n----------\n"
+      "device : device, optional\n    Where the result lives; data elsewhere is copied "
+      "(default: where\n    the data is).\n"
+      "copy : bool, optional\n    True always copies; False never does (BufferError "
+      "when a copy\n    would be needed); None copies only to change device." },
+    { "_from_cai", (PyCFunction)interop_from_cai, METH_O,
+      "_from_cai(obj)\n--\n\nImport through __cuda_array_interface__ (testing hook)." },
+    { "_cai_sync", (PyCFunction)(void (*)(void))interop_cai_sync, METH_FASTCALL,
+      "_cai_sync(flag=None)\n--\n\n"
+      "Get (and set) whether a CAI import waits on the producer's stream\n"
+      "(CUARRAY_CUDA_ARRAY_INTERFACE_SYNC=0 turns it off). Returns the old value." },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyObject *

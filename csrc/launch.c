@@ -47,7 +47,8 @@ nogil(int device, int64_t work)
 /* ======================================================================== */
 
 int
-ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t stream)
+ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
+                 ca_stream_t stream)
 {
     return RUN(ca_copy_cast(device, s, dst_dtype, src_dtype, stream));
 }
@@ -60,13 +61,14 @@ ca_run_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t
 
 int
 ca_run_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
-                   unsigned scalar_mask, ca_stream_t stream, int64_t work, const char *what)
+                   unsigned scalar_mask, ca_stream_t stream, int64_t work,
+                   const char *what)
 {
     int st;
     ca_launch_flush();
     if (nogil(device, work)) {
         Py_BEGIN_ALLOW_THREADS
-        st = ca_elementwise(device, loop, s, scalars, scalar_mask, stream);
+            st = ca_elementwise(device, loop, s, scalars, scalar_mask, stream);
         Py_END_ALLOW_THREADS
     }
     else {
@@ -83,7 +85,7 @@ ca_run_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype
     ca_launch_flush();
     if (nogil(device, work)) {
         Py_BEGIN_ALLOW_THREADS
-        st = ca_reduce(device, op, d, in_dtype, out_dtype, stream);
+            st = ca_reduce(device, op, d, in_dtype, out_dtype, stream);
         Py_END_ALLOW_THREADS
     }
     else {
@@ -100,7 +102,7 @@ ca_run_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
     ca_launch_flush();
     if (nogil(device, work)) {
         Py_BEGIN_ALLOW_THREADS
-        st = ca_scan(device, op, d, in_dtype, out_dtype, stream);
+            st = ca_scan(device, op, d, in_dtype, out_dtype, stream);
         Py_END_ALLOW_THREADS
     }
     else {
@@ -113,32 +115,35 @@ int
 ca_run_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
                       uint64_t offset, double low, double scale, ca_stream_t stream)
 {
-    return RUN(ca_random_uniform(device, out, n, dtype, seed, offset, low, scale, stream));
+    return RUN(
+        ca_random_uniform(device, out, n, dtype, seed, offset, low, scale, stream));
 }
 
 int
 ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
                      uint64_t offset, double loc, double scale, ca_stream_t stream)
 {
-    return RUN(ca_random_normal(device, out, n, dtype, seed, offset, loc, scale, stream));
+    return RUN(
+        ca_random_normal(device, out, n, dtype, seed, offset, loc, scale, stream));
 }
 
 int
 ca_run_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
-                       uint64_t offset, uint64_t low, uint64_t range_m1, ca_stream_t stream)
+                       uint64_t offset, uint64_t low, uint64_t range_m1,
+                       ca_stream_t stream)
 {
     return RUN(ca_random_integers(device, out, n, itemsize, seed, offset, low, range_m1,
                                   stream));
 }
 
 int
-ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
-                    const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk, const void *b,
-                    int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c, int64_t c_sb,
-                    int64_t c_sm, int64_t c_sn, ca_stream_t stream)
+ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
+                    int64_t k, const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                    const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c,
+                    int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream)
 {
-    return RUN(ca_matmul_tiled(device, dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb,
-                               b_sk, b_sn, c, c_sb, c_sm, c_sn, stream));
+    return RUN(ca_matmul_tiled(device, dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b,
+                               b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, stream));
 }
 
 int
@@ -171,10 +176,11 @@ ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
 
 int
 ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scratch,
-                    int ndim, const int64_t *shape, const int64_t *strides, int64_t *out,
-                    ca_stream_t stream)
+                    int ndim, const int64_t *shape, const int64_t *strides,
+                    int64_t *out, ca_stream_t stream)
 {
-    return RUN(ca_mask_offsets(device, mask, n, scratch, ndim, shape, strides, out, stream));
+    return RUN(
+        ca_mask_offsets(device, mask, n, scratch, ndim, shape, strides, out, stream));
 }
 
 int
@@ -189,12 +195,13 @@ ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                      const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
                      ca_stream_t stream)
 {
-    return RUN(ca_unravel_index(device, flat, n, ndim, shape, out, out_row, out_dim, stream));
+    return RUN(
+        ca_unravel_index(device, flat, n, ndim, shape, out, out_row, out_dim, stream));
 }
 
 int
-ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize, uint64_t seq,
-                ca_stream_t stream)
+ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize,
+                uint64_t seq, ca_stream_t stream)
 {
 #if CA_HAVE_CUDA
     return RUN(ca_readback_launch(device, slot_dev_ptr, src, itemsize, seq, stream));
@@ -213,18 +220,21 @@ ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
     ca_launch_flush();
     if (temp != NULL && nogil(device, nseg * n)) {
         Py_BEGIN_ALLOW_THREADS
-        st = ca_sort(device, dtype, in, nseg, n, out, idx, flags, temp, temp_bytes, stream);
+            st = ca_sort(device, dtype, in, nseg, n, out, idx, flags, temp, temp_bytes,
+                         stream);
         Py_END_ALLOW_THREADS
     }
     else {
-        st = ca_sort(device, dtype, in, nseg, n, out, idx, flags, temp, temp_bytes, stream);
+        st = ca_sort(device, dtype, in, nseg, n, out, idx, flags, temp, temp_bytes,
+                     stream);
     }
     return ca_launch_status(st, "ca_sort");
 }
 
 int
-ca_run_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *sorter,
-                    const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream)
+ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
+                    const int64_t *sorter, const void *v, int64_t nv, int right,
+                    int64_t *out, ca_stream_t stream)
 {
     return RUN(ca_searchsorted(device, dtype, a, n, sorter, v, nv, right, out, stream));
 }
@@ -245,7 +255,8 @@ ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scal
 }
 
 int
-ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p, ca_stream_t stream)
+ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p,
+                        ca_stream_t stream)
 {
     return ca_fused_elementwise(device, family, p, stream);
 }
@@ -267,11 +278,11 @@ ca_run_memcpy_wait(void *dst, const void *src, size_t n, ca_stream_t stream)
     const char *call = "cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream)";
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
-    st = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, (cudaStream_t)stream);
-    if (st == cudaSuccess) {
-        call = "cudaStreamSynchronize(stream)";
-        st = cudaStreamSynchronize((cudaStream_t)stream);
-    }
+        st = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, (cudaStream_t)stream);
+        if (st == cudaSuccess) {
+            call = "cudaStreamSynchronize(stream)";
+            st = cudaStreamSynchronize((cudaStream_t)stream);
+        }
     Py_END_ALLOW_THREADS
     return ca_launch_status(st, call);
 }
@@ -288,7 +299,7 @@ ca_run_stream_sync(ca_stream_t stream)
     cudaError_t st;
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
-    st = cudaStreamSynchronize((cudaStream_t)stream);
+        st = cudaStreamSynchronize((cudaStream_t)stream);
     Py_END_ALLOW_THREADS
     return ca_launch_status(st, "cudaStreamSynchronize(stream)");
 }
@@ -299,7 +310,7 @@ ca_run_device_sync(void)
     cudaError_t st;
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
-    st = cudaDeviceSynchronize();
+        st = cudaDeviceSynchronize();
     Py_END_ALLOW_THREADS
     return ca_launch_status(st, "cudaDeviceSynchronize()");
 }
@@ -310,7 +321,7 @@ ca_run_event_sync(ca_event_t e)
     cudaError_t st;
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
-    st = cudaEventSynchronize((cudaEvent_t)e);
+        st = cudaEventSynchronize((cudaEvent_t)e);
     Py_END_ALLOW_THREADS
     return ca_launch_status(st, "cudaEventSynchronize(event)");
 }
@@ -375,7 +386,8 @@ int
 ca_run_stream_query(ca_stream_t stream)
 {
     ca_launch_flush();
-    return query_result(cudaStreamQuery((cudaStream_t)stream), "cudaStreamQuery(stream)");
+    return query_result(cudaStreamQuery((cudaStream_t)stream),
+                        "cudaStreamQuery(stream)");
 }
 
 int
@@ -410,7 +422,8 @@ int
 ca_run_stream_create(ca_stream_t *s, unsigned flags)
 {
     cudaStream_t h = NULL;
-    unsigned cf = (flags & CA_STREAM_NON_BLOCKING) ? cudaStreamNonBlocking : cudaStreamDefault;
+    unsigned cf =
+        (flags & CA_STREAM_NON_BLOCKING) ? cudaStreamNonBlocking : cudaStreamDefault;
     if (CA_LAUNCH_CHECK(cudaStreamCreateWithFlags(&h, cf)) < 0) {
         return -1;
     }
@@ -421,7 +434,8 @@ ca_run_stream_create(ca_stream_t *s, unsigned flags)
 void
 ca_stream_destroy_quiet(ca_stream_t s)
 {
-    ca_cuda_warn_unraisable(raw(cudaStreamDestroy((cudaStream_t)s)), "cudaStreamDestroy(s)");
+    ca_cuda_warn_unraisable(raw(cudaStreamDestroy((cudaStream_t)s)),
+                            "cudaStreamDestroy(s)");
 }
 
 static unsigned
@@ -452,7 +466,8 @@ ca_rt_event_create(ca_event_t *e, unsigned flags)
 int
 ca_run_event_create(ca_event_t *e, unsigned flags)
 {
-    return ca_launch_status(ca_rt_event_create(e, flags), "cudaEventCreateWithFlags(&e, flags)");
+    return ca_launch_status(ca_rt_event_create(e, flags),
+                            "cudaEventCreateWithFlags(&e, flags)");
 }
 
 int
@@ -464,13 +479,15 @@ ca_rt_event_destroy(ca_event_t e)
 void
 ca_event_destroy_quiet(ca_event_t e)
 {
-    ca_cuda_warn_unraisable(raw(cudaEventDestroy((cudaEvent_t)e)), "cudaEventDestroy(e)");
+    ca_cuda_warn_unraisable(raw(cudaEventDestroy((cudaEvent_t)e)),
+                            "cudaEventDestroy(e)");
 }
 
 int
 ca_run_event_elapsed(float *ms, ca_event_t start, ca_event_t end)
 {
-    return CA_LAUNCH_CHECK(cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end));
+    return CA_LAUNCH_CHECK(
+        cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end));
 }
 
 /* ======================================================================== */
@@ -515,7 +532,7 @@ ca_run_device_props(int device, ca_device_props *p)
     /* The first query on a device may create its context: slow, so without the
      * GIL. */
     Py_BEGIN_ALLOW_THREADS
-    st = cudaGetDeviceProperties(&prop, device);
+        st = cudaGetDeviceProperties(&prop, device);
     Py_END_ALLOW_THREADS
     if (ca_launch_status(st, "cudaGetDeviceProperties(&prop, device)") < 0) {
         return -1;
@@ -534,8 +551,8 @@ ca_run_mem_get_info(size_t *free_bytes, size_t *total_bytes)
 {
     cudaError_t st;
     *free_bytes = *total_bytes = 0;
-    Py_BEGIN_ALLOW_THREADS  /* as above: may create the context */
-    st = cudaMemGetInfo(free_bytes, total_bytes);
+    Py_BEGIN_ALLOW_THREADS /* as above: may create the context */
+        st = cudaMemGetInfo(free_bytes, total_bytes);
     Py_END_ALLOW_THREADS
     return ca_launch_status(st, "cudaMemGetInfo(&free, &total)");
 }

@@ -28,18 +28,22 @@
 typedef struct CUevent_st *ca_event_t;
 
 /* CUDA's special stream handles, as cuda_runtime_api.h defines them. */
-#define CA_STREAM_LEGACY ((ca_stream_t)0x1)
+#define CA_STREAM_LEGACY     ((ca_stream_t)0x1)
 #define CA_STREAM_PER_THREAD ((ca_stream_t)0x2)
 
 /* The CUDA statuses csrc/ names (launch.c checks them against the runtime's). */
-#define CA_CUDA_ERROR_INVALID_VALUE 1
+#define CA_CUDA_ERROR_INVALID_VALUE     1
 #define CA_CUDA_ERROR_MEMORY_ALLOCATION 2
-#define CA_CUDA_ERROR_NO_DEVICE 100
-#define CA_CUDA_ERROR_INVALID_DEVICE 101
+#define CA_CUDA_ERROR_NO_DEVICE         100
+#define CA_CUDA_ERROR_INVALID_DEVICE    101
 
 /* Deferred work reaches the stream (and ca_work_epoch moves) before any call
  * that does not flush by itself enqueues. */
-static inline void ca_launch_flush(void) { ca_fusion_flush(); }
+static inline void
+ca_launch_flush(void)
+{
+    ca_fusion_flush();
+}
 
 /* CPU-device kernels over at least this many elements run without the GIL. */
 #define CA_HOST_NOGIL_MIN ((int64_t)1 << 16)
@@ -47,48 +51,52 @@ static inline void ca_launch_flush(void) { ca_fusion_flush(); }
 /* ---- kernels.h launchers, checked ------------------------------------------------ */
 int ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
                      ca_stream_t stream);
-int ca_run_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream);
+int ca_run_fill(int device, ca_strided *s, int dtype, const void *value,
+                ca_stream_t stream);
 /* `what` names the operation in messages (the ufunc or reduction's name);
  * `work` (elements) decides whether a cpu-device call releases the GIL. */
-int ca_run_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
-                       unsigned scalar_mask, ca_stream_t stream, int64_t work,
-                       const char *what);
+int ca_run_elementwise(int device, int loop, ca_strided *s,
+                       const ca_scalar_arg *scalars, unsigned scalar_mask,
+                       ca_stream_t stream, int64_t work, const char *what);
 int ca_run_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
                   ca_stream_t stream, int64_t work, const char *what);
 int ca_run_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
                 ca_stream_t stream, int64_t work, const char *what);
 int ca_run_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                          uint64_t offset, double low, double scale, ca_stream_t stream);
+                          uint64_t offset, double low, double scale,
+                          ca_stream_t stream);
 int ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
                          uint64_t offset, double loc, double scale, ca_stream_t stream);
-int ca_run_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
-                           uint64_t offset, uint64_t low, uint64_t range_m1,
-                           ca_stream_t stream);
+int ca_run_random_integers(int device, void *out, int64_t n, int itemsize,
+                           uint64_t seed, uint64_t offset, uint64_t low,
+                           uint64_t range_m1, ca_stream_t stream);
 int ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
-                        int64_t k, const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
-                        const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c,
-                        int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
+                        int64_t k, const void *a, int64_t a_sb, int64_t a_sm,
+                        int64_t a_sk, const void *b, int64_t b_sb, int64_t b_sk,
+                        int64_t b_sn, void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+                        ca_stream_t stream);
 int ca_run_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
                       ca_stream_t stream);
 int ca_run_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
                      ca_stream_t stream);
-int ca_run_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
-                         ca_stream_t stream);
+int ca_run_index_offsets(int device, const ca_index_pass *p, int accumulate,
+                         int64_t *flag, ca_stream_t stream);
 int ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
                       ca_stream_t stream);
-int ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scratch,
-                        int ndim, const int64_t *shape, const int64_t *strides,
-                        int64_t *out, ca_stream_t stream);
+int ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n,
+                        const int64_t *scratch, int ndim, const int64_t *shape,
+                        const int64_t *strides, int64_t *out, ca_stream_t stream);
 int ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                        ca_stream_t stream);
 int ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
-                         const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
-                         ca_stream_t stream);
+                         const int64_t *shape, char *out, int64_t out_row,
+                         int64_t out_dim, ca_stream_t stream);
 int ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize,
                     uint64_t seq, ca_stream_t stream);
 /* sort (sort helper): the cpu device's calls release the GIL when big. */
-int ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *out,
-                int64_t *idx, int flags, void *temp, size_t *temp_bytes, ca_stream_t stream);
+int ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n,
+                void *out, int64_t *idx, int flags, void *temp, size_t *temp_bytes,
+                ca_stream_t stream);
 int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
                         const int64_t *sorter, const void *v, int64_t nv, int right,
                         int64_t *out, ca_stream_t stream);
@@ -129,7 +137,11 @@ int ca_rt_event_sync(ca_event_t e);
 
 /* ---- streams and events ---------------------------------------------------------- */
 enum { CA_STREAM_NON_BLOCKING = 1 };
-enum { CA_EVENT_BLOCKING_SYNC = 1, CA_EVENT_DISABLE_TIMING = 2, CA_EVENT_INTERPROCESS = 4 };
+enum {
+    CA_EVENT_BLOCKING_SYNC = 1,
+    CA_EVENT_DISABLE_TIMING = 2,
+    CA_EVENT_INTERPROCESS = 4
+};
 int ca_run_stream_create(ca_stream_t *s, unsigned flags);
 /* For deallocators: never raises (reports through ca_cuda_warn_unraisable). */
 void ca_stream_destroy_quiet(ca_stream_t s);
@@ -160,17 +172,25 @@ int ca_driver_version(void);
 int ca_runtime_build_version(void);
 
 /* ---- host memory and pointers ---------------------------------------------------- */
-enum { CA_PTR_UNREGISTERED = 0, CA_PTR_HOST = 1, CA_PTR_DEVICE = 2, CA_PTR_MANAGED = 3 };
+enum {
+    CA_PTR_UNREGISTERED = 0,
+    CA_PTR_HOST = 1,
+    CA_PTR_DEVICE = 2,
+    CA_PTR_MANAGED = 3
+};
 typedef struct {
-    int type;        /* CA_PTR_* */
+    int type; /* CA_PTR_* */
     int device;
     void *device_ptr;
     void *host_ptr;
 } ca_pointer_info;
 /* Raw: what CUDA knows of `p` (CA_PTR_UNREGISTERED for plain host memory). */
 int ca_rt_pointer_info(const void *p, ca_pointer_info *info);
-enum { CA_HOST_REGISTER_PORTABLE = 1, CA_HOST_REGISTER_MAPPED = 2,
-       CA_HOST_REGISTER_READ_ONLY = 8 };
+enum {
+    CA_HOST_REGISTER_PORTABLE = 1,
+    CA_HOST_REGISTER_MAPPED = 2,
+    CA_HOST_REGISTER_READ_ONLY = 8
+};
 /* Raw, and they release nothing: callers drop the GIL around the slow ones. */
 int ca_rt_host_register(void *p, size_t n, unsigned flags);
 int ca_rt_host_unregister(void *p);
@@ -186,9 +206,9 @@ int ca_rt_host_free(void *p);
  * elements. float16 accumulates in float32; tf32 lets float32 use TF32. On the
  * device's handle, set to `stream`, with its workspace from the pool. */
 int ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t m,
-                int64_t n, int64_t k, const void *x, int64_t ldx, int64_t sx, const void *y,
-                int64_t ldy, int64_t sy, void *c, int64_t ldc, int64_t sc, int64_t count,
-                int tf32);
+                int64_t n, int64_t k, const void *x, int64_t ldx, int64_t sx,
+                const void *y, int64_t ldy, int64_t sy, void *c, int64_t ldc,
+                int64_t sc, int64_t count, int tf32);
 
 /* Load cuBLAS now (0, or -1 with ImportError naming the places searched). */
 int ca_blas_load(void);
@@ -205,9 +225,9 @@ enum { CA_FFT_C2C = 0, CA_FFT_R2C = 1, CA_FFT_C2R = 2 };
  * dimension). `loop` transforms more at in + i*loop_in, out + i*loop_out bytes
  * (batch dimensions cuFFT's single batch stride cannot express). */
 typedef struct {
-    int kind;       /* CA_FFT_* */
-    int dbl;        /* double precision (Z2Z, D2Z, Z2D) */
-    int rank;       /* 1..CA_FFT_MAX_RANK */
+    int kind; /* CA_FFT_* */
+    int dbl;  /* double precision (Z2Z, D2Z, Z2D) */
+    int rank; /* 1..CA_FFT_MAX_RANK */
     long long n[CA_FFT_MAX_RANK];
     long long inembed[CA_FFT_MAX_RANK], onembed[CA_FFT_MAX_RANK];
     long long istride, idist, ostride, odist, batch;

@@ -12,13 +12,13 @@
 
 #if CA_HAVE_CUDA
 #define CA_BLAS_MAX_DEVICES 64
-#define CA_INT_MAX 2147483647LL
+#define CA_INT_MAX          2147483647LL
 
 typedef struct {
     cublasHandle_t handle;
-    int stream_set;         /* `stream` and `ws` are valid for the handle */
-    cudaStream_t stream;    /* the stream the handle was last pointed at */
-    CaMemory *ws;           /* workspace for work queued on `stream` */
+    int stream_set;      /* `stream` and `ws` are valid for the handle */
+    cudaStream_t stream; /* the stream the handle was last pointed at */
+    CaMemory *ws;        /* workspace for work queued on `stream` */
     size_t ws_size;
 } blas_slot;
 
@@ -38,8 +38,8 @@ blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
     if (s->handle == NULL) {
         cublasHandle_t h = NULL;
         int major = 0;
-        cudaError_t ce = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                                device);
+        cudaError_t ce =
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
         if (ce != cudaSuccess) {
             ca_cuda_error_int(ce, "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
             return NULL;
@@ -73,7 +73,8 @@ blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
          * releasing it to the stream-ordered pool is safe, reusing it is not.
          * A fresh one comes from the pool, ordered on the new stream. */
         Py_CLEAR(s->ws);
-        ws = ca_hook.memory_alloc(device, CA_MEM_DEVICE, s->ws_size, (ca_stream_t)stream);
+        ws = ca_hook.memory_alloc(device, CA_MEM_DEVICE, s->ws_size,
+                                  (ca_stream_t)stream);
         if (ws == NULL) {
             return NULL;
         }
@@ -118,15 +119,16 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
         const float one = 1.0f, zero = 0.0f;
         if (batched) {
             call = "cublasGemmStridedBatchedEx(float16)";
-            st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, sx, y,
-                                           CUDA_R_16F, ldy, sy, &zero, c, CUDA_R_16F, ldc, sc,
-                                           count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+            st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx,
+                                           sx, y, CUDA_R_16F, ldy, sy, &zero, c,
+                                           CUDA_R_16F, ldc, sc, count,
+                                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
         }
         else {
             call = "cublasGemmEx(float16)";
-            st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, y, CUDA_R_16F, ldy,
-                             &zero, c, CUDA_R_16F, ldc, CUBLAS_COMPUTE_32F,
-                             CUBLAS_GEMM_DEFAULT);
+            st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, y,
+                             CUDA_R_16F, ldy, &zero, c, CUDA_R_16F, ldc,
+                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
         }
         break;
     }
@@ -135,28 +137,28 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
         if (g->tf32) {
             if (batched) {
                 call = "cublasGemmStridedBatchedEx(float32, TF32)";
-                st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, sx,
-                                               y, CUDA_R_32F, ldy, sy, &zero, c, CUDA_R_32F,
-                                               ldc, sc, count, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                               CUBLAS_GEMM_DEFAULT);
+                st = api->GemmStridedBatchedEx(
+                    h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, sx, y, CUDA_R_32F,
+                    ldy, sy, &zero, c, CUDA_R_32F, ldc, sc, count,
+                    CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
             }
             else {
                 call = "cublasGemmEx(float32, TF32)";
-                st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, y, CUDA_R_32F,
-                                 ldy, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                 CUBLAS_GEMM_DEFAULT);
+                st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_32F, ldx, y,
+                                 CUDA_R_32F, ldy, &zero, c, CUDA_R_32F, ldc,
+                                 CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
             }
         }
         else if (batched) {
             call = "cublasSgemmStridedBatched";
-            st = api->SgemmStridedBatched(h, ox, oy, M, N, K, &one, (const float *)x, ldx, sx,
-                                          (const float *)y, ldy, sy, &zero, (float *)c, ldc,
-                                          sc, count);
+            st = api->SgemmStridedBatched(h, ox, oy, M, N, K, &one, (const float *)x,
+                                          ldx, sx, (const float *)y, ldy, sy, &zero,
+                                          (float *)c, ldc, sc, count);
         }
         else {
             call = "cublasSgemm";
-            st = api->Sgemm(h, ox, oy, M, N, K, &one, (const float *)x, ldx, (const float *)y,
-                            ldy, &zero, (float *)c, ldc);
+            st = api->Sgemm(h, ox, oy, M, N, K, &one, (const float *)x, ldx,
+                            (const float *)y, ldy, &zero, (float *)c, ldc);
         }
         break;
     }
@@ -164,9 +166,9 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
         const double one = 1.0, zero = 0.0;
         if (batched) {
             call = "cublasDgemmStridedBatched";
-            st = api->DgemmStridedBatched(h, ox, oy, M, N, K, &one, (const double *)x, ldx, sx,
-                                          (const double *)y, ldy, sy, &zero, (double *)c, ldc,
-                                          sc, count);
+            st = api->DgemmStridedBatched(h, ox, oy, M, N, K, &one, (const double *)x,
+                                          ldx, sx, (const double *)y, ldy, sy, &zero,
+                                          (double *)c, ldc, sc, count);
         }
         else {
             call = "cublasDgemm";
@@ -175,8 +177,7 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
         }
         break;
     }
-    default:
-        break;
+    default: break;
     }
     *callp = call;
     return st;
@@ -196,12 +197,12 @@ gemm_complex(const ca_cublas_api *api, const gemm_args *g, int dtype, const char
     const char *call = "cublasGemm";
     switch (dtype) {
     case CA_COMPLEX64: {
-        const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
+        const cuComplex one = { 1.0f, 0.0f }, zero = { 0.0f, 0.0f };
         if (batched) {
             call = "cublasCgemmStridedBatched";
-            st = api->CgemmStridedBatched(h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx,
-                                          sx, (const cuComplex *)y, ldy, sy, &zero,
-                                          (cuComplex *)c, ldc, sc, count);
+            st = api->CgemmStridedBatched(
+                h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx, sx,
+                (const cuComplex *)y, ldy, sy, &zero, (cuComplex *)c, ldc, sc, count);
         }
         else {
             call = "cublasCgemm";
@@ -211,24 +212,24 @@ gemm_complex(const ca_cublas_api *api, const gemm_args *g, int dtype, const char
         break;
     }
     case CA_COMPLEX128: {
-        const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+        const cuDoubleComplex one = { 1.0, 0.0 }, zero = { 0.0, 0.0 };
         if (batched) {
             call = "cublasZgemmStridedBatched";
-            st = api->ZgemmStridedBatched(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x,
-                                          ldx, sx, (const cuDoubleComplex *)y, ldy, sy, &zero,
+            st = api->ZgemmStridedBatched(h, ox, oy, M, N, K, &one,
+                                          (const cuDoubleComplex *)x, ldx, sx,
+                                          (const cuDoubleComplex *)y, ldy, sy, &zero,
                                           (cuDoubleComplex *)c, ldc, sc, count);
         }
         else {
             call = "cublasZgemm";
             st = api->Zgemm(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x, ldx,
-                            (const cuDoubleComplex *)y, ldy, &zero, (cuDoubleComplex *)c,
-                            ldc);
+                            (const cuDoubleComplex *)y, ldy, &zero,
+                            (cuDoubleComplex *)c, ldc);
         }
         break;
     }
 
-    default:
-        break;
+    default: break;
     }
     *callp = call;
     return st;
@@ -243,8 +244,9 @@ cublas_gemm(const gemm_args *g, int dtype, const char *x, const char *y, char *c
         return -1;
     }
     const char *call = "cublasGemm";
-    cublasStatus_t st = ca_is_complex(dtype) ? gemm_complex(api, g, dtype, x, y, c, &call)
-                                             : gemm_real(api, g, dtype, x, y, c, &call);
+    cublasStatus_t st = ca_is_complex(dtype)
+                            ? gemm_complex(api, g, dtype, x, y, c, &call)
+                            : gemm_real(api, g, dtype, x, y, c, &call);
     if (st != CUBLAS_STATUS_SUCCESS) {
         return ca_cublas_error((int)st, call);
     }
@@ -254,7 +256,8 @@ cublas_gemm(const gemm_args *g, int dtype, const char *x, const char *y, char *c
 static int
 gemm_gpu(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t m,
          int64_t n, int64_t k, const char *x, int64_t ldx, int64_t sx, const char *y,
-         int64_t ldy, int64_t sy, char *c, int64_t ldc, int64_t sc, int64_t count, int tf32)
+         int64_t ldy, int64_t sy, char *c, int64_t ldc, int64_t sc, int64_t count,
+         int tf32)
 {
     const ca_cublas_api *api = ca_cublas();
     if (api == NULL) {
@@ -300,8 +303,8 @@ ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t
         /* cuBLAS's host stand-in: only linalg's _linalg_emulate test switch
          * sends a cpu-device product here (the cpu device's own products are
          * NumPy's); it checks the call plan without a GPU. */
-        return CA_LAUNCH_CHECK(ca_gemm_host(dtype, opx, opy, m, n, k, x, ldx, sx, y, ldy,
-                                            sy, c, ldc, sc, count));
+        return CA_LAUNCH_CHECK(ca_gemm_host(dtype, opx, opy, m, n, k, x, ldx, sx, y,
+                                            ldy, sy, c, ldc, sc, count));
     }
 #if CA_HAVE_CUDA
     return gemm_gpu(device, stream, dtype, opx, opy, m, n, k, (const char *)x, ldx, sx,

@@ -33,8 +33,8 @@
 /* ======================================================================== */
 /* Settings                                                                  */
 /* ======================================================================== */
-static int allow_tf32 = 0;  /* float32 through TF32 tensor cores */
-static int emulate = 0;     /* cpu device: cuBLAS plan + host stand-in (tests) */
+static int allow_tf32 = 0; /* float32 through TF32 tensor cores */
+static int emulate = 0;    /* cpu device: cuBLAS plan + host stand-in (tests) */
 
 #define CA_INT_MAX 2147483647LL
 
@@ -50,10 +50,10 @@ static int emulate = 0;     /* cpu device: cuBLAS plan + host stand-in (tests) *
  * long dot products (m = n = 1, k large) on cuBLAS: the kernel sums each
  * output serially in one thread, cuBLAS splits k. */
 #define SMALL_MAX_WORK (128LL * 128 * 128)
-#define SMALL_MAX_K 128
-static int64_t small_max_work = SMALL_MAX_WORK;  /* _linalg_small_limits (tests) */
+#define SMALL_MAX_K    128
+static int64_t small_max_work = SMALL_MAX_WORK; /* _linalg_small_limits (tests) */
 static int64_t small_max_k = SMALL_MAX_K;
-static const char *last_route = NULL;            /* _linalg_last_route (tests) */
+static const char *last_route = NULL; /* _linalg_last_route (tests) */
 
 /* ======================================================================== */
 /* cuBLAS: handles and the one gemm call                                     */
@@ -61,7 +61,7 @@ static const char *last_route = NULL;            /* _linalg_last_route (tests) *
 /* A gemm in cuBLAS's terms: column-major C (M x N, ldc) = op(X) op(Y). ops:
  * 0 = N, 1 = T, 2 = C (conjugate transpose), as cublasOperation_t. */
 typedef struct {
-    int swap;       /* 1: X = B^T, Y = A^T (C stored row-major); 0: X = A, Y = B */
+    int swap; /* 1: X = B^T, Y = A^T (C stored row-major); 0: X = A, Y = B */
     int opx, opy;
     int64_t M, N, K;
     int64_t ldx, ldy, ldc;
@@ -72,8 +72,8 @@ static int
 blas_gemm(int device, ca_stream_t stream, int dtype, const gemm_plan *p, const char *x,
           int64_t sx, const char *y, int64_t sy, char *c, int64_t sc, int64_t count)
 {
-    return ca_run_gemm(device, stream, dtype, p->opx, p->opy, p->M, p->N, p->K, x, p->ldx,
-                       sx, y, p->ldy, sy, c, p->ldc, sc, count, allow_tf32);
+    return ca_run_gemm(device, stream, dtype, p->opx, p->opy, p->M, p->N, p->K, x,
+                       p->ldx, sx, y, p->ldy, sy, c, p->ldc, sc, count, allow_tf32);
 }
 
 /* ======================================================================== */
@@ -124,15 +124,15 @@ enum { NEED_A = 1, NEED_B = 2, NEED_C = 4 };
 /* The matrix part of an operand: sizes and byte strides of its last two
  * dimensions. */
 typedef struct {
-    int64_t rows, cols, rs, cs;  /* rs/cs in bytes */
+    int64_t rows, cols, rs, cs; /* rs/cs in bytes */
 } mat2;
 
 static mat2
 mat_of(CaArray *x)
 {
     int nd = CA_NDIM(x);
-    mat2 m = {CA_SHAPE(x)[nd - 2], CA_SHAPE(x)[nd - 1], CA_STRIDES(x)[nd - 2],
-              CA_STRIDES(x)[nd - 1]};
+    mat2 m = { CA_SHAPE(x)[nd - 2], CA_SHAPE(x)[nd - 1], CA_STRIDES(x)[nd - 2],
+               CA_STRIDES(x)[nd - 1] };
     return m;
 }
 
@@ -160,9 +160,12 @@ plan_gemm(CaArray *A, CaArray *B, CaArray *C, int conj_a, gemm_plan *p)
     mat2 a = mat_of(A), b = mat_of(B), c = mat_of(C);
     const int64_t m = c.rows, n = c.cols, k = a.cols;
     int need = 0, oka = 1, okb = 1, okc = 1;
-    int64_t ars = elem_stride(a.rs, m, isz, &oka), acs = elem_stride(a.cs, k, isz, &oka);
-    int64_t brs = elem_stride(b.rs, k, isz, &okb), bcs = elem_stride(b.cs, n, isz, &okb);
-    int64_t crs = elem_stride(c.rs, m, isz, &okc), ccs = elem_stride(c.cs, n, isz, &okc);
+    int64_t ars = elem_stride(a.rs, m, isz, &oka),
+            acs = elem_stride(a.cs, k, isz, &oka);
+    int64_t brs = elem_stride(b.rs, k, isz, &okb),
+            bcs = elem_stride(b.cs, n, isz, &okb);
+    int64_t crs = elem_stride(c.rs, m, isz, &okc),
+            ccs = elem_stride(c.cs, n, isz, &okc);
     /* cuBLAS reads whole elements: misaligned views are copied. */
     oka &= (uintptr_t)A->data % (uintptr_t)isz == 0;
     okb &= (uintptr_t)B->data % (uintptr_t)isz == 0;
@@ -213,7 +216,7 @@ typedef struct {
 static void
 split_batches(CaArray *A, CaArray *B, CaArray *C, batch_split *bs)
 {
-    CaArray *ops[3] = {A, B, C};
+    CaArray *ops[3] = { A, B, C };
     const int nb = CA_NDIM(C) - 2;
     int64_t shape[CA_MAX_DIMS];
     int64_t st[3][CA_MAX_DIMS];
@@ -295,10 +298,10 @@ check_batches(const batch_split *bs, int64_t isz)
 typedef int (*batch_fn)(void *ctx, const char *a, const char *b, char *c);
 
 static int
-for_each_outer(const batch_split *bs, const char *a, const char *b, char *c, batch_fn fn,
-               void *ctx)
+for_each_outer(const batch_split *bs, const char *a, const char *b, char *c,
+               batch_fn fn, void *ctx)
 {
-    int64_t idx[CA_MAX_DIMS] = {0};
+    int64_t idx[CA_MAX_DIMS] = { 0 };
     for (;;) {
         if (fn(ctx, a, b, c) < 0) {
             return -1;
@@ -339,8 +342,8 @@ gemm_one(void *vctx, const char *a, const char *b, char *c)
     const int64_t isz = ca_dtype_size[x->dtype];
     const batch_split *bs = x->bs;
     if (x->plan->swap) {
-        return blas_gemm(x->device, x->stream, x->dtype, x->plan, b, bs->inner[1] / isz, a,
-                         bs->inner[0] / isz, c, bs->inner[2] / isz, bs->count);
+        return blas_gemm(x->device, x->stream, x->dtype, x->plan, b, bs->inner[1] / isz,
+                         a, bs->inner[0] / isz, c, bs->inner[2] / isz, bs->count);
     }
     return blas_gemm(x->device, x->stream, x->dtype, x->plan, a, bs->inner[0] / isz, b,
                      bs->inner[1] / isz, c, bs->inner[2] / isz, bs->count);
@@ -365,7 +368,7 @@ small_float(int dtype, int64_t size, int64_t k)
            size <= small_max_work / k;
 }
 
-static const Py_ssize_t zeros16[2] = {0, 0};
+static const Py_ssize_t zeros16[2] = { 0, 0 };
 
 static CaArray *view_of(CaArray *x, int ndim, const Py_ssize_t *shape,
                         const Py_ssize_t *strides);
@@ -387,9 +390,9 @@ fold_batches(CaArray **a, CaArray **b, CaArray **c)
     if (bs.inner[0] != m * ars || bs.inner[2] != m * crs) {
         return 0;
     }
-    Py_ssize_t sa[2] = {bs.count * m, ma.cols}, ta[2] = {ars, ma.cs};
-    Py_ssize_t sb[2] = {mb.rows, mb.cols}, tb[2] = {mb.rs, mb.cs};
-    Py_ssize_t sc[2] = {bs.count * m, mc.cols}, tc[2] = {crs, mc.cs};
+    Py_ssize_t sa[2] = { bs.count * m, ma.cols }, ta[2] = { ars, ma.cs };
+    Py_ssize_t sb[2] = { mb.rows, mb.cols }, tb[2] = { mb.rs, mb.cs };
+    Py_ssize_t sc[2] = { bs.count * m, mc.cols }, tc[2] = { crs, mc.cs };
     CaArray *na = view_of(*a, 2, sa, ta);
     CaArray *nb = na ? view_of(*b, 2, sb, tb) : NULL;
     CaArray *nc = nb ? view_of(*c, 2, sc, tc) : NULL;
@@ -424,7 +427,7 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
     const int64_t k = CA_SHAPE(A)[CA_NDIM(A) - 1];
     batch_split bs;
     memset(&bs, 0, sizeof bs);
-    gemm_plan plan = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    gemm_plan plan = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     Py_INCREF(a);
     Py_INCREF(b);
     if (C->size == 0) {
@@ -441,8 +444,12 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
     if (ca_is_integer(dtype) || dtype == CA_BOOL || small_float(dtype, C->size, k)) {
         last_route = "tiled";
         split_batches(a, b, c, &bs);
-        exec_ctx x = {device, ca_current_stream(device), dtype, NULL, &bs,
-                      mat_of(a), mat_of(b), mat_of(c), m, n, k};
+        exec_ctx x = { device,    ca_current_stream(device),
+                       dtype,     NULL,
+                       &bs,       mat_of(a),
+                       mat_of(b), mat_of(c),
+                       m,         n,
+                       k };
         rc = for_each_outer(&bs, a->data, b->data, c->data, tiled_one, &x);
         goto done;
     }
@@ -492,8 +499,12 @@ product(CaArray *A, CaArray *B, CaArray *C, int conj_a)
         }
     }
     {
-        exec_ctx x = {device, ca_current_stream(device), dtype, &plan, &bs,
-                      mat_of(a), mat_of(b), mat_of(c), m, n, k};
+        exec_ctx x = { device,    ca_current_stream(device),
+                       dtype,     &plan,
+                       &bs,       mat_of(a),
+                       mat_of(b), mat_of(c),
+                       m,         n,
+                       k };
         rc = for_each_outer(&bs, a->data, b->data, c->data, gemm_one, &x);
     }
     if (rc == 0 && ctmp != NULL) {
@@ -539,8 +550,8 @@ as_operand(PyObject *o, int device, int *unknown)
     }
     else if (unknown != NULL && !PyLong_Check(o) && !PyFloat_Check(o) &&
              !PyComplex_Check(o) && !PyList_Check(o) && !PyTuple_Check(o) &&
-             !PyArray_IsScalar(o, Generic) &&
-             !PyObject_HasAttr(o, ca_st->str_cai) && !PyObject_HasAttr(o, ca_st->str_dlpack)) {
+             !PyArray_IsScalar(o, Generic) && !PyObject_HasAttr(o, ca_st->str_cai) &&
+             !PyObject_HasAttr(o, ca_st->str_dlpack)) {
         *unknown = 1;
         return NULL;
     }
@@ -691,28 +702,6 @@ load_numpy_funcs(void)
     return 0;
 }
 
-/* A zero-copy NumPy view of a cpu-device array (it keeps x alive). */
-static PyObject *
-numpy_view(CaArray *x)
-{
-    PyArray_Descr *d = ca_descr(x->dtype);
-    Py_INCREF(d);
-    int flags = (x->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
-    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(x), CA_SHAPE(x),
-                                       x->size ? CA_STRIDES(x) : NULL,
-                                       x->size ? x->data : NULL, flags, NULL);
-    if (v == NULL) {
-        return NULL;
-    }
-    if (x->size) {
-        Py_INCREF(x);
-        if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)x) < 0) {
-            Py_DECREF(v);
-            return NULL;
-        }
-    }
-    return v;
-}
 
 /* C = np.matmul(A, B) on the cpu device, written into C (whose shape the
  * caller has made NumPy's result shape). */
@@ -724,8 +713,8 @@ numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
     if (load_numpy_funcs() < 0) {
         return -1;
     }
-    if ((va = numpy_view(A)) == NULL || (vb = numpy_view(B)) == NULL ||
-        (vc = numpy_view(C)) == NULL) {
+    if ((va = ca_cpu_numpy_view(A)) == NULL || (vb = ca_cpu_numpy_view(B)) == NULL ||
+        (vc = ca_cpu_numpy_view(C)) == NULL) {
         goto error;
     }
     if ((args = PyTuple_Pack(2, va, vb)) == NULL || (kw = PyDict_New()) == NULL ||
@@ -935,10 +924,11 @@ matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
     const Py_ssize_t ka = CA_SHAPE(a)[na - 1];
     const Py_ssize_t kb = nb == 1 ? CA_SHAPE(b)[0] : CA_SHAPE(b)[nb - 2];
     if (ka != kb) {
-        PyErr_Format(PyExc_ValueError,
-                     "matmul: Input operand 1 has a mismatch in its core dimension 0, with "
-                     "gufunc signature " MATMUL_SIG " (size %zd is different from %zd)",
-                     kb, ka);
+        PyErr_Format(
+            PyExc_ValueError,
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+            "gufunc signature " MATMUL_SIG " (size %zd is different from %zd)",
+            kb, ka);
         return NULL;
     }
     /* broadcast the batch dimensions */
@@ -979,7 +969,8 @@ matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
         return NULL;
     }
     CaArray *res;
-    if (out != NULL && out->dtype == dtype && !may_share(out, a) && !may_share(out, b)) {
+    if (out != NULL && out->dtype == dtype && !may_share(out, a) &&
+        !may_share(out, b)) {
         /* any layout: the core writes strided outputs itself */
         Py_INCREF(out);
         res = out;
@@ -1009,14 +1000,15 @@ compute_dtype(PyObject *obj, CaArray *a, CaArray *b)
     if (dt < 0) {
         return -2;
     }
-    CaArray *ops[2] = {a, b};
+    CaArray *ops[2] = { a, b };
     for (int i = 0; i < 2; i++) {
         if (!PyArray_CanCastTypeTo(ca_descr(ops[i]->dtype), ca_descr(dt),
                                    NPY_SAME_KIND_CASTING)) {
-            PyErr_Format(PyExc_TypeError,
-                         "Cannot cast matmul input from dtype('%s') to dtype('%s') with "
-                         "casting rule 'same_kind'",
-                         ca_dtype_name[ops[i]->dtype], ca_dtype_name[dt]);
+            PyErr_Format(
+                PyExc_TypeError,
+                "Cannot cast matmul input from dtype('%s') to dtype('%s') with "
+                "casting rule 'same_kind'",
+                ca_dtype_name[ops[i]->dtype], ca_dtype_name[dt]);
             return -2;
         }
     }
@@ -1024,9 +1016,10 @@ compute_dtype(PyObject *obj, CaArray *a, CaArray *b)
 }
 
 static PyObject *
-linalg_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+linalg_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames)
 {
-    static const char *const names[] = {"x1", "x2", "out", "dtype", NULL};
+    static const char *const names[] = { "x1", "x2", "out", "dtype", NULL };
     PyObject *v[4];
     CaArray *a = NULL, *b = NULL, *out;
     PyObject *r = NULL;
@@ -1095,8 +1088,8 @@ Ndarray_imatmul(PyObject *x, PyObject *y)
 static int
 matrix_product_into(CaArray *A2, CaArray *B2, CaArray *res, int dtype)
 {
-    Py_ssize_t shape[2] = {CA_SHAPE(A2)[0], CA_SHAPE(B2)[1]};
-    Py_ssize_t strides[2] = {shape[1] * res->itemsize, res->itemsize};
+    Py_ssize_t shape[2] = { CA_SHAPE(A2)[0], CA_SHAPE(B2)[1] };
+    Py_ssize_t strides[2] = { shape[1] * res->itemsize, res->itemsize };
     CaArray *C = view_of(res, 2, shape, strides);
     if (C == NULL) {
         return -1;
@@ -1112,7 +1105,7 @@ static CaArray *
 permuted(CaArray *x, const int *axes, int n, int axes_last)
 {
     int nd = CA_NDIM(x);
-    int used[CA_MAX_DIMS] = {0};
+    int used[CA_MAX_DIMS] = { 0 };
     int perm[CA_MAX_DIMS];
     int j = 0;
     for (int i = 0; i < n; i++) {
@@ -1160,7 +1153,8 @@ tensordot_arrays(CaArray *a, CaArray *b, const int *axes_a, const int *axes_b, i
                      fname);
         return NULL;
     }
-    if ((pa = permuted(a, axes_a, n, 1)) == NULL || (pb = permuted(b, axes_b, n, 0)) == NULL) {
+    if ((pa = permuted(a, axes_a, n, 1)) == NULL ||
+        (pb = permuted(b, axes_b, n, 0)) == NULL) {
         goto done;
     }
     for (int d = 0; d < na - n; d++) {
@@ -1213,11 +1207,11 @@ scalar_product(CaArray *x, CaArray *s, CaArray *out, const char *fname)
         goto done;
     }
     {
-        Py_ssize_t sh[2] = {CA_SHAPE(x1)[0], 1}, st[2] = {CA_STRIDES(x1)[0], 0};
+        Py_ssize_t sh[2] = { CA_SHAPE(x1)[0], 1 }, st[2] = { CA_STRIDES(x1)[0], 0 };
         if ((A = view_of(x1, 2, sh, st)) == NULL) {
             goto done;
         }
-        Py_ssize_t sh1[2] = {1, 1}, st1[2] = {0, 0};
+        Py_ssize_t sh1[2] = { 1, 1 }, st1[2] = { 0, 0 };
         if ((B = view_of(s1, 2, sh1, st1)) == NULL) {
             goto done;
         }
@@ -1244,9 +1238,11 @@ done:
 static int
 not_aligned(CaArray *a, CaArray *b, int da, int db)
 {
-    PyObject *s1 = shape_repr(CA_NDIM(a), CA_SHAPE(a)), *s2 = shape_repr(CA_NDIM(b), CA_SHAPE(b));
+    PyObject *s1 = shape_repr(CA_NDIM(a), CA_SHAPE(a)),
+             *s2 = shape_repr(CA_NDIM(b), CA_SHAPE(b));
     if (s1 != NULL && s2 != NULL) {
-        PyErr_Format(PyExc_ValueError, "shapes %U and %U not aligned: %zd (dim %d) != %zd "
+        PyErr_Format(PyExc_ValueError,
+                     "shapes %U and %U not aligned: %zd (dim %d) != %zd "
                      "(dim %d)",
                      s1, s2, CA_SHAPE(a)[da], da, CA_SHAPE(b)[db], db);
     }
@@ -1260,7 +1256,8 @@ dot_arrays(CaArray *a, CaArray *b, CaArray *out)
 {
     const int na = CA_NDIM(a), nb = CA_NDIM(b);
     if (na == 0 || nb == 0) {
-        return na == 0 ? scalar_product(b, a, out, "dot") : scalar_product(a, b, out, "dot");
+        return na == 0 ? scalar_product(b, a, out, "dot")
+                       : scalar_product(a, b, out, "dot");
     }
     const int db = nb == 1 ? 0 : nb - 2;
     if (CA_SHAPE(a)[na - 1] != CA_SHAPE(b)[db]) {
@@ -1278,7 +1275,7 @@ dot_arrays(CaArray *a, CaArray *b, CaArray *out)
 static PyObject *
 linalg_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "b", "out", NULL};
+    static const char *const names[] = { "a", "b", "out", NULL };
     PyObject *v[3];
     CaArray *a = NULL, *b = NULL, *out;
     if (ca_parse_args("dot", args, nargs, kwnames, names, 3, 2, v) < 0) {
@@ -1299,7 +1296,7 @@ linalg_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 Ndarray_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"b", "out", NULL};
+    static const char *const names[] = { "b", "out", NULL };
     PyObject *v[2];
     CaArray *a = NULL, *b = NULL, *out;
     if (ca_parse_args("dot", args, nargs, kwnames, names, 2, 1, v) < 0) {
@@ -1320,7 +1317,7 @@ Ndarray_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 static PyObject *
 linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "b", NULL};
+    static const char *const names[] = { "a", "b", NULL };
     PyObject *v[2];
     CaArray *a = NULL, *b = NULL;
     PyObject *r = NULL;
@@ -1332,7 +1329,8 @@ linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     const int na = CA_NDIM(a), nb = CA_NDIM(b);
     if (na == 0 || nb == 0) {
-        r = na == 0 ? scalar_product(b, a, NULL, "inner") : scalar_product(a, b, NULL, "inner");
+        r = na == 0 ? scalar_product(b, a, NULL, "inner")
+                    : scalar_product(a, b, NULL, "inner");
     }
     else if (CA_SHAPE(a)[na - 1] != CA_SHAPE(b)[nb - 1]) {
         not_aligned(a, b, na - 1, nb - 1);
@@ -1349,9 +1347,10 @@ linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
 static PyObject *
 linalg_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "b", "out", NULL};
+    static const char *const names[] = { "a", "b", "out", NULL };
     PyObject *v[3];
-    CaArray *a = NULL, *b = NULL, *a1 = NULL, *b1 = NULL, *A = NULL, *B = NULL, *res = NULL;
+    CaArray *a = NULL, *b = NULL, *a1 = NULL, *b1 = NULL, *A = NULL, *B = NULL,
+            *res = NULL;
     CaArray *out;
     PyObject *r = NULL;
     if (ca_parse_args("outer", args, nargs, kwnames, names, 3, 2, v) < 0) {
@@ -1370,14 +1369,15 @@ linalg_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if ((a1 = as_1d(a)) == NULL || (b1 = as_1d(b)) == NULL) {
         goto done;
     }
-    Py_ssize_t shape[2] = {CA_SHAPE(a1)[0], CA_SHAPE(b1)[0]};
+    Py_ssize_t shape[2] = { CA_SHAPE(a1)[0], CA_SHAPE(b1)[0] };
     if (out != NULL && check_out("outer", out, a->device, dtype, 2, shape) < 0) {
         goto done;
     }
     {
-        Py_ssize_t sh[2] = {shape[0], 1}, st[2] = {CA_STRIDES(a1)[0], 0};
-        Py_ssize_t shb[2] = {1, shape[1]}, stb[2] = {0, CA_STRIDES(b1)[0]};
-        if ((A = view_of(a1, 2, sh, st)) == NULL || (B = view_of(b1, 2, shb, stb)) == NULL) {
+        Py_ssize_t sh[2] = { shape[0], 1 }, st[2] = { CA_STRIDES(a1)[0], 0 };
+        Py_ssize_t shb[2] = { 1, shape[1] }, stb[2] = { 0, CA_STRIDES(b1)[0] };
+        if ((A = view_of(a1, 2, sh, st)) == NULL ||
+            (B = view_of(b1, 2, shb, stb)) == NULL) {
             goto done;
         }
     }
@@ -1405,7 +1405,7 @@ done:
 static PyObject *
 linalg_vdot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "b", NULL};
+    static const char *const names[] = { "a", "b", NULL };
     PyObject *v[2];
     CaArray *a = NULL, *b = NULL, *a1 = NULL, *b1 = NULL, *A = NULL, *B = NULL;
     CaArray *res = NULL, *C = NULL;
@@ -1434,8 +1434,9 @@ linalg_vdot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     }
     if (a->device == CA_CPU && !emulate) {
         /* NumPy's vdot flattens and conjugates; its scalar goes into res. */
-        if (load_numpy_funcs() < 0 || (va = numpy_view(a)) == NULL ||
-            (vb = numpy_view(b)) == NULL || (vr = numpy_view(res)) == NULL) {
+        if (load_numpy_funcs() < 0 || (va = ca_cpu_numpy_view(a)) == NULL ||
+            (vb = ca_cpu_numpy_view(b)) == NULL ||
+            (vr = ca_cpu_numpy_view(res)) == NULL) {
             goto done;
         }
         s = PyObject_CallFunctionObjArgs(np_vdot, va, vb, NULL);
@@ -1461,10 +1462,11 @@ linalg_vdot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         }
         Py_SETREF(b1, t);
         const Py_ssize_t K = CA_SHAPE(a1)[0];
-        Py_ssize_t sha[2] = {1, K}, sta[2] = {0, CA_STRIDES(a1)[0]};
-        Py_ssize_t shb[2] = {K, 1}, stb[2] = {CA_STRIDES(b1)[0], 0};
-        Py_ssize_t shc[2] = {1, 1}, stc[2] = {0, 0};
-        if ((A = view_of(a1, 2, sha, sta)) == NULL || (B = view_of(b1, 2, shb, stb)) == NULL ||
+        Py_ssize_t sha[2] = { 1, K }, sta[2] = { 0, CA_STRIDES(a1)[0] };
+        Py_ssize_t shb[2] = { K, 1 }, stb[2] = { CA_STRIDES(b1)[0], 0 };
+        Py_ssize_t shc[2] = { 1, 1 }, stc[2] = { 0, 0 };
+        if ((A = view_of(a1, 2, sha, sta)) == NULL ||
+            (B = view_of(b1, 2, shb, stb)) == NULL ||
             (C = view_of(res, 2, shc, stc)) == NULL) {
             goto done;
         }
@@ -1520,7 +1522,8 @@ axes_list(PyObject *o, int ndim, int *out)
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        Py_ssize_t ax = PyNumber_AsSsize_t(PyTuple_GET_ITEM(seq, i), PyExc_OverflowError);
+        Py_ssize_t ax =
+            PyNumber_AsSsize_t(PyTuple_GET_ITEM(seq, i), PyExc_OverflowError);
         if (ax == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
@@ -1543,9 +1546,10 @@ axes_list(PyObject *o, int ndim, int *out)
 }
 
 static PyObject *
-linalg_tensordot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+linalg_tensordot(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "b", "axes", NULL};
+    static const char *const names[] = { "a", "b", "axes", NULL };
     PyObject *v[3];
     CaArray *a = NULL, *b = NULL;
     PyObject *r = NULL;
@@ -1568,10 +1572,11 @@ linalg_tensordot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
             }
         }
         if (N < 0 || N > na || N > nb) {
-            PyErr_Format(PyExc_ValueError,
-                         "tensordot: axes=%zd must lie in [0, %d] for operands of %d and %d "
-                         "dimensions",
-                         N, na < nb ? na : nb, na, nb);
+            PyErr_Format(
+                PyExc_ValueError,
+                "tensordot: axes=%zd must lie in [0, %d] for operands of %d and %d "
+                "dimensions",
+                N, na < nb ? na : nb, na, nb);
             goto done;
         }
         n = nb2 = (int)N;
@@ -1587,8 +1592,9 @@ linalg_tensordot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
         }
         if (PyTuple_GET_SIZE(pair) != 2) {
             Py_DECREF(pair);
-            PyErr_SetString(PyExc_ValueError,
-                            "tensordot: axes must be an int or a pair of axis sequences");
+            PyErr_SetString(
+                PyExc_ValueError,
+                "tensordot: axes must be an int or a pair of axis sequences");
             goto done;
         }
         n = axes_list(PyTuple_GET_ITEM(pair, 0), na, axa);
@@ -1658,7 +1664,8 @@ linalg_small_limits(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "LL:_linalg_small_limits", &work, &k)) {
         return NULL;
     }
-    PyObject *old = Py_BuildValue("LL", (long long)small_max_work, (long long)small_max_k);
+    PyObject *old =
+        Py_BuildValue("LL", (long long)small_max_work, (long long)small_max_k);
     if (old != NULL) {
         small_max_work = work;
         small_max_k = k;
@@ -1700,64 +1707,64 @@ linalg_cublas_load(PyObject *self, PyObject *unused)
 #define FASTKW (METH_FASTCALL | METH_KEYWORDS)
 
 static PyMethodDef linalg_functions[] = {
-    {"matmul", (PyCFunction)(void (*)(void))linalg_matmul, FASTKW,
-     "matmul(x1, x2, /, out=None, *, dtype=None)\n--\n\n"
-     "Matrix product with NumPy's rules: 1-D operands are promoted to matrices and\n"
-     "the added dimension removed from the result, batch dimensions broadcast.\n"
-     "float16, float32, float64 and complex go through cuBLAS on a GPU (float16\n"
-     "accumulating in float32; float32 without TF32 unless enabled, see\n"
-     "cuarray.linalg.set_allow_tf32), bool and integers through cuarray's own\n"
-     "kernel (wrapping like NumPy's), and so do small float32/float64 products\n"
-     "(at most 128**3 multiply-adds, k <= 128; full precision, one launch).\n"
-     "The cpu device uses NumPy's matmul."},
-    {"dot", (PyCFunction)(void (*)(void))linalg_dot, FASTKW,
-     "dot(a, b, out=None)\n--\n\n"
-     "NumPy's dot: a product for 0-d operands, the inner product of vectors, the\n"
-     "matrix product of matrices, and for N-D operands the sum over the last axis\n"
-     "of a and the second-to-last of b. Returns an array (0-d for vectors)."},
-    {"vdot", (PyCFunction)(void (*)(void))linalg_vdot, FASTKW,
-     "vdot(a, b, /)\n--\n\n"
-     "Dot product of the flattened operands, conjugating a. Returns a 0-d array\n"
-     "(NumPy returns a scalar; like CuPy, no synchronization)."},
-    {"inner", (PyCFunction)(void (*)(void))linalg_inner, FASTKW,
-     "inner(a, b, /)\n--\n\nSum product over the last axes of a and b."},
-    {"outer", (PyCFunction)(void (*)(void))linalg_outer, FASTKW,
-     "outer(a, b, out=None)\n--\n\nOuter product of the flattened operands."},
-    {"tensordot", (PyCFunction)(void (*)(void))linalg_tensordot, FASTKW,
-     "tensordot(a, b, axes=2)\n--\n\n"
-     "Sum products over axes: an int N (the last N of a with the first N of b) or\n"
-     "a pair of axis sequences, as NumPy's tensordot."},
-    {"_set_allow_tf32", linalg_set_allow_tf32, METH_O,
-     "Allow TF32 for float32 products (True/False); returns the previous setting."},
-    {"_get_allow_tf32", linalg_get_allow_tf32, METH_NOARGS, NULL},
-    {"_linalg_emulate", linalg_emulate, METH_O,
-     "Test hook: route cpu-device products through the cuBLAS call plan and a host\n"
-     "stand-in for cuBLAS instead of NumPy. Returns the previous setting."},
-    {"_linalg_small_limits", linalg_small_limits, METH_VARARGS,
-     "Test hook: _linalg_small_limits(work, k) sets the bounds under which float32\n"
-     "and float64 products use cuarray's tiled kernel instead of cuBLAS\n"
-     "(batch*m*n*k <= work and k <= k); returns the previous pair."},
-    {"_linalg_last_route", linalg_last_route, METH_NOARGS,
-     "Test hook: how the last product outside NumPy ran: 'tiled' (cuarray's\n"
-     "kernel or its host loop), 'blas' (cuBLAS or its host stand-in), or None."},
-    {"_cublas_path", linalg_cublas_path, METH_NOARGS,
-     "Where cuBLAS was loaded from, or None when it has not been loaded."},
-    {"_cublas_load", linalg_cublas_load, METH_NOARGS,
-     "Load cuBLAS now (it loads on the first GPU product otherwise); returns the\n"
-     "path it was loaded from, or raises ImportError saying where it looked."},
-    {NULL, NULL, 0, NULL},
+    { "matmul", (PyCFunction)(void (*)(void))linalg_matmul, FASTKW,
+      "matmul(x1, x2, /, out=None, *, dtype=None)\n--\n\n"
+      "Matrix product with NumPy's rules: 1-D operands are promoted to matrices and\n"
+      "the added dimension removed from the result, batch dimensions broadcast.\n"
+      "float16, float32, float64 and complex go through cuBLAS on a GPU (float16\n"
+      "accumulating in float32; float32 without TF32 unless enabled, see\n"
+      "cuarray.linalg.set_allow_tf32), bool and integers through cuarray's own\n"
+      "kernel (wrapping like NumPy's), and so do small float32/float64 products\n"
+      "(at most 128**3 multiply-adds, k <= 128; full precision, one launch).\n"
+      "The cpu device uses NumPy's matmul." },
+    { "dot", (PyCFunction)(void (*)(void))linalg_dot, FASTKW,
+      "dot(a, b, out=None)\n--\n\n"
+      "NumPy's dot: a product for 0-d operands, the inner product of vectors, the\n"
+      "matrix product of matrices, and for N-D operands the sum over the last axis\n"
+      "of a and the second-to-last of b. Returns an array (0-d for vectors)." },
+    { "vdot", (PyCFunction)(void (*)(void))linalg_vdot, FASTKW,
+      "vdot(a, b, /)\n--\n\n"
+      "Dot product of the flattened operands, conjugating a. Returns a 0-d array\n"
+      "(NumPy returns a scalar; like CuPy, no synchronization)." },
+    { "inner", (PyCFunction)(void (*)(void))linalg_inner, FASTKW,
+      "inner(a, b, /)\n--\n\nSum product over the last axes of a and b." },
+    { "outer", (PyCFunction)(void (*)(void))linalg_outer, FASTKW,
+      "outer(a, b, out=None)\n--\n\nOuter product of the flattened operands." },
+    { "tensordot", (PyCFunction)(void (*)(void))linalg_tensordot, FASTKW,
+      "tensordot(a, b, axes=2)\n--\n\n"
+      "Sum products over axes: an int N (the last N of a with the first N of b) or\n"
+      "a pair of axis sequences, as NumPy's tensordot." },
+    { "_set_allow_tf32", linalg_set_allow_tf32, METH_O,
+      "Allow TF32 for float32 products (True/False); returns the previous setting." },
+    { "_get_allow_tf32", linalg_get_allow_tf32, METH_NOARGS, NULL },
+    { "_linalg_emulate", linalg_emulate, METH_O,
+      "Test hook: route cpu-device products through the cuBLAS call plan and a host\n"
+      "stand-in for cuBLAS instead of NumPy. Returns the previous setting." },
+    { "_linalg_small_limits", linalg_small_limits, METH_VARARGS,
+      "Test hook: _linalg_small_limits(work, k) sets the bounds under which float32\n"
+      "and float64 products use cuarray's tiled kernel instead of cuBLAS\n"
+      "(batch*m*n*k <= work and k <= k); returns the previous pair." },
+    { "_linalg_last_route", linalg_last_route, METH_NOARGS,
+      "Test hook: how the last product outside NumPy ran: 'tiled' (cuarray's\n"
+      "kernel or its host loop), 'blas' (cuBLAS or its host stand-in), or None." },
+    { "_cublas_path", linalg_cublas_path, METH_NOARGS,
+      "Where cuBLAS was loaded from, or None when it has not been loaded." },
+    { "_cublas_load", linalg_cublas_load, METH_NOARGS,
+      "Load cuBLAS now (it loads on the first GPU product otherwise); returns the\n"
+      "path it was loaded from, or raises ImportError saying where it looked." },
+    { NULL, NULL, 0, NULL },
 };
 
 PyMethodDef ca_linalg_array_methods[] = {
-    {"dot", (PyCFunction)(void (*)(void))Ndarray_dot, FASTKW,
-     "dot(b, out=None)\n--\n\nThe dot product of this array and b (cuarray.dot)."},
-    {NULL, NULL, 0, NULL},
+    { "dot", (PyCFunction)(void (*)(void))Ndarray_dot, FASTKW,
+      "dot(b, out=None)\n--\n\nThe dot product of this array and b (cuarray.dot)." },
+    { NULL, NULL, 0, NULL },
 };
 
 PyType_Slot ca_linalg_number_slots[] = {
-    {Py_nb_matrix_multiply, (void *)Ndarray_matmul},
-    {Py_nb_inplace_matrix_multiply, (void *)Ndarray_imatmul},
-    {0, NULL},
+    { Py_nb_matrix_multiply, (void *)Ndarray_matmul },
+    { Py_nb_inplace_matrix_multiply, (void *)Ndarray_imatmul },
+    { 0, NULL },
 };
 
 static int
@@ -1767,8 +1774,8 @@ env_true(const char *name)
     if (v == NULL) {
         return 0;
     }
-    return strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
-           strcasecmp(v, "on") == 0;
+    return strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 ||
+           strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0;
 }
 
 int

@@ -66,23 +66,27 @@ shape_from_object(PyObject *obj, Py_ssize_t *shape)
         return shape[0] == -1 && PyErr_Occurred() ? -1 : 1;
     }
     PyObject *seq = PySequence_Fast(obj, "shape must be an integer or a sequence of "
-                                    "integers");
+                                         "integers");
     if (seq == NULL) {
         return -1;
     }
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
     if (len > CA_MAX_DIMS) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "maximum supported dimension for an ndarray is "
-                     "currently %d, found %zd", CA_MAX_DIMS, len);
+        PyErr_Format(PyExc_ValueError,
+                     "maximum supported dimension for an ndarray is "
+                     "currently %d, found %zd",
+                     CA_MAX_DIMS, len);
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
         if (!PyIndex_Check(o)) {
             Py_DECREF(seq);
-            PyErr_Format(PyExc_TypeError, "'%.100s' object cannot be interpreted as an "
-                         "integer", Py_TYPE(o)->tp_name);
+            PyErr_Format(PyExc_TypeError,
+                         "'%.100s' object cannot be interpreted as an "
+                         "integer",
+                         Py_TYPE(o)->tp_name);
             return -1;
         }
         shape[i] = PyNumber_AsSsize_t(o, PyExc_ValueError);
@@ -335,7 +339,7 @@ transpose_impl(CaArray *a, PyObject *axes)
         PyErr_SetString(PyExc_ValueError, "axes don't match array");
         return NULL;
     }
-    int seen[CA_MAX_DIMS] = {0};
+    int seen[CA_MAX_DIMS] = { 0 };
     for (int i = 0; i < nd; i++) {
         if (ca_axis_from_object(PySequence_Fast_GET_ITEM(seq, i), nd, &perm[i]) < 0) {
             Py_DECREF(seq);
@@ -387,7 +391,7 @@ moveaxis_impl(CaArray *a, PyObject *src, PyObject *dst)
         return NULL;
     }
     /* The axes not moved keep their order and fill the free slots. */
-    int taken[CA_MAX_DIMS] = {0}, moved[CA_MAX_DIMS] = {0};
+    int taken[CA_MAX_DIMS] = { 0 }, moved[CA_MAX_DIMS] = { 0 };
     for (int i = 0; i < nd; i++) {
         perm[i] = -1;
     }
@@ -413,7 +417,7 @@ static CaArray *
 squeeze_impl(CaArray *a, PyObject *axis)
 {
     int nd = CA_NDIM(a);
-    int drop[CA_MAX_DIMS] = {0};
+    int drop[CA_MAX_DIMS] = { 0 };
     Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
 
     if (axis == NULL || axis == Py_None) {
@@ -476,7 +480,7 @@ expand_dims_impl(CaArray *a, PyObject *axis)
     if (n < 0) {
         return NULL;
     }
-    int is_new[CA_MAX_DIMS] = {0};
+    int is_new[CA_MAX_DIMS] = { 0 };
     for (int i = 0; i < n; i++) {
         is_new[axes[i]] = 1;
     }
@@ -499,7 +503,7 @@ static CaArray *
 flip_impl(CaArray *a, PyObject *axis)
 {
     int nd = CA_NDIM(a);
-    int flip[CA_MAX_DIMS] = {0};
+    int flip[CA_MAX_DIMS] = { 0 };
     Py_ssize_t strides[CA_MAX_DIMS];
     char *data = a->data;
 
@@ -551,8 +555,10 @@ broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
         PyObject *from = ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
         PyObject *to = ca_shape_tuple(nd, shape);
         if (from != NULL && to != NULL) {
-            PyErr_Format(PyExc_ValueError, "cannot broadcast an array of shape %R to "
-                         "shape %R", from, to);
+            PyErr_Format(PyExc_ValueError,
+                         "cannot broadcast an array of shape %R to "
+                         "shape %R",
+                         from, to);
         }
         Py_XDECREF(from);
         Py_XDECREF(to);
@@ -586,8 +592,10 @@ join_inputs(PyObject *arrays, const char *fname)
         }
         if (((CaArray *)o)->device !=
             ((CaArray *)PySequence_Fast_GET_ITEM(seq, 0))->device) {
-            PyErr_Format(PyExc_ValueError, "%s: the arrays are on different devices "
-                         "(index 0 and index %zd)", fname, i);
+            PyErr_Format(PyExc_ValueError,
+                         "%s: the arrays are on different devices "
+                         "(index 0 and index %zd)",
+                         fname, i);
             Py_DECREF(seq);
             return NULL;
         }
@@ -626,12 +634,14 @@ join_dtype(PyObject *seq, PyObject *dtype_obj, PyObject *casting_obj)
     for (Py_ssize_t i = 0; i < n; i++) {
         int from = ((CaArray *)PySequence_Fast_GET_ITEM(seq, i))->dtype;
         if (!PyArray_CanCastTypeTo(ca_descr(from), ca_descr(dt), casting)) {
-            static const char *const names[] = {"no", "equiv", "safe", "same_kind",
-                                                "unsafe"};
+            static const char *const names[] = { "no", "equiv", "safe", "same_kind",
+                                                 "unsafe" };
             int c = (int)casting;
-            PyErr_Format(PyExc_TypeError, "Cannot cast array data from dtype('%s') to "
-                         "dtype('%s') according to the rule '%s'", ca_dtype_name[from],
-                         ca_dtype_name[dt], c >= 0 && c < 5 ? names[c] : "?");
+            PyErr_Format(PyExc_TypeError,
+                         "Cannot cast array data from dtype('%s') to "
+                         "dtype('%s') according to the rule '%s'",
+                         ca_dtype_name[from], ca_dtype_name[dt],
+                         c >= 0 && c < 5 ? names[c] : "?");
             return -1;
         }
     }
@@ -652,7 +662,7 @@ join_output(PyObject *out_obj, int dtype, int nd, const Py_ssize_t *shape,
         Py_INCREF(o);
         return o;
     }
-    ca_memkind kind = first->device == CA_CPU ? CA_MEM_HOST
+    ca_memkind kind = first->device == CA_CPU         ? CA_MEM_HOST
                       : first->kind == CA_MEM_MANAGED ? CA_MEM_MANAGED
                                                       : CA_MEM_DEVICE;
     return ca_array_empty(dtype, nd, shape, 0, first->device, kind);
@@ -671,7 +681,7 @@ assign_slab(CaArray *out, int axis, Py_ssize_t off, CaArray *src)
     memcpy(shape, CA_SHAPE(out), (size_t)nd * sizeof(Py_ssize_t));
     shape[axis] = CA_SHAPE(src)[axis];
     CaArray *dst = ca_array_restride(out, nd, shape, CA_STRIDES(out),
-                           out->data + off * CA_STRIDES(out)[axis]);
+                                     out->data + off * CA_STRIDES(out)[axis]);
     if (dst == NULL) {
         return -1;
     }
@@ -939,8 +949,10 @@ view_dtype_impl(CaArray *a, PyObject *dtype_obj)
     Py_ssize_t align = new_ < 8 ? new_ : 8;
     /* an empty view's pointer addresses nothing */
     if (!ca_layout_aligned(a->size == 0 ? NULL : a->data, nd, shape, strides, align)) {
-        PyErr_Format(PyExc_ValueError, "a view as %s would not be aligned to %zd bytes "
-                     "(cuarray needs aligned elements)", ca_dtype_name[dt], align);
+        PyErr_Format(PyExc_ValueError,
+                     "a view as %s would not be aligned to %zd bytes "
+                     "(cuarray needs aligned elements)",
+                     ca_dtype_name[dt], align);
         return NULL;
     }
     return ca_array_view(a, dt, nd, shape, strides, a->data);
@@ -1000,7 +1012,7 @@ kw_only(PyObject *kwargs, const char *const *names, PyObject **out, const char *
 static PyObject *
 Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
 {
-    static const char *const names[] = {"order", "copy", "shape", NULL};
+    static const char *const names[] = { "order", "copy", "shape", NULL };
     PyObject *kw[3];
     Py_ssize_t shape[CA_MAX_DIMS];
     char order;
@@ -1014,7 +1026,7 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
     if (kw[2] != NULL) {
         if (PyTuple_GET_SIZE(args) != 0) {
             PyErr_SetString(PyExc_TypeError, "reshape() got shape both by position and "
-                            "by keyword");
+                                             "by keyword");
             return NULL;
         }
         nd = shape_from_object(kw[2], shape);
@@ -1036,7 +1048,7 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
 static PyObject *
 Ndarray_ravel(CaArray *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"order", NULL};
+    static char *kwlist[] = { "order", NULL };
     PyObject *order_obj = NULL;
     char order;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:ravel", kwlist, &order_obj) ||
@@ -1049,7 +1061,7 @@ Ndarray_ravel(CaArray *self, PyObject *args, PyObject *kwargs)
 static PyObject *
 Ndarray_flatten(CaArray *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"order", NULL};
+    static char *kwlist[] = { "order", NULL };
     PyObject *order_obj = NULL;
     char order;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:flatten", kwlist, &order_obj) ||
@@ -1088,7 +1100,7 @@ Ndarray_swapaxes(CaArray *self, PyObject *args)
 static PyObject *
 Ndarray_squeeze(CaArray *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"axis", NULL};
+    static char *kwlist[] = { "axis", NULL };
     PyObject *axis = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:squeeze", kwlist, &axis)) {
         return NULL;
@@ -1099,7 +1111,7 @@ Ndarray_squeeze(CaArray *self, PyObject *args, PyObject *kwargs)
 static PyObject *
 Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"dtype", "type", NULL};
+    static char *kwlist[] = { "dtype", "type", NULL };
     PyObject *dtype = NULL, *type = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:view", kwlist, &dtype, &type)) {
         return NULL;
@@ -1146,7 +1158,7 @@ PyMethodDef ca_manip_array_methods[] = {
 static PyObject *
 mod_reshape(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "shape", "order", "newshape", "copy", NULL};
+    static char *kwlist[] = { "a", "shape", "order", "newshape", "copy", NULL };
     PyObject *a_obj, *shape_obj = NULL, *order_obj = NULL, *newshape = NULL,
                      *copy_obj = NULL;
     Py_ssize_t shape[CA_MAX_DIMS];
@@ -1183,7 +1195,7 @@ mod_reshape(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_ravel(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "order", NULL};
+    static char *kwlist[] = { "a", "order", NULL };
     PyObject *a_obj, *order_obj = NULL;
     char order;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:ravel", kwlist, &a_obj,
@@ -1229,7 +1241,7 @@ on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *),
 static PyObject *
 mod_transpose(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "axes", NULL};
+    static char *kwlist[] = { "a", "axes", NULL };
     PyObject *a_obj, *axes = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:transpose", kwlist, &a_obj,
                                      &axes)) {
@@ -1241,7 +1253,7 @@ mod_transpose(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_permute_dims(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"x", "axes", NULL};
+    static char *kwlist[] = { "x", "axes", NULL };
     PyObject *a_obj, *axes;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:permute_dims", kwlist, &a_obj,
                                      &axes)) {
@@ -1253,7 +1265,7 @@ mod_permute_dims(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_swapaxes(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "axis1", "axis2", NULL};
+    static char *kwlist[] = { "a", "axis1", "axis2", NULL };
     PyObject *a_obj, *a1, *a2;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:swapaxes", kwlist, &a_obj, &a1,
                                      &a2)) {
@@ -1265,7 +1277,7 @@ mod_swapaxes(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_moveaxis(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "source", "destination", NULL};
+    static char *kwlist[] = { "a", "source", "destination", NULL };
     PyObject *a_obj, *src, *dst;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:moveaxis", kwlist, &a_obj, &src,
                                      &dst)) {
@@ -1277,7 +1289,7 @@ mod_moveaxis(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_squeeze(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "axis", NULL};
+    static char *kwlist[] = { "a", "axis", NULL };
     PyObject *a_obj, *axis = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj,
                                      &axis)) {
@@ -1289,7 +1301,7 @@ mod_squeeze(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_expand_dims(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"a", "axis", NULL};
+    static char *kwlist[] = { "a", "axis", NULL };
     PyObject *a_obj, *axis;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:expand_dims", kwlist, &a_obj,
                                      &axis)) {
@@ -1301,7 +1313,7 @@ mod_expand_dims(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_flip(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"m", "axis", NULL};
+    static char *kwlist[] = { "m", "axis", NULL };
     PyObject *a_obj, *axis = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:flip", kwlist, &a_obj, &axis)) {
         return NULL;
@@ -1312,7 +1324,7 @@ mod_flip(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_broadcast_to(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"array", "shape", NULL};
+    static char *kwlist[] = { "array", "shape", NULL };
     PyObject *a_obj, *shape_obj;
     Py_ssize_t shape[CA_MAX_DIMS];
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:broadcast_to", kwlist, &a_obj,
@@ -1348,7 +1360,7 @@ mod_broadcast_shapes(PyObject *m, PyObject *args)
         }
         if (ca_broadcast_into(&out_nd, out, nd, shape) < 0) {
             PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot be "
-                            "broadcast to a single shape");
+                                              "broadcast to a single shape");
             return NULL;
         }
     }
@@ -1380,12 +1392,12 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
         PyTuple_SET_ITEM(arrays, i, (PyObject *)a);
         if (a->device != ((CaArray *)PyTuple_GET_ITEM(arrays, 0))->device) {
             PyErr_SetString(PyExc_ValueError, "broadcast_arrays: the arrays are on "
-                            "different devices");
+                                              "different devices");
             goto error;
         }
         if (ca_broadcast_into(&nd, shape, CA_NDIM(a), CA_SHAPE(a)) < 0) {
             PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot be "
-                            "broadcast to a single shape");
+                                              "broadcast to a single shape");
             goto error;
         }
     }
@@ -1419,7 +1431,7 @@ error:
 static PyObject *
 mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"arrays", "axis", "out", "dtype", "casting", NULL};
+    static char *kwlist[] = { "arrays", "axis", "out", "dtype", "casting", NULL };
     PyObject *arrays, *axis = NULL, *out = NULL, *dtype = NULL, *casting = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$OO:concatenate", kwlist,
                                      &arrays, &axis, &out, &dtype, &casting)) {
@@ -1427,7 +1439,7 @@ mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
     }
     if (out != NULL && out != Py_None && dtype != NULL && dtype != Py_None) {
         PyErr_SetString(PyExc_TypeError, "concatenate() only takes `out` or `dtype` as "
-                        "an argument, but both were provided.");
+                                         "an argument, but both were provided.");
         return NULL;
     }
     return concatenate_impl(arrays, axis, out, dtype, casting, "concatenate");
@@ -1436,7 +1448,7 @@ mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_concat(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"arrays", "axis", NULL};
+    static char *kwlist[] = { "arrays", "axis", NULL };
     PyObject *arrays, *axis = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$O:concat", kwlist, &arrays,
                                      &axis)) {
@@ -1448,7 +1460,7 @@ mod_concat(PyObject *m, PyObject *args, PyObject *kwargs)
 static PyObject *
 mod_stack(PyObject *m, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"arrays", "axis", "out", "dtype", "casting", NULL};
+    static char *kwlist[] = { "arrays", "axis", "out", "dtype", "casting", NULL };
     PyObject *arrays, *axis = NULL, *out = NULL, *dtype = NULL, *casting = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$OO:stack", kwlist, &arrays,
                                      &axis, &out, &dtype, &casting)) {

@@ -16,10 +16,11 @@
 #include <structmember.h>
 #include <unistd.h>
 
-const char *const ca_memkind_name[CA_MEM_NKINDS] = {"device", "managed", "pinned", "host"};
+const char *const ca_memkind_name[CA_MEM_NKINDS] = { "device", "managed", "pinned",
+                                                     "host" };
 
-#define MAX_DEVICES 64                 /* as device.c */
-#define SLOT(device) ((device) + 1)    /* slot 0: the cpu */
+#define MAX_DEVICES  64             /* as device.c */
+#define SLOT(device) ((device) + 1) /* slot 0: the cpu */
 
 static ca_pool *pools[MAX_DEVICES + 1][CA_MEM_NKINDS];
 
@@ -174,7 +175,8 @@ alloc_error(ca_pool *p, int st, int device, ca_memkind kind, size_t nbytes)
     static const char *const calls[CA_MEM_NKINDS] = {
         "cudaMalloc(&ptr, size)", "cudaMallocManaged(&ptr, size, cudaMemAttachGlobal)",
         "cudaHostAlloc(&ptr, size, cudaHostAllocMapped | cudaHostAllocPortable)",
-        "aligned_alloc(512, size)"};
+        "aligned_alloc(512, size)"
+    };
     ca_pool_stats s;
     char req[64], used[64], cached[64], limit[96], where[32];
     if (st != CA_POOL_ELIMIT && st != CA_POOL_ENOMEM && st != CA_POOL_EINVAL &&
@@ -475,51 +477,52 @@ Memory_get_exports(CaMemory *self, void *closure)
 }
 
 static PyGetSetDef Memory_getset[] = {
-    {"ptr", (getter)Memory_get_ptr, NULL, "The address kernels use (int).", NULL},
-    {"size", (getter)Memory_get_size, NULL, "Size in bytes, as requested.", NULL},
-    {"device", (getter)Memory_get_device, NULL, "The Device the memory belongs to.",
-     NULL},
-    {"device_id", (getter)Memory_get_device_id, NULL,
-     "The device ordinal (CuPy's name); -1 for the cpu.", NULL},
-    {"kind", (getter)Memory_get_kind, NULL, "'device', 'managed', 'pinned' or 'host'.",
-     NULL},
-    {"_exports", (getter)Memory_get_exports, NULL, "Live buffer exports.", NULL},
-    {"__cuda_array_interface__", (getter)Memory_get_cai, NULL,
-     "CUDA Array Interface v3 (1-D unsigned bytes) of GPU-accessible memory.", NULL},
-    {NULL},
+    { "ptr", (getter)Memory_get_ptr, NULL, "The address kernels use (int).", NULL },
+    { "size", (getter)Memory_get_size, NULL, "Size in bytes, as requested.", NULL },
+    { "device", (getter)Memory_get_device, NULL, "The Device the memory belongs to.",
+      NULL },
+    { "device_id", (getter)Memory_get_device_id, NULL,
+      "The device ordinal (CuPy's name); -1 for the cpu.", NULL },
+    { "kind", (getter)Memory_get_kind, NULL, "'device', 'managed', 'pinned' or 'host'.",
+      NULL },
+    { "_exports", (getter)Memory_get_exports, NULL, "Live buffer exports.", NULL },
+    { "__cuda_array_interface__", (getter)Memory_get_cai, NULL,
+      "CUDA Array Interface v3 (1-D unsigned bytes) of GPU-accessible memory.", NULL },
+    { NULL },
 };
 
 static PyMemberDef Memory_members[] = {
-    {"__weaklistoffset__", T_PYSSIZET, offsetof(CaMemory, weakreflist), READONLY},
-    {NULL},
+    { "__weaklistoffset__", T_PYSSIZET, offsetof(CaMemory, weakreflist), READONLY },
+    { NULL },
 };
 
-PyDoc_STRVAR(Memory_doc,
-"A block of memory of one device: a pool block, or foreign memory kept alive\n"
-"by a reference to its owner. Made by ``MemoryPool.malloc`` (and by arrays),\n"
-"never directly; freed back to its pool when the last reference goes.\n\n"
-"Attributes\n"
-"----------\n"
-"ptr : int\n    The address kernels use (0 for zero-size memory).\n"
-"size : int\n    Bytes requested.\n"
-"device : Device\n"
-"kind : str\n    'device', 'managed', 'pinned' or 'host'.\n\n"
-"Host-accessible memory (managed, pinned, host) exports the buffer protocol as\n"
-"writable unsigned bytes (``np.frombuffer(mem, np.uint8)``; managed memory\n"
-"first waits for the device's streams); device memory raises BufferError.\n"
-"GPU-accessible memory (device, managed, pinned) has\n"
-"``__cuda_array_interface__`` (version 3, 1-D bytes; ``stream`` is the stream\n"
-"the block was allocated on); host memory has none.");
+PyDoc_STRVAR(
+    Memory_doc,
+    "A block of memory of one device: a pool block, or foreign memory kept alive\n"
+    "by a reference to its owner. Made by ``MemoryPool.malloc`` (and by arrays),\n"
+    "never directly; freed back to its pool when the last reference goes.\n\n"
+    "Attributes\n"
+    "----------\n"
+    "ptr : int\n    The address kernels use (0 for zero-size memory).\n"
+    "size : int\n    Bytes requested.\n"
+    "device : Device\n"
+    "kind : str\n    'device', 'managed', 'pinned' or 'host'.\n\n"
+    "Host-accessible memory (managed, pinned, host) exports the buffer protocol as\n"
+    "writable unsigned bytes (``np.frombuffer(mem, np.uint8)``; managed memory\n"
+    "first waits for the device's streams); device memory raises BufferError.\n"
+    "GPU-accessible memory (device, managed, pinned) has\n"
+    "``__cuda_array_interface__`` (version 3, 1-D bytes; ``stream`` is the stream\n"
+    "the block was allocated on); host memory has none.");
 
 static PyType_Slot Memory_slots[] = {
-    {Py_tp_dealloc, Memory_dealloc},
-    {Py_tp_repr, Memory_repr},
-    {Py_tp_getset, Memory_getset},
-    {Py_tp_members, Memory_members},
-    {Py_tp_doc, (void *)Memory_doc},
-    {Py_bf_getbuffer, Memory_getbuffer},
-    {Py_bf_releasebuffer, Memory_releasebuffer},
-    {0, NULL},
+    { Py_tp_dealloc, Memory_dealloc },
+    { Py_tp_repr, Memory_repr },
+    { Py_tp_getset, Memory_getset },
+    { Py_tp_members, Memory_members },
+    { Py_tp_doc, (void *)Memory_doc },
+    { Py_bf_getbuffer, Memory_getbuffer },
+    { Py_bf_releasebuffer, Memory_releasebuffer },
+    { 0, NULL },
 };
 
 static PyType_Spec Memory_spec = {
@@ -535,12 +538,11 @@ static PyType_Spec Memory_spec = {
 /* ======================================================================== */
 
 typedef struct {
-    PyObject_HEAD
-    int device;
+    PyObject_HEAD int device;
     ca_memkind kind;
 } CaPoolHandle;
 
-static PyTypeObject *pinned_pool_type;                 /* PinnedMemoryPool */
+static PyTypeObject *pinned_pool_type; /* PinnedMemoryPool */
 static PyObject *handles[MAX_DEVICES + 1][CA_MEM_NKINDS];
 
 /* The natural memory kind of a device: device memory on a GPU, host on cpu. */
@@ -613,7 +615,7 @@ gpu_or_zero(int device)
 static PyObject *
 MemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"kind", "device", NULL};
+    static char *kwlist[] = { "kind", "device", NULL };
     PyObject *kind_obj = Py_None, *dev_obj = Py_None;
     ca_memkind kind;
     int device;
@@ -644,7 +646,7 @@ MemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static PyObject *
 PinnedMemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"device", NULL};
+    static char *kwlist[] = { "device", NULL };
     PyObject *dev_obj = Py_None;
     int device;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:PinnedMemoryPool", kwlist,
@@ -717,7 +719,7 @@ MemoryPool_malloc(CaPoolHandle *self, PyObject *arg)
 static PyObject *
 MemoryPool_free_all_blocks(CaPoolHandle *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"stream", NULL};
+    static char *kwlist[] = { "stream", NULL };
     PyObject *stream = Py_None;
     ca_pool *p;
     int st;
@@ -792,27 +794,22 @@ MemoryPool_stats(CaPoolHandle *self, PyObject *unused)
     return Py_BuildValue(
         "{s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,s:n,"
         "s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}",
-        "used_bytes", (Py_ssize_t)s.used_bytes,
-        "requested_bytes", (Py_ssize_t)s.requested_bytes,
-        "total_bytes", (Py_ssize_t)s.total_bytes,
-        "free_bytes", (Py_ssize_t)s.free_bytes,
-        "peak_used_bytes", (Py_ssize_t)s.peak_used_bytes,
-        "peak_requested_bytes", (Py_ssize_t)s.peak_requested_bytes,
-        "peak_total_bytes", (Py_ssize_t)s.peak_total_bytes,
-        "largest_free_block", (Py_ssize_t)s.largest_free_block,
-        "limit", (Py_ssize_t)s.limit,
-        "n_segments", (Py_ssize_t)s.n_segments,
-        "n_used_blocks", (Py_ssize_t)s.n_used_blocks,
-        "n_free_blocks", (Py_ssize_t)s.n_free_blocks,
-        "n_allocs", (unsigned long long)s.n_allocs,
-        "n_frees", (unsigned long long)s.n_frees,
+        "used_bytes", (Py_ssize_t)s.used_bytes, "requested_bytes",
+        (Py_ssize_t)s.requested_bytes, "total_bytes", (Py_ssize_t)s.total_bytes,
+        "free_bytes", (Py_ssize_t)s.free_bytes, "peak_used_bytes",
+        (Py_ssize_t)s.peak_used_bytes, "peak_requested_bytes",
+        (Py_ssize_t)s.peak_requested_bytes, "peak_total_bytes",
+        (Py_ssize_t)s.peak_total_bytes, "largest_free_block",
+        (Py_ssize_t)s.largest_free_block, "limit", (Py_ssize_t)s.limit, "n_segments",
+        (Py_ssize_t)s.n_segments, "n_used_blocks", (Py_ssize_t)s.n_used_blocks,
+        "n_free_blocks", (Py_ssize_t)s.n_free_blocks, "n_allocs",
+        (unsigned long long)s.n_allocs, "n_frees", (unsigned long long)s.n_frees,
         "n_upstream_allocs", (unsigned long long)s.n_upstream_allocs,
-        "n_upstream_frees", (unsigned long long)s.n_upstream_frees,
-        "n_stream_waits", (unsigned long long)s.n_stream_waits,
-        "n_trims", (unsigned long long)s.n_trims,
-        "n_oom_retries", (unsigned long long)s.n_oom_retries,
-        "n_oom_errors", (unsigned long long)s.n_oom_errors,
-        "n_cached_reuses", (unsigned long long)(s.n_allocs - s.n_upstream_allocs));
+        "n_upstream_frees", (unsigned long long)s.n_upstream_frees, "n_stream_waits",
+        (unsigned long long)s.n_stream_waits, "n_trims", (unsigned long long)s.n_trims,
+        "n_oom_retries", (unsigned long long)s.n_oom_retries, "n_oom_errors",
+        (unsigned long long)s.n_oom_errors, "n_cached_reuses",
+        (unsigned long long)(s.n_allocs - s.n_upstream_allocs));
 }
 
 static PyObject *
@@ -828,7 +825,7 @@ MemoryPool_reset_peak_stats(CaPoolHandle *self, PyObject *unused)
 static PyObject *
 MemoryPool_set_limit(CaPoolHandle *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"size", "fraction", NULL};
+    static char *kwlist[] = { "size", "fraction", NULL };
     PyObject *size_obj = Py_None, *frac_obj = Py_None;
     size_t limit = 0;
     ca_pool *p;
@@ -913,77 +910,78 @@ MemoryPool_repr(CaPoolHandle *self)
 }
 
 static PyMethodDef MemoryPool_methods[] = {
-    {"malloc", (PyCFunction)MemoryPool_malloc, METH_O,
-     "malloc(nbytes)\n--\n\nA Memory of `nbytes` bytes from this pool, ordered on the "
-     "device's\ncurrent stream. 0 gives a Memory with ptr 0 and size 0. Raises\n"
-     "OutOfMemoryError when neither the cache nor the upstream can serve it."},
-    {"free_all_blocks", (PyCFunction)(void (*)(void))MemoryPool_free_all_blocks,
-     METH_VARARGS | METH_KEYWORDS,
-     "free_all_blocks(stream=None)\n--\n\nReturn every wholly free segment to CUDA "
-     "(or the system), after\nwaiting for the device. `stream` is accepted for CuPy "
-     "compatibility;\nthe cached blocks of every stream are released."},
-    {"used_bytes", (PyCFunction)MemoryPool_used_bytes, METH_NOARGS,
-     "used_bytes()\n--\n\nBytes in blocks in use (requests rounded up to 512)."},
-    {"total_bytes", (PyCFunction)MemoryPool_total_bytes, METH_NOARGS,
-     "total_bytes()\n--\n\nBytes reserved from the upstream (in use + cached)."},
-    {"free_bytes", (PyCFunction)MemoryPool_free_bytes, METH_NOARGS,
-     "free_bytes()\n--\n\nBytes cached in free blocks (total - used)."},
-    {"n_free_blocks", (PyCFunction)MemoryPool_n_free_blocks, METH_NOARGS,
-     "n_free_blocks()\n--\n\nNumber of cached free blocks."},
-    {"stats", (PyCFunction)MemoryPool_stats, METH_NOARGS,
-     "stats()\n--\n\nA dict of the pool's statistics: used/requested/total/free "
-     "bytes,\ntheir peaks, the largest free block, the limit, block and segment "
-     "counts,\nupstream allocations and frees, cross-stream waits, out-of-memory\n"
-     "retries and errors."},
-    {"reset_peak_stats", (PyCFunction)MemoryPool_reset_peak_stats, METH_NOARGS,
-     "reset_peak_stats()\n--\n\nRestart the peak statistics of stats() from the "
-     "current values."},
-    {"set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
-     METH_VARARGS | METH_KEYWORDS,
-     "set_limit(size=None, fraction=None)\n--\n\nCap the bytes this pool reserves: "
-     "`size` in bytes, or `fraction` of\nthe device's memory (the machine's RAM for "
-     "pinned and host pools).\nNo argument, or 0, removes the limit. For device pools "
-     "the environment\nvariable CUARRAY_GPU_MEMORY_LIMIT (bytes, or a percentage "
-     "like '50%')\nsets the initial limit."},
-    {"get_limit", (PyCFunction)MemoryPool_get_limit, METH_NOARGS,
-     "get_limit()\n--\n\nThe limit in bytes; 0 means none."},
-    {NULL},
+    { "malloc", (PyCFunction)MemoryPool_malloc, METH_O,
+      "malloc(nbytes)\n--\n\nA Memory of `nbytes` bytes from this pool, ordered on the "
+      "device's\ncurrent stream. 0 gives a Memory with ptr 0 and size 0. Raises\n"
+      "OutOfMemoryError when neither the cache nor the upstream can serve it." },
+    { "free_all_blocks", (PyCFunction)(void (*)(void))MemoryPool_free_all_blocks,
+      METH_VARARGS | METH_KEYWORDS,
+      "free_all_blocks(stream=None)\n--\n\nReturn every wholly free segment to CUDA "
+      "(or the system), after\nwaiting for the device. `stream` is accepted for CuPy "
+      "compatibility;\nthe cached blocks of every stream are released." },
+    { "used_bytes", (PyCFunction)MemoryPool_used_bytes, METH_NOARGS,
+      "used_bytes()\n--\n\nBytes in blocks in use (requests rounded up to 512)." },
+    { "total_bytes", (PyCFunction)MemoryPool_total_bytes, METH_NOARGS,
+      "total_bytes()\n--\n\nBytes reserved from the upstream (in use + cached)." },
+    { "free_bytes", (PyCFunction)MemoryPool_free_bytes, METH_NOARGS,
+      "free_bytes()\n--\n\nBytes cached in free blocks (total - used)." },
+    { "n_free_blocks", (PyCFunction)MemoryPool_n_free_blocks, METH_NOARGS,
+      "n_free_blocks()\n--\n\nNumber of cached free blocks." },
+    { "stats", (PyCFunction)MemoryPool_stats, METH_NOARGS,
+      "stats()\n--\n\nA dict of the pool's statistics: used/requested/total/free "
+      "bytes,\ntheir peaks, the largest free block, the limit, block and segment "
+      "counts,\nupstream allocations and frees, cross-stream waits, out-of-memory\n"
+      "retries and errors." },
+    { "reset_peak_stats", (PyCFunction)MemoryPool_reset_peak_stats, METH_NOARGS,
+      "reset_peak_stats()\n--\n\nRestart the peak statistics of stats() from the "
+      "current values." },
+    { "set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
+      METH_VARARGS | METH_KEYWORDS,
+      "set_limit(size=None, fraction=None)\n--\n\nCap the bytes this pool reserves: "
+      "`size` in bytes, or `fraction` of\nthe device's memory (the machine's RAM for "
+      "pinned and host pools).\nNo argument, or 0, removes the limit. For device pools "
+      "the environment\nvariable CUARRAY_GPU_MEMORY_LIMIT (bytes, or a percentage "
+      "like '50%')\nsets the initial limit." },
+    { "get_limit", (PyCFunction)MemoryPool_get_limit, METH_NOARGS,
+      "get_limit()\n--\n\nThe limit in bytes; 0 means none." },
+    { NULL },
 };
 
 static PyGetSetDef MemoryPool_getset[] = {
-    {"device", (getter)MemoryPool_get_device, NULL, "The pool's Device.", NULL},
-    {"kind", (getter)MemoryPool_get_kind, NULL, "The pool's memory kind.", NULL},
-    {NULL},
+    { "device", (getter)MemoryPool_get_device, NULL, "The pool's Device.", NULL },
+    { "kind", (getter)MemoryPool_get_kind, NULL, "The pool's memory kind.", NULL },
+    { NULL },
 };
 
-PyDoc_STRVAR(MemoryPool_doc,
-"MemoryPool(kind=None, device=None)\n"
-"--\n\n"
-"A handle on the memory pool of one device and memory kind.\n\n"
-"cuarray keeps exactly one pool per (device, kind): 'device' (cudaMalloc),\n"
-"'managed' (cudaMallocManaged), 'pinned' (cudaHostAlloc, mapped) and 'host'\n"
-"(malloc, the cpu device). Unlike CuPy, ``MemoryPool()`` does not create a\n"
-"separate pool: it returns the shared handle of that pool, the same object\n"
-"``get_default_memory_pool()`` returns, and arrays allocate from it.\n\n"
-"Parameters\n"
-"----------\n"
-"kind : str, optional\n"
-"    Default: 'device' on a GPU, 'host' on the cpu device.\n"
-"device : Device, int or str, optional\n"
-"    Default: the current device (GPU 0 for pinned or managed memory when\n"
-"    the current device is the cpu).\n\n"
-"The pool rounds requests up to 512 bytes, caches freed blocks (reused on\n"
-"the same stream at once, on another stream after a device-side wait), and\n"
-"raises OutOfMemoryError after releasing its cache and retrying once.");
+PyDoc_STRVAR(
+    MemoryPool_doc,
+    "MemoryPool(kind=None, device=None)\n"
+    "--\n\n"
+    "A handle on the memory pool of one device and memory kind.\n\n"
+    "cuarray keeps exactly one pool per (device, kind): 'device' (cudaMalloc),\n"
+    "'managed' (cudaMallocManaged), 'pinned' (cudaHostAlloc, mapped) and 'host'\n"
+    "(malloc, the cpu device). Unlike CuPy, ``MemoryPool()`` does not create a\n"
+    "separate pool: it returns the shared handle of that pool, the same object\n"
+    "``get_default_memory_pool()`` returns, and arrays allocate from it.\n\n"
+    "Parameters\n"
+    "----------\n"
+    "kind : str, optional\n"
+    "    Default: 'device' on a GPU, 'host' on the cpu device.\n"
+    "device : Device, int or str, optional\n"
+    "    Default: the current device (GPU 0 for pinned or managed memory when\n"
+    "    the current device is the cpu).\n\n"
+    "The pool rounds requests up to 512 bytes, caches freed blocks (reused on\n"
+    "the same stream at once, on another stream after a device-side wait), and\n"
+    "raises OutOfMemoryError after releasing its cache and retrying once.");
 
 static PyType_Slot MemoryPool_slots[] = {
-    {Py_tp_new, MemoryPool_new},
-    {Py_tp_dealloc, MemoryPool_dealloc},
-    {Py_tp_repr, MemoryPool_repr},
-    {Py_tp_methods, MemoryPool_methods},
-    {Py_tp_getset, MemoryPool_getset},
-    {Py_tp_doc, (void *)MemoryPool_doc},
-    {0, NULL},
+    { Py_tp_new, MemoryPool_new },
+    { Py_tp_dealloc, MemoryPool_dealloc },
+    { Py_tp_repr, MemoryPool_repr },
+    { Py_tp_methods, MemoryPool_methods },
+    { Py_tp_getset, MemoryPool_getset },
+    { Py_tp_doc, (void *)MemoryPool_doc },
+    { 0, NULL },
 };
 
 static PyType_Spec MemoryPool_spec = {
@@ -993,17 +991,18 @@ static PyType_Spec MemoryPool_spec = {
     .slots = MemoryPool_slots,
 };
 
-PyDoc_STRVAR(PinnedMemoryPool_doc,
-"PinnedMemoryPool(device=None)\n"
-"--\n\n"
-"The handle of the pinned (page-locked, mapped) host memory pool of a GPU;\n"
-"``MemoryPool('pinned', device)``. Requests are rounded to 512 bytes, never\n"
-"to powers of two.");
+PyDoc_STRVAR(
+    PinnedMemoryPool_doc,
+    "PinnedMemoryPool(device=None)\n"
+    "--\n\n"
+    "The handle of the pinned (page-locked, mapped) host memory pool of a GPU;\n"
+    "``MemoryPool('pinned', device)``. Requests are rounded to 512 bytes, never\n"
+    "to powers of two.");
 
 static PyType_Slot PinnedMemoryPool_slots[] = {
-    {Py_tp_new, PinnedMemoryPool_new},
-    {Py_tp_doc, (void *)PinnedMemoryPool_doc},
-    {0, NULL},
+    { Py_tp_new, PinnedMemoryPool_new },
+    { Py_tp_doc, (void *)PinnedMemoryPool_doc },
+    { 0, NULL },
 };
 
 static PyType_Spec PinnedMemoryPool_spec = {
@@ -1033,7 +1032,7 @@ get_default_pinned_memory_pool(PyObject *m, PyObject *unused)
 static PyObject *
 get_managed_memory_pool(PyObject *m, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"device", NULL};
+    static char *kwlist[] = { "device", NULL };
     PyObject *dev_obj = Py_None;
     int device;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:get_managed_memory_pool", kwlist,
@@ -1051,19 +1050,19 @@ get_managed_memory_pool(PyObject *m, PyObject *args, PyObject *kwds)
 }
 
 static PyMethodDef memory_functions[] = {
-    {"get_default_memory_pool", get_default_memory_pool, METH_NOARGS,
-     "get_default_memory_pool()\n--\n\nThe pool arrays of the current device use: "
-     "device memory on a GPU,\nhost memory on the cpu device. The handle is bound to "
-     "the device that\nwas current when it was asked for."},
-    {"get_default_pinned_memory_pool", get_default_pinned_memory_pool, METH_NOARGS,
-     "get_default_pinned_memory_pool()\n--\n\nThe pinned host memory pool of the "
-     "current GPU (GPU 0 when the cpu\ndevice is current)."},
-    {"get_managed_memory_pool", (PyCFunction)(void (*)(void))get_managed_memory_pool,
-     METH_VARARGS | METH_KEYWORDS,
-     "get_managed_memory_pool(device=None)\n--\n\nThe managed (unified) memory pool "
-     "of a GPU (default: the current GPU,\nGPU 0 when the cpu device is current). "
-     "Arrays made with\nmemory='managed' allocate from it."},
-    {NULL},
+    { "get_default_memory_pool", get_default_memory_pool, METH_NOARGS,
+      "get_default_memory_pool()\n--\n\nThe pool arrays of the current device use: "
+      "device memory on a GPU,\nhost memory on the cpu device. The handle is bound to "
+      "the device that\nwas current when it was asked for." },
+    { "get_default_pinned_memory_pool", get_default_pinned_memory_pool, METH_NOARGS,
+      "get_default_pinned_memory_pool()\n--\n\nThe pinned host memory pool of the "
+      "current GPU (GPU 0 when the cpu\ndevice is current)." },
+    { "get_managed_memory_pool", (PyCFunction)(void (*)(void))get_managed_memory_pool,
+      METH_VARARGS | METH_KEYWORDS,
+      "get_managed_memory_pool(device=None)\n--\n\nThe managed (unified) memory pool "
+      "of a GPU (default: the current GPU,\nGPU 0 when the cpu device is current). "
+      "Arrays made with\nmemory='managed' allocate from it." },
+    { NULL },
 };
 
 /* ======================================================================== */
@@ -1073,12 +1072,13 @@ static PyMethodDef memory_functions[] = {
 int
 ca_memory_init(PyObject *m)
 {
-    ca_st->memory_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &Memory_spec, NULL);
+    ca_st->memory_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Memory_spec, NULL);
     if (ca_st->memory_type == NULL) {
         return -1;
     }
-    ca_st->pool_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &MemoryPool_spec,
-                                                                NULL);
+    ca_st->pool_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &MemoryPool_spec, NULL);
     if (ca_st->pool_type == NULL) {
         return -1;
     }
@@ -1090,7 +1090,8 @@ ca_memory_init(PyObject *m)
     }
     if (PyModule_AddObjectRef(m, "Memory", (PyObject *)ca_st->memory_type) < 0 ||
         PyModule_AddObjectRef(m, "MemoryPool", (PyObject *)ca_st->pool_type) < 0 ||
-        PyModule_AddObjectRef(m, "PinnedMemoryPool", (PyObject *)pinned_pool_type) < 0 ||
+        PyModule_AddObjectRef(m, "PinnedMemoryPool", (PyObject *)pinned_pool_type) <
+            0 ||
         PyModule_AddFunctions(m, memory_functions) < 0) {
         return -1;
     }

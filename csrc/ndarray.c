@@ -281,7 +281,8 @@ void
 ca_strided_set_operand(ca_strided *s, int op, CaArray *a)
 {
     Py_ssize_t strides[CA_MAX_DIMS];
-    ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), s->ndim, NULL, strides);
+    ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), s->ndim, NULL,
+                         strides);
     for (int i = 0; i < s->ndim; i++) {
         s->strides[op][i] = strides[i];
     }
@@ -345,6 +346,25 @@ ca_array_numpy_view(CaArray *a)
     if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)a) < 0) {
         Py_DECREF(v);
         return NULL;
+    }
+    return v;
+}
+
+PyObject *
+ca_cpu_numpy_view(CaArray *x)
+{
+    PyArray_Descr *d = ca_descr(x->dtype);
+    Py_INCREF(d);
+    int flags = (x->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
+    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(x), CA_SHAPE(x),
+                                       x->size ? CA_STRIDES(x) : NULL,
+                                       x->size ? x->data : NULL, flags, NULL);
+    if (v != NULL && x->size) {
+        Py_INCREF(x);
+        if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)x) < 0) {
+            Py_DECREF(v);
+            return NULL;
+        }
     }
     return v;
 }
@@ -420,8 +440,7 @@ get_base(CaArray *a, void *c)
 /* ---- flags: a snapshot object, as NumPy's flagsobj but read-only ---------- */
 
 typedef struct {
-    PyObject_HEAD
-    int flags;
+    PyObject_HEAD int flags;
 } CaFlags;
 
 static PyObject *
@@ -460,12 +479,18 @@ Flags_getitem(CaFlags *f, PyObject *key)
         const char *name;
         int bit;
     } names[] = {
-        {"C_CONTIGUOUS", CA_C_CONTIGUOUS}, {"C", CA_C_CONTIGUOUS},
-        {"CONTIGUOUS", CA_C_CONTIGUOUS},   {"F_CONTIGUOUS", CA_F_CONTIGUOUS},
-        {"F", CA_F_CONTIGUOUS},            {"FORTRAN", CA_F_CONTIGUOUS},
-        {"OWNDATA", CA_OWNDATA},           {"O", CA_OWNDATA},
-        {"WRITEABLE", CA_WRITEABLE},       {"W", CA_WRITEABLE},
-        {"ALIGNED", 0},                    {"A", 0},
+        { "C_CONTIGUOUS", CA_C_CONTIGUOUS },
+        { "C", CA_C_CONTIGUOUS },
+        { "CONTIGUOUS", CA_C_CONTIGUOUS },
+        { "F_CONTIGUOUS", CA_F_CONTIGUOUS },
+        { "F", CA_F_CONTIGUOUS },
+        { "FORTRAN", CA_F_CONTIGUOUS },
+        { "OWNDATA", CA_OWNDATA },
+        { "O", CA_OWNDATA },
+        { "WRITEABLE", CA_WRITEABLE },
+        { "W", CA_WRITEABLE },
+        { "ALIGNED", 0 },
+        { "A", 0 },
     };
     if (PyUnicode_Check(key)) {
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -501,25 +526,27 @@ Flags_richcompare(CaFlags *a, PyObject *b, int op)
 }
 
 static PyGetSetDef flags_getset[] = {
-    {"c_contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_C_CONTIGUOUS},
-    {"f_contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_F_CONTIGUOUS},
-    {"contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_C_CONTIGUOUS},
-    {"fortran", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_F_CONTIGUOUS},
-    {"owndata", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_OWNDATA},
-    {"writeable", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_WRITEABLE},
-    {"aligned", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)0},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "c_contiguous", (getter)Flags_get, NULL, NULL,
+      (void *)(intptr_t)CA_C_CONTIGUOUS },
+    { "f_contiguous", (getter)Flags_get, NULL, NULL,
+      (void *)(intptr_t)CA_F_CONTIGUOUS },
+    { "contiguous", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_C_CONTIGUOUS },
+    { "fortran", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_F_CONTIGUOUS },
+    { "owndata", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_OWNDATA },
+    { "writeable", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)CA_WRITEABLE },
+    { "aligned", (getter)Flags_get, NULL, NULL, (void *)(intptr_t)0 },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyType_Slot flags_slots[] = {
-    {Py_tp_dealloc, Flags_dealloc},
-    {Py_tp_getset, flags_getset},
-    {Py_tp_repr, Flags_repr},
-    {Py_mp_subscript, Flags_getitem},
-    {Py_tp_richcompare, Flags_richcompare},
-    {Py_tp_doc, "The flags of an array (a snapshot): c_contiguous, f_contiguous, "
-                "owndata, writeable; also readable as flags['C_CONTIGUOUS']."},
-    {0, NULL},
+    { Py_tp_dealloc, Flags_dealloc },
+    { Py_tp_getset, flags_getset },
+    { Py_tp_repr, Flags_repr },
+    { Py_mp_subscript, Flags_getitem },
+    { Py_tp_richcompare, Flags_richcompare },
+    { Py_tp_doc, "The flags of an array (a snapshot): c_contiguous, f_contiguous, "
+                 "owndata, writeable; also readable as flags['C_CONTIGUOUS']." },
+    { 0, NULL },
 };
 
 static PyType_Spec flags_spec = {
@@ -532,8 +559,7 @@ static PyType_Spec flags_spec = {
 /* ---- data: a pointer object (.ptr, .mem, .device_id), as CuPy's ---------- */
 
 typedef struct {
-    PyObject_HEAD
-    char *ptr;
+    PyObject_HEAD char *ptr;
     int device;
     PyObject *mem; /* the CaMemory, or None for arrays without elements */
 } CaMemPtr;
@@ -603,21 +629,21 @@ MemPtr_repr(CaMemPtr *p)
 }
 
 static PyGetSetDef memptr_getset[] = {
-    {"ptr", (getter)MemPtr_ptr, NULL, "the address, an int", NULL},
-    {"mem", (getter)MemPtr_mem, NULL, "the Memory the address lies in", NULL},
-    {"device_id", (getter)MemPtr_device_id, NULL, "device ordinal (-1: cpu)", NULL},
-    {"device", (getter)MemPtr_device, NULL, "the Device", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "ptr", (getter)MemPtr_ptr, NULL, "the address, an int", NULL },
+    { "mem", (getter)MemPtr_mem, NULL, "the Memory the address lies in", NULL },
+    { "device_id", (getter)MemPtr_device_id, NULL, "device ordinal (-1: cpu)", NULL },
+    { "device", (getter)MemPtr_device, NULL, "the Device", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyType_Slot memptr_slots[] = {
-    {Py_tp_dealloc, MemPtr_dealloc},
-    {Py_tp_getset, memptr_getset},
-    {Py_tp_repr, MemPtr_repr},
-    {Py_nb_int, MemPtr_int},
-    {Py_nb_index, MemPtr_int},
-    {Py_tp_doc, "A pointer into an array's memory (x.data): .ptr, .mem, .device_id."},
-    {0, NULL},
+    { Py_tp_dealloc, MemPtr_dealloc },
+    { Py_tp_getset, memptr_getset },
+    { Py_tp_repr, MemPtr_repr },
+    { Py_nb_int, MemPtr_int },
+    { Py_nb_index, MemPtr_int },
+    { Py_tp_doc, "A pointer into an array's memory (x.data): .ptr, .mem, .device_id." },
+    { 0, NULL },
 };
 
 static PyType_Spec memptr_spec = {
@@ -661,23 +687,23 @@ get_mT(CaArray *a, void *c)
 }
 
 static PyGetSetDef ndarray_getset[] = {
-    {"shape", (getter)get_shape, NULL, "Tuple of array dimensions.", NULL},
-    {"strides", (getter)get_strides, NULL,
-     "Tuple of bytes to step in each dimension (as NumPy).", NULL},
-    {"ndim", (getter)get_ndim, NULL, "Number of dimensions.", NULL},
-    {"size", (getter)get_size, NULL, "Number of elements.", NULL},
-    {"itemsize", (getter)get_itemsize, NULL, "Bytes per element.", NULL},
-    {"nbytes", (getter)get_nbytes, NULL, "Bytes of all elements.", NULL},
-    {"dtype", (getter)get_dtype, NULL, "The numpy.dtype of the elements.", NULL},
-    {"device", (getter)get_device, NULL, "The Device the array lives on.", NULL},
-    {"memory", (getter)get_memory, NULL,
-     "The memory kind: 'device', 'managed', 'pinned' or 'host'.", NULL},
-    {"flags", (getter)get_flags, NULL, "Memory layout flags (a snapshot).", NULL},
-    {"base", (getter)get_base, NULL, "The array this one views, or None.", NULL},
-    {"data", (getter)get_data, NULL, "Pointer to the first element (.ptr).", NULL},
-    {"T", (getter)get_T, NULL, "The transposed array (a view).", NULL},
-    {"mT", (getter)get_mT, NULL, "Transpose of the last two axes (a view).", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "shape", (getter)get_shape, NULL, "Tuple of array dimensions.", NULL },
+    { "strides", (getter)get_strides, NULL,
+      "Tuple of bytes to step in each dimension (as NumPy).", NULL },
+    { "ndim", (getter)get_ndim, NULL, "Number of dimensions.", NULL },
+    { "size", (getter)get_size, NULL, "Number of elements.", NULL },
+    { "itemsize", (getter)get_itemsize, NULL, "Bytes per element.", NULL },
+    { "nbytes", (getter)get_nbytes, NULL, "Bytes of all elements.", NULL },
+    { "dtype", (getter)get_dtype, NULL, "The numpy.dtype of the elements.", NULL },
+    { "device", (getter)get_device, NULL, "The Device the array lives on.", NULL },
+    { "memory", (getter)get_memory, NULL,
+      "The memory kind: 'device', 'managed', 'pinned' or 'host'.", NULL },
+    { "flags", (getter)get_flags, NULL, "Memory layout flags (a snapshot).", NULL },
+    { "base", (getter)get_base, NULL, "The array this one views, or None.", NULL },
+    { "data", (getter)get_data, NULL, "Pointer to the first element (.ptr).", NULL },
+    { "T", (getter)get_T, NULL, "The transposed array (a view).", NULL },
+    { "mT", (getter)get_mT, NULL, "Transpose of the last two axes (a view).", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 /* ======================================================================== */
@@ -704,8 +730,7 @@ array_subarray(CaArray *a, Py_ssize_t i)
 }
 
 typedef struct {
-    PyObject_HEAD
-    CaArray *array;
+    PyObject_HEAD CaArray *array;
     Py_ssize_t index;
 } CaIter;
 
@@ -756,16 +781,16 @@ Iter_length_hint(CaIter *it, PyObject *unused)
 }
 
 static PyMethodDef iter_methods[] = {
-    {"__length_hint__", (PyCFunction)Iter_length_hint, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    { "__length_hint__", (PyCFunction)Iter_length_hint, METH_NOARGS, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyType_Slot iter_slots[] = {
-    {Py_tp_dealloc, Iter_dealloc},
-    {Py_tp_iter, PyObject_SelfIter},
-    {Py_tp_iternext, Iter_next},
-    {Py_tp_methods, iter_methods},
-    {0, NULL},
+    { Py_tp_dealloc, Iter_dealloc },
+    { Py_tp_iter, PyObject_SelfIter },
+    { Py_tp_iternext, Iter_next },
+    { Py_tp_methods, iter_methods },
+    { 0, NULL },
 };
 
 static PyType_Spec iter_spec = {
@@ -782,7 +807,7 @@ static PyType_Spec iter_spec = {
 static PyObject *
 Ndarray_array_namespace(CaArray *a, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"api_version", NULL};
+    static char *kwlist[] = { "api_version", NULL };
     PyObject *version = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:__array_namespace__", kwlist,
                                      &version)) {
@@ -793,7 +818,7 @@ Ndarray_array_namespace(CaArray *a, PyObject *args, PyObject *kwds)
             PyErr_SetString(PyExc_ValueError, "api_version must be None or a string");
             return NULL;
         }
-        static const char *const known[] = {"2021.12", "2022.12", "2023.12"};
+        static const char *const known[] = { "2021.12", "2022.12", "2023.12" };
         int ok = 0;
         for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
             ok |= PyUnicode_CompareWithASCIIString(version, known[i]) == 0;
@@ -814,13 +839,25 @@ static const char *
 buffer_format(int dtype)
 {
     static const char *const fmt[CA_NTYPES] = {
-        "?", "b", "B", "h", "H", "i", "I",
+        "?",
+        "b",
+        "B",
+        "h",
+        "H",
+        "i",
+        "I",
 #if NPY_SIZEOF_LONG == 8
-        "l", "L",
+        "l",
+        "L",
 #else
-        "q", "Q",
+        "q",
+        "Q",
 #endif
-        "e", "f", "d", "Zf", "Zd",
+        "e",
+        "f",
+        "d",
+        "Zf",
+        "Zd",
     };
     return fmt[dtype];
 }
@@ -894,7 +931,7 @@ Ndarray_releasebuffer(CaArray *a, Py_buffer *view)
 static PyObject *
 Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"dtype", "copy", NULL};
+    static char *kwlist[] = { "dtype", "copy", NULL };
     PyObject *dtype = Py_None, *copy = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OO:__array__", kwlist, &dtype,
                                      &copy)) {
@@ -947,8 +984,8 @@ static PyObject *
 Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     /* ndarray is not subclassable (no Py_TPFLAGS_BASETYPE): type is ours. */
-    static char *kwlist[] = {"shape", "dtype", "order", "device", "memory", NULL};
-    PyObject *v[5] = {NULL, NULL, NULL, NULL, NULL};
+    static char *kwlist[] = { "shape", "dtype", "order", "device", "memory", NULL };
+    PyObject *v[5] = { NULL, NULL, NULL, NULL, NULL };
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO$OO:ndarray", kwlist, &v[0],
                                      &v[1], &v[2], &v[3], &v[4])) {
         return NULL;
@@ -971,28 +1008,28 @@ Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 /* ======================================================================== */
 
 static PyMethodDef ndarray_methods[] = {
-    {"__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
-     METH_VARARGS | METH_KEYWORDS,
-     "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module."},
-    {"__array__", (PyCFunction)(void (*)(void))Ndarray_array,
-     METH_VARARGS | METH_KEYWORDS,
-     "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
-     "TypeError for device memory (use .get())."},
-    {NULL, NULL, 0, NULL},
+    { "__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
+      METH_VARARGS | METH_KEYWORDS,
+      "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module." },
+    { "__array__", (PyCFunction)(void (*)(void))Ndarray_array,
+      METH_VARARGS | METH_KEYWORDS,
+      "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
+      "TypeError for device memory (use .get())." },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyType_Slot ndarray_own_slots[] = {
-    {Py_tp_dealloc, Ndarray_dealloc},
-    {Py_tp_iter, Ndarray_iter},
-    {Py_tp_new, Ndarray_new},
-    {Py_mp_length, Ndarray_length},
-    {Py_sq_length, Ndarray_length},
-    {Py_bf_getbuffer, Ndarray_getbuffer},
-    {Py_bf_releasebuffer, Ndarray_releasebuffer},
-    {Py_tp_doc,
-     "ndarray(shape, dtype=float, order='C', device=None, memory=None)\n--\n\n"
-     "An N-dimensional array on a CUDA device or the host (see cuarray.empty)."},
-    {0, NULL},
+    { Py_tp_dealloc, Ndarray_dealloc },
+    { Py_tp_iter, Ndarray_iter },
+    { Py_tp_new, Ndarray_new },
+    { Py_mp_length, Ndarray_length },
+    { Py_sq_length, Ndarray_length },
+    { Py_bf_getbuffer, Ndarray_getbuffer },
+    { Py_bf_releasebuffer, Ndarray_releasebuffer },
+    { Py_tp_doc,
+      "ndarray(shape, dtype=float, order='C', device=None, memory=None)\n--\n\n"
+      "An N-dimensional array on a CUDA device or the host (see cuarray.empty)." },
+    { 0, NULL },
 };
 
 static Py_ssize_t
@@ -1041,8 +1078,9 @@ append_slots(PyType_Slot *out, Py_ssize_t *n, const PyType_Slot *src)
 }
 
 static PyMemberDef ndarray_members[] = {
-    {"__weaklistoffset__", T_PYSSIZET, offsetof(CaArray, weakreflist), READONLY, NULL},
-    {NULL, 0, 0, 0, NULL},
+    { "__weaklistoffset__", T_PYSSIZET, offsetof(CaArray, weakreflist), READONLY,
+      NULL },
+    { NULL, 0, 0, 0, NULL },
 };
 
 int
@@ -1050,10 +1088,16 @@ ca_ndarray_init(PyObject *m)
 {
     /* Merged tables live as long as the process (the type points into them). */
     static const PyMethodDef *const method_tables[] = {
-        ndarray_methods,           ca_transfer_array_methods, ca_manip_array_methods,
-        ca_elementwise_array_methods, ca_reduction_array_methods,
-        ca_interop_array_methods,  ca_linalg_array_methods,
-        ca_search_array_methods,   ca_readback_array_methods, ca_format_array_methods,
+        ndarray_methods,
+        ca_transfer_array_methods,
+        ca_manip_array_methods,
+        ca_elementwise_array_methods,
+        ca_reduction_array_methods,
+        ca_interop_array_methods,
+        ca_linalg_array_methods,
+        ca_search_array_methods,
+        ca_readback_array_methods,
+        ca_format_array_methods,
         ca_sort_array_methods,
     };
     static const PyGetSetDef *const getset_tables[] = {
@@ -1064,7 +1108,7 @@ ca_ndarray_init(PyObject *m)
      * file also fills, the contributor's wins (and among contributors, the
      * first listed). */
     static const PyType_Slot *const slot_tables[] = {
-        ca_elementwise_number_slots, ca_index_slots, ca_linalg_number_slots,
+        ca_elementwise_number_slots, ca_index_slots,  ca_linalg_number_slots,
         ca_readback_number_slots,    ca_format_slots, ndarray_own_slots,
     };
     const size_t nmt = sizeof(method_tables) / sizeof(method_tables[0]);
@@ -1106,10 +1150,10 @@ ca_ndarray_init(PyObject *m)
     for (size_t i = 0; i < nst; i++) {
         append_slots(slots, &ns, slot_tables[i]);
     }
-    slots[ns++] = (PyType_Slot){Py_tp_methods, methods};
-    slots[ns++] = (PyType_Slot){Py_tp_getset, getset};
-    slots[ns++] = (PyType_Slot){Py_tp_members, ndarray_members};
-    slots[ns] = (PyType_Slot){0, NULL};
+    slots[ns++] = (PyType_Slot){ Py_tp_methods, methods };
+    slots[ns++] = (PyType_Slot){ Py_tp_getset, getset };
+    slots[ns++] = (PyType_Slot){ Py_tp_members, ndarray_members };
+    slots[ns] = (PyType_Slot){ 0, NULL };
 
     static PyType_Spec spec = {
         .name = "cuarray.ndarray",

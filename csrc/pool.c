@@ -11,18 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NBINS ((int)(CA_POOL_SMALL_SEGMENT / CA_POOL_ALIGN)) /* 4096: 512 B .. 2 MiB */
-#define NWORDS (NBINS / 64)                                  /* 64 bitmap words */
+#define NBINS        ((int)(CA_POOL_SMALL_SEGMENT / CA_POOL_ALIGN)) /* 4096: 512 B .. 2 MiB */
+#define NWORDS       (NBINS / 64) /* 64 bitmap words */
 #define CHUNK_BLOCKS 128
-#define ANY CA_POOL_STREAM_ANY
+#define ANY          CA_POOL_STREAM_ANY
 
 struct ca_segment {
     char *base;
     size_t size;
-    ca_block *first;           /* lowest address */
-    int small;                 /* blocks indexed by bins (else by the treap) */
-    ca_stream_t pending;       /* being released: the stream to wait for */
-    ca_segment *prev, *next;   /* the pool's segment list */
+    ca_block *first;         /* lowest address */
+    int small;               /* blocks indexed by bins (else by the treap) */
+    ca_stream_t pending;     /* being released: the stream to wait for */
+    ca_segment *prev, *next; /* the pool's segment list */
 };
 
 typedef struct block_chunk {
@@ -42,15 +42,23 @@ struct ca_pool {
     /* free blocks of large segments, keyed by (size, address) */
     ca_block *treap;
     ca_segment *segments;
-    ca_block *spare;           /* unused block records (linked by fnext) */
-    block_chunk *chunks;       /* where the records live */
-    uint64_t free_seq;         /* counts frees; see release_cached_locked */
-    size_t inflight;           /* bytes being requested from the upstream now */
-    ca_pool_stats st;          /* kept up to date except free/largest (computed) */
+    ca_block *spare;     /* unused block records (linked by fnext) */
+    block_chunk *chunks; /* where the records live */
+    uint64_t free_seq;   /* counts frees; see release_cached_locked */
+    size_t inflight;     /* bytes being requested from the upstream now */
+    ca_pool_stats st;    /* kept up to date except free/largest (computed) */
 };
 
-static inline void lock(ca_pool *p) { pthread_mutex_lock(&p->mutex); }
-static inline void unlock(ca_pool *p) { pthread_mutex_unlock(&p->mutex); }
+static inline void
+lock(ca_pool *p)
+{
+    pthread_mutex_lock(&p->mutex);
+}
+static inline void
+unlock(ca_pool *p)
+{
+    pthread_mutex_unlock(&p->mutex);
+}
 
 /* ======================================================================== */
 /* Block records                                                            */
@@ -467,7 +475,7 @@ grow(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, ca_block **out)
     b->seg = seg;
     b->stream = ANY;
     b->is_free = 1;
-    st = carve(p, b, size, nbytes, stream);   /* no wait: ANY */
+    st = carve(p, b, size, nbytes, stream); /* no wait: ANY */
     if (st != 0) {
         index_insert(p, b);
         return st;
@@ -490,7 +498,7 @@ coalesce_all(ca_pool *p)
                 index_remove(p, n);
                 absorb(p, b, n);
                 index_insert(p, b);
-                continue;   /* b may merge with its new neighbour too */
+                continue; /* b may merge with its new neighbour too */
             }
             b = n;
         }
@@ -690,7 +698,8 @@ ca_pool_free(ca_pool *p, ca_block *b)
     b->is_free = 1;
     b->requested = 0;
     b->free_seq = ++p->free_seq;
-    if (b->prev != NULL && b->prev->is_free && mergeable(p, b->prev->stream, b->stream)) {
+    if (b->prev != NULL && b->prev->is_free &&
+        mergeable(p, b->prev->stream, b->stream)) {
         ca_block *q = b->prev;
         index_remove(p, q);
         absorb(p, q, b);
@@ -805,12 +814,12 @@ ca_pool_get_stats(ca_pool *p, ca_pool_stats *s)
 /* Invariant check (tests)                                                  */
 /* ======================================================================== */
 
-#define CHECK(cond)          \
-    do {                     \
-        if (!(cond)) {       \
-            line = __LINE__; \
-            goto done;       \
-        }                    \
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            line = __LINE__;                                                           \
+            goto done;                                                                 \
+        }                                                                              \
     } while (0)
 
 /* In-order walk of the treap: sorted keys, heap order, free large blocks. */
@@ -823,7 +832,8 @@ treap_check(const ca_pool *p, const ca_block *t, const ca_block **last, size_t *
     if (!treap_check(p, t->left, last, count)) {
         return 0;
     }
-    if ((t->left && t->left->prio > t->prio) || (t->right && t->right->prio > t->prio)) {
+    if ((t->left && t->left->prio > t->prio) ||
+        (t->right && t->right->prio > t->prio)) {
         return 0;
     }
     if (!t->is_free || t->seg->small || (*last && !key_less(*last, t))) {

@@ -31,14 +31,14 @@ extern "C" {
 /* Same typedef as kernels.h (a repeated identical typedef is valid C11). */
 typedef struct CUstream_st *ca_stream_t;
 
-#define CA_POOL_ALIGN ((size_t)512)
-#define CA_POOL_SMALL_MAX ((size_t)1 << 20)      /* 1 MiB */
-#define CA_POOL_SMALL_SEGMENT ((size_t)2 << 20)  /* 2 MiB */
+#define CA_POOL_ALIGN         ((size_t)512)
+#define CA_POOL_SMALL_MAX     ((size_t)1 << 20) /* 1 MiB */
+#define CA_POOL_SMALL_SEGMENT ((size_t)2 << 20) /* 2 MiB */
 
 /* Status codes of the pool itself (upstream statuses are positive). */
-#define CA_POOL_ENOMEM (-1)   /* host memory for bookkeeping, or the malloc upstream */
-#define CA_POOL_ELIMIT (-2)   /* the pool's limit would be exceeded */
-#define CA_POOL_EINVAL (-3)   /* request too large to represent */
+#define CA_POOL_ENOMEM (-1) /* host memory for bookkeeping, or the malloc upstream */
+#define CA_POOL_ELIMIT (-2) /* the pool's limit would be exceeded */
+#define CA_POOL_EINVAL (-3) /* request too large to represent */
 
 /* A stream tag meaning "no pending work: usable on any stream". */
 #define CA_POOL_STREAM_ANY ((ca_stream_t)(uintptr_t)-1)
@@ -70,12 +70,12 @@ typedef struct ca_segment ca_segment;
 /* A block: read-only outside pool.c. */
 struct ca_block {
     char *ptr;
-    size_t size;               /* rounded */
-    size_t requested;          /* as asked (in use), else 0 */
-    ca_block *prev, *next;     /* address neighbours within the segment */
+    size_t size;           /* rounded */
+    size_t requested;      /* as asked (in use), else 0 */
+    ca_block *prev, *next; /* address neighbours within the segment */
     ca_segment *seg;
-    ca_stream_t stream;        /* allocated on / freed on; CA_POOL_STREAM_ANY */
-    uint64_t free_seq;         /* the pool's free counter when freed */
+    ca_stream_t stream; /* allocated on / freed on; CA_POOL_STREAM_ANY */
+    uint64_t free_seq;  /* the pool's free counter when freed */
     int is_free;
     /* free index: bin list (small segments) or treap (large segments) */
     ca_block *fprev, *fnext;
@@ -84,26 +84,26 @@ struct ca_block {
 };
 
 typedef struct {
-    size_t used_bytes;         /* rounded sizes of blocks in use */
-    size_t requested_bytes;    /* requested sizes of blocks in use */
-    size_t total_bytes;        /* reserved from the upstream */
-    size_t free_bytes;         /* total - used: cached */
+    size_t used_bytes;      /* rounded sizes of blocks in use */
+    size_t requested_bytes; /* requested sizes of blocks in use */
+    size_t total_bytes;     /* reserved from the upstream */
+    size_t free_bytes;      /* total - used: cached */
     size_t peak_used_bytes;
     size_t peak_requested_bytes;
     size_t peak_total_bytes;
     size_t largest_free_block;
-    size_t limit;              /* 0: none */
+    size_t limit; /* 0: none */
     size_t n_segments;
     size_t n_used_blocks;
     size_t n_free_blocks;
-    uint64_t n_allocs;         /* successful nonzero allocations */
+    uint64_t n_allocs; /* successful nonzero allocations */
     uint64_t n_frees;
     uint64_t n_upstream_allocs;
     uint64_t n_upstream_frees;
-    uint64_t n_stream_waits;   /* cross-stream reuses */
-    uint64_t n_trims;          /* wholly free segments released to grow */
-    uint64_t n_oom_retries;    /* cache released and retried */
-    uint64_t n_oom_errors;     /* requests that failed after the retry */
+    uint64_t n_stream_waits; /* cross-stream reuses */
+    uint64_t n_trims;        /* wholly free segments released to grow */
+    uint64_t n_oom_retries;  /* cache released and retried */
+    uint64_t n_oom_errors;   /* requests that failed after the retry */
 } ca_pool_stats;
 
 /* A new pool over `up` (copied). NULL when out of host memory. */

@@ -12,11 +12,11 @@
 typedef struct {
     int device;
     ca_memkind kind;
-    cudaEvent_t ev;    /* for cross-stream reuse; made on first need */
+    cudaEvent_t ev; /* for cross-stream reuse; made on first need */
 } mem_ctx;
 
-#define MAX_DEVICES 64                 /* as device.c */
-#define SLOT(device) ((device) + 1)    /* slot 0: the cpu */
+#define MAX_DEVICES  64             /* as device.c */
+#define SLOT(device) ((device) + 1) /* slot 0: the cpu */
 
 static mem_ctx ctxs[MAX_DEVICES + 1][CA_MEM_NKINDS];
 
@@ -28,33 +28,33 @@ up_alloc(void *vctx, size_t size, char **out)
     void *p = NULL, *dp = NULL;
     cudaError_t st;
     Py_BEGIN_ALLOW_THREADS
-    if (ctx->kind == CA_MEM_DEVICE) {
-        st = cudaMalloc(&p, size);
-    }
-    else if (ctx->kind == CA_MEM_MANAGED) {
-        st = cudaMallocManaged(&p, size, cudaMemAttachGlobal);
-    }
-    else {
-        st = cudaHostAlloc(&p, size, cudaHostAllocMapped | cudaHostAllocPortable);
-        if (st == cudaSuccess) {
-            /* Kernels take the device pointer; with unified addressing (every
+        if (ctx->kind == CA_MEM_DEVICE) {
+            st = cudaMalloc(&p, size);
+        }
+        else if (ctx->kind == CA_MEM_MANAGED) {
+            st = cudaMallocManaged(&p, size, cudaMemAttachGlobal);
+        }
+        else {
+            st = cudaHostAlloc(&p, size, cudaHostAllocMapped | cudaHostAllocPortable);
+            if (st == cudaSuccess) {
+                /* Kernels take the device pointer; with unified addressing (every
              * 64-bit platform CUDA supports) it is the host pointer, so one
              * address serves both sides of a pinned block. */
-            st = cudaHostGetDevicePointer(&dp, p, 0);
-            if (st == cudaSuccess && dp != p) {
-                st = cudaErrorInvalidValue;
-            }
-            if (st != cudaSuccess) {
-                (void)cudaFreeHost(p);
-                p = NULL;
+                st = cudaHostGetDevicePointer(&dp, p, 0);
+                if (st == cudaSuccess && dp != p) {
+                    st = cudaErrorInvalidValue;
+                }
+                if (st != cudaSuccess) {
+                    (void)cudaFreeHost(p);
+                    p = NULL;
+                }
             }
         }
-    }
-    if (st != cudaSuccess) {
-        /* A failed allocation also sets the runtime's last error; clear it so
+        if (st != cudaSuccess) {
+            /* A failed allocation also sets the runtime's last error; clear it so
          * the next launch check does not report it. */
-        (void)cudaGetLastError();
-    }
+            (void)cudaGetLastError();
+        }
     Py_END_ALLOW_THREADS
     *out = (char *)p;
     return (int)st;
@@ -67,10 +67,10 @@ up_free(void *vctx, char *ptr, size_t size)
     cudaError_t st;
     (void)size;
     Py_BEGIN_ALLOW_THREADS
-    st = ctx->kind == CA_MEM_PINNED ? cudaFreeHost(ptr) : cudaFree(ptr);
-    if (st != cudaSuccess) {
-        (void)cudaGetLastError();
-    }
+        st = ctx->kind == CA_MEM_PINNED ? cudaFreeHost(ptr) : cudaFree(ptr);
+        if (st != cudaSuccess) {
+            (void)cudaGetLastError();
+        }
     Py_END_ALLOW_THREADS
     return (int)st;
 }
@@ -108,7 +108,7 @@ up_stream_sync(void *vctx, ca_stream_t stream)
     cudaError_t st;
     (void)vctx;
     Py_BEGIN_ALLOW_THREADS
-    st = cudaStreamSynchronize((cudaStream_t)stream);
+        st = cudaStreamSynchronize((cudaStream_t)stream);
     Py_END_ALLOW_THREADS
     return (int)st;
 }
@@ -119,7 +119,7 @@ up_device_sync(void *vctx)
     cudaError_t st;
     (void)vctx;
     Py_BEGIN_ALLOW_THREADS
-    st = cudaDeviceSynchronize();
+        st = cudaDeviceSynchronize();
     Py_END_ALLOW_THREADS
     return (int)st;
 }
@@ -128,8 +128,9 @@ ca_pool_upstream
 ca_pool_cuda_upstream(int device, ca_memkind kind)
 {
     mem_ctx *ctx = &ctxs[SLOT(device)][kind];
-    ca_pool_upstream up = {ctx, up_alloc, up_free, up_stream_wait, up_stream_sync,
-                           up_device_sync};
+    ca_pool_upstream up = {
+        ctx, up_alloc, up_free, up_stream_wait, up_stream_sync, up_device_sync
+    };
     ctx->device = device;
     ctx->kind = kind;
     ctx->ev = NULL;

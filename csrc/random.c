@@ -22,8 +22,7 @@
 #include <string.h>
 
 typedef struct {
-    PyObject_HEAD
-    uint64_t seed;
+    PyObject_HEAD uint64_t seed;
     uint64_t offset;
 } CaGenerator;
 
@@ -184,7 +183,7 @@ static PyObject *
 unit_sample(CaGenerator *g, int dist, const char *name, PyObject *const *args,
             Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"size", "dtype", "device", NULL};
+    static const char *const names[] = { "size", "dtype", "device", NULL };
     PyObject *v[3];
     if (ca_parse_args(name, args, nargs, kwnames, names, 2, 0, v) < 0) {
         return NULL;
@@ -197,7 +196,8 @@ unit_sample(CaGenerator *g, int dist, const char *name, PyObject *const *args,
 }
 
 static PyObject *
-Generator_random(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+Generator_random(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames)
 {
     return unit_sample(g, 0, "random", args, nargs, kwnames);
 }
@@ -210,9 +210,12 @@ Generator_standard_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t narg
 }
 
 static PyObject *
-Generator_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+Generator_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames)
 {
-    static const char *const names[] = {"loc", "scale", "size", "dtype", "device", NULL};
+    static const char *const names[] = {
+        "loc", "scale", "size", "dtype", "device", NULL
+    };
     PyObject *v[5];
     double loc, scale;
     if (ca_parse_args("normal", args, nargs, kwnames, names, 4, 0, v) < 0) {
@@ -233,9 +236,12 @@ Generator_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObje
 }
 
 static PyObject *
-Generator_uniform(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+Generator_uniform(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames)
 {
-    static const char *const names[] = {"low", "high", "size", "dtype", "device", NULL};
+    static const char *const names[] = {
+        "low", "high", "size", "dtype", "device", NULL
+    };
     PyObject *v[5];
     double low, high;
     if (ca_parse_args("uniform", args, nargs, kwnames, names, 4, 0, v) < 0) {
@@ -287,7 +293,8 @@ int_param(PyObject *obj, ca_i128 *out, int *big)
     }
     /* Beyond 64 bits: split into the high part (i >> 64, floor) and the low
      * 64 bits, so bounds such as 2**64 (uint64's exclusive high) are exact. */
-    PyObject *sixty4 = PyLong_FromLong(64), *mask = PyLong_FromUnsignedLongLong(UINT64_MAX);
+    PyObject *sixty4 = PyLong_FromLong(64),
+             *mask = PyLong_FromUnsignedLongLong(UINT64_MAX);
     PyObject *hi = sixty4 ? PyNumber_Rshift(i, sixty4) : NULL;
     PyObject *lo = mask ? PyNumber_And(i, mask) : NULL;
     Py_XDECREF(sixty4);
@@ -362,8 +369,8 @@ static PyObject *
 Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
                    PyObject *kwnames)
 {
-    static const char *const names[] = {"low",      "high",   "size", "dtype",
-                                        "endpoint", "device", NULL};
+    static const char *const names[] = { "low",      "high",   "size", "dtype",
+                                         "endpoint", "device", NULL };
     PyObject *v[6];
     ca_i128 low, high, lo_d, hi_d;
     int big_low = 0, big_high = 0;
@@ -394,17 +401,20 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
             return NULL;
         }
     }
-    else if (int_param(v[0], &low, &big_low) < 0 || int_param(v[1], &high, &big_high) < 0) {
+    else if (int_param(v[0], &low, &big_low) < 0 ||
+             int_param(v[1], &high, &big_high) < 0) {
         return NULL;
     }
     dtype_bounds(dt, &lo_d, &hi_d);
     ca_i128 last = endpoint ? high : high - 1; /* the largest value drawn */
     if (big_low || low < lo_d) {
-        PyErr_Format(PyExc_ValueError, "low is out of bounds for %s", ca_dtype_name[dt]);
+        PyErr_Format(PyExc_ValueError, "low is out of bounds for %s",
+                     ca_dtype_name[dt]);
         return NULL;
     }
     if (big_high || last > hi_d) {
-        PyErr_Format(PyExc_ValueError, "high is out of bounds for %s", ca_dtype_name[dt]);
+        PyErr_Format(PyExc_ValueError, "high is out of bounds for %s",
+                     ca_dtype_name[dt]);
         return NULL;
     }
     if (last < low) {
@@ -440,9 +450,10 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
 }
 
 static PyObject *
-Generator_seed(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+Generator_seed(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames)
 {
-    static const char *const names[] = {"seed", NULL};
+    static const char *const names[] = { "seed", NULL };
     PyObject *v[1];
     uint64_t s;
     if (ca_parse_args("seed", args, nargs, kwnames, names, 1, 0, v) < 0) {
@@ -462,7 +473,7 @@ Generator_seed(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs, PyObject
 static PyObject *
 Generator_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"seed", NULL};
+    static char *kwlist[] = { "seed", NULL };
     PyObject *seed_obj = NULL;
     uint64_t s;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Generator", kwlist, &seed_obj)) {
@@ -499,7 +510,8 @@ Generator_dealloc(CaGenerator *g)
 static PyObject *
 Generator_get_state(CaGenerator *g, void *c)
 {
-    return Py_BuildValue("(KK)", (unsigned long long)g->seed, (unsigned long long)g->offset);
+    return Py_BuildValue("(KK)", (unsigned long long)g->seed,
+                         (unsigned long long)g->offset);
 }
 
 static int
@@ -536,52 +548,53 @@ Generator_repr(CaGenerator *g)
 }
 
 static PyMethodDef generator_methods[] = {
-    {"random", (PyCFunction)(void (*)(void))Generator_random, FASTKW,
-     "random(size=None, dtype=float64, *, device=None)\n--\n\n"
-     "Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for\n"
-     "float64, as NumPy. size=None gives a 0-d array."},
-    {"standard_normal", (PyCFunction)(void (*)(void))Generator_standard_normal, FASTKW,
-     "standard_normal(size=None, dtype=float64, *, device=None)\n--\n\n"
-     "Standard normal samples (Box-Muller)."},
-    {"normal", (PyCFunction)(void (*)(void))Generator_normal, FASTKW,
-     "normal(loc=0.0, scale=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
-     "Normal samples loc + scale * N(0, 1); loc and scale are scalars."},
-    {"uniform", (PyCFunction)(void (*)(void))Generator_uniform, FASTKW,
-     "uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
-     "Uniform samples low + (high - low) * U[0, 1); low and high are scalars."},
-    {"integers", (PyCFunction)(void (*)(void))Generator_integers, FASTKW,
-     "integers(low, high=None, size=None, dtype=int64, endpoint=False, *, device=None)\n"
-     "--\n\n"
-     "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"
-     "when high is None), without bias (Lemire's method). dtype: bool or any\n"
-     "integer dtype."},
-    {"seed", (PyCFunction)(void (*)(void))Generator_seed, FASTKW,
-     "seed(seed=None)\n--\n\n"
-     "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)."},
-    {NULL, NULL, 0, NULL},
+    { "random", (PyCFunction)(void (*)(void))Generator_random, FASTKW,
+      "random(size=None, dtype=float64, *, device=None)\n--\n\n"
+      "Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for\n"
+      "float64, as NumPy. size=None gives a 0-d array." },
+    { "standard_normal", (PyCFunction)(void (*)(void))Generator_standard_normal, FASTKW,
+      "standard_normal(size=None, dtype=float64, *, device=None)\n--\n\n"
+      "Standard normal samples (Box-Muller)." },
+    { "normal", (PyCFunction)(void (*)(void))Generator_normal, FASTKW,
+      "normal(loc=0.0, scale=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
+      "Normal samples loc + scale * N(0, 1); loc and scale are scalars." },
+    { "uniform", (PyCFunction)(void (*)(void))Generator_uniform, FASTKW,
+      "uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
+      "Uniform samples low + (high - low) * U[0, 1); low and high are scalars." },
+    { "integers", (PyCFunction)(void (*)(void))Generator_integers, FASTKW,
+      "integers(low, high=None, size=None, dtype=int64, endpoint=False, *, "
+      "device=None)\n"
+      "--\n\n"
+      "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"
+      "when high is None), without bias (Lemire's method). dtype: bool or any\n"
+      "integer dtype." },
+    { "seed", (PyCFunction)(void (*)(void))Generator_seed, FASTKW,
+      "seed(seed=None)\n--\n\n"
+      "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)." },
+    { NULL, NULL, 0, NULL },
 };
 
 static PyGetSetDef generator_getset[] = {
-    {"state", (getter)Generator_get_state, (setter)Generator_set_state,
-     "(seed, offset): the Philox key and the number of 128-bit blocks used.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+    { "state", (getter)Generator_get_state, (setter)Generator_set_state,
+      "(seed, offset): the Philox key and the number of 128-bit blocks used.", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyType_Slot generator_slots[] = {
-    {Py_tp_new, Generator_new},
-    {Py_tp_init, Generator_init},
-    {Py_tp_dealloc, Generator_dealloc},
-    {Py_tp_repr, Generator_repr},
-    {Py_tp_methods, generator_methods},
-    {Py_tp_getset, generator_getset},
-    {Py_tp_doc,
-     "Generator(seed=None)\n--\n\n"
-     "A Philox4x32-10 random stream producing arrays on the current device (or\n"
-     "device=). Calls queue work on the device's current stream and do not\n"
-     "synchronize. For one seed the cpu device and GPUs give the same uniforms\n"
-     "and integers bit for bit, and normals equal to a few units in the last\n"
-     "place."},
-    {0, NULL},
+    { Py_tp_new, Generator_new },
+    { Py_tp_init, Generator_init },
+    { Py_tp_dealloc, Generator_dealloc },
+    { Py_tp_repr, Generator_repr },
+    { Py_tp_methods, generator_methods },
+    { Py_tp_getset, generator_getset },
+    { Py_tp_doc,
+      "Generator(seed=None)\n--\n\n"
+      "A Philox4x32-10 random stream producing arrays on the current device (or\n"
+      "device=). Calls queue work on the device's current stream and do not\n"
+      "synchronize. For one seed the cpu device and GPUs give the same uniforms\n"
+      "and integers bit for bit, and normals equal to a few units in the last\n"
+      "place." },
+    { 0, NULL },
 };
 
 static PyType_Spec generator_spec = {
@@ -594,7 +607,8 @@ static PyType_Spec generator_spec = {
 int
 ca_random_init(PyObject *m)
 {
-    ca_st->generator_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &generator_spec, NULL);
+    ca_st->generator_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(m, &generator_spec, NULL);
     if (ca_st->generator_type == NULL) {
         return -1;
     }

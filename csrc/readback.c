@@ -38,13 +38,13 @@
 #include <string.h>
 #include <time.h>
 
-#define RB_NSLOTS 64           /* one bit each in rb_busy */
-#define RB_MAX_DEVICES 64
+#define RB_NSLOTS          64 /* one bit each in rb_busy */
+#define RB_MAX_DEVICES     64
 /* How long the host polls before it synchronizes instead. A small reduction
  * plus the readback kernel arrive well within it; anything longer is a queue
  * worth releasing the GIL for. */
-#define RB_SPIN_NS 20000
-#define RB_POLLS_PER_CLOCK 16  /* polls between two clock reads */
+#define RB_SPIN_NS         20000
+#define RB_POLLS_PER_CLOCK 16 /* polls between two clock reads */
 
 enum { RB_UNINIT = 0, RB_INITIALIZING, RB_READY, RB_UNAVAILABLE };
 
@@ -80,7 +80,7 @@ rb_init(void)
     void *p = NULL;
     int st;
     Py_BEGIN_ALLOW_THREADS
-    st = ca_rt_host_alloc(&p, (size_t)RB_NSLOTS * CA_READBACK_SLOT_BYTES, 1);
+        st = ca_rt_host_alloc(&p, (size_t)RB_NSLOTS * CA_READBACK_SLOT_BYTES, 1);
     Py_END_ALLOW_THREADS
     if (st != 0 || p == NULL || ((uintptr_t)p % 16) != 0) {
         atomic_store(&rb_state, RB_UNAVAILABLE);
@@ -123,10 +123,9 @@ rb_acquire(void)
     uint64_t busy = atomic_load_explicit(&rb_busy, memory_order_relaxed);
     while (busy != UINT64_MAX) {
         int i = __builtin_ctzll(~busy);
-        if (atomic_compare_exchange_weak_explicit(&rb_busy, &busy,
-                                                  busy | ((uint64_t)1 << i),
-                                                  memory_order_acquire,
-                                                  memory_order_relaxed)) {
+        if (atomic_compare_exchange_weak_explicit(
+                &rb_busy, &busy, busy | ((uint64_t)1 << i), memory_order_acquire,
+                memory_order_relaxed)) {
             return i;
         }
     }
@@ -313,9 +312,8 @@ ca_readback_mirror_read(int slot, void *buf, int itemsize)
         return 1;
     }
     atomic_thread_fence(memory_order_acquire);
-    const volatile uint64_t *v = (const volatile uint64_t *)(rb_host +
-                                                             (size_t)slot *
-                                                                 CA_READBACK_SLOT_BYTES);
+    const volatile uint64_t *v =
+        (const volatile uint64_t *)(rb_host + (size_t)slot * CA_READBACK_SLOT_BYTES);
     uint64_t w[2];
     w[0] = v[0];
     w[1] = v[1];
@@ -343,7 +341,7 @@ ca_readback_mirror_unused(int slot)
 void
 ca_readback_mirror_retire(int slot)
 {
-    (void)slot;  /* stays busy */
+    (void)slot; /* stays busy */
 }
 
 #else /* !CA_HAVE_CUDA */
@@ -466,30 +464,18 @@ static PyObject *
 scalar_to_python(int dtype, const void *buf)
 {
     switch (dtype) {
-    case CA_BOOL:
-        return PyBool_FromLong(*(const uint8_t *)buf != 0);
-    case CA_INT8:
-        return PyLong_FromLong(*(const int8_t *)buf);
-    case CA_UINT8:
-        return PyLong_FromLong(*(const uint8_t *)buf);
-    case CA_INT16:
-        return PyLong_FromLong(*(const int16_t *)buf);
-    case CA_UINT16:
-        return PyLong_FromLong(*(const uint16_t *)buf);
-    case CA_INT32:
-        return PyLong_FromLong(*(const int32_t *)buf);
-    case CA_UINT32:
-        return PyLong_FromUnsignedLong(*(const uint32_t *)buf);
-    case CA_INT64:
-        return PyLong_FromLongLong(*(const int64_t *)buf);
-    case CA_UINT64:
-        return PyLong_FromUnsignedLongLong(*(const uint64_t *)buf);
-    case CA_FLOAT16:
-        return PyFloat_FromDouble(half_to_double(*(const uint16_t *)buf));
-    case CA_FLOAT32:
-        return PyFloat_FromDouble(*(const float *)buf);
-    case CA_FLOAT64:
-        return PyFloat_FromDouble(*(const double *)buf);
+    case CA_BOOL: return PyBool_FromLong(*(const uint8_t *)buf != 0);
+    case CA_INT8: return PyLong_FromLong(*(const int8_t *)buf);
+    case CA_UINT8: return PyLong_FromLong(*(const uint8_t *)buf);
+    case CA_INT16: return PyLong_FromLong(*(const int16_t *)buf);
+    case CA_UINT16: return PyLong_FromLong(*(const uint16_t *)buf);
+    case CA_INT32: return PyLong_FromLong(*(const int32_t *)buf);
+    case CA_UINT32: return PyLong_FromUnsignedLong(*(const uint32_t *)buf);
+    case CA_INT64: return PyLong_FromLongLong(*(const int64_t *)buf);
+    case CA_UINT64: return PyLong_FromUnsignedLongLong(*(const uint64_t *)buf);
+    case CA_FLOAT16: return PyFloat_FromDouble(half_to_double(*(const uint16_t *)buf));
+    case CA_FLOAT32: return PyFloat_FromDouble(*(const float *)buf);
+    case CA_FLOAT64: return PyFloat_FromDouble(*(const double *)buf);
     case CA_COMPLEX64: {
         const float *c = (const float *)buf;
         return PyComplex_FromDoubles(c[0], c[1]);
@@ -581,7 +567,7 @@ array_complex(CaArray *a, PyObject *unused)
     if (PyComplex_Check(v)) {
         return v;
     }
-    Py_complex c = {PyFloat_AsDouble(v), 0.0};
+    Py_complex c = { PyFloat_AsDouble(v), 0.0 };
     Py_DECREF(v);
     if (c.real == -1.0 && PyErr_Occurred()) {
         return NULL;
@@ -664,17 +650,18 @@ array_item(CaArray *a, PyObject *args)
 }
 
 PyMethodDef ca_readback_array_methods[] = {
-    {"item", (PyCFunction)array_item, METH_VARARGS,
-     "item(*args)\n--\n\nThe element (a Python scalar) at a flat or N-d index; with no "
-     "argument the only element. Synchronizes."},
-    {"__complex__", (PyCFunction)array_complex, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    { "item", (PyCFunction)array_item, METH_VARARGS,
+      "item(*args)\n--\n\nThe element (a Python scalar) at a flat or N-d index; with "
+      "no "
+      "argument the only element. Synchronizes." },
+    { "__complex__", (PyCFunction)array_complex, METH_NOARGS, NULL },
+    { NULL, NULL, 0, NULL },
 };
 
 PyType_Slot ca_readback_number_slots[] = {
-    {Py_nb_bool, array_bool},
-    {Py_nb_int, array_int},
-    {Py_nb_float, array_float},
-    {Py_nb_index, array_index},
-    {0, NULL},
+    { Py_nb_bool, array_bool },
+    { Py_nb_int, array_int },
+    { Py_nb_float, array_float },
+    { Py_nb_index, array_index },
+    { 0, NULL },
 };

@@ -119,9 +119,12 @@ overlaps(const CaArray *a, const CaArray *b)
 static int
 same_view(const CaArray *a, const CaArray *b)
 {
-    return a->data == b->data && a->itemsize == b->itemsize && CA_NDIM(a) == CA_NDIM(b) &&
-           memcmp(CA_SHAPE(a), CA_SHAPE(b), (size_t)CA_NDIM(a) * sizeof(Py_ssize_t)) == 0 &&
-           memcmp(CA_STRIDES(a), CA_STRIDES(b), (size_t)CA_NDIM(a) * sizeof(Py_ssize_t)) == 0;
+    return a->data == b->data && a->itemsize == b->itemsize &&
+           CA_NDIM(a) == CA_NDIM(b) &&
+           memcmp(CA_SHAPE(a), CA_SHAPE(b), (size_t)CA_NDIM(a) * sizeof(Py_ssize_t)) ==
+               0 &&
+           memcmp(CA_STRIDES(a), CA_STRIDES(b),
+                  (size_t)CA_NDIM(a) * sizeof(Py_ssize_t)) == 0;
 }
 
 static ca_memkind
@@ -142,11 +145,12 @@ check_out_shape(const char *fname, const CaArray *out, int nd, const Py_ssize_t 
                 int keepdims)
 {
     if (CA_NDIM(out) != nd) {
-        PyErr_Format(PyExc_ValueError,
-                     "output parameter for %s has the wrong number of dimensions: Found %d "
-                     "but expected %d%s",
-                     fname, CA_NDIM(out), nd,
-                     keepdims ? " (must match the operand's when keepdims=True)" : "");
+        PyErr_Format(
+            PyExc_ValueError,
+            "output parameter for %s has the wrong number of dimensions: Found %d "
+            "but expected %d%s",
+            fname, CA_NDIM(out), nd,
+            keepdims ? " (must match the operand's when keepdims=True)" : "");
         return -1;
     }
     for (int d = 0; d < nd; d++) {
@@ -155,8 +159,8 @@ check_out_shape(const char *fname, const CaArray *out, int nd, const Py_ssize_t 
             PyObject *got = ca_shape_tuple(nd, CA_SHAPE(out));
             if (want != NULL && got != NULL) {
                 PyErr_Format(PyExc_ValueError,
-                             "output parameter for %s has shape %S, expected %S", fname, got,
-                             want);
+                             "output parameter for %s has shape %S, expected %S", fname,
+                             got, want);
             }
             Py_XDECREF(want);
             Py_XDECREF(got);
@@ -310,14 +314,14 @@ mirror_finish(int mslot, int rc, const ca_reduce_desc *d, CaArray *res)
         return;
     }
     if (rc != 0 && d->mirror != NULL) {
-        ca_readback_mirror_retire(mslot);  /* a kernel may still write it */
+        ca_readback_mirror_retire(mslot); /* a kernel may still write it */
     }
     else if (d->mirror == NULL) {
-        ca_readback_mirror_unused(mslot);  /* the plan's kernels do not write it */
+        ca_readback_mirror_unused(mslot); /* the plan's kernels do not write it */
     }
     else {
         res->rb_slot = mslot;
-        res->rb_epoch = ca_work_epoch;  /* after the launch's own count */
+        res->rb_epoch = ca_work_epoch; /* after the launch's own count */
     }
 }
 
@@ -415,17 +419,17 @@ fill_value(CaArray *a, PyObject *value)
 typedef struct {
     const ca_red_fn *f;
     CaArray *a;
-    CaArray *out;                    /* borrowed; NULL: none */
+    CaArray *out; /* borrowed; NULL: none */
     /* arguments */
-    unsigned char red[CA_MAX_DIMS];  /* 1 for the reduced axes */
-    int keepdims, req;               /* req: dtype=, -1 for none */
+    unsigned char red[CA_MAX_DIMS]; /* 1 for the reduced axes */
+    int keepdims, req;              /* req: dtype=, -1 for none */
     double ddof;
     /* the result's shape */
-    int omap[CA_MAX_DIMS];           /* axis of the input -> axis of the result, -1 */
+    int omap[CA_MAX_DIMS]; /* axis of the input -> axis of the result, -1 */
     Py_ssize_t shape[CA_MAX_DIMS];
     int rnd;
     Py_ssize_t rsize;
-    int64_t R;                       /* elements reduced into each result element */
+    int64_t R; /* elements reduced into each result element */
     /* dtypes: the kernel op, what it reads (in_k) and writes (kout), the
      * function's result dtype (rdt) */
     int op, in_k, kout, rdt, flags;
@@ -495,7 +499,7 @@ result_shape(red_call *c)
 static int
 resolve_sum(red_call *c, int in)
 {
-    const int C = c->req >= 0 ? c->req
+    const int C = c->req >= 0      ? c->req
                   : c->out != NULL ? ca_promote(in, c->out->dtype)
                                    : c->f->result[in];
     if (C < 0) {
@@ -572,24 +576,16 @@ resolve_dtypes(red_call *c)
     c->in_k = in;
     c->flags = c->f->flags;
     switch (c->f->divisor) {
-    case CA_RDIV_N:
-        c->divisor = (double)c->R;
-        break;
+    case CA_RDIV_N: c->divisor = (double)c->R; break;
     case CA_RDIV_NDDOF:
         c->divisor = (double)c->R - c->ddof > 0 ? (double)c->R - c->ddof : 0.0;
         break;
-    default:
-        c->divisor = 1.0;
-        break;
+    default: c->divisor = 1.0; break;
     }
     switch (c->f->rule) {
-    case CA_RR_SUM:
-        return resolve_sum(c, in);
-    case CA_RR_MEAN:
-        return resolve_mean(c, in);
-    case CA_RR_VAR:
-        resolve_var(c, in);
-        return 0;
+    case CA_RR_SUM: return resolve_sum(c, in);
+    case CA_RR_MEAN: return resolve_mean(c, in);
+    case CA_RR_VAR: resolve_var(c, in); return 0;
     case CA_RR_INDEX:
         if (c->out != NULL && !ca_is_integer(c->out->dtype)) {
             PyErr_Format(PyExc_TypeError,
@@ -599,8 +595,7 @@ resolve_dtypes(red_call *c)
             return -1;
         }
         break;
-    default: /* CA_RR_SAME, CA_RR_BOOL */
-        break;
+    default: /* CA_RR_SAME, CA_RR_BOOL */ break;
     }
     c->kout = c->rdt = c->f->result[in];
     return 0;
@@ -613,9 +608,10 @@ check_empty(const red_call *c)
     const ca_red_fn *f = c->f;
     if (c->R == 0 && c->rsize > 0) {
         if (f->empty == CA_REMPTY_NOIDENTITY) {
-            PyErr_Format(PyExc_ValueError,
-                     "zero-size array to reduction operation %s which has no identity",
-                     f->empty_arg);
+            PyErr_Format(
+                PyExc_ValueError,
+                "zero-size array to reduction operation %s which has no identity",
+                f->empty_arg);
             return -1;
         }
         if (f->empty == CA_REMPTY_NOSEQ) {
@@ -630,7 +626,8 @@ check_empty(const red_call *c)
     }
     const double dof = (double)c->R - c->ddof;
     if (f->divisor == CA_RDIV_NDDOF && c->rsize > 0 && dof <= 0 &&
-        PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice", 1) < 0) {
+        PyErr_WarnEx(PyExc_RuntimeWarning, "Degrees of freedom <= 0 for slice", 1) <
+            0) {
         return -1;
     }
     return 0;
@@ -656,15 +653,9 @@ fill_identity(const red_call *c, CaArray *kres)
 {
     PyObject *value;
     switch (c->f->empty) {
-    case CA_REMPTY_ZERO:
-        value = PyLong_FromLong(0);
-        break;
-    case CA_REMPTY_ONE:
-        value = PyLong_FromLong(1);
-        break;
-    default:
-        value = PyFloat_FromDouble(NAN);
-        break;
+    case CA_REMPTY_ZERO: value = PyLong_FromLong(0); break;
+    case CA_REMPTY_ONE: value = PyLong_FromLong(1); break;
+    default: value = PyFloat_FromDouble(NAN); break;
     }
     if (value == NULL) {
         return -1;
@@ -935,7 +926,7 @@ static PyObject *
 dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
          PyObject *kwnames)
 {
-    PyObject *v[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    PyObject *v[8] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     const ca_red_fn *f = &ca_red_fns[fn];
     /* the signature of the `sig` column, as NumPy's (the methods drop `a`) */
     const ca_red_sig *s = &ca_red_sigs[f->sig];
@@ -943,8 +934,8 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (self != NULL) {
         /* the hot path: a.sum() */
         if (nargs != 0 || kwnames != NULL) {
-            if (ca_parse_args(f->name, args, nargs, kwnames, s->names + 1, s->npos - 1, 0,
-                              v + 1) < 0) {
+            if (ca_parse_args(f->name, args, nargs, kwnames, s->names + 1, s->npos - 1,
+                              0, v + 1) < 0) {
                 return NULL;
             }
         }
@@ -955,10 +946,11 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
             return NULL;
         }
         if (!ca_array_check(v[0])) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
-                         "to make one)",
-                         f->name, Py_TYPE(v[0])->tp_name);
+            PyErr_Format(
+                PyExc_TypeError,
+                "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
+                "to make one)",
+                f->name, Py_TYPE(v[0])->tp_name);
             return NULL;
         }
         a = (CaArray *)v[0];
@@ -967,8 +959,8 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (f->sig == CA_RSIG_SCAN) {
         return scan(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out));
     }
-    return reduction(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out), SLOT(s->keepdims),
-                     SLOT(s->ddof));
+    return reduction(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out),
+                     SLOT(s->keepdims), SLOT(s->ddof));
 #undef SLOT
 }
 
@@ -988,21 +980,19 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 CA_RED_FOR_EACH_FN(CA_RED_WRAPPERS)
 #undef CA_RED_WRAPPERS
 
-#define CA_FC (PyCFunction)(void (*)(void))
-#define CA_FLAGS (METH_FASTCALL | METH_KEYWORDS)
-#define CA_RED_FUNCTION(NAME, ID, DOC) {#NAME, CA_FC py_##NAME, CA_FLAGS, DOC},
-#define CA_RED_ALIAS(ALIAS, NAME, ID, DOC) {#ALIAS, CA_FC py_##NAME, CA_FLAGS, DOC},
-#define CA_RED_METHOD(NAME, ID, DOC) {#NAME, CA_FC Ndarray_##NAME, CA_FLAGS, DOC},
+#define CA_FC                              (PyCFunction)(void (*)(void))
+#define CA_FLAGS                           (METH_FASTCALL | METH_KEYWORDS)
+#define CA_RED_FUNCTION(NAME, ID, DOC)     { #NAME, CA_FC py_##NAME, CA_FLAGS, DOC },
+#define CA_RED_ALIAS(ALIAS, NAME, ID, DOC) { #ALIAS, CA_FC py_##NAME, CA_FLAGS, DOC },
+#define CA_RED_METHOD(NAME, ID, DOC)       { #NAME, CA_FC Ndarray_##NAME, CA_FLAGS, DOC },
 
 static PyMethodDef reduction_functions[] = {
     CA_RED_FOR_EACH_FN(CA_RED_FUNCTION)
-    CA_RED_FOR_EACH_ALIAS(CA_RED_ALIAS)
-    {NULL, NULL, 0, NULL},
+        CA_RED_FOR_EACH_ALIAS(CA_RED_ALIAS){ NULL, NULL, 0, NULL },
 };
 
 PyMethodDef ca_reduction_array_methods[] = {
-    CA_RED_FOR_EACH_FN(CA_RED_METHOD)
-    {NULL, NULL, 0, NULL},
+    CA_RED_FOR_EACH_FN(CA_RED_METHOD){ NULL, NULL, 0, NULL },
 };
 
 int

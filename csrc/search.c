@@ -24,26 +24,13 @@
 
 #include "readback.h"
 
-static PyObject *str_sum = NULL;            /* "sum" */
-static PyObject *kwnames_keepdims = NULL;   /* ("keepdims",) */
+static PyObject *str_sum = NULL;          /* "sum" */
+static PyObject *kwnames_keepdims = NULL; /* ("keepdims",) */
 
 /* ======================================================================== */
 /* Helpers                                                                   */
 /* ======================================================================== */
 
-
-static CaArray *
-require_array(const char *fname, PyObject *o)
-{
-    if (!ca_array_check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
-                     "to make one)",
-                     fname, Py_TYPE(o)->tp_name);
-        return NULL;
-    }
-    return (CaArray *)o;
-}
 
 /* The true elements of one array: its mask (C order, a->size bytes), the
  * count's scratch (the mask kernels need it again for the offsets) and the
@@ -93,9 +80,8 @@ nz_count_run(CaArray *a, nz_count *c)
     }
     const int64_t n = (int64_t)a->size;
     Py_ssize_t ns = (Py_ssize_t)ca_mask_scratch_size(c->device, n);
-    c->scratch =
-        ca_array_empty(CA_INT64, 1, &ns, 0, c->device,
-                       ca_index_scratch_kind(c->device));
+    c->scratch = ca_array_empty(CA_INT64, 1, &ns, 0, c->device,
+                                ca_index_scratch_kind(c->device));
     if (c->scratch == NULL) {
         goto error;
     }
@@ -112,8 +98,8 @@ nz_count_run(CaArray *a, nz_count *c)
      * round trip, usually no synchronization), else a pinned bounce buffer,
      * else a plain copy and a synchronization. */
     int64_t total = 0;
-    int r = ca_readback_element(c->device, scratch, (int)sizeof total, &total,
-                                c->stream);
+    int r =
+        ca_readback_element(c->device, scratch, (int)sizeof total, &total, c->stream);
     if (r > 0) {
         r = ca_bounce_copy(&total, scratch, sizeof total, 1, c->stream);
     }
@@ -145,11 +131,11 @@ nz_flat(const nz_count *c, int64_t n, int64_t *out)
     if (c->count == 0) {
         return 0;
     }
-    const int64_t shape[1] = {n};
-    const int64_t strides[1] = {1};
+    const int64_t shape[1] = { n };
+    const int64_t strides[1] = { 1 };
     return ca_run_mask_offsets(c->device, (const uint8_t *)c->mask->data, n,
-                               (const int64_t *)c->scratch->data, 1, shape, strides, out,
-                               c->stream);
+                               (const int64_t *)c->scratch->data, 1, shape, strides,
+                               out, c->stream);
 }
 
 static void
@@ -168,7 +154,7 @@ static PyObject *
 nonzero_impl(CaArray *a)
 {
     const int ndim = CA_NDIM(a);
-    nz_count c = {0};
+    nz_count c = { 0 };
     CaArray *buf = NULL;
     PyObject *res = NULL;
     int64_t shape[CA_MAX_DIMS];
@@ -191,8 +177,8 @@ nonzero_impl(CaArray *a)
     if (N == 0) {
         /* views of an empty buffer would point at nothing: fresh empty arrays */
         for (int d = 0; d < ndim; d++) {
-            CaArray *e = ca_array_empty(CA_INT64, 1, &N, 0, a->device,
-                                        ca_gather_result_kind(a));
+            CaArray *e =
+                ca_array_empty(CA_INT64, 1, &N, 0, a->device, ca_gather_result_kind(a));
             if (e == NULL) {
                 goto error;
             }
@@ -203,7 +189,7 @@ nonzero_impl(CaArray *a)
     }
     /* One (ndim, N) buffer, each row one contiguous result: the flat indices
      * go to the last row and are unravelled in place (kernels.h allows it). */
-    Py_ssize_t bshape[2] = {ndim, N};
+    Py_ssize_t bshape[2] = { ndim, N };
     buf = ca_array_empty(CA_INT64, ndim == 1 ? 1 : 2, ndim == 1 ? &N : bshape, 0,
                          a->device, ca_gather_result_kind(a));
     if (buf == NULL) {
@@ -250,7 +236,7 @@ error:
 static PyObject *
 flatnonzero_impl(CaArray *a)
 {
-    nz_count c = {0};
+    nz_count c = { 0 };
     CaArray *out = NULL;
 
     if (nz_count_run(a, &c) < 0) {
@@ -273,7 +259,7 @@ static PyObject *
 argwhere_impl(CaArray *a)
 {
     const int ndim = CA_NDIM(a);
-    nz_count c = {0};
+    nz_count c = { 0 };
     CaArray *out = NULL, *flat = NULL;
     int64_t shape[CA_MAX_DIMS];
 
@@ -282,7 +268,7 @@ argwhere_impl(CaArray *a)
     }
     /* NumPy: a 0-d input gives (1, 0) when true and (0, 0) when false. */
     Py_ssize_t N = (Py_ssize_t)c.count;
-    Py_ssize_t oshape[2] = {N, ndim};
+    Py_ssize_t oshape[2] = { N, ndim };
     out = ca_array_empty(CA_INT64, 2, oshape, 0, a->device, ca_gather_result_kind(a));
     if (out == NULL) {
         goto error;
@@ -300,8 +286,8 @@ argwhere_impl(CaArray *a)
     }
     /* Rows of out are not where the flat indices can be unravelled in place
      * (row i's flat index would sit in another row): a scratch column. */
-    flat = ca_array_empty(CA_INT64, 1, &N, 0, a->device,
-                          ca_index_scratch_kind(a->device));
+    flat =
+        ca_array_empty(CA_INT64, 1, &N, 0, a->device, ca_index_scratch_kind(a->device));
     if (flat == NULL || nz_flat(&c, (int64_t)a->size, (int64_t *)flat->data) < 0) {
         goto error;
     }
@@ -346,8 +332,8 @@ count_nonzero_impl(CaArray *a, PyObject *axis, PyObject *keepdims)
             return NULL;
         }
     }
-    PyObject *args[3] = {(PyObject *)mask, axis != NULL ? axis : Py_None,
-                         keepdims != NULL ? keepdims : Py_False};
+    PyObject *args[3] = { (PyObject *)mask, axis != NULL ? axis : Py_None,
+                          keepdims != NULL ? keepdims : Py_False };
     res = PyObject_VectorcallMethod(str_sum, args, 2, kwnames_keepdims);
     Py_DECREF(mask);
     return res;
@@ -357,8 +343,8 @@ count_nonzero_impl(CaArray *a, PyObject *axis, PyObject *keepdims)
 /* Python entry points                                                       */
 /* ======================================================================== */
 
-static const char *const names_a[] = {"a", NULL};
-static const char *const names_count[] = {"a", "axis", "keepdims", NULL};
+static const char *const names_a[] = { "a", NULL };
+static const char *const names_count[] = { "a", "axis", "keepdims", NULL };
 
 static PyObject *
 py_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -367,7 +353,7 @@ py_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     CaArray *a;
     (void)m;
     if (ca_parse_args("nonzero", args, nargs, kwnames, names_a, 1, 1, v) < 0 ||
-        (a = require_array("nonzero", v[0])) == NULL) {
+        (a = ca_require_array("nonzero", v[0])) == NULL) {
         return NULL;
     }
     return nonzero_impl(a);
@@ -376,7 +362,7 @@ py_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 PyObject *
 ca_nonzero(PyObject *obj, const char *fname)
 {
-    CaArray *a = require_array(fname, obj);
+    CaArray *a = ca_require_array(fname, obj);
     return a != NULL ? nonzero_impl(a) : NULL;
 }
 
@@ -394,7 +380,7 @@ py_flatnonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     CaArray *a;
     (void)m;
     if (ca_parse_args("flatnonzero", args, nargs, kwnames, names_a, 1, 1, v) < 0 ||
-        (a = require_array("flatnonzero", v[0])) == NULL) {
+        (a = ca_require_array("flatnonzero", v[0])) == NULL) {
         return NULL;
     }
     return flatnonzero_impl(a);
@@ -407,7 +393,7 @@ py_argwhere(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     CaArray *a;
     (void)m;
     if (ca_parse_args("argwhere", args, nargs, kwnames, names_a, 1, 1, v) < 0 ||
-        (a = require_array("argwhere", v[0])) == NULL) {
+        (a = ca_require_array("argwhere", v[0])) == NULL) {
         return NULL;
     }
     return argwhere_impl(a);
@@ -422,13 +408,13 @@ py_count_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     (void)m;
     /* keepdims is keyword-only, as NumPy's */
     int rc = ca_parse_args("count_nonzero", args, nargs, kwnames, names_count, 2, 1, v);
-    if (rc < 0 || (a = require_array("count_nonzero", v[0])) == NULL) {
+    if (rc < 0 || (a = ca_require_array("count_nonzero", v[0])) == NULL) {
         return NULL;
     }
     return count_nonzero_impl(a, v[1], v[2]);
 }
 
-#define CA_FC (PyCFunction)(void (*)(void))
+#define CA_FC    (PyCFunction)(void (*)(void))
 #define CA_FLAGS (METH_FASTCALL | METH_KEYWORDS)
 
 #define DOC_NONZERO                                                                    \
@@ -457,16 +443,16 @@ py_count_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     "array, so nothing waits for the GPU; int() of it synchronizes."
 
 static PyMethodDef search_functions[] = {
-    {"nonzero", CA_FC py_nonzero, CA_FLAGS, DOC_NONZERO},
-    {"flatnonzero", CA_FC py_flatnonzero, CA_FLAGS, DOC_FLATNONZERO},
-    {"argwhere", CA_FC py_argwhere, CA_FLAGS, DOC_ARGWHERE},
-    {"count_nonzero", CA_FC py_count_nonzero, CA_FLAGS, DOC_COUNT_NONZERO},
-    {NULL, NULL, 0, NULL},
+    { "nonzero", CA_FC py_nonzero, CA_FLAGS, DOC_NONZERO },
+    { "flatnonzero", CA_FC py_flatnonzero, CA_FLAGS, DOC_FLATNONZERO },
+    { "argwhere", CA_FC py_argwhere, CA_FLAGS, DOC_ARGWHERE },
+    { "count_nonzero", CA_FC py_count_nonzero, CA_FLAGS, DOC_COUNT_NONZERO },
+    { NULL, NULL, 0, NULL },
 };
 
 PyMethodDef ca_search_array_methods[] = {
-    {"nonzero", Ndarray_nonzero, METH_NOARGS, DOC_NONZERO_METHOD},
-    {NULL, NULL, 0, NULL},
+    { "nonzero", Ndarray_nonzero, METH_NOARGS, DOC_NONZERO_METHOD },
+    { NULL, NULL, 0, NULL },
 };
 
 int

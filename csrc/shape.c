@@ -74,8 +74,7 @@ ca_broadcasts_to(int nd, const Py_ssize_t *shape, int out_nd,
 
 int
 ca_broadcast_strides(int nd, const Py_ssize_t *shape, const Py_ssize_t *strides,
-                     int out_nd, const Py_ssize_t *out_shape,
-                     Py_ssize_t *out_strides)
+                     int out_nd, const Py_ssize_t *out_shape, Py_ssize_t *out_strides)
 {
     if (out_shape != NULL && !ca_broadcasts_to(nd, shape, out_nd, out_shape)) {
         return -1;

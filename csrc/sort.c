@@ -30,18 +30,6 @@ static int use_host_kernels = 0; /* _sort_host_kernels(): cpu through host_sort.
 /* Helpers                                                                   */
 /* ======================================================================== */
 
-static CaArray *
-require_array(const char *fname, PyObject *o)
-{
-    if (!ca_array_check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() requires a cuarray.ndarray, not %.200s (use cuarray.asarray "
-                     "to make one)",
-                     fname, Py_TYPE(o)->tp_name);
-        return NULL;
-    }
-    return (CaArray *)o;
-}
 
 /* axis= of a sort: an int, normalized into [0, ndim), or None (*flat = 1). */
 static int
@@ -124,28 +112,6 @@ parse_descending(PyObject *o)
     return t < 0 ? -1 : (t ? CA_SORT_DESCENDING : 0);
 }
 
-/* A zero-copy NumPy view of a cpu-device array (it keeps x alive). */
-static PyObject *
-numpy_view(CaArray *x)
-{
-    PyArray_Descr *d = ca_descr(x->dtype);
-    Py_INCREF(d);
-    int flags = (x->flags & CA_WRITEABLE) ? NPY_ARRAY_WRITEABLE : 0;
-    PyObject *v = PyArray_NewFromDescr(&PyArray_Type, d, CA_NDIM(x), CA_SHAPE(x),
-                                       x->size ? CA_STRIDES(x) : NULL,
-                                       x->size ? x->data : NULL, flags, NULL);
-    if (v == NULL) {
-        return NULL;
-    }
-    if (x->size) {
-        Py_INCREF(x);
-        if (PyArray_SetBaseObject((PyArrayObject *)v, (PyObject *)x) < 0) {
-            Py_DECREF(v);
-            return NULL;
-        }
-    }
-    return v;
-}
 
 /* ======================================================================== */
 /* The sort of rows                                                          */
@@ -220,13 +186,13 @@ unrows(CaArray *r, int axis)
 static int
 numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
 {
-    PyObject *vw = numpy_view(w), *vo = NULL, *r = NULL;
+    PyObject *vw = ca_cpu_numpy_view(w), *vo = NULL, *r = NULL;
     int rc = -1;
     if (vw == NULL) {
         return -1;
     }
     if (vals != NULL) {
-        vo = numpy_view(vals);
+        vo = ca_cpu_numpy_view(vals);
         if (vo == NULL ||
             PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
             PyArray_Sort((PyArrayObject *)vo, -1, NPY_STABLESORT) < 0) {
@@ -236,7 +202,7 @@ numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
     }
     if (idx != NULL) {
         r = PyArray_ArgSort((PyArrayObject *)vw, -1, NPY_STABLESORT);
-        vo = r != NULL ? numpy_view(idx) : NULL;
+        vo = r != NULL ? ca_cpu_numpy_view(idx) : NULL;
         if (vo == NULL ||
             PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
             goto finish;
@@ -483,15 +449,16 @@ dense_as(CaArray *x, int t)
 static int
 search_numpy(CaArray *a, CaArray *v, CaArray *sorter, int right, CaArray *out)
 {
-    PyObject *va = numpy_view(a), *vv = numpy_view(v), *vs = NULL, *r = NULL,
-             *vo = NULL;
+    PyObject *va = ca_cpu_numpy_view(a), *vv = ca_cpu_numpy_view(v), *vs = NULL,
+             *r = NULL, *vo = NULL;
     int rc = -1;
-    if (va == NULL || vv == NULL || (sorter && (vs = numpy_view(sorter)) == NULL)) {
+    if (va == NULL || vv == NULL ||
+        (sorter && (vs = ca_cpu_numpy_view(sorter)) == NULL)) {
         goto finish;
     }
     r = PyArray_SearchSorted((PyArrayObject *)va, vv,
                              right ? NPY_SEARCHRIGHT : NPY_SEARCHLEFT, vs);
-    if (r == NULL || (vo = numpy_view(out)) == NULL ||
+    if (r == NULL || (vo = ca_cpu_numpy_view(out)) == NULL ||
         PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
         goto finish;
     }
@@ -623,7 +590,7 @@ bincount_impl(CaArray *x, PyObject *weights, Py_ssize_t nbins)
         return NULL;
     }
     if (weights != Py_None) {
-        CaArray *w = require_array("_bincount", weights);
+        CaArray *w = ca_require_array("_bincount", weights);
         if (w == NULL || w->size != x->size || w->device != x->device) {
             if (w != NULL) {
                 PyErr_SetString(PyExc_ValueError,
@@ -687,7 +654,7 @@ py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     CaArray *a;
     (void)m;
     if (ca_parse_args("sort", args, nargs, kwnames, names_sort, 4, 1, v) < 0 ||
-        (a = require_array("sort", v[0])) == NULL) {
+        (a = ca_require_array("sort", v[0])) == NULL) {
         return NULL;
     }
     return sort_entry(a, v + 1, 1);
@@ -700,7 +667,7 @@ py_argsort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     CaArray *a;
     (void)m;
     if (ca_parse_args("argsort", args, nargs, kwnames, names_sort, 4, 1, v) < 0 ||
-        (a = require_array("argsort", v[0])) == NULL) {
+        (a = ca_require_array("argsort", v[0])) == NULL) {
         return NULL;
     }
     return sort_entry(a, v + 1, 2);
@@ -753,7 +720,7 @@ py_partition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     CaArray *a;
     (void)m;
     if (ca_parse_args("partition", args, nargs, kwnames, names_part, 5, 2, v) < 0 ||
-        (a = require_array("partition", v[0])) == NULL ||
+        (a = ca_require_array("partition", v[0])) == NULL ||
         check_kind(v[3], NULL, v[4], 1) < 0) {
         return NULL;
     }
@@ -767,7 +734,7 @@ py_argpartition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *
     CaArray *a;
     (void)m;
     if (ca_parse_args("argpartition", args, nargs, kwnames, names_part, 5, 2, v) < 0 ||
-        (a = require_array("argpartition", v[0])) == NULL ||
+        (a = ca_require_array("argpartition", v[0])) == NULL ||
         check_kind(v[3], NULL, v[4], 1) < 0) {
         return NULL;
     }
@@ -827,7 +794,7 @@ py_searchsorted(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *
     (void)m;
     if (ca_parse_args("searchsorted", args, nargs, kwnames, names_search, 4, 2, v) <
             0 ||
-        (a = require_array("searchsorted", v[0])) == NULL) {
+        (a = ca_require_array("searchsorted", v[0])) == NULL) {
         return NULL;
     }
     return searchsorted_impl(a, v[1], v[2], v[3]);
@@ -855,7 +822,7 @@ py_bincount(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_bincount(x, weights, nbins)");
         return NULL;
     }
-    if ((x = require_array("_bincount", args[0])) == NULL) {
+    if ((x = ca_require_array("_bincount", args[0])) == NULL) {
         return NULL;
     }
     nbins = PyNumber_AsSsize_t(args[2], PyExc_OverflowError);
@@ -882,7 +849,7 @@ py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "_sort_bits(a, bits, positions)");
         return NULL;
     }
-    if ((a = require_array("_sort_bits", args[0])) == NULL) {
+    if ((a = ca_require_array("_sort_bits", args[0])) == NULL) {
         return NULL;
     }
     long bits = PyLong_AsLong(args[1]);

@@ -218,7 +218,7 @@ ca_array_empty_like(CaArray *a, int dtype, char order, int device, ca_memkind ki
     /* Sort axes by |stride|, largest first (stable), then lay out C-order in
      * that permutation. */
     int perm[CA_MAX_DIMS];
-    Py_ssize_t pshape[CA_MAX_DIMS] = {0};
+    Py_ssize_t pshape[CA_MAX_DIMS] = { 0 };
     ca_axes_by_stride(nd, CA_STRIDES(a), perm);
     for (int i = 0; i < nd; i++) {
         pshape[i] = CA_SHAPE(a)[perm[i]];
@@ -310,23 +310,32 @@ array_fill_object(CaArray *a, PyObject *value)
  * leaves the child without them, so they are restarted there.
  */
 
-#define CA_PAR_MIN ((size_t)1 << 20)      /* below: one memcpy */
+#define CA_PAR_MIN     ((size_t)1 << 20) /* below: one memcpy */
 #define CA_MAX_WORKERS 15
 
 static struct {
-    pthread_mutex_t call;                 /* one parallel copy at a time */
+    pthread_mutex_t call; /* one parallel copy at a time */
     pthread_mutex_t mu;
     pthread_cond_t work, done;
-    int nworkers;                         /* started workers */
-    pid_t pid;                            /* the process that started them */
-    unsigned long gen;                    /* bumped per job */
-    int pending;                          /* workers still copying the job */
+    int nworkers;      /* started workers */
+    pid_t pid;         /* the process that started them */
+    unsigned long gen; /* bumped per job */
+    int pending;       /* workers still copying the job */
     char *dst;
     const char *src;
-    size_t n, slice;                      /* slice: bytes per part (64-aligned) */
-} ca_par = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
-            PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, NULL, NULL,
-            0, 0};
+    size_t n, slice; /* slice: bytes per part (64-aligned) */
+} ca_par = { PTHREAD_MUTEX_INITIALIZER,
+             PTHREAD_MUTEX_INITIALIZER,
+             PTHREAD_COND_INITIALIZER,
+             PTHREAD_COND_INITIALIZER,
+             0,
+             0,
+             0,
+             0,
+             NULL,
+             NULL,
+             0,
+             0 };
 
 static void
 par_part(int part)
@@ -449,9 +458,9 @@ par_memcpy(char *dst, const char *src, size_t n)
  * previous chunk. Pinned (page-locked) host memory skips all this.
  */
 
-#define CA_STAGE_MIN ((size_t)4 << 20)    /* below: one cudaMemcpyAsync */
+#define CA_STAGE_MIN   ((size_t)4 << 20) /* below: one cudaMemcpyAsync */
 #define CA_STAGE_CHUNK ((size_t)16 << 20)
-#define CA_STAGE_NBUF 2
+#define CA_STAGE_NBUF  2
 
 /* True when host pointer p is page-locked (cudaHostAlloc or registered) or
  * managed, so the DMA engine can read or write it directly. */
@@ -479,7 +488,7 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
     if (stage == NULL) {
         return -1;
     }
-    ca_event_t ev[CA_STAGE_NBUF] = {NULL};
+    ca_event_t ev[CA_STAGE_NBUF] = { NULL };
     int st = 0;
     const char *call = "cudaEventCreateWithFlags";
     char *buf[CA_STAGE_NBUF];
@@ -492,83 +501,83 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
     size_t nchunks = (n + chunk - 1) / chunk;
     ca_launch_flush(); /* the raw calls below enqueue without the GIL */
     Py_BEGIN_ALLOW_THREADS
-    for (int b = 0; b < CA_STAGE_NBUF && st == 0; b++) {
-        st = ca_rt_event_create(&ev[b], CA_EVENT_DISABLE_TIMING);
-    }
-    if (st == 0) {
-        call = "cudaStreamSynchronize(stream)";
-        st = ca_rt_stream_sync(s);
-    }
-    if (st == 0 && !to_host) {
-        /* host -> pinned (threads) then pinned -> device (DMA), two chunks in
+        for (int b = 0; b < CA_STAGE_NBUF && st == 0; b++) {
+            st = ca_rt_event_create(&ev[b], CA_EVENT_DISABLE_TIMING);
+        }
+        if (st == 0) {
+            call = "cudaStreamSynchronize(stream)";
+            st = ca_rt_stream_sync(s);
+        }
+        if (st == 0 && !to_host) {
+            /* host -> pinned (threads) then pinned -> device (DMA), two chunks in
          * flight: the threads fill one while the DMA drains the other. */
-        for (size_t i = 0; i < nchunks && st == 0; i++) {
-            int b = (int)(i % CA_STAGE_NBUF);
-            size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-            if (i >= CA_STAGE_NBUF) {
-                call = "cudaEventSynchronize";
-                st = ca_rt_event_sync(ev[b]);
-                if (st != 0) {
-                    break;
+            for (size_t i = 0; i < nchunks && st == 0; i++) {
+                int b = (int)(i % CA_STAGE_NBUF);
+                size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
+                if (i >= CA_STAGE_NBUF) {
+                    call = "cudaEventSynchronize";
+                    st = ca_rt_event_sync(ev[b]);
+                    if (st != 0) {
+                        break;
+                    }
                 }
-            }
-            par_memcpy(buf[b], host + off, len);
-            call =
-                "cudaMemcpyAsync(device, pinned stage, chunk, cudaMemcpyHostToDevice)";
-            st = ca_rt_memcpy_async(dev + off, buf[b], len, s);
-            if (st == 0) {
-                call = "cudaEventRecord";
-                st = ca_rt_event_record(ev[b], s);
-            }
-        }
-    }
-    else if (st == 0) {
-        /* device -> pinned (DMA) ahead of pinned -> host (threads). */
-        for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == 0; i++) {
-            size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-            call =
-                "cudaMemcpyAsync(pinned stage, device, chunk, cudaMemcpyDeviceToHost)";
-            st = ca_rt_memcpy_async(buf[i], dev + off, len, s);
-            if (st == 0) {
-                call = "cudaEventRecord";
-                st = ca_rt_event_record(ev[i], s);
-            }
-        }
-        for (size_t i = 0; i < nchunks && st == 0; i++) {
-            int b = (int)(i % CA_STAGE_NBUF);
-            size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-            call = "cudaEventSynchronize";
-            st = ca_rt_event_sync(ev[b]);
-            if (st != 0) {
-                break;
-            }
-            par_memcpy(host + off, buf[b], len);
-            size_t next = i + CA_STAGE_NBUF;
-            if (next < nchunks) {
-                size_t noff = next * chunk;
-                size_t nlen = n - noff < chunk ? n - noff : chunk;
-                call = "cudaMemcpyAsync(pinned stage, device, chunk, "
-                       "cudaMemcpyDeviceToHost)";
-                st = ca_rt_memcpy_async(buf[b], dev + noff, nlen, s);
+                par_memcpy(buf[b], host + off, len);
+                call = "cudaMemcpyAsync(device, pinned stage, chunk, "
+                       "cudaMemcpyHostToDevice)";
+                st = ca_rt_memcpy_async(dev + off, buf[b], len, s);
                 if (st == 0) {
                     call = "cudaEventRecord";
                     st = ca_rt_event_record(ev[b], s);
                 }
             }
         }
-    }
-    /* Whatever happened, the DMA must be done with the stage before the pool
-     * may hand it out again. */
-    for (int b = 0; b < CA_STAGE_NBUF; b++) {
-        if (ev[b] != NULL) {
-            int s2 = ca_rt_event_sync(ev[b]);
-            if (st == 0 && s2 != 0) {
-                st = s2;
-                call = "cudaEventSynchronize";
+        else if (st == 0) {
+            /* device -> pinned (DMA) ahead of pinned -> host (threads). */
+            for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == 0; i++) {
+                size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
+                call = "cudaMemcpyAsync(pinned stage, device, chunk, "
+                       "cudaMemcpyDeviceToHost)";
+                st = ca_rt_memcpy_async(buf[i], dev + off, len, s);
+                if (st == 0) {
+                    call = "cudaEventRecord";
+                    st = ca_rt_event_record(ev[i], s);
+                }
             }
-            (void)ca_rt_event_destroy(ev[b]);
+            for (size_t i = 0; i < nchunks && st == 0; i++) {
+                int b = (int)(i % CA_STAGE_NBUF);
+                size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
+                call = "cudaEventSynchronize";
+                st = ca_rt_event_sync(ev[b]);
+                if (st != 0) {
+                    break;
+                }
+                par_memcpy(host + off, buf[b], len);
+                size_t next = i + CA_STAGE_NBUF;
+                if (next < nchunks) {
+                    size_t noff = next * chunk;
+                    size_t nlen = n - noff < chunk ? n - noff : chunk;
+                    call = "cudaMemcpyAsync(pinned stage, device, chunk, "
+                           "cudaMemcpyDeviceToHost)";
+                    st = ca_rt_memcpy_async(buf[b], dev + noff, nlen, s);
+                    if (st == 0) {
+                        call = "cudaEventRecord";
+                        st = ca_rt_event_record(ev[b], s);
+                    }
+                }
+            }
         }
-    }
+        /* Whatever happened, the DMA must be done with the stage before the pool
+     * may hand it out again. */
+        for (int b = 0; b < CA_STAGE_NBUF; b++) {
+            if (ev[b] != NULL) {
+                int s2 = ca_rt_event_sync(ev[b]);
+                if (st == 0 && s2 != 0) {
+                    st = s2;
+                    call = "cudaEventSynchronize";
+                }
+                (void)ca_rt_event_destroy(ev[b]);
+            }
+        }
     Py_END_ALLOW_THREADS
     Py_DECREF(stage);
     if (st != 0) {
@@ -615,36 +624,36 @@ ca_bounce_copy(void *dst, const void *src, size_t n, int to_host, ca_stream_t st
     const char *call = "cudaHostAlloc(&bounce, CA_BOUNCE_MAX, cudaHostAllocPortable)";
     ca_launch_flush(); /* the raw calls below enqueue without the GIL */
     Py_BEGIN_ALLOW_THREADS
-    /* The claim orders this thread after the slot's previous owner, so the
+        /* The claim orders this thread after the slot's previous owner, so the
      * plain pointer is safe to read and set here. */
-    char *buf = bounce_buf[slot];
-    if (buf == NULL) {
-        void *p = NULL;
-        st = ca_rt_host_alloc(&p, CA_BOUNCE_MAX, 0);
+        char *buf = bounce_buf[slot];
+        if (buf == NULL) {
+            void *p = NULL;
+            st = ca_rt_host_alloc(&p, CA_BOUNCE_MAX, 0);
+            if (st == 0) {
+                buf = (char *)p;
+                bounce_buf[slot] = buf;
+            }
+        }
         if (st == 0) {
-            buf = (char *)p;
-            bounce_buf[slot] = buf;
+            if (to_host) {
+                call = "cudaMemcpyAsync(pinned bounce, device, n, cudaMemcpyDefault)";
+                st = ca_rt_memcpy_async(buf, src, n, s);
+            }
+            else {
+                memcpy(buf, src, n);
+                call = "cudaMemcpyAsync(device, pinned bounce, n, cudaMemcpyDefault)";
+                st = ca_rt_memcpy_async(dst, buf, n, s);
+            }
         }
-    }
-    if (st == 0) {
-        if (to_host) {
-            call = "cudaMemcpyAsync(pinned bounce, device, n, cudaMemcpyDefault)";
-            st = ca_rt_memcpy_async(buf, src, n, s);
+        if (st == 0) {
+            /* Also what keeps the slot from being reused while the DMA reads it. */
+            call = "cudaStreamSynchronize(stream)";
+            st = ca_rt_stream_sync(s);
         }
-        else {
-            memcpy(buf, src, n);
-            call = "cudaMemcpyAsync(device, pinned bounce, n, cudaMemcpyDefault)";
-            st = ca_rt_memcpy_async(dst, buf, n, s);
+        if (st == 0 && to_host) {
+            memcpy(dst, buf, n);
         }
-    }
-    if (st == 0) {
-        /* Also what keeps the slot from being reused while the DMA reads it. */
-        call = "cudaStreamSynchronize(stream)";
-        st = ca_rt_stream_sync(s);
-    }
-    if (st == 0 && to_host) {
-        memcpy(dst, buf, n);
-    }
     Py_END_ALLOW_THREADS
     atomic_store(&bounce_busy[slot], 0);
     if (st != 0) {
@@ -667,12 +676,12 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
     if (a->device == CA_CPU) {
         char *hp = host_data(a);
         Py_BEGIN_ALLOW_THREADS
-        if (to_host) {
-            par_memcpy(host, hp, n);
-        }
-        else {
-            par_memcpy(hp, host, n);
-        }
+            if (to_host) {
+                par_memcpy(host, hp, n);
+            }
+            else {
+                par_memcpy(hp, host, n);
+            }
         Py_END_ALLOW_THREADS
         return 0;
     }
@@ -880,7 +889,7 @@ get_impl(CaArray *a, PyObject *const *v)
 static PyObject *
 Ndarray_get(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"stream", "order", "out", "blocking", NULL};
+    static const char *const names[] = { "stream", "order", "out", "blocking", NULL };
     PyObject *v[4];
     if (ca_parse_args("get", args, nargs, kwnames, names, 4, 0, v) < 0) {
         return NULL;
@@ -891,7 +900,7 @@ Ndarray_get(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static PyObject *
 Ndarray_set(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"arr", "stream", NULL};
+    static const char *const names[] = { "arr", "stream", NULL };
     PyObject *v[2];
     if (ca_parse_args("set", args, nargs, kwnames, names, 2, 1, v) < 0) {
         return NULL;
@@ -945,7 +954,7 @@ Ndarray_set(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static PyObject *
 Ndarray_copy(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"order", NULL};
+    static const char *const names[] = { "order", NULL };
     PyObject *v[1];
     if (ca_parse_args("copy", args, nargs, kwnames, names, 1, 0, v) < 0) {
         return NULL;
@@ -972,8 +981,8 @@ Ndarray_deepcopy(CaArray *a, PyObject *memo)
 static PyObject *
 Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"dtype", "order", "casting", "subok", "copy",
-                                        NULL};
+    static const char *const names[] = { "dtype", "order", "casting",
+                                         "subok", "copy",  NULL };
     PyObject *v[5];
     if (ca_parse_args("astype", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
@@ -1037,7 +1046,7 @@ Ndarray_fill(CaArray *a, PyObject *value)
 static PyObject *
 Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"device", "stream", NULL};
+    static char *kwlist[] = { "device", "stream", NULL };
     PyObject *devobj, *stream = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:to_device", kwlist, &devobj,
                                      &stream)) {
@@ -1062,27 +1071,28 @@ Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef ca_transfer_array_methods[] = {
-    {"get", FASTKW(Ndarray_get),
-     "get(stream=None, order='C', out=None, blocking=True)\n--\n\n"
-     "Copy the array to a NumPy array on the host (into `out` if given). Waits for "
-     "the copy unless blocking=False (only meaningful with a pinned `out`)."},
-    {"set", FASTKW(Ndarray_set),
-     "set(arr, stream=None)\n--\n\nCopy the NumPy array `arr` (same shape and dtype) "
-     "into this array."},
-    {"copy", FASTKW(Ndarray_copy),
-     "copy(order='C')\n--\n\nA copy of the array, on the same device and memory kind."},
-    {"__copy__", (PyCFunction)Ndarray_copy_noargs, METH_NOARGS, NULL},
-    {"__deepcopy__", (PyCFunction)Ndarray_deepcopy, METH_O, NULL},
-    {"astype", FASTKW(Ndarray_astype),
-     "astype(dtype, order='K', casting='unsafe', subok=True, copy=True)\n--\n\n"
-     "The array cast to `dtype` with NumPy's cast results."},
-    {"fill", (PyCFunction)Ndarray_fill, METH_O,
-     "fill(value)\n--\n\nSet every element to `value`."},
-    {"to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
-     METH_VARARGS | METH_KEYWORDS,
-     "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
-     "unless it is there already)."},
-    {NULL, NULL, 0, NULL},
+    { "get", FASTKW(Ndarray_get),
+      "get(stream=None, order='C', out=None, blocking=True)\n--\n\n"
+      "Copy the array to a NumPy array on the host (into `out` if given). Waits for "
+      "the copy unless blocking=False (only meaningful with a pinned `out`)." },
+    { "set", FASTKW(Ndarray_set),
+      "set(arr, stream=None)\n--\n\nCopy the NumPy array `arr` (same shape and dtype) "
+      "into this array." },
+    { "copy", FASTKW(Ndarray_copy),
+      "copy(order='C')\n--\n\nA copy of the array, on the same device and memory "
+      "kind." },
+    { "__copy__", (PyCFunction)Ndarray_copy_noargs, METH_NOARGS, NULL },
+    { "__deepcopy__", (PyCFunction)Ndarray_deepcopy, METH_O, NULL },
+    { "astype", FASTKW(Ndarray_astype),
+      "astype(dtype, order='K', casting='unsafe', subok=True, copy=True)\n--\n\n"
+      "The array cast to `dtype` with NumPy's cast results." },
+    { "fill", (PyCFunction)Ndarray_fill, METH_O,
+      "fill(value)\n--\n\nSet every element to `value`." },
+    { "to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
+      METH_VARARGS | METH_KEYWORDS,
+      "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
+      "unless it is there already)." },
+    { NULL, NULL, 0, NULL },
 };
 
 /* ======================================================================== */
@@ -1092,8 +1102,9 @@ PyMethodDef ca_transfer_array_methods[] = {
 static PyObject *
 py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"a",   "stream",   "order",
-                                        "out", "blocking", NULL};
+    static const char *const names[] = {
+        "a", "stream", "order", "out", "blocking", NULL
+    };
     PyObject *v[5];
     if (ca_parse_args("asnumpy", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
@@ -1106,10 +1117,10 @@ py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 static PyMethodDef transfer_functions[] = {
-    {"asnumpy", FASTKW(py_asnumpy),
-     "asnumpy(a, stream=None, order='C', out=None, blocking=True)\n--\n\n"
-     "A NumPy array with the contents of `a` (a copy for cuarray arrays)."},
-    {NULL, NULL, 0, NULL},
+    { "asnumpy", FASTKW(py_asnumpy),
+      "asnumpy(a, stream=None, order='C', out=None, blocking=True)\n--\n\n"
+      "A NumPy array with the contents of `a` (a copy for cuarray arrays)." },
+    { NULL, NULL, 0, NULL },
 };
 
 int

@@ -79,9 +79,10 @@ resident_blocks(int *out)
 constexpr int64_t kCopyMaxGrid = (int64_t)1 << 20;
 
 template <int V>
-__global__ void __launch_bounds__(kBlock)
-copy_bytes_kernel(char *__restrict__ dst, const char *__restrict__ src, int64_t nbytes,
-                  int64_t head)
+__global__ void
+__launch_bounds__(kBlock)
+    copy_bytes_kernel(char *__restrict__ dst, const char *__restrict__ src,
+                      int64_t nbytes, int64_t head)
 {
     typedef typename Word<V>::type W;
     const int64_t tid = (int64_t)blockIdx.x * kBlock + threadIdx.x;
@@ -154,8 +155,8 @@ struct TransposeArgs {
 /* 256 threads as TILE x (256 / TILE). The padding makes the column reads of the
  * shared tile hit 32 distinct banks (a row pitch of an odd number of words). */
 template <typename T, int TILE>
-__global__ void __launch_bounds__(kBlock)
-transpose_kernel(TransposeArgs a)
+__global__ void
+__launch_bounds__(kBlock) transpose_kernel(TransposeArgs a)
 {
     constexpr int ROWS = kBlock / TILE;
     constexpr int PER = TILE / ROWS;
@@ -229,7 +230,8 @@ launch_transpose(TransposeArgs &a, int wave, cudaStream_t st)
     }
     a.ntiles = a.tilesR * a.tilesC * nbatch;
     int64_t blocks = a.ntiles < wave ? a.ntiles : wave;
-    transpose_kernel<T, TILE><<<(unsigned)blocks, dim3(TILE, kBlock / TILE), 0, st>>>(a);
+    transpose_kernel<T, TILE>
+        <<<(unsigned)blocks, dim3(TILE, kBlock / TILE), 0, st>>>(a);
     return cudaGetLastError();
 }
 
@@ -247,8 +249,9 @@ word_byte(uint4 w, int64_t k)
     return (char)(v >> (8 * (k16 & 3)));
 }
 
-__global__ void __launch_bounds__(kBlock)
-fill_bytes_kernel(char *__restrict__ p, int64_t nbytes, int64_t head, uint4 word)
+__global__ void
+__launch_bounds__(kBlock)
+    fill_bytes_kernel(char *__restrict__ p, int64_t nbytes, int64_t head, uint4 word)
 {
     const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
@@ -268,8 +271,8 @@ fill_bytes_kernel(char *__restrict__ p, int64_t nbytes, int64_t head, uint4 word
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kBlock)
-fill_strided_kernel(StridedArgs a, T value)
+__global__ void
+__launch_bounds__(kBlock) fill_strided_kernel(StridedArgs a, T value)
 {
     const bool al = a.aligned != 0;
     if (a.use32) {
@@ -283,7 +286,8 @@ fill_strided_kernel(StridedArgs a, T value)
         return;
     }
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
+         i += step) {
         int64_t o0, o1;
         offsets64(a, i, &o0, &o1);
         store<T>(a.dst + o0, value, al);
@@ -312,18 +316,12 @@ StridedFn
 move_strided(int e)
 {
     switch (e) {
-    case 1:
-        return &launch_strided<MoveOp<Storage<1>::type>>;
-    case 2:
-        return &launch_strided<MoveOp<Storage<2>::type>>;
-    case 4:
-        return &launch_strided<MoveOp<Storage<4>::type>>;
-    case 8:
-        return &launch_strided<MoveOp<Storage<8>::type>>;
-    case 16:
-        return &launch_strided<MoveOp<Storage<16>::type>>;
-    default:
-        return nullptr;
+    case 1: return &launch_strided<MoveOp<Storage<1>::type>>;
+    case 2: return &launch_strided<MoveOp<Storage<2>::type>>;
+    case 4: return &launch_strided<MoveOp<Storage<4>::type>>;
+    case 8: return &launch_strided<MoveOp<Storage<8>::type>>;
+    case 16: return &launch_strided<MoveOp<Storage<16>::type>>;
+    default: return nullptr;
     }
 }
 
@@ -333,24 +331,21 @@ size_t
 storage_align(int dtype, bool as_bits)
 {
     static const size_t own[CA_NTYPES] = {
-        alignof(ca_bool),      alignof(int8_t),       alignof(uint8_t), alignof(int16_t),
-        alignof(uint16_t),     alignof(int32_t),      alignof(uint32_t), alignof(int64_t),
-        alignof(uint64_t),     alignof(ca_half),      alignof(float),   alignof(double),
-        alignof(ca_complex64), alignof(ca_complex128)};
+        alignof(ca_bool),      alignof(int8_t),       alignof(uint8_t),
+        alignof(int16_t),      alignof(uint16_t),     alignof(int32_t),
+        alignof(uint32_t),     alignof(int64_t),      alignof(uint64_t),
+        alignof(ca_half),      alignof(float),        alignof(double),
+        alignof(ca_complex64), alignof(ca_complex128)
+    };
     if (!as_bits) {
         return own[dtype];
     }
     switch (ca_dtype_size[dtype]) {
-    case 1:
-        return alignof(Storage<1>::type);
-    case 2:
-        return alignof(Storage<2>::type);
-    case 4:
-        return alignof(Storage<4>::type);
-    case 8:
-        return alignof(Storage<8>::type);
-    default:
-        return alignof(Storage<16>::type);
+    case 1: return alignof(Storage<1>::type);
+    case 2: return alignof(Storage<2>::type);
+    case 4: return alignof(Storage<4>::type);
+    case 8: return alignof(Storage<8>::type);
+    default: return alignof(Storage<16>::type);
     }
 }
 
@@ -395,7 +390,8 @@ try_transpose(const ca_strided *s, int e, int wave, cudaStream_t st, cudaError_t
 {
     const int L = s->ndim - 1;
     int k = -1;
-    if (s->ndim < 2 || s->strides[0][L] != e || s->strides[1][L] == e || s->shape[L] < 8) {
+    if (s->ndim < 2 || s->strides[0][L] != e || s->strides[1][L] == e ||
+        s->shape[L] < 8) {
         return false;
     }
     for (int d = 0; d < L; d++) {
@@ -425,21 +421,11 @@ try_transpose(const ca_strided *s, int e, int wave, cudaStream_t st, cudaError_t
         a.nb++;
     }
     switch (e) {
-    case 1:
-        *err = launch_transpose<1>(a, wave, st);
-        break;
-    case 2:
-        *err = launch_transpose<2>(a, wave, st);
-        break;
-    case 4:
-        *err = launch_transpose<4>(a, wave, st);
-        break;
-    case 8:
-        *err = launch_transpose<8>(a, wave, st);
-        break;
-    default:
-        *err = launch_transpose<16>(a, wave, st);
-        break;
+    case 1: *err = launch_transpose<1>(a, wave, st); break;
+    case 2: *err = launch_transpose<2>(a, wave, st); break;
+    case 4: *err = launch_transpose<4>(a, wave, st); break;
+    case 8: *err = launch_transpose<8>(a, wave, st); break;
+    default: *err = launch_transpose<16>(a, wave, st); break;
     }
     return true;
 }
@@ -477,8 +463,8 @@ ca_copy_cast_cuda(const ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t
     if (n == 0 || (bits && same_view(s))) {
         return 0;
     }
-    const bool contiguous =
-        s->ndim == 0 || (s->ndim == 1 && s->strides[0][0] == ed && s->strides[1][0] == es);
+    const bool contiguous = s->ndim == 0 || (s->ndim == 1 && s->strides[0][0] == ed &&
+                                             s->strides[1][0] == es);
     if (contiguous && bits) {
         return (int)copy_bytes(s->data[0], s->data[1], n * ed, st); /* no wave cap */
     }
@@ -549,17 +535,11 @@ ca_fill_cuda(const ca_strided *s, int dtype, const void *value, ca_stream_t stre
     StridedArgs a;
     fill_strided_args(&a, s, operand_aligned(s, 0, storage_align(dtype, true)));
     switch (e) {
-    case 1:
-        return (int)launch_fill_strided<1>(a, value, wave, st);
-    case 2:
-        return (int)launch_fill_strided<2>(a, value, wave, st);
-    case 4:
-        return (int)launch_fill_strided<4>(a, value, wave, st);
-    case 8:
-        return (int)launch_fill_strided<8>(a, value, wave, st);
-    case 16:
-        return (int)launch_fill_strided<16>(a, value, wave, st);
-    default:
-        return CA_KERR_UNSUPPORTED;
+    case 1: return (int)launch_fill_strided<1>(a, value, wave, st);
+    case 2: return (int)launch_fill_strided<2>(a, value, wave, st);
+    case 4: return (int)launch_fill_strided<4>(a, value, wave, st);
+    case 8: return (int)launch_fill_strided<8>(a, value, wave, st);
+    case 16: return (int)launch_fill_strided<16>(a, value, wave, st);
+    default: return CA_KERR_UNSUPPORTED;
     }
 }

@@ -4,13 +4,8 @@
 
 namespace ca_copy {
 
-const CastRow cast_rows_0[7] = {
-    cast_row<0>(),
-    cast_row<1>(),
-    cast_row<2>(),
-    cast_row<3>(),
-    cast_row<4>(),
-    cast_row<5>(),
-    cast_row<6>()};
+const CastRow cast_rows_0[7] = { cast_row<0>(), cast_row<1>(), cast_row<2>(),
+                                 cast_row<3>(), cast_row<4>(), cast_row<5>(),
+                                 cast_row<6>() };
 
 } /* namespace ca_copy */

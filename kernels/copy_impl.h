@@ -31,7 +31,8 @@ ca_copy_is_bitcopy(int dst_dtype, int src_dtype)
         return 1;
     }
     return dst_dtype >= CA_INT8 && dst_dtype <= CA_UINT64 && src_dtype >= CA_INT8 &&
-           src_dtype <= CA_UINT64 && ca_dtype_size[dst_dtype] == ca_dtype_size[src_dtype];
+           src_dtype <= CA_UINT64 &&
+           ca_dtype_size[dst_dtype] == ca_dtype_size[src_dtype];
 }
 
 #endif /* CA_COPY_IMPL_H */

@@ -37,49 +37,37 @@ grid_for(int64_t threads, int wave)
 struct alignas(8) Bytes16 {
     uint64_t lo, hi;
 };
-template <int E>
-struct Storage;
-template <>
-struct Storage<1> {
+template <int E> struct Storage;
+template <> struct Storage<1> {
     typedef uint8_t type;
 };
-template <>
-struct Storage<2> {
+template <> struct Storage<2> {
     typedef uint16_t type;
 };
-template <>
-struct Storage<4> {
+template <> struct Storage<4> {
     typedef uint32_t type;
 };
-template <>
-struct Storage<8> {
+template <> struct Storage<8> {
     typedef uint64_t type;
 };
-template <>
-struct Storage<16> {
+template <> struct Storage<16> {
     typedef Bytes16 type;
 };
 
-template <int V>
-struct Word;
-template <>
-struct Word<1> {
+template <int V> struct Word;
+template <> struct Word<1> {
     typedef uint8_t type;
 };
-template <>
-struct Word<2> {
+template <> struct Word<2> {
     typedef uint16_t type;
 };
-template <>
-struct Word<4> {
+template <> struct Word<4> {
     typedef uint32_t type;
 };
-template <>
-struct Word<8> {
+template <> struct Word<8> {
     typedef uint2 type;
 };
-template <>
-struct Word<16> {
+template <> struct Word<16> {
     typedef uint4 type;
 };
 
@@ -108,18 +96,19 @@ store(char *p, T v, bool aligned)
 }
 
 /* ---- element operations -------------------------------------------------------- */
-template <typename T>
-struct MoveOp {
+template <typename T> struct MoveOp {
     typedef T Src;
     typedef T Dst;
     static __device__ __forceinline__ T apply(T x) { return x; }
 };
 
-template <int D, int S>
-struct CastOp {
+template <int D, int S> struct CastOp {
     typedef typename ca_ctype<S>::type Src;
     typedef typename ca_ctype<D>::type Dst;
-    static __device__ __forceinline__ Dst apply(Src x) { return ca_caster<D, S>::cast(x); }
+    static __device__ __forceinline__ Dst apply(Src x)
+    {
+        return ca_caster<D, S>::cast(x);
+    }
 };
 
 struct StridedArgs;
@@ -139,8 +128,7 @@ vec_count(int dsize, int ssize)
     return n;
 }
 
-template <typename T, int N>
-struct alignas(sizeof(T) * N) Vec {
+template <typename T, int N> struct alignas(sizeof(T) * N) Vec {
     T v[N];
 };
 
@@ -148,9 +136,10 @@ struct alignas(sizeof(T) * N) Vec {
  * elements both run in aligned N-element vectors. Otherwise a scalar loop
  * (through memcpy when `aligned` is false). */
 template <int D, int S>
-__global__ void __launch_bounds__(kBlock)
-cast_contig_kernel(char *__restrict__ dst, const char *__restrict__ src, int64_t n,
-                   int64_t head, int vec, int aligned)
+__global__ void
+__launch_bounds__(kBlock)
+    cast_contig_kernel(char *__restrict__ dst, const char *__restrict__ src, int64_t n,
+                       int64_t head, int vec, int aligned)
 {
     typedef CastOp<D, S> Op;
     typedef typename Op::Src ST;
@@ -222,8 +211,8 @@ launch_cast_contig(char *dst, const char *src, int64_t n, int wave, cudaStream_t
             }
         }
     }
-    cast_contig_kernel<D, S><<<grid_for(work, wave), kBlock, 0, st>>>(dst, src, n, head, vec,
-                                                                      aligned);
+    cast_contig_kernel<D, S>
+        <<<grid_for(work, wave), kBlock, 0, st>>>(dst, src, n, head, vec, aligned);
     return cudaGetLastError();
 }
 
@@ -287,8 +276,8 @@ offsets64(const StridedArgs &a, int64_t i, int64_t *o0, int64_t *o1)
 /* Src::load gives one source element for a byte offset, Dst stores. Four
  * elements per thread per step, loads before stores, on the 32-bit path. */
 template <typename Op>
-__global__ void __launch_bounds__(kBlock)
-strided_kernel(StridedArgs a)
+__global__ void
+__launch_bounds__(kBlock) strided_kernel(StridedArgs a)
 {
     typedef typename Op::Src ST;
     typedef typename Op::Dst DT;
@@ -318,7 +307,8 @@ strided_kernel(StridedArgs a)
         return;
     }
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += step) {
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
+         i += step) {
         int64_t o0, o1;
         offsets64(a, i, &o0, &o1);
         store<DT>(a.dst + o0, Op::apply(load<ST>(a.src + o1, al)), al);
@@ -338,8 +328,9 @@ template <int D, int S>
 constexpr bool
 bitcopy_pair()
 {
-    return D == S || (D >= CA_INT8 && D <= CA_UINT64 && S >= CA_INT8 && S <= CA_UINT64 &&
-                      sizeof(typename ca_ctype<D>::type) == sizeof(typename ca_ctype<S>::type));
+    return D == S ||
+           (D >= CA_INT8 && D <= CA_UINT64 && S >= CA_INT8 && S <= CA_UINT64 &&
+            sizeof(typename ca_ctype<D>::type) == sizeof(typename ca_ctype<S>::type));
 }
 
 /* The launchers of one destination dtype, by source dtype; nullptr where the
@@ -377,7 +368,7 @@ template <int D, int... S>
 constexpr CastRow
 make_row(std::integer_sequence<int, S...>)
 {
-    return CastRow{{contig_entry<D, S>()...}, {strided_entry<D, S>()...}};
+    return CastRow{ { contig_entry<D, S>()... }, { strided_entry<D, S>()... } };
 }
 
 template <int D>

@@ -23,7 +23,8 @@ valid_dtype(int t)
 }
 
 int
-ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype, ca_stream_t stream)
+ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
+             ca_stream_t stream)
 {
     int err = check_layout(s);
     if (err) {

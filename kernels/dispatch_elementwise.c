@@ -11,7 +11,7 @@
 
 /* Natural alignment of each dtype's storage type (the struct alignments of
  * scalar.h: complex aligns as its parts). */
-static const int ew_align[CA_NTYPES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8};
+static const int ew_align[CA_NTYPES] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8 };
 
 int
 ca_ew_aligned(const ca_strided *s, int op, int dtype)
@@ -90,22 +90,21 @@ ca_ew_host_any_negative(const ca_strided *s0, int op, int dtype)
             off += idx[d] * s.strides[op][d];
         }
         switch (dtype) {
-#define CA_P_NEG(code, T)                       \
-    case code: {                                \
-        T v;                                    \
-        memcpy(&v, p + off, sizeof v);          \
-        if (v < 0) {                            \
-            return 1;                           \
-        }                                       \
-        break;                                  \
+#define CA_P_NEG(code, T)                                                              \
+    case code: {                                                                       \
+        T v;                                                                           \
+        memcpy(&v, p + off, sizeof v);                                                 \
+        if (v < 0) {                                                                   \
+            return 1;                                                                  \
+        }                                                                              \
+        break;                                                                         \
     }
             CA_P_NEG(CA_INT8, int8_t)
             CA_P_NEG(CA_INT16, int16_t)
             CA_P_NEG(CA_INT32, int32_t)
             CA_P_NEG(CA_INT64, int64_t)
 #undef CA_P_NEG
-        default:
-            return 0;
+        default: return 0;
         }
         for (int d = s.ndim - 1; d >= 0; d--) {
             if (++idx[d] < s.shape[d]) {
@@ -231,8 +230,9 @@ gpu_run(int loop, const ca_strided *s, char *const *ptr, const ca_scalar_arg *sc
         for (int64_t off = 0; off < n; off += chunk) {
             for (int k = 0; k < s->nops; k++) {
                 const int scalar = k > 0 && (mask >> (k - 1) & 1u);
-                p.c.ptr[k] = scalar ? NULL
-                                    : ptr[k] + off * ca_dtype_size[operand_dtype(L, nin, k)];
+                p.c.ptr[k] =
+                    scalar ? NULL
+                           : ptr[k] + off * ca_dtype_size[operand_dtype(L, nin, k)];
             }
             p.c.n = (uint32_t)(n - off < chunk ? n - off : chunk);
             const int rc = fn(&p, 1, stream);

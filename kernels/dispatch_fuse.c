@@ -15,8 +15,8 @@ int ca_fuse_launch_f32(const ca_fuse_params *p, ca_stream_t stream);
 int ca_fuse_launch_f64(const ca_fuse_params *p, ca_stream_t stream);
 #endif
 
-static const int fuse_vec[CA_FUSE_NFAM] = {CA_FUSE_VEC_F32, CA_FUSE_VEC_F64};
-static const int fuse_float[CA_FUSE_NFAM] = {CA_FLOAT32, CA_FLOAT64};
+static const int fuse_vec[CA_FUSE_NFAM] = { CA_FUSE_VEC_F32, CA_FUSE_VEC_F64 };
+static const int fuse_float[CA_FUSE_NFAM] = { CA_FLOAT32, CA_FLOAT64 };
 
 /* 1 if t is a type of the family and ptr holds whole vectors of it. */
 static int
@@ -46,7 +46,8 @@ fuse_renumber(const ca_fuse_params *p, int k, int c)
 }
 
 int
-ca_fused_elementwise(int device, int family, const ca_fuse_params *p, ca_stream_t stream)
+ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
+                     ca_stream_t stream)
 {
     if (family < 0 || family >= CA_FUSE_NFAM || p->nleaf < 0 ||
         p->nleaf > CA_FUSE_MAXLEAF || p->ninstr < 1 || p->ninstr > CA_FUSE_MAXINSTR ||

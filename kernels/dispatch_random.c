@@ -25,7 +25,8 @@ ca_random_blocks(int dist, int dtype, uint64_t range_m1, int64_t n)
 static int
 check_float(void *out, int64_t n, int dtype)
 {
-    if (n < 0 || (n > 0 && out == NULL) || (dtype != CA_FLOAT32 && dtype != CA_FLOAT64)) {
+    if (n < 0 || (n > 0 && out == NULL) ||
+        (dtype != CA_FLOAT32 && dtype != CA_FLOAT64)) {
         return CA_KERR_UNSUPPORTED;
     }
     return 0;
@@ -84,7 +85,8 @@ ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed
         return ca_random_integers_host(out, n, itemsize, seed, offset, low, range_m1);
     }
 #if CA_HAVE_CUDA
-    return ca_random_integers_cuda(out, n, itemsize, seed, offset, low, range_m1, stream);
+    return ca_random_integers_cuda(out, n, itemsize, seed, offset, low, range_m1,
+                                   stream);
 #else
     (void)stream;
     return CA_KERR_NO_CUDA;

@@ -26,7 +26,8 @@ ca_reduce_supported(int op, int in_dtype, int out_dtype)
 int
 ca_scan_supported(int op, int in_dtype, int out_dtype)
 {
-    return valid_codes(op, in_dtype, out_dtype) && ca_red_scan_has[op][in_dtype][out_dtype];
+    return valid_codes(op, in_dtype, out_dtype) &&
+           ca_red_scan_has[op][in_dtype][out_dtype];
 }
 
 int
@@ -83,7 +84,7 @@ dims_sort(dimset *s)
 {
     for (int i = 1; i < s->n; i++) {
         int64_t sh = s->shape[i];
-        int64_t st[3] = {0, 0, 0};
+        int64_t st[3] = { 0, 0, 0 };
         for (int j = 0; j < s->nstr; j++) {
             st[j] = s->str[j][i];
         }
@@ -150,13 +151,13 @@ ca_reduce_merge(ca_reduce_desc *d, int keep_order)
     d->nout = zero_keep ? 0 : nout;
     d->nred_elems = nred;
 
-    dimset k = {d->nkeep, 3, d->keep_shape, {d->keep_in, d->keep_out, d->keep_aux}};
+    dimset k = { d->nkeep, 3, d->keep_shape, { d->keep_in, d->keep_out, d->keep_aux } };
     dims_drop_ones(&k);
     dims_sort(&k);
     dims_merge(&k);
     d->nkeep = k.n;
 
-    dimset r = {d->nred, 1, d->red_shape, {d->red_in, NULL, NULL}};
+    dimset r = { d->nred, 1, d->red_shape, { d->red_in, NULL, NULL } };
     dims_drop_ones(&r);
     if (!keep_order) {
         dims_sort(&r);
@@ -173,7 +174,7 @@ ca_scan_merge(ca_scan_desc *d)
         rows *= d->batch_shape[i];
     }
     d->nrows = rows;
-    dimset b = {d->nbatch, 2, d->batch_shape, {d->batch_in, d->batch_out, NULL}};
+    dimset b = { d->nbatch, 2, d->batch_shape, { d->batch_in, d->batch_out, NULL } };
     dims_drop_ones(&b);
     dims_sort(&b);
     dims_merge(&b);
@@ -187,7 +188,8 @@ ca_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtyp
     if (!ca_reduce_supported(op, in_dtype, out_dtype)) {
         return CA_KERR_UNSUPPORTED;
     }
-    if (d->nkeep < 0 || d->nkeep > CA_MAX_DIMS || d->nred < 0 || d->nred > CA_MAX_DIMS) {
+    if (d->nkeep < 0 || d->nkeep > CA_MAX_DIMS || d->nred < 0 ||
+        d->nred > CA_MAX_DIMS) {
         return CA_KERR_UNSUPPORTED;
     }
     ca_reduce_merge(d, ca_red_positional[op]);
@@ -222,7 +224,7 @@ ca_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
         return ca_host_reduce(op, d, in_dtype, out_dtype);
     }
     if (d->strategy != CA_RS_ROW || d->nout != 1) {
-        d->mirror = NULL;  /* only the row kernels write the mirror */
+        d->mirror = NULL; /* only the row kernels write the mirror */
     }
 #if CA_HAVE_CUDA
     return ca_cuda_reduce(op, d, in_dtype, out_dtype, stream);

@@ -20,10 +20,9 @@
 
 #define CA_FUSE_BLOCK 128
 
-template <class R, int E>
-struct ca_fuse_regs {
-    R *base;          /* this thread's register words: base[(reg * E + e) * BLOCK] */
-    const R *consts;  /* the program's constants (shared memory) */
+template <class R, int E> struct ca_fuse_regs {
+    R *base;         /* this thread's register words: base[(reg * E + e) * BLOCK] */
+    const R *consts; /* the program's constants (shared memory) */
 
     __device__ __forceinline__ R word(uint8_t code, int e) const
     {
@@ -115,8 +114,8 @@ ca_fuse_store(const ca_fuse_regs<R, E> &r, int reg, char *ptr, uint32_t v, uint3
  * parameters come with registers numbered densely (instruction k writes
  * register nleaf + k), see dispatch_fuse.c. */
 template <class FT, class R, int E, class Apply>
-__global__ void __launch_bounds__(CA_FUSE_BLOCK)
-ca_fuse_kernel(const ca_fuse_params p)
+__global__ void
+__launch_bounds__(CA_FUSE_BLOCK) ca_fuse_kernel(const ca_fuse_params p)
 {
     extern __shared__ unsigned char ca_fuse_smem[];
     __shared__ R consts[CA_FUSE_MAXCONST];
@@ -124,7 +123,7 @@ ca_fuse_kernel(const ca_fuse_params p)
         consts[threadIdx.x] = (R)p.consts[threadIdx.x];
     }
     __syncthreads();
-    ca_fuse_regs<R, E> r{reinterpret_cast<R *>(ca_fuse_smem) + threadIdx.x, consts};
+    ca_fuse_regs<R, E> r{ reinterpret_cast<R *>(ca_fuse_smem) + threadIdx.x, consts };
     const uint32_t full = p.n / E;
     const uint32_t nvec = full + (p.n % E != 0);
     const uint32_t step = gridDim.x * CA_FUSE_BLOCK;

@@ -25,18 +25,18 @@ extern "C" {
 
 /* Parameters of the contiguous kernel (and the first part of the strided one). */
 typedef struct {
-    char *ptr[CA_MAX_OPERANDS];                 /* 0: output, 1..: inputs */
-    ca_scalar_arg scalar[CA_MAX_OPERANDS - 1];  /* input i's value when mask bit i */
-    uint32_t mask;                              /* bit i: input i is a scalar */
-    uint32_t n;                                 /* elements, < 2^31 */
+    char *ptr[CA_MAX_OPERANDS];                /* 0: output, 1..: inputs */
+    ca_scalar_arg scalar[CA_MAX_OPERANDS - 1]; /* input i's value when mask bit i */
+    uint32_t mask;                             /* bit i: input i is a scalar */
+    uint32_t n;                                /* elements, < 2^31 */
 } ca_ew_cparams;
 
 /* Parameters of the strided kernel: dimension 0 is the INNERMOST here. */
 typedef struct {
     ca_ew_cparams c;
-    int32_t ndim;                               /* 1..CA_EW_KDIMS */
+    int32_t ndim; /* 1..CA_EW_KDIMS */
     uint32_t shape[CA_EW_KDIMS];
-    int64_t strides[CA_MAX_OPERANDS][CA_EW_KDIMS];  /* bytes */
+    int64_t strides[CA_MAX_OPERANDS][CA_EW_KDIMS]; /* bytes */
 } ca_ew_sparams;
 
 /* One inner loop of the host: n elements; p[0] output, p[1..] inputs; strides in

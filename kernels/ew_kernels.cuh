@@ -30,8 +30,7 @@ struct ca_ew_none {
     unsigned char unused;
 };
 
-template <class T, int E>
-struct alignas(sizeof(T) * E) ca_ew_vec {
+template <class T, int E> struct alignas(sizeof(T) * E) ca_ew_vec {
     T v[E];
 };
 
@@ -74,8 +73,8 @@ ca_ew_load_one(const ca_ew_cparams &p, int k, int64_t byte_offset)
 }
 
 template <class Op>
-__global__ void __launch_bounds__(CA_EW_BLOCK)
-ca_ew_contig_kernel(const ca_ew_cparams p)
+__global__ void
+__launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
 {
     typedef typename Op::O O;
     typedef typename Op::I0 I0;
@@ -122,8 +121,8 @@ ca_ew_contig_kernel(const ca_ew_cparams p)
 }
 
 template <class Op>
-__global__ void __launch_bounds__(CA_EW_BLOCK)
-ca_ew_strided_kernel(const ca_ew_sparams p)
+__global__ void
+__launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
 {
     typedef typename Op::O O;
     typedef typename Op::I0 I0;
@@ -190,7 +189,8 @@ ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     if (contig) {
-        ca_ew_contig_kernel<Op><<<ca_ew_grid(p->c.n / Op::vec), CA_EW_BLOCK, 0, s>>>(p->c);
+        ca_ew_contig_kernel<Op>
+            <<<ca_ew_grid(p->c.n / Op::vec), CA_EW_BLOCK, 0, s>>>(p->c);
     }
     else {
         ca_ew_strided_kernel<Op><<<ca_ew_grid(p->c.n), CA_EW_BLOCK, 0, s>>>(*p);

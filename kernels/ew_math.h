@@ -35,16 +35,49 @@
 /* ======================================================================== */
 /* helpers                                                                    */
 /* ======================================================================== */
-CA_HD int ca_p_isnan_f(float x) { return x != x; }
-CA_HD int ca_p_isnan_d(double x) { return x != x; }
-CA_HD int ca_p_isinf_f(float x) { return x == INFINITY || x == -INFINITY; }
-CA_HD int ca_p_isinf_d(double x) { return x == (double)INFINITY || x == -(double)INFINITY; }
-CA_HD int ca_p_isfinite_f(float x) { return x - x == 0.0f; }
-CA_HD int ca_p_isfinite_d(double x) { return x - x == 0.0; }
-CA_HD int ca_p_signbit_f(float x) { return (int)(ca_float_bits(x) >> 31); }
-CA_HD int ca_p_signbit_d(double x) { return (int)(ca_double_bits(x) >> 63); }
+CA_HD int
+ca_p_isnan_f(float x)
+{
+    return x != x;
+}
+CA_HD int
+ca_p_isnan_d(double x)
+{
+    return x != x;
+}
+CA_HD int
+ca_p_isinf_f(float x)
+{
+    return x == INFINITY || x == -INFINITY;
+}
+CA_HD int
+ca_p_isinf_d(double x)
+{
+    return x == (double)INFINITY || x == -(double)INFINITY;
+}
+CA_HD int
+ca_p_isfinite_f(float x)
+{
+    return x - x == 0.0f;
+}
+CA_HD int
+ca_p_isfinite_d(double x)
+{
+    return x - x == 0.0;
+}
+CA_HD int
+ca_p_signbit_f(float x)
+{
+    return (int)(ca_float_bits(x) >> 31);
+}
+CA_HD int
+ca_p_signbit_d(double x)
+{
+    return (int)(ca_double_bits(x) >> 63);
+}
 
-CA_HD ca_complex64 ca_p_c(float re, float im)
+CA_HD ca_complex64
+ca_p_c(float re, float im)
 {
     ca_complex64 r;
     r.re = re;
@@ -52,7 +85,8 @@ CA_HD ca_complex64 ca_p_c(float re, float im)
     return r;
 }
 
-CA_HD ca_complex128 ca_p_z(double re, double im)
+CA_HD ca_complex128
+ca_p_z(double re, double im)
 {
     ca_complex128 r;
     r.re = re;
@@ -60,193 +94,354 @@ CA_HD ca_complex128 ca_p_z(double re, double im)
     return r;
 }
 
-CA_HD ca_complex128 ca_p_c2z(ca_complex64 a) { return ca_p_z((double)a.re, (double)a.im); }
-CA_HD ca_complex64 ca_p_z2c(ca_complex128 a) { return ca_p_c((float)a.re, (float)a.im); }
+CA_HD ca_complex128
+ca_p_c2z(ca_complex64 a)
+{
+    return ca_p_z((double)a.re, (double)a.im);
+}
+CA_HD ca_complex64
+ca_p_z2c(ca_complex128 a)
+{
+    return ca_p_c((float)a.re, (float)a.im);
+}
 
-#define CA_P_LN2 0.693147180559945309417232121458176568
-#define CA_P_LOG2E 1.442695040888963407359924681001892137
+#define CA_P_LN2    0.693147180559945309417232121458176568
+#define CA_P_LOG2E  1.442695040888963407359924681001892137
 #define CA_P_LOG10E 0.434294481903251827651128918916605082
-#define CA_P_PI_2 1.570796326794896619231321691639751442
+#define CA_P_PI_2   1.570796326794896619231321691639751442
 
 /* ======================================================================== */
 /* bool (computed as int 0/1)                                                 */
 /* ======================================================================== */
-CA_HD int ca_add_b(int a, int b) { return a | b; }
-CA_HD int ca_mul_b(int a, int b) { return a & b; }
-CA_HD int ca_abs_b(int a) { return a; }
-CA_HD int ca_floor_b(int a) { return a; }
-CA_HD int ca_ceil_b(int a) { return a; }
-CA_HD int ca_trunc_b(int a) { return a; }
-CA_HD int ca_round_b(int a) { return a; }
-CA_HD int ca_max_b(int a, int b) { return a | b; }
-CA_HD int ca_min_b(int a, int b) { return a & b; }
-CA_HD int ca_clipmax_b(int a, int b) { return a | b; }
-CA_HD int ca_clipmin_b(int a, int b) { return a & b; }
-CA_HD int ca_fmax_b(int a, int b) { return a | b; }
-CA_HD int ca_fmin_b(int a, int b) { return a & b; }
-CA_HD int ca_isnan_b(int a) { (void)a; return 0; }
-CA_HD int ca_isinf_b(int a) { (void)a; return 0; }
-CA_HD int ca_isfinite_b(int a) { (void)a; return 1; }
-CA_HD int ca_eq_b(int a, int b) { return a == b; }
-CA_HD int ca_ne_b(int a, int b) { return a != b; }
-CA_HD int ca_lt_b(int a, int b) { return a < b; }
-CA_HD int ca_le_b(int a, int b) { return a <= b; }
-CA_HD int ca_gt_b(int a, int b) { return a > b; }
-CA_HD int ca_ge_b(int a, int b) { return a >= b; }
-CA_HD int ca_land_b(int a, int b) { return a && b; }
-CA_HD int ca_lor_b(int a, int b) { return a || b; }
-CA_HD int ca_lxor_b(int a, int b) { return a != b; }
-CA_HD int ca_lnot_b(int a) { return !a; }
-CA_HD int ca_band_b(int a, int b) { return a & b; }
-CA_HD int ca_bor_b(int a, int b) { return a | b; }
-CA_HD int ca_bxor_b(int a, int b) { return a ^ b; }
-CA_HD int ca_inv_b(int a) { return !a; }
-CA_HD int ca_real_b(int a) { return a; }
-CA_HD int ca_imag_b(int a) { (void)a; return 0; }
-CA_HD double ca_angle_b(int a) { (void)a; return 0.0; }
+CA_HD int
+ca_add_b(int a, int b)
+{
+    return a | b;
+}
+CA_HD int
+ca_mul_b(int a, int b)
+{
+    return a & b;
+}
+CA_HD int
+ca_abs_b(int a)
+{
+    return a;
+}
+CA_HD int
+ca_floor_b(int a)
+{
+    return a;
+}
+CA_HD int
+ca_ceil_b(int a)
+{
+    return a;
+}
+CA_HD int
+ca_trunc_b(int a)
+{
+    return a;
+}
+CA_HD int
+ca_round_b(int a)
+{
+    return a;
+}
+CA_HD int
+ca_max_b(int a, int b)
+{
+    return a | b;
+}
+CA_HD int
+ca_min_b(int a, int b)
+{
+    return a & b;
+}
+CA_HD int
+ca_clipmax_b(int a, int b)
+{
+    return a | b;
+}
+CA_HD int
+ca_clipmin_b(int a, int b)
+{
+    return a & b;
+}
+CA_HD int
+ca_fmax_b(int a, int b)
+{
+    return a | b;
+}
+CA_HD int
+ca_fmin_b(int a, int b)
+{
+    return a & b;
+}
+CA_HD int
+ca_isnan_b(int a)
+{
+    (void)a;
+    return 0;
+}
+CA_HD int
+ca_isinf_b(int a)
+{
+    (void)a;
+    return 0;
+}
+CA_HD int
+ca_isfinite_b(int a)
+{
+    (void)a;
+    return 1;
+}
+CA_HD int
+ca_eq_b(int a, int b)
+{
+    return a == b;
+}
+CA_HD int
+ca_ne_b(int a, int b)
+{
+    return a != b;
+}
+CA_HD int
+ca_lt_b(int a, int b)
+{
+    return a < b;
+}
+CA_HD int
+ca_le_b(int a, int b)
+{
+    return a <= b;
+}
+CA_HD int
+ca_gt_b(int a, int b)
+{
+    return a > b;
+}
+CA_HD int
+ca_ge_b(int a, int b)
+{
+    return a >= b;
+}
+CA_HD int
+ca_land_b(int a, int b)
+{
+    return a && b;
+}
+CA_HD int
+ca_lor_b(int a, int b)
+{
+    return a || b;
+}
+CA_HD int
+ca_lxor_b(int a, int b)
+{
+    return a != b;
+}
+CA_HD int
+ca_lnot_b(int a)
+{
+    return !a;
+}
+CA_HD int
+ca_band_b(int a, int b)
+{
+    return a & b;
+}
+CA_HD int
+ca_bor_b(int a, int b)
+{
+    return a | b;
+}
+CA_HD int
+ca_bxor_b(int a, int b)
+{
+    return a ^ b;
+}
+CA_HD int
+ca_inv_b(int a)
+{
+    return !a;
+}
+CA_HD int
+ca_real_b(int a)
+{
+    return a;
+}
+CA_HD int
+ca_imag_b(int a)
+{
+    (void)a;
+    return 0;
+}
+CA_HD double
+ca_angle_b(int a)
+{
+    (void)a;
+    return 0.0;
+}
 
 /* ======================================================================== */
 /* integers                                                                   */
 /* ======================================================================== */
 /* T the type, UT its unsigned twin, WT the unsigned type arithmetic runs in (at
  * least unsigned int, so nothing promotes to a signed int that could overflow). */
-#define CA_P_INT_COMMON(S, T, UT, WT, BITS)                                         \
-    CA_HD T ca_add_##S(T a, T b) { return (T)(UT)((WT)(UT)a + (WT)(UT)b); }        \
-    CA_HD T ca_sub_##S(T a, T b) { return (T)(UT)((WT)(UT)a - (WT)(UT)b); }        \
-    CA_HD T ca_mul_##S(T a, T b) { return (T)(UT)((WT)(UT)a * (WT)(UT)b); }        \
-    CA_HD T ca_neg_##S(T a) { return (T)(UT)((WT)0 - (WT)(UT)a); }                 \
-    CA_HD T ca_pos_##S(T a) { return a; }                                          \
-    CA_HD T ca_p_upow_##S(UT base, UT e)                                           \
-    {                                                                              \
-        WT r = 1, x = base;                                                        \
-        while (e) {                                                                \
-            if (e & 1u) {                                                          \
-                r = (UT)(r * x);                                                   \
-            }                                                                      \
-            x = (UT)(x * x);                                                       \
-            e = (UT)(e >> 1);                                                      \
-        }                                                                          \
-        return (T)(UT)r;                                                           \
-    }                                                                              \
-    CA_HD T ca_max_##S(T a, T b) { return a > b ? a : b; }                         \
-    CA_HD T ca_min_##S(T a, T b) { return a < b ? a : b; }                         \
-    CA_HD T ca_clipmax_##S(T a, T b) { return a > b ? a : b; }                     \
-    CA_HD T ca_clipmin_##S(T a, T b) { return a < b ? a : b; }                     \
-    CA_HD T ca_fmax_##S(T a, T b) { return a > b ? a : b; }                        \
-    CA_HD T ca_fmin_##S(T a, T b) { return a < b ? a : b; }                        \
-    CA_HD T ca_floor_##S(T a) { return a; }                                        \
-    CA_HD T ca_ceil_##S(T a) { return a; }                                         \
-    CA_HD T ca_trunc_##S(T a) { return a; }                                        \
-    CA_HD T ca_round_##S(T a) { return a; }                                        \
-    CA_HD T ca_conj_##S(T a) { return a; }                                         \
-    CA_HD T ca_real_##S(T a) { return a; }                                         \
-    CA_HD T ca_imag_##S(T a) { (void)a; return (T)0; }                             \
-    CA_HD int ca_isnan_##S(T a) { (void)a; return 0; }                             \
-    CA_HD int ca_isinf_##S(T a) { (void)a; return 0; }                             \
-    CA_HD int ca_isfinite_##S(T a) { (void)a; return 1; }                          \
-    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                               \
-    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                               \
-    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                \
-    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                               \
-    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                \
-    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }                               \
-    CA_HD int ca_land_##S(T a, T b) { return a != 0 && b != 0; }                   \
-    CA_HD int ca_lor_##S(T a, T b) { return a != 0 || b != 0; }                    \
-    CA_HD int ca_lxor_##S(T a, T b) { return (a != 0) != (b != 0); }               \
-    CA_HD int ca_lnot_##S(T a) { return a == 0; }                                  \
-    CA_HD T ca_band_##S(T a, T b) { return (T)((UT)a & (UT)b); }                   \
-    CA_HD T ca_bor_##S(T a, T b) { return (T)((UT)a | (UT)b); }                    \
-    CA_HD T ca_bxor_##S(T a, T b) { return (T)((UT)a ^ (UT)b); }                   \
+#define CA_P_INT_COMMON(S, T, UT, WT, BITS)                                            \
+    CA_HD T ca_add_##S(T a, T b) { return (T)(UT)((WT)(UT)a + (WT)(UT)b); }            \
+    CA_HD T ca_sub_##S(T a, T b) { return (T)(UT)((WT)(UT)a - (WT)(UT)b); }            \
+    CA_HD T ca_mul_##S(T a, T b) { return (T)(UT)((WT)(UT)a * (WT)(UT)b); }            \
+    CA_HD T ca_neg_##S(T a) { return (T)(UT)((WT)0 - (WT)(UT)a); }                     \
+    CA_HD T ca_pos_##S(T a) { return a; }                                              \
+    CA_HD T ca_p_upow_##S(UT base, UT e)                                               \
+    {                                                                                  \
+        WT r = 1, x = base;                                                            \
+        while (e) {                                                                    \
+            if (e & 1u) {                                                              \
+                r = (UT)(r * x);                                                       \
+            }                                                                          \
+            x = (UT)(x * x);                                                           \
+            e = (UT)(e >> 1);                                                          \
+        }                                                                              \
+        return (T)(UT)r;                                                               \
+    }                                                                                  \
+    CA_HD T ca_max_##S(T a, T b) { return a > b ? a : b; }                             \
+    CA_HD T ca_min_##S(T a, T b) { return a < b ? a : b; }                             \
+    CA_HD T ca_clipmax_##S(T a, T b) { return a > b ? a : b; }                         \
+    CA_HD T ca_clipmin_##S(T a, T b) { return a < b ? a : b; }                         \
+    CA_HD T ca_fmax_##S(T a, T b) { return a > b ? a : b; }                            \
+    CA_HD T ca_fmin_##S(T a, T b) { return a < b ? a : b; }                            \
+    CA_HD T ca_floor_##S(T a) { return a; }                                            \
+    CA_HD T ca_ceil_##S(T a) { return a; }                                             \
+    CA_HD T ca_trunc_##S(T a) { return a; }                                            \
+    CA_HD T ca_round_##S(T a) { return a; }                                            \
+    CA_HD T ca_conj_##S(T a) { return a; }                                             \
+    CA_HD T ca_real_##S(T a) { return a; }                                             \
+    CA_HD T ca_imag_##S(T a)                                                           \
+    {                                                                                  \
+        (void)a;                                                                       \
+        return (T)0;                                                                   \
+    }                                                                                  \
+    CA_HD int ca_isnan_##S(T a)                                                        \
+    {                                                                                  \
+        (void)a;                                                                       \
+        return 0;                                                                      \
+    }                                                                                  \
+    CA_HD int ca_isinf_##S(T a)                                                        \
+    {                                                                                  \
+        (void)a;                                                                       \
+        return 0;                                                                      \
+    }                                                                                  \
+    CA_HD int ca_isfinite_##S(T a)                                                     \
+    {                                                                                  \
+        (void)a;                                                                       \
+        return 1;                                                                      \
+    }                                                                                  \
+    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                                   \
+    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                                   \
+    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                    \
+    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                                   \
+    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                    \
+    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }                                   \
+    CA_HD int ca_land_##S(T a, T b) { return a != 0 && b != 0; }                       \
+    CA_HD int ca_lor_##S(T a, T b) { return a != 0 || b != 0; }                        \
+    CA_HD int ca_lxor_##S(T a, T b) { return (a != 0) != (b != 0); }                   \
+    CA_HD int ca_lnot_##S(T a) { return a == 0; }                                      \
+    CA_HD T ca_band_##S(T a, T b) { return (T)((UT)a & (UT)b); }                       \
+    CA_HD T ca_bor_##S(T a, T b) { return (T)((UT)a | (UT)b); }                        \
+    CA_HD T ca_bxor_##S(T a, T b) { return (T)((UT)a ^ (UT)b); }                       \
     CA_HD T ca_inv_##S(T a) { return (T)(UT)(~(WT)(UT)a); }
 
-#define CA_P_INT_SIGNED(S, T, UT, WT, BITS)                                         \
-    CA_P_INT_COMMON(S, T, UT, WT, BITS)                                             \
-    CA_HD T ca_floordiv_##S(T a, T b)                                              \
-    {                                                                              \
-        if (b == 0) {                                                              \
-            return 0;                                                              \
-        }                                                                          \
-        if (b == -1) {                                                             \
-            return ca_neg_##S(a);                                                  \
-        }                                                                          \
-        T q = (T)(a / b);                                                          \
-        if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) {                             \
-            q = (T)(q - 1);                                                        \
-        }                                                                          \
-        return q;                                                                  \
-    }                                                                              \
-    CA_HD T ca_rem_##S(T a, T b)                                                   \
-    {                                                                              \
-        if (b == 0 || b == -1) {                                                   \
-            return 0;                                                              \
-        }                                                                          \
-        T r = (T)(a % b);                                                          \
-        if (r != 0 && ((r < 0) != (b < 0))) {                                      \
-            r = (T)(r + b);                                                        \
-        }                                                                          \
-        return r;                                                                  \
-    }                                                                              \
-    CA_HD T ca_fmod_##S(T a, T b)                                                  \
-    {                                                                              \
-        if (b == 0 || b == -1) {                                                   \
-            return 0;                                                              \
-        }                                                                          \
-        return (T)(a % b);                                                         \
-    }                                                                              \
-    CA_HD T ca_pow_##S(T a, T b)                                                   \
-    {                                                                              \
-        if (b < 0) {                                                               \
-            if (a == 1) {                                                          \
-                return 1;                                                          \
-            }                                                                      \
-            if (a == -1) {                                                         \
-                return (T)((b & 1) ? -1 : 1);                                      \
-            }                                                                      \
-            return 0;                                                              \
-        }                                                                          \
-        return ca_p_upow_##S((UT)a, (UT)b);                                        \
-    }                                                                              \
-    CA_HD T ca_abs_##S(T a) { return a < 0 ? ca_neg_##S(a) : a; }                  \
-    CA_HD T ca_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }                    \
-    CA_HD T ca_recip_##S(T a) { return a == 0 ? (T)0 : (T)(1 / a); }               \
-    CA_HD T ca_lshift_##S(T a, T b)                                                \
-    {                                                                              \
-        if ((uint64_t)(int64_t)b >= (uint64_t)(BITS)) {                            \
-            return 0;                                                              \
-        }                                                                          \
-        return (T)(UT)((WT)(UT)a << b);                                            \
-    }                                                                              \
-    CA_HD T ca_rshift_##S(T a, T b)                                                \
-    {                                                                              \
-        if ((uint64_t)(int64_t)b >= (uint64_t)(BITS)) {                            \
-            return (T)(a < 0 ? -1 : 0);                                            \
-        }                                                                          \
-        /* arithmetic shift, spelled without relying on >> of a negative value */  \
-        return a < 0 ? (T)~(T)((UT)~(UT)a >> b) : (T)((UT)a >> b);                 \
+#define CA_P_INT_SIGNED(S, T, UT, WT, BITS)                                            \
+    CA_P_INT_COMMON(S, T, UT, WT, BITS)                                                \
+    CA_HD T ca_floordiv_##S(T a, T b)                                                  \
+    {                                                                                  \
+        if (b == 0) {                                                                  \
+            return 0;                                                                  \
+        }                                                                              \
+        if (b == -1) {                                                                 \
+            return ca_neg_##S(a);                                                      \
+        }                                                                              \
+        T q = (T)(a / b);                                                              \
+        if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) {                                 \
+            q = (T)(q - 1);                                                            \
+        }                                                                              \
+        return q;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_rem_##S(T a, T b)                                                       \
+    {                                                                                  \
+        if (b == 0 || b == -1) {                                                       \
+            return 0;                                                                  \
+        }                                                                              \
+        T r = (T)(a % b);                                                              \
+        if (r != 0 && ((r < 0) != (b < 0))) {                                          \
+            r = (T)(r + b);                                                            \
+        }                                                                              \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_fmod_##S(T a, T b)                                                      \
+    {                                                                                  \
+        if (b == 0 || b == -1) {                                                       \
+            return 0;                                                                  \
+        }                                                                              \
+        return (T)(a % b);                                                             \
+    }                                                                                  \
+    CA_HD T ca_pow_##S(T a, T b)                                                       \
+    {                                                                                  \
+        if (b < 0) {                                                                   \
+            if (a == 1) {                                                              \
+                return 1;                                                              \
+            }                                                                          \
+            if (a == -1) {                                                             \
+                return (T)((b & 1) ? -1 : 1);                                          \
+            }                                                                          \
+            return 0;                                                                  \
+        }                                                                              \
+        return ca_p_upow_##S((UT)a, (UT)b);                                            \
+    }                                                                                  \
+    CA_HD T ca_abs_##S(T a) { return a < 0 ? ca_neg_##S(a) : a; }                      \
+    CA_HD T ca_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }                        \
+    CA_HD T ca_recip_##S(T a) { return a == 0 ? (T)0 : (T)(1 / a); }                   \
+    CA_HD T ca_lshift_##S(T a, T b)                                                    \
+    {                                                                                  \
+        if ((uint64_t)(int64_t)b >= (uint64_t)(BITS)) {                                \
+            return 0;                                                                  \
+        }                                                                              \
+        return (T)(UT)((WT)(UT)a << b);                                                \
+    }                                                                                  \
+    CA_HD T ca_rshift_##S(T a, T b)                                                    \
+    {                                                                                  \
+        if ((uint64_t)(int64_t)b >= (uint64_t)(BITS)) {                                \
+            return (T)(a < 0 ? -1 : 0);                                                \
+        }                                                                              \
+        /* arithmetic shift, spelled without relying on >> of a negative value */      \
+        return a < 0 ? (T) ~(T)((UT) ~(UT)a >> b) : (T)((UT)a >> b);                   \
     }
 
-#define CA_P_INT_UNSIGNED(S, T, WT, BITS)                                           \
-    CA_P_INT_COMMON(S, T, T, WT, BITS)                                              \
-    CA_HD T ca_floordiv_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); }       \
-    CA_HD T ca_rem_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }            \
-    CA_HD T ca_fmod_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }           \
-    CA_HD T ca_pow_##S(T a, T b) { return ca_p_upow_##S(a, b); }                   \
-    CA_HD T ca_abs_##S(T a) { return a; }                                          \
-    CA_HD T ca_sign_##S(T a) { return (T)(a > 0); }                                \
-    CA_HD T ca_recip_##S(T a) { return a == 0 ? (T)0 : (T)(1u / a); }              \
-    CA_HD T ca_lshift_##S(T a, T b)                                                \
-    {                                                                              \
-        if ((uint64_t)b >= (uint64_t)(BITS)) {                                     \
-            return 0;                                                              \
-        }                                                                          \
-        return (T)((WT)a << b);                                                    \
-    }                                                                              \
-    CA_HD T ca_rshift_##S(T a, T b)                                                \
-    {                                                                              \
-        if ((uint64_t)b >= (uint64_t)(BITS)) {                                     \
-            return 0;                                                              \
-        }                                                                          \
-        return (T)(a >> b);                                                        \
+#define CA_P_INT_UNSIGNED(S, T, WT, BITS)                                              \
+    CA_P_INT_COMMON(S, T, T, WT, BITS)                                                 \
+    CA_HD T ca_floordiv_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); }           \
+    CA_HD T ca_rem_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }                \
+    CA_HD T ca_fmod_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }               \
+    CA_HD T ca_pow_##S(T a, T b) { return ca_p_upow_##S(a, b); }                       \
+    CA_HD T ca_abs_##S(T a) { return a; }                                              \
+    CA_HD T ca_sign_##S(T a) { return (T)(a > 0); }                                    \
+    CA_HD T ca_recip_##S(T a) { return a == 0 ? (T)0 : (T)(1u / a); }                  \
+    CA_HD T ca_lshift_##S(T a, T b)                                                    \
+    {                                                                                  \
+        if ((uint64_t)b >= (uint64_t)(BITS)) {                                         \
+            return 0;                                                                  \
+        }                                                                              \
+        return (T)((WT)a << b);                                                        \
+    }                                                                                  \
+    CA_HD T ca_rshift_##S(T a, T b)                                                    \
+    {                                                                                  \
+        if ((uint64_t)b >= (uint64_t)(BITS)) {                                         \
+            return 0;                                                                  \
+        }                                                                              \
+        return (T)(a >> b);                                                            \
     }
 
 CA_P_INT_SIGNED(i8, int8_t, uint8_t, uint32_t, 8)
@@ -259,148 +454,200 @@ CA_P_INT_UNSIGNED(u32, uint32_t, uint32_t, 32)
 CA_P_INT_UNSIGNED(u64, uint64_t, uint64_t, 64)
 
 /* int64 against uint64 without converting either to float (NumPy's lL/Ll loops). */
-CA_HD int ca_eq_i64_u64(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a == b; }
-CA_HD int ca_ne_i64_u64(int64_t a, uint64_t b) { return !ca_eq_i64_u64(a, b); }
-CA_HD int ca_lt_i64_u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a < b; }
-CA_HD int ca_le_i64_u64(int64_t a, uint64_t b) { return a < 0 || (uint64_t)a <= b; }
-CA_HD int ca_gt_i64_u64(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a > b; }
-CA_HD int ca_ge_i64_u64(int64_t a, uint64_t b) { return a >= 0 && (uint64_t)a >= b; }
-CA_HD int ca_eq_u64_i64(uint64_t a, int64_t b) { return ca_eq_i64_u64(b, a); }
-CA_HD int ca_ne_u64_i64(uint64_t a, int64_t b) { return ca_ne_i64_u64(b, a); }
-CA_HD int ca_lt_u64_i64(uint64_t a, int64_t b) { return ca_gt_i64_u64(b, a); }
-CA_HD int ca_le_u64_i64(uint64_t a, int64_t b) { return ca_ge_i64_u64(b, a); }
-CA_HD int ca_gt_u64_i64(uint64_t a, int64_t b) { return ca_lt_i64_u64(b, a); }
-CA_HD int ca_ge_u64_i64(uint64_t a, int64_t b) { return ca_le_i64_u64(b, a); }
+CA_HD int
+ca_eq_i64_u64(int64_t a, uint64_t b)
+{
+    return a >= 0 && (uint64_t)a == b;
+}
+CA_HD int
+ca_ne_i64_u64(int64_t a, uint64_t b)
+{
+    return !ca_eq_i64_u64(a, b);
+}
+CA_HD int
+ca_lt_i64_u64(int64_t a, uint64_t b)
+{
+    return a < 0 || (uint64_t)a < b;
+}
+CA_HD int
+ca_le_i64_u64(int64_t a, uint64_t b)
+{
+    return a < 0 || (uint64_t)a <= b;
+}
+CA_HD int
+ca_gt_i64_u64(int64_t a, uint64_t b)
+{
+    return a >= 0 && (uint64_t)a > b;
+}
+CA_HD int
+ca_ge_i64_u64(int64_t a, uint64_t b)
+{
+    return a >= 0 && (uint64_t)a >= b;
+}
+CA_HD int
+ca_eq_u64_i64(uint64_t a, int64_t b)
+{
+    return ca_eq_i64_u64(b, a);
+}
+CA_HD int
+ca_ne_u64_i64(uint64_t a, int64_t b)
+{
+    return ca_ne_i64_u64(b, a);
+}
+CA_HD int
+ca_lt_u64_i64(uint64_t a, int64_t b)
+{
+    return ca_gt_i64_u64(b, a);
+}
+CA_HD int
+ca_le_u64_i64(uint64_t a, int64_t b)
+{
+    return ca_ge_i64_u64(b, a);
+}
+CA_HD int
+ca_gt_u64_i64(uint64_t a, int64_t b)
+{
+    return ca_lt_i64_u64(b, a);
+}
+CA_HD int
+ca_ge_u64_i64(uint64_t a, int64_t b)
+{
+    return ca_le_i64_u64(b, a);
+}
 
 /* ======================================================================== */
 /* real floating point (float16 computes as f32)                             */
 /* ======================================================================== */
 /* F is the libm suffix: f for float, empty for double; Q the ca_p_ suffix. */
-#define CA_P_REAL(S, T, F, Q)                                                       \
-    CA_HD T ca_add_##S(T a, T b) { return a + b; }                                 \
-    CA_HD T ca_sub_##S(T a, T b) { return a - b; }                                 \
-    CA_HD T ca_mul_##S(T a, T b) { return a * b; }                                 \
-    CA_HD T ca_div_##S(T a, T b) { return a / b; }                                 \
-    /* NumPy's npy_divmod: floor division and a remainder with b's sign. */        \
-    CA_HD T ca_p_divmod_##S(T a, T b, T *modp)                                     \
-    {                                                                              \
-        T mod = fmod##F(a, b);                                                     \
-        T div, fl;                                                                 \
-        if (b == (T)0) {                                                           \
-            *modp = mod;                                                           \
-            return a / b;                                                          \
-        }                                                                          \
-        div = (a - mod) / b;                                                       \
-        if (mod != (T)0) {                                                         \
-            if ((b < (T)0) != (mod < (T)0)) {                                      \
-                mod += b;                                                          \
-                div -= (T)1;                                                       \
-            }                                                                      \
-        }                                                                          \
-        else {                                                                     \
-            mod = copysign##F((T)0, b);                                            \
-        }                                                                          \
-        if (div != (T)0) {                                                         \
-            fl = floor##F(div);                                                    \
-            if (div - fl > (T)0.5) {                                               \
-                fl += (T)1;                                                        \
-            }                                                                      \
-        }                                                                          \
-        else {                                                                     \
-            fl = copysign##F((T)0, a / b);                                         \
-        }                                                                          \
-        *modp = mod;                                                               \
-        return fl;                                                                 \
-    }                                                                              \
-    CA_HD T ca_floordiv_##S(T a, T b)                                              \
-    {                                                                              \
-        T m;                                                                       \
-        return ca_p_divmod_##S(a, b, &m);                                          \
-    }                                                                              \
-    CA_HD T ca_rem_##S(T a, T b)                                                   \
-    {                                                                              \
-        T m;                                                                       \
-        (void)ca_p_divmod_##S(a, b, &m);                                           \
-        return m;                                                                  \
-    }                                                                              \
-    CA_HD T ca_fmod_##S(T a, T b) { return fmod##F(a, b); }                        \
-    CA_HD T ca_pow_##S(T a, T b) { return pow##F(a, b); }                          \
-    CA_HD T ca_neg_##S(T a) { return -a; }                                         \
-    CA_HD T ca_pos_##S(T a) { return a; }                                          \
-    CA_HD T ca_abs_##S(T a) { return fabs##F(a); }                                 \
-    CA_HD T ca_sign_##S(T a)                                                       \
-    {                                                                              \
-        return a > (T)0 ? (T)1 : (a < (T)0 ? (T)-1 : (a == (T)0 ? (T)0 : a));      \
-    }                                                                              \
-    CA_HD T ca_recip_##S(T a) { return (T)1 / a; }                                 \
-    CA_HD T ca_sqrt_##S(T a) { return sqrt##F(a); }                                \
-    CA_HD T ca_cbrt_##S(T a) { return cbrt##F(a); }                                \
-    CA_HD T ca_exp_##S(T a) { return exp##F(a); }                                  \
-    CA_HD T ca_exp2_##S(T a) { return exp2##F(a); }                                \
-    CA_HD T ca_expm1_##S(T a) { return expm1##F(a); }                              \
-    CA_HD T ca_log_##S(T a) { return log##F(a); }                                  \
-    CA_HD T ca_log2_##S(T a) { return log2##F(a); }                                \
-    CA_HD T ca_log10_##S(T a) { return log10##F(a); }                              \
-    CA_HD T ca_log1p_##S(T a) { return log1p##F(a); }                              \
-    CA_HD T ca_logaddexp_##S(T a, T b)                                             \
-    {                                                                              \
-        T t;                                                                       \
-        if (a == b) {                                                              \
-            return a + (T)CA_P_LN2; /* also inf + inf */                           \
-        }                                                                          \
-        t = a - b;                                                                 \
-        if (t > (T)0) {                                                            \
-            return a + log1p##F(exp##F(-t));                                       \
-        }                                                                          \
-        if (t <= (T)0) {                                                           \
-            return b + log1p##F(exp##F(t));                                        \
-        }                                                                          \
-        return t; /* NaN */                                                        \
-    }                                                                              \
-    CA_HD T ca_sin_##S(T a) { return sin##F(a); }                                  \
-    CA_HD T ca_cos_##S(T a) { return cos##F(a); }                                  \
-    CA_HD T ca_tan_##S(T a) { return tan##F(a); }                                  \
-    CA_HD T ca_asin_##S(T a) { return asin##F(a); }                                \
-    CA_HD T ca_acos_##S(T a) { return acos##F(a); }                                \
-    CA_HD T ca_atan_##S(T a) { return atan##F(a); }                                \
-    CA_HD T ca_atan2_##S(T a, T b) { return atan2##F(a, b); }                      \
-    CA_HD T ca_sinh_##S(T a) { return sinh##F(a); }                                \
-    CA_HD T ca_cosh_##S(T a) { return cosh##F(a); }                                \
-    CA_HD T ca_tanh_##S(T a) { return tanh##F(a); }                                \
-    CA_HD T ca_asinh_##S(T a) { return asinh##F(a); }                              \
-    CA_HD T ca_acosh_##S(T a) { return acosh##F(a); }                              \
-    CA_HD T ca_atanh_##S(T a) { return atanh##F(a); }                              \
-    CA_HD T ca_hypot_##S(T a, T b) { return hypot##F(a, b); }                      \
-    CA_HD T ca_floor_##S(T a) { return floor##F(a); }                              \
-    CA_HD T ca_ceil_##S(T a) { return ceil##F(a); }                                \
-    CA_HD T ca_trunc_##S(T a) { return trunc##F(a); }                              \
-    CA_HD T ca_rint_##S(T a) { return rint##F(a); }                                \
-    CA_HD T ca_round_##S(T a) { return rint##F(a); }                               \
-    /* NaN in either propagates; on a tie the second operand wins, as NumPy. */   \
-    CA_HD T ca_max_##S(T a, T b) { return (a > b || a != a) ? a : b; }             \
-    CA_HD T ca_min_##S(T a, T b) { return (a < b || a != a) ? a : b; }             \
-    CA_HD T ca_clipmax_##S(T a, T b) { return ca_max_##S(a, b); }                   \
-    CA_HD T ca_clipmin_##S(T a, T b) { return ca_min_##S(a, b); }                   \
-    CA_HD T ca_fmax_##S(T a, T b) { return fmax##F(a, b); }                        \
-    CA_HD T ca_fmin_##S(T a, T b) { return fmin##F(a, b); }                        \
-    CA_HD int ca_isnan_##S(T a) { return ca_p_isnan_##Q(a); }                      \
-    CA_HD int ca_isinf_##S(T a) { return ca_p_isinf_##Q(a); }                      \
-    CA_HD int ca_isfinite_##S(T a) { return ca_p_isfinite_##Q(a); }                \
-    CA_HD int ca_signbit_##S(T a) { return ca_p_signbit_##Q(a); }                  \
-    CA_HD T ca_copysign_##S(T a, T b) { return copysign##F(a, b); }                \
-    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                               \
-    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                               \
-    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                \
-    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                               \
-    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                \
-    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }                               \
-    CA_HD int ca_land_##S(T a, T b) { return a != (T)0 && b != (T)0; }             \
-    CA_HD int ca_lor_##S(T a, T b) { return a != (T)0 || b != (T)0; }              \
-    CA_HD int ca_lxor_##S(T a, T b) { return (a != (T)0) != (b != (T)0); }         \
-    CA_HD int ca_lnot_##S(T a) { return a == (T)0; }                               \
-    CA_HD T ca_conj_##S(T a) { return a; }                                         \
-    CA_HD T ca_real_##S(T a) { return a; }                                         \
-    CA_HD T ca_imag_##S(T a) { (void)a; return (T)0; }                             \
+#define CA_P_REAL(S, T, F, Q)                                                          \
+    CA_HD T ca_add_##S(T a, T b) { return a + b; }                                     \
+    CA_HD T ca_sub_##S(T a, T b) { return a - b; }                                     \
+    CA_HD T ca_mul_##S(T a, T b) { return a * b; }                                     \
+    CA_HD T ca_div_##S(T a, T b) { return a / b; }                                     \
+    /* NumPy's npy_divmod: floor division and a remainder with b's sign. */            \
+    CA_HD T ca_p_divmod_##S(T a, T b, T *modp)                                         \
+    {                                                                                  \
+        T mod = fmod##F(a, b);                                                         \
+        T div, fl;                                                                     \
+        if (b == (T)0) {                                                               \
+            *modp = mod;                                                               \
+            return a / b;                                                              \
+        }                                                                              \
+        div = (a - mod) / b;                                                           \
+        if (mod != (T)0) {                                                             \
+            if ((b < (T)0) != (mod < (T)0)) {                                          \
+                mod += b;                                                              \
+                div -= (T)1;                                                           \
+            }                                                                          \
+        }                                                                              \
+        else {                                                                         \
+            mod = copysign##F((T)0, b);                                                \
+        }                                                                              \
+        if (div != (T)0) {                                                             \
+            fl = floor##F(div);                                                        \
+            if (div - fl > (T)0.5) {                                                   \
+                fl += (T)1;                                                            \
+            }                                                                          \
+        }                                                                              \
+        else {                                                                         \
+            fl = copysign##F((T)0, a / b);                                             \
+        }                                                                              \
+        *modp = mod;                                                                   \
+        return fl;                                                                     \
+    }                                                                                  \
+    CA_HD T ca_floordiv_##S(T a, T b)                                                  \
+    {                                                                                  \
+        T m;                                                                           \
+        return ca_p_divmod_##S(a, b, &m);                                              \
+    }                                                                                  \
+    CA_HD T ca_rem_##S(T a, T b)                                                       \
+    {                                                                                  \
+        T m;                                                                           \
+        (void)ca_p_divmod_##S(a, b, &m);                                               \
+        return m;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_fmod_##S(T a, T b) { return fmod##F(a, b); }                            \
+    CA_HD T ca_pow_##S(T a, T b) { return pow##F(a, b); }                              \
+    CA_HD T ca_neg_##S(T a) { return -a; }                                             \
+    CA_HD T ca_pos_##S(T a) { return a; }                                              \
+    CA_HD T ca_abs_##S(T a) { return fabs##F(a); }                                     \
+    CA_HD T ca_sign_##S(T a)                                                           \
+    {                                                                                  \
+        return a > (T)0 ? (T)1 : (a < (T)0 ? (T)-1 : (a == (T)0 ? (T)0 : a));          \
+    }                                                                                  \
+    CA_HD T ca_recip_##S(T a) { return (T)1 / a; }                                     \
+    CA_HD T ca_sqrt_##S(T a) { return sqrt##F(a); }                                    \
+    CA_HD T ca_cbrt_##S(T a) { return cbrt##F(a); }                                    \
+    CA_HD T ca_exp_##S(T a) { return exp##F(a); }                                      \
+    CA_HD T ca_exp2_##S(T a) { return exp2##F(a); }                                    \
+    CA_HD T ca_expm1_##S(T a) { return expm1##F(a); }                                  \
+    CA_HD T ca_log_##S(T a) { return log##F(a); }                                      \
+    CA_HD T ca_log2_##S(T a) { return log2##F(a); }                                    \
+    CA_HD T ca_log10_##S(T a) { return log10##F(a); }                                  \
+    CA_HD T ca_log1p_##S(T a) { return log1p##F(a); }                                  \
+    CA_HD T ca_logaddexp_##S(T a, T b)                                                 \
+    {                                                                                  \
+        T t;                                                                           \
+        if (a == b) {                                                                  \
+            return a + (T)CA_P_LN2; /* also inf + inf */                               \
+        }                                                                              \
+        t = a - b;                                                                     \
+        if (t > (T)0) {                                                                \
+            return a + log1p##F(exp##F(-t));                                           \
+        }                                                                              \
+        if (t <= (T)0) {                                                               \
+            return b + log1p##F(exp##F(t));                                            \
+        }                                                                              \
+        return t; /* NaN */                                                            \
+    }                                                                                  \
+    CA_HD T ca_sin_##S(T a) { return sin##F(a); }                                      \
+    CA_HD T ca_cos_##S(T a) { return cos##F(a); }                                      \
+    CA_HD T ca_tan_##S(T a) { return tan##F(a); }                                      \
+    CA_HD T ca_asin_##S(T a) { return asin##F(a); }                                    \
+    CA_HD T ca_acos_##S(T a) { return acos##F(a); }                                    \
+    CA_HD T ca_atan_##S(T a) { return atan##F(a); }                                    \
+    CA_HD T ca_atan2_##S(T a, T b) { return atan2##F(a, b); }                          \
+    CA_HD T ca_sinh_##S(T a) { return sinh##F(a); }                                    \
+    CA_HD T ca_cosh_##S(T a) { return cosh##F(a); }                                    \
+    CA_HD T ca_tanh_##S(T a) { return tanh##F(a); }                                    \
+    CA_HD T ca_asinh_##S(T a) { return asinh##F(a); }                                  \
+    CA_HD T ca_acosh_##S(T a) { return acosh##F(a); }                                  \
+    CA_HD T ca_atanh_##S(T a) { return atanh##F(a); }                                  \
+    CA_HD T ca_hypot_##S(T a, T b) { return hypot##F(a, b); }                          \
+    CA_HD T ca_floor_##S(T a) { return floor##F(a); }                                  \
+    CA_HD T ca_ceil_##S(T a) { return ceil##F(a); }                                    \
+    CA_HD T ca_trunc_##S(T a) { return trunc##F(a); }                                  \
+    CA_HD T ca_rint_##S(T a) { return rint##F(a); }                                    \
+    CA_HD T ca_round_##S(T a) { return rint##F(a); }                                   \
+    /* NaN in either propagates; on a tie the second operand wins, as NumPy. */        \
+    CA_HD T ca_max_##S(T a, T b) { return (a > b || a != a) ? a : b; }                 \
+    CA_HD T ca_min_##S(T a, T b) { return (a < b || a != a) ? a : b; }                 \
+    CA_HD T ca_clipmax_##S(T a, T b) { return ca_max_##S(a, b); }                      \
+    CA_HD T ca_clipmin_##S(T a, T b) { return ca_min_##S(a, b); }                      \
+    CA_HD T ca_fmax_##S(T a, T b) { return fmax##F(a, b); }                            \
+    CA_HD T ca_fmin_##S(T a, T b) { return fmin##F(a, b); }                            \
+    CA_HD int ca_isnan_##S(T a) { return ca_p_isnan_##Q(a); }                          \
+    CA_HD int ca_isinf_##S(T a) { return ca_p_isinf_##Q(a); }                          \
+    CA_HD int ca_isfinite_##S(T a) { return ca_p_isfinite_##Q(a); }                    \
+    CA_HD int ca_signbit_##S(T a) { return ca_p_signbit_##Q(a); }                      \
+    CA_HD T ca_copysign_##S(T a, T b) { return copysign##F(a, b); }                    \
+    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                                   \
+    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                                   \
+    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                    \
+    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                                   \
+    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                    \
+    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }                                   \
+    CA_HD int ca_land_##S(T a, T b) { return a != (T)0 && b != (T)0; }                 \
+    CA_HD int ca_lor_##S(T a, T b) { return a != (T)0 || b != (T)0; }                  \
+    CA_HD int ca_lxor_##S(T a, T b) { return (a != (T)0) != (b != (T)0); }             \
+    CA_HD int ca_lnot_##S(T a) { return a == (T)0; }                                   \
+    CA_HD T ca_conj_##S(T a) { return a; }                                             \
+    CA_HD T ca_real_##S(T a) { return a; }                                             \
+    CA_HD T ca_imag_##S(T a)                                                           \
+    {                                                                                  \
+        (void)a;                                                                       \
+        return (T)0;                                                                   \
+    }                                                                                  \
     CA_HD T ca_angle_##S(T a) { return atan2##F((T)0, a); }
 
 CA_P_REAL(f32, float, f, f)
@@ -412,171 +659,191 @@ CA_P_REAL(f64, double, , d)
 /* What complex64 and complex128 do alike, in their own precision: arithmetic,
  * comparisons, ordering. S suffix, T struct, R real type, F libm suffix, Q the
  * ca_p_ suffix, P the struct constructor. */
-#define CA_P_CPLX(S, T, R, F, Q, P)                                                 \
-    CA_HD T ca_add_##S(T a, T b) { return P(a.re + b.re, a.im + b.im); }           \
-    CA_HD T ca_sub_##S(T a, T b) { return P(a.re - b.re, a.im - b.im); }           \
-    CA_HD T ca_mul_##S(T a, T b)                                                   \
-    {                                                                              \
-        return P(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);            \
-    }                                                                              \
-    /* Smith's algorithm, as NumPy (a zero divisor gives inf/nan per part). */     \
-    CA_HD T ca_div_##S(T a, T b)                                                   \
-    {                                                                              \
-        const R abr = fabs##F(b.re), abi = fabs##F(b.im);                          \
-        if (abr >= abi) {                                                          \
-            if (abr == (R)0 && abi == (R)0) {                                      \
-                return P(a.re / abr, a.im / abi);                                  \
-            }                                                                      \
-            const R rat = b.im / b.re;                                             \
-            const R scl = (R)1 / (b.re + b.im * rat);                              \
-            return P((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);        \
-        }                                                                          \
-        const R rat = b.re / b.im;                                                 \
-        const R scl = (R)1 / (b.im + b.re * rat);                                  \
-        return P((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);            \
-    }                                                                              \
-    CA_HD T ca_neg_##S(T a) { return P(-a.re, -a.im); }                            \
-    CA_HD T ca_pos_##S(T a) { return a; }                                          \
-    CA_HD T ca_conj_##S(T a) { return P(a.re, -a.im); }                            \
-    CA_HD R ca_real_##S(T a) { return a.re; }                                      \
-    CA_HD R ca_imag_##S(T a) { return a.im; }                                      \
-    CA_HD R ca_angle_##S(T a) { return atan2##F(a.im, a.re); }                     \
-    CA_HD R ca_abs_##S(T a) { return hypot##F(a.re, a.im); }                       \
-    /* NumPy 2: z/|z|; 0 for 0; an infinite part gives a unit along it. */        \
-    CA_HD T ca_p_sign_##S(T a)                                                     \
-    {                                                                              \
-        const R m = hypot##F(a.re, a.im);                                          \
-        if (m != m) {                                                              \
-            return P(m, m);                                                        \
-        }                                                                          \
-        if (ca_p_isinf_##Q(m)) {                                                   \
-            if (ca_p_isinf_##Q(a.re)) {                                            \
-                if (ca_p_isinf_##Q(a.im)) {                                        \
-                    return P(m - m, m - m);                                        \
-                }                                                                  \
-                return P(a.re > (R)0 ? (R)1 : (R)-1, (R)0);                        \
-            }                                                                      \
-            return P((R)0, a.im > (R)0 ? (R)1 : (R)-1);                            \
-        }                                                                          \
-        if (m == (R)0) {                                                           \
-            return P((R)0, (R)0);                                                  \
-        }                                                                          \
-        return P(a.re / m, a.im / m);                                              \
-    }                                                                              \
-    /* NumPy's complex reciprocal. */                                             \
-    CA_HD T ca_recip_##S(T a)                                                      \
-    {                                                                              \
-        if (fabs##F(a.im) <= fabs##F(a.re)) {                                      \
-            const R r = a.im / a.re;                                               \
-            const R d = a.re + a.im * r;                                           \
-            return P((R)1 / d, -r / d);                                            \
-        }                                                                          \
-        const R r = a.re / a.im;                                                   \
-        const R d = a.re * r + a.im;                                               \
-        return P(r / d, (R)-1 / d);                                                \
-    }                                                                              \
-    CA_HD T ca_rint_##S(T a) { return P(rint##F(a.re), rint##F(a.im)); }           \
-    CA_HD T ca_round_##S(T a) { return P(rint##F(a.re), rint##F(a.im)); }          \
-    CA_HD int ca_isnan_##S(T a) { return ca_p_isnan_##Q(a.re) || ca_p_isnan_##Q(a.im); } \
-    CA_HD int ca_isinf_##S(T a) { return ca_p_isinf_##Q(a.re) || ca_p_isinf_##Q(a.im); } \
-    CA_HD int ca_isfinite_##S(T a)                                                 \
-    {                                                                              \
-        return ca_p_isfinite_##Q(a.re) && ca_p_isfinite_##Q(a.im);                 \
-    }                                                                              \
-    /* Lexicographic order with NumPy's NaN rules (CLT/CLE/CGT/CGE). */            \
-    CA_HD int ca_eq_##S(T a, T b) { return a.re == b.re && a.im == b.im; }         \
-    CA_HD int ca_ne_##S(T a, T b) { return a.re != b.re || a.im != b.im; }         \
-    CA_HD int ca_lt_##S(T a, T b)                                                  \
-    {                                                                              \
-        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                    \
-               (a.re == b.re && a.im < b.im);                                      \
-    }                                                                              \
-    CA_HD int ca_le_##S(T a, T b)                                                  \
-    {                                                                              \
-        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                    \
-               (a.re == b.re && a.im <= b.im);                                     \
-    }                                                                              \
-    CA_HD int ca_gt_##S(T a, T b)                                                  \
-    {                                                                              \
-        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                    \
-               (a.re == b.re && a.im > b.im);                                      \
-    }                                                                              \
-    CA_HD int ca_ge_##S(T a, T b)                                                  \
-    {                                                                              \
-        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                    \
-               (a.re == b.re && a.im >= b.im);                                     \
-    }                                                                              \
-    /* clip's max/min: NaN in the value propagates, the bounds compare plainly */ \
-    CA_HD T ca_clipmax_##S(T a, T b)                                               \
-    {                                                                              \
-        return (ca_isnan_##S(a) || a.re > b.re || (a.re == b.re && a.im > b.im)) ? a : b; \
-    }                                                                              \
-    CA_HD T ca_clipmin_##S(T a, T b)                                               \
-    {                                                                              \
-        return (ca_isnan_##S(a) || a.re < b.re || (a.re == b.re && a.im < b.im)) ? a : b; \
-    }                                                                              \
-    CA_HD T ca_max_##S(T a, T b) { return (ca_isnan_##S(a) || ca_ge_##S(a, b)) ? a : b; } \
-    CA_HD T ca_min_##S(T a, T b) { return (ca_isnan_##S(a) || ca_le_##S(a, b)) ? a : b; } \
-    CA_HD T ca_fmax_##S(T a, T b) { return (ca_isnan_##S(b) || ca_ge_##S(a, b)) ? a : b; } \
-    CA_HD T ca_fmin_##S(T a, T b) { return (ca_isnan_##S(b) || ca_le_##S(a, b)) ? a : b; } \
-    CA_HD int ca_p_nz_##S(T a) { return a.re != (R)0 || a.im != (R)0; }            \
-    CA_HD int ca_land_##S(T a, T b) { return ca_p_nz_##S(a) && ca_p_nz_##S(b); }    \
-    CA_HD int ca_lor_##S(T a, T b) { return ca_p_nz_##S(a) || ca_p_nz_##S(b); }     \
-    CA_HD int ca_lxor_##S(T a, T b) { return ca_p_nz_##S(a) != ca_p_nz_##S(b); }    \
-    CA_HD int ca_lnot_##S(T a) { return !ca_p_nz_##S(a); }                         \
-    CA_HD T ca_p_ipow_##S(T a, T b, int *done)                                     \
-    {                                                                              \
-        /* NumPy's npy_cpow up to the general case. */                             \
-        *done = 1;                                                                 \
-        if (b.re == (R)0 && b.im == (R)0) {                                        \
-            return P((R)1, (R)0);                                                  \
-        }                                                                          \
-        if (a.re == (R)0 && a.im == (R)0 && b.im == (R)0) {                        \
+#define CA_P_CPLX(S, T, R, F, Q, P)                                                    \
+    CA_HD T ca_add_##S(T a, T b) { return P(a.re + b.re, a.im + b.im); }               \
+    CA_HD T ca_sub_##S(T a, T b) { return P(a.re - b.re, a.im - b.im); }               \
+    CA_HD T ca_mul_##S(T a, T b)                                                       \
+    {                                                                                  \
+        return P(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);                \
+    }                                                                                  \
+    /* Smith's algorithm, as NumPy (a zero divisor gives inf/nan per part). */         \
+    CA_HD T ca_div_##S(T a, T b)                                                       \
+    {                                                                                  \
+        const R abr = fabs##F(b.re), abi = fabs##F(b.im);                              \
+        if (abr >= abi) {                                                              \
+            if (abr == (R)0 && abi == (R)0) {                                          \
+                return P(a.re / abr, a.im / abi);                                      \
+            }                                                                          \
+            const R rat = b.im / b.re;                                                 \
+            const R scl = (R)1 / (b.re + b.im * rat);                                  \
+            return P((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);            \
+        }                                                                              \
+        const R rat = b.re / b.im;                                                     \
+        const R scl = (R)1 / (b.im + b.re * rat);                                      \
+        return P((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);                \
+    }                                                                                  \
+    CA_HD T ca_neg_##S(T a) { return P(-a.re, -a.im); }                                \
+    CA_HD T ca_pos_##S(T a) { return a; }                                              \
+    CA_HD T ca_conj_##S(T a) { return P(a.re, -a.im); }                                \
+    CA_HD R ca_real_##S(T a) { return a.re; }                                          \
+    CA_HD R ca_imag_##S(T a) { return a.im; }                                          \
+    CA_HD R ca_angle_##S(T a) { return atan2##F(a.im, a.re); }                         \
+    CA_HD R ca_abs_##S(T a) { return hypot##F(a.re, a.im); }                           \
+    /* NumPy 2: z/|z|; 0 for 0; an infinite part gives a unit along it. */             \
+    CA_HD T ca_p_sign_##S(T a)                                                         \
+    {                                                                                  \
+        const R m = hypot##F(a.re, a.im);                                              \
+        if (m != m) {                                                                  \
+            return P(m, m);                                                            \
+        }                                                                              \
+        if (ca_p_isinf_##Q(m)) {                                                       \
+            if (ca_p_isinf_##Q(a.re)) {                                                \
+                if (ca_p_isinf_##Q(a.im)) {                                            \
+                    return P(m - m, m - m);                                            \
+                }                                                                      \
+                return P(a.re > (R)0 ? (R)1 : (R)-1, (R)0);                            \
+            }                                                                          \
+            return P((R)0, a.im > (R)0 ? (R)1 : (R)-1);                                \
+        }                                                                              \
+        if (m == (R)0) {                                                               \
+            return P((R)0, (R)0);                                                      \
+        }                                                                              \
+        return P(a.re / m, a.im / m);                                                  \
+    }                                                                                  \
+    /* NumPy's complex reciprocal. */                                                  \
+    CA_HD T ca_recip_##S(T a)                                                          \
+    {                                                                                  \
+        if (fabs##F(a.im) <= fabs##F(a.re)) {                                          \
+            const R r = a.im / a.re;                                                   \
+            const R d = a.re + a.im * r;                                               \
+            return P((R)1 / d, -r / d);                                                \
+        }                                                                              \
+        const R r = a.re / a.im;                                                       \
+        const R d = a.re * r + a.im;                                                   \
+        return P(r / d, (R)-1 / d);                                                    \
+    }                                                                                  \
+    CA_HD T ca_rint_##S(T a) { return P(rint##F(a.re), rint##F(a.im)); }               \
+    CA_HD T ca_round_##S(T a) { return P(rint##F(a.re), rint##F(a.im)); }              \
+    CA_HD int ca_isnan_##S(T a)                                                        \
+    {                                                                                  \
+        return ca_p_isnan_##Q(a.re) || ca_p_isnan_##Q(a.im);                           \
+    }                                                                                  \
+    CA_HD int ca_isinf_##S(T a)                                                        \
+    {                                                                                  \
+        return ca_p_isinf_##Q(a.re) || ca_p_isinf_##Q(a.im);                           \
+    }                                                                                  \
+    CA_HD int ca_isfinite_##S(T a)                                                     \
+    {                                                                                  \
+        return ca_p_isfinite_##Q(a.re) && ca_p_isfinite_##Q(a.im);                     \
+    }                                                                                  \
+    /* Lexicographic order with NumPy's NaN rules (CLT/CLE/CGT/CGE). */                \
+    CA_HD int ca_eq_##S(T a, T b) { return a.re == b.re && a.im == b.im; }             \
+    CA_HD int ca_ne_##S(T a, T b) { return a.re != b.re || a.im != b.im; }             \
+    CA_HD int ca_lt_##S(T a, T b)                                                      \
+    {                                                                                  \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                        \
+               (a.re == b.re && a.im < b.im);                                          \
+    }                                                                                  \
+    CA_HD int ca_le_##S(T a, T b)                                                      \
+    {                                                                                  \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                        \
+               (a.re == b.re && a.im <= b.im);                                         \
+    }                                                                                  \
+    CA_HD int ca_gt_##S(T a, T b)                                                      \
+    {                                                                                  \
+        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                        \
+               (a.re == b.re && a.im > b.im);                                          \
+    }                                                                                  \
+    CA_HD int ca_ge_##S(T a, T b)                                                      \
+    {                                                                                  \
+        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                        \
+               (a.re == b.re && a.im >= b.im);                                         \
+    }                                                                                  \
+    /* clip's max/min: NaN in the value propagates, the bounds compare plainly */      \
+    CA_HD T ca_clipmax_##S(T a, T b)                                                   \
+    {                                                                                  \
+        return (ca_isnan_##S(a) || a.re > b.re || (a.re == b.re && a.im > b.im)) ? a   \
+                                                                                 : b;  \
+    }                                                                                  \
+    CA_HD T ca_clipmin_##S(T a, T b)                                                   \
+    {                                                                                  \
+        return (ca_isnan_##S(a) || a.re < b.re || (a.re == b.re && a.im < b.im)) ? a   \
+                                                                                 : b;  \
+    }                                                                                  \
+    CA_HD T ca_max_##S(T a, T b)                                                       \
+    {                                                                                  \
+        return (ca_isnan_##S(a) || ca_ge_##S(a, b)) ? a : b;                           \
+    }                                                                                  \
+    CA_HD T ca_min_##S(T a, T b)                                                       \
+    {                                                                                  \
+        return (ca_isnan_##S(a) || ca_le_##S(a, b)) ? a : b;                           \
+    }                                                                                  \
+    CA_HD T ca_fmax_##S(T a, T b)                                                      \
+    {                                                                                  \
+        return (ca_isnan_##S(b) || ca_ge_##S(a, b)) ? a : b;                           \
+    }                                                                                  \
+    CA_HD T ca_fmin_##S(T a, T b)                                                      \
+    {                                                                                  \
+        return (ca_isnan_##S(b) || ca_le_##S(a, b)) ? a : b;                           \
+    }                                                                                  \
+    CA_HD int ca_p_nz_##S(T a) { return a.re != (R)0 || a.im != (R)0; }                \
+    CA_HD int ca_land_##S(T a, T b) { return ca_p_nz_##S(a) && ca_p_nz_##S(b); }       \
+    CA_HD int ca_lor_##S(T a, T b) { return ca_p_nz_##S(a) || ca_p_nz_##S(b); }        \
+    CA_HD int ca_lxor_##S(T a, T b) { return ca_p_nz_##S(a) != ca_p_nz_##S(b); }       \
+    CA_HD int ca_lnot_##S(T a) { return !ca_p_nz_##S(a); }                             \
+    CA_HD T ca_p_ipow_##S(T a, T b, int *done)                                         \
+    {                                                                                  \
+        /* NumPy's npy_cpow up to the general case. */                                 \
+        *done = 1;                                                                     \
+        if (b.re == (R)0 && b.im == (R)0) {                                            \
+            return P((R)1, (R)0);                                                      \
+        }                                                                              \
+        if (a.re == (R)0 && a.im == (R)0 && b.im == (R)0) {                            \
             /* 0 ** real: 0 for a positive exponent, else undefined; a complex  \
-             * exponent takes the general exp(b log a) path */                    \
-            return b.re > (R)0 ? P((R)0, (R)0) : P((R)NAN, (R)NAN);                \
-        }                                                                          \
-        if (b.im == (R)0 && b.re > (R)-100 && b.re < (R)100 &&                     \
-            (R)(int)b.re == b.re) {                                                \
-            int n = (int)b.re;                                                     \
-            if (n == 1) {                                                          \
-                return a;                                                          \
-            }                                                                      \
-            if (n == 2) {                                                          \
-                return ca_mul_##S(a, a);                                           \
-            }                                                                      \
-            if (n == 3) {                                                          \
-                return ca_mul_##S(a, ca_mul_##S(a, a));                            \
-            }                                                                      \
-            T acc = P((R)1, (R)0), p = a;                                          \
-            int mask = 1;                                                          \
-            if (n < 0) {                                                           \
-                n = -n;                                                            \
-            }                                                                      \
-            for (;;) {                                                             \
-                if (n & mask) {                                                    \
-                    acc = ca_mul_##S(acc, p);                                      \
-                }                                                                  \
-                mask <<= 1;                                                        \
-                if (n < mask) {                                                    \
-                    break;                                                         \
-                }                                                                  \
-                p = ca_mul_##S(p, p);                                              \
-            }                                                                      \
-            if (b.re < (R)0) {                                                     \
-                acc = ca_div_##S(P((R)1, (R)0), acc);                              \
-            }                                                                      \
-            return acc;                                                            \
-        }                                                                          \
-        *done = 0;                                                                 \
-        return a;                                                                  \
+             * exponent takes the general exp(b log a) path */      \
+            return b.re > (R)0 ? P((R)0, (R)0) : P((R)NAN, (R)NAN);                    \
+        }                                                                              \
+        if (b.im == (R)0 && b.re > (R)-100 && b.re < (R)100 && (R)(int)b.re == b.re) { \
+            int n = (int)b.re;                                                         \
+            if (n == 1) {                                                              \
+                return a;                                                              \
+            }                                                                          \
+            if (n == 2) {                                                              \
+                return ca_mul_##S(a, a);                                               \
+            }                                                                          \
+            if (n == 3) {                                                              \
+                return ca_mul_##S(a, ca_mul_##S(a, a));                                \
+            }                                                                          \
+            T acc = P((R)1, (R)0), p = a;                                              \
+            int mask = 1;                                                              \
+            if (n < 0) {                                                               \
+                n = -n;                                                                \
+            }                                                                          \
+            for (;;) {                                                                 \
+                if (n & mask) {                                                        \
+                    acc = ca_mul_##S(acc, p);                                          \
+                }                                                                      \
+                mask <<= 1;                                                            \
+                if (n < mask) {                                                        \
+                    break;                                                             \
+                }                                                                      \
+                p = ca_mul_##S(p, p);                                                  \
+            }                                                                          \
+            if (b.re < (R)0) {                                                         \
+                acc = ca_div_##S(P((R)1, (R)0), acc);                                  \
+            }                                                                          \
+            return acc;                                                                \
+        }                                                                              \
+        *done = 0;                                                                     \
+        return a;                                                                      \
     }
 
 CA_P_CPLX(c64, ca_complex64, float, f, f, ca_p_c)
 CA_P_CPLX(c128, ca_complex128, double, , d, ca_p_z)
 
 /* ---- complex128 functions -------------------------------------------------- */
-CA_HD ca_complex128 ca_sign_c128(ca_complex128 a)
+CA_HD ca_complex128
+ca_sign_c128(ca_complex128 a)
 {
     const double s = fabs(a.re) > fabs(a.im) ? fabs(a.re) : fabs(a.im);
     if (s > 1e300 && s < (double)INFINITY) {
@@ -586,12 +853,14 @@ CA_HD ca_complex128 ca_sign_c128(ca_complex128 a)
     return ca_p_sign_c128(a);
 }
 
-CA_HD ca_complex64 ca_sign_c64(ca_complex64 a)
+CA_HD ca_complex64
+ca_sign_c64(ca_complex64 a)
 {
     return ca_p_z2c(ca_p_sign_c128(ca_p_c2z(a)));
 }
 
-CA_HD ca_complex128 ca_sqrt_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_sqrt_c128(ca_complex128 z)
 {
     double a = z.re, b = z.im, t;
     int scale = 0;
@@ -633,7 +902,8 @@ CA_HD ca_complex128 ca_sqrt_c128(ca_complex128 z)
     return r;
 }
 
-CA_HD ca_complex128 ca_exp_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_exp_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     if (y == 0.0) {
@@ -649,7 +919,8 @@ CA_HD ca_complex128 ca_exp_c128(ca_complex128 z)
     return ca_p_z(e * cos(y), e * sin(y));
 }
 
-CA_HD ca_complex128 ca_log_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_log_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     const double ax = fabs(x), ay = fabs(y);
@@ -675,37 +946,43 @@ CA_HD ca_complex128 ca_log_c128(ca_complex128 z)
     return ca_p_z(re, atan2(y, x));
 }
 
-CA_HD ca_complex128 ca_exp2_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_exp2_c128(ca_complex128 z)
 {
     return ca_exp_c128(ca_p_z(z.re * CA_P_LN2, z.im * CA_P_LN2));
 }
 
-CA_HD ca_complex128 ca_expm1_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_expm1_c128(ca_complex128 z)
 {
     const double a = sin(z.im * 0.5);
     return ca_p_z(expm1(z.re) * cos(z.im) - 2.0 * a * a, exp(z.re) * sin(z.im));
 }
 
-CA_HD ca_complex128 ca_log2_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_log2_c128(ca_complex128 z)
 {
     ca_complex128 r = ca_log_c128(z);
     return ca_p_z(r.re * CA_P_LOG2E, r.im * CA_P_LOG2E);
 }
 
-CA_HD ca_complex128 ca_log10_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_log10_c128(ca_complex128 z)
 {
     ca_complex128 r = ca_log_c128(z);
     return ca_p_z(r.re * CA_P_LOG10E, r.im * CA_P_LOG10E);
 }
 
-CA_HD ca_complex128 ca_log1p_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_log1p_c128(ca_complex128 z)
 {
     /* NumPy's formula */
     const double l = hypot(z.re + 1.0, z.im);
     return ca_p_z(log(l), atan2(z.im, z.re + 1.0));
 }
 
-CA_HD ca_complex128 ca_pow_c128(ca_complex128 a, ca_complex128 b)
+CA_HD ca_complex128
+ca_pow_c128(ca_complex128 a, ca_complex128 b)
 {
     int done;
     ca_complex128 r = ca_p_ipow_c128(a, b, &done);
@@ -715,7 +992,8 @@ CA_HD ca_complex128 ca_pow_c128(ca_complex128 a, ca_complex128 b)
     return ca_exp_c128(ca_mul_c128(b, ca_log_c128(a)));
 }
 
-CA_HD ca_complex128 ca_sinh_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_sinh_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     if (y == 0.0) {
@@ -727,12 +1005,14 @@ CA_HD ca_complex128 ca_sinh_c128(ca_complex128 z)
     return ca_p_z(sinh(x) * cos(y), cosh(x) * sin(y));
 }
 
-CA_HD ca_complex128 ca_cosh_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_cosh_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     if (y == 0.0) {
         /* imaginary part sinh(x) * (+-0): a signed zero, even for infinite x */
-        const double im = (x != x) ? y : ((ca_p_signbit_d(x) != ca_p_signbit_d(y)) ? -0.0 : 0.0);
+        const double im =
+            (x != x) ? y : ((ca_p_signbit_d(x) != ca_p_signbit_d(y)) ? -0.0 : 0.0);
         return ca_p_z(cosh(x), im);
     }
     if (x == 0.0) {
@@ -741,7 +1021,8 @@ CA_HD ca_complex128 ca_cosh_c128(ca_complex128 z)
     return ca_p_z(cosh(x) * cos(y), sinh(x) * sin(y));
 }
 
-CA_HD ca_complex128 ca_tanh_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_tanh_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     if (x != x) {
@@ -769,34 +1050,43 @@ CA_HD ca_complex128 ca_tanh_c128(ca_complex128 z)
 }
 
 /* sin z = -i sinh(iz), cos z = cosh(iz), tan z = -i tanh(iz) */
-CA_HD ca_complex128 ca_sin_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_sin_c128(ca_complex128 z)
 {
     ca_complex128 w = ca_sinh_c128(ca_p_z(-z.im, z.re));
     return ca_p_z(w.im, -w.re);
 }
 
-CA_HD ca_complex128 ca_cos_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_cos_c128(ca_complex128 z)
 {
     return ca_cosh_c128(ca_p_z(-z.im, z.re));
 }
 
-CA_HD ca_complex128 ca_tan_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_tan_c128(ca_complex128 z)
 {
     ca_complex128 w = ca_tanh_c128(ca_p_z(-z.im, z.re));
     return ca_p_z(w.im, -w.re);
 }
 
 /* |z| so large that 1/z^2 vanishes: asinh z = log 2z, acosh z = log 2z. */
-CA_HD int ca_p_big(ca_complex128 z) { return fabs(z.re) > 1e150 || fabs(z.im) > 1e150; }
+CA_HD int
+ca_p_big(ca_complex128 z)
+{
+    return fabs(z.re) > 1e150 || fabs(z.im) > 1e150;
+}
 
-CA_HD ca_complex128 ca_p_log2z(ca_complex128 z)
+CA_HD ca_complex128
+ca_p_log2z(ca_complex128 z)
 {
     ca_complex128 r = ca_log_c128(z);
     r.re += CA_P_LN2;
     return r;
 }
 
-CA_HD ca_complex128 ca_p_asinh_big(ca_complex128 z)
+CA_HD ca_complex128
+ca_p_asinh_big(ca_complex128 z)
 {
     if (ca_p_signbit_d(z.re)) {
         /* odd function: keep the principal branch for Re z < 0 */
@@ -808,7 +1098,8 @@ CA_HD ca_complex128 ca_p_asinh_big(ca_complex128 z)
 
 /* Kahan, "Branch cuts for complex elementary functions" (1987): exact on the
  * cuts through the signs of zero; the large-|z| forms above avoid overflow. */
-CA_HD ca_complex128 ca_asin_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_asin_c128(ca_complex128 z)
 {
     if (ca_p_big(z)) {
         /* asin z = -i asinh(iz) */
@@ -821,7 +1112,8 @@ CA_HD ca_complex128 ca_asin_c128(ca_complex128 z)
                   asinh(s1.re * s2.im - s1.im * s2.re));
 }
 
-CA_HD ca_complex128 ca_acos_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_acos_c128(ca_complex128 z)
 {
     if (ca_p_big(z)) {
         ca_complex128 a = ca_asin_c128(z);
@@ -832,7 +1124,8 @@ CA_HD ca_complex128 ca_acos_c128(ca_complex128 z)
     return ca_p_z(2.0 * atan2(s1.re, s2.re), asinh(s2.re * s1.im - s2.im * s1.re));
 }
 
-CA_HD ca_complex128 ca_acosh_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_acosh_c128(ca_complex128 z)
 {
     if (ca_p_big(z)) {
         return ca_p_log2z(z);
@@ -843,13 +1136,15 @@ CA_HD ca_complex128 ca_acosh_c128(ca_complex128 z)
 }
 
 /* asinh z = -i asin(iz) */
-CA_HD ca_complex128 ca_asinh_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_asinh_c128(ca_complex128 z)
 {
     ca_complex128 w = ca_asin_c128(ca_p_z(-z.im, z.re));
     return ca_p_z(w.im, -w.re);
 }
 
-CA_HD ca_complex128 ca_atanh_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_atanh_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     const double ax = fabs(x), ay = fabs(y);
@@ -877,17 +1172,18 @@ CA_HD ca_complex128 ca_atanh_c128(ca_complex128 z)
 }
 
 /* atan z = -i atanh(iz) */
-CA_HD ca_complex128 ca_atan_c128(ca_complex128 z)
+CA_HD ca_complex128
+ca_atan_c128(ca_complex128 z)
 {
     ca_complex128 w = ca_atanh_c128(ca_p_z(-z.im, z.re));
     return ca_p_z(w.im, -w.re);
 }
 
 /* ---- complex64: arithmetic above in float; the rest in double, rounded once -- */
-#define CA_P_C64_VIA_C128(name)                                                    \
-    CA_HD ca_complex64 ca_##name##_c64(ca_complex64 a)                             \
-    {                                                                              \
-        return ca_p_z2c(ca_##name##_c128(ca_p_c2z(a)));                            \
+#define CA_P_C64_VIA_C128(name)                                                        \
+    CA_HD ca_complex64 ca_##name##_c64(ca_complex64 a)                                 \
+    {                                                                                  \
+        return ca_p_z2c(ca_##name##_c128(ca_p_c2z(a)));                                \
     }
 CA_P_C64_VIA_C128(sqrt)
 CA_P_C64_VIA_C128(exp)
@@ -910,7 +1206,8 @@ CA_P_C64_VIA_C128(asinh)
 CA_P_C64_VIA_C128(acosh)
 CA_P_C64_VIA_C128(atanh)
 
-CA_HD ca_complex64 ca_pow_c64(ca_complex64 a, ca_complex64 b)
+CA_HD ca_complex64
+ca_pow_c64(ca_complex64 a, ca_complex64 b)
 {
     int done;
     ca_complex64 r = ca_p_ipow_c64(a, b, &done);

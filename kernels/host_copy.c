@@ -15,20 +15,21 @@
 #include "scalar.h"
 
 /* A 1-D loop: n elements, byte strides. */
-typedef void (*ca_loop1d)(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss);
+typedef void (*ca_loop1d)(char *dst, const char *src, int64_t n, int64_t ds,
+                          int64_t ss);
 
 /* ---- the 1-D loops ------------------------------------------------------------- */
-#define CA_HOST_MOVE(E)                                                            \
-    static void move_##E(char *dst, const char *src, int64_t n, int64_t ds,        \
-                         int64_t ss)                                               \
-    {                                                                              \
-        if (ds == E && ss == E) {                                                  \
-            memcpy(dst, src, (size_t)(n * E));                                     \
-            return;                                                                \
-        }                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                          \
-            memcpy(dst + i * ds, src + i * ss, E);                                 \
-        }                                                                          \
+#define CA_HOST_MOVE(E)                                                                \
+    static void move_##E(char *dst, const char *src, int64_t n, int64_t ds,            \
+                         int64_t ss)                                                   \
+    {                                                                                  \
+        if (ds == E && ss == E) {                                                      \
+            memcpy(dst, src, (size_t)(n * E));                                         \
+            return;                                                                    \
+        }                                                                              \
+        for (int64_t i = 0; i < n; i++) {                                              \
+            memcpy(dst + i * ds, src + i * ss, E);                                     \
+        }                                                                              \
     }
 CA_HOST_MOVE(1)
 CA_HOST_MOVE(2)
@@ -40,47 +41,41 @@ static ca_loop1d
 move_loop(int itemsize)
 {
     switch (itemsize) {
-    case 1:
-        return move_1;
-    case 2:
-        return move_2;
-    case 4:
-        return move_4;
-    case 8:
-        return move_8;
-    case 16:
-        return move_16;
-    default:
-        return NULL;
+    case 1: return move_1;
+    case 2: return move_2;
+    case 4: return move_4;
+    case 8: return move_8;
+    case 16: return move_16;
+    default: return NULL;
     }
 }
 
 /* The contiguous branch is separate so the compiler can vectorize it. */
-#define CA_HOST_CAST(dc, dt, dn, sc, st, sn)                                        \
-    static void cast_##dn##_##sn(char *dst, const char *src, int64_t n, int64_t ds, \
-                                 int64_t ss)                                       \
-    {                                                                              \
-        st x;                                                                      \
-        dt y;                                                                      \
-        if (ds == (int64_t)sizeof(dt) && ss == (int64_t)sizeof(st)) {              \
-            for (int64_t i = 0; i < n; i++) {                                      \
-                memcpy(&x, src + i * (int64_t)sizeof(st), sizeof x);               \
-                y = ca_cast_##dn##_##sn(x);                                        \
-                memcpy(dst + i * (int64_t)sizeof(dt), &y, sizeof y);               \
-            }                                                                      \
-            return;                                                                \
-        }                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                          \
-            memcpy(&x, src + i * ss, sizeof x);                                    \
-            y = ca_cast_##dn##_##sn(x);                                            \
-            memcpy(dst + i * ds, &y, sizeof y);                                    \
-        }                                                                          \
+#define CA_HOST_CAST(dc, dt, dn, sc, st, sn)                                           \
+    static void cast_##dn##_##sn(char *dst, const char *src, int64_t n, int64_t ds,    \
+                                 int64_t ss)                                           \
+    {                                                                                  \
+        st x;                                                                          \
+        dt y;                                                                          \
+        if (ds == (int64_t)sizeof(dt) && ss == (int64_t)sizeof(st)) {                  \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                memcpy(&x, src + i * (int64_t)sizeof(st), sizeof x);                   \
+                y = ca_cast_##dn##_##sn(x);                                            \
+                memcpy(dst + i * (int64_t)sizeof(dt), &y, sizeof y);                   \
+            }                                                                          \
+            return;                                                                    \
+        }                                                                              \
+        for (int64_t i = 0; i < n; i++) {                                              \
+            memcpy(&x, src + i * ss, sizeof x);                                        \
+            y = ca_cast_##dn##_##sn(x);                                                \
+            memcpy(dst + i * ds, &y, sizeof y);                                        \
+        }                                                                              \
     }
 CA_FOR_EACH_DTYPE_PAIR(CA_HOST_CAST)
 
 #define CA_HOST_CAST_ENTRY(dc, dt, dn, sc, st, sn) cast_##dn##_##sn,
-static const ca_loop1d cast_loops[CA_NTYPES * CA_NTYPES] = {
-    CA_FOR_EACH_DTYPE_PAIR(CA_HOST_CAST_ENTRY)};
+static const ca_loop1d cast_loops[CA_NTYPES * CA_NTYPES] = { CA_FOR_EACH_DTYPE_PAIR(
+    CA_HOST_CAST_ENTRY) };
 
 /* ---- driving a 1-D loop over a coalesced layout ------------------------------- */
 enum { TILE = 32 };

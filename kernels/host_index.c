@@ -50,7 +50,7 @@ take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
 {
     const int nd = p->ndim;
     const int64_t n = pass_size(nd, p->shape);
-    int64_t coord[CA_MAX_DIMS] = {0};
+    int64_t coord[CA_MAX_DIMS] = { 0 };
     char *d = p->data;
     char *v = p->vals;
     const char *ix = (const char *)p->idx;
@@ -107,23 +107,12 @@ static int
 take_put_dispatch(const ca_index_pass *p, int itemsize, int put, int64_t *flag)
 {
     switch (itemsize) {
-    case 1:
-        take_put(p, 1, put, flag);
-        return 0;
-    case 2:
-        take_put(p, 2, put, flag);
-        return 0;
-    case 4:
-        take_put(p, 4, put, flag);
-        return 0;
-    case 8:
-        take_put(p, 8, put, flag);
-        return 0;
-    case 16:
-        take_put(p, 16, put, flag);
-        return 0;
-    default:
-        return CA_KERR_UNSUPPORTED;
+    case 1: take_put(p, 1, put, flag); return 0;
+    case 2: take_put(p, 2, put, flag); return 0;
+    case 4: take_put(p, 4, put, flag); return 0;
+    case 8: take_put(p, 8, put, flag); return 0;
+    case 16: take_put(p, 16, put, flag); return 0;
+    default: return CA_KERR_UNSUPPORTED;
     }
 }
 
@@ -144,7 +133,7 @@ ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
 {
     const int nd = p->ndim;
     const int64_t n = pass_size(nd, p->shape);
-    int64_t coord[CA_MAX_DIMS] = {0};
+    int64_t coord[CA_MAX_DIMS] = { 0 };
     char *v = p->vals;
     const char *ix = (const char *)p->idx;
 
@@ -208,7 +197,7 @@ int
 ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
                      const int64_t *strides, int64_t *out)
 {
-    int64_t coord[CA_MAX_DIMS] = {0};
+    int64_t coord[CA_MAX_DIMS] = { 0 };
     int64_t off = 0;
     int64_t j = 0;
 
@@ -233,7 +222,7 @@ masked_fill(const ca_strided *s, const int sz, const void *value)
 {
     const int nd = s->ndim;
     const int64_t n = pass_size(nd, s->shape);
-    int64_t coord[CA_MAX_DIMS] = {0};
+    int64_t coord[CA_MAX_DIMS] = { 0 };
     char *d = s->data[0];
     const char *m = s->data[1];
 
@@ -258,22 +247,11 @@ int
 ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value)
 {
     switch (itemsize) {
-    case 1:
-        masked_fill(s, 1, value);
-        return 0;
-    case 2:
-        masked_fill(s, 2, value);
-        return 0;
-    case 4:
-        masked_fill(s, 4, value);
-        return 0;
-    case 8:
-        masked_fill(s, 8, value);
-        return 0;
-    case 16:
-        masked_fill(s, 16, value);
-        return 0;
-    default:
-        return CA_KERR_UNSUPPORTED;
+    case 1: masked_fill(s, 1, value); return 0;
+    case 2: masked_fill(s, 2, value); return 0;
+    case 4: masked_fill(s, 4, value); return 0;
+    case 8: masked_fill(s, 8, value); return 0;
+    case 16: masked_fill(s, 16, value); return 0;
+    default: return CA_KERR_UNSUPPORTED;
     }
 }

@@ -20,29 +20,29 @@
 /* Integer products wrap like NumPy's (which accumulates in the element type):
  * the sum is computed modulo 2^64 in unsigned arithmetic (no signed overflow)
  * and truncated, which is the same residue. */
-#define CA_INT_LOOP(NAME, T)                                                      \
-    static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,  \
-                     int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,        \
-                     int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb, \
-                     int64_t c_sm, int64_t c_sn)                                     \
-    {                                                                                \
-        for (int64_t p = 0; p < batch; p++) {                                        \
-            for (int64_t i = 0; i < m; i++) {                                        \
-                const char *ar = a + p * a_sb + i * a_sm;                            \
-                for (int64_t j = 0; j < n; j++) {                                    \
-                    const char *bc = b + p * b_sb + j * b_sn;                        \
-                    uint64_t acc = 0;                                                \
-                    for (int64_t l = 0; l < k; l++) {                                \
-                        T x, y;                                                      \
-                        memcpy(&x, ar + l * a_sk, sizeof x);                         \
-                        memcpy(&y, bc + l * b_sk, sizeof y);                         \
-                        acc += (uint64_t)x * (uint64_t)y;                            \
-                    }                                                                \
-                    T r = (T)acc;                                                    \
-                    memcpy(c + p * c_sb + i * c_sm + j * c_sn, &r, sizeof r);        \
-                }                                                                    \
-            }                                                                        \
-        }                                                                            \
+#define CA_INT_LOOP(NAME, T)                                                           \
+    static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,    \
+                     int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,          \
+                     int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb,  \
+                     int64_t c_sm, int64_t c_sn)                                       \
+    {                                                                                  \
+        for (int64_t p = 0; p < batch; p++) {                                          \
+            for (int64_t i = 0; i < m; i++) {                                          \
+                const char *ar = a + p * a_sb + i * a_sm;                              \
+                for (int64_t j = 0; j < n; j++) {                                      \
+                    const char *bc = b + p * b_sb + j * b_sn;                          \
+                    uint64_t acc = 0;                                                  \
+                    for (int64_t l = 0; l < k; l++) {                                  \
+                        T x, y;                                                        \
+                        memcpy(&x, ar + l * a_sk, sizeof x);                           \
+                        memcpy(&y, bc + l * b_sk, sizeof y);                           \
+                        acc += (uint64_t)x * (uint64_t)y;                              \
+                    }                                                                  \
+                    T r = (T)acc;                                                      \
+                    memcpy(c + p * c_sb + i * c_sm + j * c_sn, &r, sizeof r);          \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
     }
 CA_INT_LOOP(int_loop_8, uint8_t)
 CA_INT_LOOP(int_loop_16, uint16_t)
@@ -55,28 +55,28 @@ CA_INT_LOOP(int_loop_64, uint64_t)
 
 /* Floats accumulate in their own precision, in order of l: the GPU kernel's
  * arithmetic but for its fused multiply-adds. */
-#define CA_FLOAT_LOOP(NAME, T)                                                    \
-    static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,  \
-                     int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,        \
-                     int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb, \
-                     int64_t c_sm, int64_t c_sn)                                     \
-    {                                                                                \
-        for (int64_t p = 0; p < batch; p++) {                                        \
-            for (int64_t i = 0; i < m; i++) {                                        \
-                const char *ar = a + p * a_sb + i * a_sm;                            \
-                for (int64_t j = 0; j < n; j++) {                                    \
-                    const char *bc = b + p * b_sb + j * b_sn;                        \
-                    T acc = 0;                                                       \
-                    for (int64_t l = 0; l < k; l++) {                                \
-                        T x, y;                                                      \
-                        memcpy(&x, ar + l * a_sk, sizeof x);                         \
-                        memcpy(&y, bc + l * b_sk, sizeof y);                         \
-                        acc += x * y;                                                \
-                    }                                                                \
-                    memcpy(c + p * c_sb + i * c_sm + j * c_sn, &acc, sizeof acc);    \
-                }                                                                    \
-            }                                                                        \
-        }                                                                            \
+#define CA_FLOAT_LOOP(NAME, T)                                                         \
+    static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,    \
+                     int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,          \
+                     int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb,  \
+                     int64_t c_sm, int64_t c_sn)                                       \
+    {                                                                                  \
+        for (int64_t p = 0; p < batch; p++) {                                          \
+            for (int64_t i = 0; i < m; i++) {                                          \
+                const char *ar = a + p * a_sb + i * a_sm;                              \
+                for (int64_t j = 0; j < n; j++) {                                      \
+                    const char *bc = b + p * b_sb + j * b_sn;                          \
+                    T acc = 0;                                                         \
+                    for (int64_t l = 0; l < k; l++) {                                  \
+                        T x, y;                                                        \
+                        memcpy(&x, ar + l * a_sk, sizeof x);                           \
+                        memcpy(&y, bc + l * b_sk, sizeof y);                           \
+                        acc += x * y;                                                  \
+                    }                                                                  \
+                    memcpy(c + p * c_sb + i * c_sm + j * c_sn, &acc, sizeof acc);      \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
     }
 CA_FLOAT_LOOP(float_loop_32, float)
 CA_FLOAT_LOOP(float_loop_64, double)
@@ -124,35 +124,35 @@ ca_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n, int6
     const char *pa = (const char *)a, *pb = (const char *)b;
     char *pc = (char *)c;
     if (dtype == CA_FLOAT32) {
-        float_loop_32(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
-                      c_sm, c_sn);
+        float_loop_32(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc,
+                      c_sb, c_sm, c_sn);
         return 0;
     }
     if (dtype == CA_FLOAT64) {
-        float_loop_64(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
-                      c_sm, c_sn);
+        float_loop_64(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc,
+                      c_sb, c_sm, c_sn);
         return 0;
     }
     switch (ca_dtype_size[dtype] * (dtype == CA_BOOL ? 0 : 1)) {
     case 0:
-        bool_loop(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb, c_sm,
-                  c_sn);
+        bool_loop(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
+                  c_sm, c_sn);
         break;
     case 1:
         int_loop_8(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
                    c_sm, c_sn);
         break;
     case 2:
-        int_loop_16(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
-                    c_sm, c_sn);
+        int_loop_16(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc,
+                    c_sb, c_sm, c_sn);
         break;
     case 4:
-        int_loop_32(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
-                    c_sm, c_sn);
+        int_loop_32(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc,
+                    c_sb, c_sm, c_sn);
         break;
     default:
-        int_loop_64(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc, c_sb,
-                    c_sm, c_sn);
+        int_loop_64(batch, m, n, k, pa, a_sb, a_sm, a_sk, pb, b_sb, b_sk, b_sn, pc,
+                    c_sb, c_sm, c_sn);
         break;
     }
     return 0;
@@ -168,7 +168,7 @@ typedef struct {
 static zval
 load(int dtype, const char *p)
 {
-    zval v = {0.0, 0.0};
+    zval v = { 0.0, 0.0 };
     switch (dtype) {
     case CA_FLOAT16: {
         ca_half h;
@@ -182,9 +182,7 @@ load(int dtype, const char *p)
         v.re = f;
         break;
     }
-    case CA_FLOAT64:
-        memcpy(&v.re, p, sizeof v.re);
-        break;
+    case CA_FLOAT64: memcpy(&v.re, p, sizeof v.re); break;
     case CA_COMPLEX64: {
         ca_complex64 z;
         memcpy(&z, p, sizeof z);
@@ -217,16 +215,14 @@ store(int dtype, char *p, zval v)
         memcpy(p, &f, sizeof f);
         break;
     }
-    case CA_FLOAT64:
-        memcpy(p, &v.re, sizeof v.re);
-        break;
+    case CA_FLOAT64: memcpy(p, &v.re, sizeof v.re); break;
     case CA_COMPLEX64: {
-        ca_complex64 z = {(float)v.re, (float)v.im};
+        ca_complex64 z = { (float)v.re, (float)v.im };
         memcpy(p, &z, sizeof z);
         break;
     }
     default: {
-        ca_complex128 z = {v.re, v.im};
+        ca_complex128 z = { v.re, v.im };
         memcpy(p, &z, sizeof z);
         break;
     }
@@ -235,9 +231,11 @@ store(int dtype, char *p, zval v)
 
 /* Element (i, l) of op(X), X column-major with leading dimension ld. */
 static zval
-op_elem(int dtype, int op, const char *x, int64_t ld, int64_t i, int64_t l, int64_t size)
+op_elem(int dtype, int op, const char *x, int64_t ld, int64_t i, int64_t l,
+        int64_t size)
 {
-    zval v = op == 0 ? load(dtype, x + (i + l * ld) * size) : load(dtype, x + (l + i * ld) * size);
+    zval v = op == 0 ? load(dtype, x + (i + l * ld) * size)
+                     : load(dtype, x + (l + i * ld) * size);
     if (op == 2) {
         v.im = -v.im;
     }
@@ -245,16 +243,17 @@ op_elem(int dtype, int op, const char *x, int64_t ld, int64_t i, int64_t l, int6
 }
 
 int
-ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k, const void *a,
-             int64_t lda, int64_t stride_a, const void *b, int64_t ldb, int64_t stride_b,
-             void *c, int64_t ldc, int64_t stride_c, int64_t batch)
+ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k,
+             const void *a, int64_t lda, int64_t stride_a, const void *b, int64_t ldb,
+             int64_t stride_b, void *c, int64_t ldc, int64_t stride_c, int64_t batch)
 {
     if (dtype < CA_FLOAT16 || dtype > CA_COMPLEX128 || opa < 0 || opa > 2 || opb < 0 ||
         opb > 2 || m < 0 || n < 0 || k < 0 || batch < 0) {
         return CA_KERR_UNSUPPORTED;
     }
     /* cuBLAS's argument rules, so a bad plan fails here as it would there. */
-    if (ldc < (m > 1 ? m : 1) || lda < ((opa == 0 ? m : k) > 1 ? (opa == 0 ? m : k) : 1) ||
+    if (ldc < (m > 1 ? m : 1) ||
+        lda < ((opa == 0 ? m : k) > 1 ? (opa == 0 ? m : k) : 1) ||
         ldb < ((opb == 0 ? k : n) > 1 ? (opb == 0 ? k : n) : 1)) {
         return CA_KERR_UNSUPPORTED;
     }
@@ -265,7 +264,7 @@ ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k, const
         char *pc = (char *)c + p * stride_c * size;
         for (int64_t j = 0; j < n; j++) {
             for (int64_t i = 0; i < m; i++) {
-                zval acc = {0.0, 0.0};
+                zval acc = { 0.0, 0.0 };
                 for (int64_t l = 0; l < k; l++) {
                     zval x = op_elem(dtype, opa, pa, lda, i, l, size);
                     zval y = op_elem(dtype, opb, pb, ldb, l, j, size);

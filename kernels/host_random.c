@@ -13,8 +13,9 @@ ca_random_uniform_host(void *out, int64_t n, int dtype, uint64_t seed, uint64_t 
         const float lo = (float)low, sc = (float)scale;
         for (int64_t i = 0; i < n; i += 4) {
             ca_u32x4 r = ca_philox_block(seed, offset + (uint64_t)(i >> 2), 0);
-            float v[4] = {fmaf(ca_u01_f32(r.x), sc, lo), fmaf(ca_u01_f32(r.y), sc, lo),
-                          fmaf(ca_u01_f32(r.z), sc, lo), fmaf(ca_u01_f32(r.w), sc, lo)};
+            float v[4] = { fmaf(ca_u01_f32(r.x), sc, lo), fmaf(ca_u01_f32(r.y), sc, lo),
+                           fmaf(ca_u01_f32(r.z), sc, lo),
+                           fmaf(ca_u01_f32(r.w), sc, lo) };
             int64_t m = n - i < 4 ? n - i : 4;
             memcpy(o + i, v, (size_t)m * sizeof(float));
         }

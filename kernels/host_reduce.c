@@ -33,7 +33,7 @@ ca_host_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
     const int64_t inner_n = nr ? d->red_shape[nr - 1] : 1;
     const int64_t inner_s = nr ? d->red_in[nr - 1] : 0;
     const int64_t nouter = inner_n ? R / inner_n : 0;
-    int64_t kidx[CA_MAX_DIMS] = {0};
+    int64_t kidx[CA_MAX_DIMS] = { 0 };
     int64_t ioff = 0, ooff = 0, aoff = 0;
 
     for (int64_t o = 0; o < d->nout; o++) {
@@ -44,7 +44,7 @@ ca_host_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
         if (f->ctx != NULL) {
             f->ctx(&c, d->aux + aoff);
         }
-        int64_t ridx[CA_MAX_DIMS] = {0};
+        int64_t ridx[CA_MAX_DIMS] = { 0 };
         int64_t roff = 0;
         for (int64_t q = 0; q < nouter; q++) {
             f->run(&a, d->in + ioff + roff, inner_n, inner_s, q * inner_n, &c);
@@ -84,7 +84,7 @@ ca_host_scan(int op, ca_scan_desc *d, int in_dtype, int out_dtype)
         return CA_KERR_UNSUPPORTED;
     }
     const ca_red_host_scan_fn f = ca_red_host_scan[op][in_dtype][out_dtype];
-    int64_t idx[CA_MAX_DIMS] = {0};
+    int64_t idx[CA_MAX_DIMS] = { 0 };
     int64_t ioff = 0, ooff = 0;
     for (int64_t r = 0; r < d->nrows; r++) {
         f(d->in + ioff, d->len, d->in_stride, d->out + ooff, d->out_stride);

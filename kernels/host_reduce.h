@@ -59,60 +59,61 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
  * combined pairwise. MAP(q, c) is the mapped element at q. */
 #define CA_PW_BLOCK 128
 
-#define CA_HR_PAIRWISE_REAL(fname, MAP)                                                 \
-    static double fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)          \
-    {                                                                                   \
-        if (n < 8) {                                                                    \
-            double r = -0.0;                                                            \
-            for (int64_t i = 0; i < n; i++) {                                           \
-                r += MAP(p + i * s, c);                                                 \
-            }                                                                           \
-            return r;                                                                   \
-        }                                                                               \
-        if (n <= CA_PW_BLOCK) {                                                         \
-            double r[8];                                                                \
-            for (int k = 0; k < 8; k++) {                                               \
-                r[k] = MAP(p + k * s, c);                                               \
-            }                                                                           \
-            int64_t i = 8;                                                              \
-            for (; i + 8 <= n; i += 8) {                                                \
-                for (int k = 0; k < 8; k++) {                                           \
-                    r[k] += MAP(p + (i + k) * s, c);                                    \
-                }                                                                       \
-            }                                                                           \
-            double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
-            for (; i < n; i++) {                                                        \
-                res += MAP(p + i * s, c);                                               \
-            }                                                                           \
-            return res;                                                                 \
-        }                                                                               \
-        int64_t h = n / 2;                                                              \
-        h -= h % 8;                                                                     \
-        return fname(p, h, s, c) + fname(p + h * s, n - h, s, c);                       \
+#define CA_HR_PAIRWISE_REAL(fname, MAP)                                                \
+    static double fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)         \
+    {                                                                                  \
+        if (n < 8) {                                                                   \
+            double r = -0.0;                                                           \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                r += MAP(p + i * s, c);                                                \
+            }                                                                          \
+            return r;                                                                  \
+        }                                                                              \
+        if (n <= CA_PW_BLOCK) {                                                        \
+            double r[8];                                                               \
+            for (int k = 0; k < 8; k++) {                                              \
+                r[k] = MAP(p + k * s, c);                                              \
+            }                                                                          \
+            int64_t i = 8;                                                             \
+            for (; i + 8 <= n; i += 8) {                                               \
+                for (int k = 0; k < 8; k++) {                                          \
+                    r[k] += MAP(p + (i + k) * s, c);                                   \
+                }                                                                      \
+            }                                                                          \
+            double res =                                                               \
+                ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));     \
+            for (; i < n; i++) {                                                       \
+                res += MAP(p + i * s, c);                                              \
+            }                                                                          \
+            return res;                                                                \
+        }                                                                              \
+        int64_t h = n / 2;                                                             \
+        h -= h % 8;                                                                    \
+        return fname(p, h, s, c) + fname(p + h * s, n - h, s, c);                      \
     }
 
 /* Complex pairs are few enough per block: two sequential sums of the block, the
  * blocks combined pairwise. */
-#define CA_HR_PAIRWISE_COMPLEX(fname, MAP)                                              \
-    static ca_complex128 fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)   \
-    {                                                                                   \
-        ca_complex128 r;                                                                \
-        if (n <= CA_PW_BLOCK) {                                                         \
-            r.re = -0.0;                                                                \
-            r.im = -0.0;                                                                \
-            for (int64_t i = 0; i < n; i++) {                                           \
-                ca_complex128 v = MAP(p + i * s, c);                                    \
-                r.re += v.re;                                                           \
-                r.im += v.im;                                                           \
-            }                                                                           \
-            return r;                                                                   \
-        }                                                                               \
-        int64_t h = n / 2;                                                              \
-        h -= h % 8;                                                                     \
-        ca_complex128 a = fname(p, h, s, c), b = fname(p + h * s, n - h, s, c);         \
-        r.re = a.re + b.re;                                                             \
-        r.im = a.im + b.im;                                                             \
-        return r;                                                                       \
+#define CA_HR_PAIRWISE_COMPLEX(fname, MAP)                                             \
+    static ca_complex128 fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)  \
+    {                                                                                  \
+        ca_complex128 r;                                                               \
+        if (n <= CA_PW_BLOCK) {                                                        \
+            r.re = -0.0;                                                               \
+            r.im = -0.0;                                                               \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                ca_complex128 v = MAP(p + i * s, c);                                   \
+                r.re += v.re;                                                          \
+                r.im += v.im;                                                          \
+            }                                                                          \
+            return r;                                                                  \
+        }                                                                              \
+        int64_t h = n / 2;                                                             \
+        h -= h % 8;                                                                    \
+        ca_complex128 a = fname(p, h, s, c), b = fname(p + h * s, n - h, s, c);        \
+        r.re = a.re + b.re;                                                            \
+        r.im = a.im + b.im;                                                            \
+        return r;                                                                      \
     }
 
 #endif /* CA_HOST_REDUCE_H */

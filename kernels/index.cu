@@ -48,11 +48,21 @@ struct alignas(8) u128 {
     uint64_t a, b;
 };
 template <int SZ> struct elem;
-template <> struct elem<1> { typedef uint8_t type; };
-template <> struct elem<2> { typedef uint16_t type; };
-template <> struct elem<4> { typedef uint32_t type; };
-template <> struct elem<8> { typedef uint64_t type; };
-template <> struct elem<16> { typedef u128 type; };
+template <> struct elem<1> {
+    typedef uint8_t type;
+};
+template <> struct elem<2> {
+    typedef uint16_t type;
+};
+template <> struct elem<4> {
+    typedef uint32_t type;
+};
+template <> struct elem<8> {
+    typedef uint64_t type;
+};
+template <> struct elem<16> {
+    typedef u128 type;
+};
 
 __device__ inline void
 report(int64_t *flag, int axis, int64_t value)
@@ -87,7 +97,8 @@ index_at(const ca_index_pass &p, int64_t ioff, int64_t *flag, int64_t &o)
 {
     int64_t v = 0;
     if (p.idx != nullptr) {
-        v = *reinterpret_cast<const int64_t *>(reinterpret_cast<const char *>(p.idx) + ioff);
+        v = *reinterpret_cast<const int64_t *>(reinterpret_cast<const char *>(p.idx) +
+                                               ioff);
     }
     if (p.extent >= 0) {
         int64_t w = v < 0 ? v + p.extent : v;
@@ -154,8 +165,9 @@ take_put_bytes_kernel(const ca_index_pass p, int64_t n, int itemsize, int64_t *f
         char *e = p.data + doff + o;
         if (PUT) {
             if (ok) {
-                const char *src = p.vals != nullptr ? p.vals + voff
-                                                    : reinterpret_cast<const char *>(p.value);
+                const char *src = p.vals != nullptr
+                                      ? p.vals + voff
+                                      : reinterpret_cast<const char *>(p.value);
                 for (int b = 0; b < itemsize; b++) {
                     e[b] = src[b];
                 }
@@ -236,14 +248,14 @@ launch_take_put(const ca_index_pass *p, int itemsize, int64_t *flag, cudaStream_
         take_put_bytes_kernel<PUT><<<g, kThreads, 0, st>>>(*p, n, itemsize, flag);
         return (int)cudaGetLastError();
     }
-#define CA_LAUNCH_SZ(SZ)                                                              \
-    case SZ:                                                                          \
-        if (small) {                                                                  \
-            take_put_kernel<SZ, PUT, uint32_t><<<g, kThreads, 0, st>>>(*p, n, flag);  \
-        }                                                                             \
-        else {                                                                        \
-            take_put_kernel<SZ, PUT, int64_t><<<g, kThreads, 0, st>>>(*p, n, flag);   \
-        }                                                                             \
+#define CA_LAUNCH_SZ(SZ)                                                               \
+    case SZ:                                                                           \
+        if (small) {                                                                   \
+            take_put_kernel<SZ, PUT, uint32_t><<<g, kThreads, 0, st>>>(*p, n, flag);   \
+        }                                                                              \
+        else {                                                                         \
+            take_put_kernel<SZ, PUT, int64_t><<<g, kThreads, 0, st>>>(*p, n, flag);    \
+        }                                                                              \
         break;
     switch (itemsize) {
         CA_LAUNCH_SZ(1)
@@ -251,8 +263,7 @@ launch_take_put(const ca_index_pass *p, int itemsize, int64_t *flag, cudaStream_
         CA_LAUNCH_SZ(4)
         CA_LAUNCH_SZ(8)
         CA_LAUNCH_SZ(16)
-    default:
-        return CA_KERR_UNSUPPORTED;
+    default: return CA_KERR_UNSUPPORTED;
     }
 #undef CA_LAUNCH_SZ
     return (int)cudaGetLastError();
@@ -364,7 +375,8 @@ mask_offsets_kernel(const uint8_t *mask, int64_t n, const int64_t *scratch,
     int64_t start = (int64_t)blockIdx.x * kChunk + (int64_t)threadIdx.x * kItems;
     int c = thread_count(mask, n, start);
     int total;
-    int64_t pos = scratch[1 + blockIdx.x] + block_exclusive_scan<kThreads, int>(c, &total);
+    int64_t pos =
+        scratch[1 + blockIdx.x] + block_exclusive_scan<kThreads, int>(c, &total);
     for (int j = 0; j < kItems; j++) {
         int64_t i = start + j;
         if (i < n && mask[i] != 0) {
@@ -542,21 +554,11 @@ ca_cuda_masked_fill(const ca_strided *s, int itemsize, const void *value,
         return (int)cudaGetLastError();
     }
     switch (itemsize) {
-    case 1:
-        masked_fill_kernel<1><<<g, kThreads, 0, st>>>(*s, n, v);
-        break;
-    case 2:
-        masked_fill_kernel<2><<<g, kThreads, 0, st>>>(*s, n, v);
-        break;
-    case 4:
-        masked_fill_kernel<4><<<g, kThreads, 0, st>>>(*s, n, v);
-        break;
-    case 8:
-        masked_fill_kernel<8><<<g, kThreads, 0, st>>>(*s, n, v);
-        break;
-    case 16:
-        masked_fill_kernel<16><<<g, kThreads, 0, st>>>(*s, n, v);
-        break;
+    case 1: masked_fill_kernel<1><<<g, kThreads, 0, st>>>(*s, n, v); break;
+    case 2: masked_fill_kernel<2><<<g, kThreads, 0, st>>>(*s, n, v); break;
+    case 4: masked_fill_kernel<4><<<g, kThreads, 0, st>>>(*s, n, v); break;
+    case 8: masked_fill_kernel<8><<<g, kThreads, 0, st>>>(*s, n, v); break;
+    case 16: masked_fill_kernel<16><<<g, kThreads, 0, st>>>(*s, n, v); break;
     default:
         masked_fill_bytes_kernel<<<g, kThreads, 0, st>>>(*s, n, itemsize, v);
         break;

@@ -14,8 +14,9 @@ extern "C" {
 #if defined(CA_HAVE_CUDA) && CA_HAVE_CUDA
 int ca_matmul_tiled_cuda(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                          const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
-                         const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c,
-                         int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream);
+                         const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+                         void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+                         ca_stream_t stream);
 #endif
 
 #ifdef __cplusplus

@@ -27,8 +27,8 @@
 
 namespace {
 
-constexpr int kTile = 16;  /* output tile: kTile x kTile threads */
-constexpr int kK = 64;     /* summation indices staged per step */
+constexpr int kTile = 16; /* output tile: kTile x kTile threads */
+constexpr int kK = 64;    /* summation indices staged per step */
 constexpr int kLoads = kK / kTile;
 
 enum Op { kInt, kBool, kFloat };
@@ -73,11 +73,13 @@ madd<kFloat, double>(double acc, double x, double y)
 /* T: the element type as loaded (unsigned for integers); Acc: the
  * accumulator. */
 template <typename T, typename Acc, int kOp, bool kAligned>
-__global__ void __launch_bounds__(kTile *kTile)
-matmul_tiled_kernel(int64_t batch, int64_t m, int64_t n, int64_t k,
-                    const char *__restrict__ a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
-                    const char *__restrict__ b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
-                    char *__restrict__ c, int64_t c_sb, int64_t c_sm, int64_t c_sn)
+__global__ void
+__launch_bounds__(kTile *kTile)
+    matmul_tiled_kernel(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        const char *__restrict__ a, int64_t a_sb, int64_t a_sm,
+                        int64_t a_sk, const char *__restrict__ b, int64_t b_sb,
+                        int64_t b_sk, int64_t b_sn, char *__restrict__ c, int64_t c_sb,
+                        int64_t c_sm, int64_t c_sn)
 {
     /* A warp stores rows r and r + 1 of a panel: row lengths of 16 mod 32
      * words put them in disjoint banks (for 4-byte elements). The reads in
@@ -140,8 +142,8 @@ matmul_tiled_kernel(int64_t batch, int64_t m, int64_t n, int64_t k,
 template <typename T, typename Acc, int kOp>
 int
 launch(int64_t batch, int64_t m, int64_t n, int64_t k, const void *a, int64_t a_sb,
-       int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
-       void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, cudaStream_t st)
+       int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sb, int64_t b_sk,
+       int64_t b_sn, void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn, cudaStream_t st)
 {
     const int64_t tiles_n = (n + kTile - 1) / kTile;
     const int64_t tiles_m = (m + kTile - 1) / kTile;
@@ -153,55 +155,48 @@ launch(int64_t batch, int64_t m, int64_t n, int64_t k, const void *a, int64_t a_
     dim3 block(kTile, kTile);
     /* Aligned when every address the kernel forms is a multiple of the
      * element size (a power of two; negative strides included). */
-    const uint64_t mis = ((uint64_t)(uintptr_t)a | (uint64_t)a_sb | (uint64_t)a_sm |
-                          (uint64_t)a_sk | (uint64_t)(uintptr_t)b | (uint64_t)b_sb |
-                          (uint64_t)b_sk | (uint64_t)b_sn | (uint64_t)(uintptr_t)c |
-                          (uint64_t)c_sb | (uint64_t)c_sm | (uint64_t)c_sn) &
-                         (sizeof(T) - 1);
+    const uint64_t mis =
+        ((uint64_t)(uintptr_t)a | (uint64_t)a_sb | (uint64_t)a_sm | (uint64_t)a_sk |
+         (uint64_t)(uintptr_t)b | (uint64_t)b_sb | (uint64_t)b_sk | (uint64_t)b_sn |
+         (uint64_t)(uintptr_t)c | (uint64_t)c_sb | (uint64_t)c_sm | (uint64_t)c_sn) &
+        (sizeof(T) - 1);
     if (mis == 0) {
         matmul_tiled_kernel<T, Acc, kOp, true><<<grid, block, 0, st>>>(
-            batch, m, n, k, (const char *)a, a_sb, a_sm, a_sk, (const char *)b, b_sb, b_sk,
-            b_sn, (char *)c, c_sb, c_sm, c_sn);
+            batch, m, n, k, (const char *)a, a_sb, a_sm, a_sk, (const char *)b, b_sb,
+            b_sk, b_sn, (char *)c, c_sb, c_sm, c_sn);
     }
     else {
         matmul_tiled_kernel<T, Acc, kOp, false><<<grid, block, 0, st>>>(
-            batch, m, n, k, (const char *)a, a_sb, a_sm, a_sk, (const char *)b, b_sb, b_sk,
-            b_sn, (char *)c, c_sb, c_sm, c_sn);
+            batch, m, n, k, (const char *)a, a_sb, a_sm, a_sk, (const char *)b, b_sb,
+            b_sk, b_sn, (char *)c, c_sb, c_sm, c_sn);
     }
     return (int)cudaGetLastError();
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int
 ca_matmul_tiled_cuda(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
-                     const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk, const void *b,
-                     int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c, int64_t c_sb,
-                     int64_t c_sm, int64_t c_sn, ca_stream_t stream)
+                     const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                     const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c,
+                     int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
-#define CA_MM_ARGS batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, st
+#define CA_MM_ARGS                                                                     \
+    batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, st
     switch (dtype) {
-    case CA_BOOL:
-        return launch<uint8_t, uint32_t, kBool>(CA_MM_ARGS);
+    case CA_BOOL: return launch<uint8_t, uint32_t, kBool>(CA_MM_ARGS);
     case CA_INT8:
-    case CA_UINT8:
-        return launch<uint8_t, uint32_t, kInt>(CA_MM_ARGS);
+    case CA_UINT8: return launch<uint8_t, uint32_t, kInt>(CA_MM_ARGS);
     case CA_INT16:
-    case CA_UINT16:
-        return launch<uint16_t, uint32_t, kInt>(CA_MM_ARGS);
+    case CA_UINT16: return launch<uint16_t, uint32_t, kInt>(CA_MM_ARGS);
     case CA_INT32:
-    case CA_UINT32:
-        return launch<uint32_t, uint32_t, kInt>(CA_MM_ARGS);
+    case CA_UINT32: return launch<uint32_t, uint32_t, kInt>(CA_MM_ARGS);
     case CA_INT64:
-    case CA_UINT64:
-        return launch<uint64_t, uint64_t, kInt>(CA_MM_ARGS);
-    case CA_FLOAT32:
-        return launch<float, float, kFloat>(CA_MM_ARGS);
-    case CA_FLOAT64:
-        return launch<double, double, kFloat>(CA_MM_ARGS);
-    default:
-        return CA_KERR_UNSUPPORTED;
+    case CA_UINT64: return launch<uint64_t, uint64_t, kInt>(CA_MM_ARGS);
+    case CA_FLOAT32: return launch<float, float, kFloat>(CA_MM_ARGS);
+    case CA_FLOAT64: return launch<double, double, kFloat>(CA_MM_ARGS);
+    default: return CA_KERR_UNSUPPORTED;
     }
 #undef CA_MM_ARGS
 }

@@ -41,7 +41,8 @@ grid_for(uint64_t work, int *grid)
         if (err != cudaSuccess) {
             return err;
         }
-        err = cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+        err = cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                     dev);
         if (err != cudaSuccess) {
             return err;
         }
@@ -66,9 +67,10 @@ thread_index()
 
 /* ---- uniform ----------------------------------------------------------------- */
 template <bool kVec>
-__global__ void __launch_bounds__(kBlock)
-uniform_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
-                   uint64_t offset, float low, float scale)
+__global__ void
+__launch_bounds__(kBlock)
+    uniform_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk,
+                       uint64_t seed, uint64_t offset, float low, float scale)
 {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t j = thread_index(); j < nblk; j += step) {
@@ -84,17 +86,21 @@ uniform_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t 
         }
         else {
             out[i] = v.x;
-            if (i + 1 < n) out[i + 1] = v.y;
-            if (i + 2 < n) out[i + 2] = v.z;
-            if (i + 3 < n) out[i + 3] = v.w;
+            if (i + 1 < n)
+                out[i + 1] = v.y;
+            if (i + 2 < n)
+                out[i + 2] = v.z;
+            if (i + 3 < n)
+                out[i + 3] = v.w;
         }
     }
 }
 
 template <bool kVec>
-__global__ void __launch_bounds__(kBlock)
-uniform_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
-                   uint64_t offset, double low, double scale)
+__global__ void
+__launch_bounds__(kBlock)
+    uniform_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk,
+                       uint64_t seed, uint64_t offset, double low, double scale)
 {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t j = thread_index(); j < nblk; j += step) {
@@ -108,16 +114,18 @@ uniform_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t
         }
         else {
             out[i] = v.x;
-            if (i + 1 < n) out[i + 1] = v.y;
+            if (i + 1 < n)
+                out[i + 1] = v.y;
         }
     }
 }
 
 /* ---- normal ------------------------------------------------------------------ */
 template <bool kVec>
-__global__ void __launch_bounds__(kBlock)
-normal_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
-                  uint64_t offset, float loc, float scale)
+__global__ void
+__launch_bounds__(kBlock)
+    normal_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                      uint64_t offset, float loc, float scale)
 {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t j = thread_index(); j < nblk; j += step) {
@@ -135,17 +143,21 @@ normal_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t s
         }
         else {
             out[i] = v.x;
-            if (i + 1 < n) out[i + 1] = v.y;
-            if (i + 2 < n) out[i + 2] = v.z;
-            if (i + 3 < n) out[i + 3] = v.w;
+            if (i + 1 < n)
+                out[i + 1] = v.y;
+            if (i + 2 < n)
+                out[i + 2] = v.z;
+            if (i + 3 < n)
+                out[i + 3] = v.w;
         }
     }
 }
 
 template <bool kVec>
-__global__ void __launch_bounds__(kBlock)
-normal_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
-                  uint64_t offset, double loc, double scale)
+__global__ void
+__launch_bounds__(kBlock)
+    normal_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk,
+                      uint64_t seed, uint64_t offset, double loc, double scale)
 {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t j = thread_index(); j < nblk; j += step) {
@@ -160,16 +172,18 @@ normal_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t 
         }
         else {
             out[i] = v.x;
-            if (i + 1 < n) out[i + 1] = v.y;
+            if (i + 1 < n)
+                out[i + 1] = v.y;
         }
     }
 }
 
 /* ---- integers ---------------------------------------------------------------- */
 template <int kSize, bool kWide>
-__global__ void __launch_bounds__(kBlock)
-integers_kernel(char *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
-                uint64_t offset, uint64_t low, uint64_t range_m1)
+__global__ void
+__launch_bounds__(kBlock)
+    integers_kernel(char *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
+                    uint64_t offset, uint64_t low, uint64_t range_m1)
 {
     constexpr int kShift = kWide ? 1 : 2;
     constexpr uint64_t kPer = (uint64_t)1 << kShift;
@@ -178,15 +192,17 @@ integers_kernel(char *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed
         ca_u32x4 blk = ca_philox_block(seed, offset + j, 0);
         const uint64_t i0 = j << kShift;
         for (uint64_t t = 0; t < kPer && i0 + t < n; t++) {
-            uint64_t r = ca_random_int_sample(seed, offset, i0 + t, range_m1, kWide, blk);
+            uint64_t r =
+                ca_random_int_sample(seed, offset, i0 + t, range_m1, kWide, blk);
             ca_store_int(out + (i0 + t) * kSize, kSize, low + r);
         }
     }
 }
 
 template <int kSize>
-__global__ void __launch_bounds__(kBlock)
-constant_kernel(char *__restrict__ out, uint64_t n, uint64_t value)
+__global__ void
+__launch_bounds__(kBlock)
+    constant_kernel(char *__restrict__ out, uint64_t n, uint64_t value)
 {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = thread_index(); i < n; i += step) {
@@ -214,12 +230,12 @@ launch_integers(char *out, uint64_t n, uint64_t seed, uint64_t offset, uint64_t 
         return err;
     }
     if (wide) {
-        integers_kernel<kSize, true><<<grid, kBlock, 0, st>>>(out, n, nblk, seed, offset,
-                                                               low, range_m1);
+        integers_kernel<kSize, true>
+            <<<grid, kBlock, 0, st>>>(out, n, nblk, seed, offset, low, range_m1);
     }
     else {
-        integers_kernel<kSize, false><<<grid, kBlock, 0, st>>>(out, n, nblk, seed, offset,
-                                                                low, range_m1);
+        integers_kernel<kSize, false>
+            <<<grid, kBlock, 0, st>>>(out, n, nblk, seed, offset, low, range_m1);
     }
     return cudaGetLastError();
 }
@@ -230,7 +246,7 @@ aligned16(const void *p)
     return ((uintptr_t)p & 15u) == 0;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int
 ca_random_uniform_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
@@ -252,19 +268,19 @@ ca_random_uniform_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t 
                                                               (float)low, (float)scale);
         }
         else {
-            uniform_f32_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
-                                                               (float)low, (float)scale);
+            uniform_f32_kernel<false><<<grid, kBlock, 0, st>>>(
+                o, un, nblk, seed, offset, (float)low, (float)scale);
         }
     }
     else {
         double *o = (double *)out;
         if (vec) {
-            uniform_f64_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, low,
-                                                              scale);
+            uniform_f64_kernel<true>
+                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, low, scale);
         }
         else {
-            uniform_f64_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
-                                                               low, scale);
+            uniform_f64_kernel<false>
+                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, low, scale);
         }
     }
     return (int)cudaGetLastError();
@@ -297,34 +313,30 @@ ca_random_normal_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t o
     else {
         double *o = (double *)out;
         if (vec) {
-            normal_f64_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, loc,
-                                                             scale);
+            normal_f64_kernel<true>
+                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, loc, scale);
         }
         else {
-            normal_f64_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
-                                                              loc, scale);
+            normal_f64_kernel<false>
+                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, loc, scale);
         }
     }
     return (int)cudaGetLastError();
 }
 
 extern "C" int
-ca_random_integers_cuda(void *out, int64_t n, int itemsize, uint64_t seed, uint64_t offset,
-                        uint64_t low, uint64_t range_m1, ca_stream_t stream)
+ca_random_integers_cuda(void *out, int64_t n, int itemsize, uint64_t seed,
+                        uint64_t offset, uint64_t low, uint64_t range_m1,
+                        ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     char *o = (char *)out;
     const uint64_t un = (uint64_t)n;
     switch (itemsize) {
-    case 1:
-        return (int)launch_integers<1>(o, un, seed, offset, low, range_m1, st);
-    case 2:
-        return (int)launch_integers<2>(o, un, seed, offset, low, range_m1, st);
-    case 4:
-        return (int)launch_integers<4>(o, un, seed, offset, low, range_m1, st);
-    case 8:
-        return (int)launch_integers<8>(o, un, seed, offset, low, range_m1, st);
-    default:
-        return CA_KERR_UNSUPPORTED;
+    case 1: return (int)launch_integers<1>(o, un, seed, offset, low, range_m1, st);
+    case 2: return (int)launch_integers<2>(o, un, seed, offset, low, range_m1, st);
+    case 4: return (int)launch_integers<4>(o, un, seed, offset, low, range_m1, st);
+    case 8: return (int)launch_integers<8>(o, un, seed, offset, low, range_m1, st);
+    default: return CA_KERR_UNSUPPORTED;
     }
 }

@@ -38,7 +38,8 @@ typedef struct {
 
 /* 32x32 -> 64-bit product: one IMAD.WIDE.U32 on the GPU (written in PTX, as
  * the 64-bit C expression may become a full 64-bit multiply). */
-CA_HD uint64_t ca_mul_wide_u32(uint32_t a, uint32_t b)
+CA_HD uint64_t
+ca_mul_wide_u32(uint32_t a, uint32_t b)
 {
 #ifdef __CUDA_ARCH__
     uint64_t p;
@@ -50,7 +51,8 @@ CA_HD uint64_t ca_mul_wide_u32(uint32_t a, uint32_t b)
 }
 
 /* One Philox round. */
-CA_HD ca_u32x4 ca_philox_round(ca_u32x4 c, uint32_t k0, uint32_t k1)
+CA_HD ca_u32x4
+ca_philox_round(ca_u32x4 c, uint32_t k0, uint32_t k1)
 {
     uint64_t p0 = ca_mul_wide_u32(CA_PHILOX_M0, c.x);
     uint64_t p1 = ca_mul_wide_u32(CA_PHILOX_M1, c.z);
@@ -64,32 +66,43 @@ CA_HD ca_u32x4 ca_philox_round(ca_u32x4 c, uint32_t k0, uint32_t k1)
 
 /* Philox4x32-10 (Salmon et al., SC'11): ten rounds, the key bumped between
  * them. */
-CA_HD ca_u32x4 ca_philox4x32_10(ca_u32x4 c, uint32_t k0, uint32_t k1)
+CA_HD ca_u32x4
+ca_philox4x32_10(ca_u32x4 c, uint32_t k0, uint32_t k1)
 {
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0; k1 += CA_PHILOX_W1;
+    k0 += CA_PHILOX_W0;
+    k1 += CA_PHILOX_W1;
     c = ca_philox_round(c, k0, k1);
     return c;
 }
 
 /* Block `block` (offset already added) of the stream of `seed`. */
-CA_HD ca_u32x4 ca_philox_block(uint64_t seed, uint64_t block, uint32_t attempt)
+CA_HD ca_u32x4
+ca_philox_block(uint64_t seed, uint64_t block, uint32_t attempt)
 {
     ca_u32x4 c;
     c.x = (uint32_t)block;
@@ -99,7 +112,8 @@ CA_HD ca_u32x4 ca_philox_block(uint64_t seed, uint64_t block, uint32_t attempt)
     return ca_philox4x32_10(c, (uint32_t)seed, (uint32_t)(seed >> 32));
 }
 
-CA_HD uint32_t ca_u32x4_get(ca_u32x4 v, int lane)
+CA_HD uint32_t
+ca_u32x4_get(ca_u32x4 v, int lane)
 {
     return lane == 0 ? v.x : lane == 1 ? v.y : lane == 2 ? v.z : v.w;
 }
@@ -107,13 +121,15 @@ CA_HD uint32_t ca_u32x4_get(ca_u32x4 v, int lane)
 /* ---- uniform ----------------------------------------------------------------- */
 /* [0, 1) with 24 random bits, as NumPy's float32 random: the top 24 bits times
  * 2^-24. Exact, so never 1.0. */
-CA_HD float ca_u01_f32(uint32_t x)
+CA_HD float
+ca_u01_f32(uint32_t x)
 {
     return (float)(x >> 8) * 5.9604644775390625e-08f;
 }
 
 /* [0, 1) with 53 random bits, as NumPy's float64 random. */
-CA_HD double ca_u01_f64(uint32_t lo, uint32_t hi)
+CA_HD double
+ca_u01_f64(uint32_t lo, uint32_t hi)
 {
     uint64_t x = ((uint64_t)hi << 32) | lo;
     return (double)(x >> 11) * 1.1102230246251565e-16;
@@ -121,13 +137,15 @@ CA_HD double ca_u01_f64(uint32_t lo, uint32_t hi)
 
 /* ---- normal (Box-Muller) ----------------------------------------------------- */
 /* (0, 1]: never 0, so the logarithm is finite (|z| <= 6.66). */
-CA_HD float ca_u01_open_f32(uint32_t x)
+CA_HD float
+ca_u01_open_f32(uint32_t x)
 {
     return fmaf((float)x, 2.3283064365386963e-10f, 1.1641532182693481e-10f);
 }
 
 /* (0, 1) with 52 random bits: an odd multiple of 2^-53, exact. */
-CA_HD double ca_u01_open_f64(uint32_t lo, uint32_t hi)
+CA_HD double
+ca_u01_open_f64(uint32_t lo, uint32_t hi)
 {
     uint64_t x = ((uint64_t)hi << 32) | lo;
     return (double)((x >> 12) * 2 + 1) * 1.1102230246251565e-16;
@@ -135,7 +153,8 @@ CA_HD double ca_u01_open_f64(uint32_t lo, uint32_t hi)
 
 /* Two standard normals from two words. The angle lies in (-pi, pi], where the
  * GPU's fast sine and cosine are accurate to 2^-21. */
-CA_HD void ca_box_muller_f32(uint32_t a, uint32_t b, float *z0, float *z1)
+CA_HD void
+ca_box_muller_f32(uint32_t a, uint32_t b, float *z0, float *z1)
 {
     float u = ca_u01_open_f32(a);
     float v = ca_u01_open_f32(b);
@@ -152,7 +171,8 @@ CA_HD void ca_box_muller_f32(uint32_t a, uint32_t b, float *z0, float *z1)
     *z1 = r * s;
 }
 
-CA_HD void ca_box_muller_f64(ca_u32x4 w, double *z0, double *z1)
+CA_HD void
+ca_box_muller_f64(ca_u32x4 w, double *z0, double *z1)
 {
     double u = ca_u01_open_f64(w.x, w.y);
     double v = ca_u01_open_f64(w.z, w.w);
@@ -171,7 +191,8 @@ CA_HD void ca_box_muller_f64(ca_u32x4 w, double *z0, double *z1)
 
 /* ---- integers (Lemire's nearly divisionless method) -------------------------- */
 /* 64x64 -> 128 multiply: the high half, the low half in *lo. */
-CA_HD uint64_t ca_mul64_hi(uint64_t a, uint64_t b, uint64_t *lo)
+CA_HD uint64_t
+ca_mul64_hi(uint64_t a, uint64_t b, uint64_t *lo)
 {
     *lo = a * b;
 #ifdef __CUDA_ARCH__
@@ -184,8 +205,9 @@ CA_HD uint64_t ca_mul64_hi(uint64_t a, uint64_t b, uint64_t *lo)
 /* The integer sample for output i of a call: low + r, r uniform in
  * [0, range_m1], as unsigned 64-bit (the caller truncates to the dtype).
  * `wide` says whether range_m1 needs 64 bits (2 words per sample). */
-CA_HD uint64_t ca_random_int_sample(uint64_t seed, uint64_t offset, uint64_t i,
-                                    uint64_t range_m1, int wide, ca_u32x4 blk)
+CA_HD uint64_t
+ca_random_int_sample(uint64_t seed, uint64_t offset, uint64_t i, uint64_t range_m1,
+                     int wide, ca_u32x4 blk)
 {
     if (!wide) {
         int lane = (int)(i & 3);
@@ -200,7 +222,8 @@ CA_HD uint64_t ca_random_int_sample(uint64_t seed, uint64_t offset, uint64_t i,
             uint32_t t = (0u - rng) % rng;
             uint32_t attempt = 1;
             while (l < t) {
-                x = ca_u32x4_get(ca_philox_block(seed, offset + (i >> 2), attempt++), lane);
+                x = ca_u32x4_get(ca_philox_block(seed, offset + (i >> 2), attempt++),
+                                 lane);
                 m = (uint64_t)x * rng;
                 l = (uint32_t)m;
             }
@@ -208,7 +231,8 @@ CA_HD uint64_t ca_random_int_sample(uint64_t seed, uint64_t offset, uint64_t i,
         return m >> 32;
     }
     int half = (int)(i & 1);
-    uint64_t x = half ? ((uint64_t)blk.w << 32) | blk.z : ((uint64_t)blk.y << 32) | blk.x;
+    uint64_t x =
+        half ? ((uint64_t)blk.w << 32) | blk.z : ((uint64_t)blk.y << 32) | blk.x;
     if (range_m1 == UINT64_MAX) {
         return x;
     }
@@ -228,21 +252,14 @@ CA_HD uint64_t ca_random_int_sample(uint64_t seed, uint64_t offset, uint64_t i,
 }
 
 /* Store the low bytes of v as one element of `size` bytes (1, 2, 4 or 8). */
-CA_HD void ca_store_int(char *p, int size, uint64_t v)
+CA_HD void
+ca_store_int(char *p, int size, uint64_t v)
 {
     switch (size) {
-    case 1:
-        *(uint8_t *)p = (uint8_t)v;
-        break;
-    case 2:
-        *(uint16_t *)p = (uint16_t)v;
-        break;
-    case 4:
-        *(uint32_t *)p = (uint32_t)v;
-        break;
-    default:
-        *(uint64_t *)p = v;
-        break;
+    case 1: *(uint8_t *)p = (uint8_t)v; break;
+    case 2: *(uint16_t *)p = (uint16_t)v; break;
+    case 4: *(uint32_t *)p = (uint32_t)v; break;
+    default: *(uint64_t *)p = v; break;
     }
 }
 
@@ -258,9 +275,11 @@ int ca_random_integers_host(void *out, int64_t n, int itemsize, uint64_t seed,
                             uint64_t offset, uint64_t low, uint64_t range_m1);
 #if defined(CA_HAVE_CUDA) && CA_HAVE_CUDA
 int ca_random_uniform_cuda(void *out, int64_t n, int dtype, uint64_t seed,
-                           uint64_t offset, double low, double scale, ca_stream_t stream);
+                           uint64_t offset, double low, double scale,
+                           ca_stream_t stream);
 int ca_random_normal_cuda(void *out, int64_t n, int dtype, uint64_t seed,
-                          uint64_t offset, double loc, double scale, ca_stream_t stream);
+                          uint64_t offset, double loc, double scale,
+                          ca_stream_t stream);
 int ca_random_integers_cuda(void *out, int64_t n, int itemsize, uint64_t seed,
                             uint64_t offset, uint64_t low, uint64_t range_m1,
                             ca_stream_t stream);

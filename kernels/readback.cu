@@ -35,21 +35,15 @@ readback_kernel(unsigned char *slot, const unsigned char *src, int itemsize,
     w &= 0u - w;
     for (int i = 0; i < itemsize; i += (int)w) {
         switch (w) {
-        case 16:
-            *(uint4 *)(slot + i) = *(const uint4 *)(src + i);
-            break;
+        case 16: *(uint4 *)(slot + i) = *(const uint4 *)(src + i); break;
         case 8:
             *(unsigned long long *)(slot + i) = *(const unsigned long long *)(src + i);
             break;
-        case 4:
-            *(unsigned *)(slot + i) = *(const unsigned *)(src + i);
-            break;
+        case 4: *(unsigned *)(slot + i) = *(const unsigned *)(src + i); break;
         case 2:
             *(unsigned short *)(slot + i) = *(const unsigned short *)(src + i);
             break;
-        default:
-            slot[i] = src[i];
-            break;
+        default: slot[i] = src[i]; break;
         }
     }
     /* The value must reach host memory before the sequence number does: the
@@ -58,7 +52,7 @@ readback_kernel(unsigned char *slot, const unsigned char *src, int itemsize,
     *(volatile unsigned long long *)(slot + CA_READBACK_SEQ_OFFSET) = seq;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int
 ca_readback_launch(int device, void *slot_dev_ptr, const void *src, int itemsize,

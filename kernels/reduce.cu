@@ -33,7 +33,8 @@ namespace ca_red {
 
 namespace {
 
-Table build_table()
+Table
+build_table()
 {
     Table t;
     memset(&t, 0, sizeof t);
@@ -41,7 +42,8 @@ Table build_table()
     return t;
 }
 
-const Entry *find_entry(int op, int in, int out)
+const Entry *
+find_entry(int op, int in, int out)
 {
     static const Table table = build_table(); /* thread-safe static init */
     if (op < 0 || op >= CA_RED_NOPS || in < 0 || in >= CA_NTYPES || out < 0 ||
@@ -56,7 +58,8 @@ std::atomic<int> sm_count[MAX_DEVICES];
 
 } /* namespace */
 
-int device_sms(int device, int *sms)
+int
+device_sms(int device, int *sms)
 {
     if (device >= 0 && device < MAX_DEVICES) {
         const int v = sm_count[device].load(std::memory_order_relaxed);
@@ -85,7 +88,11 @@ int device_sms(int device, int *sms)
 
 using namespace ca_red;
 
-static int64_t iabs(int64_t v) { return v < 0 ? -v : v; }
+static int64_t
+iabs(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
 
 /* ---- the plan ---------------------------------------------------------------------------- */
 extern "C" int
@@ -105,7 +112,8 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
     const int64_t nout = d->nout, R = d->nred_elems;
     const int64_t SZ = e->in_size, AS = e->acc_size;
     const bool inner_red =
-        d->nred > 0 && (d->nkeep == 0 || iabs(d->red_in[d->nred - 1]) < iabs(d->keep_in[d->nkeep - 1]));
+        d->nred > 0 && (d->nkeep == 0 ||
+                        iabs(d->red_in[d->nred - 1]) < iabs(d->keep_in[d->nkeep - 1]));
     d->splits = 1;
     d->chunk = R;
     d->group = 32;
@@ -136,8 +144,10 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
 
     /* COL, COLVEC */
     d->strategy = CA_RS_COL;
-    bool vec = SZ >= 4 && SZ <= 8 && d->nkeep > 0 && d->nred <= 1 && d->keep_in[d->nkeep - 1] == SZ &&
-               d->keep_shape[d->nkeep - 1] % (16 / SZ) == 0 && ((uintptr_t)d->in % 16) == 0;
+    bool vec = SZ >= 4 && SZ <= 8 && d->nkeep > 0 && d->nred <= 1 &&
+               d->keep_in[d->nkeep - 1] == SZ &&
+               d->keep_shape[d->nkeep - 1] % (16 / SZ) == 0 &&
+               ((uintptr_t)d->in % 16) == 0;
     for (int i = 0; i + 1 < d->nkeep && vec; i++) {
         vec = d->keep_in[i] % 16 == 0;
     }
@@ -169,7 +179,8 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
 }
 
 extern "C" int
-ca_cuda_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype, ca_stream_t stream)
+ca_cuda_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
+               ca_stream_t stream)
 {
     const Entry *e = find_entry(op, in_dtype, out_dtype);
     if (e == nullptr) {

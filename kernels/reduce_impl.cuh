@@ -59,7 +59,8 @@ struct NoCtx {};
 /* ---- warp and block primitives ----------------------------------------------------- */
 /* Shuffle any small trivially-copyable value as 32-bit words. */
 template <class T>
-__device__ __forceinline__ T shfl_down(T v, int d)
+__device__ __forceinline__ T
+shfl_down(T v, int d)
 {
     constexpr int W = (int)((sizeof(T) + 3) / 4);
     uint32_t w[W] = {};
@@ -74,7 +75,8 @@ __device__ __forceinline__ T shfl_down(T v, int d)
 }
 
 template <class T>
-__device__ __forceinline__ T shfl_up(T v, int d)
+__device__ __forceinline__ T
+shfl_up(T v, int d)
 {
     constexpr int W = (int)((sizeof(T) + 3) / 4);
     uint32_t w[W] = {};
@@ -90,7 +92,8 @@ __device__ __forceinline__ T shfl_up(T v, int d)
 
 /* The result is valid in lane 0. */
 template <class Op>
-__device__ __forceinline__ typename Op::Acc warp_reduce(typename Op::Acc v)
+__device__ __forceinline__ typename Op::Acc
+warp_reduce(typename Op::Acc v)
 {
 #pragma unroll
     for (int d = 16; d > 0; d >>= 1) {
@@ -103,7 +106,8 @@ __device__ __forceinline__ typename Op::Acc warp_reduce(typename Op::Acc v)
  * uniform over the block; every thread of the block calls this). The result is
  * valid in the first thread of each group. */
 template <class Op>
-__device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, int G)
+__device__ __forceinline__ typename Op::Acc
+group_reduce(typename Op::Acc v, int G)
 {
     using Acc = typename Op::Acc;
     __shared__ alignas(16) unsigned char raw[32 * sizeof(Acc)];
@@ -130,8 +134,8 @@ __device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, int
 /* Exclusive scan over the block (every thread calls it); `total` is the whole
  * block's combination. */
 template <class Op>
-__device__ __forceinline__ void block_scan(typename Op::Acc v, typename Op::Acc &excl,
-                                           typename Op::Acc &total)
+__device__ __forceinline__ void
+block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
 {
     using Acc = typename Op::Acc;
     __shared__ alignas(16) unsigned char raw[32 * sizeof(Acc)];
@@ -175,8 +179,8 @@ __device__ __forceinline__ void block_scan(typename Op::Acc v, typename Op::Acc 
 /* ---- layout helpers ------------------------------------------------------------------ */
 /* Byte offsets of output o (kept dims, innermost last) in the input, the output
  * and the aux operand. */
-__device__ __forceinline__ void keep_offsets(const KLayout &L, int64_t o, int64_t &oi,
-                                             int64_t &oo, int64_t &oa)
+__device__ __forceinline__ void
+keep_offsets(const KLayout &L, int64_t o, int64_t &oi, int64_t &oo, int64_t &oa)
 {
     oi = oo = oa = 0;
 #pragma unroll
@@ -258,18 +262,16 @@ reduce_strided(typename Op::Acc acc, const KLayout &L, const char *base, int64_t
 }
 
 /* Whether Op is argmax/argmin (they take the fast path below). */
-template <class Op, class = void>
-struct IsArgOp {
+template <class Op, class = void> struct IsArgOp {
     static constexpr bool value = false;
 };
-template <class Op>
-struct IsArgOp<Op, decltype((void)Op::is_arg)> {
+template <class Op> struct IsArgOp<Op, decltype((void)Op::is_arg)> {
     static constexpr bool value = Op::is_arg;
 };
 
 template <class Op>
-__device__ __forceinline__ typename Op::Acc vec_comb(typename Op::Acc acc, uint4 w, int64_t r,
-                                                     const typename Op::Ctx &ctx)
+__device__ __forceinline__ typename Op::Acc
+vec_comb(typename Op::Acc acc, uint4 w, int64_t r, const typename Op::Ctx &ctx)
 {
     using In = typename Op::In;
     constexpr int V = (int)(16 / sizeof(In));
@@ -310,10 +312,9 @@ __device__ __forceinline__ typename Op::Acc vec_comb(typename Op::Acc acc, uint4
 /* Elements [r0, r1) of a contiguous row (p[r] is element r), 16-byte loads with
  * a scalar head up to the first 16-byte boundary and a scalar tail. */
 template <class Op>
-__device__ __forceinline__ typename Op::Acc reduce_contig(typename Op::Acc acc,
-                                                          const typename Op::In *p,
-                                                          int64_t r0, int64_t r1, int lane,
-                                                          int G, const typename Op::Ctx &ctx)
+__device__ __forceinline__ typename Op::Acc
+reduce_contig(typename Op::Acc acc, const typename Op::In *p, int64_t r0, int64_t r1,
+              int lane, int G, const typename Op::Ctx &ctx)
 {
     using In = typename Op::In;
     constexpr int SZ = (int)sizeof(In);
@@ -356,16 +357,16 @@ __device__ __forceinline__ typename Op::Acc reduce_contig(typename Op::Acc acc,
 
 /* ---- reduction kernels --------------------------------------------------------------- */
 struct RedArgs {
-    const char *in;  /* the input, or (partial pass) the workspace of partials */
+    const char *in; /* the input, or (partial pass) the workspace of partials */
     char *out;
     const char *aux;
-    void *ws;        /* partials written by a split first pass */
+    void *ws; /* partials written by a split first pass */
     KLayout L;
     int64_t nout, R, chunk, nblocks;
     int64_t pso, psr; /* partial pass: partial r of output o is in[o * pso + r * psr] */
     int G, S, vec, flags;
     double divisor;
-    char *mirror;                    /* see ca_reduce_desc; NULL: none */
+    char *mirror; /* see ca_reduce_desc; NULL: none */
     unsigned long long *mirror_flag;
     unsigned long long mirror_seq;
 };
@@ -374,7 +375,8 @@ struct RedArgs {
  * pass's partials (R per output, laid out by pso and psr): the second launch of
  * a split ROW or COL reduction. */
 template <class Op, bool PIN>
-__global__ void __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
+__global__ void
+__launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
@@ -403,11 +405,13 @@ __global__ void __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
                 const int64_t r0 = s * a.chunk;
                 const int64_t r1 = a.R < r0 + a.chunk ? a.R : r0 + a.chunk;
                 if (a.vec) {
-                    acc = reduce_contig<Op>(acc, reinterpret_cast<const In *>(a.in + ioff),
+                    acc = reduce_contig<Op>(acc,
+                                            reinterpret_cast<const In *>(a.in + ioff),
                                             r0, r1, lane, G, ctx);
                 }
                 else {
-                    acc = reduce_strided<Op>(acc, a.L, a.in + ioff, r0, r1, lane, G, ctx);
+                    acc =
+                        reduce_strided<Op>(acc, a.L, a.in + ioff, r0, r1, lane, G, ctx);
                 }
             }
         }
@@ -434,14 +438,16 @@ __global__ void __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
 /* COL: a thread per (output, split); split partials are laid out
  * [split][output]. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
+__global__ void
+__launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
     using Out = typename Op::Out;
     const int64_t total = a.nout * a.S;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += step) {
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+         t += step) {
         const int64_t s = t / a.nout, o = t - s * a.nout;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -490,7 +496,8 @@ __global__ void __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
  * input with a length divisible by V, every other input stride and the input
  * pointer are 16-byte multiples, and there is at most one reduced dim. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
+__global__ void
+__launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
@@ -501,7 +508,8 @@ __global__ void __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const int ki = a.L.nkeep - 1;
     const int64_t kout_inner = a.L.kout[ki], kaux_inner = a.L.kaux[ki];
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += step) {
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+         t += step) {
         const int64_t s = t / nog, o = (t - s * nog) * V;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -560,13 +568,15 @@ __global__ void __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
 /* The second launch of a split COL/COLVEC reduction: a thread per output walks
  * its partials, laid out [split][output], so a warp reads adjacent partials. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
+__global__ void
+__launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using Out = typename Op::Out;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const Acc *ws = reinterpret_cast<const Acc *>(a.in);
-    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout; o += step) {
+    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout;
+         o += step) {
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
         Acc acc = Op::init();
@@ -578,9 +588,14 @@ __global__ void __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 }
 
 /* ---- launching ------------------------------------------------------------------------ */
-inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t
+ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
 
-inline unsigned grid_for(int64_t blocks)
+inline unsigned
+grid_for(int64_t blocks)
 {
     if (blocks < 1) {
         blocks = 1;
@@ -588,7 +603,8 @@ inline unsigned grid_for(int64_t blocks)
     return (unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID);
 }
 
-inline void fill_layout(KLayout &L, const ca_reduce_desc &d)
+inline void
+fill_layout(KLayout &L, const ca_reduce_desc &d)
 {
     memset(&L, 0, sizeof L);
     L.nkeep = d.nkeep;
@@ -605,7 +621,8 @@ inline void fill_layout(KLayout &L, const ca_reduce_desc &d)
     }
 }
 
-inline int pow2_group(int64_t want)
+inline int
+pow2_group(int64_t want)
 {
     int g = 32;
     while (g < BLOCK && g < want) {
@@ -618,7 +635,8 @@ inline int pow2_group(int64_t want)
  * [output][split]: a group per output combines them. COL partials are
  * [split][output]: a thread per output. */
 template <class Op>
-int run_finish(const RedArgs &a, const void *ws, bool row, cudaStream_t stream)
+int
+run_finish(const RedArgs &a, const void *ws, bool row, cudaStream_t stream)
 {
     RedArgs f = a;
     f.in = static_cast<const char *>(ws);
@@ -640,7 +658,8 @@ int run_finish(const RedArgs &a, const void *ws, bool row, cudaStream_t stream)
 }
 
 template <class Op>
-int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
+int
+run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
 {
     using In = typename Op::In;
     RedArgs a;
@@ -685,7 +704,8 @@ int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
     if (d.strategy == CA_RS_COLVEC) {
         if constexpr (sizeof(In) >= 4 && sizeof(In) <= 8) {
             constexpr int V = (int)(16 / sizeof(In));
-            k_colvec<Op><<<grid_for(ceil_div(a.nout / V * a.S, BLOCK)), BLOCK, 0, stream>>>(a);
+            k_colvec<Op>
+                <<<grid_for(ceil_div(a.nout / V * a.S, BLOCK)), BLOCK, 0, stream>>>(a);
         }
         else {
             return CA_KERR_UNSUPPORTED;
@@ -702,7 +722,8 @@ int run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
 }
 
 template <class O>
-void add_entry(Table &t, int op, int in, int out)
+void
+add_entry(Table &t, int op, int in, int out)
 {
     t.e[op][in][out].in_size = (int)sizeof(typename O::In);
     t.e[op][in][out].acc_size = (int)sizeof(typename O::Acc);

@@ -38,11 +38,28 @@ typedef int ca_red_truth;
 /* sums and products (accumulators int64, uint64, float32, float64,          */
 /* complex128)                                                                */
 /* ======================================================================== */
-CA_HD int64_t ca_red_zero_int64(void) { return 0; }
-CA_HD uint64_t ca_red_zero_uint64(void) { return 0; }
-CA_HD float ca_red_zero_float32(void) { return -0.0f; }
-CA_HD double ca_red_zero_float64(void) { return -0.0; }
-CA_HD ca_complex128 ca_red_zero_complex128(void)
+CA_HD int64_t
+ca_red_zero_int64(void)
+{
+    return 0;
+}
+CA_HD uint64_t
+ca_red_zero_uint64(void)
+{
+    return 0;
+}
+CA_HD float
+ca_red_zero_float32(void)
+{
+    return -0.0f;
+}
+CA_HD double
+ca_red_zero_float64(void)
+{
+    return -0.0;
+}
+CA_HD ca_complex128
+ca_red_zero_complex128(void)
 {
     ca_complex128 r;
     r.re = -0.0;
@@ -50,11 +67,28 @@ CA_HD ca_complex128 ca_red_zero_complex128(void)
     return r;
 }
 
-CA_HD int64_t ca_red_one_int64(void) { return 1; }
-CA_HD uint64_t ca_red_one_uint64(void) { return 1; }
-CA_HD float ca_red_one_float32(void) { return 1.0f; }
-CA_HD double ca_red_one_float64(void) { return 1.0; }
-CA_HD ca_complex128 ca_red_one_complex128(void)
+CA_HD int64_t
+ca_red_one_int64(void)
+{
+    return 1;
+}
+CA_HD uint64_t
+ca_red_one_uint64(void)
+{
+    return 1;
+}
+CA_HD float
+ca_red_one_float32(void)
+{
+    return 1.0f;
+}
+CA_HD double
+ca_red_one_float64(void)
+{
+    return 1.0;
+}
+CA_HD ca_complex128
+ca_red_one_complex128(void)
 {
     ca_complex128 r;
     r.re = 1.0;
@@ -62,14 +96,28 @@ CA_HD ca_complex128 ca_red_one_complex128(void)
     return r;
 }
 
-CA_HD int64_t ca_red_add_int64(int64_t a, int64_t b)
+CA_HD int64_t
+ca_red_add_int64(int64_t a, int64_t b)
 {
     return (int64_t)((uint64_t)a + (uint64_t)b);
 }
-CA_HD uint64_t ca_red_add_uint64(uint64_t a, uint64_t b) { return a + b; }
-CA_HD float ca_red_add_float32(float a, float b) { return a + b; }
-CA_HD double ca_red_add_float64(double a, double b) { return a + b; }
-CA_HD ca_complex128 ca_red_add_complex128(ca_complex128 a, ca_complex128 b)
+CA_HD uint64_t
+ca_red_add_uint64(uint64_t a, uint64_t b)
+{
+    return a + b;
+}
+CA_HD float
+ca_red_add_float32(float a, float b)
+{
+    return a + b;
+}
+CA_HD double
+ca_red_add_float64(double a, double b)
+{
+    return a + b;
+}
+CA_HD ca_complex128
+ca_red_add_complex128(ca_complex128 a, ca_complex128 b)
 {
     ca_complex128 r;
     r.re = a.re + b.re;
@@ -77,14 +125,28 @@ CA_HD ca_complex128 ca_red_add_complex128(ca_complex128 a, ca_complex128 b)
     return r;
 }
 
-CA_HD int64_t ca_red_mul_int64(int64_t a, int64_t b)
+CA_HD int64_t
+ca_red_mul_int64(int64_t a, int64_t b)
 {
     return (int64_t)((uint64_t)a * (uint64_t)b);
 }
-CA_HD uint64_t ca_red_mul_uint64(uint64_t a, uint64_t b) { return a * b; }
-CA_HD float ca_red_mul_float32(float a, float b) { return a * b; }
-CA_HD double ca_red_mul_float64(double a, double b) { return a * b; }
-CA_HD ca_complex128 ca_red_mul_complex128(ca_complex128 a, ca_complex128 b)
+CA_HD uint64_t
+ca_red_mul_uint64(uint64_t a, uint64_t b)
+{
+    return a * b;
+}
+CA_HD float
+ca_red_mul_float32(float a, float b)
+{
+    return a * b;
+}
+CA_HD double
+ca_red_mul_float64(double a, double b)
+{
+    return a * b;
+}
+CA_HD ca_complex128
+ca_red_mul_complex128(ca_complex128 a, ca_complex128 b)
 {
     ca_complex128 r;
     r.re = a.re * b.re - a.im * b.im;
@@ -94,29 +156,34 @@ CA_HD ca_complex128 ca_red_mul_complex128(ca_complex128 a, ca_complex128 b)
 
 /* Division by the element count (mean, var); integers never divide. float32
  * divides in float, as the GPU's float16 sums do. */
-CA_HD int64_t ca_red_fin_div_int64(int64_t a, double d, int flags)
+CA_HD int64_t
+ca_red_fin_div_int64(int64_t a, double d, int flags)
 {
     (void)d;
     (void)flags;
     return a;
 }
-CA_HD uint64_t ca_red_fin_div_uint64(uint64_t a, double d, int flags)
+CA_HD uint64_t
+ca_red_fin_div_uint64(uint64_t a, double d, int flags)
 {
     (void)d;
     (void)flags;
     return a;
 }
-CA_HD float ca_red_fin_div_float32(float a, double d, int flags)
+CA_HD float
+ca_red_fin_div_float32(float a, double d, int flags)
 {
     (void)flags;
     return a / (float)d;
 }
-CA_HD double ca_red_fin_div_float64(double a, double d, int flags)
+CA_HD double
+ca_red_fin_div_float64(double a, double d, int flags)
 {
     (void)flags;
     return a / d;
 }
-CA_HD ca_complex128 ca_red_fin_div_complex128(ca_complex128 a, double d, int flags)
+CA_HD ca_complex128
+ca_red_fin_div_complex128(ca_complex128 a, double d, int flags)
 {
     ca_complex128 r;
     (void)flags;
@@ -126,12 +193,14 @@ CA_HD ca_complex128 ca_red_fin_div_complex128(ca_complex128 a, double d, int fla
 }
 
 /* var and std: the sum of squares over the divisor, std's square root. */
-CA_HD float ca_red_fin_divsqrt_float32(float a, double d, int flags)
+CA_HD float
+ca_red_fin_divsqrt_float32(float a, double d, int flags)
 {
     const float v = a / (float)d;
     return (flags & CA_RED_SQRT) ? sqrtf(v) : v;
 }
-CA_HD double ca_red_fin_divsqrt_float64(double a, double d, int flags)
+CA_HD double
+ca_red_fin_divsqrt_float64(double a, double d, int flags)
 {
     const double v = a / d;
     return (flags & CA_RED_SQRT) ? sqrt(v) : v;
@@ -139,17 +208,20 @@ CA_HD double ca_red_fin_divsqrt_float64(double a, double d, int flags)
 
 /* The map step of var and std: |x - m|^2, x and the mean m in the aux type
  * (float32 for float16 inputs, complex128 for complex ones, else float64). */
-CA_HD float ca_red_sqdev_float32(float x, float m)
+CA_HD float
+ca_red_sqdev_float32(float x, float m)
 {
     const float v = x - m;
     return v * v;
 }
-CA_HD double ca_red_sqdev_float64(double x, double m)
+CA_HD double
+ca_red_sqdev_float64(double x, double m)
 {
     const double v = x - m;
     return v * v;
 }
-CA_HD double ca_red_sqdev_complex128(ca_complex128 x, ca_complex128 m)
+CA_HD double
+ca_red_sqdev_complex128(ca_complex128 x, ca_complex128 m)
 {
     const double re = x.re - m.re, im = x.im - m.im;
     return re * re + im * im;
@@ -158,14 +230,42 @@ CA_HD double ca_red_sqdev_complex128(ca_complex128 x, ca_complex128 m)
 /* ======================================================================== */
 /* truth values (any, all)                                                   */
 /* ======================================================================== */
-CA_HD ca_red_truth ca_red_false_truth(void) { return 0; }
-CA_HD ca_red_truth ca_red_true_truth(void) { return 1; }
-CA_HD ca_red_truth ca_red_or_truth(ca_red_truth a, ca_red_truth b) { return a | b; }
-CA_HD ca_red_truth ca_red_and_truth(ca_red_truth a, ca_red_truth b) { return a & b; }
+CA_HD ca_red_truth
+ca_red_false_truth(void)
+{
+    return 0;
+}
+CA_HD ca_red_truth
+ca_red_true_truth(void)
+{
+    return 1;
+}
+CA_HD ca_red_truth
+ca_red_or_truth(ca_red_truth a, ca_red_truth b)
+{
+    return a | b;
+}
+CA_HD ca_red_truth
+ca_red_and_truth(ca_red_truth a, ca_red_truth b)
+{
+    return a & b;
+}
 /* The host loops stop once the accumulator cannot change any more. */
-CA_HD int ca_red_stop_or_truth(ca_red_truth a) { return a != 0; }
-CA_HD int ca_red_stop_and_truth(ca_red_truth a) { return a == 0; }
-CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
+CA_HD int
+ca_red_stop_or_truth(ca_red_truth a)
+{
+    return a != 0;
+}
+CA_HD int
+ca_red_stop_and_truth(ca_red_truth a)
+{
+    return a == 0;
+}
+CA_HD ca_bool
+ca_cast_bool_truth(ca_red_truth a)
+{
+    return (ca_bool)(a != 0);
+}
 
 /* ======================================================================== */
 /* ordered values (max, min, argmax, argmin)                                 */
@@ -215,7 +315,7 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
         if (b.i < 0) {                                                                 \
             return a;                                                                  \
         }                                                                              \
-        const int an = ca_red_isnan_##name(a.v), bn = ca_red_isnan_##name(b.v);       \
+        const int an = ca_red_isnan_##name(a.v), bn = ca_red_isnan_##name(b.v);        \
         if (an || bn) {                                                                \
             if (an && bn) {                                                            \
                 return a.i < b.i ? a : b;                                              \
@@ -232,13 +332,13 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
     }                                                                                  \
     /* The combine with the element (v, i) when i is past every position in a (the  \
      * host loops meet elements in order): v wins if nothing was seen, or if a holds \
-     * no NaN and v is NaN or better. */                                             \
+     * no NaN and v is NaN or better. */  \
     CA_HD ca_red_arg_##name ca_red_##which##_later_##name(ca_red_arg_##name a, T v,    \
                                                           int64_t i)                   \
     {                                                                                  \
-        if (a.i >= 0 && (ca_red_isnan_##name(a.v) ||                                   \
-                         (!ca_red_isnan_##name(v) &&                                   \
-                          !ca_red_##which##_better_##name(v, a.v)))) {                 \
+        if (a.i >= 0 &&                                                                \
+            (ca_red_isnan_##name(a.v) ||                                               \
+             (!ca_red_isnan_##name(v) && !ca_red_##which##_better_##name(v, a.v)))) {  \
             return a;                                                                  \
         }                                                                              \
         return ca_red_argat_##name(v, i);                                              \
@@ -266,13 +366,17 @@ CA_HD ca_bool ca_cast_bool_truth(ca_red_truth a) { return (ca_bool)(a != 0); }
 #define CA_RED_MAXMIN_COMPLEX(T, name)                                                 \
     CA_HD T ca_red_max_##name(T a, T b)                                                \
     {                                                                                  \
-        return (!ca_red_isnan_##name(a) && (ca_red_isnan_##name(b) ||                  \
-                                            ca_red_gt_##name(b, a))) ? b : a;          \
+        return (!ca_red_isnan_##name(a) &&                                             \
+                (ca_red_isnan_##name(b) || ca_red_gt_##name(b, a)))                    \
+                   ? b                                                                 \
+                   : a;                                                                \
     }                                                                                  \
     CA_HD T ca_red_min_##name(T a, T b)                                                \
     {                                                                                  \
-        return (!ca_red_isnan_##name(a) && (ca_red_isnan_##name(b) ||                  \
-                                            ca_red_gt_##name(a, b))) ? b : a;          \
+        return (!ca_red_isnan_##name(a) &&                                             \
+                (ca_red_isnan_##name(b) || ca_red_gt_##name(a, b)))                    \
+                   ? b                                                                 \
+                   : a;                                                                \
     }
 
 #define CA_RED_ORDERED_INT(T, name, LO, HI)                                            \

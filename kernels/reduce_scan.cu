@@ -15,8 +15,8 @@ struct ScanArgs {
     int64_t len, sin, sout, nrows, chunks, chunk_len;
 };
 
-__device__ __forceinline__ void row_offsets(const ScanArgs &a, int64_t row, int64_t &oi,
-                                            int64_t &oo)
+__device__ __forceinline__ void
+row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
 {
     oi = oo = 0;
 #pragma unroll
@@ -36,7 +36,8 @@ __device__ __forceinline__ void row_offsets(const ScanArgs &a, int64_t row, int6
 
 /* SEQ: one thread walks one row. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
+__global__ void
+__launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 {
     using In = typename Op::In;
     using Out = typename Op::Out;
@@ -60,7 +61,8 @@ __global__ void __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 
 /* BLOCK, first pass (chunks > 1): the total of each chunk of each row. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
+__global__ void
+__launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
 {
     using In = typename Op::In;
     using Acc = typename Op::Acc;
@@ -99,7 +101,8 @@ __global__ void __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
 
 /* BLOCK, second pass: chunk totals -> exclusive prefixes, a thread per row. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
+__global__ void
+__launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 {
     using Acc = typename Op::Acc;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
@@ -121,7 +124,8 @@ __global__ void __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
  * Every element is read and written by the same thread (which reads it before
  * it writes it), so out may be in. */
 template <class Op>
-__global__ void __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
+__global__ void
+__launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
 {
     using In = typename Op::In;
     using Out = typename Op::Out;
@@ -188,7 +192,8 @@ __global__ void __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
 }
 
 template <class Op>
-int run_scan(const ca_scan_desc &d, cudaStream_t stream)
+int
+run_scan(const ca_scan_desc &d, cudaStream_t stream)
 {
     ScanArgs a;
     memset(&a, 0, sizeof a);
@@ -241,20 +246,22 @@ struct ScanTable {
 };
 
 /* The scan pairs of kernels/reductions.def, with their generated op structs. */
-ScanTable build_scan_table()
+ScanTable
+build_scan_table()
 {
     ScanTable t;
     memset(&t, 0, sizeof t);
-#define CA_S_ENTRY(op, in, out, O)                                \
-    t.e[op][in][out].acc_size = (int)sizeof(typename O::Acc);     \
-    t.e[op][in][out].run = &run_scan<O>;                          \
+#define CA_S_ENTRY(op, in, out, O)                                                     \
+    t.e[op][in][out].acc_size = (int)sizeof(typename O::Acc);                          \
+    t.e[op][in][out].run = &run_scan<O>;                                               \
     t.has[op][in][out] = true;
     CA_RED_GPU_SCANS(CA_S_ENTRY)
 #undef CA_S_ENTRY
     return t;
 }
 
-const ScanEntry *find_scan(int op, int in, int out)
+const ScanEntry *
+find_scan(int op, int in, int out)
 {
     static const ScanTable table = build_scan_table();
     if (op < 0 || op >= CA_RED_NOPS || in < 0 || in >= CA_NTYPES || out < 0 ||
@@ -269,7 +276,11 @@ const ScanEntry *find_scan(int op, int in, int out)
 
 using namespace ca_red;
 
-static int64_t iabs(int64_t v) { return v < 0 ? -v : v; }
+static int64_t
+iabs(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
 
 extern "C" int
 ca_cuda_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype)

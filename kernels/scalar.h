@@ -56,58 +56,59 @@ typedef struct {
     double re, im;
 } ca_complex128;
 
-#define CA_FOR_EACH_DTYPE(X)                    \
-    X(CA_BOOL, ca_bool, bool)                   \
-    X(CA_INT8, int8_t, int8)                    \
-    X(CA_UINT8, uint8_t, uint8)                 \
-    X(CA_INT16, int16_t, int16)                 \
-    X(CA_UINT16, uint16_t, uint16)              \
-    X(CA_INT32, int32_t, int32)                 \
-    X(CA_UINT32, uint32_t, uint32)              \
-    X(CA_INT64, int64_t, int64)                 \
-    X(CA_UINT64, uint64_t, uint64)              \
-    X(CA_FLOAT16, ca_half, float16)             \
-    X(CA_FLOAT32, float, float32)               \
-    X(CA_FLOAT64, double, float64)              \
-    X(CA_COMPLEX64, ca_complex64, complex64)    \
+#define CA_FOR_EACH_DTYPE(X)                                                           \
+    X(CA_BOOL, ca_bool, bool)                                                          \
+    X(CA_INT8, int8_t, int8)                                                           \
+    X(CA_UINT8, uint8_t, uint8)                                                        \
+    X(CA_INT16, int16_t, int16)                                                        \
+    X(CA_UINT16, uint16_t, uint16)                                                     \
+    X(CA_INT32, int32_t, int32)                                                        \
+    X(CA_UINT32, uint32_t, uint32)                                                     \
+    X(CA_INT64, int64_t, int64)                                                        \
+    X(CA_UINT64, uint64_t, uint64)                                                     \
+    X(CA_FLOAT16, ca_half, float16)                                                    \
+    X(CA_FLOAT32, float, float32)                                                      \
+    X(CA_FLOAT64, double, float64)                                                     \
+    X(CA_COMPLEX64, ca_complex64, complex64)                                           \
     X(CA_COMPLEX128, ca_complex128, complex128)
 
 /* The same list again, carrying the three arguments of an outer X, so pairs can
  * be stamped (a macro cannot expand inside its own expansion). */
-#define CA_P_FOR_EACH_DTYPE_INNER(X, dc, dt, dn)                    \
-    X(dc, dt, dn, CA_BOOL, ca_bool, bool)                          \
-    X(dc, dt, dn, CA_INT8, int8_t, int8)                           \
-    X(dc, dt, dn, CA_UINT8, uint8_t, uint8)                        \
-    X(dc, dt, dn, CA_INT16, int16_t, int16)                        \
-    X(dc, dt, dn, CA_UINT16, uint16_t, uint16)                     \
-    X(dc, dt, dn, CA_INT32, int32_t, int32)                        \
-    X(dc, dt, dn, CA_UINT32, uint32_t, uint32)                     \
-    X(dc, dt, dn, CA_INT64, int64_t, int64)                        \
-    X(dc, dt, dn, CA_UINT64, uint64_t, uint64)                     \
-    X(dc, dt, dn, CA_FLOAT16, ca_half, float16)                    \
-    X(dc, dt, dn, CA_FLOAT32, float, float32)                      \
-    X(dc, dt, dn, CA_FLOAT64, double, float64)                     \
-    X(dc, dt, dn, CA_COMPLEX64, ca_complex64, complex64)           \
+#define CA_P_FOR_EACH_DTYPE_INNER(X, dc, dt, dn)                                       \
+    X(dc, dt, dn, CA_BOOL, ca_bool, bool)                                              \
+    X(dc, dt, dn, CA_INT8, int8_t, int8)                                               \
+    X(dc, dt, dn, CA_UINT8, uint8_t, uint8)                                            \
+    X(dc, dt, dn, CA_INT16, int16_t, int16)                                            \
+    X(dc, dt, dn, CA_UINT16, uint16_t, uint16)                                         \
+    X(dc, dt, dn, CA_INT32, int32_t, int32)                                            \
+    X(dc, dt, dn, CA_UINT32, uint32_t, uint32)                                         \
+    X(dc, dt, dn, CA_INT64, int64_t, int64)                                            \
+    X(dc, dt, dn, CA_UINT64, uint64_t, uint64)                                         \
+    X(dc, dt, dn, CA_FLOAT16, ca_half, float16)                                        \
+    X(dc, dt, dn, CA_FLOAT32, float, float32)                                          \
+    X(dc, dt, dn, CA_FLOAT64, double, float64)                                         \
+    X(dc, dt, dn, CA_COMPLEX64, ca_complex64, complex64)                               \
     X(dc, dt, dn, CA_COMPLEX128, ca_complex128, complex128)
 
-#define CA_FOR_EACH_DTYPE_PAIR(X)                                               \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_BOOL, ca_bool, bool)                         \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT8, int8_t, int8)                          \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT8, uint8_t, uint8)                       \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT16, int16_t, int16)                       \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT16, uint16_t, uint16)                    \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT32, int32_t, int32)                       \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT32, uint32_t, uint32)                    \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT64, int64_t, int64)                       \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT64, uint64_t, uint64)                    \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT16, ca_half, float16)                   \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT32, float, float32)                     \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT64, double, float64)                    \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX64, ca_complex64, complex64)          \
+#define CA_FOR_EACH_DTYPE_PAIR(X)                                                      \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_BOOL, ca_bool, bool)                               \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT8, int8_t, int8)                                \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT8, uint8_t, uint8)                             \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT16, int16_t, int16)                             \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT16, uint16_t, uint16)                          \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT32, int32_t, int32)                             \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT32, uint32_t, uint32)                          \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_INT64, int64_t, int64)                             \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_UINT64, uint64_t, uint64)                          \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT16, ca_half, float16)                         \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT32, float, float32)                           \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT64, double, float64)                          \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX64, ca_complex64, complex64)                \
     CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX128, ca_complex128, complex128)
 
 /* ---- bit access ------------------------------------------------------------------ */
-CA_HD uint32_t ca_float_bits(float f)
+CA_HD uint32_t
+ca_float_bits(float f)
 {
 #ifdef __CUDA_ARCH__
     return __float_as_uint(f);
@@ -118,7 +119,8 @@ CA_HD uint32_t ca_float_bits(float f)
 #endif
 }
 
-CA_HD float ca_bits_float(uint32_t u)
+CA_HD float
+ca_bits_float(uint32_t u)
 {
 #ifdef __CUDA_ARCH__
     return __uint_as_float(u);
@@ -129,7 +131,8 @@ CA_HD float ca_bits_float(uint32_t u)
 #endif
 }
 
-CA_HD uint64_t ca_double_bits(double d)
+CA_HD uint64_t
+ca_double_bits(double d)
 {
 #ifdef __CUDA_ARCH__
     return (uint64_t)__double_as_longlong(d);
@@ -144,7 +147,8 @@ CA_HD uint64_t ca_double_bits(double d)
  * Host: exact bit conversions, round to nearest even, subnormals, inf and NaN
  * (the NaN keeps its sign and the top payload bits, and stays a NaN). Device:
  * cuda_fp16.h's intrinsics, which compute the same values. */
-CA_HD float ca_half_to_float(ca_half h)
+CA_HD float
+ca_half_to_float(ca_half h)
 {
 #ifdef __CUDA_ARCH__
     return __half2float(__ushort_as_half(h.bits));
@@ -179,7 +183,8 @@ CA_HD float ca_half_to_float(ca_half h)
 
 /* Round-to-nearest-even of float32 bits to binary16 bits (portable, used on the
  * host; the device uses __float2half_rn). */
-CA_HD uint16_t ca_p_f32_bits_to_f16(uint32_t x)
+CA_HD uint16_t
+ca_p_f32_bits_to_f16(uint32_t x)
 {
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t ax = x & 0x7fffffffu;
@@ -193,7 +198,7 @@ CA_HD uint16_t ca_p_f32_bits_to_f16(uint32_t x)
     if (ax >= 0x477ff000u) { /* >= 65520: rounds to inf */
         return (uint16_t)(sign | 0x7c00u);
     }
-    if (ax < 0x38800000u) { /* below 2^-14: half subnormal or zero */
+    if (ax < 0x38800000u) {      /* below 2^-14: half subnormal or zero */
         if (ax <= 0x33000000u) { /* <= 2^-25: ties to even give 0 */
             return (uint16_t)sign;
         }
@@ -215,7 +220,8 @@ CA_HD uint16_t ca_p_f32_bits_to_f16(uint32_t x)
     return (uint16_t)(sign | r);
 }
 
-CA_HD ca_half ca_float_to_half(float f)
+CA_HD ca_half
+ca_float_to_half(float f)
 {
     ca_half h;
 #ifdef __CUDA_ARCH__
@@ -227,7 +233,8 @@ CA_HD ca_half ca_float_to_half(float f)
 }
 
 /* double -> binary16 in one rounding (NumPy's npy_double_to_half), host and device. */
-CA_HD ca_half ca_double_to_half(double d)
+CA_HD ca_half
+ca_double_to_half(double d)
 {
     uint64_t x = ca_double_bits(d);
     uint32_t sign = (uint32_t)(x >> 48) & 0x8000u;
@@ -248,7 +255,7 @@ CA_HD ca_half ca_double_to_half(double d)
         h.bits = (uint16_t)(sign | 0x7c00u);
         return h;
     }
-    if (ax < 0x3f10000000000000ull) { /* below 2^-14 */
+    if (ax < 0x3f10000000000000ull) {      /* below 2^-14 */
         if (ax <= 0x3e60000000000000ull) { /* <= 2^-25 */
             h.bits = (uint16_t)sign;
             return h;
@@ -275,7 +282,8 @@ CA_HD ca_half ca_double_to_half(double d)
 }
 
 /* ---- float -> integer (see the header comment for out-of-range values) -------- */
-CA_HD int32_t ca_double_to_int32(double v)
+CA_HD int32_t
+ca_double_to_int32(double v)
 {
     /* trunc(v) fits iff -2^31 - 1 < v < 2^31; NaN fails both tests. */
     if (v > -2147483649.0 && v < 2147483648.0) {
@@ -284,7 +292,8 @@ CA_HD int32_t ca_double_to_int32(double v)
     return INT32_MIN;
 }
 
-CA_HD int64_t ca_double_to_int64(double v)
+CA_HD int64_t
+ca_double_to_int64(double v)
 {
     /* Doubles below -2^63 are integers below it, so >= is the exact bound. */
     if (v >= -9223372036854775808.0 && v < 9223372036854775808.0) {
@@ -293,7 +302,8 @@ CA_HD int64_t ca_double_to_int64(double v)
     return INT64_MIN;
 }
 
-CA_HD uint32_t ca_double_to_uint32(double v)
+CA_HD uint32_t
+ca_double_to_uint32(double v)
 {
     if (v >= 2147483648.0) {
         return (uint32_t)ca_double_to_int32(v - 2147483648.0) ^ 0x80000000u;
@@ -301,7 +311,8 @@ CA_HD uint32_t ca_double_to_uint32(double v)
     return (uint32_t)ca_double_to_int32(v);
 }
 
-CA_HD uint64_t ca_double_to_uint64(double v)
+CA_HD uint64_t
+ca_double_to_uint64(double v)
 {
     if (v >= 9223372036854775808.0) {
         return (uint64_t)ca_double_to_int64(v - 9223372036854775808.0) ^
@@ -315,46 +326,120 @@ CA_HD uint64_t ca_double_to_uint64(double v)
  * signed ints), u (uint64: unsigned ints), f (float: float16, float32), d
  * (double), c (complex64), z (complex128). Narrowing from the category is then
  * one correctly rounded step, as NumPy's C casts do. */
-CA_HD int64_t ca_p_bool_as_i(ca_bool x) { return x != 0; }
-CA_HD int64_t ca_p_int8_as_i(int8_t x) { return x; }
-CA_HD int64_t ca_p_int16_as_i(int16_t x) { return x; }
-CA_HD int64_t ca_p_int32_as_i(int32_t x) { return x; }
-CA_HD int64_t ca_p_int64_as_i(int64_t x) { return x; }
-CA_HD uint64_t ca_p_uint8_as_u(uint8_t x) { return x; }
-CA_HD uint64_t ca_p_uint16_as_u(uint16_t x) { return x; }
-CA_HD uint64_t ca_p_uint32_as_u(uint32_t x) { return x; }
-CA_HD uint64_t ca_p_uint64_as_u(uint64_t x) { return x; }
-CA_HD float ca_p_float16_as_f(ca_half x) { return ca_half_to_float(x); }
-CA_HD float ca_p_float32_as_f(float x) { return x; }
-CA_HD double ca_p_float64_as_d(double x) { return x; }
-CA_HD ca_complex64 ca_p_complex64_as_c(ca_complex64 x) { return x; }
-CA_HD ca_complex128 ca_p_complex128_as_z(ca_complex128 x) { return x; }
+CA_HD int64_t
+ca_p_bool_as_i(ca_bool x)
+{
+    return x != 0;
+}
+CA_HD int64_t
+ca_p_int8_as_i(int8_t x)
+{
+    return x;
+}
+CA_HD int64_t
+ca_p_int16_as_i(int16_t x)
+{
+    return x;
+}
+CA_HD int64_t
+ca_p_int32_as_i(int32_t x)
+{
+    return x;
+}
+CA_HD int64_t
+ca_p_int64_as_i(int64_t x)
+{
+    return x;
+}
+CA_HD uint64_t
+ca_p_uint8_as_u(uint8_t x)
+{
+    return x;
+}
+CA_HD uint64_t
+ca_p_uint16_as_u(uint16_t x)
+{
+    return x;
+}
+CA_HD uint64_t
+ca_p_uint32_as_u(uint32_t x)
+{
+    return x;
+}
+CA_HD uint64_t
+ca_p_uint64_as_u(uint64_t x)
+{
+    return x;
+}
+CA_HD float
+ca_p_float16_as_f(ca_half x)
+{
+    return ca_half_to_float(x);
+}
+CA_HD float
+ca_p_float32_as_f(float x)
+{
+    return x;
+}
+CA_HD double
+ca_p_float64_as_d(double x)
+{
+    return x;
+}
+CA_HD ca_complex64
+ca_p_complex64_as_c(ca_complex64 x)
+{
+    return x;
+}
+CA_HD ca_complex128
+ca_p_complex128_as_z(ca_complex128 x)
+{
+    return x;
+}
 
-#define CA_P_CAT_bool i
-#define CA_P_CAT_int8 i
-#define CA_P_CAT_int16 i
-#define CA_P_CAT_int32 i
-#define CA_P_CAT_int64 i
-#define CA_P_CAT_uint8 u
-#define CA_P_CAT_uint16 u
-#define CA_P_CAT_uint32 u
-#define CA_P_CAT_uint64 u
-#define CA_P_CAT_float16 f
-#define CA_P_CAT_float32 f
-#define CA_P_CAT_float64 d
-#define CA_P_CAT_complex64 c
+#define CA_P_CAT_bool       i
+#define CA_P_CAT_int8       i
+#define CA_P_CAT_int16      i
+#define CA_P_CAT_int32      i
+#define CA_P_CAT_int64      i
+#define CA_P_CAT_uint8      u
+#define CA_P_CAT_uint16     u
+#define CA_P_CAT_uint32     u
+#define CA_P_CAT_uint64     u
+#define CA_P_CAT_float16    f
+#define CA_P_CAT_float32    f
+#define CA_P_CAT_float64    d
+#define CA_P_CAT_complex64  c
 #define CA_P_CAT_complex128 z
 
 /* bool */
-CA_HD ca_bool ca_p_bool_from_i(int64_t v) { return (ca_bool)(v != 0); }
-CA_HD ca_bool ca_p_bool_from_u(uint64_t v) { return (ca_bool)(v != 0); }
-CA_HD ca_bool ca_p_bool_from_f(float v) { return (ca_bool)(v != 0.0f); }
-CA_HD ca_bool ca_p_bool_from_d(double v) { return (ca_bool)(v != 0.0); }
-CA_HD ca_bool ca_p_bool_from_c(ca_complex64 v)
+CA_HD ca_bool
+ca_p_bool_from_i(int64_t v)
+{
+    return (ca_bool)(v != 0);
+}
+CA_HD ca_bool
+ca_p_bool_from_u(uint64_t v)
+{
+    return (ca_bool)(v != 0);
+}
+CA_HD ca_bool
+ca_p_bool_from_f(float v)
+{
+    return (ca_bool)(v != 0.0f);
+}
+CA_HD ca_bool
+ca_p_bool_from_d(double v)
+{
+    return (ca_bool)(v != 0.0);
+}
+CA_HD ca_bool
+ca_p_bool_from_c(ca_complex64 v)
 {
     return (ca_bool)(v.re != 0.0f || v.im != 0.0f);
 }
-CA_HD ca_bool ca_p_bool_from_z(ca_complex128 v)
+CA_HD ca_bool
+ca_p_bool_from_z(ca_complex128 v)
 {
     return (ca_bool)(v.re != 0.0 || v.im != 0.0);
 }
@@ -363,15 +448,15 @@ CA_HD ca_bool ca_p_bool_from_z(ca_complex128 v)
  * x86 rule above from the float categories. UT is T's unsigned twin, so the
  * narrowing is a well-defined modular conversion; CVT is the float conversion
  * whose result is then narrowed. */
-#define CA_P_INT_DST(name, T, UT, CVT)                                              \
-    CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)(UT)(uint64_t)v; }          \
-    CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)(UT)v; }                   \
-    CA_HD T ca_p_##name##_from_d(double v) { return (T)(UT)CVT(v); }                \
-    CA_HD T ca_p_##name##_from_f(float v) { return ca_p_##name##_from_d((double)v); } \
-    CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                    \
-    {                                                                               \
-        return ca_p_##name##_from_d((double)v.re);                                  \
-    }                                                                               \
+#define CA_P_INT_DST(name, T, UT, CVT)                                                 \
+    CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)(UT)(uint64_t)v; }             \
+    CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)(UT)v; }                      \
+    CA_HD T ca_p_##name##_from_d(double v) { return (T)(UT)CVT(v); }                   \
+    CA_HD T ca_p_##name##_from_f(float v) { return ca_p_##name##_from_d((double)v); }  \
+    CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                       \
+    {                                                                                  \
+        return ca_p_##name##_from_d((double)v.re);                                     \
+    }                                                                                  \
     CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return ca_p_##name##_from_d(v.re); }
 
 CA_P_INT_DST(int8, int8_t, uint8_t, ca_double_to_int32)
@@ -385,102 +470,130 @@ CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64)
 
 /* float16: integers go through float32 (exact below 2^24; anything larger is inf
  * in float16 whichever way it rounds), doubles round once. */
-CA_HD ca_half ca_p_float16_from_i(int64_t v) { return ca_float_to_half((float)v); }
-CA_HD ca_half ca_p_float16_from_u(uint64_t v) { return ca_float_to_half((float)v); }
-CA_HD ca_half ca_p_float16_from_f(float v) { return ca_float_to_half(v); }
-CA_HD ca_half ca_p_float16_from_d(double v) { return ca_double_to_half(v); }
-CA_HD ca_half ca_p_float16_from_c(ca_complex64 v) { return ca_float_to_half(v.re); }
-CA_HD ca_half ca_p_float16_from_z(ca_complex128 v) { return ca_double_to_half(v.re); }
+CA_HD ca_half
+ca_p_float16_from_i(int64_t v)
+{
+    return ca_float_to_half((float)v);
+}
+CA_HD ca_half
+ca_p_float16_from_u(uint64_t v)
+{
+    return ca_float_to_half((float)v);
+}
+CA_HD ca_half
+ca_p_float16_from_f(float v)
+{
+    return ca_float_to_half(v);
+}
+CA_HD ca_half
+ca_p_float16_from_d(double v)
+{
+    return ca_double_to_half(v);
+}
+CA_HD ca_half
+ca_p_float16_from_c(ca_complex64 v)
+{
+    return ca_float_to_half(v.re);
+}
+CA_HD ca_half
+ca_p_float16_from_z(ca_complex128 v)
+{
+    return ca_double_to_half(v.re);
+}
 
 /* float32, float64 */
-#define CA_P_FLOAT_DST(name, T)                                                      \
-    CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)v; }                        \
-    CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)v; }                       \
-    CA_HD T ca_p_##name##_from_f(float v) { return (T)v; }                          \
-    CA_HD T ca_p_##name##_from_d(double v) { return (T)v; }                         \
-    CA_HD T ca_p_##name##_from_c(ca_complex64 v) { return (T)v.re; }                \
+#define CA_P_FLOAT_DST(name, T)                                                        \
+    CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)v; }                           \
+    CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)v; }                          \
+    CA_HD T ca_p_##name##_from_f(float v) { return (T)v; }                             \
+    CA_HD T ca_p_##name##_from_d(double v) { return (T)v; }                            \
+    CA_HD T ca_p_##name##_from_c(ca_complex64 v) { return (T)v.re; }                   \
     CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return (T)v.re; }
 
 CA_P_FLOAT_DST(float32, float)
 CA_P_FLOAT_DST(float64, double)
 
 /* complex64, complex128 */
-#define CA_P_COMPLEX_DST(name, T, R)                                                 \
-    CA_HD T ca_p_##name##_from_i(int64_t v)                                         \
-    {                                                                              \
-        T r;                                                                       \
-        r.re = (R)v;                                                               \
-        r.im = 0;                                                                  \
-        return r;                                                                  \
-    }                                                                              \
-    CA_HD T ca_p_##name##_from_u(uint64_t v)                                        \
-    {                                                                              \
-        T r;                                                                       \
-        r.re = (R)v;                                                               \
-        r.im = 0;                                                                  \
-        return r;                                                                  \
-    }                                                                              \
-    CA_HD T ca_p_##name##_from_f(float v)                                           \
-    {                                                                              \
-        T r;                                                                       \
-        r.re = (R)v;                                                               \
-        r.im = 0;                                                                  \
-        return r;                                                                  \
-    }                                                                              \
-    CA_HD T ca_p_##name##_from_d(double v)                                          \
-    {                                                                              \
-        T r;                                                                       \
-        r.re = (R)v;                                                               \
-        r.im = 0;                                                                  \
-        return r;                                                                  \
-    }                                                                              \
-    CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                    \
-    {                                                                              \
-        T r;                                                                       \
-        r.re = (R)v.re;                                                            \
-        r.im = (R)v.im;                                                            \
-        return r;                                                                  \
-    }                                                                              \
-    CA_HD T ca_p_##name##_from_z(ca_complex128 v)                                   \
-    {                                                                              \
-        T r;                                                                       \
-        r.re = (R)v.re;                                                            \
-        r.im = (R)v.im;                                                            \
-        return r;                                                                  \
+#define CA_P_COMPLEX_DST(name, T, R)                                                   \
+    CA_HD T ca_p_##name##_from_i(int64_t v)                                            \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v;                                                                   \
+        r.im = 0;                                                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_p_##name##_from_u(uint64_t v)                                           \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v;                                                                   \
+        r.im = 0;                                                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_p_##name##_from_f(float v)                                              \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v;                                                                   \
+        r.im = 0;                                                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_p_##name##_from_d(double v)                                             \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v;                                                                   \
+        r.im = 0;                                                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                       \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v.re;                                                                \
+        r.im = (R)v.im;                                                                \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_p_##name##_from_z(ca_complex128 v)                                      \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v.re;                                                                \
+        r.im = (R)v.im;                                                                \
+        return r;                                                                      \
     }
 
 CA_P_COMPLEX_DST(complex64, ca_complex64, float)
 CA_P_COMPLEX_DST(complex128, ca_complex128, double)
 
 /* ---- the 196 casts: ca_cast_<dname>_<sname>(x) ---------------------------------- */
-#define CA_P_CAST_DEF2(dt, dn, st, sn, cat)                                          \
-    CA_HD dt ca_cast_##dn##_##sn(st x) { return ca_p_##dn##_from_##cat(ca_p_##sn##_as_##cat(x)); }
+#define CA_P_CAST_DEF2(dt, dn, st, sn, cat)                                            \
+    CA_HD dt ca_cast_##dn##_##sn(st x)                                                 \
+    {                                                                                  \
+        return ca_p_##dn##_from_##cat(ca_p_##sn##_as_##cat(x));                        \
+    }
 #define CA_P_CAST_DEF1(dt, dn, st, sn, cat) CA_P_CAST_DEF2(dt, dn, st, sn, cat)
-#define CA_P_CAST_DEF(dc, dt, dn, sc, st, sn) CA_P_CAST_DEF1(dt, dn, st, sn, CA_P_CAT_##sn)
+#define CA_P_CAST_DEF(dc, dt, dn, sc, st, sn)                                          \
+    CA_P_CAST_DEF1(dt, dn, st, sn, CA_P_CAT_##sn)
 CA_FOR_EACH_DTYPE_PAIR(CA_P_CAST_DEF)
 
 /* ---- small helpers ------------------------------------------------------------------ */
 /* Truth value of one element, as NumPy's nonzero. */
-CA_HD int ca_half_nonzero(ca_half h) { return (h.bits & 0x7fffu) != 0; }
+CA_HD int
+ca_half_nonzero(ca_half h)
+{
+    return (h.bits & 0x7fffu) != 0;
+}
 
 #ifdef __CUDACC__
 /* ---- C++ views for templated kernels --------------------------------------------- */
-template <int Code>
-struct ca_ctype;
-#define CA_P_CTYPE_DEF(code, ctype, name) \
-    template <>                          \
-    struct ca_ctype<code> {              \
-        typedef ctype type;              \
+template <int Code> struct ca_ctype;
+#define CA_P_CTYPE_DEF(code, ctype, name)                                              \
+    template <> struct ca_ctype<code> {                                                \
+        typedef ctype type;                                                            \
     };
 CA_FOR_EACH_DTYPE(CA_P_CTYPE_DEF)
 #undef CA_P_CTYPE_DEF
 
-template <int Dst, int Src>
-struct ca_caster;
-#define CA_P_CASTER_DEF(dc, dt, dn, sc, st, sn)                      \
-    template <>                                                     \
-    struct ca_caster<dc, sc> {                                      \
-        static CA_HD dt cast(st x) { return ca_cast_##dn##_##sn(x); } \
+template <int Dst, int Src> struct ca_caster;
+#define CA_P_CASTER_DEF(dc, dt, dn, sc, st, sn)                                        \
+    template <> struct ca_caster<dc, sc> {                                             \
+        static CA_HD dt cast(st x) { return ca_cast_##dn##_##sn(x); }                  \
     };
 CA_FOR_EACH_DTYPE_PAIR(CA_P_CASTER_DEF)
 #undef CA_P_CASTER_DEF

@@ -11,6 +11,8 @@ through csrc/launch.c (which flushes first); these tests keep it so on every mac
 """
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -171,3 +173,24 @@ def test_function_finder_finds_functions():
 def test_functions_fit_on_a_screen(path):
     long = [(n, line, k) for n, line, k in functions(code(path)) if k > MAX_FUNCTION_LINES]
     assert not long, f"{path.name}: functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def c_sources():
+    """Every tracked C, header and CUDA source of the project."""
+    paths = []
+    for d in ("csrc", "kernels", "tests/c"):
+        for ext in ("*.c", "*.h", "*.cu", "*.cuh"):
+            paths += sorted((ROOT / d).rglob(ext))
+    return paths
+
+
+@pytest.mark.skipif(shutil.which("clang-format") is None,
+                    reason="clang-format is not installed here (CI's machine has it)")
+def test_tree_follows_clang_format():
+    """The tree is formatted by the project's .clang-format (clang-format -i)."""
+    paths = [str(p) for p in c_sources()]
+    assert paths
+    r = subprocess.run(["clang-format", "--dry-run", "--Werror", *paths],
+                       capture_output=True, text=True, cwd=ROOT)
+    bad = sorted({line.split(":")[0] for line in r.stderr.splitlines() if ": error:" in line})
+    assert r.returncode == 0 and not bad, f"run clang-format -i on: {bad}"

@@ -47,11 +47,11 @@ from ._core import (  # noqa: E402,F401
 # are ndarray attributes, asarray imports both protocols
 from ._core import from_dlpack  # noqa: E402,F401
 
-# Reductions and scans (csrc/reduction.c, kernels/reduce*.cu, host_reduce.c)
-from ._core import (  # noqa: E402,F401
-    sum, prod, mean, max, amax, min, amin, argmax, argmin, var, std, any, all,
-    cumsum, cumprod,
-)
+# Reductions and scans: every function and alias of kernels/reductions.def
+# (csrc/reduction.c; sum, prod, mean, max/amax, min/amin, argmax, argmin, var, std,
+# any, all, cumsum, cumprod), so that a new row needs no line here.
+from ._generated_reductions import NAMES as _RED_NAMES, ALIASES as _RED_ALIASES  # noqa: E402
+globals().update({_n: getattr(_core, _n) for _n in (*_RED_NAMES, *_RED_ALIASES)})
 
 # Searching: nonzero, flatnonzero, argwhere, count_nonzero (csrc/search.c); where(cond)
 # with one argument forwards to nonzero

@@ -17,24 +17,24 @@
 
 static int failures = 0;
 
-#define EXPECT(cond)                                                          \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                       \
-            return;                                                           \
-        }                                                                     \
+#define EXPECT(cond)                                                                   \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
+            failures++;                                                                \
+            return;                                                                    \
+        }                                                                              \
     } while (0)
 
-#define CHECK_POOL(p)                                                         \
-    do {                                                                      \
-        int line_ = ca_pool_check(p);                                         \
-        if (line_ != 0) {                                                     \
-            fprintf(stderr, "%s:%d: pool invariant at pool.c:%d\n", __FILE__, \
-                    __LINE__, line_);                                         \
-            failures++;                                                       \
-            return;                                                           \
-        }                                                                     \
+#define CHECK_POOL(p)                                                                  \
+    do {                                                                               \
+        int line_ = ca_pool_check(p);                                                  \
+        if (line_ != 0) {                                                              \
+            fprintf(stderr, "%s:%d: pool invariant at pool.c:%d\n", __FILE__,          \
+                    __LINE__, line_);                                                  \
+            failures++;                                                                \
+            return;                                                                    \
+        }                                                                              \
     } while (0)
 
 /* xorshift64*: deterministic, seeded per test */
@@ -67,15 +67,15 @@ stats(ca_pool *p)
 /* ---- a scripted upstream: a byte budget and fake streams ------------------- */
 
 typedef struct {
-    size_t budget;          /* refuse allocations beyond this many live bytes */
+    size_t budget; /* refuse allocations beyond this many live bytes */
     size_t live;
     int n_alloc, n_free, n_wait, n_stream_sync, n_device_sync;
     ca_stream_t last_waiter, last_producer;
-    int yield;              /* sched_yield in alloc, to widen race windows */
+    int yield; /* sched_yield in alloc, to widen race windows */
     pthread_mutex_t m;
 } script;
 
-#define SCRIPT_OOM 2        /* like cudaErrorMemoryAllocation */
+#define SCRIPT_OOM 2 /* like cudaErrorMemoryAllocation */
 
 static int
 s_alloc(void *ctx, size_t size, char **ptr)
@@ -144,7 +144,7 @@ s_device_sync(void *ctx)
 static ca_pool *
 script_pool(script *s, int with_streams)
 {
-    ca_pool_upstream up = {s, s_alloc, s_free, NULL, NULL, NULL};
+    ca_pool_upstream up = { s, s_alloc, s_free, NULL, NULL, NULL };
     memset(s, 0, sizeof(*s));
     pthread_mutex_init(&s->m, NULL);
     if (with_streams) {
@@ -169,7 +169,9 @@ test_zero_and_rounding(void)
     EXPECT(ca_pool_alloc(p, 0, NULL, &b) == 0 && b == NULL);
     EXPECT(stats(p).total_bytes == 0 && stats(p).n_upstream_allocs == 0);
     ca_pool_free(p, NULL);
-    size_t sizes[] = {1, 511, 512, 513, 1000, 4096 * 4, 1 << 20, (1 << 20) + 1, 3000000};
+    size_t sizes[] = {
+        1, 511, 512, 513, 1000, 4096 * 4, 1 << 20, (1 << 20) + 1, 3000000
+    };
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         size_t want = (sizes[i] + 511) / 512 * 512;
         EXPECT(ca_pool_alloc(p, sizes[i], NULL, &b) == 0 && b != NULL);
@@ -443,9 +445,9 @@ test_limit_and_oom(void)
     sc.budget = 20 << 20;
     ca_block *c;
     EXPECT(ca_pool_alloc(p, 18 << 20, NULL, &a) == 0);
-    EXPECT(ca_pool_alloc(p, 1000, NULL, &b) == 0);          /* a 2 MiB segment */
+    EXPECT(ca_pool_alloc(p, 1000, NULL, &b) == 0); /* a 2 MiB segment */
     ca_pool_free(p, b);
-    EXPECT(ca_pool_alloc(p, 1536 << 10, NULL, &c) == 0);    /* after the retry */
+    EXPECT(ca_pool_alloc(p, 1536 << 10, NULL, &c) == 0); /* after the retry */
     EXPECT(sc.n_free == 1 && stats(p).n_oom_retries == 1);
     EXPECT(ca_pool_alloc(p, 4 << 20, NULL, &b) == SCRIPT_OOM && b == NULL);
     EXPECT(stats(p).n_oom_errors == 1 && stats(p).n_oom_retries == 2);
@@ -551,7 +553,7 @@ worker(void *v)
     live_t live[64];
     int n = 0;
     uint64_t s = w->seed;
-    ca_stream_t streams[2] = {S1, S2};
+    ca_stream_t streams[2] = { S1, S2 };
     for (int op = 0; op < 20000 && !w->bad; op++) {
         if (n < 64 && (n == 0 || rnd(&s) % 2)) {
             ca_block *b;

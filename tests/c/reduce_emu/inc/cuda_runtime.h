@@ -19,8 +19,12 @@
 #define __launch_bounds__(...)
 #define __shared__ static
 
-struct dim3 { unsigned x = 1, y = 1, z = 1; };
-struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+struct alignas(16) uint4 {
+    unsigned x, y, z, w;
+};
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 enum { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
@@ -30,14 +34,18 @@ extern dim3 threadIdx, blockIdx, gridDim, blockDim;
 extern int emu_sms;
 extern std::atomic<long> emu_launches;
 
-struct EmuBarrier { int n = 0, arrived = 0; long gen = 0; };
+struct EmuBarrier {
+    int n = 0, arrived = 0;
+    long gen = 0;
+};
 extern EmuBarrier emu_bb, emu_wb[64];
 extern uint32_t emu_warp_buf[64][32];
 extern ucontext_t emu_sched;
 extern ucontext_t *emu_fctx;
 void emu_yield();
 
-inline void emu_wait(EmuBarrier &b)
+inline void
+emu_wait(EmuBarrier &b)
 {
     long g = b.gen;
     if (++b.arrived == b.n) {
@@ -45,12 +53,20 @@ inline void emu_wait(EmuBarrier &b)
         b.gen++;
         return;
     }
-    while (b.gen == g) emu_yield();
+    while (b.gen == g)
+        emu_yield();
 }
-inline void __syncthreads() { emu_wait(emu_bb); }
+inline void
+__syncthreads()
+{
+    emu_wait(emu_bb);
+}
 /* one address space: the readback mirror's fence orders nothing here */
-inline void __threadfence_system() {}
-inline uint32_t __shfl_down_sync(unsigned, uint32_t v, int d)
+inline void
+__threadfence_system()
+{}
+inline uint32_t
+__shfl_down_sync(unsigned, uint32_t v, int d)
 {
     int w = threadIdx.x / 32, l = threadIdx.x % 32;
     emu_warp_buf[w][l] = v;
@@ -59,7 +75,8 @@ inline uint32_t __shfl_down_sync(unsigned, uint32_t v, int d)
     emu_wait(emu_wb[w]);
     return r;
 }
-inline uint32_t __shfl_up_sync(unsigned, uint32_t v, int d)
+inline uint32_t
+__shfl_up_sync(unsigned, uint32_t v, int d)
 {
     int w = threadIdx.x / 32, l = threadIdx.x % 32;
     emu_warp_buf[w][l] = v;
@@ -68,30 +85,68 @@ inline uint32_t __shfl_up_sync(unsigned, uint32_t v, int d)
     emu_wait(emu_wb[w]);
     return r;
 }
-template <class T> inline T __ldg(const T *p)
+template <class T>
+inline T
+__ldg(const T *p)
 {
-    if (((uintptr_t)p) % alignof(T)) { fprintf(stderr, "MISALIGNED __ldg %p\n", (void*)p); abort(); }
+    if (((uintptr_t)p) % alignof(T)) {
+        fprintf(stderr, "MISALIGNED __ldg %p\n", (void *)p);
+        abort();
+    }
     return *p;
 }
-inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
-inline double __longlong_as_double(long long i) { double f; memcpy(&f, &i, 8); return f; }
-inline cudaError_t cudaGetLastError() { return cudaSuccess; }
-inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) { *v = emu_sms; return 0; }
+inline float
+__int_as_float(int i)
+{
+    float f;
+    memcpy(&f, &i, 4);
+    return f;
+}
+inline double
+__longlong_as_double(long long i)
+{
+    double f;
+    memcpy(&f, &i, 8);
+    return f;
+}
+inline cudaError_t
+cudaGetLastError()
+{
+    return cudaSuccess;
+}
+inline cudaError_t
+cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int)
+{
+    *v = emu_sms;
+    return 0;
+}
 
 void emu_run_block(void (*tramp)(void *), void *ctx, unsigned block);
 
+template <class F, class A> struct EmuCall {
+    F f;
+    const A *args;
+};
 template <class F, class A>
-struct EmuCall { F f; const A *args; };
-template <class F, class A>
-void emu_tramp(void *p) { auto *c = (EmuCall<F, A> *)p; c->f(*c->args); }
+void
+emu_tramp(void *p)
+{
+    auto *c = (EmuCall<F, A> *)p;
+    c->f(*c->args);
+}
 
 template <class F, class A>
-void emu_launch(F f, unsigned grid, unsigned block, const A &args)
+void
+emu_launch(F f, unsigned grid, unsigned block, const A &args)
 {
     emu_launches++;
-    if (grid > (1u << 22)) { fprintf(stderr, "grid too large for emu: %u\n", grid); abort(); }
-    gridDim.x = grid; blockDim.x = block;
-    EmuCall<F, A> c{f, &args};
+    if (grid > (1u << 22)) {
+        fprintf(stderr, "grid too large for emu: %u\n", grid);
+        abort();
+    }
+    gridDim.x = grid;
+    blockDim.x = block;
+    EmuCall<F, A> c{ f, &args };
     for (unsigned b = 0; b < grid; b++) {
         blockIdx.x = b;
         emu_run_block(&emu_tramp<F, A>, &c, block);
