@@ -20,6 +20,7 @@ from ._core import (  # noqa: E402,F401
 )
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
+from ._indexing import *  # noqa: E402,F401,F403
 
 # Matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
 from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
