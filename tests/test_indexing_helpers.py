@@ -91,7 +91,9 @@ def test_take_edge(dev):
     raises_like(lambda: np.take(h, [0], axis=2), lambda: ca.take(x, [0], axis=2))
     raises_like(lambda: np.take(h, [0], mode="bad"), lambda: ca.take(x, [0],
                                                                      mode="bad"))
-    raises_like(lambda: np.take(h, [0.5]), lambda: ca.take(x, [0.5]))
+    same(ca.take(x, [1.7, -1.2]), np.take(h, [1.7, -1.2]))  # a list: cast as int()
+    raises_like(lambda: np.take(h, np.array([0.5])),
+                lambda: ca.take(x, D(np.array([0.5]), dev)))
     e = np.zeros((0, 3))
     raises_like(lambda: np.take(e, [0], axis=0, mode="wrap"),
                 lambda: ca.take(D(e, dev), [0], axis=0, mode="wrap"))
@@ -262,6 +264,11 @@ def test_select(dev, dtype):
     same(got, np.select(conds, choices))
     got = ca.select([D(c, dev) for c in conds], [D(x, dev), 1.5], default=0)
     same(got, np.select(conds, [x, 1.5], default=0))
+    # 0-d and empty
+    same(ca.select([D(np.bool_(True), dev)], [D(np.float32(3), dev)]),
+         np.select([np.bool_(True)], [np.float32(3)]))
+    same(ca.select([D(np.zeros(0, bool), dev)], [D(np.zeros(0, dtype), dev)]),
+         np.select([np.zeros(0, bool)], [np.zeros(0, dtype)]))
     # overlapping conditions: the first wins
     c2 = [xr < 5, xr < 8]
     same(ca.select([D(c, dev) for c in c2], [D(x, dev), D(x * 3, dev)]),
@@ -565,6 +572,6 @@ def test_r_c(dev):
     same(ca.r_["-1", D(b, dev), D(b, dev)], np.r_["-1", b, b])
     same(ca.c_[x, x], np.c_[a, a])
     same(ca.c_[D(b, dev), 1, 2], np.c_[b, 1, 2])
-    same(ca.r_[()], np.r_[()])
+    raises_like(lambda: np.r_[()], lambda: ca.r_[()])
     with pytest.raises(ValueError):
         ca.r_[x, "0"]

@@ -69,6 +69,21 @@ def _int_index(idx, what="indices"):
     return idx
 
 
+def _take_index(indices, device):
+    """take's and put's indices as NumPy casts them: a cuarray must be integer or bool
+    ('same_kind' to intp), a host sequence is cast to intp as int() would."""
+    if isinstance(indices, _core.ndarray):
+        if indices.dtype.kind not in "iub":
+            raise TypeError(f"Cannot cast array data from dtype('{indices.dtype}') to "
+                            "dtype('int64') according to the rule 'same_kind'")
+        return indices.astype(_INTP) if indices.dtype.kind == "b" else indices
+    h = _np.asarray(indices)
+    if h.dtype.kind not in "iu":
+        h = h.astype(_np.intp) if h.dtype.kind in "bf" or h.size == 0 else \
+            _np.array(indices, dtype=_np.intp)
+    return _core.asarray(h, device=device)
+
+
 def _cycle(v, n):
     """v's flat elements repeated cyclically to n of them (put, place, putmask)."""
     v = v.reshape(-1)
@@ -82,7 +97,7 @@ def _apply_mode(idx, n, mode, raise_exc=None):
     """Indices into an axis of length n under NumPy's clip modes."""
     if mode == "raise" or mode == 0:
         if raise_exc is not None and idx.size and bool(_core.any(_core.logical_or(
-                _core.less(idx, -n if raise_exc is IndexError else 0),
+                _core.less(idx, -n if isinstance(raise_exc, IndexError) else 0),
                 _core.greater_equal(idx, n)))):
             raise raise_exc
         return idx
@@ -111,7 +126,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     wraps them, 'clip' clips them into [0, n - 1].
     """
     a = _arr(a)
-    idx = _int_index(_arr(indices, a.device))
+    idx = _take_index(indices, a.device)
     if axis is None:
         a = a.reshape(-1)
         axis = 0
@@ -135,7 +150,7 @@ def put(a, ind, v, mode="raise"):
     """
     if not isinstance(a, _core.ndarray):
         raise TypeError(f"argument 1 must be cuarray.ndarray, not {type(a).__name__}")
-    idx = _int_index(_arr(ind, a.device)).reshape(-1)
+    idx = _take_index(ind, a.device).reshape(-1)
     v = _arr(v, a.device)
     if idx.shape[0] == 0 or v.size == 0:
         return None
@@ -359,7 +374,7 @@ def select(condlist, choicelist, default=0):
         else:
             v = _core.full((), v, dtype=dt, device=c.device)
         res = _core.where(c, v, res)
-    return _core.ascontiguousarray(res)
+    return res  # where made a new array: no broadcast view escapes
 
 
 # -- diagonals -----------------------------------------------------------------
@@ -740,43 +755,29 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     dev = start.device
     if bool(_core.any(_core.equal(start, 0))) or bool(_core.any(_core.equal(stop, 0))):
         raise ValueError("Geometric sequence cannot include zero")
-    dt = _np.result_type(start.dtype, stop.dtype, float(num))
+    # NumPy's rule: the float64 default (or dtype) takes part in the promotion.
+    dt = _np.result_type(start.dtype, stop.dtype, float(num),
+                         _np.dtype(float if dtype is None else dtype))
     if dtype is None:
         dtype = dt
-    else:
-        dt = _np.result_type(dt, dtype)
     start = start.astype(dt)
     stop = stop.astype(dt)
     shape = _core.broadcast_shapes(tuple(start.shape), tuple(stop.shape))
     start = _core.broadcast_to(start, shape)
     stop = _core.broadcast_to(stop, shape)
-    if dt.kind == "c":
-        # Complex: the sequence runs on the log of the complex numbers, as NumPy's.
-        log_start = _core.log10(start)
-        log_stop = _core.log10(stop)
-        res = logspace(log_start, log_stop, num=num, endpoint=endpoint, base=10.0,
-                       dtype=dt)
-        out_sign = None
-    else:
-        out_sign = _core.sign(start)
-        # Both negative: the sequence is the positive one, negated.
-        start = _core.absolute(start)
-        stop = _core.multiply(stop, out_sign)
-        neg_stop = _core.less(stop, 0)
-        if bool(_core.any(neg_stop)):
-            # Opposite signs: NumPy takes the log of a negative and gets NaNs.
-            pass
-        log_start = _core.log10(start)
-        log_stop = _core.log10(stop)
-        res = logspace(log_start, log_stop, num=num, endpoint=endpoint, base=10.0,
-                       dtype=dt)
+    # Negative reals and complex values: rotate start onto the positive reals, run
+    # the sequence there, rotate back (no negligible real or imaginary parts).
+    out_sign = _core.sign(start)
+    start = _core.divide(start, out_sign)
+    stop = _core.divide(stop, out_sign)
+    res = logspace(_core.log10(start), _core.log10(stop), num=num,
+                   endpoint=endpoint, base=10.0, dtype=dt)
     # The ends are start and stop exactly, not 10 ** log10(x).
     if num > 0:
         res[0] = start
         if num > 1 and endpoint:
             res[-1] = stop
-    if out_sign is not None:
-        res = _core.multiply(res, out_sign)
+    res = _core.multiply(res, out_sign)
     if axis != 0:
         res = _core.moveaxis(res, 0, axis)
     return res.astype(dtype)
@@ -935,7 +936,7 @@ class _AxisConcatenator:
                 types.append(newobj.dtype)
             objs.append(newobj)
         if not objs:
-            return _core.empty((0,), dtype=float, device=dev)
+            raise ValueError("need at least one array to concatenate")
         final = _np.result_type(*types)
         return _core.concatenate([o.astype(final) for o in objs], axis=axis)
 
