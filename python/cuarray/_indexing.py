@@ -1,6 +1,6 @@
-"""Indexing helpers as NumPy's (numpy/_core/fromnumeric.py, numpy/lib/_index_tricks_impl.py,
-_twodim_base_impl.py, _function_base_impl.py): take/put and their along-axis forms,
-choose, compress, extract, place, putmask, select, the diagonal and triangle helpers,
+"""Indexing helpers as NumPy's (numpy/_core/fromnumeric.py, numpy/lib/
+_index_tricks_impl.py, _twodim_base_impl.py, _function_base_impl.py): take/put and
+their along-axis forms, choose, compress, extract, place, putmask, select, the diagonal and triangle helpers,
 index grids, meshgrid, logspace, geomspace, vander, and the index objects r_, c_, s_,
 index_exp, mgrid, ogrid.
 
@@ -57,16 +57,6 @@ def _axis(axis, ndim):
     if not -ndim <= axis < ndim:
         raise _AxisError(axis, ndim)
     return axis % ndim if ndim else 0
-
-
-def _int_index(idx, what="indices"):
-    if idx.dtype.kind not in "iu":
-        if idx.dtype.kind == "b" or idx.size == 0:
-            return idx.astype(_INTP)
-        raise IndexError(f"`{what}` must be an integer array" if what != "indices"
-                         else "arrays used as indices must be of integer (or boolean) "
-                         "type")
-    return idx
 
 
 def _take_index(indices, device):
@@ -215,17 +205,23 @@ def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, _core.ndarray):
         raise TypeError("arr must be a cuarray.ndarray")
     indices = _arr(indices, arr.device)
-    target = arr
     if axis is None:
         if indices.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
-        if not arr.flags.c_contiguous:
-            raise ValueError("put_along_axis with axis=None needs a C-contiguous arr")
-        target = arr.reshape(-1)
-        axis = 0
-    else:
-        axis = _axis(axis, arr.ndim)
-    target[_along_axis_index(target, indices, axis)] = values
+        if indices.dtype.kind not in "iu":
+            raise IndexError("`indices` must be an integer array")
+        # Flat positions written through arr's own coordinates: arr may be a view
+        # that reshape(-1) would copy.
+        n = arr.size
+        idx = indices.astype(_INTP)
+        if idx.size and bool(_core.any(_core.logical_or(
+                _core.less(idx, -n), _core.greater_equal(idx, n)))):
+            raise IndexError(f"index out of bounds for axis 0 with size {n}")
+        idx = _core.where(_core.less(idx, 0), _core.add(idx, n), idx)
+        arr[unravel_index(idx, arr.shape)] = values
+        return
+    axis = _axis(axis, arr.ndim)
+    arr[_along_axis_index(arr, indices, axis)] = values
 
 
 def choose(a, choices, out=None, mode="raise"):
