@@ -372,6 +372,11 @@ def test_indices(dev, dims, dtype, sparse):
          np.indices(dims, dtype=dtype, sparse=sparse))
 
 
+def test_indices_errors(dev):
+    raises_like(lambda: np.indices((-1, 2)), lambda: ca.indices((-1, 2), device=dev))
+    raises_like(lambda: np.indices((1.5,)), lambda: ca.indices((1.5,), device=dev))
+
+
 def test_ix(dev):
     a, b = np.array([0, 2]), np.array([True, False, True, True])
     same(ca.ix_(D(a, dev), D(b, dev)), np.ix_(a, b))

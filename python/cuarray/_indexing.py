@@ -1,8 +1,8 @@
 """Indexing helpers as NumPy's (numpy/_core/fromnumeric.py, numpy/lib/
 _index_tricks_impl.py, _twodim_base_impl.py, _function_base_impl.py): take/put and
-their along-axis forms, choose, compress, extract, place, putmask, select, the diagonal and triangle helpers,
-index grids, meshgrid, logspace, geomspace, vander, and the index objects r_, c_, s_,
-index_exp, mgrid, ogrid.
+their along-axis forms, choose, compress, extract, place, putmask, select, the
+diagonal and triangle helpers, index grids, meshgrid, logspace, geomspace, vander, and
+the index objects r_, c_, s_, index_exp, mgrid, ogrid.
 
 Every function is a composition of the ndarray's own indexing (csrc/index.c: integer
 arrays, booleans, setitem), where, arange, linspace and the element-wise functions: no
@@ -493,7 +493,9 @@ def indices(dimensions, dtype=int, sparse=False, *, device=None):
     The grid of indices of an array of shape `dimensions`: one array of shape
     (N,) + dimensions, or (sparse) a tuple of N broadcastable ones.
     """
-    dimensions = tuple(dimensions)
+    dimensions = tuple(operator.index(d) for d in dimensions)
+    if any(d < 0 for d in dimensions):
+        raise ValueError("negative dimensions are not allowed")
     n = len(dimensions)
     res = []
     for i, d in enumerate(dimensions):
