@@ -303,6 +303,17 @@ def test_diagonal(dev, dtype, shape, offset):
     if len(shape) == 3:
         same(ca.diagonal(D(h, dev), offset, -1, 0), np.diagonal(h, offset, -1, 0))
         same(ca.diagonal(D(h, dev), offset, 2, 1), np.diagonal(h, offset, 2, 1))
+        same(ca.diagonal(D(h, dev), offset, 1, 2), np.diagonal(h, offset, 1, 2))
+    # a non-contiguous a takes the gather path
+    hs = np.swapaxes(h, 0, 1)
+    same(ca.diagonal(ca.swapaxes(D(h, dev), 0, 1), offset), np.diagonal(hs, offset))
+
+
+def test_diagonal_view(dev):
+    h = np.arange(12.0).reshape(3, 4)
+    x = D(h, dev)
+    d = ca.diagonal(x, 1)
+    assert d.base is not None  # a view: no copy of the diagonal
 
 
 def test_diagonal_errors(dev):

@@ -379,8 +379,10 @@ def select(condlist, choicelist, default=0):
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """diagonal(a, offset=0, axis1=0, axis2=1)
 
-    The diagonal of `a` over axis1 and axis2 (at `offset`) as the last axis. NumPy
-    returns a read-only view; this returns a new array (one gather).
+    The diagonal of `a` over axis1 and axis2 (at `offset`) as the last axis. For a
+    C-contiguous a with axis2 == axis1 + 1 (the default for any a) it is a strided
+    view of a, as NumPy's (which is read-only; this one, as CuPy's, is writable);
+    otherwise a new array (one gather).
     """
     a = _arr(a)
     if a.ndim < 2:
@@ -390,16 +392,24 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
     offset = operator.index(offset)
-    b = _core.moveaxis(a, (ax1, ax2), (-2, -1))
-    n1, n2 = b.shape[-2], b.shape[-1]
+    n1, n2 = a.shape[ax1], a.shape[ax2]
     if offset >= 0:
         m = max(0, min(n1, n2 - offset))
     else:
         m = max(0, min(n1 + offset, n2))
-    i = _core.arange(max(-offset, 0), max(-offset, 0) + m, dtype=_INTP,
-                     device=a.device)
-    j = _core.arange(max(offset, 0), max(offset, 0) + m, dtype=_INTP,
-                     device=a.device)
+    r0, c0 = max(-offset, 0), max(offset, 0)
+    if ax2 == ax1 + 1 and a.flags.c_contiguous:
+        # The two axes as one of n1 * n2: the diagonal is every (n2 + 1)-th element.
+        shp = tuple(a.shape)
+        flat = a.reshape(shp[:ax1] + (n1 * n2,) + shp[ax2 + 1:])
+        start = r0 * n2 + c0
+        sl = slice(start, start + (m - 1) * (n2 + 1) + 1, n2 + 1) if m else \
+            slice(0, 0)
+        d = flat[(slice(None),) * ax1 + (sl,)]
+        return d if ax1 == a.ndim - 2 else _core.moveaxis(d, ax1, -1)
+    b = _core.moveaxis(a, (ax1, ax2), (-2, -1))
+    i = _core.arange(r0, r0 + m, dtype=_INTP, device=a.device)
+    j = _core.arange(c0, c0 + m, dtype=_INTP, device=a.device)
     return b[..., i, j]
 
 
