@@ -364,6 +364,12 @@ def test_fill_diagonal(dev, dtype, shape, wrap, val):
     np.fill_diagonal(h, np.asarray(val).astype(dtype), wrap=wrap)
     ca.fill_diagonal(x, D(np.asarray(val).astype(dtype), dev), wrap=wrap)
     same(x, h)
+    if len(shape) == 2:  # a transposed view: the gather path
+        h = data(shape[::-1], dtype).T
+        x = D(data(shape[::-1], dtype), dev).T
+        np.fill_diagonal(h, np.asarray(val).astype(dtype), wrap=wrap)
+        ca.fill_diagonal(x, D(np.asarray(val).astype(dtype), dev), wrap=wrap)
+        same(x, h)
 
 
 def test_fill_diagonal_errors(dev):

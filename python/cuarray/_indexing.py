@@ -490,7 +490,11 @@ def fill_diagonal(a, val, wrap=False):
         v = _cycle(v, cnt)
     else:
         v = v.reshape(())
-    a[unravel_index(pos, a.shape)] = v
+    if a.flags.c_contiguous:
+        # NumPy's own a.flat[:end:step]: a strided slice of the flat view, no gather
+        a.reshape(-1)[0:end:step] = v
+    else:
+        a[unravel_index(pos, a.shape)] = v
     return None
 
 
