@@ -177,7 +177,7 @@ def test_along_axis_errors(dev):
 def test_choose(dev, mode, dtype):
     a = np.array([[0, 1, 2], [2, 1, 0]]) if mode == "raise" else np.array([[0, 4, -1]])
     ch = [data((3,), dtype, seed=s) for s in range(3)]
-    ch[1] = ch[1].astype(np.float64)  # promotion across choices
+    ch[1] = ch[1].real.astype(np.float64)  # promotion across choices
     same(ca.choose(D(a, dev), [D(c, dev) for c in ch], mode=mode),
          np.choose(a, ch, mode=mode))
     same(ca.choose(D(np.int64(1), dev), [D(c, dev) for c in ch], mode=mode),
@@ -204,7 +204,7 @@ def test_compress_extract(dev, dtype, axis):
          np.compress(cond, h, axis=axis))
     same(ca.compress([False] * 3, D(h, dev), axis=axis),
          np.compress([False] * 3, h, axis=axis))
-    m = (h.astype(np.float64).real % 2) == 0
+    m = (h.real.astype(np.float64) % 2) == 0
     same(ca.extract(D(m, dev), D(h, dev)), np.extract(m, h))
     same(ca.extract(D(h, dev), D(h, dev)), np.extract(h, h))
 
@@ -604,3 +604,31 @@ def test_r_c(dev):
     raises_like(lambda: np.r_[()], lambda: ca.r_[()])
     with pytest.raises(ValueError):
         ca.r_[x, "0"]
+
+
+R_C_CASES = {
+    "c_ slices": lambda m, A: m.c_[0:3, 4:7],
+    "c_ 1d and 2d": lambda m, A: m.c_[A([[1, 2], [3, 4]]), A([5, 6])],
+    "r_ bool scalar": lambda m, A: m.r_[True, A(np.array([1, 2], np.int8))],
+    "r_ weak int": lambda m, A: m.r_[A(np.array([1, 2], np.int8)), 3],
+    "r_ float scalar": lambda m, A: m.r_[1, 2.5],
+    "r_ numpy scalar": lambda m, A: m.r_[np.float32(1), A(np.array([1, 2], np.int8))],
+    "r_ '1'": lambda m, A: m.r_["1", A([[1], [2]]), A([[3], [4]])],
+    "r_ '0,2,-1'": lambda m, A: m.r_["0,2,-1", A([1, 2]), A([3, 4])],
+    "r_ '0,3,1'": lambda m, A: m.r_["0,3,1", A([[1, 2]]), A([[3, 4]])],
+    "mgrid negative step": lambda m, A: m.mgrid[5:0:-2],
+    "mgrid float step": lambda m, A: m.mgrid[0:1:0.25, 0:2],
+    "mgrid count": lambda m, A: m.mgrid[-1:1:3j],
+    "ogrid one slice": lambda m, A: m.ogrid[0:4],
+}
+
+
+@pytest.mark.parametrize("case", list(R_C_CASES))
+def test_index_objects_more(dev, case):
+    f = R_C_CASES[case]
+    same(f(ca, lambda h: D(h, dev)), f(np, np.asarray))
+
+
+def test_r_bad_directive(dev):
+    raises_like(lambda: np.r_["abc", np.array([1])],
+                lambda: ca.r_["abc", D(np.array([1]), dev)])
