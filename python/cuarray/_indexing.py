@@ -230,7 +230,9 @@ def choose(a, choices, out=None, mode="raise"):
     choices[a[I]][I] for every index I of the broadcast shape: the choices are
     stacked into one array and gathered once.
     """
-    a = _arr(a)
+    dev = _dev_of(a, *(choices if isinstance(choices, (list, tuple)) else ()),
+                  choices)
+    a = _arr(a, dev)
     dev = a.device
     if isinstance(choices, _core.ndarray):
         choices = [choices[i] for i in range(choices.shape[0])]
@@ -765,7 +767,8 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     start = _arr(start, dev)
     stop = _arr(stop, start.device)
     dev = start.device
-    if bool(_core.any(_core.equal(start, 0))) or bool(_core.any(_core.equal(stop, 0))):
+    # One read back for both ends.
+    if bool(_core.any(_core.logical_or(_core.equal(start, 0), _core.equal(stop, 0)))):
         raise ValueError("Geometric sequence cannot include zero")
     # NumPy's rule: the float64 default (or dtype) takes part in the promotion.
     dt = _np.result_type(start.dtype, stop.dtype, float(num),
@@ -792,7 +795,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     res = _core.multiply(res, out_sign)
     if axis != 0:
         res = _core.moveaxis(res, 0, axis)
-    return res.astype(dtype)
+    return res if res.dtype == dtype else res.astype(dtype)
 
 
 def vander(x, N=None, increasing=False):
