@@ -182,6 +182,11 @@ def test_choose(dev, mode, dtype):
          np.choose(a, ch, mode=mode))
     same(ca.choose(D(np.int64(1), dev), [D(c, dev) for c in ch], mode=mode),
          np.choose(np.int64(1), ch, mode=mode))
+    # choices as one array (its first axis), broadcast against a
+    ch2 = data((3, 1, 3), dtype, seed=4)
+    a2 = a.reshape(-1, 1, 3) if a.size % 3 == 0 else a
+    same(ca.choose(D(a2, dev), D(ch2, dev), mode=mode),
+         np.choose(a2, ch2, mode=mode))
 
 
 def test_choose_errors(dev):

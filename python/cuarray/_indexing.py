@@ -234,21 +234,33 @@ def choose(a, choices, out=None, mode="raise"):
                   choices)
     a = _arr(a, dev)
     dev = a.device
-    if isinstance(choices, _core.ndarray):
-        choices = [choices[i] for i in range(choices.shape[0])]
-    choices = [_arr(c, dev) for c in choices]
-    if not choices:
-        raise ValueError("0-length sequence.")
     if a.dtype.kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to "
                         "dtype('int64') according to the rule 'safe'")
-    n = len(choices)
-    dt = _np.result_type(*[c.dtype for c in choices])
-    arrs = _core.broadcast_arrays(a, *choices)
-    shape = tuple(arrs[0].shape)
-    idx = arrs[0].astype(_INTP)
+    if isinstance(choices, _core.ndarray):
+        # One array of choices along its first axis: no per-choice Python work.
+        if choices.ndim == 0:
+            raise ValueError("0-d choices are not a sequence")
+        n = choices.shape[0]
+        if n == 0:
+            raise ValueError("0-length sequence.")
+        shape = _core.broadcast_shapes(tuple(a.shape), tuple(choices.shape[1:]))
+        # Each choice broadcasts against a: ones go after the choice axis.
+        c = choices.reshape((n,) + (1,) * (len(shape) - choices.ndim + 1)
+                            + tuple(choices.shape[1:]))
+        stacked = _core.broadcast_to(c, (n,) + shape).reshape(n, -1)
+        idx = _core.broadcast_to(a, shape).astype(_INTP)
+    else:
+        choices = [_arr(c, dev) for c in choices]
+        if not choices:
+            raise ValueError("0-length sequence.")
+        n = len(choices)
+        dt = _np.result_type(*[c.dtype for c in choices])
+        arrs = _core.broadcast_arrays(a, *choices)
+        shape = tuple(arrs[0].shape)
+        idx = arrs[0].astype(_INTP)
+        stacked = _core.stack([c.astype(dt) for c in arrs[1:]]).reshape(n, -1)
     idx = _apply_mode(idx, n, mode, ValueError("invalid entry in choice array"))
-    stacked = _core.stack([c.astype(dt) for c in arrs[1:]]).reshape(n, -1)
     size = stacked.shape[1]
     pos = _core.arange(size, dtype=_INTP, device=dev)
     res = stacked[idx.reshape(-1), pos].reshape(shape)
