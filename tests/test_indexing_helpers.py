@@ -189,6 +189,32 @@ def test_choose(dev, mode, dtype):
          np.choose(a2, ch2, mode=mode))
 
 
+def test_out(dev):
+    h = np.arange(12.0).reshape(3, 4)
+    x = D(h, dev)
+    out = ca.empty((2, 4), dtype=np.float64, device=dev)
+    assert ca.compress([True, False, True], x, axis=0, out=out) is out
+    same(out, np.compress([True, False, True], h, axis=0))
+    out = ca.empty((3,), dtype=np.int64, device=dev)
+    ch = [np.arange(3), np.arange(3) * 10]
+    assert ca.choose(D(np.array([1, 0, 1]), dev), [D(c, dev) for c in ch],
+                     out=out) is out
+    same(out, np.choose(np.array([1, 0, 1]), ch))
+    bad = ca.empty((5,), dtype=np.float64, device=dev)
+    raises_like(lambda: np.take(h, [0, 1], out=np.empty(5)),
+                lambda: ca.take(x, [0, 1], out=bad))
+
+
+def test_put_0d_and_empty(dev):
+    h = np.array(3.0)
+    x = D(h, dev)
+    np.put(h, [0], 7.0)
+    ca.put(x, [0], 7.0)
+    same(x, h)
+    raises_like(lambda: np.put(np.zeros(0), [0], 1.0),
+                lambda: ca.put(D(np.zeros(0), dev), [0], 1.0))
+
+
 def test_choose_errors(dev):
     ch = [np.arange(3), np.arange(3) * 10]
     c = [D(x, dev) for x in ch]
