@@ -264,6 +264,11 @@ def test_place_putmask(dev, dtype):
     np.place(hp, m, v)
     ca.place(x, D(m, dev), D(v, dev))
     same(x, hp)
+    x = D(h, dev).T  # a view: the boolean setitem path
+    hp = h.copy().T
+    np.place(hp, m.T, v)
+    ca.place(x, D(m.T, dev), D(v, dev))
+    same(x, hp)
     x = D(h, dev)
     hp = h.copy()
     np.putmask(hp, m, v)

@@ -323,7 +323,10 @@ def place(arr, mask, vals):
         return None
     if vals.size == 0:
         raise ValueError("Cannot insert from an empty array!")
-    arr[mask] = _cycle(vals, cnt)
+    if arr.flags.c_contiguous:
+        arr.reshape(-1)[pos] = _cycle(vals, cnt)  # the positions are known already
+    else:
+        arr[mask] = _cycle(vals, cnt)
     return None
 
 
