@@ -14,7 +14,11 @@ import operator
 
 import numpy as _np
 
-from . import _core
+import sys as _sys
+
+# the package namespace: element-wise functions live in _ufuncs, reductions and
+# shapes in _core; this module is imported last in __init__, so all are bound
+_ca = _sys.modules[__package__]
 
 __all__ = ["poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyfit",
            "roots"]
@@ -23,20 +27,20 @@ __all__ = ["poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyfi
 def _arr(a, device=None):
     if isinstance(a, poly1d):
         return a.coeffs
-    if isinstance(a, _core.ndarray):
+    if isinstance(a, _ca.ndarray):
         return a
-    return _core.asarray(a, device=device)
+    return _ca.asarray(a, device=device)
 
 
 def _host(a):
-    return a.get() if isinstance(a, _core.ndarray) else _np.asarray(a)
+    return a.get() if isinstance(a, _ca.ndarray) else _np.asarray(a)
 
 
 def _device_of(*args):
     for a in args:
         if isinstance(a, poly1d):
             return a.coeffs.device
-        if isinstance(a, _core.ndarray):
+        if isinstance(a, _ca.ndarray):
             return a.device
     return None
 
@@ -57,7 +61,7 @@ def poly(seq_of_zeros):
     dev = _device_of(seq_of_zeros)
     out = _np.poly(_host(seq_of_zeros))
     if isinstance(out, _np.ndarray):
-        return _core.asarray(out, device=dev)
+        return _ca.asarray(out, device=dev)
     return out
 
 
@@ -69,7 +73,7 @@ def roots(p):
     eigvals), returned on p's device.
     """
     dev = _device_of(p)
-    return _core.asarray(_np.roots(_host(p)), device=dev)
+    return _ca.asarray(_np.roots(_host(p)), device=dev)
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
@@ -84,7 +88,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
                       w=None if w is None else _host(w), cov=cov)
 
     def back(r):
-        return _core.asarray(r, device=dev) if isinstance(r, _np.ndarray) else r
+        return _ca.asarray(r, device=dev) if isinstance(r, _np.ndarray) else r
 
     if isinstance(res, tuple):
         return tuple(back(r) for r in res)
@@ -114,11 +118,11 @@ def polyval(p, x):
     dt = _np.result_type(x.dtype, p.dtype)
     d = p.shape[0] - 1
     if d < 0:
-        return _core.zeros(x.shape, dtype=x.dtype, device=x.device)
+        return _ca.zeros(x.shape, dtype=x.dtype, device=x.device)
     if d == 0:
-        return _core.zeros(x.shape, dtype=dt, device=x.device) + p[0]
+        return _ca.zeros(x.shape, dtype=dt, device=x.device) + p[0]
     xs = x.astype(dt)
-    powers = _core.cumprod(_core.broadcast_to(xs[..., None], x.shape + (d,)), axis=-1)
+    powers = _ca.cumprod(_ca.broadcast_to(xs[..., None], x.shape + (d,)), axis=-1)
     # powers[..., k] = x**(k+1); the highest power goes with p[0]
     y = (powers[..., ::-1] * p[:-1].astype(dt)).sum(axis=-1) + p[-1].astype(dt)
     return y.astype(dt)
@@ -127,7 +131,7 @@ def polyval(p, x):
 def _pad_front(a, n):
     if n <= 0:
         return a
-    return _core.concatenate([_core.zeros((n,), dtype=a.dtype, device=a.device), a])
+    return _ca.concatenate([_ca.zeros((n,), dtype=a.dtype, device=a.device), a])
 
 
 def _addsub(a1, a2, sign):
@@ -179,22 +183,22 @@ def _polyder(p, m):
     for _ in range(m):
         n = p.shape[0] - 1
         if n <= 0:
-            return _core.zeros((1,), dtype=p.dtype, device=p.device)
-        p = p[:-1] * _core.arange(n, 0, -1, device=p.device)
+            return _ca.zeros((1,), dtype=p.dtype, device=p.device)
+        p = p[:-1] * _ca.arange(n, 0, -1, device=p.device)
     return p
 
 
 def _polyint(p, m, k):
     p = _arr(p)
-    k = _np.atleast_1d(_np.asarray(k) if not isinstance(k, _core.ndarray) else k.get())
+    k = _np.atleast_1d(_np.asarray(k) if not isinstance(k, _ca.ndarray) else k.get())
     if len(k) == 1 and m > 1:
         k = k[0] * _np.ones(m, float)
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
         n = p.shape[0]
-        c = _core.asarray(k[i:i + 1].astype(_np.float64), device=p.device)
-        p = _core.concatenate([p / _core.arange(n, 0, -1, dtype=_np.float64,
+        c = _ca.asarray(k[i:i + 1].astype(_np.float64), device=p.device)
+        p = _ca.concatenate([p / _ca.arange(n, 0, -1, dtype=_np.float64,
                                                 device=p.device), c])
     return p
 
@@ -260,7 +264,7 @@ class poly1d:
             first = int(nz.argmax()) if bool(nz.any()) else c_or_r.shape[0]
             c_or_r = c_or_r[first:]
         if c_or_r.shape[0] == 0:
-            c_or_r = _core.zeros((1,), dtype=c_or_r.dtype, device=c_or_r.device)
+            c_or_r = _ca.zeros((1,), dtype=c_or_r.dtype, device=c_or_r.device)
         self._coeffs = c_or_r
         self._variable = "x" if variable is None else variable
 
@@ -292,7 +296,7 @@ class poly1d:
     @staticmethod
     def _scalar(other):
         return isinstance(other, numbers.Number) or (
-            isinstance(other, (_np.ndarray, _core.ndarray, _np.generic))
+            isinstance(other, (_np.ndarray, _ca.ndarray, _np.generic))
             and _np.ndim(other) == 0 and not isinstance(other, poly1d))
 
     def __mul__(self, other):
@@ -320,7 +324,7 @@ class poly1d:
     def __pow__(self, val):
         if not _np.isscalar(val) or int(val) != val or val < 0:
             raise ValueError("Power to non-negative integers only.")
-        res = poly1d(_core.ones((1,), dtype=self._coeffs.dtype,
+        res = poly1d(_ca.ones((1,), dtype=self._coeffs.dtype,
                                 device=self._coeffs.device))
         for _ in range(int(val)):
             res = res * self
@@ -333,8 +337,8 @@ class poly1d:
         other = poly1d(_arr(other, self._coeffs.device))
         q, rem = _np.polydiv(self._coeffs.get(), other._coeffs.get())
         dev = self._coeffs.device
-        return (poly1d(_core.asarray(q, device=dev)),
-                poly1d(_core.asarray(rem, device=dev)))
+        return (poly1d(_ca.asarray(q, device=dev)),
+                poly1d(_ca.asarray(rem, device=dev)))
 
     __div__ = __truediv__
 

@@ -14,7 +14,11 @@ import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 from numpy.lib.array_utils import normalize_axis_tuple as _norm_axes
 
-from . import _core
+import sys as _sys
+
+# the package namespace: element-wise functions live in _ufuncs, reductions and
+# shapes in _core; this module is imported last in __init__, so all are bound
+_ca = _sys.modules[__package__]
 
 __all__ = ["ptp", "average", "cov", "corrcoef", "isclose", "allclose", "array_equal",
            "array_equiv", "diff", "ediff1d", "gradient", "trapezoid", "interp",
@@ -26,14 +30,14 @@ _NoValue = _np._NoValue
 
 
 def _arr(a, device=None):
-    if isinstance(a, _core.ndarray):
+    if isinstance(a, _ca.ndarray):
         return a
-    return _core.asarray(a, device=device)
+    return _ca.asarray(a, device=device)
 
 
 def _dev(*args):
     for a in args:
-        if isinstance(a, _core.ndarray):
+        if isinstance(a, _ca.ndarray):
             return a.device
     return None
 
@@ -61,7 +65,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, "
                         "use the bitwise_xor, the `^` operator, or the logical_xor "
                         "function instead.")
-    r = _core.max(a, axis=axis, keepdims=keepdims) - _core.min(a, axis=axis,
+    r = _ca.max(a, axis=axis, keepdims=keepdims) - _ca.min(a, axis=axis,
                                                               keepdims=keepdims)
     if out is not None:
         out[...] = r
@@ -80,10 +84,10 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if axis is not None:
         axis = _norm_axes(axis, a.ndim, argname="axis")
     if weights is None:
-        avg = _core.mean(a, axis=axis, keepdims=keepdims)
+        avg = _ca.mean(a, axis=axis, keepdims=keepdims)
         scl = avg.dtype.type(a.size / max(avg.size, 1)) if avg.size else \
             avg.dtype.type(0)
-        scl = _core.full(avg.shape, scl, dtype=avg.dtype, device=a.device)
+        scl = _ca.full(avg.shape, scl, dtype=avg.dtype, device=a.device)
     else:
         wgt = _arr(weights, a.device)
         if a.dtype.kind in "biu":
@@ -99,19 +103,19 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                                  "of a along specified axis.")
             # lay the weights along the axes they belong to
             order = sorted(range(len(axis)), key=lambda i: axis[i])
-            wgt = _core.transpose(wgt, order) if len(axis) > 1 else wgt
+            wgt = _ca.transpose(wgt, order) if len(axis) > 1 else wgt
             shape = [1] * a.ndim
             for ax in sorted(axis):
                 shape[ax] = a.shape[ax]
             wgt = wgt.reshape(tuple(shape))
-        scl = _core.sum(wgt.astype(result_dtype), axis=axis, keepdims=keepdims)
-        if bool(_core.any(scl == 0)):
+        scl = _ca.sum(wgt.astype(result_dtype), axis=axis, keepdims=keepdims)
+        if bool(_ca.any(scl == 0)):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        avg = _core.sum(_core.multiply(a.astype(result_dtype), wgt.astype(result_dtype)),
+        avg = _ca.sum(_ca.multiply(a.astype(result_dtype), wgt.astype(result_dtype)),
                         axis=axis, keepdims=keepdims) / scl
     if returned:
         if scl.shape != avg.shape:
-            scl = _core.broadcast_to(scl, avg.shape).copy()
+            scl = _ca.broadcast_to(scl, avg.shape).copy()
         return avg, scl
     return avg
 
@@ -143,19 +147,19 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
-        return _core.zeros((0, 0), dtype=_np.float64, device=m.device)
+        return _ca.zeros((0, 0), dtype=_np.float64, device=m.device)
     if y is not None:
         y = y.astype(dtype)
         y = y.reshape((1,) * (2 - y.ndim) + y.shape) if y.ndim < 2 else y
         if not rowvar and y.shape[0] != 1:
             y = y.T
-        X = _core.concatenate((X, y), axis=0)
+        X = _ca.concatenate((X, y), axis=0)
     if ddof is None:
         ddof = 0 if bias else 1
 
     w = None
     if fweights is not None:
-        fw = _np.asarray(fweights.get() if isinstance(fweights, _core.ndarray)
+        fw = _np.asarray(fweights.get() if isinstance(fweights, _ca.ndarray)
                          else fweights)
         if not _np.all(fw == _np.around(fw)):
             raise TypeError("fweights must be integer")
@@ -168,7 +172,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         w = fw.astype(_np.float64)
     aw = None
     if aweights is not None:
-        aw = _np.asarray(aweights.get() if isinstance(aweights, _core.ndarray)
+        aw = _np.asarray(aweights.get() if isinstance(aweights, _ca.ndarray)
                          else aweights, dtype=_np.float64)
         if aw.ndim > 1:
             raise RuntimeError("cannot handle multidimensional aweights")
@@ -179,13 +183,13 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         w = aw if w is None else w * aw
 
     if w is None:
-        avg = _core.mean(X, axis=1)
+        avg = _ca.mean(X, axis=1)
         fact = X.shape[1] - ddof
     else:
         # the weights are host values (checked above, as NumPy checks them)
         w_sum = w.sum()
-        wd = _core.asarray(w, device=X.device)
-        avg = _core.sum(X * wd, axis=1) / w_sum
+        wd = _ca.asarray(w, device=X.device)
+        avg = _ca.sum(X * wd, axis=1) / w_sum
         if ddof == 0:
             fact = w_sum
         elif aw is None:
@@ -199,7 +203,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         fact = 0.0
     X = X - avg[:, None]
     X_T = X.T if w is None else (X * wd).T
-    c = _core.matmul(X, _core.conj(X_T))
+    c = _ca.matmul(X, _ca.conj(X_T))
     with _np.errstate(divide="ignore"):
         scale = _np.true_divide(1, fact)
     c = c * scale
@@ -222,14 +226,14 @@ def corrcoef(x, y=None, rowvar=True, bias=_NoValue, ddof=_NoValue, *, dtype=None
         return c / c
     n = c.shape[0]
     d = c.reshape(-1)[::n + 1] if n else c.reshape(-1)
-    stddev = _core.sqrt(_core.real(d))
+    stddev = _ca.sqrt(_ca.real(d))
     c = c / stddev[:, None]
     c = c / stddev[None, :]
     if c.dtype.kind == "c":
-        re = _core.clip(_core.real(c), -1, 1)
-        im = _core.clip(_core.imag(c), -1, 1)
+        re = _ca.clip(_ca.real(c), -1, 1)
+        im = _ca.clip(_ca.imag(c), -1, 1)
         return re + 1j * im
-    return _core.clip(c, -1, 1)
+    return _ca.clip(c, -1, 1)
 
 
 # ----------------------------------------------------------------- compare ----
@@ -243,24 +247,24 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     dev = _dev(a, b, rtol, atol)
     x = a if isinstance(a, (int, float, complex)) else _arr(a, dev)
     y = b if isinstance(b, (int, float, complex)) else _arr(b, dev)
-    if isinstance(y, _core.ndarray):
+    if isinstance(y, _ca.ndarray):
         y = y.astype(_np.result_type(y.dtype, 1.0))
     elif isinstance(y, int):
         y = float(y)
-    if not isinstance(x, _core.ndarray) and not isinstance(y, _core.ndarray):
+    if not isinstance(x, _ca.ndarray) and not isinstance(y, _ca.ndarray):
         # two Python numbers: NumPy's 0-d answer, on the default device
-        return _core.asarray(_np.isclose(x, y, rtol=rtol, atol=atol,
+        return _ca.asarray(_np.isclose(x, y, rtol=rtol, atol=atol,
                                          equal_nan=equal_nan))
-    xa = x if isinstance(x, _core.ndarray) else _core.asarray(x, device=y.device)
-    ya = y if isinstance(y, _core.ndarray) else _core.asarray(y, device=xa.device)
-    if isinstance(atol, _core.ndarray) or isinstance(rtol, _core.ndarray) or \
+    xa = x if isinstance(x, _ca.ndarray) else _ca.asarray(x, device=y.device)
+    ya = y if isinstance(y, _ca.ndarray) else _ca.asarray(y, device=xa.device)
+    if isinstance(atol, _ca.ndarray) or isinstance(rtol, _ca.ndarray) or \
             _np.ndim(atol) or _np.ndim(rtol):
         atol = _arr(atol, xa.device)
         rtol = _arr(rtol, xa.device)
-    result = (_core.less_equal(_core.abs(xa - ya), atol + rtol * _core.abs(ya))
-              & _core.isfinite(ya)) | (xa == ya)
+    result = (_ca.less_equal(_ca.abs(xa - ya), atol + rtol * _ca.abs(ya))
+              & _ca.isfinite(ya)) | (xa == ya)
     if equal_nan:
-        result = result | (_core.isnan(xa) & _core.isnan(ya))
+        result = result | (_ca.isnan(xa) & _ca.isnan(ya))
     return result
 
 
@@ -269,7 +273,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
     True when isclose holds everywhere (numpy.allclose): a Python bool.
     """
-    return bool(_core.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+    return bool(_ca.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def array_equal(a1, a2, equal_nan=False):
@@ -286,10 +290,10 @@ def array_equal(a1, a2, equal_nan=False):
         return False
     eq = a1 == a2
     if equal_nan and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
-        n1, n2 = _core.isnan(a1), _core.isnan(a2)
+        n1, n2 = _ca.isnan(a1), _ca.isnan(a2)
         # a NaN must face a NaN; elsewhere the values must be equal
         eq = (eq & ~n1 & ~n2) | (n1 & n2)
-    return bool(_core.all(eq))
+    return bool(_ca.all(eq))
 
 
 def array_equiv(a1, a2):
@@ -303,10 +307,10 @@ def array_equiv(a1, a2):
     except Exception:
         return False
     try:
-        _core.broadcast_shapes(a1.shape, a2.shape)
+        _ca.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:
         return False
-    return bool(_core.all(a1 == a2))
+    return bool(_ca.all(a1 == a2))
 
 
 # ------------------------------------------------------------ differences ----
@@ -334,15 +338,15 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
         if extra.ndim == 0:
             shape = list(a.shape)
             shape[axis] = 1
-            extra = _core.broadcast_to(extra, tuple(shape))
+            extra = _ca.broadcast_to(extra, tuple(shape))
         combined.append((at_end, extra))
     if combined:
         parts = [e for end, e in combined if not end] + [a] + \
             [e for end, e in combined if end]
-        a = _core.concatenate(parts, axis=axis)
+        a = _ca.concatenate(parts, axis=axis)
     s1 = _sl(nd, axis, slice(1, None))
     s2 = _sl(nd, axis, slice(None, -1))
-    op = _core.not_equal if a.dtype == _np.bool_ else _core.subtract
+    op = _ca.not_equal if a.dtype == _np.bool_ else _ca.subtract
     for _ in range(n):
         a = op(a[s1], a[s2])
     return a
@@ -366,9 +370,9 @@ def ediff1d(ary, to_end=None, to_begin=None):
             raise TypeError(f"dtype of `{name}` must be compatible with input `ary` "
                             "under the `same_kind` rule.")
         parts.append(extra.reshape(-1).astype(dtype_req))
-    d = _core.subtract(ary[1:], ary[:-1])
+    d = _ca.subtract(ary[1:], ary[:-1])
     seq = [p for p in (parts[0], d, parts[1]) if p is not None]
-    return _core.concatenate(seq) if len(seq) > 1 else d
+    return _ca.concatenate(seq) if len(seq) > 1 else d
 
 
 def gradient(f, *varargs, axis=None, edge_order=1):
@@ -388,11 +392,11 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         dx = [1.0] * len_axes
     elif n == 1 and _np.ndim(varargs[0]) == 0:
         v = varargs[0]
-        dx = [v.get()[()] if isinstance(v, _core.ndarray) else v] * len_axes
+        dx = [v.get()[()] if isinstance(v, _ca.ndarray) else v] * len_axes
     elif n == len_axes:
         dx = []
         for i, d in enumerate(varargs):
-            d = _np.asarray(d.get() if isinstance(d, _core.ndarray) else d)
+            d = _np.asarray(d.get() if isinstance(d, _ca.ndarray) else d)
             if d.ndim == 0:
                 dx.append(d[()])
                 continue
@@ -422,7 +426,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             return v
         shape = [1] * N
         shape[ax] = -1
-        return _core.asarray(_np.asarray(v), device=f.device).reshape(tuple(shape))
+        return _ca.asarray(_np.asarray(v), device=f.device).reshape(tuple(shape))
 
     outvals = []
     for ax, h in zip(axes, dx):
@@ -430,7 +434,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             raise ValueError("Shape of array too small to calculate a numerical "
                              "gradient, at least (edge_order + 1) elements are "
                              "required.")
-        out = _core.empty(f.shape, dtype=otype, device=f.device)
+        out = _ca.empty(f.shape, dtype=otype, device=f.device)
         uniform = _np.ndim(h) == 0
         S = lambda s: _sl(N, ax, s)  # noqa: E731
         if uniform:
@@ -494,7 +498,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             d = diff(x, axis=axis)
     s1 = _sl(nd, axis, slice(1, None))
     s2 = _sl(nd, axis, slice(None, -1))
-    return _core.sum(d * (y[s1] + y[s2]) / 2.0, axis=axis)
+    return _ca.sum(d * (y[s1] + y[s2]) / 2.0, axis=axis)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
@@ -524,34 +528,34 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         left = right = None
         x = x % period
         xp = xp % period
-        order = _core.argsort(xp)
+        order = _ca.argsort(xp)
         xp, fp = xp[order], fp[order]
-        xp = _core.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
-        fp = _core.concatenate((fp[-1:], fp, fp[0:1]))
+        xp = _ca.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
+        fp = _ca.concatenate((fp[-1:], fp, fp[0:1]))
     n = xp.shape[0]
-    lval = fp[0] if left is None else _core.asarray(left, dtype=dt, device=fp.device)
-    rval = fp[-1] if right is None else _core.asarray(right, dtype=dt,
+    lval = fp[0] if left is None else _ca.asarray(left, dtype=dt, device=fp.device)
+    rval = fp[-1] if right is None else _ca.asarray(right, dtype=dt,
                                                       device=fp.device)
     if n == 1:
-        res = _core.where(x < xp[0], lval, _core.where(x > xp[0], rval, fp[0]))
+        res = _ca.where(x < xp[0], lval, _ca.where(x > xp[0], rval, fp[0]))
         return res.astype(dt)
-    j = _core.clip(_core.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+    j = _ca.clip(_ca.searchsorted(xp, x, side="right") - 1, 0, n - 2)
     xj, xj1, fj, fj1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
     slope = (fj1 - fj) / (xj1 - xj)
     res = slope * (x - xj) + fj
     # NumPy's fallbacks: a NaN from an infinite or huge slope retries from the
     # right end, and equal neighbours give their value
     alt = slope * (x - xj1) + fj1
-    isn = _core.isnan(_core.real(res)) | _core.isnan(_core.imag(res)) if cplx \
-        else _core.isnan(res)
-    res = _core.where(isn, alt, res)
-    isn = _core.isnan(_core.real(res)) | _core.isnan(_core.imag(res)) if cplx \
-        else _core.isnan(res)
-    res = _core.where(isn & (fj == fj1), fj, res)
-    res = _core.where(x == xj, fj, res)
-    res = _core.where(x == xp[-1], fp[-1], res)
-    res = _core.where(x < xp[0], lval, res)
-    res = _core.where(x > xp[-1], rval, res)
+    isn = _ca.isnan(_ca.real(res)) | _ca.isnan(_ca.imag(res)) if cplx \
+        else _ca.isnan(res)
+    res = _ca.where(isn, alt, res)
+    isn = _ca.isnan(_ca.real(res)) | _ca.isnan(_ca.imag(res)) if cplx \
+        else _ca.isnan(res)
+    res = _ca.where(isn & (fj == fj1), fj, res)
+    res = _ca.where(x == xj, fj, res)
+    res = _ca.where(x == xp[-1], fp[-1], res)
+    res = _ca.where(x < xp[0], lval, res)
+    res = _ca.where(x > xp[-1], rval, res)
     return res.astype(dt)
 
 
@@ -575,14 +579,14 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
         interval_high = period / 2
         boundary_ambiguous = True
     interval_low = -interval_high
-    ddmod = _core.mod(dd - interval_low, period) + interval_low
+    ddmod = _ca.mod(dd - interval_low, period) + interval_low
     if boundary_ambiguous:
-        ddmod = _core.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
+        ddmod = _ca.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
         ddmod = ddmod.astype(dtype)
-    ph_correct = _core.where(_core.abs(dd) < discont, 0, ddmod - dd).astype(dtype)
+    ph_correct = _ca.where(_ca.abs(dd) < discont, 0, ddmod - dd).astype(dtype)
     first = p[_sl(nd, axis, slice(0, 1))].astype(dtype)
-    rest = p[_sl(nd, axis, slice(1, None))] + _core.cumsum(ph_correct, axis=axis)
-    return _core.concatenate((first, rest.astype(dtype)), axis=axis)
+    rest = p[_sl(nd, axis, slice(1, None))] + _ca.cumsum(ph_correct, axis=axis)
+    return _ca.concatenate((first, rest.astype(dtype)), axis=axis)
 
 
 # ------------------------------------------------------------ element-wise ----
@@ -594,9 +598,9 @@ def sinc(x):
     """
     x = _np.pi * _arr(x)
     eps = _np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
-    y = _core.where(x != 0, x, _core.asarray(eps, dtype=x.dtype, device=x.device)
+    y = _ca.where(x != 0, x, _ca.asarray(eps, dtype=x.dtype, device=x.device)
                     if x.dtype.kind == "f" else eps)
-    return _core.sin(y) / y
+    return _ca.sin(y) / y
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -616,16 +620,16 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     minf = info.min if neginf is None else neginf
 
     def fix(v):
-        v = _core.where(_core.isnan(v), _np.array(nan, real_dt)[()], v)
-        v = _core.where(_core.isinf(v) & ~_core.signbit(v),
+        v = _ca.where(_ca.isnan(v), _np.array(nan, real_dt)[()], v)
+        v = _ca.where(_ca.isinf(v) & ~_ca.signbit(v),
                         _np.array(maxf, real_dt)[()], v)
-        v = _core.where(_core.isinf(v) & _core.signbit(v),
+        v = _ca.where(_ca.isinf(v) & _ca.signbit(v),
                         _np.array(minf, real_dt)[()], v)
         return v.astype(real_dt)
 
     if kind == "c":
-        r = fix(_core.real(xa)).astype(xa.dtype) + \
-            fix(_core.imag(xa)).astype(xa.dtype) * _np.array(1j, xa.dtype)[()]
+        r = fix(_ca.real(xa)).astype(xa.dtype) + \
+            fix(_ca.imag(xa)).astype(xa.dtype) * _np.array(1j, xa.dtype)[()]
         # 1j * finite imag is exact, but 0 * inf would be NaN: none are left
     else:
         r = fix(xa)
@@ -646,8 +650,8 @@ def real_if_close(a, tol=100):
         return a
     if tol > 1:
         tol = _np.finfo(a.dtype).eps * tol
-    if bool(_core.all(_core.abs(_core.imag(a)) < tol)):
-        a = _core.real(a)
+    if bool(_ca.all(_ca.abs(_ca.imag(a)) < tol)):
+        a = _ca.real(a)
     return a
 
 
@@ -665,7 +669,7 @@ def isneginf(x, out=None):
     True where x is negative infinity (numpy.isneginf).
     """
     x = _inf_sign(x, "isneginf")
-    r = _core.isinf(x) & _core.signbit(x)
+    r = _ca.isinf(x) & _ca.signbit(x)
     if out is not None:
         out[...] = r
         return out
@@ -678,7 +682,7 @@ def isposinf(x, out=None):
     True where x is positive infinity (numpy.isposinf).
     """
     x = _inf_sign(x, "isposinf")
-    r = _core.isinf(x) & ~_core.signbit(x)
+    r = _ca.isinf(x) & ~_ca.signbit(x)
     if out is not None:
         out[...] = r
         return out
@@ -686,7 +690,7 @@ def isposinf(x, out=None):
 
 
 def _dtype_of(x):
-    if isinstance(x, _core.ndarray):
+    if isinstance(x, _ca.ndarray):
         return x.dtype
     dt = getattr(x, "dtype", None)
     if isinstance(dt, _np.dtype):
@@ -704,8 +708,8 @@ def iscomplex(x):
     """
     x = _arr(x)
     if x.dtype.kind == "c":
-        return _core.imag(x) != 0
-    return _core.zeros(x.shape, dtype=_np.bool_, device=x.device)
+        return _ca.imag(x) != 0
+    return _ca.zeros(x.shape, dtype=_np.bool_, device=x.device)
 
 
 def isreal(x):
@@ -715,8 +719,8 @@ def isreal(x):
     """
     x = _arr(x)
     if x.dtype.kind == "c":
-        return _core.imag(x) == 0
-    return _core.ones(x.shape, dtype=_np.bool_, device=x.device)
+        return _ca.imag(x) == 0
+    return _ca.ones(x.shape, dtype=_np.bool_, device=x.device)
 
 
 def iscomplexobj(x):
@@ -757,30 +761,30 @@ def _correlate_full_slice(a, v, start, length):
     na, nv = a.shape[0], v.shape[0]
     dt = _np.result_type(a.dtype, v.dtype)
     if length <= 0:
-        return _core.zeros((0,), dtype=dt, device=a.device)
-    vc = _core.conj(v) if v.dtype.kind == "c" else v
+        return _ca.zeros((0,), dtype=dt, device=a.device)
+    vc = _ca.conj(v) if v.dtype.kind == "c" else v
     if dt.kind in "fc" and length * nv > _FFT_WORK:
         L = na + nv - 1
         nfft = 1 << (L - 1).bit_length()
         w = vc[::-1]
         if dt.kind == "f":
-            F = _core.fft.rfft(a.astype(dt), n=nfft) * _core.fft.rfft(w.astype(dt),
+            F = _ca.fft.rfft(a.astype(dt), n=nfft) * _ca.fft.rfft(w.astype(dt),
                                                                       n=nfft)
-            full = _core.fft.irfft(F, n=nfft)
+            full = _ca.fft.irfft(F, n=nfft)
         else:
-            full = _core.fft.ifft(_core.fft.fft(a.astype(dt), n=nfft) *
-                                  _core.fft.fft(w.astype(dt), n=nfft))
+            full = _ca.fft.ifft(_ca.fft.fft(a.astype(dt), n=nfft) *
+                                  _ca.fft.fft(w.astype(dt), n=nfft))
         return full[start:start + length].astype(dt)
-    z = _core.zeros((nv - 1,), dtype=dt, device=a.device)
-    padded = _core.concatenate((z, a.astype(dt), z))
-    idx = (_core.arange(start, start + length, dtype=_np.int64, device=a.device)
-           [:, None] + _core.arange(nv, dtype=_np.int64, device=a.device)[None, :])
+    z = _ca.zeros((nv - 1,), dtype=dt, device=a.device)
+    padded = _ca.concatenate((z, a.astype(dt), z))
+    idx = (_ca.arange(start, start + length, dtype=_np.int64, device=a.device)
+           [:, None] + _ca.arange(nv, dtype=_np.int64, device=a.device)[None, :])
     win = padded[idx]
     if dt.kind in "fc":
-        return _core.matmul(win, vc.astype(dt))
+        return _ca.matmul(win, vc.astype(dt))
     if dt == _np.bool_:
-        return _core.any(win & vc[None, :], axis=1)
-    return _core.sum(win * vc.astype(dt)[None, :], axis=1).astype(dt)
+        return _ca.any(win & vc[None, :], axis=1)
+    return _ca.sum(win * vc.astype(dt)[None, :], axis=1).astype(dt)
 
 
 def _corr(a, v, mode, conj):
@@ -843,5 +847,5 @@ def convolve(a, v, mode="full"):
         raise ValueError("v cannot be empty")
     # correlation with the reversed kernel, no conjugate: pass conj(v[::-1])
     w = v[::-1]
-    w = _core.conj(w) if w.dtype.kind == "c" else w
+    w = _ca.conj(w) if w.dtype.kind == "c" else w
     return _corr(a, w, mode, True)

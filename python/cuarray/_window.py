@@ -10,7 +10,11 @@ one transfer.
 
 import numpy as _np
 
-from . import _core
+import sys as _sys
+
+# the package namespace: element-wise functions live in _ufuncs, reductions and
+# shapes in _core; this module is imported last in __init__, so all are bound
+_ca = _sys.modules[__package__]
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
@@ -22,14 +26,14 @@ def _n(M):
     # non-number raises its TypeError/ValueError
     M = _np.array([0.0, M])[1]
     if M < 1:
-        return M, _core.asarray(_np.array([], dtype=_np.float64))
+        return M, _ca.asarray(_np.array([], dtype=_np.float64))
     if M == 1:
-        return M, _core.ones((1,), dtype=_np.float64)
+        return M, _ca.ones((1,), dtype=_np.float64)
     return M, None
 
 
 def _sym(M):
-    return _core.arange(1 - M, M, 2, dtype=_np.float64)
+    return _ca.arange(1 - M, M, 2, dtype=_np.float64)
 
 
 def bartlett(M):
@@ -41,7 +45,7 @@ def bartlett(M):
     if early is not None:
         return early
     n = _sym(M)
-    return _core.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
+    return _ca.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
 
 
 def blackman(M):
@@ -53,8 +57,8 @@ def blackman(M):
     if early is not None:
         return early
     n = _sym(M)
-    return (0.42 + 0.5 * _core.cos(_np.pi * n / (M - 1))
-            + 0.08 * _core.cos(2.0 * _np.pi * n / (M - 1)))
+    return (0.42 + 0.5 * _ca.cos(_np.pi * n / (M - 1))
+            + 0.08 * _ca.cos(2.0 * _np.pi * n / (M - 1)))
 
 
 def hamming(M):
@@ -66,7 +70,7 @@ def hamming(M):
     if early is not None:
         return early
     n = _sym(M)
-    return 0.54 + 0.46 * _core.cos(_np.pi * n / (M - 1))
+    return 0.54 + 0.46 * _ca.cos(_np.pi * n / (M - 1))
 
 
 def hanning(M):
@@ -78,7 +82,7 @@ def hanning(M):
     if early is not None:
         return early
     n = _sym(M)
-    return 0.5 + 0.5 * _core.cos(_np.pi * n / (M - 1))
+    return 0.5 + 0.5 * _ca.cos(_np.pi * n / (M - 1))
 
 
 def kaiser(M, beta):
@@ -88,6 +92,6 @@ def kaiser(M, beta):
     NumPy on the host (I0 has no cuarray kernel; the window depends only on M and
     beta) and moved to the default device in one transfer: NumPy's values exactly.
     """
-    return _core.asarray(_np.kaiser(M, beta))
+    return _ca.asarray(_np.kaiser(M, beta))
 
 
