@@ -119,13 +119,15 @@ def polyval(p, x):
     d = p.shape[0] - 1
     if d < 0:
         return _ca.zeros(x.shape, dtype=x.dtype, device=x.device)
-    if d == 0:
-        return _ca.zeros(x.shape, dtype=dt, device=x.device) + p[0]
     xs = x.astype(dt)
+    # NumPy's Horner loop starts from zeros_like(x) * x, so an infinite x gives
+    # NaN whatever p is: the same term here
+    if d == 0:
+        return (xs * 0 + p[0].astype(dt)).astype(dt)
     powers = _ca.cumprod(_ca.broadcast_to(xs[..., None], x.shape + (d,)), axis=-1)
     # powers[..., k] = x**(k+1); the highest power goes with p[0]
     y = (powers[..., ::-1] * p[:-1].astype(dt)).sum(axis=-1) + p[-1].astype(dt)
-    return y.astype(dt)
+    return (y + xs * 0).astype(dt)
 
 
 def _pad_front(a, n):
