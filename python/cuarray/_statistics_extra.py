@@ -205,7 +205,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     X_T = X.T if w is None else (X * wd).T
     c = _ca.matmul(X, _ca.conj(X_T))
     with _np.errstate(divide="ignore"):
-        scale = _np.true_divide(1, fact)
+        # a Python float, so that it does not promote a float32 result
+        scale = float(_np.true_divide(1, fact))
     c = c * scale
     return c.squeeze() if c.ndim else c
 
@@ -556,6 +557,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     res = _ca.where(x == xp[-1], fp[-1], res)
     res = _ca.where(x < xp[0], lval, res)
     res = _ca.where(x > xp[-1], rval, res)
+    # a NaN x gives NaN whatever the fallbacks above chose
+    res = _ca.where(_ca.isnan(x), _np.array(_np.nan, dt)[()], res)
     return res.astype(dt)
 
 
