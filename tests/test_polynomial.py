@@ -158,8 +158,16 @@ def test_poly1d(dev):
     close(q[2], n[2])
     assert q[5] == n[5] == 0
     np.testing.assert_array_equal(np.asarray(q), np.asarray(n))
+    # NumPy's own poly1d turns np.float64(2) * p into an array (its scalar's
+    # operator wins); here the poly1d defers through __array_ufunc__ = None
+    close((np.float64(2) * q).coeffs, (n * 2).coeffs)
+    close((np.array([1.0, 0.0]) + q).coeffs, (np.poly1d([1.0, 0.0]) + n).coeffs)
     with pytest.raises(ValueError):
         q ** -1
+    with pytest.raises(ValueError):
+        q.deriv(-1)
+    with pytest.raises(ValueError):
+        q.integ(-1)
     with pytest.raises(ValueError):
         ca.poly1d(ca.asarray(np.ones((2, 2)), device=dev))
 

@@ -181,6 +181,9 @@ def polymul(a1, a2):
 
 
 def _polyder(p, m):
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
     p = _arr(p)
     for _ in range(m):
         n = p.shape[0] - 1
@@ -191,6 +194,9 @@ def _polyder(p, m):
 
 
 def _polyint(p, m, k):
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
     p = _arr(p)
     k = _np.atleast_1d(_np.asarray(k) if not isinstance(k, _ca.ndarray) else k.get())
     if len(k) == 1 and m > 1:
@@ -215,6 +221,9 @@ class poly1d:
     """
 
     __hash__ = None
+    # NumPy arrays and scalars defer to the reflected operators (2.0 * p, a + p)
+    # instead of treating the poly1d as an array of coefficients
+    __array_ufunc__ = None
     _coeffs = None
     _variable = None
 
