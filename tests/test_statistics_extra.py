@@ -204,7 +204,8 @@ def test_isclose_allclose(dev, dtype, equal_nan):
           np.isclose(a, b, rtol=0.2, atol=0.5))
     close(ca.isclose(D(a, dev), 1.0), np.isclose(a, 1.0))
     close(ca.isclose(2, D(b, dev)), np.isclose(2, b))
-    close(ca.isclose(D(a.reshape(9, 1), dev), D(b, dev)), np.isclose(a.reshape(9, 1), b))
+    close(ca.isclose(D(a.reshape(9, 1), dev), D(b, dev)),
+          np.isclose(a.reshape(9, 1), b))
     for x, y in [(a, b), (a, a), (b, b)]:
         assert ca.allclose(D(x, dev), D(y, dev), equal_nan=equal_nan) is \
             bool(np.allclose(x, y, equal_nan=equal_nan))
@@ -304,7 +305,8 @@ def test_gradient(dev, dtype, edge_order):
 def test_gradient_1d_and_errors(dev):
     h = np.array([1.0, 4.0, 9.0, 16.0, np.nan])
     close(ca.gradient(D(h, dev)), np.gradient(h))
-    close(ca.gradient(D(h, dev), D(np.arange(5.0), dev)), np.gradient(h, np.arange(5.0)))
+    close(ca.gradient(D(h, dev), D(np.arange(5.0), dev)),
+          np.gradient(h, np.arange(5.0)))
     for args, kw in [((), dict(edge_order=3)), ((1.0, 2.0), {}),
                      ((np.ones((5, 1)),), {}), ((np.ones(3),), {})]:
         same_error(lambda: np.gradient(h, *args, **kw),
@@ -319,7 +321,8 @@ def test_gradient_1d_and_errors(dev):
 def test_trapezoid(dev, dtype, axis):
     h = data((4, 5), dtype)
     close(ca.trapezoid(D(h, dev), axis=axis), np.trapezoid(h, axis=axis))
-    close(ca.trapezoid(D(h, dev), dx=0.5, axis=axis), np.trapezoid(h, dx=0.5, axis=axis))
+    close(ca.trapezoid(D(h, dev), dx=0.5, axis=axis),
+          np.trapezoid(h, dx=0.5, axis=axis))
     x1 = np.cumsum(np.arange(1.0, h.shape[axis] + 1))
     close(ca.trapezoid(D(h, dev), x=D(x1, dev), axis=axis),
           np.trapezoid(h, x=x1, axis=axis))
@@ -408,7 +411,10 @@ def test_unwrap_edges(dev):
                                    np.complex128])
 def test_sinc(dev, dtype):
     h = np.array([0.0, 0.5, 1.0, -2.3, 3.0, 1e-9, np.inf, np.nan, -1.0])
-    h = h.astype(dtype) if np.dtype(dtype).kind in "fc" else np.arange(-3, 4, dtype=dtype)
+    if np.dtype(dtype).kind in "fc":
+        h = h.astype(dtype)
+    else:
+        h = np.arange(-3, 4, dtype=dtype)
     with np.errstate(invalid="ignore"):
         want = np.sinc(h)
     close(ca.sinc(D(h, dev)), want)
