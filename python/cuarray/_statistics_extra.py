@@ -249,7 +249,9 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     x = a if isinstance(a, (int, float, complex)) else _arr(a, dev)
     y = b if isinstance(b, (int, float, complex)) else _arr(b, dev)
     if isinstance(y, _ca.ndarray):
-        y = y.astype(_np.result_type(y.dtype, 1.0))
+        # NumPy's result_type(y, 1.0): inexact dtypes stay, the rest go to float64
+        if y.dtype.kind not in "fc":
+            y = y.astype(_np.float64)
     elif isinstance(y, int):
         y = float(y)
     if not isinstance(x, _ca.ndarray) and not isinstance(y, _ca.ndarray):
@@ -258,8 +260,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
                                          equal_nan=equal_nan))
     xa = x if isinstance(x, _ca.ndarray) else _ca.asarray(x, device=y.device)
     ya = y if isinstance(y, _ca.ndarray) else _ca.asarray(y, device=xa.device)
-    if isinstance(atol, _ca.ndarray) or isinstance(rtol, _ca.ndarray) or \
-            _np.ndim(atol) or _np.ndim(rtol):
+    # tolerances that are not Python numbers become arrays (np.ndim is slow)
+    if not isinstance(atol, (int, float)) or not isinstance(rtol, (int, float)):
         atol = _arr(atol, xa.device)
         rtol = _arr(rtol, xa.device)
     result = (_ca.less_equal(_ca.abs(xa - ya), atol + rtol * _ca.abs(ya))
@@ -594,15 +596,22 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
 
 # ------------------------------------------------------------ element-wise ----
 
+_EPS = {}
+
+
 def sinc(x):
     """sinc(x)
 
     The normalized sinc function sin(pi x) / (pi x), 1 at 0 (numpy.sinc).
     """
     x = _np.pi * _arr(x)
-    eps = _np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
-    y = _ca.where(x != 0, x, _ca.asarray(eps, dtype=x.dtype, device=x.device)
-                    if x.dtype.kind == "f" else eps)
+    # NumPy's stand-in for 0 (its dtype's eps, else 1e-20), as a Python float so
+    # that where keeps x's dtype; finfo is cached per dtype (it is slow)
+    eps = _EPS.get(x.dtype)
+    if eps is None:
+        eps = _EPS[x.dtype] = float(_np.finfo(x.dtype).eps) \
+            if x.dtype.kind == "f" else 1e-20
+    y = _ca.where(x != 0, x, eps)
     return _ca.sin(y) / y
 
 
