@@ -114,11 +114,15 @@ def test_average_weights(dev, dtype, wdtype):
 def test_average_errors(dev):
     h = np.ones((3, 4))
     for kw in [dict(weights=np.ones(4)), dict(weights=np.ones(3), axis=1),
-               dict(weights=np.zeros((3, 4))), dict(axis=3)]:
+               dict(weights=np.zeros((3, 4))), dict(axis=3),
+               dict(weights=np.ones((3, 4)), axis=(0, 0))]:
         kw_ca = {k: (D(v, dev) if isinstance(v, np.ndarray) else v)
                  for k, v in kw.items()}
         same_error(lambda: np.average(h, **kw),
                    lambda: ca.average(D(h, dev), **kw_ca))
+    e = np.zeros((0, 3))
+    same_error(lambda: np.average(e, axis=1), lambda: ca.average(D(e, dev), axis=1))
+    close(ca.average(D(e, dev), axis=0), np.average(e, axis=0))
 
 
 # ----------------------------------------------------------- cov, corrcoef ----

@@ -80,14 +80,16 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     the sum of the weights. A weight sum of zero raises ZeroDivisionError (one
     flag read back, as NumPy checks it).
     """
-    a = _arr(a)
+    a = _arr(a, _dev(a, weights))
     if axis is not None:
         axis = _norm_axes(axis, a.ndim, argname="axis")
     if weights is None:
         avg = _ca.mean(a, axis=axis, keepdims=keepdims)
-        scl = avg.dtype.type(a.size / max(avg.size, 1)) if avg.size else \
-            avg.dtype.type(0)
-        scl = _ca.full(avg.shape, scl, dtype=avg.dtype, device=a.device)
+        if avg.size == 0:
+            # NumPy divides a.size by avg.size in Python, returned or not
+            raise ZeroDivisionError("division by zero")
+        scl = _ca.full(avg.shape, avg.dtype.type(a.size / avg.size), dtype=avg.dtype,
+                       device=a.device)
     else:
         wgt = _arr(weights, a.device)
         if a.dtype.kind in "biu":
