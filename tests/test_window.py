@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 import cuarray as ca
+from conftest import requires_gpu
 
+DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
 WINDOWS = ["bartlett", "blackman", "hamming", "hanning"]
 SIZES = [-3, 0, 1, 2, 3, 5, 6, 16, 101, 7.0]
 
@@ -35,6 +37,17 @@ def test_window_bad_input(name):
             getattr(np, name)(bad)
         with pytest.raises(want.type):
             getattr(ca, name)(bad)
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("name", WINDOWS + ["kaiser"])
+def test_window_on_default_device(dev, name):
+    # windows take no array, so they land on the current default device
+    args = (9, 3.0) if name == "kaiser" else (9,)
+    with ca.Device(dev):
+        w = getattr(ca, name)(*args)
+    assert w.device is ca.Device(dev)
+    close(w, getattr(np, name)(*args))
 
 
 def test_exported():
