@@ -11,7 +11,6 @@ import cuarray as ca
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
 NUM = [np.int8, np.uint8, np.int32, np.int64, np.float32, np.float64, np.complex128]
-FLOATS = [np.float32, np.float64]
 
 # the NumPy references warn on NaN, inf and zero degrees of freedom
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")

@@ -11,13 +11,13 @@ the host values (one transfer each way), so their results are NumPy's exactly.
 
 import numbers
 import operator
+import sys as _sys
 
 import numpy as _np
 
-import sys as _sys
-
-# the package namespace: element-wise functions live in _ufuncs, reductions and
-# shapes in _core; this module is imported last in __init__, so all are bound
+# the package namespace (element-wise functions live in _ufuncs, reductions and
+# shapes in _core); names are looked up at call time, so __init__'s order of
+# imports does not matter
 _ca = _sys.modules[__package__]
 
 __all__ = ["poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyfit",

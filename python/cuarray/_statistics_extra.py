@@ -10,14 +10,15 @@ return a Python bool (allclose, array_equal, array_equiv) read one flag back;
 the rest stay on the device.
 """
 
+import sys as _sys
+
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 from numpy.lib.array_utils import normalize_axis_tuple as _norm_axes
 
-import sys as _sys
-
-# the package namespace: element-wise functions live in _ufuncs, reductions and
-# shapes in _core; this module is imported last in __init__, so all are bound
+# the package namespace (element-wise functions live in _ufuncs, reductions and
+# shapes in _core); names are looked up at call time, so __init__'s order of
+# imports does not matter
 _ca = _sys.modules[__package__]
 
 __all__ = ["ptp", "average", "cov", "corrcoef", "isclose", "allclose", "array_equal",
@@ -669,7 +670,7 @@ def real_if_close(a, tol=100):
     return a
 
 
-def _inf_sign(x, name):
+def _inf_sign(x):
     x = _arr(x)
     if x.dtype.kind == "c":
         raise TypeError(f"This operation is not supported for {x.dtype} values "
@@ -682,7 +683,7 @@ def isneginf(x, out=None):
 
     True where x is negative infinity (numpy.isneginf).
     """
-    x = _inf_sign(x, "isneginf")
+    x = _inf_sign(x)
     r = _ca.isinf(x) & _ca.signbit(x)
     if out is not None:
         out[...] = r
@@ -695,7 +696,7 @@ def isposinf(x, out=None):
 
     True where x is positive infinity (numpy.isposinf).
     """
-    x = _inf_sign(x, "isposinf")
+    x = _inf_sign(x)
     r = _ca.isinf(x) & ~_ca.signbit(x)
     if out is not None:
         out[...] = r

@@ -8,12 +8,13 @@ only on (M, beta), so NumPy computes the window on the host and it arrives in
 one transfer.
 """
 
-import numpy as _np
-
 import sys as _sys
 
-# the package namespace: element-wise functions live in _ufuncs, reductions and
-# shapes in _core; this module is imported last in __init__, so all are bound
+import numpy as _np
+
+# the package namespace (element-wise functions live in _ufuncs, reductions and
+# shapes in _core); names are looked up at call time, so __init__'s order of
+# imports does not matter
 _ca = _sys.modules[__package__]
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
