@@ -54,6 +54,19 @@ def test_polyval_short(dev, p):
 
 
 @pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("n", [31, 32, 33, 50])
+def test_polyval_long(dev, n):
+    # both sides of the Horner / block-of-powers switch
+    p = np.random.default_rng(n).uniform(-1, 1, n)
+    x = np.linspace(-1.1, 1.1, 41)
+    close(ca.polyval(ca.asarray(p, device=dev), ca.asarray(x, device=dev)),
+          np.polyval(p, x), rtol=1e-9)
+    close(ca.polyval(ca.asarray(p.astype(np.int64), device=dev),
+                     ca.asarray(np.arange(3), device=dev)),
+          np.polyval(p.astype(np.int64), np.arange(3)))
+
+
+@pytest.mark.parametrize("dev", DEVICES)
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("n1,n2", [(1, 1), (3, 5), (5, 3), (4, 4)])
 def test_add_sub_mul(dev, dtype, n1, n2):

@@ -95,13 +95,18 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     return back(res)
 
 
+# polynomials of lower degree than this evaluate by Horner's rule (one multiply-
+# add per coefficient); longer ones through a block of powers
+_HORNER_MAX = 32
+
+
 def polyval(p, x):
     """polyval(p, x)
 
     The polynomial with coefficients p (highest power first) at the points x
-    (numpy.polyval); x a poly1d composes the polynomials. All points at once:
-    the powers x, x*x, ... come from one cumprod (the products Horner's rule
-    forms), weighted by the coefficients and summed in one reduction.
+    (numpy.polyval); x a poly1d composes the polynomials. All points at once,
+    by Horner's rule over the coefficients (element-wise calls the GPU fuses);
+    from _HORNER_MAX coefficients on, a cumprod block of powers and one sum.
     """
     if isinstance(x, poly1d):
         # composition: Horner's rule over the (few) coefficients, on poly1d
@@ -120,13 +125,20 @@ def polyval(p, x):
     if d < 0:
         return _ca.zeros(x.shape, dtype=x.dtype, device=x.device)
     xs = x.astype(dt)
-    # NumPy's Horner loop starts from zeros_like(x) * x, so an infinite x gives
-    # NaN whatever p is: the same term here
-    if d == 0:
-        return (xs * 0 + p[0].astype(dt)).astype(dt)
+    pc = p.astype(dt)
+    if d < _HORNER_MAX:
+        # NumPy's own loop, y = y * x + p[i] from y = 0 * x (so an infinite x
+        # gives NaN as there): one multiply-add per coefficient, which a GPU
+        # fuses into one element-wise program, no intermediate of x's size
+        y = xs * 0
+        for i in range(d + 1):
+            y = y * xs + pc[i]
+        return y
+    # long polynomials: the powers x, x*x, ... from one cumprod (the products
+    # Horner's rule forms), weighted and summed in one reduction
     powers = _ca.cumprod(_ca.broadcast_to(xs[..., None], x.shape + (d,)), axis=-1)
     # powers[..., k] = x**(k+1); the highest power goes with p[0]
-    y = (powers[..., ::-1] * p[:-1].astype(dt)).sum(axis=-1) + p[-1].astype(dt)
+    y = (powers[..., ::-1] * pc[:-1]).sum(axis=-1) + pc[-1]
     return (y + xs * 0).astype(dt)
 
 
