@@ -71,3 +71,6 @@ from ._statistics import (  # noqa: E402,F401
     bincount, histogram, histogram2d, histogramdd, digitize, median, percentile,
     quantile, nanmedian, nanpercentile, nanquantile,
 )
+from ._polynomial import *  # noqa: E402,F401,F403
+from ._window import *  # noqa: E402,F401,F403
+from ._statistics_extra import *  # noqa: E402,F401,F403
