@@ -300,7 +300,11 @@ def roll(a, shift, axis=None):
         return roll(a.ravel(), shift, 0).reshape(a.shape)
     if isinstance(shift, _ndarray):
         shift = shift.get()
-    b = _np.broadcast(_np.asarray(shift), _np.asarray(axis))
+    axes = (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
+    axes = [_norm_axis(ax, a.ndim) for ax in axes]
+    b = _np.broadcast(_np.asarray(shift), _np.asarray(axes if len(axes) != 1 or
+                                                      not isinstance(axis, (int, _np.integer))
+                                                      else axes[0]))
     if b.ndim > 1:
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
     shifts = {}
@@ -383,9 +387,6 @@ def repeat(a, repeats, axis=None):
     if isinstance(repeats, _ndarray) and repeats.size != 1:
         # counts on the device: the output index of each element is where its
         # position falls among the counts' running sums (one readback: the total)
-        if repeats.dtype.kind not in "iub":
-            raise TypeError(f"Cannot cast array data from {repeats.dtype!r} to "
-                            "dtype('int64') according to the rule 'safe'")
         if repeats.ndim > 1 or repeats.shape[0] != n:
             raise ValueError(f"operands could not be broadcast together with shape "
                              f"({n},) {repeats.shape}")
@@ -399,7 +400,7 @@ def repeat(a, repeats, axis=None):
         return a[_at(axis, idx)]
     if isinstance(repeats, _ndarray):
         repeats = repeats.get()
-    r = _np.asarray(repeats).astype(_np.intp, casting="safe")
+    r = _np.asarray(repeats).astype(_np.intp)  # NumPy truncates float counts
     if r.ndim > 1 or (r.size != 1 and r.shape[0] != n):
         raise ValueError(f"operands could not be broadcast together with shape "
                          f"({n},) {r.shape}")
@@ -623,6 +624,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is True:
         dst[...] = src
         return
+    if not isinstance(where, (_ndarray, _np.ndarray)):
+        where = _np.asarray(where, dtype=_np.bool_)
     w = _as(where, dst.device)
     if w.dtype != _np.bool_:
         if not _np.can_cast(w.dtype, _np.bool_, "safe"):
@@ -647,8 +650,6 @@ def require(a, dtype=None, requirements=None, *, like=None):
         raise TypeError("require() does not support like=")
     if not requirements:
         return asanyarray(a, dtype=dtype)
-    if isinstance(requirements, str):
-        requirements = [requirements]
     req = {_FLAGS[r.upper()] for r in requirements}
     req.discard("E")  # there are no subclasses: every result is an ndarray
     order = "A"
@@ -805,6 +806,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
     (stat_length), 'reflect' and 'symmetric' (reflect_type), 'wrap' and 'empty'.
     Axes are padded in order, each over the already padded earlier axes."""
     a = _as(array)
+    if isinstance(pad_width, dict):
+        seq = [(0, 0)] * a.ndim
+        for ax, w in pad_width.items():
+            seq[ax] = (w, w) if isinstance(w, int) else tuple(w)
+        pad_width = seq
     pw = _np.asarray(pad_width)
     if pw.dtype.kind != "i":
         raise TypeError("`pad_width` must be of integral type.")
