@@ -252,8 +252,10 @@ def test_rollaxis_errors(dev):
 @pytest.mark.parametrize("reps", [1, 3, 0, (2,), (2, 1), (1, 2, 2), (), (3, 0)])
 def test_tile(dev, dtype, shape, reps):
     h = random_array(shape, dtype)
-    got = ca.tile(ca.asarray(h, device=dev), reps)
+    x = ca.asarray(h, device=dev)
+    got = ca.tile(x, reps)
     same(got, np.tile(h, reps))
+    assert not ca.shares_memory(got, x)
 
 
 def test_tile_errors(dev):
@@ -274,7 +276,9 @@ def test_repeat(dev, dtype, shape, repeats, axis):
     h = random_array(shape, dtype)
     x = ca.asarray(h, device=dev)
     want = np.repeat(h, repeats, axis)
-    same(ca.repeat(x, repeats, axis), want)
+    got = ca.repeat(x, repeats, axis)
+    same(got, want)
+    assert not ca.shares_memory(got, x)
     r = np.asarray(repeats, dtype=np.int64)
     same(ca.repeat(x, ca.asarray(r, device=dev), axis), want)
 
@@ -298,7 +302,10 @@ def test_repeat_errors(dev):
 @pytest.mark.parametrize("new", [7, (2, 3), (3, 5), 0, (0, 4), (), (1,), (4, 1, 2)])
 def test_resize(dev, dtype, shape, new):
     h = random_array(shape, dtype)
-    same(ca.resize(ca.asarray(h, device=dev), new), np.resize(h, new))
+    x = ca.asarray(h, device=dev)
+    got = ca.resize(x, new)
+    same(got, np.resize(h, new))
+    assert not ca.shares_memory(got, x)
 
 
 def test_resize_errors(dev):
@@ -535,7 +542,8 @@ def test_asanyarray_chkfinite(dev, dtype):
     h = random_array((3,), dtype)
     x = ca.asarray(h, device=dev)
     assert ca.asanyarray(x) is x
-    same(ca.asanyarray(x, dtype=np.float64), np.asanyarray(h, dtype=np.float64))
+    wide = np.complex128 if h.dtype.kind == "c" else np.float64
+    same(ca.asanyarray(x, dtype=wide), np.asanyarray(h, dtype=wide))
     same(ca.asarray_chkfinite(x), np.asarray_chkfinite(h))
     same(ca.asarray_chkfinite([1, 2]), np.asarray_chkfinite([1, 2]))
     if h.dtype.kind in "fc":
@@ -568,3 +576,23 @@ def test_shares_memory(dev):
     else:
         assert not ca.shares_memory(x, h)
     assert not ca.shares_memory(x, h.copy())
+
+
+@pytest.mark.parametrize("name", ["vstack", "hstack", "dstack", "column_stack"])
+def test_stack_of_one_array(dev, name):
+    # NumPy iterates an array argument over its first axis
+    h = random_array((2, 3), np.int32)
+    same(getattr(ca, name)(ca.asarray(h, device=dev)), getattr(np, name)(h))
+
+
+@pytest.mark.parametrize("name,args", [
+    ("append", ([1, 2],)), ("delete", (0,)), ("insert", (0, 5)), ("roll", (1,)),
+    ("pad", (1,)), ("tile", (2,)), ("repeat", (2,)), ("resize", (4,)),
+    ("rot90", ()), ("flipud", ())])
+def test_results_are_new_or_views_as_numpy(dev, name, args):
+    h = random_array((3, 2), np.float64)
+    x = ca.asarray(h, device=dev)
+    got = getattr(ca, name)(x, *args)
+    want = getattr(np, name)(h, *args)
+    same(got, want)
+    assert ca.may_share_memory(got, x) == np.may_share_memory(want, h)

@@ -300,16 +300,16 @@ def roll(a, shift, axis=None):
         return roll(a.ravel(), shift, 0).reshape(a.shape)
     if isinstance(shift, _ndarray):
         shift = shift.get()
-    axes = (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
-    axes = [_norm_axis(ax, a.ndim) for ax in axes]
-    b = _np.broadcast(_np.asarray(shift), _np.asarray(axes if len(axes) != 1 or
-                                                      not isinstance(axis, (int, _np.integer))
-                                                      else axes[0]))
+    if isinstance(axis, (int, _np.integer)):
+        axes = _norm_axis(axis, a.ndim)
+    else:
+        axes = [_norm_axis(ax, a.ndim) for ax in axis]  # TypeError for nested lists
+    b = _np.broadcast(_np.asarray(shift), _np.asarray(axes))
     if b.ndim > 1:
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
     shifts = {}
     for s, ax in b:
-        ax = _norm_axis(int(ax), a.ndim)
+        ax = int(ax)
         shifts[ax] = shifts.get(ax, 0) + int(s)
     out = a
     for ax, s in shifts.items():
@@ -370,7 +370,8 @@ def tile(A, reps):
     for s, t in zip(c.shape, tup):
         big += [t, s]
     view = _core.broadcast_to(c.reshape(tuple(inter)), tuple(big))
-    return _core.ascontiguousarray(view).reshape(out_shape)
+    # array(), not ascontiguousarray(): reps of all ones must still copy
+    return _core.array(view, order="C").reshape(out_shape)
 
 
 def repeat(a, repeats, axis=None):
@@ -413,7 +414,7 @@ def repeat(a, repeats, axis=None):
         big = a.shape[:axis + 1] + (k,) + a.shape[axis + 1:]
         out = a.shape[:axis] + (n * k,) + a.shape[axis + 1:]
         view = _core.broadcast_to(a.reshape(shape), big)
-        return _core.ascontiguousarray(view).reshape(out)
+        return _core.array(view, order="C").reshape(out)
     if (r < 0).any():
         raise ValueError("repeats may not contain negative values.")
     idx = _np.repeat(_np.arange(n, dtype=_np.int64), r)
@@ -437,8 +438,9 @@ def resize(a, new_shape):
     if a.size == 0 or size == 0:
         return _core.zeros(new_shape, dtype=a.dtype, device=a.device)
     times = -(-size // a.size)
-    flat = _core.broadcast_to(a, (times, a.size)).reshape(-1)[:size]
-    return flat.reshape(new_shape)
+    # array() copies even where a reshape of the broadcast could stay a view
+    flat = _core.array(_core.broadcast_to(a, (times, a.size)), order="C")
+    return flat.reshape(-1)[:size].reshape(new_shape)
 
 
 def trim_zeros(filt, trim="fb", axis=None):
@@ -723,7 +725,7 @@ def _overlap(a, b, max_work, fn):
         dev = da if da is not None else db
         if dev != "cpu":
             return False
-    return fn(ha, hb) if max_work is None else fn(ha, hb, max_work=max_work)
+    return fn(ha, hb, max_work=max_work)
 
 
 def may_share_memory(a, b, /, max_work=0):
