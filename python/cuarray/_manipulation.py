@@ -57,11 +57,16 @@ def _at(axis, index):
 
 def _seq(tup):
     """The arrays of a stacking function, which NumPy wants as a sequence."""
-    if not hasattr(tup, "__getitem__"):
-        raise TypeError('arrays to stack must be passed as a "sequence" type '
-                        'such as list or tuple.')
-    dev = _device_of(*tup)
-    return [_as(a, dev) for a in tup]
+    if type(tup) is not list and type(tup) is not tuple:
+        if not hasattr(tup, "__getitem__"):
+            raise TypeError('arrays to stack must be passed as a "sequence" type '
+                            'such as list or tuple.')
+        tup = list(tup)
+    for a in tup:
+        if type(a) is not _ndarray:
+            dev = _device_of(*tup)
+            return [_as(a, dev) for a in tup]
+    return tup  # the common case: all cuarray arrays already
 
 
 # -- atleast_* -------------------------------------------------------------------
@@ -120,7 +125,7 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     """vstack(tup, *, dtype=None, casting="same_kind")
 
     Stack arrays row-wise: concatenate along axis 0 after atleast_2d."""
-    arrs = [a.reshape((1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a
+    arrs = [a if a.ndim >= 2 else a.reshape((1,) * (2 - a.ndim) + a.shape)
             for a in _seq(tup)]
     return _core.concatenate(arrs, axis=0, dtype=dtype, casting=casting)
 
@@ -129,7 +134,9 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     """hstack(tup, *, dtype=None, casting="same_kind")
 
     Stack arrays column-wise: along axis 1, or axis 0 for 1-d (and 0-d) inputs."""
-    arrs = [a.reshape(1) if a.ndim == 0 else a for a in _seq(tup)]
+    arrs = _seq(tup)
+    if any(a.ndim == 0 for a in arrs):
+        arrs = [a.reshape(1) if a.ndim == 0 else a for a in arrs]
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     return _core.concatenate(arrs, axis=axis, dtype=dtype, casting=casting)
 
@@ -298,6 +305,15 @@ def roll(a, shift, axis=None):
     a = _as(a)
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
+    if type(shift) is int and type(axis) is int:
+        # one shift along one axis: skip the broadcasting of shifts and axes
+        ax = _norm_axis(axis, a.ndim)
+        n = a.shape[ax]
+        s = shift % n if n else 0
+        if not s:
+            return a.copy()
+        return _core.concatenate((a[_at(ax, slice(n - s, None))],
+                                  a[_at(ax, slice(None, n - s))]), axis=ax)
     if isinstance(shift, _ndarray):
         shift = shift.get()
     if isinstance(axis, (int, _np.integer)):
@@ -351,24 +367,25 @@ def tile(A, reps):
 
     `A` repeated reps[i] times along each axis (one copy, through a broadcast view
     that interleaves a repetition axis before each axis of A)."""
-    try:
-        tup = tuple(reps)
-    except TypeError:
+    if type(reps) is int:
         tup = (reps,)
-    tup = tuple(operator.index(r) for r in tup)
+    else:
+        try:
+            tup = tuple(reps)
+        except TypeError:
+            tup = (reps,)
+        tup = tuple(operator.index(r) for r in tup)
     A = _as(A)
     d = len(tup)
     c = A.reshape((1,) * (d - A.ndim) + A.shape) if A.ndim < d else A
     tup = (1,) * (c.ndim - d) + tup
-    out_shape = tuple(s * t for s, t in zip(c.shape, tup))
-    if any(t < 0 for t in tup):
+    if min(tup, default=0) < 0:
         raise ValueError("negative dimensions are not allowed")
-    inter = []
+    out_shape = tuple(s * t for s, t in zip(c.shape, tup))
+    inter, big = [], []
     for s, t in zip(c.shape, tup):
-        inter += [1, s]
-    big = []
-    for s, t in zip(c.shape, tup):
-        big += [t, s]
+        inter += (1, s)
+        big += (t, s)
     view = _core.broadcast_to(c.reshape(tuple(inter)), tuple(big))
     # array(), not ascontiguousarray(): reps of all ones must still copy
     return _core.array(view, order="C").reshape(out_shape)
@@ -385,7 +402,9 @@ def repeat(a, repeats, axis=None):
     else:
         axis = _norm_axis(axis, a.ndim)
     n = a.shape[axis]
-    if isinstance(repeats, _ndarray) and repeats.size != 1:
+    if type(repeats) is int:
+        k = repeats
+    elif isinstance(repeats, _ndarray) and repeats.size != 1:
         # counts on the device: the output index of each element is where its
         # position falls among the counts' running sums (one readback: the total)
         if repeats.ndim > 1 or repeats.shape[0] != n:
@@ -399,26 +418,27 @@ def repeat(a, repeats, axis=None):
         pos = _core.arange(total, dtype=_np.int64, device=a.device)
         idx = _core.searchsorted(ends, pos, side="right")
         return a[_at(axis, idx)]
-    if isinstance(repeats, _ndarray):
-        repeats = repeats.get()
-    r = _np.asarray(repeats).astype(_np.intp)  # NumPy truncates float counts
-    if r.ndim > 1 or (r.size != 1 and r.shape[0] != n):
-        raise ValueError(f"operands could not be broadcast together with shape "
-                         f"({n},) {r.shape}")
-    if r.size == 1:
+    else:
+        if isinstance(repeats, _ndarray):
+            repeats = repeats.get()
+        r = _np.asarray(repeats).astype(_np.intp)  # NumPy truncates float counts
+        if r.ndim > 1 or (r.size != 1 and r.shape[0] != n):
+            raise ValueError(f"operands could not be broadcast together with shape "
+                             f"({n},) {r.shape}")
+        if r.size != 1:
+            if (r < 0).any():
+                raise ValueError("repeats may not contain negative values.")
+            idx = _np.repeat(_np.arange(n, dtype=_np.int64), r)
+            return a[_at(axis, _core.asarray(idx, device=a.device))]
         k = int(r.reshape(-1)[0])
-        if k < 0:
-            raise ValueError("repeats may not contain negative values.")
-        # a repetition axis after `axis`, broadcast k wide: one copy
-        shape = a.shape[:axis + 1] + (1,) + a.shape[axis + 1:]
-        big = a.shape[:axis + 1] + (k,) + a.shape[axis + 1:]
-        out = a.shape[:axis] + (n * k,) + a.shape[axis + 1:]
-        view = _core.broadcast_to(a.reshape(shape), big)
-        return _core.array(view, order="C").reshape(out)
-    if (r < 0).any():
+    if k < 0:
         raise ValueError("repeats may not contain negative values.")
-    idx = _np.repeat(_np.arange(n, dtype=_np.int64), r)
-    return a[_at(axis, _core.asarray(idx, device=a.device))]
+    # one count: a repetition axis after `axis`, broadcast k wide, one copy
+    shape = a.shape[:axis + 1] + (1,) + a.shape[axis + 1:]
+    big = a.shape[:axis + 1] + (k,) + a.shape[axis + 1:]
+    out = a.shape[:axis] + (n * k,) + a.shape[axis + 1:]
+    view = _core.broadcast_to(a.reshape(shape), big)
+    return _core.array(view, order="C").reshape(out)
 
 
 def resize(a, new_shape):
