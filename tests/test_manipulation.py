@@ -427,6 +427,17 @@ def test_pad_reflect_odd(dev, mode, shape, width):
                                    np.pad(h, width, mode, reflect_type=rt))
 
 
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+def test_pad_reflect_odd_wrapping_ints(dev, mode):
+    # int8 arithmetic wraps, so only NumPy's own chunking of a wide pad (whole
+    # periods of the original axis) gives NumPy's values
+    h = (np.random.default_rng(5).standard_normal((4, 3)) * 60).astype(np.int8)
+    x = ca.asarray(h, device=dev)
+    for width in [((6, 7), (2, 9)), 13, (0, 11)]:
+        same(ca.pad(x, width, mode, reflect_type="odd"),
+             np.pad(h, width, mode, reflect_type="odd"))
+
+
 def test_pad_kwargs(dev):
     h = random_array((3, 4, 2), np.float32)
     x = ca.asarray(h, device=dev)

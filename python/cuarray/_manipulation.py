@@ -908,9 +908,15 @@ def pad(array, pad_width, mode="constant", **kwargs):
             # odd reflection: 2 * edge - mirror; past one period NumPy reflects the
             # already reflected part again, so grow the axis a period at a time
             inc = mode == "symmetric"
+            orig = a.shape[ax]
             while b or e:
+                # chunks of whole periods of the original axis, as NumPy's (with
+                # wrapping integer arithmetic the chunking shows in the results)
                 n = out.shape[ax]
-                period = n if inc else n - 1
+                if inc:
+                    period = n // orig * orig
+                else:
+                    period = (n - 1) // (orig - 1) * (orig - 1)
                 cb, ce = min(b, period), min(e, period)
                 first = out[_at(ax, slice(0, 1))]
                 last = out[_at(ax, slice(n - 1, n))]
