@@ -378,6 +378,23 @@ def test_insert(dev, dtype, obj, values, axis):
     same(ca.insert(x, obj, ca.asarray(np.asarray(values), device=dev), axis), want)
 
 
+@pytest.mark.parametrize("shape,obj,axis", [((), [-2, 0], None), ((3,), [-4, 0], 0),
+                                             ((0,), [0, -1], 0), ((1, 2), [2, -3], -1),
+                                             ((3,), [3, -4, -4], 0)])
+def test_insert_negative_indices_past_the_axis(dev, shape, obj, axis):
+    # NumPy adds the axis length once and lets what is still negative count from the
+    # end of the new axis (or fail as its assignment does)
+    h = random_array(shape, np.int32)
+    x = ca.asarray(h, device=dev)
+    try:
+        want = np.insert(h, obj, 7, axis)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            ca.insert(x, obj, 7, axis)
+    else:
+        same(ca.insert(x, obj, 7, axis), want)
+
+
 def test_insert_edge_and_errors(dev):
     h = np.arange(6).reshape(2, 3)
     x = ca.asarray(h, device=dev)

@@ -603,11 +603,9 @@ def insert(arr, obj, values, axis=None):
     if idx.dtype.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or boolean) "
                          "type")
+    # NumPy's arithmetic exactly (its bounds come from indexing the new axis, where a
+    # still negative index counts from the end)
     idx = idx.astype(_np.intp)
-    if ((idx < -n) | (idx > n)).any():
-        bad = idx[(idx < -n) | (idx > n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis {axis} with "
-                         f"size {n + idx.size}")
     idx[idx < 0] += n
     k = idx.size
     order = _np.argsort(idx, kind="stable")
