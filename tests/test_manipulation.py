@@ -455,6 +455,23 @@ def test_pad_reflect_odd_wrapping_ints(dev, mode):
              np.pad(h, width, mode, reflect_type="odd"))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.uint8, np.complex64])
+@pytest.mark.parametrize("ev", [3.0, (-5.0, 4.0), [(-5.0, 4.0), (0.0, 1.0)]])
+def test_pad_linear_ramp_arithmetic_dtype(dev, dtype, ev):
+    # NumPy's linspace runs in float64 for one end value or one pair (NumPy
+    # scalars) but in the array's dtype for a pair per axis (Python floats)
+    h = (random_array((2, 3), np.float64) * 3).astype(dtype)
+    x = ca.asarray(h, device=dev)
+    got = ca.pad(x, [(3, 4), (4, 5)], "linear_ramp", end_values=ev)
+    want = np.pad(h, [(3, 4), (4, 5)], "linear_ramp", end_values=ev)
+    assert got.dtype == want.dtype
+    tol = 2e-3 if dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+    h = np.arange(6, dtype=np.uint8).reshape(2, 3)
+    same(ca.pad(ca.asarray(h, device=dev), 2, constant_values=-1.5),
+         np.pad(h, 2, constant_values=-1.5))
+
+
 def test_pad_kwargs(dev):
     h = random_array((3, 4, 2), np.float32)
     x = ca.asarray(h, device=dev)

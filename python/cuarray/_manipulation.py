@@ -774,33 +774,43 @@ def _pairs(x, ndim, as_index=False):
         return ((None, None),) * ndim
     x = _np.asarray(x)
     if as_index:
+        # widths and lengths as Python ints, for slicing
         x = _np.round(x).astype(_np.intp)
+        if x.size and x.min() < 0:
+            raise ValueError("index can't contain negative values")
+        if x.size in (1, 2) and x.ndim < 3 and x.shape != (2, 1):
+            v = x.ravel().tolist()
+            return ((v[0], v[-1]),) * ndim
+        return tuple(tuple(p) for p in _np.broadcast_to(x, (ndim, 2)).tolist())
+    # As NumPy's, one value or one pair come back as NumPy scalars and a pair per
+    # axis as Python numbers: linear_ramp's arithmetic dtype follows from which
     if x.ndim < 3:
         if x.size == 1:
-            v = x.ravel()[0].item()
-            if as_index and v < 0:
-                raise ValueError("index can't contain negative values")
+            v = x.ravel()[0]
             return ((v, v),) * ndim
         if x.size == 2 and x.shape != (2, 1):
-            v = x.ravel().tolist()
-            if as_index and (v[0] < 0 or v[1] < 0):
-                raise ValueError("index can't contain negative values")
-            return (tuple(v),) * ndim
-    if as_index and x.min() < 0:
-        raise ValueError("index can't contain negative values")
+            v = x.ravel()
+            return ((v[0], v[1]),) * ndim
     return tuple(tuple(p) for p in _np.broadcast_to(x, (ndim, 2)).tolist())
 
 
 def _ramp(edge, end, width, axis, dtype, reverse):
     """NumPy's linspace(end, edge, width, endpoint=False) along `axis` (floored for
-    integer dtypes), computed in float64 or complex128 as NumPy's is."""
-    wide = _np.complex128 if dtype.kind == "c" else _np.float64
+    integer dtypes), in linspace's dtype: result_type(end, edge, float(width))."""
+    wide = _np.result_type(end, _np.empty(0, dtype), float(width))
+    end = end.item() if isinstance(end, _np.generic) else end
     edge = edge.astype(wide)
     shape = [1] * edge.ndim
     shape[axis] = width
     k = _core.arange(width, dtype=wide, device=edge.device).reshape(tuple(shape))
-    step = (edge - end) / float(width)
-    y = k * step + end
+    delta = edge - end
+    step = delta / float(width)
+    if bool(_core.any(step == 0)):
+        # NumPy's linspace then scales every ramp as (k / num) * delta, rounding
+        # differently from k * step (one value read back to choose as it does)
+        y = k / float(width) * delta + end
+    else:
+        y = k * step + end
     if reverse:
         y = _core.flip(y, axis)
     if dtype.kind in "iu":
@@ -861,10 +871,13 @@ def pad(array, pad_width, mode="constant", **kwargs):
             vals = _pairs(kwargs.get("constant_values", 0), a.ndim)
             for ax, ((b, e), (vb, ve)) in enumerate(zip(pw, vals)):
                 # later axes' pads overwrite the corners, as NumPy's order does
+                # NumPy assigns the values as float64 (or complex) arrays: an
+                # unsafe cast, so -1.5 goes into uint8 as NumPy puts it there
                 if b:
-                    new[_at(ax, slice(None, b))] = vb
+                    new[_at(ax, slice(None, b))] = _np.asarray(vb).astype(dt)[()]
                 if e:
-                    new[_at(ax, slice(out_shape[ax] - e, None))] = ve
+                    new[_at(ax, slice(out_shape[ax] - e, None))] = \
+                        _np.asarray(ve).astype(dt)[()]
         return new
 
     for ax, (b, e) in enumerate(pw):
