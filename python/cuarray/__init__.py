@@ -43,6 +43,7 @@ from ._core import (  # noqa: E402,F401
     expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
     concatenate, concat, stack,
 )
+from ._manipulation import *  # noqa: E402,F401,F403
 
 # Interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
 # are ndarray attributes, asarray imports both protocols
