@@ -75,3 +75,4 @@ from ._statistics import (  # noqa: E402,F401
 from ._polynomial import *  # noqa: E402,F401,F403
 from ._window import *  # noqa: E402,F401,F403
 from ._statistics_extra import *  # noqa: E402,F401,F403
+from ._io import *  # noqa: E402,F401,F403
