@@ -239,7 +239,9 @@ def savez(file, *args, allow_pickle=True, **kwds):
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
-    """Save several arrays into one compressed .npz archive, as `numpy.savez_compressed`.
+    """Save several arrays into one compressed .npz archive: `numpy.savez_compressed`.
+
+    Names as `savez`.
     """
     np.savez_compressed(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
                         **{k: _host(v) for k, v in kwds.items()})
@@ -311,6 +313,11 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True,
     ndarray, NpzFile or object
         A .npy file: a cuarray array. A .npz file: a lazy mapping of its arrays
         (`NpzFile`). A pickle: the unpickled object, as NumPy gives it.
+
+    Notes
+    -----
+    With `mmap_mode` on the CPU device the array shares the mapped file's memory
+    (read-only for "r", as NumPy's memmap); on a GPU it is copied once.
     """
     kwargs = {}
     if max_header_size is not None:
