@@ -118,6 +118,8 @@ def test_printoptions_reach_cuarray_repr(dev):
         assert str(big) == str(np.arange(100.0))
         ca.set_printoptions(threshold=5, edgeitems=1)
         assert str(big) == str(np.arange(100.0))
+        want = repr(np.arange(100.0))
+        assert repr(big) == want[:-1] + f", device={str(big.device)!r})"
     finally:
         np.set_printoptions(**before)
     assert ca.get_printoptions() == before
