@@ -177,9 +177,14 @@ def piecewise(x, condlist, funclist, *args, **kw):
     dev = _device_of(x, condlist)
     x = _as(x, device=dev)
     n2 = len(funclist)
-    if _np.isscalar(condlist) or (
-        not isinstance(condlist[0], (list, _np.ndarray, _ndarray)) and x.ndim != 0
-    ):
+    if isinstance(condlist, _ndarray):
+        # NumPy's test on condlist[0], which for an array is a scalar when 1-D
+        wrap = condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0)
+    else:
+        wrap = _np.isscalar(condlist) or (
+            not isinstance(condlist[0], (list, _np.ndarray, _ndarray)) and x.ndim != 0
+        )
+    if wrap:
         condlist = [condlist]
     if isinstance(condlist, _ndarray):
         condlist = condlist.astype(bool, copy=False)
@@ -310,7 +315,7 @@ class vectorize:
                 raise _Fallback
         arrs = _core.broadcast_arrays(*arrs)
         shape = arrs[0].shape
-        if self.otypes == "" and arrs[0].size == 0:
+        if not self.otypes and arrs[0].size == 0:
             raise ValueError(
                 "cannot call `vectorize` on size 0 inputs unless `otypes` is set"
             )
