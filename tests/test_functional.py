@@ -419,3 +419,28 @@ def test_names_exported():
     from cuarray import _functional
     assert sorted(_functional.__all__) == sorted(
         ["apply_along_axis", "apply_over_axes", "piecewise", "vectorize"])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vectorize_calls_once_on_arrays(device):
+    calls = []
+
+    def f(a, b):
+        calls.append(type(a))
+        return a * 2 + b
+
+    x = data((4, 6), np.float32)
+    got = ca.vectorize(f)(ca.asarray(x, device=device), np.float32(1.5))
+    assert calls == [ca.ndarray]
+    same(got, np.vectorize(f)(x, np.float32(1.5)), device)
+    calls.clear()
+    xs, ys = x.tolist(), [1.0] * 6
+    same(ca.vectorize(_branchy)(xs, ys), np.vectorize(_branchy)(xs, ys))
+    calls.clear()
+
+    def g(a):
+        calls.append(type(a))
+        return 1.0 if a > 0 else 0.0
+
+    same(ca.vectorize(g)(ca.asarray(x, device=device)), np.vectorize(g)(x), device)
+    assert calls[0] is ca.ndarray and len(calls) > 1

@@ -257,6 +257,8 @@ class vectorize:
     at its argument's shape (``len(x)``, ``x.sum()``) sees whole arrays, not elements.
     Without `otypes` the result dtype is that of the array computation (NumPy's is
     that of the first element's result; they agree for element-wise functions).
+    On a fall back `pyfunc` has already been called once on the arrays, so its side
+    effects (printing, appending to a list) happen once more than NumPy's.
     """
 
     def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None,
