@@ -44,6 +44,7 @@ from ._core import (  # noqa: E402,F401
     concatenate, concat, stack,
 )
 from ._manipulation import *  # noqa: E402,F401,F403
+from ._functional import *  # noqa: E402,F401,F403
 
 # Interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
 # are ndarray attributes, asarray imports both protocols
