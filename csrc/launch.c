@@ -59,56 +59,47 @@ ca_run_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t
     return RUN(ca_fill(device, s, dtype, value, stream));
 }
 
+/* Flush, then run the host-or-GPU kernel call `call` into `st`, without the GIL when
+ * nogil(device, work); the status is checked against `what`. */
+#define RUN_MAYBE_NOGIL(device, work, call, what)                                      \
+    do {                                                                               \
+        int st;                                                                        \
+        ca_launch_flush();                                                             \
+        if (nogil(device, work)) {                                                     \
+            Py_BEGIN_ALLOW_THREADS                                                     \
+                st = (call);                                                           \
+            Py_END_ALLOW_THREADS                                                       \
+        }                                                                              \
+        else {                                                                         \
+            st = (call);                                                               \
+        }                                                                              \
+        return ca_launch_status(st, what);                                             \
+    } while (0)
+
 int
 ca_run_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
                    unsigned scalar_mask, ca_stream_t stream, int64_t work,
                    const char *what)
 {
-    int st;
-    ca_launch_flush();
-    if (nogil(device, work)) {
-        Py_BEGIN_ALLOW_THREADS
-            st = ca_elementwise(device, loop, s, scalars, scalar_mask, stream);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        st = ca_elementwise(device, loop, s, scalars, scalar_mask, stream);
-    }
-    return ca_launch_status(st, what);
+    RUN_MAYBE_NOGIL(device, work,
+                    ca_elementwise(device, loop, s, scalars, scalar_mask, stream),
+                    what);
 }
 
 int
 ca_run_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
               ca_stream_t stream, int64_t work, const char *what)
 {
-    int st;
-    ca_launch_flush();
-    if (nogil(device, work)) {
-        Py_BEGIN_ALLOW_THREADS
-            st = ca_reduce(device, op, d, in_dtype, out_dtype, stream);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        st = ca_reduce(device, op, d, in_dtype, out_dtype, stream);
-    }
-    return ca_launch_status(st, what);
+    RUN_MAYBE_NOGIL(device, work, ca_reduce(device, op, d, in_dtype, out_dtype, stream),
+                    what);
 }
 
 int
 ca_run_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
             ca_stream_t stream, int64_t work, const char *what)
 {
-    int st;
-    ca_launch_flush();
-    if (nogil(device, work)) {
-        Py_BEGIN_ALLOW_THREADS
-            st = ca_scan(device, op, d, in_dtype, out_dtype, stream);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        st = ca_scan(device, op, d, in_dtype, out_dtype, stream);
-    }
-    return ca_launch_status(st, what);
+    RUN_MAYBE_NOGIL(device, work, ca_scan(device, op, d, in_dtype, out_dtype, stream),
+                    what);
 }
 
 int
@@ -338,27 +329,35 @@ ca_run_stream_wait_event(ca_stream_t stream, ca_event_t e)
     return RUN(cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)e, 0));
 }
 
+/* One event per device serves every stream-to-stream wait: cudaStreamWaitEvent
+ * captures the event's state when it is called, so re-recording it later cannot
+ * disturb a wait already queued (the GIL serializes the use of each). */
+#define CA_LAUNCH_MAX_DEVICES 64
+static cudaEvent_t wait_events[CA_LAUNCH_MAX_DEVICES];
+
 int
 ca_run_stream_wait_stream(ca_stream_t consumer, ca_stream_t producer)
 {
-    cudaEvent_t ev = NULL;
-    int rc = -1;
+    int dev = 0;
     ca_launch_flush();
-    if (CA_LAUNCH_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)) < 0) {
+    if (CA_LAUNCH_CHECK(cudaGetDevice(&dev)) < 0) {
         return -1;
     }
-    if (CA_LAUNCH_CHECK(cudaEventRecord(ev, (cudaStream_t)producer)) == 0 &&
-        CA_LAUNCH_CHECK(cudaStreamWaitEvent((cudaStream_t)consumer, ev, 0)) == 0) {
-        rc = 0;
+    if (dev < 0 || dev >= CA_LAUNCH_MAX_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "device %d is out of the launch layer's range",
+                     dev);
+        return -1;
     }
-    /* The wait captured the event's state: destroying it now is safe. */
-    if (rc == 0) {
-        rc = CA_LAUNCH_CHECK(cudaEventDestroy(ev));
+    cudaEvent_t *ev = &wait_events[dev];
+    if (*ev == NULL &&
+        CA_LAUNCH_CHECK(cudaEventCreateWithFlags(ev, cudaEventDisableTiming)) < 0) {
+        *ev = NULL;
+        return -1;
     }
-    else {
-        (void)raw(cudaEventDestroy(ev));
+    if (CA_LAUNCH_CHECK(cudaEventRecord(*ev, (cudaStream_t)producer)) < 0) {
+        return -1;
     }
-    return rc;
+    return CA_LAUNCH_CHECK(cudaStreamWaitEvent((cudaStream_t)consumer, *ev, 0));
 }
 
 /* 1 done, 0 not ready, -1 error. */

@@ -237,12 +237,9 @@ gemm_complex(const ca_cublas_api *api, const gemm_args *g, int dtype, const char
 
 /* One strided-batched (count > 1) or plain gemm on the GPU. */
 static int
-cublas_gemm(const gemm_args *g, int dtype, const char *x, const char *y, char *c)
+cublas_gemm(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x,
+            const char *y, char *c)
 {
-    const ca_cublas_api *api = ca_cublas();
-    if (api == NULL) {
-        return -1;
-    }
     const char *call = "cublasGemm";
     cublasStatus_t st = ca_is_complex(dtype)
                             ? gemm_complex(api, g, dtype, x, y, c, &call)
@@ -281,7 +278,7 @@ gemm_gpu(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t m,
     /* cuBLAS counts batches in an int. */
     while (count > 0) {
         g.count = count > CA_INT_MAX ? (int)CA_INT_MAX : (int)count;
-        if (cublas_gemm(&g, dtype, x, y, c) < 0) {
+        if (cublas_gemm(api, &g, dtype, x, y, c) < 0) {
             return -1;
         }
         x += (int64_t)g.count * sx * ca_dtype_size[dtype];
