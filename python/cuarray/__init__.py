@@ -77,3 +77,5 @@ from ._polynomial import *  # noqa: E402,F401,F403
 from ._window import *  # noqa: E402,F401,F403
 from ._statistics_extra import *  # noqa: E402,F401,F403
 from ._io import *  # noqa: E402,F401,F403
+from ._math import *  # noqa: E402,F401,F403
+from ._nanfunctions import *  # noqa: E402,F401,F403
