@@ -83,3 +83,6 @@ from ._io import *  # noqa: E402,F401,F403
 
 # Test helpers taking cuarray and NumPy arrays (numpy.testing's, on host copies)
 from . import testing  # noqa: E402,F401
+
+# The ndarray's composite methods (take, put, trace, flat, tobytes, scatter_add, ...)
+from . import _ndarray  # noqa: E402,F401
