@@ -365,3 +365,69 @@ def test_numpy_rows_keep_the_callers_errstate(device):
         r = ca.log(x)  # no FloatingPointError: cuarray never warns or raises here
         assert np.geterr()["invalid"] == "raise"
     assert np.isnan(r.get()).all()
+
+
+# ---- the thread pool: the same bits for any thread count --------------------------------
+
+@pytest.fixture
+def host_threads():
+    before = ca._core._host_threads()
+    yield ca._core._host_threads
+    ca._core._host_threads(before)
+
+
+def _threaded_results(dtype):
+    rng = np.random.default_rng(21)
+    n = (1 << 22) + 37  # past CA_HOST_PAR_MIN, not a multiple of the chunks
+    x = (rng.standard_normal(n) * 100).astype(dtype)
+    x[n // 3] = x.max() + 1  # a unique argmax away from a chunk edge
+    a = ca.asarray(x, device="cpu")
+    m = ca.asarray(x[: 2048 * 2048].reshape(2048, 2048), device="cpu")  # 2^22: threaded
+    out = [a.sum(), a.mean(), a.var(), a.max(), a.min(), a.argmax(), a.argmin(), a.any(),
+           m.sum(axis=0), m.sum(axis=1), m.max(axis=0), m.argmax(axis=0), m.argmin(axis=1),
+           m.var(axis=0), m.T.sum(axis=0), m[:, ::-1].sum(axis=1), ca.nansum(a),
+           a + a, a * 2.5, ca.sqrt(ca.abs(a))]
+    return [r.get() for r in out]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_results_do_not_depend_on_thread_count(host_threads, dtype):
+    host_threads(1)
+    one = _threaded_results(dtype)
+    for n in (2, 3, 8):
+        host_threads(n)
+        many = _threaded_results(dtype)
+        for k, (p, q) in enumerate(zip(one, many)):
+            assert p.dtype == q.dtype and p.shape == q.shape, k
+            assert p.tobytes() == q.tobytes(), (n, k)
+
+
+def test_threaded_results_match_numpy(host_threads):
+    host_threads(4)
+    rng = np.random.default_rng(22)
+    x = rng.random((1 << 22) + 5, dtype=np.float32)
+    x[12345] = 2.0
+    x[3000001] = -1.0
+    a = ca.asarray(x, device="cpu")
+    exact = x.astype(np.float64).sum()
+    assert abs(float(a.sum().get()) - exact) <= 2 * np.spacing(np.float32(exact))
+    assert a.argmax().get() == 12345 and a.argmin().get() == 3000001
+    assert a.max().get() == 2.0 and a.min().get() == -1.0
+    y = x.copy()
+    y[777777] = np.nan
+    b = ca.asarray(y, device="cpu")
+    assert b.argmax().get() == 777777 and np.isnan(b.max().get())
+    m = x[: 2048 * 2048].reshape(2048, 2048)
+    cm = ca.asarray(m, device="cpu")
+    np.testing.assert_allclose(cm.sum(axis=0).get(), m.astype(np.float64).sum(axis=0),
+                               rtol=1e-6)
+    np.testing.assert_array_equal(cm.argmax(axis=1).get(), m.argmax(axis=1))
+    np.testing.assert_array_equal((a + a).get(), x + x)
+
+
+def test_host_threads_setting(host_threads):
+    assert host_threads() >= 1
+    assert host_threads(3) == 3 and host_threads() == 3
+    assert host_threads(0) >= 1  # back to the default
+    with pytest.raises(ValueError):
+        host_threads(-1)

@@ -658,6 +658,10 @@ def host_triple(k, i, o):
     out += body
     out.append("}")
     out += host_column(k, i, o, t, acc, conv, ic, at)
+    if k.combine != "mul":
+        out.append(f"static void\nhk_{t}(ca_hacc *a, const ca_hacc *b)\n{{")
+        out.append(f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, b->{acc});")
+        out.append("}")
     out.append(f"static void\nhs_{t}(char *out, const ca_hacc *a, double divisor, int flags)\n{{")
     if k.finish == "-":
         out.append("    (void)divisor;")
@@ -695,7 +699,8 @@ def gen_host(kernels, stamp):
         t = tname(k, i, o)
         hc = f"hc_{t}" if k.aux != "-" else "NULL"
         out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = "
-                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}, hvi_{t}, hv_{t}, hvs_{t}}},")
+                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}, hvi_{t}, hv_{t}, hvs_{t}, "
+                   f"{'NULL' if k.combine == 'mul' else 'hk_' + t}}},")
     out.append("};")
     out.append("")
     out.append("const ca_red_host_scan_fn "
