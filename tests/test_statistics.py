@@ -252,3 +252,35 @@ def test_nanmedian(dev, dtype):
     x = to_dev(a, dev)
     for axis in (None, 0, 1):
         close(ca.nanmedian(x, axis=axis), np_quiet(np.nanmedian, a, axis=axis))
+
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_histogram_bin_estimators(dev, name):
+    rng = np.random.default_rng(21)
+    sets = (rng.standard_normal(3000), rng.integers(-40, 60, 2000),
+            rng.standard_normal(700).astype(np.float32) * 5, np.full(9, 2.5),
+            np.array([3.0]), np.array([0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 9.0]))
+    for h in sets:
+        for r in (None, (-1, 1.5)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # stone's "suboptimal"
+                got, ge = ca.histogram(ca.asarray(h, device=dev), bins=name, range=r)
+                want, we = np.histogram(h, bins=name, range=r)
+            assert ge.shape == we.shape, (name, h.dtype, h.size, r)
+            np.testing.assert_array_equal(got.get(), want)
+            np.testing.assert_allclose(ge.get(), we, rtol=1e-12)
+
+
+def test_histogram_bin_estimator_errors(dev):
+    x = ca.asarray(np.arange(10.0), device=dev)
+    with pytest.raises(ValueError, match="not a valid estimator"):
+        ca.histogram(x, bins="bogus")
+    with pytest.raises(TypeError, match="weighted"):
+        ca.histogram(x, bins="auto", weights=x)
+    n, e = ca.histogram(ca.asarray(np.array([], np.float64), device=dev), bins="auto")
+    wn, we = np.histogram(np.array([], np.float64), bins="auto")
+    np.testing.assert_array_equal(n.get(), wn)
+    np.testing.assert_array_equal(e.get(), we)

@@ -10,7 +10,9 @@ axis (one segmented sort; NaNs last) and gather the neighbours of each virtual
 index NumPy's method defines, then interpolate as NumPy's _lerp does.
 """
 
+import builtins
 import operator
+import warnings as _warnings
 
 import numpy as _np
 from numpy.lib import _function_base_impl as _fb
@@ -69,12 +71,100 @@ def _outer_edges(a, range):
     return _hist._get_outer_edges(_proxy(a, range), range)
 
 
+def _host(x):
+    """A 0-d result read back as the NumPy scalar NumPy's own code would hold."""
+    return x.get()[()]
+
+
+def _width_sqrt(x, n, ptp):
+    return ptp / _np.sqrt(n)
+
+
+def _width_sturges(x, n, ptp):
+    return ptp / (_np.log2(n) + 1.0)
+
+
+def _width_rice(x, n, ptp):
+    return ptp / (2.0 * n ** (1.0 / 3))
+
+
+def _width_scott(x, n, ptp):
+    return (24.0 * _np.pi ** 0.5 / n) ** (1.0 / 3.0) * _host(_core.std(x))
+
+
+def _width_fd(x, n, ptp):
+    q75, q25 = percentile(x, [75, 25]).get()
+    return 2.0 * _np.subtract(q75, q25) * n ** (-1.0 / 3.0)
+
+
+def _width_auto(x, n, ptp):
+    # NumPy 2's rule: FD, held to at most twice sqrt's number of bins, or Sturges
+    fd = max(_width_fd(x, n, ptp), _width_sqrt(x, n, ptp) / 2)
+    return min(fd, _width_sturges(x, n, ptp))
+
+
+def _width_doane(x, n, ptp):
+    if n <= 2:
+        return 0.0
+    sigma = _host(_core.std(x))
+    if not sigma > 0.0:
+        return 0.0
+    sg1 = _np.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+    z = (x - _core.mean(x)) / sigma
+    g1 = _host(_core.mean(z * z * z))
+    return ptp / (1.0 + _np.log2(n) + _np.log2(1.0 + _np.absolute(g1) / sg1))
+
+
+def _width_stone(x, n, ptp, rng):
+    """Stone's cross-validated choice: every candidate count's score on the device,
+    one read back for the best."""
+    if n <= 1 or ptp == 0:
+        return 0
+    top = max(100, int(_np.sqrt(n)))
+    scores = []
+    for k in builtins.range(1, top + 1):
+        p = histogram(x, bins=k, range=rng)[0] / n
+        scores.append((2 - (n + 1) * _core.sum(p * p)) / (ptp / k))
+    k = int(_host(_core.argmin(_core.stack(scores)))) + 1
+    if k == top:
+        _warnings.warn("The number of bins estimated may be suboptimal.",
+                       RuntimeWarning, stacklevel=4)
+    return ptp / k
+
+
+_WIDTHS = {"auto": _width_auto, "fd": _width_fd, "doane": _width_doane,
+           "scott": _width_scott, "stone": None, "rice": _width_rice,
+           "sturges": _width_sturges, "sqrt": _width_sqrt}
+
+
+def _estimated_bin_count(a, name, range):
+    """numpy.histogram's bin estimators (its formulas, on the device: a few
+    reductions and read backs of their scalars; 'stone' scores each count)."""
+    if name not in _WIDTHS:
+        raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+    first, last = _outer_edges(a, range)
+    if range is not None:
+        a = a[_core.logical_and(_core.greater_equal(a, first), _core.less_equal(a, last))]
+    n = a.size
+    if n == 0:
+        return 1
+    ptp = _hist._unsigned_subtract(_host(_core.max(a)), _host(_core.min(a)))
+    if name == "stone":
+        width = _width_stone(a, n, ptp, (first, last))
+    else:
+        width = _WIDTHS[name](a, n, ptp)
+    if not width:
+        return 1
+    if a.dtype.kind in "iu" and width < 1:
+        width = 1
+    return int(_np.ceil(_hist._unsigned_subtract(last, first) / width))
+
+
 def _edges(a, bins, range):
     """NumPy's bin edges (a cuarray array on a's device) and, for a number of bins,
     the (first, last) range they span."""
     if isinstance(bins, str):
-        raise NotImplementedError("histogram: string bins (bin estimators) are not "
-                                  "supported; pass a number of bins or the edges")
+        bins = _estimated_bin_count(a, bins, range)
     if _np.ndim(bins) == 0 and not isinstance(bins, _core.ndarray):
         try:
             n = operator.index(bins)
@@ -120,6 +210,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     """
     a = _as_array(a).reshape(-1)
     w = None
+    if isinstance(bins, str) and weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported "
+                        "for weighted data")
     if weights is not None:
         w = _as_array(weights, device=a.device)
         if w.shape != a.shape and w.size != a.size:
