@@ -370,6 +370,66 @@ def _axes(a, axis):
     return _core.ascontiguousarray(moved).reshape(kept + (n,)), kept, axes
 
 
+def _weights_like(a, weights, axis):
+    """weights broadcast to a's shape, as NumPy accepts them: a's shape, or the
+    shape of the reduced axes."""
+    w = _as_array(weights, device=a.device)
+    if tuple(w.shape) == tuple(a.shape):
+        return w
+    if axis is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    if tuple(w.shape) != tuple(a.shape[i] for i in axes):
+        raise ValueError("Shape of weights must be consistent with shape of a along "
+                         "specified axis.")
+    w = _core.permute_dims(w, tuple(int(i) for i in _np.argsort(axes)))
+    shape = tuple(s if i in axes else 1 for i, s in enumerate(a.shape))
+    return _core.broadcast_to(w.reshape(shape), a.shape)
+
+
+def _weighted_quantile(a, qs, axis, method, keepdims, weights, skip_nan):
+    """NumPy's weighted inverted CDF: per row, the first sorted value whose
+    normalised cumulative weight reaches q. One segmented sort, one scan, and a
+    count of the CDF entries below each q (searchsorted's 'left' on every row)."""
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    a = _as_array(a)
+    w = _weights_like(a, weights, axis)
+    if bool(_core.any(_core.less(w, 0))):
+        raise ValueError("Weights must be non-negative.")
+    rows, kept, axes = _axes(a, axis)
+    wrows = _axes(w, axis)[0]
+    n = rows.shape[-1]
+    if n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if skip_nan and a.dtype.kind in "fc":
+        wrows = _core.where(_core.isnan(rows), 0, wrows)  # NaNs drop out
+    from ._indexing import take_along_axis
+    order = _core.argsort(rows, axis=-1)
+    s = take_along_axis(rows, order, axis=-1)
+    cdf = _core.cumsum(take_along_axis(wrows, order, axis=-1), axis=-1,
+                       dtype=_np.float64)
+    cdf = cdf / cdf[..., -1:]
+    if bool(_core.any(_core.isnan(cdf[..., -1]))):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    qh = _np.asarray(qs)
+    qh = qh if qh.dtype.kind == "f" else qh.astype(_np.float64)
+    # compared in q's precision, and leading zero-weight entries never chosen
+    # (NumPy's rules: the CDF cast to q's dtype, its zeros made -1)
+    cdf = cdf.astype(qh.dtype)
+    cdf = _core.where(_core.equal(cdf, 0), -1, cdf)
+    qd = _core.asarray(qh.reshape(-1), device=a.device)
+    below = _core.less(_core.expand_dims(cdf, -2), _core.expand_dims(qd, -1))
+    idx = _core.minimum(_core.sum(below, axis=-1), n - 1)
+    res = take_along_axis(s, idx, axis=-1)
+    if not skip_nan and a.dtype.kind in "fc":
+        res = _core.where(_core.isnan(s[..., -1:]), s[..., -1:], res)
+    res = _core.moveaxis(res, -1, 0).reshape(qs.shape + kept)
+    if keepdims:
+        res = res.reshape(_keepdims_shape(a, axes, qs.shape))
+    return res
+
+
 def _keepdims_shape(a, axes, q_shape):
     shape = list(a.shape)
     for i in axes:
@@ -521,7 +581,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("quantile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 1, "Quantiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=False), out)
     qs, weak = _check_q(q, 1, "Quantiles")
     return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
 
@@ -532,7 +594,9 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("percentile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 100, "Percentiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=False), out)
     qs, weak = _check_q(q, 100, "Percentiles")
     return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
 
@@ -544,7 +608,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("nanquantile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 1, "Quantiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=True), out)
     qs, weak = _check_q(q, 1, "Quantiles")
     return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
 
@@ -555,7 +621,9 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("nanpercentile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 100, "Percentiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=True), out)
     qs, weak = _check_q(q, 100, "Percentiles")
     return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
 
