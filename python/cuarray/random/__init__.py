@@ -51,6 +51,6 @@ def default_rng(seed=None):
     A new Generator: ``seed`` is None, an int in [0, 2**64), a
     numpy.random.SeedSequence or a bit generator; a Generator is returned as is.
     """
-    if isinstance(seed, Generator):
+    if isinstance(seed, (Generator, RandomState)):
         return seed
     return Generator(seed)

@@ -695,13 +695,16 @@ class Generator(_Distributions, _CoreGenerator):
         bounds broadcast: low + floor(X r / 2**64) for uniform 64-bit X, each value
         within r / 2**64 of its probability.
         """
+        def scalar(v):
+            return v is None or isinstance(v, (int, _np.integer)) or (
+                isinstance(v, _np.ndarray) and v.ndim == 0 and v.dtype.kind in "biu")
+
+        if scalar(low) and scalar(high):
+            return _CoreGenerator.integers(self, low if not isinstance(
+                low, _np.ndarray) else int(low), high if not isinstance(
+                high, _np.ndarray) else int(high), size, dtype, endpoint, device=device)
         if high is None:
             low, high = 0, low
-        scal = all(isinstance(v, (int, _np.integer)) and not isinstance(v, bool) or
-                   (isinstance(v, _np.ndarray) and v.ndim == 0) for v in (low, high))
-        if scal:
-            return _CoreGenerator.integers(self, int(low), int(high), size, dtype,
-                                           endpoint, device=device)
         return _array_integers(self, low, high, size, dtype, endpoint, device)
 
     def permutation(self, x, axis=0, *, device=None):
@@ -842,8 +845,8 @@ def _choice(gen, a, size, replace, p, axis, device, kind):
     legacy = kind is not _np.random.Generator
     if isinstance(a, (int, _np.integer)) and not isinstance(a, bool):
         pop, arr = operator.index(a), None
-        if pop < 0 or (pop == 0 and not legacy and (size is None or
-                                                    _np.prod(size) != 0)):
+        shape = P.size_tuple(size)
+        if pop < 0 or (pop == 0 and (shape is None or _np.prod(shape) != 0)):
             raise ValueError("a must be a positive integer unless no samples are "
                              "taken" if not legacy else "a must be greater than 0 "
                              "unless no samples are taken")
@@ -869,7 +872,8 @@ def _choice(gen, a, size, replace, p, axis, device, kind):
         if pv.ndim != 1:
             raise ValueError("p must be 1-dimensional")
         if pv.size != pop:
-            raise ValueError("a and p must have same size")
+            raise ValueError("'a' and 'p' must have same size" if legacy else
+                             "a and p must have same size")
         if _np.any(_np.isnan(pv)):
             raise ValueError("Probabilities contain NaN")
         if _np.any(pv < 0):
