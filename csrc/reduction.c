@@ -964,21 +964,25 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 #undef SLOT
 }
 
-/* One module function and one method per row of kernels/reductions.def. */
-#define CA_RED_WRAPPERS(NAME, ID, DOC)                                                 \
+/* One module function per row of kernels/reductions.def, one method per public
+ * row (private rows, named with a leading underscore, have none). */
+#define CA_RED_FN_WRAPPER(NAME, ID, DOC)                                               \
     static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,   \
                                PyObject *kwnames)                                      \
     {                                                                                  \
         (void)m;                                                                       \
         return dispatch(ID, NULL, args, nargs, kwnames);                               \
-    }                                                                                  \
+    }
+#define CA_RED_METHOD_WRAPPER(NAME, ID, DOC)                                           \
     static PyObject *Ndarray_##NAME(PyObject *self, PyObject *const *args,             \
                                     Py_ssize_t nargs, PyObject *kwnames)               \
     {                                                                                  \
         return dispatch(ID, self, args, nargs, kwnames);                               \
     }
-CA_RED_FOR_EACH_FN(CA_RED_WRAPPERS)
-#undef CA_RED_WRAPPERS
+CA_RED_FOR_EACH_FN(CA_RED_FN_WRAPPER)
+CA_RED_FOR_EACH_METHOD(CA_RED_METHOD_WRAPPER)
+#undef CA_RED_FN_WRAPPER
+#undef CA_RED_METHOD_WRAPPER
 
 #define CA_FC                              (PyCFunction)(void (*)(void))
 #define CA_FLAGS                           (METH_FASTCALL | METH_KEYWORDS)
@@ -992,7 +996,7 @@ static PyMethodDef reduction_functions[] = {
 };
 
 PyMethodDef ca_reduction_array_methods[] = {
-    CA_RED_FOR_EACH_FN(CA_RED_METHOD){ NULL, NULL, 0, NULL },
+    CA_RED_FOR_EACH_METHOD(CA_RED_METHOD){ NULL, NULL, 0, NULL },
 };
 
 int

@@ -110,6 +110,9 @@ def test_generated_table_is_current():
         fn = getattr(_core, name)
         assert fn.__doc__ is not None and doc.splitlines()[0] in fn.__doc__
         assert getattr(ca, name) is fn
+        if name.startswith("_"):  # private rows have no ndarray method
+            assert not hasattr(ca.ndarray, name)
+            continue
         assert getattr(ca.ndarray, name).__doc__ == fn.__doc__
     for alias, name in ALIASES.items():
         assert getattr(_core, alias).__doc__ == getattr(_core, name).__doc__
@@ -162,4 +165,5 @@ def test_row_against_numpy_float64(name, dtype):
         want = np.asarray(ref(x, axis)).astype(rdt)
         sc = None if scale is None else np.asarray(scale(x, axis), np.float64)
         check_close(getattr(ca, name)(a, axis=axis).get(), want, sc, rdt)
-        check_close(getattr(a, name)(axis=axis).get(), want, sc, rdt)
+        if not name.startswith("_"):  # private rows have no method
+            check_close(getattr(a, name)(axis=axis).get(), want, sc, rdt)

@@ -352,6 +352,13 @@ def gen_table_h(kernels, fns):
     for f in fns:
         out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
     out.append("")
+    out.append("/* X(name, CA_RF_<NAME>, docstring) per public function (a name without a")
+    out.append(" * leading underscore): the ndarray methods. */")
+    out.append("#define CA_RED_FOR_EACH_METHOD(X) \\")
+    for f in fns:
+        if not f.name.startswith("_"):
+            out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
+    out.append("")
     out.append("#define CA_RED_FOR_EACH_ALIAS(X) \\")
     for f in fns:
         for a in f.aliases:

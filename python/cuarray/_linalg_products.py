@@ -26,7 +26,6 @@ default: it contracts everything in one loop, which a GPU does not do well).
 """
 
 import itertools as _it
-import math as _math
 import operator as _operator
 import sys as _sys
 import threading as _threading
@@ -62,13 +61,6 @@ def _dev(args):
     return None
 
 
-def _prod(it):
-    r = 1
-    for v in it:
-        r *= v
-    return r
-
-
 # =============================================================================
 # einsum: parsing
 # =============================================================================
@@ -86,7 +78,8 @@ def _sublist(sub, what):
             raise TypeError("For this input type lists must contain either int or "
                             "Ellipsis") from None
         if not 0 <= s < 52:
-            raise ValueError(f"subscript is not within the valid range [0, 52) in {what}")
+            raise ValueError("subscript is not within the valid range [0, 52) in "
+                             f"{what}")
         out.append(_LETTERS[s])
     return "".join(out)
 
@@ -118,8 +111,8 @@ def _parse_term(term, where):
             i += 1
         elif c == ".":
             if term[i:i + 3] != "..." or ell is not None:
-                raise ValueError("einstein sum subscripts string contains a '.' that is "
-                                 f"not part of an ellipsis ('...') in {where}")
+                raise ValueError("einstein sum subscripts string contains a '.' that "
+                                 f"is not part of an ellipsis ('...') in {where}")
             ell = len(labels)
             i += 3
         else:
@@ -209,23 +202,24 @@ def _parse(subscripts, shapes, sum_missing_ellipsis):
         for labels, _ in parsed:
             for c in labels:
                 counts[c] = counts.get(c, 0) + 1
-        output = "".join(ell_labels) + "".join(c for c in _LETTERS if counts.get(c) == 1)
+        once = "".join(c for c in _LETTERS if counts.get(c) == 1)
+        output = "".join(ell_labels) + once
     dims = {}
     for k, (labels, shape) in enumerate(zip(full, shapes)):
         mine = {}
         for c, d in zip(labels, shape):
             if c in mine and mine[c] != d:
-                raise ValueError(f"dimensions in operand {k} for collapsing index '{c}' "
-                                 f"don't match ({mine[c]} != {d})")
+                raise ValueError(f"dimensions in operand {k} for collapsing index "
+                                 f"'{c}' don't match ({mine[c]} != {d})")
             mine[c] = d
         for c, d in mine.items():
             prev = dims.get(c)
             if prev is None or prev == 1:
                 dims[c] = d
             elif d != 1 and d != prev:
-                raise ValueError(f"operands could not be broadcast together: label '{c}' "
-                                 f"has size {prev} in an earlier operand and {d} in "
-                                 f"operand {k}")
+                raise ValueError("operands could not be broadcast together: label "
+                                 f"'{c}' has size {prev} in an earlier operand and {d} "
+                                 f"in operand {k}")
     return full, output, dims
 
 
@@ -571,7 +565,8 @@ def _prepare(x, labels, dims):
         idx = tuple(0 if (d == 1 and dims[c] != 1) else slice(None)
                     for c, d in zip(labels, shape))
         x = _op(_operator.getitem, x, idx)
-        labels = "".join(c for c, d in zip(labels, shape) if not (d == 1 and dims[c] != 1))
+        labels = "".join(c for c, d in zip(labels, shape)
+                         if not (d == 1 and dims[c] != 1))
     return x, labels
 
 
@@ -670,7 +665,8 @@ def _result_dtype(arrays, dtype, casting):
 
 
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
-    """einsum(subscripts, *operands, out=None, dtype=None, order='K', casting='safe', optimize=False)
+    """einsum(subscripts, *operands, out=None, dtype=None, order='K', casting='safe',
+    optimize=False)
 
     Einstein summation, as numpy.einsum: the subscripts string (letters,
     '...', ',' and an optional '->' output; implicit mode sums the labels that
@@ -748,7 +744,8 @@ def _contract_all(subs, arrays, optimize, dtype, casting):
             for _, labels in taken[n + 2:]:
                 rest.update(labels)
             last = k == nsteps - 1 and n == len(taken) - 2
-            x, lx = _contract_pair(x, lx, y, ly, rest, dims, dt, output if last else None)
+            x, lx = _contract_pair(x, lx, y, ly, rest, dims, dt,
+                                   output if last else None)
         if len(taken) == 1:
             x, lx = _sum_labels(x, lx, set(lx) - keep, dt)
         ops.append((x, lx))
@@ -886,7 +883,8 @@ def matrix_transpose(x, /):
     """
     x = _arr(x)
     if x.ndim < 2:
-        raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
+        raise ValueError("Input array must be at least 2-dimensional, but it is "
+                         f"{x.ndim}")
     return _ca.swapaxes(x, -1, -2)
 
 
@@ -1020,7 +1018,8 @@ def _matrix_norm(x, ord, row, col, keepdims):
     if ord == "nuc" or ord == 2 or ord == -2:
         y = _ca.moveaxis(x, (row, col), (-2, -1))
         s = _svd(y, ord)
-        ret = (_ca.sum if ord == "nuc" else _ca.max if ord == 2 else _ca.min)(s, axis=-1)
+        red = _ca.sum if ord == "nuc" else _ca.max if ord == 2 else _ca.min
+        ret = red(s, axis=-1)
     elif ord in (1, -1):
         red = _ca.max if ord == 1 else _ca.min
         ret = red(_ca.sum(_ca.abs(x), axis=row), axis=col - (col > row))
@@ -1056,8 +1055,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
     x = _arr(x)
     nd = x.ndim
     if axis is None:
-        if ord is None or (nd == 2 and isinstance(ord, str) and ord in ("f", "fro")) or \
-                (nd == 1 and not isinstance(ord, str) and ord == 2):
+        fro = nd == 2 and isinstance(ord, str) and ord in ("f", "fro")
+        if ord is None or fro or (nd == 1 and not isinstance(ord, str) and ord == 2):
             return _core._norm2(x, axis=None, keepdims=keepdims)
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
@@ -1132,7 +1131,8 @@ def _chain(arrays, split, i, j, out=None):
     if i == j:
         return arrays[i]
     k = split[i][j]
-    return _ca.dot(_chain(arrays, split, i, k), _chain(arrays, split, k + 1, j), out=out)
+    left = _chain(arrays, split, i, k)
+    return _ca.dot(left, _chain(arrays, split, k + 1, j), out=out)
 
 
 def multi_dot(arrays, *, out=None):
@@ -1198,8 +1198,9 @@ def matrix_power(a, n):
     if n < 0:
         inv = getattr(_ca.linalg, "inv", None)
         if inv is None:
-            raise NotImplementedError("matrix_power with n < 0 needs cuarray.linalg.inv, "
-                                      "which this build does not have")
+            raise NotImplementedError("matrix_power with n < 0 needs "
+                                      "cuarray.linalg.inv, which this build does not "
+                                      "have")
         a = inv(a)
         n = -n
     if n == 1:
