@@ -102,6 +102,8 @@ REFERENCE = {
                    "one"),
     "_nancount": (with_nans(random_array), lambda x, ax: np.sum(~np.isnan(x), axis=ax),
                   None, None),
+    "_norm2": (random_array, lambda x, ax: np.sqrt(np.sum(np.abs(wide(x)) ** 2, axis=ax)),
+               magnitude(lambda x, ax: np.sqrt(np.sum(x * x, axis=ax))), None),
 }
 # the NumPy function of each row whose name is not NumPy's (the '_' primitives of
 # python/cuarray/_nanfunctions.py)
