@@ -131,3 +131,52 @@ CASES = [
         "torch": _torch_blog,
     }, mode="wall", unit="s", target="<= 0.036", repeats=5),
 ]
+
+
+# ---- issue 10, products and norms (python/cuarray/_linalg_products.py): einsum as one
+# batched GEMM, and the 2-norm as one reduction pass. GPU time per call; targets from
+# docs/TARGETS.md's breadth table (einsum <= 0.102 ms, norm >= 4000 GB/s).
+EINSUM_BATCH, EINSUM_N = 64, 256
+NORM_N = 1 << 26
+
+
+def _einsum_bmm(mod):
+    name = mod.__name__
+    if name == "cuarray" and not mod.cuda.is_available():
+        raise Skip("no GPU")
+    shape = (EINSUM_BATCH, EINSUM_N, EINSUM_N)
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape, dtype=np.float32)
+    b = rng.standard_normal(shape, dtype=np.float32)
+    if name == "torch":
+        mod.backends.cuda.matmul.allow_tf32 = False
+        ta, tb = mod.as_tensor(a, device="cuda"), mod.as_tensor(b, device="cuda")
+        return lambda: mod.einsum("bij,bjk->bik", ta, tb)
+    if name == "cuarray":
+        mod.linalg.set_allow_tf32(False)
+    da, db = mod.asarray(a), mod.asarray(b)
+    return lambda: mod.einsum("bij,bjk->bik", da, db)
+
+
+def _norm_setup(mod):
+    name = mod.__name__
+    if name == "cuarray" and not mod.cuda.is_available():
+        raise Skip("no GPU")
+    x = np.random.default_rng(0).standard_normal(NORM_N, dtype=np.float32)
+    if name == "torch":
+        t = mod.as_tensor(x, device="cuda")
+        return lambda: mod.linalg.norm(t)
+    d = mod.asarray(x)
+    return lambda: mod.linalg.norm(d)
+
+
+CASES += [
+    Case("einsum('bij,bjk->bik') 64x256x256 float32 (us)", {
+        "cuarray": _einsum_bmm, "cupy": _einsum_bmm, "torch": _einsum_bmm,
+    }, mode="gpu", unit="us", target="<= 102", floor="one batched cuBLAS GEMM"),
+    Case("linalg.norm 2^26 float32", {
+        "cuarray": _norm_setup, "cupy": _norm_setup, "torch": _norm_setup,
+        "numpy": _norm_setup,
+    }, mode="gpu", unit="GB/s", work=NORM_N * 4.0, target=">= 4000",
+        floor="~4200 (read bandwidth)"),
+]
