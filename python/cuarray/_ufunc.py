@@ -90,6 +90,33 @@ def _loop_dtype(u, dt, device):
     return u(e, e).dtype
 
 
+_LOGICAL = {"logical_and", "logical_or", "logical_xor"}
+
+
+def _reduction_input(u, a, dtype, method):
+    """a in the dtype NumPy's reduce/accumulate runs u's loop in: the loop chosen
+    for (dt, dt) when its inputs and output agree (bool for the logical ops, whose
+    loops all give bool), else TypeError."""
+    if dtype is not None:
+        a = a.astype(dtype)
+    if _name(u) in _LOGICAL:
+        return a if a.dtype == _np.bool_ else a.astype(_np.bool_)
+    rdt = _loop_dtype(u, a.dtype, a.device)
+    if rdt != a.dtype:
+        if rdt == _np.bool_:
+            raise TypeError(f"No loop matching the specified signature and casting was "
+                            f"found for ufunc {_name(u)} ({method} over {a.dtype})")
+        a = a.astype(rdt)
+    return a
+
+
+def _fill(v, dt):
+    """v as a NumPy scalar of dtype dt, cast as NumPy casts an identity (-1 into
+    an unsigned type is all ones)."""
+    with _np.errstate(all="ignore"):
+        return _np.asarray(v).astype(dt)[()]
+
+
 def _finish(res, out):
     if out is None:
         return res
@@ -137,7 +164,7 @@ def _reduce_generic(u, a, axes, keepdims):
         if ident is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has "
                              f"no identity")
-        res = _core.full(rshape, ident, dtype=a.dtype, device=a.device)
+        res = _core.full(rshape, _fill(ident, a.dtype), dtype=a.dtype, device=a.device)
     elif name in _REORDERABLE:
         while k > 1:
             h = k // 2
@@ -158,7 +185,7 @@ def _reduce_generic(u, a, axes, keepdims):
 def _masked(u, a, where, fill):  # noqa: ARG001
     """a with the elements where `where` is false replaced by fill."""
     w = _as_array(where, a)
-    f = _core.full((), fill, dtype=a.dtype, device=a.device)
+    f = _core.full((), _fill(fill, a.dtype), dtype=a.dtype, device=a.device)
     return _core.where(w, a, f)
 
 
@@ -170,7 +197,8 @@ def _with_initial(u, a, axes, initial, keepdims, reduce_fn):
     for d in axes:
         k *= a.shape[d]
     x = _core.transpose(a, tuple(rest) + tuple(axes)).reshape(rshape + (k,))
-    first = _core.full(rshape + (1,), initial, dtype=a.dtype, device=a.device)
+    first = _core.full(rshape + (1,), _fill(initial, a.dtype), dtype=a.dtype,
+                       device=a.device)
     x = _core.concatenate([first, x], axis=-1)
     res = reduce_fn(x, len(rshape))
     if keepdims:
@@ -189,13 +217,13 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
     all, any) with their dtype rules.
     """
     fast = _FAST_REDUCE.get(self)
-    if fast is not None and initial is _NoValue and where is True:
-        if isinstance(array, _core.ndarray):
-            if dtype is not None:
-                if fast in _WITH_DTYPE:
-                    return fast(array, axis, dtype, out, keepdims)
-                array = array.astype(dtype)
-            return fast(array, axis, out=out, keepdims=keepdims)
+    if fast is not None and initial is _NoValue and where is True and \
+            isinstance(array, _core.ndarray):
+        if fast in _WITH_DTYPE:
+            return fast(array, axis, dtype, out, keepdims)
+        if dtype is not None:
+            array = array.astype(dtype)
+        return fast(array, axis, out, keepdims)
     _check_binary(self, "reduce")
     a = _as_array(array)
     axes = _norm_axes(axis, a.ndim, "reduce")
@@ -212,12 +240,7 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
         def run(x, ax):
             return fast(x, ax if isinstance(ax, tuple) else ax, keepdims=False)
     else:
-        if dtype is not None:
-            a = a.astype(dtype)
-        rdt = _loop_dtype(self, a.dtype, a.device)
-        if rdt != a.dtype:
-            raise TypeError(f"No loop matching the specified signature and casting was "
-                            f"found for ufunc {_name(self)} (reduce over {a.dtype})")
+        a = _reduction_input(self, a, dtype, "reduce")
 
         def run(x, ax):
             ax = ax if isinstance(ax, tuple) else (ax,)
@@ -262,12 +285,7 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
         if out is None:
             return fast(a, ax, dtype)
         return _finish(fast(a, ax, dtype), out)
-    if dtype is not None:
-        a = a.astype(dtype)
-    rdt = _loop_dtype(self, a.dtype, a.device)
-    if rdt != a.dtype:
-        raise TypeError(f"No loop matching the specified signature and casting was "
-                        f"found for ufunc {_name(self)} (accumulate over {a.dtype})")
+    a = _reduction_input(self, a, dtype, "accumulate")
     y = _core.moveaxis(a, ax, 0).copy()
     n = y.shape[0]
     if _name(self) in _REORDERABLE:
@@ -330,11 +348,10 @@ def outer(self, A, B, /, out=None, dtype=None):
     """
     _check_binary(self, "outer product")
     like = A if isinstance(A, _core.ndarray) else B if isinstance(B, _core.ndarray) else None
-    a = A if _is_scalar(A) else _as_array(A, like)
-    if not _is_scalar(B):
-        B = _as_array(B, like)
-        if isinstance(a, _core.ndarray):
-            a = a.reshape(tuple(a.shape) + (1,) * B.ndim)
+    # both operands as arrays (Python scalars too, as NumPy's asarray makes them)
+    a = _as_array(A, like)
+    B = _as_array(B, like)
+    a = a.reshape(tuple(a.shape) + (1,) * B.ndim)
     return self(a, B, out=out, dtype=dtype)
 
 
@@ -349,7 +366,9 @@ _EXACT_FLOAT_OPS = {"add", "subtract", "multiply"}
 def _at_positions(a, indices):
     """The C-order flat positions (int64) of a[indices], by NumPy's index rules."""
     flat = _core.arange(a.size, dtype=_core.int64, device=a.device).reshape(a.shape)
-    if isinstance(indices, list):
+    if isinstance(indices, tuple):
+        indices = tuple(_as_array(i, a) if isinstance(i, list) else i for i in indices)
+    elif isinstance(indices, list):
         indices = _as_array(indices, a)
     return flat[indices]
 
@@ -432,7 +451,7 @@ def at(self, a, indices, b=None, /):
         raise ValueError("output array is read-only")
     where_ = _at_positions(a, indices)
     target_shape = tuple(where_.shape)
-    pos = where_.reshape(-1)
+    pos = _core.ascontiguousarray(where_).reshape(-1)
     work = a if a.flags.c_contiguous else _core.ascontiguousarray(a)
     flat = work.reshape(-1)
     vals = None
