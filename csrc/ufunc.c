@@ -119,11 +119,13 @@ get_identity(PyObject *self, void *c)
     switch (((CaUfunc *)self)->op) {
     case CA_OP_add:
     case CA_OP_hypot:
+    case CA_OP_gcd:
     case CA_OP_bitwise_or:
     case CA_OP_bitwise_xor: return PyLong_FromLong(0);
     case CA_OP_multiply: return PyLong_FromLong(1);
     case CA_OP_bitwise_and: return PyLong_FromLong(-1);
-    case CA_OP_logaddexp: return PyFloat_FromDouble(-Py_HUGE_VAL);
+    case CA_OP_logaddexp:
+    case CA_OP_logaddexp2: return PyFloat_FromDouble(-Py_HUGE_VAL);
     case CA_OP_logical_and: Py_RETURN_TRUE;
     case CA_OP_logical_or:
     case CA_OP_logical_xor: Py_RETURN_FALSE;

@@ -28,7 +28,7 @@ _ops = _core._ops
 # NumPy's "reorderable" binary ufuncs (commutative and associative: reduce may
 # take several axes, in any order).
 _REORDERABLE = {
-    "add", "multiply", "logaddexp", "hypot", "maximum", "minimum", "fmax", "fmin",
+    "add", "multiply", "logaddexp", "logaddexp2", "hypot", "gcd", "maximum", "minimum", "fmax", "fmin",
     "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
     "bitwise_xor",
 }
@@ -224,6 +224,12 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
         if dtype is not None:
             array = array.astype(dtype)
         return fast(array, axis, out, keepdims)
+    return _reduce_slow(self, array, axis, dtype, out, keepdims, initial, where, fast)
+
+
+def _reduce_slow(self, array, axis, dtype, out, keepdims, initial, where, fast):
+    """reduce with initial=, where=, a non-array operand, or an op outside the
+    reductions table."""
     _check_binary(self, "reduce")
     a = _as_array(array)
     axes = _norm_axes(axis, a.ndim, "reduce")
@@ -238,7 +244,7 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
             a = a.astype(fast(_core.empty((0,), dtype=a.dtype, device=a.device)).dtype)
 
         def run(x, ax):
-            return fast(x, ax if isinstance(ax, tuple) else ax, keepdims=False)
+            return fast(x, ax, keepdims=False)
     else:
         a = _reduction_input(self, a, dtype, "reduce")
 
@@ -246,7 +252,11 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
             ax = ax if isinstance(ax, tuple) else (ax,)
             return _reduce_generic(self, x, ax, False)
     if where is not True:
-        fill = self.identity if initial is _NoValue else initial
+        # masked elements become the identity (an idempotent op's initial where it
+        # has none: maximum, minimum)
+        fill = self.identity
+        if fill is None and initial is not _NoValue:
+            fill = initial
         if fill is None:
             raise ValueError(f"reduction operation '{_name(self)}' does not have an "
                              f"identity, so to use a where mask one has to specify "
