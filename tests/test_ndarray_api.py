@@ -47,15 +47,13 @@ NUMPY_ONLY = {
               "cuarray.resize returns a new array",
     "setflags": "not yet: the writeable flag is set in C (next change)",
     "__setstate__": "pickles rebuild through __reduce__ (cuarray.array of a host copy)",
-    # NumPy dispatch is the other half of issue 16 (its own branch)
-    "__array_function__": "NumPy dispatch (issue 16, ufunc branch)",
-    "__array_wrap__": "NumPy dispatch (issue 16, ufunc branch)",
+    "__array_wrap__": "NumPy's hook for wrapping a NumPy ufunc's result: NumPy's ufuncs "
+                      "dispatch to cuarray's (__array_ufunc__), which make cuarray arrays",
 }
 
 # CuPy's names cuarray's ndarray does not have.
 CUPY_ONLY = {
     "cstruct": "CuPy's kernel-argument struct; cuarray's user kernels take arrays",
-    "__array_function__": "NumPy dispatch (issue 16, ufunc branch)",
 }
 
 # Beyond NumPy's ndarray: CuPy's (get, set, scatter_*, reduced_view, toDlpack, ptp,
