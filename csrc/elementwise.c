@@ -1033,7 +1033,7 @@ imag_of(CaArray *a)
             return NULL;
         }
     }
-    r->flags &= ~CA_WRITEABLE;
+    r->flags = (r->flags & ~CA_WRITEABLE) | CA_NEVER_WRITEABLE;
     return (PyObject *)r;
 }
 
