@@ -82,6 +82,8 @@ from ._polynomial import *  # noqa: E402,F401,F403
 from ._window import *  # noqa: E402,F401,F403
 from ._statistics_extra import *  # noqa: E402,F401,F403
 from ._io import *  # noqa: E402,F401,F403
+from ._math import *  # noqa: E402,F401,F403
+from ._nanfunctions import *  # noqa: E402,F401,F403
 
 # Test helpers taking cuarray and NumPy arrays (numpy.testing's, on host copies)
 from . import testing  # noqa: E402,F401
