@@ -5,14 +5,18 @@ strided read of every other element counts 4 bytes per element, not the sectors)
 Floors: the H200's copy bandwidth is about 4200-4240 GB/s by the same count.
 """
 
-from harness import Case, Skip
+from harness import CPU_MODE, Case, Skip, size
 
-N = 1 << 28          # elements: 1 GiB of float32
-T = 16384            # transposed matrix side: 16384^2 float32 = 1 GiB
+N = size(1 << 28, 1 << 24)   # elements: 1 GiB of float32 (cpu: 64 MiB)
+T = size(16384, 4096)        # transposed matrix side: 16384^2 float32 = 1 GiB
+LOG = N.bit_length() - 1
 
 
 def _gpu(mod, name):
-    if name == "cuarray" and not mod.cuda.is_available():
+    """The cuarray setups run on NumPy too in cpu mode (the same calls)."""
+    if mod.__name__ == "numpy" and not CPU_MODE:
+        raise Skip("GPU case")
+    if mod.__name__ == "cuarray" and not CPU_MODE and not mod.cuda.is_available():
         raise Skip("no GPU")
 
 
@@ -93,18 +97,21 @@ def _th_astype(torch):
 
 
 CASES = [
-    Case("copy 2^28 float32 (GB/s, read+write)",
-         {"cuarray": _ca_copy, "cupy": _cp_copy, "torch": _th_copy},
+    Case(f"copy 2^{LOG} float32 (GB/s, read+write)",
+         {"cuarray": _ca_copy, "numpy": _ca_copy, "cupy": _cp_copy, "torch": _th_copy},
          mode="gpu", unit="GB/s", work=2 * 4 * N, target=">= 4100", floor="~4238",
          group="copy"),
-    Case("strided copy a[::2] -> contiguous, 2^28 float32 (GB/s, useful bytes)",
-         {"cuarray": _ca_strided, "cupy": _cp_strided, "torch": _th_strided},
+    Case(f"strided copy a[::2] -> contiguous, 2^{LOG} float32 (GB/s, useful bytes)",
+         {"cuarray": _ca_strided, "numpy": _ca_strided, "cupy": _cp_strided,
+          "torch": _th_strided},
          mode="gpu", unit="GB/s", work=2 * 4 * N, group="copy"),
-    Case("transposed copy 16384^2 float32 (GB/s, read+write)",
-         {"cuarray": _ca_transpose, "cupy": _cp_transpose, "torch": _th_transpose},
+    Case(f"transposed copy {T}^2 float32 (GB/s, read+write)",
+         {"cuarray": _ca_transpose, "numpy": _ca_transpose, "cupy": _cp_transpose,
+          "torch": _th_transpose},
          mode="gpu", unit="GB/s", work=2 * 4 * T * T, target=">= 3000", floor="~4200 (copy)",
          group="copy"),
-    Case("astype(float16), 2^28 float32 (GB/s, 6 bytes/elem)",
-         {"cuarray": _ca_astype, "cupy": _cp_astype, "torch": _th_astype},
+    Case(f"astype(float16), 2^{LOG} float32 (GB/s, 6 bytes/elem)",
+         {"cuarray": _ca_astype, "numpy": _ca_astype, "cupy": _cp_astype,
+          "torch": _th_astype},
          mode="gpu", unit="GB/s", work=6 * N, target=">= 4000", group="copy"),
 ]

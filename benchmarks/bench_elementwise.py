@@ -8,11 +8,12 @@ plus a strided (transposed) add for the record.
 
 import operator
 
-from harness import Case
+from harness import CPU_MODE, Case, size
 
 SMALL = 1024
-BIG = 1 << 28
-SQ = 8192
+BIG = size(1 << 28, 1 << 24)
+SQ = size(8192, 4096)
+LOG = BIG.bit_length() - 1
 
 
 def _arrays(mod, n, k, dtype="float32"):
@@ -88,7 +89,7 @@ def _add_transposed(mod):
 
 
 def _all(make, n, numpy=True):
-    libs = ("cuarray", "cupy", "torch") + (("numpy",) if numpy else ())
+    libs = ("cuarray", "cupy", "torch") + (("numpy",) if numpy or CPU_MODE else ())
     return {lib: make(n) for lib in libs}
 
 
@@ -99,19 +100,21 @@ CASES = [
          target="<= 4.5", floor="3.6", group="elementwise"),
     Case("v * 2.0 (Python scalar), 1024 float32, per call", _all(_scalar_mul, SMALL),
          mode="wall", unit="us", target="<= 5", floor="3.6", group="elementwise"),
-    Case("a + b, 2^28 float32 (3 arrays moved)", _all(_add, BIG, numpy=False), mode="gpu",
+    Case(f"a + b, 2^{LOG} float32 (3 arrays moved)", _all(_add, BIG, numpy=False), mode="gpu",
          unit="GB/s", work=3 * 4 * BIG, target=">= 4100", floor="4119-4238 (copy)",
          group="elementwise", repeats=5),
-    Case("exp(a), 2^28 float32", _all(_exp, BIG, numpy=False), mode="gpu", unit="GB/s",
+    Case(f"exp(a), 2^{LOG} float32", _all(_exp, BIG, numpy=False), mode="gpu", unit="GB/s",
          work=2 * 4 * BIG, target=">= 4100", floor="4238 (copy)", group="elementwise",
          repeats=5),
-    Case("where(a > 0.5, a, a * 2), 2^28 float32 (4 arrays counted)",
+    Case(f"where(a > 0.5, a, a * 2), 2^{LOG} float32 (4 arrays counted)",
          _all(_where, BIG, numpy=False), mode="gpu", unit="GB/s", work=4 * 4 * BIG,
          target=">= 3000", group="elementwise", repeats=5),
-    Case("where(a > 0.5, a, a * 2), 2^28 float32, fusion off (4 arrays counted)",
+    Case(f"where(a > 0.5, a, a * 2), 2^{LOG} float32, fusion off (4 arrays counted)",
          {"cuarray": _where_eager(BIG)}, mode="gpu", unit="GB/s", work=4 * 4 * BIG,
          group="elementwise", repeats=5),
-    Case("a.T + b, 8192^2 float32 (strided, 3 arrays)",
-         {lib: _add_transposed for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+    Case(f"a.T + b, {SQ}^2 float32 (strided, 3 arrays)",
+         {lib: _add_transposed
+          for lib in ("cuarray", "cupy", "torch") + (("numpy",) if CPU_MODE else ())},
+         mode="gpu",
          unit="GB/s", work=3 * 4 * SQ * SQ, group="elementwise", repeats=5),
 ]

@@ -13,10 +13,11 @@ figures then sit next to NumPy's.
 
 import numpy as np
 
-from harness import Case
+from harness import Case, size
 
-BIG = 1 << 24
-SQ = 4096
+BIG = size(1 << 24, 1 << 20)
+LOG = BIG.bit_length() - 1
+SQ = size(4096, 1024)
 SMALL = 1024
 
 
@@ -48,10 +49,10 @@ def _case(name, fn, shape, complex_, mode, target=None, **kw):
 
 
 CASES = [
-    _case("fft 2^24 complex64 (device time)", "fft", (BIG,), True, "gpu", "<= 295"),
-    _case("rfft 2^24 float32 (device time)", "rfft", (BIG,), False, "gpu", "<= 220"),
-    _case("fft2 4096^2 complex64 (device time)", "fft2", (SQ, SQ), True, "gpu", "<= 238"),
-    _case("fft axis=0 of 4096^2 complex64 (device time)", "fft", (SQ, SQ), True, "gpu",
+    _case(f"fft 2^{LOG} complex64 (device time)", "fft", (BIG,), True, "gpu", "<= 295"),
+    _case(f"rfft 2^{LOG} float32 (device time)", "rfft", (BIG,), False, "gpu", "<= 220"),
+    _case(f"fft2 {SQ}^2 complex64 (device time)", "fft2", (SQ, SQ), True, "gpu", "<= 238"),
+    _case(f"fft axis=0 of {SQ}^2 complex64 (device time)", "fft", (SQ, SQ), True, "gpu",
           axis=0),
     _case("fft of 1024 complex64, per call", "fft", (SMALL,), True, "wall"),
 ]

@@ -8,7 +8,7 @@ GB/s figures count the bytes the kernel must move (indices + elements read + wri
 
 import numpy as np
 
-from harness import Case, Skip, to_lib
+from harness import Case, gpu_only, to_lib
 
 N_BIG = 1 << 24          # elements for the throughput cases
 V_SMALL = 1024           # the per-call cases' vector
@@ -46,24 +46,21 @@ def _set_scalar_slice(mod):
 # ---- throughput -------------------------------------------------------------------
 
 def _gather(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+    gpu_only(mod)
     v = to_lib(mod, np.random.default_rng(1).random(N_BIG, dtype=np.float32))
     idx = to_lib(mod, _rand_idx(N_BIG, N_BIG))
     return lambda: v[idx]
 
 
 def _gather_rows(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+    gpu_only(mod)
     m = to_lib(mod, np.random.default_rng(1).random((N_BIG // 256, 256), dtype=np.float32))
     idx = to_lib(mod, _rand_idx(N_BIG // 256, N_BIG // 256))
     return lambda: m[idx]
 
 
 def _scatter(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+    gpu_only(mod)
     v = to_lib(mod, np.zeros(N_BIG, np.float32))
     idx = to_lib(mod, np.random.default_rng(2).permutation(N_BIG).astype(np.int64))
     vals = to_lib(mod, np.ones(N_BIG, np.float32))
@@ -74,8 +71,7 @@ def _scatter(mod):
 
 
 def _mask(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+    gpu_only(mod)
     x = np.random.default_rng(3).random(N_BIG, dtype=np.float32)
     v = to_lib(mod, x)
     m = to_lib(mod, x > 0.5)
@@ -83,8 +79,7 @@ def _mask(mod):
 
 
 def _mask_fill(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+    gpu_only(mod)
     x = np.random.default_rng(3).random(N_BIG, dtype=np.float32)
     v = to_lib(mod, x)
     m = to_lib(mod, x > 0.5)

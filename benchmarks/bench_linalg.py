@@ -9,14 +9,17 @@ float32 matmul <= 8 us per call.
 
 import numpy as np
 
-from harness import Case, Skip
+from harness import CPU_MODE, Case, Skip, size
 
-N_BIG = 8192
+N_BIG = size(8192, 1024)   # cpu mode: NumPy beside cuarray's cpu device (NumPy on views)
+N_MID = size(4096, 512)
+N_F16 = size(8192, 256)
+BLOG = size(10000, 2000)
 
 
 def _cuarray_pair(n, dtype, batch=None):
     def setup(ca):
-        if not ca.cuda.is_available():
+        if not CPU_MODE and not ca.cuda.is_available():
             raise Skip("no GPU")
         ca.linalg.set_allow_tf32(False)
         shape = (n, n) if batch is None else (batch, n, n)
@@ -57,11 +60,20 @@ def _numpy_pair(n, dtype):
     return setup
 
 
+def _numpy_batch(n, dtype, batch):
+    def setup(np_):
+        rng = np_.random.default_rng(0)
+        a = rng.standard_normal((batch, n, n)).astype(dtype)
+        b = rng.standard_normal((batch, n, n)).astype(dtype)
+        return lambda: a @ b
+    return setup
+
+
 def _gemm_case(name, n, dtype, target, batch=None, numpy=False):
     setup = {"cuarray": _cuarray_pair(n, dtype, batch), "cupy": _cupy_pair(n, dtype, batch),
              "torch": _torch_pair(n, dtype, batch)}
-    if numpy:
-        setup["numpy"] = _numpy_pair(n, dtype)
+    if numpy or CPU_MODE:
+        setup["numpy"] = _numpy_pair(n, dtype) if batch is None else _numpy_batch(n, dtype, batch)
     flops = 2.0 * n ** 3 * (batch or 1) * (4 if np.dtype(dtype).kind == "c" else 1)
     return Case(name, setup, mode="gpu", unit="TFLOP/s", work=flops, target=target,
                 floor="cuBLAS", repeats=5)
@@ -69,11 +81,11 @@ def _gemm_case(name, n, dtype, target, batch=None, numpy=False):
 
 def _blog(mod):
     """The example as written (CuPy's spelling; cuarray's is the same)."""
-    if mod.__name__ == "cuarray" and not mod.cuda.is_available():
+    if mod.__name__ == "cuarray" and not CPU_MODE and not mod.cuda.is_available():
         raise Skip("no GPU")
 
     def run():
-        x = mod.random.random((10000, 10000))
+        x = mod.random.random((BLOG, BLOG))
         return mod.dot(x, x)
     return run
 
@@ -86,10 +98,11 @@ def _torch_blog(torch):
 
 
 CASES = [
-    _gemm_case("matmul 8192^2 float32 (no TF32)", N_BIG, np.float32, ">= 49.7"),
-    _gemm_case("matmul 8192^2 float64", N_BIG, np.float64, ">= 58.8"),
-    _gemm_case("matmul 8192^2 float16 (float32 accumulation)", N_BIG, np.float16, ">= 773"),
-    _gemm_case("matmul 4096^2 complex64", 4096, np.complex64, None),
+    _gemm_case(f"matmul {N_BIG}^2 float32 (no TF32)", N_BIG, np.float32, ">= 49.7"),
+    _gemm_case(f"matmul {N_BIG}^2 float64", N_BIG, np.float64, ">= 58.8"),
+    # NumPy's float16 products are plain loops (no BLAS): a small one in cpu mode
+    _gemm_case(f"matmul {N_F16}^2 float16 (float32 accumulation)", N_F16, np.float16, ">= 773"),
+    _gemm_case(f"matmul {N_MID}^2 complex64", N_MID, np.complex64, None),
     _gemm_case("batched matmul 512 x 128^2 float32", 128, np.float32, None, batch=512),
     Case("64x64 float32 matmul, per call", {
         "cuarray": _cuarray_pair(64, np.float32),
@@ -111,9 +124,59 @@ CASES = [
         "torch": _torch_pair(64, np.float64),
         "numpy": _numpy_pair(64, np.float64),
     }, mode="wall", unit="us"),
-    Case("blog: random((10000, 10000)) float64 + dot(x, x)", {
+    Case(f"blog: random(({BLOG}, {BLOG})) float64 + dot(x, x)", {
         "cuarray": _blog,
         "cupy": _blog,
+        **({"numpy": _blog} if CPU_MODE else {}),
         "torch": _torch_blog,
     }, mode="wall", unit="s", target="<= 0.036", repeats=5),
+]
+
+
+# ---- issue 10, products and norms (python/cuarray/_linalg_products.py): einsum as one
+# batched GEMM, and the 2-norm as one reduction pass. GPU time per call; targets from
+# docs/TARGETS.md's breadth table (einsum <= 0.102 ms, norm >= 4000 GB/s).
+EINSUM_BATCH, EINSUM_N = 64, 256
+NORM_N = 1 << 26
+
+
+def _einsum_bmm(mod):
+    name = mod.__name__
+    if name == "cuarray" and not mod.cuda.is_available():
+        raise Skip("no GPU")
+    shape = (EINSUM_BATCH, EINSUM_N, EINSUM_N)
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape, dtype=np.float32)
+    b = rng.standard_normal(shape, dtype=np.float32)
+    if name == "torch":
+        mod.backends.cuda.matmul.allow_tf32 = False
+        ta, tb = mod.as_tensor(a, device="cuda"), mod.as_tensor(b, device="cuda")
+        return lambda: mod.einsum("bij,bjk->bik", ta, tb)
+    if name == "cuarray":
+        mod.linalg.set_allow_tf32(False)
+    da, db = mod.asarray(a), mod.asarray(b)
+    return lambda: mod.einsum("bij,bjk->bik", da, db)
+
+
+def _norm_setup(mod):
+    name = mod.__name__
+    if name == "cuarray" and not mod.cuda.is_available():
+        raise Skip("no GPU")
+    x = np.random.default_rng(0).standard_normal(NORM_N, dtype=np.float32)
+    if name == "torch":
+        t = mod.as_tensor(x, device="cuda")
+        return lambda: mod.linalg.norm(t)
+    d = mod.asarray(x)
+    return lambda: mod.linalg.norm(d)
+
+
+CASES += [
+    Case("einsum('bij,bjk->bik') 64x256x256 float32 (us)", {
+        "cuarray": _einsum_bmm, "cupy": _einsum_bmm, "torch": _einsum_bmm,
+    }, mode="gpu", unit="us", target="<= 102", floor="one batched cuBLAS GEMM"),
+    Case("linalg.norm 2^26 float32", {
+        "cuarray": _norm_setup, "cupy": _norm_setup, "torch": _norm_setup,
+        "numpy": _norm_setup,
+    }, mode="gpu", unit="GB/s", work=NORM_N * 4.0, target=">= 4000",
+        floor="~4200 (read bandwidth)"),
 ]

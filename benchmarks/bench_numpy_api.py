@@ -10,10 +10,10 @@ NaN (4 bytes per element), `hypot(a, b)` 2^26 float32 (12 bytes), `packbits` of
 hypot and gcd (no nanmax or packbits).
 """
 
-from harness import Case
+from harness import Case, size
 
 SMALL = 1024
-BIG = 1 << 26
+BIG = size(1 << 26, 1 << 24)
 SQ = 256
 
 

@@ -8,16 +8,11 @@ float32 element. The floor is the GPU's read bandwidth, about the copy figure
 
 import numpy as np
 
-from harness import Case, Skip, to_lib
+from harness import Case, gpu_only as _gpu_only, size, to_lib
 
-V_SMALL = 1024            # the per-call cases' vector
-N_BIG = 1 << 28           # full reductions: 1 GiB of float32
-SIDE = 16384              # the row / column cases: 16384^2 float32 (1 GiB)
-
-
-def _gpu_only(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+V_SMALL = 1024                     # the per-call cases' vector
+N_BIG = size(1 << 28, 1 << 24)     # full reductions: 1 GiB of float32 (cpu: 64 MiB)
+SIDE = size(16384, 4096)           # the row / column cases: 16384^2 float32 (cpu: 4096^2)
 
 
 def _random(mod, shape):
@@ -114,19 +109,19 @@ CASES = [
          unit="us", target="<= 10", group="reduction"),
     Case("m.sum(axis=0), 32x32 float32, per call", _all(_sum_axis_small), mode="wall",
          unit="us", group="reduction"),
-    Case("a.sum(), 2^28 float32 (GB/s read)", _all(_sum_big), mode="gpu", unit="GB/s",
+    Case(f"a.sum(), 2^{N_BIG.bit_length() - 1} float32 (GB/s read)", _all(_sum_big), mode="gpu", unit="GB/s",
          work=N_BIG * F32, target=">= 4100", floor="~4200 (read bandwidth)",
          group="reduction"),
-    Case("argmax(a), 2^28 float32 (GB/s read)", _all(_argmax_big), mode="gpu", unit="GB/s",
+    Case(f"argmax(a), 2^{N_BIG.bit_length() - 1} float32 (GB/s read)", _all(_argmax_big), mode="gpu", unit="GB/s",
          work=N_BIG * F32, target=">= 4000", group="reduction"),
-    Case("sum(axis=0) of 16384^2 float32 (GB/s read)", _all(_sum_axis(0)), mode="gpu",
+    Case(f"sum(axis=0) of {SIDE}^2 float32 (GB/s read)", _all(_sum_axis(0)), mode="gpu",
          unit="GB/s", work=SIDE * SIDE * F32, target=">= 4000", group="reduction"),
-    Case("sum(axis=1) of 16384^2 float32 (GB/s read)", _all(_sum_axis(1)), mode="gpu",
+    Case(f"sum(axis=1) of {SIDE}^2 float32 (GB/s read)", _all(_sum_axis(1)), mode="gpu",
          unit="GB/s", work=SIDE * SIDE * F32, target=">= 4100", group="reduction"),
-    Case("a.mean(), 2^28 float32 (GB/s read)", _all(_mean_big), mode="gpu", unit="GB/s",
+    Case(f"a.mean(), 2^{N_BIG.bit_length() - 1} float32 (GB/s read)", _all(_mean_big), mode="gpu", unit="GB/s",
          work=N_BIG * F32, group="reduction"),
-    Case("var(axis=1) of 4096x16384 float32 (GB/s: two reads)", _all(_var_axis1), mode="gpu",
+    Case(f"var(axis=1) of {SIDE // 4}x{SIDE} float32 (GB/s: two reads)", _all(_var_axis1), mode="gpu",
          unit="GB/s", work=2 * (SIDE // 4) * SIDE * F32, group="reduction"),
-    Case("cumsum, 2^26 float32 (GB/s: two reads + write)", _all(_cumsum_big), mode="gpu",
+    Case(f"cumsum, 2^{N_BIG.bit_length() - 3} float32 (GB/s: two reads + write)", _all(_cumsum_big), mode="gpu",
          unit="GB/s", work=3 * (N_BIG // 4) * F32, group="reduction"),
 ]

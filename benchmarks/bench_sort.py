@@ -17,16 +17,12 @@ The unique figure predates unique's range sort (CA_SORT_KEY_BITS: 21 of 64 key b
 
 import numpy as np
 
-from harness import Case, Skip
+from harness import Case, gpu_only as _gpu_only, size
 
-N = 1 << 26
-ROWS, COLS = 65536, 256
-NQ = 1 << 24
-
-
-def _gpu_only(mod):
-    if mod.__name__ == "numpy":
-        raise Skip("GPU case")
+N = size(1 << 26, 1 << 22)          # cpu mode: NumPy and cuarray's cpu device beside it
+ROWS, COLS = size(65536, 4096), 256
+NQ = size(1 << 24, 1 << 20)
+LOG, LQ = N.bit_length() - 1, NQ.bit_length() - 1
 
 
 def _data(mod, n, dtype, hi=None, seed=0):
@@ -116,23 +112,23 @@ def _all(fn, libs=("cuarray", "numpy", "cupy", "torch")):
 
 
 CASES = [
-    Case("sort, 2^26 float32 (G keys/s)", _all(_sort(np.float32)), mode="gpu",
+    Case(f"sort, 2^{LOG} float32 (G keys/s)", _all(_sort(np.float32)), mode="gpu",
          unit="Gkeys/s", work=N, target=">= 36", group="sort"),
-    Case("argsort, 2^26 float32 (G keys/s)", _all(_sort(np.float32, True)), mode="gpu",
+    Case(f"argsort, 2^{LOG} float32 (G keys/s)", _all(_sort(np.float32, True)), mode="gpu",
          unit="Gkeys/s", work=N, target=">= 27", group="sort"),
-    Case("sort, 2^26 int64 (G keys/s)", _all(_sort(np.int64)), mode="gpu",
+    Case(f"sort, 2^{LOG} int64 (G keys/s)", _all(_sort(np.int64)), mode="gpu",
          unit="Gkeys/s", work=N, target=">= 17", group="sort"),
-    Case("unique, 2^26 int64 in [0, 2^20) (G keys/s)", _all(_unique), mode="gpu",
+    Case(f"unique, 2^{LOG} int64 in [0, 2^20) (G keys/s)", _all(_unique), mode="gpu",
          unit="Gkeys/s", work=N, target=">= 18", group="sort"),
-    Case("searchsorted, 2^24 queries in 2^24 sorted float32 (G queries/s)",
+    Case(f"searchsorted, 2^{LQ} queries in 2^{LQ} sorted float32 (G queries/s)",
          _all(_searchsorted), mode="gpu", unit="Gqueries/s", work=NQ, target=">= 9.5",
          group="sort"),
-    Case("bincount kernel, 2^26 int64 in [0, 2^20) (G items/s)", _all(_bincount),
+    Case(f"bincount kernel, 2^{LOG} int64 in [0, 2^20) (G items/s)", _all(_bincount),
          mode="gpu", unit="Gitems/s", work=N, target=">= 66", group="sort"),
-    Case("bincount(x), 2^26 int64 in [0, 2^20), with the max read back (G items/s)",
+    Case(f"bincount(x), 2^{LOG} int64 in [0, 2^20), with the max read back (G items/s)",
          _all(_bincount_full), mode="gpu", unit="Gitems/s", work=N, group="sort"),
-    Case("median, 2^26 float32 (G items/s)", _all(_median), mode="gpu", unit="Gitems/s",
+    Case(f"median, 2^{LOG} float32 (G items/s)", _all(_median), mode="gpu", unit="Gitems/s",
          work=N, target=">= 50", group="sort"),
-    Case("sort(axis=-1), 65536x256 float32 (G keys/s)", _all(_sort_rows), mode="gpu",
+    Case(f"sort(axis=-1), {ROWS}x{COLS} float32 (G keys/s)", _all(_sort_rows), mode="gpu",
          unit="Gkeys/s", work=ROWS * COLS, group="sort"),
 ]

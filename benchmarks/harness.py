@@ -35,6 +35,38 @@ from typing import Callable, Optional
 LIBS = ("cuarray", "numpy", "cupy", "torch")
 
 
+def _cpu_mode():
+    """CUARRAY_BENCH_DEVICE=cpu: cuarray's cpu device beside NumPy (CuPy and PyTorch
+    left out); =cuda: the GPU cases; unset: cpu when no GPU is present."""
+    want = os.environ.get("CUARRAY_BENCH_DEVICE", "").strip().lower()
+    if want == "cpu":
+        os.environ["CUARRAY_DEVICE"] = "cpu"  # before cuarray is imported
+        return True
+    if want in ("cuda", "gpu"):
+        return False
+    try:
+        import cuarray
+        return not cuarray.cuda.is_available()
+    except Exception:
+        return True
+
+
+# In cpu mode every case NumPy can run runs for NumPy too, at sizes a 2-core host
+# times in seconds (size()); the ratio column is cuarray against NumPy.
+CPU_MODE = _cpu_mode()
+
+
+def size(gpu, cpu):
+    """A case's problem size: `gpu` on a GPU, `cpu` in cpu mode."""
+    return cpu if CPU_MODE else gpu
+
+
+def gpu_only(mod):
+    """Skip NumPy on a GPU run (its figure would be host time); in cpu mode NumPy runs."""
+    if mod.__name__ == "numpy" and not CPU_MODE:
+        raise Skip("GPU case")
+
+
 def to_lib(mod, x):
     """A NumPy array as `mod`'s array on its default device (a copy for GPU libraries)."""
     name = mod.__name__
@@ -67,6 +99,8 @@ class Case:
 def load_libs(wanted=LIBS):
     mods = {}
     for name in wanted:
+        if CPU_MODE and name in ("cupy", "torch"):
+            continue
         try:
             mod = importlib.import_module(name)
         except Exception:

@@ -38,8 +38,10 @@ def load_modules(names):
 
 
 def ratio(case):
+    """cuarray against the best of CuPy and PyTorch; in cpu mode against NumPy."""
     cu = case.results.get("cuarray")
-    others = [case.results[k] for k in ("cupy", "torch") if k in case.results]
+    others = [case.results[k] for k in (("numpy",) if harness.CPU_MODE else ("cupy", "torch"))
+              if k in case.results]
     if cu is None or not others or cu == 0:
         return None
     if harness.higher_is_better(case.unit):
@@ -59,11 +61,13 @@ def fmt(v):
 
 def markdown(cases, meta):
     lines = [f"# cuarray benchmarks ({meta['gpu']}, {meta['date']})", "",
-             "| case | unit | cuarray | NumPy | CuPy | PyTorch | target | met | vs best of CuPy/PyTorch |",
+             "| case | unit | cuarray | NumPy | CuPy | PyTorch | target | met | "
+             + ("cuarray cpu vs NumPy |" if harness.CPU_MODE else "vs best of CuPy/PyTorch |"),
              "|---|---|---|---|---|---|---|---|---|"]
     for c in cases:
         r = c.results
-        met = harness.meets(c.target, r.get("cuarray"))
+        # the targets are GPU figures: no verdict on a cpu-mode run
+        met = None if harness.CPU_MODE else harness.meets(c.target, r.get("cuarray"))
         rt = ratio(c)
         lines.append(
             f"| {c.name} | {c.unit} | {fmt(r.get('cuarray'))} | {fmt(r.get('numpy'))} | "
@@ -107,7 +111,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
 
     libs = harness.load_libs(args.libs.split(","))
-    gpu = "no GPU"
+    gpu = "cpu device (CUARRAY_BENCH_DEVICE=cpu or no GPU)" if harness.CPU_MODE else "no GPU"
     if "torch" in libs:
         gpu = libs["torch"].cuda.get_device_name(0)
     meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "gpu": gpu, "python": platform.python_version(),

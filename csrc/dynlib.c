@@ -1,5 +1,5 @@
 /*
- * dynlib.c: load cuBLAS and cuFFT on first use (see dynlib.h for why).
+ * dynlib.c: load cuBLAS, cuFFT and cuRAND on first use (see dynlib.h for why).
  *
  * Where it looks for a library, in order:
  *   1. its soname ("libcublas.so.13", "libcufft.so.12": CUDA 13 ships cuFFT 12)
@@ -61,11 +61,24 @@ CA_CHECK_SIG(cufftExecD2Z, ca_cufftExecD2Z_fn);
 CA_CHECK_SIG(cufftExecC2R, ca_cufftExecC2R_fn);
 CA_CHECK_SIG(cufftExecZ2D, ca_cufftExecZ2D_fn);
 CA_CHECK_SIG(cufftGetVersion, ca_cufftGetVersion_fn);
+CA_CHECK_SIG(curandCreateGenerator, ca_curandCreateGenerator_fn);
+CA_CHECK_SIG(curandCreateGeneratorHost, ca_curandCreateGenerator_fn);
+CA_CHECK_SIG(curandDestroyGenerator, ca_curandDestroyGenerator_fn);
+CA_CHECK_SIG(curandSetPseudoRandomGeneratorSeed,
+             ca_curandSetPseudoRandomGeneratorSeed_fn);
+CA_CHECK_SIG(curandSetGeneratorOffset, ca_curandSetGeneratorOffset_fn);
+CA_CHECK_SIG(curandSetQuasiRandomGeneratorDimensions,
+             ca_curandSetQuasiRandomGeneratorDimensions_fn);
+CA_CHECK_SIG(curandSetStream, ca_curandSetStream_fn);
+CA_CHECK_SIG(curandGenerate, ca_curandGenerate_fn);
+CA_CHECK_SIG(curandGenerateLongLong, ca_curandGenerateLongLong_fn);
+CA_CHECK_SIG(curandGetVersion, ca_curandGetVersion_fn);
 #endif
 
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
 #define CA_CUBLASLT_SONAME "libcublasLt.so.13"
 #define CA_CUFFT_SONAME    "libcufft.so.12"
+#define CA_CURAND_SONAME   "libcurand.so.10"
 
 typedef struct {
     const char *name;
@@ -90,6 +103,7 @@ typedef struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static ca_cublas_api api;
 static ca_cufft_api fft_api;
+static ca_curand_api rand_api;
 
 static const lib_sym cublas_syms[] = {
     { "cublasCreate_v2", (void **)&api.Create },
@@ -123,6 +137,35 @@ static const lib_sym cufft_syms[] = {
     { "cufftExecC2R", (void **)&fft_api.ExecC2R },
     { "cufftExecZ2D", (void **)&fft_api.ExecZ2D },
     { "cufftGetVersion", (void **)&fft_api.GetVersion },
+};
+
+static const lib_sym curand_syms[] = {
+    { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
+    { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
+    { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
+    { "curandSetPseudoRandomGeneratorSeed",
+      (void **)&rand_api.SetPseudoRandomGeneratorSeed },
+    { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
+    { "curandSetQuasiRandomGeneratorDimensions",
+      (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
+    { "curandSetStream", (void **)&rand_api.SetStream },
+    { "curandGenerate", (void **)&rand_api.Generate },
+    { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
+    { "curandGetVersion", (void **)&rand_api.GetVersion },
+};
+
+static lib_desc curand_lib = {
+    "cuRAND",
+    CA_CURAND_SONAME,
+    NULL,
+    "nvidia/curand/lib",
+    "Install cuRAND for CUDA 13 (the CUDA toolkit, or NVIDIA's cuRAND wheel for "
+    "CUDA 13)",
+    curand_syms,
+    sizeof(curand_syms) / sizeof(curand_syms[0]),
+    0,
+    "",
+    "",
 };
 
 static lib_desc cublas_lib = {
@@ -375,7 +418,27 @@ ca_cufft_path(void)
                : NULL;
 }
 
+const ca_curand_api *
+ca_curand(void)
+{
+    return load_lib(&curand_lib) < 0 ? NULL : &rand_api;
+}
+
+const char *
+ca_curand_path(void)
+{
+    return __atomic_load_n(&curand_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? curand_lib.loaded_from
+               : NULL;
+}
+
 #else /* !CA_HAVE_CUDA */
+
+const char *
+ca_curand_path(void)
+{
+    return NULL;
+}
 
 const char *
 ca_cublas_path(void)

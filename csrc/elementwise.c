@@ -13,6 +13,7 @@
  * mixed-dtype calls pay that.
  */
 #include <math.h>
+#include <string.h>
 
 #include "cuarray.h"
 #include "ew_table.h"
@@ -814,10 +815,151 @@ ew_layout(const ew_args *A, CaArray *res, ca_strided *s)
     }
 }
 
+/* ---- the cpu device through NumPy's own loops ---- */
+
+/* On the cpu device these (op, input dtype) loops run as NumPy's ufunc on
+ * zero-copy views once a call has CA_EW_NUMPY_MIN elements: NumPy's SIMD
+ * implementations beat the host loops' libm calls 1.3-70x there (measured
+ * against NumPy 2.4 on the 2-core AVX-512 development machine, issue 15; the
+ * ratios are in docs/ARCHITECTURE.md). The ops are NumPy's ufuncs of the same
+ * name and loop, so dtypes and values are NumPy's; the call runs under
+ * errstate(all="ignore") because cuarray's element-wise ops never warn. Below
+ * the threshold the call's Python overhead (2-3 us) would cost more. */
+#define CA_EW_NUMPY_MIN 4096
+
+static const struct {
+    const char *name;
+    const char *types; /* the input dtypes (NumPy type characters) it applies to */
+} ew_numpy_rows[] = {
+    { "exp", "efd" },     { "exp2", "efd" },     { "expm1", "efd" },
+    { "log", "efd" },     { "log2", "efd" },     { "log10", "efd" },
+    { "log1p", "efd" },   { "sin", "ef" },       { "cos", "ef" },
+    { "tan", "efd" },     { "arcsin", "efdD" },  { "arccos", "efd" },
+    { "arctan", "efd" },  { "sinh", "efd" },     { "cosh", "efd" },
+    { "tanh", "efd" },    { "arcsinh", "efdD" }, { "arccosh", "efD" },
+    { "arctanh", "efd" }, { "sqrt", "fdD" },     { "cbrt", "efd" },
+    { "rint", "fd" },     { "floor", "fd" },     { "ceil", "fd" },
+    { "trunc", "fd" },    { "square", "e" },     { "reciprocal", "e" },
+    { "negative", "e" },  { "sign", "d" },       { "absolute", "FD" },
+    { "arctan2", "efd" }, { "hypot", "e" },      { "power", "efd" },
+    { "logaddexp", "e" }, { "remainder", "fd" }, { "fmax", "fd" },
+    { "fmin", "fd" },
+};
+
+/* bit t of ew_numpy_dtypes[op]: inputs of dtype t go to NumPy (set at init) */
+static uint16_t ew_numpy_dtypes[CA_EW_NOPS];
+static PyObject *ew_numpy_ufunc[CA_EW_NOPS]; /* numpy.<name>, on first use */
+static PyObject *ew_errstate_ignore;         /* {"all": "ignore"} */
+
+static int
+init_numpy_rows(void)
+{
+    for (size_t r = 0; r < sizeof ew_numpy_rows / sizeof ew_numpy_rows[0]; r++) {
+        for (int op = 0; op < CA_EW_NOPS; op++) {
+            if (strcmp(ca_ew_ops[op].name, ew_numpy_rows[r].name) != 0) {
+                continue;
+            }
+            for (const char *c = ew_numpy_rows[r].types; *c; c++) {
+                /* NumPy's type characters in ca_dtype order */
+                const char *at = strchr("?bBhHiIlLefdFD", *c);
+                if (at != NULL) {
+                    ew_numpy_dtypes[op] |= (uint16_t)(1u << (at - "?bBhHiIlLefdFD"));
+                }
+            }
+        }
+    }
+    ew_errstate_ignore = Py_BuildValue("{s:s}", "all", "ignore");
+    return ew_errstate_ignore == NULL ? -1 : 0;
+}
+
+/* Whether this call goes to NumPy: a large cpu call of a listed loop whose
+ * inputs are all arrays of the listed dtype. */
+EW_STAGE int
+ew_numpy_applies(const ew_args *A, const CaArray *res)
+{
+    if (A->device != CA_CPU || res->size < CA_EW_NUMPY_MIN || A->mask != 0 ||
+        ew_numpy_dtypes[A->op] == 0) {
+        return 0;
+    }
+    const int t = A->L->types[0];
+    if (!(ew_numpy_dtypes[A->op] & (1u << t))) {
+        return 0;
+    }
+    for (int i = 0; i < A->nin; i++) {
+        if (A->in[i].arr == NULL || A->in[i].arr->dtype != t) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+ew_numpy_run(const ew_args *A, CaArray *res)
+{
+    PyObject *v[4] = { NULL, NULL, NULL, NULL }, *es = NULL, *r = NULL;
+    int rc = -1;
+    if (ew_numpy_ufunc[A->op] == NULL) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        ew_numpy_ufunc[A->op] = np ? PyObject_GetAttrString(np, A->o->name) : NULL;
+        Py_XDECREF(np);
+        if (ew_numpy_ufunc[A->op] == NULL) {
+            return -1;
+        }
+    }
+    for (int i = 0; i < A->nin; i++) {
+        if ((v[i] = ca_cpu_numpy_view(A->in[i].arr)) == NULL) {
+            goto finish;
+        }
+    }
+    if ((v[A->nin] = ca_cpu_numpy_view(res)) == NULL) {
+        goto finish;
+    }
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *errstate = np ? PyObject_GetAttrString(np, "errstate") : NULL;
+    Py_XDECREF(np);
+    es = errstate ? PyObject_VectorcallDict(errstate, NULL, 0, ew_errstate_ignore)
+                  : NULL;
+    Py_XDECREF(errstate);
+    PyObject *entered = es ? PyObject_CallMethod(es, "__enter__", NULL) : NULL;
+    if (entered == NULL) {
+        goto finish;
+    }
+    Py_DECREF(entered);
+    /* positional outputs: ufunc(x, [y,] out) */
+    r = PyObject_Vectorcall(ew_numpy_ufunc[A->op], v, (size_t)(A->nin + 1), NULL);
+    PyObject *exit =
+        r ? PyObject_CallMethod(es, "__exit__", "OOO", Py_None, Py_None, Py_None)
+          : NULL;
+    if (r == NULL) {
+        /* leave the errstate even on failure, keeping the first exception */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        Py_XDECREF(
+            PyObject_CallMethod(es, "__exit__", "OOO", Py_None, Py_None, Py_None));
+        PyErr_Restore(et, ev, tb);
+        goto finish;
+    }
+    if (exit == NULL) {
+        goto finish;
+    }
+    Py_DECREF(exit);
+    rc = 0;
+finish:
+    for (int i = 0; i < 4; i++) {
+        Py_XDECREF(v[i]);
+    }
+    Py_XDECREF(es);
+    Py_XDECREF(r);
+    return rc;
+}
+
 /* Run the loop's kernel over res (kernels/ picks it by loop index and device). */
 EW_STAGE int
 ew_launch(ew_args *A, CaArray *res)
 {
+    if (ew_numpy_applies(A, res)) {
+        return ew_numpy_run(A, res);
+    }
     ca_strided s;
     ew_layout(A, res, &s);
     if ((A->o->flags & CA_EWF_POWCHECK) && A->device == CA_CPU &&
@@ -1547,7 +1689,10 @@ init_tables(void)
     }
     str_out = PyUnicode_InternFromString("out");
     str_dtype = PyUnicode_InternFromString("dtype");
-    return str_out == NULL || str_dtype == NULL ? -1 : 0;
+    if (str_out == NULL || str_dtype == NULL) {
+        return -1;
+    }
+    return init_numpy_rows();
 }
 
 /* Every op of the table under its name in _ops; the public names in the

@@ -11,12 +11,14 @@
  * agree to a few units in the last place (log/sin/cos differ in their last
  * bits between libm and CUDA).
  *
- * cuRAND is not used: its uniform lies in (0, 1] (NumPy's is [0, 1)) and would
- * need a second pass to fix, its normal wants even counts, and the cpu device
- * could not reproduce its streams. The kernels here reach cuRAND's rates with
- * one pass.
+ * cuRAND's own uniforms and normals are not used: its uniform lies in (0, 1]
+ * (NumPy's is [0, 1)), its normal wants even counts, and the cpu device could
+ * not reproduce its streams. Its generators are available as bit generators
+ * (CurandGenerator below, csrc/launch_rand.c): their raw words feed the same
+ * transforms (the `words` argument of _dist).
  */
 #include "launch.h"
+#include "structmember.h"
 
 #include <math.h>
 #include <string.h>
@@ -717,6 +719,152 @@ static PyType_Spec generator_spec = {
     .slots = generator_slots,
 };
 
+/* ======================================================================== */
+/* cuRAND generators (csrc/launch_rand.c): raw words for cuarray.random's bit */
+/* generators                                                                 */
+/* ======================================================================== */
+typedef struct {
+    PyObject_HEAD ca_curand_gen *gen;
+    int device;
+    int wide;
+    int quasi;
+    PyObject *kind;
+} CaCurand;
+
+static PyObject *
+Curand_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "kind", "device", "seed", "offset", NULL };
+    const char *kind;
+    PyObject *dev_obj = Py_None;
+    unsigned long long seed = 0, offset = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|OKK:CurandGenerator", kwlist, &kind,
+                                     &dev_obj, &seed, &offset)) {
+        return NULL;
+    }
+    int wide = 0, quasi = 0;
+    if (ca_curand_kind_info(kind, &wide, &quasi) < 0) {
+        return NULL;
+    }
+    int device = ca_device_from_object(dev_obj);
+    if (device == CA_DEVICE_ERROR || ca_use_device(device) < 0) {
+        return NULL;
+    }
+    CaCurand *c = (CaCurand *)type->tp_alloc(type, 0);
+    if (c == NULL) {
+        return NULL;
+    }
+    c->device = device;
+    c->wide = wide;
+    c->quasi = quasi;
+    c->kind = PyUnicode_FromString(kind);
+    if (c->kind == NULL ||
+        ca_run_curand_create(kind, device, seed, offset, &c->gen) < 0) {
+        Py_DECREF(c);
+        return NULL;
+    }
+    return (PyObject *)c;
+}
+
+static void
+Curand_dealloc(CaCurand *c)
+{
+    PyTypeObject *tp = Py_TYPE(c);
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    ca_curand_destroy(c->gen);
+    PyErr_Restore(et, ev, tb);
+    Py_XDECREF(c->kind);
+    tp->tp_free((PyObject *)c);
+    Py_DECREF(tp);
+}
+
+/* fill(out): out (C-contiguous, uint32 or, for the 64-bit kinds, uint64, on the
+ * generator's device) filled with the next words, on the current stream. */
+static PyObject *
+Curand_fill(CaCurand *c, PyObject *arg)
+{
+    if (!ca_array_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "fill: out must be a cuarray.ndarray");
+        return NULL;
+    }
+    CaArray *a = (CaArray *)arg;
+    int want = c->wide ? CA_UINT64 : CA_UINT32;
+    if (a->dtype != want || !(a->flags & CA_C_CONTIGUOUS) || a->device != c->device) {
+        PyErr_Format(PyExc_ValueError,
+                     "fill: out must be a C-contiguous %s array on the generator's "
+                     "device",
+                     c->wide ? "uint64" : "uint32");
+        return NULL;
+    }
+    if (ca_use_device(c->device) < 0 ||
+        ca_run_curand_generate(c->gen, a->data, a->size, c->wide,
+                               ca_current_stream(c->device)) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Curand_repr(CaCurand *c)
+{
+    return PyUnicode_FromFormat("CurandGenerator(%R, device=%d)", c->kind, c->device);
+}
+
+static PyObject *
+Curand_library_path(PyObject *cls, PyObject *unused)
+{
+    const char *p = ca_rand_library_path();
+    if (p == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(p);
+}
+
+static PyMethodDef curand_methods[] = {
+    { "library_path", (PyCFunction)Curand_library_path, METH_NOARGS | METH_CLASS,
+      "library_path()\n--\n\n"
+      "Where cuRAND was loaded from, or None when it has not been loaded." },
+    { "fill", (PyCFunction)Curand_fill, METH_O,
+      "fill(out)\n--\n\n"
+      "Fill `out` (C-contiguous uint32, or uint64 for the Sobol64 kinds, on the\n"
+      "generator's device) with the generator's next words, on the current\n"
+      "stream." },
+    { NULL, NULL, 0, NULL },
+};
+
+static PyMemberDef curand_members[] = {
+    { "kind", T_OBJECT_EX, offsetof(CaCurand, kind), READONLY, "cuRAND's generator" },
+    { "device", T_INT, offsetof(CaCurand, device), READONLY,
+      "the device ordinal, -1 for a host generator" },
+    { "wide", T_INT, offsetof(CaCurand, wide), READONLY, "1: 64-bit words" },
+    { "quasi", T_INT, offsetof(CaCurand, quasi), READONLY, "1: a quasi-random kind" },
+    { NULL, 0, 0, 0, NULL },
+};
+
+static PyType_Slot curand_slots[] = {
+    { Py_tp_new, Curand_new },
+    { Py_tp_dealloc, Curand_dealloc },
+    { Py_tp_repr, Curand_repr },
+    { Py_tp_methods, curand_methods },
+    { Py_tp_members, curand_members },
+    { Py_tp_doc,
+      "CurandGenerator(kind, device=None, seed=0, offset=0)\n--\n\n"
+      "One of cuRAND's generators ('XORWOW', 'MRG32k3a', 'MTGP32', 'MT19937',\n"
+      "'Philox4_32_10', 'Sobol32', 'ScrambledSobol32', 'Sobol64',\n"
+      "'ScrambledSobol64') on a GPU, or cuRAND's host generator for the cpu\n"
+      "device; cuRAND is loaded on first use. Quasi-random kinds have one\n"
+      "dimension and ignore the seed." },
+    { 0, NULL },
+};
+
+static PyType_Spec curand_spec = {
+    .name = "cuarray.random.CurandGenerator",
+    .basicsize = sizeof(CaCurand),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = curand_slots,
+};
+
 int
 ca_random_init(PyObject *m)
 {
@@ -756,6 +904,15 @@ ca_random_init(PyObject *m)
     }
     int rc = PyModule_AddObjectRef(m, "random_dist_ops", names);
     Py_DECREF(names);
+    if (rc < 0) {
+        return -1;
+    }
+    PyObject *curand_type = PyType_FromModuleAndSpec(m, &curand_spec, NULL);
+    if (curand_type == NULL) {
+        return -1;
+    }
+    rc = PyModule_AddObjectRef(m, "CurandGenerator", curand_type);
+    Py_DECREF(curand_type);
     if (rc < 0) {
         return -1;
     }

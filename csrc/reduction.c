@@ -1001,9 +1001,36 @@ CA_RED_FOR_EACH_METHOD(CA_RED_METHOD_WRAPPERS)
 #define CA_RED_ALIAS(ALIAS, NAME, ID, DOC) { #ALIAS, CA_FC py_##NAME, CA_FLAGS, DOC },
 #define CA_RED_METHOD(NAME, ID, DOC)       { #NAME, CA_FC Ndarray_##NAME, CA_FLAGS, DOC },
 
+/* _host_threads(n=None): the cpu device's thread count (kernels.h), set to n
+ * when given (0: the default again). */
+static PyObject *
+py_host_threads(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "_host_threads takes at most 1 argument");
+        return NULL;
+    }
+    if (nargs == 0 || args[0] == Py_None) {
+        return PyLong_FromLong(ca_host_threads());
+    }
+    const long n = PyLong_AsLong(args[0]);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "_host_threads: n must be >= 0");
+        return NULL;
+    }
+    return PyLong_FromLong(ca_host_threads_set(n > 64 ? 64 : (int)n));
+}
+
 static PyMethodDef reduction_functions[] = {
-    CA_RED_FOR_EACH_FN(CA_RED_FUNCTION)
-        CA_RED_FOR_EACH_ALIAS(CA_RED_ALIAS){ NULL, NULL, 0, NULL },
+    CA_RED_FOR_EACH_FN(CA_RED_FUNCTION) CA_RED_FOR_EACH_ALIAS(CA_RED_ALIAS){
+        "_host_threads", (PyCFunction)(void (*)(void))py_host_threads, METH_FASTCALL,
+        "_host_threads(n=None)\n--\n\nThe cpu device's thread count for large "
+        "reductions and\nelement-wise loops (CUARRAY_HOST_THREADS, else the online "
+        "CPUs, at most 8);\nn sets it (0: that default again). Returns the count." },
+    { NULL, NULL, 0, NULL },
 };
 
 PyMethodDef ca_reduction_array_methods[] = {

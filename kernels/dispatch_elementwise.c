@@ -8,6 +8,7 @@
 
 #include "ew_internal.h"
 #include "ew_table.h"
+#include "host_threads.h"
 
 /* Natural alignment of each dtype's storage type (the struct alignments of
  * scalar.h: complex aligns as its parts). */
@@ -30,8 +31,67 @@ ca_ew_aligned(const ca_strided *s, int op, int dtype)
 
 /* ---- host ------------------------------------------------------------------ */
 
+/* Large calls on the thread pool: the outermost dim (or the one dim) cut in
+ * pieces of whole rows; every element's value is the same however it is cut. */
+typedef struct {
+    ca_ew_host_fn fn;
+    ca_strided s; /* the dims of one piece (the outermost set per task) */
+    char *ptr[CA_MAX_OPERANDS];
+    int64_t outer, per; /* the outermost dim's length, its rows per task */
+} ew_job;
+
+static int host_run_serial(ca_ew_host_fn fn, ca_strided *s, char **ptr);
+
+static void
+ew_task(void *ctx, int64_t t)
+{
+    const ew_job *j = ctx;
+    ca_strided s = j->s;
+    char *ptr[CA_MAX_OPERANDS];
+    const int64_t r0 = t * j->per;
+    s.shape[0] = r0 + j->per < j->outer ? j->per : j->outer - r0;
+    for (int k = 0; k < s.nops; k++) {
+        ptr[k] = j->ptr[k] + r0 * s.strides[k][0];
+    }
+    host_run_serial(j->fn, &s, ptr);
+}
+
 static int
 host_run(ca_ew_host_fn fn, ca_strided *s, char **ptr)
+{
+    int64_t total = 1;
+    for (int d = 0; d < s->ndim; d++) {
+        total *= s->shape[d];
+    }
+    if (s->ndim == 0 || total < CA_HOST_PAR_MIN || ca_host_threads() <= 1) {
+        return host_run_serial(fn, s, ptr);
+    }
+    ew_job j;
+    j.fn = fn;
+    j.s = *s;
+    j.outer = s->shape[0];
+    for (int k = 0; k < s->nops; k++) {
+        j.ptr[k] = ptr[k];
+    }
+    /* pieces of >= CA_HOST_TASK_MIN elements, a few per thread */
+    const int64_t row = total / j.outer;
+    int64_t ntasks = 4 * (int64_t)ca_host_threads();
+    if (ntasks > total / CA_HOST_TASK_MIN) {
+        ntasks = total / CA_HOST_TASK_MIN;
+    }
+    if (ntasks > j.outer) {
+        ntasks = j.outer;
+    }
+    if (ntasks <= 1 || row <= 0) {
+        return host_run_serial(fn, s, ptr);
+    }
+    j.per = (j.outer + ntasks - 1) / ntasks;
+    ca_host_parallel((j.outer + j.per - 1) / j.per, ew_task, &j);
+    return 0;
+}
+
+static int
+host_run_serial(ca_ew_host_fn fn, ca_strided *s, char **ptr)
 {
     const int nops = s->nops;
     const int nd = s->ndim;

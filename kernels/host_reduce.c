@@ -5,12 +5,15 @@
  * dim; the per-run loops, one per (op, input, output) of kernels/reductions.def,
  * are generated (build/generated/red_host.c, host_reduce.h) from the helpers of
  * kernels/reduce_math.h, the same math the GPU kernels use. Only the walk is
- * here.
+ * here: runs per output, or (when a kept dim is innermost) rows folded into a
+ * vector of accumulators, on the thread pool of host_threads.c when the work is
+ * large; the split never changes a result.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "host_reduce.h"
+#include "host_threads.h"
 #include "kernels.h"
 #include "reduce_plan.h"
 
@@ -42,19 +45,51 @@ step_index(int64_t *idx, const int64_t *shape, int n, int64_t *o0, const int64_t
     }
 }
 
-/* One output at a time: its reduced elements as runs along the innermost reduced
- * dim (the innermost reduced stride is the smallest). */
+/* Set idx (dims [0, n), the last fastest) to the multi-index of flat position
+ * pos and the three offsets to its strides' sums. */
 static void
-reduce_runs(const ca_red_host_fns *f, const ca_reduce_desc *d)
+unravel(int64_t pos, int64_t *idx, const int64_t *shape, int n, int64_t *o0,
+        const int64_t *s0, int64_t *o1, const int64_t *s1, int64_t *o2,
+        const int64_t *s2)
+{
+    *o0 = *o1 = *o2 = 0;
+    for (int k = n - 1; k >= 0; k--) {
+        idx[k] = shape[k] ? pos % shape[k] : 0;
+        pos = shape[k] ? pos / shape[k] : 0;
+        *o0 += idx[k] * s0[k];
+        *o1 += idx[k] * s1[k];
+        *o2 += idx[k] * s2[k];
+    }
+}
+
+/* The work of one host reduction, split into tasks for host_threads.c. */
+typedef struct {
+    const ca_red_host_fns *f;
+    const ca_reduce_desc *d;
+    int64_t per;          /* outputs (runs), or line tiles (columns), per task */
+    int64_t units;        /* outputs, or line tiles */
+    int64_t tile, ntiles; /* columns: the tile width, tiles per line */
+    int failed;           /* columns: a task's scratch allocation failed */
+    /* one run cut in chunks: their bounds and accumulators */
+    int64_t cut[CA_HR_CHUNKS + 1];
+    ca_hacc cacc[CA_HR_CHUNKS];
+} red_job;
+
+/* One output at a time: its reduced elements as runs along the innermost reduced
+ * dim (the innermost reduced stride is the smallest); outputs [o0, o1). */
+static void
+reduce_runs(const ca_red_host_fns *f, const ca_reduce_desc *d, int64_t o0, int64_t o1)
 {
     const int nk = d->nkeep, nr = d->nred;
     const int64_t inner_n = nr ? d->red_shape[nr - 1] : 1;
     const int64_t inner_s = nr ? d->red_in[nr - 1] : 0;
     const int64_t nouter = inner_n ? d->nred_elems / inner_n : 0;
     int64_t kidx[CA_MAX_DIMS] = { 0 };
-    int64_t ioff = 0, ooff = 0, aoff = 0;
+    int64_t ioff, ooff, aoff;
 
-    for (int64_t o = 0; o < d->nout; o++) {
+    unravel(o0, kidx, d->keep_shape, nk, &ioff, d->keep_in, &ooff, d->keep_out, &aoff,
+            d->keep_aux);
+    for (int64_t o = o0; o < o1; o++) {
         ca_hacc a;
         ca_hctx c;
         memset(&c, 0, sizeof c);
@@ -75,16 +110,28 @@ reduce_runs(const ca_red_host_fns *f, const ca_reduce_desc *d)
     }
 }
 
+static void
+runs_task(void *ctx, int64_t t)
+{
+    red_job *j = ctx;
+    const int64_t o0 = t * j->per;
+    const int64_t o1 = o0 + j->per < j->units ? o0 + j->per : j->units;
+    reduce_runs(j->f, j->d, o0, o1);
+}
+
 /* Outputs adjacent along the innermost kept dim (whose input stride is smaller
- * than the innermost reduced one: a column sum) CA_HR_TILE at a time: each row of
+ * than the innermost reduced one: a column sum), a tile at a time: each row of
  * the reduced elements is folded into a vector of accumulators, so the inner
- * loops run along memory (a row of up to 32 KiB of float32 read in order). */
+ * loops run along memory (a row of up to 32 KiB of float32 read in order). An
+ * output's value does not depend on the tiling. Units [u0, u1) of (line, tile). */
 #define CA_HR_TILE       8192
 #define CA_HR_TILE_STACK 128
 
 static int
-reduce_columns(const ca_red_host_fns *f, const ca_reduce_desc *d)
+reduce_columns(const red_job *j, int64_t u0, int64_t u1)
 {
+    const ca_red_host_fns *f = j->f;
+    const ca_reduce_desc *d = j->d;
     const int nk = d->nkeep, nr = d->nred;
     const int64_t width = d->keep_shape[nk - 1];
     const int64_t ks = d->keep_in[nk - 1], os = d->keep_out[nk - 1];
@@ -92,8 +139,7 @@ reduce_columns(const ca_red_host_fns *f, const ca_reduce_desc *d)
     const int64_t inner_n = nr ? d->red_shape[nr - 1] : 1;
     const int64_t inner_s = nr ? d->red_in[nr - 1] : 0;
     const int64_t nouter = inner_n ? d->nred_elems / inner_n : 0;
-    const int64_t nlines = d->nout / width;
-    const int64_t tile = width < CA_HR_TILE ? width : CA_HR_TILE;
+    const int64_t tile = j->tile;
     int64_t kidx[CA_MAX_DIMS] = { 0 };
     int64_t ioff = 0, ooff = 0, aoff = 0;
 
@@ -111,27 +157,26 @@ reduce_columns(const ca_red_host_fns *f, const ca_reduce_desc *d)
     if (!heap) {
         memset(cv_small, 0, sizeof cv_small);
     }
-    for (int64_t line = 0; line < nlines; line++) {
-        for (int64_t t0 = 0; t0 < width; t0 += tile) {
-            const int64_t nb = width - t0 < tile ? width - t0 : tile;
-            const char *base = d->in + ioff + t0 * ks;
-            f->vinit(acc, nb);
-            if (f->ctx != NULL) {
-                for (int64_t j = 0; j < nb; j++) {
-                    f->ctx(&cv[j], d->aux + aoff + (t0 + j) * as);
-                }
+    for (int64_t u = u0; u < u1; u++) {
+        const int64_t line = u / j->ntiles, t0 = (u % j->ntiles) * tile;
+        unravel(line, kidx, d->keep_shape, nk - 1, &ioff, d->keep_in, &ooff,
+                d->keep_out, &aoff, d->keep_aux);
+        const int64_t nb = width - t0 < tile ? width - t0 : tile;
+        const char *base = d->in + ioff + t0 * ks;
+        f->vinit(acc, nb);
+        if (f->ctx != NULL) {
+            for (int64_t k = 0; k < nb; k++) {
+                f->ctx(&cv[k], d->aux + aoff + (t0 + k) * as);
             }
-            int64_t ridx[CA_MAX_DIMS] = { 0 };
-            int64_t roff = 0, z0 = 0, z1 = 0;
-            for (int64_t q = 0; q < nouter; q++) {
-                f->vrun(acc, base + roff, nb, ks, inner_n, inner_s, q * inner_n, cv);
-                step_index(ridx, d->red_shape, nr - 1, &roff, d->red_in, &z0, d->red_in,
-                           &z1, d->red_in);
-            }
-            f->vstore(d->out + ooff + t0 * os, os, acc, nb, d->divisor, d->flags);
         }
-        step_index(kidx, d->keep_shape, nk - 1, &ioff, d->keep_in, &ooff, d->keep_out,
-                   &aoff, d->keep_aux);
+        int64_t ridx[CA_MAX_DIMS] = { 0 };
+        int64_t roff = 0, z0 = 0, z1 = 0;
+        for (int64_t q = 0; q < nouter; q++) {
+            f->vrun(acc, base + roff, nb, ks, inner_n, inner_s, q * inner_n, cv);
+            step_index(ridx, d->red_shape, nr - 1, &roff, d->red_in, &z0, d->red_in,
+                       &z1, d->red_in);
+        }
+        f->vstore(d->out + ooff + t0 * os, os, acc, nb, d->divisor, d->flags);
     }
     if (heap) {
         free(acc);
@@ -140,10 +185,91 @@ reduce_columns(const ca_red_host_fns *f, const ca_reduce_desc *d)
     return 0;
 }
 
+static void
+columns_task(void *ctx, int64_t t)
+{
+    red_job *j = ctx;
+    const int64_t u0 = t * j->per;
+    const int64_t u1 = u0 + j->per < j->units ? u0 + j->per : j->units;
+    if (reduce_columns(j, u0, u1) != 0) {
+        __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* One output of one long run, on several threads: the run cut where the pairwise
+ * sum splits it (h = n/2 rounded down to 8, host_reduce.h), CA_HR_CHUNKS pieces,
+ * whose accumulators combine in the same tree, so float sums are exactly the
+ * one-thread sum; every other op but products is exact in any order. */
+static void
+chunk_task(void *ctx, int64_t t)
+{
+    red_job *j = ctx;
+    const ca_reduce_desc *d = j->d;
+    const int64_t s = d->red_in[0];
+    ca_hctx c;
+    memset(&c, 0, sizeof c);
+    if (j->f->ctx != NULL) {
+        j->f->ctx(&c, d->aux);
+    }
+    j->f->init(&j->cacc[t]);
+    j->f->run(&j->cacc[t], d->in + j->cut[t] * s, j->cut[t + 1] - j->cut[t], s,
+              j->cut[t], &c);
+}
+
+static void
+cut_pairwise(int64_t *cut, int64_t lo, int64_t n, int k, int depth)
+{
+    if (depth == 0) {
+        cut[k] = lo;
+        return;
+    }
+    int64_t h = n / 2;
+    h -= h % 8;
+    cut_pairwise(cut, lo, h, k, depth - 1);
+    cut_pairwise(cut, lo + h, n - h, k + (1 << (depth - 1)), depth - 1);
+}
+
+static void
+reduce_chunks(red_job *j)
+{
+    const ca_reduce_desc *d = j->d;
+    const int64_t n = d->red_shape[0];
+    cut_pairwise(j->cut, 0, n, 0, CA_HR_CHUNK_DEPTH);
+    j->cut[CA_HR_CHUNKS] = n;
+    ca_host_parallel(CA_HR_CHUNKS, chunk_task, j);
+    for (int w = 1; w < CA_HR_CHUNKS; w *= 2) {
+        for (int k = 0; k + w < CA_HR_CHUNKS; k += 2 * w) {
+            j->f->comb(&j->cacc[k], &j->cacc[k + w]);
+        }
+    }
+    ca_hacc a;
+    j->f->init(&a);
+    j->f->comb(&a, &j->cacc[0]);
+    j->f->store(d->out, &a, d->divisor, d->flags);
+}
+
 static int64_t
 iabs64(int64_t v)
 {
     return v < 0 ? -v : v;
+}
+
+static int64_t
+cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Tasks for `units` pieces of `work` elements in all: at least CA_HOST_TASK_MIN
+ * elements each, a few per thread. */
+static int64_t
+per_task(int64_t units, int64_t work)
+{
+    const int64_t by_size = work / CA_HOST_TASK_MIN;
+    int64_t ntasks = 4 * (int64_t)ca_host_threads();
+    ntasks = ntasks < by_size ? ntasks : by_size;
+    ntasks = ntasks < units ? ntasks : units;
+    return ntasks < 1 ? units : cdiv(units, ntasks);
 }
 
 int
@@ -153,13 +279,36 @@ ca_host_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
         ca_red_host[op][in_dtype][out_dtype].run == NULL) {
         return CA_KERR_UNSUPPORTED;
     }
-    const ca_red_host_fns *f = &ca_red_host[op][in_dtype][out_dtype];
+    red_job j;
+    memset(&j, 0, sizeof j);
+    j.f = &ca_red_host[op][in_dtype][out_dtype];
+    j.d = d;
     const int nk = d->nkeep, nr = d->nred;
+    const int64_t work = d->nout * d->nred_elems;
+    const int threaded = work >= CA_HOST_PAR_MIN && ca_host_threads() > 1;
     if (nk > 0 && d->keep_shape[nk - 1] > 1 &&
         (nr == 0 || iabs64(d->keep_in[nk - 1]) < iabs64(d->red_in[nr - 1]))) {
-        return reduce_columns(f, d);
+        const int64_t width = d->keep_shape[nk - 1], nlines = d->nout / width;
+        j.tile = width < CA_HR_TILE ? width : CA_HR_TILE;
+        if (threaded && nlines < 2 * ca_host_threads()) {
+            /* few lines: a tile per thread (wide tiles keep the row reads long) */
+            const int64_t want = cdiv(width, ca_host_threads());
+            j.tile = want < j.tile ? (want < 256 ? 256 : want) : j.tile;
+        }
+        j.ntiles = cdiv(width, j.tile);
+        j.units = nlines * j.ntiles;
+        j.per = threaded ? per_task(j.units, work) : j.units;
+        ca_host_parallel(cdiv(j.units, j.per), columns_task, &j);
+        return j.failed ? CA_KERR_NOMEM : 0;
     }
-    reduce_runs(f, d);
+    if (threaded && d->nout == 1 && nr == 1 && j.f->comb != NULL &&
+        d->red_shape[0] >= CA_HOST_PAR_MIN) {
+        reduce_chunks(&j);
+        return 0;
+    }
+    j.units = d->nout;
+    j.per = threaded ? per_task(j.units, work) : j.units;
+    ca_host_parallel(cdiv(j.units, j.per), runs_task, &j);
     return 0;
 }
 

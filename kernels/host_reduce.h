@@ -55,7 +55,15 @@ typedef struct {
                  int64_t rs, int64_t r0, const ca_hctx *cv);
     void (*vstore)(char *out, int64_t os, const void *acc, int64_t nb, double divisor,
                    int flags);
+    /* a = combine(a, b) of two accumulators of disjoint pieces, a's before b's;
+     * NULL where the order matters beyond what the split keeps (products) */
+    void (*comb)(ca_hacc *a, const ca_hacc *b);
 } ca_red_host_fns;
+
+/* A long single run is cut in CA_HR_CHUNKS = 2^CA_HR_CHUNK_DEPTH pieces for the
+ * threads (host_reduce.c). */
+#define CA_HR_CHUNK_DEPTH 3
+#define CA_HR_CHUNKS      (1 << CA_HR_CHUNK_DEPTH)
 
 /* ca_red_max_float64 / ca_red_min_float64 (reduce_math.h) in the branch-free
  * form gcc vectorises (setup.py's -fno-trapping-math lets it if-convert the

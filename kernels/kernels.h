@@ -355,6 +355,15 @@ int ca_ew_aligned(const ca_strided *s, int op, int dtype);
  * integer power check on the cpu device. s is not modified. */
 int ca_ew_host_any_negative(const ca_strided *s, int op, int dtype);
 
+/* The cpu device's thread pool (kernels/host_threads.c): host reductions and
+ * element-wise loops of 2^23+ elements (host_threads.h) split their work into
+ * tasks by size alone, so results are the same bit for bit for any count.
+ * The count: CUARRAY_HOST_THREADS, else the online CPUs (at most 8);
+ * ca_host_threads_set(n) changes it (n <= 0: that default again) and returns
+ * the new count. */
+int ca_host_threads(void);
+int ca_host_threads_set(int n);
+
 /* fused element-wise programs (kernels/ew_fuse.cuh, dispatch_fuse.c) ------------ */
 /* A chain of element-wise loops evaluated in one pass (csrc/fusion.c builds them
  * from deferred operations): every operand is a dense, same-shape run of n

@@ -227,6 +227,23 @@ ca_red_sqdev_complex128(ca_complex128 x, ca_complex128 m)
     return re * re + im * im;
 }
 
+/* The map step of the 2-norm (sum of squares, no mean): |x|^2 in sqdev's type. */
+CA_HD float
+ca_red_abs2_float32(float x)
+{
+    return x * x;
+}
+CA_HD double
+ca_red_abs2_float64(double x)
+{
+    return x * x;
+}
+CA_HD double
+ca_red_abs2_complex128(ca_complex128 x)
+{
+    return x.re * x.re + x.im * x.im;
+}
+
 /* ======================================================================== */
 /* truth values (any, all)                                                   */
 /* ======================================================================== */

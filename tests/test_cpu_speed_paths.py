@@ -11,6 +11,7 @@ outputs), row counts that are not multiples of the 8-row groups, lane blocks
 """
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -270,3 +271,163 @@ def test_empty_and_keepdims(device):
                                   np.sum(y, axis=(0, 2), keepdims=True))
     np.testing.assert_array_equal(ca.max(cy, axis=1, keepdims=True).get(),
                                   np.max(y, axis=1, keepdims=True))
+
+
+# ---- element-wise calls through NumPy's loops (cpu device, >= 4096 elements) ----------
+
+NUMPY_ROWS = {  # csrc/elementwise.c's ew_numpy_rows
+    "exp": "efd", "exp2": "efd", "expm1": "efd", "log": "efd", "log2": "efd",
+    "log10": "efd", "log1p": "efd", "sin": "ef", "cos": "ef", "tan": "efd",
+    "arcsin": "efdD", "arccos": "efd", "arctan": "efd", "sinh": "efd", "cosh": "efd",
+    "tanh": "efd", "arcsinh": "efdD", "arccosh": "efD", "arctanh": "efd", "sqrt": "fdD",
+    "cbrt": "efd", "rint": "fd", "floor": "fd", "ceil": "fd", "trunc": "fd",
+    "square": "e", "reciprocal": "e", "negative": "e", "sign": "d", "absolute": "FD",
+    "arctan2": "efd", "hypot": "e", "power": "efd", "logaddexp": "e", "remainder": "fd",
+    "fmax": "fd", "fmin": "fd",
+}
+ROW_CASES = [(op, c) for op, cs in NUMPY_ROWS.items() for c in cs]
+
+
+def ew_input(dtype, n, rng, shift=0.0):
+    dtype = np.dtype(dtype)
+    x = rng.standard_normal(n) * 3 + shift
+    if dtype.kind == "c":
+        x = x + 1j * (rng.standard_normal(n) * 3)
+    x = x.astype(dtype)
+    x[:8] = np.array([0, -0.0, np.inf, -np.inf, np.nan, 1, -1, 0.5]).astype(dtype)
+    return x
+
+
+def ew_close(got, want, dtype, ulps, floor=None):
+    """Equal for ulps=0 (NumPy's own loop on the cpu device); else within `ulps`
+    relative to max(|want|, floor) (floor 1 on a GPU: absolute near zero)."""
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    ok = np.isnan(want) | (got == want)
+    if ulps:
+        fin = np.finfo(np.dtype(dtype))
+        with np.errstate(all="ignore"):
+            scale = np.maximum(np.abs(want), fin.tiny if floor is None else floor)
+            ok |= np.abs(got - want) <= ulps * fin.eps * scale
+    assert np.all(ok), (got[~ok][:5], want[~ok][:5])
+
+
+@pytest.mark.parametrize("op,char", ROW_CASES)
+def test_numpy_rows_match_numpy(device, op, char):
+    rng = np.random.default_rng(abs(hash((op, char))) % 2**32)
+    f, g = getattr(np, op), getattr(ca, op)
+    floor = None if device == "cpu" else 1.0
+    for n in (4096, 5000, 100):  # at, above and below the threshold
+        ins = [ew_input(char, n, rng, 1.5 * k) for k in range(f.nin)]
+        with np.errstate(all="ignore"):
+            want = f(*ins)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # cuarray's element-wise ops never warn
+            got = g(*[dev(x, device) for x in ins]).get()
+        assert got.dtype == want.dtype
+        if n < 4096 or device != "cpu":
+            # the host loops (libm) or the GPU: NumPy's values to a few ulps
+            ew_close(got, want, want.dtype, 64 if char == "e" else 16, floor)
+        else:
+            ew_close(got, want, want.dtype, 0)
+
+
+def test_numpy_rows_out_views_broadcast_inplace(device):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((128, 96)).astype(np.float32)
+    y = rng.standard_normal((1, 96)).astype(np.float32)
+    cx, cy = dev(x, device), dev(y, device)
+    ulps, fl = (0, None) if device == "cpu" else (16, 1.0)
+    with np.errstate(all="ignore"):
+        ew_close(ca.arctan2(cx, cy).get(), np.arctan2(x, y), np.float32, ulps, fl)  # broadcast
+        ew_close(ca.exp(cx.T).get(), np.exp(x.T), np.float32, ulps, fl)  # a transposed input
+        big = np.zeros((128, 200), np.float32)
+        cbig = dev(big, device)
+        ca.exp(cx, out=cbig[:, 3:99])  # a strided out= view
+        big[:, 3:99] = np.exp(x)
+        ew_close(cbig.get(), big, np.float32, ulps, fl)
+        cz = dev(x, device)
+        ca.sin(cz, out=cz)  # in place
+        ew_close(cz.get(), np.sin(x), np.float32, ulps, fl)
+        cw = dev(x, device)
+        ca.power(cw[:, ::-1], cw, out=cw)  # out overlaps a reversed input
+        ew_close(cw.get(), np.power(x[:, ::-1], x), np.float32, ulps, fl)
+        # mixed dtypes cast to the loop first: float32 + float64 runs the d loop
+        xd = x.astype(np.float64)
+        ew_close(ca.arctan2(cx, dev(xd, device)).get(), np.arctan2(x, xd), np.float64,
+                 ulps, fl)
+        # a Python scalar operand stays on the host loops (by value)
+        ew_close(ca.power(cx, 2.5).get(), np.power(x, np.float32(2.5)), np.float32, 16, fl)
+
+
+def test_numpy_rows_keep_the_callers_errstate(device):
+    x = dev(np.full(8192, -1.0), device)
+    with np.errstate(invalid="raise"):
+        r = ca.log(x)  # no FloatingPointError: cuarray never warns or raises here
+        assert np.geterr()["invalid"] == "raise"
+    assert np.isnan(r.get()).all()
+
+
+# ---- the thread pool: the same bits for any thread count --------------------------------
+
+@pytest.fixture
+def host_threads():
+    before = ca._core._host_threads()
+    yield ca._core._host_threads
+    ca._core._host_threads(before)
+
+
+def _threaded_results(dtype):
+    rng = np.random.default_rng(21)
+    n = (1 << 23) + 4133  # past CA_HOST_PAR_MIN (2^23), not a multiple of the chunks
+    x = (rng.standard_normal(n) * 100).astype(dtype)
+    x[n // 3] = x.max() + 1  # a unique argmax away from a chunk edge
+    a = ca.asarray(x, device="cpu")
+    m = ca.asarray(x[: 2049 * 4096].reshape(2049, 4096), device="cpu")  # threaded
+    out = [a.sum(), a.mean(), a.var(), a.max(), a.min(), a.argmax(), a.argmin(), a.any(),
+           m.sum(axis=0), m.sum(axis=1), m.max(axis=0), m.argmax(axis=0), m.argmin(axis=1),
+           m.var(axis=0), m.T.sum(axis=0), m[:, ::-1].sum(axis=1), ca.nansum(a),
+           a + a, a * 2.5, ca.sqrt(ca.abs(a))]
+    return [r.get() for r in out]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_results_do_not_depend_on_thread_count(host_threads, dtype):
+    host_threads(1)
+    one = _threaded_results(dtype)
+    for n in (2, 3):
+        host_threads(n)
+        many = _threaded_results(dtype)
+        for k, (p, q) in enumerate(zip(one, many)):
+            assert p.dtype == q.dtype and p.shape == q.shape, k
+            assert p.tobytes() == q.tobytes(), (n, k)
+
+
+def test_threaded_results_match_numpy(host_threads):
+    host_threads(4)
+    rng = np.random.default_rng(22)
+    x = rng.random((1 << 23) + 5, dtype=np.float32)
+    x[12345] = 2.0
+    x[3000001] = -1.0
+    a = ca.asarray(x, device="cpu")
+    exact = x.astype(np.float64).sum()
+    assert abs(float(a.sum().get()) - exact) <= 2 * np.spacing(np.float32(exact))
+    assert a.argmax().get() == 12345 and a.argmin().get() == 3000001
+    assert a.max().get() == 2.0 and a.min().get() == -1.0
+    y = x.copy()
+    y[777777] = np.nan
+    b = ca.asarray(y, device="cpu")
+    assert b.argmax().get() == 777777 and np.isnan(b.max().get())
+    m = x[: 2048 * 4096].reshape(2048, 4096)
+    cm = ca.asarray(m, device="cpu")
+    np.testing.assert_allclose(cm.sum(axis=0).get(), m.astype(np.float64).sum(axis=0),
+                               rtol=1e-6)
+    np.testing.assert_array_equal(cm.argmax(axis=1).get(), m.argmax(axis=1))
+    np.testing.assert_array_equal((a + a).get(), x + x)
+
+
+def test_host_threads_setting(host_threads):
+    assert host_threads() >= 1
+    assert host_threads(3) == 3 and host_threads() == 3
+    assert host_threads(0) >= 1  # back to the default
+    with pytest.raises(ValueError):
+        host_threads(-1)

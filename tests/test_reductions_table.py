@@ -102,11 +102,14 @@ REFERENCE = {
                    "one"),
     "_nancount": (with_nans(random_array), lambda x, ax: np.sum(~np.isnan(x), axis=ax),
                   None, None),
+    "_norm2": (random_array, lambda x, ax: np.sqrt(np.sum(np.abs(wide(x)) ** 2, axis=ax)),
+               magnitude(lambda x, ax: np.sqrt(np.sum(x * x, axis=ax))), None),
 }
 # the NumPy function of each row whose name is not NumPy's (the '_' primitives of
 # python/cuarray/_nanfunctions.py)
 NUMPY_FN = {"_nanmax": np.nanmax, "_nanmin": np.nanmin, "_nanargmax": np.nanargmax,
-            "_nanargmin": np.nanargmin, "_nancount": lambda x: np.sum(~np.isnan(x))}
+            "_nanargmin": np.nanargmin, "_nancount": lambda x: np.sum(~np.isnan(x)),
+            "_norm2": np.linalg.norm}
 AXES = {None: [None, 0, -1, (0, 2), (1,)], "one": [None, 0, 1, -1]}
 EPS = {np.dtype(t): np.finfo(t).eps for t in (np.float16, np.float32, np.float64,
                                              np.complex64, np.complex128)}

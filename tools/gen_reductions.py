@@ -57,7 +57,7 @@ UNSIGNED = "BHIL"
 FLOATS = "efd"
 COMPLEX = "FD"
 
-MAPS = {"cast", "truth", "index", "sqdev", "nanzero", "nanone", "notnan"}
+MAPS = {"cast", "truth", "index", "sqdev", "sq", "nanzero", "nanone", "notnan"}
 ACCS = {"sum", "value", "truth", "index", "sqdev"}
 AUXES = {"-", "mean"}
 # combine steps that the host loops stop early for (ca_red_stop_<combine>_<acc>)
@@ -227,7 +227,7 @@ def types(k, i, o, gpu):
         acc = "truth"
     elif k.acc == "index":
         acc = "arg_" + value_type(i, gpu)
-    else:  # sqdev
+    else:  # sqdev (also the accumulator of the sq map)
         acc = "float32" if gpu and i == "e" else "float64"
     if k.map in ("cast", "nanzero", "nanone"):
         conv = acc
@@ -237,7 +237,7 @@ def types(k, i, o, gpu):
         conv = "bool"
     elif k.map == "index":
         conv = value_type(i, gpu)
-    else:  # sqdev: the mean's type
+    else:  # sqdev: the mean's type; sq: the same, with nothing subtracted
         conv = "complex128" if i in COMPLEX else aux_dtype(i) if gpu else "float64"
     return acc, conv
 
@@ -260,6 +260,8 @@ def map_expr(k, i, conv, x, r, m):
         return f"(ca_red_truth)(ca_cast_bool_{xin}({x}) != 0)"
     if k.map == "index":
         return f"ca_red_argat_{conv}(ca_cast_{conv}_{xin}({x}), {r})"
+    if k.map == "sq":
+        return f"ca_red_abs2_{conv}(ca_cast_{conv}_{xin}({x}))"
     return f"ca_red_sqdev_{conv}(ca_cast_{conv}_{xin}({x}), {m})"
 
 
@@ -659,6 +661,10 @@ def host_triple(k, i, o):
     out += body
     out.append("}")
     out += host_column(k, i, o, t, acc, conv, ic, at)
+    if k.combine != "mul":
+        out.append(f"static void\nhk_{t}(ca_hacc *a, const ca_hacc *b)\n{{")
+        out.append(f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, b->{acc});")
+        out.append("}")
     out.append(f"static void\nhs_{t}(char *out, const ca_hacc *a, double divisor, int flags)\n{{")
     if k.finish == "-":
         out.append("    (void)divisor;")
@@ -696,7 +702,8 @@ def gen_host(kernels, stamp):
         t = tname(k, i, o)
         hc = f"hc_{t}" if k.aux != "-" else "NULL"
         out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = "
-                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}, hvi_{t}, hv_{t}, hvs_{t}}},")
+                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}, hvi_{t}, hv_{t}, hvs_{t}, "
+                   f"{'NULL' if k.combine == 'mul' else 'hk_' + t}}},")
     out.append("};")
     out.append("")
     out.append("const ca_red_host_scan_fn "

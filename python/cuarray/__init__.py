@@ -29,6 +29,9 @@ from ._indexing import *  # noqa: E402,F401,F403
 
 # Matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
 from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
+from ._linalg_products import (  # noqa: E402,F401
+    einsum, einsum_path, kron, cross, vecdot, trace, matrix_transpose,
+)
 from . import linalg, random  # noqa: E402,F401
 
 # Fourier transforms (csrc/fft.c over cuFFT, csrc/launch_fft.c; numpy.fft on the cpu)

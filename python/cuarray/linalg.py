@@ -1,9 +1,11 @@
 """cuarray.linalg: matrix products (cuBLAS on a GPU, NumPy on the cpu device).
 
 The products themselves live in the main namespace too (``cuarray.matmul``,
-``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot`` and the ``@`` operator);
-this module adds the Array API's ``linalg.matmul`` / ``linalg.tensordot`` and the
-TF32 switch.
+``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot``, ``einsum`` and the ``@``
+operator); this module adds the Array API's ``linalg.matmul``, ``tensordot``,
+``outer``, ``cross``, ``vecdot``, ``diagonal``, ``trace``, ``matrix_transpose``,
+the norms (``norm``, ``vector_norm``, ``matrix_norm``), ``multi_dot``,
+``matrix_power`` and the TF32 switch.
 
 TF32. float32 products run in full float32 arithmetic by default, as NumPy's do.
 On GPUs with tensor cores (Ampere and later) TF32 makes large float32 products
@@ -15,7 +17,17 @@ float16 products always accumulate in float32.
 from ._core import matmul, tensordot  # noqa: F401
 from ._core import _get_allow_tf32, _set_allow_tf32
 
-__all__ = ["matmul", "tensordot", "set_allow_tf32", "get_allow_tf32"]
+# norms, chains and the Array API's product functions (python/cuarray/_linalg_products.py)
+from ._linalg_products import (  # noqa: F401
+    norm, vector_norm, matrix_norm, multi_dot, matrix_power,
+    linalg_outer as outer, linalg_cross as cross, linalg_vecdot as vecdot,
+    linalg_diagonal as diagonal, linalg_trace as trace,
+    linalg_matrix_transpose as matrix_transpose,
+)
+
+__all__ = ["matmul", "tensordot", "set_allow_tf32", "get_allow_tf32",
+           "norm", "vector_norm", "matrix_norm", "multi_dot", "matrix_power", "outer",
+           "cross", "vecdot", "diagonal", "trace", "matrix_transpose"]
 
 
 def set_allow_tf32(allow=True):

@@ -35,14 +35,17 @@ rejection methods give each sample its own stream (block offset + i, redrawn
 with a nonzero third counter word), so the loops run inside the kernel.
 """
 
-from ._bitgen import BitGenerator, Philox
+from ._bitgen import (BitGenerator, Philox, XORWOW, MRG32k3a, MTGP32, MT19937,
+                      Philox4_32_10, Sobol32, ScrambledSobol32, Sobol64,
+                      ScrambledSobol64, CURAND_GENERATORS)
 from ._generator import Generator
 from ._legacy import (RandomState, get_random_state, set_random_state, seed,
                       _LEGACY_FUNCTIONS)
 from ._legacy import *  # noqa: F401,F403
 
-__all__ = ["Generator", "default_rng", "BitGenerator", "Philox", "RandomState",
-           "get_random_state", "set_random_state", "seed"] + list(_LEGACY_FUNCTIONS)
+__all__ = (["Generator", "default_rng", "BitGenerator", "Philox", "RandomState",
+            "get_random_state", "set_random_state", "seed"] + list(CURAND_GENERATORS)
+           + list(_LEGACY_FUNCTIONS))
 
 
 def default_rng(seed=None):

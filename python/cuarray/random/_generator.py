@@ -31,16 +31,41 @@ class _Distributions:
     __slots__ = ()
 
     # ------------------------------------------------------------- the primitive
-    def _words(self, op, n, dtype, device):
-        """Words from a cuRAND bit generator, or None for Philox."""
+    def _external(self):
         bg = getattr(self, "_bitgen", None)
-        if bg is None or not getattr(bg, "_external", False) or n == 0:
+        return bg if bg is not None and bg._external else None
+
+    def _words(self, op, n, dtype, device):
+        """The words of a draw from a cuRAND bit generator, or None for Philox."""
+        bg = self._external()
+        if bg is None or n == 0:
             return None
-        if op < _OPS["gamma"]:
-            blocks = -(-n // (4 if dtype == _F32 else 2))
+        if op >= _OPS["gamma"]:
+            kind = "stream"
+        elif op in (_OPS["normal"], _OPS["lognormal"]):
+            kind = "normal"
         else:
-            blocks = n
-        return bg._words(4 * blocks, device)
+            kind = "transform"
+        return bg._words(kind, n, dtype == _F32, device)
+
+    def _bits64(self, shape, dev, what="integers"):
+        """Uniform 64-bit words of `shape`: Philox, or the cuRAND generator's."""
+        bg = self._external()
+        if bg is None:
+            return _CoreGenerator.integers(self, 0, 2**64, shape, _np.uint64, device=dev)
+        n = 1
+        for s in shape:
+            n *= s
+        if bg._quasi:
+            if what != "integers":
+                raise ValueError(f"{type(bg).__name__} is quasi-random: {what} needs "
+                                 "independent random keys")
+            w = bg._raw(n, dev)
+            x = w if bg._wide else w.astype(_np.uint64) << _np.uint64(32)
+        else:
+            w = bg._raw(2 * n, dev).reshape(n, 2) if n else bg._raw(0, dev).reshape(0, 2)
+            x = (w[:, 1].astype(_np.uint64) << _np.uint64(32)) | w[:, 0].astype(_np.uint64)
+        return x.reshape(shape)
 
     def _sample(self, opname, size, dtype, device, params, checks=()):
         """Draw from op `opname` with `params` (raw values), after `checks`
@@ -79,7 +104,7 @@ class _Distributions:
         float64, as NumPy.
         """
         dt = P.float_dtype(dtype, "random")
-        if getattr(self, "_bitgen", None) is not None and self._bitgen._external:
+        if self._external() is not None:
             r = self._sample("uniform", size, dt, device, (0.0, 1.0))
         else:
             r = _CoreGenerator.random(self, size, dt, device=device)
@@ -91,7 +116,7 @@ class _Distributions:
         Standard normal samples (Box-Muller on the bit generator's words).
         """
         dt = P.float_dtype(dtype, "standard_normal")
-        if getattr(self, "_bitgen", None) is not None and self._bitgen._external:
+        if self._external() is not None:
             r = self._sample("normal", size, dt, device, (0.0, 1.0))
         else:
             r = _CoreGenerator.standard_normal(self, size, dt, device=device)
@@ -104,7 +129,7 @@ class _Distributions:
         """
         loc, scale = P.as_param(loc), P.as_param(scale)
         P.non_negative(scale, "scale")
-        ext = getattr(self, "_bitgen", None) is not None and self._bitgen._external
+        ext = self._external() is not None
         if _is_scalar(loc) and _is_scalar(scale) and not ext:
             dt = P.float_dtype(dtype, "normal")
             return _CoreGenerator.normal(self, loc, scale, size, dt, device=device)
@@ -116,7 +141,7 @@ class _Distributions:
         low + (high - low) U[0, 1); low and high broadcast.
         """
         low, high = P.as_param(low), P.as_param(high)
-        ext = getattr(self, "_bitgen", None) is not None and self._bitgen._external
+        ext = self._external() is not None
         if _is_scalar(low) and _is_scalar(high) and not ext:
             dt = P.float_dtype(dtype, "uniform")
             return _CoreGenerator.uniform(self, low, high, size, dt, device=device)
@@ -512,7 +537,7 @@ class _Distributions:
     # ------------------------------------------------------------- permutations
     def _keys(self, shape, dev):
         """Random 64-bit sort keys (ties have probability n^2 / 2^65)."""
-        return _CoreGenerator.integers(self, 0, 2**64, shape, _np.uint64, device=dev)
+        return self._bits64(shape, dev, "a permutation")
 
     def _perm(self, n, dev):
         return _ca.argsort(self._keys((n,), dev))
@@ -522,6 +547,9 @@ class _Distributions:
         length = operator.index(length)
         if length < 0:
             raise ValueError("negative dimensions are not allowed")
+        if self._external() is not None:
+            w = self._bits64((-(-length // 8),), P.resolve_device(None), "bytes")
+            return w.get().tobytes()[:length]
         a = _CoreGenerator.integers(self, 0, 256, (length,), _np.uint8, device="cpu")
         return a.get().tobytes()
 
@@ -616,7 +644,7 @@ def _array_integers(gen, low, high, size, dtype, endpoint, device):
 
     lo_u, last_u = u64(low), u64(last)
     r = last_u - lo_u + _np.uint64(1)  # 0: the full 2**64 range
-    x = _CoreGenerator.integers(gen, 0, 2**64, shape, _np.uint64, device=dev)
+    x = gen._bits64(shape, dev)
     v = lo_u + _ca.where(r == _np.uint64(0), x, _mulhi64(x, r))
     if dt == _np.bool_:
         return v != _np.uint64(0)
@@ -699,7 +727,7 @@ class Generator(_Distributions, _CoreGenerator):
             return v is None or isinstance(v, (int, _np.integer)) or (
                 isinstance(v, _np.ndarray) and v.ndim == 0 and v.dtype.kind in "biu")
 
-        if scalar(low) and scalar(high):
+        if scalar(low) and scalar(high) and self._external() is None:
             return _CoreGenerator.integers(self, low if not isinstance(
                 low, _np.ndarray) else int(low), high if not isinstance(
                 high, _np.ndarray) else int(high), size, dtype, endpoint, device=device)
@@ -892,8 +920,8 @@ def _choice(gen, a, size, replace, p, axis, device, kind):
             idx = _ca.searchsorted(_ca.asarray(cdf, device=dev), u, side="right")
             idx = _ca.minimum(idx, pop - 1)
         else:
-            idx = _CoreGenerator.integers(gen, 0, max(pop, 1), out_shape, _np.int64,
-                                          device=dev)
+            idx = Generator.integers(gen, 0, max(pop, 1), out_shape, _np.int64,
+                                     device=dev)
     else:
         if k > pop:
             raise ValueError("Cannot take a larger sample than population when "

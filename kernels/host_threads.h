@@ -1,0 +1,24 @@
+/*
+ * host_threads.h: the cpu device's thread pool (host_threads.c), private to
+ * kernels/. ca_host_threads / ca_host_threads_set are in kernels.h.
+ */
+#ifndef CA_HOST_THREADS_H
+#define CA_HOST_THREADS_H
+
+#include <stdint.h>
+
+/* Run fn(ctx, t) for every t in [0, ntasks), on up to ca_host_threads()
+ * threads (the caller's among them); returns when all are done. Tasks must be
+ * independent and their split must not depend on the thread count. */
+void ca_host_parallel(int64_t ntasks, void (*fn)(void *ctx, int64_t task), void *ctx);
+
+/* Below this many elements of work a call stays on the caller's thread; each
+ * task gets at least CA_HOST_TASK_MIN of them. Measured on the 2-core
+ * development machine (issue 15, float32 sum/argmax/add/sum(axis=0|1), 2
+ * threads against 1, wall time): 0.7-0.8x at 2^18 elements, 0.9x at 2^20,
+ * 0.7-1.0x at 2^22 (in cache: waking the workers costs more than it saves),
+ * 1.1-2.8x at 2^24 (memory-bound). */
+#define CA_HOST_PAR_MIN  ((int64_t)1 << 23)
+#define CA_HOST_TASK_MIN ((int64_t)1 << 20)
+
+#endif /* CA_HOST_THREADS_H */
