@@ -97,7 +97,26 @@ def _host_dlpack():
                 mode="wall", unit="us", group="interop")
 
 
+def _issue16_dlpack():
+    """Issue 16's figure: cuarray.from_dlpack of a PyTorch tensor (target <= 3 us; it
+    took 14.5 us through torch's Python __dlpack__) beside PyTorch importing a CuPy
+    array through DLPack (5.8 us). cuarray's CAI import of the same tensor (2.6 us)
+    is the row "import a torch array through __cuda_array_interface__" of this run."""
+    def cuarray_dlpack(mod):
+        src = _producer("torch")
+        return lambda: mod.from_dlpack(src)
+
+    def torch_from_cupy(mod):
+        src = _producer("cupy")
+        return lambda: mod.from_dlpack(src)
+
+    return Case("issue 16: cuarray.from_dlpack(a torch tensor) | torch.from_dlpack(a cupy "
+                "array)", {"cuarray": cuarray_dlpack, "torch": torch_from_cupy},
+                mode="wall", unit="us", target="<= 3", group="interop")
+
+
 CASES = [
+    _issue16_dlpack(),
     _row("torch", "cai", "<= 2"),
     _row("cupy", "cai", "<= 2"),
     _row("cuarray", "cai", None),

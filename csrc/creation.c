@@ -489,7 +489,7 @@ wrap_numpy(PyArrayObject *h, int dtype, int device, int fresh)
     }
     Py_DECREF(mem);
     if (r != NULL && !PyArray_ISWRITEABLE(h)) {
-        r->flags &= ~CA_WRITEABLE;
+        r->flags = (r->flags & ~CA_WRITEABLE) | CA_NEVER_WRITEABLE;
     }
     return r;
 }

@@ -244,6 +244,9 @@ enum {
     CA_F_CONTIGUOUS = 2,
     CA_OWNDATA = 4,
     CA_WRITEABLE = 8,
+    /* setflags(write=True) is refused: read-only foreign memory, broadcast views
+     * and constants (NumPy's rule for its own read-only arrays) */
+    CA_NEVER_WRITEABLE = 16,
 };
 _Static_assert((int)CA_C_CONTIGUOUS == (int)CA_LAYOUT_C &&
                    (int)CA_F_CONTIGUOUS == (int)CA_LAYOUT_F,
@@ -287,6 +290,11 @@ CaArray *ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortra
  * buffer. The view references base (so the memory outlives the view). */
 CaArray *ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
                        const Py_ssize_t *strides, char *data);
+/* `src` (a fresh array, stolen) as an instance of `type`, a subclass of ndarray
+ * or ndarray itself, with type.__array_finalize__(parent) called for a
+ * subclass (parent NULL: None). Views of a subclass instance keep its type
+ * (ca_array_view calls this). */
+CaArray *ca_array_as_type(CaArray *src, PyTypeObject *type, PyObject *parent);
 /* The same view keeping base's dtype: what reshapes, permutations and
  * broadcasts make. */
 static inline CaArray *

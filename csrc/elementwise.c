@@ -1173,7 +1173,7 @@ imag_of(CaArray *a)
             return NULL;
         }
     }
-    r->flags &= ~CA_WRITEABLE;
+    r->flags = (r->flags & ~CA_WRITEABLE) | CA_NEVER_WRITEABLE;
     return (PyObject *)r;
 }
 

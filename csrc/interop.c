@@ -246,7 +246,7 @@ wrap_foreign(char *ptr, char *host_ptr, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t
         Py_DECREF(mem);
     }
     if (arr != NULL && readonly) {
-        arr->flags &= ~CA_WRITEABLE;
+        arr->flags = (arr->flags & ~CA_WRITEABLE) | CA_NEVER_WRITEABLE;
     }
     return arr;
 }
@@ -1835,6 +1835,148 @@ import_capsule(PyObject *cap, int device, int copy, int stream_dev)
     return res;
 }
 
+/* ---- PyTorch tensors: the export without torch's Python method -------------
+ *
+ * torch.Tensor.__dlpack__ is Python (torch/_tensor.py): with a consumer stream it
+ * builds torch.cuda stream and event objects for the handshake, most of the
+ * 14.5 us an import of a tensor took on the H200. For an exact torch.Tensor this
+ * does the same in C: it leaves everything torch's method refuses to that
+ * method (requires_grad, conjugate or negative bits, non-strided layouts, tensors
+ * off CUDA: the generic path then raises torch's own error or handles them),
+ * makes our current stream wait for the tensor's device's current torch stream
+ * (an event, as torch's method does), and calls torch._C's exporter directly.
+ * torch's names are looked up once, from an already imported torch (a tensor
+ * cannot exist otherwise); if any is missing the fast path turns itself off. */
+static struct {
+    int state; /* 0: not looked up yet, 1: ready, -1: off */
+    PyObject *tensor_type, *export, *raw_stream, *strided;
+    PyObject *s_requires_grad, *s_is_conj, *s_is_neg, *s_layout, *s_is_cuda,
+        *s_get_device;
+} torch_fast;
+
+/* Resolve torch's objects (state 1), or turn the fast path off (state -1). */
+static void
+torch_lookup(void)
+{
+    PyObject *name = NULL, *torch = NULL, *C = NULL;
+
+    torch_fast.state = -1;
+    if ((name = PyUnicode_InternFromString("torch")) == NULL) {
+        goto done;
+    }
+    torch = PyImport_GetModule(name); /* NULL without an error: not imported */
+    if (torch == NULL) {
+        torch_fast.state = 0; /* some other "Tensor": look again next time */
+        goto done;
+    }
+    if ((C = PyObject_GetAttrString(torch, "_C")) == NULL ||
+        (torch_fast.tensor_type = PyObject_GetAttrString(torch, "Tensor")) == NULL ||
+        (torch_fast.strided = PyObject_GetAttrString(torch, "strided")) == NULL ||
+        (torch_fast.raw_stream =
+             PyObject_GetAttrString(C, "_cuda_getCurrentRawStream")) == NULL ||
+        !PyType_Check(torch_fast.tensor_type)) {
+        goto done;
+    }
+    /* the versioned capsule (torch 2.6 on), else the legacy one */
+    torch_fast.export = PyObject_GetAttrString(C, "_to_dlpack_versioned");
+    if (torch_fast.export == NULL) {
+        PyErr_Clear();
+        if ((torch_fast.export = PyObject_GetAttrString(C, "_to_dlpack")) == NULL) {
+            goto done;
+        }
+    }
+    if (!(torch_fast.s_requires_grad = PyUnicode_InternFromString("requires_grad")) ||
+        !(torch_fast.s_is_conj = PyUnicode_InternFromString("is_conj")) ||
+        !(torch_fast.s_is_neg = PyUnicode_InternFromString("is_neg")) ||
+        !(torch_fast.s_layout = PyUnicode_InternFromString("layout")) ||
+        !(torch_fast.s_is_cuda = PyUnicode_InternFromString("is_cuda")) ||
+        !(torch_fast.s_get_device = PyUnicode_InternFromString("get_device"))) {
+        goto done;
+    }
+    torch_fast.state = 1;
+done:
+    PyErr_Clear(); /* the fast path is an optimisation: never an error */
+    Py_XDECREF(C);
+    Py_XDECREF(torch);
+    Py_XDECREF(name);
+}
+
+/* 1 when `obj`'s attribute (or, `call`, method result) `name` is true, 0 when
+ * false, -1 (exception cleared) when it cannot be read. */
+static int
+torch_flag(PyObject *obj, PyObject *name, int call)
+{
+    PyObject *v =
+        call ? PyObject_CallMethodNoArgs(obj, name) : PyObject_GetAttr(obj, name);
+    int r = v == NULL ? -1 : PyObject_IsTrue(v);
+    Py_XDECREF(v);
+    if (r < 0) {
+        PyErr_Clear();
+    }
+    return r;
+}
+
+/* The tensor's CUDA device when the fast path applies to it, else -1. */
+static int
+torch_cuda_device(PyObject *t)
+{
+    if (torch_flag(t, torch_fast.s_requires_grad, 0) != 0 ||
+        torch_flag(t, torch_fast.s_is_conj, 1) != 0 ||
+        torch_flag(t, torch_fast.s_is_neg, 1) != 0 ||
+        torch_flag(t, torch_fast.s_is_cuda, 0) != 1) {
+        return -1;
+    }
+    PyObject *layout = PyObject_GetAttr(t, torch_fast.s_layout);
+    PyObject *dev = layout == NULL || layout != torch_fast.strided
+                        ? NULL
+                        : PyObject_CallMethodNoArgs(t, torch_fast.s_get_device);
+    long id = dev != NULL ? PyLong_AsLong(dev) : -1;
+    Py_XDECREF(layout);
+    Py_XDECREF(dev);
+    PyErr_Clear();
+    return id >= 0 && id < ca_device_count() ? (int)id : -1;
+}
+
+/* torch's export of CUDA tensor `t` on `dev`, ordered before our current
+ * stream: 1 with *cap set, 0 when the generic path must do it, -1 on error. */
+static int
+torch_export(PyObject *t, PyObject **cap, int *stream_dev)
+{
+    int dev = torch_cuda_device(t);
+    if (dev < 0) {
+        return 0;
+    }
+    PyObject *o = PyLong_FromLong(dev), *raw = NULL;
+    if (o != NULL) {
+        raw = PyObject_CallOneArg(torch_fast.raw_stream, o);
+        Py_DECREF(o);
+    }
+    uintptr_t producer = raw != NULL ? (uintptr_t)PyLong_AsUnsignedLongLong(raw) : 0;
+    Py_XDECREF(raw);
+    if (raw == NULL || PyErr_Occurred()) {
+        PyErr_Clear();
+        torch_fast.state = -1;
+        return 0;
+    }
+    /* torch's stream 0 is the legacy default stream, the protocols' 1 */
+    if (ca_use_device(dev) < 0 || stream_wait(producer == 0 ? 1 : producer,
+                                              stream_id(ca_current_stream(dev))) < 0) {
+        return -1;
+    }
+    *cap = PyObject_CallOneArg(torch_fast.export, t);
+    if (*cap == NULL) {
+        /* torch refused: its own method raises the error it means (a TypeError
+         * here says the exporter's signature changed: stop using it) */
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            torch_fast.state = -1;
+        }
+        PyErr_Clear();
+        return 0;
+    }
+    *stream_dev = dev;
+    return 1;
+}
+
 CaArray *
 ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
 {
@@ -1848,6 +1990,19 @@ ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
         /* A bare capsule (the pre-array-API way): no stream handshake. */
         *found = 1;
         return import_capsule(obj, device, copy, -1);
+    }
+    if (torch_fast.state == 0 && strcmp(Py_TYPE(obj)->tp_name, "Tensor") == 0) {
+        torch_lookup();
+    }
+    if (torch_fast.state == 1 &&
+        Py_IS_TYPE(obj, (PyTypeObject *)torch_fast.tensor_type)) {
+        int r = torch_export(obj, &cap, &stream_dev);
+        if (r != 0) {
+            *found = 1;
+            res = r > 0 ? import_capsule(cap, device, copy, stream_dev) : NULL;
+            Py_XDECREF(cap);
+            return res;
+        }
     }
     meth = PyObject_GetAttr(obj, ca_st->str_dlpack);
     if (meth == NULL) {
@@ -1905,31 +2060,43 @@ error:
 /* ======================================================================== */
 
 static PyObject *
-interop_from_dlpack(PyObject *mod, PyObject *args, PyObject *kwargs)
+interop_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames)
 {
-    static char *kwlist[] = { "", "device", "copy", NULL };
-    PyObject *x, *o_dev = Py_None, *o_copy = Py_None;
+    static const char *const names[] = { "x", "device", "copy", NULL };
+    PyObject *v[3];
     int device = CA_DEVICE_AUTO, copy = -1, found;
     CaArray *res;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_dlpack", kwlist, &x,
-                                     &o_dev, &o_copy)) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError,
+                        "from_dlpack() missing required positional argument 'x'");
         return NULL;
     }
-    if (o_dev != Py_None &&
-        (device = ca_device_from_object(o_dev)) == CA_DEVICE_ERROR) {
+    if (ca_parse_args("from_dlpack", args, nargs, kwnames, names, 1, 1, v) < 0) {
         return NULL;
     }
-    if (o_copy != Py_None && (copy = PyObject_IsTrue(o_copy)) < 0) {
+    if (v[1] != NULL && v[1] != Py_None &&
+        (device = ca_device_from_object(v[1])) == CA_DEVICE_ERROR) {
         return NULL;
     }
-    res = ca_from_dlpack_obj(x, device, copy, &found);
+    if (v[2] != NULL && v[2] != Py_None && (copy = PyObject_IsTrue(v[2])) < 0) {
+        return NULL;
+    }
+    res = ca_from_dlpack_obj(v[0], device, copy, &found);
     if (res == NULL && !found) {
         PyErr_Format(PyExc_TypeError,
                      "from_dlpack: %.100s object is not a DLPack producer (it has no "
                      "__dlpack__ method)",
-                     Py_TYPE(x)->tp_name);
+                     Py_TYPE(v[0])->tp_name);
     }
     return (PyObject *)res;
+}
+
+/* The torch fast path's state (tests): 0 not looked up, 1 in use, -1 off. */
+static PyObject *
+interop_torch_dlpack_state(PyObject *mod, PyObject *unused)
+{
+    return PyLong_FromLong(torch_fast.state);
 }
 
 static PyObject *
@@ -1964,7 +2131,7 @@ interop_cai_sync(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef interop_functions[] = {
     { "from_dlpack", (PyCFunction)(void (*)(void))interop_from_dlpack,
-      METH_VARARGS | METH_KEYWORDS,
+      METH_FASTCALL | METH_KEYWORDS,
       "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
       "An array sharing the memory of a DLPack producer `x`.\n\n"
       "Calls ``x.__dlpack__(stream=<current stream>, max_version=(1, 0))`` (the\n"
@@ -1978,6 +2145,9 @@ static PyMethodDef interop_functions[] = {
       "(default: where\n    the data is).\n"
       "copy : bool, optional\n    True always copies; False never does (BufferError "
       "when a copy\n    would be needed); None copies only to change device." },
+    { "_torch_dlpack_state", (PyCFunction)interop_torch_dlpack_state, METH_NOARGS,
+      "_torch_dlpack_state()\n--\n\nfrom_dlpack's PyTorch fast path: 0 not looked up, "
+      "1 in use,\n-1 off (testing hook)." },
     { "_from_cai", (PyCFunction)interop_from_cai, METH_O,
       "_from_cai(obj)\n--\n\nImport through __cuda_array_interface__ (testing hook)." },
     { "_cai_sync", (PyCFunction)(void (*)(void))interop_cai_sync, METH_FASTCALL,

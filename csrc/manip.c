@@ -1119,10 +1119,19 @@ Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
     if (type != NULL && type != Py_None &&
         !(PyType_Check(type) &&
           PyType_IsSubtype((PyTypeObject *)type, ca_st->ndarray_type))) {
-        PyErr_SetString(PyExc_TypeError, "view: type must be cuarray.ndarray");
+        PyErr_SetString(PyExc_TypeError,
+                        "view: type must be cuarray.ndarray or a subclass of it");
         return NULL;
     }
-    return (PyObject *)view_dtype_impl(self, dtype);
+    if ((type == NULL || type == Py_None) && dtype != NULL && PyType_Check(dtype) &&
+        PyType_IsSubtype((PyTypeObject *)dtype, ca_st->ndarray_type)) {
+        type = dtype; /* a.view(Subclass), as NumPy's */
+    }
+    CaArray *v = view_dtype_impl(self, dtype);
+    if (v != NULL && type != NULL && type != Py_None) {
+        v = ca_array_as_type(v, (PyTypeObject *)type, (PyObject *)self);
+    }
+    return (PyObject *)v;
 }
 
 PyMethodDef ca_manip_array_methods[] = {
@@ -1343,7 +1352,7 @@ mod_broadcast_to(PyObject *m, PyObject *args, PyObject *kwargs)
     Py_DECREF(a);
     if (out != NULL) {
         /* As NumPy: several elements may share memory, so writing is refused. */
-        out->flags &= ~CA_WRITEABLE;
+        out->flags = (out->flags & ~CA_WRITEABLE) | CA_NEVER_WRITEABLE;
     }
     return (PyObject *)out;
 }

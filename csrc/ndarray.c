@@ -70,7 +70,9 @@ Ndarray_dealloc(CaArray *a)
     }
     Py_XDECREF(a->mem);
     Py_XDECREF(a->base);
-    PyObject_Free(a);
+    /* PyObject_Free for ndarray's own (array_alloc); a subclass's instance came
+     * from its tp_alloc (GC header, __dict__) and goes back through its tp_free */
+    tp->tp_free(a);
     Py_DECREF(tp);
 }
 
@@ -207,7 +209,7 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
     a->device = base->device;
     a->kind = base->kind;
     a->size = size;
-    a->flags = base->flags & CA_WRITEABLE;
+    a->flags = base->flags & (CA_WRITEABLE | CA_NEVER_WRITEABLE);
     if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
         memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
         memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
@@ -223,6 +225,80 @@ ca_array_view(CaArray *base, int dtype, int ndim, const Py_ssize_t *shape,
     a->base = root;
     Py_XINCREF(base->mem);
     a->mem = base->mem;
+    if (!Py_IS_TYPE(base, ca_st->ndarray_type)) {
+        return ca_array_as_type(a, Py_TYPE(base), (PyObject *)base);
+    }
+    return a;
+}
+
+/* ======================================================================== */
+/* Subclasses                                                                */
+/* ======================================================================== */
+
+/* type.__array_finalize__(parent) on a new instance; ndarray's own (a no-op
+ * set from Python) may be absent while the package is still importing. */
+static int
+array_finalize(CaArray *a, PyObject *parent)
+{
+    PyObject *name = PyUnicode_InternFromString("__array_finalize__");
+    if (name == NULL) {
+        return -1;
+    }
+    PyObject *f = PyObject_GetAttr((PyObject *)a, name);
+    Py_DECREF(name);
+    if (f == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            return -1;
+        }
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *r = PyObject_CallOneArg(f, parent != NULL ? parent : Py_None);
+    Py_DECREF(f);
+    Py_XDECREF(r);
+    return r == NULL ? -1 : 0;
+}
+
+CaArray *
+ca_array_as_type(CaArray *src, PyTypeObject *type, PyObject *parent)
+{
+    if (Py_IS_TYPE(src, type)) {
+        return src;
+    }
+    if (src->pending != NULL) {
+        /* a deferred kernel's output is referenced by its program (fusion.c) */
+        Py_DECREF(src);
+        PyErr_SetString(PyExc_SystemError, "ca_array_as_type: a pending array");
+        return NULL;
+    }
+    int nd = CA_NDIM(src);
+    /* tp_alloc: for ndarray itself PyType_GenericAlloc over PyObject_Malloc,
+     * which its tp_free (PyObject_Free) matches, as array_alloc's memory does */
+    CaArray *a = (CaArray *)type->tp_alloc(type, nd);
+    if (a == NULL) {
+        Py_DECREF(src);
+        return NULL;
+    }
+    a->data = src->data;
+    a->dtype = src->dtype;
+    a->itemsize = src->itemsize;
+    a->flags = src->flags;
+    a->device = src->device;
+    a->kind = src->kind;
+    a->size = src->size;
+    a->mem = (CaMemory *)Py_XNewRef(src->mem);
+    a->base = Py_XNewRef(src->base);
+    a->weakreflist = NULL;
+    a->pending = NULL;
+    a->rb_slot = -1;
+    if (nd > 0) {
+        memcpy(a->dims, src->dims, 2 * (size_t)nd * sizeof(Py_ssize_t));
+    }
+    Py_DECREF(src);
+    if (type != ca_st->ndarray_type && array_finalize(a, parent) < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
     return a;
 }
 
@@ -450,7 +526,8 @@ get_flags(CaArray *a, void *c)
     if (f == NULL) {
         return NULL;
     }
-    f->flags = a->flags;
+    f->flags =
+        a->flags & (CA_C_CONTIGUOUS | CA_F_CONTIGUOUS | CA_OWNDATA | CA_WRITEABLE);
     return (PyObject *)f;
 }
 
@@ -801,6 +878,71 @@ static PyType_Spec iter_spec = {
 };
 
 /* ======================================================================== */
+/* setflags                                                                   */
+/* ======================================================================== */
+
+/* Whether the writeable flag may be set: not for arrays that are read-only by
+ * nature (CA_NEVER_WRITEABLE), nor for a view of a read-only array or of a
+ * read-only NumPy array, as NumPy refuses. */
+static int
+may_write(CaArray *a)
+{
+    PyObject *b = a->base;
+    if (a->flags & CA_NEVER_WRITEABLE) {
+        return 0;
+    }
+    if (b == NULL) {
+        return 1;
+    }
+    if (ca_array_check(b)) {
+        return (((CaArray *)b)->flags & (CA_WRITEABLE | CA_NEVER_WRITEABLE)) ==
+               CA_WRITEABLE;
+    }
+    return PyArray_Check(b) && PyArray_ISWRITEABLE((PyArrayObject *)b);
+}
+
+static PyObject *
+Ndarray_setflags(CaArray *a, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "write", "align", "uic", NULL };
+    PyObject *write = Py_None, *align = Py_None, *uic = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOO:setflags", kwlist, &write,
+                                     &align, &uic)) {
+        return NULL;
+    }
+    int w = write == Py_None ? -1 : PyObject_IsTrue(write);
+    int al = align == Py_None ? -1 : PyObject_IsTrue(align);
+    int u = uic == Py_None ? -1 : PyObject_IsTrue(uic);
+    if ((write != Py_None && w < 0) || (align != Py_None && al < 0) ||
+        (uic != Py_None && u < 0)) {
+        return NULL;
+    }
+    if (u == 1) {
+        PyErr_SetString(PyExc_ValueError, "cannot set WRITEBACKIFCOPY flag to True");
+        return NULL;
+    }
+    if (al == 0) {
+        /* every cuarray buffer is aligned, and the flag says so */
+        PyErr_SetString(PyExc_ValueError,
+                        "cuarray arrays are always aligned: the ALIGNED flag cannot "
+                        "be cleared");
+        return NULL;
+    }
+    if (w == 1 && !(a->flags & CA_WRITEABLE)) {
+        if (!may_write(a)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "cannot set WRITEABLE flag to True of this array");
+            return NULL;
+        }
+        a->flags |= CA_WRITEABLE;
+    }
+    else if (w == 0) {
+        a->flags &= ~CA_WRITEABLE;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ======================================================================== */
 /* Array API                                                                  */
 /* ======================================================================== */
 
@@ -818,7 +960,8 @@ Ndarray_array_namespace(CaArray *a, PyObject *args, PyObject *kwds)
             PyErr_SetString(PyExc_ValueError, "api_version must be None or a string");
             return NULL;
         }
-        static const char *const known[] = { "2021.12", "2022.12", "2023.12" };
+        static const char *const known[] = { "2021.12", "2022.12", "2023.12",
+                                             "2024.12" };
         int ok = 0;
         for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
             ok |= PyUnicode_CompareWithASCIIString(version, known[i]) == 0;
@@ -983,7 +1126,6 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
 static PyObject *
 Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    /* ndarray is not subclassable (no Py_TPFLAGS_BASETYPE): type is ours. */
     static char *kwlist[] = { "shape", "dtype", "order", "device", "memory", NULL };
     PyObject *v[5] = { NULL, NULL, NULL, NULL, NULL };
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO$OO:ndarray", kwlist, &v[0],
@@ -999,8 +1141,11 @@ Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (ca_new_array_args(v + 1, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
         return NULL;
     }
-    return (PyObject *)ca_array_empty(dtype, ndim, shape, fortran, device,
-                                      (ca_memkind)kind);
+    CaArray *a = ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
+    if (a == NULL || type == ca_st->ndarray_type) {
+        return (PyObject *)a;
+    }
+    return (PyObject *)ca_array_as_type(a, type, NULL); /* a subclass: finalize(None) */
 }
 
 /* ======================================================================== */
@@ -1011,6 +1156,12 @@ static PyMethodDef ndarray_methods[] = {
     { "__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
       METH_VARARGS | METH_KEYWORDS,
       "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module." },
+    { "setflags", (PyCFunction)(void (*)(void))Ndarray_setflags,
+      METH_VARARGS | METH_KEYWORDS,
+      "setflags(write=None, align=None, uic=None)\n--\n\nSet the WRITEABLE flag "
+      "(True only where the memory may be written:\nnot for read-only imports, "
+      "broadcast views or views of read-only arrays),\nas NumPy's; every array "
+      "stays ALIGNED." },
     { "__array__", (PyCFunction)(void (*)(void))Ndarray_array,
       METH_VARARGS | METH_KEYWORDS,
       "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
@@ -1159,7 +1310,7 @@ ca_ndarray_init(PyObject *m)
         .name = "cuarray.ndarray",
         .basicsize = (int)offsetof(CaArray, dims),
         .itemsize = (int)(2 * sizeof(Py_ssize_t)),
-        .flags = Py_TPFLAGS_DEFAULT,
+        .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     };
     spec.slots = slots;
     ca_st->ndarray_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
@@ -1175,7 +1326,7 @@ ca_ndarray_init(PyObject *m)
         return -1;
     }
     if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||
-        PyModule_AddStringConstant(m, "__array_api_version__", "2023.12") < 0) {
+        PyModule_AddStringConstant(m, "__array_api_version__", "2024.12") < 0) {
         return -1;
     }
     return 0;

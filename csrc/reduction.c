@@ -960,8 +960,18 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (f->sig == CA_RSIG_SCAN) {
         return scan(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out));
     }
+    PyObject *ddof = SLOT(s->ddof), *correction = SLOT(s->correction);
+    if (correction != NULL && correction != Py_None) {
+        /* the array API's name for ddof (NumPy 2) */
+        if (ddof != NULL) {
+            PyErr_SetString(PyExc_ValueError,
+                            "ddof and correction can't be provided simultaneously.");
+            return NULL;
+        }
+        ddof = correction;
+    }
     return reduction(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out),
-                     SLOT(s->keepdims), SLOT(s->ddof));
+                     SLOT(s->keepdims), ddof);
 #undef SLOT
 }
 

@@ -1165,11 +1165,26 @@ ca_exp2_c128(ca_complex128 z)
     return ca_exp_c128(ca_p_z(z.re * CA_P_LN2, z.im * CA_P_LN2));
 }
 
+/* The special values are C99 Annex G's for cexp, minus one (the array API's
+ * table for expm1). */
 CA_HD ca_complex128
 ca_expm1_c128(ca_complex128 z)
 {
-    const double a = sin(z.im * 0.5);
-    return ca_p_z(expm1(z.re) * cos(z.im) - 2.0 * a * a, exp(z.re) * sin(z.im));
+    const double x = z.re, y = z.im;
+    if (ca_p_isinf_d(x) && !ca_p_isfinite_d(y)) {
+        /* -inf + i(inf or NaN) -> -1 + 0i; +inf + i(inf or NaN) -> inf + NaN i */
+        return x < 0.0 ? ca_p_z(-1.0, 0.0) : ca_p_z(x, y - y);
+    }
+    if (y == 0.0) {
+        /* a real argument keeps its zero imaginary part (x = +inf, NaN too) */
+        return ca_p_z(expm1(x), y);
+    }
+    if (x < 0.0 && ca_p_isinf_d(x)) {
+        /* exp(x) cis(y) vanishes: exactly -1 + 0i, the zero signed as y */
+        return ca_p_z(-1.0, copysign(0.0, y));
+    }
+    const double a = sin(y * 0.5);
+    return ca_p_z(expm1(x) * cos(y) - 2.0 * a * a, exp(x) * sin(y));
 }
 
 CA_HD ca_complex128
@@ -1215,6 +1230,10 @@ ca_sinh_c128(ca_complex128 z)
     if (x == 0.0) {
         return ca_p_z(x, sin(y));
     }
+    if (ca_p_isinf_d(x) && !ca_p_isfinite_d(y)) {
+        /* Annex G: +-inf + i(inf or NaN) -> +-inf + NaN i */
+        return ca_p_z(x, y - y);
+    }
     return ca_p_z(sinh(x) * cos(y), cosh(x) * sin(y));
 }
 
@@ -1227,6 +1246,11 @@ ca_cosh_c128(ca_complex128 z)
         const double im =
             (x != x) ? y : ((ca_p_signbit_d(x) != ca_p_signbit_d(y)) ? -0.0 : 0.0);
         return ca_p_z(cosh(x), im);
+    }
+    if (!ca_p_isfinite_d(y) && (x == 0.0 || ca_p_isinf_d(x))) {
+        /* Annex G: +-0 + i(inf or NaN) -> NaN + 0i; +-inf + i(inf or NaN) ->
+         * inf + NaN i */
+        return x == 0.0 ? ca_p_z(y - y, x) : ca_p_z(fabs(x), y - y);
     }
     if (x == 0.0) {
         return ca_p_z(cos(y), x * sin(y));
@@ -1242,11 +1266,14 @@ ca_tanh_c128(ca_complex128 z)
         return ca_p_z(x, y == 0.0 ? y : x);
     }
     if (ca_p_isinf_d(x)) {
-        const double im = ca_p_isfinite_d(y) ? sin(y) * cos(y) : 0.0;
+        /* the array API's 1 + 0i for finite y > 0, conjugate-symmetric (Annex G
+         * leaves the zero the sign of sin(2y)) */
+        const double im = ca_p_isfinite_d(y) ? y : 0.0;
         return ca_p_z(copysign(1.0, x), copysign(0.0, im));
     }
     if (!ca_p_isfinite_d(y)) {
-        return ca_p_z(y - y, y - y);
+        /* Annex G (C11's DR 471): +-0 + i(inf or NaN) -> +-0 + NaN i */
+        return ca_p_z(x == 0.0 ? x : y - y, y - y);
     }
     if (fabs(x) >= 22.0) {
         /* tanh(x) rounds to +-1; keep the tiny imaginary part */

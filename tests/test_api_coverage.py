@@ -79,14 +79,7 @@ NOT_IN_CUPY = """
 
 # Shared names other issues bring (they are in flight beside this one): each line
 # says which. The test fails for a shared name that is neither here nor in cuarray.
-OWNED_ELSEWHERE = {
-    # issue 16: the Array API's names and aliases
-    *"""acos acosh asin asinh atan atan2 atanh pow bitwise_invert bitwise_not
-        bitwise_left_shift bitwise_right_shift cumulative_sum cumulative_prod
-        unstack""".split(),
-    # issue 10: linear algebra at top level
-    *"""einsum einsum_path kron trace cross vecdot matrix_transpose""".split(),
-}
+OWNED_ELSEWHERE = set()  # none left: every shared name is in cuarray
 
 
 def test_frozen_list_is_numpys():

@@ -593,6 +593,40 @@ def test_not_a_producer():
         cuarray.from_dlpack(BadDevice())
 
 
+def test_from_dlpack_arguments():
+    """from_dlpack(x, /, *, device=None, copy=None), as the standard spells it."""
+    a = np.arange(4.0)
+    np.testing.assert_array_equal(cuarray.from_dlpack(a).get(), a)
+    np.testing.assert_array_equal(cuarray.from_dlpack(a, device="cpu", copy=None).get(), a)
+    c = cuarray.from_dlpack(a, copy=True)
+    c[0] = 5.0
+    assert a[0] == 0.0  # a copy
+    with pytest.raises(TypeError):
+        cuarray.from_dlpack()
+    with pytest.raises(TypeError):
+        cuarray.from_dlpack(x=a)
+    with pytest.raises(TypeError):
+        cuarray.from_dlpack(a, a)
+    with pytest.raises(TypeError):
+        cuarray.from_dlpack(a, stream=1)
+    with pytest.raises(TypeError):
+        cuarray.from_dlpack(a, copy=False, copy_=1)
+
+
+def test_producer_named_tensor_is_not_torch():
+    """A producer class that happens to be called Tensor takes the generic path."""
+    a = np.arange(3.0)
+
+    class Tensor:
+        def __dlpack__(self, **kw):
+            return a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return a.__dlpack_device__()
+    np.testing.assert_array_equal(cuarray.from_dlpack(Tensor()).get(), a)
+    assert cuarray._core._torch_dlpack_state() in (0, 1, -1)
+
+
 def test_wrapper_objects_and_call_protocol():
     a = random_array((3, 3), np.float32)
     calls = []

@@ -256,6 +256,62 @@ def test_torch_producer_deleted_while_cuarray_lives():
     del junk
 
 
+@need_torch
+def test_torch_dlpack_fast_path():
+    """from_dlpack of a plain CUDA tensor skips torch's Python __dlpack__ (issue 16):
+    the path turns itself on, shares memory, and hands what torch's method refuses
+    back to it, so the errors stay torch's."""
+    t = torch.arange(12, dtype=torch.float32, device="cuda").reshape(3, 4)
+    x = cuarray.from_dlpack(t)
+    assert cuarray._core._torch_dlpack_state() == 1
+    assert x.data.ptr == t.data_ptr() and x.shape == (3, 4)
+    np.testing.assert_array_equal(x.get(), np.arange(12, dtype=np.float32).reshape(3, 4))
+    v = cuarray.from_dlpack(t[:, 1::2])
+    assert v.strides == (16, 8)
+    np.testing.assert_array_equal(v.get(), np.arange(12, dtype=np.float32).reshape(3, 4)[:, 1::2])
+    g = torch.ones(3, device="cuda", requires_grad=True)
+    with pytest.raises(RuntimeError):
+        cuarray.from_dlpack(g)
+    np.testing.assert_array_equal(cuarray.from_dlpack(g.detach()).get(), np.ones(3, np.float32))
+    c = torch.ones(3, dtype=torch.complex64, device="cuda").conj()
+    assert c.is_conj()
+    with pytest.raises(RuntimeError):
+        cuarray.from_dlpack(c)
+    np.testing.assert_array_equal(cuarray.from_dlpack(c.resolve_conj()).get(),
+                                  np.ones(3, np.complex64))
+    p = torch.nn.Parameter(torch.ones(2, device="cuda"), requires_grad=False)
+    np.testing.assert_array_equal(cuarray.from_dlpack(p).get(), np.ones(2, np.float32))
+    h = torch.arange(4)  # a CPU tensor: the generic path, a host array
+    y = cuarray.from_dlpack(h)
+    assert y.device == cuarray.empty(0, device="cpu").device
+    np.testing.assert_array_equal(y.get(), np.arange(4))
+    assert cuarray._core._torch_dlpack_state() == 1
+
+
+@need_torch
+def test_torch_dlpack_fast_path_streams():
+    """Work queued on torch's current stream of the tensor's device is ordered before
+    our stream (an event, no host wait), whichever of the two streams is current."""
+    n = 1 << 20
+    t = torch.zeros(n, device="cuda")
+    torch.cuda.synchronize()
+    ts = torch.cuda.Stream()
+    with torch.cuda.stream(ts):
+        torch.cuda._sleep(SPIN)
+        t.fill_(3.0)
+        x = cuarray.from_dlpack(t)  # our stream: the legacy default stream
+        y = x * 2
+    assert (y.get() == 6.0).all()
+    torch.cuda.synchronize()
+    ours = cuarray.cuda.Stream(non_blocking=True)
+    torch.cuda._sleep(SPIN)  # on torch's default stream
+    t.fill_(5.0)
+    with ours:
+        z = cuarray.from_dlpack(t) + 1
+    ours.synchronize()
+    assert (z.get() == 6.0).all()
+
+
 # ---------------------------------------------------------------- NumPy and host-accessible memory
 
 

@@ -274,7 +274,8 @@ def test_array_namespace(device):
     assert a.__array_namespace__(api_version="2023.12") is ca
     with pytest.raises(ValueError):
         a.__array_namespace__(api_version="1999.01")
-    assert ca.__array_api_version__ == "2023.12"
+    assert a.__array_namespace__(api_version="2024.12") is ca
+    assert ca.__array_api_version__ == "2024.12"
 
 
 def test_namespace_info():

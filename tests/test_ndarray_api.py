@@ -45,7 +45,6 @@ NUMPY_ONLY = {
     "setfield": "no structured dtypes",
     "resize": "in-place reallocation of the buffer (CuPy lacks it too); "
               "cuarray.resize returns a new array",
-    "setflags": "not yet: the writeable flag is set in C (next change)",
     "__setstate__": "pickles rebuild through __reduce__ (cuarray.array of a host copy)",
     "__array_wrap__": "NumPy's hook for wrapping a NumPy ufunc's result: NumPy's ufuncs "
                       "dispatch to cuarray's (__array_ufunc__), which make cuarray arrays",
@@ -290,3 +289,143 @@ def test_scatter_errors(device):
     y = ca.zeros(3, device=device)
     with pytest.raises(IndexError):
         y.scatter_add(ca.asarray([5], device=device), 1.0)
+
+
+# ---------------------------------------------------------------------------
+# setflags
+# ---------------------------------------------------------------------------
+
+def test_setflags_write(device):
+    x = ca.arange(6.0, device=device)
+    x.setflags(write=False)
+    assert not x.flags.writeable
+    with pytest.raises(ValueError):
+        x[0] = 1.0
+    v = x[1:]
+    assert not v.flags.writeable
+    with pytest.raises(ValueError):
+        v.setflags(write=True)  # a view of a read-only array, as NumPy refuses
+    x.setflags(write=True)
+    assert x.flags.writeable
+    x[0] = 9.0
+    assert float(x[0]) == 9.0
+    w = x[2:]
+    w.setflags(write=False)
+    w.setflags(write=True)  # its base is writeable again
+    assert w.flags.writeable
+    b = ca.broadcast_to(x, (2, 6))
+    with pytest.raises(ValueError):
+        b.setflags(write=True)
+    assert x.setflags(write=None) is None and x.flags.writeable
+    x.setflags(align=True)
+    with pytest.raises(ValueError):
+        x.setflags(align=False)
+    with pytest.raises(ValueError):
+        x.setflags(uic=True)
+    assert x.flags == x.flags and x.flags.aligned
+
+
+def test_setflags_read_only_imports():
+    a = np.arange(4.0)
+    a.setflags(write=False)
+    x = ca.asarray(a, device="cpu")
+    assert not x.flags.writeable
+    with pytest.raises(ValueError):
+        x.setflags(write=True)
+    c = np.arange(3.0)
+    y = ca.from_dlpack(c)
+    y.setflags(write=False)
+    y.setflags(write=True)
+    assert y.flags.writeable
+
+
+# ---------------------------------------------------------------------------
+# subclasses
+# ---------------------------------------------------------------------------
+
+class Tagged(ca.ndarray):
+    """NumPy's documented pattern: the tag follows views through __array_finalize__."""
+
+    def __new__(cls, arr, tag=None):
+        obj = ca.asarray(arr).view(cls)
+        obj.tag = tag
+        return obj
+
+    def __array_finalize__(self, obj):
+        self.finalized_from = obj
+        self.tag = getattr(obj, "tag", None)
+
+
+class Plain(ca.ndarray):
+    pass
+
+
+def test_subclass_construction(device):
+    s = Plain((2, 3), dtype=np.float32, device=device)
+    assert type(s) is Plain and isinstance(s, ca.ndarray)
+    assert s.shape == (2, 3) and s.dtype == np.float32
+    assert s.device == ca.empty(0, device=device).device
+    s[...] = 1.5
+    assert float(s.sum()) == 9.0
+    s.attr = 7  # instances have a __dict__
+    assert s.attr == 7
+    t = Tagged(np.arange(6.0), tag="a")
+    assert type(t) is Tagged and t.tag == "a"
+    u = Tagged.__new__(Tagged, [1.0])
+    assert u.tag is None
+
+
+def test_subclass_views_keep_the_type(device):
+    x = ca.asarray(np.arange(12.0).reshape(3, 4), device=device)
+    t = x.view(Tagged)
+    assert type(t) is Tagged and t.finalized_from is x and t.tag is None
+    t.tag = "kept"
+    views = {"index": t[1], "slice": t[:, 1:], "T": t.T, "transpose": t.transpose(),
+             "reshape": t.reshape(4, 3), "ravel": t.ravel(), "squeeze": t[None].squeeze(),
+             "newaxis": t[:, None], "swapaxes": t.swapaxes(0, 1), "mT": t.mT,
+             "view": t.view(), "diagonal": t.diagonal()}
+    for name, v in views.items():
+        assert type(v) is Tagged, name
+        assert v.tag == "kept", name
+        assert ca.shares_memory(v, x), name
+    assert views["index"].finalized_from is t
+    t[0, 0] = 100.0
+    assert float(x[0, 0]) == 100.0
+    p = t.view(ca.ndarray)
+    assert type(p) is ca.ndarray
+    q = t.view(type=Plain)
+    assert type(q) is Plain
+    assert type(x.view(np.float64, Tagged)) is Tagged
+
+
+def test_subclass_in_functions_and_errors(device):
+    t = ca.asarray(np.arange(6.0), device=device).view(Tagged)
+    np.testing.assert_array_equal(ca.add(t, 1).get(), np.arange(6.0) + 1)
+    assert float(ca.sum(t)) == 15.0
+    np.testing.assert_array_equal(t.get(), np.arange(6.0))
+    assert isinstance(ca.asarray(t), ca.ndarray)
+
+    class Bad(ca.ndarray):
+        def __array_finalize__(self, obj):
+            raise KeyError("finalize failed")
+
+    with pytest.raises(KeyError):
+        t.view(Bad)
+    with pytest.raises(TypeError):
+        t.view(type=int)
+
+
+def test_subclass_lifetimes(device):
+    import gc
+    import weakref
+    x = ca.zeros(1000, device=device)
+    t = x.view(Plain)
+    r = weakref.ref(t)
+    t.me = t  # a cycle through the instance dict: the collector frees it
+    del t
+    gc.collect()
+    assert r() is None
+    for _ in range(200):
+        v = Plain((16,), device=device)[2:]
+        del v
+    assert float(x.sum()) == 0.0

@@ -73,7 +73,7 @@ SIGS = {
     "sum": "(a, axis=None, dtype=None, out=None, keepdims=False)",
     "max": "(a, axis=None, out=None, keepdims=False)",
     "arg": "(a, axis=None, out=None, *, keepdims=False)",
-    "var": "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)",
+    "var": "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)",
     "scan": "(a, axis=None, dtype=None, out=None)",
 }
 EMPTIES = ["0", "1", "nan", "nanwarn", "noidentity", "noseq", "-"]
@@ -343,7 +343,7 @@ def gen_table_h(kernels, fns):
     out.append("typedef struct {")
     out.append("    const char *const *names;")
     out.append("    int npos;")
-    out.append("    int axis, dtype, out, keepdims, ddof;")
+    out.append("    int axis, dtype, out, keepdims, ddof, correction;")
     out.append("} ca_red_sig;")
     out.append("extern const ca_red_sig ca_red_sigs[];")
     out.append("/* The kernel op of each op's first pass (its aux operand), -1: none. */")
@@ -404,7 +404,8 @@ def gen_table_c(kernels, fns):
         npos = params.index("*") if "*" in params else len(params)
         named = [p for p in params if p != "*"]
         slots = ", ".join(str(named.index(a)) if a in named else "-1"
-                          for a in ("axis", "dtype", "out", "keepdims", "ddof"))
+                          for a in ("axis", "dtype", "out", "keepdims", "ddof",
+                                    "correction"))
         out.append(f"    [CA_RSIG_{name.upper()}] = {{sig_{name}, {npos}, {slots}}},")
     out.append("};")
     out.append("")

@@ -16,10 +16,12 @@ from ._core import (  # noqa: E402,F401
     asarray, array, ascontiguousarray, asfortranarray, asnumpy, arange, linspace, eye,
     identity,
     bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
-    float16, float32, float64, complex64, complex128, __array_api_version__,
+    float16, float32, float64, complex64, complex128,
 )
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
-from ._array_api import __array_namespace_info__  # noqa: E402,F401
+# The array API's names (acos, pow, cumulative_sum, unstack, ...) and its version
+from ._array_api import *  # noqa: E402,F401,F403
+from ._array_api import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
 # NumPy's scalar types, dtype functions taking cuarray arrays, broadcast, flatiter,
 # constants (_dtypes.py)
 from ._dtypes import *  # noqa: E402,F401,F403

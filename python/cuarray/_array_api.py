@@ -1,8 +1,96 @@
-"""The Python array API's inspection namespace: cuarray.__array_namespace_info__()."""
+"""The Python array API's names: the inspection namespace
+(cuarray.__array_namespace_info__()), the standard's spellings of NumPy's
+element-wise functions (acos, pow, bitwise_invert, ...), and the functions NumPy
+has under the standard's names only (cumulative_sum, cumulative_prod, unstack).
+"""
+
+import sys as _sys
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 
 from . import _core
+
+_ca = _sys.modules[__package__]
+
+# The standard this namespace conforms to (tests/test_array_api.py): the newest
+# version whose functions and semantics the conformance tests check.
+__array_api_version__ = "2024.12"
+
+# The standard's names of NumPy's element-wise functions (the same objects).
+acos = _core.arccos
+acosh = _core.arccosh
+asin = _core.arcsin
+asinh = _core.arcsinh
+atan = _core.arctan
+atan2 = _core.arctan2
+atanh = _core.arctanh
+pow = _core.power  # noqa: A001  (the standard's name)
+bitwise_invert = _core.invert
+bitwise_not = _core.invert  # NumPy's alias
+bitwise_left_shift = _core.left_shift
+bitwise_right_shift = _core.right_shift
+
+__all__ = ["__array_api_version__", "__array_namespace_info__", "acos", "acosh", "asin",
+           "asinh", "atan", "atan2", "atanh", "pow", "bitwise_invert", "bitwise_not",
+           "bitwise_left_shift", "bitwise_right_shift", "cumulative_sum",
+           "cumulative_prod", "unstack"]
+
+
+def _cumulative(x, axis, dtype, include_initial, scan, initial, name):
+    if not isinstance(x, _core.ndarray):
+        x = _core.asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` "
+                             "argument is required.")
+        axis = 0
+    if x.ndim == 0:
+        x = x.reshape(1)  # NumPy's: a 0-d array scans as one element
+    axis = _norm_axis(axis, x.ndim)
+    r = scan(x, axis=axis, dtype=dtype)
+    if include_initial:
+        shape = list(r.shape)
+        shape[axis] = 1
+        first = _core.full(tuple(shape), initial, dtype=r.dtype, device=x.device)
+        r = _core.concatenate([first, r], axis=axis)
+    return r
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False)
+
+    The running sums along ``axis`` (required for more than one dimension), in
+    cumsum's dtype (or ``dtype``); ``include_initial`` starts each with the sum of
+    no elements (0), one longer along the axis. As numpy.cumulative_sum.
+    """
+    return _cumulative(x, axis, dtype, include_initial, _core.cumsum, 0,
+                       "cumulative_sum")
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False)
+
+    The running products along ``axis`` (required for more than one dimension),
+    in cumprod's dtype (or ``dtype``); ``include_initial`` starts each with the
+    empty product (1). As numpy.cumulative_prod.
+    """
+    return _cumulative(x, axis, dtype, include_initial, _core.cumprod, 1,
+                       "cumulative_prod")
+
+
+def unstack(x, /, *, axis=0):
+    """unstack(x, /, *, axis=0)
+
+    The sub-arrays of ``x`` along ``axis``, as a tuple of views (stack's inverse).
+    """
+    if not isinstance(x, _core.ndarray):
+        x = _core.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    axis = _norm_axis(axis, x.ndim)
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
 
 _DTYPES = {
     "bool": np.dtype(np.bool_),
@@ -37,7 +125,7 @@ def _device_obj(device):
 
 
 class __array_namespace_info__:
-    """Inspection utilities of the Python array API (2023.12) for cuarray.
+    """Inspection utilities of the Python array API (2023.12 on) for cuarray.
 
     float16 is supported by cuarray but, as in NumPy's namespace, is not one of
     the array API's dtypes, so dtypes() does not list it.
