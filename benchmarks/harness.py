@@ -195,7 +195,7 @@ def _to_unit(case, sec):
         return case.work / sec / 1e9
     if case.unit == "TFLOP/s":
         return case.work / sec / 1e12
-    if case.unit in ("Gsamples/s", "Gkeys/s", "Gitems/s", "Gqueries/s"):
+    if case.unit in ("Gsamples/s", "Gkeys/s", "Gitems/s", "Gqueries/s", "Gupdates/s"):
         return case.work / sec / 1e9
     raise ValueError(case.unit)
 

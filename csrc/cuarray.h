@@ -71,6 +71,7 @@ int ca_index_init(PyObject *m);       /* index.c */
 int ca_manip_init(PyObject *m);       /* manip.c */
 int ca_interop_init(PyObject *m);     /* interop.c: CAI import, DLPack */
 int ca_elementwise_init(PyObject *m); /* elementwise.c */
+int ca_ufunc_init(PyObject *m);       /* ufunc.c: the ufunc objects */
 int ca_reduction_init(PyObject *m);   /* reduction.c */
 int ca_linalg_init(PyObject *m);      /* linalg.c */
 int ca_random_init(PyObject *m);      /* random.c */
@@ -518,6 +519,12 @@ ca_memkind ca_gather_result_kind(const CaArray *a);
  * same path as the Python functions (broadcasting, NEP 50, out= aliasing).
  * A new reference, or NULL with an exception. */
 PyObject *ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype);
+/* op(x1, ..., /, out=None, *, dtype=None) from fast-call arguments: the call of
+ * every ufunc object (ufunc.c). */
+PyObject *ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* ufunc.c: is o one of the ufunc objects; its op (ops.def's id). */
+int ca_ufunc_check(PyObject *o);
+int ca_ufunc_op(PyObject *o);
 
 /* ======================================================================== */
 /* Search (search.c)                                                         */

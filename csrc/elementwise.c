@@ -931,9 +931,10 @@ kw_is(PyObject *key, PyObject *interned, const char *name)
     return key == interned || PyUnicode_CompareWithASCIIString(key, name) == 0;
 }
 
-/* name(x1, ..., /, out=None, *, dtype=None): the arguments of every op. */
-static PyObject *
-ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+/* name(x1, ..., /, out=None, *, dtype=None): the arguments of every op (the
+ * ufunc objects' call, ufunc.c). */
+PyObject *
+ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     const int nin = ca_ew_ops[op].nin;
     PyObject *out = NULL, *dtype = NULL;
@@ -980,28 +981,6 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     }
     return ew_call(op, args, out, req, 0);
 }
-
-#define CA_P_FN(name, nin, nout)                                                       \
-    static PyObject *ew_fn_##name(PyObject *m, PyObject *const *args, Py_ssize_t n,    \
-                                  PyObject *kw)                                        \
-    {                                                                                  \
-        (void)m;                                                                       \
-        return ew_py(CA_OP_##name, args, n, kw);                                       \
-    }
-CA_EW_FOR_EACH_OP(CA_P_FN)
-#undef CA_P_FN
-
-#define CA_P_SIG_1 "(x, /, out=None, *, dtype=None)"
-#define CA_P_SIG_2 "(x1, x2, /, out=None, *, dtype=None)"
-#define CA_P_SIG_3 "(x1, x2, x3, /, out=None, *, dtype=None)"
-#define CA_P_DEF(name, nin, nout)                                                      \
-    { #name, (PyCFunction)(void (*)(void))ew_fn_##name, METH_FASTCALL | METH_KEYWORDS, \
-      #name CA_P_SIG_##nin "\n--\n\nElement-wise " #name                               \
-                           " as NumPy's, on cuarray arrays (same device), Python and " \
-                           "NumPy scalars; broadcasting; NEP 50 promotion." },
-static PyMethodDef ew_op_defs[] = { CA_EW_FOR_EACH_OP(CA_P_DEF){ NULL, NULL, 0,
-                                                                 NULL } };
-#undef CA_P_DEF
 
 /* ---- the functions whose public form is not the bare op --------------------- */
 
@@ -1550,50 +1529,15 @@ init_tables(void)
     return str_out == NULL || str_dtype == NULL ? -1 : 0;
 }
 
-/* Every op of the table under its name in _ops; the public names in the
- * module, except where NumPy's function is not the bare op. */
-static int
-add_op_functions(PyObject *m)
-{
-    PyObject *ops = PyDict_New();
-    PyObject *modname = ops != NULL ? PyModule_GetNameObject(m) : NULL;
-    int rc = -1;
-    if (modname == NULL) {
-        goto error;
-    }
-    for (int op = 0; op < CA_EW_NOPS; op++) {
-        PyObject *f = PyCFunction_NewEx(&ew_op_defs[op], NULL, modname);
-        if (f == NULL) {
-            goto error;
-        }
-        int special = op == CA_OP_real || op == CA_OP_imag || op == CA_OP_round ||
-                      op == CA_OP_angle || op == CA_OP_clip || op == CA_OP_where;
-        int r = PyDict_SetItemString(ops, ew_op_defs[op].ml_name, f);
-        if (r == 0 && !special) {
-            r = PyModule_AddObjectRef(m, ew_op_defs[op].ml_name, f);
-        }
-        Py_DECREF(f);
-        if (r < 0) {
-            goto error;
-        }
-    }
-    rc = PyModule_AddObjectRef(m, "_ops", ops);
-error:
-    Py_XDECREF(ops);
-    Py_XDECREF(modname);
-    return rc;
-}
-
 int
 ca_elementwise_init(PyObject *m)
 {
-    if (init_tables() < 0 || add_op_functions(m) < 0 ||
-        PyModule_AddFunctions(m, ew_extra_defs) < 0) {
+    if (init_tables() < 0 || PyModule_AddFunctions(m, ew_extra_defs) < 0) {
         return -1;
     }
     /* real/imag are attributes: add them to the ndarray type (made earlier by
-     * ndarray.c), and opt out of NumPy's ufunc dispatch so that numpy_array + x
-     * reaches our operators (which refuse NumPy operands) instead of converting. */
+     * ndarray.c). NumPy's dispatch (__array_ufunc__, __array_function__) is
+     * cuarray/_dispatch.py's. */
     PyTypeObject *t = ca_st->ndarray_type;
     for (PyGetSetDef *g = ew_array_getset; g->name != NULL; g++) {
         PyObject *d = PyDescr_NewGetSet(t, g);
@@ -1603,5 +1547,5 @@ ca_elementwise_init(PyObject *m)
         }
         Py_DECREF(d);
     }
-    return PyObject_SetAttrString((PyObject *)t, "__array_ufunc__", Py_None);
+    return 0;
 }

@@ -239,6 +239,15 @@ ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *
 /* end sort */
 
 int
+ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
+                const void *values, int64_t n, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, n,
+                    ca_ufunc_at(device, code, dtype, target, pos, values, n, stream),
+                    "ufunc.at");
+}
+
+int
 ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
                   unsigned scalar_mask, ca_stream_t stream)
 {

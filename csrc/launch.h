@@ -103,6 +103,9 @@ int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
 int ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
                     int64_t nbins, void *out, ca_stream_t stream);
 /* end sort */
+/* ufunc.at's scatter (csrc/ufunc.c); the cpu device's releases the GIL when big. */
+int ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
+                    const void *values, int64_t n, ca_stream_t stream);
 
 /* The deferred programs' own launches (fusion.c, which is the flush): raw. */
 int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,

@@ -450,6 +450,31 @@ int ca_searchsorted(int device, int dtype, const void *a, int64_t n,
  * values outside are skipped. The launcher zeroes out itself. */
 int ca_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
                 int64_t nbins, void *out, ca_stream_t stream);
+/* ---- ufunc.at (kernels/ufunc_at.cu, kernels/host_ufunc_at.c) ---------- */
+/* The ops the unbuffered scatter applies itself (csrc/ufunc.c maps ufuncs here). */
+enum {
+    CA_AT_ADD = 0,
+    CA_AT_SUBTRACT,
+    CA_AT_MULTIPLY,
+    CA_AT_MAXIMUM,
+    CA_AT_MINIMUM,
+    CA_AT_FMAX,
+    CA_AT_FMIN,
+    CA_AT_AND,
+    CA_AT_OR,
+    CA_AT_XOR,
+    CA_AT_LAND,
+    CA_AT_LOR,
+    CA_AT_NOPS
+};
+/* Whether ca_ufunc_at has the pair (the same answer on every device). */
+int ca_at_supported(int code, int dtype);
+/* For i < n: target[pos[i]] = op(target[pos[i]], values[i]), repeats included
+ * (one after the other on the host, atomically on a GPU: the order of the
+ * updates of one element is then unspecified). target, values: `dtype`,
+ * contiguous, element-aligned; every pos[i] in range (the caller checks). */
+int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
+                const void *values, int64_t n, ca_stream_t stream);
 /* ---- readback (kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

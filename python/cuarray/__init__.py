@@ -35,9 +35,13 @@ from . import fft  # noqa: E402,F401
 # Memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
-# Element-wise functions (csrc/elementwise.c, kernels/ops.def)
+# Element-wise functions: one cuarray.ufunc object per op of kernels/ops.def
+# (csrc/ufunc.c, csrc/elementwise.c); their methods reduce, accumulate, reduceat,
+# outer and at (_ufunc.py)
+from ._core import ufunc  # noqa: E402,F401
 from ._ufuncs import *  # noqa: E402,F401,F403
 from ._ufuncs import abs, round  # noqa: E402,F401,A004
+from . import _ufunc  # noqa: E402,F401
 
 # Shapes: indexing is the ndarray's own (csrc/index.c); shape manipulation
 # functions (csrc/manip.c)
@@ -88,3 +92,7 @@ from . import testing  # noqa: E402,F401
 
 # The ndarray's composite methods (take, put, trace, flat, tobytes, scatter_add, ...)
 from . import _ndarray  # noqa: E402,F401
+
+# NumPy's dispatch: np.add(x, 1), np.sum(x), np.fft.fft(x), ... on cuarray arrays run
+# cuarray's functions (__array_ufunc__, __array_function__: _dispatch.py)
+from . import _dispatch  # noqa: E402,F401

@@ -1,0 +1,122 @@
+"""ufunc objects and NumPy's dispatch: per-call cost and the methods' throughput.
+
+Per call (wall time, queue kept full), 1024 float32: ``x.sum()`` beside
+``add.reduce(x)`` (the same reduction kernel: the method must cost what sum does)
+and ``np.sum(x)`` / ``np.add(x, 1)`` on the library's array (NumPy's
+``__array_function__`` / ``__array_ufunc__`` dispatch: at most 1 us over the direct
+call). Throughput (CUDA events): ``add.at`` of 2^24 float32 updates into 2^20 bins
+(PyTorch: ``index_add_``, and ``scatter_add_`` for the record), and ``add.outer``
+of two 4096 float32 vectors (GB/s of the 64 MiB result written).
+"""
+
+from harness import Case, Skip
+
+SMALL = 1024
+BINS = 1 << 20
+UPDATES = 1 << 24
+OUTER = 4096
+
+
+def _vec(mod, n, seed=0):
+    import numpy as np
+    x = np.random.default_rng(seed).random(n, dtype=np.float32)
+    name = mod.__name__
+    if name == "numpy":
+        return x
+    if name == "torch":
+        return mod.as_tensor(x, device="cuda")
+    return mod.asarray(x)
+
+
+def _sum(mod):
+    x = _vec(mod, SMALL)
+    return lambda: x.sum()
+
+
+def _add_reduce(mod):
+    if mod.__name__ == "torch":
+        raise Skip("no ufunc objects")
+    x = _vec(mod, SMALL)
+    return lambda: mod.add.reduce(x)
+
+
+def _np_sum(mod):
+    import numpy as np
+    if mod.__name__ == "torch":
+        raise Skip("a CUDA tensor does not dispatch NumPy functions")
+    x = _vec(mod, SMALL)
+    return lambda: np.sum(x)
+
+
+def _add_one(mod):
+    x = _vec(mod, SMALL)
+    return lambda: mod.add(x, 1)
+
+
+def _np_add_one(mod):
+    import numpy as np
+    if mod.__name__ == "torch":
+        raise Skip("a CUDA tensor does not dispatch NumPy ufuncs")
+    x = _vec(mod, SMALL)
+    return lambda: np.add(x, 1)
+
+
+def _scatter_inputs(mod):
+    import numpy as np
+    rng = np.random.default_rng(1)
+    idx = rng.integers(0, BINS, size=UPDATES)
+    vals = rng.random(UPDATES, dtype=np.float32)
+    name = mod.__name__
+    if name == "torch":
+        return (mod.zeros(BINS, device="cuda"), mod.as_tensor(idx, device="cuda"),
+                mod.as_tensor(vals, device="cuda"))
+    return mod.zeros(BINS, dtype=np.float32), mod.asarray(idx), mod.asarray(vals)
+
+
+def _add_at(mod):
+    bins, idx, vals = _scatter_inputs(mod)
+    if mod.__name__ == "torch":
+        return lambda: bins.index_add_(0, idx, vals)
+    return lambda: mod.add.at(bins, idx, vals)
+
+
+def _torch_scatter_add(mod):
+    bins, idx, vals = _scatter_inputs(mod)
+    return lambda: bins.scatter_add_(0, idx, vals)
+
+
+def _add_outer(mod):
+    a, b = _vec(mod, OUTER), _vec(mod, OUTER, seed=1)
+    if mod.__name__ == "torch":
+        return lambda: a[:, None] + b
+    return lambda: mod.add.outer(a, b)
+
+
+CASES = [
+    Case("x.sum(), 1024 float32, per call",
+         {lib: _sum for lib in ("cuarray", "cupy", "torch", "numpy")}, mode="wall",
+         unit="us", target="<= 6", group="ufunc"),
+    Case("add.reduce(x), 1024 float32, per call",
+         {lib: _add_reduce for lib in ("cuarray", "cupy", "numpy")}, mode="wall",
+         unit="us", target="<= x.sum() + 0.3", group="ufunc"),
+    Case("np.sum(x) (__array_function__), 1024 float32, per call",
+         {lib: _np_sum for lib in ("cuarray", "cupy", "numpy")}, mode="wall", unit="us",
+         target="<= x.sum() + 1", group="ufunc"),
+    Case("add(x, 1), 1024 float32, per call",
+         {lib: _add_one for lib in ("cuarray", "cupy", "torch", "numpy")}, mode="wall",
+         unit="us", target="<= 5", group="ufunc"),
+    Case("np.add(x, 1) (__array_ufunc__), 1024 float32, per call",
+         {lib: _np_add_one for lib in ("cuarray", "cupy", "numpy")}, mode="wall",
+         unit="us", target="<= add(x, 1) + 1", group="ufunc"),
+    Case("add.at, 2^24 float32 updates into 2^20 bins (torch: index_add_)",
+         {lib: _add_at for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         unit="Gupdates/s", work=UPDATES, target=">= best of CuPy, PyTorch",
+         group="ufunc", repeats=5),
+    Case("torch scatter_add_, 2^24 float32 updates into 2^20 bins (for the record)",
+         {"torch": _torch_scatter_add}, mode="gpu", unit="Gupdates/s", work=UPDATES,
+         group="ufunc", repeats=5),
+    Case("add.outer of two 4096 float32 (GB/s of the result)",
+         {lib: _add_outer for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         unit="GB/s", work=4 * OUTER * OUTER, target=">= 4000", group="ufunc",
+         repeats=5),
+]

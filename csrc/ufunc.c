@@ -1,0 +1,361 @@
+/*
+ * ufunc.c: the cuarray.ufunc type, one instance per op of kernels/ops.def.
+ *
+ * A ufunc object is an op id and a vectorcall slot: calling it goes straight
+ * to the element-wise call of elementwise.c (ca_ew_py), the same path and the
+ * same cost as the plain functions it replaces. The attributes (nin, nout,
+ * types, identity, ...) come from the generated op table. The methods whose
+ * work is a composition of primitives (reduce, accumulate, reduceat, outer,
+ * at) are Python functions of cuarray/_ufunc.py, set on the type when the
+ * package is imported; the primitive `at` needs (an unbuffered scatter) is
+ * _ufunc_at below, over the launch layer's ca_run_ufunc_at.
+ */
+#include "cuarray.h"
+
+#include <structmember.h>
+
+#include "ew_table.h"
+#include "launch.h"
+
+typedef struct {
+    PyObject_HEAD vectorcallfunc vectorcall;
+    int op;
+} CaUfunc;
+
+static PyTypeObject *ufunc_type;
+
+/* NumPy's type characters, in ca_dtype order. */
+static const char type_chars[CA_NTYPES + 1] = "?bBhHiIlLefdFD";
+
+static PyObject *
+ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                 PyObject *kwnames)
+{
+    return ca_ew_py(((CaUfunc *)self)->op, args, PyVectorcall_NARGS(nargsf), kwnames);
+}
+
+/* ======================================================================== */
+/* attributes                                                                 */
+/* ======================================================================== */
+
+static const ca_ew_op *
+op_of(PyObject *self)
+{
+    return &ca_ew_ops[((CaUfunc *)self)->op];
+}
+
+static PyObject *
+get_name(PyObject *self, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(op_of(self)->name);
+}
+
+static PyObject *
+get_nin(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(op_of(self)->nin);
+}
+
+static PyObject *
+get_nout(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(op_of(self)->nout);
+}
+
+static PyObject *
+get_nargs(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(op_of(self)->nin + op_of(self)->nout);
+}
+
+static PyObject *
+get_ntypes(PyObject *self, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(op_of(self)->nloops);
+}
+
+/* ['ff->f', ...]: the op's loops in search order, as NumPy writes them. */
+static PyObject *
+get_types(PyObject *self, void *c)
+{
+    (void)c;
+    const ca_ew_op *o = op_of(self);
+    PyObject *list = PyList_New(o->nloops);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (int k = 0; k < o->nloops; k++) {
+        const ca_ew_loop *L = &ca_ew_loops[o->first_loop + k];
+        char s[8];
+        int n = 0;
+        for (int i = 0; i < o->nin; i++) {
+            s[n++] = type_chars[L->types[i]];
+        }
+        s[n++] = '-';
+        s[n++] = '>';
+        for (int i = 0; i < o->nout; i++) {
+            s[n++] = type_chars[L->types[o->nin + i]];
+        }
+        PyObject *t = PyUnicode_FromStringAndSize(s, n);
+        if (t == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, t);
+    }
+    return list;
+}
+
+/* NumPy's identities (the value reduce starts from for an empty axis). */
+static PyObject *
+get_identity(PyObject *self, void *c)
+{
+    (void)c;
+    switch (((CaUfunc *)self)->op) {
+    case CA_OP_add:
+    case CA_OP_hypot:
+    case CA_OP_bitwise_or:
+    case CA_OP_bitwise_xor: return PyLong_FromLong(0);
+    case CA_OP_multiply: return PyLong_FromLong(1);
+    case CA_OP_bitwise_and: return PyLong_FromLong(-1);
+    case CA_OP_logaddexp: return PyFloat_FromDouble(-Py_HUGE_VAL);
+    case CA_OP_logical_and: Py_RETURN_TRUE;
+    case CA_OP_logical_or:
+    case CA_OP_logical_xor: Py_RETURN_FALSE;
+    default: Py_RETURN_NONE;
+    }
+}
+
+static PyObject *
+get_signature(PyObject *self, void *c)
+{
+    (void)self;
+    (void)c;
+    Py_RETURN_NONE; /* element-wise: no core dimensions */
+}
+
+static PyObject *
+get_doc(PyObject *self, void *c)
+{
+    (void)c;
+    const ca_ew_op *o = op_of(self);
+    static const char *const params[] = { "", "x", "x1, x2", "x1, x2, x3" };
+    return PyUnicode_FromFormat(
+        "%s(%s, /, out=None, *, dtype=None)\n\n"
+        "Element-wise %s as numpy.%s: cuarray arrays (all on one device), Python "
+        "and NumPy scalars; broadcasting; NEP 50 promotion; the first loop of "
+        "`types` the inputs cast to safely.\n\n"
+        "Methods: reduce, accumulate, reduceat, outer, at (as numpy.ufunc's).",
+        o->name, params[o->nin], o->name, o->name);
+}
+
+static PyObject *
+ufunc_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ufunc '%s'>", op_of(self)->name);
+}
+
+/* Pickled by name: cuarray.<name>. */
+static PyObject *
+ufunc_reduce_ex(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(op_of(self)->name);
+}
+
+static PyGetSetDef ufunc_getset[] = {
+    { "__name__", get_name, NULL, "The op's name.", NULL },
+    { "__doc__", get_doc, NULL, NULL, NULL },
+    { "nin", get_nin, NULL, "The number of inputs.", NULL },
+    { "nout", get_nout, NULL, "The number of outputs.", NULL },
+    { "nargs", get_nargs, NULL, "nin + nout.", NULL },
+    { "ntypes", get_ntypes, NULL, "The number of loops.", NULL },
+    { "types", get_types, NULL, "The loops as 'ff->f' strings, in search order.",
+      NULL },
+    { "identity", get_identity, NULL, "The identity of the op, or None.", NULL },
+    { "signature", get_signature, NULL, "The core signature (None: element-wise).",
+      NULL },
+    { NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyMethodDef ufunc_methods[] = {
+    { "__reduce__", ufunc_reduce_ex, METH_NOARGS, NULL },
+    { NULL, NULL, 0, NULL },
+};
+
+static PyMemberDef ufunc_members[] = {
+    { "__vectorcalloffset__", T_PYSSIZET, offsetof(CaUfunc, vectorcall), READONLY,
+      NULL },
+    { NULL, 0, 0, 0, NULL },
+};
+
+static PyType_Slot ufunc_slots[] = {
+    { Py_tp_call, PyVectorcall_Call }, { Py_tp_repr, ufunc_repr },
+    { Py_tp_getset, ufunc_getset },    { Py_tp_methods, ufunc_methods },
+    { Py_tp_members, ufunc_members },  { 0, NULL },
+};
+
+/* Not immutable: cuarray/_ufunc.py adds the methods that are compositions. */
+static PyType_Spec ufunc_spec = {
+    .name = "cuarray.ufunc",
+    .basicsize = sizeof(CaUfunc),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = ufunc_slots,
+};
+
+int
+ca_ufunc_check(PyObject *o)
+{
+    return ufunc_type != NULL && Py_IS_TYPE(o, ufunc_type);
+}
+
+int
+ca_ufunc_op(PyObject *o)
+{
+    return ((CaUfunc *)o)->op;
+}
+
+/* ======================================================================== */
+/* _ufunc_at: the unbuffered scatter                                          */
+/* ======================================================================== */
+
+/* The ops the scatter kernel applies itself (kernels.h, CA_AT_*). */
+static int
+at_code(int op)
+{
+    switch (op) {
+    case CA_OP_add: return CA_AT_ADD;
+    case CA_OP_subtract: return CA_AT_SUBTRACT;
+    case CA_OP_multiply: return CA_AT_MULTIPLY;
+    case CA_OP_maximum: return CA_AT_MAXIMUM;
+    case CA_OP_minimum: return CA_AT_MINIMUM;
+    case CA_OP_fmax: return CA_AT_FMAX;
+    case CA_OP_fmin: return CA_AT_FMIN;
+    case CA_OP_bitwise_and: return CA_AT_AND;
+    case CA_OP_bitwise_or: return CA_AT_OR;
+    case CA_OP_bitwise_xor: return CA_AT_XOR;
+    case CA_OP_logical_and: return CA_AT_LAND;
+    case CA_OP_logical_or: return CA_AT_LOR;
+    default: return -1;
+    }
+}
+
+static int
+at_contiguous(const CaArray *a, const char *what)
+{
+    if (!(a->flags & CA_C_CONTIGUOUS)) {
+        PyErr_Format(PyExc_ValueError, "_ufunc_at: %s must be C-contiguous", what);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * _ufunc_at(ufunc, target, positions, values) -> bool. Applies
+ * target.flat[p] = op(target.flat[p], v) for every (p, v) pair, repeated
+ * positions included (atomics on a GPU). positions: int64, values: target's
+ * dtype, both C-contiguous and of one size; target C-contiguous, positions
+ * already checked to lie in it. False (nothing done) where the kernel has no
+ * way for this op and dtype: the caller takes its ordered fallback.
+ */
+static PyObject *
+py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)m;
+    if (nargs != 4 || !ca_ufunc_check(args[0]) || !ca_array_check(args[1]) ||
+        !ca_array_check(args[2]) || !ca_array_check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "_ufunc_at(ufunc, target, positions, values): arrays expected");
+        return NULL;
+    }
+    CaArray *t = (CaArray *)args[1], *p = (CaArray *)args[2], *v = (CaArray *)args[3];
+    if (at_contiguous(t, "target") < 0 || at_contiguous(p, "positions") < 0 ||
+        at_contiguous(v, "values") < 0) {
+        return NULL;
+    }
+    if (p->dtype != CA_INT64 || v->dtype != t->dtype || v->size != p->size ||
+        p->device != t->device || v->device != t->device) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_ufunc_at: positions must be int64, values of the target's "
+                        "dtype and size, all on the target's device");
+        return NULL;
+    }
+    const int code = at_code(ca_ufunc_op(args[0]));
+    if (code < 0 || !ca_at_supported(code, t->dtype) ||
+        (t->device != CA_CPU && (ca_array_misaligned(t) || ca_array_misaligned(v)))) {
+        Py_RETURN_FALSE;
+    }
+    if (p->size > 0) {
+        if (ca_use_device(t->device) < 0) {
+            return NULL;
+        }
+        ca_stream_t stream = t->device == CA_CPU ? NULL : ca_current_stream(t->device);
+        if (ca_run_ufunc_at(t->device, code, t->dtype, t->data,
+                            (const int64_t *)p->data, v->data, (int64_t)p->size,
+                            stream) < 0) {
+            return NULL;
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
+static PyMethodDef ufunc_module_defs[] = {
+    { "_ufunc_at", (PyCFunction)(void (*)(void))py_ufunc_at, METH_FASTCALL,
+      "_ufunc_at(ufunc, target, positions, values)\n--\n\nThe unbuffered scatter "
+      "of ufunc.at (cuarray/_ufunc.py): target.flat[p] = op(target.flat[p], v) for "
+      "each pair; False where the kernel has no way for the op and dtype." },
+    { NULL, NULL, 0, NULL },
+};
+
+/* ======================================================================== */
+/* init                                                                       */
+/* ======================================================================== */
+
+/* One ufunc per op in _ops; the public names in the module, except where
+ * NumPy's function is not the bare op (real, imag, round, angle, clip, where:
+ * elementwise.c's richer functions). */
+int
+ca_ufunc_init(PyObject *m)
+{
+    ufunc_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &ufunc_spec, NULL);
+    if (ufunc_type == NULL ||
+        PyModule_AddObjectRef(m, "ufunc", (PyObject *)ufunc_type) < 0 ||
+        PyModule_AddFunctions(m, ufunc_module_defs) < 0) {
+        return -1;
+    }
+    PyObject *ops = PyDict_New();
+    if (ops == NULL) {
+        return -1;
+    }
+    for (int op = 0; op < CA_EW_NOPS; op++) {
+        CaUfunc *u = PyObject_New(CaUfunc, ufunc_type);
+        if (u == NULL) {
+            goto error;
+        }
+        u->vectorcall = ufunc_vectorcall;
+        u->op = op;
+        const char *name = ca_ew_ops[op].name;
+        int special = op == CA_OP_real || op == CA_OP_imag || op == CA_OP_round ||
+                      op == CA_OP_angle || op == CA_OP_clip || op == CA_OP_where;
+        int r = PyDict_SetItemString(ops, name, (PyObject *)u);
+        if (r == 0 && !special) {
+            r = PyModule_AddObjectRef(m, name, (PyObject *)u);
+        }
+        Py_DECREF(u);
+        if (r < 0) {
+            goto error;
+        }
+    }
+    int rc = PyModule_AddObjectRef(m, "_ops", ops);
+    Py_DECREF(ops);
+    return rc;
+error:
+    Py_DECREF(ops);
+    return -1;
+}

@@ -1,0 +1,209 @@
+/*
+ * ufunc_at.cu: ufunc.at's unbuffered scatter on the GPU (kernels.h:
+ * ca_ufunc_at; host_ufunc_at.c dispatches here and has the cpu loop).
+ *
+ * One thread per update, grid-stride. The update is atomic: the hardware's
+ * own atomics where the op and type have one (add/subtract of 32/64-bit
+ * integers, float32, float64 and the parts of complex numbers; max/min and
+ * and/or/xor of 32/64-bit integers), else a compare-and-swap loop over the
+ * element's 4- or 8-byte word (for 1- and 2-byte types, the aligned 32-bit
+ * word holding the element) that applies ufunc_at.h's element math.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
+
+#include "ufunc_at.h"
+
+extern "C" int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
+                                const void *values, int64_t n, ca_stream_t stream);
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int64_t kMaxBlocks = 1 << 16;
+
+template <typename T, typename F>
+__device__ __forceinline__ void
+cas_update(T *p, T v, F f)
+{
+    if constexpr (sizeof(T) == 8) {
+        unsigned long long *w = reinterpret_cast<unsigned long long *>(p);
+        unsigned long long old = *w, assumed;
+        do {
+            assumed = old;
+            T a;
+            memcpy(&a, &assumed, sizeof a);
+            const T r = f(a, v);
+            unsigned long long nw;
+            memcpy(&nw, &r, sizeof nw);
+            if (nw == assumed) {
+                return;
+            }
+            old = atomicCAS(w, assumed, nw);
+        } while (old != assumed);
+    }
+    else if constexpr (sizeof(T) == 4) {
+        unsigned int *w = reinterpret_cast<unsigned int *>(p);
+        unsigned int old = *w, assumed;
+        do {
+            assumed = old;
+            T a;
+            memcpy(&a, &assumed, sizeof a);
+            const T r = f(a, v);
+            unsigned int nw;
+            memcpy(&nw, &r, sizeof nw);
+            if (nw == assumed) {
+                return;
+            }
+            old = atomicCAS(w, assumed, nw);
+        } while (old != assumed);
+    }
+    else {
+        static_assert(sizeof(T) == 1 || sizeof(T) == 2, "1, 2, 4 or 8 bytes");
+        /* little-endian: the element is the word's bytes [shift / 8, ...) */
+        const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+        unsigned int *w = reinterpret_cast<unsigned int *>(addr & ~(uintptr_t)3);
+        const unsigned int shift = (unsigned int)(addr & 3) * 8u;
+        const unsigned int mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+        unsigned int old = *w, assumed;
+        do {
+            assumed = old;
+            const unsigned int bits = (assumed & mask) >> shift;
+            T a;
+            memcpy(&a, &bits, sizeof a);
+            const T r = f(a, v);
+            unsigned int rb = 0;
+            memcpy(&rb, &r, sizeof r);
+            const unsigned int nw = (assumed & ~mask) | ((rb << shift) & mask);
+            if (nw == assumed) {
+                return;
+            }
+            old = atomicCAS(w, assumed, nw);
+        } while (old != assumed);
+    }
+}
+
+template <typename T, typename U> constexpr bool is = std::is_same<T, U>::value;
+
+template <int CODE, typename T, typename F>
+__device__ __forceinline__ void
+update(T *p, T v, F f)
+{
+    constexpr bool add = CODE == CA_AT_ADD, sub = CODE == CA_AT_SUBTRACT;
+    if constexpr ((add || sub) && (is<T, float> || is<T, double>)) {
+        atomicAdd(p, add ? v : -v);
+    }
+    else if constexpr ((add || sub) && (is<T, ca_complex64> || is<T, ca_complex128>)) {
+        atomicAdd(&p->re, add ? v.re : -v.re);
+        atomicAdd(&p->im, add ? v.im : -v.im);
+    }
+    else if constexpr ((add || sub) && (is<T, int32_t> || is<T, uint32_t>)) {
+        /* wrapping arithmetic: a - v == a + (0 - v) modulo 2^32 */
+        const unsigned int u = (unsigned int)v;
+        atomicAdd(reinterpret_cast<unsigned int *>(p), add ? u : 0u - u);
+    }
+    else if constexpr ((add || sub) && (is<T, int64_t> || is<T, uint64_t>)) {
+        const unsigned long long u = (unsigned long long)v;
+        atomicAdd(reinterpret_cast<unsigned long long *>(p), add ? u : 0ull - u);
+    }
+    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
+                       is<T, int32_t>) {
+        atomicMax(reinterpret_cast<int *>(p), (int)v);
+    }
+    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
+                       is<T, uint32_t>) {
+        atomicMax(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
+    }
+    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
+                       is<T, int64_t>) {
+        atomicMax(reinterpret_cast<long long *>(p), (long long)v);
+    }
+    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
+                       is<T, uint64_t>) {
+        atomicMax(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+    }
+    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
+                       is<T, int32_t>) {
+        atomicMin(reinterpret_cast<int *>(p), (int)v);
+    }
+    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
+                       is<T, uint32_t>) {
+        atomicMin(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
+    }
+    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
+                       is<T, int64_t>) {
+        atomicMin(reinterpret_cast<long long *>(p), (long long)v);
+    }
+    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
+                       is<T, uint64_t>) {
+        atomicMin(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+    }
+    else if constexpr (CODE == CA_AT_AND && sizeof(T) == 4 && !is<T, float>) {
+        atomicAnd(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
+    }
+    else if constexpr (CODE == CA_AT_AND && sizeof(T) == 8 && !is<T, double>) {
+        atomicAnd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+    }
+    else if constexpr (CODE == CA_AT_OR && sizeof(T) == 4 && !is<T, float>) {
+        atomicOr(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
+    }
+    else if constexpr (CODE == CA_AT_OR && sizeof(T) == 8 && !is<T, double>) {
+        atomicOr(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+    }
+    else if constexpr (CODE == CA_AT_XOR && sizeof(T) == 4 && !is<T, float>) {
+        atomicXor(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
+    }
+    else if constexpr (CODE == CA_AT_XOR && sizeof(T) == 8 && !is<T, double>) {
+        atomicXor(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+    }
+    else {
+        cas_update(p, v, f);
+    }
+}
+
+template <int CODE, typename T, typename F>
+__global__ void
+at_kernel(T *t, const int64_t *pos, const T *v, int64_t n)
+{
+    F f{};
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        update<CODE, T>(t + pos[i], v[i], f);
+    }
+}
+
+/* The pairs with a hardware atomic never call theirs. */
+#pragma nv_diag_suppress 177
+#define CA_P_FUNCTOR(c, fn, dt, T, sfx, lk)                                            \
+    struct at_##fn##_##dt {                                                            \
+        __device__ __forceinline__ T operator()(T a, T b) const                        \
+        {                                                                              \
+            return ca_at_##fn##_##dt(a, b);                                            \
+        }                                                                              \
+    };
+CA_AT_FOR_EACH(CA_P_FUNCTOR)
+#undef CA_P_FUNCTOR
+#pragma nv_diag_default 177
+
+} // namespace
+
+extern "C" int
+ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
+                 const void *values, int64_t n, ca_stream_t stream)
+{
+    const int64_t b = (n + kThreads - 1) / kThreads;
+    const unsigned blocks = (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
+    cudaStream_t st = (cudaStream_t)stream;
+#define CA_P_LAUNCH(c, fn, dt, T, sfx, lk)                                             \
+    if (code == (c) && dtype == (dt)) {                                                \
+        at_kernel<c, T, at_##fn##_##dt>                                                \
+            <<<blocks, kThreads, 0, st>>>((T *)target, pos, (const T *)values, n);     \
+        return (int)cudaGetLastError();                                                \
+    }
+    CA_AT_FOR_EACH(CA_P_LAUNCH)
+#undef CA_P_LAUNCH
+    return CA_KERR_UNSUPPORTED;
+}

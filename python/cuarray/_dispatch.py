@@ -1,0 +1,104 @@
+"""NumPy's dispatch protocols on cuarray.ndarray (NEP 13 and NEP 18).
+
+- ``__array_ufunc__``: ``np.add(x, 1)`` with a cuarray ``x`` runs ``cuarray.add``
+  (the ufunc of the same name), and ``np.add.reduce(x)``, ``.accumulate``,
+  ``.reduceat``, ``.outer``, ``.at`` its methods; the result is a cuarray array.
+  NumPy arrays among the operands raise TypeError (cuarray never copies to the
+  device silently), as cuarray's own functions do.
+- ``__array_function__``: ``np.sum``, ``np.concatenate``, ``np.linalg.norm``,
+  ``np.fft.fft``, ... run cuarray's function of the same name, found by module
+  path (numpy.X -> cuarray.X, numpy.linalg.X -> cuarray.linalg.X, numpy.fft.X ->
+  cuarray.fft.X, ...). A NumPy function cuarray lacks raises TypeError naming it.
+  Where NumPy arrays take part too, NumPy's own implementation runs: it converts
+  cuarray arrays through ``__array__``, which is zero-copy for host-accessible
+  memory (the cpu device, managed and pinned memory) and a TypeError saying to
+  use ``.get()`` for device memory.
+
+Lookups are cached per NumPy object, so a dispatched call costs a dict lookup
+and a Python call over cuarray's function.
+"""
+
+import numpy as _np
+
+from . import _core
+
+_ndarray = _core.ndarray
+_UFUNCS = {}
+_FUNCS = {}
+
+
+def _cuarray_module(modname):
+    import cuarray
+
+    parts = modname.split(".")
+    if parts[0] != "numpy":
+        return None
+    mod = cuarray
+    for p in parts[1:]:
+        if p.startswith("_"):
+            break  # numpy._core..., numpy.lib._*_impl: the public name is top level
+        mod = getattr(mod, p, None)
+        if mod is None:
+            return None
+    return mod
+
+
+def _resolve_ufunc(ufunc):
+    import cuarray
+
+    f = getattr(cuarray, ufunc.__name__, None)
+    if f is None or not callable(f):
+        raise TypeError(f"numpy.{ufunc.__name__} is not implemented by cuarray (no "
+                        f"cuarray.{ufunc.__name__}); copy the array to the host with "
+                        f".get() to use NumPy's")
+    _UFUNCS[ufunc] = f
+    return f
+
+
+def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    f = _UFUNCS.get(ufunc)
+    if f is None:
+        f = _resolve_ufunc(ufunc)
+    if method == "__call__":
+        return f(*inputs, **kwargs)
+    m = getattr(f, method, None)
+    if m is None:
+        raise TypeError(f"numpy.{ufunc.__name__}.{method} is not implemented by cuarray "
+                        f"(cuarray.{ufunc.__name__} is not a ufunc)")
+    return m(*inputs, **kwargs)
+
+
+def _resolve_function(func):
+    name = getattr(func, "__name__", None)
+    modname = getattr(func, "__module__", None) or "numpy"
+    mod = _cuarray_module(modname)
+    impl = getattr(mod, name, None) if mod is not None and name else None
+    if impl is None or impl is func or not callable(impl):
+        raise TypeError(f"{modname}.{name} is not implemented by cuarray (no "
+                        f"{modname.replace('numpy', 'cuarray', 1)}.{name}); copy the "
+                        f"array to the host with .get() to use NumPy's")
+    _FUNCS[func] = impl
+    return impl
+
+
+def __array_function__(self, func, types, args, kwargs):
+    impl = _FUNCS.get(func)
+    if impl is None:
+        impl = _resolve_function(func)
+    for t in types:
+        if t is not _ndarray and not issubclass(t, _ndarray):
+            if issubclass(t, _np.ndarray):
+                # NumPy arrays too: NumPy's implementation, which converts ours
+                # through __array__ (zero-copy on the host, TypeError for device
+                # memory: never a silent transfer)
+                return func._implementation(*args, **kwargs)
+            return NotImplemented
+    return impl(*args, **kwargs)
+
+
+def _install():
+    _ndarray.__array_ufunc__ = __array_ufunc__
+    _ndarray.__array_function__ = __array_function__
+
+
+_install()
