@@ -609,6 +609,7 @@ def test_routing_uses_the_batched_routines():
 def test_results_on_the_current_stream():
     a = well((2, 32, 32), np.float64)
     x = ca.asarray(a, device="cuda:0")
+    ca.cuda.Stream.null.synchronize()  # x is written on the legacy stream
     s = ca.cuda.Stream(non_blocking=True)
     with s:
         r = ca.linalg.inv(x)
