@@ -57,13 +57,17 @@ UNSIGNED = "BHIL"
 FLOATS = "efd"
 COMPLEX = "FD"
 
-MAPS = {"cast", "truth", "index", "sqdev"}
+MAPS = {"cast", "truth", "index", "sqdev", "nanzero", "nanone", "notnan"}
 ACCS = {"sum", "value", "truth", "index", "sqdev"}
 AUXES = {"-", "mean"}
 # combine steps that the host loops stop early for (ca_red_stop_<combine>_<acc>)
 ABSORBING = {"or", "and"}
 # finish steps whose result is not the accumulator type
-FINISH_TYPE = {"index": "int64"}
+FINISH_TYPE = {"index": "int64", "nanindex": "int64"}
+# combine steps of the arg kernels whose GPU fast path (reduce_impl.cuh, vec_comb)
+# holds: a NaN beats every value, so a held NaN is final
+FAST_ARG = {"argmax", "argmin"}
+FLAGS = {"sqrt", "nomethod"}
 RULES = ["sum", "mean", "var", "same", "index", "bool"]
 SIGS = {
     "sum": "(a, axis=None, dtype=None, out=None, keepdims=False)",
@@ -114,9 +118,12 @@ class Fn:
             die(f"{where}: noidentity needs the ufunc's name (noidentity:maximum)")
         if self.divisor not in DIVISORS:
             die(f"{where}: unknown divisor {self.divisor!r}")
-        if flags not in ("-", "sqrt"):
+        fl = set() if flags == "-" else set(flags.split(","))
+        if not fl <= FLAGS:
             die(f"{where}: unknown flags {flags!r}")
-        self.sqrt = flags == "sqrt"
+        self.sqrt = "sqrt" in fl
+        # nomethod: a module function only (NumPy's ndarray has no nansum method)
+        self.method = "nomethod" not in fl
         if len(self.result) != 14 or any(c not in DT for c in self.result):
             die(f"{where}: result needs one type character per dtype {CHARS}")
         self.aliases = [] if aliases == "-" else aliases.split(",")
@@ -222,8 +229,10 @@ def types(k, i, o, gpu):
         acc = "arg_" + value_type(i, gpu)
     else:  # sqdev
         acc = "float32" if gpu and i == "e" else "float64"
-    if k.map == "cast":
+    if k.map in ("cast", "nanzero", "nanone"):
         conv = acc
+    elif k.map == "notnan":
+        conv = value_type(i, gpu)
     elif k.map == "truth":
         conv = "bool"
     elif k.map == "index":
@@ -245,6 +254,8 @@ def map_expr(k, i, conv, x, r, m):
     xin = NAME[i]
     if k.map == "cast":
         return f"ca_cast_{conv}_{xin}({x})"
+    if k.map in ("nanzero", "nanone", "notnan"):
+        return f"ca_red_{k.map}_{conv}(ca_cast_{conv}_{xin}({x}))"
     if k.map == "truth":
         return f"(ca_red_truth)(ca_cast_bool_{xin}({x}) != 0)"
     if k.map == "index":
@@ -349,6 +360,12 @@ def gen_table_h(kernels, fns):
     out.append("#define CA_RED_FOR_EACH_FN(X) \\")
     for f in fns:
         out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
+    out.append("")
+    out.append("/* X(name, CA_RF_<NAME>, docstring) per function that is an ndarray method. */")
+    out.append("#define CA_RED_FOR_EACH_METHOD(X) \\")
+    for f in fns:
+        if f.method:
+            out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
     out.append("")
     out.append("#define CA_RED_FOR_EACH_ALIAS(X) \\")
     for f in fns:
@@ -557,7 +574,7 @@ def gpu_struct(k, i, o):
     out.append("    {")
     out.append(f"        return {finish_expr(k, acc, o, 'a')};")
     out.append("    }")
-    if k.map == "index":
+    if k.map == "index" and k.combine in FAST_ARG:
         # what the arg kernels' fast path needs (reduce_impl.cuh, vec_comb)
         out.append("    static constexpr bool is_arg = true;")
         out.append(f"    typedef {CTYPE[conv]} Val;")
@@ -663,6 +680,8 @@ def gen_py(kernels, fns):
     out.append(f"TYPE_CHARS = {CHARS!r}")
     out.append("NAMES = [f[0] for f in FUNCTIONS]")
     out.append("ALIASES = {a: f[0] for f in FUNCTIONS for a in f[9]}")
+    out.append("# functions that are not ndarray methods (flag nomethod)")
+    out.append(f"NOMETHOD = {sorted(f.name for f in fns if not f.method)!r}")
     return "\n".join(out) + "\n"
 
 
