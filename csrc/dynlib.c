@@ -1,5 +1,6 @@
 /*
- * dynlib.c: load cuBLAS, cuFFT and cuSOLVER on first use (see dynlib.h for why).
+ * dynlib.c: load cuBLAS, cuFFT, cuRAND and cuSOLVER on first use (see dynlib.h for
+ * why).
  *
  * Where it looks for a library, in order:
  *   1. its soname ("libcublas.so.13", "libcufft.so.12", "libcusolver.so.12": CUDA 13
@@ -117,12 +118,25 @@ CA_CHECK_TYPED(cublasSgetriBatched, cublasDgetriBatched, cublasCgetriBatched,
                cublasZgetriBatched, CA_GETRIB_T);
 CA_CHECK_TYPED(cublasSgetrsBatched, cublasDgetrsBatched, cublasCgetrsBatched,
                cublasZgetrsBatched, CA_GETRSB_T);
+CA_CHECK_SIG(curandCreateGenerator, ca_curandCreateGenerator_fn);
+CA_CHECK_SIG(curandCreateGeneratorHost, ca_curandCreateGenerator_fn);
+CA_CHECK_SIG(curandDestroyGenerator, ca_curandDestroyGenerator_fn);
+CA_CHECK_SIG(curandSetPseudoRandomGeneratorSeed,
+             ca_curandSetPseudoRandomGeneratorSeed_fn);
+CA_CHECK_SIG(curandSetGeneratorOffset, ca_curandSetGeneratorOffset_fn);
+CA_CHECK_SIG(curandSetQuasiRandomGeneratorDimensions,
+             ca_curandSetQuasiRandomGeneratorDimensions_fn);
+CA_CHECK_SIG(curandSetStream, ca_curandSetStream_fn);
+CA_CHECK_SIG(curandGenerate, ca_curandGenerate_fn);
+CA_CHECK_SIG(curandGenerateLongLong, ca_curandGenerateLongLong_fn);
+CA_CHECK_SIG(curandGetVersion, ca_curandGetVersion_fn);
 #endif
 
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
 #define CA_CUBLASLT_SONAME "libcublasLt.so.13"
 #define CA_CUFFT_SONAME    "libcufft.so.12"
 #define CA_CUSOLVER_SONAME "libcusolver.so.12"
+#define CA_CURAND_SONAME   "libcurand.so.10"
 
 typedef struct {
     const char *name;
@@ -149,6 +163,7 @@ static ca_cublas_api api;
 static ca_cufft_api fft_api;
 static ca_cusolver_api solver_api;
 static ca_cublas_lu_api lu_api;
+static ca_curand_api rand_api;
 
 static const lib_sym cublas_syms[] = {
     { "cublasCreate_v2", (void **)&api.Create },
@@ -232,6 +247,33 @@ static const lib_sym cublas_lu_syms[] = {
     { "cublasDgetrsBatched", (void **)&lu_api.getrsBatched[1] },
     { "cublasCgetrsBatched", (void **)&lu_api.getrsBatched[2] },
     { "cublasZgetrsBatched", (void **)&lu_api.getrsBatched[3] },
+    static const lib_sym curand_syms[] = {
+        { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
+        { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
+        { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
+        { "curandSetPseudoRandomGeneratorSeed",
+          (void **)&rand_api.SetPseudoRandomGeneratorSeed },
+        { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
+        { "curandSetQuasiRandomGeneratorDimensions",
+          (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
+        { "curandSetStream", (void **)&rand_api.SetStream },
+        { "curandGenerate", (void **)&rand_api.Generate },
+        { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
+        { "curandGetVersion", (void **)&rand_api.GetVersion },
+    };
+
+static lib_desc curand_lib = {
+    "cuRAND",
+    CA_CURAND_SONAME,
+    NULL,
+    "nvidia/curand/lib",
+    "Install cuRAND for CUDA 13 (the CUDA toolkit, or NVIDIA's cuRAND wheel for "
+    "CUDA 13)",
+    curand_syms,
+    sizeof(curand_syms) / sizeof(curand_syms[0]),
+    0,
+    "",
+    "",
 };
 
 static lib_desc cublas_lib = {
@@ -539,7 +581,27 @@ ca_cublas_lu(void)
     return load_lib(&cublas_lu_lib) < 0 ? NULL : &lu_api;
 }
 
+const ca_curand_api *
+ca_curand(void)
+{
+    return load_lib(&curand_lib) < 0 ? NULL : &rand_api;
+}
+
+const char *
+ca_curand_path(void)
+{
+    return __atomic_load_n(&curand_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? curand_lib.loaded_from
+               : NULL;
+}
+
 #else /* !CA_HAVE_CUDA */
+
+const char *
+ca_curand_path(void)
+{
+    return NULL;
+}
 
 const char *
 ca_cusolver_path(void)

@@ -1,5 +1,5 @@
 /*
- * dynlib.h: cuBLAS, cuFFT and cuSOLVER, loaded on first use (csrc/dynlib.c).
+ * dynlib.h: cuBLAS, cuFFT, cuRAND and cuSOLVER, loaded on first use (csrc/dynlib.c).
  *
  * cuarray does not link cuBLAS: linked, it costs every `import cuarray` about
  * 0.36 s and 217 MB of resident memory, used or not (cuFFT, 280 MB on disk,
@@ -18,6 +18,7 @@
 #include <cublas_api.h>
 #include <cufft.h>
 #include <cusolverDn.h>
+#include <curand.h>
 
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
 typedef cublasStatus_t (*ca_cublasSetStream_fn)(cublasHandle_t handle,
@@ -309,6 +310,40 @@ typedef struct {
 const ca_cusolver_api *ca_cusolver(void);
 /* cuBLAS's batched LU functions (loads cuBLAS on the first call). */
 const ca_cublas_lu_api *ca_cublas_lu(void);
+/* ---- cuRAND (csrc/launch_rand.c) ---- */
+typedef curandStatus_t (*ca_curandCreateGenerator_fn)(curandGenerator_t *generator,
+                                                      curandRngType_t rng_type);
+typedef curandStatus_t (*ca_curandDestroyGenerator_fn)(curandGenerator_t generator);
+typedef curandStatus_t (*ca_curandSetPseudoRandomGeneratorSeed_fn)(
+    curandGenerator_t generator, unsigned long long seed);
+typedef curandStatus_t (*ca_curandSetGeneratorOffset_fn)(curandGenerator_t generator,
+                                                         unsigned long long offset);
+typedef curandStatus_t (*ca_curandSetQuasiRandomGeneratorDimensions_fn)(
+    curandGenerator_t generator, unsigned int num_dimensions);
+typedef curandStatus_t (*ca_curandSetStream_fn)(curandGenerator_t generator,
+                                                cudaStream_t stream);
+typedef curandStatus_t (*ca_curandGenerate_fn)(curandGenerator_t generator,
+                                               unsigned int *outputPtr, size_t num);
+typedef curandStatus_t (*ca_curandGenerateLongLong_fn)(curandGenerator_t generator,
+                                                       unsigned long long *outputPtr,
+                                                       size_t num);
+typedef curandStatus_t (*ca_curandGetVersion_fn)(int *version);
+
+typedef struct {
+    ca_curandCreateGenerator_fn CreateGenerator;
+    ca_curandCreateGenerator_fn CreateGeneratorHost;
+    ca_curandDestroyGenerator_fn DestroyGenerator;
+    ca_curandSetPseudoRandomGeneratorSeed_fn SetPseudoRandomGeneratorSeed;
+    ca_curandSetGeneratorOffset_fn SetGeneratorOffset;
+    ca_curandSetQuasiRandomGeneratorDimensions_fn SetQuasiRandomGeneratorDimensions;
+    ca_curandSetStream_fn SetStream;
+    ca_curandGenerate_fn Generate;
+    ca_curandGenerateLongLong_fn GenerateLongLong;
+    ca_curandGetVersion_fn GetVersion;
+} ca_curand_api;
+
+/* The cuRAND table, loaded on the first call as ca_cublas(). */
+const ca_curand_api *ca_curand(void);
 #endif /* CA_HAVE_CUDA */
 
 /* Where cuSOLVER was loaded from, or NULL if it is not loaded (never loads). */
@@ -319,5 +354,7 @@ const char *ca_cusolver_path(void);
 const char *ca_cublas_path(void);
 /* The same for cuFFT. */
 const char *ca_cufft_path(void);
+/* The same for cuRAND. */
+const char *ca_curand_path(void);
 
 #endif /* CA_DYNLIB_H */

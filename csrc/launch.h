@@ -71,6 +71,25 @@ int ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t s
 int ca_run_random_integers(int device, void *out, int64_t n, int itemsize,
                            uint64_t seed, uint64_t offset, uint64_t low,
                            uint64_t range_m1, ca_stream_t stream);
+int ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype,
+                       uint64_t seed, uint64_t offset, const ca_rd_params *prm,
+                       const uint32_t *words, ca_stream_t stream);
+/* ---- cuRAND (launch_rand.c): generators of raw words ---- */
+typedef struct ca_curand_gen ca_curand_gen;
+/* wide: 64-bit words; quasi: a quasi-random kind. -1 with ValueError for an
+ * unknown kind. */
+int ca_curand_kind_info(const char *kind, int *wide, int *quasi);
+/* A generator of `kind` on `device` (current; CA_CPU: cuRAND's host generator),
+ * seeded (pseudo kinds) and advanced by `offset` words. */
+int ca_run_curand_create(const char *kind, int device, uint64_t seed, uint64_t offset,
+                         ca_curand_gen **out);
+/* out[0:n] = the next n words (64-bit when wide), on `stream` for a GPU. */
+int ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
+                           ca_stream_t stream);
+/* Never raises (for deallocators). */
+void ca_curand_destroy(ca_curand_gen *g);
+/* Where cuRAND was loaded from, NULL when it is not loaded. */
+const char *ca_rand_library_path(void);
 int ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
                         int64_t k, const void *a, int64_t a_sb, int64_t a_sm,
                         int64_t a_sk, const void *b, int64_t b_sb, int64_t b_sk,

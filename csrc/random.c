@@ -11,12 +11,14 @@
  * agree to a few units in the last place (log/sin/cos differ in their last
  * bits between libm and CUDA).
  *
- * cuRAND is not used: its uniform lies in (0, 1] (NumPy's is [0, 1)) and would
- * need a second pass to fix, its normal wants even counts, and the cpu device
- * could not reproduce its streams. The kernels here reach cuRAND's rates with
- * one pass.
+ * cuRAND's own uniforms and normals are not used: its uniform lies in (0, 1]
+ * (NumPy's is [0, 1)), its normal wants even counts, and the cpu device could
+ * not reproduce its streams. Its generators are available as bit generators
+ * (CurandGenerator below, csrc/launch_rand.c): their raw words feed the same
+ * transforms (the `words` argument of _dist).
  */
 #include "launch.h"
+#include "structmember.h"
 
 #include <math.h>
 #include <string.h>
@@ -449,6 +451,112 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
     return (PyObject *)out;
 }
 
+/* ---- distributions (kernels/random_dist.h) ---- */
+/* Parameter k of _dist: a number, or a C-contiguous float64 array of the
+ * output's size on its device. */
+static int
+dist_param(PyObject *obj, const CaArray *out, ca_rd_params *prm, int k)
+{
+    prm->p[k] = NULL;
+    prm->v[k] = 0.0;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    if (!ca_array_check(obj)) {
+        prm->v[k] = PyFloat_AsDouble(obj);
+        return (prm->v[k] == -1.0 && PyErr_Occurred()) ? -1 : 0;
+    }
+    CaArray *a = (CaArray *)obj;
+    if (a->dtype != CA_FLOAT64 || !(a->flags & CA_C_CONTIGUOUS) ||
+        a->size != out->size || a->device != out->device) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_dist: array parameters must be C-contiguous float64 arrays "
+                        "of the output's size on its device");
+        return -1;
+    }
+    prm->p[k] = (const double *)a->data;
+    return 0;
+}
+
+/* Words from another bit generator: C-contiguous uint32, 4 per block. */
+static int
+dist_words(PyObject *obj, const CaArray *out, uint64_t blocks, const uint32_t **words)
+{
+    *words = NULL;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    CaArray *w = ca_array_check(obj) ? (CaArray *)obj : NULL;
+    if (w == NULL || w->dtype != CA_UINT32 || !(w->flags & CA_C_CONTIGUOUS) ||
+        (uint64_t)w->size < 4 * blocks || w->device != out->device) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_dist: words must be a C-contiguous uint32 array of 4 words "
+                        "per block on the output's device");
+        return -1;
+    }
+    *words = (const uint32_t *)w->data;
+    return 0;
+}
+
+/* _dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None): the
+ * primitive under cuarray.random's distributions (python/cuarray/random/). */
+static PyObject *
+Generator_dist(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames)
+{
+    static const char *const names[] = { "op", "size",  "dtype",  "a", "b",
+                                         "c",  "words", "device", NULL };
+    PyObject *v[8];
+    ca_rd_params prm;
+    const uint32_t *words = NULL;
+    if (ca_parse_args("_dist", args, nargs, kwnames, names, 8, 3, v) < 0) {
+        return NULL;
+    }
+    long op = PyLong_AsLong(v[0]);
+    if (op == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    int dt = ca_dtype_converter(v[2], CA_FLOAT64);
+    if (dt < 0) {
+        return NULL;
+    }
+    if (op < 0 || op >= CA_RD_COUNT ||
+        (ca_random_dist_discrete((int)op) ? dt != CA_INT64
+                                          : (dt != CA_FLOAT32 && dt != CA_FLOAT64))) {
+        PyErr_SetString(PyExc_ValueError, "_dist: unknown op or dtype");
+        return NULL;
+    }
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int nd = size_from_object(v[1], shape);
+    if (nd < 0) {
+        return NULL;
+    }
+    int device = device_arg(v[7]);
+    if (device == CA_DEVICE_ERROR) {
+        return NULL;
+    }
+    CaArray *out = new_output(dt, nd, shape, device);
+    if (out == NULL) {
+        return NULL;
+    }
+    uint64_t blocks = ca_random_dist_blocks((int)op, dt, out->size);
+    if (dist_param(v[3], out, &prm, 0) < 0 || dist_param(v[4], out, &prm, 1) < 0 ||
+        dist_param(v[5], out, &prm, 2) < 0 ||
+        dist_words(v[6], out, blocks, &words) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (out->size > 0) {
+        if (ca_run_random_dist(device, (int)op, out->data, out->size, dt, g->seed,
+                               g->offset, &prm, words, ca_current_stream(device)) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        g->offset += blocks;
+    }
+    return (PyObject *)out;
+}
+
 static PyObject *
 Generator_seed(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
                PyObject *kwnames)
@@ -568,6 +676,13 @@ static PyMethodDef generator_methods[] = {
       "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"
       "when high is None), without bias (Lemire's method). dtype: bool or any\n"
       "integer dtype." },
+    { "_dist", (PyCFunction)(void (*)(void))Generator_dist, FASTKW,
+      "_dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None)\n--\n\n"
+      "Samples of distribution `op` (an index into _core.random_dist_ops) with up\n"
+      "to three parameters, each a number or a C-contiguous float64 array of the\n"
+      "output's size on its device; `words` feeds another bit generator's output\n"
+      "(uint32, 4 per block) instead of Philox. The primitive under\n"
+      "cuarray.random's distributions." },
     { "seed", (PyCFunction)(void (*)(void))Generator_seed, FASTKW,
       "seed(seed=None)\n--\n\n"
       "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)." },
@@ -604,12 +719,201 @@ static PyType_Spec generator_spec = {
     .slots = generator_slots,
 };
 
+/* ======================================================================== */
+/* cuRAND generators (csrc/launch_rand.c): raw words for cuarray.random's bit */
+/* generators                                                                 */
+/* ======================================================================== */
+typedef struct {
+    PyObject_HEAD ca_curand_gen *gen;
+    int device;
+    int wide;
+    int quasi;
+    PyObject *kind;
+} CaCurand;
+
+static PyObject *
+Curand_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "kind", "device", "seed", "offset", NULL };
+    const char *kind;
+    PyObject *dev_obj = Py_None;
+    unsigned long long seed = 0, offset = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|OKK:CurandGenerator", kwlist, &kind,
+                                     &dev_obj, &seed, &offset)) {
+        return NULL;
+    }
+    int wide = 0, quasi = 0;
+    if (ca_curand_kind_info(kind, &wide, &quasi) < 0) {
+        return NULL;
+    }
+    int device = ca_device_from_object(dev_obj);
+    if (device == CA_DEVICE_ERROR || ca_use_device(device) < 0) {
+        return NULL;
+    }
+    CaCurand *c = (CaCurand *)type->tp_alloc(type, 0);
+    if (c == NULL) {
+        return NULL;
+    }
+    c->device = device;
+    c->wide = wide;
+    c->quasi = quasi;
+    c->kind = PyUnicode_FromString(kind);
+    if (c->kind == NULL ||
+        ca_run_curand_create(kind, device, seed, offset, &c->gen) < 0) {
+        Py_DECREF(c);
+        return NULL;
+    }
+    return (PyObject *)c;
+}
+
+static void
+Curand_dealloc(CaCurand *c)
+{
+    PyTypeObject *tp = Py_TYPE(c);
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    ca_curand_destroy(c->gen);
+    PyErr_Restore(et, ev, tb);
+    Py_XDECREF(c->kind);
+    tp->tp_free((PyObject *)c);
+    Py_DECREF(tp);
+}
+
+/* fill(out): out (C-contiguous, uint32 or, for the 64-bit kinds, uint64, on the
+ * generator's device) filled with the next words, on the current stream. */
+static PyObject *
+Curand_fill(CaCurand *c, PyObject *arg)
+{
+    if (!ca_array_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "fill: out must be a cuarray.ndarray");
+        return NULL;
+    }
+    CaArray *a = (CaArray *)arg;
+    int want = c->wide ? CA_UINT64 : CA_UINT32;
+    if (a->dtype != want || !(a->flags & CA_C_CONTIGUOUS) || a->device != c->device) {
+        PyErr_Format(PyExc_ValueError,
+                     "fill: out must be a C-contiguous %s array on the generator's "
+                     "device",
+                     c->wide ? "uint64" : "uint32");
+        return NULL;
+    }
+    if (ca_use_device(c->device) < 0 ||
+        ca_run_curand_generate(c->gen, a->data, a->size, c->wide,
+                               ca_current_stream(c->device)) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Curand_repr(CaCurand *c)
+{
+    return PyUnicode_FromFormat("CurandGenerator(%R, device=%d)", c->kind, c->device);
+}
+
+static PyObject *
+Curand_library_path(PyObject *cls, PyObject *unused)
+{
+    const char *p = ca_rand_library_path();
+    if (p == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(p);
+}
+
+static PyMethodDef curand_methods[] = {
+    { "library_path", (PyCFunction)Curand_library_path, METH_NOARGS | METH_CLASS,
+      "library_path()\n--\n\n"
+      "Where cuRAND was loaded from, or None when it has not been loaded." },
+    { "fill", (PyCFunction)Curand_fill, METH_O,
+      "fill(out)\n--\n\n"
+      "Fill `out` (C-contiguous uint32, or uint64 for the Sobol64 kinds, on the\n"
+      "generator's device) with the generator's next words, on the current\n"
+      "stream." },
+    { NULL, NULL, 0, NULL },
+};
+
+static PyMemberDef curand_members[] = {
+    { "kind", T_OBJECT_EX, offsetof(CaCurand, kind), READONLY, "cuRAND's generator" },
+    { "device", T_INT, offsetof(CaCurand, device), READONLY,
+      "the device ordinal, -1 for a host generator" },
+    { "wide", T_INT, offsetof(CaCurand, wide), READONLY, "1: 64-bit words" },
+    { "quasi", T_INT, offsetof(CaCurand, quasi), READONLY, "1: a quasi-random kind" },
+    { NULL, 0, 0, 0, NULL },
+};
+
+static PyType_Slot curand_slots[] = {
+    { Py_tp_new, Curand_new },
+    { Py_tp_dealloc, Curand_dealloc },
+    { Py_tp_repr, Curand_repr },
+    { Py_tp_methods, curand_methods },
+    { Py_tp_members, curand_members },
+    { Py_tp_doc,
+      "CurandGenerator(kind, device=None, seed=0, offset=0)\n--\n\n"
+      "One of cuRAND's generators ('XORWOW', 'MRG32k3a', 'MTGP32', 'MT19937',\n"
+      "'Philox4_32_10', 'Sobol32', 'ScrambledSobol32', 'Sobol64',\n"
+      "'ScrambledSobol64') on a GPU, or cuRAND's host generator for the cpu\n"
+      "device; cuRAND is loaded on first use. Quasi-random kinds have one\n"
+      "dimension and ignore the seed." },
+    { 0, NULL },
+};
+
+static PyType_Spec curand_spec = {
+    .name = "cuarray.random.CurandGenerator",
+    .basicsize = sizeof(CaCurand),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = curand_slots,
+};
+
 int
 ca_random_init(PyObject *m)
 {
     ca_st->generator_type =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &generator_spec, NULL);
     if (ca_st->generator_type == NULL) {
+        return -1;
+    }
+    static const char *const ops[CA_RD_COUNT] = {
+        "uniform",        "normal",
+        "lognormal",      "exponential",
+        "gumbel",         "laplace",
+        "logistic",       "pareto",
+        "power",          "rayleigh",
+        "weibull",        "standard_cauchy",
+        "triangular",     "geometric",
+        "gamma",          "beta",
+        "chisquare",      "f",
+        "standard_t",     "noncentral_chisquare",
+        "noncentral_f",   "vonmises",
+        "wald",           "poisson",
+        "binomial",       "negative_binomial",
+        "hypergeometric", "logseries",
+        "zipf",
+    };
+    PyObject *names = PyTuple_New(CA_RD_COUNT);
+    if (names == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < CA_RD_COUNT; i++) {
+        PyObject *s = PyUnicode_FromString(ops[i]);
+        if (s == NULL) {
+            Py_DECREF(names);
+            return -1;
+        }
+        PyTuple_SET_ITEM(names, i, s);
+    }
+    int rc = PyModule_AddObjectRef(m, "random_dist_ops", names);
+    Py_DECREF(names);
+    if (rc < 0) {
+        return -1;
+    }
+    PyObject *curand_type = PyType_FromModuleAndSpec(m, &curand_spec, NULL);
+    if (curand_type == NULL) {
+        return -1;
+    }
+    rc = PyModule_AddObjectRef(m, "CurandGenerator", curand_type);
+    Py_DECREF(curand_type);
+    if (rc < 0) {
         return -1;
     }
     return PyModule_AddObjectRef(m, "Generator", (PyObject *)ca_st->generator_type);

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 KERNELS_H = ROOT / "kernels" / "kernels.h"
 
-LAUNCH_LAYER = {"launch.c", "launch_blas.c", "launch_fft.c", "launch_solver.c"}
+LAUNCH_LAYER = {"launch.c", "launch_blas.c", "launch_fft.c", "launch_rand.c",
+                "launch_solver.c"}
 # What else may call the CUDA runtime, and which calls.
 ALLOWED_CUDA = {
     "pool_upstream.c": None,  # the pools' upstreams: cudaMalloc & co. (any call)
