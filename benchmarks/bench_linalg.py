@@ -179,4 +179,82 @@ CASES += [
         "numpy": _norm_setup,
     }, mode="gpu", unit="GB/s", work=NORM_N * 4.0, target=">= 4000",
         floor="~4200 (read bandwidth)"),
+
+
+# ---- issue 10, factorizations (python/cuarray/_linalg_factor.py over cuSOLVER): GPU
+# time per call, float32, beside CuPy's and PyTorch's linalg on the same data. Targets
+# from docs/TARGETS.md's breadth table (ms there, us here). cuarray's calls include the
+# info-flag check (a wait) where NumPy would raise; CuPy's do too.
+_FACTOR_SEED = 10
+
+
+def _factor_data(kind, n, batch=None):
+    rng = np.random.default_rng(_FACTOR_SEED)
+    shape = (n, n) if batch is None else (batch, n, n)
+    a = rng.standard_normal(shape, dtype=np.float32)
+    if kind == "spd":
+        a = (a @ np.swapaxes(a, -1, -2) + n * np.eye(n, dtype=np.float32)).astype(np.float32)
+    elif kind == "sym":
+        a = ((a + np.swapaxes(a, -1, -2)) / 2).astype(np.float32)
+    elif kind == "well":
+        a = (a + 2 * np.sqrt(n) * np.eye(n, dtype=np.float32)).astype(np.float32)
+    return a
+
+
+def _factor_setup(fn, kind, n, batch=None, rhs=None):
+    def setup(mod):
+        name = mod.__name__
+        if name == "cuarray" and not mod.cuda.is_available():
+            raise Skip("no GPU")
+        a = _factor_data(kind, n, batch)
+        b = None
+        if rhs is not None:
+            b = np.random.default_rng(1).standard_normal((n, rhs), dtype=np.float32)
+        if name == "torch":
+            ta = mod.as_tensor(a, device="cuda")
+            tb = None if b is None else mod.as_tensor(b, device="cuda")
+            call = {"solve": lambda: mod.linalg.solve(ta, tb),
+                    "inv": lambda: mod.linalg.inv(ta),
+                    "det": lambda: mod.linalg.det(ta),
+                    "cholesky": lambda: mod.linalg.cholesky(ta),
+                    "qr": lambda: mod.linalg.qr(ta),
+                    "svd": lambda: mod.linalg.svd(ta, full_matrices=False),
+                    "eigh": lambda: mod.linalg.eigh(ta)}[fn]
+            return call
+        da = mod.asarray(a)
+        db = None if b is None else mod.asarray(b)
+        la = mod.linalg
+        return {"solve": lambda: la.solve(da, db),
+                "inv": lambda: la.inv(da),
+                "det": lambda: la.det(da),
+                "cholesky": lambda: la.cholesky(da),
+                "qr": lambda: la.qr(da),
+                "svd": lambda: la.svd(da, full_matrices=False),
+                "eigh": lambda: la.eigh(da)}[fn]
+    return setup
+
+
+def _factor_case(title, fn, kind, n, target_us, batch=None, rhs=None, floor=None):
+    s = _factor_setup(fn, kind, n, batch, rhs)
+    return Case(title, {"cuarray": s, "cupy": s, "torch": s}, mode="gpu", unit="us",
+                target=f"<= {target_us:g}", floor=floor, repeats=5)
+
+
+CASES += [
+    _factor_case("solve 4096^2 float32, 16 rhs (us)", "solve", "well", 4096, 13900,
+                 rhs=16, floor="cuSOLVER Xgetrf + Xgetrs"),
+    _factor_case("inv 4096^2 float32 (us)", "inv", "well", 4096, 17100,
+                 floor="cuSOLVER Xgetrf + Xgetrs(I)"),
+    _factor_case("det 4096^2 float32 (us)", "det", "well", 4096, 11500,
+                 floor="cuSOLVER Xgetrf"),
+    _factor_case("cholesky 4096^2 float32 (us)", "cholesky", "spd", 4096, 1950,
+                 floor="cuSOLVER Xpotrf"),
+    _factor_case("qr 4096^2 float32 (us)", "qr", "gauss", 4096, 28500,
+                 floor="cuSOLVER Xgeqrf + orgqr"),
+    _factor_case("svd 2048^2 float32, reduced (us)", "svd", "gauss", 2048, 220000,
+                 floor="cuSOLVER Xgesvd"),
+    _factor_case("eigh 2048^2 float32 (us)", "eigh", "sym", 2048, 30700,
+                 floor="cuSOLVER Xsyevd"),
+    _factor_case("inv of 4096 stacked 16x16 float32 (us)", "inv", "well", 16, 167,
+                 batch=4096, floor="cuBLAS getrfBatched + getriBatched"),
 ]

@@ -48,6 +48,7 @@ typedef struct {
     PyObject *CUBLASError;      /* subclass of CUDAError */
     PyObject *CURANDError;      /* subclass of CUDAError */
     PyObject *CUFFTError;       /* subclass of CUDAError */
+    PyObject *CUSOLVERError;    /* subclass of CUDAError */
     /* NumPy dtype objects per ca_dtype (dtype.c) */
     PyArray_Descr *descr[CA_NTYPES];
     /* interned strings, attribute names used on hot paths (module.c) */
@@ -80,6 +81,8 @@ int ca_fusion_init(PyObject *m);      /* fusion.c */
 int ca_sort_init(PyObject *m);        /* sort.c: sort, argsort, searchsorted, ... */
 int ca_fft_init(PyObject *m);         /* fft.c */
 int ca_format_init(PyObject *m);      /* format.c: repr, str, pickling */
+/* linalg_solver.c: the cuSOLVER primitive of cuarray.linalg */
+int ca_linalg_solver_init(PyObject *m);
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -95,11 +98,12 @@ int ca_cuda_error_int(int status, const char *call);
 int ca_cuda_error_hint(int status, const char *call, const char *hint);
 /* The runtime's description of a CUDA status (never NULL). */
 const char *ca_cuda_status_text(int status);
-/* cuBLAS / cuRAND / cuFFT statuses -> CUBLASError / CURANDError / CUFFTError
- * (CUFFT_ALLOC_FAILED -> OutOfMemoryError). */
+/* cuBLAS / cuRAND / cuFFT / cuSOLVER statuses -> CUBLASError / CURANDError /
+ * CUFFTError / CUSOLVERError (the ALLOC_FAILED statuses -> OutOfMemoryError). */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
 int ca_cufft_error(int status, const char *call);
+int ca_cusolver_error(int status, const char *call);
 /* For deallocators and capsule deleters: never raises. Ignores
  * cudaErrorCudartUnloading (interpreter exit); reports anything else through
  * PyErr_WriteUnraisable. */

@@ -1,8 +1,10 @@
 /*
- * dynlib.c: load cuBLAS, cuFFT and cuRAND on first use (see dynlib.h for why).
+ * dynlib.c: load cuBLAS, cuFFT, cuRAND and cuSOLVER on first use (see dynlib.h for
+ * why).
  *
  * Where it looks for a library, in order:
- *   1. its soname ("libcublas.so.13", "libcufft.so.12": CUDA 13 ships cuFFT 12)
+ *   1. its soname ("libcublas.so.13", "libcufft.so.12", "libcusolver.so.12": CUDA 13
+ *      ships cuFFT 12 and cuSOLVER 12)
  *      through the dynamic loader's own search (an already loaded copy, e.g.
  *      CuPy's or PyTorch's, LD_LIBRARY_PATH, ld.so.cache);
  *   2. the toolkit cuarray was built against (CA_CUDA_LIB_DIR), and
@@ -61,6 +63,61 @@ CA_CHECK_SIG(cufftExecD2Z, ca_cufftExecD2Z_fn);
 CA_CHECK_SIG(cufftExecC2R, ca_cufftExecC2R_fn);
 CA_CHECK_SIG(cufftExecZ2D, ca_cufftExecZ2D_fn);
 CA_CHECK_SIG(cufftGetVersion, ca_cufftGetVersion_fn);
+CA_CHECK_SIG(cusolverDnCreate, ca_cusolverDnCreate_fn);
+CA_CHECK_SIG(cusolverDnSetStream, ca_cusolverDnSetStream_fn);
+CA_CHECK_SIG(cusolverDnCreateParams, ca_cusolverDnCreateParams_fn);
+CA_CHECK_SIG(cusolverGetVersion, ca_cusolverGetVersion_fn);
+CA_CHECK_SIG(cusolverDnXgetrf_bufferSize, ca_cusolverDnXgetrf_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXgetrf, ca_cusolverDnXgetrf_fn);
+CA_CHECK_SIG(cusolverDnXgetrs, ca_cusolverDnXgetrs_fn);
+CA_CHECK_SIG(cusolverDnXpotrf_bufferSize, ca_cusolverDnXpotrf_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXpotrf, ca_cusolverDnXpotrf_fn);
+CA_CHECK_SIG(cusolverDnXgeqrf_bufferSize, ca_cusolverDnXgeqrf_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXgeqrf, ca_cusolverDnXgeqrf_fn);
+CA_CHECK_SIG(cusolverDnXsyevd_bufferSize, ca_cusolverDnXsyevd_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXsyevd, ca_cusolverDnXsyevd_fn);
+CA_CHECK_SIG(cusolverDnXsyevBatched_bufferSize,
+             ca_cusolverDnXsyevBatched_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXsyevBatched, ca_cusolverDnXsyevBatched_fn);
+CA_CHECK_SIG(cusolverDnXgesvd_bufferSize, ca_cusolverDnXgesvd_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXgesvd, ca_cusolverDnXgesvd_fn);
+CA_CHECK_SIG(cusolverDnXgeev_bufferSize, ca_cusolverDnXgeev_bufferSize_fn);
+CA_CHECK_SIG(cusolverDnXgeev, ca_cusolverDnXgeev_fn);
+/* The typed families: the header's declaration with the element type T. */
+#define CA_POTRFB_T(T)                                                                 \
+    cusolverStatus_t (*)(cusolverDnHandle_t, cublasFillMode_t, int, T **, int, int *,  \
+                         int)
+#define CA_ORGQR_BS_T(T)                                                               \
+    cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, const T *, int, const T *, \
+                         int *)
+#define CA_ORGQR_T(T)                                                                  \
+    cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, T *, int, const T *, T *,  \
+                         int, int *)
+#define CA_GETRFB_T(T)                                                                 \
+    cublasStatus_t (*)(cublasHandle_t, int, T *const *, int, int *, int *, int)
+#define CA_GETRIB_T(T)                                                                 \
+    cublasStatus_t (*)(cublasHandle_t, int, const T *const *, int, const int *,        \
+                       T *const *, int, int *, int)
+#define CA_GETRSB_T(T)                                                                 \
+    cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const T *const *,  \
+                       int, const int *, T *const *, int, int *, int)
+#define CA_CHECK_TYPED(S, D, C, Z, MAC)                                                \
+    CA_CHECK_SIG(S, MAC(float));                                                       \
+    CA_CHECK_SIG(D, MAC(double));                                                      \
+    CA_CHECK_SIG(C, MAC(cuComplex));                                                   \
+    CA_CHECK_SIG(Z, MAC(cuDoubleComplex))
+CA_CHECK_TYPED(cusolverDnSpotrfBatched, cusolverDnDpotrfBatched,
+               cusolverDnCpotrfBatched, cusolverDnZpotrfBatched, CA_POTRFB_T);
+CA_CHECK_TYPED(cusolverDnSorgqr_bufferSize, cusolverDnDorgqr_bufferSize,
+               cusolverDnCungqr_bufferSize, cusolverDnZungqr_bufferSize, CA_ORGQR_BS_T);
+CA_CHECK_TYPED(cusolverDnSorgqr, cusolverDnDorgqr, cusolverDnCungqr, cusolverDnZungqr,
+               CA_ORGQR_T);
+CA_CHECK_TYPED(cublasSgetrfBatched, cublasDgetrfBatched, cublasCgetrfBatched,
+               cublasZgetrfBatched, CA_GETRFB_T);
+CA_CHECK_TYPED(cublasSgetriBatched, cublasDgetriBatched, cublasCgetriBatched,
+               cublasZgetriBatched, CA_GETRIB_T);
+CA_CHECK_TYPED(cublasSgetrsBatched, cublasDgetrsBatched, cublasCgetrsBatched,
+               cublasZgetrsBatched, CA_GETRSB_T);
 CA_CHECK_SIG(curandCreateGenerator, ca_curandCreateGenerator_fn);
 CA_CHECK_SIG(curandCreateGeneratorHost, ca_curandCreateGenerator_fn);
 CA_CHECK_SIG(curandDestroyGenerator, ca_curandDestroyGenerator_fn);
@@ -78,6 +135,7 @@ CA_CHECK_SIG(curandGetVersion, ca_curandGetVersion_fn);
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
 #define CA_CUBLASLT_SONAME "libcublasLt.so.13"
 #define CA_CUFFT_SONAME    "libcufft.so.12"
+#define CA_CUSOLVER_SONAME "libcusolver.so.12"
 #define CA_CURAND_SONAME   "libcurand.so.10"
 
 typedef struct {
@@ -103,6 +161,8 @@ typedef struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static ca_cublas_api api;
 static ca_cufft_api fft_api;
+static ca_cusolver_api solver_api;
+static ca_cublas_lu_api lu_api;
 static ca_curand_api rand_api;
 
 static const lib_sym cublas_syms[] = {
@@ -139,20 +199,68 @@ static const lib_sym cufft_syms[] = {
     { "cufftGetVersion", (void **)&fft_api.GetVersion },
 };
 
-static const lib_sym curand_syms[] = {
-    { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
-    { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
-    { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
-    { "curandSetPseudoRandomGeneratorSeed",
-      (void **)&rand_api.SetPseudoRandomGeneratorSeed },
-    { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
-    { "curandSetQuasiRandomGeneratorDimensions",
-      (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
-    { "curandSetStream", (void **)&rand_api.SetStream },
-    { "curandGenerate", (void **)&rand_api.Generate },
-    { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
-    { "curandGetVersion", (void **)&rand_api.GetVersion },
+static const lib_sym cusolver_syms[] = {
+    { "cusolverDnCreate", (void **)&solver_api.Create },
+    { "cusolverDnSetStream", (void **)&solver_api.SetStream },
+    { "cusolverDnCreateParams", (void **)&solver_api.CreateParams },
+    { "cusolverGetVersion", (void **)&solver_api.GetVersion },
+    { "cusolverDnXgetrf_bufferSize", (void **)&solver_api.Xgetrf_bufferSize },
+    { "cusolverDnXgetrf", (void **)&solver_api.Xgetrf },
+    { "cusolverDnXgetrs", (void **)&solver_api.Xgetrs },
+    { "cusolverDnXpotrf_bufferSize", (void **)&solver_api.Xpotrf_bufferSize },
+    { "cusolverDnXpotrf", (void **)&solver_api.Xpotrf },
+    { "cusolverDnXgeqrf_bufferSize", (void **)&solver_api.Xgeqrf_bufferSize },
+    { "cusolverDnXgeqrf", (void **)&solver_api.Xgeqrf },
+    { "cusolverDnXsyevd_bufferSize", (void **)&solver_api.Xsyevd_bufferSize },
+    { "cusolverDnXsyevd", (void **)&solver_api.Xsyevd },
+    { "cusolverDnXsyevBatched_bufferSize",
+      (void **)&solver_api.XsyevBatched_bufferSize },
+    { "cusolverDnXsyevBatched", (void **)&solver_api.XsyevBatched },
+    { "cusolverDnXgesvd_bufferSize", (void **)&solver_api.Xgesvd_bufferSize },
+    { "cusolverDnXgesvd", (void **)&solver_api.Xgesvd },
+    { "cusolverDnXgeev_bufferSize", (void **)&solver_api.Xgeev_bufferSize },
+    { "cusolverDnXgeev", (void **)&solver_api.Xgeev },
+    { "cusolverDnSpotrfBatched", (void **)&solver_api.potrfBatched[0] },
+    { "cusolverDnDpotrfBatched", (void **)&solver_api.potrfBatched[1] },
+    { "cusolverDnCpotrfBatched", (void **)&solver_api.potrfBatched[2] },
+    { "cusolverDnZpotrfBatched", (void **)&solver_api.potrfBatched[3] },
+    { "cusolverDnSorgqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[0] },
+    { "cusolverDnDorgqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[1] },
+    { "cusolverDnCungqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[2] },
+    { "cusolverDnZungqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[3] },
+    { "cusolverDnSorgqr", (void **)&solver_api.orgqr[0] },
+    { "cusolverDnDorgqr", (void **)&solver_api.orgqr[1] },
+    { "cusolverDnCungqr", (void **)&solver_api.orgqr[2] },
+    { "cusolverDnZungqr", (void **)&solver_api.orgqr[3] },
 };
+
+static const lib_sym cublas_lu_syms[] = {
+    { "cublasSgetrfBatched", (void **)&lu_api.getrfBatched[0] },
+    { "cublasDgetrfBatched", (void **)&lu_api.getrfBatched[1] },
+    { "cublasCgetrfBatched", (void **)&lu_api.getrfBatched[2] },
+    { "cublasZgetrfBatched", (void **)&lu_api.getrfBatched[3] },
+    { "cublasSgetriBatched", (void **)&lu_api.getriBatched[0] },
+    { "cublasDgetriBatched", (void **)&lu_api.getriBatched[1] },
+    { "cublasCgetriBatched", (void **)&lu_api.getriBatched[2] },
+    { "cublasZgetriBatched", (void **)&lu_api.getriBatched[3] },
+    { "cublasSgetrsBatched", (void **)&lu_api.getrsBatched[0] },
+    { "cublasDgetrsBatched", (void **)&lu_api.getrsBatched[1] },
+    { "cublasCgetrsBatched", (void **)&lu_api.getrsBatched[2] },
+    { "cublasZgetrsBatched", (void **)&lu_api.getrsBatched[3] },
+    static const lib_sym curand_syms[] = {
+        { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
+        { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
+        { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
+        { "curandSetPseudoRandomGeneratorSeed",
+          (void **)&rand_api.SetPseudoRandomGeneratorSeed },
+        { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
+        { "curandSetQuasiRandomGeneratorDimensions",
+          (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
+        { "curandSetStream", (void **)&rand_api.SetStream },
+        { "curandGenerate", (void **)&rand_api.Generate },
+        { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
+        { "curandGetVersion", (void **)&rand_api.GetVersion },
+    };
 
 static lib_desc curand_lib = {
     "cuRAND",
@@ -191,6 +299,38 @@ static lib_desc cufft_lib = {
     "CUDA 13)",
     cufft_syms,
     sizeof(cufft_syms) / sizeof(cufft_syms[0]),
+    0,
+    "",
+    "",
+};
+
+/* cuSOLVER needs cuBLAS, cuBLASLt, cuSPARSE and nvJitLink: the toolkit's copy
+ * finds them through its RUNPATH ($ORIGIN), NVIDIA's wheels through theirs;
+ * cuBLAS is loaded first all the same (ca_cusolver()). */
+static lib_desc cusolver_lib = {
+    "cuSOLVER",
+    CA_CUSOLVER_SONAME,
+    NULL,
+    "nvidia/cusolver/lib",
+    "Install cuSOLVER for CUDA 13 (the CUDA toolkit, or NVIDIA's cuSOLVER wheel for "
+    "CUDA 13)",
+    cusolver_syms,
+    sizeof(cusolver_syms) / sizeof(cusolver_syms[0]),
+    0,
+    "",
+    "",
+};
+
+/* cuBLAS again (the loader hands back the same copy), for the LU table. */
+static lib_desc cublas_lu_lib = {
+    "cuBLAS",
+    CA_CUBLAS_SONAME,
+    CA_CUBLASLT_SONAME,
+    "nvidia/cublas/lib",
+    "Install cuBLAS for CUDA 13 (the CUDA toolkit, or NVIDIA's cuBLAS wheel for "
+    "CUDA 13)",
+    cublas_lu_syms,
+    sizeof(cublas_lu_syms) / sizeof(cublas_lu_syms[0]),
     0,
     "",
     "",
@@ -418,6 +558,29 @@ ca_cufft_path(void)
                : NULL;
 }
 
+const ca_cusolver_api *
+ca_cusolver(void)
+{
+    if (load_lib(&cublas_lib) < 0) {
+        return NULL;
+    }
+    return load_lib(&cusolver_lib) < 0 ? NULL : &solver_api;
+}
+
+const char *
+ca_cusolver_path(void)
+{
+    return __atomic_load_n(&cusolver_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? cusolver_lib.loaded_from
+               : NULL;
+}
+
+const ca_cublas_lu_api *
+ca_cublas_lu(void)
+{
+    return load_lib(&cublas_lu_lib) < 0 ? NULL : &lu_api;
+}
+
 const ca_curand_api *
 ca_curand(void)
 {
@@ -436,6 +599,12 @@ ca_curand_path(void)
 
 const char *
 ca_curand_path(void)
+{
+    return NULL;
+}
+
+const char *
+ca_cusolver_path(void)
 {
     return NULL;
 }

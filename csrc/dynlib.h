@@ -1,5 +1,5 @@
 /*
- * dynlib.h: cuBLAS, cuFFT and cuRAND, loaded on first use (csrc/dynlib.c).
+ * dynlib.h: cuBLAS, cuFFT, cuRAND and cuSOLVER, loaded on first use (csrc/dynlib.c).
  *
  * cuarray does not link cuBLAS: linked, it costs every `import cuarray` about
  * 0.36 s and 217 MB of resident memory, used or not (cuFFT, 280 MB on disk,
@@ -17,6 +17,7 @@
 #if CA_HAVE_CUDA
 #include <cublas_api.h>
 #include <cufft.h>
+#include <cusolverDn.h>
 #include <curand.h>
 
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
@@ -152,6 +153,163 @@ typedef struct {
 /* The cuFFT table, loaded on the first call as ca_cublas(). */
 const ca_cufft_api *ca_cufft(void);
 
+/* ---- cuSOLVER (dense) and cuBLAS's batched LU, for linalg (launch_solver.c) ---- */
+/* The 64-bit generic API (cusolverDnX*) takes cudaDataType arguments, so one
+ * pointer serves every precision. The typed families (cuBLAS's getrfBatched &
+ * co., cusolverDn?potrfBatched, ?orgqr / ?ungqr) have one function per
+ * precision whose element pointers differ only in type: the table holds them
+ * as `void *` element pointers in precision order (S, D, C, Z), and dynlib.c
+ * checks each against the header's typed declaration. */
+typedef cusolverStatus_t (*ca_cusolverDnCreate_fn)(cusolverDnHandle_t *handle);
+typedef cusolverStatus_t (*ca_cusolverDnSetStream_fn)(cusolverDnHandle_t handle,
+                                                      cudaStream_t streamId);
+typedef cusolverStatus_t (*ca_cusolverDnCreateParams_fn)(cusolverDnParams_t *params);
+typedef cusolverStatus_t (*ca_cusolverGetVersion_fn)(int *version);
+typedef cusolverStatus_t (*ca_cusolverDnXgetrf_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n,
+    cudaDataType dataTypeA, const void *A, int64_t lda, cudaDataType computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+typedef cusolverStatus_t (*ca_cusolverDnXgetrf_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n,
+    cudaDataType dataTypeA, void *A, int64_t lda, int64_t *ipiv,
+    cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+typedef cusolverStatus_t (*ca_cusolverDnXgetrs_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cublasOperation_t trans,
+    int64_t n, int64_t nrhs, cudaDataType dataTypeA, const void *A, int64_t lda,
+    const int64_t *ipiv, cudaDataType dataTypeB, void *B, int64_t ldb, int *info);
+typedef cusolverStatus_t (*ca_cusolverDnXpotrf_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo,
+    int64_t n, cudaDataType dataTypeA, const void *A, int64_t lda,
+    cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+    size_t *workspaceInBytesOnHost);
+typedef cusolverStatus_t (*ca_cusolverDnXpotrf_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo,
+    int64_t n, cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType computeType,
+    void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost,
+    size_t workspaceInBytesOnHost, int *info);
+typedef cusolverStatus_t (*ca_cusolverDnXgeqrf_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n,
+    cudaDataType dataTypeA, const void *A, int64_t lda, cudaDataType dataTypeTau,
+    const void *tau, cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+    size_t *workspaceInBytesOnHost);
+typedef cusolverStatus_t (*ca_cusolverDnXgeqrf_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n,
+    cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeTau, void *tau,
+    cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+typedef cusolverStatus_t (*ca_cusolverDnXsyevd_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz,
+    cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, const void *A,
+    int64_t lda, cudaDataType dataTypeW, const void *W, cudaDataType computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost);
+typedef cusolverStatus_t (*ca_cusolverDnXsyevd_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz,
+    cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+    cudaDataType dataTypeW, void *W, cudaDataType computeType, void *bufferOnDevice,
+    size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+    int *info);
+typedef cusolverStatus_t (*ca_cusolverDnXsyevBatched_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz,
+    cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, const void *A,
+    int64_t lda, cudaDataType dataTypeW, const void *W, cudaDataType computeType,
+    size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost,
+    int64_t batchSize);
+typedef cusolverStatus_t (*ca_cusolverDnXsyevBatched_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz,
+    cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+    cudaDataType dataTypeW, void *W, cudaDataType computeType, void *bufferOnDevice,
+    size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+    int *info, int64_t batchSize);
+typedef cusolverStatus_t (*ca_cusolverDnXgesvd_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, signed char jobu,
+    signed char jobvt, int64_t m, int64_t n, cudaDataType dataTypeA, const void *A,
+    int64_t lda, cudaDataType dataTypeS, const void *S, cudaDataType dataTypeU,
+    const void *U, int64_t ldu, cudaDataType dataTypeVT, const void *VT, int64_t ldvt,
+    cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+    size_t *workspaceInBytesOnHost);
+typedef cusolverStatus_t (*ca_cusolverDnXgesvd_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, signed char jobu,
+    signed char jobvt, int64_t m, int64_t n, cudaDataType dataTypeA, void *A,
+    int64_t lda, cudaDataType dataTypeS, void *S, cudaDataType dataTypeU, void *U,
+    int64_t ldu, cudaDataType dataTypeVT, void *VT, int64_t ldvt,
+    cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+    void *bufferOnHost, size_t workspaceInBytesOnHost, int *info);
+typedef cusolverStatus_t (*ca_cusolverDnXgeev_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+    cusolverEigMode_t jobvr, int64_t n, cudaDataType dataTypeA, const void *A,
+    int64_t lda, cudaDataType dataTypeW, const void *W, cudaDataType dataTypeVL,
+    const void *VL, int64_t ldvl, cudaDataType dataTypeVR, const void *VR, int64_t ldvr,
+    cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+    size_t *workspaceInBytesOnHost);
+typedef cusolverStatus_t (*ca_cusolverDnXgeev_fn)(
+    cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+    cusolverEigMode_t jobvr, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+    cudaDataType dataTypeW, void *W, cudaDataType dataTypeVL, void *VL, int64_t ldvl,
+    cudaDataType dataTypeVR, void *VR, int64_t ldvr, cudaDataType computeType,
+    void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost,
+    size_t workspaceInBytesOnHost, int *info);
+/* The typed families, with `void *` for the element pointers. */
+typedef cusolverStatus_t (*ca_potrfBatched_fn)(cusolverDnHandle_t handle,
+                                               cublasFillMode_t uplo, int n,
+                                               void *Aarray[], int lda, int *infoArray,
+                                               int batchSize);
+typedef cusolverStatus_t (*ca_orgqr_bufferSize_fn)(cusolverDnHandle_t handle, int m,
+                                                   int n, int k, const void *A, int lda,
+                                                   const void *tau, int *lwork);
+typedef cusolverStatus_t (*ca_orgqr_fn)(cusolverDnHandle_t handle, int m, int n, int k,
+                                        void *A, int lda, const void *tau, void *work,
+                                        int lwork, int *info);
+typedef cublasStatus_t (*ca_getrfBatched_fn)(cublasHandle_t handle, int n,
+                                             void *const A[], int lda, int *P,
+                                             int *info, int batchSize);
+typedef cublasStatus_t (*ca_getriBatched_fn)(cublasHandle_t handle, int n,
+                                             const void *const A[], int lda,
+                                             const int *P, void *const C[], int ldc,
+                                             int *info, int batchSize);
+typedef cublasStatus_t (*ca_getrsBatched_fn)(cublasHandle_t handle,
+                                             cublasOperation_t trans, int n, int nrhs,
+                                             const void *const Aarray[], int lda,
+                                             const int *devIpiv, void *const Barray[],
+                                             int ldb, int *info, int batchSize);
+
+typedef struct {
+    ca_cusolverDnCreate_fn Create;
+    ca_cusolverDnSetStream_fn SetStream;
+    ca_cusolverDnCreateParams_fn CreateParams;
+    ca_cusolverGetVersion_fn GetVersion;
+    ca_cusolverDnXgetrf_bufferSize_fn Xgetrf_bufferSize;
+    ca_cusolverDnXgetrf_fn Xgetrf;
+    ca_cusolverDnXgetrs_fn Xgetrs;
+    ca_cusolverDnXpotrf_bufferSize_fn Xpotrf_bufferSize;
+    ca_cusolverDnXpotrf_fn Xpotrf;
+    ca_cusolverDnXgeqrf_bufferSize_fn Xgeqrf_bufferSize;
+    ca_cusolverDnXgeqrf_fn Xgeqrf;
+    ca_cusolverDnXsyevd_bufferSize_fn Xsyevd_bufferSize;
+    ca_cusolverDnXsyevd_fn Xsyevd;
+    ca_cusolverDnXsyevBatched_bufferSize_fn XsyevBatched_bufferSize;
+    ca_cusolverDnXsyevBatched_fn XsyevBatched;
+    ca_cusolverDnXgesvd_bufferSize_fn Xgesvd_bufferSize;
+    ca_cusolverDnXgesvd_fn Xgesvd;
+    ca_cusolverDnXgeev_bufferSize_fn Xgeev_bufferSize;
+    ca_cusolverDnXgeev_fn Xgeev;
+    ca_potrfBatched_fn potrfBatched[4];         /* S D C Z */
+    ca_orgqr_bufferSize_fn orgqr_bufferSize[4]; /* S D orgqr, C Z ungqr */
+    ca_orgqr_fn orgqr[4];
+} ca_cusolver_api;
+
+/* cuBLAS's batched LU (the same library as ca_cublas(), its own table). */
+typedef struct {
+    ca_getrfBatched_fn getrfBatched[4]; /* S D C Z */
+    ca_getriBatched_fn getriBatched[4];
+    ca_getrsBatched_fn getrsBatched[4];
+} ca_cublas_lu_api;
+
+/* The cuSOLVER table, loaded on the first call as ca_cublas() (cuBLAS first,
+ * which cuSOLVER depends on). */
+const ca_cusolver_api *ca_cusolver(void);
+/* cuBLAS's batched LU functions (loads cuBLAS on the first call). */
+const ca_cublas_lu_api *ca_cublas_lu(void);
 /* ---- cuRAND (csrc/launch_rand.c) ---- */
 typedef curandStatus_t (*ca_curandCreateGenerator_fn)(curandGenerator_t *generator,
                                                       curandRngType_t rng_type);
@@ -187,6 +345,9 @@ typedef struct {
 /* The cuRAND table, loaded on the first call as ca_cublas(). */
 const ca_curand_api *ca_curand(void);
 #endif /* CA_HAVE_CUDA */
+
+/* Where cuSOLVER was loaded from, or NULL if it is not loaded (never loads). */
+const char *ca_cusolver_path(void);
 
 /* The path cuBLAS was loaded from, or NULL if it is not loaded (never loads;
  * NULL in host-only builds). */

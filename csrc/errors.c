@@ -1,10 +1,10 @@
 /*
- * errors.c: every CUDA, cuBLAS, cuRAND, cuFFT and kernel status becomes a Python
+ * errors.c: every CUDA, cuBLAS, cuRAND, cuFFT, cuSOLVER and kernel status becomes a Python
  * exception here, in one place.
  *
  * CUDAError (a RuntimeError) carries .status, .name, .text and .call, so code
  * can branch on the status and a user can see which call failed. cuBLAS,
- * cuRAND and cuFFT statuses have their own subclasses with their own name tables (their
+ * cuRAND, cuFFT and cuSOLVER statuses have their own subclasses with their own name tables (their
  * numbers overlap the runtime's). Out of device memory is an
  * OutOfMemoryError, a MemoryError, so `except MemoryError` works as in NumPy.
  */
@@ -80,6 +80,27 @@ static const ca_status_name cufft_names[] = {
     { 18, "CUFFT_NVRTC_FAILURE", "an NVRTC failure inside cuFFT" },
     { 19, "CUFFT_NVJITLINK_FAILURE", "an nvJitLink failure inside cuFFT" },
     { 20, "CUFFT_NVSHMEM_FAILURE", "an NVSHMEM failure inside cuFFT" },
+    { 0, NULL, NULL },
+};
+
+/* Numbers from cusolver_common.h (cusolverStatus_t). */
+static const ca_status_name cusolver_names[] = {
+    { 1, "CUSOLVER_STATUS_NOT_INITIALIZED",
+      "the cuSOLVER library was not initialized" },
+    { 2, "CUSOLVER_STATUS_ALLOC_FAILED", "resource allocation failed inside cuSOLVER" },
+    { 3, "CUSOLVER_STATUS_INVALID_VALUE",
+      "an unsupported value or parameter was passed" },
+    { 4, "CUSOLVER_STATUS_ARCH_MISMATCH",
+      "the function needs a feature absent from this GPU" },
+    { 5, "CUSOLVER_STATUS_MAPPING_ERROR", "an access to GPU memory space failed" },
+    { 6, "CUSOLVER_STATUS_EXECUTION_FAILED", "the GPU program failed to execute" },
+    { 7, "CUSOLVER_STATUS_INTERNAL_ERROR", "an internal cuSOLVER operation failed" },
+    { 8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED",
+      "the matrix type is not supported" },
+    { 9, "CUSOLVER_STATUS_NOT_SUPPORTED", "the operation is not supported" },
+    { 10, "CUSOLVER_STATUS_ZERO_PIVOT", "a zero pivot was met" },
+    { 11, "CUSOLVER_STATUS_INVALID_LICENSE", "the license is invalid" },
+    { 31, "CUSOLVER_STATUS_INVALID_WORKSPACE", "the workspace is invalid" },
     { 0, NULL, NULL },
 };
 
@@ -283,6 +304,19 @@ ca_cufft_error(int status, const char *call)
     return library_error(ca_st->CUFFTError, cufft_names, "cuFFT", status, call);
 }
 
+int
+ca_cusolver_error(int status, const char *call)
+{
+    if (status == 2) {
+        /* As cudaErrorMemoryAllocation: `except MemoryError` works. */
+        return raise_status(ca_st->OutOfMemoryError, status,
+                            "CUSOLVER_STATUS_ALLOC_FAILED", cusolver_names[1].text,
+                            call, NULL);
+    }
+    return library_error(ca_st->CUSOLVERError, cusolver_names, "cuSOLVER", status,
+                         call);
+}
+
 void
 ca_cuda_warn_unraisable(int status, const char *call)
 {
@@ -319,6 +353,9 @@ raise_cuda_error(PyObject *self, PyObject *args)
     else if (strcmp(lib, "cufft") == 0) {
         ca_cufft_error(status, call);
     }
+    else if (strcmp(lib, "cusolver") == 0) {
+        ca_cusolver_error(status, call);
+    }
     else if (strcmp(lib, "unraisable") == 0) {
         ca_cuda_warn_unraisable(status, call);
         Py_RETURN_NONE;
@@ -333,8 +370,8 @@ static PyMethodDef errors_methods[] = {
     { "_raise_cuda_error", raise_cuda_error, METH_VARARGS,
       "_raise_cuda_error(status, call, lib='cuda')\n--\n\n"
       "Test hook: raise the exception cuarray raises for `status` returned by `call`.\n"
-      "lib is 'cuda', 'cublas', 'curand', 'cufft' or 'unraisable' (reports, returns\n"
-      "None)." },
+      "lib is 'cuda', 'cublas', 'curand', 'cufft', 'cusolver' or 'unraisable'\n"
+      "(reports, returns None)." },
     { NULL, NULL, 0, NULL },
 };
 
@@ -395,11 +432,19 @@ ca_errors_init(PyObject *m)
     if (ca_st->CUFFTError == NULL) {
         return -1;
     }
+    ca_st->CUSOLVERError = new_exception(
+        "cuarray.cuda.CUSOLVERError",
+        "A cuSOLVER call failed (status is a cusolverStatus_t); a CUDAError.",
+        ca_st->CUDAError);
+    if (ca_st->CUSOLVERError == NULL) {
+        return -1;
+    }
     if (PyModule_AddObjectRef(m, "CUDAError", ca_st->CUDAError) < 0 ||
         PyModule_AddObjectRef(m, "OutOfMemoryError", ca_st->OutOfMemoryError) < 0 ||
         PyModule_AddObjectRef(m, "CUBLASError", ca_st->CUBLASError) < 0 ||
         PyModule_AddObjectRef(m, "CURANDError", ca_st->CURANDError) < 0 ||
-        PyModule_AddObjectRef(m, "CUFFTError", ca_st->CUFFTError) < 0) {
+        PyModule_AddObjectRef(m, "CUFFTError", ca_st->CUFFTError) < 0 ||
+        PyModule_AddObjectRef(m, "CUSOLVERError", ca_st->CUSOLVERError) < 0) {
         return -1;
     }
     return PyModule_AddFunctions(m, errors_methods);

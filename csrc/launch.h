@@ -1,6 +1,7 @@
 /*
  * launch.h: the launch layer (launch.c for kernels and the CUDA runtime,
- * launch_blas.c for cuBLAS, launch_fft.c for cuFFT). It is the only code in
+ * launch_blas.c for cuBLAS, launch_fft.c for cuFFT, launch_solver.c for
+ * cuSOLVER). It is the only code in
  * csrc/ that enqueues GPU work, waits for it, records or waits on events, or
  * copies memory, and the only code that calls the CUDA runtime or an NVIDIA
  * library, apart from the pools' upstreams (pool_upstream.c) and the status
@@ -236,6 +237,61 @@ int ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int
 int ca_blas_load(void);
 /* Where cuBLAS was loaded from; NULL when not loaded (never loads). */
 const char *ca_blas_path(void);
+/* The device's cuBLAS handle (a cublasHandle_t), pointed at `stream` with its
+ * workspace: for launch_solver.c's batched LU. NULL with an exception. */
+void *ca_blas_handle(int device, ca_stream_t stream);
+
+/* ---- cuSOLVER and cuBLAS's batched LU (launch_solver.c) --------------------------- */
+enum {
+    CA_SOLVER_GETRF = 0,          /* LU, int64 pivots (64-bit API), per matrix */
+    CA_SOLVER_GETRS = 1,          /* solve with getrf's LU: B <- op(A)^-1 B */
+    CA_SOLVER_POTRF = 2,          /* Cholesky, per matrix */
+    CA_SOLVER_GEQRF = 3,          /* QR: reflectors in A, tau in w */
+    CA_SOLVER_ORGQR = 4,          /* Q (m x n) from k reflectors and tau (w) */
+    CA_SOLVER_SYEVD = 5,          /* Hermitian eigenproblem, per matrix */
+    CA_SOLVER_SYEV_BATCHED = 6,   /* the same, one call for the stack */
+    CA_SOLVER_GESVD = 7,          /* SVD (m >= n): S in w, U in b, VT in c */
+    CA_SOLVER_GEEV = 8,           /* eigenvalues in w, right eigenvectors in b */
+    CA_SOLVER_POTRF_BATCHED = 9,  /* Cholesky, one call for the stack */
+    CA_SOLVER_GETRF_BATCHED = 10, /* cuBLAS: LU, int32 pivots */
+    CA_SOLVER_GETRI_BATCHED = 11, /* cuBLAS: inverse into b from getrf's LU */
+    CA_SOLVER_GETRS_BATCHED = 12, /* cuBLAS: solve with getrf's LU */
+};
+/* One cuSOLVER (or batched cuBLAS) operation over a stack of `batch`
+ * column-major matrices. Leading dimensions and batch strides in elements of
+ * each array's own type (w: the real type for SYEVD/GESVD, a's type for GEQRF
+ * and GEEV; ipiv: int64 for GETRF/GETRS, int32 for the batched LU); the
+ * batched routines and SYEV_BATCHED take contiguous stacks. info: `batch`
+ * ints, LAPACK's (0 success, > 0 singular / not positive definite / not
+ * converged), written on the stream. */
+typedef struct {
+    int op;    /* CA_SOLVER_* */
+    int dtype; /* of a: CA_FLOAT32, CA_FLOAT64, CA_COMPLEX64, CA_COMPLEX128 */
+    int64_t m, n,
+        k; /* rows, columns; k: right-hand sides (GETRS), reflectors (ORGQR) */
+    int64_t batch;
+    void *a;
+    int64_t lda, sa;
+    void *b; /* GETRS: B; GETRI: the inverse; GESVD: U; GEEV: VR (may be NULL) */
+    int64_t ldb, sb;
+    void *c; /* GESVD: VT (may be NULL) */
+    int64_t ldc, sc;
+    void *w; /* GEQRF/ORGQR: tau; SYEVD: eigenvalues; GESVD: S; GEEV: W */
+    int64_t sw;
+    void *ipiv;
+    int64_t sipiv;
+    int *info;
+    int lower;        /* POTRF/SYEVD: the triangle read (else the upper) */
+    int trans;        /* GETRS: 0 N, 1 T, 2 C */
+    int vectors;      /* SYEVD/GEEV: eigenvectors too */
+    char jobu, jobvt; /* GESVD: 'A', 'S' or 'N' */
+} ca_solver_args;
+/* On the device's cuSOLVER handle, pointed at `stream`; work areas from the
+ * pool. 0, or -1 with an exception (CUSOLVERError / CUBLASError naming the
+ * call). GPU only: the cpu device runs NumPy's linalg. */
+int ca_run_solver(int device, ca_stream_t stream, const ca_solver_args *s);
+/* Where cuSOLVER was loaded from; NULL when not loaded (never loads). */
+const char *ca_solver_lib_path(void);
 
 /* ---- cuFFT (launch_fft.c) -------------------------------------------------------- */
 enum { CA_FFT_C2C = 0, CA_FFT_R2C = 1, CA_FFT_C2R = 2 };

@@ -312,6 +312,22 @@ ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t
 #endif
 }
 
+void *
+ca_blas_handle(int device, ca_stream_t stream)
+{
+#if CA_HAVE_CUDA
+    const ca_cublas_api *api = ca_cublas();
+    if (api == NULL) {
+        return NULL;
+    }
+    return (void *)blas_handle(api, device, (cudaStream_t)stream);
+#else
+    (void)device, (void)stream;
+    ca_launch_status(CA_KERR_NO_CUDA, "cublasCreate");
+    return NULL;
+#endif
+}
+
 int
 ca_blas_load(void)
 {

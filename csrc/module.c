@@ -26,11 +26,12 @@ typedef int (*ca_init_fn)(PyObject *);
 /* Order matters: errors and dtypes first, then devices and memory, then the
  * array type, then everything built on it. */
 static const ca_init_fn ca_inits[] = {
-    ca_errors_init,    ca_dtype_init,    ca_device_init,      ca_memory_init,
-    ca_ndarray_init,   ca_creation_init, ca_transfer_init,    ca_index_init,
-    ca_manip_init,     ca_interop_init,  ca_elementwise_init, ca_ufunc_init,
-    ca_reduction_init, ca_linalg_init,   ca_random_init,      ca_fusion_init,
-    ca_search_init,    ca_format_init,   ca_fft_init,         ca_sort_init,
+    ca_errors_init,        ca_dtype_init,    ca_device_init,      ca_memory_init,
+    ca_ndarray_init,       ca_creation_init, ca_transfer_init,    ca_index_init,
+    ca_manip_init,         ca_interop_init,  ca_elementwise_init, ca_ufunc_init,
+    ca_reduction_init,     ca_linalg_init,   ca_random_init,      ca_fusion_init,
+    ca_search_init,        ca_format_init,   ca_fft_init,         ca_sort_init,
+    ca_linalg_solver_init,
 };
 
 static int
@@ -87,6 +88,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->CUBLASError);
     Py_VISIT(st->CURANDError);
     Py_VISIT(st->CUFFTError);
+    Py_VISIT(st->CUSOLVERError);
     for (int i = 0; i < CA_NTYPES; i++) {
         Py_VISIT(st->descr[i]);
     }

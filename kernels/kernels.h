@@ -556,6 +556,13 @@ int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *po
 int ca_readback_launch(int device, void *slot_dev_ptr, const void *src, int itemsize,
                        uint64_t seq, ca_stream_t stream);
 
+/* ---- linalg (kernels/linalg.cu) -------------------------------------- */
+/* out[i] = (char *)base + i * stride_bytes for i in [0, n): the device array of
+ * matrix addresses the batched cuBLAS / cuSOLVER routines take. GPU only, like
+ * the readback launcher (callers guard it with #if CA_HAVE_CUDA). */
+int ca_linalg_ptr_array(int device, void **out, void *base, int64_t stride_bytes,
+                        int64_t n, ca_stream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,5 @@
-"""cuarray.linalg: matrix products (cuBLAS on a GPU, NumPy on the cpu device).
+"""cuarray.linalg: NumPy's numpy.linalg (cuBLAS and cuSOLVER on a GPU, NumPy on
+the cpu device).
 
 The products themselves live in the main namespace too (``cuarray.matmul``,
 ``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot``, ``einsum`` and the ``@``
@@ -12,10 +13,23 @@ On GPUs with tensor cores (Ampere and later) TF32 makes large float32 products
 several times faster at about 1e-3 relative precision of the inputs. Turn it on
 with ``set_allow_tf32(True)`` or by starting Python with ``CUARRAY_ALLOW_TF32=1``.
 float16 products always accumulate in float32.
+
+Factorizations (solve, inv, det, slogdet, cholesky, qr, svd, svdvals, eigh,
+eigvalsh, eig, eigvals, lstsq, pinv, matrix_rank, cond, tensorinv, tensorsolve):
+python/cuarray/_linalg_factor.py, over cuSOLVER on a GPU. Singular and
+non-positive-definite matrices raise LinAlgError (NumPy's class) after a wait
+for the GPU's info flags; ``config.check_errors = False`` or
+``with errors_checked(False):`` skips the wait and the check.
 """
 
 from ._core import matmul, tensordot  # noqa: F401
 from ._core import _get_allow_tf32, _set_allow_tf32
+# factorizations (cuSOLVER)
+from ._linalg_factor import (  # noqa: F401
+    EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult, cholesky,
+    cond, config, det, eig, eigh, eigvals, eigvalsh, errors_checked, inv, lstsq,
+    matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, tensorinv, tensorsolve)
+from ._linalg_factor import __all__ as _factor_all
 
 # norms, chains and the Array API's product functions (python/cuarray/_linalg_products.py)
 from ._linalg_products import (  # noqa: F401
@@ -43,3 +57,6 @@ def set_allow_tf32(allow=True):
 def get_allow_tf32():
     """Whether float32 matrix products may use TF32 tensor cores."""
     return _get_allow_tf32()
+
+
+__all__ += _factor_all

@@ -10,6 +10,7 @@ CUDAError = _core.CUDAError
 CUBLASError = _core.CUBLASError
 CURANDError = _core.CURANDError
 CUFFTError = _core.CUFFTError
+CUSOLVERError = _core.CUSOLVERError
 OutOfMemoryError = _core.OutOfMemoryError
 
 Device = _core.Device
@@ -36,7 +37,8 @@ def ExternalStream(ptr, device_id=None):
     return Stream(ptr=ptr, device_id=device_id)
 
 
-__all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "OutOfMemoryError",
+__all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERError",
+           "OutOfMemoryError",
            "Device",
            "Stream", "ExternalStream", "Event", "device_count", "is_available",
            "get_device_id", "get_current_stream", "get_elapsed_time", "runtime_version",

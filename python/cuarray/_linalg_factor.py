@@ -1,0 +1,914 @@
+"""cuarray.linalg's factorizations and what is built on them: solve, inv, det,
+slogdet, cholesky, qr, svd, svdvals, eigh, eigvalsh, eig, eigvals, lstsq, pinv,
+matrix_rank, cond, tensorinv, tensorsolve, with NumPy's signatures, stacking
+rules, dtypes and errors.
+
+The cpu device runs numpy.linalg on zero-copy views of the arrays and wraps
+its results. A GPU runs cuSOLVER (and cuBLAS's batched LU) through one C
+primitive, ``_core._solver`` (csrc/linalg_solver.c, csrc/launch_solver.c), on
+the current stream; everything else here is cuarray's own array functions.
+
+Layouts. cuSOLVER is column-major. A C-ordered copy of a row-major stack of
+(M, N) matrices is, read column-major, the stack of their transposes (N, M):
+the factorizations that can work on the transpose do (LU, Cholesky, eigh, SVD
+when M <= N) and the rest factor a transposed copy (QR, eig, SVD when M > N).
+Results are then C-ordered arrays or views with the last two axes swapped.
+
+Errors. NumPy raises LinAlgError for a singular matrix (solve, inv), one that
+is not positive definite (cholesky) and a factorization that did not converge
+(eigh, eig, svd). On a GPU that takes LAPACK's info flags, which cuarray reads
+back after queuing the work: the call waits for the GPU. ``config.check_errors
+= False`` (or the ``errors_checked(False)`` context manager) skips the check:
+the calls then return without waiting and a failed matrix's result holds
+whatever the factorization left (inf or nan for a singular solve or inv, as
+CuPy).
+
+Precision. float32 and complex64 inputs are factored in their own precision on
+a GPU (NumPy computes them in double and rounds the result).
+"""
+
+import contextlib as _contextlib
+import sys as _sys
+import threading as _threading
+from collections import namedtuple as _namedtuple
+
+import numpy as _np
+
+from . import _core
+
+_ca = _sys.modules[__package__]
+
+__all__ = ["LinAlgError", "config", "errors_checked", "solve", "inv", "det", "slogdet",
+           "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals",
+           "lstsq", "pinv", "matrix_rank", "cond", "tensorinv", "tensorsolve",
+           "EigResult", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+
+# NumPy's own class: `except numpy.linalg.LinAlgError` catches cuarray's too.
+LinAlgError = _np.linalg.LinAlgError
+
+EigResult = _namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+EighResult = _namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = _namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = _namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = _namedtuple("SVDResult", ["U", "S", "Vh"])
+
+
+class _Config(_threading.local):
+    """cuarray.linalg.config: settings of the GPU factorizations (per thread).
+
+    check_errors (default True): after a factorization on a GPU, read LAPACK's
+    info flags back (a wait for the GPU) and raise LinAlgError as NumPy does.
+    False skips the wait and the check.
+
+    batched_max_n (default 32): stacks of matrices up to this size go through
+    the batched routines (cuBLAS getrfBatched / getriBatched / getrsBatched,
+    cuSOLVER potrfBatched and XsyevBatched), bigger ones through one 64-bit
+    API call per matrix.
+    """
+
+    def __init__(self):
+        self.check_errors = True
+        self.batched_max_n = 32
+
+
+config = _Config()
+
+
+@_contextlib.contextmanager
+def errors_checked(check=True):
+    """with cuarray.linalg.errors_checked(False): ... skips the info-flag wait
+    and check of GPU factorizations inside the block (this thread)."""
+    old = config.check_errors
+    config.check_errors = bool(check)
+    try:
+        yield
+    finally:
+        config.check_errors = old
+
+
+# Operation numbers of csrc/launch.h (CA_SOLVER_*).
+_GETRF, _GETRS, _POTRF, _GEQRF, _ORGQR, _SYEVD, _SYEV_BATCHED = 0, 1, 2, 3, 4, 5, 6
+_GESVD, _GEEV, _POTRF_BATCHED, _GETRF_BATCHED, _GETRI_BATCHED = 7, 8, 9, 10, 11
+_GETRS_BATCHED = 12
+
+
+# Test switch: a host stand-in for cuSOLVER (tests/linalg_standin.py, LAPACK's
+# routines with _core._solver's arguments). While one is set the cpu device
+# runs the GPU code path below, so its layouts are checked without a GPU.
+_standin = None
+
+
+def _set_solver_standin(fn):
+    """Test hook: route the cpu device through the GPU path with `fn` standing
+    in for _core._solver (None: back to NumPy). Returns the previous one."""
+    global _standin
+    old, _standin = _standin, fn
+    return old
+
+
+def _solver(op, a, lda, info, m, n, k=0, b=None, ldb=0, c=None, ldc=0, w=None,
+            ipiv=None, lower=0, trans=0, vectors=0, jobu="N", jobvt="N"):
+    call = _standin if _standin is not None and a.device.id < 0 else _core._solver
+    call(op, a, lda, b, ldb, c, ldc, w, ipiv, info, m, n, k, lower, trans, vectors,
+         jobu, jobvt)
+
+
+# ------------------------------------------------------------ helpers ----
+
+def _arr(a, device=None):
+    if isinstance(a, _ca.ndarray):
+        return a
+    return _ca.asarray(a, device=device)
+
+
+def _pair(a, b, fname):
+    """Both operands as arrays on one device (the first array's)."""
+    if not isinstance(a, _ca.ndarray) and isinstance(b, _ca.ndarray):
+        a = _ca.asarray(a, device=b.device)
+    a = _arr(a)
+    b = _arr(b, a.device)
+    if a.device != b.device:
+        raise ValueError(f"{fname}: the operands are on different devices "
+                         f"({a.device} and {b.device}); move one with "
+                         "cuarray.asarray(x, device=...)")
+    return a, b
+
+
+def _is_cpu(a):
+    """The cpu device, which takes numpy.linalg (unless the stand-in is on)."""
+    return a.device.id < 0 and _standin is None
+
+
+def _np_view(a):
+    return _np.asarray(a)
+
+
+def _wrap(r, device):
+    """A NumPy result (or a tuple of them) as cpu-device arrays."""
+    if isinstance(r, tuple):
+        vals = [_wrap(x, device) for x in r]
+        return type(r)(*vals) if hasattr(r, "_fields") else tuple(vals)
+    if isinstance(r, _np.ndarray):
+        return _ca.asarray(r, device=device)
+    if isinstance(r, _np.generic):
+        return _ca.asarray(r, device=device)
+    return r
+
+
+def _linalg_types(*arrays):
+    """(computation dtype, result dtype) by NumPy's _commonType: integers and
+    bool compute in float64; float16 is refused."""
+    is_complex = False
+    single = True
+    for a in arrays:
+        t = _np.dtype(a.dtype)
+        if t.kind in "biu":
+            single = False
+            continue
+        if t == _np.float16 or t.kind not in "fc":
+            raise TypeError(f"array type {t.name} is unsupported in linalg")
+        if t.kind == "c":
+            is_complex = True
+        if t not in (_np.float32, _np.complex64):
+            single = False
+    if is_complex:
+        return _np.dtype(_np.complex64 if single else _np.complex128), None
+    return _np.dtype(_np.float32 if single else _np.float64), None
+
+
+def _ctype(*arrays):
+    return _linalg_types(*arrays)[0]
+
+
+def _real(t):
+    return _np.dtype(_np.float32 if t in (_np.float32, _np.complex64) else _np.float64)
+
+
+def _assert_stacked_2d(a):
+    if a.ndim < 2:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+
+
+def _assert_stacked_square(a):
+    _assert_stacked_2d(a)
+    m, n = a.shape[-2:]
+    if m != n:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def _assert_2d(a):
+    if a.ndim != 2:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be "
+                          "two-dimensional")
+
+
+def _prod(shape):
+    p = 1
+    for s in shape:
+        p *= s
+    return p
+
+
+def _rowcopy(a, t):
+    """A C-ordered copy in dtype t: read column-major, the stack of a's
+    transposes."""
+    return a.astype(t, order="C", copy=True)
+
+
+def _colcopy(a, t):
+    """A C-ordered copy of a's transposes in dtype t: read column-major, a."""
+    return a.swapaxes(-1, -2).astype(t, order="C", copy=True)
+
+
+def _info(batch_shape, device):
+    return _ca.zeros(batch_shape, dtype=_np.int32, device=device)
+
+
+def _check(info, message):
+    if config.check_errors and bool((info > 0).any()):
+        raise LinAlgError(message)
+
+
+def _batched(n, batch):
+    return batch > 1 and n <= config.batched_max_n
+
+
+def _on_empty(fn, a, *args, **kwargs):
+    """Empty stacks: NumPy's answer for the same shapes, on a's device."""
+    host = _np.zeros(a.shape, dtype=a.dtype)
+    r = fn(host, *args, **kwargs)
+    return _wrap(r, a.device)
+
+
+def _mT(x):
+    return x.swapaxes(-1, -2)
+
+
+# ------------------------------------------------------------ LU ----
+
+def _lu(a, t):
+    """getrf of a's C-ordered copy, i.e. of the transposes: (lu, pivots, info,
+    batched). The pivots are 1-based (LAPACK's)."""
+    n = a.shape[-1]
+    bshape = a.shape[:-2]
+    batch = _prod(bshape)
+    lu = _rowcopy(a, t)
+    info = _info(bshape, a.device)
+    batched = _batched(n, batch)
+    piv = _ca.empty(bshape + (n,), dtype=_np.int32 if batched else _np.int64,
+                    device=a.device)
+    _solver(_GETRF_BATCHED if batched else _GETRF, lu, n, info, n, n, ipiv=piv)
+    return lu, piv, info, batched
+
+
+def _lu_diag_sign(lu, piv, n, t):
+    d = _ca.diagonal(lu, axis1=-2, axis2=-1)
+    moved = (piv != _ca.arange(1, n + 1, dtype=piv.dtype, device=piv.device)).sum(axis=-1)
+    sign = (1 - 2 * (moved % 2)).astype(t)
+    return d, sign
+
+
+def det(a):
+    """det(a)
+
+    The determinant of a (..., M, M) stack (numpy.linalg.det). On a GPU: an LU
+    factorization, cuBLAS getrfBatched for stacks of matrices up to
+    ``config.batched_max_n``, else cuSOLVER's Xgetrf per matrix; then the
+    product of U's diagonal with the pivots' sign. Never waits.
+    """
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.det(_np_view(a)), a.device)
+    n = a.shape[-1]
+    if a.size == 0:
+        return _ca.ones(a.shape[:-2], dtype=t, device=a.device)
+    lu, piv, _, _ = _lu(a, t)
+    d, sign = _lu_diag_sign(lu, piv, n, t)
+    return d.prod(axis=-1) * sign
+
+
+def slogdet(a):
+    """slogdet(a)
+
+    Sign (or phase, for complex) and natural log of the absolute value of the
+    determinant of a (..., M, M) stack, as a SlogdetResult(sign, logabsdet)
+    (numpy.linalg.slogdet). A singular matrix gives sign 0 and logabsdet -inf.
+    The same LU as det; never waits.
+    """
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        r = _np.linalg.slogdet(_np_view(a))
+        return SlogdetResult(*_wrap(tuple(r), a.device))
+    n = a.shape[-1]
+    rt = _real(t)
+    if a.size == 0:
+        return SlogdetResult(_ca.ones(a.shape[:-2], dtype=t, device=a.device),
+                             _ca.zeros(a.shape[:-2], dtype=rt, device=a.device))
+    lu, piv, _, _ = _lu(a, t)
+    d, sign = _lu_diag_sign(lu, piv, n, t)
+    ad = _ca.abs(d)
+    zero = (ad == 0).any(axis=-1)
+    if t.kind == "c":
+        phase = _ca.where(ad == 0, 1, d / _ca.where(ad == 0, 1, ad)).prod(axis=-1)
+    else:
+        phase = _ca.sign(d).prod(axis=-1)
+    sign = _ca.where(zero, 0, phase * sign).astype(t)
+    logdet = _ca.log(ad).sum(axis=-1).astype(rt)
+    logdet = _ca.where(zero, -_np.inf, logdet).astype(rt)
+    return SlogdetResult(sign, logdet)
+
+
+def solve(a, b):
+    """solve(a, b)
+
+    The solution x of a @ x = b (numpy.linalg.solve): a is (..., M, M); b is
+    (M,) (one vector, for every matrix of a) or (..., M, K), batch dimensions
+    broadcasting. On a GPU: LU (cuBLAS getrfBatched + getrsBatched for stacks
+    of matrices up to ``config.batched_max_n``, else cuSOLVER Xgetrf + Xgetrs
+    per matrix), then a wait for the info flags: LinAlgError("Singular
+    matrix") unless ``config.check_errors`` is False.
+    """
+    a, b = _pair(a, b, "solve")
+    _assert_stacked_square(a)
+    t = _ctype(a, b)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.solve(_np_view(a), _np_view(b)), a.device)
+    n = a.shape[-1]
+    vec = b.ndim == 1
+    bm = b[:, None] if vec else b
+    if bm.ndim < 2 or bm.shape[-2] != n:
+        raise ValueError(f"solve: b has shape {b.shape}, which does not match a's "
+                         f"{a.shape} (expected (M,) or (..., M, K) with M = {n})")
+    bshape = _np.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
+    k = bm.shape[-1]
+    a = _ca.broadcast_to(a, bshape + (n, n))
+    bm = _ca.broadcast_to(bm, bshape + (n, k))
+    if a.size == 0 or bm.size == 0:
+        x = _ca.zeros(bshape + (n, k), dtype=t, device=a.device)
+        return x[..., 0] if vec else x
+    lu, piv, info, batched = _lu(a, t)
+    x = _colcopy(bm, t)  # (..., K, M): B column-major
+    # lu holds the transposes: op T solves with a itself.
+    # (getrs reports only bad arguments: its own flags, getrf's kept)
+    _solver(_GETRS_BATCHED if batched else _GETRS, lu, n, _info(bshape, a.device), n, n,
+            k, b=x, ldb=n, ipiv=piv, trans=1)
+    _check(info, "Singular matrix")
+    x = _mT(x)
+    return x[..., 0] if vec else x
+
+
+def inv(a):
+    """inv(a)
+
+    The inverse of a (..., M, M) stack (numpy.linalg.inv). On a GPU: LU, then
+    cuBLAS getriBatched for stacks of matrices up to ``config.batched_max_n``,
+    else cuSOLVER Xgetrf + Xgetrs against the identity per matrix; then a wait
+    for the info flags: LinAlgError("Singular matrix") unless
+    ``config.check_errors`` is False.
+    """
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.inv(_np_view(a)), a.device)
+    n = a.shape[-1]
+    if a.size == 0:
+        return _ca.empty(a.shape, dtype=t, device=a.device)
+    lu, piv, info, batched = _lu(a, t)
+    # The inverse of the transposes read column-major is a's inverse read
+    # row-major: no transposes on either side.
+    if batched:
+        out = _ca.empty(a.shape, dtype=t, device=a.device)
+        _solver(_GETRI_BATCHED, lu, n, _info(a.shape[:-2], a.device), n, n, b=out,
+                ldb=n, ipiv=piv)
+    else:
+        eye = _ca.eye(n, dtype=t, device=a.device)
+        out = _ca.broadcast_to(eye, a.shape).astype(t, order="C", copy=True)
+        _solver(_GETRS, lu, n, _info(a.shape[:-2], a.device), n, n, n, b=out, ldb=n,
+                ipiv=piv, trans=0)
+    _check(info, "Singular matrix")
+    return out
+
+
+# ------------------------------------------------------------ Cholesky ----
+
+def cholesky(a, /, *, upper=False):
+    """cholesky(a, /, *, upper=False)
+
+    The Cholesky factor of a Hermitian positive-definite (..., M, M) stack
+    (numpy.linalg.cholesky): lower L with a = L @ L.conj().T, or with
+    upper=True upper U = L.conj().T. Only the triangle of the factor is read.
+    On a GPU: cuSOLVER potrfBatched for stacks of matrices up to
+    ``config.batched_max_n``, else Xpotrf per matrix; then a wait for the info
+    flags: LinAlgError("Matrix is not positive definite") unless
+    ``config.check_errors`` is False.
+    """
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.cholesky(_np_view(a), upper=upper), a.device)
+    n = a.shape[-1]
+    if a.size == 0:
+        return _ca.empty(a.shape, dtype=t, device=a.device)
+    bshape = a.shape[:-2]
+    batch = _prod(bshape)
+    buf = _rowcopy(a, t)  # read column-major: conj(a) (Hermitian)
+    info = _info(bshape, a.device)
+    # potrf's upper factor of conj(a), read row-major, is a's lower factor.
+    lower = 1 if upper else 0
+    _solver(_POTRF_BATCHED if _batched(n, batch) else _POTRF, buf, n, info, n, n,
+            lower=lower)
+    _check(info, "Matrix is not positive definite")
+    return _ca.triu(buf) if upper else _ca.tril(buf)
+
+
+# ------------------------------------------------------------ QR ----
+
+def qr(a, mode="reduced"):
+    """qr(a, mode='reduced')
+
+    QR factorization of a (..., M, N) stack (numpy.linalg.qr), K = min(M, N):
+    'reduced' QRResult(Q (..., M, K), R (..., K, N)); 'complete' Q (..., M, M),
+    R (..., M, N); 'r' R alone; 'raw' (h (..., N, M), tau (..., K)), LAPACK's
+    reflectors as NumPy returns them. On a GPU: cuSOLVER Xgeqrf, then ?orgqr /
+    ?ungqr for Q, one call per matrix. Never waits.
+    """
+    if mode not in ("reduced", "complete", "r", "raw"):
+        if mode in ("f", "full", "e", "economic"):
+            raise ValueError(f"The '{mode}' mode of qr was removed in NumPy 2.0: use "
+                             "'reduced', 'complete', 'r' or 'raw'")
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    a = _arr(a)
+    _assert_stacked_2d(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        r = _np.linalg.qr(_np_view(a), mode=mode)
+        if mode == "r":
+            return _wrap(r, a.device)
+        w = _wrap(tuple(r), a.device)
+        return w if mode == "raw" else QRResult(*w)
+    m, n = a.shape[-2:]
+    if a.size == 0:
+        r = _on_empty(_np.linalg.qr, _ca.empty(a.shape, dtype=t, device=a.device),
+                      mode=mode)
+        return r if mode in ("r", "raw") else QRResult(*r)
+    k = min(m, n)
+    bshape = a.shape[:-2]
+    h = _colcopy(a, t)  # (..., N, M): a column-major
+    tau = _ca.empty(bshape + (k,), dtype=t, device=a.device)
+    info = _info(bshape, a.device)
+    _solver(_GEQRF, h, m, info, m, n, w=tau)
+    if mode == "raw":
+        return h, tau
+    if mode == "complete" and m > n:
+        rr = _ca.triu(_mT(h))
+    else:
+        rr = _ca.triu(_mT(h)[..., :k, :])
+    if mode == "r":
+        return rr
+    if mode == "complete" and m > n:
+        q = _ca.zeros(bshape + (m, m), dtype=t, device=a.device)
+        q[..., :n, :] = h
+        qn = m
+    else:
+        q = _ca.ascontiguousarray(h[..., :k, :]) if n > k else h
+        qn = k
+    _solver(_ORGQR, q, m, info, m, qn, k, w=tau)
+    return QRResult(_mT(q), rr)
+
+
+# ------------------------------------------------------------ eigh ----
+
+def _uplo(UPLO):
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO
+
+
+def _eigh(a, UPLO, vectors):
+    t = _ctype(a)
+    n = a.shape[-1]
+    bshape = a.shape[:-2]
+    batch = _prod(bshape)
+    buf = _rowcopy(a, t)  # read column-major: conj(a); its upper triangle is a's lower
+    w = _ca.empty(bshape + (n,), dtype=_real(t), device=a.device)
+    info = _info(bshape, a.device)
+    op = _SYEV_BATCHED if _batched(n, batch) else _SYEVD
+    _solver(op, buf, n, info, n, n, w=w, lower=0 if UPLO == "L" else 1,
+            vectors=1 if vectors else 0)
+    _check(info, "Eigenvalues did not converge")
+    if not vectors:
+        return w, None
+    v = _mT(buf)  # eigenvectors of conj(a): conjugate them for a's
+    return w, (v.conj() if t.kind == "c" else v)
+
+
+def eigh(a, UPLO="L"):
+    """eigh(a, UPLO='L')
+
+    Eigenvalues (ascending, real) and eigenvectors (columns) of a Hermitian
+    (..., M, M) stack, reading its lower (UPLO='L') or upper triangle, as an
+    EighResult (numpy.linalg.eigh). On a GPU: cuSOLVER XsyevBatched for stacks
+    of matrices up to ``config.batched_max_n``, else Xsyevd (divide and
+    conquer) per matrix; then a wait for the info flags unless
+    ``config.check_errors`` is False.
+    """
+    _uplo(UPLO)
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return EighResult(*_wrap(tuple(_np.linalg.eigh(_np_view(a), UPLO=UPLO)),
+                                 a.device))
+    if a.size == 0:
+        return EighResult(*_on_empty(_np.linalg.eigh, _ca.empty(a.shape, dtype=t,
+                                                                device=a.device)))
+    return EighResult(*_eigh(a, UPLO, True))
+
+
+def eigvalsh(a, UPLO="L"):
+    """eigvalsh(a, UPLO='L')
+
+    The eigenvalues (ascending, real) of a Hermitian (..., M, M) stack
+    (numpy.linalg.eigvalsh): eigh without the eigenvectors.
+    """
+    _uplo(UPLO)
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.eigvalsh(_np_view(a), UPLO=UPLO), a.device)
+    if a.size == 0:
+        return _ca.empty(a.shape[:-1], dtype=_real(t), device=a.device)
+    return _eigh(a, UPLO, False)[0]
+
+
+# ------------------------------------------------------------ eig ----
+
+def _eig(a, vectors):
+    t = _ctype(a)
+    n = a.shape[-1]
+    bshape = a.shape[:-2]
+    buf = _colcopy(a, t)  # a column-major
+    cplx = t.kind == "c"
+    w = _ca.empty(bshape + ((n,) if cplx else (2 * n,)), dtype=t, device=a.device)
+    vr = _ca.empty(a.shape, dtype=t, device=a.device) if vectors else None
+    info = _info(bshape, a.device)
+    _solver(_GEEV, buf, n, info, n, n, b=vr, ldb=n if vectors else 1, w=w,
+            vectors=1 if vectors else 0)
+    _check(info, "Eigenvalues did not converge")
+    v = _mT(vr) if vectors else None
+    if cplx:
+        return w, v
+    wr, wi = w[..., :n], w[..., n:]
+    # NumPy's rule: real results when every eigenvalue is real (a wait).
+    if not bool((wi != 0).any()):
+        return wr, v
+    ct = _np.dtype(_np.complex64 if t == _np.float32 else _np.complex128)
+    wc = wr.astype(ct) + 1j * wi.astype(ct)
+    if not vectors:
+        return wc, None
+    # LAPACK's real pairs: columns j, j+1 hold re and im of the eigenvector of
+    # w[j] (wi[j] > 0); its conjugate belongs to w[j+1].
+    pos = (wi > 0)[..., None, :]
+    neg = (wi < 0)[..., None, :]
+    nxt = _ca.roll(v, -1, axis=-1)
+    prv = _ca.roll(v, 1, axis=-1)
+    vc = _ca.where(pos, v + 1j * nxt, _ca.where(neg, prv - 1j * v, v)).astype(ct)
+    return wc, vc
+
+
+def eig(a):
+    """eig(a)
+
+    Eigenvalues and right eigenvectors (columns, unit norm) of a general
+    (..., M, M) stack, as an EigResult (numpy.linalg.eig). As NumPy, the
+    results are real when a is real and every eigenvalue is real, else complex:
+    deciding that waits for the GPU. On a GPU: cuSOLVER Xgeev per matrix (it
+    runs partly on the host and waits for the GPU itself).
+    """
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return EigResult(*_wrap(tuple(_np.linalg.eig(_np_view(a))), a.device))
+    if a.size == 0:
+        return EigResult(*_on_empty(_np.linalg.eig, _ca.empty(a.shape, dtype=t,
+                                                              device=a.device)))
+    return EigResult(*_eig(a, True))
+
+
+def eigvals(a):
+    """eigvals(a)
+
+    The eigenvalues of a general (..., M, M) stack (numpy.linalg.eigvals):
+    eig without the eigenvectors.
+    """
+    a = _arr(a)
+    _assert_stacked_square(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.eigvals(_np_view(a)), a.device)
+    if a.size == 0:
+        return _on_empty(_np.linalg.eigvals, _ca.empty(a.shape, dtype=t, device=a.device))
+    return _eig(a, False)[0]
+
+
+# ------------------------------------------------------------ SVD ----
+
+def _svd(a, full_matrices, compute_uv):
+    t = _ctype(a)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    bshape = a.shape[:-2]
+    s = _ca.empty(bshape + (k,), dtype=_real(t), device=a.device)
+    info = _info(bshape, a.device)
+    if m <= n:
+        # gesvd of the transposes (n x m, tall): theirs V is a's U, theirs U a's V.
+        buf = _rowcopy(a, t)
+        ucols = n if full_matrices else m
+        u = _ca.empty(bshape + (ucols, n), dtype=t, device=a.device) if compute_uv else None
+        vt = _ca.empty(bshape + (m, m), dtype=t, device=a.device) if compute_uv else None
+        job = ("A" if full_matrices else "S") if compute_uv else "N"
+        _solver(_GESVD, buf, n, info, n, m, b=u, ldb=n, c=vt, ldc=m, w=s, jobu=job,
+                jobvt="A" if compute_uv else "N")
+        _check(info, "SVD did not converge")
+        return (vt, s, u) if compute_uv else (None, s, None)
+    buf = _colcopy(a, t)
+    ucols = m if full_matrices else n
+    u = _ca.empty(bshape + (ucols, m), dtype=t, device=a.device) if compute_uv else None
+    vt = _ca.empty(bshape + (n, n), dtype=t, device=a.device) if compute_uv else None
+    job = ("A" if full_matrices else "S") if compute_uv else "N"
+    _solver(_GESVD, buf, m, info, m, n, b=u, ldb=m, c=vt, ldc=n, w=s, jobu=job,
+            jobvt="A" if compute_uv else "N")
+    _check(info, "SVD did not converge")
+    return (_mT(u), s, _mT(vt)) if compute_uv else (None, s, None)
+
+
+def _svd_hermitian(a, compute_uv):
+    if not compute_uv:
+        s = _ca.abs(eigvalsh(a))
+        return _ca.sort(s, axis=-1)[..., ::-1]
+    s, u = eigh(a)
+    sgn = _ca.sign(s)
+    s = _ca.abs(s)
+    sidx = _ca.argsort(s, axis=-1)[..., ::-1]
+    sgn = _ca.take_along_axis(sgn, sidx, axis=-1)
+    s = _ca.take_along_axis(s, sidx, axis=-1)
+    u = _ca.take_along_axis(u, sidx[..., None, :], axis=-1)
+    vt = _mT(u * sgn[..., None, :]).conj()
+    return SVDResult(u, s, vt)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """svd(a, full_matrices=True, compute_uv=True, hermitian=False)
+
+    Singular value decomposition a = U @ diag(S) @ Vh of a (..., M, N) stack,
+    as an SVDResult (numpy.linalg.svd); S alone with compute_uv=False;
+    singular values descending. hermitian=True takes a Hermitian a through
+    eigh, as NumPy. On a GPU: cuSOLVER Xgesvd per matrix (QR iteration), on a
+    or its transpose, whichever is tall; then a wait for the info flags unless
+    ``config.check_errors`` is False.
+    """
+    a = _arr(a)
+    _assert_stacked_2d(a)
+    t = _ctype(a)
+    if _is_cpu(a):
+        r = _np.linalg.svd(_np_view(a), full_matrices=full_matrices,
+                           compute_uv=compute_uv, hermitian=hermitian)
+        return SVDResult(*_wrap(tuple(r), a.device)) if compute_uv else _wrap(r, a.device)
+    if hermitian:
+        _assert_stacked_square(a)
+        return _svd_hermitian(a, compute_uv)
+    if a.size == 0:
+        r = _on_empty(_np.linalg.svd, _ca.empty(a.shape, dtype=t, device=a.device),
+                      full_matrices=full_matrices, compute_uv=compute_uv)
+        return SVDResult(*r) if compute_uv else r
+    u, s, vt = _svd(a, full_matrices, compute_uv)
+    return SVDResult(u, s, vt) if compute_uv else s
+
+
+def svdvals(x, /):
+    """svdvals(x, /)
+
+    The singular values of a (..., M, N) stack, descending (the Array API's
+    linalg.svdvals; numpy.linalg.svdvals): svd(x, compute_uv=False).
+    """
+    return svd(x, compute_uv=False)
+
+
+# ------------------------------------------------------------ built on SVD ----
+
+def lstsq(a, b, rcond=None):
+    """lstsq(a, b, rcond=None)
+
+    The least-squares solution of a @ x = b for a (M, N) and b (M,) or (M, K)
+    (numpy.linalg.lstsq): (x, residuals, rank, s). Singular values at most
+    rcond * s.max() count as zero (rcond=None: float64's eps * max(M, N), as
+    NumPy; negative: machine precision). On a GPU through svd (cuSOLVER
+    Xgesvd), giving the minimum-norm solution as LAPACK's gelsd; rank is a 0-d
+    array, and deciding whether residuals are returned (NumPy: only for rank N
+    and M > N) reads it back, a wait.
+    """
+    a, b = _pair(a, b, "lstsq")
+    if _is_cpu(a):
+        x, res, rank, s = _np.linalg.lstsq(_np_view(a), _np_view(b), rcond=rcond)
+        return (_wrap(x, a.device), _wrap(res, a.device), rank, _wrap(s, a.device))
+    vec = b.ndim == 1
+    bm = b[:, None] if vec else b
+    _assert_2d(a)
+    _assert_2d(bm)
+    m, n = a.shape
+    if m != bm.shape[0]:
+        raise LinAlgError("Incompatible dimensions")
+    t = _ctype(a, b)
+    rt = _real(t)
+    k = bm.shape[1]
+    if rcond is None:
+        rcond = _np.finfo(_np.float64).eps * max(n, m)
+    elif rcond < 0:
+        rcond = _np.finfo(rt).eps
+    if a.size == 0 or bm.size == 0:
+        x = _ca.zeros((n, k), dtype=t, device=a.device)
+        s = _ca.empty((min(m, n),), dtype=rt, device=a.device)
+        rank = _ca.zeros((), dtype=_np.int32, device=a.device)
+        if n == 0 and m > 0:
+            res = (_ca.abs(bm.astype(t)) ** 2).sum(axis=0).astype(rt)
+        else:
+            res = _ca.empty((0,), dtype=rt, device=a.device)
+        return (x[:, 0] if vec else x), res, rank, s
+    u, s, vh = _svd(a.astype(t), False, True)
+    cutoff = s[..., :1] * rcond
+    large = s > cutoff
+    sinv = _ca.where(large, 1 / _ca.where(large, s, 1), 0).astype(rt)
+    bt = bm.astype(t)
+    x = _mT(vh).conj() @ (sinv[:, None] * (_mT(u).conj() @ bt))
+    rank = large.sum().astype(_np.int32)
+    if m > n and int(rank) == n:
+        r = bt - a.astype(t) @ x
+        res = (_ca.abs(r) ** 2).sum(axis=0).astype(rt)
+    else:
+        res = _ca.empty((0,), dtype=rt, device=a.device)
+    return (x[:, 0] if vec else x), res, rank, s
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
+    """pinv(a, rcond=None, hermitian=False, *, rtol=<no value>)
+
+    The Moore-Penrose pseudo-inverse of a (..., M, N) stack
+    (numpy.linalg.pinv): through svd, singular values at most rcond times the
+    largest set to zero (rcond=None and rtol not given: 1e-15; rtol=None:
+    max(M, N) * eps). Never waits (unless hermitian=True's svd does).
+    """
+    a = _arr(a)
+    if _is_cpu(a):
+        kw = {} if rtol is _np._NoValue else {"rtol": rtol}
+        return _wrap(_np.linalg.pinv(_np_view(a), rcond=rcond, hermitian=hermitian, **kw),
+                     a.device)
+    if rcond is None:
+        if rtol is _np._NoValue:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * _np.finfo(_ctype(a)).eps
+        else:
+            rcond = rtol
+    elif rtol is not _np._NoValue:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    _assert_stacked_2d(a)
+    t = _ctype(a)
+    m, n = a.shape[-2:]
+    if a.size == 0:
+        return _ca.empty(a.shape[:-2] + (n, m), dtype=t, device=a.device)
+    rc = _arr(rcond, a.device)
+    u, s, vt = svd(a.conj(), full_matrices=False, hermitian=hermitian)
+    cutoff = rc[..., None] * s.max(axis=-1, keepdims=True)
+    large = s > cutoff
+    s = _ca.where(large, 1 / _ca.where(large, s, 1), 0).astype(s.dtype)
+    return _mT(vt) @ (s[..., None] * _mT(u))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """matrix_rank(A, tol=None, hermitian=False, *, rtol=None)
+
+    The rank of a (..., M, N) stack by SVD (numpy.linalg.matrix_rank): the
+    number of singular values above tol (default S.max() * rtol, rtol default
+    max(M, N) * eps). An array (0-d for one matrix) on the array's device: no
+    wait. Below 2-D: 1 unless every element is 0 (a Python int, as NumPy).
+    """
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    A = _arr(A)
+    if _is_cpu(A):
+        return _wrap(_np.linalg.matrix_rank(_np_view(A), tol=tol, hermitian=hermitian,
+                                            rtol=rtol), A.device)
+    if A.ndim < 2:
+        return int(not bool((A == 0).all()))
+    S = svd(A, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * _np.finfo(S.dtype).eps
+            rtol = _ca.asarray(rtol, device=A.device)
+        else:
+            rtol = _arr(rtol, A.device)[..., None]
+        if S.shape[-1] == 0:
+            smax = _ca.zeros(S.shape[:-1] + (1,), dtype=S.dtype, device=A.device)
+        else:
+            smax = _ca.maximum(S.max(axis=-1, keepdims=True), 0)
+        tol = smax * rtol
+    else:
+        tol = _arr(tol, A.device)[..., None]
+    return (S > tol).sum(axis=-1)
+
+
+def _matrix_norm(x, p):
+    """NumPy's matrix norms for cond's p (1, -1, inf, -inf, 'fro', 'nuc')."""
+    ax = _ca.abs(x)
+    if p == "fro":
+        return _ca.sqrt((ax * ax).sum(axis=(-2, -1)))
+    if p == "nuc":
+        return svd(x, compute_uv=False).sum(axis=-1)
+    if p in (1, -1):
+        c = ax.sum(axis=-2)
+        return c.max(axis=-1) if p == 1 else c.min(axis=-1)
+    if p in (_np.inf, -_np.inf):
+        r = ax.sum(axis=-1)
+        return r.max(axis=-1) if p == _np.inf else r.min(axis=-1)
+    raise ValueError("Invalid norm order for matrices.")
+
+
+def cond(x, p=None):
+    """cond(x, p=None)
+
+    The condition number of a (..., M, N) stack (numpy.linalg.cond): by the
+    singular values for p None, 2, -2; else norm(x, p) * norm(inv(x), p) for p
+    in 1, -1, inf, -inf, 'fro', 'nuc' (square x), with inv's singular check
+    off (a singular matrix gives inf, as NumPy). Never waits.
+    """
+    x = _arr(x)
+    if _is_cpu(x):
+        return _wrap(_np.linalg.cond(_np_view(x), p=p), x.device)
+    _assert_stacked_2d(x)
+    if x.shape[-2] == 0 or x.shape[-1] == 0:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or p in (2, -2):
+        s = svd(x, compute_uv=False)
+        r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    else:
+        _assert_stacked_square(x)
+        rt = _real(_ctype(x))
+        with errors_checked(False):
+            invx = inv(x)
+        r = (_matrix_norm(x, p) * _matrix_norm(invx, p)).astype(rt)
+    # nan (a failed inverse, 0/0) means inf unless x itself holds nan
+    nan_in_x = _ca.isnan(x).any(axis=(-2, -1))
+    return _ca.where(_ca.isnan(r) & ~nan_in_x, _np.inf, r).astype(r.dtype)
+
+
+def tensorinv(a, ind=2):
+    """tensorinv(a, ind=2)
+
+    The inverse of an N-d array for tensordot over its first `ind` axes
+    (numpy.linalg.tensorinv): a reshape, inv, a reshape.
+    """
+    a = _arr(a)
+    if _is_cpu(a):
+        return _wrap(_np.linalg.tensorinv(_np_view(a), ind=ind), a.device)
+    oldshape = a.shape
+    if ind > 0:
+        invshape = oldshape[ind:] + oldshape[:ind]
+        prod = _prod(oldshape[ind:])
+    else:
+        raise ValueError("Invalid ind argument.")
+    return inv(a.reshape(prod, -1)).reshape(*invshape)
+
+
+def tensorsolve(a, b, axes=None):
+    """tensorsolve(a, b, axes=None)
+
+    The x of tensordot(a, x, axes=x.ndim) = b (numpy.linalg.tensorsolve): a
+    reshape (after moving `axes` of a to the end), solve, a reshape.
+    """
+    a, b = _pair(a, b, "tensorsolve")
+    if _is_cpu(a):
+        return _wrap(_np.linalg.tensorsolve(_np_view(a), _np_view(b), axes=axes),
+                     a.device)
+    an = a.ndim
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        a = a.transpose(allaxes)
+    oldshape = a.shape[-(an - b.ndim):]
+    prod = _prod(oldshape)
+    if a.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    res = solve(a.reshape(prod, prod), b.ravel())
+    return res.reshape(oldshape)

@@ -1,0 +1,637 @@
+"""cuarray.linalg's factorizations against NumPy: solve, inv, det, slogdet,
+cholesky, qr, svd, svdvals, eigh, eigvalsh, eig, eigvals, lstsq, pinv,
+matrix_rank, cond, tensorinv, tensorsolve, LinAlgError.
+
+Every test runs on the devices of the ``ldev`` fixture: "cpu" (NumPy's linalg
+on zero-copy views), "cpu-lapack" (the cpu device through the GPU code path of
+python/cuarray/_linalg_factor.py, with SciPy's LAPACK standing in for cuSOLVER
+over exactly the arguments cuSOLVER gets: tests/linalg_standin.py), and where a
+GPU is present "cuda:0" (cuSOLVER and cuBLAS's batched LU).
+
+Factorizations whose factors are unique only up to signs or phases (QR, SVD,
+eigenvectors) are checked by reconstruction (Q R = A, U S Vh = A, A v = v w)
+and orthogonality, their unique parts (R's magnitudes, singular values,
+eigenvalues) against NumPy in float64. Inputs are well conditioned random
+matrices unless a test is about the edge.
+"""
+
+import numpy as np
+import pytest
+
+import cuarray as ca
+from cuarray import _linalg_factor
+from conftest import requires_gpu
+
+try:
+    import linalg_standin
+except ImportError:  # no SciPy: the stand-in runs where SciPy is installed
+    linalg_standin = None
+
+LDEVS = ["cpu",
+         pytest.param("cpu-lapack", marks=pytest.mark.skipif(
+             linalg_standin is None, reason="SciPy's LAPACK is the stand-in")),
+         pytest.param("cuda:0", marks=requires_gpu)]
+
+FLOATS = [np.float32, np.float64, np.complex64, np.complex128]
+# relative tolerance of reconstructions and comparisons, per dtype
+TOL = {np.dtype(np.float32): 2e-4, np.dtype(np.float64): 1e-10,
+       np.dtype(np.complex64): 3e-4, np.dtype(np.complex128): 1e-10}
+
+
+@pytest.fixture(params=LDEVS)
+def ldev(request):
+    p = request.param
+    if p == "cpu-lapack":
+        old = _linalg_factor._set_solver_standin(linalg_standin.standin)
+        try:
+            yield "cpu"
+        finally:
+            _linalg_factor._set_solver_standin(old)
+    else:
+        yield p
+
+
+def rand(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def well(shape, dtype, seed=0):
+    """Random square matrices with the diagonal pushed away from singularity."""
+    n = shape[-1]
+    return (rand(shape, dtype, seed) + 2 * np.sqrt(n) * np.eye(n)).astype(dtype)
+
+
+def hpd(shape, dtype, seed=0):
+    """Hermitian positive-definite stacks."""
+    x = rand(shape, dtype, seed)
+    n = shape[-1]
+    return (x @ np.conj(np.swapaxes(x, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def herm(shape, dtype, seed=0):
+    x = rand(shape, dtype, seed)
+    return ((x + np.conj(np.swapaxes(x, -1, -2))) / 2).astype(dtype)
+
+
+def dev(x, d):
+    return ca.asarray(x, device=d)
+
+
+def host(x):
+    return x.get() if isinstance(x, ca.ndarray) else np.asarray(x)
+
+
+def close(got, want, dtype, scale=1.0):
+    got = host(got).astype(np.complex128)
+    want = np.asarray(want).astype(np.complex128)
+    assert got.shape == want.shape
+    tol = TOL[np.dtype(dtype)] * max(scale, 1.0)
+    ref = max(np.abs(want).max() if want.size else 0.0, 1.0)
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * ref)
+
+
+def wide(x):
+    x = np.asarray(x)
+    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+
+
+def mH(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+SQUARE_SHAPES = [(1, 1), (3, 3), (2, 4, 4), (40, 8, 8), (3, 2, 5, 5), (2, 40, 40),
+                 (70, 70)]
+
+
+# ------------------------------------------------------------ det, slogdet ----
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SQUARE_SHAPES)
+def test_det_slogdet(ldev, dtype, shape):
+    # I + noise of spectral radius ~0.5: determinants stay in float32's range
+    a = (well(shape, dtype) / (2 * np.sqrt(shape[-1]))).astype(dtype)
+    want = np.linalg.det(wide(a))
+    got = ca.linalg.det(dev(a, ldev))
+    assert got.dtype == np.dtype(dtype)
+    assert got.shape == shape[:-2]
+    close(got, want, dtype, scale=shape[-1])
+    sign, logdet = ca.linalg.slogdet(dev(a, ldev))
+    ws, wl = np.linalg.slogdet(wide(a))
+    assert sign.dtype == np.dtype(dtype)
+    assert logdet.dtype == np.zeros(0, dtype).real.dtype
+    close(sign, ws, dtype, scale=shape[-1])
+    close(logdet, wl, dtype, scale=shape[-1] * 10)
+
+
+def test_det_permutation_signs(ldev):
+    # pivoting must count: permutation matrices have det +-1
+    p = np.eye(5)[[3, 0, 4, 1, 2]]
+    q = np.stack([p, np.eye(5)[[1, 0, 2, 3, 4]], np.eye(5)])
+    close(ca.linalg.det(dev(q, ldev)), np.linalg.det(q), np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_det_singular(ldev, dtype):
+    a = np.ones((2, 4, 4), dtype)
+    a[1] = well((4, 4), dtype)
+    a[1, 2] = 0  # an exact zero pivot (a repeated row need not give one)
+    got = host(ca.linalg.det(dev(a, ldev)))
+    np.testing.assert_allclose(got, 0, atol=1e-10)
+    sign, logdet = ca.linalg.slogdet(dev(a, ldev))
+    np.testing.assert_array_equal(host(sign), 0)
+    assert np.all(np.isneginf(host(logdet)))
+
+
+def test_det_empty_and_ints(ldev):
+    got = ca.linalg.det(dev(np.zeros((3, 0, 0)), ldev))
+    np.testing.assert_array_equal(host(got), np.ones(3))
+    got = ca.linalg.det(dev(np.array([[2, 1], [1, 3]], np.int32), ldev))
+    assert got.dtype == np.float64
+    close(got, 5.0, np.float64)
+    got = ca.linalg.det(dev(np.eye(3, dtype=bool), ldev))
+    assert got.dtype == np.float64
+
+
+# ------------------------------------------------------------ solve ----
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("ashape,bshape", [
+    ((4, 4), (4,)), ((4, 4), (4, 3)), ((1, 1), (1, 1)), ((3, 5, 5), (3, 5, 2)),
+    ((3, 5, 5), (5,)), ((2, 1, 4, 4), (3, 4, 1)), ((40, 6, 6), (40, 6, 2)),
+    ((50, 50), (50, 7)), ((2, 40, 40), (40, 1))])
+def test_solve(ldev, dtype, ashape, bshape):
+    a = well(ashape, dtype)
+    b = rand(bshape, dtype, 1)
+    want = np.linalg.solve(wide(a), wide(b))
+    got = ca.linalg.solve(dev(a, ldev), dev(b, ldev))
+    assert got.dtype == np.dtype(dtype)
+    close(got, want, dtype, scale=ashape[-1])
+
+
+def test_solve_promotes(ldev):
+    a = np.array([[3, 1], [1, 2]], np.int64)
+    b = np.array([9, 8], np.int32)
+    got = ca.linalg.solve(dev(a, ldev), dev(b, ldev))
+    assert got.dtype == np.float64
+    close(got, np.linalg.solve(a, b), np.float64)
+    got = ca.linalg.solve(dev(a.astype(np.float32), ldev), dev(b.astype(np.complex64), ldev))
+    assert got.dtype == np.complex64
+
+
+def test_solve_empty(ldev):
+    got = ca.linalg.solve(dev(np.zeros((0, 3, 3)), ldev), dev(np.zeros((0, 3, 2)), ldev))
+    assert got.shape == (0, 3, 2)
+    got = ca.linalg.solve(dev(np.eye(3), ldev), dev(np.zeros((3, 0)), ldev))
+    assert got.shape == (3, 0)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (30, 3, 3), (50, 50)])
+def test_solve_singular_raises(ldev, shape):
+    a = well(shape, np.float64)
+    a[..., 1, :] = 0
+    b = np.ones(shape[:-1])
+    with pytest.raises(ca.linalg.LinAlgError, match="Singular matrix"):
+        ca.linalg.solve(dev(a, ldev), dev(b[..., None], ldev))
+    with pytest.raises(np.linalg.LinAlgError):
+        ca.linalg.inv(dev(a, ldev))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (30, 3, 3), (50, 50)])
+def test_singular_check_can_be_skipped(ldev, shape):
+    a = np.zeros(shape)
+    if ldev == "cpu":
+        pytest.skip("the cpu device is NumPy's, which always checks")
+    with ca.linalg.errors_checked(False):
+        r = ca.linalg.inv(dev(a, ldev))
+        assert r.shape == shape
+    assert ca.linalg.config.check_errors is True
+    ca.linalg.config.check_errors = False
+    try:
+        ca.linalg.solve(dev(a, ldev), dev(np.ones(shape[:-1] + (1,)), ldev))
+    finally:
+        ca.linalg.config.check_errors = True
+
+
+def test_solve_bad_shapes(ldev):
+    with pytest.raises(np.linalg.LinAlgError):
+        ca.linalg.solve(dev(np.ones((3, 4)), ldev), dev(np.ones(3), ldev))
+    with pytest.raises(np.linalg.LinAlgError):
+        ca.linalg.solve(dev(np.ones(3), ldev), dev(np.ones(3), ldev))
+    with pytest.raises(ValueError):
+        ca.linalg.solve(dev(np.eye(3), ldev), dev(np.ones(4), ldev))
+
+
+def test_float16_refused(ldev):
+    with pytest.raises(TypeError, match="float16"):
+        ca.linalg.inv(dev(np.eye(2, dtype=np.float16), ldev))
+
+
+# ------------------------------------------------------------ inv ----
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SQUARE_SHAPES + [(0, 0), (4, 0, 0), (300, 16, 16)])
+def test_inv(ldev, dtype, shape):
+    a = well(shape, dtype)
+    got = ca.linalg.inv(dev(a, ldev))
+    assert got.dtype == np.dtype(dtype)
+    assert got.shape == shape
+    if a.size:
+        close(got, np.linalg.inv(wide(a)), dtype, scale=shape[-1])
+        eye = np.broadcast_to(np.eye(shape[-1]), shape)
+        close(wide(a) @ wide(host(got)), eye, dtype, scale=shape[-1])
+
+
+def test_inv_leaves_input(ldev):
+    a = well((5, 5), np.float64)
+    x = dev(a, ldev)
+    ca.linalg.inv(x)
+    ca.linalg.det(x)
+    np.testing.assert_array_equal(host(x), a)
+    # a Fortran-ordered input (its transpose is C-contiguous) is not overwritten
+    f = dev(np.asfortranarray(a), ldev)
+    ca.linalg.cholesky(dev(hpd((5, 5), np.float64), ldev))
+    ca.linalg.inv(f)
+    np.testing.assert_array_equal(host(f), a)
+
+
+# ------------------------------------------------------------ cholesky ----
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SQUARE_SHAPES + [(0, 0), (300, 4, 4)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky(ldev, dtype, shape, upper):
+    a = hpd(shape, dtype)
+    got = ca.linalg.cholesky(dev(a, ldev), upper=upper)
+    assert got.dtype == np.dtype(dtype)
+    assert got.shape == shape
+    want = np.linalg.cholesky(wide(a), upper=upper)
+    close(got, want, dtype, scale=shape[-1])
+    g = wide(host(got))
+    rec = mH(g) @ g if upper else g @ mH(g)
+    close(rec, a, dtype, scale=shape[-1])
+
+
+def test_cholesky_reads_one_triangle(ldev):
+    a = hpd((4, 4), np.float64)
+    junk = a + np.triu(np.full((4, 4), 7.0), 1)  # garbage above the diagonal
+    close(ca.linalg.cholesky(dev(junk, ldev)), np.linalg.cholesky(a), np.float64)
+    junk = a + np.tril(np.full((4, 4), 7.0), -1)
+    close(ca.linalg.cholesky(dev(junk, ldev), upper=True),
+          np.linalg.cholesky(a, upper=True), np.float64)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (30, 3, 3), (40, 40)])
+def test_cholesky_not_pd_raises(ldev, shape):
+    a = hpd(shape, np.float64)
+    a[..., 0, 0] = -1
+    with pytest.raises(ca.linalg.LinAlgError, match="not positive definite"):
+        ca.linalg.cholesky(dev(a, ldev))
+
+
+# ------------------------------------------------------------ qr ----
+
+QR_SHAPES = [(1, 1), (5, 3), (3, 5), (4, 4), (2, 6, 4), (3, 4, 6), (40, 25), (25, 40),
+             (2, 3, 7, 2)]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", QR_SHAPES)
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+def test_qr(ldev, dtype, shape, mode):
+    a = rand(shape, dtype)
+    q, r = ca.linalg.qr(dev(a, ldev), mode=mode)
+    wq, wr = np.linalg.qr(wide(a), mode=mode)
+    assert q.shape == wq.shape and r.shape == wr.shape
+    assert q.dtype == np.dtype(dtype) and r.dtype == np.dtype(dtype)
+    q, r = wide(host(q)), wide(host(r))
+    close(q @ r, a, dtype, scale=shape[-1])
+    k = q.shape[-1]
+    close(mH(q) @ q, np.broadcast_to(np.eye(k), q.shape[:-2] + (k, k)), dtype,
+          scale=shape[-1])
+    np.testing.assert_array_equal(np.tril(r, -1), 0)
+    close(np.abs(r), np.abs(wr), dtype, scale=shape[-1])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+def test_qr_r_and_raw(ldev, dtype, shape):
+    a = rand(shape, dtype)
+    r = ca.linalg.qr(dev(a, ldev), mode="r")
+    close(np.abs(host(r)), np.abs(np.linalg.qr(wide(a), mode="r")), dtype)
+    h, tau = ca.linalg.qr(dev(a, ldev), mode="raw")
+    wh, wtau = np.linalg.qr(a, mode="raw")
+    assert h.shape == wh.shape and tau.shape == wtau.shape
+    assert h.dtype == np.dtype(dtype) and tau.dtype == np.dtype(dtype)
+    # raw's R part is mode='r''s R
+    k = min(shape[-2:])
+    rr = np.triu(np.swapaxes(host(h), -1, -2)[..., :k, :])
+    close(rr, host(r), dtype)
+
+
+def test_qr_modes_and_empty(ldev):
+    with pytest.raises(ValueError):
+        ca.linalg.qr(dev(np.eye(2), ldev), mode="bogus")
+    q, r = ca.linalg.qr(dev(np.zeros((0, 3)), ldev))
+    assert q.shape == (0, 0) and r.shape == (0, 3)
+    q, r = ca.linalg.qr(dev(np.zeros((3, 0)), ldev), mode="complete")
+    wq, wr = np.linalg.qr(np.zeros((3, 0)), mode="complete")
+    assert q.shape == wq.shape and r.shape == wr.shape
+
+
+# ------------------------------------------------------------ svd ----
+
+SVD_SHAPES = [(1, 1), (5, 3), (3, 5), (4, 4), (2, 6, 4), (3, 4, 6), (30, 20), (20, 30),
+              (12, 3, 3)]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SVD_SHAPES)
+@pytest.mark.parametrize("full", [True, False])
+def test_svd(ldev, dtype, shape, full):
+    a = rand(shape, dtype)
+    u, s, vh = ca.linalg.svd(dev(a, ldev), full_matrices=full)
+    wu, ws, wvh = np.linalg.svd(wide(a), full_matrices=full)
+    assert u.shape == wu.shape and s.shape == ws.shape and vh.shape == wvh.shape
+    assert u.dtype == np.dtype(dtype) and vh.dtype == np.dtype(dtype)
+    assert s.dtype == np.zeros(0, dtype).real.dtype
+    close(s, ws, dtype, scale=shape[-1])
+    u, s, vh = wide(host(u)), wide(host(s)), wide(host(vh))
+    k = s.shape[-1]
+    close((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], a, dtype, scale=shape[-1])
+    close(mH(u) @ u, np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2),
+          dtype, scale=shape[-1])
+    close(vh @ mH(vh),
+          np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-2] + (vh.shape[-2],) * 2),
+          dtype, scale=shape[-1])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+def test_svd_values(ldev, dtype, shape):
+    a = rand(shape, dtype)
+    want = np.linalg.svd(wide(a), compute_uv=False)
+    s = ca.linalg.svd(dev(a, ldev), compute_uv=False)
+    close(s, want, dtype)
+    close(ca.linalg.svdvals(dev(a, ldev)), want, dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_svd_hermitian(ldev, dtype):
+    a = herm((3, 5, 5), dtype)
+    u, s, vh = ca.linalg.svd(dev(a, ldev), hermitian=True)
+    close(s, np.linalg.svd(wide(a), compute_uv=False), dtype)
+    u, s, vh = wide(host(u)), wide(host(s)), wide(host(vh))
+    close((u * s[..., None, :]) @ vh, a, dtype, scale=5)
+    s2 = ca.linalg.svd(dev(a, ldev), compute_uv=False, hermitian=True)
+    close(s2, np.linalg.svd(wide(a), compute_uv=False), dtype)
+
+
+def test_svd_empty(ldev):
+    u, s, vh = ca.linalg.svd(dev(np.zeros((0, 3)), ldev))
+    wu, ws, wvh = np.linalg.svd(np.zeros((0, 3)))
+    assert (u.shape, s.shape, vh.shape) == (wu.shape, ws.shape, wvh.shape)
+    np.testing.assert_array_equal(host(vh), wvh)
+
+
+# ------------------------------------------------------------ eigh ----
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SQUARE_SHAPES)
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh(ldev, dtype, shape, uplo):
+    a = rand(shape, dtype)  # not Hermitian: only the triangle UPLO names is read
+    w, v = ca.linalg.eigh(dev(a, ldev), UPLO=uplo)
+    ww = np.linalg.eigvalsh(wide(a), UPLO=uplo)
+    assert w.dtype == np.zeros(0, dtype).real.dtype and v.dtype == np.dtype(dtype)
+    close(w, ww, dtype, scale=shape[-1])
+    tri = np.tril(wide(a)) if uplo == "L" else np.triu(wide(a))
+    diag = np.real(np.diagonal(wide(a), axis1=-2, axis2=-1))
+    h = tri + mH(tri)
+    idx = np.arange(shape[-1])
+    h[..., idx, idx] = diag
+    w, v = wide(host(w)), wide(host(v))
+    close(h @ v, v * w[..., None, :], dtype, scale=shape[-1] * 4)
+    close(mH(v) @ v, np.broadcast_to(np.eye(shape[-1]), shape), dtype, scale=shape[-1])
+    close(ca.linalg.eigvalsh(dev(a, ldev), UPLO=uplo), ww, dtype, scale=shape[-1])
+
+
+def test_eigh_bad_uplo_and_empty(ldev):
+    with pytest.raises(ValueError, match="UPLO"):
+        ca.linalg.eigh(dev(np.eye(2), ldev), UPLO="X")
+    w, v = ca.linalg.eigh(dev(np.zeros((2, 0, 0)), ldev))
+    assert w.shape == (2, 0) and v.shape == (2, 0, 0)
+
+
+# ------------------------------------------------------------ eig ----
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (3, 3), (2, 5, 5), (20, 20)])
+def test_eig(ldev, dtype, shape):
+    a = rand(shape, dtype)
+    w, v = ca.linalg.eig(dev(a, ldev))
+    ww, wv = np.linalg.eig(a)
+    assert w.dtype == ww.dtype and v.dtype == wv.dtype
+    w, v = wide(host(w)), wide(host(v))
+    close(wide(a) @ v, v * w[..., None, :], dtype, scale=shape[-1] * 4)
+    close(np.linalg.norm(v, axis=-2), np.ones(w.shape), dtype)
+    close(np.sort_complex(w.reshape(-1, shape[-1])),
+          np.sort_complex(np.linalg.eigvals(wide(a)).reshape(-1, shape[-1])), dtype,
+          scale=shape[-1] * 4)
+    e = ca.linalg.eigvals(dev(a, ldev))
+    assert e.dtype == np.linalg.eigvals(a).dtype
+
+
+def test_eig_real_and_complex_results(ldev):
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    w, v = ca.linalg.eig(dev(rot, ldev))
+    assert w.dtype == np.complex128 and v.dtype == np.complex128
+    close(rot @ host(v), host(v) * host(w)[None, :], np.float64)
+    sym = herm((4, 4), np.float64)
+    w, v = ca.linalg.eig(dev(sym, ldev))
+    assert w.dtype == np.float64 and v.dtype == np.float64
+    w32 = ca.linalg.eigvals(dev(rot.astype(np.float32), ldev))
+    assert w32.dtype == np.complex64
+
+
+# ------------------------------------------------------------ lstsq & co. ----
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
+@pytest.mark.parametrize("ashape,bshape", [((6, 3), (6,)), ((6, 3), (6, 2)), ((3, 6), (3,)),
+                                           ((4, 4), (4, 2))])
+def test_lstsq(ldev, dtype, ashape, bshape):
+    a = rand(ashape, dtype)
+    b = rand(bshape, dtype, 1)
+    x, res, rank, s = ca.linalg.lstsq(dev(a, ldev), dev(b, ldev))
+    wx, wres, wrank, ws = np.linalg.lstsq(wide(a), wide(b))
+    close(x, wx, dtype, scale=10)
+    assert host(res).shape == wres.shape
+    close(res, wres, dtype, scale=10)
+    assert int(rank) == wrank
+    close(s, ws, dtype)
+
+
+def test_lstsq_rank_deficient(ldev):
+    a = rand((6, 4), np.float64)
+    a[:, 3] = a[:, 0] + a[:, 1]
+    b = rand((6,), np.float64, 2)
+    x, res, rank, s = ca.linalg.lstsq(dev(a, ldev), dev(b, ldev))
+    wx, wres, wrank, ws = np.linalg.lstsq(a, b)
+    assert int(rank) == wrank == 3
+    close(x, wx, np.float64, scale=100)
+    assert host(res).shape == wres.shape == (0,)
+    with pytest.raises(np.linalg.LinAlgError):
+        ca.linalg.lstsq(dev(a, ldev), dev(np.ones(5), ldev))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+def test_pinv(ldev, dtype, shape):
+    a = rand(shape, dtype)
+    got = ca.linalg.pinv(dev(a, ldev))
+    assert got.dtype == np.dtype(dtype)
+    close(got, np.linalg.pinv(wide(a)), dtype, scale=10)
+    h = herm((4, 4), dtype)
+    close(ca.linalg.pinv(dev(h, ldev), hermitian=True), np.linalg.pinv(wide(h)), dtype,
+          scale=10)
+    assert ca.linalg.pinv(dev(np.zeros((2, 0, 3)), ldev)).shape == (2, 3, 0)
+
+
+def test_matrix_rank(ldev):
+    a = rand((3, 6, 4), np.float64)
+    a[1, :, 3] = a[1, :, 0]
+    a[2] = 0
+    got = ca.linalg.matrix_rank(dev(a, ldev))
+    np.testing.assert_array_equal(host(got), np.linalg.matrix_rank(a))
+    assert int(ca.linalg.matrix_rank(dev(np.eye(4), ldev))) == 4
+    assert ca.linalg.matrix_rank(dev(np.ones(4), ldev)) == 1
+    assert ca.linalg.matrix_rank(dev(np.zeros(4), ldev)) == 0
+    h = herm((5, 5), np.float64)
+    assert int(ca.linalg.matrix_rank(dev(h, ldev), hermitian=True)) == 5
+    assert int(ca.linalg.matrix_rank(dev(np.eye(3) * 1e-3, ldev), tol=1e-2)) == 0
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc"])
+def test_cond(ldev, p):
+    a = rand((2, 4, 4), np.float64)
+    close(ca.linalg.cond(dev(a, ldev), p), np.linalg.cond(a, p), np.float64, scale=1e3)
+    if p != "nuc":  # NumPy's nuclear norm of inv(singular) raises
+        sing = np.ones((3, 3))
+        sing[1] = 0
+        got = host(ca.linalg.cond(dev(sing, ldev), p))
+        want = np.linalg.cond(sing, p)
+        assert np.isinf(want) == np.isinf(got) or got > 1e15
+    with pytest.raises(np.linalg.LinAlgError):
+        ca.linalg.cond(dev(np.zeros((0, 0)), ldev))
+
+
+def test_tensorinv_tensorsolve(ldev):
+    a = np.eye(4 * 6).reshape(4, 6, 8, 3) + 0.1 * rand((4, 6, 8, 3), np.float64)
+    got = ca.linalg.tensorinv(dev(a, ldev), ind=2)
+    want = np.linalg.tensorinv(a, ind=2)
+    assert got.shape == want.shape
+    close(got, want, np.float64, scale=10)
+    b = rand((4, 6), np.float64, 1)
+    got = ca.linalg.tensorsolve(dev(a, ldev), dev(b, ldev))
+    want = np.linalg.tensorsolve(a, b)
+    close(got, want, np.float64, scale=10)
+    a3 = np.eye(24).reshape(6, 4, 2, 3, 4) + 0.1 * rand((6, 4, 2, 3, 4), np.float64)
+    a3 = np.moveaxis(a3, 2, 0)
+    b3 = rand((6, 4), np.float64, 2)
+    want = np.linalg.tensorsolve(a3, b3, axes=(0,))
+    got = ca.linalg.tensorsolve(dev(a3, ldev), dev(b3, ldev), axes=(0,))
+    assert got.shape == want.shape
+    close(got, want, np.float64, scale=10)
+    with pytest.raises(ValueError):
+        ca.linalg.tensorinv(dev(a, ldev), ind=0)
+
+
+# ------------------------------------------------------------ errors, names ----
+
+def test_linalgerror_is_numpys():
+    assert ca.linalg.LinAlgError is np.linalg.LinAlgError
+    assert issubclass(ca.linalg.LinAlgError, ValueError)
+
+
+def test_dimension_errors(ldev):
+    for fn in (ca.linalg.inv, ca.linalg.det, ca.linalg.cholesky, ca.linalg.eigh,
+               ca.linalg.eig, ca.linalg.slogdet):
+        with pytest.raises(np.linalg.LinAlgError, match="square"):
+            fn(dev(np.ones((3, 4)), ldev))
+        with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+            fn(dev(np.ones(3), ldev))
+    for fn in (ca.linalg.qr, ca.linalg.svd):
+        with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+            fn(dev(np.ones(3), ldev))
+
+
+def test_namespace():
+    for name in ("solve", "inv", "det", "slogdet", "cholesky", "qr", "svd", "svdvals",
+                 "eigh", "eigvalsh", "eig", "eigvals", "lstsq", "pinv", "matrix_rank",
+                 "cond", "tensorinv", "tensorsolve", "LinAlgError", "matmul"):
+        assert name in ca.linalg.__all__
+        assert callable(getattr(ca.linalg, name))
+    assert issubclass(ca.cuda.CUSOLVERError, ca.cuda.CUDAError)
+
+
+def test_cusolver_status_names():
+    with pytest.raises(ca.cuda.CUSOLVERError, match="CUSOLVER_STATUS_INVALID_VALUE"):
+        ca._core._raise_cuda_error(3, "cusolverDnXgetrf", "cusolver")
+    with pytest.raises(MemoryError):
+        ca._core._raise_cuda_error(2, "cusolverDnXgetrf", "cusolver")
+
+
+def test_routing_uses_the_batched_routines():
+    if linalg_standin is None:
+        pytest.skip("needs the SciPy stand-in")
+    old = _linalg_factor._set_solver_standin(linalg_standin.standin)
+    try:
+        linalg_standin.calls.clear()
+        ca.linalg.inv(dev(well((64, 8, 8), np.float32), "cpu"))
+        ca.linalg.inv(dev(well((2, 64, 64), np.float32), "cpu"))
+        ca.linalg.cholesky(dev(hpd((64, 8, 8), np.float32), "cpu"))
+        ca.linalg.eigh(dev(herm((64, 8, 8), np.float32), "cpu"))
+        ca.linalg.solve(dev(well((64, 8, 8), np.float32), "cpu"),
+                        dev(np.ones((64, 8, 1), np.float32), "cpu"))
+        assert linalg_standin.calls == ["GETRF_BATCHED", "GETRI_BATCHED", "GETRF",
+                                        "GETRS", "POTRF_BATCHED", "SYEV_BATCHED",
+                                        "GETRF_BATCHED", "GETRS_BATCHED"]
+    finally:
+        _linalg_factor._set_solver_standin(old)
+
+
+# ------------------------------------------------------------ GPU only ----
+
+@requires_gpu
+def test_results_on_the_current_stream():
+    a = well((2, 32, 32), np.float64)
+    x = ca.asarray(a, device="cuda:0")
+    ca.cuda.Stream.null.synchronize()  # x is written on the legacy stream
+    s = ca.cuda.Stream(non_blocking=True)
+    with s:
+        r = ca.linalg.inv(x)
+        q, rr = ca.linalg.qr(x)
+        w = ca.linalg.eigvalsh(x)
+        d = ca.linalg.det(x)
+    s.synchronize()
+    close(r, np.linalg.inv(a), np.float64, scale=32)
+    close(host(q) @ host(rr), a, np.float64, scale=32)
+    close(w, np.linalg.eigvalsh(a), np.float64, scale=32)
+    close(d, np.linalg.det(a), np.float64, scale=32)
+
+
+@requires_gpu
+def test_cusolver_loads_on_first_use():
+    import subprocess
+    import sys
+    code = ("import cuarray as ca, numpy as np\n"
+            "assert ca._core._cusolver_path() is None\n"
+            "x = ca.asarray(np.eye(3) * 2, device='cuda:0')\n"
+            "assert ca._core._cusolver_path() is None\n"
+            "d = float(ca.linalg.det(x))\n"
+            "assert abs(d - 8) < 1e-12, d\n"
+            "assert ca._core._cusolver_path() is not None\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
