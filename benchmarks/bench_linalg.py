@@ -179,6 +179,7 @@ CASES += [
         "numpy": _norm_setup,
     }, mode="gpu", unit="GB/s", work=NORM_N * 4.0, target=">= 4000",
         floor="~4200 (read bandwidth)"),
+]
 
 
 # ---- issue 10, factorizations (python/cuarray/_linalg_factor.py over cuSOLVER): GPU
