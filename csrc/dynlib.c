@@ -247,20 +247,22 @@ static const lib_sym cublas_lu_syms[] = {
     { "cublasDgetrsBatched", (void **)&lu_api.getrsBatched[1] },
     { "cublasCgetrsBatched", (void **)&lu_api.getrsBatched[2] },
     { "cublasZgetrsBatched", (void **)&lu_api.getrsBatched[3] },
-    static const lib_sym curand_syms[] = {
-        { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
-        { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
-        { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
-        { "curandSetPseudoRandomGeneratorSeed",
-          (void **)&rand_api.SetPseudoRandomGeneratorSeed },
-        { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
-        { "curandSetQuasiRandomGeneratorDimensions",
-          (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
-        { "curandSetStream", (void **)&rand_api.SetStream },
-        { "curandGenerate", (void **)&rand_api.Generate },
-        { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
-        { "curandGetVersion", (void **)&rand_api.GetVersion },
-    };
+};
+
+static const lib_sym curand_syms[] = {
+    { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
+    { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
+    { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
+    { "curandSetPseudoRandomGeneratorSeed",
+      (void **)&rand_api.SetPseudoRandomGeneratorSeed },
+    { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
+    { "curandSetQuasiRandomGeneratorDimensions",
+      (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
+    { "curandSetStream", (void **)&rand_api.SetStream },
+    { "curandGenerate", (void **)&rand_api.Generate },
+    { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
+    { "curandGetVersion", (void **)&rand_api.GetVersion },
+};
 
 static lib_desc curand_lib = {
     "cuRAND",
