@@ -251,8 +251,12 @@ def meets(target, value):
     if target is None or value is None or not math.isfinite(value):
         return None
     t = target.replace(" ", "")
+    try:
+        bound = float(t[2:])
+    except ValueError:
+        return None  # a relative target ("<= x.sum() + 0.3", ">= best of ..."): read the columns
     if t.startswith("<="):
-        return value <= float(t[2:])
+        return value <= bound
     if t.startswith(">="):
-        return value >= float(t[2:])
+        return value >= bound
     return None
