@@ -154,8 +154,9 @@ def test_gcd_lcm_mixed_and_errors(device):
 def test_float_power(device):
     x = np.array([2, 3, -1], np.int8)
     y = np.array([3, -1, 2], np.int8)
+    # float64 pow: the GPU's is within 1 ulp of the host's (3 ** -1 is one ulp above)
     same(ca.float_power(ca.asarray(x, device=device), ca.asarray(y, device=device)),
-         np.float_power(x, y))
+         np.float_power(x, y), exact=device == "cpu")
     f = np.array([2.0, -8.0], np.float32)
     same(ca.float_power(ca.asarray(f, device=device), 1 / 3), npq(np.float_power, f, 1 / 3),
          exact=False)

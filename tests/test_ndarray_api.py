@@ -48,6 +48,9 @@ NUMPY_ONLY = {
     "__setstate__": "pickles rebuild through __reduce__ (cuarray.array of a host copy)",
     "__array_wrap__": "NumPy's hook for wrapping a NumPy ufunc's result: NumPy's ufuncs "
                       "dispatch to cuarray's (__array_ufunc__), which make cuarray arrays",
+    # NumPy 2.5's private setters behind its deprecated shape/dtype assignment
+    "_set_dtype": "private to NumPy 2.5 (shape and dtype are set through the views)",
+    "_set_shape": "private to NumPy 2.5, as _set_dtype",
 }
 
 # CuPy's names cuarray's ndarray does not have.
