@@ -452,7 +452,8 @@ def test_eig_real_and_complex_results(ldev):
     close(rot @ host(v), host(v) * host(w)[None, :], np.float64)
     sym = herm((4, 4), np.float64)
     w, v = ca.linalg.eig(dev(sym, ldev))
-    assert w.dtype == np.float64 and v.dtype == np.float64
+    want = np.linalg.eig(sym)  # real results before NumPy 2.5, complex from 2.5 on
+    assert w.dtype == want[0].dtype and v.dtype == want[1].dtype
     w32 = ca.linalg.eigvals(dev(rot.astype(np.float32), ldev))
     assert w32.dtype == np.complex64
 

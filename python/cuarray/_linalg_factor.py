@@ -567,8 +567,9 @@ def _eig(a, vectors):
     if cplx:
         return w, v
     wr, wi = w[..., :n], w[..., n:]
-    # NumPy's rule: real results when every eigenvalue is real (a wait).
-    if not bool((wi != 0).any()):
+    # NumPy's rule before 2.5: real results when every eigenvalue is real (a
+    # wait); NumPy 2.5's eig returns complex results always
+    if not _EIG_ALWAYS_COMPLEX and not bool((wi != 0).any()):
         return wr, v
     ct = _np.dtype(_np.complex64 if t == _np.float32 else _np.complex128)
     wc = wr.astype(ct) + 1j * wi.astype(ct)
@@ -584,13 +585,17 @@ def _eig(a, vectors):
     return wc, vc
 
 
+_EIG_ALWAYS_COMPLEX = _np.lib.NumpyVersion(_np.__version__) >= "2.5.0.dev0"
+
+
 def eig(a):
     """eig(a)
 
     Eigenvalues and right eigenvectors (columns, unit norm) of a general
-    (..., M, M) stack, as an EigResult (numpy.linalg.eig). As NumPy, the
-    results are real when a is real and every eigenvalue is real, else complex:
-    deciding that waits for the GPU. On a GPU: cuSOLVER Xgeev per matrix (it
+    (..., M, M) stack, as an EigResult (numpy.linalg.eig). As the installed
+    NumPy: before 2.5 the results are real when a is real and every eigenvalue
+    is real, else complex (deciding that waits for the GPU); from 2.5 they are
+    always complex. On a GPU: cuSOLVER Xgeev per matrix (it
     runs partly on the host and waits for the GPU itself).
     """
     a = _arr(a)

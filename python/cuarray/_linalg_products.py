@@ -789,6 +789,10 @@ def kron(a, b):
     return _ca.reshape(r, tuple(x * y for x, y in zip(sa, sb)))
 
 
+# NumPy 2.5 ends the deprecation of 2-element vectors: they raise ValueError
+_CROSS_3_ONLY = _np.lib.NumpyVersion(_np.__version__) >= "2.5.0.dev0"
+
+
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None)
 
@@ -811,6 +815,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"
                          "(dimension must be 2 or 3)")
+    if (na == 2 or nb == 2) and _CROSS_3_ONLY:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
+                         f"but they are {na} and {nb} dimensional instead.")
     if na == 2 or nb == 2:
         _warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                        "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
