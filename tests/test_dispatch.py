@@ -158,3 +158,22 @@ def test_protocol_attributes():
     x = ca.asarray(np.ones(2), device="cpu")
     assert x.__array_function__(np.sum, (ca.ndarray,), (x,), {}).get() == 2.0
     assert x.__array_function__(np.sum, (ca.ndarray, list), (x,), {}) is NotImplemented
+
+
+def test_like_creation_follows_the_like_arrays_device(device):
+    # NEP 35: np.asarray(..., like=x) and the other creation functions dispatch to
+    # cuarray's, and the result is made on x's device (not the default device)
+    x = ca.asarray(np.arange(3.0), device=device)
+    cases = ((np.asarray([1, 2], like=x), np.asarray([1, 2])),
+             (np.array([[1.5]], like=x), np.array([[1.5]])),
+             (np.zeros((2, 2), like=x), np.zeros((2, 2))),
+             (np.ones(3, dtype=np.int32, like=x), np.ones(3, np.int32)),
+             (np.full(2, 7.0, like=x), np.full(2, 7.0)),
+             (np.arange(5, like=x), np.arange(5)),
+             (np.eye(2, like=x), np.eye(2)))
+    for got, want in cases:
+        assert isinstance(got, ca.ndarray) and got.device == x.device
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    e = np.empty((0, 2), like=x)
+    assert isinstance(e, ca.ndarray) and e.device == x.device and e.shape == (0, 2)

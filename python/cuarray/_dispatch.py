@@ -81,10 +81,19 @@ def _resolve_function(func):
     return impl
 
 
+# NumPy's creation functions that dispatch only through like= (NEP 35): the result
+# belongs on the like= array's device, not the default one
+_LIKE_CREATION = frozenset(getattr(_np, n) for n in (
+    "array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",
+    "full", "arange", "eye", "identity"))
+
+
 def __array_function__(self, func, types, args, kwargs):
     impl = _FUNCS.get(func)
     if impl is None:
         impl = _resolve_function(func)
+    if func in _LIKE_CREATION and "device" not in kwargs:
+        kwargs = dict(kwargs, device=self.device)
     for t in types:
         if t is not _ndarray and not issubclass(t, _ndarray):
             if issubclass(t, _np.ndarray):
