@@ -1,5 +1,5 @@
 /*
- * dynlib.c: load cuBLAS and cuFFT on first use (see dynlib.h for why).
+ * dynlib.c: load cuBLAS, cuFFT and NVRTC on first use (see dynlib.h for why).
  *
  * Where it looks for a library, in order:
  *   1. its soname ("libcublas.so.13", "libcufft.so.12": CUDA 13 ships cuFFT 12)
@@ -61,11 +61,25 @@ CA_CHECK_SIG(cufftExecD2Z, ca_cufftExecD2Z_fn);
 CA_CHECK_SIG(cufftExecC2R, ca_cufftExecC2R_fn);
 CA_CHECK_SIG(cufftExecZ2D, ca_cufftExecZ2D_fn);
 CA_CHECK_SIG(cufftGetVersion, ca_cufftGetVersion_fn);
+CA_CHECK_SIG(nvrtcVersion, ca_nvrtcVersion_fn);
+CA_CHECK_SIG(nvrtcGetErrorString, ca_nvrtcGetErrorString_fn);
+CA_CHECK_SIG(nvrtcCreateProgram, ca_nvrtcCreateProgram_fn);
+CA_CHECK_SIG(nvrtcDestroyProgram, ca_nvrtcDestroyProgram_fn);
+CA_CHECK_SIG(nvrtcCompileProgram, ca_nvrtcCompileProgram_fn);
+CA_CHECK_SIG(nvrtcGetPTXSize, ca_nvrtcGetSize_fn);
+CA_CHECK_SIG(nvrtcGetPTX, ca_nvrtcGetData_fn);
+CA_CHECK_SIG(nvrtcGetCUBINSize, ca_nvrtcGetSize_fn);
+CA_CHECK_SIG(nvrtcGetCUBIN, ca_nvrtcGetData_fn);
+CA_CHECK_SIG(nvrtcGetProgramLogSize, ca_nvrtcGetSize_fn);
+CA_CHECK_SIG(nvrtcGetProgramLog, ca_nvrtcGetData_fn);
+CA_CHECK_SIG(nvrtcAddNameExpression, ca_nvrtcAddNameExpression_fn);
+CA_CHECK_SIG(nvrtcGetLoweredName, ca_nvrtcGetLoweredName_fn);
 #endif
 
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
 #define CA_CUBLASLT_SONAME "libcublasLt.so.13"
 #define CA_CUFFT_SONAME    "libcufft.so.12"
+#define CA_NVRTC_SONAME    "libnvrtc.so.13"
 
 typedef struct {
     const char *name;
@@ -90,6 +104,7 @@ typedef struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static ca_cublas_api api;
 static ca_cufft_api fft_api;
+static ca_nvrtc_api nvrtc_api;
 
 static const lib_sym cublas_syms[] = {
     { "cublasCreate_v2", (void **)&api.Create },
@@ -125,6 +140,22 @@ static const lib_sym cufft_syms[] = {
     { "cufftGetVersion", (void **)&fft_api.GetVersion },
 };
 
+static const lib_sym nvrtc_syms[] = {
+    { "nvrtcVersion", (void **)&nvrtc_api.Version },
+    { "nvrtcGetErrorString", (void **)&nvrtc_api.GetErrorString },
+    { "nvrtcCreateProgram", (void **)&nvrtc_api.CreateProgram },
+    { "nvrtcDestroyProgram", (void **)&nvrtc_api.DestroyProgram },
+    { "nvrtcCompileProgram", (void **)&nvrtc_api.CompileProgram },
+    { "nvrtcGetPTXSize", (void **)&nvrtc_api.GetPTXSize },
+    { "nvrtcGetPTX", (void **)&nvrtc_api.GetPTX },
+    { "nvrtcGetCUBINSize", (void **)&nvrtc_api.GetCUBINSize },
+    { "nvrtcGetCUBIN", (void **)&nvrtc_api.GetCUBIN },
+    { "nvrtcGetProgramLogSize", (void **)&nvrtc_api.GetProgramLogSize },
+    { "nvrtcGetProgramLog", (void **)&nvrtc_api.GetProgramLog },
+    { "nvrtcAddNameExpression", (void **)&nvrtc_api.AddNameExpression },
+    { "nvrtcGetLoweredName", (void **)&nvrtc_api.GetLoweredName },
+};
+
 static lib_desc cublas_lib = {
     "cuBLAS",
     CA_CUBLAS_SONAME,
@@ -148,6 +179,20 @@ static lib_desc cufft_lib = {
     "CUDA 13)",
     cufft_syms,
     sizeof(cufft_syms) / sizeof(cufft_syms[0]),
+    0,
+    "",
+    "",
+};
+
+static lib_desc nvrtc_lib = {
+    "NVRTC",
+    CA_NVRTC_SONAME,
+    NULL,
+    "nvidia/cuda_nvrtc/lib",
+    "User kernels (RawKernel, ElementwiseKernel, ...) compile with NVRTC: install "
+    "it for CUDA 13 (the CUDA toolkit, or NVIDIA's nvrtc wheel for CUDA 13)",
+    nvrtc_syms,
+    sizeof(nvrtc_syms) / sizeof(nvrtc_syms[0]),
     0,
     "",
     "",
@@ -375,7 +420,27 @@ ca_cufft_path(void)
                : NULL;
 }
 
+const ca_nvrtc_api *
+ca_nvrtc(void)
+{
+    return load_lib(&nvrtc_lib) < 0 ? NULL : &nvrtc_api;
+}
+
+const char *
+ca_nvrtc_path(void)
+{
+    return __atomic_load_n(&nvrtc_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? nvrtc_lib.loaded_from
+               : NULL;
+}
+
 #else /* !CA_HAVE_CUDA */
+
+const char *
+ca_nvrtc_path(void)
+{
+    return NULL;
+}
 
 const char *
 ca_cublas_path(void)
