@@ -20,6 +20,9 @@ from ._core import (  # noqa: E402,F401
 )
 from ._core import bool  # noqa: E402,F401,A004  (the Array API's name)
 from ._array_api import __array_namespace_info__  # noqa: E402,F401
+# NumPy's scalar types, dtype functions taking cuarray arrays, broadcast, flatiter,
+# constants (_dtypes.py)
+from ._dtypes import *  # noqa: E402,F401,F403
 from ._indexing import *  # noqa: E402,F401,F403
 
 # Matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
@@ -100,3 +103,8 @@ def get_array_module(*args):
 import sys as _sys  # noqa: E402
 _cuarray_module = _sys.modules[__name__]
 del _sys
+# Test helpers taking cuarray and NumPy arrays (numpy.testing's, on host copies)
+from . import testing  # noqa: E402,F401
+
+# The ndarray's composite methods (take, put, trace, flat, tobytes, scatter_add, ...)
+from . import _ndarray  # noqa: E402,F401

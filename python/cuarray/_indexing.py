@@ -763,7 +763,9 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     if dev is not None:
         start = _arr(start, dev)
         stop = _arr(stop, dev)
-    y = _core.linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    # linspace reads array ends back to the host: say where the result belongs
+    y = _core.linspace(start, stop, num=num, endpoint=endpoint, axis=axis,
+                       **({} if dev is None else {"device": dev}))
     if isinstance(base, _core.ndarray) or _np.ndim(base):
         base = _core.expand_dims(_arr(base, y.device), axis)
     res = _core.power(base, y)

@@ -110,7 +110,7 @@ def polyval(p, x):
     """
     if isinstance(x, poly1d):
         # composition: Horner's rule over the (few) coefficients, on poly1d
-        y = poly1d([0])
+        y = poly1d(_arr([0], x.coeffs.device))
         for pv in _host(_arr(p)):
             y = y * x + pv
         return y

@@ -297,6 +297,10 @@ def _check_q(q, scale, name):
 
 def _lerp(lo, hi, g):
     d = hi - lo
+    if not isinstance(g, _core.ndarray):
+        # a Python scalar: choose the formula here (a 0-d condition would be made
+        # on the default device, not on lo's)
+        return hi - d * (1 - g) if g >= 0.5 else lo + d * g
     return _core.where(_core.greater_equal(g, 0.5), hi - d * (1 - g), lo + d * g)
 
 
