@@ -4,7 +4,10 @@ Per call (wall time, queue kept full): `hstack([a, b])` and `tile(a, 4)` of 1024
 float32, `tril` of a 256^2 float32 matrix. Throughput (CUDA events): `isclose(a, b)`
 on 2^26 float32 (9 bytes per element: two reads, one bool written) and `diff` on 2^26
 float32 (8 bytes per element). PyTorch's spellings: cat, Tensor.repeat, tril, isclose,
-diff.
+diff. The math and NaN-reduction rows: `nansum`, `nanmax` of 2^26 float32 with 1%
+NaN (4 bytes per element), `hypot(a, b)` 2^26 float32 (12 bytes), `packbits` of
+2^26 bools (1.125 bytes), `gcd` of 2^24 int32 pairs (12 bytes); PyTorch has nansum,
+hypot and gcd (no nanmax or packbits).
 """
 
 from harness import Case
@@ -57,8 +60,49 @@ def _diff(mod):
     return lambda: mod.diff(a)
 
 
-def _libs(make, numpy=True):
-    libs = ("cuarray", "cupy", "torch") + (("numpy",) if numpy else ())
+def _with_nans(mod):
+    import numpy as np
+    h = np.random.default_rng(1).random(BIG, dtype=np.float32)
+    h[::97] = np.nan
+    if mod.__name__ == "torch":
+        return mod.as_tensor(h, device="cuda")
+    return h if mod.__name__ == "numpy" else mod.asarray(h)
+
+
+def _nansum(mod):
+    a = _with_nans(mod)
+    return lambda: mod.nansum(a)
+
+
+def _nanmax(mod):
+    a = _with_nans(mod)
+    return lambda: mod.nanmax(a)
+
+
+def _hypot(mod):
+    a, b = _arrays(mod, BIG, 2)
+    return lambda: mod.hypot(a, b)
+
+
+def _packbits(mod):
+    (a,) = _arrays(mod, BIG, 1)
+    b = a > 0.5
+    return lambda: mod.packbits(b)
+
+
+def _gcd(mod):
+    import numpy as np
+    rng = np.random.default_rng(2)
+    hs = [rng.integers(1, 1 << 30, BIG >> 2, dtype=np.int32) for _ in range(2)]
+    if mod.__name__ == "torch":
+        a, b = (mod.as_tensor(h, device="cuda") for h in hs)
+    else:
+        a, b = (mod.asarray(h) for h in hs)
+    return lambda: mod.gcd(a, b)
+
+
+def _libs(make, numpy=True, torch=True):
+    libs = ("cuarray", "cupy") + (("torch",) if torch else ()) + (("numpy",) if numpy else ())
     return {lib: make for lib in libs}
 
 
@@ -75,4 +119,17 @@ CASES = [
     Case("diff(a), 2^26 float32 (8 bytes/element)", _libs(_diff, numpy=False),
          mode="gpu", unit="GB/s", work=8 * BIG, target=">= 4000", group="numpy_api",
          repeats=5),
+    Case("nansum(a), 2^26 float32, 1% NaN (4 bytes/element)", _libs(_nansum, numpy=False),
+         mode="gpu", unit="GB/s", work=4 * BIG, target=">= 4000", group="numpy_api",
+         repeats=5),
+    Case("nanmax(a), 2^26 float32, 1% NaN (4 bytes/element)",
+         _libs(_nanmax, numpy=False, torch=False), mode="gpu", unit="GB/s", work=4 * BIG,
+         group="numpy_api", repeats=5),
+    Case("hypot(a, b), 2^26 float32 (12 bytes/element)", _libs(_hypot, numpy=False),
+         mode="gpu", unit="GB/s", work=12 * BIG, group="numpy_api", repeats=5),
+    Case("packbits(a), 2^26 bool (1.125 bytes/element)",
+         _libs(_packbits, numpy=False, torch=False), mode="gpu", unit="GB/s",
+         work=BIG + BIG // 8, group="numpy_api", repeats=5),
+    Case("gcd(a, b), 2^24 int32 (12 bytes/element)", _libs(_gcd, numpy=False), mode="gpu",
+         unit="GB/s", work=12 * (BIG >> 2), group="numpy_api", repeats=5),
 ]

@@ -499,6 +499,22 @@ ew_pyint(ew_args *A, int i)
     return 0;
 }
 
+/* A Python int beside floats searches as the floats' dtype (NEP 50); where no
+ * loop takes that, it is NumPy's default int, as for ldexp(x, 3)'s dl->d loop.
+ * 1 if an operand changed. */
+static int
+weak_int_as_int64(ew_args *A)
+{
+    int changed = 0;
+    for (int i = 0; i < A->nin; i++) {
+        if (A->in[i].kind == K_WEAK_INT && ca_is_inexact(A->dt[i])) {
+            A->dt[i] = CA_INT64;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
 /* A->loop for the operands; req: dtype= (-1 none). */
 EW_STAGE int
 ew_guess_routine(ew_args *A, int req)
@@ -521,6 +537,9 @@ ew_guess_routine(ew_args *A, int req)
         }
     }
     A->loop = find_loop(A->op, A->dt, req);
+    if (A->loop < 0 && weak_int_as_int64(A)) {
+        A->loop = find_loop(A->op, A->dt, req);
+    }
     if (A->loop < 0) {
         return no_loop_error(A->op, A->dt, req);
     }

@@ -615,8 +615,9 @@ check_empty(const red_call *c)
             return -1;
         }
         if (f->empty == CA_REMPTY_NOSEQ) {
+            /* noseq:<name> names the operation as NumPy does (nanargmax: argmax) */
             PyErr_Format(PyExc_ValueError, "attempt to get %s of an empty sequence",
-                         f->name);
+                         f->empty_arg != NULL ? f->empty_arg : f->name);
             return -1;
         }
         if (f->empty == CA_REMPTY_NANWARN &&
@@ -964,21 +965,25 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
 #undef SLOT
 }
 
-/* One module function and one method per row of kernels/reductions.def. */
+/* One module function per row of kernels/reductions.def, and one method per row
+ * without the nomethod flag. */
 #define CA_RED_WRAPPERS(NAME, ID, DOC)                                                 \
     static PyObject *py_##NAME(PyObject *m, PyObject *const *args, Py_ssize_t nargs,   \
                                PyObject *kwnames)                                      \
     {                                                                                  \
         (void)m;                                                                       \
         return dispatch(ID, NULL, args, nargs, kwnames);                               \
-    }                                                                                  \
+    }
+#define CA_RED_METHOD_WRAPPERS(NAME, ID, DOC)                                          \
     static PyObject *Ndarray_##NAME(PyObject *self, PyObject *const *args,             \
                                     Py_ssize_t nargs, PyObject *kwnames)               \
     {                                                                                  \
         return dispatch(ID, self, args, nargs, kwnames);                               \
     }
 CA_RED_FOR_EACH_FN(CA_RED_WRAPPERS)
+CA_RED_FOR_EACH_METHOD(CA_RED_METHOD_WRAPPERS)
 #undef CA_RED_WRAPPERS
+#undef CA_RED_METHOD_WRAPPERS
 
 #define CA_FC                              (PyCFunction)(void (*)(void))
 #define CA_FLAGS                           (METH_FASTCALL | METH_KEYWORDS)
@@ -992,7 +997,7 @@ static PyMethodDef reduction_functions[] = {
 };
 
 PyMethodDef ca_reduction_array_methods[] = {
-    CA_RED_FOR_EACH_FN(CA_RED_METHOD){ NULL, NULL, 0, NULL },
+    CA_RED_FOR_EACH_METHOD(CA_RED_METHOD){ NULL, NULL, 0, NULL },
 };
 
 int

@@ -653,6 +653,219 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
 CA_P_REAL(f32, float, f, f)
 CA_P_REAL(f64, double, , d)
 
+/* ---- more real math: angles, heaviside, logaddexp2, ldexp/frexp, nextafter,
+ * spacing, i0 (NumPy's formulas, npy_math) ---------------------------------- */
+#define CA_P_PI 3.141592653589793238462643383279502884
+#define CA_P_REAL_MORE(S, T, F, Q)                                                     \
+    /* NumPy multiplies by the constant rounded in the loop's own type */              \
+    CA_HD T ca_deg2rad_##S(T a) { return a * ((T)CA_P_PI / (T)180); }                  \
+    CA_HD T ca_rad2deg_##S(T a) { return a * ((T)180 / (T)CA_P_PI); }                  \
+    CA_HD T ca_heaviside_##S(T a, T b)                                                 \
+    {                                                                                  \
+        if (a != a) {                                                                  \
+            return a;                                                                  \
+        }                                                                              \
+        return a == (T)0 ? b : (a < (T)0 ? (T)0 : (T)1);                               \
+    }                                                                                  \
+    CA_HD T ca_logaddexp2_##S(T a, T b)                                                \
+    {                                                                                  \
+        T t;                                                                           \
+        if (a == b) {                                                                  \
+            return a + (T)1; /* also inf + inf */                                      \
+        }                                                                              \
+        t = a - b;                                                                     \
+        if (t > (T)0) {                                                                \
+            return a + (T)CA_P_LOG2E * log1p##F(exp2##F(-t));                          \
+        }                                                                              \
+        if (t <= (T)0) {                                                               \
+            return b + (T)CA_P_LOG2E * log1p##F(exp2##F(t));                           \
+        }                                                                              \
+        return t; /* NaN */                                                            \
+    }                                                                                  \
+    /* an int64 exponent saturates to int's range, as NumPy's */                       \
+    CA_HD T ca_ldexp_##S##_i32(T a, int32_t b) { return ldexp##F(a, (int)b); }         \
+    CA_HD T ca_ldexp_##S##_i64(T a, int64_t b)                                         \
+    {                                                                                  \
+        const int e = b > 2147483647                                                   \
+                          ? 2147483647                                                 \
+                          : (b < -2147483647 - 1 ? -2147483647 - 1 : (int)b);          \
+        return ldexp##F(a, e);                                                         \
+    }                                                                                  \
+    /* frexp's two results; the exponent of inf and NaN is 0, as NumPy's */            \
+    CA_HD T ca_frexpm_##S(T a)                                                         \
+    {                                                                                  \
+        int e = 0;                                                                     \
+        if (!ca_p_isfinite_##Q(a)) {                                                   \
+            return a;                                                                  \
+        }                                                                              \
+        return frexp##F(a, &e);                                                        \
+    }                                                                                  \
+    CA_HD int32_t ca_frexpe_##S(T a)                                                   \
+    {                                                                                  \
+        int e = 0;                                                                     \
+        if (!ca_p_isfinite_##Q(a)) {                                                   \
+            return 0;                                                                  \
+        }                                                                              \
+        (void)frexp##F(a, &e);                                                         \
+        return (int32_t)e;                                                             \
+    }                                                                                  \
+    CA_HD T ca_nextafter_##S(T a, T b) { return nextafter##F(a, b); }                  \
+    /* the distance to the next value away from zero (negative for x < 0) */           \
+    CA_HD T ca_spacing_##S(T a)                                                        \
+    {                                                                                  \
+        if (!ca_p_isfinite_##Q(a)) {                                                   \
+            return (T)NAN;                                                             \
+        }                                                                              \
+        return nextafter##F(a, a < (T)0 ? -(T)INFINITY : (T)INFINITY) - a;             \
+    }
+
+CA_P_REAL_MORE(f32, float, f, f)
+CA_P_REAL_MORE(f64, double, , d)
+
+/* float16 nextafter and spacing step the binary16 bits (npy_half_nextafter and
+ * npy_half_spacing; the loops compute in float, where every half is exact).
+ * NumPy's half spacing is the step towards +inf for every finite value. */
+CA_HD float
+ca_p_half_step(float x, float y)
+{
+    if (x != x || y != y) {
+        return x + y;
+    }
+    if (x == y) {
+        return x;
+    }
+    uint16_t h = ca_float_to_half(x).bits;
+    if ((h & 0x7fffu) == 0) {
+        h = (uint16_t)((y < 0.0f ? 0x8000u : 0u) | 1u);
+    }
+    else if ((x < y) == (x > 0.0f)) {
+        h = (uint16_t)(h + 1u);
+    }
+    else {
+        h = (uint16_t)(h - 1u);
+    }
+    ca_half r;
+    r.bits = h;
+    return ca_half_to_float(r);
+}
+CA_HD float
+ca_nextafter_f16(float a, float b)
+{
+    return ca_p_half_step(a, b);
+}
+CA_HD float
+ca_spacing_f16(float a)
+{
+    if (!ca_p_isfinite_f(a)) {
+        return NAN;
+    }
+    return ca_p_half_step(a, INFINITY) - a;
+}
+
+/* The modified Bessel function I0 in double: the power series below 30 (positive
+ * terms, no cancellation), the asymptotic series above (its terms shrink until
+ * k ~ 2x); NumPy's i0 answers NaN for +-inf and overflows with exp(x). */
+CA_HD double
+ca_p_i0(double x)
+{
+    x = fabs(x);
+    if (x != x || x == (double)INFINITY) {
+        return NAN;
+    }
+    if (x <= 30.0) {
+        const double q = 0.25 * x * x;
+        double t = 1.0, s = 1.0;
+        for (int k = 1; k < 200 && t > s * 1e-17; k++) {
+            t *= q / ((double)k * (double)k);
+            s += t;
+        }
+        return s;
+    }
+    const double r = 1.0 / (8.0 * x);
+    double t = 1.0, s = 1.0;
+    for (int k = 1; k < 60; k++) {
+        const double f = (double)(2 * k - 1);
+        t *= f * f * r / (double)k;
+        s += t;
+        if (t < s * 1e-17) {
+            break;
+        }
+    }
+    /* sqrt(x) apart: 2 pi x overflows for x near DBL_MAX */
+    return exp(x) * (s * 0.398942280401432677939946059934) / sqrt(x);
+}
+CA_HD double
+ca_i0_f64(double a)
+{
+    return ca_p_i0(a);
+}
+CA_HD float
+ca_i0_f32(float a)
+{
+    return (float)ca_p_i0((double)a);
+}
+#define CA_P_I0_INT(S, T)                                                              \
+    CA_HD double ca_i0_##S(T a) { return ca_p_i0((double)a); }
+CA_P_I0_INT(b, int)
+CA_P_I0_INT(i8, int8_t)
+CA_P_I0_INT(u8, uint8_t)
+CA_P_I0_INT(i16, int16_t)
+CA_P_I0_INT(u16, uint16_t)
+CA_P_I0_INT(i32, int32_t)
+CA_P_I0_INT(u32, uint32_t)
+CA_P_I0_INT(i64, int64_t)
+CA_P_I0_INT(u64, uint64_t)
+
+/* ---- integer gcd, lcm, bitwise_count ---------------------------------------------
+ * On the magnitudes as unsigned numbers, the result wrapped to the type: NumPy's
+ * answers for INT_MIN and for lcms that overflow (lcm(int8 100, 8) == -56). */
+CA_HD int
+ca_p_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+#define CA_P_GCD_COMMON(S, T, UT, WT)                                                  \
+    CA_HD UT ca_p_ugcd_##S(UT a, UT b)                                                 \
+    {                                                                                  \
+        while (b != 0) {                                                               \
+            const UT t = (UT)(a % b);                                                  \
+            a = b;                                                                     \
+            b = t;                                                                     \
+        }                                                                              \
+        return a;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_gcd_##S(T a, T b)                                                       \
+    {                                                                                  \
+        return (T)ca_p_ugcd_##S(ca_p_mag_##S(a), ca_p_mag_##S(b));                     \
+    }                                                                                  \
+    CA_HD T ca_lcm_##S(T a, T b)                                                       \
+    {                                                                                  \
+        const UT ua = ca_p_mag_##S(a), ub = ca_p_mag_##S(b);                           \
+        const UT g = ca_p_ugcd_##S(ua, ub);                                            \
+        return g == 0 ? (T)0 : (T)(UT)((WT)(UT)(ua / g) * (WT)ub);                     \
+    }                                                                                  \
+    CA_HD uint8_t ca_popcount_##S(T a)                                                 \
+    {                                                                                  \
+        return (uint8_t)ca_p_popcount64(ca_p_mag_##S(a));                              \
+    }
+#define CA_P_GCD_SIGNED(S, T, UT, WT)                                                  \
+    CA_HD UT ca_p_mag_##S(T a) { return a < 0 ? (UT)((WT)0 - (WT)(UT)a) : (UT)a; }     \
+    CA_P_GCD_COMMON(S, T, UT, WT)
+#define CA_P_GCD_UNSIGNED(S, T, WT)                                                    \
+    CA_HD T ca_p_mag_##S(T a) { return a; }                                            \
+    CA_P_GCD_COMMON(S, T, T, WT)
+CA_P_GCD_SIGNED(i8, int8_t, uint8_t, uint32_t)
+CA_P_GCD_SIGNED(i16, int16_t, uint16_t, uint32_t)
+CA_P_GCD_SIGNED(i32, int32_t, uint32_t, uint32_t)
+CA_P_GCD_SIGNED(i64, int64_t, uint64_t, uint64_t)
+CA_P_GCD_UNSIGNED(u8, uint8_t, uint32_t)
+CA_P_GCD_UNSIGNED(u16, uint16_t, uint32_t)
+CA_P_GCD_UNSIGNED(u32, uint32_t, uint32_t)
+CA_P_GCD_UNSIGNED(u64, uint64_t, uint64_t)
+
 /* ======================================================================== */
 /* complex                                                                    */
 /* ======================================================================== */

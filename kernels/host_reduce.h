@@ -11,6 +11,7 @@
 #define CA_HOST_REDUCE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels.h"
 #include "red_table.h"
@@ -37,14 +38,109 @@ typedef union {
 
 /* One (op, input, output) triple: init the accumulator, load the output's aux
  * element (NULL when the op has no aux pass), fold a strided run of n elements
- * whose first has position r0 in C order of the reduced dims, store the result. */
+ * whose first has position r0 in C order of the reduced dims, store the result.
+ * The column forms work on a vector of nb accumulators (of the triple's
+ * accumulator C type, packed) for nb adjacent outputs, input stride ks apart:
+ * vinit sets them to the identity, vrun folds nrows rows (stride rs, the first at
+ * position r0) into them, cv[j] being output j's aux element, vstore writes them
+ * os bytes apart. */
 typedef struct {
     void (*init)(ca_hacc *a);
     void (*ctx)(ca_hctx *c, const char *aux);
     void (*run)(ca_hacc *a, const char *p, int64_t n, int64_t s, int64_t r0,
                 const ca_hctx *c);
     void (*store)(char *out, const ca_hacc *a, double divisor, int flags);
+    void (*vinit)(void *acc, int64_t nb);
+    void (*vrun)(void *acc, const char *p, int64_t nb, int64_t ks, int64_t nrows,
+                 int64_t rs, int64_t r0, const ca_hctx *cv);
+    void (*vstore)(char *out, int64_t os, const void *acc, int64_t nb, double divisor,
+                   int flags);
 } ca_red_host_fns;
+
+/* ca_red_max_float64 / ca_red_min_float64 (reduce_math.h) in the branch-free
+ * form gcc vectorises (setup.py's -fno-trapping-math lets it if-convert the
+ * compares): a NaN accumulator stays, a NaN element wins, else the larger
+ * (smaller) one; the column loops use them, float32 inputs in float32 (exact:
+ * widening to double keeps the order). */
+static inline double
+ca_hr_max_float64(double a, double v)
+{
+    double r = v > a ? v : a;
+    r = v != v ? v : r;
+    return a != a ? a : r;
+}
+static inline double
+ca_hr_min_float64(double a, double v)
+{
+    double r = v < a ? v : a;
+    r = v != v ? v : r;
+    return a != a ? a : r;
+}
+
+static inline float
+ca_hr_max_float32(float a, float v)
+{
+    float r = v > a ? v : a;
+    r = v != v ? v : r;
+    return a != a ? a : r;
+}
+static inline float
+ca_hr_min_float32(float a, float v)
+{
+    float r = v < a ? v : a;
+    r = v != v ? v : r;
+    return a != a ? a : r;
+}
+
+/* Elements per block of the lane loops (max, min, argmax, argmin of contiguous
+ * runs): a block with a NaN or an infinity is walked again exactly, an arg block
+ * that holds a new best is searched for its first position (in L1). */
+#define CA_HR_LANE_BLOCK 1024
+
+/* The largest (want_max) or smallest element of x[0, n), n a positive multiple of
+ * 16, in 16 lanes of GCC vector extensions (compare and select: maxps/minps where
+ * the target has them). *bad is set when x holds a NaN or an infinity (x - x is
+ * NaN there): the caller then walks x exactly. */
+typedef float ca_v4f __attribute__((vector_size(16)));
+typedef int32_t ca_v4i __attribute__((vector_size(16)));
+typedef double ca_v2d __attribute__((vector_size(16)));
+typedef int64_t ca_v2l __attribute__((vector_size(16)));
+
+#define CA_HR_LANES(fname, T, VT, VI, W)                                               \
+    static inline __attribute__((always_inline)) T fname(const T *x, int64_t n,        \
+                                                         int want_max, int *bad)       \
+    {                                                                                  \
+        VT m[4], z[4];                                                                 \
+        for (int k = 0; k < 4; k++) {                                                  \
+            memcpy(&m[k], x + k * (W), sizeof m[k]);                                   \
+            z[k] = m[k] - m[k];                                                        \
+        }                                                                              \
+        for (int64_t j = 4 * (W); j < n; j += 4 * (W)) {                               \
+            for (int k = 0; k < 4; k++) {                                              \
+                VT v;                                                                  \
+                memcpy(&v, x + j + k * (W), sizeof v);                                 \
+                const VI c = want_max ? (VI)(v > m[k]) : (VI)(v < m[k]);               \
+                m[k] = (VT)(((VI)v & c) | ((VI)m[k] & ~c));                            \
+                z[k] += v - v;                                                         \
+            }                                                                          \
+        }                                                                              \
+        const VT zz = (z[0] + z[1]) + (z[2] + z[3]);                                   \
+        int nan = 0;                                                                   \
+        for (int e = 0; e < (W); e++) {                                                \
+            nan |= zz[e] != zz[e];                                                     \
+        }                                                                              \
+        *bad = nan;                                                                    \
+        T b = m[0][0];                                                                 \
+        for (int k = 0; k < 4; k++) {                                                  \
+            for (int e = 0; e < (W); e++) {                                            \
+                const T l = m[k][e];                                                   \
+                b = (want_max ? l > b : l < b) ? l : b;                                \
+            }                                                                          \
+        }                                                                              \
+        return b;                                                                      \
+    }
+CA_HR_LANES(ca_hr_lanes_float, float, ca_v4f, ca_v4i, 4)
+CA_HR_LANES(ca_hr_lanes_double, double, ca_v2d, ca_v2l, 2)
 
 extern const ca_red_host_fns ca_red_host[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
 
@@ -59,8 +155,9 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
  * combined pairwise. MAP(q, c) is the mapped element at q. */
 #define CA_PW_BLOCK 128
 
-#define CA_HR_PAIRWISE_REAL(fname, MAP)                                                \
-    static double fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)         \
+#define CA_HR_PAIRWISE_REAL(fname, MAP, ES)                                            \
+    static inline __attribute__((always_inline)) double fname##_leaf(                  \
+        const char *p, int64_t n, int64_t s, const ca_hctx *c)                         \
     {                                                                                  \
         if (n < 8) {                                                                   \
             double r = -0.0;                                                           \
@@ -69,23 +166,27 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
             }                                                                          \
             return r;                                                                  \
         }                                                                              \
-        if (n <= CA_PW_BLOCK) {                                                        \
-            double r[8];                                                               \
+        double r[8];                                                                   \
+        for (int k = 0; k < 8; k++) {                                                  \
+            r[k] = MAP(p + k * s, c);                                                  \
+        }                                                                              \
+        int64_t i = 8;                                                                 \
+        for (; i + 8 <= n; i += 8) {                                                   \
             for (int k = 0; k < 8; k++) {                                              \
-                r[k] = MAP(p + k * s, c);                                              \
+                r[k] += MAP(p + (i + k) * s, c);                                       \
             }                                                                          \
-            int64_t i = 8;                                                             \
-            for (; i + 8 <= n; i += 8) {                                               \
-                for (int k = 0; k < 8; k++) {                                          \
-                    r[k] += MAP(p + (i + k) * s, c);                                   \
-                }                                                                      \
-            }                                                                          \
-            double res =                                                               \
-                ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));     \
-            for (; i < n; i++) {                                                       \
-                res += MAP(p + i * s, c);                                              \
-            }                                                                          \
-            return res;                                                                \
+        }                                                                              \
+        double res =                                                                   \
+            ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));         \
+        for (; i < n; i++) {                                                           \
+            res += MAP(p + i * s, c);                                                  \
+        }                                                                              \
+        return res;                                                                    \
+    }                                                                                  \
+    static double fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)         \
+    {                                                                                  \
+        if (n <= CA_PW_BLOCK) {                                                        \
+            return s == (ES) ? fname##_leaf(p, n, (ES), c) : fname##_leaf(p, n, s, c); \
         }                                                                              \
         int64_t h = n / 2;                                                             \
         h -= h % 8;                                                                    \
@@ -94,7 +195,7 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
 
 /* Complex pairs are few enough per block: two sequential sums of the block, the
  * blocks combined pairwise. */
-#define CA_HR_PAIRWISE_COMPLEX(fname, MAP)                                             \
+#define CA_HR_PAIRWISE_COMPLEX(fname, MAP, ES)                                         \
     static ca_complex128 fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)  \
     {                                                                                  \
         ca_complex128 r;                                                               \

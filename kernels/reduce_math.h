@@ -436,4 +436,201 @@ CA_RED_ORDERED_FLOAT(double, float64)
 CA_RED_ORDERED_COMPLEX(ca_complex64, float, complex64)
 CA_RED_ORDERED_COMPLEX(ca_complex128, double, complex128)
 
+/* ======================================================================== */
+/* NaN-skipping forms (nansum ... nanargmin, the non-NaN count)              */
+/* ======================================================================== */
+/* nansum's identity: +0, so that nansum([-0.0]) is 0.0 as NumPy's. */
+CA_HD int64_t
+ca_red_pzero_int64(void)
+{
+    return 0;
+}
+CA_HD uint64_t
+ca_red_pzero_uint64(void)
+{
+    return 0;
+}
+CA_HD float
+ca_red_pzero_float32(void)
+{
+    return 0.0f;
+}
+CA_HD double
+ca_red_pzero_float64(void)
+{
+    return 0.0;
+}
+CA_HD ca_complex128
+ca_red_pzero_complex128(void)
+{
+    ca_complex128 r;
+    r.re = 0.0;
+    r.im = 0.0;
+    return r;
+}
+
+/* The map steps of nansum/nanprod: a NaN enters as +0 (so that an all-NaN sum
+ * is +0.0, as NumPy's NaN-replaced copy gives) or as 1. */
+#define CA_RED_NANREPL_INT(T, name)                                                    \
+    CA_HD T ca_red_nanzero_##name(T x) { return x; }                                   \
+    CA_HD T ca_red_nanone_##name(T x) { return x; }
+CA_RED_NANREPL_INT(int64_t, int64)
+CA_RED_NANREPL_INT(uint64_t, uint64)
+#define CA_RED_NANREPL_FLOAT(T, name)                                                  \
+    CA_HD T ca_red_nanzero_##name(T x) { return x != x ? (T)0 : x; }                   \
+    CA_HD T ca_red_nanone_##name(T x) { return x != x ? (T)1 : x; }
+CA_RED_NANREPL_FLOAT(float, float32)
+CA_RED_NANREPL_FLOAT(double, float64)
+/* a complex number with a NaN part is NaN (numpy.isnan) */
+CA_HD ca_complex128
+ca_red_nanzero_complex128(ca_complex128 x)
+{
+    if (x.re != x.re || x.im != x.im) {
+        x.re = 0.0;
+        x.im = 0.0;
+    }
+    return x;
+}
+CA_HD ca_complex128
+ca_red_nanone_complex128(ca_complex128 x)
+{
+    if (x.re != x.re || x.im != x.im) {
+        x.re = 1.0;
+        x.im = 0.0;
+    }
+    return x;
+}
+
+/* nanmax/nanmin: fmax/fmin skip NaN; the identity is NaN, so an all-NaN slice
+ * gives NaN (integers: lo and hi as max and min). */
+#define CA_RED_NANORDER_INT(T, name)                                                   \
+    CA_HD T ca_red_nanlo_##name(void) { return ca_red_lo_##name(); }                   \
+    CA_HD T ca_red_nanhi_##name(void) { return ca_red_hi_##name(); }                   \
+    CA_HD T ca_red_fmax_##name(T a, T b) { return b > a ? b : a; }                     \
+    CA_HD T ca_red_fmin_##name(T a, T b) { return b < a ? b : a; }
+CA_RED_NANORDER_INT(ca_bool, bool)
+CA_RED_NANORDER_INT(int8_t, int8)
+CA_RED_NANORDER_INT(uint8_t, uint8)
+CA_RED_NANORDER_INT(int16_t, int16)
+CA_RED_NANORDER_INT(uint16_t, uint16)
+CA_RED_NANORDER_INT(int32_t, int32)
+CA_RED_NANORDER_INT(uint32_t, uint32)
+CA_RED_NANORDER_INT(int64_t, int64)
+CA_RED_NANORDER_INT(uint64_t, uint64)
+#define CA_RED_NANORDER_NAN(T, name, NANV)                                             \
+    CA_HD T ca_red_nanlo_##name(void) { return NANV; }                                 \
+    CA_HD T ca_red_nanhi_##name(void) { return NANV; }                                 \
+    CA_HD T ca_red_fmax_##name(T a, T b)                                               \
+    {                                                                                  \
+        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
+            return ca_red_isnan_##name(a) ? b : a;                                     \
+        }                                                                              \
+        return ca_red_gt_##name(b, a) ? b : a;                                         \
+    }                                                                                  \
+    CA_HD T ca_red_fmin_##name(T a, T b)                                               \
+    {                                                                                  \
+        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
+            return ca_red_isnan_##name(a) ? b : a;                                     \
+        }                                                                              \
+        return ca_red_gt_##name(a, b) ? b : a;                                         \
+    }
+CA_HD ca_complex64
+ca_red_p_nan_complex64(void)
+{
+    ca_complex64 r;
+    r.re = r.im = NAN;
+    return r;
+}
+CA_HD ca_complex128
+ca_red_p_nan_complex128(void)
+{
+    ca_complex128 r;
+    r.re = r.im = (double)NAN;
+    return r;
+}
+CA_RED_NANORDER_NAN(float, float32, NAN)
+CA_RED_NANORDER_NAN(double, float64, (double)NAN)
+CA_RED_NANORDER_NAN(ca_complex64, complex64, ca_red_p_nan_complex64())
+CA_RED_NANORDER_NAN(ca_complex128, complex128, ca_red_p_nan_complex128())
+
+/* nanargmax/nanargmin: a NaN loses to every number (the first NaN is kept only
+ * while nothing else was seen); the finish step turns a NaN-valued result (an
+ * all-NaN slice) into -1, which the Python function reports as NumPy's
+ * ValueError. */
+#define CA_RED_NANARG(T, name, which)                                                  \
+    CA_HD ca_red_arg_##name ca_red_nan##which##_##name(ca_red_arg_##name a,            \
+                                                       ca_red_arg_##name b)            \
+    {                                                                                  \
+        if (a.i < 0) {                                                                 \
+            return b;                                                                  \
+        }                                                                              \
+        if (b.i < 0) {                                                                 \
+            return a;                                                                  \
+        }                                                                              \
+        const int an = ca_red_isnan_##name(a.v), bn = ca_red_isnan_##name(b.v);        \
+        if (an || bn) {                                                                \
+            if (an && bn) {                                                            \
+                return a.i < b.i ? a : b;                                              \
+            }                                                                          \
+            return an ? b : a;                                                         \
+        }                                                                              \
+        if (ca_red_##which##_better_##name(a.v, b.v)) {                                \
+            return a;                                                                  \
+        }                                                                              \
+        if (ca_red_##which##_better_##name(b.v, a.v)) {                                \
+            return b;                                                                  \
+        }                                                                              \
+        return a.i < b.i ? a : b;                                                      \
+    }                                                                                  \
+    CA_HD ca_red_arg_##name ca_red_nan##which##_later_##name(ca_red_arg_##name a, T v, \
+                                                             int64_t i)                \
+    {                                                                                  \
+        if (a.i < 0 || (ca_red_isnan_##name(a.v) && !ca_red_isnan_##name(v))) {        \
+            return ca_red_argat_##name(v, i);                                          \
+        }                                                                              \
+        if (ca_red_isnan_##name(v) || !ca_red_##which##_better_##name(v, a.v)) {       \
+            return a;                                                                  \
+        }                                                                              \
+        return ca_red_argat_##name(v, i);                                              \
+    }
+#define CA_RED_NANARG_ALL(T, name)                                                     \
+    CA_RED_NANARG(T, name, argmax)                                                     \
+    CA_RED_NANARG(T, name, argmin)                                                     \
+    CA_HD int64_t ca_red_fin_nanindex_##name(ca_red_arg_##name a, double d, int flags) \
+    {                                                                                  \
+        (void)d;                                                                       \
+        (void)flags;                                                                   \
+        return ca_red_isnan_##name(a.v) ? -1 : a.i;                                    \
+    }
+CA_RED_NANARG_ALL(ca_bool, bool)
+CA_RED_NANARG_ALL(int8_t, int8)
+CA_RED_NANARG_ALL(uint8_t, uint8)
+CA_RED_NANARG_ALL(int16_t, int16)
+CA_RED_NANARG_ALL(uint16_t, uint16)
+CA_RED_NANARG_ALL(int32_t, int32)
+CA_RED_NANARG_ALL(uint32_t, uint32)
+CA_RED_NANARG_ALL(int64_t, int64)
+CA_RED_NANARG_ALL(uint64_t, uint64)
+CA_RED_NANARG_ALL(float, float32)
+CA_RED_NANARG_ALL(double, float64)
+CA_RED_NANARG_ALL(ca_complex64, complex64)
+CA_RED_NANARG_ALL(ca_complex128, complex128)
+
+/* The non-NaN count's map step (nanmean, nanvar, nanstd). */
+#define CA_RED_NOTNAN(T, name)                                                         \
+    CA_HD int64_t ca_red_notnan_##name(T x) { return ca_red_isnan_##name(x) ? 0 : 1; }
+CA_RED_NOTNAN(ca_bool, bool)
+CA_RED_NOTNAN(int8_t, int8)
+CA_RED_NOTNAN(uint8_t, uint8)
+CA_RED_NOTNAN(int16_t, int16)
+CA_RED_NOTNAN(uint16_t, uint16)
+CA_RED_NOTNAN(int32_t, int32)
+CA_RED_NOTNAN(uint32_t, uint32)
+CA_RED_NOTNAN(int64_t, int64)
+CA_RED_NOTNAN(uint64_t, uint64)
+CA_RED_NOTNAN(float, float32)
+CA_RED_NOTNAN(double, float64)
+CA_RED_NOTNAN(ca_complex64, complex64)
+CA_RED_NOTNAN(ca_complex128, complex128)
+
 #endif /* CA_REDUCE_MATH_H */

@@ -43,13 +43,15 @@ DTYPES = {
     "F": ("CA_COMPLEX64", "ca_complex64", "c64", "ca_complex64", 8),
     "D": ("CA_COMPLEX128", "ca_complex128", "c128", "ca_complex128", 16),
 }
-FLAGS = {"raw": 1, "nobool": 2, "intdouble": 4, "powcheck": 8, "cmp": 16, "clampint": 32}
+FLAGS = {"raw": 1, "nobool": 2, "intdouble": 4, "powcheck": 8, "cmp": 16, "clampint": 32,
+         "f16": 64}
 # Ops whose math is long: fewer elements per thread keeps nvcc time and code size
 # down where the kernel is compute- rather than memory-bound anyway.
 HEAVY = {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
          "logaddexp", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
          "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "hypot", "power",
-         "floor_divide", "remainder", "fmod", "divide", "sign", "reciprocal"}
+         "floor_divide", "remainder", "fmod", "divide", "sign", "reciprocal",
+         "logaddexp2", "float_power", "i0", "spacing", "nextafter", "ldexp", "gcd", "lcm"}
 # Fused element-wise programs (kernels/ew_fuse.cuh): family -> (name, float char,
 # register word, elements per thread). A loop fits a family when all its types are
 # the family's float or bool.
@@ -125,8 +127,10 @@ def parse_ops(path):
 
 # ---- code for one (op, loop) ---------------------------------------------------------
 
-def loop_sfx(sig, nin):
-    sfx = [DTYPES[c][2] for c in sig[:nin]]
+def loop_sfx(sig, nin, half=False):
+    # `half` (flag f16): float16 loops call the _f16 helpers (still computing in
+    # float) where binary16's own steps matter (nextafter, spacing)
+    sfx = ["f16" if half and c == "e" else DTYPES[c][2] for c in sig[:nin]]
     return sfx[0] if len(set(sfx)) == 1 else "_".join(sfx)
 
 
@@ -166,7 +170,8 @@ def elem_func(op, k, sig, qual):
     for i, c in enumerate(ins):
         ctype = DTYPES[c][1] if raw else DTYPES[c][3]
         body.append(f"    const {ctype} {'abc'[i]} = {load(c, f'x{i}', raw)};")
-    expr = op.expr if raw else translate(op.expr, loop_sfx(sig, op.nin))
+    half = bool(op.flags & FLAGS["f16"])
+    expr = op.expr if raw else translate(op.expr, loop_sfx(sig, op.nin, half))
     body.append(f"    return {store(out, expr, raw)};")
     return (f"{qual} {DTYPES[out][1]}\n{fname(op, k)}({params})\n{{\n" + "\n".join(body) + "\n}\n")
 

@@ -57,13 +57,17 @@ UNSIGNED = "BHIL"
 FLOATS = "efd"
 COMPLEX = "FD"
 
-MAPS = {"cast", "truth", "index", "sqdev"}
+MAPS = {"cast", "truth", "index", "sqdev", "nanzero", "nanone", "notnan"}
 ACCS = {"sum", "value", "truth", "index", "sqdev"}
 AUXES = {"-", "mean"}
 # combine steps that the host loops stop early for (ca_red_stop_<combine>_<acc>)
 ABSORBING = {"or", "and"}
 # finish steps whose result is not the accumulator type
-FINISH_TYPE = {"index": "int64"}
+FINISH_TYPE = {"index": "int64", "nanindex": "int64"}
+# combine steps of the arg kernels whose GPU fast path (reduce_impl.cuh, vec_comb)
+# holds: a NaN beats every value, so a held NaN is final
+FAST_ARG = {"argmax", "argmin"}
+FLAGS = {"sqrt", "nomethod"}
 RULES = ["sum", "mean", "var", "same", "index", "bool"]
 SIGS = {
     "sum": "(a, axis=None, dtype=None, out=None, keepdims=False)",
@@ -114,9 +118,12 @@ class Fn:
             die(f"{where}: noidentity needs the ufunc's name (noidentity:maximum)")
         if self.divisor not in DIVISORS:
             die(f"{where}: unknown divisor {self.divisor!r}")
-        if flags not in ("-", "sqrt"):
+        fl = set() if flags == "-" else set(flags.split(","))
+        if not fl <= FLAGS:
             die(f"{where}: unknown flags {flags!r}")
-        self.sqrt = flags == "sqrt"
+        self.sqrt = "sqrt" in fl
+        # nomethod: a module function only (NumPy's ndarray has no nansum method)
+        self.method = "nomethod" not in fl
         if len(self.result) != 14 or any(c not in DT for c in self.result):
             die(f"{where}: result needs one type character per dtype {CHARS}")
         self.aliases = [] if aliases == "-" else aliases.split(",")
@@ -222,8 +229,10 @@ def types(k, i, o, gpu):
         acc = "arg_" + value_type(i, gpu)
     else:  # sqdev
         acc = "float32" if gpu and i == "e" else "float64"
-    if k.map == "cast":
+    if k.map in ("cast", "nanzero", "nanone"):
         conv = acc
+    elif k.map == "notnan":
+        conv = value_type(i, gpu)
     elif k.map == "truth":
         conv = "bool"
     elif k.map == "index":
@@ -245,6 +254,8 @@ def map_expr(k, i, conv, x, r, m):
     xin = NAME[i]
     if k.map == "cast":
         return f"ca_cast_{conv}_{xin}({x})"
+    if k.map in ("nanzero", "nanone", "notnan"):
+        return f"ca_red_{k.map}_{conv}(ca_cast_{conv}_{xin}({x}))"
     if k.map == "truth":
         return f"(ca_red_truth)(ca_cast_bool_{xin}({x}) != 0)"
     if k.map == "index":
@@ -350,6 +361,12 @@ def gen_table_h(kernels, fns):
     for f in fns:
         out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
     out.append("")
+    out.append("/* X(name, CA_RF_<NAME>, docstring) per function that is an ndarray method. */")
+    out.append("#define CA_RED_FOR_EACH_METHOD(X) \\")
+    for f in fns:
+        if f.method:
+            out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
+    out.append("")
     out.append("#define CA_RED_FOR_EACH_ALIAS(X) \\")
     for f in fns:
         for a in f.aliases:
@@ -418,12 +435,193 @@ def gen_table_c(kernels, fns):
 
 
 # ---- host -------------------------------------------------------------------------
+# Per triple: init / ctx / run / store for one output (the run: a strided run of the
+# innermost reduced dim), and the column forms (hvi/hv/hvs) that fold rows of the
+# input into a vector of accumulators, one per adjacent output, for reductions whose
+# innermost kept dim has the smaller stride. Each loop has a copy with the element
+# size as the stride (the contiguous case), which gcc vectorises.
+
+INL = "static inline __attribute__((always_inline))"
+
+
+def host_comb(k, s):
+    """The combine step; max/min of doubles in host_reduce.h's branch-free form."""
+    if k.combine in ("max", "min") and s == "float64":
+        return f"ca_hr_{k.combine}_float64"
+    return f"ca_red_{k.combine}_{s}"
+
+
+def host_step(k, i, conv, s, x, r, m, accv):
+    """The combine of accumulator `accv` with element x (position r)."""
+    if k.map == "index":
+        # positions grow along the walk: the combine's `later` form
+        return f"ca_red_{k.combine}_later_{s}({accv}, ca_cast_{conv}_{NAME[i]}({x}), {r})"
+    return f"{host_comb(k, s)}({accv}, {map_expr(k, i, conv, x, r, m)})"
+
+
+def host_pairwise(k, i, o, t, acc, conv, ic, at, m):
+    out = [f"static inline {at}\nhm_{t}(const char *q, const ca_hctx *c)\n{{",
+           "    (void)c;",
+           f"    return {map_expr(k, i, conv, f'*(const {ic} *)q', '0', m)};",
+           "}"]
+    kind = "REAL" if acc == "float64" else "COMPLEX"
+    out.append(f"CA_HR_PAIRWISE_{kind}(hp_{t}, hm_{t}, (int64_t)sizeof({ic}))")
+    return out, [f"    (void)r0;",
+                 f"    a->{acc} = ca_red_{k.combine}_{sfx(acc)}(a->{acc}, hp_{t}(p, n, s, c));"]
+
+
+def host_run_plain(k, i, t, acc, conv, ic, at, m):
+    """The sequential loop (and its contiguous copy); or/and stop early."""
+    s = sfx(acc)
+    x = f"*(const {ic} *)(p + i * s)"
+    stop = f" && !ca_red_stop_{k.combine}_{s}(acc)" if k.combine in ABSORBING else ""
+    out = [f"{INL} {at}\nhl_{t}({at} acc, const char *p, int64_t n, int64_t s, int64_t r0,"
+           f"\n{' ' * (len(t) + 4)}const ca_hctx *c)\n{{"]
+    if k.map != "index":
+        out.append("    (void)r0;")
+    if k.aux == "-":
+        out.append("    (void)c;")
+    out += [f"    for (int64_t i = 0; i < n{stop}; i++) {{",
+            f"        acc = {host_step(k, i, conv, s, x, 'r0 + i', m, 'acc')};",
+            "    }",
+            "    return acc;",
+            "}"]
+    return out
+
+
+def host_run_lanes(k, i, t, acc, conv, ic):
+    """max/min/argmax/argmin of a float32 or float64 contiguous run: blocks of
+    CA_HR_LANE_BLOCK elements reduced in 16 lanes (host_reduce.h); a block with a
+    NaN or an infinity goes through the exact loop; the arg forms then find the
+    block's first position of a new best value."""
+    vt = conv if k.map == "index" else acc
+    s = sfx(acc)
+    isarg = k.map == "index"
+    want_max = 1 if k.combine in ("max", "argmax") else 0
+    lanes = "ca_hr_lanes_float" if i == "f" else "ca_hr_lanes_double"
+    cast = f"ca_cast_{vt}_{NAME[i]}"
+    beats = f"ca_red_gt_{vt}(b, acc.v)" if want_max else f"ca_red_gt_{vt}(acc.v, b)"
+    pad = ' ' * (len(t) + 4)
+    out = [f"static {ctype(acc)}\nhb_{t}({ctype(acc)} acc, const {ic} *x, int64_t n, "
+           f"int64_t r0,\n{pad}const ca_hctx *c)\n{{",
+           "    const int64_t B = CA_HR_LANE_BLOCK;",
+           "    int64_t i = 0;"]
+    done = f"(acc.i >= 0 && ca_red_isnan_{vt}(acc.v))" if isarg else f"ca_red_isnan_{vt}(acc)"
+    out.append(f"    for (; i + B <= n && !{done}; i += B) {{")
+    out.append("        int bad;")
+    out.append(f"        const {ic} bx = {lanes}(x + i, B, {want_max}, &bad);")
+    out.append(f"        const {CTYPE[vt]} b = {cast}(bx);")
+    out.append("        if (bad) { /* a NaN or an infinity: the exact loop */")
+    out.append(f"            acc = hl_{t}(acc, (const char *)(x + i), B, "
+               f"(int64_t)sizeof(*x), r0 + i, c);")
+    out.append("            continue;")
+    out.append("        }")
+    if isarg:
+        out.append(f"        if (acc.i < 0 || {beats}) {{")
+        out.append("            int64_t j = 0;")
+        out.append("            while (x[i + j] != bx) {")
+        out.append("                j++;")
+        out.append("            }")
+        out.append(f"            acc = ca_red_argat_{vt}(b, r0 + i + j);")
+        out.append("        }")
+    else:
+        out.append(f"        acc = ca_red_{k.combine}_{s}(acc, b);")
+    out.append("    }")
+    out.append(f"    if ({done}) {{")
+    out.append("        return acc; /* a NaN: nothing later changes it */")
+    out.append("    }")
+    out.append(f"    return hl_{t}(acc, (const char *)(x + i), n - i, (int64_t)sizeof(*x), "
+               f"r0 + i, c);")
+    out.append("}")
+    return out
+
+
+def host_column(k, i, o, t, acc, conv, ic, at):
+    s = sfx(acc)
+    group = k.map != "index" and (k.combine != "mul")
+    es = f"(int64_t)sizeof({ic})"
+    m = f"cv[j].{conv}" if k.aux != "-" else "0"
+    pad = ' ' * (len(t) + 5)
+    out = [f"{INL} void\nhvk_{t}({at} *restrict A, const char *p, int64_t nb, int64_t ks, "
+           f"int64_t nrows,\n{pad}int64_t rs, int64_t r0, const ca_hctx *cv)\n{{",
+           "    (void)r0;",
+           "    (void)cv;",
+           "    int64_t i = 0;"]
+    if group:
+        # eight rows at a time, combined pairwise before they meet the accumulator
+        # (float sums stay pairwise; max, min, or, and and integer sums are exact)
+        comb = host_comb(k, s)
+        # float32/float64 max/min: the eight rows compare in the input type (exact:
+        # widening keeps the order) without NaN tests, which one mask test for
+        # the eight then restores (a NaN among them makes their result NaN)
+        narrow = k.combine in ("max", "min") and i in "fd"
+        gt = DT[i][2] if narrow else at
+        op = ">" if k.combine == "max" else "<"
+
+        def gc(a, b):
+            return f"({b} {op} {a} ? {b} : {a})" if narrow else f"{comb}({a}, {b})"
+
+        out.append("    for (; i + 8 <= nrows; i += 8) {")
+        out.append("        const char *q = p + i * rs;")
+        out.append("        for (int64_t j = 0; j < nb; j++) {")
+        out.append("            const char *e = q + j * ks;")
+        for r in range(8):
+            x = f"*(const {ic} *)(e + {r} * rs)"
+            xv = x if narrow else map_expr(k, i, conv, x, '0', m)
+            out.append(f"            const {gt} x{r} = {xv};")
+        out.append(f"            const {gt} t01 = {gc('x0', 'x1')}, t23 = {gc('x2', 'x3')};")
+        out.append(f"            const {gt} t45 = {gc('x4', 'x5')}, t67 = {gc('x6', 'x7')};")
+        out.append(f"            const {gt} t03 = {gc('t01', 't23')}, t47 = {gc('t45', 't67')};")
+        g = gc("t03", "t47")
+        if narrow:
+            out.append("            const int ok = ((x0 == x0) & (x1 == x1)) & ((x2 == x2) & (x3 == x3)) &")
+            out.append("                           ((x4 == x4) & (x5 == x5)) & ((x6 == x6) & (x7 == x7));")
+            out.append(f"            const {gt} g = ok ? {g} : ({gt})NAN;")
+            g = f"ca_cast_float64_{NAME[i]}(g)"
+        out.append(f"            A[j] = {comb}(A[j], {g});")
+        out.append("        }")
+        out.append("    }")
+    out += ["    for (; i < nrows; i++) {",
+            "        const char *q = p + i * rs;",
+            "        for (int64_t j = 0; j < nb; j++) {",
+            f"            A[j] = {host_step(k, i, conv, s, f'*(const {ic} *)(q + j * ks)', 'r0 + i', m, 'A[j]')};",
+            "        }",
+            "    }",
+            "}"]
+    out += [f"static void\nhv_{t}(void *av, const char *p, int64_t nb, int64_t ks, "
+            f"int64_t nrows, int64_t rs,\n{' ' * (len(t) + 4)}int64_t r0, const ca_hctx *cv)\n{{",
+            f"    if (ks == {es}) {{",
+            f"        hvk_{t}(({at} *)av, p, nb, {es}, nrows, rs, r0, cv);",
+            "    }",
+            "    else {",
+            f"        hvk_{t}(({at} *)av, p, nb, ks, nrows, rs, r0, cv);",
+            "    }",
+            "}"]
+    out += [f"static void\nhvi_{t}(void *av, int64_t nb)\n{{",
+            f"    {at} *A = ({at} *)av;",
+            "    for (int64_t j = 0; j < nb; j++) {",
+            f"        A[j] = ca_red_{k.identity}_{s}();",
+            "    }",
+            "}"]
+    out += [f"static void\nhvs_{t}(char *out, int64_t os, const void *av, int64_t nb, "
+            f"double divisor, int flags)\n{{",
+            f"    const {at} *A = (const {at} *)av;"]
+    if k.finish == "-":
+        out += ["    (void)divisor;", "    (void)flags;"]
+    out += ["    for (int64_t j = 0; j < nb; j++) {",
+            f"        const {DT[o][2]} v = {finish_expr(k, acc, o, 'A[j]')};",
+            "        memcpy(out + j * os, &v, sizeof v);",
+            "    }",
+            "}"]
+    return out
+
 
 def host_triple(k, i, o):
     acc, conv = types(k, i, o, gpu=False)
     t = tname(k, i, o)
     ic, at = DT[i][2], ctype(acc)
     s = sfx(acc)
+    es = f"(int64_t)sizeof({ic})"
     out = [f"/* {k.name} {i}->{o}: accumulator {acc} */"]
     out.append(f"static void\nhi_{t}(ca_hacc *a)\n{{\n    a->{acc} = "
                f"ca_red_{k.identity}_{s}();\n}}")
@@ -435,39 +633,31 @@ def host_triple(k, i, o):
         out.append(f"    c->{conv} = ca_cast_{conv}_{ad}(m);")
         out.append("}")
     m = f"c->{conv}" if k.aux != "-" else "0"
-    if k.combine == "add" and acc in ("float64", "complex128"):
+    pairwise = k.combine == "add" and acc in ("float64", "complex128")
+    if pairwise:
         # float sums are pairwise along each run, as NumPy's
-        out.append(f"static inline {at}\nhm_{t}(const char *q, const ca_hctx *c)\n{{")
-        out.append("    (void)c;")
-        out.append(f"    return {map_expr(k, i, conv, f'*(const {ic} *)q', '0', m)};")
-        out.append("}")
-        kind = "REAL" if acc == "float64" else "COMPLEX"
-        out.append(f"CA_HR_PAIRWISE_{kind}(hp_{t}, hm_{t})")
-        body = [f"    (void)r0;",
-                f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, hp_{t}(p, n, s, c));"]
+        code, body = host_pairwise(k, i, o, t, acc, conv, ic, at, m)
+        out += code
     else:
-        x = f"*(const {ic} *)(p + i * s)"
-        stop = (f" && !ca_red_stop_{k.combine}_{s}(acc)" if k.combine in ABSORBING else "")
-        body = []
-        if k.map != "index":
-            body.append("    (void)r0;")
-        if k.aux == "-":
-            body.append("    (void)c;")
-        if k.map == "index":
-            # the run's positions grow: the combine's `later` form
-            step = (f"ca_red_{k.combine}_later_{s}(acc, ca_cast_{conv}_{NAME[i]}({x}), "
-                    f"r0 + i)")
+        out += host_run_plain(k, i, t, acc, conv, ic, at, m)
+        vt = conv if k.map == "index" else acc
+        lanes = k.combine in ("max", "min", "argmax", "argmin") and i in "fd"
+        if lanes:
+            out += host_run_lanes(k, i, t, acc, conv, ic)
+        body = [f"    if (s == {es}) {{"]
+        if lanes:
+            body.append(f"        a->{acc} = hb_{t}(a->{acc}, (const {ic} *)p, n, r0, c);")
         else:
-            step = f"ca_red_{k.combine}_{s}(acc, {map_expr(k, i, conv, x, 'r0 + i', m)})"
-        body += [f"    {at} acc = a->{acc};",
-                 f"    for (int64_t i = 0; i < n{stop}; i++) {{",
-                 f"        acc = {step};",
-                 "    }",
-                 f"    a->{acc} = acc;"]
+            body.append(f"        a->{acc} = hl_{t}(a->{acc}, p, n, {es}, r0, c);")
+        body += ["    }",
+                 "    else {",
+                 f"        a->{acc} = hl_{t}(a->{acc}, p, n, s, r0, c);",
+                 "    }"]
     out.append(f"static void\nhr_{t}(ca_hacc *a, const char *p, int64_t n, int64_t s, "
                f"int64_t r0,\n{' ' * (len(t) + 4)}const ca_hctx *c)\n{{")
     out += body
     out.append("}")
+    out += host_column(k, i, o, t, acc, conv, ic, at)
     out.append(f"static void\nhs_{t}(char *out, const ca_hacc *a, double divisor, int flags)\n{{")
     if k.finish == "-":
         out.append("    (void)divisor;")
@@ -505,7 +695,7 @@ def gen_host(kernels, stamp):
         t = tname(k, i, o)
         hc = f"hc_{t}" if k.aux != "-" else "NULL"
         out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = "
-                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}}},")
+                   f"{{hi_{t}, {hc}, hr_{t}, hs_{t}, hvi_{t}, hv_{t}, hvs_{t}}},")
     out.append("};")
     out.append("")
     out.append("const ca_red_host_scan_fn "
@@ -557,7 +747,7 @@ def gpu_struct(k, i, o):
     out.append("    {")
     out.append(f"        return {finish_expr(k, acc, o, 'a')};")
     out.append("    }")
-    if k.map == "index":
+    if k.map == "index" and k.combine in FAST_ARG:
         # what the arg kernels' fast path needs (reduce_impl.cuh, vec_comb)
         out.append("    static constexpr bool is_arg = true;")
         out.append(f"    typedef {CTYPE[conv]} Val;")
@@ -663,6 +853,8 @@ def gen_py(kernels, fns):
     out.append(f"TYPE_CHARS = {CHARS!r}")
     out.append("NAMES = [f[0] for f in FUNCTIONS]")
     out.append("ALIASES = {a: f[0] for f in FUNCTIONS for a in f[9]}")
+    out.append("# functions that are not ndarray methods (flag nomethod)")
+    out.append(f"NOMETHOD = {sorted(f.name for f in fns if not f.method)!r}")
     return "\n".join(out) + "\n"
 
 

@@ -80,6 +80,8 @@ from ._polynomial import *  # noqa: E402,F401,F403
 from ._window import *  # noqa: E402,F401,F403
 from ._statistics_extra import *  # noqa: E402,F401,F403
 from ._io import *  # noqa: E402,F401,F403
+from ._math import *  # noqa: E402,F401,F403
+from ._nanfunctions import *  # noqa: E402,F401,F403
 
 # CuPy's runtime surface (issue 14): get_array_module, user kernels (_kernel.py)
 from ._kernel import (  # noqa: E402,F401

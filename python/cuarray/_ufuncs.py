@@ -10,9 +10,11 @@ public versions (views, decimals=, deg=, None bounds, where(cond)) differ.
 from . import _core
 from ._generated_ops import NAMES as _TABLE_NAMES
 
-# The public functions: every op of the table under its NumPy name ...
+# The public functions: every op of the table under its NumPy name (ops whose
+# name starts with '_' are parts of functions with two results: frexp) ...
 _SPECIAL = {"real", "imag", "round", "angle", "clip", "where"}
-globals().update({name: getattr(_core, name) for name in _TABLE_NAMES if name not in _SPECIAL})
+_PUBLIC = [name for name in _TABLE_NAMES if not name.startswith("_")]
+globals().update({name: getattr(_core, name) for name in _PUBLIC if name not in _SPECIAL})
 # ... the ones with a richer signature than the bare op ...
 real = _core.real
 imag = _core.imag
@@ -26,6 +28,8 @@ mod = _core.remainder
 abs = _core.absolute  # noqa: A001
 conj = _core.conjugate
 around = _core.round
+degrees = _core.rad2deg
+radians = _core.deg2rad
 
-__all__ = sorted([n for n in _TABLE_NAMES] +
-                 ["true_divide", "mod", "abs", "conj", "around"])
+__all__ = sorted(_PUBLIC + ["true_divide", "mod", "abs", "conj", "around", "degrees",
+                            "radians"])

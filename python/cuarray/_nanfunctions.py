@@ -1,0 +1,173 @@
+"""The NaN-ignoring reductions: nanmax, nanmin, nanargmax, nanargmin, nanmean,
+nanvar, nanstd, as NumPy's (numpy/lib/_nanfunctions_impl.py).
+
+nansum, nanprod, nancumsum and nancumprod are rows of kernels/reductions.def
+(csrc/reduction.c) and need nothing here. The others run one kernel row each
+(_nanmax, _nanargmax, _nancount: NaN-skipping combines, one pass) and add what
+NumPy adds in Python: nanmax/nanmin warn about all-NaN slices and nanargmax/
+nanargmin raise for them, which reads one flag back (a synchronize, as CuPy's
+nanmax); nanmean/nanvar/nanstd divide by the per-slice count of non-NaN
+elements and warn, as NumPy does, about empty slices and degrees of freedom.
+Integer and bool inputs have no NaN: they take the plain reductions.
+"""
+
+import sys as _sys
+import warnings as _warnings
+
+import numpy as _np
+
+from . import _core
+
+_ca = _sys.modules[__package__]
+
+__all__ = ["nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"]
+
+
+def _check(a, name):
+    if not isinstance(a, _ca.ndarray):
+        raise TypeError(f"{name}() requires a cuarray.ndarray, not {type(a).__name__} "
+                        "(use cuarray.asarray to make one)")
+
+
+def _inexact(a):
+    return a.dtype.kind in "fc"
+
+
+def _warn_all_nan(r):
+    if r.size and bool(_ca.any(_ca.isnan(r))):
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    """nanmax(a, axis=None, out=None, keepdims=False)
+
+    The largest element over the given axes, ignoring NaN (numpy.nanmax). An
+    all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
+    """
+    _check(a, "nanmax")
+    r = _core._nanmax(a, axis=axis, out=out, keepdims=keepdims)
+    if _inexact(a):
+        _warn_all_nan(r)
+    return r
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    """nanmin(a, axis=None, out=None, keepdims=False)
+
+    The smallest element over the given axes, ignoring NaN (numpy.nanmin). An
+    all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
+    """
+    _check(a, "nanmin")
+    r = _core._nanmin(a, axis=axis, out=out, keepdims=keepdims)
+    if _inexact(a):
+        _warn_all_nan(r)
+    return r
+
+
+def _nanarg(prim, a, axis, out, keepdims):
+    r = prim(a, axis=axis, out=out, keepdims=keepdims)
+    if _inexact(a) and r.size and bool(_ca.any(_ca.equal(r, -1))):
+        raise ValueError("All-NaN slice encountered")
+    return r
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """nanargmax(a, axis=None, out=None, *, keepdims=False)
+
+    Index (int64) of the first largest element ignoring NaN, along an axis or in
+    the flattened array (numpy.nanargmax); an all-NaN slice raises ValueError.
+    """
+    _check(a, "nanargmax")
+    return _nanarg(_core._nanargmax, a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """nanargmin(a, axis=None, out=None, *, keepdims=False)
+
+    Index (int64) of the first smallest element ignoring NaN (numpy.nanargmin);
+    an all-NaN slice raises ValueError.
+    """
+    _check(a, "nanargmin")
+    return _nanarg(_core._nanargmin, a, axis, out, keepdims)
+
+
+def _inexact_args(dtype, out):
+    if dtype is not None:
+        dtype = _np.dtype(dtype)
+        if dtype.kind not in "fc":
+            raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and out.dtype.kind not in "fc":
+        raise TypeError("If a is inexact, then out must be inexact")
+    return dtype
+
+
+def _to_out(r, out):
+    if out is None:
+        return r
+    _ca.copyto(out, r, casting="unsafe")
+    return out
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """nanmean(a, axis=None, dtype=None, out=None, keepdims=False)
+
+    The mean over the given axes ignoring NaN (numpy.nanmean): nansum over the
+    count of non-NaN elements, in the input's dtype (or dtype=). An all-NaN or
+    empty slice gives NaN with a RuntimeWarning ("Mean of empty slice").
+    """
+    _check(a, "nanmean")
+    if not _inexact(a):
+        return _ca.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    dtype = _inexact_args(dtype, out)
+    cnt = _core._nancount(a, axis=axis, keepdims=keepdims)
+    tot = _ca.nansum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    # NumPy divides the sum by the count in float64 and casts back (casting unsafe)
+    avg = _ca.divide(tot, cnt).astype(tot.dtype)
+    if cnt.size and bool(_ca.any(_ca.equal(cnt, 0))):
+        _warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    return _to_out(avg, out)
+
+
+def _nanvar(a, axis, dtype, out, ddof, keepdims, name, root):
+    _check(a, name)
+    if not _inexact(a):
+        f = _ca.std if root else _ca.var
+        return f(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+    dtype = _inexact_args(dtype, out)
+    cnt = _core._nancount(a, axis=axis, keepdims=True)
+    avg = _ca.divide(_ca.nansum(a, axis=axis, dtype=dtype, keepdims=True), cnt)
+    d = _ca.subtract(a, avg)
+    sq = _ca.real(_ca.multiply(d, _ca.conjugate(d))) if d.dtype.kind == "c" else \
+        _ca.multiply(d, d)
+    # only the input's NaNs drop out (a NaN mean, from inf - inf, stays NaN)
+    s = _ca.sum(_ca.where(_ca.isnan(a), 0, sq), axis=axis, keepdims=keepdims)
+    dof = _ca.subtract(cnt.reshape(s.shape), ddof)
+    bad = _ca.less_equal(dof, 0)
+    v = _ca.where(bad, _np.nan, _ca.divide(s, dof))
+    if bad.size and bool(_ca.any(bad)):
+        _warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
+    if root:
+        v = _ca.sqrt(v)
+    rdt = dtype if dtype is not None else a.dtype
+    if rdt.kind == "c" and dtype is None:
+        rdt = _np.dtype(rdt.char.lower())
+    return _to_out(v.astype(rdt), out)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)
+
+    The variance ignoring NaN (numpy.nanvar): the mean of |x - nanmean(x)|**2 over
+    the non-NaN elements, with count - ddof as the divisor; NaN (RuntimeWarning
+    "Degrees of freedom <= 0 for slice.") where that is not positive. Complex
+    inputs give their real dtype.
+    """
+    return _nanvar(a, axis, dtype, out, ddof, keepdims, "nanvar", False)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)
+
+    The standard deviation ignoring NaN (numpy.nanstd): the square root of nanvar.
+    """
+    return _nanvar(a, axis, dtype, out, ddof, keepdims, "nanstd", True)
