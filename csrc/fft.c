@@ -283,6 +283,123 @@ load_numpy_fft(void)
     return 0;
 }
 
+/* One axis: numpy.fft's own gufuncs (numpy.fft._pocketfft_umath), called the
+ * way numpy.fft's Python wrapper calls them, without the wrapper's few
+ * microseconds (most of a small transform's time). The factor is computed in
+ * the transform's precision as numpy.fft computes it, so results are NumPy's
+ * bit for bit. Returns NULL without an exception where the module is missing
+ * (another NumPy): the caller then goes through numpy.fft. */
+static PyObject *np_pfu[5]; /* fft ifft rfft_n_even rfft_n_odd irfft */
+static int np_pfu_state;    /* 0 not looked up, 1 present, -1 absent */
+
+static int
+load_numpy_pfu(void)
+{
+    static const char *const names[5] = { "fft", "ifft", "rfft_n_even", "rfft_n_odd",
+                                          "irfft" };
+    if (np_pfu_state != 0) {
+        return np_pfu_state;
+    }
+    np_pfu_state = -1;
+    PyObject *m = PyImport_ImportModule("numpy.fft._pocketfft_umath");
+    if (m == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (int i = 0; i < 5; i++) {
+        if ((np_pfu[i] = PyObject_GetAttrString(m, names[i])) == NULL) {
+            PyErr_Clear();
+            Py_DECREF(m);
+            return -1;
+        }
+    }
+    Py_DECREF(m);
+    np_pfu_state = 1;
+    return 1;
+}
+
+/* numpy.fft's factor: 1, 1/sqrt(n) or 1/n in the transform's real precision. */
+static double
+numpy_fft_factor(const fft_call *f)
+{
+    int forward = f->kind == FFT_C2C_FWD || f->kind == FFT_R2C;
+    int scaled = f->norm == NORM_ORTHO || (f->norm == NORM_FORWARD) == forward;
+    if (!scaled) {
+        return 1.0;
+    }
+    int single = f->exec_dtype == CA_COMPLEX64 || f->exec_dtype == CA_FLOAT32;
+    if (single) {
+        float n = (float)f->s[0];
+        return f->norm == NORM_ORTHO ? (double)(1.0f / sqrtf(n)) : (double)(1.0f / n);
+    }
+    double n = (double)f->s[0];
+    return f->norm == NORM_ORTHO ? 1.0 / sqrt(n) : 1.0 / n;
+}
+
+/* The factor as numpy.fft passes it: the int 1 when nothing is scaled, else a
+ * NumPy scalar of the transform's precision. The gufunc's loop (and so the
+ * result's last bits) depends on that type, so it is copied exactly. */
+static PyObject *
+numpy_fft_factor_object(const fft_call *f)
+{
+    int forward = f->kind == FFT_C2C_FWD || f->kind == FFT_R2C;
+    if (!(f->norm == NORM_ORTHO || (f->norm == NORM_FORWARD) == forward)) {
+        return PyLong_FromLong(1);
+    }
+    int single = f->exec_dtype == CA_COMPLEX64 || f->exec_dtype == CA_FLOAT32;
+    double d = numpy_fft_factor(f);
+    float x = (float)d;
+    PyArray_Descr *descr = PyArray_DescrFromType(single ? NPY_FLOAT32 : NPY_FLOAT64);
+    if (descr == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyArray_Scalar(single ? (void *)&x : (void *)&d, descr, NULL);
+    Py_DECREF(descr);
+    return r;
+}
+
+static PyObject *
+fft_numpy_1d(CaArray *a, const fft_call *f, CaArray *out, const Py_ssize_t *yshape)
+{
+    if (load_numpy_pfu() < 0) {
+        return NULL;
+    }
+    static const int ufunc_of[4] = { 0, 1, 2, 4 };
+    PyObject *ufunc = np_pfu[ufunc_of[f->kind] + (f->kind == FFT_R2C && f->s[0] % 2)];
+    CaArray *res = out;
+    if (res == NULL) {
+        res = ca_array_empty(f->res_dtype, CA_NDIM(a), yshape, 0, CA_CPU, CA_MEM_HOST);
+    }
+    else {
+        Py_INCREF(res);
+    }
+    PyObject *view = NULL, *oview = NULL, *fct = NULL, *axes = NULL, *kw = NULL;
+    PyObject *r = NULL;
+    if (res == NULL || (view = ca_cpu_numpy_view(a)) == NULL ||
+        (oview = ca_cpu_numpy_view(res)) == NULL ||
+        (fct = numpy_fft_factor_object(f)) == NULL) {
+        goto done;
+    }
+    axes = Py_BuildValue("[(i)()(i)]", f->axes[0], f->axes[0]);
+    kw = axes ? Py_BuildValue("{sOs(O)}", "axes", axes, "out", oview) : NULL;
+    if (kw != NULL) {
+        PyObject *args[2] = { view, fct };
+        r = PyObject_VectorcallDict(ufunc, args, 2, kw);
+    }
+done:
+    Py_XDECREF(view);
+    Py_XDECREF(oview);
+    Py_XDECREF(fct);
+    Py_XDECREF(axes);
+    Py_XDECREF(kw);
+    if (r == NULL) {
+        Py_XDECREF(res);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return (PyObject *)res;
+}
+
 static PyObject *
 fft_numpy(CaArray *a, const fft_call *f, CaArray *out)
 {
@@ -906,7 +1023,8 @@ fft_primitive(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         return fft_no_axes(a, &f, out);
     }
     if (a->device == CA_CPU && !emulate) {
-        return fft_numpy(a, &f, out);
+        PyObject *r = f.naxes == 1 ? fft_numpy_1d(a, &f, out, yshape) : NULL;
+        return r != NULL || PyErr_Occurred() ? r : fft_numpy(a, &f, out);
     }
     return fft_device(a, &f, out, xshape, yshape);
 }

@@ -659,3 +659,24 @@ def test_gpu_managed_memory_input():
     h = random_array((16, 32), np.complex128)
     a = ca.asarray(h, device="cuda:0", memory="managed")
     check(ca.fft.fft2(a), h, "fft2")
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32, np.float64,
+                                   np.int64])
+def test_cpu_one_axis_is_numpys_bits(dtype):
+    # The cpu device calls numpy.fft's own gufuncs for one-axis transforms, with the
+    # factor typed as numpy.fft types it: the results are NumPy's bit for bit.
+    rng = np.random.default_rng(5)
+    h = rng.standard_normal((3, 64)) + 1j * rng.standard_normal((3, 64))
+    h = h if np.dtype(dtype).kind == "c" else h.real
+    h = h.astype(dtype)
+    x = ca.asarray(h, device="cpu")
+    names = ("fft", "ifft", "irfft", "hfft") + (("rfft", "ihfft") if h.dtype.kind != "c"
+                                                 else ())
+    for name in names:
+        for norm in (None, "ortho", "forward"):
+            for n, axis in ((None, -1), (50, 1), (81, 0), (7, 0)):
+                got = getattr(ca.fft, name)(x, n=n, axis=axis, norm=norm).get()
+                want = getattr(np.fft, name)(h, n=n, axis=axis, norm=norm)
+                assert got.dtype == want.dtype, (name, norm, n)
+                np.testing.assert_array_equal(got, want, err_msg=f"{name} {norm} {n}")

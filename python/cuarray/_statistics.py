@@ -10,7 +10,9 @@ axis (one segmented sort; NaNs last) and gather the neighbours of each virtual
 index NumPy's method defines, then interpolate as NumPy's _lerp does.
 """
 
+import builtins
 import operator
+import warnings as _warnings
 
 import numpy as _np
 from numpy.lib import _function_base_impl as _fb
@@ -69,12 +71,100 @@ def _outer_edges(a, range):
     return _hist._get_outer_edges(_proxy(a, range), range)
 
 
+def _host(x):
+    """A 0-d result read back as the NumPy scalar NumPy's own code would hold."""
+    return x.get()[()]
+
+
+def _width_sqrt(x, n, ptp):
+    return ptp / _np.sqrt(n)
+
+
+def _width_sturges(x, n, ptp):
+    return ptp / (_np.log2(n) + 1.0)
+
+
+def _width_rice(x, n, ptp):
+    return ptp / (2.0 * n ** (1.0 / 3))
+
+
+def _width_scott(x, n, ptp):
+    return (24.0 * _np.pi ** 0.5 / n) ** (1.0 / 3.0) * _host(_core.std(x))
+
+
+def _width_fd(x, n, ptp):
+    q75, q25 = percentile(x, [75, 25]).get()
+    return 2.0 * _np.subtract(q75, q25) * n ** (-1.0 / 3.0)
+
+
+def _width_auto(x, n, ptp):
+    # NumPy 2's rule: FD, held to at most twice sqrt's number of bins, or Sturges
+    fd = max(_width_fd(x, n, ptp), _width_sqrt(x, n, ptp) / 2)
+    return min(fd, _width_sturges(x, n, ptp))
+
+
+def _width_doane(x, n, ptp):
+    if n <= 2:
+        return 0.0
+    sigma = _host(_core.std(x))
+    if not sigma > 0.0:
+        return 0.0
+    sg1 = _np.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+    z = (x - _core.mean(x)) / sigma
+    g1 = _host(_core.mean(z * z * z))
+    return ptp / (1.0 + _np.log2(n) + _np.log2(1.0 + _np.absolute(g1) / sg1))
+
+
+def _width_stone(x, n, ptp, rng):
+    """Stone's cross-validated choice: every candidate count's score on the device,
+    one read back for the best."""
+    if n <= 1 or ptp == 0:
+        return 0
+    top = max(100, int(_np.sqrt(n)))
+    scores = []
+    for k in builtins.range(1, top + 1):
+        p = histogram(x, bins=k, range=rng)[0] / n
+        scores.append((2 - (n + 1) * _core.sum(p * p)) / (ptp / k))
+    k = int(_host(_core.argmin(_core.stack(scores)))) + 1
+    if k == top:
+        _warnings.warn("The number of bins estimated may be suboptimal.",
+                       RuntimeWarning, stacklevel=4)
+    return ptp / k
+
+
+_WIDTHS = {"auto": _width_auto, "fd": _width_fd, "doane": _width_doane,
+           "scott": _width_scott, "stone": None, "rice": _width_rice,
+           "sturges": _width_sturges, "sqrt": _width_sqrt}
+
+
+def _estimated_bin_count(a, name, range):
+    """numpy.histogram's bin estimators (its formulas, on the device: a few
+    reductions and read backs of their scalars; 'stone' scores each count)."""
+    if name not in _WIDTHS:
+        raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+    first, last = _outer_edges(a, range)
+    if range is not None:
+        a = a[_core.logical_and(_core.greater_equal(a, first), _core.less_equal(a, last))]
+    n = a.size
+    if n == 0:
+        return 1
+    ptp = _hist._unsigned_subtract(_host(_core.max(a)), _host(_core.min(a)))
+    if name == "stone":
+        width = _width_stone(a, n, ptp, (first, last))
+    else:
+        width = _WIDTHS[name](a, n, ptp)
+    if not width:
+        return 1
+    if a.dtype.kind in "iu" and width < 1:
+        width = 1
+    return int(_np.ceil(_hist._unsigned_subtract(last, first) / width))
+
+
 def _edges(a, bins, range):
     """NumPy's bin edges (a cuarray array on a's device) and, for a number of bins,
     the (first, last) range they span."""
     if isinstance(bins, str):
-        raise NotImplementedError("histogram: string bins (bin estimators) are not "
-                                  "supported; pass a number of bins or the edges")
+        bins = _estimated_bin_count(a, bins, range)
     if _np.ndim(bins) == 0 and not isinstance(bins, _core.ndarray):
         try:
             n = operator.index(bins)
@@ -120,6 +210,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     """
     a = _as_array(a).reshape(-1)
     w = None
+    if isinstance(bins, str) and weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported "
+                        "for weighted data")
     if weights is not None:
         w = _as_array(weights, device=a.device)
         if w.shape != a.shape and w.size != a.size:
@@ -277,6 +370,66 @@ def _axes(a, axis):
     return _core.ascontiguousarray(moved).reshape(kept + (n,)), kept, axes
 
 
+def _weights_like(a, weights, axis):
+    """weights broadcast to a's shape, as NumPy accepts them: a's shape, or the
+    shape of the reduced axes."""
+    w = _as_array(weights, device=a.device)
+    if tuple(w.shape) == tuple(a.shape):
+        return w
+    if axis is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim)
+    if tuple(w.shape) != tuple(a.shape[i] for i in axes):
+        raise ValueError("Shape of weights must be consistent with shape of a along "
+                         "specified axis.")
+    w = _core.permute_dims(w, tuple(int(i) for i in _np.argsort(axes)))
+    shape = tuple(s if i in axes else 1 for i, s in enumerate(a.shape))
+    return _core.broadcast_to(w.reshape(shape), a.shape)
+
+
+def _weighted_quantile(a, qs, axis, method, keepdims, weights, skip_nan):
+    """NumPy's weighted inverted CDF: per row, the first sorted value whose
+    normalised cumulative weight reaches q. One segmented sort, one scan, and a
+    count of the CDF entries below each q (searchsorted's 'left' on every row)."""
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    a = _as_array(a)
+    w = _weights_like(a, weights, axis)
+    if bool(_core.any(_core.less(w, 0))):
+        raise ValueError("Weights must be non-negative.")
+    rows, kept, axes = _axes(a, axis)
+    wrows = _axes(w, axis)[0]
+    n = rows.shape[-1]
+    if n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if skip_nan and a.dtype.kind in "fc":
+        wrows = _core.where(_core.isnan(rows), 0, wrows)  # NaNs drop out
+    from ._indexing import take_along_axis
+    order = _core.argsort(rows, axis=-1)
+    s = take_along_axis(rows, order, axis=-1)
+    cdf = _core.cumsum(take_along_axis(wrows, order, axis=-1), axis=-1,
+                       dtype=_np.float64)
+    cdf = cdf / cdf[..., -1:]
+    if bool(_core.any(_core.isnan(cdf[..., -1]))):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    qh = _np.asarray(qs)
+    qh = qh if qh.dtype.kind == "f" else qh.astype(_np.float64)
+    # compared in q's precision, and leading zero-weight entries never chosen
+    # (NumPy's rules: the CDF cast to q's dtype, its zeros made -1)
+    cdf = cdf.astype(qh.dtype)
+    cdf = _core.where(_core.equal(cdf, 0), -1, cdf)
+    qd = _core.asarray(qh.reshape(-1), device=a.device)
+    below = _core.less(_core.expand_dims(cdf, -2), _core.expand_dims(qd, -1))
+    idx = _core.minimum(_core.sum(below, axis=-1), n - 1)
+    res = take_along_axis(s, idx, axis=-1)
+    if not skip_nan and a.dtype.kind in "fc":
+        res = _core.where(_core.isnan(s[..., -1:]), s[..., -1:], res)
+    res = _core.moveaxis(res, -1, 0).reshape(qs.shape + kept)
+    if keepdims:
+        res = res.reshape(_keepdims_shape(a, axes, qs.shape))
+    return res
+
+
 def _keepdims_shape(a, axes, q_shape):
     shape = list(a.shape)
     for i in axes:
@@ -428,7 +581,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("quantile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 1, "Quantiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=False), out)
     qs, weak = _check_q(q, 1, "Quantiles")
     return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
 
@@ -439,7 +594,9 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("percentile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 100, "Percentiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=False), out)
     qs, weak = _check_q(q, 100, "Percentiles")
     return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
 
@@ -451,7 +608,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("nanquantile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 1, "Quantiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=True), out)
     qs, weak = _check_q(q, 1, "Quantiles")
     return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
 
@@ -462,7 +621,9 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     if interpolation is not None:
         method = interpolation
     if weights is not None:
-        raise NotImplementedError("nanpercentile: weights= is not supported on cuarray")
+        qs, _ = _check_q(q, 100, "Percentiles")
+        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
+                                       skip_nan=True), out)
     qs, weak = _check_q(q, 100, "Percentiles")
     return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
 
