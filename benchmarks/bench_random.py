@@ -1,7 +1,10 @@
 """Random arrays: uniform and normal float32 (G samples/s, GPU time), beside CuPy,
 PyTorch and plain cuRAND Philox (the floor, through CuPy's cuRAND bindings).
 
-Targets (docs/TARGETS.md): uniform float32 >= 850 G samples/s, normal float32 >= 480.
+Targets (docs/TARGETS.md): uniform float32 >= 850 G samples/s, normal float32 >= 480;
+issue 12: standard_normal float32 >= 500, standard_exponential float32 >= 500,
+poisson(4.0) 2^24 >= 60, permutation(2^26) >= the best of CuPy and torch.randperm,
+uniform float32 through cuRAND XORWOW >= 0.9x plain cuRAND XORWOW.
 Each call allocates its output (from the pools), as a user's call does.
 """
 
@@ -72,6 +75,93 @@ def _integers(mod_name):
     return setup
 
 
+N_POIS = 1 << 24
+N_PERM = 1 << 26
+
+
+def _ca_call(fn):
+    def setup(ca):
+        if not ca.cuda.is_available():
+            raise Skip("no GPU")
+        return fn(ca)
+    return setup
+
+
+def _curand_plain(rng_name, dtype):
+    """Plain cuRAND uniform from generator `rng_name` into a preallocated buffer."""
+    def setup(cp):
+        try:
+            from cupy_backends.cuda.libs import curand
+        except ImportError:
+            try:
+                from cupy.cuda import curand
+            except ImportError:
+                raise Skip("no cuRAND bindings in this CuPy")
+        gen = curand.createGenerator(getattr(curand, rng_name))
+        curand.setPseudoRandomGeneratorSeed(gen, 0)
+        out = cp.empty(N, dtype=dtype)
+        ptr = out.data.ptr
+        return lambda: curand.generateUniform(gen, ptr, N)
+    return setup
+
+
+def _cp_xorwow_uniform(cp):
+    # CuPy's RandomState is XORWOW
+    rs = cp.random.RandomState(0)
+    return lambda: rs.random_sample(size=N, dtype=np.float32)
+
+
+ISSUE12 = [
+    Case("standard_normal float32 (issue 12)", {
+        "cuarray": _ca("standard_normal", np.float32),
+        "cupy": _cp("standard_normal", np.float32),
+        "torch": _torch("randn", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N, target=">= 500"),
+    Case("standard_exponential float32", {
+        "cuarray": _ca("standard_exponential", np.float32),
+        "cupy": lambda cp: (lambda: cp.random.standard_exponential(size=N,
+                                                                  dtype=np.float32)),
+        "torch": lambda torch: (lambda: torch.empty(N, device="cuda").exponential_()),
+    }, mode="gpu", unit="Gsamples/s", work=N, target=">= 500"),
+    Case("poisson(4.0) 2^24", {
+        "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.poisson(4.0, size=N_POIS))(
+            ca.random.default_rng(0))),
+        "cupy": lambda cp: (lambda: cp.random.poisson(4.0, size=N_POIS)),
+        "torch": lambda torch: (lambda r: lambda: torch.poisson(r))(
+            torch.full((N_POIS,), 4.0, device="cuda")),
+    }, mode="gpu", unit="Gsamples/s", work=N_POIS, target=">= 60"),
+    Case("permutation(2^26)", {
+        "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.permutation(N_PERM))(
+            ca.random.default_rng(0))),
+        "cupy": lambda cp: (lambda: cp.random.permutation(N_PERM)),
+        "torch": lambda torch: (lambda: torch.randperm(N_PERM, device="cuda")),
+    }, mode="gpu", unit="Gsamples/s", work=N_PERM, target=">= best of CuPy, PyTorch"),
+    Case("gamma(2.5) float32", {
+        "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.standard_gamma(
+            2.5, size=N, dtype=np.float32))(ca.random.default_rng(0))),
+        "cupy": lambda cp: (lambda: cp.random.standard_gamma(2.5, size=N,
+                                                             dtype=np.float32)),
+        "torch": lambda torch: (lambda a: lambda: torch._standard_gamma(a))(
+            torch.full((N,), 2.5, device="cuda")),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    Case("binomial(100, 0.3) 2^24", {
+        "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.binomial(
+            100, 0.3, size=N_POIS))(ca.random.default_rng(0))),
+        "cupy": lambda cp: (lambda: cp.random.binomial(100, 0.3, size=N_POIS)),
+        "torch": lambda torch: (lambda c, p: lambda: torch.binomial(c, p))(
+            torch.full((N_POIS,), 100.0, device="cuda"),
+            torch.full((N_POIS,), 0.3, device="cuda")),
+    }, mode="gpu", unit="Gsamples/s", work=N_POIS),
+    Case("uniform float32 through cuRAND XORWOW", {
+        "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.random(
+            size=N, dtype=np.float32))(ca.random.Generator(ca.random.XORWOW(0)))),
+        "cupy": _cp_xorwow_uniform,
+    }, mode="gpu", unit="Gsamples/s", work=N, target=">= 0.9x plain cuRAND XORWOW"),
+    Case("uniform float32, plain cuRAND XORWOW (floor; CuPy column)", {
+        "cupy": _curand_plain("CURAND_RNG_PSEUDO_XORWOW", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+]
+
 CASES = [
     Case("uniform float32 random", {
         "cuarray": _ca("random", np.float32),
@@ -105,3 +195,5 @@ CASES = [
         "torch": _integers("torch"),
     }, mode="gpu", unit="Gsamples/s", work=N),
 ]
+
+CASES += ISSUE12

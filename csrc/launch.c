@@ -119,6 +119,17 @@ ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
 }
 
 int
+ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t seed,
+                   uint64_t offset, const ca_rd_params *prm, const uint32_t *words,
+                   ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(
+        device, n,
+        ca_random_dist(device, op, out, n, dtype, seed, offset, prm, words, stream),
+        "ca_random_dist(device, op, out, n, dtype, seed, offset, prm, words, stream)");
+}
+
+int
 ca_run_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
                        uint64_t offset, uint64_t low, uint64_t range_m1,
                        ca_stream_t stream)

@@ -70,6 +70,9 @@ int ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t s
 int ca_run_random_integers(int device, void *out, int64_t n, int itemsize,
                            uint64_t seed, uint64_t offset, uint64_t low,
                            uint64_t range_m1, ca_stream_t stream);
+int ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype,
+                       uint64_t seed, uint64_t offset, const ca_rd_params *prm,
+                       const uint32_t *words, ca_stream_t stream);
 int ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
                         int64_t k, const void *a, int64_t a_sb, int64_t a_sm,
                         int64_t a_sk, const void *b, int64_t b_sb, int64_t b_sk,

@@ -449,6 +449,112 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
     return (PyObject *)out;
 }
 
+/* ---- distributions (kernels/random_dist.h) ---- */
+/* Parameter k of _dist: a number, or a C-contiguous float64 array of the
+ * output's size on its device. */
+static int
+dist_param(PyObject *obj, const CaArray *out, ca_rd_params *prm, int k)
+{
+    prm->p[k] = NULL;
+    prm->v[k] = 0.0;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    if (!ca_array_check(obj)) {
+        prm->v[k] = PyFloat_AsDouble(obj);
+        return (prm->v[k] == -1.0 && PyErr_Occurred()) ? -1 : 0;
+    }
+    CaArray *a = (CaArray *)obj;
+    if (a->dtype != CA_FLOAT64 || !(a->flags & CA_C_CONTIGUOUS) ||
+        a->size != out->size || a->device != out->device) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_dist: array parameters must be C-contiguous float64 arrays "
+                        "of the output's size on its device");
+        return -1;
+    }
+    prm->p[k] = (const double *)a->data;
+    return 0;
+}
+
+/* Words from another bit generator: C-contiguous uint32, 4 per block. */
+static int
+dist_words(PyObject *obj, const CaArray *out, uint64_t blocks, const uint32_t **words)
+{
+    *words = NULL;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    CaArray *w = ca_array_check(obj) ? (CaArray *)obj : NULL;
+    if (w == NULL || w->dtype != CA_UINT32 || !(w->flags & CA_C_CONTIGUOUS) ||
+        (uint64_t)w->size < 4 * blocks || w->device != out->device) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_dist: words must be a C-contiguous uint32 array of 4 words "
+                        "per block on the output's device");
+        return -1;
+    }
+    *words = (const uint32_t *)w->data;
+    return 0;
+}
+
+/* _dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None): the
+ * primitive under cuarray.random's distributions (python/cuarray/random/). */
+static PyObject *
+Generator_dist(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames)
+{
+    static const char *const names[] = { "op", "size",  "dtype",  "a", "b",
+                                         "c",  "words", "device", NULL };
+    PyObject *v[8];
+    ca_rd_params prm;
+    const uint32_t *words = NULL;
+    if (ca_parse_args("_dist", args, nargs, kwnames, names, 8, 3, v) < 0) {
+        return NULL;
+    }
+    long op = PyLong_AsLong(v[0]);
+    if (op == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    int dt = ca_dtype_converter(v[2], CA_FLOAT64);
+    if (dt < 0) {
+        return NULL;
+    }
+    if (op < 0 || op >= CA_RD_COUNT ||
+        (ca_random_dist_discrete((int)op) ? dt != CA_INT64
+                                          : (dt != CA_FLOAT32 && dt != CA_FLOAT64))) {
+        PyErr_SetString(PyExc_ValueError, "_dist: unknown op or dtype");
+        return NULL;
+    }
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int nd = size_from_object(v[1], shape);
+    if (nd < 0) {
+        return NULL;
+    }
+    int device = device_arg(v[7]);
+    if (device == CA_DEVICE_ERROR) {
+        return NULL;
+    }
+    CaArray *out = new_output(dt, nd, shape, device);
+    if (out == NULL) {
+        return NULL;
+    }
+    uint64_t blocks = ca_random_dist_blocks((int)op, dt, out->size);
+    if (dist_param(v[3], out, &prm, 0) < 0 || dist_param(v[4], out, &prm, 1) < 0 ||
+        dist_param(v[5], out, &prm, 2) < 0 ||
+        dist_words(v[6], out, blocks, &words) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (out->size > 0) {
+        if (ca_run_random_dist(device, (int)op, out->data, out->size, dt, g->seed,
+                               g->offset, &prm, words, ca_current_stream(device)) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        g->offset += blocks;
+    }
+    return (PyObject *)out;
+}
+
 static PyObject *
 Generator_seed(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
                PyObject *kwnames)
@@ -568,6 +674,13 @@ static PyMethodDef generator_methods[] = {
       "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"
       "when high is None), without bias (Lemire's method). dtype: bool or any\n"
       "integer dtype." },
+    { "_dist", (PyCFunction)(void (*)(void))Generator_dist, FASTKW,
+      "_dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None)\n--\n\n"
+      "Samples of distribution `op` (an index into _core.random_dist_ops) with up\n"
+      "to three parameters, each a number or a C-contiguous float64 array of the\n"
+      "output's size on its device; `words` feeds another bit generator's output\n"
+      "(uint32, 4 per block) instead of Philox. The primitive under\n"
+      "cuarray.random's distributions." },
     { "seed", (PyCFunction)(void (*)(void))Generator_seed, FASTKW,
       "seed(seed=None)\n--\n\n"
       "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)." },
@@ -610,6 +723,40 @@ ca_random_init(PyObject *m)
     ca_st->generator_type =
         (PyTypeObject *)PyType_FromModuleAndSpec(m, &generator_spec, NULL);
     if (ca_st->generator_type == NULL) {
+        return -1;
+    }
+    static const char *const ops[CA_RD_COUNT] = {
+        "uniform",        "normal",
+        "lognormal",      "exponential",
+        "gumbel",         "laplace",
+        "logistic",       "pareto",
+        "power",          "rayleigh",
+        "weibull",        "standard_cauchy",
+        "triangular",     "geometric",
+        "gamma",          "beta",
+        "chisquare",      "f",
+        "standard_t",     "noncentral_chisquare",
+        "noncentral_f",   "vonmises",
+        "wald",           "poisson",
+        "binomial",       "negative_binomial",
+        "hypergeometric", "logseries",
+        "zipf",
+    };
+    PyObject *names = PyTuple_New(CA_RD_COUNT);
+    if (names == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < CA_RD_COUNT; i++) {
+        PyObject *s = PyUnicode_FromString(ops[i]);
+        if (s == NULL) {
+            Py_DECREF(names);
+            return -1;
+        }
+        PyTuple_SET_ITEM(names, i, s);
+    }
+    int rc = PyModule_AddObjectRef(m, "random_dist_ops", names);
+    Py_DECREF(names);
+    if (rc < 0) {
         return -1;
     }
     return PyModule_AddObjectRef(m, "Generator", (PyObject *)ca_st->generator_type);

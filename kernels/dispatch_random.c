@@ -1,6 +1,6 @@
 /* dispatch_random.c: the random entry points of kernels.h pick the host loops
  * or the GPU launchers by device, after checking their arguments. */
-#include "random_impl.h"
+#include "random_dist.h"
 
 /* Samples per Philox block (4 words of 32 bits). */
 static int
@@ -87,6 +87,52 @@ ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed
 #if CA_HAVE_CUDA
     return ca_random_integers_cuda(out, n, itemsize, seed, offset, low, range_m1,
                                    stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}
+
+/* ---- distributions (random_dist.h) ------------------------------------------ */
+int
+ca_random_dist_discrete(int op)
+{
+    return op == CA_RD_GEOMETRIC || (op >= CA_RD_POISSON && op < CA_RD_COUNT);
+}
+
+uint64_t
+ca_random_dist_blocks(int op, int dtype, int64_t n)
+{
+    if (n <= 0) {
+        return 0;
+    }
+    if (op >= CA_RD_NTRANSFORM) {
+        return (uint64_t)n;
+    }
+    uint64_t pb = dtype == CA_FLOAT32 ? 4 : 2;
+    return ((uint64_t)n + pb - 1) / pb;
+}
+
+int
+ca_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t seed,
+               uint64_t offset, const ca_rd_params *prm, const uint32_t *words,
+               ca_stream_t stream)
+{
+    if (op < 0 || op >= CA_RD_COUNT || n < 0 || (n > 0 && out == NULL) || prm == NULL) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    int want_int = ca_random_dist_discrete(op);
+    if (want_int ? dtype != CA_INT64 : (dtype != CA_FLOAT32 && dtype != CA_FLOAT64)) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (device == CA_CPU) {
+        return ca_random_dist_host(op, out, n, dtype, seed, offset, prm, words);
+    }
+#if CA_HAVE_CUDA
+    return ca_random_dist_cuda(op, out, n, dtype, seed, offset, prm, words, stream);
 #else
     (void)stream;
     return CA_KERR_NO_CUDA;

@@ -222,6 +222,63 @@ int ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t 
                        uint64_t offset, uint64_t low, uint64_t range_m1,
                        ca_stream_t stream);
 
+/* ---- random distributions (kernels/random_dist.cu, host_random_dist.c) --------
+ * ca_random_dist fills out[0:n] (contiguous) with samples of distribution `op`
+ * with up to three parameters, each a scalar or n contiguous doubles (already
+ * broadcast). Transforms (op < CA_RD_NTRANSFORM) consume blocks as uniform()
+ * does; stream ops one block (plus in-kernel redraws) per sample:
+ * ca_random_dist_blocks says how many. dtype: CA_FLOAT32 / CA_FLOAT64 for the
+ * continuous ops, CA_INT64 for the discrete ones (geometric and from
+ * CA_RD_POISSON on), whose -1 marks parameters outside the domain. `words`:
+ * NULL for Philox, else 4 words per block from another bit generator
+ * (random_dist.h). */
+enum {
+    /* transforms */
+    CA_RD_UNIFORM = 0, /* a + b U[0, 1) */
+    CA_RD_NORMAL,      /* a + b N(0, 1) */
+    CA_RD_LOGNORMAL,   /* exp(a + b N(0, 1)) */
+    CA_RD_EXPONENTIAL, /* scale a */
+    CA_RD_GUMBEL,      /* loc a, scale b */
+    CA_RD_LAPLACE,     /* loc a, scale b */
+    CA_RD_LOGISTIC,    /* loc a, scale b */
+    CA_RD_PARETO,      /* a */
+    CA_RD_POWER,       /* a */
+    CA_RD_RAYLEIGH,    /* scale a */
+    CA_RD_WEIBULL,     /* a */
+    CA_RD_CAUCHY,      /* standard */
+    CA_RD_TRIANGULAR,  /* left a, mode b, right c */
+    CA_RD_GEOMETRIC,   /* p a; int64 */
+    CA_RD_NTRANSFORM,
+    /* stream ops, continuous */
+    CA_RD_GAMMA = CA_RD_NTRANSFORM, /* shape a, scale b */
+    CA_RD_BETA,                     /* a, b */
+    CA_RD_CHISQUARE,                /* df a */
+    CA_RD_F,                        /* dfnum a, dfden b */
+    CA_RD_STANDARD_T,               /* df a */
+    CA_RD_NONCENTRAL_CHISQUARE,     /* df a, nonc b */
+    CA_RD_NONCENTRAL_F,             /* dfnum a, dfden b, nonc c */
+    CA_RD_VONMISES,                 /* mu a, kappa b */
+    CA_RD_WALD,                     /* mean a, scale b */
+    /* stream ops, discrete (int64) */
+    CA_RD_POISSON,           /* lam a */
+    CA_RD_BINOMIAL,          /* n a, p b */
+    CA_RD_NEGATIVE_BINOMIAL, /* n a, p b */
+    CA_RD_HYPERGEOMETRIC,    /* ngood a, nbad b, nsample c */
+    CA_RD_LOGSERIES,         /* p a */
+    CA_RD_ZIPF,              /* a */
+    CA_RD_COUNT
+};
+typedef struct {
+    const double *p[3]; /* NULL: the parameter is the scalar v[k] */
+    double v[3];
+} ca_rd_params;
+/* 1 for the ops with int64 samples. */
+int ca_random_dist_discrete(int op);
+uint64_t ca_random_dist_blocks(int op, int dtype, int64_t n);
+int ca_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t seed,
+                   uint64_t offset, const ca_rd_params *prm, const uint32_t *words,
+                   ca_stream_t stream);
+
 /* ---- matrix products (kernels/host_matmul.c, matmul_int.cu) ----------------------
  * ca_gemm_host: a host stand-in for cuBLAS's strided-batched gemm with the same
  * conventions (column-major; op 0 = N, 1 = T, 2 = C; strides and leading

@@ -14,7 +14,7 @@
 
 #include <cuda_runtime.h>
 
-#include "random_impl.h"
+#include "random_dist.h"
 
 namespace {
 
@@ -22,10 +22,13 @@ constexpr int kBlock = 256;
 constexpr int kMaxDevices = 64;
 std::atomic<int> g_grid[kMaxDevices];
 
-/* Blocks for a grid-stride loop: enough resident threads to fill every SM,
- * no more (the loop does the rest). */
+} // namespace
+
+/* Blocks of kBlock (256) threads for a grid-stride loop: enough resident
+ * threads to fill every SM, no more (the loop does the rest). Also used by
+ * random_dist.cu. */
 cudaError_t
-grid_for(uint64_t work, int *grid)
+ca_random_grid(uint64_t work, int *grid)
 {
     int dev = 0, cap = 0;
     cudaError_t err = cudaGetDevice(&dev);
@@ -57,6 +60,14 @@ grid_for(uint64_t work, int *grid)
         *grid = 1;
     }
     return cudaSuccess;
+}
+
+namespace {
+
+cudaError_t
+grid_for(uint64_t work, int *grid)
+{
+    return ca_random_grid(work, grid);
 }
 
 __device__ __forceinline__ uint64_t

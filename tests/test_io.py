@@ -502,3 +502,45 @@ def test_all_exported():
     from cuarray import _io
     for name in _io.__all__:
         assert getattr(ca, name) is getattr(_io, name)
+
+
+# ---- .npy straight into the result (cpu) or pinned staging (GPU) ----------------
+
+@pytest.mark.parametrize("case", ["c", "f", "0d", "empty", "bool", "c128", "v2"])
+def test_load_npy_direct(dev, tmp_path, case):
+    rng = np.random.default_rng(21)
+    h = {"c": rng.random((5, 7)).astype(np.float32),
+         "f": np.asfortranarray(rng.random((4, 6))),
+         "0d": np.asarray(np.int16(-3)),
+         "empty": np.zeros((0, 3), np.int64),
+         "bool": rng.random(13) < 0.5,
+         "c128": rng.random(9) + 1j * rng.random(9),
+         "v2": rng.random(4)}[case]
+    path = tmp_path / "a.npy"
+    if case == "v2":
+        with open(path, "wb") as f:
+            np.lib.format.write_array(f, h, version=(2, 0))
+    else:
+        np.save(path, h)
+    r = ca.load(path, device=dev)
+    _same(r, h)
+    assert str(r.device) == dev
+    if case == "f" and dev == "cpu":
+        assert r.flags.f_contiguous
+
+
+def test_load_npy_fallbacks(tmp_path):
+    big = np.arange(6, dtype=">i4")  # non-native: NumPy's reader, then one transfer
+    np.save(tmp_path / "b.npy", big)
+    _same(ca.load(tmp_path / "b.npy", device="cpu"), big.astype("=i4"))
+    np.save(tmp_path / "u.npy", np.array(["ab", "c"]))
+    with pytest.raises((TypeError, ValueError)):
+        ca.load(tmp_path / "u.npy", device="cpu")
+    raw = tmp_path / "t.npy"
+    np.save(raw, np.arange(10))
+    data = raw.read_bytes()
+    raw.write_bytes(data[:-5])
+    with pytest.raises(ValueError, match="EOF: reading array data, expected 80 bytes got 75"):
+        ca.load(raw, device="cpu")
+    with pytest.raises(ValueError):
+        ca.load(tmp_path / "t.npy", device="cpu", max_header_size=1)

@@ -645,3 +645,30 @@ def test_results_are_new_or_views_as_numpy(dev, name, args):
     want = getattr(np, name)(h, *args)
     same(got, want)
     assert ca.may_share_memory(got, x) == np.may_share_memory(want, h)
+
+
+def test_block(dev):
+    rng = np.random.default_rng(5)
+    A, B = rng.random((2, 2)), rng.random((2, 1))
+    C = rng.integers(0, 9, (1, 3))
+    v = rng.random(3).astype(np.float32)
+    a, b, c = (ca.asarray(x, device=dev) for x in (A, B, C))
+    w = ca.asarray(v, device=dev)
+    same(ca.block([[a, b], [c]]), np.block([[A, B], [C]]))
+    same(ca.block([w, 1]), np.block([v, 1]))
+    same(ca.block([w, w]), np.block([v, v]))
+    same(ca.block([[w], [w]]), np.block([[v], [v]]))
+    same(ca.block([[[a]], [[a]]]), np.block([[[A]], [[A]]]))
+    same(ca.block(a), np.block(A))
+    same(ca.block([a]), np.block([A]))
+    assert ca.block([[a, b], [c]]).device == a.device
+    with pytest.raises(ValueError, match="List depths are mismatched"):
+        ca.block([[a, b], c])
+    with pytest.raises(ValueError, match=r"List at arrays\[1\] cannot be empty"):
+        ca.block([[a, b], []])
+    with pytest.raises(ValueError, match="cannot be empty"):
+        ca.block([])
+    with pytest.raises(TypeError, match="is a tuple"):
+        ca.block((a, b))
+    with pytest.raises(ValueError):
+        ca.block([a, c])  # shapes do not line up along the first axis

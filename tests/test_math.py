@@ -312,3 +312,15 @@ def test_packbits_errors(device):
         ca.unpackbits(u, count=-17)
     with pytest.raises(TypeError):
         ca.unpackbits(u, count=1.5)
+
+
+def test_packbits_views(device):
+    """Offset, strided and transposed bool views (the uint64 words must be aligned)."""
+    h = np.random.default_rng(13).random((5, 33)) < 0.5
+    a = ca.asarray(h, device=device)
+    for v, hv in ((a[0, 1:17], h[0, 1:17]), (a[:, ::2], h[:, ::2]), (a.T, h.T),
+                  (a[1:3, 1:], h[1:3, 1:])):
+        for order in ("big", "little"):
+            same(ca.packbits(v, axis=-1, bitorder=order), np.packbits(hv, axis=-1, bitorder=order))
+            same(ca.packbits(v, bitorder=order), np.packbits(hv, bitorder=order))
+    assert a.get().tolist() == h.tolist()  # the input is not written

@@ -200,3 +200,31 @@ def test_poly1d_trim_roots_variable(dev):
     q[4] = 7
     n[4] = 7
     close(q.coeffs, n.coeffs)
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_polyder_polyint_polydiv(dev, dtype):
+    p = coeffs(dtype, n=5)
+    a = ca.asarray(p, device=dev)
+    for m in (0, 1, 2, 6):
+        close(ca.polyder(a, m), np.polyder(p, m))
+    close(ca.polyint(a), np.polyint(p))
+    close(ca.polyint(a, 2, [1, 2]), np.polyint(p, 2, [1, 2]))
+    close(ca.polyint(a, 3, 5), np.polyint(p, 3, 5))
+    v = coeffs(dtype, n=2, seed=1)
+    q, r = ca.polydiv(a, ca.asarray(v, device=dev))
+    wq, wr = np.polydiv(p, v)
+    close(q, wq)
+    close(r, wr)
+    assert q.device == a.device
+    pd = ca.polyder(ca.poly1d(a))
+    assert isinstance(pd, ca.poly1d)
+    close(pd.coeffs, np.polyder(np.poly1d(p)).coeffs)
+    assert isinstance(ca.polyint(ca.poly1d(a)), ca.poly1d)
+    qq, rr = ca.polydiv(ca.poly1d(a), v)
+    assert isinstance(qq, ca.poly1d) and isinstance(rr, ca.poly1d)
+    with pytest.raises(ValueError, match="Order of derivative must be positive"):
+        ca.polyder(a, -1)
+    with pytest.raises(ValueError, match="k must be a scalar"):
+        ca.polyint(a, 3, [1, 2])

@@ -298,8 +298,10 @@ def test_bad_input(device):
         g.integers(0.5, 3, device=device)
     with pytest.raises(ValueError, match="scale < 0"):
         g.normal(0, -1, device=device)
+    with pytest.raises(ValueError):  # array parameters broadcast with size
+        g.normal([0, 1], 1, size=3, device=device)
     with pytest.raises(TypeError):
-        g.normal([0, 1], 1, device=device)
+        g.normal(0, 1j, device=device)
     with pytest.raises(OverflowError):
         g.uniform(-1e308, 1e308, 3, device=device)
     with pytest.raises(TypeError):

@@ -8,6 +8,7 @@ import pytest
 
 import cuarray as ca
 from test_sort import MODES, data, same, to_dev  # noqa: F401
+from conftest import requires_gpu
 
 REALS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
          np.int64, np.uint64, np.float16, np.float32, np.float64]
@@ -252,6 +253,30 @@ def test_nanmedian(dev, dtype):
     x = to_dev(a, dev)
     for axis in (None, 0, 1):
         close(ca.nanmedian(x, axis=axis), np_quiet(np.nanmedian, a, axis=axis))
+
+
+@pytest.mark.parametrize("dev", ["cpu", pytest.param("cuda:0", marks=requires_gpu)])
+def test_histogram_bin_edges(dev):
+    x = np.random.default_rng(3).standard_normal(200).astype(np.float32)
+    a = ca.asarray(x, device=dev)
+    for bins, rng in ((10, None), (7, (-1, 2)), (1, None), (np.array([-1.0, 0, 0.5, 3]), None)):
+        b = ca.asarray(bins, device=dev) if isinstance(bins, np.ndarray) else bins
+        got = ca.histogram_bin_edges(a, b, range=rng)
+        want = np.histogram_bin_edges(x, bins, range=rng)
+        np.testing.assert_array_equal(got.get(), want)
+        assert got.get().dtype == want.dtype
+        np.testing.assert_array_equal(ca.histogram(a, b, range=rng)[1].get(), want)
+    with pytest.raises(ValueError, match="positive"):
+        ca.histogram_bin_edges(a, 0)
+    with pytest.raises(ValueError, match="monotonically"):
+        ca.histogram_bin_edges(a, ca.asarray(np.array([1.0, 0.0]), device=dev))
+    with pytest.raises(ValueError, match="same shape"):
+        ca.histogram_bin_edges(a, 4, weights=ca.ones(3, device=dev))
+    for name in ("auto", "sturges", "fd"):
+        np.testing.assert_allclose(ca.histogram_bin_edges(a, name).get(),
+                                   np.histogram_bin_edges(x, name), rtol=1e-6)
+    with pytest.raises(TypeError, match="weighted data"):
+        ca.histogram_bin_edges(a, "auto", weights=ca.ones(200, device=dev))
 
 
 ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]

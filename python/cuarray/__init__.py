@@ -73,7 +73,8 @@ from ._sets import (  # noqa: E402,F401
     intersect1d, union1d, setdiff1d, setxor1d,
 )
 from ._statistics import (  # noqa: E402,F401
-    bincount, histogram, histogram2d, histogramdd, digitize, median, percentile,
+    bincount, histogram, histogram2d, histogramdd, histogram_bin_edges, digitize, median,
+    percentile,
     quantile, nanmedian, nanpercentile, nanquantile,
 )
 from ._polynomial import *  # noqa: E402,F401,F403

@@ -2,7 +2,10 @@
 
 Every function goes through NumPy on the host. Output: the array's host copy
 (`cuarray.asnumpy`) handed to NumPy's function. Input: NumPy's reader, then one
-`cuarray.asarray(h, device=device)` (``device=None``: the current device).
+`cuarray.asarray(h, device=device)` (``device=None``: the current device); except
+`load` of a .npy file by name, which parses NumPy's header and reads the data
+straight into the result (cpu device) or into pinned staging copied once to the
+GPU, with no pageable copy in between.
 
 cuarray's repr and str print through NumPy's own formatting (csrc/format.c calls
 ``cuarray._creation._format``), so NumPy's print options are cuarray's:
@@ -11,6 +14,7 @@ cuarray's repr and str print through NumPy's own formatting (csrc/format.c calls
 
 import collections.abc
 import contextlib
+import os
 
 import numpy as np
 
@@ -317,17 +321,69 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True,
     Notes
     -----
     With `mmap_mode` on the CPU device the array shares the mapped file's memory
-    (read-only for "r", as NumPy's memmap); on a GPU it is copied once.
+    (read-only for "r", as NumPy's memmap); on a GPU it is copied once. A .npy file
+    given by name (no mmap_mode, a dtype cuarray holds) is read straight into the
+    result's memory on the cpu device, or into pinned memory that one copy takes to
+    the GPU (the load returns when that copy is done).
     """
     kwargs = {}
     if max_header_size is not None:
         kwargs["max_header_size"] = max_header_size
+    if mmap_mode is None and isinstance(file, (str, os.PathLike)):
+        with open(file, "rb") as fp:
+            direct = _read_npy(fp, device, kwargs)
+        if direct is not None:
+            return direct
     out = np.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle,
                   fix_imports=fix_imports, encoding=encoding, **kwargs)
     if isinstance(out, np.lib.npyio.NpzFile):
         return NpzFile(out, device)
     if isinstance(out, np.ndarray) and out.dtype != object:
         return _dev(out, device)
+    return out
+
+
+# the dtypes cuarray holds, native byte order (others go through NumPy's reader)
+_DIRECT = frozenset(np.dtype(c) for c in "?bBhHiIlLqQefdFD")
+
+
+def _read_npy(fp, device, kwargs):
+    """The array of a .npy file read straight into its final host memory (cpu
+    device), or into pinned staging that one copy takes to the GPU: no pageable
+    copy in between. None (with fp rewound) for what NumPy's reader must do:
+    other files (.npz, pickles), format 3.0, object and non-native dtypes."""
+    fmt = np.lib.format
+    if fp.read(len(fmt.MAGIC_PREFIX)) != fmt.MAGIC_PREFIX:
+        return None
+    fp.seek(0)
+    version = fmt.read_magic(fp)
+    if version == (1, 0):
+        shape, fortran, dtype = fmt.read_array_header_1_0(fp, **kwargs)
+    elif version == (2, 0):
+        shape, fortran, dtype = fmt.read_array_header_2_0(fp, **kwargs)
+    else:
+        return None
+    if dtype not in _DIRECT:
+        return None
+    order = "F" if fortran else "C"
+    dev = _core.empty(0, device=device).device  # allocates nothing
+    gpu = dev != "cpu"
+    stage = _core.empty(shape, dtype=dtype, order=order, device=dev,
+                        memory="pinned" if gpu else None)
+    buf = np.asarray(stage).reshape(-1, order=order).view(np.uint8)
+    total, got = buf.nbytes, 0
+    mv = memoryview(buf)
+    while got < total:
+        k = fp.readinto(mv[got:])
+        if not k:
+            raise ValueError(f"EOF: reading array data, expected {total} bytes got {got}")
+        got += k
+    if not gpu:
+        return stage
+    out = _core.asarray(stage, memory="device")
+    # the staging block goes back to the pool when this returns: the copy must be
+    # done before the host may write into it again
+    dev.synchronize()
     return out
 
 

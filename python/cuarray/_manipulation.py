@@ -21,7 +21,7 @@ __all__ = [
     "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
     "delete", "insert", "fliplr", "flipud", "rot90", "roll", "rollaxis", "tile",
     "repeat", "resize", "trim_zeros", "pad", "copyto", "require", "asanyarray",
-    "asarray_chkfinite", "may_share_memory", "shares_memory",
+    "asarray_chkfinite", "may_share_memory", "shares_memory", "block",
 ]
 
 _ndarray = _core.ndarray
@@ -973,3 +973,58 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 se, out.shape[:ax] + (e,) + out.shape[ax + 1:]))
         out = _core.concatenate(parts, ax)
     return out if out is not a else a.copy()
+
+
+# ---------------------------------------------------------------------- block ----
+
+def _block_where(index):
+    return "arrays" + "".join(f"[{i}]" for i in index)
+
+
+def _block_scan(arrays, index, leaves):
+    """(the index of the first leaf, the largest leaf ndim), NumPy's errors for
+    tuples, empty lists and mismatched depths; the leaves are collected."""
+    if type(arrays) is tuple:
+        raise TypeError(f"{_block_where(index)} is a tuple. Only lists can be used to "
+                        "arrange blocks, and np.block does not allow implicit "
+                        "conversion from tuple to ndarray.")
+    if type(arrays) is not list:
+        leaves.append(arrays)
+        return index, _np.ndim(arrays) if not isinstance(arrays, _ndarray) else arrays.ndim
+    if not arrays:
+        raise ValueError(f"List at {_block_where(index)} cannot be empty")
+    first, nd = None, 0
+    for i, a in enumerate(arrays):
+        idx, d = _block_scan(a, index + [i], leaves)
+        if first is None:
+            first = idx
+        elif len(idx) != len(first):
+            raise ValueError(f"List depths are mismatched. First element was at depth "
+                             f"{len(first)}, but there is an element at depth {len(idx)} "
+                             f"({_block_where(idx)})")
+        nd = max(nd, d)
+    return first, nd
+
+
+def block(arrays):
+    """block(arrays)
+
+    An array assembled from nested lists of blocks (numpy.block): the innermost
+    lists concatenate along the last axis, the next ones along the second last, and
+    so on; blocks get leading axes of length 1 up to the result's ndim.
+    """
+    leaves = []
+    first, nd = _block_scan(arrays, [], leaves)
+    depth = len(first)
+    dev = _device_of(*leaves)
+    if depth == 0:
+        return _as(arrays, dev)
+    ndim = max(nd, depth)
+
+    def build(a, d):
+        if d < depth:
+            return _core.concatenate([build(x, d + 1) for x in a], axis=d - depth)
+        a = _as(a, dev)
+        return a.reshape((1,) * (ndim - a.ndim) + a.shape) if a.ndim < ndim else a
+
+    return build(arrays, 0)

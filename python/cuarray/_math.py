@@ -3,9 +3,9 @@ functions of two results, over ops.def rows), packbits and unpackbits.
 
 modf is trunc, a subtraction and copysign (they fuse on a GPU); frexp runs the
 two internal table ops _frexp_mant and _frexp_exp; divmod is floor_divide and
-remainder. packbits multiplies groups of 8 truth values by their bit weights and
-sums each group (one reduction over a (..., n/8, 8) view); unpackbits shifts each
-byte by 7..0 and masks. All follow NumPy's dtypes and errors.
+remainder. packbits reads groups of 8 truth values as one uint64 and gathers
+their bits with one multiplication (element-wise, no reduction); unpackbits
+shifts each byte by 7..0 and masks. All follow NumPy's dtypes and errors.
 """
 
 import operator as _operator
@@ -112,6 +112,14 @@ def _bitorder(bitorder):
     return bitorder == "little"
 
 
+# packbits: eight 0/1 bytes read as one little-endian uint64 word w; w * M puts
+# byte k's bit at bit 56 + p_k (p_k = 7 - k for 'big', k for 'little') and every
+# other partial product at a distinct lower (or overflowed) position, so no carry
+# reaches the top byte: (w * M) >> 56 is the packed byte.
+_PACK_BIG = 0x8040201008040201
+_PACK_LITTLE = 0x0102040810204080
+
+
 def packbits(a, /, axis=None, bitorder="big"):
     """packbits(a, /, axis=None, bitorder='big')
 
@@ -133,10 +141,14 @@ def packbits(a, /, axis=None, bitorder="big"):
     if pad:
         b = _ca.concatenate([b, _ca.zeros(b.shape[:-1] + (pad,), dtype=_np.bool_,
                                           device=b.device)], axis=-1)
-    b = b.reshape(b.shape[:-1] + ((n + pad) // 8, 8))
-    w = [1 << k for k in range(8)]
-    w = _ca.asarray(_np.array(w if little else w[::-1], dtype=_np.uint8), device=b.device)
-    r = _ca.sum(_ca.multiply(b, w), axis=-1, dtype=_np.uint8)
+    elif b.data.ptr % 8 or not b.flags.c_contiguous:
+        b = b.copy()  # words must be whole, aligned and in order
+    if b.size == 0:
+        r = _ca.zeros(b.shape[:-1] + ((n + pad) // 8,), dtype=_np.uint8, device=b.device)
+    else:
+        w = b.view(_np.uint64)
+        w = _ca.right_shift(_ca.multiply(w, _PACK_LITTLE if little else _PACK_BIG), 56)
+        r = w.astype(_np.uint8)
     return _ca.ascontiguousarray(_ca.moveaxis(r, -1, axis))
 
 

@@ -21,7 +21,7 @@ import numpy as _np
 _ca = _sys.modules[__package__]
 
 __all__ = ["poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyfit",
-           "roots"]
+           "roots", "polyder", "polyint", "polydiv"]
 
 
 def _arr(a, device=None):
@@ -190,6 +190,49 @@ def polymul(a1, a2):
     from ._statistics_extra import convolve
     val = convolve(a1.coeffs, a2.coeffs)
     return poly1d(val) if truepoly else val
+
+
+def polyder(p, m=1):
+    """polyder(p, m=1)
+
+    The m-th derivative of a polynomial (numpy.polyder): a poly1d for a poly1d,
+    else the coefficient array.
+    """
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    r = _arr(p)
+    for _ in range(m):
+        # past the order the coefficients run out: an empty array, as NumPy's
+        n = max(r.shape[0] - 1, 0)
+        r = r[:-1] * _ca.arange(n, 0, -1, device=r.device)
+    return poly1d(r) if isinstance(p, poly1d) else r
+
+
+def polyint(p, m=1, k=None):
+    """polyint(p, m=1, k=None)
+
+    The m-th antiderivative, k the integration constants (a scalar, or m values
+    for the highest order first; default 0), as numpy.polyint.
+    """
+    r = _polyint(p, m, 0 if k is None else k)
+    return poly1d(r) if isinstance(p, poly1d) else r
+
+
+def polydiv(u, v):
+    """polydiv(u, v)
+
+    Quotient and remainder of polynomial division (numpy.polydiv). The division is
+    a short sequential loop with NumPy's trimming of the remainder: it runs in
+    NumPy on the host values (one transfer each way), as roots and polyfit do.
+    """
+    truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
+    dev = _device_of(u, v)
+    q, r = _np.polydiv(_host(_arr(u, dev)), _host(_arr(v, dev)))
+    q, r = _ca.asarray(q, device=dev), _ca.asarray(r, device=dev)
+    if truepoly:
+        return poly1d(q), poly1d(r)
+    return q, r
 
 
 def _polyder(p, m):

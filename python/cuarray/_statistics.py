@@ -202,6 +202,24 @@ def _weighted(idx, w, nbins):
     return s if s.dtype == w.dtype else s.astype(w.dtype)
 
 
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """histogram_bin_edges(a, bins=10, range=None, weights=None)
+
+    The bin edges histogram would use (numpy.histogram_bin_edges): NumPy's own
+    edge arithmetic on the data's range (a number of bins, the edges, or one of
+    histogram's bin estimators), as a float array on a's device.
+    """
+    a = _as_array(a).reshape(-1)
+    if isinstance(bins, str) and weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported "
+                        "for weighted data")
+    if weights is not None:
+        w = _as_array(weights, device=a.device)
+        if w.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+    return _edges(a, bins, range)[0]
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """histogram(a, bins=10, range=None, density=None, weights=None)
 

@@ -1,0 +1,74 @@
+/* host_random_dist.c: ca_random_dist on the cpu device, sample by sample as the
+ * GPU kernels in random_dist.cu compute them (random_dist.h). */
+#include "random_dist.h"
+
+static void
+transform_f32(int op, float *o, int64_t n, uint64_t seed, uint64_t offset,
+              const ca_rd_params *prm, const uint32_t *words)
+{
+    const int base = ca_rd_base(op);
+    for (int64_t i0 = 0; i0 < n; i0 += 4) {
+        float v[4];
+        ca_rd_base_f32(base, ca_rd_block(seed, offset, words, (uint64_t)i0 >> 2), v);
+        for (int64_t t = 0; t < 4 && i0 + t < n; t++) {
+            uint64_t i = (uint64_t)(i0 + t);
+            o[i] = ca_rd_transform_f32(op, v[t], (float)ca_rd_param(prm, 0, i),
+                                       (float)ca_rd_param(prm, 1, i),
+                                       (float)ca_rd_param(prm, 2, i));
+        }
+    }
+}
+
+static void
+transform_f64(int op, void *out, int64_t n, uint64_t seed, uint64_t offset,
+              const ca_rd_params *prm, const uint32_t *words)
+{
+    const int base = ca_rd_base(op);
+    for (int64_t i0 = 0; i0 < n; i0 += 2) {
+        double v[2];
+        ca_rd_base_f64(base, ca_rd_block(seed, offset, words, (uint64_t)i0 >> 1), v);
+        for (int64_t t = 0; t < 2 && i0 + t < n; t++) {
+            uint64_t i = (uint64_t)(i0 + t);
+            if (op == CA_RD_GEOMETRIC) {
+                ((int64_t *)out)[i] = ca_rd_geometric(v[t], ca_rd_param(prm, 0, i));
+            }
+            else {
+                ((double *)out)[i] =
+                    ca_rd_transform_f64(op, v[t], ca_rd_param(prm, 0, i),
+                                        ca_rd_param(prm, 1, i), ca_rd_param(prm, 2, i));
+            }
+        }
+    }
+}
+
+int
+ca_random_dist_host(int op, void *out, int64_t n, int dtype, uint64_t seed,
+                    uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
+{
+    if (op < CA_RD_NTRANSFORM) {
+        if (dtype == CA_FLOAT32) {
+            transform_f32(op, (float *)out, n, seed, offset, prm, words);
+        }
+        else {
+            transform_f64(op, out, n, seed, offset, prm, words);
+        }
+        return 0;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t i = (uint64_t)k;
+        ca_rd_stream s;
+        ca_rd_stream_init(&s, seed, offset + i, words, i);
+        double a = ca_rd_param(prm, 0, i), b = ca_rd_param(prm, 1, i),
+               c = ca_rd_param(prm, 2, i);
+        if (dtype == CA_INT64) {
+            ((int64_t *)out)[i] = ca_rd_stream_i64(op, &s, a, b, c);
+        }
+        else if (dtype == CA_FLOAT32) {
+            ((float *)out)[i] = (float)ca_rd_stream_f64(op, &s, a, b, c);
+        }
+        else {
+            ((double *)out)[i] = ca_rd_stream_f64(op, &s, a, b, c);
+        }
+    }
+    return 0;
+}
