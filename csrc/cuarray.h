@@ -65,6 +65,10 @@ int ca_errors_init(PyObject *m);      /* errors.c */
 int ca_dtype_init(PyObject *m);       /* dtype.c */
 int ca_device_init(PyObject *m);      /* device.c */
 int ca_memory_init(PyObject *m);      /* memory.c */
+int ca_memptr_init(PyObject *m);      /* memptr.c: MemoryPointer */
+int ca_cuda_api_init(PyObject *m);    /* cuda_api.c: cuarray.cuda.runtime & co. */
+int ca_kernel_user_init(PyObject *m); /* kernel_user.c: NVRTC, user kernel launches */
+int ca_torch_alloc_init(PyObject *m); /* torch_alloc.c: PyTorch's pluggable allocator */
 int ca_ndarray_init(PyObject *m);     /* ndarray.c */
 int ca_creation_init(PyObject *m);    /* creation.c */
 int ca_transfer_init(PyObject *m);    /* transfer.c */
@@ -239,6 +243,14 @@ CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
  * later reused on another only after a device-side wait on the first, which
  * must not name a destroyed stream). 0, or -1 with CUDAError. */
 int ca_memory_stream_destroyed(int device, ca_stream_t stream);
+
+/* memptr.c: x.data for memory `mem` (NULL: none) at `ptr`; the memory an
+ * ndarray(..., memptr=obj) views (new reference; *data its first byte, *avail
+ * the bytes from there, *before those ahead of it), foreign memory wrapped
+ * with obj as owner. */
+PyObject *ca_memptr_new(CaMemory *mem, char *ptr, int device);
+CaMemory *ca_memptr_memory(PyObject *obj, char **data, Py_ssize_t *before,
+                           Py_ssize_t *avail);
 
 /* ======================================================================== */
 /* ndarray (ndarray.c)                                                       */

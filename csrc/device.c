@@ -1089,6 +1089,51 @@ Stream_richcompare(CaStream *self, PyObject *other, int op)
     return PyBool_FromLong(eq == (op == Py_EQ));
 }
 
+/* The CUDA stream protocol (cuda.core's __cuda_stream__): (version 0, handle). */
+static PyObject *
+Stream_cuda_stream(CaStream *self, PyObject *unused)
+{
+    if (self->device == CA_CPU) {
+        PyErr_SetString(PyExc_AttributeError,
+                        "a cpu-device stream has no CUDA stream handle");
+        return NULL;
+    }
+    return Py_BuildValue("(iN)", 0, PyLong_FromVoidPtr((void *)self->handle));
+}
+
+/* Stream.from_external(obj, device_id=None): a Stream over the handle that
+ * obj.__cuda_stream__() names (not ours to destroy). */
+static PyObject *
+Stream_from_external(PyObject *cls, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "obj", "device_id", NULL };
+    PyObject *obj, *device_id = Py_None, *res = NULL, *kw = NULL, *empty = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:from_external", kwlist, &obj,
+                                     &device_id)) {
+        return NULL;
+    }
+    PyObject *t = PyObject_CallMethod(obj, "__cuda_stream__", NULL);
+    if (t == NULL) {
+        return NULL;
+    }
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2 ||
+        !PyLong_Check(PyTuple_GET_ITEM(t, 1))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__cuda_stream__() must return a (version, handle) tuple");
+        goto done;
+    }
+    kw = Py_BuildValue("{sOsO}", "ptr", PyTuple_GET_ITEM(t, 1), "device_id", device_id);
+    empty = PyTuple_New(0);
+    if (kw != NULL && empty != NULL) {
+        res = PyObject_Call(cls, empty, kw);
+    }
+done:
+    Py_XDECREF(kw);
+    Py_XDECREF(empty);
+    Py_DECREF(t);
+    return res;
+}
+
 static PyGetSetDef Stream_getset[] = {
     { "ptr", (getter)Stream_get_ptr, NULL,
       "The cudaStream_t as an int (0: the legacy default stream).", NULL },
@@ -1115,6 +1160,13 @@ static PyMethodDef Stream_methods[] = {
       "use()\n--\n\nMake this the current stream of its device in this thread." },
     { "__enter__", (PyCFunction)Stream_enter, METH_NOARGS, NULL },
     { "__exit__", (PyCFunction)Stream_exit, METH_VARARGS, NULL },
+    { "__cuda_stream__", (PyCFunction)Stream_cuda_stream, METH_NOARGS,
+      "__cuda_stream__()\n--\n\nThe CUDA stream protocol: (0, the cudaStream_t as an "
+      "int)." },
+    { "from_external", (PyCFunction)(void (*)(void))Stream_from_external,
+      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+      "from_external(obj, device_id=None)\n--\n\nA Stream over the stream of any "
+      "object with __cuda_stream__ (not\ndestroyed here)." },
     { NULL, NULL, 0, NULL },
 };
 

@@ -1,6 +1,6 @@
 /*
- * dynlib.c: load cuBLAS, cuFFT, cuRAND and cuSOLVER on first use (see dynlib.h for
- * why).
+ * dynlib.c: load cuBLAS, cuFFT, cuRAND, cuSOLVER and NVRTC on first use (see dynlib.h
+ * for why).
  *
  * Where it looks for a library, in order:
  *   1. its soname ("libcublas.so.13", "libcufft.so.12", "libcusolver.so.12": CUDA 13
@@ -130,6 +130,19 @@ CA_CHECK_SIG(curandSetStream, ca_curandSetStream_fn);
 CA_CHECK_SIG(curandGenerate, ca_curandGenerate_fn);
 CA_CHECK_SIG(curandGenerateLongLong, ca_curandGenerateLongLong_fn);
 CA_CHECK_SIG(curandGetVersion, ca_curandGetVersion_fn);
+CA_CHECK_SIG(nvrtcVersion, ca_nvrtcVersion_fn);
+CA_CHECK_SIG(nvrtcGetErrorString, ca_nvrtcGetErrorString_fn);
+CA_CHECK_SIG(nvrtcCreateProgram, ca_nvrtcCreateProgram_fn);
+CA_CHECK_SIG(nvrtcDestroyProgram, ca_nvrtcDestroyProgram_fn);
+CA_CHECK_SIG(nvrtcCompileProgram, ca_nvrtcCompileProgram_fn);
+CA_CHECK_SIG(nvrtcGetPTXSize, ca_nvrtcGetSize_fn);
+CA_CHECK_SIG(nvrtcGetPTX, ca_nvrtcGetData_fn);
+CA_CHECK_SIG(nvrtcGetCUBINSize, ca_nvrtcGetSize_fn);
+CA_CHECK_SIG(nvrtcGetCUBIN, ca_nvrtcGetData_fn);
+CA_CHECK_SIG(nvrtcGetProgramLogSize, ca_nvrtcGetSize_fn);
+CA_CHECK_SIG(nvrtcGetProgramLog, ca_nvrtcGetData_fn);
+CA_CHECK_SIG(nvrtcAddNameExpression, ca_nvrtcAddNameExpression_fn);
+CA_CHECK_SIG(nvrtcGetLoweredName, ca_nvrtcGetLoweredName_fn);
 #endif
 
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
@@ -137,6 +150,7 @@ CA_CHECK_SIG(curandGetVersion, ca_curandGetVersion_fn);
 #define CA_CUFFT_SONAME    "libcufft.so.12"
 #define CA_CUSOLVER_SONAME "libcusolver.so.12"
 #define CA_CURAND_SONAME   "libcurand.so.10"
+#define CA_NVRTC_SONAME    "libnvrtc.so.13"
 
 typedef struct {
     const char *name;
@@ -164,6 +178,7 @@ static ca_cufft_api fft_api;
 static ca_cusolver_api solver_api;
 static ca_cublas_lu_api lu_api;
 static ca_curand_api rand_api;
+static ca_nvrtc_api nvrtc_api;
 
 static const lib_sym cublas_syms[] = {
     { "cublasCreate_v2", (void **)&api.Create },
@@ -278,6 +293,22 @@ static lib_desc curand_lib = {
     "",
 };
 
+static const lib_sym nvrtc_syms[] = {
+    { "nvrtcVersion", (void **)&nvrtc_api.Version },
+    { "nvrtcGetErrorString", (void **)&nvrtc_api.GetErrorString },
+    { "nvrtcCreateProgram", (void **)&nvrtc_api.CreateProgram },
+    { "nvrtcDestroyProgram", (void **)&nvrtc_api.DestroyProgram },
+    { "nvrtcCompileProgram", (void **)&nvrtc_api.CompileProgram },
+    { "nvrtcGetPTXSize", (void **)&nvrtc_api.GetPTXSize },
+    { "nvrtcGetPTX", (void **)&nvrtc_api.GetPTX },
+    { "nvrtcGetCUBINSize", (void **)&nvrtc_api.GetCUBINSize },
+    { "nvrtcGetCUBIN", (void **)&nvrtc_api.GetCUBIN },
+    { "nvrtcGetProgramLogSize", (void **)&nvrtc_api.GetProgramLogSize },
+    { "nvrtcGetProgramLog", (void **)&nvrtc_api.GetProgramLog },
+    { "nvrtcAddNameExpression", (void **)&nvrtc_api.AddNameExpression },
+    { "nvrtcGetLoweredName", (void **)&nvrtc_api.GetLoweredName },
+};
+
 static lib_desc cublas_lib = {
     "cuBLAS",
     CA_CUBLAS_SONAME,
@@ -333,6 +364,20 @@ static lib_desc cublas_lu_lib = {
     "CUDA 13)",
     cublas_lu_syms,
     sizeof(cublas_lu_syms) / sizeof(cublas_lu_syms[0]),
+    0,
+    "",
+    "",
+};
+
+static lib_desc nvrtc_lib = {
+    "NVRTC",
+    CA_NVRTC_SONAME,
+    NULL,
+    "nvidia/cuda_nvrtc/lib",
+    "User kernels (RawKernel, ElementwiseKernel, ...) compile with NVRTC: install "
+    "it for CUDA 13 (the CUDA toolkit, or NVIDIA's nvrtc wheel for CUDA 13)",
+    nvrtc_syms,
+    sizeof(nvrtc_syms) / sizeof(nvrtc_syms[0]),
     0,
     "",
     "",
@@ -597,6 +642,20 @@ ca_curand_path(void)
                : NULL;
 }
 
+const ca_nvrtc_api *
+ca_nvrtc(void)
+{
+    return load_lib(&nvrtc_lib) < 0 ? NULL : &nvrtc_api;
+}
+
+const char *
+ca_nvrtc_path(void)
+{
+    return __atomic_load_n(&nvrtc_lib.state, __ATOMIC_ACQUIRE) == 1
+               ? nvrtc_lib.loaded_from
+               : NULL;
+}
+
 #else /* !CA_HAVE_CUDA */
 
 const char *
@@ -607,6 +666,12 @@ ca_curand_path(void)
 
 const char *
 ca_cusolver_path(void)
+{
+    return NULL;
+}
+
+const char *
+ca_nvrtc_path(void)
 {
     return NULL;
 }

@@ -1,5 +1,5 @@
 /*
- * dynlib.h: cuBLAS, cuFFT, cuRAND and cuSOLVER, loaded on first use (csrc/dynlib.c).
+ * dynlib.h: cuBLAS, cuFFT, cuRAND, cuSOLVER and NVRTC, loaded on first use (csrc/dynlib.c).
  *
  * cuarray does not link cuBLAS: linked, it costs every `import cuarray` about
  * 0.36 s and 217 MB of resident memory, used or not (cuFFT, 280 MB on disk,
@@ -19,6 +19,7 @@
 #include <cufft.h>
 #include <cusolverDn.h>
 #include <curand.h>
+#include <nvrtc.h>
 
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
 typedef cublasStatus_t (*ca_cublasSetStream_fn)(cublasHandle_t handle,
@@ -344,6 +345,42 @@ typedef struct {
 
 /* The cuRAND table, loaded on the first call as ca_cublas(). */
 const ca_curand_api *ca_curand(void);
+/* NVRTC (user kernels only: no built-in operation compiles at run time). */
+typedef nvrtcResult (*ca_nvrtcVersion_fn)(int *major, int *minor);
+typedef const char *(*ca_nvrtcGetErrorString_fn)(nvrtcResult result);
+typedef nvrtcResult (*ca_nvrtcCreateProgram_fn)(nvrtcProgram *prog, const char *src,
+                                                const char *name, int numHeaders,
+                                                const char *const *headers,
+                                                const char *const *includeNames);
+typedef nvrtcResult (*ca_nvrtcDestroyProgram_fn)(nvrtcProgram *prog);
+typedef nvrtcResult (*ca_nvrtcCompileProgram_fn)(nvrtcProgram prog, int numOptions,
+                                                 const char *const *options);
+typedef nvrtcResult (*ca_nvrtcGetSize_fn)(nvrtcProgram prog, size_t *size);
+typedef nvrtcResult (*ca_nvrtcGetData_fn)(nvrtcProgram prog, char *out);
+typedef nvrtcResult (*ca_nvrtcAddNameExpression_fn)(nvrtcProgram prog,
+                                                    const char *const name_expression);
+typedef nvrtcResult (*ca_nvrtcGetLoweredName_fn)(nvrtcProgram prog,
+                                                 const char *const name_expression,
+                                                 const char **lowered_name);
+
+typedef struct {
+    ca_nvrtcVersion_fn Version;
+    ca_nvrtcGetErrorString_fn GetErrorString;
+    ca_nvrtcCreateProgram_fn CreateProgram;
+    ca_nvrtcDestroyProgram_fn DestroyProgram;
+    ca_nvrtcCompileProgram_fn CompileProgram;
+    ca_nvrtcGetSize_fn GetPTXSize;
+    ca_nvrtcGetData_fn GetPTX;
+    ca_nvrtcGetSize_fn GetCUBINSize;
+    ca_nvrtcGetData_fn GetCUBIN;
+    ca_nvrtcGetSize_fn GetProgramLogSize;
+    ca_nvrtcGetData_fn GetProgramLog;
+    ca_nvrtcAddNameExpression_fn AddNameExpression;
+    ca_nvrtcGetLoweredName_fn GetLoweredName;
+} ca_nvrtc_api;
+
+/* The NVRTC table, loaded on the first call as ca_cublas(). */
+const ca_nvrtc_api *ca_nvrtc(void);
 #endif /* CA_HAVE_CUDA */
 
 /* Where cuSOLVER was loaded from, or NULL if it is not loaded (never loads). */
@@ -356,5 +393,7 @@ const char *ca_cublas_path(void);
 const char *ca_cufft_path(void);
 /* The same for cuRAND. */
 const char *ca_curand_path(void);
+/* The same for NVRTC. */
+const char *ca_nvrtc_path(void);
 
 #endif /* CA_DYNLIB_H */

@@ -331,6 +331,68 @@ void ca_fft_cache_clear(int device);
 /* Where cuFFT was loaded from; NULL when not loaded (never loads). */
 const char *ca_fft_lib_path(void);
 
+/* ---- the runtime calls of cuarray.cuda.runtime (launch_runtime.c) ----------------- */
+/* Raw allocations outside the pools (runtime.malloc & co.; GIL released). */
+int ca_run_malloc(void **p, size_t n);
+int ca_run_free(void *p);
+int ca_run_malloc_managed(void **p, size_t n, unsigned flags);
+/* cudaMallocAsync / cudaFreeAsync on `stream` (stream-ordered allocator). */
+int ca_run_malloc_async(void **p, size_t n, ca_stream_t stream);
+int ca_run_free_async(void *p, ca_stream_t stream);
+/* cudaMemcpyAsync with an explicit cudaMemcpyKind (0..4), then, when `wait`, a
+ * wait for `stream` (the GIL released). */
+int ca_run_memcpy_kind(void *dst, const void *src, size_t n, int kind,
+                       ca_stream_t stream, int wait);
+/* cudaMemsetAsync, then a wait for `stream` when `wait`. */
+int ca_run_memset(void *dst, int value, size_t n, ca_stream_t stream, int wait);
+/* cudaGetDeviceProperties as a dict of CuPy's keys (new reference, or NULL). */
+PyObject *ca_device_props_dict(int device);
+/* cudaDeviceGetAttribute(attr, device). */
+int ca_run_device_attribute(int *value, int attr, int device);
+/* cudaProfilerStart / cudaProfilerStop. */
+int ca_run_profiler(int start);
+/* NVTX ranges and marks (nvtx3 is header-only: it reaches a profiler's injection
+ * library, named by NVTX_INJECTION64_PATH, on the first call, and costs nothing
+ * when none is attached). argb: the colour, or -1 for none. */
+int ca_nvtx_range_push(const char *message, long long argb);
+int ca_nvtx_range_pop(void);
+void ca_nvtx_mark(const char *message, long long argb);
+/* The cuBLAS handle of `device` (made on first use), pointed at `stream`
+ * (launch_blas.c). */
+int ca_run_blas_handle(int device, ca_stream_t stream, void **handle);
+
+/* ---- user kernels: NVRTC and loaded code (launch_nvrtc.c) ------------------------ */
+typedef struct {
+    int ok;      /* compiled; else `log` says why */
+    char *image; /* the cubin or PTX (PTX NUL-terminated); malloc'ed */
+    size_t image_size;
+    char *log; /* NVRTC's log (NUL-terminated); malloc'ed */
+    int nlowered;
+    char **lowered; /* the lowered names of the name expressions; malloc'ed */
+} ca_nvrtc_result;
+/* NVRTC's version (loading NVRTC): 0, or -1 with ImportError. */
+int ca_nvrtc_version(int *major, int *minor);
+/* Compile `src` with NVRTC (the GIL released while it compiles): a cubin when
+ * `cubin`, else PTX. 0 with r filled (r->ok 0 when the source does not
+ * compile), -1 with an exception when NVRTC cannot be loaded or fails. */
+int ca_nvrtc_compile(const char *src, const char *name, int nopts,
+                     const char *const *opts, int nexprs, const char *const *exprs,
+                     int cubin, ca_nvrtc_result *r);
+void ca_nvrtc_result_free(ca_nvrtc_result *r);
+/* cudaLibraryLoadData of a cubin, fatbin or PTX image (context-independent). */
+int ca_run_library_load(void **lib, const void *image);
+int ca_run_library_get_kernel(void **kernel, void *lib, const char *name);
+/* cudaLibraryUnload, never raising (deallocators). */
+void ca_library_unload_quiet(void *lib);
+/* Flush deferred work, then cudaLaunchKernel(kernel, grid, block, args, shmem,
+ * stream) on the current device. */
+int ca_run_launch_kernel(void *kernel, const unsigned *grid, const unsigned *block,
+                         void **args, size_t shmem, ca_stream_t stream);
+/* cudaFuncGetAttributes of a kernel handle: (max threads per block, registers,
+ * static shared bytes, local bytes, const bytes, ptx version, binary version). */
+int ca_run_kernel_attributes(void *kernel, int out[7]);
+int ca_run_kernel_set_max_dynamic_shared(void *kernel, int bytes);
+
 /* ---- checking -------------------------------------------------------------------- */
 /* 0 for status 0; else the exception for `status` naming `call` (the call's text),
  * and -1. */

@@ -344,3 +344,26 @@ ca_blas_path(void)
 {
     return ca_cublas_path();
 }
+
+int
+ca_run_blas_handle(int device, ca_stream_t stream, void **handle)
+{
+    *handle = NULL;
+    if (device == CA_CPU) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the cpu device has no cuBLAS handle: make a GPU current");
+        return -1;
+    }
+#if CA_HAVE_CUDA
+    const ca_cublas_api *api = ca_cublas();
+    if (api == NULL) {
+        return -1;
+    }
+    ca_launch_flush();
+    *handle = (void *)blas_handle(api, device, (cudaStream_t)stream);
+    return *handle == NULL ? -1 : 0;
+#else
+    (void)stream;
+    return ca_launch_status(CA_KERR_NO_CUDA, "cublasCreate");
+#endif
+}

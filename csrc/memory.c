@@ -257,6 +257,73 @@ memory_from_pool(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
     return m;
 }
 
+/* ---- set_allocator: a Python allocator in place of the device pools ------------ */
+
+/* The process-wide allocator (cuarray.cuda.set_allocator) and this thread's
+ * override (using_allocator); NULL: the pools. */
+static PyObject *g_allocator;
+static _Thread_local PyObject *tl_allocator;
+static _Thread_local int tl_allocator_set;
+/* Inside an allocator call: its own allocations come from the pools. */
+static _Thread_local int in_allocator;
+
+/* Device memory from `f(nbytes)` (a MemoryPointer, a Memory or an object with
+ * ptr/size/device_id), wrapped as the Memory of an array. */
+static CaMemory *
+memory_from_allocator(PyObject *f, int device, size_t nbytes)
+{
+    char *data = NULL;
+    Py_ssize_t avail = 0, before = 0;
+    in_allocator = 1;
+    PyObject *r = PyObject_CallFunction(f, "n", (Py_ssize_t)nbytes);
+    in_allocator = 0;
+    if (r == NULL) {
+        return NULL;
+    }
+    CaMemory *m = ca_memptr_memory(r, &data, &before, &avail);
+    if (m == NULL) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (avail < (Py_ssize_t)nbytes || m->device != device ||
+        (m->kind != CA_MEM_DEVICE && m->kind != CA_MEM_MANAGED)) {
+        PyErr_Format(
+            PyExc_ValueError,
+            "the allocator set by set_allocator returned %zd bytes of %s memory "
+            "on device %d for a request of %zu bytes of device memory on "
+            "device %d",
+            avail, ca_memkind_name[m->kind], m->device, nbytes, device);
+        Py_DECREF(m);
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (data != m->ptr) { /* a pointer into the middle: an array starts at ptr */
+        Py_SETREF(m, ca_memory_foreign(data, m->host_ptr ? data : NULL, nbytes, device,
+                                       m->kind, r));
+    }
+    Py_DECREF(r);
+    return m;
+}
+
+static PyObject *
+set_allocator(PyObject *mod, PyObject *args)
+{
+    PyObject *f;
+    int thread_local, clear = 0;
+    if (!PyArg_ParseTuple(args, "Op|p:_set_allocator", &f, &thread_local, &clear)) {
+        return NULL;
+    }
+    PyObject *v = f == Py_None ? NULL : Py_NewRef(f);
+    if (thread_local) {
+        Py_XSETREF(tl_allocator, v);
+        tl_allocator_set = !clear;
+    }
+    else {
+        Py_XSETREF(g_allocator, v);
+    }
+    Py_RETURN_NONE;
+}
+
 CaMemory *
 ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream)
 {
@@ -269,6 +336,10 @@ ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream)
     }
     if (check_kind(device, (int)kind) < 0 || use_device(device) < 0) {
         return NULL;
+    }
+    PyObject *f = tl_allocator_set ? tl_allocator : g_allocator;
+    if (f != NULL && kind == CA_MEM_DEVICE && !in_allocator) {
+        return memory_from_allocator(f, device, nbytes);
     }
     p = get_pool(device, kind);
     if (p == NULL) {
@@ -514,7 +585,36 @@ PyDoc_STRVAR(
     "``__cuda_array_interface__`` (version 3, 1-D bytes; ``stream`` is the stream\n"
     "the block was allocated on); host memory has none.");
 
+/* Memory(size): CuPy's constructor. From the pool of the current device
+ * (device memory on a GPU, host memory on the cpu device), where CuPy calls
+ * cudaMalloc directly: freeing it returns it to the pool. */
+static PyObject *
+Memory_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "size", NULL };
+    Py_ssize_t size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "n:Memory", kwlist, &size)) {
+        return NULL;
+    }
+    if (size < 0) {
+        PyErr_Format(PyExc_ValueError, "Memory: size must be >= 0, not %zd", size);
+        return NULL;
+    }
+    int device = ca_current_device();
+    ca_memkind kind = device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
+    if (size == 0) {
+        return (PyObject *)memory_new(NULL, NULL, 0, device, kind);
+    }
+    if (device != CA_CPU && ca_use_device(device) < 0) {
+        return NULL;
+    }
+    return (PyObject *)ca_memory_alloc(device, kind, (size_t)size,
+                                       device == CA_CPU ? NULL
+                                                        : ca_current_stream(device));
+}
+
 static PyType_Slot Memory_slots[] = {
+    { Py_tp_new, Memory_new },
     { Py_tp_dealloc, Memory_dealloc },
     { Py_tp_repr, Memory_repr },
     { Py_tp_getset, Memory_getset },
@@ -528,8 +628,7 @@ static PyType_Slot Memory_slots[] = {
 static PyType_Spec Memory_spec = {
     .name = "cuarray.cuda.Memory",
     .basicsize = sizeof(CaMemory),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE |
-             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = Memory_slots,
 };
 
@@ -1050,6 +1149,9 @@ get_managed_memory_pool(PyObject *m, PyObject *args, PyObject *kwds)
 }
 
 static PyMethodDef memory_functions[] = {
+    { "_set_allocator", set_allocator, METH_VARARGS,
+      "_set_allocator(f, thread_local, clear=False): the allocator of device memory "
+      "(None: the pools); cuarray.cuda.set_allocator / using_allocator." },
     { "get_default_memory_pool", get_default_memory_pool, METH_NOARGS,
       "get_default_memory_pool()\n--\n\nThe pool arrays of the current device use: "
       "device memory on a GPU,\nhost memory on the cpu device. The handle is bound to "

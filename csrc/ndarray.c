@@ -633,102 +633,13 @@ static PyType_Spec flags_spec = {
     .slots = flags_slots,
 };
 
-/* ---- data: a pointer object (.ptr, .mem, .device_id), as CuPy's ---------- */
-
-typedef struct {
-    PyObject_HEAD char *ptr;
-    int device;
-    PyObject *mem; /* the CaMemory, or None for arrays without elements */
-} CaMemPtr;
+/* ---- data: a MemoryPointer (memptr.c), as CuPy's ---------------------------- */
 
 static PyObject *
 get_data(CaArray *a, void *c)
 {
-    CaMemPtr *p = PyObject_New(CaMemPtr, ca_st->memptr_type);
-    if (p == NULL) {
-        return NULL;
-    }
-    /* the address may reach other code: no deferred kernels behind it */
-    ca_hook.export_memory(a->mem);
-    p->ptr = a->data;
-    p->device = a->device;
-    p->mem = a->mem ? (PyObject *)a->mem : Py_None;
-    Py_INCREF(p->mem);
-    return (PyObject *)p;
+    return ca_memptr_new(a->mem, a->data, a->device);
 }
-
-static void
-MemPtr_dealloc(CaMemPtr *p)
-{
-    PyTypeObject *tp = Py_TYPE(p);
-    Py_DECREF(p->mem);
-    PyObject_Free(p);
-    Py_DECREF(tp);
-}
-
-static PyObject *
-MemPtr_ptr(CaMemPtr *p, void *c)
-{
-    return PyLong_FromVoidPtr(p->ptr);
-}
-
-static PyObject *
-MemPtr_mem(CaMemPtr *p, void *c)
-{
-    Py_INCREF(p->mem);
-    return p->mem;
-}
-
-static PyObject *
-MemPtr_device_id(CaMemPtr *p, void *c)
-{
-    return PyLong_FromLong(p->device);
-}
-
-static PyObject *
-MemPtr_device(CaMemPtr *p, void *c)
-{
-    return ca_device_object(p->device);
-}
-
-static PyObject *
-MemPtr_int(CaMemPtr *p)
-{
-    return PyLong_FromVoidPtr(p->ptr);
-}
-
-static PyObject *
-MemPtr_repr(CaMemPtr *p)
-{
-    char buf[CA_DEVICE_NAME_LEN];
-    return PyUnicode_FromFormat("<cuarray.MemoryPointer %p on %s>", (void *)p->ptr,
-                                ca_device_name(p->device, buf));
-}
-
-static PyGetSetDef memptr_getset[] = {
-    { "ptr", (getter)MemPtr_ptr, NULL, "the address, an int", NULL },
-    { "mem", (getter)MemPtr_mem, NULL, "the Memory the address lies in", NULL },
-    { "device_id", (getter)MemPtr_device_id, NULL, "device ordinal (-1: cpu)", NULL },
-    { "device", (getter)MemPtr_device, NULL, "the Device", NULL },
-    { NULL, NULL, NULL, NULL, NULL },
-};
-
-static PyType_Slot memptr_slots[] = {
-    { Py_tp_dealloc, MemPtr_dealloc },
-    { Py_tp_getset, memptr_getset },
-    { Py_tp_repr, MemPtr_repr },
-    { Py_nb_int, MemPtr_int },
-    { Py_nb_index, MemPtr_int },
-    { Py_tp_doc, "A pointer into an array's memory (x.data): .ptr, .mem, .device_id." },
-    { 0, NULL },
-};
-
-static PyType_Spec memptr_spec = {
-    .name = "cuarray.MemoryPointer",
-    .basicsize = sizeof(CaMemPtr),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = memptr_slots,
-};
 
 /* ---- T, mT ------------------------------------------------------------------ */
 
@@ -1123,25 +1034,121 @@ Ndarray_array(CaArray *a, PyObject *args, PyObject *kwds)
 /* Construction from Python: ndarray(shape, dtype=float, ...) = empty        */
 /* ======================================================================== */
 
+/* The extent check of ndarray(..., memptr=, strides=): every element within
+ * the `avail` bytes from data. */
+static int
+memptr_extent_ok(int ndim, const Py_ssize_t *shape, const Py_ssize_t *strides,
+                 int itemsize, Py_ssize_t before, Py_ssize_t avail)
+{
+    Py_ssize_t lo = 0, hi = 0;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            return 1;
+        }
+        Py_ssize_t span = (shape[i] - 1) * strides[i];
+        if (span < 0) {
+            lo += span;
+        }
+        else {
+            hi += span;
+        }
+    }
+    return lo >= -before && hi + itemsize <= avail;
+}
+
+/* ndarray(shape, dtype, memptr=m, strides=s): an array over existing memory. */
+static PyObject *
+array_over_memptr(PyObject *memptr, PyObject *strides_obj, int dtype, int ndim,
+                  const Py_ssize_t *shape, int fortran)
+{
+    Py_ssize_t strides[CA_MAX_DIMS];
+    int itemsize = ca_dtype_size[dtype];
+    char *data = NULL;
+    Py_ssize_t avail = 0, before = 0;
+    if (strides_obj != NULL && strides_obj != Py_None) {
+        /* negative strides are fine: only the extent check below limits them */
+        PyObject *t = PySequence_Tuple(strides_obj);
+        if (t == NULL) {
+            return NULL;
+        }
+        int n = (int)PyTuple_GET_SIZE(t);
+        for (int i = 0; i < n && i < CA_MAX_DIMS; i++) {
+            strides[i] = PyNumber_AsSsize_t(PyTuple_GET_ITEM(t, i), NULL);
+        }
+        Py_DECREF(t);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        if (n != ndim) {
+            PyErr_Format(PyExc_ValueError, "strides has %d entries for %d dimensions",
+                         n, ndim);
+            return NULL;
+        }
+    }
+    else {
+        ca_contiguous_strides(ndim, shape, itemsize, fortran, strides);
+    }
+    CaMemory *mem = ca_memptr_memory(memptr, &data, &before, &avail);
+    if (mem == NULL) {
+        return NULL;
+    }
+    if (!memptr_extent_ok(ndim, shape, strides, itemsize, before, avail)) {
+        Py_DECREF(mem);
+        PyErr_Format(PyExc_ValueError,
+                     "ndarray: the shape and strides reach outside the %zd bytes of "
+                     "memory from memptr",
+                     avail);
+        return NULL;
+    }
+    CaArray *a = ca_array_from_memory(mem, data, dtype, ndim, shape, strides, NULL);
+    Py_DECREF(mem);
+    return (PyObject *)a;
+}
+
 static PyObject *
 Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = { "shape", "dtype", "order", "device", "memory", NULL };
-    PyObject *v[5] = { NULL, NULL, NULL, NULL, NULL };
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO$OO:ndarray", kwlist, &v[0],
-                                     &v[1], &v[2], &v[3], &v[4])) {
+    /* CuPy's order (shape, dtype, memptr, strides, order); a string third is
+     * the order (cuarray's older form). */
+    static char *kwlist[] = { "shape", "dtype",  "memptr", "strides",
+                              "order", "device", "memory", NULL };
+    PyObject *shape_obj, *memptr = NULL, *strides = NULL;
+    PyObject *v[4] = { NULL, NULL, NULL, NULL }; /* dtype, order, device, memory */
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOO$OO:ndarray", kwlist,
+                                     &shape_obj, &v[0], &memptr, &strides, &v[1], &v[2],
+                                     &v[3])) {
         return NULL;
     }
+    if (memptr != NULL && PyUnicode_Check(memptr)) {
+        if (v[1] != NULL || strides != NULL) {
+            PyErr_SetString(PyExc_TypeError,
+                            "ndarray(shape, dtype, memptr, strides, order): the order "
+                            "may come third only alone");
+            return NULL;
+        }
+        v[1] = memptr;
+        memptr = NULL;
+    }
     Py_ssize_t shape[CA_MAX_DIMS];
-    int ndim = ca_shape_from_object(v[0], shape);
+    int ndim = ca_shape_from_object(shape_obj, shape);
     if (ndim < 0) {
         return NULL;
     }
     int dtype, fortran, device, kind;
-    if (ca_new_array_args(v + 1, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
+    if (ca_new_array_args(v, CA_FLOAT64, &dtype, &fortran, &device, &kind) < 0) {
         return NULL;
     }
-    CaArray *a = ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
+    CaArray *a;
+    if (memptr != NULL && memptr != Py_None) {
+        a = (CaArray *)array_over_memptr(memptr, strides, dtype, ndim, shape, fortran);
+    }
+    else if (strides != NULL && strides != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "ndarray: strides needs memptr");
+        return NULL;
+    }
+    else {
+        a = ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
+    }
     if (a == NULL || type == ca_st->ndarray_type) {
         return (PyObject *)a;
     }
@@ -1178,8 +1185,11 @@ static PyType_Slot ndarray_own_slots[] = {
     { Py_bf_getbuffer, Ndarray_getbuffer },
     { Py_bf_releasebuffer, Ndarray_releasebuffer },
     { Py_tp_doc,
-      "ndarray(shape, dtype=float, order='C', device=None, memory=None)\n--\n\n"
-      "An N-dimensional array on a CUDA device or the host (see cuarray.empty)." },
+      "ndarray(shape, dtype=float, memptr=None, strides=None, order='C', *, "
+      "device=None, memory=None)\n--\n\n"
+      "An N-dimensional array on a CUDA device or the host (see cuarray.empty).\n"
+      "With memptr (a MemoryPointer, or a Memory), the array views that memory\n"
+      "with `strides` in bytes (default: C or F order) and keeps it alive." },
     { 0, NULL },
 };
 
@@ -1318,11 +1328,8 @@ ca_ndarray_init(PyObject *m)
         return -1;
     }
     ca_st->flags_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &flags_spec, NULL);
-    ca_st->memptr_type =
-        (PyTypeObject *)PyType_FromModuleAndSpec(m, &memptr_spec, NULL);
     ca_iter_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &iter_spec, NULL);
-    if (ca_st->flags_type == NULL || ca_st->memptr_type == NULL ||
-        ca_iter_type == NULL) {
+    if (ca_st->flags_type == NULL || ca_iter_type == NULL) {
         return -1;
     }
     if (PyModule_AddObjectRef(m, "ndarray", (PyObject *)ca_st->ndarray_type) < 0 ||

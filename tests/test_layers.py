@@ -5,7 +5,8 @@ own layer or below:
 
     base    errors.c dtype.c device.c args.c shape.c launch*.c pool*.c dynlib.c
             (no Python objects of ours but devices and streams; no arrays)
-    memory  memory.c (Memory objects and the pools per device and kind)
+    memory  memory.c (Memory objects and the pools per device and kind),
+            memptr.c (MemoryPointer)
     core    ndarray.c (the array type: metadata, views, protocols)
     rest    everything else (creation, transfer, operators, ..., module.c)
 
@@ -39,7 +40,7 @@ CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
 LAYERS = [
     ("base", ["errors.c", "dtype.c", "device.c", "args.c", "shape.c", "launch*.c",
               "pool*.c", "dynlib.c"]),
-    ("memory", ["memory.c"]),
+    ("memory", ["memory.c", "memptr.c"]),
     ("core", ["ndarray.c"]),
     ("rest", ["*.c"]),
 ]

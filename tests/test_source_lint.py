@@ -22,12 +22,12 @@ CSRC = ROOT / "csrc"
 KERNELS_H = ROOT / "kernels" / "kernels.h"
 
 LAUNCH_LAYER = {"launch.c", "launch_blas.c", "launch_fft.c", "launch_rand.c",
-                "launch_solver.c"}
+                "launch_solver.c", "launch_runtime.c", "launch_nvrtc.c"}
 # What else may call the CUDA runtime, and which calls.
 ALLOWED_CUDA = {
     "pool_upstream.c": None,  # the pools' upstreams: cudaMalloc & co. (any call)
     "errors.c": {"cudaGetLastError", "cudaGetErrorName", "cudaGetErrorString"},
-    "dynlib.c": set(),        # loads cuBLAS, cuFFT and cuSOLVER (dlopen); calls nothing
+    "dynlib.c": set(),        # loads cuBLAS, cuFFT, cuRAND, cuSOLVER and NVRTC (dlopen); calls nothing
     "dynlib.h": set(),        # their function types, for dynlib.c and launch_*.c
 }
 MAX_FUNCTION_LINES = 120

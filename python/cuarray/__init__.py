@@ -93,6 +93,28 @@ from ._io import *  # noqa: E402,F401,F403
 from ._math import *  # noqa: E402,F401,F403
 from ._nanfunctions import *  # noqa: E402,F401,F403
 
+# CuPy's runtime surface (issue 14): get_array_module, user kernels (_kernel.py)
+from ._kernel import (  # noqa: E402,F401
+    RawModule, RawKernel, ElementwiseKernel, ReductionKernel, fuse,
+)
+
+
+def get_array_module(*args):
+    """get_array_module(*args)
+
+    cuarray if any argument is a cuarray array, else numpy: code written once
+    for both (``xp = get_array_module(x)``).
+    """
+    for a in args:
+        if isinstance(a, ndarray):
+            return _cuarray_module
+    import numpy
+    return numpy
+
+
+import sys as _sys  # noqa: E402
+_cuarray_module = _sys.modules[__name__]
+del _sys
 # Test helpers taking cuarray and NumPy arrays (numpy.testing's, on host copies)
 from . import testing  # noqa: E402,F401
 

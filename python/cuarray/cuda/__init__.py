@@ -26,24 +26,31 @@ runtime_version = _core.runtime_version
 driver_version = _core.driver_version
 
 from . import runtime  # noqa: E402
-
-
-def ExternalStream(ptr, device_id=None):
-    """ExternalStream(ptr, device_id=None)
-
-    Wrap a cudaStream_t made by another library (CuPy, PyTorch, ...); cuarray
-    never destroys it. device_id defaults to the current device.
-    """
-    return Stream(ptr=ptr, device_id=device_id)
-
+from . import stream, device, memory, pinned_memory, nvtx, profiler, compiler  # noqa: E402
+from .stream import ExternalStream  # noqa: E402
+from .device import get_cublas_handle, get_compute_capability  # noqa: E402
+from .memory import (  # noqa: E402
+    BaseMemory, UnownedMemory, ManagedMemory, AsyncMemory, MemoryPointer, MemoryAsyncPool,
+    alloc, malloc_managed, malloc_async, set_allocator, get_allocator, using_allocator,
+    PythonFunctionAllocator, CFunctionAllocator, cupy_allocator, torch_allocator,
+)
+from .pinned_memory import (  # noqa: E402
+    PinnedMemory, PinnedMemoryPointer, alloc_pinned_memory, set_pinned_memory_allocator,
+)
+from .compiler import CompileException  # noqa: E402
 
 __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERError",
            "OutOfMemoryError",
            "Device",
            "Stream", "ExternalStream", "Event", "device_count", "is_available",
            "get_device_id", "get_current_stream", "get_elapsed_time", "runtime_version",
-           "driver_version", "runtime"]
-
+           "driver_version", "runtime", "stream", "device", "memory", "pinned_memory",
+           "nvtx", "profiler", "compiler", "get_cublas_handle", "get_compute_capability",
+           "BaseMemory", "UnownedMemory", "ManagedMemory", "AsyncMemory", "MemoryPointer",
+           "MemoryAsyncPool", "alloc", "malloc_managed", "malloc_async", "set_allocator",
+           "get_allocator", "using_allocator", "PythonFunctionAllocator",
+           "CFunctionAllocator", "cupy_allocator", "torch_allocator", "PinnedMemory", "PinnedMemoryPointer",
+           "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException"]
 # memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from .._core import (  # noqa: E402,F401
     Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,
