@@ -732,7 +732,7 @@ ca_p_half_step(float x, float y)
         return x + y;
     }
     if (x == y) {
-        return x;
+        return y; /* C99's rule (and NumPy 2.5's): nextafter(-0, +0) is +0 */
     }
     uint16_t h = ca_float_to_half(x).bits;
     if ((h & 0x7fffu) == 0) {

@@ -80,7 +80,10 @@ def test_nextafter_every_direction(dt, device):
     gx, gy = np.meshgrid(x, x)
     gx, gy = gx.ravel(), gy.ravel()
     got = ca.nextafter(ca.asarray(gx, device=device), ca.asarray(gy, device=device))
-    same(got, npq(np.nextafter, gx, gy))
+    want = npq(np.nextafter, gx, gy)
+    eq = gx == gy
+    want[eq] = gy[eq]  # C99's rule for x == y (NumPy < 2.5's float16 answered x)
+    same(got, want)
 
 
 def test_half_steps(device):

@@ -324,9 +324,12 @@ class flatiter:
 
     def __getitem__(self, key):
         key = self._key(key)
-        r = self._base.reshape(-1)[key]
-        if not isinstance(key, _ca.ndarray) and self._base.flags.c_contiguous:
-            r = r.copy()  # a view of the base: NumPy's flat indexing makes new arrays
+        flat = self._base.reshape(-1)
+        r = flat[key]
+        if not isinstance(key, _ca.ndarray) and flat.base is not None:
+            # flat views the base (contiguous or uniformly strided, as a[:, ::2]
+            # of a 4x6): NumPy's flat indexing makes new arrays
+            r = r.copy()
         return r
 
     def __setitem__(self, key, value):

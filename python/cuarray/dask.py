@@ -43,7 +43,8 @@ def _percentile(a, q, method="linear"):
     n = len(a)
     if not n:
         return None, n
-    q = _np.asarray(q)
+    # q may come as a cuarray array (Dask builds it with like=, on any device)
+    q = _ca.asnumpy(q) if isinstance(q, _ca.ndarray) else _np.asarray(q)
     return _ca.percentile(a, q, method=method), n
 
 
