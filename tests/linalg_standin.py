@@ -23,8 +23,10 @@ NAMES = {v: k for k, v in OPS.items()}
 PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
           np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
 
-# every op the stand-in ran, for tests that check the routing
+# every op the stand-in ran, for tests that check the routing, and its
+# `lower` argument
 calls = []
+lowers = []
 
 
 def _fn(t, name):
@@ -47,6 +49,7 @@ def _mat(flat, i, stride, ld, rows, cols):
 def standin(op, a, lda, b, ldb, c, ldc, w, ipiv, info, m, n, k, lower, trans, vectors,
             jobu, jobvt):
     calls.append(NAMES[op])
+    lowers.append(lower)
     inf = _flat(info)
     batch = inf.size
     if batch == 0 or m == 0 or n == 0:

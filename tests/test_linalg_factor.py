@@ -260,22 +260,74 @@ def test_inv_leaves_input(ldev):
 
 # ------------------------------------------------------------ cholesky ----
 
-@pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("shape", SQUARE_SHAPES + [(0, 0), (300, 4, 4)])
-@pytest.mark.parametrize("upper", [False, True])
-def test_cholesky(ldev, dtype, shape, upper):
-    a = hpd(shape, dtype)
-    got = ca.linalg.cholesky(dev(a, ldev), upper=upper)
+@pytest.fixture(params=[1, 2 ** 62], ids=["lower-mode", "upper-mode"])
+def chol_path(request):
+    """cholesky(upper=False) through cuSOLVER's lower-triangle mode plus
+    transposes (config.cholesky_lower_min_n = 1) or its upper mode (the
+    threshold above any n)."""
+    cfg = ca.linalg.config
+    old = cfg.cholesky_lower_min_n
+    cfg.cholesky_lower_min_n = request.param
+    try:
+        yield request.param
+    finally:
+        cfg.cholesky_lower_min_n = old
+
+
+def check_cholesky(got, a, dtype, upper):
+    shape = a.shape
     assert got.dtype == np.dtype(dtype)
     assert got.shape == shape
+    assert got.flags.c_contiguous
     want = np.linalg.cholesky(wide(a), upper=upper)
     close(got, want, dtype, scale=shape[-1])
     g = wide(host(got))
+    if upper:
+        np.testing.assert_array_equal(np.tril(g, -1), 0)
+    else:
+        np.testing.assert_array_equal(np.triu(g, 1), 0)
     rec = mH(g) @ g if upper else g @ mH(g)
     close(rec, a, dtype, scale=shape[-1])
 
 
-def test_cholesky_reads_one_triangle(ldev):
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SQUARE_SHAPES + [(0, 0), (300, 4, 4)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky(ldev, chol_path, dtype, shape, upper):
+    a = hpd(shape, dtype)
+    got = ca.linalg.cholesky(dev(a, ldev), upper=upper)
+    check_cholesky(got, a, dtype, upper)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(511, 511), (512, 512), (2, 520, 520)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_around_lower_mode_threshold(ldev, dtype, shape, upper):
+    # the default config.cholesky_lower_min_n (512): 511 takes the upper mode,
+    # 512 and 520 the lower mode with its transposes
+    assert ca.linalg.config.cholesky_lower_min_n == 512
+    a = hpd(shape, dtype, seed=3)
+    got = ca.linalg.cholesky(dev(a, ldev), upper=upper)
+    check_cholesky(got, a, dtype, upper)
+
+
+def test_cholesky_lower_mode_routing(chol_path):
+    if linalg_standin is None:
+        pytest.skip("SciPy's LAPACK is the stand-in")
+    old = _linalg_factor._set_solver_standin(linalg_standin.standin)
+    try:
+        del linalg_standin.calls[:]
+        del linalg_standin.lowers[:]
+        a = hpd((3, 40, 40), np.float64)
+        got = ca.linalg.cholesky(dev(a, "cpu"))
+        check_cholesky(got, a, np.float64, False)
+        assert linalg_standin.calls == ["POTRF"]
+        assert linalg_standin.lowers == ([1] if chol_path == 1 else [0])
+    finally:
+        _linalg_factor._set_solver_standin(old)
+
+
+def test_cholesky_reads_one_triangle(ldev, chol_path):
     a = hpd((4, 4), np.float64)
     junk = a + np.triu(np.full((4, 4), 7.0), 1)  # garbage above the diagonal
     close(ca.linalg.cholesky(dev(junk, ldev)), np.linalg.cholesky(a), np.float64)
@@ -285,11 +337,25 @@ def test_cholesky_reads_one_triangle(ldev):
 
 
 @pytest.mark.parametrize("shape", [(3, 3), (30, 3, 3), (40, 40)])
-def test_cholesky_not_pd_raises(ldev, shape):
+def test_cholesky_not_pd_raises(ldev, chol_path, shape):
     a = hpd(shape, np.float64)
     a[..., 0, 0] = -1
     with pytest.raises(ca.linalg.LinAlgError, match="not positive definite"):
         ca.linalg.cholesky(dev(a, ldev))
+
+
+@pytest.mark.parametrize("shape", [(511, 511), (520, 520), (2, 520, 520)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_not_pd_late_raises(ldev, shape, upper):
+    # the failing minor is the last one (around the lower-mode threshold)
+    a = hpd(shape, np.float32, seed=1)
+    a[..., -1, -1] = -1e4
+    with pytest.raises(ca.linalg.LinAlgError, match="not positive definite"):
+        ca.linalg.cholesky(dev(a, ldev), upper=upper)
+    if ldev != "cpu" or _linalg_factor._standin is not None:
+        # the GPU path: no raise without the check (NumPy's cpu device raises)
+        with ca.linalg.errors_checked(False):
+            ca.linalg.cholesky(dev(a, ldev), upper=upper)
 
 
 # ------------------------------------------------------------ qr ----
