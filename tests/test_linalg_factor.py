@@ -158,12 +158,25 @@ def test_det_empty_and_ints(ldev):
 
 # ------------------------------------------------------------ solve ----
 
+@pytest.fixture(params=[True, False], ids=["colmajor", "rowmajor"])
+def solve_layout(request):
+    """solve through the LU of a itself and getrs op N (config.solve_colmajor,
+    the default) or the LU of a's transposes and getrs op T."""
+    cfg = ca.linalg.config
+    old = cfg.solve_colmajor
+    cfg.solve_colmajor = request.param
+    try:
+        yield request.param
+    finally:
+        cfg.solve_colmajor = old
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("ashape,bshape", [
     ((4, 4), (4,)), ((4, 4), (4, 3)), ((1, 1), (1, 1)), ((3, 5, 5), (3, 5, 2)),
     ((3, 5, 5), (5,)), ((2, 1, 4, 4), (3, 4, 1)), ((40, 6, 6), (40, 6, 2)),
     ((50, 50), (50, 7)), ((2, 40, 40), (40, 1))])
-def test_solve(ldev, dtype, ashape, bshape):
+def test_solve(ldev, solve_layout, dtype, ashape, bshape):
     a = well(ashape, dtype)
     b = rand(bshape, dtype, 1)
     want = np.linalg.solve(wide(a), wide(b))
@@ -190,7 +203,7 @@ def test_solve_empty(ldev):
 
 
 @pytest.mark.parametrize("shape", [(3, 3), (30, 3, 3), (50, 50)])
-def test_solve_singular_raises(ldev, shape):
+def test_solve_singular_raises(ldev, solve_layout, shape):
     a = well(shape, np.float64)
     a[..., 1, :] = 0
     b = np.ones(shape[:-1])
@@ -214,6 +227,21 @@ def test_singular_check_can_be_skipped(ldev, shape):
         ca.linalg.solve(dev(a, ldev), dev(np.ones(shape[:-1] + (1,)), ldev))
     finally:
         ca.linalg.config.check_errors = True
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_solve_nonsymmetric_many_rhs(ldev, solve_layout, dtype):
+    # a far from symmetric (a solve with a^T would be caught) and pivoting
+    # needed (small diagonal); bigger than the batched routines' sizes
+    a = rand((2, 96, 96), dtype, 4) + 0.5 * np.triu(np.ones((96, 96)), 1)
+    a[..., np.arange(96), np.arange(96)] *= 1e-3  # condition numbers < 1e3
+    a = a.astype(dtype)
+    b = rand((2, 96, 16), dtype, 6)
+    got = ca.linalg.solve(dev(a, ldev), dev(b, ldev))
+    want = np.linalg.solve(wide(a), wide(b))
+    assert got.dtype == np.dtype(dtype) and got.shape == want.shape
+    close(got, want, dtype, scale=96 * 30)
+    close(wide(a) @ wide(host(got)), b, dtype, scale=96)
 
 
 def test_solve_bad_shapes(ldev):
@@ -373,6 +401,7 @@ def test_qr(ldev, dtype, shape, mode):
     wq, wr = np.linalg.qr(wide(a), mode=mode)
     assert q.shape == wq.shape and r.shape == wr.shape
     assert q.dtype == np.dtype(dtype) and r.dtype == np.dtype(dtype)
+    assert r.flags.c_contiguous
     q, r = wide(host(q)), wide(host(r))
     close(q @ r, a, dtype, scale=shape[-1])
     k = q.shape[-1]

@@ -72,12 +72,18 @@ class _Config(_threading.local):
     ones run the upper mode on a plain copy, which needs no transposes.
     upper=True always runs the lower mode (no transposes). Set it above any
     n (e.g. 2**62) to switch the transposing path off.
+
+    solve_colmajor (default True): solve factors a transposed copy of a (a
+    itself, column-major) and runs getrs without a transpose (op N), as CuPy
+    and PyTorch; False factors a plain copy (a's transposes) and runs getrs
+    with op T.
     """
 
     def __init__(self):
         self.check_errors = True
         self.batched_max_n = 32
         self.cholesky_lower_min_n = 512
+        self.solve_colmajor = True
 
 
 config = _Config()
@@ -256,13 +262,14 @@ def _mT(x):
 
 # ------------------------------------------------------------ LU ----
 
-def _lu(a, t):
-    """getrf of a's C-ordered copy, i.e. of the transposes: (lu, pivots, info,
-    batched). The pivots are 1-based (LAPACK's)."""
+def _lu(a, t, colmajor=False):
+    """getrf of a's C-ordered copy, i.e. of the transposes (colmajor: of the
+    copy of the transposes, i.e. of a itself): (lu, pivots, info, batched).
+    The pivots are 1-based (LAPACK's)."""
     n = a.shape[-1]
     bshape = a.shape[:-2]
     batch = _prod(bshape)
-    lu = _rowcopy(a, t)
+    lu = _colcopy(a, t) if colmajor else _rowcopy(a, t)
     info = _info(bshape, a.device)
     batched = _batched(n, batch)
     piv = _ca.empty(bshape + (n,), dtype=_np.int32 if batched else _np.int64,
@@ -360,12 +367,15 @@ def solve(a, b):
     if a.size == 0 or bm.size == 0:
         x = _ca.zeros(bshape + (n, k), dtype=t, device=a.device)
         return x[..., 0] if vec else x
-    lu, piv, info, batched = _lu(a, t)
+    # LU of a itself (column-major) and getrs without a transpose, as CuPy and
+    # PyTorch: cuSOLVER's getrs is slower with op T (config.solve_colmajor).
+    colmajor = config.solve_colmajor
+    lu, piv, info, batched = _lu(a, t, colmajor)
     x = _colcopy(bm, t)  # (..., K, M): B column-major
-    # lu holds the transposes: op T solves with a itself.
-    # (getrs reports only bad arguments: its own flags, getrf's kept)
+    # (getrs reports only bad arguments: its own flags, getrf's kept; with
+    # lu holding the transposes, op T solves with a itself)
     _solver(_GETRS_BATCHED if batched else _GETRS, lu, n, _info(bshape, a.device), n, n,
-            k, b=x, ldb=n, ipiv=piv, trans=1)
+            k, b=x, ldb=n, ipiv=piv, trans=0 if colmajor else 1)
     _check(info, "Singular matrix")
     x = _mT(x)
     return x[..., 0] if vec else x
@@ -487,10 +497,11 @@ def qr(a, mode="reduced"):
     _solver(_GEQRF, h, m, info, m, n, w=tau)
     if mode == "raw":
         return h, tau
-    if mode == "complete" and m > n:
-        rr = _ca.triu(_mT(h))
-    else:
-        rr = _ca.triu(_mT(h)[..., :k, :])
+    # R = triu of h's transposes (their top k rows): h's lower triangle (of its
+    # first k columns), transposed. tril reads h row by row and the copy is a
+    # tiled transpose (triu of the transposed view read h column by column).
+    hk = h if (mode == "complete" and m > n) else h[..., :, :k]
+    rr = _ca.ascontiguousarray(_mT(_ca.tril(hk)))
     if mode == "r":
         return rr
     if mode == "complete" and m > n:
