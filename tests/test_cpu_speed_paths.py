@@ -431,3 +431,157 @@ def test_host_threads_setting(host_threads):
     assert host_threads(0) >= 1  # back to the default
     with pytest.raises(ValueError):
         host_threads(-1)
+
+
+# ---- NumPy's sort, partition and median on zero-copy views (the cpu device) ----
+# The cpu device runs NumPy's own routine of the kind asked for, so results are
+# NumPy's bit for bit (NaN payloads and the order of -0.0/+0.0 included).
+
+ALL_DT = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+          np.int64, np.uint64, np.float16, np.float32, np.float64, np.complex64,
+          np.complex128]
+KINDS = [None, "quicksort", "heapsort", "mergesort", "stable"]
+
+
+def sort_data(shape, dtype, seed=5):
+    """Random data with many ties; floats with NaNs of both signs, ±0, ±inf."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        v = rng.integers(max(info.min, -50), min(info.max, 50), size=shape,
+                         endpoint=True).astype(dt)
+        if v.size > 3:
+            v.flat[:2] = [info.min, info.max]
+        return v
+    if dt.kind == "f":
+        v = (rng.integers(-40, 40, size=shape) / 8.0).astype(dt)
+        specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0], dt)
+        pick = rng.random(shape) < 0.2
+        v[pick] = rng.choice(specials, size=int(pick.sum()))
+        return v
+    part = np.float32 if dt == np.complex64 else np.float64
+    out = np.empty(shape, dt)
+    out.real = sort_data(shape, part, seed)
+    out.imag = sort_data(shape, part, seed + 1)
+    return out
+
+
+def bits(x):
+    """The exact bytes of x (NaN payloads and zero signs show)."""
+    x = np.ascontiguousarray(x)
+    return x.view(np.uint8) if x.dtype != np.bool_ else x
+
+
+def same_bits(got, want):
+    got = got.get()
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(bits(got), bits(want))
+
+
+@pytest.mark.parametrize("dtype", ALL_DT)
+@pytest.mark.parametrize("kind", KINDS)
+def test_numpy_sort_kinds_1d(dtype, kind):
+    for n in (0, 1, 2, 17, 300, 5000):
+        a = sort_data((n,), dtype, seed=n)
+        x = ca.asarray(a, device="cpu")
+        same_bits(ca.sort(x, kind=kind), np.sort(a, kind=kind))
+        same_bits(ca.argsort(x, kind=kind), np.argsort(a, kind=kind))
+        y = x.copy()
+        y.sort(kind=kind)
+        b = a.copy()
+        b.sort(kind=kind)
+        same_bits(y, b)
+        same_bits(x.argsort(kind=kind), a.argsort(kind=kind))
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float16, np.float32,
+                                   np.float64, np.complex64])
+@pytest.mark.parametrize("kind", KINDS)
+def test_numpy_sort_axes_and_layouts(dtype, kind):
+    a = sort_data((6, 40, 33), dtype)
+    x = ca.asarray(a, device="cpu")
+    views = [(a, x), (a[:, ::-1, ::2], x[:, ::-1, ::2]), (a.transpose(2, 0, 1),
+             x.transpose(2, 0, 1)), (a[::-2, 3:], x[::-2, 3:])]
+    for av, xv in views:
+        for axis in (None, 0, 1, 2, -1):
+            same_bits(ca.sort(xv, axis=axis, kind=kind), np.sort(av, axis=axis, kind=kind))
+            same_bits(ca.argsort(xv, axis=axis, kind=kind),
+                      np.argsort(av, axis=axis, kind=kind))
+
+
+def test_numpy_sort_rows_and_stable_flag():
+    a = sort_data((4096, 256), np.float32)
+    x = ca.asarray(a, device="cpu")
+    same_bits(ca.sort(x, axis=-1), np.sort(a, axis=-1))
+    same_bits(ca.argsort(x, axis=0), np.argsort(a, axis=0))
+    for stable in (True, False):
+        same_bits(ca.sort(x, stable=stable), np.sort(a, stable=stable))
+        same_bits(ca.argsort(x, axis=0, stable=stable), np.argsort(a, axis=0, stable=stable))
+    # stable: ties keep their input order
+    t = np.random.default_rng(1).integers(0, 3, size=20000).astype(np.float64)
+    i = ca.argsort(ca.asarray(t, device="cpu"), kind="stable").get()
+    assert all((np.diff(i[t[i] == v]) > 0).all() for v in (0, 1, 2))
+    # descending stays on the host kernels (NumPy has none): stable reverse order
+    d = ca.argsort(ca.asarray(t, device="cpu"), descending=True).get()
+    assert (np.diff(t[d]) <= 0).all()
+    assert all((np.diff(d[t[d] == v]) > 0).all() for v in (0, 1, 2))
+
+
+@pytest.mark.parametrize("dtype", ALL_DT)
+def test_numpy_partition(dtype):
+    a = sort_data((7, 301), dtype)
+    x = ca.asarray(a, device="cpu")
+    for kth in (0, 5, -1, 150, [3, 100, -20], (0, 300)):
+        for axis in (-1, None):
+            same_bits(ca.partition(x, kth, axis=axis), np.partition(a, kth, axis=axis))
+            same_bits(ca.argpartition(x, kth, axis=axis), np.argpartition(a, kth, axis=axis))
+    same_bits(ca.partition(x, 3, axis=0), np.partition(a, 3, axis=0))
+    same_bits(ca.argpartition(x[:, ::-3], 2, axis=0), np.argpartition(a[:, ::-3], 2, axis=0))
+    y = x.copy()
+    y.partition([1, 4], axis=0)
+    b = a.copy()
+    b.partition([1, 4], axis=0)
+    same_bits(y, b)
+    same_bits(x.argpartition(10), a.argpartition(10))
+    with pytest.raises(ValueError):
+        ca.partition(x, 301)
+    with pytest.raises(TypeError):
+        ca.partition(x, 1.5)
+
+
+@pytest.mark.parametrize("dtype", ALL_DT)
+def test_numpy_median(dtype):
+    a = sort_data((5, 6, 7), dtype)
+    x = ca.asarray(a, device="cpu")
+    for axis in (None, 0, 1, -1, (0, 2), (0, 1, 2)):
+        for keepdims in (False, True):
+            with np.errstate(all="ignore"):
+                want = np.median(a, axis=axis, keepdims=keepdims)
+            got = ca.median(x, axis=axis, keepdims=keepdims)
+            assert isinstance(got, ca.ndarray) and got.device == x.device
+            same_bits(got, np.asarray(want))
+    with np.errstate(all="ignore"):
+        want = np.median(a[::-1, :, ::2], axis=1)
+    same_bits(ca.median(x[::-1, :, ::2], axis=1), want)
+    out = ca.empty(want.shape, dtype=want.dtype, device="cpu")
+    assert ca.median(x[::-1, :, ::2], axis=1, out=out) is out
+    same_bits(out, want)
+
+
+def test_numpy_median_edges():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for v in ([np.inf, -np.inf], [np.nan, 1.0], [-0.0, 0.0], [0.0, -0.0, -0.0], [1.0],
+                  [np.inf, np.inf], [3, 1, 2, 2]):
+            a = np.array(v)
+            with np.errstate(all="ignore"):
+                want = np.median(a)
+            same_bits(ca.median(ca.asarray(a, device="cpu")), np.asarray(want))
+        # empty: NaN without a warning (unchanged)
+        r = ca.median(ca.asarray(np.zeros((0, 3)), device="cpu"), axis=0)
+        assert r.shape == (3,) and np.isnan(r.get()).all()
+    big = np.random.default_rng(2).random(1 << 20, dtype=np.float32)
+    same_bits(ca.median(ca.asarray(big, device="cpu")), np.asarray(np.median(big)))
