@@ -585,3 +585,114 @@ def test_numpy_median_edges():
         assert r.shape == (3,) and np.isnan(r.get()).all()
     big = np.random.default_rng(2).random(1 << 20, dtype=np.float32)
     same_bits(ca.median(ca.asarray(big, device="cpu")), np.asarray(np.median(big)))
+
+
+# ---- gather / scatter / mask host loops: innermost runs, row blocks, prefetch ----
+
+IDX_DT = [np.bool_, np.int8, np.float16, np.float32, np.float64, np.complex128]
+
+
+def idx_data(shape, dtype, seed=3):
+    from conftest import random_array
+    return random_array(shape, dtype, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("dtype", IDX_DT)
+def test_gather_runs_and_rows(device, dtype):
+    rng = np.random.default_rng(4)
+    a = idx_data((300, 70), dtype)
+    x = ca.asarray(a, device=device)
+    i = rng.integers(-300, 300, size=517)
+    ci = ca.asarray(i, device=device)
+    np.testing.assert_array_equal(x[ci].get(), a[i])                 # rows, contiguous
+    np.testing.assert_array_equal(x[:, ::-2][ci].get(), a[:, ::-2][i])  # rows, strided
+    np.testing.assert_array_equal(x[:, ci[:40] % 70].get(), a[:, i[:40] % 70])
+    i2 = rng.integers(0, 70, size=(9, 11))
+    np.testing.assert_array_equal(x[ci[:9, None] % 300, ca.asarray(i2, device=device)].get(),
+                                  a[i[:9, None] % 300, i2])
+    flat = a.reshape(-1)
+    j = rng.integers(-flat.size, flat.size, size=5000)               # past the prefetch
+    np.testing.assert_array_equal(x.reshape(-1)[ca.asarray(j, device=device)].get(), flat[j])
+    np.testing.assert_array_equal(x.reshape(-1)[ca.asarray(j[::-3], device=device)].get(),
+                                  flat[j[::-3]])
+    np.testing.assert_array_equal(x[ca.asarray(np.array(7), device=device)].get(), a[7])
+    for bad in (300, -301):
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds"):
+            x[ca.asarray(np.array([0, 5, bad, 2]), device=device)]
+
+
+@pytest.mark.parametrize("dtype", IDX_DT)
+def test_scatter_runs_and_rows(device, dtype):
+    rng = np.random.default_rng(5)
+    a = idx_data((200, 33), dtype)
+    v = idx_data((200, 33), dtype, seed=9)
+    perm = rng.permutation(200)
+    x = ca.asarray(a, device=device)
+    x[ca.asarray(perm, device=device)] = ca.asarray(v, device=device)
+    b = a.copy()
+    b[perm] = v
+    np.testing.assert_array_equal(x.get(), b)
+    # rows of a strided view, a broadcast value row, a scalar
+    x[:, ::3][ca.asarray(perm[:50], device=device)] = ca.asarray(v[0, ::3], device=device)
+    b[:, ::3][perm[:50]] = v[0, ::3]
+    np.testing.assert_array_equal(x.get(), b)
+    x[ca.asarray(perm[50:90] - 200, device=device)] = v[1, 0]
+    b[perm[50:90] - 200] = v[1, 0]
+    np.testing.assert_array_equal(x.get(), b)
+    flat = b.reshape(-1)
+    y = x.reshape(-1)
+    j = rng.permutation(flat.size)[:3000]
+    w = idx_data((3000,), dtype, seed=11)
+    y[ca.asarray(j, device=device)] = ca.asarray(w, device=device)
+    flat[j] = w
+    np.testing.assert_array_equal(y.get(), flat)
+    # an out-of-range index anywhere: IndexError, nothing written
+    before = y.get()
+    with pytest.raises(IndexError, match="index 6600 is out of bounds"):
+        y[ca.asarray(np.array([3, 6600, 1]), device=device)] = w[:3]
+    np.testing.assert_array_equal(y.get(), before)
+
+
+def test_scatter_repeats_last_wins_cpu():
+    a = np.zeros(1000, np.float32)
+    i = np.random.default_rng(6).integers(0, 50, size=4000)
+    v = np.arange(4000, dtype=np.float32)
+    x = ca.asarray(a, device="cpu")
+    x[ca.asarray(i, device="cpu")] = ca.asarray(v, device="cpu")
+    a[i] = v
+    np.testing.assert_array_equal(x.get(), a)
+
+
+@pytest.mark.parametrize("dtype", IDX_DT)
+@pytest.mark.parametrize("shape", [(5000,), (37, 41), (3, 1, 64), (6, 7, 9)])
+def test_mask_take_and_fill(device, dtype, shape):
+    rng = np.random.default_rng(7)
+    a = idx_data(shape, dtype)
+    x = ca.asarray(a, device=device)
+    for p in (0.0, 0.5, 0.97, 1.0):
+        m = rng.random(shape) < p
+        if len(shape) > 1:
+            m[0] = True          # a full run
+            m[-1] = False        # an empty one
+        cm = ca.asarray(m, device=device)
+        np.testing.assert_array_equal(x[cm].get(), a[m])
+        y = ca.asarray(a, device=device)
+        fill = idx_data((1,), dtype, seed=13)[0]
+        y[cm] = fill
+        b = a.copy()
+        b[m] = fill
+        np.testing.assert_array_equal(y.get().view(np.uint8), b.view(np.uint8))
+    if len(shape) > 1:
+        m = rng.random(shape) < 0.5
+        xs = x[..., ::-2]
+        ms = m[..., ::-2]
+        np.testing.assert_array_equal(xs[ca.asarray(ms, device=device)].get(), a[..., ::-2][ms])
+        y = ca.asarray(a, device=device)
+        y[..., ::2][ca.asarray(np.ascontiguousarray(m[..., ::2]), device=device)] = 0
+        b = a.copy()
+        b[..., ::2][m[..., ::2]] = 0
+        np.testing.assert_array_equal(y.get(), b)
+        # a mask over the leading axes: rows
+        mr = rng.random(shape[:1]) < 0.5
+        np.testing.assert_array_equal(x[ca.asarray(mr, device=device)].get(), a[mr])
+
