@@ -695,4 +695,3 @@ def test_mask_take_and_fill(device, dtype, shape):
         # a mask over the leading axes: rows
         mr = rng.random(shape[:1]) < 0.5
         np.testing.assert_array_equal(x[ca.asarray(mr, device=device)].get(), a[mr])
-
