@@ -695,3 +695,14 @@ def test_mask_take_and_fill(device, dtype, shape):
         # a mask over the leading axes: rows
         mr = rng.random(shape[:1]) < 0.5
         np.testing.assert_array_equal(x[ca.asarray(mr, device=device)].get(), a[mr])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.float16, np.float32, np.complex64])
+def test_tril_triu_layouts(device, dtype):
+    a = sort_data((3, 37, 29), dtype)
+    x = ca.asarray(a, device=device)
+    for av, xv in ((a, x), (a[1], x[1]), (a[1].T, x[1].T), (a[:, ::-2, 3:], x[:, ::-2, 3:]),
+                   (a[0, 0], x[0, 0])):
+        for k in (0, 2, -3, 100, -100):
+            same_bits(ca.tril(xv, k), np.tril(av, k))
+            same_bits(ca.triu(xv, k), np.triu(av, k))
