@@ -706,3 +706,32 @@ def test_tril_triu_layouts(device, dtype):
         for k in (0, 2, -3, 100, -100):
             same_bits(ca.tril(xv, k), np.tril(av, k))
             same_bits(ca.triu(xv, k), np.triu(av, k))
+
+
+def test_from_dlpack_numpy_fast_path():
+    """Exact NumPy arrays skip the device query: same results as the protocol."""
+    for dtype in ALL_DT:
+        a = sort_data((4, 6), dtype)
+        for v in (a, a[:, ::-2], a.T, a[1], a[0, 0, ...], a[:0]):
+            x = ca.from_dlpack(v)
+            assert x.device == ca.asarray(v, device="cpu").device
+            same_bits(x, np.asarray(v))
+            if v.size:
+                assert np.shares_memory(np.asarray(x), v)
+    r = np.arange(5.0)
+    r.flags.writeable = False
+    x = ca.from_dlpack(r)
+    assert not x.flags.writeable
+    with pytest.raises(ValueError):
+        x[0] = 1.0
+    c = ca.from_dlpack(np.arange(5.0), copy=True)
+    assert not np.shares_memory(np.asarray(c), r)
+    with pytest.raises(BufferError):
+        ca.from_dlpack(np.array(["a"]))
+    with pytest.raises(BufferError):
+        ca.from_dlpack(np.arange(3, dtype=">i4"))
+
+    class Sub(np.ndarray):
+        pass
+    s = np.arange(4.0).view(Sub)
+    same_bits(ca.from_dlpack(s), np.arange(4.0))
