@@ -49,9 +49,11 @@ def bincount(x, weights=None, minlength=0):
         # NumPy: int64 zeros for an empty x, weights or not
         return _core.zeros((minlength,), dtype=_np.int64, device=x.device)
     else:
-        if x.dtype.kind == "i" and int(x.min()) < 0:
+        # the cpu device reads min/max with NumPy's SIMD loops on a zero-copy view
+        h = _np.asarray(x) if x.device.id < 0 else x
+        if x.dtype.kind == "i" and int(h.min()) < 0:
             raise ValueError("'list' argument must have no negative elements")
-        n = max(int(x.max()) + 1, minlength)
+        n = max(int(h.max()) + 1, minlength)
     if x.dtype != _np.int32 and x.dtype != _np.int64:
         x = x.astype(_np.int64)
     return _core._bincount(x, weights, n)
