@@ -665,7 +665,20 @@ def tri(N, M=None, k=0, dtype=float, *, like=None, device=None):
 
 def _tri_mask(m, k):
     shp = m.shape[-2:]
+    if m.device.id < 0:
+        # the cpu device: NumPy's tri (one outer comparison) on the host
+        return _core.asarray(_np.tri(*shp, k=k, dtype=bool), device=m.device)
     return tri(*shp, k=k, dtype=bool, device=m.device)
+
+
+def _tri_select(mask, a, b, m):
+    """where(mask, a, b), b or a the zero; on the cpu device the zero is a
+    full array, so every operand of the select is contiguous (the fast loop)."""
+    if m.device.id < 0 and m.flags.c_contiguous:
+        z = _core.zeros(m.shape, dtype=m.dtype, device=m.device)
+    else:
+        z = _core.zeros((), dtype=m.dtype, device=m.device)
+    return _core.where(mask, z if a is None else a, z if b is None else b)
 
 
 def tril(m, k=0):
@@ -676,8 +689,7 @@ def tril(m, k=0):
     m = _arr(m)
     if m.ndim == 0:
         raise ValueError("tril requires an array of at least one dimension")
-    mask = _tri_mask(m, k)
-    return _core.where(mask, m, _core.zeros((), dtype=m.dtype, device=m.device))
+    return _tri_select(_tri_mask(m, k), m, None, m)
 
 
 def triu(m, k=0):
@@ -688,8 +700,7 @@ def triu(m, k=0):
     m = _arr(m)
     if m.ndim == 0:
         raise ValueError("triu requires an array of at least one dimension")
-    mask = _tri_mask(m, k - 1)
-    return _core.where(mask, _core.zeros((), dtype=m.dtype, device=m.device), m)
+    return _tri_select(_tri_mask(m, k - 1), None, m, m)
 
 
 def tril_indices(n, k=0, m=None, *, device=None):
