@@ -235,6 +235,28 @@ def _factor_setup(fn, kind, n, batch=None, rhs=None):
     return setup
 
 
+def _old_path_case(title, fn, kind, n, cfg, rhs=None, floor=None):
+    """cuarray alone with linalg.config switched to an older path (cfg), set
+    around each call: the before/after of one run."""
+    inner = _factor_setup(fn, kind, n, rhs=rhs)
+
+    def setup(mod):
+        call = inner(mod)
+        conf = mod.linalg.config
+
+        def run():
+            old = {k: getattr(conf, k) for k in cfg}
+            for k, v in cfg.items():
+                setattr(conf, k, v)
+            try:
+                return call()
+            finally:
+                for k, v in old.items():
+                    setattr(conf, k, v)
+        return run
+    return Case(title, {"cuarray": setup}, mode="gpu", unit="us", floor=floor, repeats=5)
+
+
 def _factor_case(title, fn, kind, n, target_us, batch=None, rhs=None, floor=None):
     s = _factor_setup(fn, kind, n, batch, rhs)
     return Case(title, {"cuarray": s, "cupy": s, "torch": s}, mode="gpu", unit="us",
@@ -243,17 +265,24 @@ def _factor_case(title, fn, kind, n, target_us, batch=None, rhs=None, floor=None
 
 CASES += [
     _factor_case("solve 4096^2 float32, 16 rhs (us)", "solve", "well", 4096, 13900,
-                 rhs=16, floor="cuSOLVER Xgetrf + Xgetrs"),
+                 rhs=16, floor="cuSOLVER Xgetrf + Xgetrs (op N)"),
+    _old_path_case("solve 4096^2 float32, 16 rhs, solve_colmajor=False (us)", "solve",
+                   "well", 4096, {"solve_colmajor": False}, rhs=16,
+                   floor="cuSOLVER Xgetrf + Xgetrs (op T)"),
     _factor_case("inv 4096^2 float32 (us)", "inv", "well", 4096, 17100,
                  floor="cuSOLVER Xgetrf + Xgetrs(I)"),
     _factor_case("det 4096^2 float32 (us)", "det", "well", 4096, 11500,
                  floor="cuSOLVER Xgetrf"),
     _factor_case("cholesky 4096^2 float32 (us)", "cholesky", "spd", 4096, 1950,
-                 floor="cuSOLVER Xpotrf"),
+                 floor="cuSOLVER Xpotrf (lower mode)"),
+    _old_path_case("cholesky 4096^2 float32, upper mode (us)", "cholesky", "spd", 4096,
+                   {"cholesky_lower_min_n": 2 ** 62}, floor="cuSOLVER Xpotrf (upper mode)"),
     _factor_case("qr 4096^2 float32 (us)", "qr", "gauss", 4096, 28500,
                  floor="cuSOLVER Xgeqrf + orgqr"),
     _factor_case("svd 2048^2 float32, reduced (us)", "svd", "gauss", 2048, 220000,
-                 floor="cuSOLVER Xgesvd"),
+                 floor="cuSOLVER gesvdj"),
+    _old_path_case("svd 2048^2 float32, reduced, svd_driver='gesvd' (us)", "svd", "gauss",
+                   2048, {"svd_driver": "gesvd"}, floor="cuSOLVER Xgesvd"),
     _factor_case("eigh 2048^2 float32 (us)", "eigh", "sym", 2048, 30700,
                  floor="cuSOLVER Xsyevd"),
     _factor_case("inv of 4096 stacked 16x16 float32 (us)", "inv", "well", 16, 167,

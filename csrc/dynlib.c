@@ -112,6 +112,25 @@ CA_CHECK_TYPED(cusolverDnSorgqr_bufferSize, cusolverDnDorgqr_bufferSize,
                cusolverDnCungqr_bufferSize, cusolverDnZungqr_bufferSize, CA_ORGQR_BS_T);
 CA_CHECK_TYPED(cusolverDnSorgqr, cusolverDnDorgqr, cusolverDnCungqr, cusolverDnZungqr,
                CA_ORGQR_T);
+/* ?gesvdj: elements T, singular values of T's real type R. */
+#define CA_GESVDJ_BS_T(T, R)                                                           \
+    cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, int,         \
+                         const T *, int, const R *, const T *, int, const T *, int,    \
+                         int *, gesvdjInfo_t)
+#define CA_GESVDJ_T(T, R)                                                              \
+    cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, int, T *,    \
+                         int, R *, T *, int, T *, int, T *, int, int *, gesvdjInfo_t)
+#define CA_CHECK_TYPED_R(S, D, C, Z, MAC)                                              \
+    CA_CHECK_SIG(S, MAC(float, float));                                                \
+    CA_CHECK_SIG(D, MAC(double, double));                                              \
+    CA_CHECK_SIG(C, MAC(cuComplex, float));                                            \
+    CA_CHECK_SIG(Z, MAC(cuDoubleComplex, double))
+CA_CHECK_SIG(cusolverDnCreateGesvdjInfo, ca_cusolverDnCreateGesvdjInfo_fn);
+CA_CHECK_TYPED_R(cusolverDnSgesvdj_bufferSize, cusolverDnDgesvdj_bufferSize,
+                 cusolverDnCgesvdj_bufferSize, cusolverDnZgesvdj_bufferSize,
+                 CA_GESVDJ_BS_T);
+CA_CHECK_TYPED_R(cusolverDnSgesvdj, cusolverDnDgesvdj, cusolverDnCgesvdj,
+                 cusolverDnZgesvdj, CA_GESVDJ_T);
 CA_CHECK_TYPED(cublasSgetrfBatched, cublasDgetrfBatched, cublasCgetrfBatched,
                cublasZgetrfBatched, CA_GETRFB_T);
 CA_CHECK_TYPED(cublasSgetriBatched, cublasDgetriBatched, cublasCgetriBatched,
@@ -247,6 +266,15 @@ static const lib_sym cusolver_syms[] = {
     { "cusolverDnDorgqr", (void **)&solver_api.orgqr[1] },
     { "cusolverDnCungqr", (void **)&solver_api.orgqr[2] },
     { "cusolverDnZungqr", (void **)&solver_api.orgqr[3] },
+    { "cusolverDnCreateGesvdjInfo", (void **)&solver_api.CreateGesvdjInfo },
+    { "cusolverDnSgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[0] },
+    { "cusolverDnDgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[1] },
+    { "cusolverDnCgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[2] },
+    { "cusolverDnZgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[3] },
+    { "cusolverDnSgesvdj", (void **)&solver_api.gesvdj[0] },
+    { "cusolverDnDgesvdj", (void **)&solver_api.gesvdj[1] },
+    { "cusolverDnCgesvdj", (void **)&solver_api.gesvdj[2] },
+    { "cusolverDnZgesvdj", (void **)&solver_api.gesvdj[3] },
 };
 
 static const lib_sym cublas_lu_syms[] = {

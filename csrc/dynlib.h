@@ -261,6 +261,16 @@ typedef cusolverStatus_t (*ca_orgqr_bufferSize_fn)(cusolverDnHandle_t handle, in
 typedef cusolverStatus_t (*ca_orgqr_fn)(cusolverDnHandle_t handle, int m, int n, int k,
                                         void *A, int lda, const void *tau, void *work,
                                         int lwork, int *info);
+typedef cusolverStatus_t (*ca_cusolverDnCreateGesvdjInfo_fn)(gesvdjInfo_t *info);
+typedef cusolverStatus_t (*ca_gesvdj_bufferSize_fn)(
+    cusolverDnHandle_t handle, cusolverEigMode_t jobz, int econ, int m, int n,
+    const void *A, int lda, const void *S, const void *U, int ldu, const void *V,
+    int ldv, int *lwork, gesvdjInfo_t params);
+typedef cusolverStatus_t (*ca_gesvdj_fn)(cusolverDnHandle_t handle,
+                                         cusolverEigMode_t jobz, int econ, int m, int n,
+                                         void *A, int lda, void *S, void *U, int ldu,
+                                         void *V, int ldv, void *work, int lwork,
+                                         int *info, gesvdjInfo_t params);
 typedef cublasStatus_t (*ca_getrfBatched_fn)(cublasHandle_t handle, int n,
                                              void *const A[], int lda, int *P,
                                              int *info, int batchSize);
@@ -297,6 +307,9 @@ typedef struct {
     ca_potrfBatched_fn potrfBatched[4];         /* S D C Z */
     ca_orgqr_bufferSize_fn orgqr_bufferSize[4]; /* S D orgqr, C Z ungqr */
     ca_orgqr_fn orgqr[4];
+    ca_cusolverDnCreateGesvdjInfo_fn CreateGesvdjInfo;
+    ca_gesvdj_bufferSize_fn gesvdj_bufferSize[4]; /* S D C Z (S: real) */
+    ca_gesvdj_fn gesvdj[4];
 } ca_cusolver_api;
 
 /* cuBLAS's batched LU (the same library as ca_cublas(), its own table). */

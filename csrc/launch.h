@@ -256,10 +256,11 @@ enum {
     CA_SOLVER_GETRF_BATCHED = 10, /* cuBLAS: LU, int32 pivots */
     CA_SOLVER_GETRI_BATCHED = 11, /* cuBLAS: inverse into b from getrf's LU */
     CA_SOLVER_GETRS_BATCHED = 12, /* cuBLAS: solve with getrf's LU */
+    CA_SOLVER_GESVDJ = 13,        /* Jacobi SVD (any m, n): S in w, U in b, V in c */
 };
 /* One cuSOLVER (or batched cuBLAS) operation over a stack of `batch`
  * column-major matrices. Leading dimensions and batch strides in elements of
- * each array's own type (w: the real type for SYEVD/GESVD, a's type for GEQRF
+ * each array's own type (w: the real type for SYEVD/GESVD(J), a's type for GEQRF
  * and GEEV; ipiv: int64 for GETRF/GETRS, int32 for the batched LU); the
  * batched routines and SYEV_BATCHED take contiguous stacks. info: `batch`
  * ints, LAPACK's (0 success, > 0 singular / not positive definite / not
@@ -272,9 +273,9 @@ typedef struct {
     int64_t batch;
     void *a;
     int64_t lda, sa;
-    void *b; /* GETRS: B; GETRI: the inverse; GESVD: U; GEEV: VR (may be NULL) */
+    void *b; /* GETRS: B; GETRI: the inverse; GESVD(J): U; GEEV: VR (may be NULL) */
     int64_t ldb, sb;
-    void *c; /* GESVD: VT (may be NULL) */
+    void *c; /* GESVD: VT; GESVDJ: V, not V^H (may be NULL) */
     int64_t ldc, sc;
     void *w; /* GEQRF/ORGQR: tau; SYEVD: eigenvalues; GESVD: S; GEEV: W */
     int64_t sw;
@@ -284,7 +285,7 @@ typedef struct {
     int lower;        /* POTRF/SYEVD: the triangle read (else the upper) */
     int trans;        /* GETRS: 0 N, 1 T, 2 C */
     int vectors;      /* SYEVD/GEEV: eigenvectors too */
-    char jobu, jobvt; /* GESVD: 'A', 'S' or 'N' */
+    char jobu, jobvt; /* GESVD: 'A', 'S' or 'N'; GESVDJ: jobu ('S': econ) */
 } ca_solver_args;
 /* On the device's cuSOLVER handle, pointed at `stream`; work areas from the
  * pool. 0, or -1 with an exception (CUSOLVERError / CUBLASError naming the

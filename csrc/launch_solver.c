@@ -29,6 +29,7 @@
 typedef struct {
     cusolverDnHandle_t handle;
     cusolverDnParams_t params;
+    gesvdjInfo_t gesvdj; /* made on the first Jacobi SVD: the defaults */
     int stream_set;
     cudaStream_t stream;
 } solver_slot;
@@ -411,6 +412,54 @@ run_gesvd(const solver_ctx *x, const ca_solver_args *s)
     return work_put(&w, x->stream, rc);
 }
 
+/* Jacobi SVD (?gesvdj, the classic API): A = U S V^H for any m, n, V (not
+ * V^H) in c. jobu 'S': econ (U m x k, V n x k, k = min(m, n)), 'A': U m x m,
+ * V n x n, 'N': S alone. Tolerance and sweeps: cuSOLVER's defaults (info
+ * k + 1: not converged). */
+static int
+run_gesvdj(const solver_ctx *x, const ca_solver_args *s, int dtype)
+{
+    const int p = prec_index(dtype), rsz = x->rt == CUDA_R_32F ? 4 : 8;
+    const cusolverEigMode_t jobz =
+        s->jobu == 'N' ? CUSOLVER_EIG_MODE_NOVECTOR : CUSOLVER_EIG_MODE_VECTOR;
+    const int econ = s->jobu == 'S' ? 1 : 0;
+    const int64_t ldu = s->ldb > 0 ? s->ldb : (s->m > 1 ? s->m : 1);
+    const int64_t ldv = s->ldc > 0 ? s->ldc : (s->n > 1 ? s->n : 1);
+    if (s->m > CA_SOLVER_INT_MAX || s->n > CA_SOLVER_INT_MAX ||
+        s->lda > CA_SOLVER_INT_MAX || ldu > CA_SOLVER_INT_MAX ||
+        ldv > CA_SOLVER_INT_MAX) {
+        PyErr_SetString(PyExc_ValueError,
+                        "svd: the matrix is too large for cuSOLVER's gesvdj");
+        return -1;
+    }
+    if (x->h->gesvdj == NULL) {
+        gesvdjInfo_t g = NULL;
+        CS_CHECK(x->api->CreateGesvdjInfo(&g), "cusolverDnCreateGesvdjInfo");
+        x->h->gesvdj = g;
+    }
+    int lwork = 0;
+    work_area w;
+    CS_CHECK(x->api->gesvdj_bufferSize[p](
+                 x->h->handle, jobz, econ, (int)s->m, (int)s->n, s->a, (int)s->lda,
+                 s->w, s->b, (int)ldu, s->c, (int)ldv, &lwork, x->h->gesvdj),
+             "cusolverDn?gesvdj_bufferSize");
+    if (work_get(&w, x->device, x->stream, (size_t)lwork * (size_t)x->isz, 0) < 0) {
+        return -1;
+    }
+    int rc = 0;
+    for (int64_t i = 0; i < s->batch && rc == 0; i++) {
+        cusolverStatus_t st = x->api->gesvdj[p](
+            x->h->handle, jobz, econ, (int)s->m, (int)s->n, at(s->a, i, s->sa, x->isz),
+            (int)s->lda, at(s->w, i, s->sw, rsz), at(s->b, i, s->sb, x->isz), (int)ldu,
+            at(s->c, i, s->sc, x->isz), (int)ldv, work_dev(&w), lwork, s->info + i,
+            x->h->gesvdj);
+        if (st != CUSOLVER_STATUS_SUCCESS) {
+            rc = ca_cusolver_error((int)st, "cusolverDn?gesvdj");
+        }
+    }
+    return work_put(&w, x->stream, rc);
+}
+
 /* Real input: W holds 2n reals per matrix (real parts, then imaginary parts)
  * and VR LAPACK's real pairs; complex input: n complex W, complex VR. */
 static int
@@ -561,6 +610,7 @@ solver_gpu(int device, ca_stream_t stream, const ca_solver_args *s)
     case CA_SOLVER_SYEV_BATCHED: return run_syevd(&x, s);
     case CA_SOLVER_GESVD: return run_gesvd(&x, s);
     case CA_SOLVER_GEEV: return run_geev(&x, s);
+    case CA_SOLVER_GESVDJ: return run_gesvdj(&x, s, s->dtype);
     case CA_SOLVER_POTRF_BATCHED: return run_potrf_batched(&x, s, s->dtype);
     case CA_SOLVER_GETRF_BATCHED:
     case CA_SOLVER_GETRI_BATCHED:

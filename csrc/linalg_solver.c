@@ -112,6 +112,18 @@ check_blocks(ca_solver_args *s, const solver_arrays *x, int device)
                                   : 0;
         need_c = s->jobvt == 'A' || s->jobvt == 'S' ? s->ldc * (n - 1) + n : 0;
         break;
+    case CA_SOLVER_GESVDJ: {
+        const int64_t mn = m < n ? m : n;
+        need_w = mn;
+        wt = rt;
+        need_b = s->jobu == 'A'   ? s->ldb * (m - 1) + m
+                 : s->jobu == 'S' ? s->ldb * (mn - 1) + m
+                                  : 0;
+        need_c = s->jobu == 'A'   ? s->ldc * (n - 1) + n
+                 : s->jobu == 'S' ? s->ldc * (mn - 1) + n
+                                  : 0;
+        break;
+    }
     case CA_SOLVER_GEEV:
         need_w = ca_is_complex(t) ? n : 2 * n;
         need_b = s->vectors ? s->ldb * (n - 1) + n : 0;

@@ -17,11 +17,14 @@ import scipy.linalg.lapack as L
 
 OPS = dict(GETRF=0, GETRS=1, POTRF=2, GEQRF=3, ORGQR=4, SYEVD=5, SYEV_BATCHED=6,
            GESVD=7, GEEV=8, POTRF_BATCHED=9, GETRF_BATCHED=10, GETRI_BATCHED=11,
-           GETRS_BATCHED=12)
+           GETRS_BATCHED=12, GESVDJ=13)
 NAMES = {v: k for k, v in OPS.items()}
 
 PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
           np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
+
+# test switch: GESVDJ reports non-convergence (info k + 1) as cuSOLVER would
+gesvdj_fails = False
 
 # every op the stand-in ran, for tests that check the routing, and its
 # `lower` argument
@@ -118,6 +121,8 @@ def _one(op, t, A, i, batch, b, ldb, c, ldc, w, ipiv, m, n, k, lower, trans, vec
         return inf
     if name == "GESVD":
         return _gesvd(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu, jobvt)
+    if name == "GESVDJ":
+        return _gesvdj(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu)
     if name == "GEEV":
         return _geev(t, A, i, batch, b, ldb, w, n, vectors)
     raise AssertionError(f"unknown op {op}")
@@ -139,6 +144,26 @@ def _gesvd(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu, jobvt):
         V = _mat(fc, i, sc, ldc, n, n)
         V[...] = vt
     A[...] = np.nan  # gesvd destroys A
+    return inf
+
+
+def _gesvdj(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu):
+    """cuSOLVER's gesvdj: any m, n; U (m x k or m x m) in b, V itself (n x k or
+    n x n, not V^H) in c; jobu 'S' econ, 'A' full, 'N' S alone."""
+    k = min(m, n)
+    compute = jobu != "N"
+    full = jobu == "A"
+    u, s, vt, inf = _fn(t, "gesvd")(A, compute_uv=int(compute), full_matrices=int(full))
+    fw, sw = _stack(w, batch)
+    fw[i * sw:i * sw + k] = s
+    if compute:
+        fb, sb = _stack(b, batch)
+        _mat(fb, i, sb, ldb, m, m if full else k)[...] = u
+        fc, sc = _stack(c, batch)
+        _mat(fc, i, sc, ldc, n, n if full else k)[...] = np.conj(vt).T
+    A[...] = np.nan  # gesvdj destroys A
+    if gesvdj_fails:
+        return k + 1
     return inf
 
 

@@ -443,6 +443,97 @@ SVD_SHAPES = [(1, 1), (5, 3), (3, 5), (4, 4), (2, 6, 4), (3, 4, 6), (30, 20), (2
               (12, 3, 3)]
 
 
+@pytest.fixture(params=["gesvdj", "gesvd"])
+def svd_driver(request):
+    """svd with vectors through cuSOLVER's Jacobi gesvdj (the default) or
+    Xgesvd (config.svd_driver)."""
+    cfg = ca.linalg.config
+    old = cfg.svd_driver
+    cfg.svd_driver = request.param
+    try:
+        yield request.param
+    finally:
+        cfg.svd_driver = old
+
+
+def check_svd(got, a, dtype, full):
+    u, s, vh = got
+    shape = a.shape
+    wu, ws, wvh = np.linalg.svd(wide(a), full_matrices=full)
+    assert u.shape == wu.shape and s.shape == ws.shape and vh.shape == wvh.shape
+    assert u.dtype == np.dtype(dtype) and vh.dtype == np.dtype(dtype)
+    assert s.dtype == np.zeros(0, dtype).real.dtype
+    close(s, ws, dtype, scale=shape[-1])
+    u, s, vh = wide(host(u)), wide(host(s)), wide(host(vh))
+    assert (np.diff(s, axis=-1) <= 0).all()  # descending
+    k = s.shape[-1]
+    close((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], a, dtype, scale=shape[-1])
+    close(mH(u) @ u, np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2),
+          dtype, scale=shape[-1])
+    close(vh @ mH(vh),
+          np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-2] + (vh.shape[-2],) * 2),
+          dtype, scale=shape[-1])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SVD_SHAPES + [(130, 70), (70, 130)])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_drivers(ldev, svd_driver, dtype, shape, full):
+    a = rand(shape, dtype, seed=2)
+    check_svd(ca.linalg.svd(dev(a, ldev), full_matrices=full), a, dtype, full)
+
+
+@pytest.mark.parametrize("shape", [(40, 30), (30, 40), (2, 25, 25)])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_svd_rank_deficient(ldev, svd_driver, dtype, shape):
+    # rank 3: repeated zero singular values, vectors still orthonormal
+    x = rand(shape[:-1] + (3,), dtype, 1)
+    y = rand(shape[:-2] + (3, shape[-1]), dtype, 2)
+    a = (x @ y).astype(dtype)
+    check_svd(ca.linalg.svd(dev(a, ldev), full_matrices=False), a, dtype, False)
+
+
+def test_svd_jacobi_falls_back_to_gesvd():
+    if linalg_standin is None:
+        pytest.skip("SciPy's LAPACK is the stand-in")
+    old = _linalg_factor._set_solver_standin(linalg_standin.standin)
+    a = rand((2, 7, 5), np.float64)
+    try:
+        linalg_standin.gesvdj_fails = True
+        for shape in [(2, 7, 5), (2, 5, 7)]:
+            a = rand(shape, np.float64)
+            del linalg_standin.calls[:]
+            check_svd(ca.linalg.svd(dev(a, "cpu"), full_matrices=False), a, np.float64,
+                      False)
+            assert linalg_standin.calls == ["GESVDJ", "GESVD"]
+            # without the info check: gesvdj's results, no fallback
+            del linalg_standin.calls[:]
+            with ca.linalg.errors_checked(False):
+                ca.linalg.svd(dev(a, "cpu"))
+            assert linalg_standin.calls == ["GESVDJ"]
+        linalg_standin.gesvdj_fails = False
+        del linalg_standin.calls[:]
+        ca.linalg.svd(dev(a, "cpu"))
+        ca.linalg.svd(dev(a, "cpu"), compute_uv=False)
+        assert linalg_standin.calls == ["GESVDJ", "GESVD"]
+    finally:
+        linalg_standin.gesvdj_fails = False
+        _linalg_factor._set_solver_standin(old)
+
+
+def test_svd_driver_checked(ldev):
+    if ldev == "cpu" and _linalg_factor._standin is None:
+        pytest.skip("the cpu device is NumPy's")
+    cfg = ca.linalg.config
+    old = cfg.svd_driver
+    cfg.svd_driver = "magma"
+    try:
+        with pytest.raises(ValueError, match="svd_driver"):
+            ca.linalg.svd(dev(np.eye(3), ldev))
+    finally:
+        cfg.svd_driver = old
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("shape", SVD_SHAPES)
 @pytest.mark.parametrize("full", [True, False])
@@ -558,7 +649,7 @@ def test_eig_real_and_complex_results(ldev):
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
 @pytest.mark.parametrize("ashape,bshape", [((6, 3), (6,)), ((6, 3), (6, 2)), ((3, 6), (3,)),
                                            ((4, 4), (4, 2))])
-def test_lstsq(ldev, dtype, ashape, bshape):
+def test_lstsq(ldev, svd_driver, dtype, ashape, bshape):
     a = rand(ashape, dtype)
     b = rand(bshape, dtype, 1)
     x, res, rank, s = ca.linalg.lstsq(dev(a, ldev), dev(b, ldev))
@@ -570,7 +661,7 @@ def test_lstsq(ldev, dtype, ashape, bshape):
     close(s, ws, dtype)
 
 
-def test_lstsq_rank_deficient(ldev):
+def test_lstsq_rank_deficient(ldev, svd_driver):
     a = rand((6, 4), np.float64)
     a[:, 3] = a[:, 0] + a[:, 1]
     b = rand((6,), np.float64, 2)
@@ -585,7 +676,7 @@ def test_lstsq_rank_deficient(ldev):
 
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
-def test_pinv(ldev, dtype, shape):
+def test_pinv(ldev, svd_driver, dtype, shape):
     a = rand(shape, dtype)
     got = ca.linalg.pinv(dev(a, ldev))
     assert got.dtype == np.dtype(dtype)

@@ -77,6 +77,12 @@ class _Config(_threading.local):
     itself, column-major) and runs getrs without a transpose (op N), as CuPy
     and PyTorch; False factors a plain copy (a's transposes) and runs getrs
     with op T.
+
+    svd_driver (default "gesvdj"): svd with compute_uv=True (and lstsq, pinv)
+    runs cuSOLVER's Jacobi SVD (?gesvdj, as PyTorch), falling back to the QR
+    iteration (Xgesvd) for a stack in which a matrix did not converge (that
+    takes the info check: with check_errors False no fallback happens);
+    "gesvd" runs Xgesvd always. Singular values alone always take Xgesvd.
     """
 
     def __init__(self):
@@ -84,6 +90,7 @@ class _Config(_threading.local):
         self.batched_max_n = 32
         self.cholesky_lower_min_n = 512
         self.solve_colmajor = True
+        self.svd_driver = "gesvdj"
 
 
 config = _Config()
@@ -104,7 +111,7 @@ def errors_checked(check=True):
 # Operation numbers of csrc/launch.h (CA_SOLVER_*).
 _GETRF, _GETRS, _POTRF, _GEQRF, _ORGQR, _SYEVD, _SYEV_BATCHED = 0, 1, 2, 3, 4, 5, 6
 _GESVD, _GEEV, _POTRF_BATCHED, _GETRF_BATCHED, _GETRI_BATCHED = 7, 8, 9, 10, 11
-_GETRS_BATCHED = 12
+_GETRS_BATCHED, _GESVDJ = 12, 13
 
 
 # Test switch: a host stand-in for cuSOLVER (tests/linalg_standin.py, LAPACK's
@@ -659,7 +666,50 @@ def eigvals(a):
 
 # ------------------------------------------------------------ SVD ----
 
+def _svd_jacobi(a, full_matrices):
+    """gesvdj on the tall one of a and its transpose: (U, S, Vh), or None
+    when a matrix did not converge (checked unless config.check_errors is
+    False)."""
+    t = _ctype(a)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    bshape = a.shape[:-2]
+    cplx = t.kind == "c"
+    s = _ca.empty(bshape + (k,), dtype=_real(t), device=a.device)
+    info = _info(bshape, a.device)
+    job = "A" if full_matrices else "S"
+    if m <= n:
+        # a^T (n x m) = U' S V'^H gives a = conj(V') S U'^T: U'^T, read
+        # row-major, is the buffer u (Vh); a's U = conj(V') = the transpose
+        # of the buffer v, conjugated.
+        buf = _rowcopy(a, t)
+        ucols = n if full_matrices else m
+        u = _ca.empty(bshape + (ucols, n), dtype=t, device=a.device)
+        v = _ca.empty(bshape + (m, m), dtype=t, device=a.device)
+        _solver(_GESVDJ, buf, n, info, n, m, b=u, ldb=n, c=v, ldc=m, w=s, jobu=job)
+        uu, vh = _mT(_ca.conj(v) if cplx else v), u
+    else:
+        # a (m x n) = U S V^H: U is the transpose of the buffer u; Vh = V^H
+        # is the buffer v (V^T read row-major), conjugated.
+        buf = _colcopy(a, t)
+        ucols = m if full_matrices else n
+        u = _ca.empty(bshape + (ucols, m), dtype=t, device=a.device)
+        v = _ca.empty(bshape + (n, n), dtype=t, device=a.device)
+        _solver(_GESVDJ, buf, m, info, m, n, b=u, ldb=m, c=v, ldc=n, w=s, jobu=job)
+        uu, vh = _mT(u), (_ca.conj(v) if cplx else v)
+    if config.check_errors and bool((info > 0).any()):
+        return None
+    return uu, s, vh
+
+
 def _svd(a, full_matrices, compute_uv):
+    if compute_uv and config.svd_driver == "gesvdj":
+        r = _svd_jacobi(a, full_matrices)
+        if r is not None:
+            return r
+    elif config.svd_driver not in ("gesvdj", "gesvd"):
+        raise ValueError(f"linalg.config.svd_driver is {config.svd_driver!r}: "
+                         "'gesvdj' or 'gesvd'")
     t = _ctype(a)
     m, n = a.shape[-2:]
     k = min(m, n)
@@ -709,9 +759,10 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     Singular value decomposition a = U @ diag(S) @ Vh of a (..., M, N) stack,
     as an SVDResult (numpy.linalg.svd); S alone with compute_uv=False;
     singular values descending. hermitian=True takes a Hermitian a through
-    eigh, as NumPy. On a GPU: cuSOLVER Xgesvd per matrix (QR iteration), on a
-    or its transpose, whichever is tall; then a wait for the info flags unless
-    ``config.check_errors`` is False.
+    eigh, as NumPy. On a GPU, per matrix, on a or its transpose, whichever is
+    tall: with compute_uv cuSOLVER's Jacobi ?gesvdj (``config.svd_driver``),
+    and Xgesvd (QR iteration) where it did not converge; S alone by Xgesvd;
+    then a wait for the info flags unless ``config.check_errors`` is False.
     """
     a = _arr(a)
     _assert_stacked_2d(a)
@@ -749,7 +800,7 @@ def lstsq(a, b, rcond=None):
     (numpy.linalg.lstsq): (x, residuals, rank, s). Singular values at most
     rcond * s.max() count as zero (rcond=None: float64's eps * max(M, N), as
     NumPy; negative: machine precision). On a GPU through svd (cuSOLVER
-    Xgesvd), giving the minimum-norm solution as LAPACK's gelsd; rank is a 0-d
+    gesvdj or Xgesvd), giving the minimum-norm solution as LAPACK's gelsd; rank is a 0-d
     array, and deciding whether residuals are returned (NumPy: only for rank N
     and M > N) reads it back, a wait.
     """
