@@ -23,8 +23,10 @@ NAMES = {v: k for k, v in OPS.items()}
 PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
           np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
 
-# test switch: GESVDJ reports non-convergence (info k + 1) as cuSOLVER would
+# test switches: GESVDJ reports non-convergence (info k + 1) as cuSOLVER
+# would, or leaves a NaN in V with info 0
 gesvdj_fails = False
+gesvdj_nan = False
 
 # every op the stand-in ran, for tests that check the routing, and its
 # `lower` argument
@@ -162,6 +164,8 @@ def _gesvdj(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu):
         fc, sc = _stack(c, batch)
         _mat(fc, i, sc, ldc, n, n if full else k)[...] = np.conj(vt).T
     A[...] = np.nan  # gesvdj destroys A
+    if gesvdj_nan and compute:
+        _mat(fc, i, sc, ldc, n, 1)[...] = np.nan
     if gesvdj_fails:
         return k + 1
     return inf

@@ -512,12 +512,19 @@ def test_svd_jacobi_falls_back_to_gesvd():
                 ca.linalg.svd(dev(a, "cpu"))
             assert linalg_standin.calls == ["GESVDJ"]
         linalg_standin.gesvdj_fails = False
+        linalg_standin.gesvdj_nan = True  # info 0 but a NaN: Xgesvd as well
+        for shape in [(2, 7, 5), (2, 5, 7)]:
+            a = rand(shape, np.float64)
+            del linalg_standin.calls[:]
+            check_svd(ca.linalg.svd(dev(a, "cpu")), a, np.float64, True)
+            assert linalg_standin.calls == ["GESVDJ", "GESVD"]
+        linalg_standin.gesvdj_nan = False
         del linalg_standin.calls[:]
         ca.linalg.svd(dev(a, "cpu"))
         ca.linalg.svd(dev(a, "cpu"), compute_uv=False)
         assert linalg_standin.calls == ["GESVDJ", "GESVD"]
     finally:
-        linalg_standin.gesvdj_fails = False
+        linalg_standin.gesvdj_fails = linalg_standin.gesvdj_nan = False
         _linalg_factor._set_solver_standin(old)
 
 

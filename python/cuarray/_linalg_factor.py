@@ -80,8 +80,9 @@ class _Config(_threading.local):
 
     svd_driver (default "gesvdj"): svd with compute_uv=True (and lstsq, pinv)
     runs cuSOLVER's Jacobi SVD (?gesvdj, as PyTorch), falling back to the QR
-    iteration (Xgesvd) for a stack in which a matrix did not converge (that
-    takes the info check: with check_errors False no fallback happens);
+    iteration (Xgesvd) for a stack in which a matrix did not converge or a
+    result holds NaN (that takes the info check: with check_errors False no
+    fallback happens);
     "gesvd" runs Xgesvd always. Singular values alone always take Xgesvd.
     """
 
@@ -697,7 +698,10 @@ def _svd_jacobi(a, full_matrices):
         v = _ca.empty(bshape + (n, n), dtype=t, device=a.device)
         _solver(_GESVDJ, buf, m, info, m, n, b=u, ldb=m, c=v, ldc=n, w=s, jobu=job)
         uu, vh = _mT(u), (_ca.conj(v) if cplx else v)
-    if config.check_errors and bool((info > 0).any()):
+    # not converged, or NaN where a Jacobi rotation divided by zero (one
+    # readback; a NaN input fails in Xgesvd too, as in NumPy)
+    if config.check_errors and bool((info > 0).any() | _ca.isnan(s).any() |
+                                    _ca.isnan(uu).any() | _ca.isnan(vh).any()):
         return None
     return uu, s, vh
 
