@@ -17,6 +17,7 @@ int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
 int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
                          const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
+int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
 
 #if defined(__GNUC__)
 #define CA_ALWAYS_INLINE __attribute__((always_inline)) inline
@@ -254,4 +255,39 @@ ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value)
     case 16: masked_fill(s, 16, value); return 0;
     default: return CA_KERR_UNSUPPORTED;
     }
+}
+
+/* tril / triu on the host: a walk over (..., row, col) with running coordinates. */
+int
+ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower)
+{
+    const int nd = s->ndim;
+    if (nd < 2 || itemsize <= 0 || itemsize > 16) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    const int64_t n = pass_size(nd, s->shape);
+    int64_t coord[CA_MAX_DIMS] = { 0 };
+    char *d = s->data[0];
+    const char *m = s->data[1];
+
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t diff = coord[nd - 1] - coord[nd - 2];
+        if (lower ? diff <= k : diff >= k) {
+            memcpy(d, m, (size_t)itemsize);
+        }
+        else {
+            memset(d, 0, (size_t)itemsize);
+        }
+        for (int j = nd - 1; j >= 0; j--) {
+            if (++coord[j] < s->shape[j]) {
+                d += s->strides[0][j];
+                m += s->strides[1][j];
+                break;
+            }
+            coord[j] = 0;
+            d -= s->strides[0][j] * (s->shape[j] - 1);
+            m -= s->strides[1][j] * (s->shape[j] - 1);
+        }
+    }
+    return 0;
 }
