@@ -572,11 +572,109 @@ is_python_literal(PyObject *obj)
            PyTuple_CheckExact(obj);
 }
 
+/* A list or tuple holding cuarray arrays at some depth ([x, y], [[x], [y]]):
+ * NumPy cannot read those (device memory), so they are stacked here. */
+static int
+seq_holds_arrays(PyObject *obj, int depth)
+{
+    if (depth > CA_MAX_DIMS || !(PyList_CheckExact(obj) || PyTuple_CheckExact(obj))) {
+        return 0;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(obj, i);
+        if (ca_array_check(item) || seq_holds_arrays(item, depth + 1)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* np.array([x, y, ...]) for cuarray items (and nested lists of them): each item
+ * converted, same shapes, copied into one new array on the items' device. */
+static CaArray *
+stack_sequence(PyObject *obj, int device)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+    CaArray **items = PyMem_Calloc((size_t)(n ? n : 1), sizeof(CaArray *));
+    CaArray *out = NULL;
+    int fill_device = device;
+    if (items == NULL) {
+        return (CaArray *)PyErr_NoMemory();
+    }
+    int dt = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* arrays stay where they are (no silent transfer); scalars and plain
+         * lists go to the device asked for, else the first item's */
+        PyObject *o = PySequence_Fast_GET_ITEM(obj, i);
+        int dev = ca_array_check(o) || seq_holds_arrays(o, 1) ? device : fill_device;
+        items[i] = ca_asarray(o, -1, dev, -1, 'K', -1);
+        if (items[i] == NULL) {
+            goto done;
+        }
+        CaArray *x = items[i], *f = items[0];
+        if (fill_device == CA_DEVICE_AUTO) {
+            fill_device = f->device;
+        }
+        if (x->device != f->device) {
+            PyErr_SetString(
+                PyExc_ValueError,
+                "array: the arrays of the sequence are on different devices");
+            goto done;
+        }
+        if (!ca_same_shape(CA_NDIM(x), CA_SHAPE(x), CA_NDIM(f), CA_SHAPE(f))) {
+            PyErr_SetString(PyExc_ValueError,
+                            "setting an array element with a sequence: the requested "
+                            "array has an inhomogeneous shape");
+            goto done;
+        }
+        if ((dt = i ? ca_promote(dt, x->dtype) : x->dtype) < 0) {
+            goto done;
+        }
+    }
+    int nd = n ? CA_NDIM(items[0]) + 1 : 1;
+    if (nd > CA_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "arrays may have at most %d dimensions",
+                     CA_MAX_DIMS);
+        goto done;
+    }
+    Py_ssize_t shape[CA_MAX_DIMS];
+    shape[0] = n;
+    for (int d = 1; d < nd; d++) {
+        shape[d] = CA_SHAPE(items[0])[d - 1];
+    }
+    out = ca_array_empty(dt, nd, shape, 0, items[0]->device, items[0]->kind);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        CaArray *row = ca_array_restride(out, nd - 1, shape + 1, CA_STRIDES(out) + 1,
+                                         out->data + i * CA_STRIDES(out)[0]);
+        int rc = row == NULL ? -1 : ca_assign(row, items[i]);
+        Py_XDECREF(row);
+        if (rc < 0) {
+            Py_CLEAR(out);
+        }
+    }
+done:
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(items[i]);
+    }
+    PyMem_Free(items);
+    return out;
+}
+
 CaArray *
 ca_asarray(PyObject *obj, int dtype, int device, int copy, char order, int kind)
 {
     if (ca_array_check(obj)) {
         return from_array((CaArray *)obj, dtype, device, copy, order, kind);
+    }
+    if (seq_holds_arrays(obj, 0)) {
+        if (copy == 0) {
+            return (CaArray *)copy_error();
+        }
+        CaArray *s = stack_sequence(obj, device);
+        CaArray *r = s == NULL ? NULL : from_array(s, dtype, device, -1, order, kind);
+        Py_XDECREF(s);
+        return r;
     }
     if (!PyArray_Check(obj) && !is_python_literal(obj)) {
         int found = 0;

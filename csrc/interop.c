@@ -1991,6 +1991,21 @@ ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
         *found = 1;
         return import_capsule(obj, device, copy, -1);
     }
+    if (PyArray_CheckExact(obj)) {
+        /* A NumPy array is on the CPU (its __dlpack_device__ is always
+         * (kDLCPU, 0)): its own __dlpack__, called without the bound method
+         * and the device query (most of a host import's few hundred ns). */
+        PyObject *args[2] = { obj, max_version_obj };
+        *found = 1;
+        cap = PyObject_VectorcallMethod(ca_st->str_dlpack, args, 1, kw_maxver);
+        if (cap == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear(); /* a NumPy without max_version= */
+            cap = PyObject_VectorcallMethod(ca_st->str_dlpack, args, 1, NULL);
+        }
+        res = cap != NULL ? import_capsule(cap, device, copy, -1) : NULL;
+        Py_XDECREF(cap);
+        return res;
+    }
     if (torch_fast.state == 0 && strcmp(Py_TYPE(obj)->tp_name, "Tensor") == 0) {
         torch_lookup();
     }

@@ -704,31 +704,27 @@ load_numpy_funcs(void)
 
 
 /* C = np.matmul(A, B) on the cpu device, written into C (whose shape the
- * caller has made NumPy's result shape). */
+ * caller has made NumPy's result shape): out passed positionally, as a ufunc
+ * takes it, through vectorcall (no argument tuple or keyword dict). */
 static int
 numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
 {
-    PyObject *va = NULL, *vb = NULL, *vc = NULL, *args = NULL, *kw = NULL, *r = NULL;
+    PyObject *v[3] = { NULL, NULL, NULL }, *r = NULL;
     int rc = -1;
     if (load_numpy_funcs() < 0) {
         return -1;
     }
-    if ((va = ca_cpu_numpy_view(A)) == NULL || (vb = ca_cpu_numpy_view(B)) == NULL ||
-        (vc = ca_cpu_numpy_view(C)) == NULL) {
+    if ((v[0] = ca_cpu_numpy_view(A)) == NULL ||
+        (v[1] = ca_cpu_numpy_view(B)) == NULL ||
+        (v[2] = ca_cpu_numpy_view(C)) == NULL) {
         goto error;
     }
-    if ((args = PyTuple_Pack(2, va, vb)) == NULL || (kw = PyDict_New()) == NULL ||
-        PyDict_SetItemString(kw, "out", vc) < 0) {
-        goto error;
-    }
-    r = PyObject_Call(np_matmul, args, kw);
+    r = PyObject_Vectorcall(np_matmul, v, 3, NULL);
     rc = r == NULL ? -1 : 0;
 error:
-    Py_XDECREF(va);
-    Py_XDECREF(vb);
-    Py_XDECREF(vc);
-    Py_XDECREF(args);
-    Py_XDECREF(kw);
+    Py_XDECREF(v[0]);
+    Py_XDECREF(v[1]);
+    Py_XDECREF(v[2]);
     Py_XDECREF(r);
     return rc;
 }

@@ -5,11 +5,15 @@
  * pointers. Every entry point takes the pool's mutex; the mutex is dropped
  * around every upstream call that may block (see pool.h for why).
  */
+#define _DEFAULT_SOURCE /* posix_memalign, madvise's MADV_HUGEPAGE */
 #include "pool.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define NBINS        ((int)(CA_POOL_SMALL_SEGMENT / CA_POOL_ALIGN)) /* 4096: 512 B .. 2 MiB */
 #define NWORDS       (NBINS / 64) /* 64 bitmap words */
@@ -909,10 +913,27 @@ done:
 /* The malloc upstream                                                      */
 /* ======================================================================== */
 
+#define HUGE_MIN   ((size_t)4 << 20) /* host blocks this big get huge pages */
+#define HUGE_ALIGN ((size_t)2 << 20)
+
 static int
 malloc_alloc(void *ctx, size_t size, char **ptr)
 {
     (void)ctx;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* As NumPy does for its large buffers: ask for transparent huge pages
+     * (where the system's setting is "madvise"), 2 MiB aligned so they line
+     * up: fewer page faults, and fewer TLB misses for random gathers. */
+    if (size >= HUGE_MIN) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE_ALIGN, size) != 0) {
+            return CA_POOL_ENOMEM;
+        }
+        (void)madvise(p, size & ~(size_t)4095, MADV_HUGEPAGE); /* advice only */
+        *ptr = (char *)p;
+        return 0;
+    }
+#endif
     /* size is a multiple of 512, as aligned_alloc requires */
     *ptr = (char *)aligned_alloc(CA_POOL_ALIGN, size);
     return *ptr == NULL ? CA_POOL_ENOMEM : 0;

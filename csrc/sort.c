@@ -12,13 +12,15 @@
  * positions, CUB's storage), asked for first and taken from the pool on the
  * current stream. Sorts are always stable, so kind= only has to be valid.
  *
- * The cpu device sorts with NumPy on zero-copy views (its stable sorts), except
+ * The cpu device sorts with NumPy on zero-copy views, of the kind the call
+ * names (kind=None is NumPy's quicksort, so results are NumPy's own), except
  * for descending order, which NumPy lacks: that, and everything when
  * _sort_host_kernels(True) is set (tests), runs kernels/host_sort.c, which
- * orders the same keys as the GPU does.
+ * orders the same keys as the GPU does (stably).
  *
- * partition and argpartition sort fully (a sorted row is a valid partition for
- * every kth); kth is still checked as NumPy checks it.
+ * partition and argpartition run NumPy's introselect on the cpu device; a GPU
+ * sorts fully (a sorted row is a valid partition for every kth); kth is
+ * checked as NumPy checks it.
  */
 #include "launch.h"
 
@@ -55,7 +57,16 @@ parse_axis(PyObject *o, int ndim, int *axis, int *flat)
     return 0;
 }
 
-/* kind=, stable= and order= as NumPy checks them (every sort here is stable). */
+/* cpu-device bits of sort_run's flags (stripped before ca_run_sort): the call
+ * asked for NumPy's quicksort or heapsort (kind=None or 'q...'/'h...', or
+ * stable=False), which NumPy then runs, so the result is NumPy's own. Without
+ * them the cpu device runs NumPy's stable sort; a GPU always sorts stably. */
+#define SORT_NP_QUICK (1 << 20)
+#define SORT_NP_HEAP  (2 << 20)
+#define SORT_NP_MASK  (3 << 20)
+
+/* kind=, stable= and order= as NumPy checks them: -1 on error, else the
+ * SORT_NP_* bit the call asks for (0: stable; always 0 for select). */
 static int
 check_kind(PyObject *kind, PyObject *stable, PyObject *order, int select)
 {
@@ -65,10 +76,11 @@ check_kind(PyObject *kind, PyObject *stable, PyObject *order, int select)
         return -1;
     }
     if (kind == NULL || kind == Py_None) {
-        if (stable != NULL && stable != Py_None && PyObject_IsTrue(stable) < 0) {
-            return -1;
+        if (stable != NULL && stable != Py_None) {
+            int t = PyObject_IsTrue(stable);
+            return t < 0 ? -1 : (t || select ? 0 : SORT_NP_QUICK);
         }
-        return 0;
+        return select ? 0 : SORT_NP_QUICK;
     }
     if (stable != NULL && stable != Py_None) {
         PyErr_SetString(PyExc_ValueError,
@@ -98,7 +110,7 @@ check_kind(PyObject *kind, PyObject *stable, PyObject *order, int select)
                      kind);
         return -1;
     }
-    return 0;
+    return k[0] == 'q' ? SORT_NP_QUICK : k[0] == 'h' ? SORT_NP_HEAP : 0;
 }
 
 /* descending= (Array API): 0 or CA_SORT_DESCENDING, -1 on error. */
@@ -182,10 +194,15 @@ unrows(CaArray *r, int axis)
     return v;
 }
 
-/* NumPy's stable sort / argsort of the rows of w into vals / idx. */
+/* NumPy's sort / argsort of the rows of w into vals / idx, of the kind the
+ * SORT_NP_* bits of flags name (stable without them). */
 static int
-numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
+numpy_rows(CaArray *w, CaArray *vals, CaArray *idx, int flags)
 {
+    const int np = flags & SORT_NP_MASK;
+    const NPY_SORTKIND kind = np == SORT_NP_QUICK  ? NPY_QUICKSORT
+                              : np == SORT_NP_HEAP ? NPY_HEAPSORT
+                                                   : NPY_STABLESORT;
     PyObject *vw = ca_cpu_numpy_view(w), *vo = NULL, *r = NULL;
     int rc = -1;
     if (vw == NULL) {
@@ -195,13 +212,13 @@ numpy_rows(CaArray *w, CaArray *vals, CaArray *idx)
         vo = ca_cpu_numpy_view(vals);
         if (vo == NULL ||
             PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
-            PyArray_Sort((PyArrayObject *)vo, -1, NPY_STABLESORT) < 0) {
+            PyArray_Sort((PyArrayObject *)vo, -1, kind) < 0) {
             goto finish;
         }
         Py_CLEAR(vo);
     }
     if (idx != NULL) {
-        r = PyArray_ArgSort((PyArrayObject *)vw, -1, NPY_STABLESORT);
+        r = PyArray_ArgSort((PyArrayObject *)vw, -1, kind);
         vo = r != NULL ? ca_cpu_numpy_view(idx) : NULL;
         if (vo == NULL ||
             PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
@@ -213,6 +230,44 @@ finish:
     Py_XDECREF(vw);
     Py_XDECREF(vo);
     Py_XDECREF(r);
+    return rc;
+}
+
+/* NumPy's partition / argpartition (introselect) of the rows of w at kth into
+ * vals / idx, as numpy.partition runs it on each row. */
+static int
+numpy_partition_rows(CaArray *w, PyObject *kth, CaArray *vals, CaArray *idx)
+{
+    PyObject *vw = ca_cpu_numpy_view(w), *vo = NULL, *r = NULL;
+    PyObject *k = PyArray_FromAny(kth, NULL, 0, 1, NPY_ARRAY_DEFAULT, NULL);
+    int rc = -1;
+    if (vw == NULL || k == NULL) {
+        goto finish;
+    }
+    if (vals != NULL) {
+        vo = ca_cpu_numpy_view(vals);
+        if (vo == NULL ||
+            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
+            PyArray_Partition((PyArrayObject *)vo, (PyArrayObject *)k, -1,
+                              NPY_INTROSELECT) < 0) {
+            goto finish;
+        }
+    }
+    else {
+        r = PyArray_ArgPartition((PyArrayObject *)vw, (PyArrayObject *)k, -1,
+                                 NPY_INTROSELECT);
+        vo = r != NULL ? ca_cpu_numpy_view(idx) : NULL;
+        if (vo == NULL ||
+            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
+            goto finish;
+        }
+    }
+    rc = 0;
+finish:
+    Py_XDECREF(vw);
+    Py_XDECREF(vo);
+    Py_XDECREF(r);
+    Py_XDECREF(k);
     return rc;
 }
 
@@ -247,9 +302,12 @@ kernel_rows(CaArray *w, CaArray *vals, CaArray *idx, int flags)
 
 /* Sort `a` along `axis` (flat: the flattened array): *vals gets the sorted
  * values, *idx the int64 positions, each only when its pointer is not NULL.
- * Results are shaped like a (1-D when flat). 0, or -1 with an exception. */
+ * Results are shaped like a (1-D when flat). kth (partition's, checked) lets
+ * the cpu device partition with NumPy instead; other devices sort fully.
+ * 0, or -1 with an exception. */
 static int
-sort_run(CaArray *a, int axis, int flat, int flags, CaArray **vals, CaArray **idx)
+sort_run(CaArray *a, int axis, int flat, int flags, PyObject *kth, CaArray **vals,
+         CaArray **idx)
 {
     CaArray *w = NULL, *v = NULL, *x = NULL;
     if (vals) {
@@ -274,7 +332,10 @@ sort_run(CaArray *a, int axis, int flat, int flags, CaArray **vals, CaArray **id
     if (w->size > 0) {
         int np_path =
             w->device == CA_CPU && !use_host_kernels && !(flags & CA_SORT_DESCENDING);
-        if ((np_path ? numpy_rows(w, v, x) : kernel_rows(w, v, x, flags)) < 0) {
+        int rc = !np_path ? kernel_rows(w, v, x, flags & ~SORT_NP_MASK)
+                 : kth    ? numpy_partition_rows(w, kth, v, x)
+                          : numpy_rows(w, v, x, flags);
+        if (rc < 0) {
             goto error;
         }
     }
@@ -333,8 +394,8 @@ sort_impl(CaArray *a, PyObject *axis, int flags, int want)
     if (parse_axis(axis, CA_NDIM(a), &ax, &flat) < 0) {
         return NULL;
     }
-    if (sort_run(a, ax, flat, flags, want == 1 ? &r : NULL, want == 2 ? &r : NULL) <
-        0) {
+    if (sort_run(a, ax, flat, flags, NULL, want == 1 ? &r : NULL,
+                 want == 2 ? &r : NULL) < 0) {
         return NULL;
     }
     return (PyObject *)r;
@@ -391,7 +452,8 @@ partition_impl(CaArray *a, PyObject *kth, PyObject *axis, int want)
     if (check_kth(kth, n) < 0) {
         return NULL;
     }
-    if (sort_run(a, ax, flat, 0, want == 1 ? &r : NULL, want == 2 ? &r : NULL) < 0) {
+    if (sort_run(a, ax, flat, 0, kth, want == 1 ? &r : NULL, want == 2 ? &r : NULL) <
+        0) {
         return NULL;
     }
     return (PyObject *)r;
@@ -640,11 +702,12 @@ static const char *const names_msearch[] = { "v", "side", "sorter", NULL };
 static PyObject *
 sort_entry(CaArray *a, PyObject **v, int want)
 {
-    int flags;
-    if (check_kind(v[1], v[3], v[2], 0) < 0 || (flags = parse_descending(v[4])) < 0) {
+    int flags, desc;
+    if ((flags = check_kind(v[1], v[3], v[2], 0)) < 0 ||
+        (desc = parse_descending(v[4])) < 0) {
         return NULL;
     }
-    return sort_impl(a, v[0], flags, want);
+    return sort_impl(a, v[0], flags | desc, want);
 }
 
 static PyObject *
@@ -862,7 +925,7 @@ py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     int flags = CA_SORT_KEY_BITS(bits);
-    if (sort_run(a, 0, 1, flags, pos ? NULL : &r, pos ? &r : NULL) < 0) {
+    if (sort_run(a, 0, 1, flags, NULL, pos ? NULL : &r, pos ? &r : NULL) < 0) {
         return NULL;
     }
     return (PyObject *)r;
@@ -889,19 +952,22 @@ py_sort_host_kernels(PyObject *m, PyObject *arg)
     "descending=False)\n--\n\n"                                                        \
     "A sorted copy of a along axis (None: the flattened array), as numpy.sort.\n"      \
     "NaNs sort last, -0.0 equals +0.0, complex numbers sort by (real, imag).\n"        \
-    "Every sort is stable, so kind= is only checked; descending=True (the Array\n"     \
-    "API's) gives the exact reverse order, NaNs first. On a GPU, all rows of the\n"    \
-    "axis are sorted by one CUB segmented sort."
+    "A GPU always sorts stably (kind= is only checked); the cpu device runs\n"         \
+    "NumPy's sort of the kind asked for. descending=True (the Array API's) gives\n"    \
+    "the exact reverse order, NaNs first. On a GPU, all rows of the axis are\n"        \
+    "sorted by one CUB segmented sort."
 #define DOC_ARGSORT                                                                    \
     "argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)\n"   \
-    "--\n\nThe int64 indices that sort a along axis (numpy.argsort), stably."
+    "--\n\nThe int64 indices that sort a along axis (numpy.argsort): stably on a\n"    \
+    "GPU, by NumPy's argsort of the kind asked for on the cpu device."
 #define DOC_PARTITION                                                                  \
     "partition(a, kth, axis=-1, kind='introselect', order=None)\n--\n\n"               \
-    "A partitioned copy of a (numpy.partition). The result is fully sorted along\n"    \
-    "axis, which satisfies every kth."
+    "A partitioned copy of a (numpy.partition). On a GPU the result is fully\n"        \
+    "sorted along axis, which satisfies every kth; the cpu device runs NumPy's."
 #define DOC_ARGPARTITION                                                               \
     "argpartition(a, kth, axis=-1, kind='introselect', order=None)\n--\n\n"            \
-    "Indices that partition a (numpy.argpartition); they fully sort it (stably)."
+    "Indices that partition a (numpy.argpartition); on a GPU they fully sort it\n"     \
+    "(stably), on the cpu device they are NumPy's."
 #define DOC_SEARCHSORTED                                                               \
     "searchsorted(a, v, side='left', sorter=None)\n--\n\n"                             \
     "Insertion points of v into the sorted 1-D a (numpy.searchsorted): int64, "        \

@@ -6,6 +6,7 @@
  * loads and stores, and which stays defined for data that is not aligned (a
  * wrapped NumPy buffer may not be).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -46,42 +47,120 @@ report(int64_t *flag, int axis, int64_t value)
 
 /* ---- take / put -------------------------------------------------------------- */
 
+/* How many elements ahead a random gather/scatter prefetches its target. */
+#define CA_TP_AHEAD 16
+
+/* The byte offset of index value o (wrapped and scaled when the pass has an
+ * extent); *ok = 0 (and the flag set) when it is out of range. */
+static CA_ALWAYS_INLINE int64_t
+tp_offset(const ca_index_pass *p, int64_t o, int *ok, int64_t *flag)
+{
+    if (p->extent < 0) {
+        return o;
+    }
+    int64_t w = o < 0 ? o + p->extent : o;
+    if (w < 0 || w >= p->extent) {
+        report(flag, p->axis, o);
+        *ok = 0;
+    }
+    return w * p->scale;
+}
+
+/* One element: take copies data + o to v (zeros when !ok), put copies the
+ * value (v, or p->value when there are no vals) to data + o. */
+static CA_ALWAYS_INLINE void
+tp_one(const ca_index_pass *p, const int sz, const int put, char *d, char *v, int ok)
+{
+    if (put) {
+        if (ok) {
+            memcpy(d, v != NULL ? (const void *)v : (const void *)p->value, sz);
+        }
+    }
+    else if (ok) {
+        memcpy(v, d, sz);
+    }
+    else {
+        memset(v, 0, sz);
+    }
+}
+
+/* A run of n elements along the innermost dim (strides ds, vs, is). One
+ * index for the whole run (is == 0: rows of m[idx]) is checked once and the
+ * run is copied as one block where it is contiguous; otherwise the loop is
+ * kept tight, so many of a random gather's loads are in flight, and the
+ * target CA_TP_AHEAD elements on is prefetched. The order of the elements is
+ * the pass's, so the last write of a repeated index still wins. */
+static CA_ALWAYS_INLINE void
+tp_run(const ca_index_pass *p, const int sz, const int put, char *d, char *v,
+       const char *ix, int64_t n, int64_t ds, int64_t vs, int64_t is, int64_t *flag)
+{
+    if (ix == NULL || is == 0) {
+        int64_t o = 0;
+        int ok = 1;
+        if (ix != NULL) {
+            memcpy(&o, ix, sizeof o);
+        }
+        int64_t off = tp_offset(p, o, &ok, flag);
+        d = ok ? d + off : d;
+        if (ok && v != NULL && ds == sz && vs == sz) {
+            memcpy(put ? d : v, put ? v : d, (size_t)(n * sz));
+            return;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            tp_one(p, sz, put, ok ? d + j * ds : d, v != NULL ? v + j * vs : NULL, ok);
+        }
+        return;
+    }
+    for (int64_t j = 0; j < n; j++) {
+        int64_t o;
+        int ok = 1;
+        if (j + CA_TP_AHEAD < n) {
+            int64_t q;
+            memcpy(&q, ix + (j + CA_TP_AHEAD) * is, sizeof q);
+            if (p->extent >= 0) {
+                q = (int64_t)((uint64_t)(q < 0 ? q + p->extent : q) *
+                              (uint64_t)p->scale);
+            }
+            /* a prefetch never faults: an out-of-range target is harmless */
+            const void *t =
+                (const void *)((uintptr_t)d + (uintptr_t)q +
+                               (uintptr_t)(j + CA_TP_AHEAD) * (uintptr_t)ds);
+            if (put) {
+                __builtin_prefetch(t, 1);
+            }
+            else {
+                __builtin_prefetch(t, 0);
+            }
+        }
+        memcpy(&o, ix + j * is, sizeof o);
+        int64_t off = tp_offset(p, o, &ok, flag);
+        tp_one(p, sz, put, ok ? d + j * ds + off : d, v != NULL ? v + j * vs : NULL,
+               ok);
+    }
+}
+
 static CA_ALWAYS_INLINE void
 take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
 {
     const int nd = p->ndim;
-    const int64_t n = pass_size(nd, p->shape);
+    if (nd == 0) {
+        tp_run(p, sz, put, p->data, p->vals, (const char *)p->idx, 1, 0, 0, 0, flag);
+        return;
+    }
+    const int in = nd - 1;
+    const int64_t len = p->shape[in];
+    const int64_t ds = p->strides[in];
+    const int64_t vs = p->vals != NULL ? p->vstrides[in] : 0;
+    const int64_t is = p->idx != NULL ? p->istrides[in] : 0;
+    const int64_t runs = pass_size(in, p->shape);
     int64_t coord[CA_MAX_DIMS] = { 0 };
     char *d = p->data;
     char *v = p->vals;
     const char *ix = (const char *)p->idx;
 
-    for (int64_t i = 0; i < n; i++) {
-        int64_t o = 0;
-        if (ix != NULL) {
-            memcpy(&o, ix, sizeof o);
-        }
-        int ok = 1;
-        if (p->extent >= 0) {
-            int64_t w = o < 0 ? o + p->extent : o;
-            if (w < 0 || w >= p->extent) {
-                report(flag, p->axis, o);
-                ok = 0;
-            }
-            o = w * p->scale;
-        }
-        if (put) {
-            if (ok) {
-                memcpy(d + o, v != NULL ? (const void *)v : (const void *)p->value, sz);
-            }
-        }
-        else if (ok) {
-            memcpy(v, d + o, sz);
-        }
-        else {
-            memset(v, 0, sz);
-        }
-        for (int k = nd - 1; k >= 0; k--) {
+    for (int64_t r = 0; r < runs; r++) {
+        tp_run(p, sz, put, d, v, ix, len, ds, vs, is, flag);
+        for (int k = in - 1; k >= 0; k--) {
             if (++coord[k] < p->shape[k]) {
                 d += p->strides[k];
                 if (v != NULL) {
@@ -129,23 +208,33 @@ ca_host_index_put(const ca_index_pass *p, int itemsize, int64_t *flag)
     return take_put_dispatch(p, itemsize, 1, flag);
 }
 
-int
-ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
+/* One run of ca_host_index_offsets along the innermost dim. A check alone
+ * (no vals) first scans the run without branches; only a run that holds an
+ * out-of-range value is walked again to report the first one. */
+static void
+offsets_run(const ca_index_pass *p, int accumulate, char *v, const char *ix, int64_t n,
+            int64_t vs, int64_t is, int64_t *flag)
 {
-    const int nd = p->ndim;
-    const int64_t n = pass_size(nd, p->shape);
-    int64_t coord[CA_MAX_DIMS] = { 0 };
-    char *v = p->vals;
-    const char *ix = (const char *)p->idx;
-
-    for (int64_t i = 0; i < n; i++) {
+    const int64_t ext = p->extent;
+    if (v == NULL && ix != NULL && ext >= 0) {
+        uint64_t bad = 0;
+        for (int64_t j = 0; j < n; j++) {
+            int64_t o;
+            memcpy(&o, ix + j * is, sizeof o);
+            bad |= (uint64_t)(o < 0 ? o + ext : o) >= (uint64_t)ext;
+        }
+        if (!bad) {
+            return;
+        }
+    }
+    for (int64_t j = 0; j < n; j++) {
         int64_t o = 0;
         if (ix != NULL) {
-            memcpy(&o, ix, sizeof o);
+            memcpy(&o, ix + j * is, sizeof o);
         }
-        if (p->extent >= 0) {
-            int64_t w = o < 0 ? o + p->extent : o;
-            if (w < 0 || w >= p->extent) {
+        if (ext >= 0) {
+            int64_t w = o < 0 ? o + ext : o;
+            if (w < 0 || w >= ext) {
                 report(flag, p->axis, o);
                 w = 0;
             }
@@ -154,12 +243,33 @@ ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
         if (v != NULL) {
             int64_t cur = 0;
             if (accumulate) {
-                memcpy(&cur, v, sizeof cur);
+                memcpy(&cur, v + j * vs, sizeof cur);
             }
             cur += o;
-            memcpy(v, &cur, sizeof cur);
+            memcpy(v + j * vs, &cur, sizeof cur);
         }
-        for (int k = nd - 1; k >= 0; k--) {
+    }
+}
+
+int
+ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
+{
+    const int nd = p->ndim;
+    char *v = p->vals;
+    const char *ix = (const char *)p->idx;
+    if (nd == 0) {
+        offsets_run(p, accumulate, v, ix, 1, 0, 0, flag);
+        return 0;
+    }
+    const int in = nd - 1;
+    const int64_t runs = pass_size(in, p->shape);
+    const int64_t vs = v != NULL ? p->vstrides[in] : 0;
+    const int64_t is = ix != NULL ? p->istrides[in] : 0;
+    int64_t coord[CA_MAX_DIMS] = { 0 };
+
+    for (int64_t r = 0; r < runs; r++) {
+        offsets_run(p, accumulate, v, ix, p->shape[in], vs, is, flag);
+        for (int k = in - 1; k >= 0; k--) {
             if (++coord[k] < p->shape[k]) {
                 if (v != NULL) {
                     v += p->vstrides[k];
@@ -201,12 +311,38 @@ ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *sh
     int64_t coord[CA_MAX_DIMS] = { 0 };
     int64_t off = 0;
     int64_t j = 0;
-
-    for (int64_t i = 0; i < n; i++) {
-        if (mask[i]) {
-            out[j++] = off;
+    if (ndim == 0) {
+        if (n > 0 && mask[0]) {
+            out[0] = 0;
         }
-        for (int k = ndim - 1; k >= 0; k--) {
+        return 0;
+    }
+    /* runs along the innermost dim, without branches on the mask: every
+     * offset is written and kept only where the mask is true (out has room
+     * for one past the last true element's slot until the final run's end,
+     * so the last stores are guarded by the count) */
+    const int in = ndim - 1;
+    const int64_t len = shape[in], st = strides[in];
+    for (int64_t i = 0; i < n; i += len) {
+        const uint8_t *m = mask + i;
+        int64_t t = 0;
+        for (int64_t e = 0; e < len; e++) {
+            t += m[e] != 0;
+        }
+        if (t == len) {
+            for (int64_t e = 0; e < len; e++) {
+                out[j + e] = off + e * st;
+            }
+        }
+        else if (t > 0) {
+            int64_t k = j;
+            for (int64_t e = 0; e < len && k < j + t; e++) {
+                out[k] = off + e * st;
+                k += m[e] != 0;
+            }
+        }
+        j += t;
+        for (int k = in - 1; k >= 0; k--) {
             if (++coord[k] < shape[k]) {
                 off += strides[k];
                 break;
@@ -218,20 +354,58 @@ ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *sh
     return 0;
 }
 
+/* One run of masked_fill: where m (stride ms) is true, d (stride ds) gets the
+ * value. Contiguous runs of 1-8 byte elements are selected without branches
+ * (each element is read and written back, or replaced). */
+#define CA_MF_SELECT(T)                                                                \
+    do {                                                                               \
+        T val, cur;                                                                    \
+        memcpy(&val, value, sizeof val);                                               \
+        for (int64_t e = 0; e < n; e++) {                                              \
+            memcpy(&cur, d + e * (int64_t)sizeof(T), sizeof cur);                      \
+            cur = m[e * ms] ? val : cur;                                               \
+            memcpy(d + e * (int64_t)sizeof(T), &cur, sizeof cur);                      \
+        }                                                                              \
+    } while (0)
+
+static CA_ALWAYS_INLINE void
+masked_fill_run(const int sz, char *d, const char *m, int64_t n, int64_t ds, int64_t ms,
+                const void *value)
+{
+    if (ds == sz && ms == 1) {
+        switch (sz) {
+        case 1: CA_MF_SELECT(uint8_t); return;
+        case 2: CA_MF_SELECT(uint16_t); return;
+        case 4: CA_MF_SELECT(uint32_t); return;
+        case 8: CA_MF_SELECT(uint64_t); return;
+        default: break;
+        }
+    }
+    for (int64_t e = 0; e < n; e++) {
+        if (m[e * ms]) {
+            memcpy(d + e * ds, value, sz);
+        }
+    }
+}
+
 static CA_ALWAYS_INLINE void
 masked_fill(const ca_strided *s, const int sz, const void *value)
 {
     const int nd = s->ndim;
-    const int64_t n = pass_size(nd, s->shape);
+    if (nd == 0) {
+        masked_fill_run(sz, s->data[0], s->data[1], 1, sz, 1, value);
+        return;
+    }
+    const int in = nd - 1;
+    const int64_t runs = pass_size(in, s->shape);
     int64_t coord[CA_MAX_DIMS] = { 0 };
     char *d = s->data[0];
     const char *m = s->data[1];
 
-    for (int64_t i = 0; i < n; i++) {
-        if (*m) {
-            memcpy(d, value, sz);
-        }
-        for (int k = nd - 1; k >= 0; k--) {
+    for (int64_t r = 0; r < runs; r++) {
+        masked_fill_run(sz, d, m, s->shape[in], s->strides[0][in], s->strides[1][in],
+                        value);
+        for (int k = in - 1; k >= 0; k--) {
             if (++coord[k] < s->shape[k]) {
                 d += s->strides[0][k];
                 m += s->strides[1][k];
@@ -257,7 +431,29 @@ ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value)
     }
 }
 
-/* tril / triu on the host: a walk over (..., row, col) with running coordinates. */
+/* tril / triu on the host, a row at a time: the kept columns of a row are one
+ * range, [0, c) for tril or [c, N) for triu, copied (memcpy when both rows are
+ * dense) and the rest zeroed; the stack and row coordinates run as counters. */
+static void
+tri_row(char *d, const char *m, int64_t ncol, int64_t sd, int64_t sm, int sz,
+        int64_t lo, int64_t hi)
+{
+    if (sd == sz && sm == sz) {
+        memset(d, 0, (size_t)(lo * sz));
+        memcpy(d + lo * sz, m + lo * sz, (size_t)((hi - lo) * sz));
+        memset(d + hi * sz, 0, (size_t)((ncol - hi) * sz));
+        return;
+    }
+    for (int64_t c = 0; c < ncol; c++) {
+        if (c >= lo && c < hi) {
+            memcpy(d + c * sd, m + c * sm, (size_t)sz);
+        }
+        else {
+            memset(d + c * sd, 0, (size_t)sz);
+        }
+    }
+}
+
 int
 ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower)
 {
@@ -265,20 +461,22 @@ ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower)
     if (nd < 2 || itemsize <= 0 || itemsize > 16) {
         return CA_KERR_UNSUPPORTED;
     }
-    const int64_t n = pass_size(nd, s->shape);
+    const int64_t ncol = s->shape[nd - 1];
+    const int64_t nrows = pass_size(nd - 1, s->shape);
     int64_t coord[CA_MAX_DIMS] = { 0 };
     char *d = s->data[0];
     const char *m = s->data[1];
 
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t diff = coord[nd - 1] - coord[nd - 2];
-        if (lower ? diff <= k : diff >= k) {
-            memcpy(d, m, (size_t)itemsize);
-        }
-        else {
-            memset(d, 0, (size_t)itemsize);
-        }
-        for (int j = nd - 1; j >= 0; j--) {
+    for (int64_t i = 0; i < nrows; i++) {
+        /* lower keeps col - row <= k, upper col - row >= k (k is clamped to
+         * [-rows, cols] by the caller, so these sums do not overflow) */
+        const int64_t row = coord[nd - 2];
+        int64_t lo = lower ? 0 : row + k, hi = lower ? row + k + 1 : ncol;
+        lo = lo < 0 ? 0 : (lo > ncol ? ncol : lo);
+        hi = hi < lo ? lo : (hi > ncol ? ncol : hi);
+        tri_row(d, m, ncol, s->strides[0][nd - 1], s->strides[1][nd - 1], itemsize, lo,
+                hi);
+        for (int j = nd - 2; j >= 0; j--) {
             if (++coord[j] < s->shape[j]) {
                 d += s->strides[0][j];
                 m += s->strides[1][j];

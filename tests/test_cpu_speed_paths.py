@@ -431,3 +431,307 @@ def test_host_threads_setting(host_threads):
     assert host_threads(0) >= 1  # back to the default
     with pytest.raises(ValueError):
         host_threads(-1)
+
+
+# ---- NumPy's sort, partition and median on zero-copy views (the cpu device) ----
+# The cpu device runs NumPy's own routine of the kind asked for, so results are
+# NumPy's bit for bit (NaN payloads and the order of -0.0/+0.0 included).
+
+ALL_DT = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+          np.int64, np.uint64, np.float16, np.float32, np.float64, np.complex64,
+          np.complex128]
+KINDS = [None, "quicksort", "heapsort", "mergesort", "stable"]
+
+
+def sort_data(shape, dtype, seed=5):
+    """Random data with many ties; floats with NaNs of both signs, ±0, ±inf."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        v = rng.integers(max(info.min, -50), min(info.max, 50), size=shape,
+                         endpoint=True).astype(dt)
+        if v.size > 3:
+            v.flat[:2] = [info.min, info.max]
+        return v
+    if dt.kind == "f":
+        v = (rng.integers(-40, 40, size=shape) / 8.0).astype(dt)
+        specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0], dt)
+        pick = rng.random(shape) < 0.2
+        v[pick] = rng.choice(specials, size=int(pick.sum()))
+        return v
+    part = np.float32 if dt == np.complex64 else np.float64
+    out = np.empty(shape, dt)
+    out.real = sort_data(shape, part, seed)
+    out.imag = sort_data(shape, part, seed + 1)
+    return out
+
+
+def bits(x):
+    """The exact bytes of x (NaN payloads and zero signs show)."""
+    x = np.ascontiguousarray(x)
+    return x.view(np.uint8) if x.dtype != np.bool_ else x
+
+
+def same_bits(got, want):
+    got = got.get()
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(bits(got), bits(want))
+
+
+@pytest.mark.parametrize("dtype", ALL_DT)
+@pytest.mark.parametrize("kind", KINDS)
+def test_numpy_sort_kinds_1d(dtype, kind):
+    for n in (0, 1, 2, 17, 300, 5000):
+        a = sort_data((n,), dtype, seed=n)
+        x = ca.asarray(a, device="cpu")
+        same_bits(ca.sort(x, kind=kind), np.sort(a, kind=kind))
+        same_bits(ca.argsort(x, kind=kind), np.argsort(a, kind=kind))
+        y = x.copy()
+        y.sort(kind=kind)
+        b = a.copy()
+        b.sort(kind=kind)
+        same_bits(y, b)
+        same_bits(x.argsort(kind=kind), a.argsort(kind=kind))
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float16, np.float32,
+                                   np.float64, np.complex64])
+@pytest.mark.parametrize("kind", KINDS)
+def test_numpy_sort_axes_and_layouts(dtype, kind):
+    a = sort_data((6, 40, 33), dtype)
+    x = ca.asarray(a, device="cpu")
+    views = [(a, x), (a[:, ::-1, ::2], x[:, ::-1, ::2]), (a.transpose(2, 0, 1),
+             x.transpose(2, 0, 1)), (a[::-2, 3:], x[::-2, 3:])]
+    for av, xv in views:
+        for axis in (None, 0, 1, 2, -1):
+            same_bits(ca.sort(xv, axis=axis, kind=kind), np.sort(av, axis=axis, kind=kind))
+            same_bits(ca.argsort(xv, axis=axis, kind=kind),
+                      np.argsort(av, axis=axis, kind=kind))
+
+
+def test_numpy_sort_rows_and_stable_flag():
+    a = sort_data((4096, 256), np.float32)
+    x = ca.asarray(a, device="cpu")
+    same_bits(ca.sort(x, axis=-1), np.sort(a, axis=-1))
+    same_bits(ca.argsort(x, axis=0), np.argsort(a, axis=0))
+    for stable in (True, False):
+        same_bits(ca.sort(x, stable=stable), np.sort(a, stable=stable))
+        same_bits(ca.argsort(x, axis=0, stable=stable), np.argsort(a, axis=0, stable=stable))
+    # stable: ties keep their input order
+    t = np.random.default_rng(1).integers(0, 3, size=20000).astype(np.float64)
+    i = ca.argsort(ca.asarray(t, device="cpu"), kind="stable").get()
+    assert all((np.diff(i[t[i] == v]) > 0).all() for v in (0, 1, 2))
+    # descending stays on the host kernels (NumPy has none): stable reverse order
+    d = ca.argsort(ca.asarray(t, device="cpu"), descending=True).get()
+    assert (np.diff(t[d]) <= 0).all()
+    assert all((np.diff(d[t[d] == v]) > 0).all() for v in (0, 1, 2))
+
+
+@pytest.mark.parametrize("dtype", ALL_DT)
+def test_numpy_partition(dtype):
+    a = sort_data((7, 301), dtype)
+    x = ca.asarray(a, device="cpu")
+    for kth in (0, 5, -1, 150, [3, 100, -20], (0, 300)):
+        for axis in (-1, None):
+            same_bits(ca.partition(x, kth, axis=axis), np.partition(a, kth, axis=axis))
+            same_bits(ca.argpartition(x, kth, axis=axis), np.argpartition(a, kth, axis=axis))
+    same_bits(ca.partition(x, 3, axis=0), np.partition(a, 3, axis=0))
+    same_bits(ca.argpartition(x[:, ::-3], 2, axis=0), np.argpartition(a[:, ::-3], 2, axis=0))
+    y = x.copy()
+    y.partition([1, 4], axis=0)
+    b = a.copy()
+    b.partition([1, 4], axis=0)
+    same_bits(y, b)
+    same_bits(x.argpartition(10), a.argpartition(10))
+    with pytest.raises(ValueError):
+        ca.partition(x, 301)
+    with pytest.raises(TypeError):
+        ca.partition(x, 1.5)
+
+
+@pytest.mark.parametrize("dtype", ALL_DT)
+def test_numpy_median(dtype):
+    a = sort_data((5, 6, 7), dtype)
+    x = ca.asarray(a, device="cpu")
+    for axis in (None, 0, 1, -1, (0, 2), (0, 1, 2)):
+        for keepdims in (False, True):
+            with np.errstate(all="ignore"):
+                want = np.median(a, axis=axis, keepdims=keepdims)
+            got = ca.median(x, axis=axis, keepdims=keepdims)
+            assert isinstance(got, ca.ndarray) and got.device == x.device
+            same_bits(got, np.asarray(want))
+    with np.errstate(all="ignore"):
+        want = np.median(a[::-1, :, ::2], axis=1)
+    same_bits(ca.median(x[::-1, :, ::2], axis=1), want)
+    out = ca.empty(want.shape, dtype=want.dtype, device="cpu")
+    assert ca.median(x[::-1, :, ::2], axis=1, out=out) is out
+    same_bits(out, want)
+
+
+def test_numpy_median_edges():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for v in ([np.inf, -np.inf], [np.nan, 1.0], [-0.0, 0.0], [0.0, -0.0, -0.0], [1.0],
+                  [np.inf, np.inf], [3, 1, 2, 2]):
+            a = np.array(v)
+            with np.errstate(all="ignore"):
+                want = np.median(a)
+            same_bits(ca.median(ca.asarray(a, device="cpu")), np.asarray(want))
+        # empty: NaN without a warning (unchanged)
+        r = ca.median(ca.asarray(np.zeros((0, 3)), device="cpu"), axis=0)
+        assert r.shape == (3,) and np.isnan(r.get()).all()
+    big = np.random.default_rng(2).random(1 << 20, dtype=np.float32)
+    same_bits(ca.median(ca.asarray(big, device="cpu")), np.asarray(np.median(big)))
+
+
+# ---- gather / scatter / mask host loops: innermost runs, row blocks, prefetch ----
+
+IDX_DT = [np.bool_, np.int8, np.float16, np.float32, np.float64, np.complex128]
+
+
+def idx_data(shape, dtype, seed=3):
+    from conftest import random_array
+    return random_array(shape, dtype, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("dtype", IDX_DT)
+def test_gather_runs_and_rows(device, dtype):
+    rng = np.random.default_rng(4)
+    a = idx_data((300, 70), dtype)
+    x = ca.asarray(a, device=device)
+    i = rng.integers(-300, 300, size=517)
+    ci = ca.asarray(i, device=device)
+    np.testing.assert_array_equal(x[ci].get(), a[i])                 # rows, contiguous
+    np.testing.assert_array_equal(x[:, ::-2][ci].get(), a[:, ::-2][i])  # rows, strided
+    np.testing.assert_array_equal(x[:, ci[:40] % 70].get(), a[:, i[:40] % 70])
+    i2 = rng.integers(0, 70, size=(9, 11))
+    np.testing.assert_array_equal(x[ci[:9, None] % 300, ca.asarray(i2, device=device)].get(),
+                                  a[i[:9, None] % 300, i2])
+    flat = a.reshape(-1)
+    j = rng.integers(-flat.size, flat.size, size=5000)               # past the prefetch
+    np.testing.assert_array_equal(x.reshape(-1)[ca.asarray(j, device=device)].get(), flat[j])
+    np.testing.assert_array_equal(x.reshape(-1)[ca.asarray(j[::-3], device=device)].get(),
+                                  flat[j[::-3]])
+    np.testing.assert_array_equal(x[ca.asarray(np.array(7), device=device)].get(), a[7])
+    for bad in (300, -301):
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds"):
+            x[ca.asarray(np.array([0, 5, bad, 2]), device=device)]
+
+
+@pytest.mark.parametrize("dtype", IDX_DT)
+def test_scatter_runs_and_rows(device, dtype):
+    rng = np.random.default_rng(5)
+    a = idx_data((200, 33), dtype)
+    v = idx_data((200, 33), dtype, seed=9)
+    perm = rng.permutation(200)
+    x = ca.asarray(a, device=device)
+    x[ca.asarray(perm, device=device)] = ca.asarray(v, device=device)
+    b = a.copy()
+    b[perm] = v
+    np.testing.assert_array_equal(x.get(), b)
+    # rows of a strided view, a broadcast value row, a scalar
+    x[:, ::3][ca.asarray(perm[:50], device=device)] = ca.asarray(v[0, ::3], device=device)
+    b[:, ::3][perm[:50]] = v[0, ::3]
+    np.testing.assert_array_equal(x.get(), b)
+    x[ca.asarray(perm[50:90] - 200, device=device)] = v[1, 0]
+    b[perm[50:90] - 200] = v[1, 0]
+    np.testing.assert_array_equal(x.get(), b)
+    flat = b.reshape(-1)
+    y = x.reshape(-1)
+    j = rng.permutation(flat.size)[:3000]
+    w = idx_data((3000,), dtype, seed=11)
+    y[ca.asarray(j, device=device)] = ca.asarray(w, device=device)
+    flat[j] = w
+    np.testing.assert_array_equal(y.get(), flat)
+    # an out-of-range index anywhere: IndexError, nothing written
+    before = y.get()
+    with pytest.raises(IndexError, match="index 6600 is out of bounds"):
+        y[ca.asarray(np.array([3, 6600, 1]), device=device)] = w[:3]
+    np.testing.assert_array_equal(y.get(), before)
+
+
+def test_scatter_repeats_last_wins_cpu():
+    a = np.zeros(1000, np.float32)
+    i = np.random.default_rng(6).integers(0, 50, size=4000)
+    v = np.arange(4000, dtype=np.float32)
+    x = ca.asarray(a, device="cpu")
+    x[ca.asarray(i, device="cpu")] = ca.asarray(v, device="cpu")
+    a[i] = v
+    np.testing.assert_array_equal(x.get(), a)
+
+
+@pytest.mark.parametrize("dtype", IDX_DT)
+@pytest.mark.parametrize("shape", [(5000,), (37, 41), (3, 1, 64), (6, 7, 9)])
+def test_mask_take_and_fill(device, dtype, shape):
+    rng = np.random.default_rng(7)
+    a = idx_data(shape, dtype)
+    x = ca.asarray(a, device=device)
+    for p in (0.0, 0.5, 0.97, 1.0):
+        m = rng.random(shape) < p
+        if len(shape) > 1:
+            m[0] = True          # a full run
+            m[-1] = False        # an empty one
+        cm = ca.asarray(m, device=device)
+        np.testing.assert_array_equal(x[cm].get(), a[m])
+        y = ca.asarray(a, device=device)
+        fill = idx_data((1,), dtype, seed=13)[0]
+        y[cm] = fill
+        b = a.copy()
+        b[m] = fill
+        np.testing.assert_array_equal(y.get().view(np.uint8), b.view(np.uint8))
+    if len(shape) > 1:
+        m = rng.random(shape) < 0.5
+        xs = x[..., ::-2]
+        ms = m[..., ::-2]
+        np.testing.assert_array_equal(xs[ca.asarray(ms, device=device)].get(), a[..., ::-2][ms])
+        y = ca.asarray(a, device=device)
+        y[..., ::2][ca.asarray(np.ascontiguousarray(m[..., ::2]), device=device)] = 0
+        b = a.copy()
+        b[..., ::2][m[..., ::2]] = 0
+        np.testing.assert_array_equal(y.get(), b)
+        # a mask over the leading axes: rows
+        mr = rng.random(shape[:1]) < 0.5
+        np.testing.assert_array_equal(x[ca.asarray(mr, device=device)].get(), a[mr])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.float16, np.float32, np.complex64])
+def test_tril_triu_layouts(device, dtype):
+    a = sort_data((3, 37, 29), dtype)
+    x = ca.asarray(a, device=device)
+    for av, xv in ((a, x), (a[1], x[1]), (a[1].T, x[1].T), (a[:, ::-2, 3:], x[:, ::-2, 3:]),
+                   (a[0, 0], x[0, 0])):
+        for k in (0, 2, -3, 100, -100):
+            same_bits(ca.tril(xv, k), np.tril(av, k))
+            same_bits(ca.triu(xv, k), np.triu(av, k))
+
+
+def test_from_dlpack_numpy_fast_path():
+    """Exact NumPy arrays skip the device query: same results as the protocol."""
+    for dtype in ALL_DT:
+        a = sort_data((4, 6), dtype)
+        for v in (a, a[:, ::-2], a.T, a[1], a[0, 0, ...], a[:0]):
+            x = ca.from_dlpack(v)
+            assert x.device == ca.asarray(v, device="cpu").device
+            same_bits(x, np.asarray(v))
+            if v.size:
+                assert np.shares_memory(np.asarray(x), v)
+    r = np.arange(5.0)
+    r.flags.writeable = False
+    x = ca.from_dlpack(r)
+    assert not x.flags.writeable
+    with pytest.raises(ValueError):
+        x[0] = 1.0
+    c = ca.from_dlpack(np.arange(5.0), copy=True)
+    assert not np.shares_memory(np.asarray(c), r)
+    with pytest.raises(BufferError):
+        ca.from_dlpack(np.array(["a"]))
+    with pytest.raises(BufferError):
+        ca.from_dlpack(np.arange(3, dtype=">i4"))
+
+    class Sub(np.ndarray):
+        pass
+    s = np.arange(4.0).view(Sub)
+    same_bits(ca.from_dlpack(s), np.arange(4.0))

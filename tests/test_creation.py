@@ -475,3 +475,26 @@ def test_fuzz_creation_args(shape, dtype, order):
             continue
         e = np.empty(shape, dtype=dtype, order=order or "C")
         assert a.shape == e.shape and a.dtype == e.dtype
+
+
+def test_array_of_cuarray_arrays(device):
+    """array/asarray of a list or tuple holding cuarray arrays (CuPy's
+    cupy.array([x, y])): stacked on the arrays' device, NumPy's shapes and
+    promotion; no host round trip, so it works for device memory."""
+    h1, h2 = np.arange(3.0), np.arange(3, 6, dtype=np.int32)
+    a, b = ca.asarray(h1, device=device), ca.asarray(h2, device=device)
+    for got, want in ((ca.array([a, b]), np.array([h1, h2])),
+                      (ca.asarray((a, b)), np.asarray((h1, h2))),
+                      (ca.array([[a], [b]]), np.array([[h1], [h2]])),
+                      (ca.array([a, b], dtype=np.float32), np.array([h1, h2], np.float32)),
+                      (ca.array([a[0], a[2], b[1]]), np.array([h1[0], h1[2], h2[1]])),
+                      (ca.array([a[1], 7.5]), np.array([h1[1], 7.5])),
+                      (np.array([a, b], like=a), np.array([h1, h2])),
+                      (ca.array([a[:0], a[:0]]), np.array([h1[:0], h1[:0]]))):
+        assert isinstance(got, ca.ndarray) and got.device == a.device
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(ValueError):
+        ca.array([a, a[:2]])
+    with pytest.raises(ValueError):
+        ca.array([a, b], copy=False)

@@ -11,7 +11,7 @@ dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 import cuarray.dask  # noqa: E402,F401  (registers cuarray with Dask)
 
-from conftest import DEVICES  # noqa: E402
+from conftest import DEVICES, requires_gpu  # noqa: E402
 
 
 def pair(dev, shape=(12, 10), chunks=(5, 4), seed=0, dtype=np.float64):
@@ -137,4 +137,23 @@ def test_local_cluster_two_processes(dev):
         assert np.isclose(float(got), want, rtol=1e-10)
         y = client.compute(x[::7] * 2).result()
         assert isinstance(y, ca.ndarray)
+        np.testing.assert_array_equal(y.get(), h[::7] * 2)
+
+
+@requires_gpu
+def test_local_cuda_cluster_one_gpu():
+    # dask-cuda's LocalCUDACluster: one worker process per GPU (CUDA_VISIBLE_DEVICES
+    # set per worker), cuarray chunks computed there and moved pickled
+    dask_cuda = pytest.importorskip("dask_cuda")
+    distributed = pytest.importorskip("distributed")
+    h = np.random.default_rng(4).standard_normal((400, 300))
+    with dask_cuda.LocalCUDACluster(n_workers=1, threads_per_worker=1,
+                                    dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        client.run(lambda: __import__("cuarray.dask"))
+        x = da.from_array(ca.asarray(h, device="cuda:0"), chunks=(100, 100))
+        got = client.compute((x @ x.T).sum() + x.sum()).result()
+        assert np.isclose(float(got), (h @ h.T).sum() + h.sum(), rtol=1e-10)
+        y = client.compute(x[::7] * 2).result()
+        assert isinstance(y, ca.ndarray) and y.device == ca.empty(0, device="cuda:0").device
         np.testing.assert_array_equal(y.get(), h[::7] * 2)

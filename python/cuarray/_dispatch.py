@@ -83,16 +83,31 @@ def _resolve_function(func):
 
 # NumPy's creation functions that dispatch only through like= (NEP 35): the result
 # belongs on the like= array's device, not the default one
-_LIKE_CREATION = frozenset(getattr(_np, n) for n in (
-    "array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",
-    "full", "arange", "eye", "identity"))
+_LIKE_NAMES = ("array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros",
+               "ones", "full", "arange", "eye", "identity")
+_LIKE_CREATION = frozenset(getattr(_np, n) for n in _LIKE_NAMES)
+
+
+_LIKE_SEEN = {}
+
+
+def _is_like_creation(func):
+    # by identity, and by name for NumPy versions whose like= path hands over
+    # another wrapper of the same function (remembered per function)
+    r = _LIKE_SEEN.get(func)
+    if r is None:
+        r = _LIKE_SEEN[func] = func in _LIKE_CREATION or (
+            getattr(func, "__name__", None) in _LIKE_NAMES
+            and (getattr(func, "__module__", None) or "").startswith("numpy"))
+    return r
 
 
 def __array_function__(self, func, types, args, kwargs):
     impl = _FUNCS.get(func)
     if impl is None:
         impl = _resolve_function(func)
-    if func in _LIKE_CREATION and "device" not in kwargs:
+    if kwargs.get("device") is None and _is_like_creation(func):
+        # NumPy 2.5 passes device=None explicitly
         kwargs = dict(kwargs, device=self.device)
     for t in types:
         if t is not _ndarray and not issubclass(t, _ndarray):

@@ -665,7 +665,20 @@ def tri(N, M=None, k=0, dtype=float, *, like=None, device=None):
 
 def _tri_mask(m, k):
     shp = m.shape[-2:]
+    if m.device.id < 0:
+        # the cpu device: NumPy's tri (one outer comparison) on the host
+        return _core.asarray(_np.tri(*shp, k=k, dtype=bool), device=m.device)
     return tri(*shp, k=k, dtype=bool, device=m.device)
+
+
+def _tri_select(mask, a, b, m):
+    """where(mask, a, b), b or a the zero; on the cpu device the zero is a
+    full array, so every operand of the select is contiguous (the fast loop)."""
+    if m.device.id < 0 and m.flags.c_contiguous:
+        z = _core.zeros(m.shape, dtype=m.dtype, device=m.device)
+    else:
+        z = _core.zeros((), dtype=m.dtype, device=m.device)
+    return _core.where(mask, z if a is None else a, z if b is None else b)
 
 
 def _tri_part(m, k, lower, name):
@@ -681,9 +694,9 @@ def _tri_part(m, k, lower, name):
             k = operator.index(k)
         except TypeError:
             # a float k: NumPy compares against arange(-k, M - k)
-            mask = _tri_mask(m, k if lower else k - 1)
-            zero = _core.zeros((), dtype=m.dtype, device=m.device)
-            return _core.where(mask, m, zero) if lower else _core.where(mask, zero, m)
+            if lower:
+                return _tri_select(_tri_mask(m, k), m, None, m)
+            return _tri_select(_tri_mask(m, k - 1), None, m, m)
     if nd == 1:
         m = _core.broadcast_to(m, (m.shape[0], m.shape[0]))
     return _core._tri_copy(m, k, lower)

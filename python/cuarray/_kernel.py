@@ -444,6 +444,55 @@ def _launch_config(n, block=256):
 
 # ---- ElementwiseKernel -------------------------------------------------------------------
 
+_MAX_PLANS = 64  # per kernel: call signatures remembered (shapes vary in a loop)
+
+
+def _call_signature(args, size, block_size):
+    sig = [size, block_size]
+    for a in args:
+        if isinstance(a, _core.ndarray):
+            sig.append((a.dtype, a.shape, a.strides))
+        elif isinstance(a, numpy.generic):
+            sig.append(a.dtype)
+        else:
+            sig.append(type(a))
+    return tuple(sig)
+
+
+class _Plan:
+    """What one ElementwiseKernel call did, to replay for a call with the same
+    signature: the outputs to allocate, each argument's conversion and the
+    fixed launch arguments (strides, count, shape)."""
+
+    __slots__ = ("ek", "shape", "dtypes", "steps", "launch")
+
+    def __init__(self, ek, shape, dtypes):
+        self.ek, self.shape, self.dtypes = ek, shape, dtypes
+        self.steps = []     # (param index, scalar converter or None, stride tail)
+        self.launch = None  # (kernel, grid, block, trailing args); None: no elements
+
+    def run(self, args, stream):
+        ek = self.ek
+        args = list(args) + [None] * (ek.nargs - len(args))
+        for k in range(ek.nin, ek.nargs):
+            if args[k] is None:
+                args[k] = _core.empty(self.shape, self.dtypes[k])
+        if self.launch is not None:
+            kernel, grid, block, trailing = self.launch
+            kargs = []
+            for k, conv, tail in self.steps:
+                if conv is None:
+                    kargs.append(args[k])
+                    kargs += tail
+                else:
+                    kargs.append(conv(args[k]))
+            kernel(grid, block, tuple(kargs) + trailing, stream=stream)
+        if ek.no_return:
+            return None
+        if ek.nout == 1 and not ek.return_tuple:
+            return args[ek.nin]
+        return tuple(args[ek.nin:])
+
 
 class ElementwiseKernel:
     """ElementwiseKernel(in_params, out_params, operation, name='kernel',
@@ -483,6 +532,7 @@ class ElementwiseKernel:
         self.after_loop = after_loop
         self.options = tuple(options)
         self._kernels = {}
+        self._plans = {}
         self._lock = threading.Lock()
 
     def _source(self, key):
@@ -536,6 +586,16 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
 
     def __call__(self, *args, size=None, block_size=None, stream=None):
         _require_gpu()
+        # A call like an earlier one (same dtypes, shapes, strides and scalar
+        # types) replays that call's plan: no type binding, broadcasting or
+        # source key work, so a cached kernel costs its launch and little more.
+        sig = _call_signature(args, size, block_size)
+        plan = self._plans.get(sig)
+        if plan is not None:
+            return plan.run(args, stream)
+        return self._call(args, size, block_size, stream, sig)
+
+    def _call(self, args, size, block_size, stream, sig):
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments, "
                             f"got {len(args)}")
@@ -557,8 +617,11 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         n = 1
         for s in shape:
             n *= s
+        plan = _Plan(self, shape, dtypes)
         if n > 0:
-            self._launch(args, dtypes, types, shape, n, block_size, stream)
+            self._launch(args, dtypes, types, shape, n, block_size, stream, plan)
+        if len(self._plans) < _MAX_PLANS:
+            self._plans[sig] = plan
         outs = args[self.nin:]
         if self.no_return:
             return None
@@ -584,7 +647,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
                                  f"the broadcast shape {shape}")
         return shape
 
-    def _launch(self, args, dtypes, types, shape, n, block_size, stream):
+    def _launch(self, args, dtypes, types, shape, n, block_size, stream, plan):
         idx = [k for k, p in enumerate(self.params) if not p.raw and _is_array(args[k])]
         strides = [_broadcast_strides(args[k], shape) for k in idx]
         if self.reduce_dims:
@@ -606,16 +669,21 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
             if p.raw:
                 if not _is_array(a):
                     raise TypeError(f"{self.name}: raw parameter {p.name} takes an array")
-                kargs += _raw_args(a)
+                tail = _raw_args(a)[1:]
             elif _is_array(a):
-                kargs.append(a)
-                kargs += cstrides[j]
+                tail = list(cstrides[j])
                 j += 1
             else:
                 kargs.append(dtypes[k].type(a))
+                plan.steps.append((k, dtypes[k].type, None))
+                continue
+            kargs.append(a)
+            kargs += tail
+            plan.steps.append((k, None, tuple(tail)))
         kargs.append(n)
         kargs += list(cshape)
         grid, block = _launch_config(n, block_size or 256)
+        plan.launch = (kernel, (grid,), (block,), (n,) + tuple(cshape))
         kernel((grid,), (block,), tuple(kargs), stream=stream)
 
 

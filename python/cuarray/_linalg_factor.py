@@ -659,11 +659,11 @@ def _svd(a, full_matrices, compute_uv):
 def _svd_hermitian(a, compute_uv):
     if not compute_uv:
         s = _ca.abs(eigvalsh(a))
-        return _ca.sort(s, axis=-1)[..., ::-1]
+        return _ca.sort(s, axis=-1, kind="stable")[..., ::-1]
     s, u = eigh(a)
     sgn = _ca.sign(s)
     s = _ca.abs(s)
-    sidx = _ca.argsort(s, axis=-1)[..., ::-1]
+    sidx = _ca.argsort(s, axis=-1, kind="stable")[..., ::-1]
     sgn = _ca.take_along_axis(sgn, sidx, axis=-1)
     s = _ca.take_along_axis(s, sidx, axis=-1)
     u = _ca.take_along_axis(u, sidx[..., None, :], axis=-1)

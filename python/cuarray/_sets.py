@@ -89,11 +89,11 @@ def _unique_1d(ar, return_index, return_inverse, return_counts, equal_nan, inv_s
     flat = ar.reshape(-1)
     bits = _range_bits(flat)
     if return_index or return_inverse:
-        perm = _core._sort_bits(flat, bits, True) if bits else _core.argsort(flat)
+        perm = _core._sort_bits(flat, bits, True) if bits else _core.argsort(flat, kind="stable")
         aux = flat[perm]
     else:
         perm = None
-        aux = _core._sort_bits(flat, bits, False) if bits else _core.sort(flat)
+        aux = _core._sort_bits(flat, bits, False) if bits else _core.sort(flat, kind="stable")
     return _unique_sorted(aux, perm, inv_shape, return_index, return_inverse,
                           return_counts, equal_nan)
 
@@ -187,7 +187,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     t = _as_array(test_elements, device=e.device).reshape(-1)
     if t.size == 0:
         return _core.full(e.shape, bool(invert), dtype=_np.bool_, device=e.device)
-    s = _core.sort(t)
+    s = _core.sort(t, kind="stable")
     pos = _core.minimum(_core.searchsorted(s, e), t.size - 1)
     found = _core.equal(s[pos], e)
     return _core.logical_not(found) if invert else found
@@ -218,10 +218,10 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         ar2 = ar2.reshape(-1)
     aux = _core.concatenate((ar1, ar2))
     if return_indices:
-        order = _core.argsort(aux)
+        order = _core.argsort(aux, kind="stable")
         aux = aux[order]
     else:
-        aux = _core.sort(aux)
+        aux = _core.sort(aux, kind="stable")
     if aux.size == 0:
         mask = _core.zeros((0,), dtype=_np.bool_, device=aux.device)
     else:
@@ -261,7 +261,7 @@ def setxor1d(ar1, ar2, assume_unique=False):
     aux = _core.concatenate((ar1.reshape(-1), ar2.reshape(-1)))
     if aux.size == 0:
         return aux
-    aux = _core.sort(aux)
+    aux = _core.sort(aux, kind="stable")
     n = aux.size
     flag = _core.empty((n + 1,), dtype=_np.bool_, device=aux.device)
     flag[:1] = True

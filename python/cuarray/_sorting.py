@@ -53,9 +53,9 @@ def lexsort(keys, axis=-1):
     if not 0 <= ax < len(shape):
         raise _np.exceptions.AxisError(axis, len(shape))
     moved = [_core.moveaxis(k, ax, -1) for k in keys]
-    idx = _core.argsort(moved[0], axis=-1)
+    idx = _core.argsort(moved[0], axis=-1, kind="stable")
     for k in moved[1:]:
-        order = _core.argsort(_take_last(k, idx), axis=-1)
+        order = _core.argsort(_take_last(k, idx), axis=-1, kind="stable")
         idx = _take_last(idx, order)
     return _core.moveaxis(idx, -1, ax)
 
@@ -68,7 +68,7 @@ def sort_complex(a):
     real types complex128.
     """
     a = _as_array(a)
-    b = _core.sort(a)
+    b = _core.sort(a, kind="stable")
     if b.dtype.kind == "c":
         return b
     if b.dtype.char in "bhBH":

@@ -49,9 +49,11 @@ def bincount(x, weights=None, minlength=0):
         # NumPy: int64 zeros for an empty x, weights or not
         return _core.zeros((minlength,), dtype=_np.int64, device=x.device)
     else:
-        if x.dtype.kind == "i" and int(x.min()) < 0:
+        # the cpu device reads min/max with NumPy's SIMD loops on a zero-copy view
+        h = _np.asarray(x) if x.device.id < 0 else x
+        if x.dtype.kind == "i" and int(h.min()) < 0:
             raise ValueError("'list' argument must have no negative elements")
-        n = max(int(x.max()) + 1, minlength)
+        n = max(int(h.max()) + 1, minlength)
     if x.dtype != _np.int32 and x.dtype != _np.int64:
         x = x.astype(_np.int64)
     return _core._bincount(x, weights, n)
@@ -423,7 +425,7 @@ def _weighted_quantile(a, qs, axis, method, keepdims, weights, skip_nan):
     if skip_nan and a.dtype.kind in "fc":
         wrows = _core.where(_core.isnan(rows), 0, wrows)  # NaNs drop out
     from ._indexing import take_along_axis
-    order = _core.argsort(rows, axis=-1)
+    order = _core.argsort(rows, axis=-1, kind="stable")
     s = take_along_axis(rows, order, axis=-1)
     cdf = _core.cumsum(take_along_axis(wrows, order, axis=-1), axis=-1,
                        dtype=_np.float64)
@@ -488,7 +490,7 @@ def _quantile(a, q, axis, method, keepdims, weak):
     n = rows.shape[-1]
     if n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    s = _core.sort(rows, axis=-1)
+    s = _core.sort(rows, axis=-1, kind="stable")
     sm = _core.moveaxis(s, -1, 0)  # NumPy's layout: the sampled axis first
     vi = _np.asanyarray(props["get_virtual_index"](n, q))
     inexact = a.dtype.kind == "f"
@@ -552,7 +554,7 @@ def _nanquantile(a, q, axis, method, keepdims, weak):
         return _quantile(a, q, axis, method, keepdims, weak)
     rows, kept, axes = _axes(a, axis)
     n = rows.shape[-1]
-    s = _core.sort(rows, axis=-1)  # NaNs last
+    s = _core.sort(rows, axis=-1, kind="stable")  # NaNs last
     k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1)  # valid per row
     qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
     qd = _core.asarray(qf, device=a.device) if q.ndim else float(q)
@@ -667,16 +669,22 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """median(a, axis=None, out=None, overwrite_input=False, keepdims=False)
 
     The median along axis (numpy.median): the mean of the middle one or two
-    elements of each sorted row; NaN where a row holds a NaN.
+    elements of each sorted row; NaN where a row holds a NaN. The cpu device
+    runs NumPy's own median on a zero-copy view (its results exactly).
     """
     a = _as_array(a)
+    if a.device.id < 0 and a.size > 0:
+        # the cpu device: NumPy's median (its introselect) on a zero-copy view
+        with _np.errstate(all="ignore"):
+            r = _np.median(_np.asarray(a), axis=axis, keepdims=keepdims)
+        return _out(_core.asarray(r, device=a.device), out)
     rows, kept, axes = _axes(a, axis)
     n = rows.shape[-1]
     if n == 0:
         res = _core.full(kept, _np.nan, dtype=_np.float64 if a.dtype.kind in "biu"
                          else a.dtype, device=a.device)
     else:
-        s = _core.sort(rows, axis=-1)
+        s = _core.sort(rows, axis=-1, kind="stable")
         res = _mid(s[..., (n - 1) // 2], s[..., n // 2], a.dtype)
         if a.dtype.kind in "fc":
             last = s[..., -1]
@@ -696,7 +704,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if n == 0:
         res = _core.full(kept, _np.nan, dtype=a.dtype, device=a.device)
     else:
-        s = _core.sort(rows, axis=-1)
+        s = _core.sort(rows, axis=-1, kind="stable")
         k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1, keepdims=True)
         km = _core.maximum(k - 1, 0)
         lo = _take_last(s, _core.floor_divide(km, 2))[..., 0]

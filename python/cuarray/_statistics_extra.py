@@ -549,7 +549,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         left = right = None
         x = x % period
         xp = xp % period
-        order = _ca.argsort(xp)
+        order = _ca.argsort(xp, kind="stable")
         xp, fp = xp[order], fp[order]
         xp = _ca.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
         fp = _ca.concatenate((fp[-1:], fp, fp[0:1]))

@@ -540,7 +540,7 @@ class _Distributions:
         return self._bits64(shape, dev, "a permutation")
 
     def _perm(self, n, dev):
-        return _ca.argsort(self._keys((n,), dev))
+        return _ca.argsort(self._keys((n,), dev), kind="stable")
 
     def bytes(self, length):
         """bytes(length): `length` random bytes (uniform integers 0..255)."""
@@ -795,7 +795,7 @@ class Generator(_Distributions, _CoreGenerator):
         else:
             ax = _norm_axis(axis, arr.ndim)
             keys = self._keys(arr.shape, arr.device)
-            order = _ca.argsort(keys, axis=ax)
+            order = _ca.argsort(keys, axis=ax, kind="stable")
             res = _ca.take_along_axis(arr, order, axis=ax)
         if out is None:
             return res
@@ -932,7 +932,7 @@ def _choice(gen, a, size, replace, p, axis, device, kind):
                 raise ValueError("Fewer non-zero entries in p than size")
             e = gen.standard_exponential((pop,), device=dev)
             keys = e / _ca.asarray(pv, device=dev)
-            idx = _ca.argsort(keys)[:k]
+            idx = _ca.argsort(keys, kind="stable")[:k]
         else:
             idx = gen._perm(pop, dev)[:k]
         idx = idx.reshape(out_shape)
