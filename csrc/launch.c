@@ -193,6 +193,19 @@ ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
 }
 
 int
+ca_run_copy_pieces(int device, const ca_copy_piece *p, int npieces, ca_stream_t stream)
+{
+    return RUN(ca_copy_pieces(device, p, npieces, stream));
+}
+
+int
+ca_run_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
+                ca_stream_t stream)
+{
+    return RUN(ca_tri_copy(device, s, itemsize, k, lower, stream));
+}
+
+int
 ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                      const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
                      ca_stream_t stream)

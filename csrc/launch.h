@@ -52,6 +52,8 @@ ca_launch_flush(void)
 /* ---- kernels.h launchers, checked ------------------------------------------------ */
 int ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
                      ca_stream_t stream);
+int ca_run_copy_pieces(int device, const ca_copy_piece *p, int npieces,
+                       ca_stream_t stream);
 int ca_run_fill(int device, ca_strided *s, int dtype, const void *value,
                 ca_stream_t stream);
 /* `what` names the operation in messages (the ufunc or reduction's name);
@@ -108,6 +110,8 @@ int ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n,
                         const int64_t *strides, int64_t *out, ca_stream_t stream);
 int ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                        ca_stream_t stream);
+int ca_run_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
+                    ca_stream_t stream);
 int ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                          const int64_t *shape, char *out, int64_t out_row,
                          int64_t out_dim, ca_stream_t stream);

@@ -11,6 +11,7 @@
  * impossible shapes, mixed devices and repeated axes.
  */
 #include "cuarray.h"
+#include "launch.h"
 
 /* ======================================================================== */
 /* Small helpers                                                             */
@@ -746,6 +747,67 @@ concat_shape(PyObject *seq, int axis, Py_ssize_t *shape)
     return 0;
 }
 
+/* The joining copies as ca_copy_pieces launches (one per CA_COPY_MAX_PIECES
+ * inputs) when every input is C-contiguous, of out's dtype and memory kind, and
+ * out is a fresh C-ordered array: input i is `outer` rows of its own bytes along
+ * `axis`, landing at its offset in each of out's rows. 1 when it does not apply
+ * (nothing done), 0 done, -1 with an exception. */
+static int
+join_pieces(CaArray *out, PyObject *seq, int axis)
+{
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    const int nd = CA_NDIM(out);
+    if (!(out->flags & CA_C_CONTIGUOUS)) {
+        return 1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
+        if (x->dtype != out->dtype || x->kind != out->kind ||
+            !(x->flags & CA_C_CONTIGUOUS)) {
+            return 1;
+        }
+    }
+    int64_t outer = 1, inner = out->itemsize;
+    for (int d = 0; d < axis; d++) {
+        outer *= CA_SHAPE(out)[d];
+    }
+    for (int d = axis + 1; d < nd; d++) {
+        inner *= CA_SHAPE(out)[d];
+    }
+    if (out->size == 0) {
+        return 0;
+    }
+    if (ca_use_device(out->device) < 0) {
+        return -1;
+    }
+    const int64_t pitch = CA_SHAPE(out)[axis] * inner;
+    ca_copy_piece p[CA_COPY_MAX_PIECES];
+    int np = 0;
+    int64_t off = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
+        const int64_t row = CA_SHAPE(x)[axis] * inner;
+        if (row > 0) {
+            p[np].dst = out->data + off;
+            p[np].src = x->data;
+            p[np].rows = outer;
+            p[np].row_bytes = row;
+            p[np].dst_pitch = pitch;
+            p[np].src_pitch = row;
+            np++;
+        }
+        off += row;
+        if (np == CA_COPY_MAX_PIECES || (i == n - 1 && np > 0)) {
+            if (ca_run_copy_pieces(out->device, p, np, ca_current_stream(out->device)) <
+                0) {
+                return -1;
+            }
+            np = 0;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
 concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
                  PyObject *dtype_obj, PyObject *casting_obj, const char *fname)
@@ -792,8 +854,13 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     if (out == NULL) {
         goto error;
     }
+    /* a fresh output overlaps no input: the pieces copy straight in */
+    int rc = out_obj == NULL || out_obj == Py_None ? join_pieces(out, seq, axis) : 1;
+    if (rc < 0) {
+        goto error;
+    }
     Py_ssize_t off = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; rc == 1 && i < n; i++) {
         CaArray *x = (CaArray *)PySequence_Fast_GET_ITEM(seq, i);
         if (assign_slab(out, axis, off, x) < 0) {
             goto error;
@@ -1478,6 +1545,72 @@ mod_stack(PyObject *m, PyObject *args, PyObject *kwargs)
     return stack_impl(arrays, axis, out, dtype, casting);
 }
 
+/* _tri_copy(m, k, lower): tril (lower true) or triu of m (ndim >= 2) as one
+ * kernel: a new C-ordered array, m's elements where col - row <= k (>= k for
+ * triu) along the last two axes, zeros elsewhere. */
+static PyObject *
+mod_tri_copy(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_tri_copy(m, k, lower) takes 3 arguments");
+        return NULL;
+    }
+    CaArray *a = ca_require_array("_tri_copy", args[0]);
+    if (a == NULL) {
+        return NULL;
+    }
+    /* OverflowError past int64, as NumPy's arange(-k, M - k) */
+    long long k = PyLong_AsLongLong(args[1]);
+    if (k == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    const int lower = PyObject_IsTrue(args[2]);
+    if (lower < 0) {
+        return NULL;
+    }
+    const int nd = CA_NDIM(a);
+    if (nd < 2) {
+        PyErr_SetString(PyExc_ValueError, "_tri_copy needs at least two dimensions");
+        return NULL;
+    }
+    /* col - row lies in [-(M - 1), N - 1]: k clamped to [-M, N] keeps the answer */
+    const long long rows = CA_SHAPE(a)[nd - 2], cols = CA_SHAPE(a)[nd - 1];
+    if (k > cols) {
+        k = cols;
+    }
+    if (k < -rows) {
+        k = -rows;
+    }
+    if (a->device != CA_CPU && ca_use_device(a->device) < 0) {
+        return NULL;
+    }
+    ca_memkind kind = a->device == CA_CPU         ? CA_MEM_HOST
+                      : a->kind == CA_MEM_MANAGED ? CA_MEM_MANAGED
+                                                  : CA_MEM_DEVICE;
+    CaArray *out = ca_array_empty(a->dtype, nd, CA_SHAPE(a), 0, a->device, kind);
+    if (out == NULL || out->size == 0) {
+        return (PyObject *)out;
+    }
+    ca_strided s;
+    memset(&s, 0, sizeof s);
+    s.ndim = nd;
+    s.nops = 2;
+    s.data[0] = out->data;
+    s.data[1] = a->data;
+    for (int d = 0; d < nd; d++) {
+        s.shape[d] = CA_SHAPE(a)[d];
+        s.strides[0][d] = CA_STRIDES(out)[d];
+        s.strides[1][d] = CA_STRIDES(a)[d];
+    }
+    if (ca_run_tri_copy(a->device, &s, a->itemsize, (int64_t)k, lower,
+                        ca_current_stream(a->device)) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
 #define CA_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 static PyMethodDef manip_functions[] = {
@@ -1520,6 +1653,9 @@ static PyMethodDef manip_functions[] = {
     { "concat", CA_KW(mod_concat),
       "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array "
       "API)." },
+    { "_tri_copy", (PyCFunction)(void (*)(void))mod_tri_copy, METH_FASTCALL,
+      "_tri_copy(m, k, lower)\n--\n\ntril (lower) or triu of m (ndim >= 2) in one "
+      "kernel." },
     { "stack", CA_KW(mod_stack),
       "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
       "Join arrays of one shape along a new axis." },

@@ -1,5 +1,7 @@
 /* dispatch_copy.c: ca_copy_cast and ca_fill pick the host loops or the GPU
  * launchers by device, after checking the arguments and coalescing once. */
+#include <string.h>
+
 #include "copy_impl.h"
 
 static int
@@ -67,6 +69,38 @@ ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t str
     }
 #if CA_HAVE_CUDA
     return ca_fill_cuda(s, dtype, value, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}
+
+#if CA_HAVE_CUDA
+int ca_cuda_copy_pieces(const ca_copy_piece *p, int npieces, ca_stream_t stream);
+#endif
+
+int
+ca_copy_pieces(int device, const ca_copy_piece *p, int npieces, ca_stream_t stream)
+{
+    if (npieces < 0 || npieces > CA_COPY_MAX_PIECES || (npieces > 0 && p == NULL)) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    for (int i = 0; i < npieces; i++) {
+        if (p[i].rows < 0 || p[i].row_bytes < 0) {
+            return CA_KERR_UNSUPPORTED;
+        }
+    }
+    if (device == CA_CPU) {
+        for (int i = 0; i < npieces; i++) {
+            for (int64_t r = 0; r < p[i].rows; r++) {
+                memcpy(p[i].dst + r * p[i].dst_pitch, p[i].src + r * p[i].src_pitch,
+                       (size_t)p[i].row_bytes);
+            }
+        }
+        return 0;
+    }
+#if CA_HAVE_CUDA
+    return ca_cuda_copy_pieces(p, npieces, stream);
 #else
     (void)stream;
     return CA_KERR_NO_CUDA;

@@ -261,6 +261,7 @@ gpu_run(int loop, const ca_strided *s, char *const *ptr, const ca_scalar_arg *sc
     const int nin = s->nops - 1;
     ca_ew_sparams p;
     int contig = s->ndim <= 1;
+    int aligned = 1;
 
     for (int i = 0; i < nin; i++) {
         if (mask >> i & 1u) {
@@ -279,9 +280,10 @@ gpu_run(int loop, const ca_strided *s, char *const *ptr, const ca_scalar_arg *sc
         if (s->ndim == 1 && s->strides[k][0] != size) {
             contig = 0;
         }
-        /* whole vectors: the kernel loads `vec` elements at once */
+        /* whole vectors: the kernel loads `vec` elements at once; dense runs
+         * off that alignment take the dense kernel */
         if ((uintptr_t)ptr[k] % (uintptr_t)(size * L->vec)) {
-            contig = 0;
+            aligned = 0;
         }
     }
     if (contig) {
@@ -295,7 +297,7 @@ gpu_run(int loop, const ca_strided *s, char *const *ptr, const ca_scalar_arg *sc
                            : ptr[k] + off * ca_dtype_size[operand_dtype(L, nin, k)];
             }
             p.c.n = (uint32_t)(n - off < chunk ? n - off : chunk);
-            const int rc = fn(&p, 1, stream);
+            const int rc = fn(&p, aligned ? 1 : CA_EW_DENSE, stream);
             if (rc) {
                 return rc;
             }

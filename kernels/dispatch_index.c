@@ -15,6 +15,7 @@ int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
 int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
                          const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
+int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
 
 #if CA_HAVE_CUDA
 int ca_cuda_index_take(const ca_index_pass *p, int itemsize, int64_t *flag,
@@ -31,6 +32,8 @@ int ca_cuda_mask_offsets(const uint8_t *mask, int64_t n, const int64_t *scratch,
                          int64_t *out, ca_stream_t stream);
 int ca_cuda_masked_fill(const ca_strided *s, int itemsize, const void *value,
                         ca_stream_t stream);
+int ca_cuda_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower,
+                     ca_stream_t stream);
 #endif
 
 /* Drop size-1 dimensions and merge neighbours that are contiguous together in
@@ -249,6 +252,62 @@ ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
     }
 #if CA_HAVE_CUDA
     return ca_cuda_masked_fill(&q, itemsize, value, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}
+
+int
+ca_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
+            ca_stream_t stream)
+{
+    ca_strided q;
+    const int nd = s->ndim;
+
+    if (nd < 2 || nd > CA_MAX_DIMS || s->nops != 2 || itemsize <= 0 || itemsize > 16) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    for (int j = 0; j < nd; j++) {
+        if (s->shape[j] == 0) {
+            return 0;
+        }
+    }
+    /* the stack dimensions (all but the last two) merged where they can be, size-1
+     * ones dropped; the matrix dimensions stay as they are */
+    memset(&q, 0, sizeof q);
+    q.nops = 2;
+    q.data[0] = s->data[0];
+    q.data[1] = s->data[1];
+    int m = 0;
+    for (int j = 0; j < nd - 2; j++) {
+        const int64_t e = s->shape[j];
+        if (e == 1) {
+            continue;
+        }
+        if (m > 0 && q.strides[0][m - 1] == s->strides[0][j] * e &&
+            q.strides[1][m - 1] == s->strides[1][j] * e) {
+            q.shape[m - 1] *= e;
+            q.strides[0][m - 1] = s->strides[0][j];
+            q.strides[1][m - 1] = s->strides[1][j];
+            continue;
+        }
+        q.shape[m] = e;
+        q.strides[0][m] = s->strides[0][j];
+        q.strides[1][m] = s->strides[1][j];
+        m++;
+    }
+    for (int j = nd - 2; j < nd; j++, m++) {
+        q.shape[m] = s->shape[j];
+        q.strides[0][m] = s->strides[0][j];
+        q.strides[1][m] = s->strides[1][j];
+    }
+    q.ndim = m;
+    if (device == CA_CPU) {
+        return ca_host_tri_copy(&q, itemsize, k, lower);
+    }
+#if CA_HAVE_CUDA
+    return ca_cuda_tri_copy(&q, itemsize, k, lower, stream);
 #else
     (void)stream;
     return CA_KERR_NO_CUDA;

@@ -42,8 +42,11 @@ typedef struct {
 /* One inner loop of the host: n elements; p[0] output, p[1..] inputs; strides in
  * bytes (0 for a scalar input, whose pointer is then its value). */
 typedef void (*ca_ew_host_fn)(char *const *p, const int64_t *s, int64_t n);
-/* One GPU launch: the contiguous kernel over p->c when `contig`, else the strided
- * kernel over p. Returns cudaGetLastError() after the launch. */
+/* One GPU launch: the contiguous kernel over p->c when `contig` is 1, the dense
+ * kernel (one dense run per operand, not aligned to whole vectors) when it is
+ * CA_EW_DENSE, else the strided kernel over p. Returns cudaGetLastError() after
+ * the launch. */
+#define CA_EW_DENSE 2
 typedef int (*ca_ew_gpu_fn)(const ca_ew_sparams *p, int contig, ca_stream_t stream);
 
 extern const ca_ew_host_fn ca_ew_host[];

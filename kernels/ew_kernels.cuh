@@ -9,6 +9,10 @@
  * - Contiguous kernel: every array operand is one dense run, aligned to `vec`
  *   elements; each thread moves `vec` elements per operand with one vector load
  *   (16 bytes for the widest type), 32-bit indices, grid-stride loop.
+ * - Dense kernel: one dense run per array operand that is not aligned to whole
+ *   vectors (a view one element off, as diff's a[1:] - a[:-1]): each thread moves
+ *   CA_EW_DENSE_U elements a block-width apart (coalesced, all loads in flight
+ *   before the math), 32-bit indices, grid-stride loop.
  * - Strided kernel: one element per thread; the coalesced dimensions (innermost
  *   first) turn the index into per-operand byte offsets with 32-bit division.
  * - Either kernel reads an input from the launch parameters instead of memory when
@@ -120,6 +124,48 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
     }
 }
 
+#define CA_EW_DENSE_U 8
+
+template <class Op>
+__global__ void
+__launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
+{
+    typedef typename Op::O O;
+    typedef typename Op::I0 I0;
+    typedef typename Op::I1 I1;
+    typedef typename Op::I2 I2;
+    constexpr int U = CA_EW_DENSE_U;
+    const uint32_t n = p.n; /* < 2^31 (the dispatcher cuts runs at 2^30) */
+    const uint32_t tile = CA_EW_BLOCK * U;
+    const uint32_t step = gridDim.x * tile;
+
+    for (uint32_t base = blockIdx.x * tile; base < n; base += step) {
+        I0 a[U] = {};
+        I1 b[U] = {};
+        I2 c[U] = {};
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const uint32_t i = base + (uint32_t)u * CA_EW_BLOCK + threadIdx.x;
+            if (i < n) {
+                a[u] = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));
+                if constexpr (Op::nin >= 2) {
+                    b[u] = ca_ew_load_one<I1>(p, 2, (int64_t)i * (int64_t)sizeof(I1));
+                }
+                if constexpr (Op::nin >= 3) {
+                    c[u] = ca_ew_load_one<I2>(p, 3, (int64_t)i * (int64_t)sizeof(I2));
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const uint32_t i = base + (uint32_t)u * CA_EW_BLOCK + threadIdx.x;
+            if (i < n) {
+                reinterpret_cast<O *>(p.ptr[0])[i] = Op::f(a[u], b[u], c[u]);
+            }
+        }
+    }
+}
+
 template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
@@ -188,7 +234,12 @@ static int
 ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    if (contig) {
+    if (contig == CA_EW_DENSE) {
+        ca_ew_dense_kernel<Op>
+            <<<ca_ew_grid((p->c.n + CA_EW_DENSE_U - 1) / CA_EW_DENSE_U), CA_EW_BLOCK, 0,
+               s>>>(p->c);
+    }
+    else if (contig) {
         ca_ew_contig_kernel<Op>
             <<<ca_ew_grid(p->c.n / Op::vec), CA_EW_BLOCK, 0, s>>>(p->c);
     }

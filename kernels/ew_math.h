@@ -1457,4 +1457,47 @@ ca_pow_c64(ca_complex64 a, ca_complex64 b)
     return ca_p_z2c(ca_pow_c128(ca_p_c2z(a), ca_p_c2z(b)));
 }
 
+/* ---- isclose ------------------------------------------------------------------ */
+/* numpy.isclose's formula in one step: |a - b| <= atol + rtol * |b| where b is
+ * finite, or a == b (NaNs equal too in the _nan forms). The tolerances travel as
+ * one complex parameter t = atol + rtol*1j of the arrays' precision (a Python
+ * complex: NumPy rounds Python float tolerances to the arrays' type alike). Each
+ * step rounds as NumPy's separate ufuncs do: no fused multiply-add. */
+#ifdef __CUDA_ARCH__
+#define CA_P_TOL_F(t, y) __fadd_rn((t).re, __fmul_rn((t).im, (y)))
+#define CA_P_TOL_D(t, y) __dadd_rn((t).re, __dmul_rn((t).im, (y)))
+#else
+/* C11 (ISO mode) does not contract across statements or these casts */
+#define CA_P_TOL_F(t, y) ((t).re + (float)((t).im * (y)))
+#define CA_P_TOL_D(t, y) ((t).re + (double)((t).im * (y)))
+#endif
+
+#define CA_P_ISCLOSE_REAL(S, T, CT, F, Q, TOL)                                         \
+    CA_HD int ca_isclose_##S(T a, T b, CT t)                                           \
+    {                                                                                  \
+        const T d = fabs##F(a - b);                                                    \
+        return (d <= TOL(t, fabs##F(b)) && ca_p_isfinite_##Q(b)) || a == b;            \
+    }                                                                                  \
+    CA_HD int ca_isclosen_##S(T a, T b, CT t)                                          \
+    {                                                                                  \
+        return ca_isclose_##S(a, b, t) || (ca_p_isnan_##Q(a) && ca_p_isnan_##Q(b));    \
+    }
+
+CA_P_ISCLOSE_REAL(f32_f32_c64, float, ca_complex64, f, f, CA_P_TOL_F)
+CA_P_ISCLOSE_REAL(f64_f64_c128, double, ca_complex128, , d, CA_P_TOL_D)
+
+#define CA_P_ISCLOSE_CPLX(S, T, R, TOL)                                                \
+    CA_HD int ca_isclose_##S(T a, T b, T t)                                            \
+    {                                                                                  \
+        const R d = ca_abs_##S(ca_sub_##S(a, b));                                      \
+        return (d <= TOL(t, ca_abs_##S(b)) && ca_isfinite_##S(b)) || ca_eq_##S(a, b);  \
+    }                                                                                  \
+    CA_HD int ca_isclosen_##S(T a, T b, T t)                                           \
+    {                                                                                  \
+        return ca_isclose_##S(a, b, t) || (ca_isnan_##S(a) && ca_isnan_##S(b));        \
+    }
+
+CA_P_ISCLOSE_CPLX(c64, ca_complex64, float, CA_P_TOL_F)
+CA_P_ISCLOSE_CPLX(c128, ca_complex128, double, CA_P_TOL_D)
+
 #endif /* CA_EW_MATH_H */

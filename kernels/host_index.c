@@ -18,6 +18,7 @@ int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
 int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
                          const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
+int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
 
 #if defined(__GNUC__)
 #define CA_ALWAYS_INLINE __attribute__((always_inline)) inline
@@ -428,4 +429,63 @@ ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value)
     case 16: masked_fill(s, 16, value); return 0;
     default: return CA_KERR_UNSUPPORTED;
     }
+}
+
+/* tril / triu on the host, a row at a time: the kept columns of a row are one
+ * range, [0, c) for tril or [c, N) for triu, copied (memcpy when both rows are
+ * dense) and the rest zeroed; the stack and row coordinates run as counters. */
+static void
+tri_row(char *d, const char *m, int64_t ncol, int64_t sd, int64_t sm, int sz,
+        int64_t lo, int64_t hi)
+{
+    if (sd == sz && sm == sz) {
+        memset(d, 0, (size_t)(lo * sz));
+        memcpy(d + lo * sz, m + lo * sz, (size_t)((hi - lo) * sz));
+        memset(d + hi * sz, 0, (size_t)((ncol - hi) * sz));
+        return;
+    }
+    for (int64_t c = 0; c < ncol; c++) {
+        if (c >= lo && c < hi) {
+            memcpy(d + c * sd, m + c * sm, (size_t)sz);
+        }
+        else {
+            memset(d + c * sd, 0, (size_t)sz);
+        }
+    }
+}
+
+int
+ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower)
+{
+    const int nd = s->ndim;
+    if (nd < 2 || itemsize <= 0 || itemsize > 16) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    const int64_t ncol = s->shape[nd - 1];
+    const int64_t nrows = pass_size(nd - 1, s->shape);
+    int64_t coord[CA_MAX_DIMS] = { 0 };
+    char *d = s->data[0];
+    const char *m = s->data[1];
+
+    for (int64_t i = 0; i < nrows; i++) {
+        /* lower keeps col - row <= k, upper col - row >= k (k is clamped to
+         * [-rows, cols] by the caller, so these sums do not overflow) */
+        const int64_t row = coord[nd - 2];
+        int64_t lo = lower ? 0 : row + k, hi = lower ? row + k + 1 : ncol;
+        lo = lo < 0 ? 0 : (lo > ncol ? ncol : lo);
+        hi = hi < lo ? lo : (hi > ncol ? ncol : hi);
+        tri_row(d, m, ncol, s->strides[0][nd - 1], s->strides[1][nd - 1], itemsize, lo,
+                hi);
+        for (int j = nd - 2; j >= 0; j--) {
+            if (++coord[j] < s->shape[j]) {
+                d += s->strides[0][j];
+                m += s->strides[1][j];
+                break;
+            }
+            coord[j] = 0;
+            d -= s->strides[0][j] * (s->shape[j] - 1);
+            m -= s->strides[1][j] * (s->shape[j] - 1);
+        }
+    }
+    return 0;
 }

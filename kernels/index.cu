@@ -27,6 +27,8 @@ int ca_cuda_mask_offsets(const uint8_t *mask, int64_t n, const int64_t *scratch,
                          int64_t *out, ca_stream_t stream);
 int ca_cuda_masked_fill(const ca_strided *s, int itemsize, const void *value,
                         ca_stream_t stream);
+int ca_cuda_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower,
+                     ca_stream_t stream);
 }
 
 namespace {
@@ -562,6 +564,97 @@ ca_cuda_masked_fill(const ca_strided *s, int itemsize, const void *value,
     default:
         masked_fill_bytes_kernel<<<g, kThreads, 0, st>>>(*s, n, itemsize, v);
         break;
+    }
+    return (int)cudaGetLastError();
+}
+
+/* ---- tril / triu ------------------------------------------------------------ */
+
+namespace {
+
+/* One element per thread (w units of U each): its coordinates from the flat
+ * index, innermost first (column, row, then the stack dimensions); the index
+ * arithmetic in I (32 bits when every index fits, else 64). */
+template <class U, class I>
+__global__ void
+tri_copy_kernel(const ca_strided s, int64_t n, int64_t k, int lower, int w)
+{
+    const int nd = s.ndim;
+    const I ncol = (I)s.shape[nd - 1];
+    const I nrow = (I)s.shape[nd - 2];
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const I i = (I)t;
+        const I col = i % ncol;
+        I rem = i / ncol;
+        const I row = rem % nrow;
+        rem /= nrow;
+        int64_t d =
+            (int64_t)col * s.strides[0][nd - 1] + (int64_t)row * s.strides[0][nd - 2];
+        int64_t m =
+            (int64_t)col * s.strides[1][nd - 1] + (int64_t)row * s.strides[1][nd - 2];
+        for (int j = nd - 3; j >= 0; j--) {
+            const I e = (I)s.shape[j];
+            const I c = rem % e;
+            rem /= e;
+            d += (int64_t)c * s.strides[0][j];
+            m += (int64_t)c * s.strides[1][j];
+        }
+        const int64_t diff = (int64_t)col - (int64_t)row;
+        const bool keep = lower ? diff <= k : diff >= k;
+        U *dst = reinterpret_cast<U *>(s.data[0] + d);
+        const U *src = reinterpret_cast<const U *>(s.data[1] + m);
+        for (int e = 0; e < w; e++) {
+            dst[e] = keep ? src[e] : (U)0;
+        }
+    }
+}
+
+template <class U>
+void
+tri_copy_launch(const ca_strided &s, int64_t n, int64_t k, int lower, int w,
+                cudaStream_t st)
+{
+    const unsigned g = blocks_for(n);
+    if (n <= (int64_t)INT32_MAX) {
+        tri_copy_kernel<U, uint32_t><<<g, kThreads, 0, st>>>(s, n, k, lower, w);
+    }
+    else {
+        tri_copy_kernel<U, uint64_t><<<g, kThreads, 0, st>>>(s, n, k, lower, w);
+    }
+}
+
+} // namespace
+
+extern "C" int
+ca_cuda_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower,
+                 ca_stream_t stream)
+{
+    int64_t n = 1;
+    for (int j = 0; j < s->ndim; j++) {
+        n *= s->shape[j];
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (s->ndim < 2 || itemsize <= 0 || itemsize > 16) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    /* the widest unit (up to 8 bytes) every address and the itemsize allow */
+    uint64_t acc = (uint64_t)itemsize | (uint64_t)(uintptr_t)s->data[0] |
+                   (uint64_t)(uintptr_t)s->data[1];
+    for (int j = 0; j < s->ndim; j++) {
+        acc |= (uint64_t)s->strides[0][j] | (uint64_t)s->strides[1][j];
+    }
+    int unit = align_of(acc);
+    unit = unit > 8 ? 8 : unit;
+    const int w = itemsize / unit;
+    cudaStream_t st = (cudaStream_t)stream;
+    switch (unit) {
+    case 8: tri_copy_launch<uint64_t>(*s, n, k, lower, w, st); break;
+    case 4: tri_copy_launch<uint32_t>(*s, n, k, lower, w, st); break;
+    case 2: tri_copy_launch<uint16_t>(*s, n, k, lower, w, st); break;
+    default: tri_copy_launch<uint8_t>(*s, n, k, lower, w, st); break;
     }
     return (int)cudaGetLastError();
 }

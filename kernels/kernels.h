@@ -101,6 +101,18 @@ int ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
  * not overlap unless they are exactly the same view (then same-size copies are
  * no-ops); callers copy through a temporary otherwise, as NumPy buffers. */
 
+/* Several plain copies in one launch (concatenate's pieces): piece i copies `rows`
+ * rows of `row_bytes` bytes from src (rows src_pitch apart) to dst (rows dst_pitch
+ * apart). Pieces must not overlap each other's destinations or any source.
+ * (kernels/copy_pieces.cu, kernels/dispatch_copy.c) */
+#define CA_COPY_MAX_PIECES 8
+typedef struct {
+    char *dst;
+    const char *src;
+    int64_t rows, row_bytes, dst_pitch, src_pitch;
+} ca_copy_piece;
+int ca_copy_pieces(int device, const ca_copy_piece *p, int npieces, ca_stream_t stream);
+
 /* Fill operand 0 of s with the value at `value` (one element of `dtype`, host memory). */
 int ca_fill(int device, ca_strided *s, int dtype, const void *value,
             ca_stream_t stream);
@@ -465,6 +477,12 @@ int ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *s
  * `value`. */
 int ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                    ca_stream_t stream);
+/* tril/triu: operand 0 (the output) = operand 1 where the element's (row, col),
+ * its coordinates along the last two dimensions of s (ndim >= 2, not coalesced),
+ * keeps col - row <= k (lower) or col - row >= k (upper); zero bytes elsewhere.
+ * Elements of `itemsize` bytes (1..16); 64-bit indexing. */
+int ca_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
+                ca_stream_t stream);
 
 /* ---- nonzero ------------------------------------------------------- */
 /* Coordinates of C-order flat indices (kernels/nonzero.cu, kernels/host_nonzero.c):

@@ -32,6 +32,12 @@ REFERENCE.update(real=np.real, imag=np.imag, angle=np.angle, round=np.round,
                  clip=np.clip, where=np.where)
 # the internal ops behind functions of two results (python/cuarray/_math.py)
 REFERENCE.update(_frexp_mant=lambda x: np.frexp(x)[0], _frexp_exp=lambda x: np.frexp(x)[1])
+# isclose's one-kernel form (python/cuarray/_statistics_extra.py): the third
+# operand carries the tolerances as atol + rtol*1j
+REFERENCE.update(
+    _isclose=lambda a, b, c: np.isclose(a, b, rtol=c.imag, atol=c.real),
+    _isclose_nan=lambda a, b, c: np.isclose(a, b, rtol=c.imag, atol=c.real,
+                                            equal_nan=True))
 
 # Ops whose float results come from a math library: compared with NumPy run in a
 # wider type (float64 / complex128) on the same inputs, rounded to the result
@@ -836,3 +842,27 @@ def test_one_element_misaligned_views(device, dtype):
         got = (a[1:2, i:i + 1] + a[2:3, j:j + 1]).get()
         np.testing.assert_array_equal(got, h[1:2, i:i + 1] + h[2:3, j:j + 1])
         np.testing.assert_array_equal((a[0, i] * a[0, j]).get(), h[0, i] * h[0, j])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.float32, np.float64,
+                                   np.complex64, np.complex128])
+@pytest.mark.parametrize("n", [1, 7, 1037, 2**16 + 3])
+def test_dense_misaligned_runs(device, dtype, n):
+    # One dense run per operand, off the vector alignment (diff's a[1:] - a[:-1]):
+    # the GPU's dense kernel; every result exactly NumPy's, tails included.
+    h = random_array((n + 9,), dtype)
+    a = ca.asarray(h, device=device)
+    sub = np.not_equal if dtype == np.bool_ else np.subtract
+    for i, j in [(1, 0), (0, 1), (3, 5), (1, 1)]:
+        got = (ca.not_equal if dtype == np.bool_ else ca.subtract)(a[i:i + n], a[j:j + n])
+        np.testing.assert_array_equal(got.get(), sub(h[i:i + n], h[j:j + n]))
+    # the same kernels' math as on aligned copies (the vector kernel), bit for bit
+    c1, c2 = a[1:n + 1].copy(), a[2:n + 2].copy()
+    np.testing.assert_array_equal((a[1:n + 1] * 3).get(), (c1 * 3).get())  # a scalar
+    out = ca.zeros(n + 1, dtype=dtype, device=device)
+    ca.multiply(a[2:n + 2], a[1:n + 1], out=out[1:])  # a misaligned output
+    np.testing.assert_array_equal(out.get()[1:], ca.multiply(c2, c1).get())
+    if np.dtype(dtype).kind == "f":
+        got = ca.where(a[1:n + 1] > 0, a[2:n + 2], a[:n])  # three inputs
+        np.testing.assert_array_equal(got.get(), np.where(h[1:n + 1] > 0, h[2:n + 2], h[:n]))
+        np.testing.assert_array_equal(ca.diff(a[:n + 1]).get(), np.diff(h[:n + 1]))

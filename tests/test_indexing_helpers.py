@@ -512,6 +512,53 @@ def test_tril_triu(dev, dtype, shape, k):
     same(ca.triu(D(h, dev), k), np.triu(h, k))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.int64, np.complex128])
+@pytest.mark.parametrize("k", [0, 2, -3, 2**62, -2**62, 2**40, -2**40, np.int64(1)])
+def test_tril_triu_stacked_any_k(dev, dtype, k):
+    # stacked (..., M, N), every dtype size (16-byte complex128), k far out of range
+    h = data((2, 3, 5, 6), dtype) + 1
+    same(ca.tril(D(h, dev), k), np.tril(h, k))
+    same(ca.triu(D(h, dev), k), np.triu(h, k))
+
+
+@pytest.mark.parametrize("k", [0, 1, -2])
+def test_tril_triu_views(dev, k):
+    # non-contiguous inputs: transposed, strided, negative strides, a broadcast
+    # stack axis, the parts of a complex array; the result is a new C-ordered array
+    h = data((4, 6, 7), np.float64, seed=3) + 0.5
+    a = D(h, dev)
+    for got_in, want_in in ((a.swapaxes(-1, -2), h.swapaxes(-1, -2)),
+                            (a[:, ::2, 1::3], h[:, ::2, 1::3]),
+                            (a[::-1, :, ::-1], h[::-1, :, ::-1]),
+                            (a[1:2].swapaxes(0, 1), h[1:2].swapaxes(0, 1))):
+        for f, g in ((ca.tril, np.tril), (ca.triu, np.triu)):
+            r = f(got_in, k)
+            same(r, g(want_in, k))
+            assert r.flags.c_contiguous
+    b = ca.broadcast_to(D(h[0], dev), (3, 6, 7))
+    same(ca.tril(b, k), np.tril(np.broadcast_to(h[0], (3, 6, 7)), k))
+    c = D(data((5, 9), np.complex64), dev)  # a float32 view: 4 of 8 bytes per element
+    same(ca.tril(c.imag, k), np.tril(c.get().imag, k))
+    same(ca.triu(c.real[1:], k), np.triu(c.get().real[1:], k))
+
+
+def test_tril_triu_float_k_and_lists(dev):
+    h = data((4, 5), np.float32)
+    same(ca.tril(D(h, dev), 1.5), np.tril(h, 1.5))
+    same(ca.triu(D(h, dev), -0.5), np.triu(h, -0.5))
+    same(ca.tril([[1, 2], [3, 4]], -1), np.tril([[1, 2], [3, 4]], -1))
+    same(ca.triu(D(np.arange(5), dev), 1), np.triu(np.arange(5), 1))
+    with pytest.raises(ValueError):
+        ca.tril(D(np.float64(2.0), dev))
+    with pytest.raises(TypeError):
+        ca.tril(D(h, dev), "1")
+    for k in (2**80, -2**80):  # NumPy's arange(-k, M - k) overflows int64
+        with pytest.raises(OverflowError):
+            np.tril(h, k)
+        with pytest.raises(OverflowError):
+            ca.tril(D(h, dev), k)
+
+
 @pytest.mark.parametrize("n,m", [(4, None), (3, 5), (5, 2), (0, None)])
 @pytest.mark.parametrize("k", [0, 1, -1, 9])
 def test_tri_indices(dev, n, m, k):

@@ -290,6 +290,38 @@ def test_concatenate_stack_every_dtype(device, dtype):
     check_same(ca.stack([a.T, a.T]), np.stack([x.T, x.T]))
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.float32, np.complex128])
+def test_concatenate_pieces(device, dtype):
+    # the one-launch join (C-contiguous inputs of the result's dtype): more inputs
+    # than one launch takes, empty pieces between, inner axes, 3-d, odd row bytes
+    rng = np.random.default_rng(11)
+    xs = [random_array((2, k, 3), dtype, rng) for k in (1, 0, 4, 2, 0, 3, 1, 5, 2, 1, 7)]
+    ds = [dev_array(x, device) for x in xs]
+    for axis in (1, -2):
+        check_same(ca.concatenate(ds, axis=axis), np.concatenate(xs, axis=axis))
+    ys = [random_array((3, 2, k), dtype, rng) for k in (1, 3, 0, 2)]
+    check_same(ca.concatenate([dev_array(y, device) for y in ys], axis=2),
+               np.concatenate(ys, axis=2))
+    check_same(ca.concatenate([dev_array(y, device) for y in ys], axis=None),
+               np.concatenate(ys, axis=None))
+    zs = [random_array((k,), dtype, rng) for k in (1023, 6, 1024, 5)]
+    check_same(ca.hstack([dev_array(z, device) for z in zs]), np.hstack(zs))
+    check_same(ca.vstack([dev_array(z[:5], device) for z in zs]), np.vstack([z[:5] for z in zs]))
+    # a repeated input, a one-element piece, a piece at an odd offset
+    z = random_array((7,), dtype, rng)
+    a = dev_array(z, device)
+    check_same(ca.concatenate([a, a, a[:1], a[3:]]), np.concatenate([z, z, z[:1], z[3:]]))
+    # out= and mixed layouts take the general path, with the same answer
+    x = random_array((4, 3), dtype, rng)
+    a = dev_array(x, device)
+    out = ca.empty((8, 3), dtype=dtype, device=device)
+    r = ca.concatenate([a, a[::-1]], out=out)
+    assert r is out
+    check_same(out, np.concatenate([x, x[::-1]]))
+    check_same(ca.concatenate([a, a.T.T[:, ::-1]], axis=1),
+               np.concatenate([x, x[:, ::-1]], axis=1))
+
+
 def test_concatenate_promotes(device):
     dts = [np.int8, np.uint8, np.int32, np.float16, np.float32, np.complex64, np.bool_]
     rng = np.random.default_rng(5)

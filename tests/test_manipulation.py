@@ -258,6 +258,20 @@ def test_tile(dev, dtype, shape, reps):
     assert not ca.shares_memory(got, x)
 
 
+@pytest.mark.parametrize("reps", [2, 4, 8, 9, (5,), (1,), (0,)])
+@pytest.mark.parametrize("shape", [(1024,), (3, 5), (2, 0), (2, 1, 3)])
+def test_tile_last_axis(dev, shape, reps):
+    # one rep on the last axis of a C-contiguous array: one joining launch
+    for dtype in (np.float32, np.complex128, np.bool_):
+        h = random_array(shape, dtype)
+        x = ca.asarray(h, device=dev)
+        got = ca.tile(x, reps)
+        same(got, np.tile(h, reps))
+        assert not ca.shares_memory(got, x)
+        if len(shape) > 1:
+            same(ca.tile(x[:, ::-1], reps), np.tile(h[:, ::-1], reps))
+
+
 def test_tile_errors(dev):
     h = np.arange(3)
     x = ca.asarray(h, device=dev)

@@ -214,6 +214,84 @@ def test_isclose_allclose(dev, dtype, equal_nan):
             bool(np.allclose(x, y, equal_nan=equal_nan))
 
 
+def _boundary_pairs(dtype, n=4099, seed=5):
+    """b random (some specials), a at the edge of the tolerance: every decision
+    rests on the last bit of atol + rtol * |b| (NumPy rounds each step)."""
+    rng = np.random.default_rng(seed)
+    real = np.dtype(dtype).kind == "f"
+    rdt = np.dtype(dtype) if real else np.dtype(np.float32 if np.dtype(dtype).itemsize == 8
+                                                 else np.float64)
+    with np.errstate(all="ignore"):
+        b = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)).astype(rdt)
+        if not real:
+            b = (b + 1j * rng.standard_normal(n).astype(rdt)).astype(dtype)
+        tol = rdt.type(1e-8) + rdt.type(1e-5) * np.abs(b)
+        f = rng.choice(np.array([-1.0001, -1, -0.9999, 0, 0.9999, 1, 1.0001]), n)
+        a = (b + (tol * f).astype(rdt)).astype(dtype)
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0]).astype(dtype)
+    a[:36] = np.repeat(specials, 6)
+    b[:36] = np.tile(specials, 6)
+    return a, b
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("equal_nan", [False, True])
+def test_isclose_one_kernel_exact(dev, dtype, equal_nan):
+    # the one-kernel path (same-dtype arrays, Python tolerances) answers
+    # exactly NumPy's, decision by decision, at the edges of the tolerance
+    a, b = _boundary_pairs(dtype)
+    xa, ya = D(a, dev), D(b, dev)
+    for rtol, atol in ((1e-05, 1e-08), (0.1, 0), (0, 0.5), (3, 1), (-1e-3, 2.0),
+                       (1e300, 0.0)):
+        with np.errstate(all="ignore"):
+            want = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+        got = ca.isclose(xa, ya, rtol=rtol, atol=atol, equal_nan=equal_nan)
+        if np.dtype(dtype).kind == "c":
+            # complex |z| is a hypot whose last bit may differ from NumPy's (and
+            # between host loops): compare away from the tolerance's edge
+            eps = 1e-6 if dtype == np.complex64 else 1e-14
+            with np.errstate(all="ignore"):
+                d = np.abs(a.astype(np.complex128) - b.astype(np.complex128))
+                t = atol + rtol * np.abs(b.astype(np.complex128))
+                keep = ~(np.abs(d - t) <= eps * np.abs(t))
+            np.testing.assert_array_equal(got.get()[keep], want[keep])
+            continue
+        close(got, want)
+    # broadcasting, views, 0-d
+    A, B = D(a[:40].reshape(8, 5), dev), D(b[:5], dev)
+    close(ca.isclose(A, B, equal_nan=equal_nan),
+          np.isclose(a[:40].reshape(8, 5), b[:5], equal_nan=equal_nan))
+    close(ca.isclose(A[::2, ::-1], A.T[::-1].T[::2], equal_nan=equal_nan),
+          np.isclose(a[:40].reshape(8, 5)[::2, ::-1], a[:40].reshape(8, 5)[:, ::-1][::2],
+                     equal_nan=equal_nan))
+    close(ca.isclose(D(a[1:4001], dev), D(b[:4000], dev)), np.isclose(a[1:4001], b[:4000]))
+    z = ca.isclose(D(np.array(a[0]), dev), D(np.array(b[0]), dev), equal_nan=equal_nan)
+    assert isinstance(z, ca.ndarray) and z.shape == () and z.dtype == np.bool_
+    assert bool(z) == bool(np.isclose(a[0], b[0], equal_nan=equal_nan))
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+def test_isclose_mixed_and_strong_tolerances(dev):
+    # the cases outside the one-kernel path keep NumPy's promotions: mixed
+    # dtypes, float16, NumPy-scalar (strong) tolerances, array tolerances
+    a, b = _boundary_pairs(np.float32, n=600)
+    cases = [(a, b.astype(np.float64), {}), (a.astype(np.float16), b.astype(np.float16), {}),
+             (a, b, dict(rtol=np.float64(1e-5))), (a, b, dict(atol=np.float32(1e-8))),
+             (a, b, dict(rtol=np.full(600, 1e-5, np.float32))),
+             (a.astype(np.complex64), b, {}), (a.astype(np.int64), b, {}),
+             (a, b, dict(rtol=True))]
+    for x, y, kw in cases:
+        with np.errstate(all="ignore"):
+            want = np.isclose(x, y, **kw)
+        kw = {k: (D(v, dev) if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
+        close(ca.isclose(D(x, dev), D(y, dev), **kw), want)
+    with np.errstate(all="ignore"):
+        assert ca.allclose(D(a, dev), D(a, dev), equal_nan=True) is True
+        assert ca.allclose(D(a, dev), D(a, dev)) is False  # NaNs
+        assert ca.allclose(D(a, dev), D(b, dev)) is bool(np.allclose(a, b))
+
+
 @pytest.mark.parametrize("dev", DEVICES)
 def test_isclose_edges(dev):
     e = np.zeros(0)

@@ -180,8 +180,14 @@ def fname(op, k):
     return f"ca_ew_{op.name}_{k}"
 
 
+# Ops whose last input is a parameter, passed as a Python scalar (isclose's
+# tolerances): the vector width follows the other operands' types.
+PARAM_LAST = {"_isclose", "_isclose_nan"}
+
+
 def vec_width(op, sig):
-    width = max(1, 16 // max(DTYPES[c][4] for c in sig))
+    types = sig[:op.nin - 1] + sig[op.nin:] if op.name in PARAM_LAST else sig
+    width = max(1, 16 // max(DTYPES[c][4] for c in types))
     if op.name in HEAVY and any(c in "FD" for c in sig):
         # complex math is long and compute-bound: one element per thread keeps
         # the kernels (and nvcc's time) small at no cost in speed

@@ -681,15 +681,33 @@ def _tri_select(mask, a, b, m):
     return _core.where(mask, z if a is None else a, z if b is None else b)
 
 
+def _tri_part(m, k, lower, name):
+    # one kernel (_core._tri_copy): the copy with the k-diagonal mask taken from
+    # each element's (row, column); a 1-d m is broadcast to (N, N) as NumPy's is
+    if type(m) is not _core.ndarray:
+        m = _arr(m)
+    nd = m.ndim
+    if nd == 0:
+        raise ValueError(f"{name} requires an array of at least one dimension")
+    if type(k) is not int:
+        try:
+            k = operator.index(k)
+        except TypeError:
+            # a float k: NumPy compares against arange(-k, M - k)
+            if lower:
+                return _tri_select(_tri_mask(m, k), m, None, m)
+            return _tri_select(_tri_mask(m, k - 1), None, m, m)
+    if nd == 1:
+        m = _core.broadcast_to(m, (m.shape[0], m.shape[0]))
+    return _core._tri_copy(m, k, lower)
+
+
 def tril(m, k=0):
     """tril(m, k=0)
 
     m with the elements above the k-th diagonal (of its last two axes) zeroed.
     """
-    m = _arr(m)
-    if m.ndim == 0:
-        raise ValueError("tril requires an array of at least one dimension")
-    return _tri_select(_tri_mask(m, k), m, None, m)
+    return _tri_part(m, k, True, "tril")
 
 
 def triu(m, k=0):
@@ -697,10 +715,7 @@ def triu(m, k=0):
 
     m with the elements below the k-th diagonal (of its last two axes) zeroed.
     """
-    m = _arr(m)
-    if m.ndim == 0:
-        raise ValueError("triu requires an array of at least one dimension")
-    return _tri_select(_tri_mask(m, k - 1), None, m, m)
+    return _tri_part(m, k, False, "triu")
 
 
 def tril_indices(n, k=0, m=None, *, device=None):

@@ -137,8 +137,10 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
     Stack arrays column-wise: along axis 1, or axis 0 for 1-d (and 0-d) inputs."""
     arrs = _seq(tup)
-    if any(a.ndim == 0 for a in arrs):
-        arrs = [a.reshape(1) if a.ndim == 0 else a for a in arrs]
+    for a in arrs:  # a plain loop: any() of a generator costs more than the C call
+        if a.ndim == 0:
+            arrs = [a.reshape(1) if a.ndim == 0 else a for a in arrs]
+            break
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     if dtype is None and casting == "same_kind":
         return _core.concatenate(arrs, axis)
@@ -381,6 +383,9 @@ def tile(A, reps):
         tup = tuple(operator.index(r) for r in tup)
     A = _as(A)
     d = len(tup)
+    if d == 1 and A.ndim >= 1 and 2 <= tup[0] <= 8 and A.flags.c_contiguous:
+        # the last axis repeated: t pieces joined by one launch (copy_pieces)
+        return _core.concatenate([A] * tup[0], A.ndim - 1)
     c = A.reshape((1,) * (d - A.ndim) + A.shape) if A.ndim < d else A
     tup = (1,) * (c.ndim - d) + tup
     if min(tup, default=0) < 0:
