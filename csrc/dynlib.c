@@ -605,6 +605,14 @@ load_lib(lib_desc *lib)
     return -1;
 }
 
+/* Where a library was loaded from, or NULL while it is not loaded. */
+static const char *
+loaded_path(const lib_desc *lib)
+{
+    return __atomic_load_n(&lib->state, __ATOMIC_ACQUIRE) == 1 ? lib->loaded_from
+                                                               : NULL;
+}
+
 const ca_cublas_api *
 ca_cublas(void)
 {
@@ -614,9 +622,7 @@ ca_cublas(void)
 const char *
 ca_cublas_path(void)
 {
-    return __atomic_load_n(&cublas_lib.state, __ATOMIC_ACQUIRE) == 1
-               ? cublas_lib.loaded_from
-               : NULL;
+    return loaded_path(&cublas_lib);
 }
 
 const ca_cufft_api *
@@ -628,9 +634,7 @@ ca_cufft(void)
 const char *
 ca_cufft_path(void)
 {
-    return __atomic_load_n(&cufft_lib.state, __ATOMIC_ACQUIRE) == 1
-               ? cufft_lib.loaded_from
-               : NULL;
+    return loaded_path(&cufft_lib);
 }
 
 const ca_cusolver_api *
@@ -645,9 +649,7 @@ ca_cusolver(void)
 const char *
 ca_cusolver_path(void)
 {
-    return __atomic_load_n(&cusolver_lib.state, __ATOMIC_ACQUIRE) == 1
-               ? cusolver_lib.loaded_from
-               : NULL;
+    return loaded_path(&cusolver_lib);
 }
 
 const ca_cublas_lu_api *
@@ -665,9 +667,7 @@ ca_curand(void)
 const char *
 ca_curand_path(void)
 {
-    return __atomic_load_n(&curand_lib.state, __ATOMIC_ACQUIRE) == 1
-               ? curand_lib.loaded_from
-               : NULL;
+    return loaded_path(&curand_lib);
 }
 
 const ca_nvrtc_api *
@@ -679,41 +679,18 @@ ca_nvrtc(void)
 const char *
 ca_nvrtc_path(void)
 {
-    return __atomic_load_n(&nvrtc_lib.state, __ATOMIC_ACQUIRE) == 1
-               ? nvrtc_lib.loaded_from
-               : NULL;
+    return loaded_path(&nvrtc_lib);
 }
 
 #else /* !CA_HAVE_CUDA */
 
-const char *
-ca_curand_path(void)
-{
-    return NULL;
-}
-
-const char *
-ca_cusolver_path(void)
-{
-    return NULL;
-}
-
-const char *
-ca_nvrtc_path(void)
-{
-    return NULL;
-}
-
-const char *
-ca_cublas_path(void)
-{
-    return NULL;
-}
-
-const char *
-ca_cufft_path(void)
-{
-    return NULL;
-}
+/* No library is ever loaded in the host-only build. */
+#define CA_NO_LIB_PATH(name)                                                           \
+    const char *ca_##name##_path(void) { return NULL; }
+CA_NO_LIB_PATH(cublas)
+CA_NO_LIB_PATH(cufft)
+CA_NO_LIB_PATH(cusolver)
+CA_NO_LIB_PATH(curand)
+CA_NO_LIB_PATH(nvrtc)
 
 #endif /* CA_HAVE_CUDA */
