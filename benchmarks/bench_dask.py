@@ -5,6 +5,10 @@ made on the device), computed with Dask's threaded scheduler: `x.sum()` and
 `(x @ x.T).sum()` (1000 chunk products of 4000^3). Wall seconds per compute(); the
 graph is the same for both chunk types. NumPy and PyTorch have no row here (NumPy
 would take minutes; PyTorch tensors are not Dask chunks).
+
+The "chunks' own work" rows run the same chunk calls in a plain loop, without Dask:
+the per-task overhead Dask adds is (Dask row - own-work row) / tasks, with the task
+counts that setup prints (issue 18).
 """
 
 import numpy as np
@@ -29,14 +33,48 @@ def _array(mod):
     return da.block(blocks)
 
 
+def _tasks(expr, what):
+    n = len(dict(expr.__dask_graph__()))
+    print(f"  ({what}: {n} tasks)")
+    return expr
+
+
 def _sum(mod):
     x = _array(mod)
+    _tasks(x.sum(), "x.sum()")
     return lambda: float(x.sum().compute())
 
 
 def _matmul_sum(mod):
     x = _array(mod)
+    _tasks((x @ x.T).sum(), "(x @ x.T).sum()")
     return lambda: float((x @ x.T).sum().compute())
+
+
+def _blocks(mod):
+    x = _array(mod)
+    return [[x.blocks[i, j].compute() for j in range(N // C)] for i in range(N // C)]
+
+
+def _sum_own_work(mod):
+    b = _blocks(mod)
+    return lambda: float(sum(float(blk.sum()) for row in b for blk in row))
+
+
+def _matmul_sum_own_work(mod):
+    b = _blocks(mod)
+    k = N // C
+
+    def run():
+        total = 0.0
+        for i in range(k):
+            for j in range(k):
+                acc = b[i][0] @ b[j][0].T
+                for t in range(1, k):
+                    acc += b[i][t] @ b[j][t].T
+                total += float(acc.sum())
+        return total
+    return run
 
 
 _BOTH = {"cupy": None, "cuarray": None}
@@ -47,4 +85,8 @@ CASES = [
     Case("dask (x @ x.T).sum(), 40000^2 float32 in 4000^2 chunks",
          {k: _matmul_sum for k in _BOTH}, unit="s", repeats=3,
          group="dask"),
+    Case("x.sum()'s chunks' own work, no Dask (100 chunk sums in a loop)",
+         {k: _sum_own_work for k in _BOTH}, unit="s", repeats=3, group="dask"),
+    Case("(x @ x.T).sum()'s chunks' own work, no Dask (1000 chunk products)",
+         {k: _matmul_sum_own_work for k in _BOTH}, unit="s", repeats=3, group="dask"),
 ]
