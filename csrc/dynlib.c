@@ -191,6 +191,16 @@ typedef struct {
     char error[8192];
 } lib_desc;
 
+/* A library's fixed fields (state, loaded_from and error start zeroed). */
+#define CA_LIB(what_, soname_, dep_, pip_, advice_, syms_)                             \
+    {                                                                                  \
+        .what = what_, .soname = soname_, .dep_soname = dep_, .pip_dir = pip_,         \
+        .advice = advice_, .syms = syms_, .nsyms = sizeof(syms_) / sizeof(syms_[0])    \
+    }
+#define CA_LIB_ADVICE(what)                                                            \
+    "Install " what " for CUDA 13 (the CUDA toolkit, or NVIDIA's " what " wheel for "  \
+    "CUDA 13)"
+
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static ca_cublas_api api;
 static ca_cufft_api fft_api;
@@ -307,19 +317,9 @@ static const lib_sym curand_syms[] = {
     { "curandGetVersion", (void **)&rand_api.GetVersion },
 };
 
-static lib_desc curand_lib = {
-    "cuRAND",
-    CA_CURAND_SONAME,
-    NULL,
-    "nvidia/curand/lib",
-    "Install cuRAND for CUDA 13 (the CUDA toolkit, or NVIDIA's cuRAND wheel for "
-    "CUDA 13)",
-    curand_syms,
-    sizeof(curand_syms) / sizeof(curand_syms[0]),
-    0,
-    "",
-    "",
-};
+static lib_desc curand_lib =
+    CA_LIB("cuRAND", CA_CURAND_SONAME, NULL, "nvidia/curand/lib",
+           CA_LIB_ADVICE("cuRAND"), curand_syms);
 
 static const lib_sym nvrtc_syms[] = {
     { "nvrtcVersion", (void **)&nvrtc_api.Version },
@@ -337,79 +337,30 @@ static const lib_sym nvrtc_syms[] = {
     { "nvrtcGetLoweredName", (void **)&nvrtc_api.GetLoweredName },
 };
 
-static lib_desc cublas_lib = {
-    "cuBLAS",
-    CA_CUBLAS_SONAME,
-    CA_CUBLASLT_SONAME,
-    "nvidia/cublas/lib",
-    "Install cuBLAS for CUDA 13 (the CUDA toolkit, or NVIDIA's cuBLAS wheel for "
-    "CUDA 13)",
-    cublas_syms,
-    sizeof(cublas_syms) / sizeof(cublas_syms[0]),
-    0,
-    "",
-    "",
-};
+static lib_desc cublas_lib =
+    CA_LIB("cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
+           CA_LIB_ADVICE("cuBLAS"), cublas_syms);
 
-static lib_desc cufft_lib = {
-    "cuFFT",
-    CA_CUFFT_SONAME,
-    NULL,
-    "nvidia/cufft/lib",
-    "Install cuFFT for CUDA 13 (the CUDA toolkit, or NVIDIA's cuFFT wheel for "
-    "CUDA 13)",
-    cufft_syms,
-    sizeof(cufft_syms) / sizeof(cufft_syms[0]),
-    0,
-    "",
-    "",
-};
+static lib_desc cufft_lib = CA_LIB("cuFFT", CA_CUFFT_SONAME, NULL, "nvidia/cufft/lib",
+                                   CA_LIB_ADVICE("cuFFT"), cufft_syms);
 
 /* cuSOLVER needs cuBLAS, cuBLASLt, cuSPARSE and nvJitLink: the toolkit's copy
  * finds them through its RUNPATH ($ORIGIN), NVIDIA's wheels through theirs;
  * cuBLAS is loaded first all the same (ca_cusolver()). */
-static lib_desc cusolver_lib = {
-    "cuSOLVER",
-    CA_CUSOLVER_SONAME,
-    NULL,
-    "nvidia/cusolver/lib",
-    "Install cuSOLVER for CUDA 13 (the CUDA toolkit, or NVIDIA's cuSOLVER wheel for "
-    "CUDA 13)",
-    cusolver_syms,
-    sizeof(cusolver_syms) / sizeof(cusolver_syms[0]),
-    0,
-    "",
-    "",
-};
+static lib_desc cusolver_lib =
+    CA_LIB("cuSOLVER", CA_CUSOLVER_SONAME, NULL, "nvidia/cusolver/lib",
+           CA_LIB_ADVICE("cuSOLVER"), cusolver_syms);
 
 /* cuBLAS again (the loader hands back the same copy), for the LU table. */
-static lib_desc cublas_lu_lib = {
-    "cuBLAS",
-    CA_CUBLAS_SONAME,
-    CA_CUBLASLT_SONAME,
-    "nvidia/cublas/lib",
-    "Install cuBLAS for CUDA 13 (the CUDA toolkit, or NVIDIA's cuBLAS wheel for "
-    "CUDA 13)",
-    cublas_lu_syms,
-    sizeof(cublas_lu_syms) / sizeof(cublas_lu_syms[0]),
-    0,
-    "",
-    "",
-};
+static lib_desc cublas_lu_lib =
+    CA_LIB("cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
+           CA_LIB_ADVICE("cuBLAS"), cublas_lu_syms);
 
-static lib_desc nvrtc_lib = {
-    "NVRTC",
-    CA_NVRTC_SONAME,
-    NULL,
-    "nvidia/cuda_nvrtc/lib",
+static lib_desc nvrtc_lib = CA_LIB(
+    "NVRTC", CA_NVRTC_SONAME, NULL, "nvidia/cuda_nvrtc/lib",
     "User kernels (RawKernel, ElementwiseKernel, ...) compile with NVRTC: install "
     "it for CUDA 13 (the CUDA toolkit, or NVIDIA's nvrtc wheel for CUDA 13)",
-    nvrtc_syms,
-    sizeof(nvrtc_syms) / sizeof(nvrtc_syms[0]),
-    0,
-    "",
-    "",
-};
+    nvrtc_syms);
 
 typedef struct {
     char **dirs;
