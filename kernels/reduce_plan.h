@@ -24,8 +24,9 @@ enum {
 };
 enum {
     CA_SS_HOST = 0,
-    CA_SS_SEQ = 1,  /* GPU: a thread per row */
-    CA_SS_BLOCK = 2 /* GPU: blocks scan chunks of a row; carries between chunks */
+    CA_SS_SEQ = 1,   /* GPU: a thread per row */
+    CA_SS_BLOCK = 2, /* GPU: blocks scan chunks of a row; carries between chunks */
+    CA_SS_CUB = 3 /* GPU: one contiguous row, cub::DeviceScan (reduce_scan_cub.cuh) */
 };
 
 /* dispatch_reduce.c: drop size-1 dims, order kept dims by input stride (largest

@@ -2,6 +2,7 @@
  * reduce_scan.cu: cumsum and cumprod on the GPU (see reduce.cu for the design).
  */
 #include "reduce_impl.cuh"
+#include "reduce_scan_cub.cuh"
 
 namespace ca_red {
 namespace {
@@ -236,7 +237,7 @@ run_scan(const ca_scan_desc &d, cudaStream_t stream)
 }
 
 struct ScanEntry {
-    int acc_size;
+    int in_size, out_size, acc_size;
     int (*run)(const ca_scan_desc &, cudaStream_t);
 };
 
@@ -252,6 +253,8 @@ build_scan_table()
     ScanTable t;
     memset(&t, 0, sizeof t);
 #define CA_S_ENTRY(op, in, out, O)                                                     \
+    t.e[op][in][out].in_size = (int)sizeof(typename O::In);                            \
+    t.e[op][in][out].out_size = (int)sizeof(typename O::Out);                          \
     t.e[op][in][out].acc_size = (int)sizeof(typename O::Acc);                          \
     t.e[op][in][out].run = &run_scan<O>;                                               \
     t.has[op][in][out] = true;
@@ -282,6 +285,40 @@ iabs(int64_t v)
     return v < 0 ? -v : v;
 }
 
+/* The pair's CUB scan of x[0:n] (reduce_scan_cub_*.cu), or CA_KERR_UNSUPPORTED. */
+static int
+cub_scan(int op, int in, int out, const void *x, void *y, int64_t n, void *temp,
+         size_t *bytes, cudaStream_t st)
+{
+    int e = cub_scan_sum(op, in, out, x, y, (int)n, temp, bytes, st);
+    if (e == CA_KERR_UNSUPPORTED) {
+        e = cub_scan_prod(op, in, out, x, y, (int)n, temp, bytes, st);
+    }
+    return e;
+}
+
+/* One contiguous row longer than a few BLOCK tiles (which would take BLOCK's
+ * three launches) goes to CUB when the pair has a CUB scan: sets the plan. */
+static int
+plan_cub(int op, ca_scan_desc *d, const ScanEntry *e, int in_dtype, int out_dtype)
+{
+    const int64_t most_block = (int64_t)BLOCK * SCAN_ITEMS * 4;
+    if (d->nbatch != 0 || d->nrows != 1 || d->len <= most_block ||
+        d->len > (int64_t)INT32_MAX || d->in_stride != e->in_size ||
+        d->out_stride != e->out_size) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    size_t bytes = 0;
+    const int rc = cub_scan(op, in_dtype, out_dtype, nullptr, nullptr, d->len, nullptr,
+                            &bytes, nullptr);
+    if (rc != 0) {
+        return rc;
+    }
+    d->strategy = CA_SS_CUB;
+    d->workspace_bytes = bytes > 0 ? bytes : 1;
+    return 0;
+}
+
 extern "C" int
 ca_cuda_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype)
 {
@@ -300,6 +337,10 @@ ca_cuda_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dty
     d->chunks = 1;
     d->chunk_len = len;
     d->workspace_bytes = 0;
+    const int rc = plan_cub(op, d, e, in_dtype, out_dtype);
+    if (rc != CA_KERR_UNSUPPORTED) {
+        return rc;
+    }
     if (len <= 16 || (rows_adjacent && rows >= 2048)) {
         d->strategy = CA_SS_SEQ;
         return 0;
@@ -333,6 +374,15 @@ ca_cuda_scan(int op, ca_scan_desc *d, int in_dtype, int out_dtype, ca_stream_t s
     }
     if (d->nrows == 0 || d->len == 0) {
         return 0;
+    }
+    if (d->strategy == CA_SS_CUB) {
+        /* the plan sized CUB's storage; without it CUB would only size it again */
+        if (d->workspace == nullptr) {
+            return (int)cudaErrorInvalidValue;
+        }
+        size_t bytes = d->workspace_bytes;
+        return cub_scan(op, in_dtype, out_dtype, d->in, d->out, d->len, d->workspace,
+                        &bytes, (cudaStream_t)stream);
     }
     return e->run(*d, (cudaStream_t)stream);
 }
