@@ -8,7 +8,9 @@
  * values and widens the positions to int64. Positions are 32-bit while a row
  * fits in INT32_MAX, so the sort moves 4 bytes per position, not 8.
  *
- * One row goes to DeviceRadixSort over the dtype's significant bits (fewer
+ * Rows of up to CA_SORT_BLOCK_MAX (2048) keys of up to 64 bits, one or many,
+ * are sorted by one thread block each in one launch (sort_block.cu). Longer:
+ * one row goes to DeviceRadixSort over the dtype's significant bits (fewer
  * when the caller passes CA_SORT_KEY_BITS: unique() of integers knows their
  * range); several rows to one DeviceSegmentedSort over their offsets. (Rows longer than
  * INT32_MAX with more than one row go row by row: the segmented sort's
@@ -327,6 +329,31 @@ dispatch(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
     }
 }
 
+/* Short rows: one thread block per row (sort_block.cu). It needs no scratch,
+ * but asks for a token 256 bytes: a size of 0 would tell the caller that there
+ * is nothing to sort. */
+int
+block_rows(const job &j, int64_t nseg, void *temp, size_t *temp_bytes, cudaStream_t st)
+{
+    if (temp == nullptr) {
+        *temp_bytes = 256;
+        return 0;
+    }
+    ca_block_sort s;
+    s.in = j.in;
+    s.out = j.out;
+    s.idx = j.idx;
+    s.nseg = nseg;
+    s.n = (int)j.n;
+    s.dtype = j.dtype;
+    s.size = dtype_size(j.dtype);
+    s.key_bytes = ca_skey_bits(j.dtype) > 32 ? 8 : 4;
+    s.canon = j.canon;
+    s.end_bit = j.end_bit;
+    s.mask = j.mask.lo;
+    return ca_block_sort_rows(&s, st);
+}
+
 } // namespace
 
 extern "C" int
@@ -356,6 +383,9 @@ ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
     j.out = (char *)out;
     j.idx = idx;
     j.n = n;
+    if (n > 1 && n <= CA_SORT_BLOCK_MAX && dtype != CA_COMPLEX128) {
+        return block_rows(j, nseg, temp, temp_bytes, st);
+    }
     if (nseg == 1 || j.vsize == 4 || n == 1) {
         j.nseg = nseg;
         j.segmented = nseg > 1 && n > 1;

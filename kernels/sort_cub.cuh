@@ -26,6 +26,21 @@ typedef unsigned __int128 ca_u128;
                           uint32_t *v1, int pairs, int64_t n, int64_t nseg,            \
                           const int64_t *off, int *sel, cudaStream_t st);
 
+/* Rows of up to CA_SORT_BLOCK_MAX keys, one thread block each (sort_block.cu):
+ * in/out/idx as ca_sort's (out or idx may be NULL), keys of 4 or 8 bytes, each
+ * key ^ mask (descending order) sorted over bits [0, end_bit). One launch, no
+ * scratch; CA_KERR_UNSUPPORTED for a row too long or a 16-byte key. */
+#define CA_SORT_BLOCK_MAX 2048
+typedef struct {
+    const void *in;
+    void *out;
+    int64_t *idx;
+    int64_t nseg;
+    int n, dtype, size, key_bytes, canon, end_bit;
+    uint64_t mask;
+} ca_block_sort;
+int ca_block_sort_rows(const ca_block_sort *s, cudaStream_t st);
+
 CA_SORT_CUB_DECL(u32, uint32_t)
 CA_SORT_CUB_DECL(u64, uint64_t)
 CA_SORT_CUB_DECL(u128, ca_u128)
