@@ -97,6 +97,16 @@ def _cumsum_big(mod):
     return lambda: v.cumsum(0) if mod.__name__ == "torch" else v.cumsum()
 
 
+def _cumsum_big_f64(mod):
+    _gpu_only(mod)
+    v = _random(mod, (N_BIG // 8,))
+    if mod.__name__ == "torch":
+        v = v.double()
+        return lambda: v.cumsum(0)
+    v = v.astype(np.float64)
+    return lambda: v.cumsum()
+
+
 def _all(fn, libs=("cuarray", "numpy", "cupy", "torch")):
     return {lib: fn for lib in libs}
 
@@ -124,4 +134,6 @@ CASES = [
          unit="GB/s", work=2 * (SIDE // 4) * SIDE * F32, group="reduction"),
     Case(f"cumsum, 2^{N_BIG.bit_length() - 3} float32 (GB/s: two reads + write)", _all(_cumsum_big), mode="gpu",
          unit="GB/s", work=3 * (N_BIG // 4) * F32, group="reduction"),
+    Case(f"cumsum, 2^{N_BIG.bit_length() - 4} float64 (GB/s: read + write)", _all(_cumsum_big_f64),
+         mode="gpu", unit="GB/s", work=2 * (N_BIG // 8) * 8, group="reduction"),
 ]

@@ -474,6 +474,124 @@ def test_large_scans(device, shape, axis, dtype):
               rtol_scale=4)
 
 
+# One long contiguous row goes to CUB's single-pass scan (reduce_scan_cub.cuh) for
+# its pairs, longer than 4096 (below: the BLOCK path's one launch); sizes on both
+# sides of that and of several CUB tiles, past 2^20. Float results against a
+# float64 reference (NumPy's float32 scan adds in float32, ours in double).
+CUB_SCAN_LENS = [4096, 4097, 5000, 12289, (1 << 16) + 1, (1 << 20) + 3, 3 << 20]
+
+
+def scan_data(n, dtype, rng, nans=False):
+    x = random_array((n,), dtype, rng)
+    if nans:
+        x[rng.random(n) < 0.05] = np.nan
+    return x
+
+
+def near_one(n, dtype, rng):
+    """Factors whose running products stay finite over millions (a few negative)."""
+    x = rng.uniform(0.999, 1.001, n)
+    x[rng.random(n) < 0.001] *= -1
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("n", CUB_SCAN_LENS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_long_row_scans_float(device, n, dtype):
+    rng = np.random.default_rng(n)
+    x = scan_data(n, dtype, rng)
+    a = dev(x, device)
+    x64 = x.astype(np.float64)
+    mag = np.cumsum(np.abs(x64))
+    check(a.cumsum(), np.cumsum(x64).astype(dtype), mag, rtol_scale=4)
+    check(ca.cumsum(a, axis=0), np.cumsum(x64).astype(dtype), mag, rtol_scale=4)
+    # float64 products: NumPy's sequential rounding walks about sqrt(n) ulps
+    prod_scale = 4 if dtype == np.float32 else 4 * np.sqrt(n)
+    p = near_one(n, dtype, rng)
+    b = dev(p, device)
+    check(b.cumprod(), np.cumprod(p.astype(np.float64)).astype(dtype),
+          rtol_scale=prod_scale)
+    xn = scan_data(n, dtype, rng, nans=True)
+    c = dev(xn, device)
+    xn64 = xn.astype(np.float64)
+    check(ca.nancumsum(c), np.nancumsum(xn64).astype(dtype),
+          np.nancumsum(np.abs(xn64)), rtol_scale=4)
+    pn = near_one(n, dtype, rng)
+    pn[rng.random(n) < 0.05] = np.nan
+    check(ca.nancumprod(dev(pn, device)),
+          np.nancumprod(pn.astype(np.float64)).astype(dtype), rtol_scale=prod_scale)
+
+
+@pytest.mark.parametrize("n", [4097, (1 << 20) + 3])
+def test_long_row_scans_int(device, n):
+    rng = np.random.default_rng(5)
+    info = np.iinfo(np.int32)
+    x = rng.integers(info.min, info.max, size=n, endpoint=True).astype(np.int32)
+    a = dev(x, device)
+    check(a.cumsum(), np.cumsum(x))  # int64, exact
+    check(a.cumsum(dtype=np.int32), np.cumsum(x, dtype=np.int32))  # wraps as NumPy
+    y = rng.integers(-(1 << 62), 1 << 62, size=n).astype(np.int64)
+    check(dev(y, device).cumsum(), np.cumsum(y))  # int64 wraps as NumPy
+    b = rng.random(n) < 0.5
+    check(dev(b, device).cumsum(), np.cumsum(b))
+    p = rng.choice(np.array([1, 1, 1, -1, 2, 3], np.int64), size=n)
+    with np.errstate(over="ignore"):
+        check(dev(p, device).cumprod(), np.cumprod(p))
+    # pairs without a CUB scan stay on the BLOCK path
+    u = rng.integers(0, 200, size=n).astype(np.uint8)
+    check(dev(u, device).cumsum(), np.cumsum(u))
+    h = rng.integers(-5, 5, size=n).astype(np.int16)
+    check(dev(h, device).cumprod(), np.cumprod(h))
+
+
+@pytest.mark.parametrize("shape,axis", [((1, 1 << 20), 1), ((1 << 20, 1), 0),
+                                        ((1, 70000, 1), 1), ((1 << 20,), None)])
+def test_long_row_scans_unit_dims_and_layouts(device, shape, axis):
+    rng = np.random.default_rng(8)
+    x = random_array(shape, np.float32, rng)
+    a = dev(x, device)
+    x64 = x.astype(np.float64)
+    want = np.cumsum(x64, axis=axis).astype(np.float32)
+    mag = np.cumsum(np.abs(x64), axis=axis)
+    check(a.cumsum(axis=axis), want, mag, rtol_scale=4)
+    flat = x.reshape(-1)
+    f = dev(flat, device)
+    f64 = flat.astype(np.float64)
+    # strided and reversed rows take the other paths
+    for xv, av in ((flat[::2], f[::2]), (flat[::-1], f[::-1]), (flat[3:], f[3:])):
+        v64 = xv.astype(np.float64)
+        check(av.cumsum(), np.cumsum(v64).astype(np.float32), np.cumsum(np.abs(v64)),
+              rtol_scale=4)
+    # out= of the kernel's dtype (written by the scan), of another dtype, and in place
+    o = ca.empty(flat.shape, dtype=np.float32, device=device)
+    assert ca.cumsum(f, out=o) is o
+    check(o, np.cumsum(f64).astype(np.float32), np.cumsum(np.abs(f64)), rtol_scale=4)
+    o64 = ca.empty(flat.shape, dtype=np.float64, device=device)
+    assert ca.cumsum(f, out=o64) is o64
+    check(o64, np.cumsum(flat, out=np.empty(flat.shape)), np.cumsum(np.abs(f64)),
+          rtol_scale=4)
+    g = dev(flat, device)
+    assert ca.cumsum(g, out=g) is g
+    check(g, np.cumsum(f64).astype(np.float32), np.cumsum(np.abs(f64)), rtol_scale=4)
+    q = near_one(flat.size, np.float64, rng)
+    h = dev(q, device)
+    assert ca.cumprod(h, out=h) is h
+    check(h, np.cumprod(q), rtol_scale=4 * np.sqrt(q.size))
+
+
+def test_long_row_scans_small_and_empty(device):
+    for n in (0, 1, 2, 17, 4095):
+        x = random_array((n,), np.float32, np.random.default_rng(n))
+        x64 = x.astype(np.float64)
+        check(dev(x, device).cumsum(), np.cumsum(x64).astype(np.float32),
+              np.cumsum(np.abs(x64)), rtol_scale=4)
+        p = near_one(n, np.float32, np.random.default_rng(n))
+        check(ca.nancumprod(dev(p, device)),
+              np.nancumprod(p.astype(np.float64)).astype(np.float32), rtol_scale=4)
+    e = dev(np.zeros((1, 0), np.float64), device)
+    check(e.cumsum(axis=1), np.zeros((1, 0)))
+
+
 def test_many_dims_fall_back(device):
     """18 axes of length 2 with every other one reduced: nothing merges, more
     dims than the GPU kernels take, so the input is regrouped first."""

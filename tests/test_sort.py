@@ -158,6 +158,88 @@ def test_sort_stable_many_ties(dev):
     same(ca.argsort(x, stable=False), want_argsort(a, dev))
 
 
+# Rows of up to 2048 keys are sorted by one thread block each on the GPU
+# (kernels/sort_block.cu: tiles of 128, 256, 512, 1024 and 2048 keys, shorter rows
+# padded with the largest key); lengths on both sides of every tile and of the
+# segmented sort beyond, as many rows and as one.
+BLOCK_LENS = [1, 2, 3, 31, 32, 33, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023,
+              1024, 1025, 2047, 2048, 2049]
+BLOCK_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+                np.int64, np.uint64, np.float16, np.float32, np.float64, np.complex64,
+                np.complex128]
+
+
+@pytest.mark.parametrize("n", BLOCK_LENS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.uint64])
+def test_sort_rows_around_block_tiles(dev, dtype, n):
+    a = data((5, n), dtype)
+    x = to_dev(a, dev)
+    same(ca.sort(x, axis=-1), np.sort(a, axis=-1))
+    same(ca.argsort(x, axis=-1, kind="stable"), np.argsort(a, axis=-1, kind="stable"))
+    idx = stable_desc_argsort(a, -1)
+    same(ca.argsort(x, axis=-1, descending=True), idx)
+    same(ca.sort(x, axis=-1, descending=True), np.take_along_axis(a, idx, -1))
+    same(ca.sort(x[2]), np.sort(a[2]))
+    same(ca.argsort(x[2], stable=True), np.argsort(a[2], kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", BLOCK_DTYPES)
+@pytest.mark.parametrize("n", [100, 256, 700, 2048])
+def test_sort_rows_block_every_dtype(dev, dtype, n):
+    for dups in (True, False):
+        a = data((9, n), dtype, np.random.default_rng(n), dups=dups)
+        x = to_dev(a, dev)
+        same(ca.sort(x, axis=-1), np.sort(a, axis=-1))
+        same(ca.argsort(x, axis=-1, stable=True), np.argsort(a, axis=-1, kind="stable"))
+        same(ca.argsort(x, axis=-1, descending=True), stable_desc_argsort(a, -1))
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.uint8, np.float32, np.bool_])
+def test_sort_rows_block_largest_keys_and_ties(dev, dtype):
+    """Keys equal to the pad key (uint max; NaN; descending int min; true) keep
+    their order and the pads never reach the output."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        big, small = np.nan, -np.inf
+    elif dt == np.bool_:
+        big, small = True, False
+    else:
+        big, small = np.iinfo(dt).max, np.iinfo(dt).min
+    rng = np.random.default_rng(4)
+    for n in (5, 100, 129, 1000, 2047):
+        a = np.where(rng.random((4, n)) < 0.5, big, small).astype(dt)
+        a[0] = big
+        a[1] = small
+        x = to_dev(a, dev)
+        same(ca.argsort(x, axis=-1, stable=True), np.argsort(a, axis=-1, kind="stable"))
+        same(ca.argsort(x, axis=-1, descending=True), stable_desc_argsort(a, -1))
+        same(ca.sort(x, axis=-1), np.sort(a, axis=-1))
+        idx = stable_desc_argsort(a, -1)
+        same(ca.sort(x, axis=-1, descending=True), np.take_along_axis(a, idx, -1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.float64])
+def test_sort_rows_block_many_rows_and_views(dev, dtype):
+    a = data((3000, 256), dtype, np.random.default_rng(9))
+    x = to_dev(a, dev)
+    same(ca.sort(x, axis=-1), np.sort(a, axis=-1))
+    same(ca.argsort(x, axis=-1, kind="stable"), np.argsort(a, axis=-1, kind="stable"))
+    # non-contiguous rows and axes: copied to contiguous rows first
+    for v, w in ((x[:, ::2], a[:, ::2]), (x[::3, 7:200], a[::3, 7:200]),
+                 (x[:, ::-1], a[:, ::-1])):
+        same(ca.sort(v, axis=-1), np.sort(w, axis=-1))
+        same(ca.argsort(v, axis=-1, stable=True), np.argsort(w, axis=-1, kind="stable"))
+    t = x[:300].T  # (256, 300) sorted along axis 0: rows of 256
+    same(ca.sort(t, axis=0), np.sort(a[:300].T, axis=0))
+    same(ca.argsort(t, axis=0, stable=True), np.argsort(a[:300].T, axis=0, kind="stable"))
+    b = data((7, 11, 60), dtype)
+    same(ca.argsort(to_dev(b, dev), axis=1, stable=True), np.argsort(b, axis=1, kind="stable"))
+    # in place (the method): each block reads its row before it writes it
+    y = to_dev(a, dev)
+    y.sort(axis=-1)
+    same(y, np.sort(a, axis=-1))
+
+
 def test_sort_0d_and_noncontiguous(dev):
     a = np.array(3.5)
     x = to_dev(a, dev)
