@@ -23,7 +23,8 @@
  * Scans (cumsum, cumprod): SEQ, a thread per row, when rows are adjacent in
  * memory or short; BLOCK otherwise: blocks scan tiles of a chunk of a row with a
  * running carry, and long rows are cut into chunks whose totals are reduced
- * and scanned first (three launches).
+ * and scanned first (three launches). One contiguous row longer than 4096 of
+ * the common pairs goes to CUB's single-pass scan instead (reduce_scan_cub.cuh).
  */
 #include <atomic>
 
