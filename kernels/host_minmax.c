@@ -5,10 +5,10 @@
  *
  * 256 bytes of lanes fold the run by compare and select; the run's last 256
  * bytes are read again for its tail (max and min are idempotent: re-reading an
- * element changes nothing). Runs shorter than that are a scalar
- * loop. On x86-64 with GCC or clang each function is built three times
- * (target_clones: x86-64-v4 with AVX-512, AVX2, the baseline SSE2) and the loader picks the
- * best the CPU has; elsewhere it is built once for the build's target. The
+ * element changes nothing). Runs shorter than that are a scalar loop. On
+ * x86-64 with GCC or clang each function is built three times (target_clones:
+ * x86-64-v4 with AVX-512, AVX2, the baseline SSE2) and the loader picks the best
+ * the CPU has; elsewhere it is built once for the build's target. The
  * results do not depend on the clone: the value of a max or min is the same
  * whichever order the elements meet (only which of -0.0 and +0.0 a tie of zeros
  * returns can change with the lane count, as in NumPy's own SIMD loops).
