@@ -3,7 +3,7 @@
 Per call (wall time, queue kept full): `a + b`, `a += b` and `v * 2.0` on 1024
 float32. Throughput (CUDA events): `a + b` (3 arrays moved), `exp(a)` (2) and
 `where(a > 0.5, a, a * 2)` (4 arrays counted, as in TARGETS.md) on 2^28 float32,
-plus a strided (transposed) add for the record.
+plus a strided (transposed) add and a row broadcast for the record.
 """
 
 import operator
@@ -88,6 +88,12 @@ def _add_transposed(mod):
     return lambda: a.T + b
 
 
+def _row_broadcast(mod):
+    a, w = _arrays(mod, SQ * SQ, 1)[0], _arrays(mod, SQ, 1)[0]
+    a = a.reshape(SQ, SQ)
+    return lambda: a * w[None, :]
+
+
 def _all(make, n, numpy=True):
     libs = ("cuarray", "cupy", "torch") + (("numpy",) if numpy or CPU_MODE else ())
     return {lib: make(n) for lib in libs}
@@ -117,4 +123,8 @@ CASES = [
           for lib in ("cuarray", "cupy", "torch") + (("numpy",) if CPU_MODE else ())},
          mode="gpu",
          unit="GB/s", work=3 * 4 * SQ * SQ, group="elementwise", repeats=5),
+    Case(f"a * w[None, :], {SQ}^2 float32 by a row (broadcast; a read, result written)",
+         {lib: _row_broadcast
+          for lib in ("cuarray", "cupy", "torch") + (("numpy",) if CPU_MODE else ())},
+         mode="gpu", unit="GB/s", work=2 * 4 * SQ * SQ, group="elementwise", repeats=5),
 ]

@@ -271,11 +271,20 @@ ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *
 
 int
 ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-                const void *values, int64_t n, ca_stream_t stream)
+                int64_t extent, const void *values, int64_t n, ca_stream_t stream)
 {
-    RUN_MAYBE_NOGIL(device, n,
-                    ca_ufunc_at(device, code, dtype, target, pos, values, n, stream),
-                    "ufunc.at");
+    RUN_MAYBE_NOGIL(
+        device, n,
+        ca_ufunc_at(device, code, dtype, target, pos, extent, values, n, stream),
+        "ufunc.at");
+}
+
+int
+ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
+                      int64_t *flag, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, n, ca_ufunc_at_check(device, pos, n, extent, flag, stream),
+                    "ufunc.at's index check");
 }
 
 int

@@ -258,23 +258,72 @@ at_contiguous(const CaArray *a, const char *what)
     return 0;
 }
 
+/* IndexError (NumPy's message) unless every index of p lies in [-extent, extent):
+ * one checking pass whose flag is read back, which waits for the stream. */
+static int
+at_check_indices(const CaArray *p, int64_t extent, ca_stream_t stream)
+{
+    int64_t host[2] = { 0, 0 }, *flag = host;
+    CaArray *buf = NULL;
+    int rc = 0;
+    if (p->device != CA_CPU) {
+        Py_ssize_t two = 2;
+        buf = ca_array_empty(CA_INT64, 1, &two, 0, p->device, CA_MEM_DEVICE);
+        if (buf == NULL) {
+            return -1;
+        }
+        flag = (int64_t *)buf->data;
+        rc = ca_run_memset_async(flag, 0, sizeof host, stream);
+    }
+    if (rc == 0) {
+        rc = ca_run_ufunc_at_check(p->device, (const int64_t *)p->data,
+                                   (int64_t)p->size, extent, flag, stream);
+    }
+    if (rc == 0 && buf != NULL) {
+        rc = ca_run_memcpy_wait(host, flag, sizeof host, stream);
+    }
+    Py_XDECREF(buf);
+    if (rc == 0 && host[0] != 0) {
+        PyErr_Format(PyExc_IndexError,
+                     "index %lld is out of bounds for axis 0 with size %lld",
+                     (long long)host[1], (long long)extent);
+        rc = -1;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
 /*
- * _ufunc_at(ufunc, target, positions, values) -> bool. Applies
+ * _ufunc_at(ufunc, target, positions, values[, extent]) -> bool. Applies
  * target.flat[p] = op(target.flat[p], v) for every (p, v) pair, repeated
  * positions included (atomics on a GPU). positions: int64, values: target's
- * dtype, both C-contiguous and of one size; target C-contiguous, positions
- * already checked to lie in it. False (nothing done) where the kernel has no
- * way for this op and dtype: the caller takes its ordered fallback.
+ * dtype, both C-contiguous and of one size; target C-contiguous. Without
+ * `extent` the positions are already checked to lie in the target; with it they
+ * are a user's indices into a 1-D target of that size: checked first (IndexError,
+ * nothing updated) and negatives wrapped. False (nothing done) where the kernel
+ * has no way for this op and dtype: the caller takes its ordered fallback.
  */
 static PyObject *
 py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)m;
-    if (nargs != 4 || !ca_ufunc_check(args[0]) || !ca_array_check(args[1]) ||
-        !ca_array_check(args[2]) || !ca_array_check(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "_ufunc_at(ufunc, target, positions, values): arrays expected");
+    if ((nargs != 4 && nargs != 5) || !ca_ufunc_check(args[0]) ||
+        !ca_array_check(args[1]) || !ca_array_check(args[2]) ||
+        !ca_array_check(args[3])) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "_ufunc_at(ufunc, target, positions, values[, extent]): arrays expected");
         return NULL;
+    }
+    int64_t extent = 0;
+    if (nargs == 5) {
+        extent = (int64_t)PyLong_AsSsize_t(args[4]);
+        if (extent == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (extent < 0) {
+            PyErr_SetString(PyExc_ValueError, "_ufunc_at: extent must be >= 0");
+            return NULL;
+        }
     }
     CaArray *t = (CaArray *)args[1], *p = (CaArray *)args[2], *v = (CaArray *)args[3];
     if (at_contiguous(t, "target") < 0 || at_contiguous(p, "positions") < 0 ||
@@ -298,8 +347,9 @@ py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
         ca_stream_t stream = t->device == CA_CPU ? NULL : ca_current_stream(t->device);
-        if (ca_run_ufunc_at(t->device, code, t->dtype, t->data,
-                            (const int64_t *)p->data, v->data, (int64_t)p->size,
+        if ((nargs == 5 && at_check_indices(p, extent, stream) < 0) ||
+            ca_run_ufunc_at(t->device, code, t->dtype, t->data,
+                            (const int64_t *)p->data, extent, v->data, (int64_t)p->size,
                             stream) < 0) {
             return NULL;
         }
@@ -309,9 +359,10 @@ py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef ufunc_module_defs[] = {
     { "_ufunc_at", (PyCFunction)(void (*)(void))py_ufunc_at, METH_FASTCALL,
-      "_ufunc_at(ufunc, target, positions, values)\n--\n\nThe unbuffered scatter "
-      "of ufunc.at (cuarray/_ufunc.py): target.flat[p] = op(target.flat[p], v) for "
-      "each pair; False where the kernel has no way for the op and dtype." },
+      "_ufunc_at(ufunc, target, positions, values[, extent])\n--\n\nThe unbuffered "
+      "scatter of ufunc.at (cuarray/_ufunc.py): target.flat[p] = op(target.flat[p], v) "
+      "for each pair (with extent: p are checked, wrapped indices into a 1-D target); "
+      "False where the kernel has no way for the op and dtype." },
     { NULL, NULL, 0, NULL },
 };
 

@@ -15,6 +15,9 @@
  *   before the math), 32-bit indices, grid-stride loop.
  * - Strided kernel: one element per thread; the coalesced dimensions (innermost
  *   first) turn the index into per-operand byte offsets with 32-bit division.
+ *   Two dimensions with rows of a block or more (broadcasts such as a[:, None] + b
+ *   and ufunc.outer) take its rows path: CA_EW_ROWS_U elements per thread, offsets
+ *   stepped rather than divided.
  * - Either kernel reads an input from the launch parameters instead of memory when
  *   its bit of `mask` is set (a Python scalar costs no copy to the device); the
  *   test is the same for the whole grid, so warps never diverge on it.
@@ -166,6 +169,81 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
     }
 }
 
+/* Elements per thread of the two-dimension strided path. */
+#define CA_EW_ROWS_U 4
+
+/* Whether the strided kernel takes its two-dimension path: rows at least a block
+ * wide, so that a thread's column steps wrap at most once per step. */
+static inline __host__ __device__ bool
+ca_ew_rows_path(const ca_ew_sparams &p)
+{
+    return p.ndim == 2 && p.shape[0] >= CA_EW_BLOCK;
+}
+
+/* Two dimensions (the broadcasts a[:, None] op b, a op b[None, :], outer): each
+ * thread moves CA_EW_ROWS_U elements a block-width apart (coalesced, all loads in
+ * flight before the math) and steps its byte offsets instead of dividing: one
+ * 32-bit division per U elements, one 64-bit add per operand and element. */
+template <class Op>
+__device__ __forceinline__ void
+ca_ew_rows(const ca_ew_sparams &p)
+{
+    typedef typename Op::O O;
+    typedef typename Op::I0 I0;
+    typedef typename Op::I1 I1;
+    typedef typename Op::I2 I2;
+    constexpr int NOPS = Op::nin + 1;
+    constexpr int U = CA_EW_ROWS_U;
+    const uint32_t n = p.c.n, w = p.shape[0];
+    const uint32_t tile = CA_EW_BLOCK * U;
+    int64_t step[NOPS], wrap[NOPS];
+#pragma unroll
+    for (int k = 0; k < NOPS; k++) {
+        step[k] = (int64_t)CA_EW_BLOCK * p.strides[k][0];
+        wrap[k] = p.strides[k][1] - (int64_t)w * p.strides[k][0];
+    }
+    for (uint32_t base = blockIdx.x * tile; base < n; base += gridDim.x * tile) {
+        const uint32_t i0 = base + threadIdx.x;
+        const uint32_t r = i0 / w;
+        uint32_t c = i0 - r * w;
+        int64_t off[NOPS];
+#pragma unroll
+        for (int k = 0; k < NOPS; k++) {
+            off[k] = (int64_t)r * p.strides[k][1] + (int64_t)c * p.strides[k][0];
+        }
+        I0 a[U] = {};
+        I1 b[U] = {};
+        I2 d[U] = {};
+        int64_t o[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            o[u] = off[0];
+            if (i0 + (uint32_t)u * CA_EW_BLOCK < n) {
+                a[u] = ca_ew_load_one<I0>(p.c, 1, off[1]);
+                if constexpr (Op::nin >= 2) {
+                    b[u] = ca_ew_load_one<I1>(p.c, 2, off[2]);
+                }
+                if constexpr (Op::nin >= 3) {
+                    d[u] = ca_ew_load_one<I2>(p.c, 3, off[3]);
+                }
+            }
+            c += CA_EW_BLOCK; /* w >= CA_EW_BLOCK: wraps at most once */
+            const bool wrapped = c >= w;
+            c = wrapped ? c - w : c;
+#pragma unroll
+            for (int k = 0; k < NOPS; k++) {
+                off[k] += step[k] + (wrapped ? wrap[k] : 0);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            if (i0 + (uint32_t)u * CA_EW_BLOCK < n) {
+                *reinterpret_cast<O *>(p.c.ptr[0] + o[u]) = Op::f(a[u], b[u], d[u]);
+            }
+        }
+    }
+}
+
 template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
@@ -176,6 +254,11 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
     typedef typename Op::I2 I2;
     constexpr int NOPS = Op::nin + 1;
     const uint32_t step = gridDim.x * CA_EW_BLOCK;
+
+    if (ca_ew_rows_path(p)) {
+        ca_ew_rows<Op>(p);
+        return;
+    }
 
     for (uint32_t i = blockIdx.x * CA_EW_BLOCK + threadIdx.x; i < p.c.n; i += step) {
         int64_t off[NOPS];
@@ -244,7 +327,9 @@ ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
             <<<ca_ew_grid(p->c.n / Op::vec), CA_EW_BLOCK, 0, s>>>(p->c);
     }
     else {
-        ca_ew_strided_kernel<Op><<<ca_ew_grid(p->c.n), CA_EW_BLOCK, 0, s>>>(*p);
+        const uint32_t work =
+            ca_ew_rows_path(*p) ? (p->c.n + CA_EW_ROWS_U - 1) / CA_EW_ROWS_U : p->c.n;
+        ca_ew_strided_kernel<Op><<<ca_ew_grid(work), CA_EW_BLOCK, 0, s>>>(*p);
     }
     return (int)cudaGetLastError();
 }

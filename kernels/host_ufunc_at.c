@@ -11,7 +11,9 @@
 
 #if CA_HAVE_CUDA
 int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
-                     const void *values, int64_t n, ca_stream_t stream);
+                     int64_t extent, const void *values, int64_t n, ca_stream_t stream);
+int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent, int64_t *flag,
+                           ca_stream_t stream);
 #endif
 
 int
@@ -28,12 +30,13 @@ ca_at_supported(int code, int dtype)
 
 /* Elements by memcpy: the target may be any element-aligned view's buffer. */
 #define CA_P_LOOP(c, fn, dt, T, sfx, lk)                                               \
-    static void host_at_##fn##_##dt(char *t, const int64_t *pos, const char *v,        \
-                                    int64_t n)                                         \
+    static void host_at_##fn##_##dt(char *t, const int64_t *pos, int64_t extent,       \
+                                    const char *v, int64_t n)                          \
     {                                                                                  \
         for (int64_t i = 0; i < n; i++) {                                              \
             T a, b;                                                                    \
-            char *p = t + pos[i] * (int64_t)sizeof(T);                                 \
+            const int64_t q = pos[i] < 0 ? pos[i] + extent : pos[i];                   \
+            char *p = t + q * (int64_t)sizeof(T);                                      \
             memcpy(&a, p, sizeof a);                                                   \
             memcpy(&b, v + i * (int64_t)sizeof(T), sizeof b);                          \
             a = ca_at_##fn##_##dt(a, b);                                               \
@@ -44,12 +47,12 @@ CA_AT_FOR_EACH(CA_P_LOOP)
 #undef CA_P_LOOP
 
 static int
-host_ufunc_at(int code, int dtype, void *target, const int64_t *pos, const void *values,
-              int64_t n)
+host_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
+              const void *values, int64_t n)
 {
 #define CA_P_CASE(c, fn, dt, T, sfx, lk)                                               \
     if (code == (c) && dtype == (dt)) {                                                \
-        host_at_##fn##_##dt((char *)target, pos, (const char *)values, n);             \
+        host_at_##fn##_##dt((char *)target, pos, extent, (const char *)values, n);     \
         return 0;                                                                      \
     }
     CA_AT_FOR_EACH(CA_P_CASE)
@@ -59,7 +62,7 @@ host_ufunc_at(int code, int dtype, void *target, const int64_t *pos, const void 
 
 int
 ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-            const void *values, int64_t n, ca_stream_t stream)
+            int64_t extent, const void *values, int64_t n, ca_stream_t stream)
 {
     if (n < 0 || !ca_at_supported(code, dtype)) {
         return CA_KERR_UNSUPPORTED;
@@ -69,10 +72,38 @@ ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
     }
     if (device == CA_CPU) {
         (void)stream;
-        return host_ufunc_at(code, dtype, target, pos, values, n);
+        return host_ufunc_at(code, dtype, target, pos, extent, values, n);
     }
 #if CA_HAVE_CUDA
-    return ca_cuda_ufunc_at(code, dtype, target, pos, values, n, stream);
+    return ca_cuda_ufunc_at(code, dtype, target, pos, extent, values, n, stream);
+#else
+    return CA_KERR_NO_CUDA;
+#endif
+}
+
+int
+ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
+                  int64_t *flag, ca_stream_t stream)
+{
+    if (n < 0 || extent < 0) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (device == CA_CPU) {
+        (void)stream;
+        for (int64_t i = 0; i < n; i++) {
+            if (pos[i] < -extent || pos[i] >= extent) {
+                flag[0] = 1;
+                flag[1] = pos[i];
+                break;
+            }
+        }
+        return 0;
+    }
+#if CA_HAVE_CUDA
+    return ca_cuda_ufunc_at_check(pos, n, extent, flag, stream);
 #else
     return CA_KERR_NO_CUDA;
 #endif

@@ -560,12 +560,19 @@ enum {
 };
 /* Whether ca_ufunc_at has the pair (the same answer on every device). */
 int ca_at_supported(int code, int dtype);
-/* For i < n: target[pos[i]] = op(target[pos[i]], values[i]), repeats included
- * (one after the other on the host, atomically on a GPU: the order of the
- * updates of one element is then unspecified). target, values: `dtype`,
- * contiguous, element-aligned; every pos[i] in range (the caller checks). */
+/* For i < n: target[q] = op(target[q], values[i]) with q = pos[i], plus `extent`
+ * where pos[i] < 0 (NumPy's negative indices into a 1-D target of that size;
+ * pass 0 for positions that are never negative), repeats included (one after the
+ * other on the host, atomically on a GPU: the order of the updates of one element
+ * is then unspecified). target, values: `dtype`, contiguous, element-aligned;
+ * every q in range (the caller checks). */
 int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-                const void *values, int64_t n, ca_stream_t stream);
+                int64_t extent, const void *values, int64_t n, ca_stream_t stream);
+/* The range check before it, when the positions are a user's indices: for every
+ * i < n outside [-extent, extent), flag[0] = 1 and flag[1] = pos[i] (one offender
+ * wins). flag: two int64 the caller zeroed, in device memory on a GPU. */
+int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
+                      int64_t *flag, ca_stream_t stream);
 /* ---- readback (kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

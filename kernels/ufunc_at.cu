@@ -18,7 +18,10 @@
 #include "ufunc_at.h"
 
 extern "C" int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
-                                const void *values, int64_t n, ca_stream_t stream);
+                                int64_t extent, const void *values, int64_t n,
+                                ca_stream_t stream);
+extern "C" int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent,
+                                      int64_t *flag, ca_stream_t stream);
 
 namespace {
 
@@ -166,12 +169,35 @@ update(T *p, T v, F f)
 
 template <int CODE, typename T, typename F>
 __global__ void
-at_kernel(T *t, const int64_t *pos, const T *v, int64_t n)
+at_kernel(T *t, const int64_t *__restrict__ pos, int64_t extent,
+          const T *__restrict__ v, int64_t n)
 {
     F f{};
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (int64_t)gridDim.x * blockDim.x) {
-        update<CODE, T>(t + pos[i], v[i], f);
+        const int64_t q = __ldg(pos + i);
+        update<CODE, T>(t + (q < 0 ? q + extent : q), v[i], f);
+    }
+}
+
+/* One pass over the indices before any update, so that a bad index leaves the
+ * target unchanged (as NumPy). A thread reports the last offender it saw. */
+__global__ void
+at_check_kernel(const int64_t *__restrict__ pos, int64_t n, int64_t extent,
+                unsigned long long *flag)
+{
+    bool bad = false;
+    int64_t offender = 0;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t q = __ldg(pos + i);
+        if (q < -extent || q >= extent) {
+            bad = true;
+            offender = q;
+        }
+    }
+    if (bad && atomicCAS(flag, 0ull, 1ull) == 0ull) {
+        atomicExch(flag + 1, (unsigned long long)offender);
     }
 }
 
@@ -191,7 +217,7 @@ CA_AT_FOR_EACH(CA_P_FUNCTOR)
 } // namespace
 
 extern "C" int
-ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
+ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
                  const void *values, int64_t n, ca_stream_t stream)
 {
     const int64_t b = (n + kThreads - 1) / kThreads;
@@ -199,11 +225,22 @@ ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
     cudaStream_t st = (cudaStream_t)stream;
 #define CA_P_LAUNCH(c, fn, dt, T, sfx, lk)                                             \
     if (code == (c) && dtype == (dt)) {                                                \
-        at_kernel<c, T, at_##fn##_##dt>                                                \
-            <<<blocks, kThreads, 0, st>>>((T *)target, pos, (const T *)values, n);     \
+        at_kernel<c, T, at_##fn##_##dt><<<blocks, kThreads, 0, st>>>(                  \
+            (T *)target, pos, extent, (const T *)values, n);                           \
         return (int)cudaGetLastError();                                                \
     }
     CA_AT_FOR_EACH(CA_P_LAUNCH)
 #undef CA_P_LAUNCH
     return CA_KERR_UNSUPPORTED;
+}
+
+extern "C" int
+ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent, int64_t *flag,
+                       ca_stream_t stream)
+{
+    const int64_t b = (n + kThreads - 1) / kThreads;
+    const unsigned blocks = (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
+    at_check_kernel<<<blocks, kThreads, 0, (cudaStream_t)stream>>>(
+        pos, n, extent, reinterpret_cast<unsigned long long *>(flag));
+    return (int)cudaGetLastError();
 }

@@ -872,3 +872,36 @@ def test_dense_misaligned_runs(device, dtype, n):
         got = ca.where(a[1:n + 1] > 0, a[2:n + 2], a[:n])  # three inputs
         np.testing.assert_array_equal(got.get(), np.where(h[1:n + 1] > 0, h[2:n + 2], h[:n]))
         np.testing.assert_array_equal(ca.diff(a[:n + 1]).get(), np.diff(h[:n + 1]))
+
+
+@pytest.mark.parametrize("shape", [(3, 256), (2, 255), (7, 257), (300, 1000), (5, 4099),
+                                   (1, 300), (1031, 260)])
+def test_broadcast_rows_path(shape, device):
+    """Two-dimension broadcasts (the strided kernel's rows path on a GPU when rows
+    are a block wide or more): row and column operands, scalars, tails past the
+    last whole tile, a strided output and a transposed input."""
+    rng = np.random.default_rng(sum(shape))
+    r, w = shape
+    for dt in (np.float32, np.float64, np.int32, np.int8, np.complex64):
+        col = random_array((r, 1), dt, rng)
+        row = random_array((w,), dt, rng)
+        full = random_array((r, w), dt, rng)
+        check(ca.add(dev(col, device), dev(row, device)), np.add(col, row))
+        check(ca.multiply(dev(full, device), dev(row, device)), np.multiply(full, row),
+              wide=True)
+        check(ca.subtract(dev(col, device), dev(full, device)), np.subtract(col, full))
+        check(ca.add.outer(dev(col[:, 0], device), dev(row, device)),
+              np.add.outer(col[:, 0], row))
+        # where(c, x, y) with three broadcast operands, one a scalar
+        cond = rng.random((r, 1)) > 0.5
+        check(ca.where(dev(cond, device), dev(row, device), dt(3)),
+              np.where(cond, row, dt(3)))
+    big = np.zeros((r, 2 * w), np.float32)
+    out = dev(big, device)[:, ::2]
+    col = random_array((r, 1), np.float32, rng)
+    row = random_array((w,), np.float32, rng)
+    ca.add(dev(col, device), dev(row, device), out=out)
+    check(out, np.add(col, row))
+    t = random_array((w, r), np.float64, rng)
+    check(ca.add(dev(t, device).T, dev(row.astype(np.float64)[None, :1], device)),
+          t.T + row.astype(np.float64)[None, :1])

@@ -542,6 +542,74 @@ def test_at_errors(device):
         ca.add.at(ro, [0], 1.0)
 
 
+def test_at_direct_path(device):
+    """One integer index array into a contiguous 1-D target: the checked scatter
+    with no positions gather (negatives wrap, a bad index changes nothing)."""
+    rng = np.random.default_rng(11)
+    n = 1000
+    base = random_array((n,), np.float64, rng)
+    idx = rng.integers(-n, n, size=1 << 16)
+    vals = rng.random(1 << 16)
+    for it in (np.int64, np.int32, np.int16, np.uint32, np.uint16):
+        ii = (idx if np.dtype(it).kind == "i" else np.abs(idx) % n).astype(it)
+        want = base.copy()
+        np.add.at(want, ii, vals)
+        got = fresh(base, device)
+        ca.add.at(got, dev(ii, device), dev(vals, device))
+        close(got, want, rtol=1e-9, atol=1e-9)
+    # int8 indices into a short target; scalar and broadcast values; maximum
+    small = random_array((100,), np.int32, rng)
+    i8 = rng.integers(-100, 100, size=500).astype(np.int8)
+    for name, v in (("add", 3), ("maximum", rng.integers(-9, 9, size=500).astype(np.int32)),
+                    ("bitwise_xor", np.int32(5))):
+        want = small.copy()
+        getattr(np, name).at(want, i8, v)
+        got = fresh(small, device)
+        cv = dev(v, device) if isinstance(v, np.ndarray) and v.ndim else v
+        getattr(ca, name).at(got, dev(i8, device), cv)
+        close(got, want)
+    # a 2-D index array, values broadcast along its last axis; a strided index view
+    i2 = rng.integers(0, n, size=(30, 40))
+    v2 = rng.random(40)
+    want = base.copy()
+    # (NumPy 2.4's add.at reads past values it broadcasts here: the reference gets
+    # them broadcast already)
+    np.add.at(want, i2, np.broadcast_to(v2, i2.shape).copy())
+    got = fresh(base, device)
+    ca.add.at(got, dev(i2, device), dev(v2, device))
+    close(got, want)
+    want = base.copy()
+    np.add.at(want, idx[::3], vals[::3])
+    got = fresh(base, device)
+    ca.add.at(got, dev(idx, device)[::3], dev(vals, device)[::3])
+    close(got, want, rtol=1e-9, atol=1e-9)
+    # a 0-d index array is one index
+    want = base.copy()
+    np.add.at(want, np.array(-3), 2.5)
+    got = fresh(base, device)
+    ca.add.at(got, dev(np.array(-3), device), 2.5)
+    close(got, want)
+    # one bad index anywhere: IndexError naming it, and nothing is updated
+    for bad in (n, -n - 1, 10**12):
+        ii = idx.copy()
+        ii[len(ii) // 2] = bad
+        got = fresh(base, device)
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 "
+                                             f"with size {n}"):
+            ca.add.at(got, dev(ii, device), dev(vals, device))
+        close(got, base)
+    empty = dev(np.zeros(0), device)
+    with pytest.raises(IndexError):
+        ca.add.at(empty, dev(np.array([0]), device), 1.0)
+    ca.add.at(empty, dev(np.zeros(0, np.int64), device), 1.0)  # nothing to do
+    with pytest.raises(ValueError):
+        ca.add.at(fresh(base, device), dev(idx[:10], device), dev(vals[:7], device))
+    # the primitive's extent argument
+    with pytest.raises(ValueError):
+        _core._ufunc_at(ca.add, fresh(base, device), dev(idx[:4], device),
+                        dev(vals[:4], device), -1)
+
+
 def test_at_kernel_primitive(device):
     """_ufunc_at itself: every pair it claims, against a serial NumPy loop."""
     rng = np.random.default_rng(3)

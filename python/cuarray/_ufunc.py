@@ -417,6 +417,25 @@ def _loop_dtype2(u, dt1, dt2, device):
     return u(e1, e2).dtype
 
 
+def _at_direct(u, a, indices, b):
+    """The common case in one checking pass and one scatter, with no positions
+    array built: a C-contiguous 1-D target, one integer index array and values the
+    scatter kernel applies. False when the case is not that (nothing done)."""
+    if a.ndim != 1 or not a.flags.c_contiguous or not isinstance(indices, _core.ndarray) \
+            or indices.dtype.kind not in "iu" or indices.dtype == _np.uint64 \
+            or indices.device != a.device:
+        return False  # (uint64 indices past 2^63 would wrap in the int64 cast)
+    kv = _at_kernel_values(u, a, b)
+    if kv is None:
+        return False
+    pos = indices if indices.dtype == _core.int64 else indices.astype(_core.int64)
+    if not pos.flags.c_contiguous:
+        pos = _core.ascontiguousarray(pos)
+    if kv.shape != pos.shape or not kv.flags.c_contiguous:
+        kv = _core.ascontiguousarray(_core.broadcast_to(kv, pos.shape))
+    return _core._ufunc_at(u, a, pos.reshape(-1), kv.reshape(-1), a.shape[0])
+
+
 def _at_rounds(u, flat, pos, vals):
     """flat[pos[i]] = u(flat[pos[i]], vals[i]) in order, for any ufunc: round r
     applies the r-th update of every position (all distinct within a round)."""
@@ -459,6 +478,8 @@ def at(self, a, indices, b=None, /):
         raise TypeError("at: the first operand must be a cuarray.ndarray")
     if not a.flags.writeable:
         raise ValueError("output array is read-only")
+    if self.nin == 2 and _at_direct(self, a, indices, b):
+        return None
     where_ = _at_positions(a, indices)
     target_shape = tuple(where_.shape)
     pos = _core.ascontiguousarray(where_).reshape(-1)
