@@ -67,6 +67,23 @@ def _argmax_big(mod):
     return lambda: v.argmax()
 
 
+def _minmax_big(fn, dtype):
+    """a.max() / a.min() of N_BIG elements of dtype (ints: the full range)."""
+    def setup(mod):
+        _gpu_only(mod)
+        rng = np.random.default_rng(3)
+        if np.dtype(dtype).kind == "f":
+            x = rng.random(N_BIG, dtype=np.float64).astype(dtype)
+        else:
+            info = np.iinfo(dtype)
+            x = rng.integers(info.min, info.max, N_BIG, dtype=dtype)
+        v = to_lib(mod, x)
+        if mod.__name__ == "torch":
+            return lambda: getattr(v, "a" + fn)()
+        return lambda: getattr(v, fn)()
+    return setup
+
+
 def _sum_axis(axis):
     def setup(mod):
         _gpu_only(mod)
@@ -114,6 +131,12 @@ CASES = [
          group="reduction"),
     Case(f"argmax(a), 2^{N_BIG.bit_length() - 1} float32 (GB/s read)", _all(_argmax_big), mode="gpu", unit="GB/s",
          work=N_BIG * F32, target=">= 4000", group="reduction"),
+    *[Case(f"a.{fn}(), 2^{N_BIG.bit_length() - 1} {np.dtype(dt).name} (GB/s read)",
+           _all(_minmax_big(fn, dt)), mode="gpu", unit="GB/s",
+           work=N_BIG * np.dtype(dt).itemsize, group="reduction")
+      for fn, dt in [("max", np.float32), ("min", np.float32), ("max", np.float64),
+                     ("max", np.int64), ("min", np.int32), ("max", np.int16),
+                     ("max", np.uint8)]],
     Case(f"sum(axis=0) of {SIDE}^2 float32 (GB/s read)", _all(_sum_axis(0)), mode="gpu",
          unit="GB/s", work=SIDE * SIDE * F32, target=">= 4000", group="reduction"),
     Case(f"sum(axis=1) of {SIDE}^2 float32 (GB/s read)", _all(_sum_axis(1)), mode="gpu",

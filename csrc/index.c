@@ -1139,6 +1139,54 @@ error:
 /* __getitem__                                                               */
 /* ======================================================================== */
 
+/* The cpu device's a[mask] for a key that is one mask (of one or more dims)
+ * over the leading dims of a C-contiguous view: a compress of the view's
+ * blocks (ca_mask_compress), with no offsets array and no gather. Returns 0
+ * when the key is not of that kind, else 1 with *out the result (NULL on
+ * error). */
+static int
+mask_compress(CaArray *a, idx_plan *P, PyObject **out)
+{
+    if (P->device != CA_CPU || P->key.nfancy != 1 || P->v.nref != 1) {
+        return 0;
+    }
+    const fancy_ref *r = &P->v.ref[0];
+    CaArray *mask = P->key.it[r->item].arr;
+    if (P->key.it[r->item].type != IT_MASK || r->vdim != 0 || CA_NDIM(mask) < 1 ||
+        CA_NDIM(mask) != r->nd || !(mask->flags & CA_C_CONTIGUOUS)) {
+        return 0;
+    }
+    Py_ssize_t want = a->itemsize;
+    for (int k = P->v.ndim - 1; k >= 0; k--) {
+        if (P->v.shape[k] != 1 && P->v.strides[k] != want) {
+            return 0;
+        }
+        want *= P->v.shape[k];
+    }
+    Py_ssize_t rshape[CA_MAX_DIMS];
+    int64_t block = a->itemsize, count = 0;
+    int rnd = 1;
+    for (int k = r->nd; k < P->v.ndim; k++) {
+        rshape[rnd++] = P->v.shape[k];
+        block *= P->v.shape[k];
+    }
+    *out = NULL;
+    if (mask->size > 0 && ca_run_mask_count(P->device, (const uint8_t *)mask->data,
+                                            mask->size, &count, P->stream) < 0) {
+        return 1;
+    }
+    rshape[0] = (Py_ssize_t)count;
+    CaArray *res =
+        ca_array_empty(a->dtype, rnd, rshape, 0, P->device, ca_gather_result_kind(a));
+    if (res != NULL && block > 0 && count > 0 &&
+        ca_run_mask_compress(P->device, P->v.data, (const uint8_t *)mask->data,
+                             mask->size, block, count, res->data) < 0) {
+        Py_CLEAR(res);
+    }
+    *out = (PyObject *)res;
+    return 1;
+}
+
 static PyObject *
 Ndarray_subscript(PyObject *self, PyObject *key)
 {
@@ -1154,7 +1202,7 @@ Ndarray_subscript(PyObject *self, PyObject *key)
         out = (PyObject *)ca_array_view(a, a->dtype, P.v.ndim, P.v.shape, P.v.strides,
                                         P.v.data);
     }
-    else if (rc == 0 && plan_entries(&P) == 0) {
+    else if (rc == 0 && !mask_compress(a, &P, &out) && plan_entries(&P) == 0) {
         out = gather(a, &P);
     }
     plan_clear(&P);

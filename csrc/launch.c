@@ -186,6 +186,13 @@ ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *s
 }
 
 int
+ca_run_mask_compress(int device, const char *src, const uint8_t *mask, int64_t n,
+                     int64_t block, int64_t count, char *dst)
+{
+    return RUN(ca_mask_compress(device, src, mask, n, block, count, dst));
+}
+
+int
 ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                    ca_stream_t stream)
 {

@@ -108,6 +108,8 @@ int ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scrat
 int ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n,
                         const int64_t *scratch, int ndim, const int64_t *shape,
                         const int64_t *strides, int64_t *out, ca_stream_t stream);
+int ca_run_mask_compress(int device, const char *src, const uint8_t *mask, int64_t n,
+                         int64_t block, int64_t count, char *dst);
 int ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                        ca_stream_t stream);
 int ca_run_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,

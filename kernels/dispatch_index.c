@@ -15,6 +15,8 @@ int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
 int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
                          const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
+int ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n,
+                          int64_t block, int64_t count, char *dst);
 int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
 
 #if CA_HAVE_CUDA
@@ -166,6 +168,16 @@ ca_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
     (void)stream;
     return CA_KERR_NO_CUDA;
 #endif
+}
+
+int
+ca_mask_compress(int device, const char *src, const uint8_t *mask, int64_t n,
+                 int64_t block, int64_t count, char *dst)
+{
+    if (device != CA_CPU || n < 0 || block <= 0 || count < 0 || count > n) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    return ca_host_mask_compress(src, mask, n, block, count, dst);
 }
 
 int

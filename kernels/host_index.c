@@ -18,6 +18,8 @@ int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
 int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
                          const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
+int ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n,
+                          int64_t block, int64_t count, char *dst);
 int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
 
 #if defined(__GNUC__)
@@ -349,6 +351,78 @@ ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *sh
             }
             coord[k] = 0;
             off -= strides[k] * (shape[k] - 1);
+        }
+    }
+    return 0;
+}
+
+/* a[mask] of blocks of SZ bytes, up to the last true element `last`: runs of
+ * eight true mask bytes (and longer) are one memcpy, eight false ones are
+ * skipped, other groups are branch-free (each element is stored and kept only
+ * where the mask is true: every store lands below `count`, as a true element is
+ * still to come at `last`). */
+#define CA_MASK_ONES 0x0101010101010101ull
+static CA_ALWAYS_INLINE void
+compress_run(const int sz, const char *src, const uint8_t *mask, int64_t last,
+             char *dst)
+{
+    int64_t i = 0, j = 0;
+    const int64_t end = last + 1;
+    while (i + 8 <= end) {
+        uint64_t w;
+        memcpy(&w, mask + i, 8);
+        if (w == CA_MASK_ONES) {
+            int64_t e = i + 8;
+            while (e + 8 <= end && (memcpy(&w, mask + e, 8), w == CA_MASK_ONES)) {
+                e += 8;
+            }
+            memcpy(dst + j * sz, src + i * sz, (size_t)((e - i) * sz));
+            j += e - i;
+            i = e;
+            continue;
+        }
+        if (w != 0) {
+            for (int k = 0; k < 8; k++) {
+                memcpy(dst + j * sz, src + (i + k) * sz, sz);
+                j += mask[i + k] != 0;
+            }
+        }
+        i += 8;
+    }
+    for (; i < end; i++) {
+        memcpy(dst + j * sz, src + i * sz, sz);
+        j += mask[i] != 0;
+    }
+}
+
+int
+ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n, int64_t block,
+                      int64_t count, char *dst)
+{
+    if (count == 0) {
+        return 0;
+    }
+    if (count == n) {
+        memcpy(dst, src, (size_t)(n * block));
+        return 0;
+    }
+    int64_t last = n - 1;
+    while (last > 0 && mask[last] == 0) {
+        last--;
+    }
+    switch (block) {
+    case 1: compress_run(1, src, mask, last, dst); return 0;
+    case 2: compress_run(2, src, mask, last, dst); return 0;
+    case 4: compress_run(4, src, mask, last, dst); return 0;
+    case 8: compress_run(8, src, mask, last, dst); return 0;
+    case 16: compress_run(16, src, mask, last, dst); return 0;
+    default: break;
+    }
+    int64_t j = 0;
+    for (int64_t i = 0; i <= last; i++) {
+        if (mask[i] != 0) {
+            memcpy(dst + j * block, src + i * block, (size_t)block);
+            j++;
         }
     }
     return 0;

@@ -100,55 +100,34 @@ ca_hr_min_float32(float a, float v)
     return a != a ? a : r;
 }
 
-/* Elements per block of the lane loops (max, min, argmax, argmin of contiguous
- * runs): a block with a NaN or an infinity is walked again exactly, an arg block
- * that holds a new best is searched for its first position (in L1). */
-#define CA_HR_LANE_BLOCK 1024
-
-/* The largest (want_max) or smallest element of x[0, n), n a positive multiple of
- * 16, in 16 lanes of GCC vector extensions (compare and select: maxps/minps where
- * the target has them). *bad is set when x holds a NaN or an infinity (x - x is
- * NaN there): the caller then walks x exactly. */
-typedef float ca_v4f __attribute__((vector_size(16)));
-typedef int32_t ca_v4i __attribute__((vector_size(16)));
-typedef double ca_v2d __attribute__((vector_size(16)));
-typedef int64_t ca_v2l __attribute__((vector_size(16)));
-
-#define CA_HR_LANES(fname, T, VT, VI, W)                                               \
-    static inline __attribute__((always_inline)) T fname(const T *x, int64_t n,        \
-                                                         int want_max, int *bad)       \
-    {                                                                                  \
-        VT m[4], z[4];                                                                 \
-        for (int k = 0; k < 4; k++) {                                                  \
-            memcpy(&m[k], x + k * (W), sizeof m[k]);                                   \
-            z[k] = m[k] - m[k];                                                        \
-        }                                                                              \
-        for (int64_t j = 4 * (W); j < n; j += 4 * (W)) {                               \
-            for (int k = 0; k < 4; k++) {                                              \
-                VT v;                                                                  \
-                memcpy(&v, x + j + k * (W), sizeof v);                                 \
-                const VI c = want_max ? (VI)(v > m[k]) : (VI)(v < m[k]);               \
-                m[k] = (VT)(((VI)v & c) | ((VI)m[k] & ~c));                            \
-                z[k] += v - v;                                                         \
-            }                                                                          \
-        }                                                                              \
-        const VT zz = (z[0] + z[1]) + (z[2] + z[3]);                                   \
-        int nan = 0;                                                                   \
-        for (int e = 0; e < (W); e++) {                                                \
-            nan |= zz[e] != zz[e];                                                     \
-        }                                                                              \
-        *bad = nan;                                                                    \
-        T b = m[0][0];                                                                 \
-        for (int k = 0; k < 4; k++) {                                                  \
-            for (int e = 0; e < (W); e++) {                                            \
-                const T l = m[k][e];                                                   \
-                b = (want_max ? l > b : l < b) ? l : b;                                \
-            }                                                                          \
-        }                                                                              \
-        return b;                                                                      \
-    }
-CA_HR_LANES(ca_hr_lanes_float, float, ca_v4f, ca_v4i, 4)
-CA_HR_LANES(ca_hr_lanes_double, double, ca_v2d, ca_v2l, 2)
+/* The lane loops of max, min, argmax, argmin (and float fmax, fmin) over a
+ * contiguous run of n >= 1 elements (kernels/host_minmax.c: 256 bytes of lanes,
+ * built for x86-64-v4 (AVX-512), AVX2 and the baseline, picked at load time). The max /
+ * min forms set *nan when the run holds a NaN (the caller then walks it
+ * exactly); the fmax / fmin forms skip NaNs and set *nonum for an all-NaN run.
+ * Floats and arg reductions go in blocks of CA_HR_MM_BLOCK bytes: a block with
+ * a NaN is walked exactly, an arg block that holds a new best is searched for
+ * its first position (in L1). A strided run is gathered CA_HR_GATHER elements
+ * at a time into a buffer that the lane loops read. */
+#define CA_HR_MM_BLOCK 16384
+#define CA_HR_GATHER   512
+#define CA_HR_MM_DECL(name, T)                                                         \
+    T ca_hr_mm_max_##name(const T *x, int64_t n, int *nan);                            \
+    T ca_hr_mm_min_##name(const T *x, int64_t n, int *nan);
+CA_HR_MM_DECL(int8, int8_t)
+CA_HR_MM_DECL(uint8, uint8_t)
+CA_HR_MM_DECL(int16, int16_t)
+CA_HR_MM_DECL(uint16, uint16_t)
+CA_HR_MM_DECL(int32, int32_t)
+CA_HR_MM_DECL(uint32, uint32_t)
+CA_HR_MM_DECL(int64, int64_t)
+CA_HR_MM_DECL(uint64, uint64_t)
+CA_HR_MM_DECL(float32, float)
+CA_HR_MM_DECL(float64, double)
+float ca_hr_mm_fmax_float32(const float *x, int64_t n, int *nonum);
+float ca_hr_mm_fmin_float32(const float *x, int64_t n, int *nonum);
+double ca_hr_mm_fmax_float64(const double *x, int64_t n, int *nonum);
+double ca_hr_mm_fmin_float64(const double *x, int64_t n, int *nonum);
 
 extern const ca_red_host_fns ca_red_host[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
 

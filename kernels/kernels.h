@@ -473,6 +473,13 @@ int ca_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
 int ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scratch,
                     int ndim, const int64_t *shape, const int64_t *strides,
                     int64_t *out, ca_stream_t stream);
+/* The cpu device's a[mask] for a C-contiguous a whose leading dims the
+ * contiguous mask covers: for each true byte i of mask[0, n), in order, the
+ * `block` bytes at src + i * block go to the next block of dst; `count` is the
+ * number of true bytes (ca_mask_count's). Host memory only: any other device
+ * is CA_KERR_UNSUPPORTED (it takes ca_mask_offsets and a gather). */
+int ca_mask_compress(int device, const char *src, const uint8_t *mask, int64_t n,
+                     int64_t block, int64_t count, char *dst);
 /* Where operand 1 of s (bool bytes) is true, set operand 0 (itemsize bytes) to
  * `value`. */
 int ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,

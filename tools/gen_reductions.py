@@ -492,50 +492,104 @@ def host_run_plain(k, i, t, acc, conv, ic, at, m):
     return out
 
 
+LANE_OPS = ("max", "min", "argmax", "argmin", "fmax", "fmin")
+LANE_TYPES = "?bBhHiIlLfd"
+
+
+def lane_fn(k, i):
+    """host_minmax.c's lane loop for op k of input type i, and its element type."""
+    name = "uint8" if i == "?" else NAME[i]
+    op = {"argmax": "max", "argmin": "min"}.get(k.combine, k.combine)
+    if i not in "fd" and op in ("fmax", "fmin"):
+        op = op[1:]  # integers have no NaN
+    return f"ca_hr_mm_{op}_{name}", DT["B" if i == "?" else i][2]
+
+
 def host_run_lanes(k, i, t, acc, conv, ic):
-    """max/min/argmax/argmin of a float32 or float64 contiguous run: blocks of
-    CA_HR_LANE_BLOCK elements reduced in 16 lanes (host_reduce.h); a block with a
-    NaN or an infinity goes through the exact loop; the arg forms then find the
-    block's first position of a new best value."""
+    """max/min/argmax/argmin/fmax/fmin of a contiguous run through the lane loops
+    of host_minmax.c (host_reduce.h): integer max/min in one call; floats and the
+    arg forms in blocks of CA_HR_MM_BLOCK bytes, a float block with a NaN walked
+    by the exact loop, an arg block with a new best searched for its first
+    position; float fmax/fmin in one call that skips NaNs. hg_ gathers a strided
+    run into a buffer for them."""
     vt = conv if k.map == "index" else acc
     s = sfx(acc)
     isarg = k.map == "index"
-    want_max = 1 if k.combine in ("max", "argmax") else 0
-    lanes = "ca_hr_lanes_float" if i == "f" else "ca_hr_lanes_double"
+    want_max = k.combine in ("max", "argmax", "fmax")
+    fn, lt = lane_fn(k, i)
     cast = f"ca_cast_{vt}_{NAME[i]}"
     beats = f"ca_red_gt_{vt}(b, acc.v)" if want_max else f"ca_red_gt_{vt}(acc.v, b)"
     pad = ' ' * (len(t) + 4)
     out = [f"static {ctype(acc)}\nhb_{t}({ctype(acc)} acc, const {ic} *x, int64_t n, "
-           f"int64_t r0,\n{pad}const ca_hctx *c)\n{{",
-           "    const int64_t B = CA_HR_LANE_BLOCK;",
-           "    int64_t i = 0;"]
+           f"int64_t r0,\n{pad}const ca_hctx *c)\n{{"]
     done = f"(acc.i >= 0 && ca_red_isnan_{vt}(acc.v))" if isarg else f"ca_red_isnan_{vt}(acc)"
-    out.append(f"    for (; i + B <= n && !{done}; i += B) {{")
-    out.append("        int bad;")
-    out.append(f"        const {ic} bx = {lanes}(x + i, B, {want_max}, &bad);")
-    out.append(f"        const {CTYPE[vt]} b = {cast}(bx);")
-    out.append("        if (bad) { /* a NaN or an infinity: the exact loop */")
-    out.append(f"            acc = hl_{t}(acc, (const char *)(x + i), B, "
-               f"(int64_t)sizeof(*x), r0 + i, c);")
-    out.append("            continue;")
-    out.append("        }")
-    if isarg:
-        out.append(f"        if (acc.i < 0 || {beats}) {{")
-        out.append("            int64_t j = 0;")
-        out.append("            while (x[i + j] != bx) {")
-        out.append("                j++;")
-        out.append("            }")
-        out.append(f"            acc = ca_red_argat_{vt}(b, r0 + i + j);")
-        out.append("        }")
+    if i not in "fd":
+        done = "0"
+    if not isarg and (i not in "fd" or k.combine in ("fmax", "fmin")):
+        # one call: no NaN to stop at (integers) or NaNs skipped (fmax, fmin)
+        out += ["    (void)r0;",
+                "    (void)c;",
+                "    if (n <= 0) {",
+                "        return acc;",
+                "    }",
+                "    int none;",
+                f"    const {ic} bx = ({ic}){fn}((const {lt} *)x, n, &none);"]
+        if k.combine in ("fmax", "fmin") and i in "fd":
+            out.append(f"    return none ? acc : {host_comb(k, s)}(acc, {cast}(bx));")
+        else:
+            out += ["    (void)none;", f"    return {host_comb(k, s)}(acc, {cast}(bx));"]
+        out.append("}")
+        return out + host_gather(k, t, acc, ic, "0")
+    out += [f"    const int64_t B = CA_HR_MM_BLOCK / (int64_t)sizeof({ic});",
+            "    for (int64_t i = 0; i < n; i += B) {"]
+    if done != "0":
+        out += [f"        if ({done}) {{",
+                "            return acc; /* a NaN: nothing later changes it */",
+                "        }"]
+    out += ["        const int64_t nb = n - i < B ? n - i : B;",
+            "        int bad;",
+            f"        const {ic} bx = ({ic}){fn}((const {lt} *)(x + i), nb, &bad);",
+            f"        const {CTYPE[vt]} b = {cast}(bx);"]
+    if i in "fd":
+        out += ["        if (bad) { /* a NaN: the exact loop */",
+                f"            acc = hl_{t}(acc, (const char *)(x + i), nb, "
+                f"(int64_t)sizeof(*x), r0 + i, c);",
+                "            continue;",
+                "        }"]
     else:
-        out.append(f"        acc = ca_red_{k.combine}_{s}(acc, b);")
-    out.append("    }")
-    out.append(f"    if ({done}) {{")
-    out.append("        return acc; /* a NaN: nothing later changes it */")
-    out.append("    }")
-    out.append(f"    return hl_{t}(acc, (const char *)(x + i), n - i, (int64_t)sizeof(*x), "
-               f"r0 + i, c);")
-    out.append("}")
+        out.append("        (void)bad;")
+    if isarg:
+        out += [f"        if (acc.i < 0 || {beats}) {{",
+                "            int64_t j = 0;",
+                "            while (x[i + j] != bx) {",
+                "                j++;",
+                "            }",
+                f"            acc = ca_red_argat_{vt}(b, r0 + i + j);",
+                "        }"]
+    else:
+        out.append(f"        acc = {host_comb(k, s)}(acc, b);")
+    out += ["    }", "    return acc;", "}"]
+    return out + host_gather(k, t, acc, ic, done)
+
+
+def host_gather(k, t, acc, ic, done):
+    """A strided run gathered into a buffer, CA_HR_GATHER elements at a time, for
+    the lane loops (hb_)."""
+    pad = ' ' * (len(t) + 4)
+    out = [f"static {ctype(acc)}\nhg_{t}({ctype(acc)} acc, const char *p, int64_t n, "
+           f"int64_t s, int64_t r0,\n{pad}const ca_hctx *c)\n{{",
+           f"    {ic} buf[CA_HR_GATHER];",
+           "    for (int64_t i = 0; i < n; i += CA_HR_GATHER) {"]
+    if done != "0":
+        out += [f"        if ({done}) {{", "            break;", "        }"]
+    out += ["        const int64_t m = n - i < CA_HR_GATHER ? n - i : CA_HR_GATHER;",
+            "        for (int64_t j = 0; j < m; j++) {",
+            f"            memcpy(&buf[j], p + (i + j) * s, sizeof(*buf));",
+            "        }",
+            f"        acc = hb_{t}(acc, buf, m, r0 + i, c);",
+            "    }",
+            "    return acc;",
+            "}"]
     return out
 
 
@@ -644,7 +698,7 @@ def host_triple(k, i, o):
     else:
         out += host_run_plain(k, i, t, acc, conv, ic, at, m)
         vt = conv if k.map == "index" else acc
-        lanes = k.combine in ("max", "min", "argmax", "argmin") and i in "fd"
+        lanes = k.combine in LANE_OPS and i in LANE_TYPES
         if lanes:
             out += host_run_lanes(k, i, t, acc, conv, ic)
         body = [f"    if (s == {es}) {{"]
@@ -652,8 +706,13 @@ def host_triple(k, i, o):
             body.append(f"        a->{acc} = hb_{t}(a->{acc}, (const {ic} *)p, n, r0, c);")
         else:
             body.append(f"        a->{acc} = hl_{t}(a->{acc}, p, n, {es}, r0, c);")
-        body += ["    }",
-                 "    else {",
+        body += ["    }"]
+        if lanes:
+            # short strided runs (a few elements per output) stay on the plain loop
+            body += ["    else if (n >= 32) {",
+                     f"        a->{acc} = hg_{t}(a->{acc}, p, n, s, r0, c);",
+                     "    }"]
+        body += ["    else {",
                  f"        a->{acc} = hl_{t}(a->{acc}, p, n, s, r0, c);",
                  "    }"]
     out.append(f"static void\nhr_{t}(ca_hacc *a, const char *p, int64_t n, int64_t s, "
