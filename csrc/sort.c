@@ -974,6 +974,66 @@ py_sort_host_kernels(PyObject *m, PyObject *arg)
     "shaped\n"                                                                         \
     "like v. Both are compared in their common dtype, in sort's order (NaNs last)."
 
+/* _select(a, ranks) -> a 1-D array of a's dtype: the elements of a (flattened;
+ * C-contiguous, on a GPU, a real dtype) at `ranks` (a tuple of one or two ints in
+ * [0, a.size)) in sort order (NaNs last), by the radix select (kernels.h:
+ * ca_select), with no sort; None where there is none (the cpu device, complex,
+ * other layouts): the caller sorts instead. */
+static PyObject *
+py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)m;
+    if (nargs != 2 || !ca_array_check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_select(a, ranks: tuple)");
+        return NULL;
+    }
+    CaArray *a = (CaArray *)args[0];
+    const Py_ssize_t nk = PyTuple_GET_SIZE(args[1]);
+    int64_t ks[CA_SELECT_MAX_RANKS];
+    if (nk < 1 || nk > CA_SELECT_MAX_RANKS) {
+        PyErr_SetString(PyExc_ValueError, "_select takes one or two ranks");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        ks[i] = (int64_t)PyLong_AsLongLong(PyTuple_GET_ITEM(args[1], i));
+        if (ks[i] == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (ks[i] < 0 || ks[i] >= (int64_t)a->size) {
+            PyErr_Format(PyExc_IndexError, "rank %lld is out of range for size %zd",
+                         (long long)ks[i], a->size);
+            return NULL;
+        }
+    }
+    if (a->device == CA_CPU || !(a->flags & CA_C_CONTIGUOUS) ||
+        a->dtype == CA_COMPLEX64 || a->dtype == CA_COMPLEX128 ||
+        ca_array_misaligned(a)) {
+        Py_RETURN_NONE;
+    }
+    if (ca_use_device(a->device) < 0) {
+        return NULL;
+    }
+    ca_stream_t st = ca_current_stream(a->device);
+    Py_ssize_t len = nk;
+    CaArray *out =
+        ca_array_empty(a->dtype, 1, &len, 0, a->device, ca_gather_result_kind(a));
+    if (out == NULL) {
+        return NULL;
+    }
+    CaMemory *tmp = ca_memory_alloc(a->device, ca_index_scratch_kind(a->device),
+                                    CA_SELECT_SCRATCH_BYTES, st);
+    int rc = tmp == NULL ? -1
+                         : ca_run_select(a->device, a->dtype, a->data, (int64_t)a->size,
+                                         ks, (int)nk, out->data, tmp->ptr, st);
+    /* the pool reuses the scratch on this stream only after the select */
+    Py_XDECREF(tmp);
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
 static PyMethodDef sort_functions[] = {
     { "sort", CA_FC py_sort, CA_FLAGS, DOC_SORT },
     { "argsort", CA_FC py_argsort, CA_FLAGS, DOC_ARGSORT },
@@ -985,6 +1045,9 @@ static PyMethodDef sort_functions[] = {
     { "_sort_bits", CA_FC py_sort_bits, METH_FASTCALL,
       "_sort_bits(a, bits, positions)\n--\n\nsort/argsort of a.ravel() whose keys "
       "agree above\ntheir low `bits` bits (fewer radix passes on a GPU)." },
+    { "_select", CA_FC py_select, METH_FASTCALL,
+      "_select(a, ranks)\n--\n\nThe elements of a contiguous GPU array at 1 or 2 "
+      "sorted ranks\n(NaNs last), by a radix select; None where there is none." },
     { "_sort_host_kernels", py_sort_host_kernels, METH_O,
       "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
       "kernels (the GPU's key order) instead of NumPy; returns the old setting." },

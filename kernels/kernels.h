@@ -573,6 +573,17 @@ int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *po
  * wins). flag: two int64 the caller zeroed, in device memory on a GPU. */
 int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                       int64_t *flag, ca_stream_t stream);
+/* ---- order statistics (kernels/select.cu, kernels/dispatch_select.c) ------ */
+/* The elements at ranks ks[0..nk) (nk <= CA_SELECT_MAX_RANKS, each in [0, n)) of
+ * x[0:n] (contiguous, a real dtype: not complex) in NumPy's sort order (NaNs
+ * last), into out[0..nk) (x's dtype, device memory), without a sort: a radix
+ * select over the sort keys, all on `stream`. scratch: CA_SELECT_SCRATCH_BYTES of
+ * device memory, any contents. GPU only (the cpu device's median is NumPy's):
+ * CA_KERR_UNSUPPORTED elsewhere and for bad arguments. */
+#define CA_SELECT_MAX_RANKS     2
+#define CA_SELECT_SCRATCH_BYTES 4160
+int ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
+              int nk, void *out, void *scratch, ca_stream_t stream);
 /* ---- readback (kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

@@ -96,11 +96,23 @@ __launch_bounds__(kBlock)
                   ca_rd_params prm, const uint32_t *__restrict__ words)
 {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    double lam_seen = -1.0, elam = 0.0; /* Poisson: exp(-lam) of the last lam */
     for (uint64_t i = thread_index(); i < n; i += step) {
         ca_rd_stream s;
         ca_rd_stream_init(&s, seed, offset + i, words, i);
         const double a = ca_rd_param(&prm, 0, i), b = ca_rd_param(&prm, 1, i),
                      c = ca_rd_param(&prm, 2, i);
+        if constexpr (kOp == CA_RD_POISSON) {
+            /* ca_rd_poisson's small-lam branch, exp(-lam) once per distinct lam */
+            if (a > 0.0 && a < 10.0) {
+                if (a != lam_seen) {
+                    lam_seen = a;
+                    elam = exp(-a);
+                }
+                out[i] = (T)ca_rd_poisson_small_e(&s, a, elam);
+                continue;
+            }
+        }
         if constexpr (std::is_integral<T>::value) {
             out[i] = ca_rd_stream_i64(kOp, &s, a, b, c);
         }

@@ -356,12 +356,13 @@ ca_rd_beta(ca_rd_stream *s, double a, double b)
 }
 
 /* ---- Poisson ------------------------------------------------------------------- */
-/* lam < 10: inversion (sequential search of the CDF from 0; one uniform). */
+/* lam < 10: inversion (sequential search of the CDF from 0; one uniform), with
+ * e = exp(-lam) given: a loop drawing many samples of one lam computes it once. */
 CA_HD int64_t
-ca_rd_poisson_small(ca_rd_stream *s, double lam)
+ca_rd_poisson_small_e(ca_rd_stream *s, double lam, double e)
 {
     double u = ca_rd_u01(s);
-    double p = exp(-lam), f = p;
+    double p = e, f = p;
     int64_t k = 0;
     while (u > f && k < 1000) {
         k++;
@@ -369,6 +370,12 @@ ca_rd_poisson_small(ca_rd_stream *s, double lam)
         f += p;
     }
     return k;
+}
+
+CA_HD int64_t
+ca_rd_poisson_small(ca_rd_stream *s, double lam)
+{
+    return ca_rd_poisson_small_e(s, lam, exp(-lam));
 }
 
 /* lam >= 10: Hormann's transformed rejection with squeeze (PTRS, 1993). */

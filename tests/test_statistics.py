@@ -193,6 +193,90 @@ def test_median(dev, dtype, shape, axis):
           np_quiet(np.median, a, axis=axis, keepdims=True))
 
 
+def _select_case(dtype, n, rng, kind):
+    """n values of dtype: 'random' (few repeats), 'dups' (a handful of values) or
+    'edges' (the dtype's extremes, and NaN/±0/±inf for floats, mixed in)."""
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(n) < 0.3
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        if kind == "dups":
+            return rng.integers(max(info.min, -3), min(info.max, 3), size=n,
+                                endpoint=True).astype(dt)
+        a = rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dt)
+        if kind == "edges":
+            a[rng.integers(0, n, 50)] = info.min
+            a[rng.integers(0, n, 50)] = info.max
+        return a
+    a = (rng.standard_normal(n) * 100).astype(dt)
+    if kind == "dups":
+        a = np.round(a / 100).astype(dt)
+    if kind == "edges":
+        for v in (0.0, -0.0, np.inf, -np.inf, np.finfo(dt).max, np.finfo(dt).min,
+                  np.finfo(dt).tiny):
+            a[rng.integers(0, n, 40)] = v
+    return a
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", REALS)
+@pytest.mark.parametrize("kind", ["random", "dups", "edges"])
+def test_select_ranks_gpu(dtype, kind):
+    """_select (the radix select behind a long row's median): the elements at
+    any one or two ranks, as NumPy's sort orders them, on every real dtype."""
+    rng = np.random.default_rng(sum(map(ord, np.dtype(dtype).str + kind)))
+    for n in (1, 2, 3, 257, 70001):
+        a = _select_case(dtype, n, rng, kind)
+        s = np.sort(a, kind="stable")
+        x = ca.asarray(a, device="cuda:0")
+        for ranks in ((0,), (n - 1,), ((n - 1) // 2, n // 2), (0, n - 1),
+                      (int(rng.integers(0, n)), int(rng.integers(0, n)))):
+            got = ca._core._select(x, ranks)
+            want = s[list(ranks)]
+            same(got, want)  # (-0.0 == 0.0: NumPy's sort keeps them in input order)
+    x = ca.asarray(_select_case(np.float32, 1000, rng, "random"), device="cuda:0")
+    with pytest.raises(IndexError):
+        ca._core._select(x, (1000,))
+    with pytest.raises(IndexError):
+        ca._core._select(x, (-1,))
+    with pytest.raises(ValueError):
+        ca._core._select(x, (1, 2, 3))
+    with pytest.raises(ValueError):
+        ca._core._select(x, ())
+    assert ca._core._select(x[::2], (0,)) is None  # not contiguous: the caller sorts
+    assert ca._core._select(ca.asarray(np.ones(4, np.complex64), device="cuda:0"),
+                            (0,)) is None
+
+
+def test_select_cpu_has_none():
+    assert ca._core._select(ca.asarray(np.arange(5.0), device="cpu"), (2,)) is None
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.uint64, np.int64,
+                                   np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("n", [1 << 16, (1 << 16) + 1, 200003, 300000])
+def test_median_long_rows(device, dtype, n):
+    """Rows long enough for the GPU's radix select: odd and even lengths, ties,
+    extremes (no overflow of x + x for an odd length), NaN anywhere."""
+    rng = np.random.default_rng(n)
+    for kind in ("random", "dups", "edges"):
+        a = _select_case(dtype, n, rng, kind)
+        if a.dtype.kind == "f" and kind == "edges":
+            a[a == np.inf] = 1.0  # the middle pair's mean stays finite: see the NaN case
+            a[a == -np.inf] = -1.0
+        x = ca.asarray(a, device=device)
+        close(ca.median(x), np_quiet(np.median, a))
+        close(ca.median(x.reshape(-1, 1), axis=0), np_quiet(np.median, a.reshape(-1, 1),
+                                                             axis=0))
+        close(ca.median(x, keepdims=True), np_quiet(np.median, a, keepdims=True))
+    if np.dtype(dtype).kind == "f":
+        for where in (0, n // 2, n - 1):
+            a = _select_case(dtype, n, rng, "random")
+            a[where] = np.nan
+            close(ca.median(ca.asarray(a, device=device)), np_quiet(np.median, a))
+
+
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float32,
                                    np.float64])

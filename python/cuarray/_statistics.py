@@ -670,6 +670,31 @@ def _mid(lo, hi, dtype):
     return (lo + hi) / 2
 
 
+# Below this many elements sorting costs about what the select's ten launches do.
+_SELECT_MIN = 1 << 16
+
+
+def _median_select(flat, dtype):
+    """The median of one long row on a GPU by the radix select of the middle one or
+    two elements (no sort), NaN when the row holds one; None where the select does
+    not apply (the caller sorts)."""
+    n = flat.shape[-1]
+    if n < _SELECT_MIN or dtype.kind not in "biuf" or not flat.flags.c_contiguous:
+        return None
+    ranks = ((n - 1) // 2,) if n % 2 else ((n - 1) // 2, n // 2)
+    mid = _core._select(flat, ranks)
+    if mid is None:
+        return None
+    if n % 2:  # one middle element: itself (NumPy's mean of one, no x + x overflow)
+        res = mid[0].astype(_np.float64) if dtype.kind in "biu" else mid[0]
+    else:
+        res = _mid(mid[0], mid[1], dtype)
+    if dtype.kind == "f":
+        top = flat.max()  # NaN exactly when the row holds a NaN
+        res = _core.where(_core.isnan(top), top.astype(res.dtype), res)
+    return res
+
+
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """median(a, axis=None, out=None, overwrite_input=False, keepdims=False)
 
@@ -685,7 +710,10 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         return _out(_core.asarray(r, device=a.device), out)
     rows, kept, axes = _axes(a, axis)
     n = rows.shape[-1]
-    if n == 0:
+    res = _median_select(rows, a.dtype) if kept == () else None
+    if res is not None:
+        pass
+    elif n == 0:
         res = _core.full(kept, _np.nan, dtype=_np.float64 if a.dtype.kind in "biu"
                          else a.dtype, device=a.device)
     else:

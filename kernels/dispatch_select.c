@@ -1,0 +1,30 @@
+/* dispatch_select.c: ca_select's argument checks and its GPU launcher
+ * (select.cu); the cpu device has no select (its median is NumPy's). */
+#include "kernels.h"
+
+#if CA_HAVE_CUDA
+int ca_cuda_select(int dtype, const void *x, int64_t n, const int64_t *ks, int nk,
+                   void *out, void *scratch, ca_stream_t stream);
+#endif
+
+int
+ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks, int nk,
+          void *out, void *scratch, ca_stream_t stream)
+{
+    if (n < 1 || nk < 1 || nk > CA_SELECT_MAX_RANKS || x == NULL || out == NULL ||
+        scratch == NULL || dtype < 0 || dtype >= CA_NTYPES || dtype == CA_COMPLEX64 ||
+        dtype == CA_COMPLEX128 || device == CA_CPU) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    for (int i = 0; i < nk; i++) {
+        if (ks[i] < 0 || ks[i] >= n) {
+            return CA_KERR_UNSUPPORTED;
+        }
+    }
+#if CA_HAVE_CUDA
+    return ca_cuda_select(dtype, x, n, ks, nk, out, scratch, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}
