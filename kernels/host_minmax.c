@@ -156,3 +156,38 @@ CA_MM_FFN(ca_hr_mm_fmax_float32, float, 1)
 CA_MM_FFN(ca_hr_mm_fmin_float32, float, 0)
 CA_MM_FFN(ca_hr_mm_fmax_float64, double, 1)
 CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
+
+/* Column folds: acc[j] = the larger (smaller) of acc[j] and row i's element j,
+ * for nrows rows of nb contiguous elements, rs bytes apart (the max / min of
+ * outputs adjacent in memory: a column reduction). A NaN element enters and a
+ * NaN accumulator stays (v != v picks v; nothing beats a NaN a), so NaN
+ * propagates as in max / min. */
+#define CA_MM_COL(fname, T, GT, ISF)                                                   \
+    CA_MM_CLONES void fname(T *acc, const char *p, int64_t nb, int64_t nrows,          \
+                            int64_t rs)                                                \
+    {                                                                                  \
+        for (int64_t i = 0; i < nrows; i++) {                                          \
+            const char *q = p + i * rs;                                                \
+            for (int64_t j = 0; j < nb; j++) {                                         \
+                T v;                                                                   \
+                memcpy(&v, q + j * (int64_t)sizeof(T), sizeof v);                      \
+                const T a = acc[j];                                                    \
+                acc[j] = ((GT ? v > a : v < a) || (ISF && v != v)) ? v : a;            \
+            }                                                                          \
+        }                                                                              \
+    }
+
+#define CA_MM_COLS(name, T, ISF)                                                       \
+    CA_MM_COL(ca_hr_mmcol_max_##name, T, 1, ISF)                                       \
+    CA_MM_COL(ca_hr_mmcol_min_##name, T, 0, ISF)
+
+CA_MM_COLS(int8, int8_t, 0)
+CA_MM_COLS(uint8, uint8_t, 0)
+CA_MM_COLS(int16, int16_t, 0)
+CA_MM_COLS(uint16, uint16_t, 0)
+CA_MM_COLS(int32, int32_t, 0)
+CA_MM_COLS(uint32, uint32_t, 0)
+CA_MM_COLS(int64, int64_t, 0)
+CA_MM_COLS(uint64, uint64_t, 0)
+CA_MM_COLS(float32, float, 1)
+CA_MM_COLS(float64, double, 1)

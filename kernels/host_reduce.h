@@ -108,12 +108,19 @@ ca_hr_min_float32(float a, float v)
  * Floats and arg reductions go in blocks of CA_HR_MM_BLOCK bytes: a block with
  * a NaN is walked exactly, an arg block that holds a new best is searched for
  * its first position (in L1). A strided run is gathered CA_HR_GATHER elements
- * at a time into a buffer that the lane loops read. */
+ * at a time into a buffer that the lane loops read. The column forms (mmcol)
+ * fold rows of nb contiguous elements into a row of accumulators of the input
+ * type (NaN propagating), CA_HR_COLBUF columns at a time. */
 #define CA_HR_MM_BLOCK 16384
 #define CA_HR_GATHER   512
+#define CA_HR_COLBUF   2048
 #define CA_HR_MM_DECL(name, T)                                                         \
     T ca_hr_mm_max_##name(const T *x, int64_t n, int *nan);                            \
-    T ca_hr_mm_min_##name(const T *x, int64_t n, int *nan);
+    T ca_hr_mm_min_##name(const T *x, int64_t n, int *nan);                            \
+    void ca_hr_mmcol_max_##name(T *acc, const char *p, int64_t nb, int64_t nrows,      \
+                                int64_t rs);                                           \
+    void ca_hr_mmcol_min_##name(T *acc, const char *p, int64_t nb, int64_t nrows,      \
+                                int64_t rs);
 CA_HR_MM_DECL(int8, int8_t)
 CA_HR_MM_DECL(uint8, uint8_t)
 CA_HR_MM_DECL(int16, int16_t)

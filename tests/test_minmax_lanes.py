@@ -220,3 +220,64 @@ def test_keepdims_and_out(device, dtype):
     r = ca.min(c, axis=1, out=out)
     assert r is out
     same(out.get(), np.min(x, axis=1))
+
+
+def test_bool_bytes_other_than_one():
+    # a bool array whose bytes are 2 or 255 is true there, as NumPy's bool
+    raw = np.zeros(3000, np.uint8)
+    raw[[5, 700, 2999]] = [1, 2, 255]
+    c = ca.asarray(raw.view(np.bool_), device="cpu")
+    truth = raw != 0
+    for fn in FNS:
+        got = getattr(ca, fn)(c).get()
+        assert got == getattr(np, fn)(truth), fn
+    assert bool(ca.max(c[::3]).get()) == truth[::3].max()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint64, np.bool_])
+def test_fmax_fmin_reduce(device, dtype):
+    rng = np.random.default_rng(11)
+    x = values(6 * 700, dtype, rng).reshape(6, 700)
+    if np.dtype(dtype).kind == "f":
+        x[0, 5] = np.nan
+        x[2, :] = np.nan  # an all-NaN row: NaN, and no warning
+        x[3, 0] = np.inf
+        x[4, ::2] = np.nan
+    c = dev(x, device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for u in ("fmax", "fmin", "maximum", "minimum"):
+            cu, nu = getattr(ca, u), getattr(np, u)
+            same(cu.reduce(c).get(), nu.reduce(x), u)
+            same(cu.reduce(c, axis=1).get(), nu.reduce(x, axis=1), u)
+            same(cu.reduce(c, axis=None).get(), nu.reduce(x, axis=None), u)
+            same(cu.reduce(c, axis=1, keepdims=True).get(), nu.reduce(x, axis=1, keepdims=True), u)
+            same(cu.reduce(c[:, ::3], axis=1).get(), nu.reduce(x[:, ::3], axis=1), u)
+            same(cu.reduce(c, axis=1, initial=0).get(), nu.reduce(x, axis=1, initial=0), u)
+    for u in ("fmax", "fmin"):
+        with pytest.raises(ValueError, match="zero-size array"):
+            getattr(ca, u).reduce(ca.asarray(np.zeros(0, dtype), device=device))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32,
+                                   np.uint32, np.int64])
+def test_bincount_length_and_negatives(device, dtype):
+    # bincount sizes its output from one max pass (the values read as unsigned:
+    # a negative one reads as 2^(bits-1) or more)
+    rng = np.random.default_rng(2)
+    hi = 1 if dtype == np.bool_ else min(int(np.iinfo(dtype).max), 3000)
+    x = rng.integers(0, hi, size=5000, endpoint=True).astype(dtype)
+    for y in (x, x[::2], x[:1]):
+        same(ca.bincount(dev(y, device)).get(), np.bincount(y))
+        same(ca.bincount(dev(y, device), minlength=5000).get(), np.bincount(y, minlength=5000))
+    if dtype != np.bool_:
+        top = np.array([np.iinfo(dtype).max] if np.iinfo(dtype).max < 1 << 17 else [hi], dtype)
+        same(ca.bincount(dev(top, device)).get(), np.bincount(top))
+    if np.dtype(dtype).kind == "i":
+        for bad in (-1, np.iinfo(dtype).min):
+            y = x.copy()
+            y[1234] = bad
+            with pytest.raises(ValueError, match="negative"):
+                np.bincount(y)
+            with pytest.raises(ValueError, match="negative"):
+                ca.bincount(dev(y, device))

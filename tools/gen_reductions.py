@@ -646,8 +646,26 @@ def host_column(k, i, o, t, acc, conv, ic, at):
             "    }",
             "}"]
     out += [f"static void\nhv_{t}(void *av, const char *p, int64_t nb, int64_t ks, "
-            f"int64_t nrows, int64_t rs,\n{' ' * (len(t) + 4)}int64_t r0, const ca_hctx *cv)\n{{",
-            f"    if (ks == {es}) {{",
+            f"int64_t nrows, int64_t rs,\n{' ' * (len(t) + 4)}int64_t r0, const ca_hctx *cv)\n{{"]
+    if k.combine in ("max", "min") and i in LANE_TYPES:
+        # contiguous columns: rows folded into accumulators of the input type by
+        # host_minmax.c's lane loops, CA_HR_COLBUF columns at a time
+        name = "uint8" if i == "?" else NAME[i]
+        lt = DT["B" if i == "?" else i][2]
+        out += [f"    if (ks == {es} && nrows > 0) {{",
+                f"        {at} *A = ({at} *)av;",
+                f"        {lt} buf[CA_HR_COLBUF];",
+                "        for (int64_t j0 = 0; j0 < nb; j0 += CA_HR_COLBUF) {",
+                "            const int64_t m = nb - j0 < CA_HR_COLBUF ? nb - j0 : CA_HR_COLBUF;",
+                f"            memcpy(buf, p + j0 * {es}, (size_t)m * sizeof(*buf));",
+                f"            ca_hr_mmcol_{k.combine}_{name}(buf, p + rs + j0 * {es}, m, nrows - 1, rs);",
+                "            for (int64_t j = 0; j < m; j++) {",
+                f"                A[j0 + j] = {host_comb(k, s)}(A[j0 + j], ca_cast_{s}_{NAME[i]}(({ic})buf[j]));",
+                "            }",
+                "        }",
+                "        return;",
+                "    }"]
+    out += [f"    if (ks == {es}) {{",
             f"        hvk_{t}(({at} *)av, p, nb, {es}, nrows, rs, r0, cv);",
             "    }",
             "    else {",
@@ -698,7 +716,10 @@ def host_triple(k, i, o):
     else:
         out += host_run_plain(k, i, t, acc, conv, ic, at, m)
         vt = conv if k.map == "index" else acc
-        lanes = k.combine in LANE_OPS and i in LANE_TYPES
+        # bool arg forms stay exact: a bool byte other than 0/1 is true, and the
+        # lane loops would look for the raw byte's first position
+        lanes = (k.combine in LANE_OPS and i in LANE_TYPES
+                 and not (k.map == "index" and i == "?"))
         if lanes:
             out += host_run_lanes(k, i, t, acc, conv, ic)
         body = [f"    if (s == {es}) {{"]

@@ -49,11 +49,16 @@ def bincount(x, weights=None, minlength=0):
         # NumPy: int64 zeros for an empty x, weights or not
         return _core.zeros((minlength,), dtype=_np.int64, device=x.device)
     else:
-        # the cpu device reads min/max with NumPy's SIMD loops on a zero-copy view
+        # one pass: the max of the values read as unsigned is 2^(bits-1) or more
+        # exactly when one is negative (the cpu device reads a zero-copy NumPy view)
         h = _np.asarray(x) if x.device.id < 0 else x
-        if x.dtype.kind == "i" and int(h.min()) < 0:
-            raise ValueError("'list' argument must have no negative elements")
-        n = max(int(h.max()) + 1, minlength)
+        if x.dtype.kind == "i":
+            top = int(h.view(_np.dtype(f"u{x.dtype.itemsize}")).max())
+            if top >> (8 * x.dtype.itemsize - 1):
+                raise ValueError("'list' argument must have no negative elements")
+        else:
+            top = int(h.max())
+        n = max(top + 1, minlength)
     if x.dtype != _np.int32 and x.dtype != _np.int64:
         x = x.astype(_np.int64)
     return _core._bincount(x, weights, n)

@@ -139,6 +139,7 @@ def _fast_reduce():
     return {
         _ops["add"]: _core.sum, _ops["multiply"]: _core.prod,
         _ops["maximum"]: _core.max, _ops["minimum"]: _core.min,
+        _ops["fmax"]: _core._nanmax, _ops["fmin"]: _core._nanmin,
         _ops["logical_and"]: _core.all, _ops["logical_or"]: _core.any,
     }
 
