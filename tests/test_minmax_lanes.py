@@ -281,3 +281,23 @@ def test_bincount_length_and_negatives(device, dtype):
                 np.bincount(y)
             with pytest.raises(ValueError, match="negative"):
                 ca.bincount(dev(y, device))
+
+
+@pytest.mark.parametrize("dtype", INTS + [np.float32, np.float64])
+@pytest.mark.parametrize("nrows", [1, 2, 3, 4, 5, 8, 9])
+def test_column_row_groups(device, dtype, nrows):
+    # column max/min: integer rows meet four at a time, then the remainder
+    rng = np.random.default_rng(nrows)
+    x = values(nrows * 70, dtype, rng).reshape(nrows, 70)
+    if dtype != np.bool_ and np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        x[nrows - 1, 3] = info.max
+        x[0, 4] = info.min
+        x[nrows // 2, 5] = info.max
+    elif np.dtype(dtype).kind == "f":
+        x[nrows - 1, 3] = np.nan
+        x[0, 4] = np.nan
+        x[nrows // 2, 5] = np.inf
+    c = dev(x, device)
+    check_all(x, c, axis=0, msg=f"{nrows} rows")
+    check_all(x[:, 1:], c[:, 1:], axis=0, msg=f"{nrows} rows, offset")
