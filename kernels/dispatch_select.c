@@ -3,8 +3,9 @@
 #include "kernels.h"
 
 #if CA_HAVE_CUDA
-int ca_cuda_select(int dtype, const void *x, int64_t n, const int64_t *ks, int nk,
-                   void *out, void *scratch, ca_stream_t stream);
+/* size: the element's bytes (ca_dtype_size). */
+int ca_cuda_select(int dtype, int size, const void *x, int64_t n, const int64_t *ks,
+                   int nk, void *out, void *scratch, ca_stream_t stream);
 #endif
 
 int
@@ -22,7 +23,8 @@ ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks, in
         }
     }
 #if CA_HAVE_CUDA
-    return ca_cuda_select(dtype, x, n, ks, nk, out, scratch, stream);
+    return ca_cuda_select(dtype, ca_dtype_size[dtype], x, n, ks, nk, out, scratch,
+                          stream);
 #else
     (void)stream;
     return CA_KERR_NO_CUDA;

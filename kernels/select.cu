@@ -26,8 +26,9 @@
 #include "kernels.h"
 #include "sort_keys.h"
 
-extern "C" int ca_cuda_select(int dtype, const void *x, int64_t n, const int64_t *ks,
-                              int nk, void *out, void *scratch, ca_stream_t stream);
+extern "C" int ca_cuda_select(int dtype, int size, const void *x, int64_t n,
+                              const int64_t *ks, int nk, void *out, void *scratch,
+                              ca_stream_t stream);
 
 namespace {
 
@@ -182,32 +183,14 @@ unkey_kernel(const Scratch *s, int dtype, int size, int nk, char *out)
     }
 }
 
-int
-dtype_size(int dtype)
-{
-    switch (dtype) {
-    case CA_BOOL:
-    case CA_INT8:
-    case CA_UINT8: return 1;
-    case CA_INT16:
-    case CA_UINT16:
-    case CA_FLOAT16: return 2;
-    case CA_INT32:
-    case CA_UINT32:
-    case CA_FLOAT32: return 4;
-    default: return 8;
-    }
-}
-
 } // namespace
 
 extern "C" int
-ca_cuda_select(int dtype, const void *x, int64_t n, const int64_t *ks, int nk,
+ca_cuda_select(int dtype, int size, const void *x, int64_t n, const int64_t *ks, int nk,
                void *out, void *scratch, ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     Scratch *s = (Scratch *)scratch;
-    const int size = dtype_size(dtype);
     const int bits = ca_skey_bits(dtype) < 8 ? 8 : ca_skey_bits(dtype);
     const int64_t per_block = (int64_t)kThreads * kUnroll * 4;
     const int64_t want = (n + per_block - 1) / per_block;

@@ -695,6 +695,20 @@ def _median_select(flat, dtype):
     return res
 
 
+def _median_sorted(rows, kept, dtype):
+    """The median of each row (the last axis) from a sort of the rows."""
+    n = rows.shape[-1]
+    if n == 0:
+        return _core.full(kept, _np.nan, dtype=_np.float64 if dtype.kind in "biu"
+                          else dtype, device=rows.device)
+    s = _core.sort(rows, axis=-1, kind="stable")
+    res = _mid(s[..., (n - 1) // 2], s[..., n // 2], dtype)
+    if dtype.kind in "fc":
+        last = s[..., -1]
+        res = _core.where(_core.isnan(last), last.astype(res.dtype), res)
+    return res
+
+
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """median(a, axis=None, out=None, overwrite_input=False, keepdims=False)
 
@@ -709,19 +723,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
             r = _np.median(_np.asarray(a), axis=axis, keepdims=keepdims)
         return _out(_core.asarray(r, device=a.device), out)
     rows, kept, axes = _axes(a, axis)
-    n = rows.shape[-1]
     res = _median_select(rows, a.dtype) if kept == () else None
-    if res is not None:
-        pass
-    elif n == 0:
-        res = _core.full(kept, _np.nan, dtype=_np.float64 if a.dtype.kind in "biu"
-                         else a.dtype, device=a.device)
-    else:
-        s = _core.sort(rows, axis=-1, kind="stable")
-        res = _mid(s[..., (n - 1) // 2], s[..., n // 2], a.dtype)
-        if a.dtype.kind in "fc":
-            last = s[..., -1]
-            res = _core.where(_core.isnan(last), last.astype(res.dtype), res)
+    if res is None:
+        res = _median_sorted(rows, kept, a.dtype)
     if keepdims:
         res = res.reshape(_keepdims_shape(a, axes, ()))
     return _out(res, out)
