@@ -17,6 +17,7 @@
  * run exactly (NaN propagates); the fmax / fmin forms skip NaNs and report a run
  * with no number (*nonum).
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -156,6 +157,211 @@ CA_MM_FFN(ca_hr_mm_fmax_float32, float, 1)
 CA_MM_FFN(ca_hr_mm_fmin_float32, float, 0)
 CA_MM_FFN(ca_hr_mm_fmax_float64, double, 1)
 CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
+
+/* Strided runs: the same max / min (fmax / fmin) over n >= 1 elements s bytes
+ * apart (any sign, 0 included; s == sizeof(T) is the contiguous loop above). The
+ * value does not depend on the order, so a negative stride walks the run from its
+ * other end. Elements k = s / sizeof(T) apart with k * sizeof(T) <= CA_MMS_SPAN
+ * bytes (not for 8-byte integers, whose 64-bit vector compares cost more than the
+ * scalar loop) read the run's whole span, first to last element, through 256
+ * bytes of lanes: a table of k rows of lanes holds hi at the run's elements and
+ * the identity lo elsewhere, and clip(v, table) (the smaller of the two for max)
+ * keeps the run's elements and turns the others into the identity: two vector
+ * operations per vector of the span. Other strides take a scalar loop of a few
+ * accumulators (CA_MMS_SCALAR). Float max / min: clip turns a NaN of the
+ * run into hi (+inf for max), so a result of hi makes a scan for a real NaN
+ * (*nan). The fmax / fmin forms multiply by 1 (the run) or NaN (elsewhere), and
+ * NaNs lose every compare. */
+#define CA_MMS_SPAN           16
+#define CA_MMS_BEST(a, v, GT) ((GT ? (v) > (a) : (v) < (a)) ? (v) : (a))
+#define CA_MMS_CLIP(v, q, GT) ((GT ? (v) < (q) : (v) > (q)) ? (v) : (q))
+/* The scalar loop: eight accumulators, or two where every element is a cache
+ * line of its own (64+ bytes apart): more load streams than that made those
+ * memory-bound strides slower than NumPy's loop on the development machine
+ * (Zen 4), fewer made the in-cache ones slower. */
+#define CA_MMS_SCALAR(T, p, n, s, i, r, F)                                             \
+    do {                                                                               \
+        T m0 = r, m1 = r, m2 = r, m3 = r, m4 = r, m5 = r, m6 = r, m7 = r;              \
+        if (s < 64) {                                                                  \
+            for (; i + 8 <= n; i += 8) {                                               \
+                const char *q = p + i * s;                                             \
+                T v0, v1, v2, v3, v4, v5, v6, v7;                                      \
+                memcpy(&v0, q, sizeof(T));                                             \
+                memcpy(&v1, q + s, sizeof(T));                                         \
+                memcpy(&v2, q + 2 * s, sizeof(T));                                     \
+                memcpy(&v3, q + 3 * s, sizeof(T));                                     \
+                memcpy(&v4, q + 4 * s, sizeof(T));                                     \
+                memcpy(&v5, q + 5 * s, sizeof(T));                                     \
+                memcpy(&v6, q + 6 * s, sizeof(T));                                     \
+                memcpy(&v7, q + 7 * s, sizeof(T));                                     \
+                m0 = F(m0, v0);                                                        \
+                m1 = F(m1, v1);                                                        \
+                m2 = F(m2, v2);                                                        \
+                m3 = F(m3, v3);                                                        \
+                m4 = F(m4, v4);                                                        \
+                m5 = F(m5, v5);                                                        \
+                m6 = F(m6, v6);                                                        \
+                m7 = F(m7, v7);                                                        \
+            }                                                                          \
+        }                                                                              \
+        for (; i + 2 <= n; i += 2) {                                                   \
+            const char *q = p + i * s;                                                 \
+            T v0, v1;                                                                  \
+            memcpy(&v0, q, sizeof(T));                                                 \
+            memcpy(&v1, q + s, sizeof(T));                                             \
+            m0 = F(m0, v0);                                                            \
+            m1 = F(m1, v1);                                                            \
+        }                                                                              \
+        r = F(F(F(m0, m1), F(m2, m3)), F(F(m4, m5), F(m6, m7)));                       \
+    } while (0)
+
+/* Whether a run k elements apart reads its span (see above), x aligned for T. */
+#define CA_MMS_DENSE(T, ISF, p, s, n)                                                  \
+    ((int64_t)sizeof(T) * 2 <= CA_MMS_SPAN && (ISF || sizeof(T) < 8) &&                \
+     (s) % (int64_t)sizeof(T) == 0 && (s) >= 2 * (int64_t)sizeof(T) &&                 \
+     (s) <= CA_MMS_SPAN && (n) >= CA_MM_STEP / (int64_t)sizeof(T) &&                   \
+     (uintptr_t)(p) % sizeof(T) == 0)
+
+/* The span walk: lanes of W elements start at id and fold
+ * LANE_OP(element, table) over whole steps of k rows of lanes; r folds the lanes;
+ * i = the run's elements taken (the rest is the caller's tail). */
+#define CA_MMS_SPANWALK(T, p, n, k, LANE_OP, FOLD, lo, hiv, id, r)                     \
+    do {                                                                               \
+        enum { W = CA_MM_STEP / sizeof(T), KM = CA_MMS_SPAN / sizeof(T) };             \
+        const T *x = (const T *)(p);                                                   \
+        T tab[KM * W], m[W];                                                           \
+        for (int64_t c = 0; c < (k)*W; c++) {                                          \
+            tab[c] = (lo);                                                             \
+        }                                                                              \
+        for (int64_t c = 0; c < (k)*W; c += (k)) {                                     \
+            tab[c] = (hiv);                                                            \
+        }                                                                              \
+        for (int l = 0; l < W; l++) {                                                  \
+            m[l] = (id);                                                               \
+        }                                                                              \
+        const int64_t span = ((n)-1) * (k) + 1;                                        \
+        int64_t j = 0;                                                                 \
+        for (; j + (k)*W <= span; j += (k)*W) {                                        \
+            for (int64_t b = 0; b < (k); b++) {                                        \
+                const T *q = x + j + b * W, *t = tab + b * W;                          \
+                for (int l = 0; l < W; l++) {                                          \
+                    m[l] = FOLD(m[l], LANE_OP(q[l], t[l]));                            \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
+        for (int l = 0; l < W; l++) {                                                  \
+            r = FOLD(r, m[l]);                                                         \
+        }                                                                              \
+        i = j / (k);                                                                   \
+    } while (0)
+
+#define CA_MMS_FN(fname, cname, T, GT, ISF, LO, HI)                                    \
+    static inline T fname##_best(T a, T v) { return CA_MMS_BEST(a, v, GT); }           \
+    static inline T fname##_clip(T v, T q) { return CA_MMS_CLIP(v, q, GT); }           \
+    /* an element of the run: a NaN becomes hi */                                      \
+    static inline T fname##_bv(T a, T v)                                               \
+    {                                                                                  \
+        return CA_MMS_BEST(a, ISF ? fname##_clip(v, (GT ? HI : LO)) : v, GT);          \
+    }                                                                                  \
+    CA_MM_CLONES T fname(const char *p, int64_t n, int64_t s, int *nan)                \
+    {                                                                                  \
+        const T lo = GT ? LO : HI, hi = GT ? HI : LO;                                  \
+        if (s < 0) {                                                                   \
+            p += (n - 1) * s;                                                          \
+            s = -s;                                                                    \
+        }                                                                              \
+        if (s == (int64_t)sizeof(T)) {                                                 \
+            return cname((const T *)p, n, nan);                                        \
+        }                                                                              \
+        T r;                                                                           \
+        memcpy(&r, p, sizeof r);                                                       \
+        r = fname##_bv(lo, r);                                                         \
+        int64_t i = 0;                                                                 \
+        if (CA_MMS_DENSE(T, ISF, p, s, n)) {                                           \
+            const int64_t k = s / (int64_t)sizeof(T);                                  \
+            CA_MMS_SPANWALK(T, p, n, k, fname##_clip, fname##_best, lo, hi, lo, r);    \
+        }                                                                              \
+        else {                                                                         \
+            CA_MMS_SCALAR(T, p, n, s, i, r, fname##_bv);                               \
+        }                                                                              \
+        for (; i < n; i++) {                                                           \
+            T v;                                                                       \
+            memcpy(&v, p + i * s, sizeof v);                                           \
+            r = fname##_bv(r, v);                                                      \
+        }                                                                              \
+        int bad = 0;                                                                   \
+        if (ISF && r == hi) {                                                          \
+            for (i = 0; i < n; i++) {                                                  \
+                T v;                                                                   \
+                memcpy(&v, p + i * s, sizeof v);                                       \
+                bad |= v != v;                                                         \
+            }                                                                          \
+        }                                                                              \
+        *nan = bad;                                                                    \
+        return r;                                                                      \
+    }
+
+/* fmax / fmin of a strided float run, NaNs skipped; *nonum: all NaN. */
+#define CA_MMS_FFN(fname, cname, T, GT)                                                \
+    static inline T fname##_best(T a, T v) { return CA_MMS_BEST(a, v, GT); }           \
+    static inline T fname##_mul(T v, T q) { return v * q; }                            \
+    CA_MM_CLONES T fname(const char *p, int64_t n, int64_t s, int *nonum)              \
+    {                                                                                  \
+        const T id = GT ? -(T)INFINITY : (T)INFINITY;                                  \
+        if (s < 0) {                                                                   \
+            p += (n - 1) * s;                                                          \
+            s = -s;                                                                    \
+        }                                                                              \
+        if (s == (int64_t)sizeof(T)) {                                                 \
+            return cname((const T *)p, n, nonum);                                      \
+        }                                                                              \
+        T r = id;                                                                      \
+        int64_t i = 0;                                                                 \
+        if (CA_MMS_DENSE(T, 1, p, s, n)) {                                             \
+            const int64_t k = s / (int64_t)sizeof(T);                                  \
+            CA_MMS_SPANWALK(T, p, n, k, fname##_mul, fname##_best, (T)NAN, (T)1, id,   \
+                            r);                                                        \
+        }                                                                              \
+        else {                                                                         \
+            CA_MMS_SCALAR(T, p, n, s, i, r, fname##_best);                             \
+        }                                                                              \
+        for (; i < n; i++) {                                                           \
+            T v;                                                                       \
+            memcpy(&v, p + i * s, sizeof v);                                           \
+            r = fname##_best(r, v);                                                    \
+        }                                                                              \
+        int none = 0;                                                                  \
+        if (r == id) {                                                                 \
+            none = 1;                                                                  \
+            for (i = 0; i < n && none; i++) {                                          \
+                T v;                                                                   \
+                memcpy(&v, p + i * s, sizeof v);                                       \
+                none = v != v;                                                         \
+            }                                                                          \
+        }                                                                              \
+        *nonum = none;                                                                 \
+        return r;                                                                      \
+    }
+
+#define CA_MMS_TYPE(name, T, ISF, LO, HI)                                              \
+    CA_MMS_FN(ca_hr_mms_max_##name, ca_hr_mm_max_##name, T, 1, ISF, LO, HI)            \
+    CA_MMS_FN(ca_hr_mms_min_##name, ca_hr_mm_min_##name, T, 0, ISF, LO, HI)
+
+CA_MMS_TYPE(int8, int8_t, 0, INT8_MIN, INT8_MAX)
+CA_MMS_TYPE(uint8, uint8_t, 0, 0, UINT8_MAX)
+CA_MMS_TYPE(int16, int16_t, 0, INT16_MIN, INT16_MAX)
+CA_MMS_TYPE(uint16, uint16_t, 0, 0, UINT16_MAX)
+CA_MMS_TYPE(int32, int32_t, 0, INT32_MIN, INT32_MAX)
+CA_MMS_TYPE(uint32, uint32_t, 0, 0, UINT32_MAX)
+CA_MMS_TYPE(int64, int64_t, 0, INT64_MIN, INT64_MAX)
+CA_MMS_TYPE(uint64, uint64_t, 0, 0, UINT64_MAX)
+CA_MMS_TYPE(float32, float, 1, -INFINITY, INFINITY)
+CA_MMS_TYPE(float64, double, 1, -INFINITY, INFINITY)
+
+CA_MMS_FFN(ca_hr_mms_fmax_float32, ca_hr_mm_fmax_float32, float, 1)
+CA_MMS_FFN(ca_hr_mms_fmin_float32, ca_hr_mm_fmin_float32, float, 0)
+CA_MMS_FFN(ca_hr_mms_fmax_float64, ca_hr_mm_fmax_float64, double, 1)
+CA_MMS_FFN(ca_hr_mms_fmin_float64, ca_hr_mm_fmin_float64, double, 0)
 
 /* Column folds: acc[j] = the larger (smaller) of acc[j] and row i's element j,
  * for nrows rows of nb contiguous elements, rs bytes apart (the max / min of

@@ -107,16 +107,18 @@ ca_hr_min_float32(float a, float v)
  * exactly); the fmax / fmin forms skip NaNs and set *nonum for an all-NaN run.
  * Floats and arg reductions go in blocks of CA_HR_MM_BLOCK bytes: a block with
  * a NaN is walked exactly, an arg block that holds a new best is searched for
- * its first position (in L1). A strided run is gathered CA_HR_GATHER elements
- * at a time into a buffer that the lane loops read. The column forms (mmcol)
+ * its first position (in L1). The mms forms take a strided run (s bytes apart,
+ * any sign): a run whose elements are at most 16 bytes apart reads its whole span
+ * through the lanes, others take eight scalar accumulators. The column forms (mmcol)
  * fold rows of nb contiguous elements into a row of accumulators of the input
  * type (NaN propagating), CA_HR_COLBUF columns at a time. */
 #define CA_HR_MM_BLOCK 16384
-#define CA_HR_GATHER   512
 #define CA_HR_COLBUF   2048
 #define CA_HR_MM_DECL(name, T)                                                         \
     T ca_hr_mm_max_##name(const T *x, int64_t n, int *nan);                            \
     T ca_hr_mm_min_##name(const T *x, int64_t n, int *nan);                            \
+    T ca_hr_mms_max_##name(const char *p, int64_t n, int64_t s, int *nan);             \
+    T ca_hr_mms_min_##name(const char *p, int64_t n, int64_t s, int *nan);             \
     void ca_hr_mmcol_max_##name(T *acc, const char *p, int64_t nb, int64_t nrows,      \
                                 int64_t rs);                                           \
     void ca_hr_mmcol_min_##name(T *acc, const char *p, int64_t nb, int64_t nrows,      \
@@ -135,6 +137,10 @@ float ca_hr_mm_fmax_float32(const float *x, int64_t n, int *nonum);
 float ca_hr_mm_fmin_float32(const float *x, int64_t n, int *nonum);
 double ca_hr_mm_fmax_float64(const double *x, int64_t n, int *nonum);
 double ca_hr_mm_fmin_float64(const double *x, int64_t n, int *nonum);
+float ca_hr_mms_fmax_float32(const char *p, int64_t n, int64_t s, int *nonum);
+float ca_hr_mms_fmin_float32(const char *p, int64_t n, int64_t s, int *nonum);
+double ca_hr_mms_fmax_float64(const char *p, int64_t n, int64_t s, int *nonum);
+double ca_hr_mms_fmin_float64(const char *p, int64_t n, int64_t s, int *nonum);
 
 extern const ca_red_host_fns ca_red_host[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
 

@@ -497,21 +497,22 @@ LANE_TYPES = "?bBhHiIlLfd"
 
 
 def lane_fn(k, i):
-    """host_minmax.c's lane loop for op k of input type i, and its element type."""
+    """host_minmax.c's strided lane loop for op k of input type i, and its element
+    type."""
     name = "uint8" if i == "?" else NAME[i]
     op = {"argmax": "max", "argmin": "min"}.get(k.combine, k.combine)
     if i not in "fd" and op in ("fmax", "fmin"):
         op = op[1:]  # integers have no NaN
-    return f"ca_hr_mm_{op}_{name}", DT["B" if i == "?" else i][2]
+    return f"ca_hr_mms_{op}_{name}", DT["B" if i == "?" else i][2]
 
 
 def host_run_lanes(k, i, t, acc, conv, ic):
-    """max/min/argmax/argmin/fmax/fmin of a contiguous run through the lane loops
-    of host_minmax.c (host_reduce.h): integer max/min in one call; floats and the
-    arg forms in blocks of CA_HR_MM_BLOCK bytes, a float block with a NaN walked
-    by the exact loop, an arg block with a new best searched for its first
-    position; float fmax/fmin in one call that skips NaNs. hg_ gathers a strided
-    run into a buffer for them."""
+    """max/min/argmax/argmin/fmax/fmin of a run (s bytes apart; s = the element size
+    is the contiguous loop) through the lane loops of host_minmax.c (host_reduce.h):
+    integer max/min in one call; floats and the arg forms in blocks of
+    CA_HR_MM_BLOCK bytes of memory, a float block with a NaN walked by the exact
+    loop, an arg block with a new best searched for its first position; float
+    fmax/fmin in one call that skips NaNs."""
     vt = conv if k.map == "index" else acc
     s = sfx(acc)
     isarg = k.map == "index"
@@ -520,8 +521,8 @@ def host_run_lanes(k, i, t, acc, conv, ic):
     cast = f"ca_cast_{vt}_{NAME[i]}"
     beats = f"ca_red_gt_{vt}(b, acc.v)" if want_max else f"ca_red_gt_{vt}(acc.v, b)"
     pad = ' ' * (len(t) + 4)
-    out = [f"static {ctype(acc)}\nhb_{t}({ctype(acc)} acc, const {ic} *x, int64_t n, "
-           f"int64_t r0,\n{pad}const ca_hctx *c)\n{{"]
+    out = [f"static {ctype(acc)}\nhb_{t}({ctype(acc)} acc, const char *p, int64_t n, "
+           f"int64_t s,\n{pad}int64_t r0, const ca_hctx *c)\n{{"]
     done = f"(acc.i >= 0 && ca_red_isnan_{vt}(acc.v))" if isarg else f"ca_red_isnan_{vt}(acc)"
     if i not in "fd":
         done = "0"
@@ -533,14 +534,18 @@ def host_run_lanes(k, i, t, acc, conv, ic):
                 "        return acc;",
                 "    }",
                 "    int none;",
-                f"    const {ic} bx = ({ic}){fn}((const {lt} *)x, n, &none);"]
+                f"    const {ic} bx = ({ic}){fn}(p, n, s, &none);"]
         if k.combine in ("fmax", "fmin") and i in "fd":
             out.append(f"    return none ? acc : {host_comb(k, s)}(acc, {cast}(bx));")
         else:
             out += ["    (void)none;", f"    return {host_comb(k, s)}(acc, {cast}(bx));"]
         out.append("}")
-        return out + host_gather(k, t, acc, ic, "0")
-    out += [f"    const int64_t B = CA_HR_MM_BLOCK / (int64_t)sizeof({ic});",
+        return out
+    # blocks of CA_HR_MM_BLOCK bytes of memory (at least 512 elements when strided):
+    # an arg block with a new best is searched again, in cache
+    out += [f"    const int64_t as = s < 0 ? -s : s, es = (int64_t)sizeof({ic});",
+            "    const int64_t B0 = CA_HR_MM_BLOCK / (as > es ? as : es);",
+            "    const int64_t B = as == es || B0 >= 512 ? B0 : 512;",
             "    for (int64_t i = 0; i < n; i += B) {"]
     if done != "0":
         out += [f"        if ({done}) {{",
@@ -548,12 +553,11 @@ def host_run_lanes(k, i, t, acc, conv, ic):
                 "        }"]
     out += ["        const int64_t nb = n - i < B ? n - i : B;",
             "        int bad;",
-            f"        const {ic} bx = ({ic}){fn}((const {lt} *)(x + i), nb, &bad);",
+            f"        const {ic} bx = ({ic}){fn}(p + i * s, nb, s, &bad);",
             f"        const {CTYPE[vt]} b = {cast}(bx);"]
     if i in "fd":
         out += ["        if (bad) { /* a NaN: the exact loop */",
-                f"            acc = hl_{t}(acc, (const char *)(x + i), nb, "
-                f"(int64_t)sizeof(*x), r0 + i, c);",
+                f"            acc = hl_{t}(acc, p + i * s, nb, s, r0 + i, c);",
                 "            continue;",
                 "        }"]
     else:
@@ -561,35 +565,17 @@ def host_run_lanes(k, i, t, acc, conv, ic):
     if isarg:
         out += [f"        if (acc.i < 0 || {beats}) {{",
                 "            int64_t j = 0;",
-                "            while (x[i + j] != bx) {",
-                "                j++;",
+                f"            for ({ic} v;; j++) {{",
+                "                memcpy(&v, p + (i + j) * s, sizeof v);",
+                "                if (v == bx) {",
+                "                    break;",
+                "                }",
                 "            }",
                 f"            acc = ca_red_argat_{vt}(b, r0 + i + j);",
                 "        }"]
     else:
         out.append(f"        acc = {host_comb(k, s)}(acc, b);")
     out += ["    }", "    return acc;", "}"]
-    return out + host_gather(k, t, acc, ic, done)
-
-
-def host_gather(k, t, acc, ic, done):
-    """A strided run gathered into a buffer, CA_HR_GATHER elements at a time, for
-    the lane loops (hb_)."""
-    pad = ' ' * (len(t) + 4)
-    out = [f"static {ctype(acc)}\nhg_{t}({ctype(acc)} acc, const char *p, int64_t n, "
-           f"int64_t s, int64_t r0,\n{pad}const ca_hctx *c)\n{{",
-           f"    {ic} buf[CA_HR_GATHER];",
-           "    for (int64_t i = 0; i < n; i += CA_HR_GATHER) {"]
-    if done != "0":
-        out += [f"        if ({done}) {{", "            break;", "        }"]
-    out += ["        const int64_t m = n - i < CA_HR_GATHER ? n - i : CA_HR_GATHER;",
-            "        for (int64_t j = 0; j < m; j++) {",
-            f"            memcpy(&buf[j], p + (i + j) * s, sizeof(*buf));",
-            "        }",
-            f"        acc = hb_{t}(acc, buf, m, r0 + i, c);",
-            "    }",
-            "    return acc;",
-            "}"]
     return out
 
 
@@ -724,14 +710,14 @@ def host_triple(k, i, o):
             out += host_run_lanes(k, i, t, acc, conv, ic)
         body = [f"    if (s == {es}) {{"]
         if lanes:
-            body.append(f"        a->{acc} = hb_{t}(a->{acc}, (const {ic} *)p, n, r0, c);")
+            body.append(f"        a->{acc} = hb_{t}(a->{acc}, p, n, {es}, r0, c);")
         else:
             body.append(f"        a->{acc} = hl_{t}(a->{acc}, p, n, {es}, r0, c);")
         body += ["    }"]
         if lanes:
             # short strided runs (a few elements per output) stay on the plain loop
             body += ["    else if (n >= 32) {",
-                     f"        a->{acc} = hg_{t}(a->{acc}, p, n, s, r0, c);",
+                     f"        a->{acc} = hb_{t}(a->{acc}, p, n, s, r0, c);",
                      "    }"]
         body += ["    else {",
                  f"        a->{acc} = hl_{t}(a->{acc}, p, n, s, r0, c);",
