@@ -113,7 +113,7 @@ ca_hr_min_float32(float a, float v)
  * fold rows of nb contiguous elements into a row of accumulators of the input
  * type (NaN propagating), CA_HR_COLBUF columns at a time. */
 #define CA_HR_MM_BLOCK 16384
-#define CA_HR_COLBUF   2048
+#define CA_HR_COLBUF   8192
 #define CA_HR_MM_DECL(name, T)                                                         \
     T ca_hr_mm_max_##name(const T *x, int64_t n, int *nan);                            \
     T ca_hr_mm_min_##name(const T *x, int64_t n, int *nan);                            \
