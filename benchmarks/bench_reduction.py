@@ -84,6 +84,34 @@ def _minmax_big(fn, dtype):
     return setup
 
 
+def _strided(fn, dtype, step):
+    """a[::step].max() / argmax() of N_BIG elements of dtype (the run: N_BIG / step)."""
+    def setup(mod):
+        _gpu_only(mod)
+        rng = np.random.default_rng(4)
+        if np.dtype(dtype).kind == "f":
+            x = rng.random(N_BIG, dtype=np.float64).astype(dtype)
+        else:
+            info = np.iinfo(dtype)
+            x = rng.integers(info.min, info.max, N_BIG, dtype=dtype)
+        v = to_lib(mod, x)[::step]
+        return lambda: getattr(v, fn)()
+    return setup
+
+
+def _max_axis0(dtype):
+    """m.max(axis=0) of SIDE x SIDE/4 of dtype (a column max)."""
+    def setup(mod):
+        _gpu_only(mod)
+        rng = np.random.default_rng(5)
+        x = (rng.random((SIDE, SIDE // 4)) * 1000).astype(dtype)
+        m = to_lib(mod, x)
+        if mod.__name__ == "torch":
+            return lambda: m.amax(dim=0)
+        return lambda: m.max(axis=0)
+    return setup
+
+
 def _sum_axis(axis):
     def setup(mod):
         _gpu_only(mod)
@@ -147,6 +175,15 @@ CASES = [
       for fn, dt in [("max", np.float32), ("min", np.float32), ("max", np.float64),
                      ("max", np.int64), ("min", np.int32), ("max", np.int16),
                      ("max", np.uint8)]],
+    *[Case(f"a[::{k}].{fn}(), 2^{N_BIG.bit_length() - 1} {np.dtype(dt).name} "
+           f"(GB/s of the run's bytes)", _all(_strided(fn, dt, k)), mode="gpu", unit="GB/s",
+           work=(N_BIG // k) * np.dtype(dt).itemsize, group="reduction")
+      for fn, dt, k in [("max", np.float32, 2), ("argmax", np.int16, 3),
+                        ("max", np.float64, 8), ("min", np.int32, 5)]],
+    *[Case(f"max(axis=0) of {SIDE}x{SIDE // 4} {np.dtype(dt).name} (GB/s read)",
+           _all(_max_axis0(dt)), mode="gpu", unit="GB/s",
+           work=SIDE * (SIDE // 4) * np.dtype(dt).itemsize, group="reduction")
+      for dt in (np.float64, np.int64)],
     Case(f"sum(axis=0) of {SIDE}^2 float32 (GB/s read)", _all(_sum_axis(0)), mode="gpu",
          unit="GB/s", work=SIDE * SIDE * F32, target=">= 4000", group="reduction"),
     Case(f"sum(axis=1) of {SIDE}^2 float32 (GB/s read)", _all(_sum_axis(1)), mode="gpu",

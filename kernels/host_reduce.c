@@ -248,11 +248,6 @@ reduce_chunks(red_job *j)
     j->f->store(d->out, &a, d->divisor, d->flags);
 }
 
-/* Threads from this many bytes read: CA_HOST_PAR_MIN float32 elements (32 MiB),
- * the threshold measured for float32; by bytes, so 2^22 float64 (32 MiB, memory-
- * bound) takes the pool and 2^24 uint8 (16 MiB, in cache) does not. */
-#define CA_HR_PAR_BYTES (CA_HOST_PAR_MIN * 4)
-
 static int64_t
 iabs64(int64_t v)
 {
@@ -290,8 +285,7 @@ ca_host_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
     j.d = d;
     const int nk = d->nkeep, nr = d->nred;
     const int64_t work = d->nout * d->nred_elems;
-    const int64_t es = ca_dtype_size[in_dtype];
-    const int threaded = work * es >= CA_HR_PAR_BYTES && ca_host_threads() > 1;
+    const int threaded = work >= CA_HOST_PAR_MIN && ca_host_threads() > 1;
     if (nk > 0 && d->keep_shape[nk - 1] > 1 &&
         (nr == 0 || iabs64(d->keep_in[nk - 1]) < iabs64(d->red_in[nr - 1]))) {
         const int64_t width = d->keep_shape[nk - 1], nlines = d->nout / width;
@@ -308,7 +302,7 @@ ca_host_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
         return j.failed ? CA_KERR_NOMEM : 0;
     }
     if (threaded && d->nout == 1 && nr == 1 && j.f->comb != NULL &&
-        d->red_shape[0] * es >= CA_HR_PAR_BYTES) {
+        d->red_shape[0] >= CA_HOST_PAR_MIN) {
         reduce_chunks(&j);
         return 0;
     }
