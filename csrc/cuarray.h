@@ -198,6 +198,10 @@ PyObject *ca_device_object(int device);
 ca_stream_t ca_stream_from_object(PyObject *o, int *ok);
 /* True for the legacy default stream (NULL / cudaStreamLegacy). */
 int ca_stream_is_null(ca_stream_t s);
+/* The pool's tag for memory used on stream s (device.c): s itself when cuarray
+ * created it or it is a default stream, else s with pool.h's foreign bit set
+ * (another library's stream, which may be destroyed without notice). */
+ca_stream_t ca_stream_pool_tag(ca_stream_t s);
 
 /* ======================================================================== */
 /* Memory (memory.c over pool.c)                                             */

@@ -239,7 +239,7 @@ memory_from_pool(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
 {
     ca_block *b = NULL;
     CaMemory *m;
-    int st = ca_pool_alloc(p, nbytes, stream, &b);
+    int st = ca_pool_alloc(p, nbytes, ca_stream_pool_tag(stream), &b);
     if (st != 0) {
         alloc_error(p, st, device, kind, nbytes);
         return NULL;
@@ -464,7 +464,7 @@ Memory_get_cai(CaMemory *self, void *closure)
     /* The stream that may hold pending work on this memory: the one its pool
      * block was allocated on. Foreign memory and zero-size memory: None. */
     if (self->block != NULL && self->block->stream != CA_POOL_STREAM_ANY) {
-        stream = cai_stream_int(self->block->stream);
+        stream = cai_stream_int(ca_pool_stream_handle(self->block->stream));
         if (stream == NULL) {
             return NULL;
         }
