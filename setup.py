@@ -133,21 +133,6 @@ def up_to_date(obj, src):
     return obj.stat().st_mtime > max(d.stat().st_mtime for d in deps)
 
 
-def skip_fresh_c_objects(compiler, force):
-    """setuptools recompiles every C source of an extension it rebuilds; compile
-    only the ones whose object is older than the source or one of its headers
-    (all of them when `force`: the flags changed)."""
-    compile_one = compiler._compile
-    if force:
-        return
-
-    def _compile(obj, src, *args, **kwargs):
-        if not up_to_date(obj, src):
-            compile_one(obj, src, *args, **kwargs)
-
-    compiler._compile = _compile
-
-
 class BuildExt(build_ext):
     def build_extensions(self):
         if self.parallel is None:
@@ -175,7 +160,6 @@ class BuildExt(build_ext):
             ext.extra_objects += objs
             ext.depends += objs  # a rebuilt kernel object must trigger a relink
         t0 = time.time()
-        skip_fresh_c_objects(self.compiler, self.force)
         super().build_extensions()
         print(f"cuarray: C build and link took {time.time() - t0:.1f} s")
 
