@@ -465,3 +465,14 @@ def test_blocks_of_a_destroyed_foreign_stream():
             assert float(z.sum()) == 0 and float(w.sum()) == 0
             del z, w, streams
         assert pool.stats()["n_stream_waits"] > waits  # the blocks were reused
+        # cuBLAS's 32 MiB workspace is made per stream: one made on CuPy's stream
+        # goes back to the pool when the next product runs on ours (gmm's crash)
+        a = cuarray.ones((64, 64), dtype=np.float64)
+        for _ in range(4):
+            cs = cupy.cuda.Stream(non_blocking=True)
+            with cuda.ExternalStream(cs.ptr):
+                b = a @ a
+            cs.synchronize()
+            del cs
+            gc.collect()
+            np.testing.assert_array_equal((a @ b).get(), np.full((64, 64), 64.0 * 64))
