@@ -16,6 +16,13 @@
  * INT32_MAX with more than one row go row by row: the segmented sort's
  * positions are 32-bit.) Scratch, all from the caller's one `temp` block:
  * two key buffers, two position buffers, the row offsets, CUB's own storage.
+ *
+ * One long row of 32/64-bit integers sorted ascending for its values (sort,
+ * unique; not argsort) skips the map and unmap: CUB's own key of an integer is
+ * ours, so DeviceRadixSort reads the input and writes the output directly
+ * (ca_cub_direct_keys; CUB's scratch holds one alternate key buffer). For
+ * 2^26 int64 keys that is 8 radix passes of 16 bytes a key plus CUB's
+ * histogram read, where the map and unmap added 32 bytes more.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -329,6 +336,17 @@ dispatch(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
     }
 }
 
+/* One row of integers, ascending, values only, out not in: CUB from in to out
+ * (ca_cub_direct_keys). */
+bool
+direct_ok(const job &j, int64_t nseg, int flags)
+{
+    return nseg == 1 && j.idx == nullptr && j.out != nullptr && j.out != j.in &&
+           !(flags & CA_SORT_DESCENDING) &&
+           (j.dtype == CA_INT32 || j.dtype == CA_UINT32 || j.dtype == CA_INT64 ||
+            j.dtype == CA_UINT64);
+}
+
 /* Short rows: one thread block per row (sort_block.cu). It needs no scratch,
  * but asks for a token 256 bytes: a size of 0 would tell the caller that there
  * is nothing to sort. */
@@ -385,6 +403,9 @@ ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
     j.n = n;
     if (n > 1 && n <= CA_SORT_BLOCK_MAX && dtype != CA_COMPLEX128) {
         return block_rows(j, nseg, temp, temp_bytes, st);
+    }
+    if (n > CA_SORT_BLOCK_MAX && direct_ok(j, nseg, flags)) {
+        return ca_cub_direct_keys(dtype, temp, temp_bytes, in, out, n, j.end_bit, st);
     }
     if (nseg == 1 || j.vsize == 4 || n == 1) {
         j.nseg = nseg;

@@ -240,6 +240,56 @@ def test_sort_rows_block_many_rows_and_views(dev, dtype):
     same(y, np.sort(a, axis=-1))
 
 
+# rows past the block sort's 2048: one long row of 32/64-bit integers sorted for its
+# values goes from the input straight into the output through CUB (no key map)
+DIRECT_LENS = [2049, 2050, 4097, 70001, (1 << 20) + 3]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("n", DIRECT_LENS)
+def test_sort_long_row_integers(dev, dtype, n):
+    """The full range with both extremes (and -1/0 for signed), a narrow band of
+    ties; argsort (stable) and descending keep the mapped path beside it; the
+    input is left as it was; views and the in-place method."""
+    rng = np.random.default_rng(n + np.dtype(dtype).itemsize)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dtype)
+    for v in (info.min, info.max, 0, 1) + ((-1,) if info.min < 0 else ()):
+        a[rng.integers(0, n, 7)] = v
+    x = to_dev(a, dev)
+    same(ca.sort(x), np.sort(a))
+    same(x, a)
+    same(ca.sort(x, descending=True), np.sort(a)[::-1])
+    same(ca.argsort(x, kind="stable"), np.argsort(a, kind="stable"))
+    ties = rng.integers(0, 5, size=n).astype(dtype)
+    t = to_dev(ties, dev)
+    same(ca.sort(t), np.sort(ties))
+    same(ca.argsort(t, kind="stable"), np.argsort(ties, kind="stable"))
+    same(ca.sort(x[::2]), np.sort(a[::2]))
+    same(ca.sort(x[::-1]), np.sort(a))
+    same(ca.sort(x.reshape(1, n), axis=None), np.sort(a))
+    y = to_dev(a, dev)
+    y.sort()
+    same(y, np.sort(a))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint64])
+def test_unique_long_row_ranges(dev, dtype):
+    """unique() of one long row sorts over the key bits its values span (fewer
+    radix passes; the direct CUB sort on a GPU): small non-negative ranges,
+    ranges around zero, and the full range."""
+    rng = np.random.default_rng(5)
+    info = np.iinfo(dtype)
+    n = 70001
+    cases = [rng.integers(0, 1 << 10, n), rng.integers(0, 3, n),
+             rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype)]
+    if info.min < 0:
+        cases.append(rng.integers(-1000, 1000, n))
+    for c in cases:
+        a = np.asarray(c).astype(dtype)
+        same(ca.unique(to_dev(a, dev)), np.unique(a))
+
+
 def test_sort_0d_and_noncontiguous(dev):
     a = np.array(3.5)
     x = to_dev(a, dev)
