@@ -48,7 +48,7 @@ constexpr int kThreads = 256;
 constexpr int kDigit = 11;
 constexpr int kBins = 1 << kDigit;
 constexpr int kChoose = kBins / 2; /* choose_kernel's threads: two bins each */
-constexpr int kMaxBlocks = 1024;
+constexpr int kMaxBlocks = 2048;   /* a cap on one wave of hist_kernel's blocks */
 constexpr int kUnroll = 8;
 constexpr unsigned kFull = 0xffffffffu;
 
@@ -239,6 +239,26 @@ unkey_kernel(const Scratch *s, int dtype, int size, int nk, int poison, char *ou
     }
 }
 
+/* The blocks of hist_kernel<DT, K> the device holds at once: its grid-stride
+ * loop gives every block the same share, so a second, partial wave of blocks
+ * would take as long as the first. */
+template <int DT, typename K>
+cudaError_t
+resident_blocks(int *out)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess) {
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    }
+    if (err == cudaSuccess) {
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hist_kernel<DT, K>,
+                                                            kThreads, 0);
+    }
+    *out = (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
+    return err;
+}
+
 /* The digit passes of dtype DT (key word K). */
 template <int DT, typename K>
 int
@@ -247,7 +267,13 @@ run_select(const char *x, int64_t n, int nk, Scratch *s, cudaStream_t st)
     const int bits = ca_skey_bits(DT);
     const int64_t per_block = (int64_t)kThreads * kUnroll * 4;
     const int64_t want = (n + per_block - 1) / per_block;
-    const int blocks = (int)(want < kMaxBlocks ? want : kMaxBlocks);
+    int most = 0;
+    const cudaError_t err = resident_blocks<DT, K>(&most);
+    if (err != cudaSuccess) {
+        return (int)err;
+    }
+    most = most < kMaxBlocks ? most : kMaxBlocks;
+    const int blocks = (int)(want < most ? want : most);
     for (int hi = bits; hi > 0;) {
         const int lo = hi > kDigit ? hi - kDigit : 0;
         const unsigned dmask = (1u << (hi - lo)) - 1u;

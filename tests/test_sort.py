@@ -273,6 +273,52 @@ def test_sort_long_row_integers(dev, dtype, n):
     same(y, np.sort(a))
 
 
+def _f32_nans(n, rng):
+    """n NaNs of float32 with different payloads and signs (CUB orders them by
+    their bits: the negative ones first)."""
+    bits = np.array([0x7FC00000, 0x7F800001, 0x7FFFFFFF, 0xFFC00000, 0xFF800001,
+                     0xFFFFFFFF, 0x7FC00001], np.uint32)
+    return rng.choice(bits, size=n).view(np.float32)
+
+
+@pytest.mark.parametrize("n", DIRECT_LENS)
+def test_argsort_long_row_float32(dev, n):
+    """The argsort of one long float32 row (CUB's own float order on a GPU, the
+    NaN blocks moved to NumPy's place): stable ties, -0.0 beside +0.0 in input
+    order, +-inf, NaNs of every sign and payload (last, in input order); rows
+    without NaNs, with a few, with NaNs only at either end, and all NaN."""
+    rng = np.random.default_rng(n + 3)
+    base = (rng.integers(-50, 50, size=n) / 4.0).astype(np.float32)
+    for v in (0.0, -0.0, np.inf, -np.inf, np.finfo(np.float32).max,
+              -np.finfo(np.float32).tiny):
+        base[rng.integers(0, n, 9)] = v
+    rows = [base, rng.random(n).astype(np.float32)]
+    some = base.copy()
+    pick = rng.random(n) < 0.1
+    some[pick] = _f32_nans(int(pick.sum()), rng)
+    rows.append(some)
+    for where in (slice(0, 5), slice(n - 5, n), slice(n // 2, n // 2 + 1)):
+        r = base.copy()
+        r[where] = _f32_nans(len(range(n)[where]), rng)
+        rows.append(r)
+    rows.append(_f32_nans(n, rng))
+    zeros = np.where(rng.random(n) < 0.5, np.float32(-0.0), np.float32(0.0))
+    rows.append(zeros.astype(np.float32))
+    for a in rows:
+        x = to_dev(a, dev)
+        same(ca.argsort(x, kind="stable"), np.argsort(a, kind="stable"))
+        same(ca.argsort(x, stable=True), np.argsort(a, kind="stable"))
+        same(x.argsort(kind="stable"), np.argsort(a, kind="stable"))
+    a = some
+    x = to_dev(a, dev)
+    same(ca.argsort(x[::3], kind="stable"), np.argsort(a[::3], kind="stable"))
+    same(ca.argsort(x, axis=None, kind="stable"), np.argsort(a, kind="stable"))
+    same(ca.argsort(x, descending=True), stable_desc_argsort(a, 0))
+    got = ca.sort(x).get()  # the values keep the key-map path: NaNs last
+    np.testing.assert_array_equal(got, np.sort(a))
+    assert np.isnan(got[n - int(np.isnan(a).sum()):]).all()
+
+
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint64])
 def test_unique_long_row_ranges(dev, dtype):
     """unique() of one long row sorts over the key bits its values span (fewer

@@ -269,8 +269,9 @@ def _rank_sets(n, rng):
 @requires_gpu
 @pytest.mark.parametrize("dtype", REALS)
 def test_select_sizes_bitwise(dtype):
-    """_select at sizes around its tiling (8192 elements a block, 1024 blocks
-    before the grid-stride loop comes round: 8 Mi) and median's 2^16 threshold:
+    """_select at sizes around its tiling (a warp's step of 256 elements, a block's
+    share of 8192 when the row is short; 8 Mi: one wave of blocks, each round of
+    the grid-stride loop several times) and median's 2^16 threshold:
     bit for bit the element the GPU's own sort puts at each rank (-0.0 before
     +0.0, every NaN as the sort's NaN), and NumPy's sort's value there."""
     rng = np.random.default_rng(sum(map(ord, np.dtype(dtype).str)) + 17)
@@ -303,7 +304,7 @@ def _digit_rows(dtype, n, rng):
         lo, hi = dt.type(info.min), dt.type(info.max)
         span = min(n, 60000)  # distinct values a 16-bit type holds
         base = (int(info.max) - span - 5) if dt.kind == "u" else -(span // 2)
-        band = (base + np.arange(n) % span).astype(dt)
+        band = (np.arange(n) % span).astype(dt) + dt.type(base)
     rows = [np.where(half, lo, hi).astype(dt), band,
             (band[:1].astype(dt) + rng.integers(0, 4, n).astype(dt)).astype(dt)]
     for r in rows:
