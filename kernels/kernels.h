@@ -164,7 +164,16 @@ typedef struct {
     char *mirror;
     unsigned long long *mirror_flag;
     unsigned long long mirror_seq;
+    /* Optional (NULL: none), GPU only: CA_REDUCE_TICKETS 32-bit counters in device
+     * memory, all 0, that no kernel on another stream uses at the same time (csrc
+     * keeps one set per (device, stream): ca_memory_tickets). With them a split row
+     * reduction is one launch: each block writes its partial and takes a ticket
+     * from its output's counter; the block that takes the last one combines the
+     * partials in a fixed order, writes the result and puts the counter back to 0.
+     * ca_reduce_plan sets it to NULL; the caller sets it after the plan. */
+    unsigned int *tickets;
 } ca_reduce_desc;
+#define CA_REDUCE_TICKETS 4096
 
 /* 1 if a kernel exists for op with this input and output dtype (the `pairs` of
  * op's row in kernels/reductions.def). */
