@@ -432,7 +432,7 @@ def test_special_streams(device):
     nb = ca.cuda.Stream(non_blocking=True)
     ca.cuda.Stream(null=True).synchronize()  # a non-blocking stream does not wait on it
     owner = ca.cuda.Stream()
-    foreign = ca.cuda.Stream(ptr=owner.ptr)
+    foreign = ca.cuda.Stream(ptr=owner.ptr, device_id=0)
     for s in (ca.cuda.Stream(null=True), ca.cuda.Stream(ptds=True), nb, foreign):
         for _ in range(3):
             with s:
