@@ -145,7 +145,7 @@ int ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t ext
                           int64_t *flag, ca_stream_t stream);
 /* The radix select of order statistics (csrc/sort.c's _select). */
 int ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
-                  int nk, void *out, void *scratch, ca_stream_t stream);
+                  int nk, int flags, void *out, void *scratch, ca_stream_t stream);
 
 /* The deferred programs' own launches (fusion.c, which is the flush): raw. */
 int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,

@@ -987,17 +987,23 @@ py_sort_host_kernels(PyObject *m, PyObject *arg)
     "shaped\n"                                                                         \
     "like v. Both are compared in their common dtype, in sort's order (NaNs last)."
 
-/* _select(a, ranks) -> a 1-D array of a's dtype: the elements of a (flattened;
- * C-contiguous, on a GPU, a real dtype) at `ranks` (a tuple of one or two ints in
- * [0, a.size)) in sort order (NaNs last), by the radix select (kernels.h:
- * ca_select), with no sort; None where there is none (the cpu device, complex,
- * other layouts): the caller sorts instead. */
+/* _select(a, ranks, nan_poison=False) -> a 1-D array of a's dtype: the elements
+ * of a (flattened; C-contiguous, on a GPU, a real dtype) at `ranks` (a tuple of
+ * one or two ints in [0, a.size)) in sort order (NaNs last), by the radix select
+ * (kernels.h: ca_select), with no sort; with nan_poison true, all NaN when a
+ * holds a NaN (median's rule; found by the select's first pass). None where
+ * there is none (the cpu device, complex, other layouts): the caller sorts
+ * instead. */
 static PyObject *
 py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)m;
-    if (nargs != 2 || !ca_array_check(args[0]) || !PyTuple_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "_select(a, ranks: tuple)");
+    if (nargs < 2 || nargs > 3 || !ca_array_check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_select(a, ranks: tuple, nan_poison=False)");
+        return NULL;
+    }
+    const int poison = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
+    if (poison < 0) {
         return NULL;
     }
     CaArray *a = (CaArray *)args[0];
@@ -1037,7 +1043,8 @@ py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
                                     CA_SELECT_SCRATCH_BYTES, st);
     int rc = tmp == NULL ? -1
                          : ca_run_select(a->device, a->dtype, a->data, (int64_t)a->size,
-                                         ks, (int)nk, out->data, tmp->ptr, st);
+                                         ks, (int)nk, poison ? CA_SELECT_NAN_POISON : 0,
+                                         out->data, tmp->ptr, st);
     /* the pool reuses the scratch on this stream only after the select */
     Py_XDECREF(tmp);
     if (rc < 0) {
@@ -1060,8 +1067,9 @@ static PyMethodDef sort_functions[] = {
       "as (values,\npositions) from one sort (2) of a.ravel(), whose keys agree above "
       "their\nlow `bits` bits (fewer radix passes on a GPU)." },
     { "_select", CA_FC py_select, METH_FASTCALL,
-      "_select(a, ranks)\n--\n\nThe elements of a contiguous GPU array at 1 or 2 "
-      "sorted ranks\n(NaNs last), by a radix select; None where there is none." },
+      "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "
+      "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "
+      "nan_poison and a\nholds a NaN; None where there is none." },
     { "_sort_host_kernels", py_sort_host_kernels, METH_O,
       "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
       "kernels (the GPU's key order) instead of NumPy; returns the old setting." },

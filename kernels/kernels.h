@@ -586,13 +586,17 @@ int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 /* The elements at ranks ks[0..nk) (nk <= CA_SELECT_MAX_RANKS, each in [0, n)) of
  * x[0:n] (contiguous, a real dtype: not complex) in NumPy's sort order (NaNs
  * last), into out[0..nk) (x's dtype, device memory), without a sort: a radix
- * select over the sort keys, all on `stream`. scratch: CA_SELECT_SCRATCH_BYTES of
- * device memory, any contents. GPU only (the cpu device's median is NumPy's):
- * CA_KERR_UNSUPPORTED elsewhere and for bad arguments. */
+ * select over the sort keys (11-bit digits), all on `stream`. flags:
+ * CA_SELECT_NAN_POISON makes every element of out NaN when x holds a NaN (a
+ * float dtype; NumPy's median), found in the first pass, not by a pass of its
+ * own. scratch: CA_SELECT_SCRATCH_BYTES of device memory, any contents. GPU only
+ * (the cpu device's median is NumPy's): CA_KERR_UNSUPPORTED elsewhere and for
+ * bad arguments. */
 #define CA_SELECT_MAX_RANKS     2
-#define CA_SELECT_SCRATCH_BYTES 4160
+#define CA_SELECT_SCRATCH_BYTES 33024
+#define CA_SELECT_NAN_POISON    1
 int ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
-              int nk, void *out, void *scratch, ca_stream_t stream);
+              int nk, int flags, void *out, void *scratch, ca_stream_t stream);
 /* ---- readback (kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

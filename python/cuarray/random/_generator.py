@@ -555,9 +555,10 @@ class _Distributions:
     def _perm(self, n, dev):
         """A random permutation of arange(n) (int64), every one equally likely.
 
-        One radix sort of (random key, position) pairs: 32-bit keys while n fits
-        32-bit positions (half the bytes per pass of 64-bit keys and positions;
-        the sort widens the positions to int64 at the end), 64-bit keys beyond.
+        One radix sort of (random key, position) pairs (_sort_pairs): 32-bit
+        keys while n fits 32-bit positions (half the bytes per pass of 64-bit
+        keys and positions; the sort widens the positions to int64 at the end),
+        64-bit keys beyond.
         The sort is stable, so equal keys would keep their index order (with
         32-bit keys about n^2 / 2^33 tied pairs): _untie then shuffles every run
         of equal keys with fresh random keys. The result is the order of a sort
@@ -568,9 +569,9 @@ class _Distributions:
         if n < 2:
             return _ca.arange(n, dtype=_I64, device=dev)
         if n <= _PERM32_MAX:
-            sk, perm = _core._sort_bits(self._words32(n, dev), 32, 2)
+            sk, perm = _sort_pairs(self._words32(n, dev), 32)
         else:
-            sk, perm = _core._sort_bits(self._keys((n,), dev), 64, 2)
+            sk, perm = _sort_pairs(self._keys((n,), dev), 64)
         self._untie(sk, perm)
         return perm
 
@@ -604,7 +605,7 @@ class _Distributions:
             if bits < 32:
                 r = r >> _np.uint32(32 - bits)
             ck = (run << _np.uint64(32)) | r.astype(_np.uint64)
-            keys, order = _core._sort_bits(ck, 32 + (m - 1).bit_length(), 2)
+            keys, order = _sort_pairs(ck, 32 + (m - 1).bit_length())
             p = slots if pos is None else pos[slots]
             perm[p] = perm[p[order]]
             pos = p
@@ -930,6 +931,17 @@ class Generator(_Distributions, _CoreGenerator):
 
 
 _PERM32_MAX = 2**31 - 1  # the longest permutation sorted with 32-bit keys
+
+
+def _sort_pairs(keys, bits):
+    """(sorted keys, int64 positions that sort them, stably) of 1-D keys whose
+    values fit `bits` bits: one radix sort of (key, position) pairs on a GPU; on
+    the cpu device NumPy's stable argsort and a gather (cheaper there than
+    NumPy sorting the keys a second time). The same arrays either way."""
+    if keys.device.id < 0:
+        perm = _core._sort_bits(keys, bits, 1)
+        return keys[perm], perm
+    return _core._sort_bits(keys, bits, 2)
 
 
 def _norm_axis(axis, ndim):
