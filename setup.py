@@ -14,6 +14,7 @@ Environment:
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,6 +102,37 @@ def run_generators():
     return sorted(GEN_DIR.glob("*.c")), sorted(GEN_DIR.glob("*.cu"))
 
 
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+_includes_cache = {}
+
+
+def local_includes(path):
+    """The project headers `path` includes, transitively ("..." includes found
+    beside it, in csrc/, kernels/ or the generated folder)."""
+    path = Path(path).resolve()
+    if path in _includes_cache:
+        return _includes_cache[path]
+    _includes_cache[path] = found = set()  # a cycle stops here
+    for name in INCLUDE_RE.findall(path.read_text(errors="replace")):
+        for d in (path.parent, ROOT / "csrc", ROOT / "kernels", GEN_DIR):
+            h = (d / name).resolve()
+            if h.is_file():
+                found.add(h)
+                found |= local_includes(h)
+                break
+    return found
+
+
+def up_to_date(obj, src):
+    """An object is current when it is newer than its source and every project
+    header the source includes (a header change rebuilds only its includers)."""
+    obj = Path(obj)
+    if not obj.exists():
+        return False
+    deps = [Path(src)] + sorted(local_includes(src))
+    return obj.stat().st_mtime > max(d.stat().st_mtime for d in deps)
+
+
 class BuildExt(build_ext):
     def build_extensions(self):
         if self.parallel is None:
@@ -148,10 +180,7 @@ class BuildExt(build_ext):
 
         def one(src):
             obj = objdir / (src.stem + ".o")
-            # every header a kernel may include: .h and .cuh of kernels/, generated .h
-            deps = [src] + [p for ext in ("*.h", "*.cuh") for p in (ROOT / "kernels").glob(ext)]
-            deps += list(GEN_DIR.glob("*.h"))
-            if obj.exists() and obj.stat().st_mtime > max(d.stat().st_mtime for d in deps):
+            if not self.force and up_to_date(obj, src):
                 return str(obj)
             cmd = [nvcc, *flags, "-c", str(src), "-o", str(obj)]
             t = time.time()

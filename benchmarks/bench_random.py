@@ -5,7 +5,10 @@ Targets (docs/TARGETS.md): uniform float32 >= 850 G samples/s, normal float32 >=
 issue 12: standard_normal float32 >= 500, standard_exponential float32 >= 500,
 poisson(4.0) 2^24 >= 60, permutation(2^26) >= the best of CuPy and torch.randperm,
 uniform float32 through cuRAND XORWOW >= 0.9x plain cuRAND XORWOW.
-Each call allocates its output (from the pools), as a user's call does.
+Each call allocates its output (from the pools), as a user's call does; the
+plain cuRAND floors write a preallocated buffer of the same size and dtype. All
+rows are timed by events on the legacy stream around a batch of calls, so
+cuarray's side-stream transforms (XORWOW uniforms) are inside the time.
 """
 
 import numpy as np
@@ -105,6 +108,43 @@ def _curand_plain(rng_name, dtype):
     return setup
 
 
+def _curand_plain_words(rng_name):
+    """Plain cuRAND raw 32-bit words (curandGenerate) into a preallocated buffer."""
+    def setup(cp):
+        try:
+            from cupy_backends.cuda.libs import curand
+        except ImportError:
+            try:
+                from cupy.cuda import curand
+            except ImportError:
+                raise Skip("no cuRAND bindings in this CuPy")
+        gen = curand.createGenerator(getattr(curand, rng_name))
+        curand.setPseudoRandomGeneratorSeed(gen, 0)
+        out = cp.empty(N, dtype=np.uint32)
+        ptr = out.data.ptr
+        return lambda: curand.generate(gen, ptr, N)
+    return setup
+
+
+def _shuffle(mod_name):
+    def setup(mod):
+        if mod_name == "cuarray":
+            if not mod.cuda.is_available():
+                raise Skip("no GPU")
+            g = mod.random.default_rng(0)
+            x = mod.arange(N_PERM, dtype=np.int64)
+            return lambda: g.shuffle(x)
+        if mod_name == "cupy":
+            x = mod.arange(N_PERM, dtype=np.int64)
+            return lambda: mod.random.shuffle(x)
+        x = mod.arange(N_PERM, device="cuda", dtype=mod.int64)
+
+        def run():  # torch has no in-place shuffle: a randperm gather written back
+            x.copy_(x[mod.randperm(N_PERM, device="cuda")])
+        return run
+    return setup
+
+
 def _cp_xorwow_uniform(cp):
     # CuPy's RandomState is XORWOW
     rs = cp.random.RandomState(0)
@@ -136,6 +176,11 @@ ISSUE12 = [
         "cupy": lambda cp: (lambda: cp.random.permutation(N_PERM)),
         "torch": lambda torch: (lambda: torch.randperm(N_PERM, device="cuda")),
     }, mode="gpu", unit="Gsamples/s", work=N_PERM, target=">= best of CuPy, PyTorch"),
+    Case("shuffle 2^26 int64 in place", {
+        "cuarray": _shuffle("cuarray"),
+        "cupy": _shuffle("cupy"),
+        "torch": _shuffle("torch"),
+    }, mode="gpu", unit="Gsamples/s", work=N_PERM),
     Case("gamma(2.5) float32", {
         "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.standard_gamma(
             2.5, size=N, dtype=np.float32))(ca.random.default_rng(0))),
@@ -159,6 +204,14 @@ ISSUE12 = [
     }, mode="gpu", unit="Gsamples/s", work=N, target=">= 0.9x plain cuRAND XORWOW"),
     Case("uniform float32, plain cuRAND XORWOW (floor; CuPy column)", {
         "cupy": _curand_plain("CURAND_RNG_PSEUDO_XORWOW", np.float32),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    # where the time goes: cuRAND's raw words alone, through cuarray and plain
+    Case("XORWOW words uint32 (cuarray: random_raw)", {
+        "cuarray": _ca_call(lambda ca: (lambda b: lambda: b.random_raw(N))(
+            ca.random.XORWOW(0))),
+    }, mode="gpu", unit="Gsamples/s", work=N),
+    Case("XORWOW words uint32, plain cuRAND curandGenerate (floor; CuPy column)", {
+        "cupy": _curand_plain_words("CURAND_RNG_PSEUDO_XORWOW"),
     }, mode="gpu", unit="Gsamples/s", work=N),
 ]
 

@@ -12,6 +12,7 @@ from harness import Case, gpu_only as _gpu_only, size, to_lib
 
 V_SMALL = 1024                     # the per-call cases' vector
 N_BIG = size(1 << 28, 1 << 24)     # full reductions: 1 GiB of float32 (cpu: 64 MiB)
+N_MID = size(1 << 26, 1 << 22)     # the issues' 2^26 rows (norm, nansum beside them)
 SIDE = size(16384, 4096)           # the row / column cases: 16384^2 float32 (cpu: 4096^2)
 
 
@@ -59,6 +60,23 @@ def _sum_big(mod):
     _gpu_only(mod)
     v = _random(mod, (N_BIG,))
     return lambda: v.sum()
+
+
+def _sum_mid(mod):
+    """2^26 float32 (268 MB, ~65 us at the read bandwidth): the size where a full
+    reduction's fixed costs (a second launch, the grid's tail) show; one launch
+    since the ticket combine (kernels/reduce_impl.cuh)."""
+    _gpu_only(mod)
+    v = _random(mod, (N_MID,))
+    return lambda: v.sum()
+
+
+def _sum_rows_mid(mod):
+    """4 long rows of 2^24 float32 each, reduced along the rows (split rows, a
+    ticket per output)."""
+    _gpu_only(mod)
+    v = _random(mod, (4, N_MID // 4))
+    return lambda: v.sum(axis=1) if mod.__name__ != "torch" else v.sum(dim=1)
 
 
 def _argmax_big(mod):
@@ -167,6 +185,11 @@ CASES = [
     Case(f"a.sum(), 2^{N_BIG.bit_length() - 1} float32 (GB/s read)", _all(_sum_big), mode="gpu", unit="GB/s",
          work=N_BIG * F32, target=">= 4100", floor="~4200 (read bandwidth)",
          group="reduction"),
+    Case(f"a.sum(), 2^{N_MID.bit_length() - 1} float32 (GB/s read)", _all(_sum_mid), mode="gpu",
+         unit="GB/s", work=N_MID * F32, target=">= 4000", floor="~4200 (read bandwidth)",
+         group="reduction"),
+    Case(f"sum(axis=1) of 4x2^{N_MID.bit_length() - 3} float32 (GB/s read)", _all(_sum_rows_mid),
+         mode="gpu", unit="GB/s", work=N_MID * F32, target=">= 4000", group="reduction"),
     Case(f"argmax(a), 2^{N_BIG.bit_length() - 1} float32 (GB/s read)", _all(_argmax_big), mode="gpu", unit="GB/s",
          work=N_BIG * F32, target=">= 4000", group="reduction"),
     *[Case(f"a.{fn}(), 2^{N_BIG.bit_length() - 1} {np.dtype(dt).name} (GB/s read)",
@@ -194,6 +217,11 @@ CASES = [
          unit="GB/s", work=2 * (SIDE // 4) * SIDE * F32, group="reduction"),
     Case(f"cumsum, 2^{N_BIG.bit_length() - 3} float32 (GB/s: two reads + write)", _all(_cumsum_big), mode="gpu",
          unit="GB/s", work=3 * (N_BIG // 4) * F32, group="reduction"),
+    # the same timing in issue 17's accounting: 8 bytes an element (one read, one
+    # write: what the single-pass scan moves), against its target
+    Case(f"cumsum, 2^{N_BIG.bit_length() - 3} float32 (GB/s: read + write)", _all(_cumsum_big),
+         mode="gpu", unit="GB/s", work=2 * (N_BIG // 4) * F32, target=">= 2400",
+         group="reduction"),
     Case(f"cumsum, 2^{N_BIG.bit_length() - 4} float64 (GB/s: read + write)", _all(_cumsum_big_f64),
          mode="gpu", unit="GB/s", work=2 * (N_BIG // 8) * 8, group="reduction"),
 ]

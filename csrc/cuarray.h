@@ -198,6 +198,10 @@ PyObject *ca_device_object(int device);
 ca_stream_t ca_stream_from_object(PyObject *o, int *ok);
 /* True for the legacy default stream (NULL / cudaStreamLegacy). */
 int ca_stream_is_null(ca_stream_t s);
+/* The pool's tag for memory used on stream s (device.c): s itself when cuarray
+ * created it or it is a default stream, else s with pool.h's foreign bit set
+ * (another library's stream, which may be destroyed without notice). */
+ca_stream_t ca_stream_pool_tag(ca_stream_t s);
 
 /* ======================================================================== */
 /* Memory (memory.c over pool.c)                                             */
@@ -243,6 +247,13 @@ CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
  * later reused on another only after a device-side wait on the first, which
  * must not name a destroyed stream). 0, or -1 with CUDAError. */
 int ca_memory_stream_destroyed(int device, ca_stream_t stream);
+/* The CA_REDUCE_TICKETS zero counters of one-launch split reductions on `stream`
+ * of `device` (current): kernels.h's ca_reduce_desc.tickets. One set per (device,
+ * stream), made (and zeroed on the stream) on first use, kept until cuarray
+ * destroys the stream; the kernels that use them leave them 0. NULL (no error
+ * set) when there are none: the per-thread default stream (one handle for many
+ * streams), a full table, no memory; the reduction then takes two launches. */
+unsigned int *ca_memory_tickets(int device, ca_stream_t stream);
 
 /* memptr.c: x.data for memory `mem` (NULL: none) at `ptr`; the memory an
  * ndarray(..., memptr=obj) views (new reference; *data its first byte, *avail

@@ -10,8 +10,11 @@
  * which Python clears when the thread ends.
  */
 #include "launch.h"
+#include "pool.h"
 
 #include <structmember.h>
+
+#include <pthread.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -688,6 +691,64 @@ stream_device(CaStream *s)
     return s->device == CA_ANY_DEVICE ? ca_current_device() : s->device;
 }
 
+/* ---- the streams cuarray created ---- */
+/* Live handles of owned Streams (any thread, so a mutex): a pool block tagged
+ * with any other non-default stream is foreign (pool.h), because its owner may
+ * destroy it without telling us. Few streams live at once: a plain list. */
+static pthread_mutex_t owned_mu = PTHREAD_MUTEX_INITIALIZER;
+static ca_stream_t *owned_list;
+static size_t n_owned, cap_owned;
+
+static void
+owned_add(ca_stream_t h)
+{
+    pthread_mutex_lock(&owned_mu);
+    if (n_owned == cap_owned) {
+        size_t cap = cap_owned ? 2 * cap_owned : 16;
+        ca_stream_t *l = realloc(owned_list, cap * sizeof *l);
+        if (l != NULL) {
+            owned_list = l;
+            cap_owned = cap;
+        }
+    }
+    if (n_owned < cap_owned) {
+        owned_list[n_owned++] = h; /* else unlisted: treated as foreign, still safe */
+    }
+    pthread_mutex_unlock(&owned_mu);
+}
+
+static void
+owned_remove(ca_stream_t h)
+{
+    pthread_mutex_lock(&owned_mu);
+    for (size_t i = 0; i < n_owned; i++) {
+        if (owned_list[i] == h) {
+            owned_list[i] = owned_list[--n_owned];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&owned_mu);
+}
+
+ca_stream_t
+ca_stream_pool_tag(ca_stream_t s)
+{
+    if (ca_stream_is_null(s)) {
+        return NULL; /* the legacy default stream (never dies; its handle 0x1 would
+                        read as foreign) */
+    }
+    if (s == CA_STREAM_PER_THREAD) {
+        return s;
+    }
+    int found = 0;
+    pthread_mutex_lock(&owned_mu);
+    for (size_t i = 0; i < n_owned && !found; i++) {
+        found = owned_list[i] == s;
+    }
+    pthread_mutex_unlock(&owned_mu);
+    return found ? s : (ca_stream_t)((uintptr_t)s | CA_POOL_STREAM_FOREIGN_BIT);
+}
+
 static CaStream *
 stream_alloc(ca_stream_t handle, int device, int owned, int non_blocking)
 {
@@ -739,6 +800,10 @@ set_current_stream(int d, PyObject *obj)
     if (cur == NULL || (key = PyLong_FromLong(d)) == NULL) {
         return -1;
     }
+    /* Deferred kernels (fusion.c) name the stream current when they were asked
+     * for: launch them while it is still the current one (a foreign stream may
+     * be destroyed once the caller leaves it). */
+    ca_fusion_flush();
     /* Keep the old one alive until the C thread-locals no longer point at it. */
     old = Py_XNewRef(tl_stream_obj[d + 1]);
     if (obj != NULL) {
@@ -822,7 +887,9 @@ Stream_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     CaStream *s = stream_alloc(h, d, 1, non_blocking);
     if (s == NULL) {
         ca_stream_destroy_quiet(h);
+        return NULL;
     }
+    owned_add(h);
     return (PyObject *)s;
 }
 
@@ -842,6 +909,7 @@ Stream_dealloc(CaStream *self)
         if (ca_hook.stream_destroyed(self->device, self->handle) < 0) {
             PyErr_WriteUnraisable((PyObject *)self);
         }
+        owned_remove(self->handle);
         /* Returns at once; CUDA frees the stream once its queued work is done. */
         ca_stream_destroy_quiet(self->handle);
     }

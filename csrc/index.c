@@ -27,6 +27,7 @@
  */
 #include "cuarray.h"
 #include "launch.h"
+#include "device_flag.h"
 
 /* ======================================================================== */
 /* Parsed index items                                                        */
@@ -633,69 +634,6 @@ fast_subscript(CaArray *a, PyObject *key, PyObject **out)
 }
 
 /* ======================================================================== */
-/* Device helpers: the out-of-range flag, reading small results back         */
-/* ======================================================================== */
-
-typedef struct {
-    int device;
-    ca_stream_t stream;
-    CaArray *buf; /* two int64 in device memory (GPU only) */
-    int64_t host[2];
-    int64_t *ptr; /* what the kernels get */
-} idx_flag;
-
-/* Without `need` (no index needs a range check) the flag is NULL: kernels only
- * touch it for an index with an extent. */
-static int
-flag_open(idx_flag *f, int device, ca_stream_t stream, int need)
-{
-    f->device = device;
-    f->stream = stream;
-    f->buf = NULL;
-    f->host[0] = f->host[1] = 0;
-    f->ptr = NULL;
-    if (!need) {
-        return 0;
-    }
-    if (device == CA_CPU) {
-        f->ptr = f->host;
-        return 0;
-    }
-    Py_ssize_t two = 2;
-    f->buf = ca_array_empty(CA_INT64, 1, &two, 0, device, CA_MEM_DEVICE);
-    if (f->buf == NULL) {
-        return -1;
-    }
-    f->ptr = (int64_t *)f->buf->data;
-    if (ca_run_memset_async(f->ptr, 0, 2 * sizeof(int64_t), stream) < 0) {
-        goto error;
-    }
-    return 0;
-error:
-    Py_CLEAR(f->buf);
-    return -1;
-}
-
-/* Copy n int64 from device memory to the host: this waits for the stream. */
-static int
-read_back(int device, ca_stream_t stream, const int64_t *src, int64_t *dst, size_t n)
-{
-    if (device == CA_CPU) {
-        if (dst != src) {
-            memcpy(dst, src, n * sizeof(int64_t));
-        }
-        return 0;
-    }
-    return ca_run_memcpy_wait(dst, src, n * sizeof(int64_t), stream);
-}
-
-static void
-flag_close(idx_flag *f)
-{
-    Py_CLEAR(f->buf);
-}
-
-/* ======================================================================== */
 /* Advanced indexing                                                         */
 /* ======================================================================== */
 
@@ -773,8 +711,8 @@ mask_offsets(idx_plan *P, CaArray *mask, const fancy_ref *r, int64_t *witness)
     }
     if (ca_run_mask_count(P->device, (const uint8_t *)m->data, n,
                           (int64_t *)scratch->data, P->stream) < 0 ||
-        read_back(P->device, P->stream, (const int64_t *)scratch->data, &total, 1) <
-            0) {
+        ca_read_back_int64(P->device, P->stream, (const int64_t *)scratch->data, &total,
+                           1) < 0) {
         goto error;
     }
     Py_ssize_t nt = (Py_ssize_t)total;
@@ -1055,13 +993,13 @@ plan_check_entries(idx_plan *P, int64_t *flag)
 }
 
 /* Read the flag back (this synchronizes) and raise IndexError for an offender. */
-static int plan_flag_raise(idx_plan *P, idx_flag *f);
+static int plan_flag_raise(idx_plan *P, ca_flag *f);
 
 /* An index into an axis of length 0: every value is out of range, and the
  * combined offsets (out-of-range values count as 0) would point outside the
  * empty array, so nothing may run but the check that names the offender. */
 static int
-plan_raise_doomed(idx_plan *P, idx_flag *f)
+plan_raise_doomed(idx_plan *P, ca_flag *f)
 {
     if (plan_check_entries(P, f->ptr) < 0 || plan_flag_raise(P, f) < 0) {
         return -1;
@@ -1071,12 +1009,12 @@ plan_raise_doomed(idx_plan *P, idx_flag *f)
 }
 
 static int
-plan_flag_raise(idx_plan *P, idx_flag *f)
+plan_flag_raise(idx_plan *P, ca_flag *f)
 {
     if (f->ptr == NULL) {
         return 0;
     }
-    if (read_back(f->device, f->stream, f->ptr, f->host, 2) < 0) {
+    if (ca_flag_read(f) < 0) {
         return -1;
     }
     if (f->host[0] != 0) {
@@ -1096,13 +1034,13 @@ static PyObject *
 gather(CaArray *a, idx_plan *P)
 {
     CaArray *out = NULL;
-    idx_flag f = { 0 };
+    ca_flag f = { 0 };
     ca_index_pass p;
 
     plan_pass(P, &p);
     out = ca_array_empty(a->dtype, P->rnd, P->rshape, 0, P->device,
                          ca_gather_result_kind(a));
-    if (out == NULL || flag_open(&f, P->device, P->stream, P->need_check) < 0) {
+    if (out == NULL || ca_flag_open(&f, P->device, P->stream, P->need_check) < 0) {
         goto error;
     }
     if (P->doomed) {
@@ -1127,10 +1065,10 @@ gather(CaArray *a, idx_plan *P)
     if (plan_flag_raise(P, &f) < 0) {
         goto error;
     }
-    flag_close(&f);
+    ca_flag_close(&f);
     return (PyObject *)out;
 error:
-    flag_close(&f);
+    ca_flag_close(&f);
     Py_XDECREF(out);
     return NULL;
 }
@@ -1419,7 +1357,7 @@ static int
 scatter(CaArray *a, idx_plan *P, PyObject *value)
 {
     CaArray *val = NULL;
-    idx_flag f = { 0 };
+    ca_flag f = { 0 };
     ca_index_pass p;
 
     plan_pass(P, &p);
@@ -1431,7 +1369,7 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
     else if ((val = scatter_value(a, P, value, &p)) == NULL) {
         goto error;
     }
-    if (flag_open(&f, P->device, P->stream, P->need_check) < 0) {
+    if (ca_flag_open(&f, P->device, P->stream, P->need_check) < 0) {
         goto error;
     }
     if (P->doomed) {
@@ -1457,11 +1395,11 @@ scatter(CaArray *a, idx_plan *P, PyObject *value)
     if (n > 0 && ca_run_index_put(P->device, &p, a->itemsize, f.ptr, P->stream) < 0) {
         goto error;
     }
-    flag_close(&f);
+    ca_flag_close(&f);
     Py_XDECREF(val);
     return 0;
 error:
-    flag_close(&f);
+    ca_flag_close(&f);
     Py_XDECREF(val);
     return -1;
 }

@@ -289,9 +289,9 @@ ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 
 int
 ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
-              int nk, void *out, void *scratch, ca_stream_t stream)
+              int nk, int flags, void *out, void *scratch, ca_stream_t stream)
 {
-    return RUN(ca_select(device, dtype, x, n, ks, nk, out, scratch, stream));
+    return RUN(ca_select(device, dtype, x, n, ks, nk, flags, out, scratch, stream));
 }
 
 int

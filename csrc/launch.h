@@ -88,6 +88,15 @@ int ca_run_curand_create(const char *kind, int device, uint64_t seed, uint64_t o
 /* out[0:n] = the next n words (64-bit when wide), on `stream` for a GPU. */
 int ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
                            ca_stream_t stream);
+/* out[0:n] (contiguous CA_FLOAT32 or CA_FLOAT64; n a multiple of 4 or of 2) =
+ * uniforms in [0, 1) from the next n (float32) or 2n (float64) words (32-bit
+ * kinds), generated into out and transformed there in place, as
+ * ca_random_dist's CA_RD_UNIFORM does from a word buffer. On a GPU, with
+ * 0 < chunk < n (a multiple of 4), cuRAND fills chunk samples' words at a time
+ * on `stream` while a side stream transforms the previous chunk; `stream`
+ * then waits for the side stream. */
+int ca_run_curand_uniform(ca_curand_gen *g, void *out, int64_t n, int dtype,
+                          int64_t chunk, ca_stream_t stream);
 /* Never raises (for deallocators). */
 void ca_curand_destroy(ca_curand_gen *g);
 /* Where cuRAND was loaded from, NULL when it is not loaded. */
@@ -136,7 +145,7 @@ int ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t ext
                           int64_t *flag, ca_stream_t stream);
 /* The radix select of order statistics (csrc/sort.c's _select). */
 int ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
-                  int nk, void *out, void *scratch, ca_stream_t stream);
+                  int nk, int flags, void *out, void *scratch, ca_stream_t stream);
 
 /* The deferred programs' own launches (fusion.c, which is the flush): raw. */
 int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,

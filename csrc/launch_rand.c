@@ -158,6 +158,83 @@ ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
     return 0;
 }
 
+/* The side stream of each device (non-blocking: it never waits on the legacy
+ * stream by itself, only on the events below), made on first use and kept. */
+#define SIDE_MAX_DEVICES 64
+static ca_stream_t side_streams[SIDE_MAX_DEVICES];
+
+static int
+side_stream(int device, ca_stream_t stream, ca_stream_t *side)
+{
+    *side = stream;
+    if (device < 0 || device >= SIDE_MAX_DEVICES) {
+        return 0; /* no overlap: everything on `stream` */
+    }
+    if (side_streams[device] == NULL &&
+        ca_run_stream_create(&side_streams[device], CA_STREAM_NON_BLOCKING) < 0) {
+        side_streams[device] = NULL;
+        return -1;
+    }
+    *side = side_streams[device];
+    return 0;
+}
+
+/* buf[0:n]'s words become n uniforms in place (each Philox-sized block of 4
+ * words is read by the thread that then writes that block's samples over it). */
+static int
+words_to_u01(int device, void *buf, int64_t n, int dtype, ca_stream_t stream)
+{
+    ca_rd_params prm;
+    memset(&prm, 0, sizeof prm);
+    prm.v[1] = 1.0; /* 0 + 1 * U */
+    return ca_run_random_dist(device, CA_RD_UNIFORM, buf, n, dtype, 0, 0, &prm,
+                              (const uint32_t *)buf, stream);
+}
+
+int
+ca_run_curand_uniform(ca_curand_gen *g, void *out, int64_t n, int dtype, int64_t chunk,
+                      ca_stream_t stream)
+{
+    const int64_t per = dtype == CA_FLOAT64 ? 2 : 4; /* samples per 4 words */
+    const int64_t esize = dtype == CA_FLOAT64 ? 8 : 4;
+    if (n <= 0) {
+        return 0;
+    }
+    if ((dtype != CA_FLOAT32 && dtype != CA_FLOAT64) || n % per != 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "ca_run_curand_uniform: float32 or float64, whole blocks");
+        return -1;
+    }
+    ca_stream_t side = stream;
+    if (g->device == CA_CPU || chunk <= 0 || chunk >= n) {
+        chunk = n;
+    }
+    else {
+        chunk -= chunk % 4;
+        chunk = chunk < 4 ? 4 : chunk;
+        if (side_stream(g->device, stream, &side) < 0) {
+            return -1;
+        }
+    }
+    for (int64_t off = 0; off < n; off += chunk) {
+        const int64_t len = n - off < chunk ? n - off : chunk;
+        char *p = (char *)out + off * esize;
+        if (ca_run_curand_generate(g, p, len * (4 / per), 0, stream) < 0 ||
+            (side != stream && ca_run_stream_wait_stream(side, stream) < 0) ||
+            words_to_u01(g->device, p, len, dtype, side) < 0) {
+            if (side != stream) {
+                /* leave `stream` ordered after whatever reached the side stream */
+                PyObject *et, *ev, *tb;
+                PyErr_Fetch(&et, &ev, &tb);
+                (void)ca_run_stream_wait_stream(stream, side);
+                PyErr_Restore(et, ev, tb);
+            }
+            return -1;
+        }
+    }
+    return side != stream ? ca_run_stream_wait_stream(stream, side) : 0;
+}
+
 void
 ca_curand_destroy(ca_curand_gen *g)
 {
@@ -203,6 +280,13 @@ ca_run_curand_create(const char *kind, int device, uint64_t seed, uint64_t offse
 int
 ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
                        ca_stream_t stream)
+{
+    return no_curand();
+}
+
+int
+ca_run_curand_uniform(ca_curand_gen *g, void *out, int64_t n, int dtype, int64_t chunk,
+                      ca_stream_t stream)
 {
     return no_curand();
 }

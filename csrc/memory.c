@@ -239,7 +239,7 @@ memory_from_pool(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
 {
     ca_block *b = NULL;
     CaMemory *m;
-    int st = ca_pool_alloc(p, nbytes, stream, &b);
+    int st = ca_pool_alloc(p, nbytes, ca_stream_pool_tag(stream), &b);
     if (st != 0) {
         alloc_error(p, st, device, kind, nbytes);
         return NULL;
@@ -360,6 +360,85 @@ ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device, ca_memkind
     return m;
 }
 
+/* ---- counters of one-launch reductions ------------------------------------ */
+/* A set is only ever used by kernels on its stream, which run one after another,
+ * and each such kernel leaves every counter it took tickets from at 0: so a set
+ * needs zeroing once, when it is made (memset on its own stream, ordered before
+ * its first kernel). Two streams never share a set; the per-thread default stream
+ * gets none, its one handle naming a different stream in every host thread. A
+ * set dies with its stream (ca_memory_stream_destroyed: before the pools wait
+ * for the stream, so the block goes back as that stream's and is then retagged).
+ * A stream cuarray does not own keeps its set for the process; it is as safe as
+ * the pool's own stream tags, which also go by the handle. GIL held. */
+#define TICKET_SETS 32 /* per device; more streams get none (two launches) */
+
+typedef struct {
+    ca_stream_t stream; /* NULL (the legacy stream) is stored as CA_STREAM_LEGACY */
+    CaMemory *mem;      /* NULL: a free entry */
+} ticket_set;
+
+static ticket_set ticket_sets[MAX_DEVICES][TICKET_SETS];
+
+static ca_stream_t
+ticket_key(ca_stream_t s)
+{
+    return s == NULL ? CA_STREAM_LEGACY : s;
+}
+
+unsigned int *
+ca_memory_tickets(int device, ca_stream_t stream)
+{
+    if (device < 0 || device >= MAX_DEVICES || stream == CA_STREAM_PER_THREAD) {
+        return NULL;
+    }
+    if ((tl_allocator_set ? tl_allocator : g_allocator) != NULL) {
+        return NULL; /* a user's allocator: nothing of it is kept for the process */
+    }
+    const ca_stream_t key = ticket_key(stream);
+    ticket_set *t = ticket_sets[device];
+    int free_i = -1;
+    for (int i = 0; i < TICKET_SETS; i++) {
+        if (t[i].mem != NULL && t[i].stream == key) {
+            return (unsigned int *)t[i].mem->ptr;
+        }
+        if (t[i].mem == NULL && free_i < 0) {
+            free_i = i;
+        }
+    }
+    if (free_i < 0) {
+        return NULL;
+    }
+    const size_t bytes = CA_REDUCE_TICKETS * sizeof(unsigned int);
+    CaMemory *m = ca_memory_alloc(device, CA_MEM_DEVICE, bytes, stream);
+    if (m == NULL) {
+        PyErr_Clear(); /* the two-launch path needs no counters */
+        return NULL;
+    }
+    if (ca_run_memset_async(m->ptr, 0, bytes, stream) < 0) {
+        PyErr_Clear(); /* the reduction's own launch reports a broken context */
+        Py_DECREF(m);
+        return NULL;
+    }
+    t[free_i].stream = key;
+    t[free_i].mem = m;
+    return (unsigned int *)m->ptr;
+}
+
+static void
+tickets_forget(int device, ca_stream_t stream)
+{
+    const ca_stream_t key = ticket_key(stream);
+    ticket_set *t = ticket_sets[device];
+    for (int i = 0; i < TICKET_SETS; i++) {
+        if (t[i].mem != NULL && t[i].stream == key) {
+            CaMemory *m = t[i].mem;
+            t[i].mem = NULL;
+            t[i].stream = NULL;
+            Py_DECREF(m);
+        }
+    }
+}
+
 int
 ca_memory_stream_destroyed(int device, ca_stream_t stream)
 {
@@ -367,6 +446,7 @@ ca_memory_stream_destroyed(int device, ca_stream_t stream)
     if (device < 0 || device >= MAX_DEVICES) {
         return 0;
     }
+    tickets_forget(device, stream);
     for (int k = 0; k < CA_MEM_NKINDS; k++) {
         ca_pool *p = pools[SLOT(device)][k];
         if (p != NULL) {
@@ -464,7 +544,7 @@ Memory_get_cai(CaMemory *self, void *closure)
     /* The stream that may hold pending work on this memory: the one its pool
      * block was allocated on. Foreign memory and zero-size memory: None. */
     if (self->block != NULL && self->block->stream != CA_POOL_STREAM_ANY) {
-        stream = cai_stream_int(self->block->stream);
+        stream = cai_stream_int(ca_pool_stream_handle(self->block->stream));
         if (stream == NULL) {
             return NULL;
         }

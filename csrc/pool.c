@@ -316,17 +316,36 @@ absorb(ca_pool *p, ca_block *b, ca_block *n)
     block_put(p, n);
 }
 
+/* After a wait for the whole device: no free block of a foreign stream has
+ * pending work left. (Blocks in use keep their tag: work queued on them after
+ * the wait is ordered only by their stream.) Lock held. */
+static void
+retag_free_foreign(ca_pool *p)
+{
+    for (ca_segment *s = p->segments; s != NULL; s = s->next) {
+        for (ca_block *b = s->first; b != NULL; b = b->next) {
+            if (b->is_free && ca_pool_stream_foreign(b->stream)) {
+                b->stream = ANY;
+            }
+        }
+    }
+}
+
 /* Hand out free block b (not in the index) for `size` bytes on `stream`.
  * Lock held. On error b is unchanged. */
 static int
 carve(ca_pool *p, ca_block *b, size_t size, size_t nbytes, ca_stream_t stream)
 {
     if (p->has_streams && b->stream != stream && b->stream != ANY) {
+        const int foreign = ca_pool_stream_foreign(b->stream);
         int st = p->up.stream_wait(p->up.ctx, stream, b->stream);
         if (st != 0) {
             return st;
         }
         p->st.n_stream_waits++;
+        if (foreign) {
+            retag_free_foreign(p); /* that wait was for the whole device */
+        }
     }
     if (b->size > size) {
         ca_block *r = block_get(p);

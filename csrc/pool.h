@@ -43,6 +43,28 @@ typedef struct CUstream_st *ca_stream_t;
 /* A stream tag meaning "no pending work: usable on any stream". */
 #define CA_POOL_STREAM_ANY ((ca_stream_t)(uintptr_t)-1)
 
+/* A tag with this bit set names a stream the pool's owner did not create
+ * (CuPy's, PyTorch's, an ExternalStream's): its owner may destroy it at any
+ * time without telling us, and a destroyed handle must never reach CUDA again
+ * (a use after free in the driver). The upstream waits for the whole device
+ * instead of such a stream, and one such wait makes every free block of every
+ * foreign stream reusable anywhere. Stream handles are pointers, so the bit is
+ * free. */
+#define CA_POOL_STREAM_FOREIGN_BIT ((uintptr_t)1)
+
+static inline int
+ca_pool_stream_foreign(ca_stream_t s)
+{
+    return s != CA_POOL_STREAM_ANY && ((uintptr_t)s & CA_POOL_STREAM_FOREIGN_BIT) != 0;
+}
+
+/* The stream a tag names (the foreign bit cleared). */
+static inline ca_stream_t
+ca_pool_stream_handle(ca_stream_t s)
+{
+    return (ca_stream_t)((uintptr_t)s & ~CA_POOL_STREAM_FOREIGN_BIT);
+}
+
 /*
  * The upstream. alloc/free/stream_sync/device_sync may block and are always
  * called with the pool's mutex released; stream_wait must not block (it is

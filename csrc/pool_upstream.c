@@ -84,6 +84,12 @@ up_stream_wait(void *vctx, ca_stream_t waiter, ca_stream_t producer)
 {
     mem_ctx *ctx = (mem_ctx *)vctx;
     cudaError_t st = cudaSuccess;
+    if (ca_pool_stream_foreign(producer)) {
+        /* a stream we did not create may be gone: never touch its handle (pool.h).
+         * Rare (the pool then retags every such free block), so the GIL stays held. */
+        return (int)cudaDeviceSynchronize();
+    }
+    waiter = ca_pool_stream_handle(waiter); /* the caller's stream: alive now */
     if (ctx->ev == NULL) {
         st = cudaEventCreateWithFlags(&ctx->ev, cudaEventDisableTiming);
     }
@@ -94,8 +100,8 @@ up_stream_wait(void *vctx, ca_stream_t waiter, ca_stream_t producer)
         st = cudaStreamWaitEvent((cudaStream_t)waiter, ctx->ev, 0);
     }
     if (st != cudaSuccess) {
-        /* e.g. the producer was an external stream destroyed since: waiting
-         * for the whole device is always safe. Rare, so the GIL stays held. */
+        /* waiting for the whole device is always safe. Rare, so the GIL
+         * stays held. */
         (void)cudaGetLastError();
         st = cudaDeviceSynchronize();
     }
@@ -107,8 +113,10 @@ up_stream_sync(void *vctx, ca_stream_t stream)
 {
     cudaError_t st;
     (void)vctx;
+    const int foreign = ca_pool_stream_foreign(stream); /* see pool.h */
     Py_BEGIN_ALLOW_THREADS
-        st = cudaStreamSynchronize((cudaStream_t)stream);
+        st = foreign ? cudaDeviceSynchronize()
+                     : cudaStreamSynchronize((cudaStream_t)stream);
     Py_END_ALLOW_THREADS
     return (int)st;
 }

@@ -805,6 +805,73 @@ Curand_fill(CaCurand *c, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* The tail of fill_uniform: out's last `tail` samples (fewer than a block) from
+ * one more block of 4 words, generated into scratch and transformed from there. */
+static int
+uniform_tail(CaCurand *c, char *out, int64_t tail, int dtype, ca_stream_t st)
+{
+    CaMemory *w = ca_memory_alloc(c->device, ca_index_scratch_kind(c->device),
+                                  4 * sizeof(uint32_t), st);
+    if (w == NULL) {
+        return -1;
+    }
+    ca_rd_params prm;
+    memset(&prm, 0, sizeof prm);
+    prm.v[1] = 1.0; /* 0 + 1 * U */
+    int rc = ca_run_curand_generate(c->gen, w->ptr, 4, 0, st);
+    if (rc == 0) {
+        rc = ca_run_random_dist(c->device, CA_RD_UNIFORM, out, tail, dtype, 0, 0, &prm,
+                                (const uint32_t *)w->ptr, st);
+    }
+    /* The pool reuses the block on this stream only after the kernel. */
+    Py_DECREF(w);
+    return rc;
+}
+
+/* fill_uniform(out, chunk): out (C-contiguous float32 or float64 on the
+ * generator's device; a 32-bit pseudo-random kind) = uniforms in [0, 1) from the
+ * next words, on the current stream: random()'s samples (sample i from word i,
+ * or words 2i and 2i + 1), generated into out and transformed in place. */
+static PyObject *
+Curand_fill_uniform(CaCurand *c, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !ca_array_check(args[0])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "fill_uniform(out, chunk): out a cuarray.ndarray");
+        return NULL;
+    }
+    CaArray *a = (CaArray *)args[0];
+    long long chunk = PyLong_AsLongLong(args[1]);
+    if (chunk == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if ((a->dtype != CA_FLOAT32 && a->dtype != CA_FLOAT64) ||
+        !(a->flags & CA_C_CONTIGUOUS) || a->device != c->device) {
+        PyErr_SetString(PyExc_ValueError, "fill_uniform: out must be a C-contiguous "
+                                          "float32 or float64 array on the generator's "
+                                          "device");
+        return NULL;
+    }
+    if (c->wide || c->quasi) {
+        PyErr_SetString(PyExc_ValueError,
+                        "fill_uniform: a 32-bit pseudo-random kind only");
+        return NULL;
+    }
+    const int64_t per = a->dtype == CA_FLOAT64 ? 2 : 4;
+    const int64_t n = (int64_t)a->size, whole = n - n % per;
+    if (ca_use_device(c->device) < 0) {
+        return NULL;
+    }
+    ca_stream_t st = ca_current_stream(c->device);
+    if (ca_run_curand_uniform(c->gen, a->data, whole, a->dtype, (int64_t)chunk, st) <
+            0 ||
+        (n > whole &&
+         uniform_tail(c, a->data + whole * a->itemsize, n - whole, a->dtype, st) < 0)) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 Curand_repr(CaCurand *c)
 {
@@ -830,6 +897,14 @@ static PyMethodDef curand_methods[] = {
       "Fill `out` (C-contiguous uint32, or uint64 for the Sobol64 kinds, on the\n"
       "generator's device) with the generator's next words, on the current\n"
       "stream." },
+    { "fill_uniform", (PyCFunction)(void (*)(void))Curand_fill_uniform, METH_FASTCALL,
+      "fill_uniform(out, chunk)\n--\n\n"
+      "Fill `out` (C-contiguous float32 or float64 on the generator's device; a\n"
+      "32-bit pseudo-random kind) with uniforms in [0, 1) from the next words\n"
+      "(one per float32 sample, two per float64), on the current stream:\n"
+      "generated into `out` and transformed in place. On a GPU, 0 < chunk < size\n"
+      "makes cuRAND fill `chunk` samples' words at a time while a side stream\n"
+      "transforms the previous ones." },
     { NULL, NULL, 0, NULL },
 };
 

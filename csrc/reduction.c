@@ -349,6 +349,10 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
         alloc_workspace(device, d.workspace_bytes, stream, &ws, &d.workspace) < 0) {
         goto error;
     }
+    if (d.workspace != NULL && d.splits > 1) {
+        /* counters let a split row reduction finish in its one launch */
+        d.tickets = ca_memory_tickets(device, stream);
+    }
     const int in_dtype = copy ? copy->dtype : arr->dtype;
     const int mslot = mirror_acquire(&d, res, device, stream);
     const int rc = ca_run_reduce(device, op, &d, in_dtype, kout, stream,

@@ -900,9 +900,10 @@ py_bincount(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return bincount_impl(x, args[1], nbins);
 }
 
-/* _sort_bits(a, bits, positions): the flattened a sorted (or the positions
- * that sort it) when the caller knows its keys agree above their low `bits`
- * bits (unique() of integers, from their min and max). */
+/* _sort_bits(a, bits, positions): the flattened a sorted (positions 0), the
+ * positions that sort it, stably (1), or both as (values, positions) from one
+ * sort (2), when the caller knows its keys agree above their low `bits` bits
+ * (unique() of integers, from their min and max; random permutations). */
 static PyObject *
 py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -916,19 +917,31 @@ py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     long bits = PyLong_AsLong(args[1]);
-    int pos = PyObject_IsTrue(args[2]);
-    if ((bits == -1 && PyErr_Occurred()) || pos < 0) {
+    long pos = PyLong_AsLong(args[2]);
+    if ((bits == -1 || pos == -1) && PyErr_Occurred()) {
         return NULL;
     }
-    if (bits < 1 || bits > 127) {
-        PyErr_SetString(PyExc_ValueError, "_sort_bits: bits must be in [1, 127]");
+    if (bits < 1 || bits > 127 || pos < 0 || pos > 2) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_sort_bits: bits must be in [1, 127], positions 0, 1 or 2");
         return NULL;
     }
     int flags = CA_SORT_KEY_BITS(bits);
-    if (sort_run(a, 0, 1, flags, NULL, pos ? NULL : &r, pos ? &r : NULL) < 0) {
+    CaArray *x = NULL;
+    if (sort_run(a, 0, 1, flags, NULL, pos != 1 ? &r : NULL, pos != 0 ? &x : NULL) <
+        0) {
         return NULL;
     }
-    return (PyObject *)r;
+    if (pos == 0) {
+        return (PyObject *)r;
+    }
+    if (pos == 1) {
+        return (PyObject *)x;
+    }
+    PyObject *t = PyTuple_Pack(2, (PyObject *)r, (PyObject *)x);
+    Py_DECREF(r);
+    Py_DECREF(x);
+    return t;
 }
 
 static PyObject *
@@ -974,17 +987,23 @@ py_sort_host_kernels(PyObject *m, PyObject *arg)
     "shaped\n"                                                                         \
     "like v. Both are compared in their common dtype, in sort's order (NaNs last)."
 
-/* _select(a, ranks) -> a 1-D array of a's dtype: the elements of a (flattened;
- * C-contiguous, on a GPU, a real dtype) at `ranks` (a tuple of one or two ints in
- * [0, a.size)) in sort order (NaNs last), by the radix select (kernels.h:
- * ca_select), with no sort; None where there is none (the cpu device, complex,
- * other layouts): the caller sorts instead. */
+/* _select(a, ranks, nan_poison=False) -> a 1-D array of a's dtype: the elements
+ * of a (flattened; C-contiguous, on a GPU, a real dtype) at `ranks` (a tuple of
+ * one or two ints in [0, a.size)) in sort order (NaNs last), by the radix select
+ * (kernels.h: ca_select), with no sort; with nan_poison true, all NaN when a
+ * holds a NaN (median's rule; found by the select's first pass). None where
+ * there is none (the cpu device, complex, other layouts): the caller sorts
+ * instead. */
 static PyObject *
 py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)m;
-    if (nargs != 2 || !ca_array_check(args[0]) || !PyTuple_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "_select(a, ranks: tuple)");
+    if (nargs < 2 || nargs > 3 || !ca_array_check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_select(a, ranks: tuple, nan_poison=False)");
+        return NULL;
+    }
+    const int poison = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
+    if (poison < 0) {
         return NULL;
     }
     CaArray *a = (CaArray *)args[0];
@@ -1024,7 +1043,8 @@ py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
                                     CA_SELECT_SCRATCH_BYTES, st);
     int rc = tmp == NULL ? -1
                          : ca_run_select(a->device, a->dtype, a->data, (int64_t)a->size,
-                                         ks, (int)nk, out->data, tmp->ptr, st);
+                                         ks, (int)nk, poison ? CA_SELECT_NAN_POISON : 0,
+                                         out->data, tmp->ptr, st);
     /* the pool reuses the scratch on this stream only after the select */
     Py_XDECREF(tmp);
     if (rc < 0) {
@@ -1043,11 +1063,13 @@ static PyMethodDef sort_functions[] = {
     { "_bincount", CA_FC py_bincount, METH_FASTCALL,
       "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)." },
     { "_sort_bits", CA_FC py_sort_bits, METH_FASTCALL,
-      "_sort_bits(a, bits, positions)\n--\n\nsort/argsort of a.ravel() whose keys "
-      "agree above\ntheir low `bits` bits (fewer radix passes on a GPU)." },
+      "_sort_bits(a, bits, positions)\n--\n\nsort (positions 0), argsort (1) or both "
+      "as (values,\npositions) from one sort (2) of a.ravel(), whose keys agree above "
+      "their\nlow `bits` bits (fewer radix passes on a GPU)." },
     { "_select", CA_FC py_select, METH_FASTCALL,
-      "_select(a, ranks)\n--\n\nThe elements of a contiguous GPU array at 1 or 2 "
-      "sorted ranks\n(NaNs last), by a radix select; None where there is none." },
+      "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "
+      "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "
+      "nan_poison and a\nholds a NaN; None where there is none." },
     { "_sort_host_kernels", py_sort_host_kernels, METH_O,
       "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
       "kernels (the GPU's key order) instead of NumPy; returns the old setting." },

@@ -16,6 +16,7 @@
 
 #include "ew_table.h"
 #include "launch.h"
+#include "device_flag.h"
 
 typedef struct {
     PyObject_HEAD vectorcallfunc vectorcall;
@@ -263,30 +264,20 @@ at_contiguous(const CaArray *a, const char *what)
 static int
 at_check_indices(const CaArray *p, int64_t extent, ca_stream_t stream)
 {
-    int64_t host[2] = { 0, 0 }, *flag = host;
-    CaArray *buf = NULL;
-    int rc = 0;
-    if (p->device != CA_CPU) {
-        Py_ssize_t two = 2;
-        buf = ca_array_empty(CA_INT64, 1, &two, 0, p->device, CA_MEM_DEVICE);
-        if (buf == NULL) {
-            return -1;
-        }
-        flag = (int64_t *)buf->data;
-        rc = ca_run_memset_async(flag, 0, sizeof host, stream);
+    ca_flag f;
+    if (ca_flag_open(&f, p->device, stream, 1) < 0) {
+        return -1;
     }
+    int rc = ca_run_ufunc_at_check(p->device, (const int64_t *)p->data,
+                                   (int64_t)p->size, extent, f.ptr, stream);
     if (rc == 0) {
-        rc = ca_run_ufunc_at_check(p->device, (const int64_t *)p->data,
-                                   (int64_t)p->size, extent, flag, stream);
+        rc = ca_flag_read(&f);
     }
-    if (rc == 0 && buf != NULL) {
-        rc = ca_run_memcpy_wait(host, flag, sizeof host, stream);
-    }
-    Py_XDECREF(buf);
-    if (rc == 0 && host[0] != 0) {
+    ca_flag_close(&f);
+    if (rc == 0 && f.host[0] != 0) {
         PyErr_Format(PyExc_IndexError,
                      "index %lld is out of bounds for axis 0 with size %lld",
-                     (long long)host[1], (long long)extent);
+                     (long long)f.host[1], (long long)extent);
         rc = -1;
     }
     return rc < 0 ? -1 : 0;

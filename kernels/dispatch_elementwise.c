@@ -185,12 +185,40 @@ operand_dtype(const ca_ew_loop *L, int nin, int k)
     return k == 0 ? L->types[nin] : L->types[k - 1];
 }
 
+/* Whether p (two dims, innermost first) suits the row-vector kernel: the rows
+ * hold whole vectors of the loop's width, at least a warp of them; the output's
+ * rows are dense; every array input's rows are dense or broadcast (inner stride
+ * 0); the dense ones start on vector boundaries, row after row. */
+static int
+rowvec_layout(const ca_ew_loop *L, const ca_ew_sparams *p, unsigned mask)
+{
+    const int nin = ca_ew_ops[L->op].nin;
+    const int64_t e = L->vec;
+    if (p->ndim != 2 || e < 2 || p->shape[0] % e || p->shape[0] / e < 32) {
+        return 0;
+    }
+    for (int k = 0; k <= nin; k++) {
+        if (k > 0 && (mask >> (k - 1) & 1u)) {
+            continue;
+        }
+        const int64_t size = ca_dtype_size[operand_dtype(L, nin, k)];
+        if (k > 0 && p->strides[k][0] == 0) {
+            continue; /* broadcast along the row: one element per row */
+        }
+        if (p->strides[k][0] != size || p->strides[k][1] % (size * e) ||
+            (uintptr_t)p->c.ptr[k] % (uintptr_t)(size * e)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* One strided launch over dims [d0, ndim) of s, the outermost of them cut to
  * `outer` entries, at base pointers ptr; n elements in all (< 2^31). */
 static int
-gpu_strided_launch(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d0,
-                   int64_t outer, char *const *ptr, unsigned mask, int64_t n,
-                   ca_stream_t stream)
+gpu_strided_launch(const ca_ew_loop *L, ca_ew_gpu_fn fn, ca_ew_sparams *p,
+                   const ca_strided *s, int d0, int64_t outer, char *const *ptr,
+                   unsigned mask, int64_t n, ca_stream_t stream)
 {
     const int nd = s->ndim - d0;
     p->ndim = nd;
@@ -206,15 +234,15 @@ gpu_strided_launch(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d
         p->c.ptr[k] = (k > 0 && (mask >> (k - 1) & 1u)) ? NULL : ptr[k];
     }
     p->c.n = (uint32_t)n;
-    return fn(p, 0, stream);
+    return fn(p, rowvec_layout(L, p, mask) ? CA_EW_ROWVEC : 0, stream);
 }
 
 /* Dims [d0, ndim) of s at ptr: one launch when they fit the kernel (at most
  * CA_EW_KDIMS dimensions, fewer than 2^31 elements), else split the outermost
  * dimension on the host. */
 static int
-gpu_strided(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d0,
-            char *const *ptr, unsigned mask, ca_stream_t stream)
+gpu_strided(const ca_ew_loop *L, ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s,
+            int d0, char *const *ptr, unsigned mask, ca_stream_t stream)
 {
     const int nd = s->ndim - d0;
     int64_t inner = 1;
@@ -233,7 +261,7 @@ gpu_strided(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d0,
             for (int k = 0; k < s->nops; k++) {
                 q[k] = ptr[k] + r0 * s->strides[k][d0];
             }
-            rc = gpu_strided_launch(fn, p, s, d0, cnt, q, mask, cnt * inner, stream);
+            rc = gpu_strided_launch(L, fn, p, s, d0, cnt, q, mask, cnt * inner, stream);
             if (rc) {
                 return rc;
             }
@@ -244,7 +272,7 @@ gpu_strided(ca_ew_gpu_fn fn, ca_ew_sparams *p, const ca_strided *s, int d0,
         for (int k = 0; k < s->nops; k++) {
             q[k] = ptr[k] + i * s->strides[k][d0];
         }
-        rc = gpu_strided(fn, p, s, d0 + 1, q, mask, stream);
+        rc = gpu_strided(L, fn, p, s, d0 + 1, q, mask, stream);
         if (rc) {
             return rc;
         }
@@ -304,7 +332,7 @@ gpu_run(int loop, const ca_strided *s, char *const *ptr, const ca_scalar_arg *sc
         }
         return 0;
     }
-    return gpu_strided(fn, &p, s, 0, ptr, mask, stream);
+    return gpu_strided(L, fn, &p, s, 0, ptr, mask, stream);
 }
 
 #endif /* CA_HAVE_CUDA */

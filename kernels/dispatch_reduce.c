@@ -199,6 +199,7 @@ ca_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtyp
     d->chunk = d->nred_elems;
     d->workspace_bytes = 0;
     d->workspace = NULL;
+    d->tickets = NULL;
     if (device == CA_CPU || d->nout == 0) {
         return 0;
     }

@@ -44,9 +44,13 @@ typedef struct {
 typedef void (*ca_ew_host_fn)(char *const *p, const int64_t *s, int64_t n);
 /* One GPU launch: the contiguous kernel over p->c when `contig` is 1, the dense
  * kernel (one dense run per operand, not aligned to whole vectors) when it is
- * CA_EW_DENSE, else the strided kernel over p. Returns cudaGetLastError() after
+ * CA_EW_DENSE, the row-vector kernel when CA_EW_ROWVEC, else the strided kernel
+ * over p. Returns cudaGetLastError() after
  * the launch. */
-#define CA_EW_DENSE 2
+#define CA_EW_DENSE  2
+/* The row-vector kernel (two dimensions, rows of whole aligned vectors; the
+ * dispatcher checks the layout; a loop of vec 1 takes the strided kernel). */
+#define CA_EW_ROWVEC 3
 typedef int (*ca_ew_gpu_fn)(const ca_ew_sparams *p, int contig, ca_stream_t stream);
 
 extern const ca_ew_host_fn ca_ew_host[];

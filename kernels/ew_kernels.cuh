@@ -18,6 +18,9 @@
  *   Two dimensions with rows of a block or more (broadcasts such as a[:, None] + b
  *   and ufunc.outer) take its rows path: CA_EW_ROWS_U elements per thread, offsets
  *   stepped rather than divided.
+ * - Row-vector kernel: two dimensions whose rows are dense in the output and in
+ *   every input not broadcast along them, aligned to whole vectors (outer, a row
+ *   or column broadcast): `vec` elements per thread with vector loads and stores.
  * - Either kernel reads an input from the launch parameters instead of memory when
  *   its bit of `mask` is set (a Python scalar costs no copy to the device); the
  *   test is the same for the whole grid, so warps never diverge on it.
@@ -299,6 +302,79 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
     }
 }
 
+/* Input k (1-based) of a row-vector tile as E elements: the launch scalar, the
+ * row's one element (inner stride 0: a broadcast along the row), or E dense
+ * elements at vector index cv of the row. The choice is the same for the whole
+ * grid, so warps do not diverge on it. */
+template <class T, int E>
+__device__ __forceinline__ ca_ew_vec<T, E>
+ca_ew_row_load(const ca_ew_sparams &p, int k, uint32_t r, uint32_t cv)
+{
+    ca_ew_vec<T, E> v;
+    if (p.c.mask & (1u << (k - 1))) {
+        const T s = ca_ew_scalar<T>(p.c.scalar[k - 1]);
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            v.v[e] = s;
+        }
+        return v;
+    }
+    const char *row = p.c.ptr[k] + (int64_t)r * p.strides[k][1];
+    if (p.strides[k][0] == 0) {
+        const T s = *reinterpret_cast<const T *>(row);
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            v.v[e] = s;
+        }
+        return v;
+    }
+    return reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
+}
+
+/* Two dimensions whose rows are dense, aligned runs of whole vectors in the
+ * output and in every input that is not broadcast along them (a[:, None] op b,
+ * a op w[None, :], ufunc.outer; the dispatcher checks): each thread moves E
+ * elements of one row with vector loads and one vector store. A block takes a
+ * tile of CA_EW_BLOCK vectors of one row: one division per tile, none per
+ * thread. */
+template <class Op>
+__global__ void
+__launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
+{
+    typedef typename Op::O O;
+    typedef typename Op::I0 I0;
+    typedef typename Op::I1 I1;
+    typedef typename Op::I2 I2;
+    constexpr int E = Op::vec;
+    const uint32_t wv = p.shape[0] / E, rows = p.shape[1];
+    const uint32_t tpr = (wv + CA_EW_BLOCK - 1) / CA_EW_BLOCK;
+    const uint32_t tiles = tpr * rows; /* < 2^31: rows * wv < 2^31 and wv >= 32 */
+
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const uint32_t r = t / tpr;
+        const uint32_t cv = (t - r * tpr) * CA_EW_BLOCK + threadIdx.x;
+        if (cv >= wv) {
+            continue;
+        }
+        const ca_ew_vec<I0, E> a = ca_ew_row_load<I0, E>(p, 1, r, cv);
+        ca_ew_vec<I1, E> b{};
+        ca_ew_vec<I2, E> c{};
+        if constexpr (Op::nin >= 2) {
+            b = ca_ew_row_load<I1, E>(p, 2, r, cv);
+        }
+        if constexpr (Op::nin >= 3) {
+            c = ca_ew_row_load<I2, E>(p, 3, r, cv);
+        }
+        ca_ew_vec<O, E> o;
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            o.v[e] = Op::f(a.v[e], b.v[e], c.v[e]);
+        }
+        reinterpret_cast<ca_ew_vec<O, E> *>(p.c.ptr[0] +
+                                            (int64_t)r * p.strides[0][1])[cv] = o;
+    }
+}
+
 /* Blocks for `work` items of one thread each; the kernels loop past the cap. */
 static inline unsigned int
 ca_ew_grid(uint32_t work)
@@ -322,7 +398,15 @@ ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
             <<<ca_ew_grid((p->c.n + CA_EW_DENSE_U - 1) / CA_EW_DENSE_U), CA_EW_BLOCK, 0,
                s>>>(p->c);
     }
-    else if (contig) {
+    else if (contig == CA_EW_ROWVEC && Op::vec > 1) {
+        if constexpr (Op::vec > 1) {
+            const uint32_t wv = p->shape[0] / Op::vec;
+            const uint32_t tiles = (wv + CA_EW_BLOCK - 1) / CA_EW_BLOCK * p->shape[1];
+            const uint32_t blocks = tiles < (1u << 20) ? tiles : (1u << 20);
+            ca_ew_rowvec_kernel<Op><<<blocks, CA_EW_BLOCK, 0, s>>>(*p);
+        }
+    }
+    else if (contig == 1) {
         ca_ew_contig_kernel<Op>
             <<<ca_ew_grid(p->c.n / Op::vec), CA_EW_BLOCK, 0, s>>>(p->c);
     }

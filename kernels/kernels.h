@@ -164,7 +164,16 @@ typedef struct {
     char *mirror;
     unsigned long long *mirror_flag;
     unsigned long long mirror_seq;
+    /* Optional (NULL: none), GPU only: CA_REDUCE_TICKETS 32-bit counters in device
+     * memory, all 0, that no kernel on another stream uses at the same time (csrc
+     * keeps one set per (device, stream): ca_memory_tickets). With them a split row
+     * reduction is one launch: each block writes its partial and takes a ticket
+     * from its output's counter; the block that takes the last one combines the
+     * partials in a fixed order, writes the result and puts the counter back to 0.
+     * ca_reduce_plan sets it to NULL; the caller sets it after the plan. */
+    unsigned int *tickets;
 } ca_reduce_desc;
+#define CA_REDUCE_TICKETS 4096
 
 /* 1 if a kernel exists for op with this input and output dtype (the `pairs` of
  * op's row in kernels/reductions.def). */
@@ -577,13 +586,17 @@ int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 /* The elements at ranks ks[0..nk) (nk <= CA_SELECT_MAX_RANKS, each in [0, n)) of
  * x[0:n] (contiguous, a real dtype: not complex) in NumPy's sort order (NaNs
  * last), into out[0..nk) (x's dtype, device memory), without a sort: a radix
- * select over the sort keys, all on `stream`. scratch: CA_SELECT_SCRATCH_BYTES of
- * device memory, any contents. GPU only (the cpu device's median is NumPy's):
- * CA_KERR_UNSUPPORTED elsewhere and for bad arguments. */
+ * select over the sort keys (11-bit digits), all on `stream`. flags:
+ * CA_SELECT_NAN_POISON makes every element of out NaN when x holds a NaN (a
+ * float dtype; NumPy's median), found in the first pass, not by a pass of its
+ * own. scratch: CA_SELECT_SCRATCH_BYTES of device memory, any contents. GPU only
+ * (the cpu device's median is NumPy's): CA_KERR_UNSUPPORTED elsewhere and for
+ * bad arguments. */
 #define CA_SELECT_MAX_RANKS     2
-#define CA_SELECT_SCRATCH_BYTES 4160
+#define CA_SELECT_SCRATCH_BYTES 33024
+#define CA_SELECT_NAN_POISON    1
 int ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
-              int nk, void *out, void *scratch, ca_stream_t stream);
+              int nk, int flags, void *out, void *scratch, ca_stream_t stream);
 /* ---- readback (kernels/readback.cu) ---------------------------------- */
 /* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first

@@ -12,9 +12,12 @@
  * Layouts (after ca_reduce_merge):
  * - ROW: the innermost input dim is reduced (or there is one output). A group
  *   of G threads (a warp up to the block) reduces one output; with few outputs
- *   the reduced range is split over several groups (S splits), which write
- *   partials to the workspace, and a second launch combines them. A contiguous
- *   reduced dim is read with 16-byte loads.
+ *   the reduced range is split over several groups (S splits, one wave of
+ *   blocks in all), which write partials to the workspace; the last block of
+ *   each output to finish (a ticket from a per-output counter, see
+ *   reduce_impl.cuh's ticket_finish) combines them in the same launch, or,
+ *   without counters, a second launch does. A contiguous reduced dim is read
+ *   with 16-byte loads.
  * - COL: the innermost input dim is kept. A thread owns an output (COLVEC: 16
  *   bytes of adjacent outputs) and walks the reduced elements, so a warp reads
  *   adjacent memory; with few outputs the walk is split as above.
@@ -108,7 +111,7 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
     if (err != 0) {
         return err;
     }
-    /* threads that fill the GPU once */
+    /* threads that fill the GPU once (COL; ROW below) */
     const int64_t T = (int64_t)sms * 2048;
     const int64_t nout = d->nout, R = d->nred_elems;
     const int64_t SZ = e->in_size, AS = e->acc_size;
@@ -124,9 +127,14 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
         d->strategy = CA_RS_ROW;
         const int G = pow2_group(ceil_div(R, 16));
         d->group = G;
+        /* Split rows fill one wave of k_row exactly: its launch bounds keep at
+         * least 4 blocks of BLOCK threads on every SM (64 registers), so up to
+         * 4 * sms blocks run at once (528 on an H200) and none waits for a second
+         * wave. Such a split has G == BLOCK (R >= 64 G needs R > 2048). */
+        const int64_t Trow = (int64_t)sms * 4 * BLOCK;
         int64_t S = 1;
-        if (nout * G < T && R >= (int64_t)G * 64) {
-            S = ceil_div(T, nout * G);
+        if (nout * G < Trow && R >= (int64_t)G * 64) {
+            S = Trow / (nout * G);
             const int64_t most = R / ((int64_t)G * 64);
             S = S < most ? S : most;
         }

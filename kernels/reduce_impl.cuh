@@ -369,7 +369,102 @@ struct RedArgs {
     char *mirror; /* see ca_reduce_desc; NULL: none */
     unsigned long long *mirror_flag;
     unsigned long long mirror_seq;
+    unsigned int *tickets; /* one-launch split ROW: a counter per output, else NULL */
+    int fin_G;             /* one-launch split ROW: the lanes that combine partials */
 };
+
+/* A partial written by another block of this launch, read around L1 (ld.global.cg,
+ * never the read-only path): the ticket's fences order it after that block's store. */
+template <class T>
+__device__ __forceinline__ T
+load_partial(const T *p)
+{
+    T v;
+    if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+        constexpr int W = (int)(sizeof(T) / 4);
+        unsigned int w[W];
+        const unsigned int *q = reinterpret_cast<const unsigned int *>(p);
+#pragma unroll
+        for (int i = 0; i < W; i++) {
+            w[i] = __ldcg(q + i);
+        }
+        memcpy(&v, w, sizeof(T));
+    }
+    else {
+        unsigned char b[sizeof(T)];
+        const unsigned char *q = reinterpret_cast<const unsigned char *>(p);
+#pragma unroll
+        for (int i = 0; i < (int)sizeof(T); i++) {
+            b[i] = __ldcg(q + i);
+        }
+        memcpy(&v, b, sizeof(T));
+    }
+    return v;
+}
+
+/* The final value of an output: to out, and to the host mirror when there is one. */
+template <class Op>
+__device__ __forceinline__ void
+write_final(const RedArgs &a, int64_t ooff, typename Op::Acc acc)
+{
+    using Out = typename Op::Out;
+    const Out v = Op::fin(acc, a.divisor, a.flags);
+    *reinterpret_cast<Out *>(a.out + ooff) = v;
+    if (a.mirror != nullptr) {
+        /* the host polls the flag, then reads the value */
+        memcpy(a.mirror, &v, sizeof(Out));
+        __threadfence_system();
+        *reinterpret_cast<volatile unsigned long long *>(a.mirror_flag) = a.mirror_seq;
+    }
+}
+
+/* One-launch split ROW (a.tickets set; one group per block, G == blockDim.x; every
+ * thread of the block calls this, after thread 0 stored the block's partial of
+ * output o). Thread 0 makes that store visible to the whole device (a fence),
+ * then takes a ticket from o's counter; the S - 1 earlier tickets were each taken
+ * after their block's own fenced store, so the block that draws ticket S - 1 is
+ * the last of o and, after an acquire fence, sees every partial of o. It combines
+ * them exactly as the second launch of the two-launch path does (lane r of the
+ * first fin_G threads reads partials r, r + fin_G, ..., then group_reduce), so
+ * the result is the same bit for bit and independent of which block is last.
+ * Then it writes the result and puts the counter back to 0: no other block of
+ * this launch touches it again, and the next launch on this stream starts after
+ * this one ends. */
+template <class Op>
+__device__ __forceinline__ void
+ticket_finish(const RedArgs &a, int64_t o, int64_t ooff)
+{
+    using Acc = typename Op::Acc;
+    __shared__ int is_last;
+    if (threadIdx.x == 0) {
+        __threadfence(); /* release: the partial before the ticket */
+        const unsigned int t = atomicAdd(a.tickets + o, 1u);
+        const int last = t == (unsigned int)(a.S - 1);
+        if (last) {
+            __threadfence(); /* acquire: the other blocks' partials after the ticket */
+        }
+        is_last = last;
+    }
+    __syncthreads(); /* orders the other threads' reads after thread 0's fences */
+    const int last = is_last;
+    __syncthreads(); /* every thread read is_last before a later call writes it */
+    if (!last) {
+        return;
+    }
+    const int Gf = a.fin_G;
+    const Acc *p = reinterpret_cast<const Acc *>(a.ws) + o * a.S;
+    Acc acc = Op::init();
+    if ((int)threadIdx.x < Gf) {
+        for (int64_t r = threadIdx.x; r < a.S; r += Gf) {
+            acc = Op::comb(acc, load_partial(p + r));
+        }
+    }
+    acc = group_reduce<Op>(acc, Gf);
+    if (threadIdx.x == 0) {
+        write_final<Op>(a, ooff, acc);
+        a.tickets[o] = 0u;
+    }
+}
 
 /* ROW: a group of G threads per (output, split). PIN: the input is a previous
  * pass's partials (R per output, laid out by pso and psr): the second launch of
@@ -380,7 +475,6 @@ __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using In = typename Op::In;
-    using Out = typename Op::Out;
     const int G = a.G;
     const int gpb = (int)blockDim.x / G;
     const int lane = (int)threadIdx.x % G;
@@ -421,16 +515,13 @@ __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
                 reinterpret_cast<Acc *>(a.ws)[o * a.S + s] = acc;
             }
             else {
-                const Out v = Op::fin(acc, a.divisor, a.flags);
-                *reinterpret_cast<Out *>(a.out + ooff) = v;
-                if (a.mirror != nullptr) {
-                    /* the host polls the flag, then reads the value */
-                    memcpy(a.mirror, &v, sizeof(Out));
-                    __threadfence_system();
-                    *reinterpret_cast<volatile unsigned long long *>(a.mirror_flag) =
-                        a.mirror_seq;
-                }
+                write_final<Op>(a, ooff, acc);
             }
+        }
+        if (!PIN && a.tickets != nullptr) {
+            /* uniform over the block: set only when G == blockDim.x, and then
+             * every block of the loop is active (nblocks = nout * S) */
+            ticket_finish<Op>(a, o, ooff);
         }
     }
 }
@@ -694,9 +785,17 @@ run_reduce(const ca_reduce_desc &d, cudaStream_t stream)
             a.vec = d.keep_in[i] % (int64_t)sizeof(In) == 0;
         }
         a.nblocks = ceil_div(a.nout * a.S, BLOCK / a.G);
+        /* one launch (the last block of each output combines its partials) when
+         * the caller gave counters; the plan splits only rows of G == BLOCK */
+        const bool one = a.S > 1 && d.tickets != nullptr && a.G == BLOCK &&
+                         a.nout <= CA_REDUCE_TICKETS;
+        if (one) {
+            a.tickets = d.tickets;
+            a.fin_G = pow2_group(ceil_div(a.S, 4)); /* as run_finish's */
+        }
         k_row<Op, false><<<grid_for(a.nblocks), BLOCK, 0, stream>>>(a);
         const cudaError_t err = cudaGetLastError();
-        if (err != cudaSuccess || a.S == 1) {
+        if (err != cudaSuccess || a.S == 1 || one) {
             return (int)err;
         }
         return run_finish<Op>(a, d.workspace, true, stream);

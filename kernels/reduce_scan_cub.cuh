@@ -2,9 +2,17 @@
  * reduce_scan_cub.cuh: the single-pass scans behind cumsum/cumprod (and their
  * nan forms) of one long contiguous row: cub::DeviceScan's decoupled look-back
  * scan, one read and one write of each element, where reduce_scan.cu's BLOCK
- * path needs three launches. Each pair reads through a transform iterator into
- * the op's accumulator (float32 adds in double, as every other path) and
- * writes through the op's finish, so the results are the same op's.
+ * path needs three launches. Most pairs read through a transform iterator into
+ * the generated op's accumulator and write through the op's finish, so the
+ * results are the same op's. The float pairs use the small ops below instead:
+ * float32 accumulates in float32 (as NumPy's own cumsum/cumprod of float32 and
+ * PyTorch's do; a double accumulator would make CUB carry 8-byte partials and
+ * pick its 8-byte tiles, which ran at two thirds of the float64 scan's speed),
+ * float64 in float64; the plain sums and products of them scan the arrays
+ * directly (raw pointers: CUB's vectorized loads), the nan forms through a
+ * transform iterator that maps NaN to 0 (1). CUB's look-back adds a tile's
+ * prefix to at most a few dozen in-tile partials, so a float32 result's error
+ * grows like (items per tile + tiles before it) * eps * sum|x|, not n * eps.
  *
  * CUB's scan instantiations are heavy, so only the common pairs have one (the
  * rest stay on the BLOCK path): two translation units, compiled in parallel,
@@ -61,16 +69,79 @@ template <class Op> struct ScanFin {
     }
 };
 
+/* The float pairs' own ops (the generated ones of float32 accumulate in
+ * double): T in, T accumulated, T out; kRaw: the load is the identity, so the
+ * scan reads and writes the arrays directly. CubOp: the operator CUB gets;
+ * ::cuda::std::plus is what CUB's tuned sm_90 scan policies are for (a
+ * functor of our own gets its generic policy). */
+struct ScanNoCtx {};
+template <class T> struct FSum {
+    typedef T In, Out, Acc;
+    typedef ScanNoCtx Ctx;
+    typedef ::cuda::std::plus<T> CubOp;
+    static constexpr bool kRaw = true;
+    static __device__ __forceinline__ T load(T x, int64_t, const Ctx &) { return x; }
+    static __device__ __forceinline__ T comb(T a, T b) { return a + b; }
+    static __device__ __forceinline__ T fin(T a, double, int) { return a; }
+};
+template <class T> struct FProd {
+    typedef T In, Out, Acc;
+    typedef ScanNoCtx Ctx;
+    typedef ::cuda::std::multiplies<T> CubOp;
+    static constexpr bool kRaw = true;
+    static __device__ __forceinline__ T load(T x, int64_t, const Ctx &) { return x; }
+    static __device__ __forceinline__ T comb(T a, T b) { return a * b; }
+    static __device__ __forceinline__ T fin(T a, double, int) { return a; }
+};
+/* nancumsum / nancumprod: NaN counts as 0 / 1 (x != x: NaN, no -ffast-math). */
+template <class T> struct FNanSum : FSum<T> {
+    static constexpr bool kRaw = false;
+    static __device__ __forceinline__ T load(T x, int64_t, const ScanNoCtx &)
+    {
+        return x != x ? T(0) : x;
+    }
+};
+template <class T> struct FNanProd : FProd<T> {
+    static constexpr bool kRaw = false;
+    static __device__ __forceinline__ T load(T x, int64_t, const ScanNoCtx &)
+    {
+        return x != x ? T(1) : x;
+    }
+};
+
+/* Whether Op scans raw arrays (the generated ops have no kRaw: they do not). */
+template <class Op, class = void> struct raw_scan {
+    static constexpr bool value = false;
+};
+template <class Op> struct raw_scan<Op, decltype((void)Op::kRaw)> {
+    static constexpr bool value = Op::kRaw;
+};
+
+/* CUB's operator: Op::CubOp where there is one, else Op::comb. */
+template <class Op, class = void> struct cub_op {
+    typedef ScanComb<Op> type;
+};
+template <class Op> struct cub_op<Op, ::cuda::std::void_t<typename Op::CubOp>> {
+    typedef typename Op::CubOp type;
+};
+
 template <class Op>
 int
 cub_scan_one(const void *x, void *y, int n, void *temp, size_t *bytes, cudaStream_t st)
 {
-    auto in =
-        thrust::make_transform_iterator((const typename Op::In *)x, ScanLoad<Op>());
-    auto out =
-        thrust::make_transform_output_iterator((typename Op::Out *)y, ScanFin<Op>());
-    return (int)cub::DeviceScan::InclusiveScan(temp, *bytes, in, out, ScanComb<Op>(), n,
-                                               st);
+    typedef typename Op::In In;
+    typedef typename Op::Out Out;
+    if constexpr (raw_scan<Op>::value) {
+        /* y == x is CUB's in-place scan */
+        return (int)cub::DeviceScan::InclusiveScan(
+            temp, *bytes, (const In *)x, (Out *)y, typename cub_op<Op>::type(), n, st);
+    }
+    else {
+        auto in = thrust::make_transform_iterator((const In *)x, ScanLoad<Op>());
+        auto out = thrust::make_transform_output_iterator((Out *)y, ScanFin<Op>());
+        return (int)cub::DeviceScan::InclusiveScan(temp, *bytes, in, out,
+                                                   typename cub_op<Op>::type(), n, st);
+    }
 }
 
 } /* namespace */

@@ -7,9 +7,9 @@ using namespace ca_red;
 
 #define CA_P_PROD_PAIRS(X)                                                             \
     X(CA_RED_PROD, CA_INT64, CA_INT64, RK_PROD_int64_int64)                            \
-    X(CA_RED_PROD, CA_FLOAT32, CA_FLOAT32, RK_PROD_float32_float32)                    \
-    X(CA_RED_PROD, CA_FLOAT64, CA_FLOAT64, RK_PROD_float64_float64)                    \
-    X(CA_RED_NANPROD, CA_FLOAT32, CA_FLOAT32, RK_NANPROD_float32_float32)              \
-    X(CA_RED_NANPROD, CA_FLOAT64, CA_FLOAT64, RK_NANPROD_float64_float64)
+    X(CA_RED_PROD, CA_FLOAT32, CA_FLOAT32, FProd<float>)                               \
+    X(CA_RED_PROD, CA_FLOAT64, CA_FLOAT64, FProd<double>)                              \
+    X(CA_RED_NANPROD, CA_FLOAT32, CA_FLOAT32, FNanProd<float>)                         \
+    X(CA_RED_NANPROD, CA_FLOAT64, CA_FLOAT64, FNanProd<double>)
 
 CA_SCAN_CUB_UNIT(prod, CA_P_PROD_PAIRS)

@@ -9,9 +9,9 @@ using namespace ca_red;
     X(CA_RED_SUM, CA_BOOL, CA_INT64, RK_SUM_bool_int64)                                \
     X(CA_RED_SUM, CA_INT32, CA_INT64, RK_SUM_int32_int64)                              \
     X(CA_RED_SUM, CA_INT64, CA_INT64, RK_SUM_int64_int64)                              \
-    X(CA_RED_SUM, CA_FLOAT32, CA_FLOAT32, RK_SUM_float32_float32)                      \
-    X(CA_RED_SUM, CA_FLOAT64, CA_FLOAT64, RK_SUM_float64_float64)                      \
-    X(CA_RED_NANSUM, CA_FLOAT32, CA_FLOAT32, RK_NANSUM_float32_float32)                \
-    X(CA_RED_NANSUM, CA_FLOAT64, CA_FLOAT64, RK_NANSUM_float64_float64)
+    X(CA_RED_SUM, CA_FLOAT32, CA_FLOAT32, FSum<float>)                                 \
+    X(CA_RED_SUM, CA_FLOAT64, CA_FLOAT64, FSum<double>)                                \
+    X(CA_RED_NANSUM, CA_FLOAT32, CA_FLOAT32, FNanSum<float>)                           \
+    X(CA_RED_NANSUM, CA_FLOAT64, CA_FLOAT64, FNanSum<double>)
 
 CA_SCAN_CUB_UNIT(sum, CA_P_SUM_PAIRS)

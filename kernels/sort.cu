@@ -16,12 +16,38 @@
  * INT32_MAX with more than one row go row by row: the segmented sort's
  * positions are 32-bit.) Scratch, all from the caller's one `temp` block:
  * two key buffers, two position buffers, the row offsets, CUB's own storage.
+ *
+ * One long row of 32/64-bit integers sorted ascending for its values (sort,
+ * unique; not argsort) skips the map and unmap: CUB's own key of an integer is
+ * ours, so DeviceRadixSort reads the input and writes the output directly
+ * (ca_cub_direct_keys; CUB's scratch holds one alternate key buffer). For
+ * 2^26 int64 keys that is 8 radix passes of 16 bytes a key plus CUB's
+ * histogram read, where the map and unmap added 32 bytes more.
+ *
+ * The argsort of one long float32 row (ascending) lets CUB sort the floats
+ * themselves (ca_cub_f32_pairs), with no key map: CUB's float order is NumPy's
+ * for numbers (-0.0 and +0.0 equal, so stable ties keep their order) but not for
+ * NaNs, which it orders by their bits: those with the sign bit set first, the
+ * others after +inf. So the positions are CUB's with the leading NaN block
+ * skipped, then the positions of all NaNs in index order (NumPy's NaNs: last,
+ * equal, stable): a one-thread binary search of the sorted keys finds both NaN
+ * blocks, and an ordered compaction writes the NaN positions (three small
+ * kernels that return at once when the row holds no NaN). 84 bytes a key where
+ * the map path moved 92.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <cub/block/block_scan.cuh>
+
 #include "sort_cub.cuh"
 #include "sort_keys.h"
+
+/* sort_cub_f32.cu: CUB's own ascending sort of float32 keys (read from in, sorted
+ * keys to keys_out) with 32-bit values; temp == NULL: only *bytes. */
+int ca_cub_f32_pairs(void *temp, size_t *bytes, const float *in, float *keys_out,
+                     const uint32_t *vals_in, uint32_t *vals_out, int64_t n,
+                     cudaStream_t st);
 
 extern "C" int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n,
                             void *out, int64_t *idx, int flags, void *temp,
@@ -329,6 +355,231 @@ dispatch(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
     }
 }
 
+/* One row of integers, ascending, values only, out not in: CUB from in to out
+ * (ca_cub_direct_keys). */
+bool
+direct_ok(const job &j, int64_t nseg, int flags)
+{
+    return nseg == 1 && j.idx == nullptr && j.out != nullptr && j.out != j.in &&
+           !(flags & CA_SORT_DESCENDING) &&
+           (j.dtype == CA_INT32 || j.dtype == CA_UINT32 || j.dtype == CA_INT64 ||
+            j.dtype == CA_UINT64);
+}
+
+/* ---- argsort of one long float32 row on CUB's float order (see the top) ---- */
+
+constexpr int kNanBlocks = 1024; /* the NaN compaction's blocks, at most */
+constexpr int kNanThreads = 256;
+constexpr unsigned kFull = 0xffffffffu;
+
+__device__ inline bool
+f32_nan(uint32_t b)
+{
+    return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu) != 0;
+}
+
+__global__ void
+iota_kernel(uint32_t *p, int64_t n)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        p[i] = (uint32_t)i;
+    }
+}
+
+/* In CUB's sorted keys k[0:n]: ctr[0] = the leading NaNs (sign bit set),
+ * ctr[1] = all NaNs (those and the trailing ones). One thread. */
+__global__ void
+nan_bounds_kernel(const uint32_t *k, int64_t n, int64_t *ctr)
+{
+    if (threadIdx.x != 0 || blockIdx.x != 0) {
+        return;
+    }
+    int64_t lo = 0, hi = n; /* the first key that is not a leading NaN */
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        const uint32_t b = k[mid];
+        if (f32_nan(b) && (b >> 31)) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    const int64_t lead = lo;
+    hi = n; /* the first trailing NaN (sign bit clear), in [lead, n] */
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        const uint32_t b = k[mid];
+        if (f32_nan(b) && !(b >> 31)) {
+            hi = mid;
+        }
+        else {
+            lo = mid + 1;
+        }
+    }
+    ctr[0] = lead;
+    ctr[1] = lead + (n - lo);
+}
+
+/* idx[i] = pos[i + leading NaNs] for the n - (all NaNs) numbers. */
+__global__ void
+shifted_unmap_kernel(const uint32_t *pos, int64_t n, const int64_t *ctr, int64_t *idx)
+{
+    const int64_t skip = ctr[0], keep = n - ctr[1];
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < keep;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        idx[i] = (int64_t)pos[i + skip];
+    }
+}
+
+/* The compaction's blocks: each takes `span` consecutive elements (a multiple of
+ * its threads), in rounds of kNanThreads. */
+int
+nan_blocks(int64_t n)
+{
+    const int64_t want = (n + 4095) / 4096;
+    return (int)(want < kNanBlocks ? want : kNanBlocks);
+}
+
+int64_t
+nan_span(int64_t n, int nb)
+{
+    const int64_t s = (n + nb - 1) / nb;
+    return (s + kNanThreads - 1) / kNanThreads * kNanThreads;
+}
+
+/* cnt[b] = the NaNs of block b's span of x (nothing when there are none). */
+__global__ void
+__launch_bounds__(kNanThreads)
+    nan_count_kernel(const uint32_t *x, int64_t n, int64_t span, const int64_t *ctr,
+                     int64_t *cnt)
+{
+    if (ctr[1] == 0) {
+        return;
+    }
+    const int64_t b0 = (int64_t)blockIdx.x * span;
+    const int64_t b1 = b0 + span < n ? b0 + span : n;
+    int64_t c = 0;
+    for (int64_t base = b0; base < b1; base += kNanThreads) {
+        const int64_t i = base + threadIdx.x;
+        c += __syncthreads_count(i < b1 && f32_nan(x[i]));
+    }
+    if (threadIdx.x == 0) {
+        cnt[blockIdx.x] = c;
+    }
+}
+
+/* cnt[0:nb] -> its exclusive prefix sums (one block of kNanBlocks threads). */
+__global__ void
+__launch_bounds__(kNanBlocks) nan_scan_kernel(int64_t *cnt, int nb, const int64_t *ctr)
+{
+    if (ctr[1] == 0) {
+        return;
+    }
+    typedef cub::BlockScan<long long, kNanBlocks> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    const int t = threadIdx.x;
+    long long v = t < nb ? (long long)cnt[t] : 0, ex;
+    Scan(tmp).ExclusiveSum(v, ex);
+    if (t < nb) {
+        cnt[t] = ex;
+    }
+}
+
+/* The positions of block b's NaNs, in index order, at idx[n - all NaNs +
+ * off[b] ...]. */
+__global__ void
+__launch_bounds__(kNanThreads)
+    nan_write_kernel(const uint32_t *x, int64_t n, int64_t span, const int64_t *ctr,
+                     const int64_t *off, int64_t *idx)
+{
+    if (ctr[1] == 0) {
+        return;
+    }
+    __shared__ int warp_tot[kNanThreads / 32];
+    const int lane = (int)(threadIdx.x & 31), w = (int)(threadIdx.x >> 5);
+    const int64_t b0 = (int64_t)blockIdx.x * span;
+    const int64_t b1 = b0 + span < n ? b0 + span : n;
+    int64_t at = n - ctr[1] + off[blockIdx.x];
+    for (int64_t base = b0; base < b1; base += kNanThreads) {
+        const int64_t i = base + threadIdx.x;
+        const bool f = i < b1 && f32_nan(x[i]);
+        const unsigned ball = __ballot_sync(kFull, f);
+        if (lane == 0) {
+            warp_tot[w] = __popc(ball);
+        }
+        __syncthreads();
+        int before = 0, total = 0;
+        for (int k = 0; k < kNanThreads / 32; k++) {
+            const int c = warp_tot[k];
+            before += k < w ? c : 0;
+            total += c;
+        }
+        if (f) {
+            idx[at + before + __popc(ball & ((1u << lane) - 1u))] = i;
+        }
+        at += total;
+        __syncthreads(); /* warp_tot is the next round's */
+    }
+}
+
+/* Whether a job is the argsort of one long float32 row, ascending, with 32-bit
+ * positions (and the full key). */
+bool
+f32_arg_ok(const job &j, int64_t nseg, int flags)
+{
+    return nseg == 1 && j.idx != nullptr && j.out == nullptr && j.dtype == CA_FLOAT32 &&
+           !(flags & CA_SORT_DESCENDING) && j.vsize == 4 && j.end_bit == 32;
+}
+
+/* Size (temp == NULL) or run it. Scratch: CUB's sorted keys, the positions in
+ * and out, the NaN counters and block offsets, CUB's own storage (which holds
+ * its alternate buffers). */
+int
+f32_argsort(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
+{
+    const int64_t n = j.n;
+    const size_t wb = round256((size_t)n * 4);
+    const size_t o_ctr = 3 * wb, o_cnt = o_ctr + 256;
+    const size_t o_cub = o_cnt + round256(kNanBlocks * sizeof(int64_t));
+    size_t cub_bytes = 0;
+    int e = ca_cub_f32_pairs(nullptr, &cub_bytes, nullptr, nullptr, nullptr, nullptr, n,
+                             st);
+    if (e != 0) {
+        return e;
+    }
+    const size_t all = o_cub + round256(cub_bytes);
+    if (temp == nullptr) {
+        *temp_bytes = all;
+        return 0;
+    }
+    if (*temp_bytes < all) {
+        return (int)cudaErrorInvalidValue;
+    }
+    char *t = (char *)temp;
+    float *keys = (float *)t;
+    uint32_t *p0 = (uint32_t *)(t + wb), *p1 = (uint32_t *)(t + 2 * wb);
+    int64_t *ctr = (int64_t *)(t + o_ctr), *cnt = (int64_t *)(t + o_cnt);
+    const uint32_t *x = (const uint32_t *)j.in;
+    iota_kernel<<<blocks_for(n), kThreads, 0, st>>>(p0, n);
+    if ((e = (int)cudaGetLastError()) != 0) {
+        return e;
+    }
+    if ((e = ca_cub_f32_pairs(t + o_cub, &cub_bytes, (const float *)j.in, keys, p0, p1,
+                              n, st)) != 0) {
+        return e;
+    }
+    nan_bounds_kernel<<<1, 32, 0, st>>>((const uint32_t *)keys, n, ctr);
+    shifted_unmap_kernel<<<blocks_for(n), kThreads, 0, st>>>(p1, n, ctr, j.idx);
+    const int nb = nan_blocks(n);
+    const int64_t span = nan_span(n, nb);
+    nan_count_kernel<<<nb, kNanThreads, 0, st>>>(x, n, span, ctr, cnt);
+    nan_scan_kernel<<<1, kNanBlocks, 0, st>>>(cnt, nb, ctr);
+    nan_write_kernel<<<nb, kNanThreads, 0, st>>>(x, n, span, ctr, cnt, j.idx);
+    return (int)cudaGetLastError();
+}
+
 /* Short rows: one thread block per row (sort_block.cu). It needs no scratch,
  * but asks for a token 256 bytes: a size of 0 would tell the caller that there
  * is nothing to sort. */
@@ -385,6 +636,12 @@ ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
     j.n = n;
     if (n > 1 && n <= CA_SORT_BLOCK_MAX && dtype != CA_COMPLEX128) {
         return block_rows(j, nseg, temp, temp_bytes, st);
+    }
+    if (n > CA_SORT_BLOCK_MAX && direct_ok(j, nseg, flags)) {
+        return ca_cub_direct_keys(dtype, temp, temp_bytes, in, out, n, j.end_bit, st);
+    }
+    if (n > CA_SORT_BLOCK_MAX && f32_arg_ok(j, nseg, flags)) {
+        return f32_argsort(j, temp, temp_bytes, st);
     }
     if (nseg == 1 || j.vsize == 4 || n == 1) {
         j.nseg = nseg;

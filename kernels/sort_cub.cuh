@@ -45,6 +45,16 @@ CA_SORT_CUB_DECL(u32, uint32_t)
 CA_SORT_CUB_DECL(u64, uint64_t)
 CA_SORT_CUB_DECL(u128, ca_u128)
 
+/* One row of 32- or 64-bit integers (dtype: CA_INT32, CA_UINT32, CA_INT64,
+ * CA_UINT64), ascending, values only: CUB reads in and writes out (distinct
+ * buffers) itself, over key bits [0, end_bit) (CUB's key of a signed integer
+ * is the value with its sign bit flipped, sort_keys.h's key), with its own
+ * alternate buffer in temp: no map and unmap passes, no copy. With temp ==
+ * NULL only *bytes is set; CA_KERR_UNSUPPORTED for other dtypes
+ * (sort_cub_direct.cu). */
+int ca_cub_direct_keys(int dtype, void *temp, size_t *bytes, const void *in, void *out,
+                       int64_t n, int end_bit, cudaStream_t st);
+
 #ifdef CA_SORT_CUB_RADIX_IMPL
 #include <cub/device/device_radix_sort.cuh>
 

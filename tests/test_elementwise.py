@@ -874,6 +874,44 @@ def test_dense_misaligned_runs(device, dtype, n):
         np.testing.assert_array_equal(ca.diff(a[:n + 1]).get(), np.diff(h[:n + 1]))
 
 
+@pytest.mark.parametrize("w", [128, 512, 1024, 1000, 4100])
+def test_broadcast_rowvec_layouts(w, device):
+    """Two-dimension broadcasts whose rows are whole aligned vectors (the GPU's
+    row-vector kernel) beside layouts one step off it (the strided kernels): every
+    vector width (int8 16, float16 8, float32 4, float64 and complex64 2), a bool
+    result, a scalar operand, outputs in a wider buffer, reversed rows, and a row
+    start off the vector boundary."""
+    rng = np.random.default_rng(w)
+    r = 37
+    for dt in (np.int8, np.float16, np.float32, np.float64, np.complex64):
+        col = random_array((r,), dt, rng)
+        row = random_array((w,), dt, rng)
+        full = random_array((r, w), dt, rng)
+        check(ca.add.outer(dev(col, device), dev(row, device)), np.add.outer(col, row))
+        check(ca.multiply(dev(full, device), dev(row, device)[None, :]),
+              np.multiply(full, row[None, :]), wide=True)
+        check(ca.subtract(dev(col, device)[:, None], dev(full, device)),
+              np.subtract(col[:, None], full))
+        if dt != np.complex64:
+            check(ca.less(dev(col, device)[:, None], dev(row, device)),
+                  np.less(col[:, None], row))
+        check(ca.where(dev(full, device) > dev(row, device), dev(col, device)[:, None],
+                       dt(2)), np.where(full > row, col[:, None], dt(2)))
+    col = random_array((r,), np.float32, rng)
+    row = random_array((w + 1,), np.float32, rng)
+    want = np.add.outer(col, row[:w])
+    for pad in (0, 4, 1):
+        big = dev(np.zeros((r, w + pad), np.float32), device)
+        out = big[:, :w]  # rows a padded stride apart (pad 1: not whole vectors)
+        ca.add(dev(col, device)[:, None], dev(row, device)[None, :w], out=out)
+        check(out, want)
+    big = dev(np.zeros((r, w), np.float32), device)
+    ca.add(dev(col, device)[:, None], dev(row, device)[:w], out=big[::-1])
+    check(big, want[::-1])
+    shifted = dev(row, device)[1:]  # dense rows that start one element off
+    check(ca.add.outer(dev(col, device), shifted), np.add.outer(col, row[1:]))
+
+
 @pytest.mark.parametrize("shape", [(3, 256), (2, 255), (7, 257), (300, 1000), (5, 4099),
                                    (1, 300), (1031, 260)])
 def test_broadcast_rows_path(shape, device):

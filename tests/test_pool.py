@@ -434,3 +434,45 @@ def test_pool_c_under_sanitizers(tmp_path):
     r = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ALL OK" in r.stdout
+
+
+@requires_gpu
+def test_blocks_of_a_destroyed_foreign_stream():
+    """Memory used on another library's stream (here CuPy's, through an
+    ExternalStream) is tagged foreign: once CuPy destroys the stream, reusing
+    the memory on ours waits for the device and never hands the dead handle to
+    CUDA (a use after free in the driver: the intermittent segfaults of sessions
+    5-7 came from blocks of CuPy's streams freed by test_cupy_allocator_shares_
+    our_pool, reused later on the default stream)."""
+    cupy = pytest.importorskip("cupy")
+    with cuarray.Device(0):
+        pool = cuarray.get_default_memory_pool()
+        waits = pool.stats()["n_stream_waits"]
+        for i in range(16):
+            cs = cupy.cuda.Stream(non_blocking=True)
+            with cuda.ExternalStream(cs.ptr):
+                x = cuarray.full(1 << 20, i, dtype=np.float32)
+                y = x * 2
+                assert y.__cuda_array_interface__["stream"] == cs.ptr
+            cs.synchronize()
+            np.testing.assert_array_equal(y[:4].get(), [2 * i] * 4)
+            del x, y
+            del cs
+            gc.collect()  # CuPy destroys its stream
+            streams = [cupy.cuda.Stream() for _ in range(4)]  # may reuse its record
+            z = cuarray.zeros(1 << 20, dtype=np.float32)
+            w = cuarray.zeros(1 << 19, dtype=np.float32)
+            assert float(z.sum()) == 0 and float(w.sum()) == 0
+            del z, w, streams
+        assert pool.stats()["n_stream_waits"] > waits  # the blocks were reused
+        # cuBLAS's 32 MiB workspace is made per stream: one made on CuPy's stream
+        # goes back to the pool when the next product runs on ours (gmm's crash)
+        a = cuarray.ones((64, 64), dtype=np.float64)
+        for _ in range(4):
+            cs = cupy.cuda.Stream(non_blocking=True)
+            with cuda.ExternalStream(cs.ptr):
+                b = a @ a
+            cs.synchronize()
+            del cs
+            gc.collect()
+            np.testing.assert_array_equal((a @ b).get(), np.full((64, 64), 64.0 * 64))

@@ -495,18 +495,34 @@ def near_one(n, dtype, rng):
     return x.astype(dtype)
 
 
+def scan_tol(n):
+    """check()'s rtol_scale for a float scan of one row of n in its own precision
+    (float32 accumulates in float32, as NumPy's cumsum does): check allows
+    8 * eps * rtol_scale * (|want| + sum|x|). A scan's result i is a chain of
+    roundings: a recursive sum along a chain of k adds is off by at most
+    k * eps * sum|x| (k * eps relative for a product). NumPy's sequential cumsum has
+    k = i, up to n. CUB's look-back scan has at most a thread's items plus the
+    block scan's levels (under 64 together) plus one add per earlier tile (a tile
+    holds at least 256 items; sm_90 float tiles hold 3072), so k <= n / 256 + 64."""
+    return max(4.0, (n / 256 + 64) / 8)
+
+
 @pytest.mark.parametrize("n", CUB_SCAN_LENS)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_long_row_scans_float(device, n, dtype):
+    """Long rows (CUB's scan on a GPU) of float32 and float64 against a float64
+    reference within scan_tol's bound."""
     rng = np.random.default_rng(n)
     x = scan_data(n, dtype, rng)
     a = dev(x, device)
     x64 = x.astype(np.float64)
     mag = np.cumsum(np.abs(x64))
-    check(a.cumsum(), np.cumsum(x64).astype(dtype), mag, rtol_scale=4)
-    check(ca.cumsum(a, axis=0), np.cumsum(x64).astype(dtype), mag, rtol_scale=4)
-    # float64 products: NumPy's sequential rounding walks about sqrt(n) ulps
-    prod_scale = 4 if dtype == np.float32 else 4 * np.sqrt(n)
+    tol = scan_tol(n)
+    check(a.cumsum(), np.cumsum(x64).astype(dtype), mag, rtol_scale=tol)
+    check(ca.cumsum(a, axis=0), np.cumsum(x64).astype(dtype), mag, rtol_scale=tol)
+    # float64 products: NumPy's own sequential rounding (the reference) walks
+    # about sqrt(n) ulps as well
+    prod_scale = tol if dtype == np.float32 else max(tol, 4 * np.sqrt(n))
     p = near_one(n, dtype, rng)
     b = dev(p, device)
     check(b.cumprod(), np.cumprod(p.astype(np.float64)).astype(dtype),
@@ -515,7 +531,7 @@ def test_long_row_scans_float(device, n, dtype):
     c = dev(xn, device)
     xn64 = xn.astype(np.float64)
     check(ca.nancumsum(c), np.nancumsum(xn64).astype(dtype),
-          np.nancumsum(np.abs(xn64)), rtol_scale=4)
+          np.nancumsum(np.abs(xn64)), rtol_scale=tol)
     pn = near_one(n, dtype, rng)
     pn[rng.random(n) < 0.05] = np.nan
     check(ca.nancumprod(dev(pn, device)),
@@ -553,30 +569,31 @@ def test_long_row_scans_unit_dims_and_layouts(device, shape, axis):
     x64 = x.astype(np.float64)
     want = np.cumsum(x64, axis=axis).astype(np.float32)
     mag = np.cumsum(np.abs(x64), axis=axis)
-    check(a.cumsum(axis=axis), want, mag, rtol_scale=4)
+    tol = scan_tol(x.size)
+    check(a.cumsum(axis=axis), want, mag, rtol_scale=tol)
     flat = x.reshape(-1)
     f = dev(flat, device)
     f64 = flat.astype(np.float64)
-    # strided and reversed rows take the other paths
+    # strided and reversed rows take the other paths; an offset one is CUB's
     for xv, av in ((flat[::2], f[::2]), (flat[::-1], f[::-1]), (flat[3:], f[3:])):
         v64 = xv.astype(np.float64)
         check(av.cumsum(), np.cumsum(v64).astype(np.float32), np.cumsum(np.abs(v64)),
-              rtol_scale=4)
+              rtol_scale=tol)
     # out= of the kernel's dtype (written by the scan), of another dtype, and in place
     o = ca.empty(flat.shape, dtype=np.float32, device=device)
     assert ca.cumsum(f, out=o) is o
-    check(o, np.cumsum(f64).astype(np.float32), np.cumsum(np.abs(f64)), rtol_scale=4)
+    check(o, np.cumsum(f64).astype(np.float32), np.cumsum(np.abs(f64)), rtol_scale=tol)
     o64 = ca.empty(flat.shape, dtype=np.float64, device=device)
     assert ca.cumsum(f, out=o64) is o64
     check(o64, np.cumsum(flat, out=np.empty(flat.shape)), np.cumsum(np.abs(f64)),
           rtol_scale=4)
     g = dev(flat, device)
     assert ca.cumsum(g, out=g) is g
-    check(g, np.cumsum(f64).astype(np.float32), np.cumsum(np.abs(f64)), rtol_scale=4)
+    check(g, np.cumsum(f64).astype(np.float32), np.cumsum(np.abs(f64)), rtol_scale=tol)
     q = near_one(flat.size, np.float64, rng)
     h = dev(q, device)
     assert ca.cumprod(h, out=h) is h
-    check(h, np.cumprod(q), rtol_scale=4 * np.sqrt(q.size))
+    check(h, np.cumprod(q), rtol_scale=max(tol, 4 * np.sqrt(q.size)))
 
 
 def test_long_row_scans_small_and_empty(device):
@@ -590,6 +607,40 @@ def test_long_row_scans_small_and_empty(device):
               np.nancumprod(p.astype(np.float64)).astype(np.float32), rtol_scale=4)
     e = dev(np.zeros((1, 0), np.float64), device)
     check(e.cumsum(axis=1), np.zeros((1, 0)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_long_row_scans_specials(device, dtype):
+    """CUB's float scans with inf, -inf, NaN and signed zeros in a long row: inf
+    runs on, inf - inf and NaN make NaN from there on (NumPy's order of adds gives
+    the same classes: they do not depend on rounding), nancumsum/nancumprod skip
+    NaNs, a row that starts with -0.0 keeps its sign."""
+    n = 70001
+    rng = np.random.default_rng(21)
+    tol = scan_tol(n)
+    x = scan_data(n, dtype, rng)
+    x[0] = -0.0
+    x[5000] = np.inf
+    for xs in (x, np.where(np.arange(n) == 30000, np.float64(-np.inf), x).astype(dtype),
+               np.where(np.arange(n) == 60000, np.float64(np.nan), x).astype(dtype)):
+        x64 = xs.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            want = np.cumsum(x64).astype(dtype)
+        check(dev(xs, device).cumsum(), want, np.cumsum(np.abs(x64)), rtol_scale=tol)
+    g = dev(x, device).cumsum().get()
+    assert np.signbit(g[0]) and g[0] == 0 and np.isinf(g[5000:]).all()
+    xn = x.copy()
+    xn[rng.integers(0, n, 500)] = np.nan
+    x64 = xn.astype(np.float64)
+    check(ca.nancumsum(dev(xn, device)), np.nancumsum(x64).astype(dtype),
+          np.nancumsum(np.abs(x64)), rtol_scale=tol)
+    p = near_one(n, dtype, rng)
+    p[7] = np.nan
+    p[40000] = np.inf
+    p64 = p.astype(np.float64)
+    check(dev(p, device).cumprod(), np.cumprod(p64).astype(dtype), rtol_scale=tol)
+    check(ca.nancumprod(dev(p, device)), np.nancumprod(p64).astype(dtype),
+          rtol_scale=max(tol, 4 * np.sqrt(n)))
 
 
 def test_many_dims_fall_back(device):

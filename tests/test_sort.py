@@ -240,6 +240,102 @@ def test_sort_rows_block_many_rows_and_views(dev, dtype):
     same(y, np.sort(a, axis=-1))
 
 
+# rows past the block sort's 2048: one long row of 32/64-bit integers sorted for its
+# values goes from the input straight into the output through CUB (no key map)
+DIRECT_LENS = [2049, 2050, 4097, 70001, (1 << 20) + 3]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("n", DIRECT_LENS)
+def test_sort_long_row_integers(dev, dtype, n):
+    """The full range with both extremes (and -1/0 for signed), a narrow band of
+    ties; argsort (stable) and descending keep the mapped path beside it; the
+    input is left as it was; views and the in-place method."""
+    rng = np.random.default_rng(n + np.dtype(dtype).itemsize)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dtype)
+    for v in (info.min, info.max, 0, 1) + ((-1,) if info.min < 0 else ()):
+        a[rng.integers(0, n, 7)] = v
+    x = to_dev(a, dev)
+    same(ca.sort(x), np.sort(a))
+    same(x, a)
+    same(ca.sort(x, descending=True), np.sort(a)[::-1])
+    same(ca.argsort(x, kind="stable"), np.argsort(a, kind="stable"))
+    ties = rng.integers(0, 5, size=n).astype(dtype)
+    t = to_dev(ties, dev)
+    same(ca.sort(t), np.sort(ties))
+    same(ca.argsort(t, kind="stable"), np.argsort(ties, kind="stable"))
+    same(ca.sort(x[::2]), np.sort(a[::2]))
+    same(ca.sort(x[::-1]), np.sort(a))
+    same(ca.sort(x.reshape(1, n), axis=None), np.sort(a))
+    y = to_dev(a, dev)
+    y.sort()
+    same(y, np.sort(a))
+
+
+def _f32_nans(n, rng):
+    """n NaNs of float32 with different payloads and signs (CUB orders them by
+    their bits: the negative ones first)."""
+    bits = np.array([0x7FC00000, 0x7F800001, 0x7FFFFFFF, 0xFFC00000, 0xFF800001,
+                     0xFFFFFFFF, 0x7FC00001], np.uint32)
+    return rng.choice(bits, size=n).view(np.float32)
+
+
+@pytest.mark.parametrize("n", DIRECT_LENS)
+def test_argsort_long_row_float32(dev, n):
+    """The argsort of one long float32 row (CUB's own float order on a GPU, the
+    NaN blocks moved to NumPy's place): stable ties, -0.0 beside +0.0 in input
+    order, +-inf, NaNs of every sign and payload (last, in input order); rows
+    without NaNs, with a few, with NaNs only at either end, and all NaN."""
+    rng = np.random.default_rng(n + 3)
+    base = (rng.integers(-50, 50, size=n) / 4.0).astype(np.float32)
+    for v in (0.0, -0.0, np.inf, -np.inf, np.finfo(np.float32).max,
+              -np.finfo(np.float32).tiny):
+        base[rng.integers(0, n, 9)] = v
+    rows = [base, rng.random(n).astype(np.float32)]
+    some = base.copy()
+    pick = rng.random(n) < 0.1
+    some[pick] = _f32_nans(int(pick.sum()), rng)
+    rows.append(some)
+    for where in (slice(0, 5), slice(n - 5, n), slice(n // 2, n // 2 + 1)):
+        r = base.copy()
+        r[where] = _f32_nans(len(range(n)[where]), rng)
+        rows.append(r)
+    rows.append(_f32_nans(n, rng))
+    zeros = np.where(rng.random(n) < 0.5, np.float32(-0.0), np.float32(0.0))
+    rows.append(zeros.astype(np.float32))
+    for a in rows:
+        x = to_dev(a, dev)
+        same(ca.argsort(x, kind="stable"), np.argsort(a, kind="stable"))
+        same(ca.argsort(x, stable=True), np.argsort(a, kind="stable"))
+        same(x.argsort(kind="stable"), np.argsort(a, kind="stable"))
+    a = some
+    x = to_dev(a, dev)
+    same(ca.argsort(x[::3], kind="stable"), np.argsort(a[::3], kind="stable"))
+    same(ca.argsort(x, axis=None, kind="stable"), np.argsort(a, kind="stable"))
+    same(ca.argsort(x, descending=True), stable_desc_argsort(a, 0))
+    got = ca.sort(x).get()  # the values keep the key-map path: NaNs last
+    np.testing.assert_array_equal(got, np.sort(a))
+    assert np.isnan(got[n - int(np.isnan(a).sum()):]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint64])
+def test_unique_long_row_ranges(dev, dtype):
+    """unique() of one long row sorts over the key bits its values span (fewer
+    radix passes; the direct CUB sort on a GPU): small non-negative ranges,
+    ranges around zero, and the full range."""
+    rng = np.random.default_rng(5)
+    info = np.iinfo(dtype)
+    n = 70001
+    cases = [rng.integers(0, 1 << 10, n), rng.integers(0, 3, n),
+             rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype)]
+    if info.min < 0:
+        cases.append(rng.integers(-1000, 1000, n))
+    for c in cases:
+        a = np.asarray(c).astype(dtype)
+        same(ca.unique(to_dev(a, dev)), np.unique(a))
+
+
 def test_sort_0d_and_noncontiguous(dev):
     a = np.array(3.5)
     x = to_dev(a, dev)

@@ -251,11 +251,134 @@ def test_select_ranks_gpu(dtype, kind):
 
 def test_select_cpu_has_none():
     assert ca._core._select(ca.asarray(np.arange(5.0), device="cpu"), (2,)) is None
+    assert ca._core._select(ca.asarray(np.arange(5.0), device="cpu"), (2,), True) is None
+
+
+def _bits(a):
+    """The elements' bit patterns (-0.0 and +0.0, NaN payloads tell apart)."""
+    a = np.ascontiguousarray(a)
+    return a.view(np.uint8 if a.itemsize == 1 else np.dtype(f"u{a.itemsize}"))
+
+
+def _rank_sets(n, rng):
+    k = int(rng.integers(0, n))
+    return ((0,), (n - 1,), ((n - 1) // 2, n // 2), (0, n - 1), (k,),
+            (k, int(rng.integers(0, n))))
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", REALS)
+def test_select_sizes_bitwise(dtype):
+    """_select at sizes around its tiling (a warp's step of 256 elements, a block's
+    share of 8192 when the row is short; 8 Mi: one wave of blocks, each round of
+    the grid-stride loop several times) and median's 2^16 threshold:
+    bit for bit the element the GPU's own sort puts at each rank (-0.0 before
+    +0.0, every NaN as the sort's NaN), and NumPy's sort's value there."""
+    rng = np.random.default_rng(sum(map(ord, np.dtype(dtype).str)) + 17)
+    for n in (8191, 8192, 8193, 65535, 65536, 65537, (1 << 23) + 3):
+        for kind in (("random", "dups", "edges") if n < (1 << 20) else ("edges",)):
+            a = _select_case(dtype, n, rng, kind)
+            if np.dtype(dtype).kind == "f" and kind == "edges":
+                a[rng.integers(0, n, 30)] = np.nan
+            x = ca.asarray(a, device="cuda:0")
+            s = ca.sort(x).get()
+            ns = np.sort(a, kind="stable")
+            for ranks in _rank_sets(n, rng):
+                got = ca._core._select(x, ranks).get()
+                np.testing.assert_array_equal(_bits(got), _bits(s[list(ranks)]))
+                np.testing.assert_array_equal(got, ns[list(ranks)])
+
+
+def _digit_rows(dtype, n, rng):
+    """Rows whose middle pair parts at the first key digit (the two ranks count
+    apart from the second pass on), rows of keys that agree in all but their low
+    bits (they share every histogram but the last), and a narrow band of ties."""
+    dt = np.dtype(dtype)
+    half = np.arange(n) < n // 2
+    if dt.kind == "f":
+        lo, hi = dt.type(-1.0), dt.type(1.0)
+        one = np.array(1.0, dt).view(_bits(np.ones(1, dt)).dtype)
+        band = (one + (np.arange(n) % 1000).astype(one.dtype)).view(dt)
+    else:
+        info = np.iinfo(dt)
+        lo, hi = dt.type(info.min), dt.type(info.max)
+        span = min(n, 60000)  # distinct values a 16-bit type holds
+        base = (int(info.max) - span - 5) if dt.kind == "u" else -(span // 2)
+        band = (np.arange(n) % span).astype(dt) + dt.type(base)
+    rows = [np.where(half, lo, hi).astype(dt), band,
+            (band[:1].astype(dt) + rng.integers(0, 4, n).astype(dt)).astype(dt)]
+    for r in rows:
+        rng.shuffle(r)
+    return rows
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", [np.int16, np.uint16, np.float16, np.int32, np.uint32,
+                                   np.float32, np.int64, np.uint64, np.float64])
+@pytest.mark.parametrize("n", [100000, 100001])
+def test_select_digit_boundaries(dtype, n):
+    rng = np.random.default_rng(n + np.dtype(dtype).itemsize)
+    for a in _digit_rows(dtype, n, rng):
+        x = ca.asarray(a, device="cuda:0")
+        s = np.sort(a, kind="stable")
+        for ranks in _rank_sets(n, rng) + ((n // 2 - 1, n // 2),):
+            same(ca._core._select(x, ranks), s[list(ranks)])
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", REALS)
+def test_select_nan_poison(dtype):
+    """nan_poison: every selected element NaN when the row holds a NaN (median's
+    rule, found in the select's first pass), else the same elements as without."""
+    rng = np.random.default_rng(sum(map(ord, np.dtype(dtype).str)) + 23)
+    for n in (1, 2, 3, 8193, 70001):
+        a = _select_case(dtype, n, rng, "edges" if n > 100 else "random")
+        x = ca.asarray(a, device="cuda:0")
+        for ranks in _rank_sets(n, rng):
+            want = np.sort(a, kind="stable")[list(ranks)]
+            same(ca._core._select(x, ranks, True), want)
+            same(ca._core._select(x, ranks, False), want)
+        if np.dtype(dtype).kind != "f":
+            continue
+        for where in (0, n // 2, n - 1):
+            b = a.copy()
+            b[where] = -np.nan if where else np.nan
+            y = ca.asarray(b, device="cuda:0")
+            for ranks in _rank_sets(n, rng):
+                got = ca._core._select(y, ranks, True).get()
+                assert got.dtype == b.dtype and np.isnan(got).all(), (n, where, ranks)
+                same(ca._core._select(y, ranks), np.sort(b, kind="stable")[list(ranks)])
+        nan_row = ca.asarray(np.full(n, np.nan, dtype), device="cuda:0")
+        assert np.isnan(ca._core._select(nan_row, (0,), True).get()).all()
+    x = ca.asarray(np.arange(10.0), device="cuda:0")
+    with pytest.raises(TypeError):
+        ca._core._select(x, (1,), True, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_median_long_rows_specials(device, dtype):
+    """A long row's median (the select on a GPU) of signed zeros, infinities and
+    NaNs: the middle pair's mean as NumPy takes it (-inf and inf: NaN), NaN when a
+    NaN is anywhere."""
+    n = 70000
+    rng = np.random.default_rng(31)
+    half = np.arange(n) < n // 2
+    rows = [np.where(half, -0.0, 0.0), np.where(half, -np.inf, np.inf),
+            np.where(np.arange(n) < n // 3, -np.inf, np.inf),
+            np.where(half, 0.0, np.inf), np.where(np.arange(n) < n // 2 + 1, -1.0, 2.0)]
+    for r in rows:
+        for m in (n, n - 1):
+            a = r[:m].astype(dtype)
+            rng.shuffle(a)
+            x = ca.asarray(a, device=device)
+            close(ca.median(x), np_quiet(np.median, a))
+            a[int(rng.integers(0, m))] = np.nan
+            close(ca.median(ca.asarray(a, device=device)), np_quiet(np.median, a))
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.uint64, np.int64,
                                    np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("n", [1 << 16, (1 << 16) + 1, 200003, 300000])
+@pytest.mark.parametrize("n", [(1 << 16) - 1, 1 << 16, (1 << 16) + 1, 200003, 300000])
 def test_median_long_rows(device, dtype, n):
     """Rows long enough for the GPU's radix select: odd and even lengths, ties,
     extremes (no overflow of x + x for an odd length), NaN anywhere."""

@@ -676,23 +676,19 @@ _SELECT_MIN = 1 << 16
 
 def _median_select(flat, dtype):
     """The median of one long row on a GPU by the radix select of the middle one or
-    two elements (no sort), NaN when the row holds one; None where the select does
-    not apply (the caller sorts)."""
+    two elements (no sort), NaN when the row holds one (the select's first pass
+    notes NaNs and then returns NaN for both: no pass of its own); None where the
+    select does not apply (the caller sorts)."""
     n = flat.shape[-1]
     if n < _SELECT_MIN or dtype.kind not in "biuf" or not flat.flags.c_contiguous:
         return None
     ranks = ((n - 1) // 2,) if n % 2 else ((n - 1) // 2, n // 2)
-    mid = _core._select(flat, ranks)
+    mid = _core._select(flat, ranks, True)
     if mid is None:
         return None
     if n % 2:  # one middle element: itself (NumPy's mean of one, no x + x overflow)
-        res = mid[0].astype(_np.float64) if dtype.kind in "biu" else mid[0]
-    else:
-        res = _mid(mid[0], mid[1], dtype)
-    if dtype.kind == "f":
-        top = flat.max()  # NaN exactly when the row holds a NaN
-        res = _core.where(_core.isnan(top), top.astype(res.dtype), res)
-    return res
+        return mid[0].astype(_np.float64) if dtype.kind in "biu" else mid[0]
+    return _mid(mid[0], mid[1], dtype)  # NaN + NaN: NaN
 
 
 def _median_sorted(rows, kept, dtype):

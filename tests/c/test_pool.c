@@ -538,6 +538,51 @@ test_streams(void)
     printf("streams ok\n");
 }
 
+/* Blocks of a foreign stream (pool.h): the upstream sees the tagged producer
+ * (and waits for the device instead); one such wait frees every foreign block. */
+static void
+test_foreign_streams(void)
+{
+    script sc;
+    ca_pool *p = script_pool(&sc, 1);
+    ca_block *a, *b, *c;
+    const ca_stream_t F1 = (ca_stream_t)((uintptr_t)S1 | CA_POOL_STREAM_FOREIGN_BIT);
+    const ca_stream_t F2 = (ca_stream_t)((uintptr_t)S2 | CA_POOL_STREAM_FOREIGN_BIT);
+
+    EXPECT(ca_pool_stream_foreign(F1) && !ca_pool_stream_foreign(S1) &&
+           !ca_pool_stream_foreign(CA_POOL_STREAM_ANY) &&
+           ca_pool_stream_handle(F1) == S1);
+    /* a of F1, b and c of F2, then a guard on S1 that keeps c from the free
+     * tail (freed blocks of different tags never merge) */
+    ca_block *d, *g;
+    EXPECT(ca_pool_alloc(p, 10000, F1, &a) == 0);
+    EXPECT(ca_pool_alloc(p, 20000, F2, &b) == 0);
+    EXPECT(ca_pool_alloc(p, 30000, F2, &c) == 0);
+    EXPECT(ca_pool_alloc(p, 1000, S1, &g) == 0 && sc.n_wait == 0);
+    char *pa = a->ptr, *pb = b->ptr, *pc = c->ptr;
+    /* the same foreign stream: reuse at once */
+    ca_pool_free(p, a);
+    EXPECT(ca_pool_alloc(p, 10000, F1, &a) == 0 && a->ptr == pa && sc.n_wait == 0);
+    ca_pool_free(p, a);
+    ca_pool_free(p, b);
+    /* another stream takes F1's block: one wait, given the tagged producer */
+    EXPECT(ca_pool_alloc(p, 10000, S2, &a) == 0 && a->ptr == pa);
+    EXPECT(sc.n_wait == 1 && sc.last_producer == F1 && sc.last_waiter == S2);
+    /* F2's free block was covered by that wait: no second one */
+    EXPECT(ca_pool_alloc(p, 20000, S1, &d) == 0 && d->ptr == pb && sc.n_wait == 1);
+    /* a block in use during the wait keeps its tag: freed, it needs a wait again */
+    ca_pool_free(p, c);
+    EXPECT(ca_pool_alloc(p, 30000, S1, &c) == 0 && c->ptr == pc && sc.n_wait == 2 &&
+           sc.last_producer == F2);
+    ca_pool_free(p, a);
+    ca_pool_free(p, c);
+    ca_pool_free(p, d);
+    ca_pool_free(p, g);
+    CHECK_POOL(p);
+    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
+    printf("foreign streams ok\n");
+}
+
 /* ---- threads ---------------------------------------------------------------- */
 
 typedef struct {
@@ -625,6 +670,7 @@ main(void)
     test_fragmentation_ratio();
     test_limit_and_oom();
     test_streams();
+    test_foreign_streams();
     test_threads();
     if (failures) {
         printf("%d FAILED\n", failures);

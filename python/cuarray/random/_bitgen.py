@@ -109,6 +109,18 @@ class _Curand(BitGenerator):
             self._gen(dev).fill(out)
         return out
 
+    def _uniform(self, shape, dtype, dev):
+        """random()'s uniforms in [0, 1) (a 32-bit pseudo-random kind): the words
+        are generated into the result and transformed there (one word per float32
+        sample, two per float64, as _words' 'transform' layout), with no buffer
+        of words and, above _UNIFORM_CHUNK samples, the transform of each chunk
+        overlapping cuRAND's generation of the next (csrc/launch_rand.c)."""
+        import cuarray as _ca
+        out = _ca.empty(shape, dtype=dtype, device=dev)
+        if out.size:
+            self._gen(dev).fill_uniform(out, _uniform_chunk(out.size))
+        return out
+
     def _words(self, kind, n, f32, dev):
         """The words of a call: `kind` 'transform' (4 float32 or 2 float64 samples
         per 4 words), 'normal' (Box-Muller pairs) or 'stream' (4 words per sample),
@@ -149,6 +161,20 @@ class _Curand(BitGenerator):
                                          tuple(size))
         n = int(_np.prod(shape)) if shape else 1
         return self._raw(n, dev).reshape(shape)
+
+
+# Samples per cuRAND call in _uniform: one call up to _UNIFORM_CHUNK samples;
+# above, about 16 calls (at least _UNIFORM_CHUNK // 2 samples each, so that
+# each call's generation outlasts the host's work of queueing the next).
+_UNIFORM_CHUNK = 1 << 23
+
+
+def _uniform_chunk(n):
+    """The samples per cuRAND call of _uniform for n samples (n: one call)."""
+    if n <= _UNIFORM_CHUNK:
+        return n
+    c = max(_UNIFORM_CHUNK // 2, -(-n // 16))
+    return -(-c // 4096) * 4096
 
 
 def _curand_kind(name, doc, quasi=False, wide=False):

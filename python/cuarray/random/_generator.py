@@ -104,7 +104,10 @@ class _Distributions:
         float64, as NumPy.
         """
         dt = P.float_dtype(dtype, "random")
-        if self._external() is not None:
+        bg = self._external()
+        if bg is not None and not bg._quasi and not bg._wide:
+            r = bg._uniform(P.size_tuple(size) or (), dt, P.resolve_device(device))
+        elif bg is not None:
             r = self._sample("uniform", size, dt, device, (0.0, 1.0))
         else:
             r = _CoreGenerator.random(self, size, dt, device=device)
@@ -539,8 +542,73 @@ class _Distributions:
         """Random 64-bit sort keys (ties have probability n^2 / 2^65)."""
         return self._bits64(shape, dev, "a permutation")
 
+    def _words32(self, n, dev, what="a permutation"):
+        """n uniform 32-bit words (uint32): Philox, or the cuRAND generator's."""
+        bg = self._external()
+        if bg is None:
+            return _CoreGenerator.integers(self, 0, 2**32, (n,), _np.uint32, device=dev)
+        if bg._quasi:
+            raise ValueError(f"{type(bg).__name__} is quasi-random: {what} needs "
+                             "independent random keys")
+        return bg._raw(n, dev)
+
     def _perm(self, n, dev):
-        return _ca.argsort(self._keys((n,), dev), kind="stable")
+        """A random permutation of arange(n) (int64), every one equally likely.
+
+        One radix sort of (random key, position) pairs (_sort_pairs): 32-bit
+        keys while n fits 32-bit positions (half the bytes per pass of 64-bit
+        keys and positions; the sort widens the positions to int64 at the end),
+        64-bit keys beyond.
+        The sort is stable, so equal keys would keep their index order (with
+        32-bit keys about n^2 / 2^33 tied pairs): _untie then shuffles every run
+        of equal keys with fresh random keys. The result is the order of a sort
+        by i.i.d. keys with ties broken uniformly at random, so it is uniform over
+        the n! permutations (given ideal random bits), and a function of the
+        bit generator's state alone (the same on the cpu device and a GPU).
+        """
+        if n < 2:
+            return _ca.arange(n, dtype=_I64, device=dev)
+        if n <= _PERM32_MAX:
+            sk, perm = _sort_pairs(self._words32(n, dev), 32)
+        else:
+            sk, perm = _sort_pairs(self._keys((n,), dev), 64)
+        self._untie(sk, perm)
+        return perm
+
+    def _untie(self, sk, perm, bits=32):
+        """Shuffle, in place in perm, the entries of every run of equal keys in sk
+        (sorted keys, perm the positions they came from), uniformly.
+
+        Each round takes the slots whose key equals a neighbour's, gives each a
+        fresh `bits`-bit random word r (32; fewer only in tests, to force more
+        rounds) and sorts them by (run number, r) with (run, r) as one 64-bit key;
+        runs stay where they are, their entries move to r's order. Slots whose
+        (run, r) tie go to the next round, until none tie.
+        """
+        dev = sk.device
+        keys, pos = sk, None  # pos: the positions in perm of the round's slots
+        while keys.size > 1:
+            eq = keys[1:] == keys[:-1]
+            no = _ca.zeros(1, dtype=bool, device=dev)
+            ep = _ca.concatenate([no, eq, no])
+            slots = _ca.flatnonzero(ep[:-1] | ep[1:])
+            m = int(slots.size)
+            if m == 0:
+                return
+            if m > 2**32:
+                raise ValueError(f"a permutation with {m} tied keys is out of range")
+            kt = keys[slots]
+            start = _ca.concatenate([_ca.ones(1, dtype=bool, device=dev),
+                                     kt[1:] != kt[:-1]])
+            run = (_ca.cumsum(start, dtype=_I64) - 1).astype(_np.uint64)
+            r = self._words32(m, dev)
+            if bits < 32:
+                r = r >> _np.uint32(32 - bits)
+            ck = (run << _np.uint64(32)) | r.astype(_np.uint64)
+            keys, order = _sort_pairs(ck, 32 + (m - 1).bit_length())
+            p = slots if pos is None else pos[slots]
+            perm[p] = perm[p[order]]
+            pos = p
 
     def bytes(self, length):
         """bytes(length): `length` random bytes (uniform integers 0..255)."""
@@ -738,9 +806,11 @@ class Generator(_Distributions, _CoreGenerator):
     def permutation(self, x, axis=0, *, device=None):
         """permutation(x, axis=0, *, device=None)
 
-        A random permutation of arange(x), or a copy of x shuffled along `axis`:
-        argsort of random 64-bit keys (cuarray's radix sort), uniform up to the
-        chance of a tie among the keys (n^2 / 2^65).
+        A random permutation of arange(x), or a copy of x shuffled along `axis`
+        (a gather of its slices): one radix sort of random 32-bit keys with their
+        positions (64-bit keys above 2^31 - 1 items), every run of tied keys then
+        shuffled by fresh random keys until none tie, so every permutation is
+        equally likely. x as an integer must be >= 0.
         """
         if isinstance(x, (int, _np.integer)) and not isinstance(x, bool):
             n = operator.index(x)
@@ -858,6 +928,20 @@ class Generator(_Distributions, _CoreGenerator):
             left = left - x
         cols.append(left.astype(_I64))
         return _ca.stack(cols, axis=-1)
+
+
+_PERM32_MAX = 2**31 - 1  # the longest permutation sorted with 32-bit keys
+
+
+def _sort_pairs(keys, bits):
+    """(sorted keys, int64 positions that sort them, stably) of 1-D keys whose
+    values fit `bits` bits: one radix sort of (key, position) pairs on a GPU; on
+    the cpu device NumPy's stable argsort and a gather (cheaper there than
+    NumPy sorting the keys a second time). The same arrays either way."""
+    if keys.device.id < 0:
+        perm = _core._sort_bits(keys, bits, 1)
+        return keys[perm], perm
+    return _core._sort_bits(keys, bits, 2)
 
 
 def _norm_axis(axis, ndim):
