@@ -10,6 +10,8 @@ import cuarray as ca
 
 a = ca.asarray(np.random.rand(1024).astype(np.float32))
 b = ca.asarray(np.random.rand(1024).astype(np.float32))
+
+
 def sync():
     ca.cuda.Device().synchronize()
 
