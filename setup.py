@@ -110,17 +110,20 @@ def local_includes(path):
     """The project headers `path` includes, transitively ("..." includes found
     beside it, in csrc/, kernels/ or the generated folder)."""
     path = Path(path).resolve()
-    if path in _includes_cache:
-        return _includes_cache[path]
-    _includes_cache[path] = found = set()  # a cycle stops here
-    for name in INCLUDE_RE.findall(path.read_text(errors="replace")):
-        for d in (path.parent, ROOT / "csrc", ROOT / "kernels", GEN_DIR):
-            h = (d / name).resolve()
-            if h.is_file():
-                found.add(h)
-                found |= local_includes(h)
-                break
-    return found
+    if path not in _includes_cache:
+        found, todo = set(), [path]
+        while todo:  # a walk, not a recursion: an include cycle just ends it
+            p = todo.pop()
+            for name in INCLUDE_RE.findall(p.read_text(errors="replace")):
+                for d in (p.parent, ROOT / "csrc", ROOT / "kernels", GEN_DIR):
+                    h = (d / name).resolve()
+                    if h.is_file():
+                        if h not in found:
+                            found.add(h)
+                            todo.append(h)
+                        break
+        _includes_cache[path] = found
+    return _includes_cache[path]
 
 
 def up_to_date(obj, src):

@@ -90,18 +90,24 @@ def _ca_call(fn):
     return setup
 
 
+def _curand_generator(rng_name):
+    """CuPy's cuRAND bindings and a generator of kind `rng_name`, seeded 0."""
+    try:
+        from cupy_backends.cuda.libs import curand
+    except ImportError:
+        try:
+            from cupy.cuda import curand
+        except ImportError:
+            raise Skip("no cuRAND bindings in this CuPy")
+    gen = curand.createGenerator(getattr(curand, rng_name))
+    curand.setPseudoRandomGeneratorSeed(gen, 0)
+    return curand, gen
+
+
 def _curand_plain(rng_name, dtype):
     """Plain cuRAND uniform from generator `rng_name` into a preallocated buffer."""
     def setup(cp):
-        try:
-            from cupy_backends.cuda.libs import curand
-        except ImportError:
-            try:
-                from cupy.cuda import curand
-            except ImportError:
-                raise Skip("no cuRAND bindings in this CuPy")
-        gen = curand.createGenerator(getattr(curand, rng_name))
-        curand.setPseudoRandomGeneratorSeed(gen, 0)
+        curand, gen = _curand_generator(rng_name)
         out = cp.empty(N, dtype=dtype)
         ptr = out.data.ptr
         return lambda: curand.generateUniform(gen, ptr, N)
@@ -111,15 +117,7 @@ def _curand_plain(rng_name, dtype):
 def _curand_plain_words(rng_name):
     """Plain cuRAND raw 32-bit words (curandGenerate) into a preallocated buffer."""
     def setup(cp):
-        try:
-            from cupy_backends.cuda.libs import curand
-        except ImportError:
-            try:
-                from cupy.cuda import curand
-            except ImportError:
-                raise Skip("no cuRAND bindings in this CuPy")
-        gen = curand.createGenerator(getattr(curand, rng_name))
-        curand.setPseudoRandomGeneratorSeed(gen, 0)
+        curand, gen = _curand_generator(rng_name)
         out = cp.empty(N, dtype=np.uint32)
         ptr = out.data.ptr
         return lambda: curand.generate(gen, ptr, N)

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
+from test_minmax_lanes import values  # the lane tests' random values, every dtype
 
 INTS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
         np.uint64]
@@ -25,16 +26,6 @@ REAL = INTS + FLOATS
 FNS = ["max", "min", "argmax", "argmin"]
 NANFNS = ["nanmax", "nanmin"]
 STEPS = [2, 3, 4, 5, 8, 16, 17, 64, -1, -2, -3, -4, -8, -9]
-
-
-def values(n, dtype, rng):
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return rng.random(n) < 0.5
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dtype)
-    return (rng.standard_normal(n) * 100).astype(dtype)
 
 
 def lengths(dtype):
