@@ -288,6 +288,17 @@ ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 }
 
 int
+ca_run_ufunc_at_checked(int device, int code, int dtype, void *target,
+                        const int64_t *pos, int64_t extent, const void *values,
+                        int64_t n, int64_t *flag, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, n,
+                    ca_ufunc_at_checked(device, code, dtype, target, pos, extent,
+                                        values, n, flag, stream),
+                    "ufunc.at");
+}
+
+int
 ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
               int nk, int flags, void *out, void *scratch, ca_stream_t stream)
 {

@@ -259,6 +259,14 @@ at_contiguous(const CaArray *a, const char *what)
     return 0;
 }
 
+static void
+at_index_error(int64_t offender, int64_t extent)
+{
+    PyErr_Format(PyExc_IndexError,
+                 "index %lld is out of bounds for axis 0 with size %lld",
+                 (long long)offender, (long long)extent);
+}
+
 /* IndexError (NumPy's message) unless every index of p lies in [-extent, extent):
  * one checking pass whose flag is read back, which waits for the stream. */
 static int
@@ -275,11 +283,57 @@ at_check_indices(const CaArray *p, int64_t extent, ca_stream_t stream)
     }
     ca_flag_close(&f);
     if (rc == 0 && f.host[0] != 0) {
-        PyErr_Format(PyExc_IndexError,
-                     "index %lld is out of bounds for axis 0 with size %lld",
-                     (long long)f.host[1], (long long)extent);
+        at_index_error(f.host[1], extent);
         rc = -1;
     }
+    return rc < 0 ? -1 : 0;
+}
+
+/* A GPU target of at most this many bytes per update is copied aside rather than
+ * its indices checked in a pass of their own: the copy moves 2 * nbytes, the pass
+ * would read 8 bytes per index (and the host would wait for it before the
+ * scatter). */
+#define AT_SNAPSHOT_BYTES_PER_UPDATE 2
+
+/* The checked scatter in one pass over the indices (a GPU target that is small
+ * beside them): copy the target aside, scatter with every index checked as it
+ * is read, read the flag back (which waits for the scatter); on a bad index put
+ * the copy back and raise NumPy's IndexError, the target unchanged. */
+static int
+at_scatter_snapshot(CaArray *t, const CaArray *p, const CaArray *v, int code,
+                    int64_t extent, ca_stream_t stream)
+{
+    const Py_ssize_t size = t->size;
+    const size_t nbytes = (size_t)size * (size_t)t->itemsize;
+    ca_flag f;
+    if (ca_flag_open(&f, t->device, stream, 1) < 0) {
+        return -1;
+    }
+    CaArray *copy = ca_array_empty(t->dtype, 1, &size, 0, t->device, CA_MEM_DEVICE);
+    int rc =
+        copy == NULL ? -1 : ca_run_memcpy_async(copy->data, t->data, nbytes, stream);
+    if (rc == 0) {
+        rc = ca_run_ufunc_at_checked(t->device, code, t->dtype, t->data,
+                                     (const int64_t *)p->data, extent, v->data,
+                                     (int64_t)p->size, f.ptr, stream);
+    }
+    if (rc == 0) {
+        rc = ca_flag_read(&f);
+    }
+    if (rc == 0 && f.host[0] != 0) {
+        /* the good indices were applied: restore, and wait so that the copy's
+         * memory is free when it goes back to the pool */
+        rc = ca_run_memcpy_async(t->data, copy->data, nbytes, stream);
+        if (rc == 0) {
+            rc = ca_run_stream_sync(stream);
+        }
+        if (rc == 0) {
+            at_index_error(f.host[1], extent);
+            rc = -1;
+        }
+    }
+    Py_XDECREF(copy);
+    ca_flag_close(&f);
     return rc < 0 ? -1 : 0;
 }
 
@@ -321,6 +375,11 @@ py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         at_contiguous(v, "values") < 0) {
         return NULL;
     }
+    if (nargs == 5 && extent > (int64_t)t->size) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_ufunc_at: extent is past the target's size");
+        return NULL;
+    }
     if (p->dtype != CA_INT64 || v->dtype != t->dtype || v->size != p->size ||
         p->device != t->device || v->device != t->device) {
         PyErr_SetString(PyExc_ValueError,
@@ -338,6 +397,14 @@ py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
         ca_stream_t stream = t->device == CA_CPU ? NULL : ca_current_stream(t->device);
+        if (nargs == 5 && t->device != CA_CPU && t->size > 0 &&
+            (int64_t)t->size * t->itemsize <=
+                AT_SNAPSHOT_BYTES_PER_UPDATE * (int64_t)p->size) {
+            if (at_scatter_snapshot(t, p, v, code, extent, stream) < 0) {
+                return NULL;
+            }
+            Py_RETURN_TRUE;
+        }
         if ((nargs == 5 && at_check_indices(p, extent, stream) < 0) ||
             ca_run_ufunc_at(t->device, code, t->dtype, t->data,
                             (const int64_t *)p->data, extent, v->data, (int64_t)p->size,

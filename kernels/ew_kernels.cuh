@@ -20,7 +20,8 @@
  *   stepped rather than divided.
  * - Row-vector kernel: two dimensions whose rows are dense in the output and in
  *   every input not broadcast along them, aligned to whole vectors (outer, a row
- *   or column broadcast): `vec` elements per thread with vector loads and stores.
+ *   or column broadcast): `vec` elements of each of CA_EW_ROWVEC_R rows per
+ *   thread with vector loads and stores.
  * - Either kernel reads an input from the launch parameters instead of memory when
  *   its bit of `mask` is set (a Python scalar costs no copy to the device); the
  *   test is the same for the whole grid, so warps never diverge on it.
@@ -331,12 +332,17 @@ ca_ew_row_load(const ca_ew_sparams &p, int k, uint32_t r, uint32_t cv)
     return reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
 }
 
+/* Rows of one row-vector tile: a thread moves one vector column of this many
+ * rows, every load in flight before the math and the stores. */
+#define CA_EW_ROWVEC_R 4
+
 /* Two dimensions whose rows are dense, aligned runs of whole vectors in the
  * output and in every input that is not broadcast along them (a[:, None] op b,
- * a op w[None, :], ufunc.outer; the dispatcher checks): each thread moves E
- * elements of one row with vector loads and one vector store. A block takes a
- * tile of CA_EW_BLOCK vectors of one row: one division per tile, none per
- * thread. */
+ * a op w[None, :], ufunc.outer; the dispatcher checks): a block takes a tile of
+ * CA_EW_ROWVEC_R rows by CA_EW_BLOCK vectors, each thread one vector column of
+ * it, with vector loads and stores. One division per tile, none per thread; a
+ * thread has CA_EW_ROWVEC_R stores (64 bytes for 16-byte vectors) in flight,
+ * which a write-only result (outer) needs to keep the memory busy. */
 template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
@@ -346,32 +352,46 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
     typedef typename Op::I1 I1;
     typedef typename Op::I2 I2;
     constexpr int E = Op::vec;
+    constexpr int R = CA_EW_ROWVEC_R;
     const uint32_t wv = p.shape[0] / E, rows = p.shape[1];
     const uint32_t tpr = (wv + CA_EW_BLOCK - 1) / CA_EW_BLOCK;
-    const uint32_t tiles = tpr * rows; /* < 2^31: rows * wv < 2^31 and wv >= 32 */
+    /* < 2^31: rows * wv < 2^31 and wv >= 32 */
+    const uint32_t tiles = tpr * ((rows + R - 1) / R);
 
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const uint32_t r = t / tpr;
-        const uint32_t cv = (t - r * tpr) * CA_EW_BLOCK + threadIdx.x;
+        const uint32_t rt = t / tpr;
+        const uint32_t cv = (t - rt * tpr) * CA_EW_BLOCK + threadIdx.x;
         if (cv >= wv) {
             continue;
         }
-        const ca_ew_vec<I0, E> a = ca_ew_row_load<I0, E>(p, 1, r, cv);
-        ca_ew_vec<I1, E> b{};
-        ca_ew_vec<I2, E> c{};
-        if constexpr (Op::nin >= 2) {
-            b = ca_ew_row_load<I1, E>(p, 2, r, cv);
-        }
-        if constexpr (Op::nin >= 3) {
-            c = ca_ew_row_load<I2, E>(p, 3, r, cv);
-        }
-        ca_ew_vec<O, E> o;
+        const uint32_t r0 = rt * R;
+        ca_ew_vec<I0, E> a[R] = {};
+        ca_ew_vec<I1, E> b[R] = {};
+        ca_ew_vec<I2, E> c[R] = {};
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            o.v[e] = Op::f(a.v[e], b.v[e], c.v[e]);
+        for (int u = 0; u < R; u++) {
+            if (r0 + (uint32_t)u < rows) {
+                a[u] = ca_ew_row_load<I0, E>(p, 1, r0 + (uint32_t)u, cv);
+                if constexpr (Op::nin >= 2) {
+                    b[u] = ca_ew_row_load<I1, E>(p, 2, r0 + (uint32_t)u, cv);
+                }
+                if constexpr (Op::nin >= 3) {
+                    c[u] = ca_ew_row_load<I2, E>(p, 3, r0 + (uint32_t)u, cv);
+                }
+            }
         }
-        reinterpret_cast<ca_ew_vec<O, E> *>(p.c.ptr[0] +
-                                            (int64_t)r * p.strides[0][1])[cv] = o;
+#pragma unroll
+        for (int u = 0; u < R; u++) {
+            if (r0 + (uint32_t)u < rows) {
+                ca_ew_vec<O, E> o;
+#pragma unroll
+                for (int e = 0; e < E; e++) {
+                    o.v[e] = Op::f(a[u].v[e], b[u].v[e], c[u].v[e]);
+                }
+                char *row = p.c.ptr[0] + (int64_t)(r0 + (uint32_t)u) * p.strides[0][1];
+                reinterpret_cast<ca_ew_vec<O, E> *>(row)[cv] = o;
+            }
+        }
     }
 }
 
@@ -401,7 +421,9 @@ ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
     else if (contig == CA_EW_ROWVEC && Op::vec > 1) {
         if constexpr (Op::vec > 1) {
             const uint32_t wv = p->shape[0] / Op::vec;
-            const uint32_t tiles = (wv + CA_EW_BLOCK - 1) / CA_EW_BLOCK * p->shape[1];
+            const uint32_t tiles =
+                (wv + CA_EW_BLOCK - 1) / CA_EW_BLOCK *
+                ((p->shape[1] + CA_EW_ROWVEC_R - 1) / CA_EW_ROWVEC_R);
             const uint32_t blocks = tiles < (1u << 20) ? tiles : (1u << 20);
             ca_ew_rowvec_kernel<Op><<<blocks, CA_EW_BLOCK, 0, s>>>(*p);
         }

@@ -582,6 +582,14 @@ int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *po
  * wins). flag: two int64 the caller zeroed, in device memory on a GPU. */
 int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                       int64_t *flag, ca_stream_t stream);
+/* ca_ufunc_at for a user's indices, checked as it goes (one pass over pos
+ * instead of two): an index outside [-extent, extent) is not applied but
+ * reported in flag as ca_ufunc_at_check reports it, so that the caller, seeing
+ * flag[0] set, restores the target from a copy it made before (the cpu device
+ * checks every index first and then applies none). */
+int ca_ufunc_at_checked(int device, int code, int dtype, void *target,
+                        const int64_t *pos, int64_t extent, const void *values,
+                        int64_t n, int64_t *flag, ca_stream_t stream);
 /* ---- order statistics (kernels/select.cu, kernels/dispatch_select.c) ------ */
 /* The elements at ranks ks[0..nk) (nk <= CA_SELECT_MAX_RANKS, each in [0, n)) of
  * x[0:n] (contiguous, a real dtype: not complex) in NumPy's sort order (NaNs

@@ -2,12 +2,15 @@
  * ufunc_at.cu: ufunc.at's unbuffered scatter on the GPU (kernels.h:
  * ca_ufunc_at; host_ufunc_at.c dispatches here and has the cpu loop).
  *
- * One thread per update, grid-stride. The update is atomic: the hardware's
- * own atomics where the op and type have one (add/subtract of 32/64-bit
- * integers, float32, float64 and the parts of complex numbers; max/min and
- * and/or/xor of 32/64-bit integers), else a compare-and-swap loop over the
- * element's 4- or 8-byte word (for 1- and 2-byte types, the aligned 32-bit
- * word holding the element) that applies ufunc_at.h's element math.
+ * A thread takes kVec consecutive updates with vector loads (one when the
+ * arrays are not aligned to that), grid-stride; the checked form tests each
+ * index as it reads it (no separate pass over the positions). The update is
+ * atomic: the hardware's own atomics where the op and type have one
+ * (add/subtract of 32/64-bit integers, float32, float64 and the parts of
+ * complex numbers; max/min and and/or/xor of 32/64-bit integers), else a
+ * compare-and-swap loop over the element's 4- or 8-byte word (for 1- and
+ * 2-byte types, the aligned 32-bit word holding the element) that applies
+ * ufunc_at.h's element math.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -22,11 +25,22 @@ extern "C" int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t
                                 ca_stream_t stream);
 extern "C" int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent,
                                       int64_t *flag, ca_stream_t stream);
+extern "C" int ca_cuda_ufunc_at_checked(int code, int dtype, void *target,
+                                        const int64_t *pos, int64_t extent,
+                                        const void *values, int64_t n, int64_t *flag,
+                                        ca_stream_t stream);
 
 namespace {
 
 constexpr int kThreads = 256;
 constexpr int64_t kMaxBlocks = 1 << 16;
+/* Updates per thread of the vector path (positions and values both aligned to
+ * kVec elements): two 16-byte loads of positions, one of float32 values. */
+constexpr int kVec = 4;
+
+template <typename T, int W> struct alignas(sizeof(T) * W) at_vec {
+    T v[W];
+};
 
 template <typename T, typename F>
 __device__ __forceinline__ void
@@ -167,17 +181,82 @@ update(T *p, T v, F f)
     }
 }
 
+/* One update at index q; with `check`, an index outside [-extent, extent) is
+ * skipped and remembered instead. */
 template <int CODE, typename T, typename F>
+__device__ __forceinline__ void
+apply_one(T *t, int64_t q, int64_t extent, T v, F f, bool check, bool &bad,
+          int64_t &offender)
+{
+    if (check && (q < -extent || q >= extent)) {
+        bad = true;
+        offender = q;
+        return;
+    }
+    update<CODE, T>(t + (q < 0 ? q + extent : q), v, f);
+}
+
+/* W consecutive updates per thread (vector loads of positions and values when
+ * W > 1), grid-stride; the last n % W by the grid's first threads. With `flag`
+ * every index is checked as it is read (ca_ufunc_at_checked): a thread
+ * reports the last offender it saw, one of them wins. */
+template <int CODE, typename T, typename F, int W>
 __global__ void
 at_kernel(T *t, const int64_t *__restrict__ pos, int64_t extent,
-          const T *__restrict__ v, int64_t n)
+          const T *__restrict__ v, int64_t n, unsigned long long *flag)
 {
     F f{};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t q = __ldg(pos + i);
-        update<CODE, T>(t + (q < 0 ? q + extent : q), v[i], f);
+    const bool check = flag != nullptr;
+    bool bad = false;
+    int64_t offender = 0;
+    const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    const int64_t nv = n / W;
+    for (int64_t j = tid; j < nv; j += step) {
+        if constexpr (W == 1) {
+            apply_one<CODE, T>(t, __ldg(pos + j), extent, v[j], f, check, bad,
+                               offender);
+        }
+        else {
+            const at_vec<int64_t, W> q =
+                reinterpret_cast<const at_vec<int64_t, W> *>(pos)[j];
+            const at_vec<T, W> x = reinterpret_cast<const at_vec<T, W> *>(v)[j];
+#pragma unroll
+            for (int e = 0; e < W; e++) {
+                apply_one<CODE, T>(t, q.v[e], extent, x.v[e], f, check, bad, offender);
+            }
+        }
     }
+    if (W > 1 && tid < n - nv * W) {
+        const int64_t i = nv * W + tid;
+        apply_one<CODE, T>(t, __ldg(pos + i), extent, v[i], f, check, bad, offender);
+    }
+    if (bad && atomicCAS(flag, 0ull, 1ull) == 0ull) {
+        atomicExch(flag + 1, (unsigned long long)offender);
+    }
+}
+
+/* The vector path when both arrays start on kVec-element boundaries (any
+ * base allocation does; a view one element in does not). */
+template <int CODE, typename T, typename F>
+int
+launch_at(T *t, const int64_t *pos, int64_t extent, const T *v, int64_t n,
+          unsigned long long *flag, cudaStream_t st)
+{
+    const bool vec = (uintptr_t)pos % (kVec * sizeof(int64_t)) == 0 &&
+                     (uintptr_t)v % (kVec * sizeof(T)) == 0;
+    const int64_t work = vec ? (n + kVec - 1) / kVec : n;
+    int64_t b = (work + kThreads - 1) / kThreads;
+    b = b < 1 ? 1 : (b > kMaxBlocks ? kMaxBlocks : b);
+    if (vec) {
+        at_kernel<CODE, T, F, kVec>
+            <<<(unsigned)b, kThreads, 0, st>>>(t, pos, extent, v, n, flag);
+    }
+    else {
+        at_kernel<CODE, T, F, 1>
+            <<<(unsigned)b, kThreads, 0, st>>>(t, pos, extent, v, n, flag);
+    }
+    return (int)cudaGetLastError();
 }
 
 /* One pass over the indices before any update, so that a bad index leaves the
@@ -216,22 +295,36 @@ CA_AT_FOR_EACH(CA_P_FUNCTOR)
 
 } // namespace
 
-extern "C" int
-ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
-                 const void *values, int64_t n, ca_stream_t stream)
+static int
+ufunc_at_launch(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
+                const void *values, int64_t n, int64_t *flag, ca_stream_t stream)
 {
-    const int64_t b = (n + kThreads - 1) / kThreads;
-    const unsigned blocks = (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
     cudaStream_t st = (cudaStream_t)stream;
+    unsigned long long *f = reinterpret_cast<unsigned long long *>(flag);
 #define CA_P_LAUNCH(c, fn, dt, T, sfx, lk)                                             \
     if (code == (c) && dtype == (dt)) {                                                \
-        at_kernel<c, T, at_##fn##_##dt><<<blocks, kThreads, 0, st>>>(                  \
-            (T *)target, pos, extent, (const T *)values, n);                           \
-        return (int)cudaGetLastError();                                                \
+        return launch_at<c, T, at_##fn##_##dt>((T *)target, pos, extent,               \
+                                               (const T *)values, n, f, st);           \
     }
     CA_AT_FOR_EACH(CA_P_LAUNCH)
 #undef CA_P_LAUNCH
     return CA_KERR_UNSUPPORTED;
+}
+
+extern "C" int
+ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
+                 const void *values, int64_t n, ca_stream_t stream)
+{
+    return ufunc_at_launch(code, dtype, target, pos, extent, values, n, nullptr,
+                           stream);
+}
+
+extern "C" int
+ca_cuda_ufunc_at_checked(int code, int dtype, void *target, const int64_t *pos,
+                         int64_t extent, const void *values, int64_t n, int64_t *flag,
+                         ca_stream_t stream)
+{
+    return ufunc_at_launch(code, dtype, target, pos, extent, values, n, flag, stream);
 }
 
 extern "C" int

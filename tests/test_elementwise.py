@@ -912,6 +912,32 @@ def test_broadcast_rowvec_layouts(w, device):
     check(ca.add.outer(dev(col, device), shifted), np.add.outer(col, row[1:]))
 
 
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 7, 9, 66])
+def test_broadcast_rowvec_row_tiles(rows, device):
+    """The row-vector kernel's tiles of several rows (CA_EW_ROWVEC_R): row counts
+    off a whole number of tiles, rows of one to three block-widths of vectors with
+    a tail, row and column broadcasts, three inputs with a scalar, and an output
+    inside a wider buffer (its padding left alone)."""
+    rng = np.random.default_rng(rows)
+    for dt, w in ((np.float32, 4 * 256 + 64), (np.float32, 4 * 512 + 4),
+                  (np.float16, 8 * 40), (np.float64, 2 * 300), (np.int8, 8 * 66)):
+        col = random_array((rows,), dt, rng)
+        row = random_array((w,), dt, rng)
+        full = random_array((rows, w), dt, rng)
+        check(ca.add.outer(dev(col, device), dev(row, device)), np.add.outer(col, row))
+        check(ca.multiply(dev(full, device), dev(row, device)[None, :]),
+              np.multiply(full, row[None, :]), wide=True)
+        check(ca.subtract(dev(col, device)[:, None], dev(full, device)),
+              np.subtract(col[:, None], full))
+        check(ca.where(dev(full, device) > dev(row, device), dev(col, device)[:, None],
+                       dt(2)), np.where(full > row, col[:, None], dt(2)))
+        big = dev(np.zeros((rows, w + 16), dt), device)
+        ca.add(dev(col, device)[:, None], dev(row, device), out=big[:, 8:w + 8])
+        want = np.zeros((rows, w + 16), dt)
+        want[:, 8:w + 8] = np.add.outer(col, row)
+        check(big, want)
+
+
 @pytest.mark.parametrize("shape", [(3, 256), (2, 255), (7, 257), (300, 1000), (5, 4099),
                                    (1, 300), (1031, 260)])
 def test_broadcast_rows_path(shape, device):

@@ -610,6 +610,64 @@ def test_at_direct_path(device):
                         dev(vals[:4], device), -1)
 
 
+def _exact_values(shape, dt, rng):
+    """Small integers as dt (sums stay exact in any order, float16 included)."""
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    x = rng.integers(-4, 5, size=shape)
+    if dt.kind == "u":
+        x = np.abs(x)
+    if dt.kind == "c":
+        return (x + 1j * rng.integers(-4, 5, size=shape)).astype(dt)
+    return x.astype(dt)
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_at_checked_paths(device, dt):
+    """ufunc.at's checked scatter both ways: a GPU target small beside its indices
+    (copied aside, every index checked as the scatter reads it, the copy put back on
+    a bad one) and a big one (a checking pass first). Negatives, repeats, lengths
+    off the kernel's 4-update vectors, views off their alignment, and one bad index
+    at the first, a middle or the last place: IndexError and the target unchanged."""
+    rng = np.random.default_rng(np.dtype(dt).num)
+    for size, n in ((37, 1003), (4099, 9), (64, 4096)):
+        base = _exact_values((size,), dt, rng)
+        idx = rng.integers(-size, size, size=n + 1)
+        vals = _exact_values((n + 1,), dt, rng)
+        for name in ("add", "maximum"):
+            for lo in (0, 1):  # 1: views one element in, off the vector alignment
+                want = base.copy()
+                with np.errstate(all="ignore"):
+                    getattr(np, name).at(want, idx[lo:lo + n], vals[lo:lo + n])
+                got = fresh(base, device)
+                getattr(ca, name).at(got, dev(idx, device)[lo:lo + n],
+                                     dev(vals, device)[lo:lo + n])
+                close(got, want)
+        for where in (0, n // 2, n - 1):
+            for bad in (size, -size - 1):
+                ii = idx[:n].copy()
+                ii[where] = bad
+                got = fresh(base, device)
+                with pytest.raises(IndexError, match=f"index {bad} is out of bounds for "
+                                                     f"axis 0 with size {size}"):
+                    ca.add.at(got, dev(ii, device), dev(vals[:n], device))
+                np.testing.assert_array_equal(to_np(got), base)
+        # strided (copied) indices and a scalar value
+        want = base.copy()
+        np.add.at(want, idx[::2], vals[0])
+        got = fresh(base, device)
+        ca.add.at(got, dev(idx, device)[::2], vals[0])
+        close(got, want)
+
+
+def test_at_extent_past_target(device):
+    t = dev(np.zeros(4), device)
+    with pytest.raises(ValueError, match="extent"):
+        _core._ufunc_at(ca.add, t, dev(np.array([5]), device), dev(np.ones(1), device), 6)
+    np.testing.assert_array_equal(to_np(t), np.zeros(4))
+
+
 def test_at_kernel_primitive(device):
     """_ufunc_at itself: every pair it claims, against a serial NumPy loop."""
     rng = np.random.default_rng(3)
