@@ -5,7 +5,8 @@ Per call (wall time, queue kept full), 1024 float32: ``x.sum()`` beside
 and ``np.sum(x)`` / ``np.add(x, 1)`` on the library's array (NumPy's
 ``__array_function__`` / ``__array_ufunc__`` dispatch: at most 1 us over the direct
 call). Throughput (CUDA events): ``add.at`` of 2^24 float32 updates into 2^20 bins
-(PyTorch: ``index_add_``, and ``scatter_add_`` for the record), and ``add.outer``
+(PyTorch: ``index_add_``, and ``scatter_add_`` for the record) and of 2^20 into
+2^24 bins (the target big beside the indices), and ``add.outer``
 of two 4096 float32 vectors (GB/s of the 64 MiB result written).
 """
 
@@ -61,23 +62,28 @@ def _np_add_one(mod):
     return lambda: np.add(x, 1)
 
 
-def _scatter_inputs(mod):
+def _scatter_inputs(mod, nbins=BINS, updates=UPDATES):
     import numpy as np
     rng = np.random.default_rng(1)
-    idx = rng.integers(0, BINS, size=UPDATES)
-    vals = rng.random(UPDATES, dtype=np.float32)
+    idx = rng.integers(0, nbins, size=updates)
+    vals = rng.random(updates, dtype=np.float32)
     name = mod.__name__
     if name == "torch":
-        return (mod.zeros(BINS, device="cuda"), mod.as_tensor(idx, device="cuda"),
+        return (mod.zeros(nbins, device="cuda"), mod.as_tensor(idx, device="cuda"),
                 mod.as_tensor(vals, device="cuda"))
-    return mod.zeros(BINS, dtype=np.float32), mod.asarray(idx), mod.asarray(vals)
+    return mod.zeros(nbins, dtype=np.float32), mod.asarray(idx), mod.asarray(vals)
 
 
-def _add_at(mod):
-    bins, idx, vals = _scatter_inputs(mod)
+def _add_at(mod, nbins=BINS, updates=UPDATES):
+    bins, idx, vals = _scatter_inputs(mod, nbins, updates)
     if mod.__name__ == "torch":
         return lambda: bins.index_add_(0, idx, vals)
     return lambda: mod.add.at(bins, idx, vals)
+
+
+def _add_at_big_target(mod):
+    # a target big beside its indices: cuarray checks them in a pass of their own
+    return _add_at(mod, nbins=1 << 24, updates=1 << 20)
 
 
 def _torch_scatter_add(mod):
@@ -112,6 +118,9 @@ CASES = [
          {lib: _add_at for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
          unit="Gupdates/s", work=UPDATES, target=">= best of CuPy, PyTorch",
          group="ufunc", repeats=5),
+    Case("add.at, 2^20 float32 updates into 2^24 bins (torch: index_add_)",
+         {lib: _add_at_big_target for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         unit="Gupdates/s", work=1 << 20, group="ufunc", repeats=5),
     Case("torch scatter_add_, 2^24 float32 updates into 2^20 bins (for the record)",
          {"torch": _torch_scatter_add}, mode="gpu", unit="Gupdates/s", work=UPDATES,
          group="ufunc", repeats=5),

@@ -290,11 +290,11 @@ ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 int
 ca_run_ufunc_at_checked(int device, int code, int dtype, void *target,
                         const int64_t *pos, int64_t extent, const void *values,
-                        int64_t n, int64_t *flag, ca_stream_t stream)
+                        int64_t n, const ca_at_report *r, ca_stream_t stream)
 {
     RUN_MAYBE_NOGIL(device, n,
                     ca_ufunc_at_checked(device, code, dtype, target, pos, extent,
-                                        values, n, flag, stream),
+                                        values, n, r, stream),
                     "ufunc.at");
 }
 

@@ -16,7 +16,7 @@ int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent, int64_
                            ca_stream_t stream);
 int ca_cuda_ufunc_at_checked(int code, int dtype, void *target, const int64_t *pos,
                              int64_t extent, const void *values, int64_t n,
-                             int64_t *flag, ca_stream_t stream);
+                             const ca_at_report *r, ca_stream_t stream);
 #endif
 
 int
@@ -114,10 +114,11 @@ ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 
 int
 ca_ufunc_at_checked(int device, int code, int dtype, void *target, const int64_t *pos,
-                    int64_t extent, const void *values, int64_t n, int64_t *flag,
-                    ca_stream_t stream)
+                    int64_t extent, const void *values, int64_t n,
+                    const ca_at_report *r, ca_stream_t stream)
 {
-    if (n < 0 || extent < 0 || flag == NULL || !ca_at_supported(code, dtype)) {
+    if (n < 0 || extent < 0 || r == NULL || r->flag == NULL ||
+        !ca_at_supported(code, dtype)) {
         return CA_KERR_UNSUPPORTED;
     }
     if (n == 0) {
@@ -125,14 +126,14 @@ ca_ufunc_at_checked(int device, int code, int dtype, void *target, const int64_t
     }
     if (device == CA_CPU) {
         /* in order, as NumPy: every index checked before any update */
-        int rc = ca_ufunc_at_check(device, pos, n, extent, flag, stream);
-        if (rc != 0 || flag[0] != 0) {
+        int rc = ca_ufunc_at_check(device, pos, n, extent, r->flag, stream);
+        if (rc != 0 || r->flag[0] != 0) {
             return rc;
         }
         return host_ufunc_at(code, dtype, target, pos, extent, values, n);
     }
 #if CA_HAVE_CUDA
-    return ca_cuda_ufunc_at_checked(code, dtype, target, pos, extent, values, n, flag,
+    return ca_cuda_ufunc_at_checked(code, dtype, target, pos, extent, values, n, r,
                                     stream);
 #else
     return CA_KERR_NO_CUDA;
