@@ -433,14 +433,33 @@ nan_bounds_kernel(const uint32_t *k, int64_t n, int64_t *ctr)
     ctr[1] = lead + (n - lo);
 }
 
-/* idx[i] = pos[i + leading NaNs] for the n - (all NaNs) numbers. */
+/* idx[i] = pos[i + leading NaNs] for the n - (all NaNs) numbers. When
+ * pos + skip and idx are 16-byte aligned (no leading NaNs, or a multiple of 4 of
+ * them: pos is a 256-aligned scratch buffer, idx a fresh array), a thread widens
+ * four positions at once: one 16-byte load, two 16-byte stores (the pass is
+ * 12 bytes a key, 805 MB for 2^26; scalar it ran at ~3.6 TB/s on the H200). The
+ * last keep % 4 positions, and every position otherwise, go one at a time. */
 __global__ void
 shifted_unmap_kernel(const uint32_t *pos, int64_t n, const int64_t *ctr, int64_t *idx)
 {
     const int64_t skip = ctr[0], keep = n - ctr[1];
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < keep;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        idx[i] = (int64_t)pos[i + skip];
+    const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    const uint32_t *src = pos + skip;
+    int64_t done = 0;
+    if ((((uintptr_t)src | (uintptr_t)idx) & 15) == 0) {
+        const int64_t quads = keep / 4;
+        const uint4 *s4 = (const uint4 *)src;
+        longlong2 *d2 = (longlong2 *)idx;
+        for (int64_t q = tid; q < quads; q += stride) {
+            const uint4 v = s4[q];
+            d2[2 * q] = make_longlong2((long long)v.x, (long long)v.y);
+            d2[2 * q + 1] = make_longlong2((long long)v.z, (long long)v.w);
+        }
+        done = quads * 4;
+    }
+    for (int64_t i = done + tid; i < keep; i += stride) {
+        idx[i] = (int64_t)src[i];
     }
 }
 
@@ -582,7 +601,8 @@ f32_argsort(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
         return e;
     }
     nan_bounds_kernel<<<1, 32, 0, st>>>((const uint32_t *)keys, n, ctr);
-    shifted_unmap_kernel<<<blocks_for(n), kThreads, 0, st>>>(p1, n, ctr, j.idx);
+    shifted_unmap_kernel<<<blocks_for((n + 3) / 4), kThreads, 0, st>>>(p1, n, ctr,
+                                                                       j.idx);
     const int nb = nan_blocks(n);
     const int64_t span = nan_span(n, nb);
     nan_count_kernel<<<nb, kNanThreads, 0, st>>>(x, n, span, ctr, cnt);

@@ -402,8 +402,9 @@ def test_argsort_long_row_float32_nan_ends(dev, n):
     """The float32 argsort's NaN bounds (CUB puts sign-bit NaNs first and the
     others last; each block is looked for at its end first): NaNs of one sign
     only, one NaN of each sign, NaNs at the first and last positions, all but one
-    NaN, uniform [0, 1) (the benchmark's data: no NaN), and NaNs beside -0.0/+0.0
-    and +-inf."""
+    NaN, 3, 4 and 8 leading (sign-bit) NaNs (the widening pass runs 4 at a time
+    when the leading count is a multiple of 4), uniform [0, 1) (the benchmark's
+    data: no NaN), and NaNs beside -0.0/+0.0 and +-inf."""
     rng = np.random.default_rng(n + 29)
     pos_nan = np.array([0x7FC00000, 0x7F800001, 0x7FFFFFFF], np.uint32).view(np.float32)
     neg_nan = np.array([0xFFC00000, 0xFF800001, 0xFFFFFFFF], np.uint32).view(np.float32)
@@ -423,6 +424,11 @@ def test_argsort_long_row_float32_nan_ends(dev, n):
     r = base.copy()
     r[n // 2], r[n // 5] = pos_nan[0], neg_nan[0]
     rows.append(r)
+    for lead in (3, 4, 8):  # the widening's 16-byte path needs a multiple of 4 of them
+        r = base.copy()
+        r[rng.choice(n, size=lead + 5, replace=False)] = np.concatenate(
+            [np.resize(neg_nan, lead), np.resize(pos_nan, 5)])
+        rows.append(r)
     r = np.where(rng.random(n) < 0.5, np.float32(-0.0), np.float32(0.0)).astype(np.float32)
     specials = np.array([0x7F800000, 0xFF800000, 0x7F800001, 0xFF800001, 0x7FFFFFFF,
                          0xFFFFFFFF], np.uint32).view(np.float32)
