@@ -31,9 +31,12 @@
  * others after +inf. So the positions are CUB's with the leading NaN block
  * skipped, then the positions of all NaNs in index order (NumPy's NaNs: last,
  * equal, stable): a one-thread binary search of the sorted keys finds both NaN
- * blocks, and an ordered compaction writes the NaN positions (three small
- * kernels that return at once when the row holds no NaN). 84 bytes a key where
- * the map path moved 92.
+ * blocks (one load at each end when there are none), and an ordered compaction
+ * writes the NaN positions (three small kernels that return at once when the
+ * row holds no NaN). 84 bytes a key where the map path moved 92: the iota
+ * (4), CUB's histogram read (4) and 4 passes of 16, the widening (12, 16-byte
+ * accesses). H200 profile of 2^26 keys before the 32-bit CUB count: 4 onesweep
+ * passes 2085 us, widening 226, histogram 108, iota 61, NaN bounds 17.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
