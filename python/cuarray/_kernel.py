@@ -461,37 +461,48 @@ def _call_signature(args, size, block_size):
 
 class _Plan:
     """What one ElementwiseKernel call did, to replay for a call with the same
-    signature: the outputs to allocate, each argument's conversion and the
-    fixed launch arguments (strides, count, shape)."""
+    signature: the outputs to allocate and the launch's argument list, with a
+    slot for each argument of the call (the strides, count and shape fixed)."""
 
-    __slots__ = ("ek", "shape", "dtypes", "steps", "launch")
+    __slots__ = ("ek", "shape", "dtypes", "alloc", "steps", "launch", "handle", "template",
+                 "slots", "ret")
 
-    def __init__(self, ek, shape, dtypes):
+    def __init__(self, ek, shape, dtypes, alloc):
         self.ek, self.shape, self.dtypes = ek, shape, dtypes
+        self.alloc = alloc  # the outputs this call allocated (missing or None)
         self.steps = []     # (param index, scalar converter or None, stride tail)
         self.launch = None  # (kernel, grid, block, trailing args); None: no elements
+        self.ret = 0 if ek.no_return else (1 if ek.nout == 1 and not ek.return_tuple else 2)
+
+    def seal(self):
+        """Lay the steps out as one argument list with a slot per call argument."""
+        if self.launch is None:
+            return
+        template, slots = [], []
+        for k, conv, tail in self.steps:
+            slots.append((len(template), k, conv))
+            template.append(None)
+            if conv is None:
+                template += tail
+        template += self.launch[3]
+        self.template, self.slots = template, tuple(slots)
+        self.handle = self.launch[0].kernel
 
     def run(self, args, stream):
         ek = self.ek
-        args = list(args) + [None] * (ek.nargs - len(args))
-        for k in range(ek.nin, ek.nargs):
-            if args[k] is None:
+        if self.alloc:
+            args = list(args) + [None] * (ek.nargs - len(args))
+            for k in self.alloc:
                 args[k] = _core.empty(self.shape, self.dtypes[k])
         if self.launch is not None:
-            kernel, grid, block, trailing = self.launch
-            kargs = []
-            for k, conv, tail in self.steps:
-                if conv is None:
-                    kargs.append(args[k])
-                    kargs += tail
-                else:
-                    kargs.append(conv(args[k]))
-            kernel(grid, block, tuple(kargs) + trailing, stream=stream)
-        if ek.no_return:
-            return None
-        if ek.nout == 1 and not ek.return_tuple:
+            kargs = self.template.copy()
+            for pos, k, conv in self.slots:
+                kargs[pos] = args[k] if conv is None else conv(args[k])
+            _, grid, block, _ = self.launch
+            _core._launch_kernel(self.handle, grid, block, tuple(kargs), 0, stream)
+        if self.ret == 1:
             return args[ek.nin]
-        return tuple(args[ek.nin:])
+        return None if self.ret == 0 else tuple(args[ek.nin:])
 
 
 class ElementwiseKernel:
@@ -603,6 +614,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         types = _bind_types(self.params, args)
         dtypes = [_param_dtype(p, types) for p in self.params]
         shape = self._shape(args, size)
+        alloc = tuple(k for k in range(self.nin, self.nargs) if args[k] is None)
         for k in range(self.nin, self.nargs):
             p = self.params[k]
             if args[k] is None:
@@ -617,9 +629,10 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         n = 1
         for s in shape:
             n *= s
-        plan = _Plan(self, shape, dtypes)
+        plan = _Plan(self, shape, dtypes, alloc)
         if n > 0:
             self._launch(args, dtypes, types, shape, n, block_size, stream, plan)
+        plan.seal()
         if len(self._plans) < _MAX_PLANS:
             self._plans[sig] = plan
         outs = args[self.nin:]
