@@ -45,20 +45,24 @@ CA_SORT_CUB_DECL(u32, uint32_t)
 CA_SORT_CUB_DECL(u64, uint64_t)
 CA_SORT_CUB_DECL(u128, ca_u128)
 
-/* One row of 32- or 64-bit integers (dtype: CA_INT32, CA_UINT32, CA_INT64,
- * CA_UINT64), ascending, values only: CUB reads in and writes out (distinct
- * buffers) itself, over key bits [0, end_bit) (CUB's key of a signed integer
- * is the value with its sign bit flipped, sort_keys.h's key), with its own
- * alternate buffer in temp: no map and unmap passes, no copy. With temp ==
- * NULL only *bytes is set; CA_KERR_UNSUPPORTED for other dtypes
- * (sort_cub_direct.cu). */
+/* One row of at most INT32_MAX 32- or 64-bit integers (dtype: CA_INT32,
+ * CA_UINT32, CA_INT64, CA_UINT64), ascending, values only: CUB reads in and
+ * writes out (distinct buffers) itself, over key bits [0, end_bit) (CUB's key
+ * of a signed integer is the value with its sign bit flipped, sort_keys.h's
+ * key), with its own alternate buffer in temp: no map and unmap passes, no
+ * copy. With temp == NULL only *bytes is set; CA_KERR_UNSUPPORTED for other
+ * dtypes or a longer row (sort_cub_direct.cu). */
 int ca_cub_direct_keys(int dtype, void *temp, size_t *bytes, const void *in, void *out,
                        int64_t n, int end_bit, cudaStream_t st);
 
 #ifdef CA_SORT_CUB_RADIX_IMPL
 #include <cub/device/device_radix_sort.cuh>
 
-/* One row: DeviceRadixSort over the significant bits only (bool: 1 pass). */
+/* One row: DeviceRadixSort over the significant bits only (bool: 1 pass).
+ * Pairs with 32-bit positions (a row of at most INT32_MAX keys) pass CUB a
+ * 32-bit count, so that its offsets are 32-bit too (on sm_90 that is CUB's
+ * 384 x 23 onesweep tile for 4-byte keys, not 384 x 17); keys alone may be
+ * longer (2^31 int8s) and keep a 64-bit count. */
 #define CA_SORT_CUB_RADIX(name, K)                                                     \
     int ca_cub_radix_##name(void *temp, size_t *bytes, K *k0, K *k1, void *v0,         \
                             void *v1, int vsize, int64_t n, int end_bit, int *sel,     \
@@ -71,9 +75,12 @@ int ca_cub_direct_keys(int dtype, void *temp, size_t *bytes, const void *in, voi
             sel[1] = 0;                                                                \
         }                                                                              \
         else if (vsize == 4) {                                                         \
+            if (n > (int64_t)INT32_MAX) {                                              \
+                return (int)cudaErrorInvalidValue;                                     \
+            }                                                                          \
             cub::DoubleBuffer<uint32_t> vals((uint32_t *)v0, (uint32_t *)v1);          \
-            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, n, 0,        \
-                                                end_bit, st);                          \
+            e = cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, vals, (uint32_t)n, \
+                                                0, end_bit, st);                       \
             sel[1] = vals.selector;                                                    \
         }                                                                              \
         else {                                                                         \

@@ -1,6 +1,12 @@
 /* sort_cub_direct.cu: ca_cub_direct_keys (sort_cub.cuh): ascending sorts of
  * one row of 32/64-bit integers straight from the input into the output, keys
- * only, by DeviceRadixSort's out-of-place form. */
+ * only, by DeviceRadixSort's out-of-place form. The row is at most INT32_MAX
+ * long (sort.cu's direct_ok), so CUB gets a 32-bit item count and runs with
+ * 32-bit offsets (its global digit offsets in shared memory and its histogram
+ * bins are half as wide; the onesweep tile of 8-byte keys is 384 x 30 either
+ * way). Out of place, CUB reads the input in its first pass and writes its own
+ * alternate buffer or the output, so that the last pass lands in the output
+ * for an odd or even pass count alike: no copy, the input untouched. */
 #include <cub/device/device_radix_sort.cuh>
 
 #include "kernels.h"
@@ -13,8 +19,8 @@ int
 direct(void *temp, size_t *bytes, const void *in, void *out, int64_t n, int end_bit,
        cudaStream_t st)
 {
-    return (int)cub::DeviceRadixSort::SortKeys(temp, *bytes, (const T *)in, (T *)out, n,
-                                               0, end_bit, st);
+    return (int)cub::DeviceRadixSort::SortKeys(temp, *bytes, (const T *)in, (T *)out,
+                                               (uint32_t)n, 0, end_bit, st);
 }
 
 } // namespace
@@ -23,6 +29,9 @@ int
 ca_cub_direct_keys(int dtype, void *temp, size_t *bytes, const void *in, void *out,
                    int64_t n, int end_bit, cudaStream_t st)
 {
+    if (n > (int64_t)INT32_MAX) {
+        return CA_KERR_UNSUPPORTED;
+    }
     switch (dtype) {
     case CA_INT32: return direct<int32_t>(temp, bytes, in, out, n, end_bit, st);
     case CA_UINT32: return direct<uint32_t>(temp, bytes, in, out, n, end_bit, st);

@@ -336,6 +336,111 @@ def test_unique_long_row_ranges(dev, dtype):
         same(ca.unique(to_dev(a, dev)), np.unique(a))
 
 
+# the direct integer sort with CUB's pass count set by the key bits (8-bit digits
+# on sm_90): 1, 2, 3, 5 and 8 passes, odd and even (CUB's out-of-place form puts
+# the last pass in the output either way); the sort of the full width is 4 or 8
+BIT_CASES = {np.int64: [8, 16, 20, 24, 40, 57, 63], np.uint64: [8, 17, 33, 62],
+             np.int32: [5, 8, 17, 24, 31], np.uint32: [8, 12, 25]}
+
+
+@pytest.mark.parametrize("dtype", list(BIT_CASES))
+@pytest.mark.parametrize("n", [2049, 70001, (1 << 20) + 3])
+def test_sort_direct_key_bits(dev, dtype, n):
+    """_sort_bits over the low `bits` key bits (CUB's key of a signed integer has
+    its sign bit flipped): non-negative values below 2^bits, negative ones in
+    [-2^bits, 0) (their keys agree above the low bits too), ties and both range
+    ends; the input is left as it was."""
+    rng = np.random.default_rng(n + 11 * np.dtype(dtype).itemsize)
+    signed = np.dtype(dtype).kind == "i"
+    for bits in BIT_CASES[dtype]:
+        top = 1 << bits
+        cases = [rng.integers(0, top, size=n, dtype=np.uint64),
+                 rng.integers(0, 3, size=n, dtype=np.uint64) * (top // 3)]
+        for c in cases:
+            c[:3] = [0, top - 1, top - 1]
+            a = c.astype(dtype)
+            x = to_dev(a, dev)
+            same(ca._core._sort_bits(x, bits, 0), np.sort(a))
+            same(x, a)
+        if signed:
+            neg = rng.integers(-top, 0, size=n, dtype=np.int64)
+            neg[:2] = [-top, -1]
+            a = neg.astype(dtype)
+            same(ca._core._sort_bits(to_dev(a, dev), bits, 0), np.sort(a))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32])
+@pytest.mark.parametrize("n", [2049, 70001, (1 << 20) + 3])
+def test_sort_long_row_integers_bit_patterns(dev, dtype, n):
+    """The full-width direct sort on keys that vary only in some bit positions
+    (high bits only, one high and one low bit, the benchmark's [0, 2^62) for
+    64-bit), all-equal keys (every one of them and the extremes), negative values
+    only, and rows made of the two extremes."""
+    rng = np.random.default_rng(n + 5 * np.dtype(dtype).itemsize)
+    info = np.iinfo(dtype)
+    w = np.dtype(dtype).itemsize * 8
+    u = np.uint64
+    hi = rng.integers(0, 4, size=n, dtype=u) << u(w - 3)  # bits w-3, w-2
+    top = rng.integers(0, 4, size=n, dtype=u) << u(w - 2)  # bits w-2, w-1 (sign)
+    mix = (rng.integers(0, 2, size=n, dtype=u) << u(w - 9)) | rng.integers(0, 2, n, dtype=u)
+    ends = np.array([info.min, info.max], dtype)
+    rows = [hi.astype(dtype), top.astype(dtype), (top | u(5)).astype(dtype),
+            mix.astype(dtype), np.full(n, 7, dtype), np.full(n, info.min, dtype),
+            np.full(n, info.max, dtype), ends[rng.integers(0, 2, n)]]
+    if w == 64:
+        rows.append(rng.integers(0, 2**62, size=n, dtype=np.int64).astype(dtype))
+    if info.min < 0:
+        rows.append(rng.integers(info.min, 0, size=n, dtype=dtype))
+    for a in rows:
+        x = to_dev(a, dev)
+        same(ca.sort(x), np.sort(a))
+        same(x, a)
+
+
+@pytest.mark.parametrize("n", [2049, 70001, (1 << 20) + 3])
+def test_argsort_long_row_float32_nan_ends(dev, n):
+    """The float32 argsort's NaN bounds (CUB puts sign-bit NaNs first and the
+    others last; each block is looked for at its end first): NaNs of one sign
+    only, one NaN of each sign, NaNs at the first and last positions, all but one
+    NaN, 3, 4 and 8 leading (sign-bit) NaNs (the widening pass runs 4 at a time
+    when the leading count is a multiple of 4), uniform [0, 1) (the benchmark's
+    data: no NaN), and NaNs beside -0.0/+0.0 and +-inf."""
+    rng = np.random.default_rng(n + 29)
+    pos_nan = np.array([0x7FC00000, 0x7F800001, 0x7FFFFFFF], np.uint32).view(np.float32)
+    neg_nan = np.array([0xFFC00000, 0xFF800001, 0xFFFFFFFF], np.uint32).view(np.float32)
+    base = (rng.integers(-20, 20, size=n) / 2.0).astype(np.float32)
+    rows = [rng.random(n, dtype=np.float32)]
+    for nans in (pos_nan, neg_nan):
+        r = base.copy()
+        pick = rng.random(n) < 0.05
+        r[pick] = rng.choice(nans, size=int(pick.sum()))
+        rows.append(r)
+        r = base.copy()
+        r[[0, n - 1]] = nans[:2]
+        rows.append(r)
+        r = rng.choice(nans, size=n)
+        r[n // 3] = -0.0
+        rows.append(r.astype(np.float32))
+    r = base.copy()
+    r[n // 2], r[n // 5] = pos_nan[0], neg_nan[0]
+    rows.append(r)
+    for lead in (3, 4, 8):  # the widening's 16-byte path needs a multiple of 4 of them
+        r = base.copy()
+        r[rng.choice(n, size=lead + 5, replace=False)] = np.concatenate(
+            [np.resize(neg_nan, lead), np.resize(pos_nan, 5)])
+        rows.append(r)
+    r = np.where(rng.random(n) < 0.5, np.float32(-0.0), np.float32(0.0)).astype(np.float32)
+    specials = np.array([0x7F800000, 0xFF800000, 0x7F800001, 0xFF800001, 0x7FFFFFFF,
+                         0xFFFFFFFF], np.uint32).view(np.float32)
+    r[rng.choice(n, size=6, replace=False)] = specials
+    rows.append(r)
+    for a in rows:
+        x = to_dev(a, dev)
+        want = np.argsort(a, kind="stable")
+        same(ca.argsort(x, kind="stable"), want)
+        same(ca.argsort(x), np.argsort(a) if numpy_path(dev) else want)
+
+
 def test_sort_0d_and_noncontiguous(dev):
     a = np.array(3.5)
     x = to_dev(a, dev)
