@@ -103,7 +103,8 @@ def _minmax_big(fn, dtype):
 
 
 def _strided(fn, dtype, step):
-    """a[::step].max() / argmax() of N_BIG elements of dtype (the run: N_BIG / step)."""
+    """a[::step].max() / argmax() / sum() of N_BIG elements of dtype (the run: N_BIG /
+    step)."""
     def setup(mod):
         _gpu_only(mod)
         rng = np.random.default_rng(4)
@@ -202,7 +203,9 @@ CASES = [
            f"(GB/s of the run's bytes)", _all(_strided(fn, dt, k)), mode="gpu", unit="GB/s",
            work=(N_BIG // k) * np.dtype(dt).itemsize, group="reduction")
       for fn, dt, k in [("max", np.float32, 2), ("argmax", np.int16, 3),
-                        ("max", np.float64, 8), ("min", np.int32, 5)]],
+                        ("max", np.float64, 8), ("min", np.int32, 5),
+                        ("argmax", np.float32, 32), ("sum", np.float32, 2),
+                        ("sum", np.float64, 4), ("sum", np.int64, 3)]],
     *[Case(f"max(axis=0) of {SIDE}x{SIDE // 4} {np.dtype(dt).name} (GB/s read)",
            _all(_max_axis0(dt)), mode="gpu", unit="GB/s",
            work=SIDE * (SIDE // 4) * np.dtype(dt).itemsize, group="reduction")

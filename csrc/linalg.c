@@ -703,9 +703,31 @@ load_numpy_funcs(void)
 }
 
 
+/* Whether np.dot's C routine (PyArray_MatrixProduct2) makes the very BLAS call
+ * np.matmul would for C = A @ B: 2-D C-contiguous operands of a BLAS dtype,
+ * every dim > 1 (no vector forms), no shared data (matmul and dot each have
+ * their own A @ A.T case), sizes BLAS takes. It skips the ufunc's dispatch
+ * (about 0.4 us a call). */
+static int
+dot_is_matmul(const CaArray *A, const CaArray *B, const CaArray *C)
+{
+    const int t = A->dtype;
+    if (CA_NDIM(A) != 2 || CA_NDIM(B) != 2 || CA_NDIM(C) != 2 || B->dtype != t ||
+        C->dtype != t ||
+        !(t == CA_FLOAT32 || t == CA_FLOAT64 || t == CA_COMPLEX64 ||
+          t == CA_COMPLEX128) ||
+        !(A->flags & B->flags & C->flags & CA_C_CONTIGUOUS) || A->data == B->data) {
+        return 0;
+    }
+    const Py_ssize_t m = CA_SHAPE(A)[0], k = CA_SHAPE(A)[1], n = CA_SHAPE(B)[1];
+    return m > 1 && k > 1 && n > 1 && m < CA_INT_MAX && k < CA_INT_MAX &&
+           n < CA_INT_MAX;
+}
+
 /* C = np.matmul(A, B) on the cpu device, written into C (whose shape the
  * caller has made NumPy's result shape): out passed positionally, as a ufunc
- * takes it, through vectorcall (no argument tuple or keyword dict). */
+ * takes it, through vectorcall (no argument tuple or keyword dict); np.dot's
+ * routine where it makes the same BLAS call (dot_is_matmul). */
 static int
 numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
 {
@@ -719,7 +741,12 @@ numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
         (v[2] = ca_cpu_numpy_view(C)) == NULL) {
         goto error;
     }
-    r = PyObject_Vectorcall(np_matmul, v, 3, NULL);
+    if (dot_is_matmul(A, B, C)) {
+        r = PyArray_MatrixProduct2(v[0], v[1], (PyArrayObject *)v[2]);
+    }
+    else {
+        r = PyObject_Vectorcall(np_matmul, v, 3, NULL);
+    }
     rc = r == NULL ? -1 : 0;
 error:
     Py_XDECREF(v[0]);

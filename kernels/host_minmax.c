@@ -367,9 +367,10 @@ CA_MMS_FFN(ca_hr_mms_fmin_float64, ca_hr_mm_fmin_float64, double, 0)
  * for nrows rows of nb contiguous elements, rs bytes apart (the max / min of
  * outputs adjacent in memory: a column reduction). A NaN element enters and a
  * NaN accumulator stays (v != v picks v; nothing beats a NaN a), so NaN
- * propagates as in max / min. Integer rows meet four at a time before the
- * accumulator (fewer accumulator loads and stores; the float form's NaN test
- * keeps gcc from vectorising that shape). */
+ * propagates as in max / min. Rows meet four at a time before the accumulator
+ * (fewer accumulator loads and stores); the float form compares the four without
+ * NaN tests and then makes their result NaN when one of them is (one mask test
+ * for the four: a NaN test in every compare keeps gcc from vectorising it). */
 #define CA_MM_CSEL(a, v, GT, ISF)                                                      \
     (((GT ? (v) > (a) : (v) < (a)) || (ISF && (v) != (v))) ? (v) : (a))
 #define CA_MM_COL(fname, T, GT, ISF)                                                   \
@@ -378,6 +379,20 @@ CA_MMS_FFN(ca_hr_mms_fmin_float64, ca_hr_mm_fmin_float64, double, 0)
     {                                                                                  \
         const int64_t es = (int64_t)sizeof(T);                                         \
         int64_t i = 0;                                                                 \
+        for (; ISF && i + 4 <= nrows; i += 4) { /* floats: four rows, one NaN test */  \
+            const char *q = p + i * rs;                                                \
+            for (int64_t j = 0; j < nb; j++) {                                         \
+                T v0, v1, v2, v3;                                                      \
+                memcpy(&v0, q + j * es, sizeof v0);                                    \
+                memcpy(&v1, q + rs + j * es, sizeof v1);                               \
+                memcpy(&v2, q + 2 * rs + j * es, sizeof v2);                           \
+                memcpy(&v3, q + 3 * rs + j * es, sizeof v3);                           \
+                const T t01 = CA_MMS_BEST(v0, v1, GT), t23 = CA_MMS_BEST(v2, v3, GT);  \
+                const int ok = ((v0 == v0) & (v1 == v1)) & ((v2 == v2) & (v3 == v3));  \
+                const T t = ok ? CA_MMS_BEST(t01, t23, GT) : (T)NAN;                   \
+                acc[j] = CA_MM_CSEL(acc[j], t, GT, ISF);                               \
+            }                                                                          \
+        }                                                                              \
         for (; !ISF && i + 4 <= nrows; i += 4) { /* integers: four rows at a time */   \
             const char *q = p + i * rs;                                                \
             for (int64_t j = 0; j < nb; j++) {                                         \
@@ -416,3 +431,36 @@ CA_MM_COLS(int64, int64_t, 0)
 CA_MM_COLS(uint64, uint64_t, 0)
 CA_MM_COLS(float32, float, 1)
 CA_MM_COLS(float64, double, 1)
+
+/* The position of the first element == v of a contiguous run of n elements that
+ * holds one: groups of 256 bytes are tested whole (a loop gcc vectorises) up to
+ * the group that holds it. */
+#define CA_MM_FIND(name, T)                                                            \
+    CA_MM_CLONES int64_t ca_hr_find_##name(const T *x, int64_t n, T v)                 \
+    {                                                                                  \
+        enum { W = CA_MM_STEP / sizeof(T) };                                           \
+        int64_t j = 0;                                                                 \
+        for (; j + W <= n; j += W) {                                                   \
+            int hit = 0;                                                               \
+            for (int l = 0; l < W; l++) {                                              \
+                hit |= x[j + l] == v;                                                  \
+            }                                                                          \
+            if (hit) {                                                                 \
+                break;                                                                 \
+            }                                                                          \
+        }                                                                              \
+        for (; j < n && x[j] != v; j++) {                                              \
+        }                                                                              \
+        return j;                                                                      \
+    }
+
+CA_MM_FIND(int8, int8_t)
+CA_MM_FIND(uint8, uint8_t)
+CA_MM_FIND(int16, int16_t)
+CA_MM_FIND(uint16, uint16_t)
+CA_MM_FIND(int32, int32_t)
+CA_MM_FIND(uint32, uint32_t)
+CA_MM_FIND(int64, int64_t)
+CA_MM_FIND(uint64, uint64_t)
+CA_MM_FIND(float32, float)
+CA_MM_FIND(float64, double)

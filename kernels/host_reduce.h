@@ -102,18 +102,23 @@ ca_hr_min_float32(float a, float v)
 
 /* The lane loops of max, min, argmax, argmin (and float fmax, fmin) over a
  * contiguous run of n >= 1 elements (kernels/host_minmax.c: 256 bytes of lanes,
- * built for x86-64-v4 (AVX-512), AVX2 and the baseline, picked at load time). The max /
- * min forms set *nan when the run holds a NaN (the caller then walks it
- * exactly); the fmax / fmin forms skip NaNs and set *nonum for an all-NaN run.
- * Floats and arg reductions go in blocks of CA_HR_MM_BLOCK bytes: a block with
- * a NaN is walked exactly, an arg block that holds a new best is searched for
- * its first position (in L1). The mms forms take a strided run (s bytes apart,
- * any sign): a run whose elements are at most 16 bytes apart reads its whole span
- * through the lanes, others take eight scalar accumulators. The column forms (mmcol)
- * fold rows of nb contiguous elements into a row of accumulators of the input
- * type (NaN propagating), CA_HR_COLBUF columns at a time. */
-#define CA_HR_MM_BLOCK 16384
-#define CA_HR_COLBUF   8192
+ * built for x86-64-v4 (AVX-512), AVX2 and the baseline, picked at load time).
+ * The max / min forms set *nan when the run holds a NaN (the caller then walks
+ * it exactly); the fmax / fmin forms skip NaNs and set *nonum for an all-NaN
+ * run. Floats and arg reductions go in blocks of CA_HR_MM_BLOCK bytes: a block
+ * with a NaN is walked exactly, an arg block that holds a new best is searched
+ * for its first position (in L1, by ca_hr_find when contiguous); an arg run of
+ * elements more than 64 bytes apart goes in blocks of CA_HR_MM_GATHER elements,
+ * each gathered into a buffer first, so that both passes over it are contiguous
+ * loops. The mms forms take a strided run (s bytes apart, any sign): a run
+ * whose elements are at most 16 bytes apart reads its whole span through the
+ * lanes, others take eight scalar accumulators. The column forms (mmcol) fold
+ * rows of nb contiguous elements into a row of accumulators of the input type
+ * (NaN propagating), CA_HR_COLBUF columns at a time. ca_hr_find: the position
+ * of the first element == v of a contiguous run that holds one. */
+#define CA_HR_MM_BLOCK  16384
+#define CA_HR_MM_GATHER 4096
+#define CA_HR_COLBUF    8192
 #define CA_HR_MM_DECL(name, T)                                                         \
     T ca_hr_mm_max_##name(const T *x, int64_t n, int *nan);                            \
     T ca_hr_mm_min_##name(const T *x, int64_t n, int *nan);                            \
@@ -122,7 +127,8 @@ ca_hr_min_float32(float a, float v)
     void ca_hr_mmcol_max_##name(T *acc, const char *p, int64_t nb, int64_t nrows,      \
                                 int64_t rs);                                           \
     void ca_hr_mmcol_min_##name(T *acc, const char *p, int64_t nb, int64_t nrows,      \
-                                int64_t rs);
+                                int64_t rs);                                           \
+    int64_t ca_hr_find_##name(const T *x, int64_t n, T v);
 CA_HR_MM_DECL(int8, int8_t)
 CA_HR_MM_DECL(uint8, uint8_t)
 CA_HR_MM_DECL(int16, int16_t)
@@ -152,8 +158,20 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
 /* ---- pairwise sums of a strided run ------------------------------------------------ */
 /* Float sums are pairwise along each run, as NumPy's, so their error grows with
  * log n: blocks of up to CA_PW_BLOCK elements summed in eight lanes, the blocks
- * combined pairwise. MAP(q, c) is the mapped element at q. */
+ * combined pairwise. MAP(q, c) is the mapped element at q. The leaf has copies
+ * for elements 1, 2 and 4 items apart (a[::2], a[::4]): with the stride a
+ * constant gcc vectorises it (loads of whole vectors and shuffles); each lane's
+ * sum is the same in every copy, so the result does not depend on which ran. */
 #define CA_PW_BLOCK 128
+/* The pairwise sums are built for x86-64-v4 (AVX-512), AVX2 and the baseline
+ * (target_clones, picked at load time, as host_minmax.c's lane loops): the same
+ * lanes in each, so the same result. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&                \
+    !defined(CA_NO_TARGET_CLONES)
+#define CA_HR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define CA_HR_CLONES
+#endif
 
 #define CA_HR_PAIRWISE_REAL(fname, MAP, ES)                                            \
     static inline __attribute__((always_inline)) double fname##_leaf(                  \
@@ -183,10 +201,16 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
         }                                                                              \
         return res;                                                                    \
     }                                                                                  \
-    static double fname(const char *p, int64_t n, int64_t s, const ca_hctx *c)         \
+    CA_HR_CLONES static double fname(const char *p, int64_t n, int64_t s,              \
+                                     const ca_hctx *c)                                 \
     {                                                                                  \
-        if (n <= CA_PW_BLOCK) {                                                        \
-            return s == (ES) ? fname##_leaf(p, n, (ES), c) : fname##_leaf(p, n, s, c); \
+        if (n <= CA_PW_BLOCK) { /* constant strides: gcc vectorises the leaf */        \
+            switch (s / (ES) * (s % (ES) == 0)) {                                      \
+            case 1: return fname##_leaf(p, n, (ES), c);                                \
+            case 2: return fname##_leaf(p, n, 2 * (ES), c);                            \
+            case 4: return fname##_leaf(p, n, 4 * (ES), c);                            \
+            default: return fname##_leaf(p, n, s, c);                                  \
+            }                                                                          \
         }                                                                              \
         int64_t h = n / 2;                                                             \
         h -= h % 8;                                                                    \

@@ -492,6 +492,31 @@ def host_run_plain(k, i, t, acc, conv, ic, at, m):
     return out
 
 
+def int_sum(k, acc):
+    """Integer sums (wrapping adds: exact in any order)."""
+    return k.combine == "add" and acc in ("int64", "uint64") and k.map != "index"
+
+
+def host_run_isum(k, i, t, acc, conv, ic, at, m):
+    """An integer sum of a strided run in four accumulators: four independent add
+    chains instead of one (the adds wrap, so the order does not matter)."""
+    s = sfx(acc)
+    x = f"*(const {ic} *)(q + {{}} * s)"
+    out = [f"static {at}\nhl4_{t}({at} acc, const char *p, int64_t n, int64_t s, int64_t r0,"
+           f"\n{' ' * (len(t) + 5)}const ca_hctx *c)\n{{",
+           f"    {at} a1 = ca_red_{k.identity}_{s}(), a2 = a1, a3 = a1;",
+           "    int64_t i = 0;",
+           "    for (; i + 4 <= n; i += 4) {",
+           "        const char *q = p + i * s;"]
+    for r, a in enumerate(("acc", "a1", "a2", "a3")):
+        out.append(f"        {a} = ca_red_add_{s}({a}, {map_expr(k, i, conv, x.format(r), '0', m)});")
+    out += ["    }",
+            f"    acc = ca_red_add_{s}(ca_red_add_{s}(acc, a1), ca_red_add_{s}(a2, a3));",
+            f"    return hl_{t}(acc, p + i * s, n - i, s, r0, c);",
+            "}"]
+    return out
+
+
 LANE_OPS = ("max", "min", "argmax", "argmin", "fmax", "fmin")
 LANE_TYPES = "?bBhHiIlLfd"
 
@@ -544,17 +569,39 @@ def host_run_lanes(k, i, t, acc, conv, ic):
     # blocks of CA_HR_MM_BLOCK bytes of memory (at least 512 elements when strided):
     # an arg block with a new best is searched again, in cache
     out += [f"    const int64_t as = s < 0 ? -s : s, es = (int64_t)sizeof({ic});",
-            "    const int64_t B0 = CA_HR_MM_BLOCK / (as > es ? as : es);",
-            "    const int64_t B = as == es || B0 >= 512 ? B0 : 512;",
-            "    for (int64_t i = 0; i < n; i += B) {"]
+            "    const int64_t B0 = CA_HR_MM_BLOCK / (as > es ? as : es);"]
+    if isarg:
+        # elements more than 64 bytes apart (each a cache line of its own): blocks of
+        # CA_HR_MM_GATHER elements are gathered into g_ first (a simple loop that
+        # prefetches ahead), so the value pass and the search of a block with a new
+        # best are contiguous loops
+        out += [f"    {ic} g_[CA_HR_MM_GATHER];",
+                "    const int gather = as > 64;",
+                "    const int64_t B = gather ? CA_HR_MM_GATHER : as == es || B0 >= 512 ? B0 : 512;"]
+    else:
+        out.append("    const int64_t B = as == es || B0 >= 512 ? B0 : 512;")
+    out += ["    for (int64_t i = 0; i < n; i += B) {"]
     if done != "0":
         out += [f"        if ({done}) {{",
                 "            return acc; /* a NaN: nothing later changes it */",
                 "        }"]
     out += ["        const int64_t nb = n - i < B ? n - i : B;",
-            "        int bad;",
-            f"        const {ic} bx = ({ic}){fn}(p + i * s, nb, s, &bad);",
-            f"        const {CTYPE[vt]} b = {cast}(bx);"]
+            "        int bad;"]
+    if isarg:
+        out += ["        const char *q = p + i * s;",
+                "        int64_t qs = s;",
+                "        if (gather) {",
+                "            for (int64_t j = 0; j < nb; j++) {",
+                "                __builtin_prefetch(q + (j + 16) * s);",
+                "                memcpy(&g_[j], q + j * s, sizeof *g_);",
+                "            }",
+                "            q = (const char *)g_;",
+                "            qs = es;",
+                "        }",
+                f"        const {ic} bx = ({ic}){fn}(q, nb, qs, &bad);"]
+    else:
+        out.append(f"        const {ic} bx = ({ic}){fn}(p + i * s, nb, s, &bad);")
+    out.append(f"        const {CTYPE[vt]} b = {cast}(bx);")
     if i in "fd":
         out += ["        if (bad) { /* a NaN: the exact loop */",
                 f"            acc = hl_{t}(acc, p + i * s, nb, s, r0 + i, c);",
@@ -564,9 +611,10 @@ def host_run_lanes(k, i, t, acc, conv, ic):
         out.append("        (void)bad;")
     if isarg:
         out += [f"        if (acc.i < 0 || {beats}) {{",
-                "            int64_t j = 0;",
+                f"            int64_t j = qs == es ? {fn.replace('_mms_max_', '_find_').replace('_mms_min_', '_find_')}"
+                f"((const {ic} *)(const void *)q, nb, bx) : 0;",
                 f"            for ({ic} v;; j++) {{",
-                "                memcpy(&v, p + (i + j) * s, sizeof v);",
+                "                memcpy(&v, q + j * qs, sizeof v);",
                 "                if (v == bx) {",
                 "                    break;",
                 "                }",
@@ -708,20 +756,34 @@ def host_triple(k, i, o):
                  and not (k.map == "index" and i == "?"))
         if lanes:
             out += host_run_lanes(k, i, t, acc, conv, ic)
+        isum = int_sum(k, acc)
+        if isum:
+            out += host_run_isum(k, i, t, acc, conv, ic, at, m)
         body = [f"    if (s == {es}) {{"]
         if lanes:
             body.append(f"        a->{acc} = hb_{t}(a->{acc}, p, n, {es}, r0, c);")
         else:
             body.append(f"        a->{acc} = hl_{t}(a->{acc}, p, n, {es}, r0, c);")
         body += ["    }"]
+        if isum:
+            # a[::2] .. a[::4]: the stride a constant, gcc vectorises the loop; other
+            # strides: four add chains
+            for kk in (2, 3, 4):
+                body += [f"    else if (s == {kk} * {es}) {{",
+                         f"        a->{acc} = hl_{t}(a->{acc}, p, n, {kk} * {es}, r0, c);",
+                         "    }"]
+            body += ["    else {",
+                     f"        a->{acc} = hl4_{t}(a->{acc}, p, n, s, r0, c);",
+                     "    }"]
         if lanes:
             # short strided runs (a few elements per output) stay on the plain loop
             body += ["    else if (n >= 32) {",
                      f"        a->{acc} = hb_{t}(a->{acc}, p, n, s, r0, c);",
                      "    }"]
-        body += ["    else {",
-                 f"        a->{acc} = hl_{t}(a->{acc}, p, n, s, r0, c);",
-                 "    }"]
+        if not isum:
+            body += ["    else {",
+                     f"        a->{acc} = hl_{t}(a->{acc}, p, n, s, r0, c);",
+                     "    }"]
     out.append(f"static void\nhr_{t}(ca_hacc *a, const char *p, int64_t n, int64_t s, "
                f"int64_t r0,\n{' ' * (len(t) + 4)}const ca_hctx *c)\n{{")
     out += body
