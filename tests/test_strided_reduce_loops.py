@@ -2,8 +2,8 @@
 and the four-row float column max against NumPy (issue 15; cpu8's host loops).
 
 - Sums of a[::k]: the pairwise float leaf has copies for elements 1, 2 and 4 items apart
-  (gcc vectorises them) and the strided copy; integer sums of other strides run in four
-  add chains. The value must be NumPy's for integers (wrapping included) and the float64
+  (gcc vectorises them) and the strided copy; integer sums of other strides under 64
+  bytes run in four add chains, wider ones in one. The value must be NumPy's for integers (wrapping included) and the float64
   reference's for floats; on the cpu device a strided float sum is bit-identical to the
   sum of its contiguous copy (every copy of the leaf keeps the same lanes) and to itself
   with one host thread or two.

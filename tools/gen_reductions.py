@@ -767,13 +767,17 @@ def host_triple(k, i, o):
         body += ["    }"]
         if isum:
             # a[::2] .. a[::4]: the stride a constant, gcc vectorises the loop; other
-            # strides: four add chains
+            # strides under 64 bytes: four add chains (elements a cache line or more
+            # apart keep the one chain: four were slower there, memory-bound)
             for kk in (2, 3, 4):
                 body += [f"    else if (s == {kk} * {es}) {{",
                          f"        a->{acc} = hl_{t}(a->{acc}, p, n, {kk} * {es}, r0, c);",
                          "    }"]
-            body += ["    else {",
+            body += ["    else if (s > -64 && s < 64) {",
                      f"        a->{acc} = hl4_{t}(a->{acc}, p, n, s, r0, c);",
+                     "    }",
+                     "    else {",
+                     f"        a->{acc} = hl_{t}(a->{acc}, p, n, s, r0, c);",
                      "    }"]
         if lanes:
             # short strided runs (a few elements per output) stay on the plain loop
