@@ -130,6 +130,13 @@ ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t
 }
 
 int
+ca_run_random_u01_words(int device, void *buf, int64_t n, int dtype, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, n, ca_random_u01_words(device, buf, n, dtype, stream),
+                    "ca_random_u01_words(device, buf, n, dtype, stream)");
+}
+
+int
 ca_run_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,
                        uint64_t offset, uint64_t low, uint64_t range_m1,
                        ca_stream_t stream)
@@ -251,6 +258,26 @@ ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
                      stream);
     }
     return ca_launch_status(st, "ca_sort");
+}
+
+/* random permutations (perm helper): ca_perm_sort's two phases */
+int
+ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n, int shift,
+                 int64_t *perm, int32_t *flag, void *temp, size_t *temp_bytes,
+                 ca_stream_t stream)
+{
+    int st;
+    ca_launch_flush();
+    if (temp != NULL && nogil(device, n)) {
+        Py_BEGIN_ALLOW_THREADS
+            st = ca_perm_sort(device, k, w, n, shift, perm, flag, temp, temp_bytes,
+                              stream);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        st = ca_perm_sort(device, k, w, n, shift, perm, flag, temp, temp_bytes, stream);
+    }
+    return ca_launch_status(st, "ca_perm_sort");
 }
 
 int

@@ -76,6 +76,9 @@ int ca_run_random_integers(int device, void *out, int64_t n, int itemsize,
 int ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype,
                        uint64_t seed, uint64_t offset, const ca_rd_params *prm,
                        const uint32_t *words, ca_stream_t stream);
+/* Another generator's words in buf rewritten in place as uniforms in [0, 1). */
+int ca_run_random_u01_words(int device, void *buf, int64_t n, int dtype,
+                            ca_stream_t stream);
 /* ---- cuRAND (launch_rand.c): generators of raw words ---- */
 typedef struct ca_curand_gen ca_curand_gen;
 /* wide: 64-bit words; quasi: a quasi-random kind. -1 with ValueError for an
@@ -132,6 +135,10 @@ int ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsiz
 int ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n,
                 void *out, int64_t *idx, int flags, void *temp, size_t *temp_bytes,
                 ca_stream_t stream);
+/* random permutations (ca_perm_sort; the cpu device's big calls release the GIL) */
+int ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n,
+                     int shift, int64_t *perm, int32_t *flag, void *temp,
+                     size_t *temp_bytes, ca_stream_t stream);
 int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
                         const int64_t *sorter, const void *v, int64_t nv, int right,
                         int64_t *out, ca_stream_t stream);

@@ -179,16 +179,14 @@ side_stream(int device, ca_stream_t stream, ca_stream_t *side)
     return 0;
 }
 
-/* buf[0:n]'s words become n uniforms in place (each Philox-sized block of 4
- * words is read by the thread that then writes that block's samples over it). */
+/* buf[0:n]'s words become n uniforms in place (each block of 4 words is read by
+ * the thread that then writes that block's samples over it): the numbers of
+ * CA_RD_UNIFORM's transform, by a kernel that leaves room on the SMs for the
+ * next chunk's cuRAND kernel (kernels.h: ca_random_u01_words). */
 static int
 words_to_u01(int device, void *buf, int64_t n, int dtype, ca_stream_t stream)
 {
-    ca_rd_params prm;
-    memset(&prm, 0, sizeof prm);
-    prm.v[1] = 1.0; /* 0 + 1 * U */
-    return ca_run_random_dist(device, CA_RD_UNIFORM, buf, n, dtype, 0, 0, &prm,
-                              (const uint32_t *)buf, stream);
+    return ca_run_random_u01_words(device, buf, n, dtype, stream);
 }
 
 int

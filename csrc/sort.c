@@ -944,6 +944,82 @@ py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return t;
 }
 
+/* One uint32 vector of _perm_sort: 1-D, C-contiguous, n long, on `device`. */
+static int
+perm_operand(CaArray *a, const char *name, Py_ssize_t n, int device)
+{
+    if (a->dtype != CA_UINT32 || CA_NDIM(a) != 1 || !(a->flags & CA_C_CONTIGUOUS) ||
+        (n >= 0 && a->size != n) || a->device != device) {
+        PyErr_Format(PyExc_ValueError,
+                     "_perm_sort: %s must be a 1-D C-contiguous uint32 array of the "
+                     "keys' size and device",
+                     name);
+        return -1;
+    }
+    return 0;
+}
+
+/* _perm_sort(k, w, shift) -> (perm, tied): ca_perm_sort (kernels.h) of the keys k
+ * and slot words w (uint32, n in [2, 2**31 - 1]; neither is modified): perm
+ * (int64) and tied, a 0-d int32 array on their device, nonzero when perm is not
+ * valid and the caller must take the generic path (cuarray.random). */
+static PyObject *
+py_perm_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    CaArray *k, *w, *perm = NULL, *flag = NULL;
+    CaMemory *tmp = NULL;
+    (void)m;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_perm_sort(k, w, shift)");
+        return NULL;
+    }
+    if ((k = ca_require_array("_perm_sort", args[0])) == NULL ||
+        (w = ca_require_array("_perm_sort", args[1])) == NULL) {
+        return NULL;
+    }
+    long shift = PyLong_AsLong(args[2]);
+    if (shift == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    const int dev = k->device;
+    const Py_ssize_t n = k->size;
+    if (perm_operand(k, "k", -1, dev) < 0 || perm_operand(w, "w", n, dev) < 0) {
+        return NULL;
+    }
+    if (n < 2 || n > INT32_MAX || shift < 0 || shift > 24) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_perm_sort: 2 <= size <= 2**31 - 1 and 0 <= shift <= 24");
+        return NULL;
+    }
+    if (ca_use_device(dev) < 0) {
+        return NULL;
+    }
+    const ca_memkind kind = ca_gather_result_kind(k);
+    ca_stream_t st = ca_current_stream(dev);
+    size_t bytes = 0;
+    if ((perm = ca_array_empty(CA_INT64, 1, &n, 0, dev, kind)) == NULL ||
+        (flag = ca_array_empty(CA_INT32, 0, NULL, 0, dev, kind)) == NULL ||
+        ca_run_perm_sort(dev, NULL, NULL, n, (int)shift, NULL, NULL, NULL, &bytes, st) <
+            0 ||
+        (tmp = ca_memory_alloc(dev, ca_index_scratch_kind(dev), bytes, st)) == NULL ||
+        ca_run_perm_sort(dev, (const uint32_t *)k->data, (const uint32_t *)w->data, n,
+                         (int)shift, (int64_t *)perm->data, (int32_t *)flag->data,
+                         tmp->ptr, &bytes, st) < 0) {
+        goto error;
+    }
+    /* The pool reuses the block on this stream only after the sort (stream order). */
+    Py_DECREF(tmp);
+    PyObject *t = PyTuple_Pack(2, (PyObject *)perm, (PyObject *)flag);
+    Py_DECREF(perm);
+    Py_DECREF(flag);
+    return t;
+error:
+    Py_XDECREF(tmp);
+    Py_XDECREF(perm);
+    Py_XDECREF(flag);
+    return NULL;
+}
+
 static PyObject *
 py_sort_host_kernels(PyObject *m, PyObject *arg)
 {
@@ -1066,6 +1142,11 @@ static PyMethodDef sort_functions[] = {
       "_sort_bits(a, bits, positions)\n--\n\nsort (positions 0), argsort (1) or both "
       "as (values,\npositions) from one sort (2) of a.ravel(), whose keys agree above "
       "their\nlow `bits` bits (fewer radix passes on a GPU)." },
+    { "_perm_sort", CA_FC py_perm_sort, METH_FASTCALL,
+      "_perm_sort(k, w, shift)\n--\n\n(perm, tied): a random permutation from the "
+      "uint32 keys k and\nslot words w (one radix sort over key bits [shift, 32) and "
+      "a placement\npass, kernels/perm_impl.h); tied (0-d int32) nonzero: perm is "
+      "not\nvalid, take the generic path." },
     { "_select", CA_FC py_select, METH_FASTCALL,
       "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "
       "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "

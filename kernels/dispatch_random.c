@@ -138,3 +138,51 @@ ca_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t see
     return CA_KERR_NO_CUDA;
 #endif
 }
+
+/* ---- another generator's words as uniforms, in place ------------------------ */
+#if CA_HAVE_CUDA
+int ca_random_u01_words_cuda(void *buf, int64_t n, int dtype, ca_stream_t stream);
+#endif
+
+/* The host loop: each 4-word block read whole before its samples overwrite it. */
+static void
+u01_words_host(void *buf, int64_t n, int dtype)
+{
+    uint32_t *w = (uint32_t *)buf;
+    const int64_t nblk = dtype == CA_FLOAT64 ? n / 2 : n / 4;
+    for (int64_t j = 0; j < nblk; j++) {
+        uint32_t r[4];
+        memcpy(r, w + 4 * j, sizeof r);
+        if (dtype == CA_FLOAT64) {
+            const double v[2] = { ca_u01_f64(r[0], r[1]), ca_u01_f64(r[2], r[3]) };
+            memcpy(w + 4 * j, v, sizeof v);
+        }
+        else {
+            const float v[4] = { ca_u01_f32(r[0]), ca_u01_f32(r[1]), ca_u01_f32(r[2]),
+                                 ca_u01_f32(r[3]) };
+            memcpy(w + 4 * j, v, sizeof v);
+        }
+    }
+}
+
+int
+ca_random_u01_words(int device, void *buf, int64_t n, int dtype, ca_stream_t stream)
+{
+    int err = check_float(buf, n, dtype);
+    if (err || n % (dtype == CA_FLOAT64 ? 2 : 4) != 0) {
+        return err ? err : CA_KERR_UNSUPPORTED;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    if (device == CA_CPU) {
+        u01_words_host(buf, n, dtype);
+        return 0;
+    }
+#if CA_HAVE_CUDA
+    return ca_random_u01_words_cuda(buf, n, dtype, stream);
+#else
+    (void)stream;
+    return CA_KERR_NO_CUDA;
+#endif
+}

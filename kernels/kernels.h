@@ -243,6 +243,30 @@ int ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t 
                        uint64_t offset, uint64_t low, uint64_t range_m1,
                        ca_stream_t stream);
 
+/* buf[0:n] (contiguous) holds another bit generator's 32-bit words, one per
+ * float32 sample or two per float64 sample (n % 4 == 0, resp. n % 2 == 0);
+ * rewrite them in place as uniforms in [0, 1), the same numbers as
+ * CA_RD_UNIFORM's transform of those words (random_impl.h's ca_u01_f32 /
+ * ca_u01_f64). On a GPU it takes at most half of each SM's threads, so that a
+ * generator kernel on another stream keeps room beside it (csrc/launch_rand.c
+ * overlaps the two). (kernels/random_words.cu, dispatch_random.c) */
+int ca_random_u01_words(int device, void *buf, int64_t n, int dtype,
+                        ca_stream_t stream);
+
+/* ---- random permutations (kernels/perm.cu, host_perm.c, perm_impl.h) ----------
+ * perm[0:n] (int64): the positions 0..n-1 of the uint32 keys k[0:n] in the order
+ * of a stable sort, every run of equal keys then reordered by the uint32 words
+ * w[slot] (w indexed by the slot in that sorted order; n words): one radix sort of
+ * (key, position) over key bits [shift, 32) (0 <= shift <= 24: fewer passes) and
+ * a placement pass that orders each segment of equal high bits by the full key.
+ * *flag (int32; device memory on a GPU) = 0, or 1 when a segment is longer than
+ * CA_PERM_SEG_MAX or two equal keys have equal w: perm is then not valid and the
+ * caller computes the same definition another way. k and w are not modified;
+ * 2 <= n <= INT32_MAX. Two phases as ca_sort (temp == NULL: only *temp_bytes). */
+int ca_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n, int shift,
+                 int64_t *perm, int32_t *flag, void *temp, size_t *temp_bytes,
+                 ca_stream_t stream);
+
 /* ---- random distributions (kernels/random_dist.cu, host_random_dist.c) --------
  * ca_random_dist fills out[0:n] (contiguous) with samples of distribution `op`
  * with up to three parameters, each a scalar or n contiguous doubles (already

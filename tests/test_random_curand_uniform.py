@@ -10,7 +10,8 @@ import pytest
 from scipy import stats
 
 import cuarray as ca
-from cuarray.random._bitgen import _UNIFORM_CHUNK, _uniform_chunk
+from cuarray.random import _params as P
+from cuarray.random._bitgen import _UNIFORM_CALLS, _UNIFORM_CHUNK, _uniform_chunk
 from conftest import requires_gpu
 
 # MRG32k3a and MT19937 take seconds to initialize on the host: their cpu-device
@@ -101,9 +102,9 @@ def test_bad_fill_uniform_arguments():
 def test_chunk_plan():
     assert _uniform_chunk(5) == 5
     assert _uniform_chunk(_UNIFORM_CHUNK) == _UNIFORM_CHUNK
-    n = 1 << 28
-    c = _uniform_chunk(n)
-    assert c % 4096 == 0 and -(-n // c) == 16
+    for n in (1 << 26, 1 << 28, 6 * _UNIFORM_CHUNK + 1):
+        c = _uniform_chunk(n)
+        assert c % 4096 == 0 and -(-n // c) == _UNIFORM_CALLS
     c = _uniform_chunk(_UNIFORM_CHUNK + 1)
     assert c == _UNIFORM_CHUNK // 2
 
@@ -118,6 +119,37 @@ def test_chunked_uniform_on_a_gpu(dtype):
     got = ca.random.Generator(ca.random.XORWOW(21)).random(n, dtype=dtype,
                                                            device="cuda:0")
     np.testing.assert_array_equal(got.get(), _expected("XORWOW", 21, n, dtype, "cuda:0"))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_unaligned_output(device, dtype):
+    """An output that is not 16-byte aligned (a view one element in) takes the
+    in-place conversion's word-by-word kernel on a GPU: the same numbers, the
+    element before it untouched; chunked above _UNIFORM_CHUNK samples."""
+    dev = P.resolve_device(device)
+    sizes = (4, 1001, 4099) + ((_UNIFORM_CHUNK + 7,) if device != "cpu" else ())
+    for n in sizes:
+        base = ca.zeros(n + 1, dtype=dtype, device=device)
+        out = base[1:]
+        ca.random.XORWOW(31)._gen(dev).fill_uniform(out, _uniform_chunk(n))
+        np.testing.assert_array_equal(out.get(), _expected("XORWOW", 31, n, dtype, device))
+        assert base[:1].get()[0] == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_chunk_boundaries(device, dtype):
+    """Sizes around the one-call limit and around whole chunks of the chunked
+    plan (a last chunk of one block, a tail of fewer): the words of the same
+    calls, transformed; all in [0, 1)."""
+    per = 4 if dtype == np.float32 else 2
+    c = _uniform_chunk(_UNIFORM_CHUNK + 1)
+    sizes = [_UNIFORM_CHUNK - 1, _UNIFORM_CHUNK, _UNIFORM_CHUNK + 1,
+             2 * c + per, 2 * c + per + 1] if device != "cpu" else [4097, 4100]
+    for n in sizes:
+        got = ca.random.Generator(ca.random.XORWOW(n)).random(
+            n, dtype=dtype, device=device).get()
+        np.testing.assert_array_equal(got, _expected("XORWOW", n, n, dtype, device))
+        assert got.min() >= 0 and got.max() < 1
 
 
 @requires_gpu

@@ -555,35 +555,54 @@ class _Distributions:
     def _perm(self, n, dev):
         """A random permutation of arange(n) (int64), every one equally likely.
 
-        One radix sort of (random key, position) pairs (_sort_pairs): 32-bit
-        keys while n fits 32-bit positions (half the bytes per pass of 64-bit
-        keys and positions; the sort widens the positions to int64 at the end),
-        64-bit keys beyond.
-        The sort is stable, so equal keys would keep their index order (with
-        32-bit keys about n^2 / 2^33 tied pairs): _untie then shuffles every run
-        of equal keys with fresh random keys. The result is the order of a sort
-        by i.i.d. keys with ties broken uniformly at random, so it is uniform over
-        the n! permutations (given ideal random bits), and a function of the
-        bit generator's state alone (the same on the cpu device and a GPU).
+        Up to 2^31 - 1 items: 2n words from the bit generator, keys k = the
+        first n and slot words w = the rest, and one _core._perm_sort, whose
+        result is defined as the stable sort of the items by k with every run
+        of equal keys then ordered by w at its slots (kernels/perm_impl.h). When
+        that is not enough (two equal keys with equal w, or a segment too long
+        for the fast placement) the primitive says so and _perm_generic computes
+        the same definition with sorts, and breaks the remaining ties with fresh
+        words (_untie). Uniform: sorting i.i.d. keys gives every order of the
+        items with distinct keys equally likely; given k (so given the runs and
+        their slots), the w at those slots are i.i.d. and independent of k, so
+        each run's order is uniform too, and _untie's later rounds are exact in
+        the same way; so all n! permutations are equally likely (given ideal
+        random bits). It is a function of the bit generator's words alone, so
+        the same on the cpu device (the same primitive in host C) and a GPU.
+        Beyond 2^31 - 1 items: 64-bit keys, one sort and _untie.
         """
         if n < 2:
             return _ca.arange(n, dtype=_I64, device=dev)
-        if n <= _PERM32_MAX:
-            sk, perm = _sort_pairs(self._words32(n, dev), 32)
-        else:
+        if n > _PERM32_MAX:
             sk, perm = _sort_pairs(self._keys((n,), dev), 64)
-        self._untie(sk, perm)
+            self._untie(sk, perm)
+            return perm
+        kw = self._words32(2 * n, dev)
+        k, w = kw[:n], kw[n:]
+        perm, tied = _core._perm_sort(k, w, _perm_shift(n))
+        if bool(tied):  # about 2^-13 of the time at 2^26 items (n^2 / 2^65)
+            perm = self._perm_generic(k, w)
         return perm
 
-    def _untie(self, sk, perm, bits=32):
+    def _perm_generic(self, k, w):
+        """_perm's permutation from keys k and slot words w by sorts: the
+        stable order of k, each run of equal keys ordered by w at its slots,
+        then _untie's rounds on what still ties."""
+        sk, perm = _sort_pairs(k, 32)
+        self._untie(sk, perm, first=w)
+        return perm
+
+    def _untie(self, sk, perm, bits=32, first=None):
         """Shuffle, in place in perm, the entries of every run of equal keys in sk
         (sorted keys, perm the positions they came from), uniformly.
 
         Each round takes the slots whose key equals a neighbour's, gives each a
-        fresh `bits`-bit random word r (32; fewer only in tests, to force more
-        rounds) and sorts them by (run number, r) with (run, r) as one 64-bit key;
-        runs stay where they are, their entries move to r's order. Slots whose
-        (run, r) tie go to the next round, until none tie.
+        random word r (the first round: first[slot] when `first` is given, n
+        words indexed by slot; else and later: fresh `bits`-bit words, 32; fewer
+        only in tests, to force more rounds) and sorts them by (run number, r)
+        with (run, r) as one 64-bit key; runs stay where they are, their entries
+        move to r's order. Slots whose (run, r) tie go to the next round, until
+        none tie.
         """
         dev = sk.device
         keys, pos = sk, None  # pos: the positions in perm of the round's slots
@@ -601,9 +620,12 @@ class _Distributions:
             start = _ca.concatenate([_ca.ones(1, dtype=bool, device=dev),
                                      kt[1:] != kt[:-1]])
             run = (_ca.cumsum(start, dtype=_I64) - 1).astype(_np.uint64)
-            r = self._words32(m, dev)
-            if bits < 32:
-                r = r >> _np.uint32(32 - bits)
+            if first is not None:
+                r, first = first[slots], None
+            else:
+                r = self._words32(m, dev)
+                if bits < 32:
+                    r = r >> _np.uint32(32 - bits)
             ck = (run << _np.uint64(32)) | r.astype(_np.uint64)
             keys, order = _sort_pairs(ck, 32 + (m - 1).bit_length())
             p = slots if pos is None else pos[slots]
@@ -931,6 +953,17 @@ class Generator(_Distributions, _CoreGenerator):
 
 
 _PERM32_MAX = 2**31 - 1  # the longest permutation sorted with 32-bit keys
+
+
+def _perm_shift(n):
+    """The key bits _perm_sort leaves to its placement pass: the radix sort
+    orders bits [shift, 32) (one pass per 8 bits), which leaves segments of
+    equal high bits of about n / 2^(32 - shift) <= 8 entries (3 passes at
+    2^26 items instead of 4)."""
+    for shift in (24, 16, 8):
+        if n <= 1 << (35 - shift):
+            return shift
+    return 0
 
 
 def _sort_pairs(keys, bits):
