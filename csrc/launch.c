@@ -314,16 +314,6 @@ ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                     "ufunc.at's index check");
 }
 
-int
-ca_run_ufunc_at_checked(int device, int code, int dtype, void *target,
-                        const int64_t *pos, int64_t extent, const void *values,
-                        int64_t n, const ca_at_report *r, ca_stream_t stream)
-{
-    RUN_MAYBE_NOGIL(device, n,
-                    ca_ufunc_at_checked(device, code, dtype, target, pos, extent,
-                                        values, n, r, stream),
-                    "ufunc.at");
-}
 
 int
 ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,

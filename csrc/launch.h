@@ -150,9 +150,6 @@ int ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t
                     int64_t extent, const void *values, int64_t n, ca_stream_t stream);
 int ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                           int64_t *flag, ca_stream_t stream);
-int ca_run_ufunc_at_checked(int device, int code, int dtype, void *target,
-                            const int64_t *pos, int64_t extent, const void *values,
-                            int64_t n, const ca_at_report *r, ca_stream_t stream);
 /* The radix select of order statistics (csrc/sort.c's _select). */
 int ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
                   int nk, int flags, void *out, void *scratch, ca_stream_t stream);

@@ -17,7 +17,6 @@
 #include "ew_table.h"
 #include "launch.h"
 #include "device_flag.h"
-#include "readback.h"
 
 typedef struct {
     PyObject_HEAD vectorcallfunc vectorcall;
@@ -260,14 +259,6 @@ at_contiguous(const CaArray *a, const char *what)
     return 0;
 }
 
-static void
-at_index_error(int64_t offender, int64_t extent)
-{
-    PyErr_Format(PyExc_IndexError,
-                 "index %lld is out of bounds for axis 0 with size %lld",
-                 (long long)offender, (long long)extent);
-}
-
 /* IndexError (NumPy's message) unless every index of p lies in [-extent, extent):
  * one checking pass whose flag is read back, which waits for the stream. */
 static int
@@ -284,107 +275,11 @@ at_check_indices(const CaArray *p, int64_t extent, ca_stream_t stream)
     }
     ca_flag_close(&f);
     if (rc == 0 && f.host[0] != 0) {
-        at_index_error(f.host[1], extent);
+        PyErr_Format(PyExc_IndexError,
+                     "index %lld is out of bounds for axis 0 with size %lld",
+                     (long long)f.host[1], (long long)extent);
         rc = -1;
     }
-    return rc < 0 ? -1 : 0;
-}
-
-/* A GPU target of at most this many bytes per update is copied aside rather than
- * its indices checked in a pass of their own: the copy moves 2 * nbytes, the pass
- * would read 8 bytes per index (and the host would wait for it before the
- * scatter). */
-#define AT_SNAPSHOT_BYTES_PER_UPDATE 2
-
-/* The checked scatter's verdict (flag[0..1]) from its readback slot: spins of
- * the readback's length with the GIL let go between them, since the queue ahead
- * may be long; the stream's state tells a failed kernel (CUDAError) from a
- * queue still running. 0, or -1 with an exception (the slot may still be
- * written: the caller retires it). */
-static int
-at_wait_slot(int slot, ca_stream_t stream, int64_t *verdict)
-{
-    for (;;) {
-        if (ca_readback_mirror_read(slot, verdict, 2 * sizeof(int64_t)) == 0) {
-            return 0;
-        }
-        const int q = ca_run_stream_query(stream);
-        if (q < 0) {
-            return -1;
-        }
-        if (q == 1) {
-            if (ca_readback_mirror_read(slot, verdict, 2 * sizeof(int64_t)) == 0) {
-                return 0;
-            }
-            PyErr_SetString(PyExc_RuntimeError,
-                            "ufunc.at: the stream completed but the index check's "
-                            "report did not arrive in its readback slot");
-            return -1;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        Py_END_ALLOW_THREADS
-    }
-}
-
-/* The checked scatter in one launch (a GPU target small beside its indices):
- * copy the target aside; the launch's first blocks check every index while the
- * others scatter, skipping bad ones; the verdict comes through a readback slot
- * as soon as the check is done, so the host returns while the scatter runs
- * (without a slot: read back after the scatter). On a bad index the copy is put
- * back and NumPy's IndexError raised, the target unchanged. */
-static int
-at_scatter_snapshot(CaArray *t, const CaArray *p, const CaArray *v, int code,
-                    int64_t extent, ca_stream_t stream)
-{
-    const Py_ssize_t size = t->size, four = 4;
-    const size_t nbytes = (size_t)size * (size_t)t->itemsize;
-    ca_at_report r = { NULL, NULL, NULL, 0 };
-    int64_t verdict[2] = { 0, 0 };
-    int rc = -1, slot = -1;
-    CaArray *copy = NULL;
-    CaArray *flag = ca_array_empty(CA_INT64, 1, &four, 0, t->device, CA_MEM_DEVICE);
-    if (flag == NULL ||
-        (copy = ca_array_empty(t->dtype, 1, &size, 0, t->device, CA_MEM_DEVICE)) ==
-            NULL ||
-        ca_run_memset_async(flag->data, 0, 4 * sizeof(int64_t), stream) < 0 ||
-        ca_run_memcpy_async(copy->data, t->data, nbytes, stream) < 0) {
-        goto finish;
-    }
-    r.flag = (int64_t *)flag->data;
-    slot = ca_readback_mirror_acquire(t->device, stream, &r.slot, &r.slot_seq, &r.seq);
-    if (slot < 0) {
-        r.slot = NULL;
-        r.slot_seq = NULL;
-    }
-    if (ca_run_ufunc_at_checked(t->device, code, t->dtype, t->data,
-                                (const int64_t *)p->data, extent, v->data,
-                                (int64_t)p->size, &r, stream) < 0 ||
-        (slot >= 0 ? at_wait_slot(slot, stream, verdict)
-                   : ca_read_back_int64(t->device, stream, r.flag, verdict, 2)) < 0) {
-        if (slot >= 0) {
-            ca_readback_mirror_retire(slot); /* its kernel may write it yet */
-        }
-        goto finish;
-    }
-    if (slot >= 0) {
-        ca_readback_mirror_drop(slot);
-    }
-    rc = 0;
-    if (verdict[0] != 0) {
-        /* the good indices were applied: restore after the scatter, and wait so
-         * that the copy's memory is free when it goes back to the pool */
-        rc = ca_run_memcpy_async(t->data, copy->data, nbytes, stream);
-        if (rc == 0) {
-            rc = ca_run_stream_sync(stream);
-        }
-        if (rc == 0) {
-            at_index_error(verdict[1], extent);
-            rc = -1;
-        }
-    }
-finish:
-    Py_XDECREF(copy);
-    Py_XDECREF(flag);
     return rc < 0 ? -1 : 0;
 }
 
@@ -448,14 +343,6 @@ py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
         ca_stream_t stream = t->device == CA_CPU ? NULL : ca_current_stream(t->device);
-        if (nargs == 5 && t->device != CA_CPU && t->size > 0 &&
-            (int64_t)t->size * t->itemsize <=
-                AT_SNAPSHOT_BYTES_PER_UPDATE * (int64_t)p->size) {
-            if (at_scatter_snapshot(t, p, v, code, extent, stream) < 0) {
-                return NULL;
-            }
-            Py_RETURN_TRUE;
-        }
         if ((nargs == 5 && at_check_indices(p, extent, stream) < 0) ||
             ca_run_ufunc_at(t->device, code, t->dtype, t->data,
                             (const int64_t *)p->data, extent, v->data, (int64_t)p->size,

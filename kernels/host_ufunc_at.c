@@ -14,9 +14,6 @@ int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
                      int64_t extent, const void *values, int64_t n, ca_stream_t stream);
 int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent, int64_t *flag,
                            ca_stream_t stream);
-int ca_cuda_ufunc_at_checked(int code, int dtype, void *target, const int64_t *pos,
-                             int64_t extent, const void *values, int64_t n,
-                             const ca_at_report *r, ca_stream_t stream);
 #endif
 
 int
@@ -107,34 +104,6 @@ ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
     }
 #if CA_HAVE_CUDA
     return ca_cuda_ufunc_at_check(pos, n, extent, flag, stream);
-#else
-    return CA_KERR_NO_CUDA;
-#endif
-}
-
-int
-ca_ufunc_at_checked(int device, int code, int dtype, void *target, const int64_t *pos,
-                    int64_t extent, const void *values, int64_t n,
-                    const ca_at_report *r, ca_stream_t stream)
-{
-    if (n < 0 || extent < 0 || r == NULL || r->flag == NULL ||
-        !ca_at_supported(code, dtype)) {
-        return CA_KERR_UNSUPPORTED;
-    }
-    if (n == 0) {
-        return 0;
-    }
-    if (device == CA_CPU) {
-        /* in order, as NumPy: every index checked before any update */
-        int rc = ca_ufunc_at_check(device, pos, n, extent, r->flag, stream);
-        if (rc != 0 || r->flag[0] != 0) {
-            return rc;
-        }
-        return host_ufunc_at(code, dtype, target, pos, extent, values, n);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_ufunc_at_checked(code, dtype, target, pos, extent, values, n, r,
-                                    stream);
 #else
     return CA_KERR_NO_CUDA;
 #endif

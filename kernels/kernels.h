@@ -606,28 +606,6 @@ int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *po
  * wins). flag: two int64 the caller zeroed, in device memory on a GPU. */
 int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                       int64_t *flag, ca_stream_t stream);
-/* Where ca_ufunc_at_checked reports. flag: 4 int64 the caller zeroed (device
- * memory on a GPU): [0] and [1] as ca_ufunc_at_check's flag, [2] and [3] the
- * kernel's own. slot: NULL, or (GPU) a mapped host readback slot (readback.h,
- * ca_readback_mirror_acquire): once every index is checked, flag[0..1] are
- * copied to slot[0..15], then seq is stored at *slot_seq. */
-typedef struct {
-    int64_t *flag;
-    char *slot;
-    unsigned long long *slot_seq;
-    unsigned long long seq;
-} ca_at_report;
-/* ca_ufunc_at for a user's indices, checked as it goes (one pass over pos
- * instead of two): an index outside [-extent, extent) is not applied but
- * reported in r->flag as ca_ufunc_at_check reports it, so that the caller,
- * seeing flag[0] set, restores the target from a copy it made before. On a GPU
- * the launch's first blocks check every index while the others scatter, and
- * the last checking block fills r->slot: the host learns the outcome while the
- * scatter still runs. (The cpu device checks every index first and then, on a
- * bad one, applies none; it ignores the slot.) */
-int ca_ufunc_at_checked(int device, int code, int dtype, void *target,
-                        const int64_t *pos, int64_t extent, const void *values,
-                        int64_t n, const ca_at_report *r, ca_stream_t stream);
 /* ---- order statistics (kernels/select.cu, kernels/dispatch_select.c) ------ */
 /* The elements at ranks ks[0..nk) (nk <= CA_SELECT_MAX_RANKS, each in [0, n)) of
  * x[0:n] (contiguous, a real dtype: not complex) in NumPy's sort order (NaNs

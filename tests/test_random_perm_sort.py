@@ -166,11 +166,10 @@ def test_perm_sort_bad_arguments(device):
 
 
 def test_perm_shift():
-    assert G._perm_shift(2) == 24 and G._perm_shift(1 << 11) == 24
-    assert G._perm_shift((1 << 11) + 1) == 16 and G._perm_shift(1 << 19) == 16
-    assert G._perm_shift((1 << 19) + 1) == 8 and G._perm_shift(1 << 26) == 8
-    assert G._perm_shift(1 << 27) == 8 and G._perm_shift((1 << 27) + 1) == 0
-    assert G._perm_shift(G._PERM32_MAX) == 0
+    # shift 0 everywhere (measured, see _perm_shift); the other shifts stay
+    # covered by the tests that pass them to _perm_sort directly
+    for n in (2, 1 << 11, (1 << 19) + 1, 1 << 26, (1 << 27) + 1, G._PERM32_MAX):
+        assert G._perm_shift(n) == 0
 
 
 @pytest.mark.parametrize("n", [2, 3, 1000, 4097, 1 << 20])

@@ -625,11 +625,10 @@ def _exact_values(shape, dt, rng):
 
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
 def test_at_checked_paths(device, dt):
-    """ufunc.at's checked scatter both ways: a GPU target small beside its indices
-    (copied aside, every index checked as the scatter reads it, the copy put back on
-    a bad one) and a big one (a checking pass first). Negatives, repeats, lengths
-    off the kernel's 4-update vectors, views off their alignment, and one bad index
-    at the first, a middle or the last place: IndexError and the target unchanged."""
+    """ufunc.at's checked scatter for targets small and big beside their indices:
+    negatives, repeats, lengths that are not multiples of 4, views one element in,
+    and one bad index at the first, a middle or the last place: IndexError and the
+    target unchanged."""
     rng = np.random.default_rng(np.dtype(dt).num)
     for size, n in ((37, 1003), (4099, 9), (64, 4096)):
         base = _exact_values((size,), dt, rng)
