@@ -486,3 +486,63 @@ CA_MM_FIND(int64, int64_t)
 CA_MM_FIND(uint64, uint64_t)
 CA_MM_FIND(float32, float)
 CA_MM_FIND(float64, double)
+
+/* argmax / argmin of a contiguous integer run of n >= 1 elements in one pass
+ * (the value returned, its first position in *pos): sub-blocks of CA_MM_ASUB
+ * bytes fold into fresh lanes, each reduced to its best, which only a strictly
+ * better later sub-block replaces; the first position is then looked for in
+ * that one sub-block (the best's first occurrence is in the first sub-block that
+ * holds it), and the elements after the last whole sub-block are compared one
+ * by one (65536 int32 in cache, against NumPy's one-pass index loop on the
+ * development machine: 0.88x with a value pass per 16 KiB block and a search
+ * of each block with a new best, about 1.0x so). */
+#define CA_MM_ASUB 2048
+#define CA_MM_AFN(fname, name, T, GT)                                                  \
+    CA_MM_CLONES T fname(const T *x, int64_t n, int64_t *pos)                          \
+    {                                                                                  \
+        enum { W = CA_MM_STEP / sizeof(T), S = CA_MM_ASUB / sizeof(T) };               \
+        T best = x[0];                                                                 \
+        int64_t p = 0, bi = -1, i = 0;                                                 \
+        for (; i + S <= n; i += S) {                                                   \
+            T m[W];                                                                    \
+            for (int k = 0; k < W; k++) {                                              \
+                m[k] = x[i + k];                                                       \
+            }                                                                          \
+            for (int64_t j = W; j < S; j += W) {                                       \
+                for (int k = 0; k < W; k++) {                                          \
+                    m[k] = CA_MMS_BEST(m[k], x[i + j + k], GT);                        \
+                }                                                                      \
+            }                                                                          \
+            T r = m[0];                                                                \
+            for (int k = 0; k < W; k++) {                                              \
+                r = CA_MMS_BEST(r, m[k], GT);                                          \
+            }                                                                          \
+            if (bi < 0 || (GT ? r > best : r < best)) {                                \
+                best = r;                                                              \
+                bi = i;                                                                \
+            }                                                                          \
+        }                                                                              \
+        if (bi >= 0) {                                                                 \
+            p = bi + ca_hr_find_##name(x + bi, S, best);                               \
+        }                                                                              \
+        for (; i < n; i++) {                                                           \
+            if (GT ? x[i] > best : x[i] < best) {                                      \
+                best = x[i];                                                           \
+                p = i;                                                                 \
+            }                                                                          \
+        }                                                                              \
+        *pos = p;                                                                      \
+        return best;                                                                   \
+    }
+#define CA_MM_ATYPE(name, T)                                                           \
+    CA_MM_AFN(ca_hr_am_max_##name, name, T, 1)                                         \
+    CA_MM_AFN(ca_hr_am_min_##name, name, T, 0)
+
+CA_MM_ATYPE(int8, int8_t)
+CA_MM_ATYPE(uint8, uint8_t)
+CA_MM_ATYPE(int16, int16_t)
+CA_MM_ATYPE(uint16, uint16_t)
+CA_MM_ATYPE(int32, int32_t)
+CA_MM_ATYPE(uint32, uint32_t)
+CA_MM_ATYPE(int64, int64_t)
+CA_MM_ATYPE(uint64, uint64_t)

@@ -566,6 +566,20 @@ def host_run_lanes(k, i, t, acc, conv, ic):
             out += ["    (void)none;", f"    return {host_comb(k, s)}(acc, {cast}(bx));"]
         out.append("}")
         return out
+    if isarg and i not in "fd":
+        # a contiguous integer run: one pass that gives the first position too
+        out += [f"    if (s == (int64_t)sizeof({ic})) {{",
+                "        if (n <= 0) {",
+                "            return acc;",
+                "        }",
+                "        int64_t j;",
+                f"        const {ic} bx = ({ic}){fn.replace('_mms_', '_am_')}((const {ic} *)(const void *)p, n, &j);",
+                f"        const {CTYPE[vt]} b = {cast}(bx);",
+                f"        if (acc.i < 0 || {beats}) {{",
+                f"            acc = ca_red_argat_{vt}(b, r0 + j);",
+                "        }",
+                "        return acc;",
+                "    }"]
     # blocks of CA_HR_MM_BLOCK bytes of memory (at least 512 elements when strided):
     # an arg block with a new best is searched again, in cache
     out += [f"    const int64_t as = s < 0 ? -s : s, es = (int64_t)sizeof({ic});",
