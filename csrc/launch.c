@@ -298,11 +298,12 @@ ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *
 
 int
 ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-                int64_t extent, const void *values, int64_t n, ca_stream_t stream)
+                int64_t extent, const void *values, int64_t n, int64_t *flag,
+                ca_stream_t stream)
 {
     RUN_MAYBE_NOGIL(
         device, n,
-        ca_ufunc_at(device, code, dtype, target, pos, extent, values, n, stream),
+        ca_ufunc_at(device, code, dtype, target, pos, extent, values, n, flag, stream),
         "ufunc.at");
 }
 

@@ -147,7 +147,8 @@ int ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const doub
 /* end sort */
 /* ufunc.at's scatter (csrc/ufunc.c); the cpu device's releases the GIL when big. */
 int ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-                    int64_t extent, const void *values, int64_t n, ca_stream_t stream);
+                    int64_t extent, const void *values, int64_t n, int64_t *flag,
+                    ca_stream_t stream);
 int ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                           int64_t *flag, ca_stream_t stream);
 /* The radix select of order statistics (csrc/sort.c's _select). */

@@ -336,13 +336,41 @@ ca_ew_row_load(const ca_ew_sparams &p, int k, uint32_t r, uint32_t cv)
  * rows, every load in flight before the math and the stores. */
 #define CA_EW_ROWVEC_R 4
 
+/* A result at least this big (bytes) is stored with evict-first (streaming)
+ * stores: it cannot stay in L2 anyway, and the write stream then does not push
+ * out lines the kernel still reads. H200, 4096 x 4096 float32 outer: 17.7 us
+ * with plain stores, 16.7 with streaming ones (cudaMemsetAsync of the same 64
+ * MiB: 17.4). */
+#define CA_EW_STREAM_BYTES ((uint64_t)32 << 20)
+
+/* *p = v, through the L2's evict-first policy when `stream` (st.global.cs). */
+template <class V>
+__device__ __forceinline__ void
+ca_ew_store(V *p, const V &v, bool stream)
+{
+    if (stream && sizeof(V) == 16) {
+        int4 t;
+        memcpy(&t, &v, sizeof t);
+        __stcs(reinterpret_cast<int4 *>(p), t);
+    }
+    else if (stream && sizeof(V) == 8) {
+        int2 t;
+        memcpy(&t, &v, sizeof t);
+        __stcs(reinterpret_cast<int2 *>(p), t);
+    }
+    else {
+        *p = v;
+    }
+}
+
 /* Two dimensions whose rows are dense, aligned runs of whole vectors in the
  * output and in every input that is not broadcast along them (a[:, None] op b,
  * a op w[None, :], ufunc.outer; the dispatcher checks): a block takes a tile of
  * CA_EW_ROWVEC_R rows by CA_EW_BLOCK vectors, each thread one vector column of
  * it, with vector loads and stores. One division per tile, none per thread; a
  * thread has CA_EW_ROWVEC_R stores (64 bytes for 16-byte vectors) in flight,
- * which a write-only result (outer) needs to keep the memory busy. */
+ * which a write-only result (outer) needs to keep the memory busy; a result of
+ * CA_EW_STREAM_BYTES or more is stored with streaming stores. */
 template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
@@ -357,6 +385,9 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
     const uint32_t tpr = (wv + CA_EW_BLOCK - 1) / CA_EW_BLOCK;
     /* < 2^31: rows * wv < 2^31 and wv >= 32 */
     const uint32_t tiles = tpr * ((rows + R - 1) / R);
+    const int64_t rs = p.strides[0][1];
+    const bool stream =
+        (uint64_t)rows * (uint64_t)(rs < 0 ? -rs : rs) >= CA_EW_STREAM_BYTES;
 
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint32_t rt = t / tpr;
@@ -389,7 +420,7 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
                     o.v[e] = Op::f(a[u].v[e], b[u].v[e], c[u].v[e]);
                 }
                 char *row = p.c.ptr[0] + (int64_t)(r0 + (uint32_t)u) * p.strides[0][1];
-                reinterpret_cast<ca_ew_vec<O, E> *>(row)[cv] = o;
+                ca_ew_store(reinterpret_cast<ca_ew_vec<O, E> *>(row) + cv, o, stream);
             }
         }
     }

@@ -11,7 +11,8 @@
 
 #if CA_HAVE_CUDA
 int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
-                     int64_t extent, const void *values, int64_t n, ca_stream_t stream);
+                     int64_t extent, const void *values, int64_t n, int64_t *flag,
+                     ca_stream_t stream);
 int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent, int64_t *flag,
                            ca_stream_t stream);
 #endif
@@ -28,13 +29,19 @@ ca_at_supported(int code, int dtype)
     return 0;
 }
 
-/* Elements by memcpy: the target may be any element-aligned view's buffer. */
+/* Elements by memcpy: the target may be any element-aligned view's buffer. With
+ * a flag, a position out of range is reported and skipped. */
 #define CA_P_LOOP(c, fn, dt, T, sfx, lk)                                               \
     static void host_at_##fn##_##dt(char *t, const int64_t *pos, int64_t extent,       \
-                                    const char *v, int64_t n)                          \
+                                    const char *v, int64_t n, int64_t *flag)           \
     {                                                                                  \
         for (int64_t i = 0; i < n; i++) {                                              \
             T a, b;                                                                    \
+            if (flag != NULL && (pos[i] < -extent || pos[i] >= extent)) {              \
+                flag[0] = 1;                                                           \
+                flag[1] = pos[i];                                                      \
+                continue;                                                              \
+            }                                                                          \
             const int64_t q = pos[i] < 0 ? pos[i] + extent : pos[i];                   \
             char *p = t + q * (int64_t)sizeof(T);                                      \
             memcpy(&a, p, sizeof a);                                                   \
@@ -48,11 +55,12 @@ CA_AT_FOR_EACH(CA_P_LOOP)
 
 static int
 host_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
-              const void *values, int64_t n)
+              const void *values, int64_t n, int64_t *flag)
 {
 #define CA_P_CASE(c, fn, dt, T, sfx, lk)                                               \
     if (code == (c) && dtype == (dt)) {                                                \
-        host_at_##fn##_##dt((char *)target, pos, extent, (const char *)values, n);     \
+        host_at_##fn##_##dt((char *)target, pos, extent, (const char *)values, n,      \
+                            flag);                                                     \
         return 0;                                                                      \
     }
     CA_AT_FOR_EACH(CA_P_CASE)
@@ -62,7 +70,8 @@ host_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t ext
 
 int
 ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-            int64_t extent, const void *values, int64_t n, ca_stream_t stream)
+            int64_t extent, const void *values, int64_t n, int64_t *flag,
+            ca_stream_t stream)
 {
     if (n < 0 || !ca_at_supported(code, dtype)) {
         return CA_KERR_UNSUPPORTED;
@@ -72,10 +81,10 @@ ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
     }
     if (device == CA_CPU) {
         (void)stream;
-        return host_ufunc_at(code, dtype, target, pos, extent, values, n);
+        return host_ufunc_at(code, dtype, target, pos, extent, values, n, flag);
     }
 #if CA_HAVE_CUDA
-    return ca_cuda_ufunc_at(code, dtype, target, pos, extent, values, n, stream);
+    return ca_cuda_ufunc_at(code, dtype, target, pos, extent, values, n, flag, stream);
 #else
     return CA_KERR_NO_CUDA;
 #endif

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "grid_1d.cuh"
 #include "kernels.h"
 
 extern "C" {
@@ -32,17 +33,6 @@ int ca_cuda_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower,
 }
 
 namespace {
-
-constexpr int kThreads = 256;
-/* Grid-stride loops: enough blocks to fill any current GPU several times over. */
-constexpr int64_t kMaxBlocks = 1 << 16;
-
-inline unsigned
-blocks_for(int64_t n)
-{
-    int64_t b = (n + kThreads - 1) / kThreads;
-    return (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
-}
 
 /* Element storage by size; 16-byte elements (complex128) only need 8-byte
  * alignment, like NumPy's. */

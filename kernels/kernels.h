@@ -597,11 +597,15 @@ int ca_at_supported(int code, int dtype);
  * where pos[i] < 0 (NumPy's negative indices into a 1-D target of that size;
  * pass 0 for positions that are never negative), repeats included (one after the
  * other on the host, atomically on a GPU: the order of the updates of one element
- * is then unspecified). target, values: `dtype`, contiguous, element-aligned;
- * every q in range (the caller checks). */
+ * is then unspecified). target, values: `dtype`, contiguous, element-aligned.
+ * flag NULL: every q is in range (the caller checked). Else each position is
+ * checked as it is applied: one outside [-extent, extent) is skipped and
+ * reported as ca_ufunc_at_check reports it, and the others are applied (the
+ * caller saved the target, to put it back). */
 int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-                int64_t extent, const void *values, int64_t n, ca_stream_t stream);
-/* The range check before it, when the positions are a user's indices: for every
+                int64_t extent, const void *values, int64_t n, int64_t *flag,
+                ca_stream_t stream);
+/* The range check on its own, when the positions are a user's indices: for every
  * i < n outside [-extent, extent), flag[0] = 1 and flag[1] = pos[i] (one offender
  * wins). flag: two int64 the caller zeroed, in device memory on a GPU. */
 int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "grid_1d.cuh"
 #include "kernels.h"
 
 extern "C" int ca_cuda_unravel_index(const int64_t *flat, int64_t n, int ndim,
@@ -18,10 +19,6 @@ extern "C" int ca_cuda_unravel_index(const int64_t *flat, int64_t n, int ndim,
                                      ca_stream_t stream);
 
 namespace {
-
-constexpr int kThreads = 256;
-/* Grid-stride loops: enough blocks to fill any current GPU several times over. */
-constexpr int64_t kMaxBlocks = 1 << 16;
 
 /* Passed by value: the kernel reads the shape from constant parameter space. */
 template <typename I> struct unravel_layout {
@@ -65,9 +62,8 @@ launch(const int64_t *flat, int64_t n, int ndim, const int64_t *shape, char *out
     for (int d = ndim; d < CA_MAX_DIMS; d++) {
         lay.shape[d] = 1;
     }
-    int64_t b = (n + kThreads - 1) / kThreads;
-    unsigned blocks = (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
-    unravel_kernel<I><<<blocks, kThreads, 0, st>>>(flat, n, lay, out, out_row, out_dim);
+    unravel_kernel<I>
+        <<<blocks_for(n), kThreads, 0, st>>>(flat, n, lay, out, out_row, out_dim);
     return (int)cudaGetLastError();
 }
 

@@ -9,7 +9,7 @@
  * its final slot (perm_impl.h: the rank by the full key inside its segment of
  * equal high bits, then by w among equal keys) and writes its position there,
  * widened to int64. No pass of its own for the ties. The caller passes shift 0
- * (cuarray.random's _perm_shift): on the H200 at 2^26 keys, shift 8 (3 radix
+ * (cuarray.random's _PERM_SHIFT): on the H200 at 2^26 keys, shift 8 (3 radix
  * passes, segments of ~4 entries) took 8.6 ms and shift 0 (4 passes, segments
  * of equal keys only) 3.1 ms; the placement's per-entry segment scans cost more
  * than the pass they save.
@@ -19,6 +19,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include "grid_1d.cuh"
 #include "perm_impl.h"
 
 extern "C" int ca_cuda_perm_sort(const uint32_t *k, const uint32_t *w, int64_t n,
@@ -26,22 +27,6 @@ extern "C" int ca_cuda_perm_sort(const uint32_t *k, const uint32_t *w, int64_t n
                                  size_t *temp_bytes, ca_stream_t stream);
 
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 1 << 16;
-
-unsigned
-blocks_for(int64_t n)
-{
-    int64_t b = (n + kThreads - 1) / kThreads;
-    return (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
-}
-
-size_t
-round256(size_t b)
-{
-    return (b + 255) & ~(size_t)255;
-}
 
 /* v[i] = i; the flag starts at 0 (the placement, later on the stream, sets it). */
 __global__ void

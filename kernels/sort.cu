@@ -43,6 +43,7 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include "grid_1d.cuh"
 #include "sort_cub.cuh"
 #include "sort_keys.h"
 
@@ -57,22 +58,6 @@ extern "C" int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n,
                             size_t *temp_bytes, ca_stream_t stream);
 
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 1 << 16;
-
-unsigned
-blocks_for(int64_t n)
-{
-    int64_t b = (n + kThreads - 1) / kThreads;
-    return (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
-}
-
-size_t
-round256(size_t b)
-{
-    return (b + 255) & ~(size_t)255;
-}
 
 /* Bytes per element (ca_dtype_size, usable as a constant in kernels). */
 __host__ __device__ constexpr int

@@ -3,8 +3,13 @@
  * only, by DeviceRadixSort's out-of-place form. The row is at most INT32_MAX
  * long (sort.cu's direct_ok), so CUB gets a 32-bit item count and runs with
  * 32-bit offsets (its global digit offsets in shared memory and its histogram
- * bins are half as wide; the onesweep tile of 8-byte keys is 384 x 30 either
- * way). Out of place, CUB reads the input in its first pass and writes its own
+ * bins are half as wide; the onesweep tile of 8-byte keys is 384 x 15 either
+ * way: CUB's nominal 384 x 30 for 4-byte keys, halved). CUB's own sm_90 tuning
+ * stays: on the H200, 2^26 int64 keys in [0, 2^62), 20 other policies through
+ * DispatchRadixSort (onesweep tiles of 256..768 threads by 7..24 keys, histogram
+ * tiles and parts, aligned stores, 9-bit digits over 63 bits) ran 4174..6507 us
+ * against its 4199 (session 9, benchmarks/results/h200-2026-12-02-s9-micro.txt).
+ * Out of place, CUB reads the input in its first pass and writes its own
  * alternate buffer or the output, so that the last pass lands in the output
  * for an odd or even pass count alike: no copy, the input untouched. */
 #include <cub/device/device_radix_sort.cuh>

@@ -2,7 +2,10 @@
  * ufunc_at.cu: ufunc.at's unbuffered scatter on the GPU (kernels.h:
  * ca_ufunc_at; host_ufunc_at.c dispatches here and has the cpu loop).
  *
- * One thread per update, grid-stride. The update is atomic: the hardware's
+ * One thread per update, grid-stride. With a flag the kernel checks each
+ * position as it loads it (skipping and reporting one out of range): on the
+ * H200 that costs nothing (186.7 against 186.5 us for 2^24 float32 updates into
+ * 2^20 bins), where the check pass of its own takes 48 us. The update is atomic: the hardware's
  * own atomics where the op and type have one (add/subtract of 32/64-bit
  * integers, float32, float64 and the parts of complex numbers; max/min and
  * and/or/xor of 32/64-bit integers), else a compare-and-swap loop over the
@@ -15,18 +18,16 @@
 
 #include <type_traits>
 
+#include "grid_1d.cuh"
 #include "ufunc_at.h"
 
 extern "C" int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
                                 int64_t extent, const void *values, int64_t n,
-                                ca_stream_t stream);
+                                int64_t *flag, ca_stream_t stream);
 extern "C" int ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent,
                                       int64_t *flag, ca_stream_t stream);
 
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 1 << 16;
 
 template <typename T, typename F>
 __device__ __forceinline__ void
@@ -167,16 +168,63 @@ update(T *p, T v, F f)
     }
 }
 
+/* *p through the L2's evict-first policy (ld.global.cs): the positions and
+ * values are read once, and the target's lines should be what stays. H200,
+ * 2^20 float32 updates into 2^24 bins: 38.4 -> 35.8 us (no change at 2^24 into
+ * 2^20, whose 4 MiB target stays in L2 either way). Plain loads for the types
+ * without a 4- or 8-byte arithmetic word (bool, float16, complex). */
+template <typename T>
+__device__ __forceinline__ T
+load_once(const T *p)
+{
+    if constexpr (std::is_arithmetic<T>::value && sizeof(T) == 8) {
+        const long long w = __ldcs(reinterpret_cast<const long long *>(p));
+        T r;
+        memcpy(&r, &w, sizeof r);
+        return r;
+    }
+    else if constexpr (std::is_arithmetic<T>::value && sizeof(T) == 4) {
+        const int w = __ldcs(reinterpret_cast<const int *>(p));
+        T r;
+        memcpy(&r, &w, sizeof r);
+        return r;
+    }
+    else {
+        return *p;
+    }
+}
+
+/* The first thread to see a bad position reports it: flag[0] = 1, flag[1] = q. */
+__device__ __forceinline__ void
+report(unsigned long long *flag, int64_t offender)
+{
+    if (atomicCAS(flag, 0ull, 1ull) == 0ull) {
+        atomicExch(flag + 1, (unsigned long long)offender);
+    }
+}
+
+/* flag NULL: the positions are known to be in range; else each is checked (the
+ * test is uniform across the grid, so warps do not diverge on it). */
 template <int CODE, typename T, typename F>
 __global__ void
 at_kernel(T *t, const int64_t *__restrict__ pos, int64_t extent,
-          const T *__restrict__ v, int64_t n)
+          const T *__restrict__ v, int64_t n, unsigned long long *flag)
 {
     F f{};
+    bool bad = false;
+    int64_t offender = 0;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t q = __ldg(pos + i);
-        update<CODE, T>(t + (q < 0 ? q + extent : q), v[i], f);
+        const int64_t q = load_once(pos + i);
+        if (flag != nullptr && (q < -extent || q >= extent)) {
+            bad = true;
+            offender = q;
+            continue;
+        }
+        update<CODE, T>(t + (q < 0 ? q + extent : q), load_once(v + i), f);
+    }
+    if (bad) {
+        report(flag, offender);
     }
 }
 
@@ -196,8 +244,8 @@ at_check_kernel(const int64_t *__restrict__ pos, int64_t n, int64_t extent,
             offender = q;
         }
     }
-    if (bad && atomicCAS(flag, 0ull, 1ull) == 0ull) {
-        atomicExch(flag + 1, (unsigned long long)offender);
+    if (bad) {
+        report(flag, offender);
     }
 }
 
@@ -218,15 +266,15 @@ CA_AT_FOR_EACH(CA_P_FUNCTOR)
 
 extern "C" int
 ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos, int64_t extent,
-                 const void *values, int64_t n, ca_stream_t stream)
+                 const void *values, int64_t n, int64_t *flag, ca_stream_t stream)
 {
-    const int64_t b = (n + kThreads - 1) / kThreads;
-    const unsigned blocks = (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
+    const unsigned blocks = blocks_for(n);
     cudaStream_t st = (cudaStream_t)stream;
+    unsigned long long *f = reinterpret_cast<unsigned long long *>(flag);
 #define CA_P_LAUNCH(c, fn, dt, T, sfx, lk)                                             \
     if (code == (c) && dtype == (dt)) {                                                \
         at_kernel<c, T, at_##fn##_##dt><<<blocks, kThreads, 0, st>>>(                  \
-            (T *)target, pos, extent, (const T *)values, n);                           \
+            (T *)target, pos, extent, (const T *)values, n, f);                        \
         return (int)cudaGetLastError();                                                \
     }
     CA_AT_FOR_EACH(CA_P_LAUNCH)
@@ -238,9 +286,7 @@ extern "C" int
 ca_cuda_ufunc_at_check(const int64_t *pos, int64_t n, int64_t extent, int64_t *flag,
                        ca_stream_t stream)
 {
-    const int64_t b = (n + kThreads - 1) / kThreads;
-    const unsigned blocks = (unsigned)(b < kMaxBlocks ? b : kMaxBlocks);
-    at_check_kernel<<<blocks, kThreads, 0, (cudaStream_t)stream>>>(
+    at_check_kernel<<<blocks_for(n), kThreads, 0, (cudaStream_t)stream>>>(
         pos, n, extent, reinterpret_cast<unsigned long long *>(flag));
     return (int)cudaGetLastError();
 }

@@ -938,6 +938,28 @@ def test_broadcast_rowvec_row_tiles(rows, device):
         check(big, want)
 
 
+@pytest.mark.parametrize("rows, w, dt", [(2048, 4096, np.float32), (2047, 4096, np.float32),
+                                         (1024, 4096, np.float64), (512, 8192, np.int8),
+                                         (1030, 4096, np.complex64)])
+def test_broadcast_rowvec_streaming_stores(rows, w, dt, device):
+    """Results of CA_EW_STREAM_BYTES (32 MiB) and more take the row-vector kernel's
+    streaming stores (16-byte vectors), just under it plain ones: outer, a row
+    broadcast and a reversed output, against NumPy, with a canary past a padded
+    output's rows."""
+    rng = np.random.default_rng(rows + w)
+    col = random_array((rows,), dt, rng)
+    row = random_array((w,), dt, rng)
+    check(ca.add.outer(dev(col, device), dev(row, device)), np.add.outer(col, row))
+    full = random_array((rows, w), dt, rng)
+    check(ca.multiply(dev(full, device), dev(row, device)[None, :]),
+          np.multiply(full, row[None, :]), wide=True)
+    big = dev(np.full((rows, w + 8), 7, dt), device)
+    ca.add(dev(col, device)[:, None], dev(row, device), out=big[::-1, :w])
+    want = np.full((rows, w + 8), 7, dt)
+    want[::-1, :w] = np.add.outer(col, row)
+    check(big, want)
+
+
 @pytest.mark.parametrize("shape", [(3, 256), (2, 255), (7, 257), (300, 1000), (5, 4099),
                                    (1, 300), (1031, 260)])
 def test_broadcast_rows_path(shape, device):

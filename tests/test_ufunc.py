@@ -660,6 +660,34 @@ def test_at_checked_paths(device, dt):
         close(got, want)
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.int64, np.complex128, np.float16])
+def test_at_scatter_checked_in_one_launch(device, dt):
+    """A target small beside its indices (2 * size * itemsize <= 8 * n) takes the
+    scatter that checks each position itself, with the target copied aside: many
+    blocks of updates, negatives, every index bad, and bad ones at block edges
+    leave it unchanged; a good call after a bad one sees the restored target."""
+    rng = np.random.default_rng(11)
+    size, n = 1000, 300_001
+    base = _exact_values((size,), dt, rng)
+    idx = rng.integers(-size, size, size=n)
+    vals = _exact_values((n,), dt, rng)
+    for where in ((0,), (255, 256), (n - 1,), tuple(range(0, n, 4096))):
+        ii = idx.copy()
+        ii[list(where)] = size + 3
+        got = fresh(base, device)
+        with pytest.raises(IndexError, match=f"index {size + 3} is out of bounds"):
+            ca.add.at(got, dev(ii, device), dev(vals, device))
+        np.testing.assert_array_equal(to_np(got), base)
+    got = fresh(base, device)
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 1000"):
+        ca.add.at(got, dev(np.full(n, -size - 1), device), dev(vals, device))
+    np.testing.assert_array_equal(to_np(got), base)
+    ca.add.at(got, dev(idx[:4096], device), dev(vals[:4096], device))
+    want = base.copy()
+    np.add.at(want, idx[:4096], vals[:4096])  # small integers: exact in any order
+    np.testing.assert_array_equal(to_np(got), want)
+
+
 def test_at_extent_past_target(device):
     t = dev(np.zeros(4), device)
     with pytest.raises(ValueError, match="extent"):

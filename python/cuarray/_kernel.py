@@ -464,29 +464,34 @@ class _Plan:
     signature: the outputs to allocate and the launch's argument list, with a
     slot for each argument of the call (the strides, count and shape fixed)."""
 
-    __slots__ = ("ek", "shape", "dtypes", "alloc", "steps", "launch", "handle", "template",
-                 "slots", "ret")
+    __slots__ = ("ek", "shape", "dtypes", "alloc", "steps", "launch", "handle", "grid",
+                 "block", "template", "slots", "ret")
 
     def __init__(self, ek, shape, dtypes, alloc):
         self.ek, self.shape, self.dtypes = ek, shape, dtypes
         self.alloc = alloc  # the outputs this call allocated (missing or None)
-        self.steps = []     # (param index, scalar converter or None, stride tail)
-        self.launch = None  # (kernel, grid, block, trailing args); None: no elements
+        # what the first call records, until seal(): (param index, scalar converter
+        # or None, stride tail) per argument, and (kernel, grid, block, trailing
+        # args), None when there are no elements
+        self.steps = []
+        self.launch = None
+        self.handle = None  # the sealed launch: None when there are no elements
         self.ret = 0 if ek.no_return else (1 if ek.nout == 1 and not ek.return_tuple else 2)
 
     def seal(self):
-        """Lay the steps out as one argument list with a slot per call argument."""
-        if self.launch is None:
-            return
-        template, slots = [], []
-        for k, conv, tail in self.steps:
-            slots.append((len(template), k, conv))
-            template.append(None)
-            if conv is None:
-                template += tail
-        template += self.launch[3]
-        self.template, self.slots = template, tuple(slots)
-        self.handle = self.launch[0].kernel
+        """Lay the steps out as one argument list with a slot per call argument,
+        and drop what the replay does not read."""
+        if self.launch is not None:
+            template, slots = [], []
+            for k, conv, tail in self.steps:
+                slots.append((len(template), k, conv))
+                template.append(None)
+                if conv is None:
+                    template += tail
+            kernel, self.grid, self.block, trailing = self.launch
+            self.template, self.slots = template + list(trailing), tuple(slots)
+            self.handle = kernel.kernel
+        self.steps = self.launch = None
 
     def run(self, args, stream):
         ek = self.ek
@@ -494,12 +499,12 @@ class _Plan:
             args = list(args) + [None] * (ek.nargs - len(args))
             for k in self.alloc:
                 args[k] = _core.empty(self.shape, self.dtypes[k])
-        if self.launch is not None:
+        if self.handle is not None:
             kargs = self.template.copy()
             for pos, k, conv in self.slots:
                 kargs[pos] = args[k] if conv is None else conv(args[k])
-            _, grid, block, _ = self.launch
-            _core._launch_kernel(self.handle, grid, block, tuple(kargs), 0, stream)
+            _core._launch_kernel(self.handle, self.grid, self.block, tuple(kargs), 0,
+                                 stream)
         if self.ret == 1:
             return args[ek.nin]
         return None if self.ret == 0 else tuple(args[ek.nin:])

@@ -426,7 +426,9 @@ def _at_direct(u, a, indices, b):
             or indices.dtype.kind not in "iu" or indices.dtype == _np.uint64 \
             or indices.device != a.device:
         return False  # (uint64 indices past 2^63 would wrap in the int64 cast)
-    kv = _at_kernel_values(u, a, b)
+    # values of the target's dtype go as they are (the common case, no lookup)
+    kv = b if isinstance(b, _core.ndarray) and b.dtype == a.dtype else \
+        _at_kernel_values(u, a, b)
     if kv is None:
         return False
     pos = indices if indices.dtype == _core.int64 else indices.astype(_core.int64)
@@ -434,7 +436,9 @@ def _at_direct(u, a, indices, b):
         pos = _core.ascontiguousarray(pos)
     if kv.shape != pos.shape or not kv.flags.c_contiguous:
         kv = _core.ascontiguousarray(_core.broadcast_to(kv, pos.shape))
-    return _core._ufunc_at(u, a, pos.reshape(-1), kv.reshape(-1), a.shape[0])
+    if pos.ndim != 1:
+        pos, kv = pos.reshape(-1), kv.reshape(-1)
+    return _core._ufunc_at(u, a, pos, kv, a.shape[0])
 
 
 def _at_rounds(u, flat, pos, vals):

@@ -579,7 +579,7 @@ class _Distributions:
             return perm
         kw = self._words32(2 * n, dev)
         k, w = kw[:n], kw[n:]
-        perm, tied = _core._perm_sort(k, w, _perm_shift(n))
+        perm, tied = _core._perm_sort(k, w, _PERM_SHIFT)
         if bool(tied):  # about 2^-13 of the time at 2^26 items (n^2 / 2^65)
             perm = self._perm_generic(k, w)
         return perm
@@ -955,15 +955,14 @@ class Generator(_Distributions, _CoreGenerator):
 _PERM32_MAX = 2**31 - 1  # the longest permutation sorted with 32-bit keys
 
 
-def _perm_shift(n):
-    """The key bits _perm_sort leaves to its placement pass: the radix sort
-    orders bits [shift, 32) (one pass per 8 bits) and the placement orders each
-    segment of equal high bits by the full key. 0 for every n: measured on the
-    H200 at 2^26 items (session 8), shift 0 (4 passes, segments of equal keys
-    only) took 3.10 ms, shift 8 (3 passes, segments of ~4) 8.62 ms and shift 16
-    10.3 ms: the placement's scan of a segment costs far more than the radix
-    pass it saves. On the cpu device both took the same time at 2^22."""
-    return 0
+# The key bits _perm_sort leaves to its placement pass: the radix sort orders
+# bits [shift, 32) (one pass per 8 bits) and the placement orders each segment of
+# equal high bits by the full key. 0: measured on the H200 at 2^26 items (session
+# 8), shift 0 (4 passes, segments of equal keys only) took 3.10 ms, shift 8 (3
+# passes, segments of ~4) 8.62 ms and shift 16 10.3 ms: the placement's scan of a
+# segment costs far more than the radix pass it saves. On the cpu device both took
+# the same time at 2^22. The tests pass other shifts to _perm_sort directly.
+_PERM_SHIFT = 0
 
 
 def _sort_pairs(keys, bits):
