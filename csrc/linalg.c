@@ -724,10 +724,47 @@ dot_is_matmul(const CaArray *A, const CaArray *B, const CaArray *C)
            n < CA_INT_MAX;
 }
 
+/* A float16 product on the cpu: NumPy's is a plain loop (no BLAS) that sums
+ * the products in float32 and rounds the sum to float16 once. Here the
+ * operands become float32 copies (exact), BLAS's sgemm (np.dot's routine for
+ * 2-D operands, np.matmul's otherwise) sums the same products in float32 (a
+ * product of two float16 is exact in float32, so FMA or not changes nothing)
+ * and the result is rounded to float16 into c: the same up to the order of
+ * the float32 sums (tests/test_matmul_half_cpu.py), tens of times faster. */
+static PyObject *
+numpy_matmul_half(PyObject *a, PyObject *b, PyObject *c)
+{
+    PyObject *v[2] = { NULL, NULL }, *r = NULL;
+    v[0] =
+        PyArray_CastToType((PyArrayObject *)a, PyArray_DescrFromType(NPY_FLOAT32), 0);
+    if (v[0] != NULL) {
+        v[1] = PyArray_CastToType((PyArrayObject *)b,
+                                  PyArray_DescrFromType(NPY_FLOAT32), 0);
+    }
+    if (v[1] != NULL) {
+        PyArrayObject *x = (PyArrayObject *)v[0], *y = (PyArrayObject *)v[1];
+        if (PyArray_NDIM(x) == 2 && PyArray_NDIM(y) == 2 && PyArray_DIM(x, 0) > 1 &&
+            PyArray_DIM(x, 1) > 1 && PyArray_DIM(y, 1) > 1) {
+            r = PyArray_MatrixProduct2(v[0], v[1], NULL);
+        }
+        else {
+            r = PyObject_Vectorcall(np_matmul, v, 2, NULL);
+        }
+    }
+    /* r is a NumPy scalar for 1-D @ 1-D: CopyObject takes either */
+    if (r != NULL && PyArray_CopyObject((PyArrayObject *)c, r) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_XDECREF(v[0]);
+    Py_XDECREF(v[1]);
+    return r;
+}
+
 /* C = np.matmul(A, B) on the cpu device, written into C (whose shape the
  * caller has made NumPy's result shape): out passed positionally, as a ufunc
  * takes it, through vectorcall (no argument tuple or keyword dict); np.dot's
- * routine where it makes the same BLAS call (dot_is_matmul). */
+ * routine where it makes the same BLAS call (dot_is_matmul); float16 through
+ * float32 BLAS (numpy_matmul_half). */
 static int
 numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
 {
@@ -741,7 +778,10 @@ numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
         (v[2] = ca_cpu_numpy_view(C)) == NULL) {
         goto error;
     }
-    if (dot_is_matmul(A, B, C)) {
+    if (A->dtype == CA_FLOAT16 && B->dtype == CA_FLOAT16 && C->dtype == CA_FLOAT16) {
+        r = numpy_matmul_half(v[0], v[1], v[2]);
+    }
+    else if (dot_is_matmul(A, B, C)) {
         r = PyArray_MatrixProduct2(v[0], v[1], (PyArrayObject *)v[2]);
     }
     else {

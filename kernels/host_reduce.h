@@ -139,6 +139,19 @@ CA_HR_MM_DECL(int64, int64_t)
 CA_HR_MM_DECL(uint64, uint64_t)
 CA_HR_MM_DECL(float32, float)
 CA_HR_MM_DECL(float64, double)
+/* argmax / argmin of a contiguous integer run in one pass: the value, its first
+ * position in *pos. */
+#define CA_HR_AM_DECL(name, T)                                                         \
+    T ca_hr_am_max_##name(const T *x, int64_t n, int64_t *pos);                        \
+    T ca_hr_am_min_##name(const T *x, int64_t n, int64_t *pos);
+CA_HR_AM_DECL(int8, int8_t)
+CA_HR_AM_DECL(uint8, uint8_t)
+CA_HR_AM_DECL(int16, int16_t)
+CA_HR_AM_DECL(uint16, uint16_t)
+CA_HR_AM_DECL(int32, int32_t)
+CA_HR_AM_DECL(uint32, uint32_t)
+CA_HR_AM_DECL(int64, int64_t)
+CA_HR_AM_DECL(uint64, uint64_t)
 float ca_hr_mm_fmax_float32(const float *x, int64_t n, int *nonum);
 float ca_hr_mm_fmin_float32(const float *x, int64_t n, int *nonum);
 double ca_hr_mm_fmax_float64(const double *x, int64_t n, int *nonum);

@@ -190,6 +190,33 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
 
 /* ---- bincount -------------------------------------------------------------- */
 
+/* The counting loops: the bin of the value CA_BC_AHEAD places ahead is
+ * prefetched (increments of bins spread over more than the caches otherwise
+ * wait on memory one at a time: 2^22 values in 2^20 bins went 0.8-1.1x NumPy
+ * -> about 1.6x on the development machine). Values outside [0, nbins) are
+ * skipped. */
+#define CA_BC_AHEAD 32
+#define CA_BC_LOOP(T, ADD)                                                             \
+    do {                                                                               \
+        const T *v = (const T *)x;                                                     \
+        int64_t i = 0;                                                                 \
+        for (; i + CA_BC_AHEAD < n; i++) {                                             \
+            int64_t f = v[i + CA_BC_AHEAD];                                            \
+            f = (uint64_t)f < (uint64_t)nbins ? f : 0;                                 \
+            __builtin_prefetch((const char *)out + f * 8, 1);                          \
+            const int64_t b = v[i];                                                    \
+            if ((uint64_t)b < (uint64_t)nbins) {                                       \
+                ADD;                                                                   \
+            }                                                                          \
+        }                                                                              \
+        for (; i < n; i++) {                                                           \
+            const int64_t b = v[i];                                                    \
+            if ((uint64_t)b < (uint64_t)nbins) {                                       \
+                ADD;                                                                   \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+
 int
 ca_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
             int64_t nbins, void *out, ca_stream_t stream)
@@ -218,18 +245,17 @@ ca_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
     else {
         memset(out, 0, (size_t)nbins * sizeof(int64_t));
     }
-    for (int64_t i = 0; i < n; i++) {
-        int64_t b =
-            xdtype == CA_INT32 ? ((const int32_t *)x)[i] : ((const int64_t *)x)[i];
-        if (b < 0 || b >= nbins) {
-            continue;
-        }
-        if (w != NULL) {
-            sums[b] += w[i];
-        }
-        else {
-            counts[b]++;
-        }
+    if (w != NULL && xdtype == CA_INT32) {
+        CA_BC_LOOP(int32_t, sums[b] += w[i]);
+    }
+    else if (w != NULL) {
+        CA_BC_LOOP(int64_t, sums[b] += w[i]);
+    }
+    else if (xdtype == CA_INT32) {
+        CA_BC_LOOP(int32_t, counts[b]++);
+    }
+    else {
+        CA_BC_LOOP(int64_t, counts[b]++);
     }
     return 0;
 }

@@ -566,6 +566,20 @@ def host_run_lanes(k, i, t, acc, conv, ic):
             out += ["    (void)none;", f"    return {host_comb(k, s)}(acc, {cast}(bx));"]
         out.append("}")
         return out
+    if isarg and i not in "fd":
+        # a contiguous integer run: one pass that gives the first position too
+        out += [f"    if (s == (int64_t)sizeof({ic})) {{",
+                "        if (n <= 0) {",
+                "            return acc;",
+                "        }",
+                "        int64_t j;",
+                f"        const {ic} bx = ({ic}){fn.replace('_mms_', '_am_')}((const {ic} *)(const void *)p, n, &j);",
+                f"        const {CTYPE[vt]} b = {cast}(bx);",
+                f"        if (acc.i < 0 || {beats}) {{",
+                f"            acc = ca_red_argat_{vt}(b, r0 + j);",
+                "        }",
+                "        return acc;",
+                "    }"]
     # blocks of CA_HR_MM_BLOCK bytes of memory (at least 512 elements when strided):
     # an arg block with a new best is searched again, in cache
     out += [f"    const int64_t as = s < 0 ? -s : s, es = (int64_t)sizeof({ic});",
@@ -578,8 +592,29 @@ def host_run_lanes(k, i, t, acc, conv, ic):
         out += [f"    {ic} g_[CA_HR_MM_GATHER];",
                 "    const int gather = as > 64;",
                 "    const int64_t B = gather ? CA_HR_MM_GATHER : as == es || B0 >= 512 ? B0 : 512;"]
+        # a block that is not gathered and holds a new best is searched for its
+        # first position once, at the end (or before an exact walk), not each time
+        # the best grows: the best's first position is in the first block whose
+        # maximum is the final best (a later block must beat it to be kept)
+        out += ["    const char *pq = NULL; /* the block with the best, not yet searched */",
+                "    int64_t pqs = 0, pnb = 0, pi = 0;",
+                f"    {ic} pbx = 0;"]
     else:
         out.append("    const int64_t B = as == es || B0 >= 512 ? B0 : 512;")
+    resolve = []
+    if isarg:
+        fnd = fn.replace('_mms_max_', '_find_').replace('_mms_min_', '_find_')
+        resolve = ["if (pq != NULL) {",
+                   f"    int64_t j = pqs == es ? {fnd}((const {ic} *)(const void *)pq, pnb, pbx) : 0;",
+                   f"    for ({ic} v;; j++) {{",
+                   "        memcpy(&v, pq + j * pqs, sizeof v);",
+                   "        if (v == pbx) {",
+                   "            break;",
+                   "        }",
+                   "    }",
+                   "    acc.i = r0 + pi + j;",
+                   "    pq = NULL;",
+                   "}"]
     out += ["    for (int64_t i = 0; i < n; i += B) {"]
     if done != "0":
         out += [f"        if ({done}) {{",
@@ -603,27 +638,35 @@ def host_run_lanes(k, i, t, acc, conv, ic):
         out.append(f"        const {ic} bx = ({ic}){fn}(p + i * s, nb, s, &bad);")
     out.append(f"        const {CTYPE[vt]} b = {cast}(bx);")
     if i in "fd":
-        out += ["        if (bad) { /* a NaN: the exact loop */",
-                f"            acc = hl_{t}(acc, p + i * s, nb, s, r0 + i, c);",
+        out += ["        if (bad) { /* a NaN: the exact loop */"]
+        out += ["            " + ln for ln in resolve]
+        out += [f"            acc = hl_{t}(acc, p + i * s, nb, s, r0 + i, c);",
                 "            continue;",
                 "        }"]
     else:
         out.append("        (void)bad;")
     if isarg:
         out += [f"        if (acc.i < 0 || {beats}) {{",
-                f"            int64_t j = qs == es ? {fn.replace('_mms_max_', '_find_').replace('_mms_min_', '_find_')}"
-                f"((const {ic} *)(const void *)q, nb, bx) : 0;",
-                f"            for ({ic} v;; j++) {{",
-                "                memcpy(&v, q + j * qs, sizeof v);",
-                "                if (v == bx) {",
-                "                    break;",
+                "            if (gather) { /* g_ is the next block's: search it now */",
+                f"                int64_t j = {fnd}(g_, nb, bx);",
+                "                for (; g_[j] != bx; j++) {",
                 "                }",
+                f"                acc = ca_red_argat_{vt}(b, r0 + i + j);",
                 "            }",
-                f"            acc = ca_red_argat_{vt}(b, r0 + i + j);",
+                "            else {",
+                "                pq = q;",
+                "                pqs = qs;",
+                "                pnb = nb;",
+                "                pi = i;",
+                "                pbx = bx;",
+                f"                acc = ca_red_argat_{vt}(b, r0 + i);",
+                "            }",
                 "        }"]
     else:
         out.append(f"        acc = {host_comb(k, s)}(acc, b);")
-    out += ["    }", "    return acc;", "}"]
+    out += ["    }"]
+    out += ["    " + ln for ln in resolve]
+    out += ["    return acc;", "}"]
     return out
 
 
