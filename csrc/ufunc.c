@@ -270,11 +270,11 @@ at_index_error(const ca_flag *f, int64_t extent)
     return -1;
 }
 
-/* The same on a GPU without waiting for the scatter: the check pass, its flag
- * copied into pinned memory, then the scatter queued behind them, which reads the
- * flag first and applies nothing when it is set. The host waits only for the
- * copy (an event), so the GPU goes on from the check to the scatter with no gap
- * and the call returns while the scatter runs. */
+/* The check pass and the scatter on a GPU, without waiting for the scatter: the
+ * pass, its flag copied into pinned memory, then the scatter queued behind them,
+ * which reads the flag first and applies nothing when it is set. The host waits
+ * only for the copy (an event), so the GPU goes on from the check to the scatter
+ * with no gap and the call returns while the scatter runs. */
 static int
 at_check_gated(const CaArray *t, const CaArray *p, const CaArray *v, int code,
                int64_t extent, ca_stream_t stream)

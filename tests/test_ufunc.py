@@ -716,6 +716,18 @@ def test_at_check_pass_then_gated_scatter(device, dt):
     np.testing.assert_array_equal(to_np(twice), want * 2)
 
 
+def test_at_into_an_empty_target(device):
+    """Every index is out of bounds of an empty target (both scatter paths: a few
+    updates and many): NumPy's IndexError; no updates is no error."""
+    for n in (1, 70_000):
+        t = dev(np.zeros(0, np.float32), device)
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+            ca.add.at(t, dev(np.zeros(n, np.int64), device),
+                      dev(np.ones(n, np.float32), device))
+    ca.add.at(t, dev(np.zeros(0, np.int64), device), dev(np.ones(0, np.float32), device))
+    assert t.shape == (0,)
+
+
 def test_at_extent_past_target(device):
     t = dev(np.zeros(4), device)
     with pytest.raises(ValueError, match="extent"):
