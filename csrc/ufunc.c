@@ -270,12 +270,65 @@ at_index_error(const ca_flag *f, int64_t extent)
     return -1;
 }
 
+/* The check pass and the scatter on a GPU, without waiting for the scatter: the
+ * pass, its flag copied into pinned memory, then the scatter queued behind them,
+ * which reads the flag first and applies nothing when it is set. The host waits
+ * only for the copy (an event), so the GPU goes on from the check to the scatter
+ * with no gap and the call returns while the scatter runs. */
+static int
+at_check_gated(const CaArray *t, const CaArray *p, const CaArray *v, int code,
+               int64_t extent, ca_stream_t stream)
+{
+    Py_ssize_t two = 2;
+    CaArray *seen = ca_array_empty(CA_INT64, 1, &two, 0, t->device, CA_MEM_PINNED);
+    if (seen == NULL) {
+        return -1;
+    }
+    ca_flag f;
+    ca_event_t e = NULL;
+    int rc = ca_flag_open(&f, t->device, stream, 1);
+    if (rc == 0) {
+        rc = ca_run_event_create(&e, CA_EVENT_DISABLE_TIMING);
+    }
+    if (rc == 0) {
+        rc = ca_run_ufunc_at_check(p->device, (const int64_t *)p->data,
+                                   (int64_t)p->size, extent, f.ptr, stream);
+    }
+    if (rc == 0) {
+        rc = ca_run_memcpy_async(seen->data, f.ptr, 2 * sizeof(int64_t), stream);
+    }
+    if (rc == 0) {
+        rc = ca_run_event_record(e, stream);
+    }
+    if (rc == 0) {
+        rc = ca_run_ufunc_at(t->device, code, t->dtype, t->data,
+                             (const int64_t *)p->data, extent, v->data,
+                             (int64_t)p->size, f.ptr, stream);
+    }
+    if (rc == 0) {
+        rc = ca_run_event_sync(e);
+    }
+    if (rc == 0 && ((const int64_t *)seen->data)[0] != 0) {
+        f.host[1] = ((const int64_t *)seen->data)[1];
+        rc = at_index_error(&f, extent);
+    }
+    if (e != NULL) {
+        ca_event_destroy_quiet(e);
+    }
+    ca_flag_close(&f); /* stream-ordered: reused only after the scatter has read it */
+    Py_DECREF(seen);
+    return rc < 0 ? -1 : 0;
+}
+
 /* IndexError unless every index of p lies in [-extent, extent): one checking
- * pass whose flag is read back (which waits for the stream), then the scatter. */
+ * pass, then the scatter (on the host: the pass, then the loop). */
 static int
 at_check_then_scatter(const CaArray *t, const CaArray *p, const CaArray *v, int code,
                       int64_t extent, ca_stream_t stream)
 {
+    if (t->device != CA_CPU) {
+        return at_check_gated(t, p, v, code, extent, stream);
+    }
     ca_flag f;
     if (ca_flag_open(&f, p->device, stream, 1) < 0) {
         return -1;

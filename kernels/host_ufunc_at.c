@@ -30,11 +30,15 @@ ca_at_supported(int code, int dtype)
 }
 
 /* Elements by memcpy: the target may be any element-aligned view's buffer. With
- * a flag, a position out of range is reported and skipped. */
+ * a flag, one already set stops the loop before any update, and a position out
+ * of range is reported and skipped. */
 #define CA_P_LOOP(c, fn, dt, T, sfx, lk)                                               \
     static void host_at_##fn##_##dt(char *t, const int64_t *pos, int64_t extent,       \
                                     const char *v, int64_t n, int64_t *flag)           \
     {                                                                                  \
+        if (flag != NULL && flag[0] != 0) {                                            \
+            return;                                                                    \
+        }                                                                              \
         for (int64_t i = 0; i < n; i++) {                                              \
             T a, b;                                                                    \
             if (flag != NULL && (pos[i] < -extent || pos[i] >= extent)) {              \

@@ -601,7 +601,9 @@ int ca_at_supported(int code, int dtype);
  * flag NULL: every q is in range (the caller checked). Else each position is
  * checked as it is applied: one outside [-extent, extent) is skipped and
  * reported as ca_ufunc_at_check reports it, and the others are applied (the
- * caller saved the target, to put it back). */
+ * caller saved the target, to put it back); a flag already nonzero when the
+ * scatter starts (a check pass queued before it found one) stops it before any
+ * update. */
 int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
                 int64_t extent, const void *values, int64_t n, int64_t *flag,
                 ca_stream_t stream);

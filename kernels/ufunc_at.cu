@@ -204,12 +204,17 @@ report(unsigned long long *flag, int64_t offender)
 }
 
 /* flag NULL: the positions are known to be in range; else each is checked (the
- * test is uniform across the grid, so warps do not diverge on it). */
+ * test is uniform across the grid, so warps do not diverge on it), and a flag
+ * already set when a thread starts (a check pass before this launch found a bad
+ * position) stops it before any update. */
 template <int CODE, typename T, typename F>
 __global__ void
 at_kernel(T *t, const int64_t *__restrict__ pos, int64_t extent,
           const T *__restrict__ v, int64_t n, unsigned long long *flag)
 {
+    if (flag != nullptr && *flag != 0ull) {
+        return;
+    }
     F f{};
     bool bad = false;
     int64_t offender = 0;

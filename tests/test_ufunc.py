@@ -688,6 +688,46 @@ def test_at_scatter_checked_in_one_launch(device, dt):
     np.testing.assert_array_equal(to_np(got), want)
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.int32, np.float64])
+def test_at_check_pass_then_gated_scatter(device, dt):
+    """A target big beside its indices takes the check pass; on a GPU the scatter
+    is queued behind it and reads its flag, so a bad index anywhere (first, a
+    block edge, last) leaves the target unchanged, and work queued after a good
+    call sees every update (the call returns before the scatter ends)."""
+    rng = np.random.default_rng(12)
+    size, n = 1 << 20, 70_001
+    base = _exact_values((size,), dt, rng)
+    idx = rng.integers(-size, size, size=n)
+    vals = _exact_values((n,), dt, rng)
+    for where in (0, 256 * 64, n - 1):
+        ii = idx.copy()
+        ii[where] = -size - 2
+        got = fresh(base, device)
+        with pytest.raises(IndexError, match=f"index {-size - 2} is out of bounds"):
+            ca.add.at(got, dev(ii, device), dev(vals, device))
+        np.testing.assert_array_equal(to_np(got), base)
+    got = fresh(base, device)
+    for _ in range(3):
+        ca.add.at(got, dev(idx, device), dev(vals, device))
+    twice = got * 2  # queued behind the scatters
+    want = base.copy()
+    for _ in range(3):
+        np.add.at(want, idx, vals)
+    np.testing.assert_array_equal(to_np(twice), want * 2)
+
+
+def test_at_into_an_empty_target(device):
+    """Every index is out of bounds of an empty target (both scatter paths: a few
+    updates and many): NumPy's IndexError; no updates is no error."""
+    for n in (1, 70_000):
+        t = dev(np.zeros(0, np.float32), device)
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+            ca.add.at(t, dev(np.zeros(n, np.int64), device),
+                      dev(np.ones(n, np.float32), device))
+    ca.add.at(t, dev(np.zeros(0, np.int64), device), dev(np.ones(0, np.float32), device))
+    assert t.shape == (0,)
+
+
 def test_at_extent_past_target(device):
     t = dev(np.zeros(4), device)
     with pytest.raises(ValueError, match="extent"):
