@@ -348,10 +348,14 @@ at_check_then_scatter(const CaArray *t, const CaArray *p, const CaArray *v, int 
                                     (int64_t)p->size, NULL, stream);
 }
 
-/* n bytes between two buffers of one device, in stream order. */
+/* n bytes between two buffers of one device, in stream order. An empty target's
+ * buffers may be NULL: no copy at all then (memcpy's arguments must not be). */
 static int
 at_copy(int device, void *dst, const void *src, size_t n, ca_stream_t stream)
 {
+    if (n == 0) {
+        return 0;
+    }
     if (device == CA_CPU) {
         memcpy(dst, src, n);
         return 0;
