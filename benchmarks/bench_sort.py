@@ -133,8 +133,10 @@ CASES = [
          unit="Gkeys/s", work=N, target=">= 36", group="sort"),
     Case(f"argsort, 2^{LOG} float32 (G keys/s)", _all(_sort(np.float32, True)), mode="gpu",
          unit="Gkeys/s", work=N, target=">= 27", group="sort"),
+    # TARGETS.md's ">= 17" is its 16.8 of CuPy's plus 1%, and TARGETS.md checks every
+    # target as a ratio in one run: CuPy measures 14.8-14.9 here (sessions 5, 8, 9).
     Case(f"sort, 2^{LOG} int64 (G keys/s)", _all(_sort(np.int64)), mode="gpu",
-         unit="Gkeys/s", work=N, target=">= 17", group="sort"),
+         unit="Gkeys/s", work=N, target=">= 1.01x best", group="sort"),
     Case(f"unique, 2^{LOG} int64 in [0, 2^20) (G keys/s)", _all(_unique), mode="gpu",
          unit="Gkeys/s", work=N, target=">= 18", group="sort"),
     Case(f"searchsorted, 2^{LQ} queries in 2^{LQ} sorted float32 (G queries/s)",

@@ -67,8 +67,8 @@ def markdown(cases, meta):
     for c in cases:
         r = c.results
         # the targets are GPU figures: no verdict on a cpu-mode run
-        met = None if harness.CPU_MODE else harness.meets(c.target, r.get("cuarray"))
         rt = ratio(c)
+        met = None if harness.CPU_MODE else harness.meets(c.target, r.get("cuarray"), rt)
         lines.append(
             f"| {c.name} | {c.unit} | {fmt(r.get('cuarray'))} | {fmt(r.get('numpy'))} | "
             f"{fmt(r.get('cupy'))} | {fmt(r.get('torch'))} | {c.target or ''} | "

@@ -2,6 +2,7 @@
 pinned pools where a GPU is present; and csrc/pool.c alone under ASan/UBSan."""
 
 import gc
+import json
 import os
 import random
 import shutil
@@ -212,36 +213,84 @@ def test_free_all_blocks(pool):
     pool.free_all_blocks(stream=None)
 
 
-def test_mixed_workload_ratio(pool):
+# The workload of test_mixed_workload_ratio. It runs in a fresh process: a pool
+# shared with earlier tests may hold a segment it cannot return (a long-lived block
+# of another user, such as the 32 MiB cuBLAS workspace carved from a cached segment
+# of a freed large array), and such a segment's bytes count as reserved from the
+# start. Seen in a whole-suite run on the H200: 32 MiB + 16 KiB live bytes not the
+# test's own, and ratios of 2.3 to 4.0 that were 1.0-1.1 in a fresh process.
+_MIXED_WORKLOAD = """
+import json, random, sys
+from cuarray import cuda
+
+def mixed_size(rng, max_log2):
+    e = rng.randrange(max_log2)
+    return (1 << e) + rng.randrange(1 << e)
+
+pool = cuda.MemoryPool(sys.argv[1], sys.argv[2])
+ratios = []
+for seed in (1, 2, 3, 4):
+    pool.free_all_blocks()
+    pool.reset_peak_stats()
+    rng = random.Random(seed)
+    menu = [512 + mixed_size(rng, 25) for _ in range(40)]
+    keep = [pool.malloc(1024 + mixed_size(rng, 26)) for _ in range(50)]
+    for it in range(150):
+        tmp = [pool.malloc(rng.choice(menu)) for _ in range(20)]
+        rng.shuffle(tmp)
+        while tmp:
+            tmp.pop()
+        if it % 10 == 9:
+            for _ in range(5):
+                j = rng.randrange(50)
+                keep[j] = None
+                keep[j] = pool.malloc(1024 + mixed_size(rng, 26))
+    s = pool.stats()
+    ratios.append(s["peak_total_bytes"] / s["peak_requested_bytes"])
+    del keep
+print(json.dumps(ratios))
+"""
+
+
+@pytest.mark.parametrize("where", POOLS)
+def test_mixed_workload_ratio(where):
     """Reserved bytes over the peak of requested bytes stays under 1.15 on a
-    program-like mixed workload: long-lived arrays of many sizes, some replaced
-    now and then, and bursts of temporaries from a menu of mixed shapes.
+    program-like mixed workload, from an empty pool: long-lived arrays of many
+    sizes, some replaced now and then, and bursts of temporaries from a menu of
+    mixed shapes.
 
     Fragmentation varies with the random sizes: the target holds for the mean
     over seeds; no single seed may pass 1.25 (over 30 seeds of the same
     workload in C, the mean was 1.075 and the worst 1.16)."""
-    ratios = []
-    for seed in (1, 2, 3, 4):
-        pool.free_all_blocks()
-        pool.reset_peak_stats()
-        rng = random.Random(seed)
-        menu = [512 + mixed_size(rng, 25) for _ in range(40)]
-        keep = [pool.malloc(1024 + mixed_size(rng, 26)) for _ in range(50)]
-        for it in range(150):
-            tmp = [pool.malloc(rng.choice(menu)) for _ in range(20)]
-            rng.shuffle(tmp)
-            while tmp:
-                tmp.pop()
-            if it % 10 == 9:
-                for _ in range(5):
-                    j = rng.randrange(50)
-                    keep[j] = None
-                    keep[j] = pool.malloc(1024 + mixed_size(rng, 26))
-        s = pool.stats()
-        ratios.append(s["peak_total_bytes"] / s["peak_requested_bytes"])
-        del keep
+    device, kind = where
+    r = subprocess.run([sys.executable, "-c", _MIXED_WORKLOAD, kind, device],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    ratios = json.loads(r.stdout.strip().splitlines()[-1])
+    assert len(ratios) == 4
     assert sum(ratios) / len(ratios) < 1.15, ratios
     assert max(ratios) < 1.25, ratios
+
+
+def test_a_long_lived_block_pins_its_segment():
+    """Why the workload above runs in a process of its own: a block carved from a
+    cached segment keeps the whole segment reserved after free_all_blocks (the
+    pool returns whole segments only), and the segment's free part still serves
+    later requests."""
+    pool = cuda.MemoryPool("host", "cpu")
+    gc.collect()
+    pool.free_all_blocks()
+    base = pool.total_bytes()
+    big = pool.malloc(256 << 20)
+    del big                                   # cached: a free 256 MiB segment
+    small = pool.malloc((32 << 20) + (16 << 10))
+    pool.free_all_blocks()
+    assert pool.total_bytes() - base >= 256 << 20
+    other = pool.malloc(128 << 20)            # from the pinned segment's free part
+    assert pool.total_bytes() - base < (256 << 20) + (128 << 20)
+    del other, small
+    pool.free_all_blocks()
+    assert pool.total_bytes() <= base
 
 
 def test_limit_and_out_of_memory(pool):
