@@ -17,8 +17,8 @@ int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
                  int64_t *idx, int flags, void *temp, size_t *temp_bytes,
                  ca_stream_t stream);
 int ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                         const void *v, int64_t nv, int right, int64_t *out,
-                         ca_stream_t stream);
+                         const void *v, int64_t nv, int right, const int64_t *qpos,
+                         int64_t *out, ca_stream_t stream);
 int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const double *w,
                      int64_t nbins, void *out, ca_stream_t stream);
 #endif
@@ -150,7 +150,8 @@ ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *ou
 
 int
 ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *sorter,
-                const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream)
+                const void *v, int64_t nv, int right, const int64_t *qpos, int64_t *out,
+                ca_stream_t stream)
 {
     if (dtype < 0 || dtype >= CA_NTYPES || n < 0 || nv < 0) {
         return CA_KERR_UNSUPPORTED;
@@ -160,7 +161,8 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
     }
     if (device != CA_CPU) {
 #if CA_HAVE_CUDA
-        return ca_cuda_searchsorted(dtype, a, n, sorter, v, nv, right, out, stream);
+        return ca_cuda_searchsorted(dtype, a, n, sorter, v, nv, right, qpos, out,
+                                    stream);
 #else
         (void)stream;
         return CA_KERR_NO_CUDA;
@@ -183,7 +185,7 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
                 hi = mid;
             }
         }
-        out[i] = lo;
+        out[qpos != NULL ? qpos[i] : i] = lo;
     }
     return 0;
 }

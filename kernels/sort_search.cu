@@ -3,7 +3,10 @@
  * host_sort.c dispatches here and has the cpu loops).
  *
  * searchsorted: one thread per query, a binary search comparing the keys of
- * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does).
+ * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does). With
+ * qpos the queries come sorted (csrc/sort.c sorts many queries into a big
+ * array first: a warp's neighbouring queries then walk one path, one load per
+ * level for the warp) and each result goes back to where its query came from.
  * bincount: each block counts into shared memory (32-bit counts, or float64
  * sums), then adds its nonzero bins to the output with one atomic each; bins
  * that do not fit in shared memory are counted with global atomics (the
@@ -16,7 +19,8 @@
 
 extern "C" int ca_cuda_searchsorted(int dtype, const void *a, int64_t n,
                                     const int64_t *sorter, const void *v, int64_t nv,
-                                    int right, int64_t *out, ca_stream_t stream);
+                                    int right, const int64_t *qpos, int64_t *out,
+                                    ca_stream_t stream);
 extern "C" int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const double *w,
                                 int64_t nbins, void *out, ca_stream_t stream);
 
@@ -49,7 +53,7 @@ dtype_size(int dt)
 template <int DT>
 __global__ void
 search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
-              int64_t nv, int right, int64_t *out)
+              int64_t nv, int right, const int64_t *qpos, int64_t *out)
 {
     constexpr int size = dtype_size(DT);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nv;
@@ -67,7 +71,7 @@ search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
                 hi = mid;
             }
         }
-        out[i] = lo;
+        out[qpos != nullptr ? qpos[i] : i] = lo;
     }
 }
 
@@ -161,8 +165,8 @@ hist(const X *x, int64_t n, const double *w, int64_t nbins, void *out, cudaStrea
 
 extern "C" int
 ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                     const void *v, int64_t nv, int right, int64_t *out,
-                     ca_stream_t stream)
+                     const void *v, int64_t nv, int right, const int64_t *qpos,
+                     int64_t *out, ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     const unsigned nb = blocks_for(nv, kMaxBlocks);
@@ -170,7 +174,8 @@ ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
     switch (dtype) {
 #define CA_P_SEARCH_CASE(dt)                                                           \
     case dt:                                                                           \
-        search_kernel<dt><<<nb, kThreads, 0, st>>>(ac, n, sorter, vc, nv, right, out); \
+        search_kernel<dt>                                                              \
+            <<<nb, kThreads, 0, st>>>(ac, n, sorter, vc, nv, right, qpos, out);        \
         break;
         CA_P_SEARCH_CASE(CA_BOOL)
         CA_P_SEARCH_CASE(CA_INT8)
