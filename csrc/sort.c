@@ -534,11 +534,12 @@ finish:
     return rc;
 }
 
-/* Many queries into a big array are sorted first (sort_run, one pair sort), and
- * the kernel writes each result back to its query's place: random queries
+/* Many queries into a big array are taken in sorted order (their argsort, which
+ * for float32 is the fast 32-bit-position sort; the kernel reads each query
+ * through it and writes its result to the query's place): random queries
  * otherwise send every thread down its own path through an array that does not
  * fit the caches, while sorted ones let a warp's neighbours share each level's
- * load. Below these sizes the plain search is cheaper than the sort. Set by
+ * load. Below these sizes the plain search is cheaper than the argsort. Set by
  * _search_sort_threshold (tests run the sorted path on small inputs). */
 static int64_t search_sort_min_bytes = (int64_t)8 << 20;
 static int64_t search_sort_min_queries = (int64_t)1 << 18;
@@ -556,14 +557,14 @@ search_kernels(CaArray *a, CaArray *v, CaArray *sorter, int t, int right, CaArra
                                    sorter ? (const int64_t *)sorter->data : NULL,
                                    v->data, nv, right, NULL, (int64_t *)out->data, st);
     }
-    CaArray *vs = NULL, *from = NULL;
-    if (sort_run(v, 0, 1, 0, NULL, &vs, &from) < 0) {
+    CaArray *order = NULL;
+    if (sort_run(v, 0, 1, 0, NULL, NULL, &order) < 0) {
         return -1;
     }
-    int rc = ca_run_searchsorted(a->device, t, a->data, n, NULL, vs->data, nv, right,
-                                 (const int64_t *)from->data, (int64_t *)out->data, st);
-    Py_DECREF(vs);
-    Py_DECREF(from);
+    int rc =
+        ca_run_searchsorted(a->device, t, a->data, n, NULL, v->data, nv, right,
+                            (const int64_t *)order->data, (int64_t *)out->data, st);
+    Py_DECREF(order);
     return rc;
 }
 

@@ -171,7 +171,8 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
     const int64_t size = ca_dtype_size[dtype];
     const char *base = (const char *)a;
     for (int64_t i = 0; i < nv; i++) {
-        ca_skey q = ca_sort_key(dtype, (const char *)v + i * size, 1);
+        const int64_t j = qpos != NULL ? qpos[i] : i;
+        ca_skey q = ca_sort_key(dtype, (const char *)v + j * size, 1);
         int64_t lo = 0, hi = n;
         while (lo < hi) {
             int64_t mid = lo + (hi - lo) / 2;
@@ -185,7 +186,7 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
                 hi = mid;
             }
         }
-        out[qpos != NULL ? qpos[i] : i] = lo;
+        out[j] = lo;
     }
     return 0;
 }

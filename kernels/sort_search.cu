@@ -4,9 +4,10 @@
  *
  * searchsorted: one thread per query, a binary search comparing the keys of
  * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does). With
- * qpos the queries come sorted (csrc/sort.c sorts many queries into a big
- * array first: a warp's neighbouring queries then walk one path, one load per
- * level for the warp) and each result goes back to where its query came from.
+ * qpos, the argsort of the queries (csrc/sort.c's choice for many queries into
+ * a big array), thread i takes query qpos[i]: a warp's neighbouring queries
+ * then walk one path, one load per level for the warp, where random ones each
+ * walk their own through an array past the caches.
  * bincount: each block counts into shared memory (32-bit counts, or float64
  * sums), then adds its nonzero bins to the output with one atomic each; bins
  * that do not fit in shared memory are counted with global atomics (the
@@ -58,7 +59,8 @@ search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
     constexpr int size = dtype_size(DT);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nv;
          i += (int64_t)gridDim.x * blockDim.x) {
-        const ca_skey q = ca_sort_key(DT, v + i * size, 1);
+        const int64_t k = qpos != nullptr ? qpos[i] : i;
+        const ca_skey q = ca_sort_key(DT, v + k * size, 1);
         int64_t lo = 0, hi = n;
         while (lo < hi) {
             int64_t mid = lo + ((hi - lo) >> 1);
@@ -71,7 +73,7 @@ search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
                 hi = mid;
             }
         }
-        out[qpos != nullptr ? qpos[i] : i] = lo;
+        out[k] = lo;
     }
 }
 
