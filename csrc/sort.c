@@ -534,40 +534,6 @@ finish:
     return rc;
 }
 
-/* Many queries into a big array are taken in sorted order (their argsort, which
- * for float32 is the fast 32-bit-position sort; the kernel reads each query
- * through it and writes its result to the query's place): random queries
- * otherwise send every thread down its own path through an array that does not
- * fit the caches, while sorted ones let a warp's neighbours share each level's
- * load. Below these sizes the plain search is cheaper than the argsort. Set by
- * _search_sort_threshold (tests run the sorted path on small inputs). */
-static int64_t search_sort_min_bytes = (int64_t)8 << 20;
-static int64_t search_sort_min_queries = (int64_t)1 << 18;
-
-/* The search on the kernels (GPU, or the cpu device's host loops): v dense of
- * a's dtype t, out shaped like v (C-contiguous). */
-static int
-search_kernels(CaArray *a, CaArray *v, CaArray *sorter, int t, int right, CaArray *out)
-{
-    const ca_stream_t st = ca_current_stream(a->device);
-    const int64_t n = (int64_t)a->size, nv = (int64_t)v->size;
-    if (sorter != NULL || n * (int64_t)a->itemsize < search_sort_min_bytes ||
-        nv < search_sort_min_queries) {
-        return ca_run_searchsorted(a->device, t, a->data, n,
-                                   sorter ? (const int64_t *)sorter->data : NULL,
-                                   v->data, nv, right, NULL, (int64_t *)out->data, st);
-    }
-    CaArray *order = NULL;
-    if (sort_run(v, 0, 1, 0, NULL, NULL, &order) < 0) {
-        return -1;
-    }
-    int rc =
-        ca_run_searchsorted(a->device, t, a->data, n, NULL, v->data, nv, right,
-                            (const int64_t *)order->data, (int64_t *)out->data, st);
-    Py_DECREF(order);
-    return rc;
-}
-
 static int
 parse_side(PyObject *side, int *right)
 {
@@ -645,7 +611,10 @@ searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
             rc = search_numpy(ad, vd, sd, right, out);
         }
         else {
-            rc = search_kernels(ad, vd, sd, t, right, out);
+            rc = ca_run_searchsorted(a->device, t, ad->data, (int64_t)ad->size,
+                                     sd ? (const int64_t *)sd->data : NULL, vd->data,
+                                     (int64_t)vd->size, right, (int64_t *)out->data,
+                                     ca_current_stream(a->device));
         }
         if (rc < 0) {
             goto error;
@@ -1051,25 +1020,6 @@ error:
     return NULL;
 }
 
-/* _search_sort_threshold(min_bytes, min_queries) -> the old pair: where
- * searchsorted starts sorting its queries (tests lower it). */
-static PyObject *
-py_search_sort_threshold(PyObject *m, PyObject *args)
-{
-    (void)m;
-    long long bytes, queries;
-    if (!PyArg_ParseTuple(args, "LL:_search_sort_threshold", &bytes, &queries)) {
-        return NULL;
-    }
-    PyObject *old = Py_BuildValue("(LL)", (long long)search_sort_min_bytes,
-                                  (long long)search_sort_min_queries);
-    if (old != NULL) {
-        search_sort_min_bytes = bytes;
-        search_sort_min_queries = queries;
-    }
-    return old;
-}
-
 static PyObject *
 py_sort_host_kernels(PyObject *m, PyObject *arg)
 {
@@ -1201,10 +1151,6 @@ static PyMethodDef sort_functions[] = {
       "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "
       "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "
       "nan_poison and a\nholds a NaN; None where there is none." },
-    { "_search_sort_threshold", py_search_sort_threshold, METH_VARARGS,
-      "_search_sort_threshold(min_bytes, min_queries)\n--\n\nWhere searchsorted starts "
-      "sorting its queries\n(the array's bytes and the query count); returns the old "
-      "pair." },
     { "_sort_host_kernels", py_sort_host_kernels, METH_O,
       "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
       "kernels (the GPU's key order) instead of NumPy; returns the old setting." },

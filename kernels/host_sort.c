@@ -17,8 +17,8 @@ int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
                  int64_t *idx, int flags, void *temp, size_t *temp_bytes,
                  ca_stream_t stream);
 int ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                         const void *v, int64_t nv, int right, const int64_t *qpos,
-                         int64_t *out, ca_stream_t stream);
+                         const void *v, int64_t nv, int right, int64_t *out,
+                         ca_stream_t stream);
 int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const double *w,
                      int64_t nbins, void *out, ca_stream_t stream);
 #endif
@@ -150,8 +150,7 @@ ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *ou
 
 int
 ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *sorter,
-                const void *v, int64_t nv, int right, const int64_t *qpos, int64_t *out,
-                ca_stream_t stream)
+                const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream)
 {
     if (dtype < 0 || dtype >= CA_NTYPES || n < 0 || nv < 0) {
         return CA_KERR_UNSUPPORTED;
@@ -161,8 +160,7 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
     }
     if (device != CA_CPU) {
 #if CA_HAVE_CUDA
-        return ca_cuda_searchsorted(dtype, a, n, sorter, v, nv, right, qpos, out,
-                                    stream);
+        return ca_cuda_searchsorted(dtype, a, n, sorter, v, nv, right, out, stream);
 #else
         (void)stream;
         return CA_KERR_NO_CUDA;
@@ -171,8 +169,7 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
     const int64_t size = ca_dtype_size[dtype];
     const char *base = (const char *)a;
     for (int64_t i = 0; i < nv; i++) {
-        const int64_t j = qpos != NULL ? qpos[i] : i;
-        ca_skey q = ca_sort_key(dtype, (const char *)v + j * size, 1);
+        ca_skey q = ca_sort_key(dtype, (const char *)v + i * size, 1);
         int64_t lo = 0, hi = n;
         while (lo < hi) {
             int64_t mid = lo + (hi - lo) / 2;
@@ -186,7 +183,7 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
                 hi = mid;
             }
         }
-        out[j] = lo;
+        out[i] = lo;
     }
     return 0;
 }

@@ -564,12 +564,10 @@ int ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
 /* out[i] = the insertion point of v[i] in a[0:n] (sorted in the order above, or
  * a[sorter[0:n]] when sorter is not NULL: int64, every entry in [0, n)): the
  * first position whose element is >= v[i] (right = 0) or > v[i] (right = 1).
- * a, v: contiguous, both of `dtype`; out: nv int64. With qpos (int64, a
- * permutation of [0, nv): the caller's argsort of v) the queries are taken in
- * that order, v[qpos[i]] by the i-th thread, its result into out[qpos[i]]. */
+ * a, v: contiguous, both of `dtype`; out: nv int64. */
 int ca_searchsorted(int device, int dtype, const void *a, int64_t n,
                     const int64_t *sorter, const void *v, int64_t nv, int right,
-                    const int64_t *qpos, int64_t *out, ca_stream_t stream);
+                    int64_t *out, ca_stream_t stream);
 
 /* out[b] = the count (int64) or the sum of w (float64; w not NULL) of the x[i]
  * (contiguous, xdtype CA_INT32 or CA_INT64) equal to b, for b in [0, nbins);

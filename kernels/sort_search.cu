@@ -3,11 +3,7 @@
  * host_sort.c dispatches here and has the cpu loops).
  *
  * searchsorted: one thread per query, a binary search comparing the keys of
- * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does). With
- * qpos, the argsort of the queries (csrc/sort.c's choice for many queries into
- * a big array), thread i takes query qpos[i]: a warp's neighbouring queries
- * then walk one path, one load per level for the warp, where random ones each
- * walk their own through an array past the caches.
+ * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does).
  * bincount: each block counts into shared memory (32-bit counts, or float64
  * sums), then adds its nonzero bins to the output with one atomic each; bins
  * that do not fit in shared memory are counted with global atomics (the
@@ -20,8 +16,7 @@
 
 extern "C" int ca_cuda_searchsorted(int dtype, const void *a, int64_t n,
                                     const int64_t *sorter, const void *v, int64_t nv,
-                                    int right, const int64_t *qpos, int64_t *out,
-                                    ca_stream_t stream);
+                                    int right, int64_t *out, ca_stream_t stream);
 extern "C" int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const double *w,
                                 int64_t nbins, void *out, ca_stream_t stream);
 
@@ -54,13 +49,12 @@ dtype_size(int dt)
 template <int DT>
 __global__ void
 search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
-              int64_t nv, int right, const int64_t *qpos, int64_t *out)
+              int64_t nv, int right, int64_t *out)
 {
     constexpr int size = dtype_size(DT);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nv;
          i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t k = qpos != nullptr ? qpos[i] : i;
-        const ca_skey q = ca_sort_key(DT, v + k * size, 1);
+        const ca_skey q = ca_sort_key(DT, v + i * size, 1);
         int64_t lo = 0, hi = n;
         while (lo < hi) {
             int64_t mid = lo + ((hi - lo) >> 1);
@@ -73,7 +67,7 @@ search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
                 hi = mid;
             }
         }
-        out[k] = lo;
+        out[i] = lo;
     }
 }
 
@@ -167,8 +161,8 @@ hist(const X *x, int64_t n, const double *w, int64_t nbins, void *out, cudaStrea
 
 extern "C" int
 ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                     const void *v, int64_t nv, int right, const int64_t *qpos,
-                     int64_t *out, ca_stream_t stream)
+                     const void *v, int64_t nv, int right, int64_t *out,
+                     ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     const unsigned nb = blocks_for(nv, kMaxBlocks);
@@ -176,8 +170,7 @@ ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
     switch (dtype) {
 #define CA_P_SEARCH_CASE(dt)                                                           \
     case dt:                                                                           \
-        search_kernel<dt>                                                              \
-            <<<nb, kThreads, 0, st>>>(ac, n, sorter, vc, nv, right, qpos, out);        \
+        search_kernel<dt><<<nb, kThreads, 0, st>>>(ac, n, sorter, vc, nv, right, out); \
         break;
         CA_P_SEARCH_CASE(CA_BOOL)
         CA_P_SEARCH_CASE(CA_INT8)

@@ -559,66 +559,6 @@ def test_searchsorted(dev, dtype, side):
          np.searchsorted(u, v, side=side, sorter=sorter))
 
 
-@pytest.fixture
-def search_sorts_queries():
-    """searchsorted sorts its queries from the first query and byte on: the path
-    that many queries into a big array take (on a GPU and the host kernels)."""
-    old = ca._core._search_sort_threshold(0, 1)
-    yield
-    ca._core._search_sort_threshold(*old)
-
-
-@pytest.mark.parametrize("dtype", ALL_DTYPES)
-@pytest.mark.parametrize("side", ["left", "right"])
-def test_searchsorted_sorted_queries(dev, dtype, side, search_sorts_queries):
-    rng = np.random.default_rng(12)
-    a = np.sort(data((3001,), dtype, rng))
-    v = data((9, 70), dtype, rng)                   # 2-D, unsorted, NaN/±0/inf
-    v.flat[::5] = a[rng.integers(0, a.size, v.flat[::5].size)]   # exact hits
-    same(ca.searchsorted(to_dev(a, dev), to_dev(v, dev), side=side),
-         np.searchsorted(a, v, side=side))
-    w = np.ascontiguousarray(v[:, ::-3])            # a strided copy, another order
-    same(ca.searchsorted(to_dev(a, dev), to_dev(w, dev)[:, 1:], side=side),
-         np.searchsorted(a, w[:, 1:], side=side))
-
-
-def test_searchsorted_sorted_queries_edges(dev, search_sorts_queries):
-    """One query, a 0-d query, an empty array, queries all equal, queries sorted
-    already and reversed, and a sorter (which keeps the plain path)."""
-    a = np.sort(np.random.default_rng(3).normal(size=5000)).astype(np.float32)
-    x = to_dev(a, dev)
-    for v in (a[17:18], np.float32(a[99]), np.full(1000, a[2500]), np.sort(a)[::3],
-              np.sort(a)[::-2], np.linspace(-9, 9, 777, dtype=np.float32)):
-        for side in ("left", "right"):
-            same(ca.searchsorted(x, to_dev(np.asarray(v), dev), side=side),
-                 np.asarray(np.searchsorted(a, v, side=side)))
-    same(ca.searchsorted(to_dev(np.zeros(0, np.float32), dev), to_dev(a[:9], dev)),
-         np.searchsorted(np.zeros(0, np.float32), a[:9]))
-    perm = np.random.default_rng(4).permutation(a.size)
-    u, sorter = a[perm], np.argsort(a[perm], kind="stable")
-    same(ca.searchsorted(to_dev(u, dev), to_dev(a[::-7], dev), sorter=to_dev(sorter, dev)),
-         np.searchsorted(u, a[::-7], sorter=sorter))
-    old = ca._core._search_sort_threshold(0, 1)
-    assert old == (0, 1)
-    ca._core._search_sort_threshold(*old)
-    with pytest.raises(TypeError):
-        ca._core._search_sort_threshold("x", 1)
-
-
-@requires_gpu
-def test_searchsorted_default_threshold_on_gpu():
-    """The default thresholds: 2^20 float32 queries into 2^22 (16 MiB) take the
-    sorted path, 2^10 queries the plain one; both against NumPy."""
-    rng = np.random.default_rng(8)
-    a = np.sort(rng.random(1 << 22, dtype=np.float32))
-    x = ca.asarray(a)
-    for nq in (1 << 10, 1 << 20):
-        v = rng.random(nq, dtype=np.float32)
-        same(ca.searchsorted(x, ca.asarray(v)), np.searchsorted(a, v))
-        same(ca.searchsorted(x, ca.asarray(v), side="right"),
-             np.searchsorted(a, v, side="right"))
-
-
 def test_searchsorted_scalars_and_promotion(dev):
     a = np.array([1, 2, 3, 50, 100], np.int8)
     x = to_dev(a, dev)
