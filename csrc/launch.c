@@ -283,9 +283,10 @@ ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n, in
 int
 ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
                     const int64_t *sorter, const void *v, int64_t nv, int right,
-                    int64_t *out, ca_stream_t stream)
+                    int64_t *out, void *temp, ca_stream_t stream)
 {
-    return RUN(ca_searchsorted(device, dtype, a, n, sorter, v, nv, right, out, stream));
+    return RUN(
+        ca_searchsorted(device, dtype, a, n, sorter, v, nv, right, out, temp, stream));
 }
 
 int

@@ -141,7 +141,7 @@ int ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n
                      size_t *temp_bytes, ca_stream_t stream);
 int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
                         const int64_t *sorter, const void *v, int64_t nv, int right,
-                        int64_t *out, ca_stream_t stream);
+                        int64_t *out, void *temp, ca_stream_t stream);
 int ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
                     int64_t nbins, void *out, ca_stream_t stream);
 /* end sort */

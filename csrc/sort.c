@@ -534,6 +534,27 @@ finish:
     return rc;
 }
 
+/* The search on the kernels (a GPU, or the cpu device's host loops), with the
+ * scratch they ask for (a GPU's sampled levels of a big array) from the pool. */
+static int
+search_kernels(CaArray *a, CaArray *v, CaArray *sorter, int t, int right, CaArray *out)
+{
+    const int dev = a->device;
+    const ca_stream_t st = ca_current_stream(dev);
+    const int64_t n = (int64_t)a->size, nv = (int64_t)v->size;
+    const int64_t bytes = ca_searchsorted_temp_bytes(dev, t, n, sorter != NULL, nv);
+    CaMemory *tmp = NULL;
+    if (bytes > 0 && (tmp = ca_memory_alloc(dev, ca_index_scratch_kind(dev),
+                                            (size_t)bytes, st)) == NULL) {
+        return -1;
+    }
+    int rc = ca_run_searchsorted(
+        dev, t, a->data, n, sorter ? (const int64_t *)sorter->data : NULL, v->data, nv,
+        right, (int64_t *)out->data, tmp ? tmp->ptr : NULL, st);
+    Py_XDECREF(tmp); /* the pool reuses it on this stream only after the search */
+    return rc;
+}
+
 static int
 parse_side(PyObject *side, int *right)
 {
@@ -611,10 +632,7 @@ searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
             rc = search_numpy(ad, vd, sd, right, out);
         }
         else {
-            rc = ca_run_searchsorted(a->device, t, ad->data, (int64_t)ad->size,
-                                     sd ? (const int64_t *)sd->data : NULL, vd->data,
-                                     (int64_t)vd->size, right, (int64_t *)out->data,
-                                     ca_current_stream(a->device));
+            rc = search_kernels(ad, vd, sd, t, right, out);
         }
         if (rc < 0) {
             goto error;

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "search_plan.h"
 #include "sort_keys.h"
 
 #if CA_HAVE_CUDA
@@ -17,7 +18,7 @@ int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n, void *out,
                  int64_t *idx, int flags, void *temp, size_t *temp_bytes,
                  ca_stream_t stream);
 int ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                         const void *v, int64_t nv, int right, int64_t *out,
+                         const void *v, int64_t nv, int right, int64_t *out, void *temp,
                          ca_stream_t stream);
 int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const double *w,
                      int64_t nbins, void *out, ca_stream_t stream);
@@ -148,9 +149,21 @@ ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void *ou
 
 /* ---- searchsorted ---------------------------------------------------------- */
 
+int64_t
+ca_searchsorted_temp_bytes(int device, int dtype, int64_t n, int has_sorter, int64_t nv)
+{
+    if (dtype < 0 || dtype >= CA_NTYPES || n < 0 || nv < 0) {
+        return 0;
+    }
+    ca_search_plan p;
+    const int size = ca_dtype_size[dtype];
+    return ca_search_plan_make(&p, device != CA_CPU, size, n, has_sorter, nv) * size;
+}
+
 int
 ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *sorter,
-                const void *v, int64_t nv, int right, int64_t *out, ca_stream_t stream)
+                const void *v, int64_t nv, int right, int64_t *out, void *temp,
+                ca_stream_t stream)
 {
     if (dtype < 0 || dtype >= CA_NTYPES || n < 0 || nv < 0) {
         return CA_KERR_UNSUPPORTED;
@@ -160,12 +173,14 @@ ca_searchsorted(int device, int dtype, const void *a, int64_t n, const int64_t *
     }
     if (device != CA_CPU) {
 #if CA_HAVE_CUDA
-        return ca_cuda_searchsorted(dtype, a, n, sorter, v, nv, right, out, stream);
+        return ca_cuda_searchsorted(dtype, a, n, sorter, v, nv, right, out, temp,
+                                    stream);
 #else
         (void)stream;
         return CA_KERR_NO_CUDA;
 #endif
     }
+    (void)temp; /* the host loop samples nothing */
     const int64_t size = ca_dtype_size[dtype];
     const char *base = (const char *)a;
     for (int64_t i = 0; i < nv; i++) {

@@ -564,10 +564,14 @@ int ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
 /* out[i] = the insertion point of v[i] in a[0:n] (sorted in the order above, or
  * a[sorter[0:n]] when sorter is not NULL: int64, every entry in [0, n)): the
  * first position whose element is >= v[i] (right = 0) or > v[i] (right = 1).
- * a, v: contiguous, both of `dtype`; out: nv int64. */
+ * a, v: contiguous, both of `dtype`; out: nv int64. temp: the scratch of
+ * ca_searchsorted_temp_bytes (NULL when that is 0; search_plan.h says what a
+ * GPU keeps there). */
 int ca_searchsorted(int device, int dtype, const void *a, int64_t n,
                     const int64_t *sorter, const void *v, int64_t nv, int right,
-                    int64_t *out, ca_stream_t stream);
+                    int64_t *out, void *temp, ca_stream_t stream);
+int64_t ca_searchsorted_temp_bytes(int device, int dtype, int64_t n, int has_sorter,
+                                   int64_t nv);
 
 /* out[b] = the count (int64) or the sum of w (float64; w not NULL) of the x[i]
  * (contiguous, xdtype CA_INT32 or CA_INT64) equal to b, for b in [0, nbins);

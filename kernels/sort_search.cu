@@ -3,7 +3,9 @@
  * host_sort.c dispatches here and has the cpu loops).
  *
  * searchsorted: one thread per query, a binary search comparing the keys of
- * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does).
+ * sort_keys.h (so NaNs, -0.0 and complex order exactly as the sort does). Many
+ * queries into a big array go down the sampled levels of search_plan.h instead,
+ * built by one pass over a into the caller's scratch.
  * bincount: each block counts into shared memory (32-bit counts, or float64
  * sums), then adds its nonzero bins to the output with one atomic each; bins
  * that do not fit in shared memory are counted with global atomics (the
@@ -12,11 +14,13 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "search_plan.h"
 #include "sort_keys.h"
 
 extern "C" int ca_cuda_searchsorted(int dtype, const void *a, int64_t n,
                                     const int64_t *sorter, const void *v, int64_t nv,
-                                    int right, int64_t *out, ca_stream_t stream);
+                                    int right, int64_t *out, void *temp,
+                                    ca_stream_t stream);
 extern "C" int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const double *w,
                                 int64_t nbins, void *out, ca_stream_t stream);
 
@@ -69,6 +73,93 @@ search_kernel(const char *a, int64_t n, const int64_t *sorter, const char *v,
         }
         out[i] = lo;
     }
+}
+
+/* One element of S bytes (every dtype is aligned to its size, or to 4 bytes
+ * from 8 up): 1, 2 or 4-byte words. */
+template <int S>
+__device__ __forceinline__ void
+copy_elem(char *dst, const char *src)
+{
+    if (S == 1) {
+        *dst = *src;
+    }
+    else if (S == 2) {
+        *reinterpret_cast<uint16_t *>(dst) = *reinterpret_cast<const uint16_t *>(src);
+    }
+    else {
+        for (int w = 0; w < S / 4; w++) {
+            reinterpret_cast<uint32_t *>(dst)[w] =
+                reinterpret_cast<const uint32_t *>(src)[w];
+        }
+    }
+}
+
+/* The sampled levels: level k's element j is a[(j + 1) * B^k - 1]. */
+template <int S>
+__global__ void
+sample_levels(const char *a, ca_search_plan p, char *levels)
+{
+    const int64_t total = p.off[p.levels + 1];
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        int k = 1;
+        while (t >= p.off[k + 1]) {
+            k++;
+        }
+        const int64_t j = t - p.off[k];
+        copy_elem<S>(levels + t * S, a + ((j + 1) * p.step[k] - 1) * S);
+    }
+}
+
+/* The search down the levels: the top level whole, then in each level below the
+ * window of B - 1 elements the one above leaves (with c of level k's samples
+ * before the query, the count in level k - 1 lies in [cB, cB + B - 1], or in
+ * [cB, m[k - 1]] when c = m[k]). */
+template <int DT>
+__global__ void
+search_levels_kernel(const char *a, const char *levels, ca_search_plan p, const char *v,
+                     int64_t nv, int right, int64_t *out)
+{
+    constexpr int size = dtype_size(DT);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nv;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        const ca_skey q = ca_sort_key(DT, v + i * size, 1);
+        int64_t lo = 0, hi = p.m[p.levels];
+        for (int k = p.levels;; k--) {
+            const char *base = k == 0 ? a : levels + p.off[k] * size;
+            while (lo < hi) {
+                const int64_t mid = lo + ((hi - lo) >> 1);
+                if (ca_skey_less(ca_sort_key(DT, base + mid * size, 1), q, right)) {
+                    lo = mid + 1;
+                }
+                else {
+                    hi = mid;
+                }
+            }
+            if (k == 0) {
+                break;
+            }
+            const int64_t c = lo;
+            lo = c * p.fan;
+            hi = c < p.m[k] ? lo + p.fan - 1 : p.m[k - 1];
+        }
+        out[i] = lo;
+    }
+}
+
+/* Build the levels into temp, then search down them. */
+template <int DT>
+int
+search_with_levels(const char *a, const ca_search_plan &p, char *temp, const char *v,
+                   int64_t nv, int right, int64_t *out, cudaStream_t st)
+{
+    constexpr int size = dtype_size(DT);
+    sample_levels<size>
+        <<<blocks_for(p.off[p.levels + 1], kMaxBlocks), kThreads, 0, st>>>(a, p, temp);
+    search_levels_kernel<DT><<<blocks_for(nv, kMaxBlocks), kThreads, 0, st>>>(
+        a, temp, p, v, nv, right, out);
+    return (int)cudaGetLastError();
 }
 
 template <typename X>
@@ -161,15 +252,25 @@ hist(const X *x, int64_t n, const double *w, int64_t nbins, void *out, cudaStrea
 
 extern "C" int
 ca_cuda_searchsorted(int dtype, const void *a, int64_t n, const int64_t *sorter,
-                     const void *v, int64_t nv, int right, int64_t *out,
+                     const void *v, int64_t nv, int right, int64_t *out, void *temp,
                      ca_stream_t stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     const unsigned nb = blocks_for(nv, kMaxBlocks);
     const char *ac = (const char *)a, *vc = (const char *)v;
+    ca_search_plan p;
+    const bool levels =
+        ca_search_plan_make(&p, 1, dtype_size(dtype), n, sorter != nullptr, nv) > 0;
+    if (levels && temp == nullptr) {
+        return CA_KERR_UNSUPPORTED; /* the caller did not give the scratch */
+    }
+    char *tc = (char *)temp;
     switch (dtype) {
 #define CA_P_SEARCH_CASE(dt)                                                           \
     case dt:                                                                           \
+        if (levels) {                                                                  \
+            return search_with_levels<dt>(ac, p, tc, vc, nv, right, out, st);          \
+        }                                                                              \
         search_kernel<dt><<<nb, kThreads, 0, st>>>(ac, n, sorter, vc, nv, right, out); \
         break;
         CA_P_SEARCH_CASE(CA_BOOL)

@@ -559,6 +559,43 @@ def test_searchsorted(dev, dtype, side):
          np.searchsorted(u, v, side=side, sorter=sorter))
 
 
+# Arrays of 8 MiB and more searched by 2^16 and more queries go down sampled
+# levels on a GPU (kernels/search_plan.h): every element size, runs of equal
+# keys longer than a window, NaN/±0/inf, exact hits, the first and last element,
+# an array starting off a sector, and sizes just under the thresholds.
+LEVEL_CASES = [(np.float32, (1 << 21) + 12345), (np.int8, 1 << 23),
+               (np.float16, (1 << 22) + 5), (np.int64, (1 << 20) + 77),
+               (np.complex128, (1 << 19) + 3), (np.bool_, (1 << 23) + 1),
+               (np.uint16, (1 << 22) + 9)]
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype,n", LEVEL_CASES)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_sampled_levels(dtype, n, side):
+    rng = np.random.default_rng(n)
+    a = np.sort(data((n,), dtype, rng, dups=dtype != np.int64))
+    v = data(((1 << 16) + 3,), dtype, rng)
+    v[: v.size // 4] = a[rng.integers(0, n, v.size // 4)]          # exact hits
+    v[-2:] = a[[0, -1]]
+    x = ca.asarray(a)
+    same(ca.searchsorted(x, ca.asarray(v), side=side), np.searchsorted(a, v, side=side))
+    # off a sector: a view one element in, 2-D queries
+    same(ca.searchsorted(x[1:], ca.asarray(v).reshape(-1, 1)[:-3], side=side),
+         np.searchsorted(a[1:], v.reshape(-1, 1)[:-3], side=side))
+
+
+@requires_gpu
+def test_searchsorted_levels_thresholds():
+    """Just under each threshold (the plain search) and at it (the levels)."""
+    rng = np.random.default_rng(1)
+    for n, nq in (((8 << 20) // 4 - 1, 1 << 16), ((8 << 20) // 4, (1 << 16) - 1),
+                  ((8 << 20) // 4, 1 << 16)):
+        a = np.sort(rng.random(n, dtype=np.float32))
+        v = rng.random(nq, dtype=np.float32)
+        same(ca.searchsorted(ca.asarray(a), ca.asarray(v)), np.searchsorted(a, v))
+
+
 def test_searchsorted_scalars_and_promotion(dev):
     a = np.array([1, 2, 3, 50, 100], np.int8)
     x = to_dev(a, dev)
