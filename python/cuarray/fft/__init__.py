@@ -16,6 +16,7 @@ Duplicate axes are refused (ValueError), as CuPy does.
 from .. import _core
 from .._core import _fft
 from . import config  # noqa: F401
+from . import _threads
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
            "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
@@ -38,21 +39,37 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     ``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
     (default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
     """
+    if _threads.wanted(a, n, out):
+        r = _threads.c2c(a, 0, axis, norm)
+        if r is not None:
+            return r
     return _fft(a, 0, n, axis, norm, out)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
+    if _threads.wanted(a, n, out):
+        r = _threads.c2c(a, 1, axis, norm)
+        if r is not None:
+            return r
     return _fft(a, 1, n, axis, norm, out)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan."""
+    if _threads.wanted(a, s, out):
+        r = _threads.c2c(a, 0, axes, norm)
+        if r is not None:
+            return r
     return _fft(a, 0, s, axes, norm, out)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
+    if _threads.wanted(a, s, out):
+        r = _threads.c2c(a, 1, axes, norm)
+        if r is not None:
+            return r
     return _fft(a, 1, s, axes, norm, out)
 
 
@@ -62,11 +79,19 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
     ``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
     in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
     """
+    if _threads.wanted(a, s, out):
+        r = _threads.c2c(a, 0, axes, norm)
+        if r is not None:
+            return r
     return _fft(a, 0, s, axes, norm, out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
+    if _threads.wanted(a, s, out):
+        r = _threads.c2c(a, 1, axes, norm)
+        if r is not None:
+            return r
     return _fft(a, 1, s, axes, norm, out)
 
 
