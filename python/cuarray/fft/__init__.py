@@ -10,7 +10,9 @@ Each function below is one call of the C primitive ``_core._fft`` (one cuFFT pla
 over all the axes, batched over the others; more than three axes take several
 plans); ``hfft`` and ``ihfft`` add a conjugation. Unlike numpy.fft (whose
 ``hfft``, ``ifft2`` and ``irfft2`` ignore it), ``out=`` is honoured everywhere.
-Duplicate axes are refused (ValueError), as CuPy does.
+Duplicate axes are refused (ValueError), as CuPy does. On the cpu device, large
+complex-to-complex transforms along or over axes run as numpy.fftn's one-axis
+passes, each pass's lines split between two host threads (fft/_threads.py).
 """
 
 from .. import _core
