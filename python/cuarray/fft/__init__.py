@@ -41,8 +41,8 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     ``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
     (default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
     """
-    if _threads.wanted(a, n, out):
-        r = _threads.c2c(a, 0, axis, norm)
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 0, n, axis, norm, out)
         if r is not None:
             return r
     return _fft(a, 0, n, axis, norm, out)
@@ -50,8 +50,8 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
-    if _threads.wanted(a, n, out):
-        r = _threads.c2c(a, 1, axis, norm)
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 1, n, axis, norm, out)
         if r is not None:
             return r
     return _fft(a, 1, n, axis, norm, out)
@@ -59,8 +59,8 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan."""
-    if _threads.wanted(a, s, out):
-        r = _threads.c2c(a, 0, axes, norm)
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 0, s, axes, norm, out)
         if r is not None:
             return r
     return _fft(a, 0, s, axes, norm, out)
@@ -68,8 +68,8 @@ def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
-    if _threads.wanted(a, s, out):
-        r = _threads.c2c(a, 1, axes, norm)
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 1, s, axes, norm, out)
         if r is not None:
             return r
     return _fft(a, 1, s, axes, norm, out)
@@ -81,8 +81,8 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
     ``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
     in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
     """
-    if _threads.wanted(a, s, out):
-        r = _threads.c2c(a, 0, axes, norm)
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 0, s, axes, norm, out)
         if r is not None:
             return r
     return _fft(a, 0, s, axes, norm, out)
@@ -90,8 +90,8 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
-    if _threads.wanted(a, s, out):
-        r = _threads.c2c(a, 1, axes, norm)
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 1, s, axes, norm, out)
         if r is not None:
             return r
     return _fft(a, 1, s, axes, norm, out)

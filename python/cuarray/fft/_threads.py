@@ -8,8 +8,9 @@ own sequence of one-axis passes (the last axis first, each with the same norm),
 each pass split that way.
 
 Only complex-to-complex transforms without ``s``/``n`` or ``out`` of float32,
-float64, complex64 and complex128 arrays of at least MIN_SIZE elements split;
-everything else is one call of ``_core._fft`` as before.
+float64, complex64 and complex128 arrays of at least MIN_SIZE elements split (the
+callers test the size, so that small calls pay one comparison); everything else
+is one call of ``_core._fft`` as before.
 """
 
 from .. import _core, _host_threads
@@ -24,32 +25,34 @@ _RESULT = {"float32": "complex64", "complex64": "complex64",
            "float64": "complex128", "complex128": "complex128"}
 
 
-def wanted(a, n, out):
-    """Whether a c2c transform of `a` splits (cheap tests first: small calls pay
-    two comparisons)."""
-    return (n is None and out is None and getattr(a, "size", 0) >= MIN_SIZE
-            and _host_threads.ENABLED and isinstance(a, _core.ndarray) and a.ndim >= 2
-            and a.dtype.name in _RESULT and a.device == _CPU)
-
-
-def c2c(a, inverse, axes, norm):
-    """numpy.fft.fftn (ifftn) of `a` over `axes` (an int or a sequence), or None
-    where the axes are not plain distinct ints in range (the C path then raises or
-    handles them)."""
-    nd = a.ndim
+def c2c(a, inverse, s, axes, norm, out):
+    """numpy.fft.fftn (ifftn) of `a` over `axes` (an int, a sequence or None) on two
+    threads, or None where this path does not apply (the caller then makes its one
+    C call, which also raises for bad axes)."""
+    if not (s is None and out is None and _host_threads.ENABLED
+            and isinstance(a, _core.ndarray) and a.ndim >= 2
+            and a.dtype.name in _RESULT and a.device == _CPU):
+        return None
+    axes = _plain_axes(axes, a.ndim)
     if axes is None:
-        axes = tuple(range(nd))
-    elif type(axes) is int:
-        axes = (axes,)
-    try:
-        norm_axes = [ax % nd for ax in axes if type(ax) is int and -nd <= ax < nd]
-    except TypeError:
         return None
-    if not norm_axes or len(norm_axes) != len(axes) or len(set(norm_axes)) != len(axes):
-        return None
-    for ax in reversed(norm_axes):
+    for ax in reversed(axes):
         a = _pass(a, inverse, ax, norm)
     return a
+
+
+def _plain_axes(axes, nd):
+    """axes as distinct ints in [0, nd), or None (also for no axes at all)."""
+    if axes is None:
+        return list(range(nd))
+    try:
+        axes = (axes,) if type(axes) is int else tuple(axes)
+    except TypeError:
+        return None
+    plain = [ax % nd for ax in axes if type(ax) is int and -nd <= ax < nd]
+    if not plain or len(plain) != len(axes) or len(set(plain)) != len(plain):
+        return None
+    return plain
 
 
 def _pass(a, inverse, ax, norm):
