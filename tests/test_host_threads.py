@@ -79,12 +79,12 @@ def test_fft2_and_fftn(device, splits, above, dtype):
 
 
 def test_fftn_three_axes_and_a_one_row_axis(device, splits):
-    h = random_array((3, 1, 11001), np.complex64)
+    h = random_array((3, 1, 44001), np.complex64)
     x = ca.asarray(h, device=device)
     same(ca.fft.fftn(x), np.fft.fftn(h))
     # the axis of length 1 is not halved: its pass halves axis 0 (or runs whole)
     same(ca.fft.fft(x, axis=1), np.fft.fft(h, axis=1))
-    h = random_array((1, 40001), np.complex64)
+    h = random_array((1, 140001), np.complex64)
     splits.clear()
     same(ca.fft.fft(ca.asarray(h, device=device)), np.fft.fft(h))
     assert not splits  # one line: nothing to halve
@@ -92,16 +92,16 @@ def test_fftn_three_axes_and_a_one_row_axis(device, splits):
 
 def test_fft_not_split(device, splits):
     """n/s, out=, other dtypes, real transforms and 1-D arrays take the C path."""
-    h = random_array((200, 301), np.complex64)
+    h = random_array((450, 301), np.complex64)
     x = ca.asarray(h, device=device)
     same(ca.fft.fft(x, n=300), np.fft.fft(h, n=300))
-    same(ca.fft.fft2(x, s=(100, 300)), np.fft.fft2(h, s=(100, 300)))
+    same(ca.fft.fft2(x, s=(400, 300)), np.fft.fft2(h, s=(400, 300)))
     out = ca.empty(h.shape, dtype=np.complex64, device=device)
     ca.fft.fft(x, out=out)
     same(out, np.fft.fft(h))
     same(ca.fft.fft(ca.asarray(h.real.astype(np.float16), device=device)),
          np.fft.fft(h.real.astype(np.float16)))
-    i = random_array((200, 301), np.int32)
+    i = random_array((450, 301), np.int32)
     same(ca.fft.fft(ca.asarray(i, device=device)), np.fft.fft(i))
     same(ca.fft.rfft(ca.asarray(h.real, device=device)), np.fft.rfft(h.real))
     same(ca.fft.fft(ca.asarray(h.ravel(), device=device)), np.fft.fft(h.ravel()))
@@ -109,7 +109,7 @@ def test_fft_not_split(device, splits):
 
 
 def test_fft_bad_axes_keep_the_c_errors(splits):
-    x = ca.asarray(random_array((200, 301), np.complex64))
+    x = ca.asarray(random_array((450, 301), np.complex64))
     for kw in ({"axes": (0, 0)}, {"axes": (0, 2)}, {"axes": (0.5, 1)}):
         with pytest.raises((ValueError, TypeError, IndexError, np.exceptions.AxisError)):
             ca.fft.fft2(x, **kw)
@@ -130,31 +130,48 @@ def sort_data(shape, dtype):
     return h
 
 
-def sort_shape(above, cols):
-    rows = _sort_threads.SORT_MIN_SIZE // cols + (1 if above else 0)
-    assert (rows * cols >= _sort_threads.SORT_MIN_SIZE) == above
+def rows_around(threshold, cols, above):
+    """A (rows, cols) shape just below or just above `threshold` elements."""
+    rows = threshold // cols + (1 if above else 0)
+    assert (rows * cols >= threshold) == above
     return rows, cols
+
+
+SORT_BASE = {"sort": _sort_threads.SORT_MIN_SIZE, "argsort": _sort_threads.ARGSORT_MIN_SIZE}
 
 
 @pytest.mark.parametrize("above", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int16, np.uint8,
                                    np.complex64, np.bool_])
-@pytest.mark.parametrize("kind", [None, "stable", "quicksort", "heapsort"])
-def test_row_sorts(device, splits, above, dtype, kind):
-    h = sort_data(sort_shape(above, 257), dtype)
+@pytest.mark.parametrize("kind", [None, "stable", "quicksort", "heapsort", "mergesort"])
+@pytest.mark.parametrize("fn", ["sort", "argsort"])
+def test_row_sorts(device, splits, fn, above, dtype, kind):
+    t = _sort_threads.threshold(SORT_BASE[fn], np.empty(0, dtype), kind, None)
+    h = sort_data(rows_around(t, 257, above), dtype)
     x = ca.asarray(h, device=device)
     for axis in (-1, 1):
         splits.clear()
-        same(ca.sort(x, axis=axis, kind=kind), np.sort(h, axis=axis, kind=kind))
-        same(ca.argsort(x, axis=axis, kind=kind), np.argsort(h, axis=axis, kind=kind))
-        expect_split(splits, device, 2, above)
+        same(getattr(ca, fn)(x, axis=axis, kind=kind), getattr(np, fn)(h, axis=axis,
+                                                                       kind=kind))
+        expect_split(splits, device, 1, above)
+
+
+def test_thresholds_by_kind():
+    f4, i2 = np.empty(0, np.float32), np.empty(0, np.int16)
+    base, stable = _sort_threads.ARGSORT_MIN_SIZE, _sort_threads.STABLE_MIN_SIZE
+    assert _sort_threads.threshold(base, f4, None, None) == base
+    assert _sort_threads.threshold(base, f4, "quicksort", True) == stable
+    assert _sort_threads.threshold(base, f4, "Stable", None) == stable
+    assert _sort_threads.threshold(base, f4, "mergesort", None) == stable
+    assert _sort_threads.threshold(base, i2, "stable", None) == base  # radix sort
+    assert _sort_threads.threshold(base, f4, "", None) == base
 
 
 def test_row_sorts_three_dims_and_stable_flag(device, splits):
     h = sort_data((5, 31, 301), np.float32)
     x = ca.asarray(h, device=device)
     same(ca.argsort(x, axis=2, stable=True), np.argsort(h, axis=2, stable=True))
-    same(ca.sort(x), np.sort(h))
+    same(ca.sort(x, kind="mergesort"), np.sort(h, kind="mergesort"))
     expect_split(splits, device, 2, True)
 
 
@@ -164,7 +181,8 @@ def test_sorts_not_split(device, splits):
     x = ca.asarray(h, device=device)
     same(ca.argsort(x, axis=0, kind="stable"), np.argsort(h, axis=0, kind="stable"))
     same(ca.sort(x, axis=None), np.sort(h, axis=None))
-    same(ca.argsort(x, descending=True), ca._core.argsort(x, descending=True).get())
+    same(ca.argsort(x, descending=True, stable=True),
+         ca._core.argsort(x, descending=True, stable=True).get())
     one = sort_data((1, 40001), np.int64)
     same(ca.argsort(ca.asarray(one, device=device), kind="stable"),
          np.argsort(one, kind="stable"))
@@ -172,12 +190,13 @@ def test_sorts_not_split(device, splits):
 
 
 def test_sort_errors_raise_after_both_halves(splits):
-    x = ca.asarray(sort_data((301, 257), np.float32))
+    x = ca.asarray(sort_data((601, 257), np.float32))
     with pytest.raises(ValueError) as split_err:
         ca.argsort(x, kind="bogus")
     with pytest.raises(ValueError) as c_err:
         ca._core.argsort(x, kind="bogus")
     assert str(split_err.value) == str(c_err.value)
+    assert len(splits) == 1
 
 
 # ---------------------------------------------------------------- searchsorted
@@ -196,7 +215,7 @@ def test_searchsorted_queries(device, splits, above, dtype, side):
 
 def test_searchsorted_two_dim_queries(device, splits):
     a = np.sort(sort_data((1001,), np.float32))
-    v = sort_data((7, 2501), np.float32)
+    v = sort_data((7, 5001), np.float32)
     same(ca.searchsorted(ca.asarray(a, device=device), ca.asarray(v, device=device)),
          np.searchsorted(a, v))
     expect_split(splits, device, 1, True)
@@ -205,7 +224,7 @@ def test_searchsorted_two_dim_queries(device, splits):
 def test_searchsorted_not_split(device, splits):
     """A sorter, another dtype, a strided `a`, one query row: one C call."""
     a = np.sort(sort_data((2001,), np.float32))
-    v = sort_data((20001,), np.float32)
+    v = sort_data((40001,), np.float32)
     ad, vd = ca.asarray(a, device=device), ca.asarray(v, device=device)
     order = np.argsort(a[::-1], kind="stable")
     same(ca.searchsorted(ca.asarray(a[::-1], device=device), vd,

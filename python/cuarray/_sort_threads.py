@@ -10,19 +10,40 @@ devices, flattened sorts and sorts along another axis are one C call as before.
 
 from . import _core, _host_threads
 
-# Elements from which two threads beat one on this project's 2-core host
-# (measured: see the commit that set them).
-SORT_MIN_SIZE = 1 << 15
-SEARCH_MIN_QUERIES = 1 << 14
+# Elements from which two threads beat one on this project's 2-core host, where
+# handing half to the worker costs about 0.1 ms (measured 2026-12-04, session 10:
+# two threads won from 2^15 elements of a stable float32 row argsort, from 2^17 of
+# an unstable one, from 2^18-2^19 of a row sort of 256, from 2^14-2^15 queries).
+SORT_MIN_SIZE = 1 << 19
+ARGSORT_MIN_SIZE = 1 << 17
+STABLE_MIN_SIZE = 1 << 15    # stable kinds on keys of more than 2 bytes (mergesort)
+SEARCH_MIN_QUERIES = 1 << 15
 
 _CPU = _core.Device("cpu")
 
 
 def _cpu_array(x, min_size):
     """Whether x is a cuarray array of the cpu device with min_size elements or
-    more (the size first: small calls stop at one comparison)."""
+    more."""
     return (getattr(x, "size", 0) >= min_size and _host_threads.ENABLED
             and isinstance(x, _core.ndarray) and x.device == _CPU)
+
+
+def threshold(base, a, kind, stable):
+    """The size from which a sort of `a` splits: STABLE_MIN_SIZE for the stable
+    kinds (NumPy's mergesort, far slower per key) on keys wider than 2 bytes
+    (narrower ones NumPy radix-sorts), else `base`."""
+    is_stable = stable is True or (isinstance(kind, str)
+                                   and kind[:1].lower() in ("s", "m"))
+    return STABLE_MIN_SIZE if is_stable and a.dtype.itemsize > 2 else base
+
+
+def _row_split(a, axis, kind, stable, descending, base):
+    """Whether a sort of `a` along `axis` splits its rows (the size first: small
+    calls stop at one comparison)."""
+    return (getattr(a, "size", 0) >= STABLE_MIN_SIZE and not descending
+            and _cpu_array(a, 0) and _last_axis(a, axis)
+            and a.size >= threshold(base, a, kind, stable))
 
 
 def _last_axis(a, axis):
@@ -41,7 +62,7 @@ def _rows(fn, a, args, kw):
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     r = None
-    if _cpu_array(a, SORT_MIN_SIZE) and _last_axis(a, axis) and not descending:
+    if _row_split(a, axis, kind, stable, descending, SORT_MIN_SIZE):
         r = _rows(_core.sort, a, (axis, kind, order), {"stable": stable})
     if r is None:
         r = _core.sort(a, axis, kind, order, stable=stable, descending=descending)
@@ -50,7 +71,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     r = None
-    if _cpu_array(a, SORT_MIN_SIZE) and _last_axis(a, axis) and not descending:
+    if _row_split(a, axis, kind, stable, descending, ARGSORT_MIN_SIZE):
         r = _rows(_core.argsort, a, (axis, kind, order), {"stable": stable})
     if r is None:
         r = _core.argsort(a, axis, kind, order, stable=stable, descending=descending)

@@ -16,9 +16,11 @@ is one call of ``_core._fft`` as before.
 from .. import _core, _host_threads
 from .._core import _fft
 
-# Elements from which two threads beat one on this project's 2-core host
-# (measured: see benchmarks/results/cpu-2026-12-04-s10-*.md and the commit).
-MIN_SIZE = 1 << 15
+# Elements from which two threads beat one on this project's 2-core host, where
+# handing half to the worker costs about 0.1 ms (measured 2026-12-04, session 10:
+# at 2^15 lines of 64 or 128 ran 0.55-0.8x, at 2^16 0.7x to 4x, the timings of one
+# call bimodal on the shared host; 2^17 is the first size that wins every shape).
+MIN_SIZE = 1 << 17
 
 _CPU = _core.Device("cpu")
 _RESULT = {"float32": "complex64", "complex64": "complex64",
