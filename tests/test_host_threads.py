@@ -303,3 +303,23 @@ def test_no_thread_at_import():
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
+
+
+def test_strided_and_read_only_inputs(device, splits):
+    """Views (every other column, a transpose, reversed rows) and a read-only array
+    split like contiguous ones."""
+    h = sort_data((1201, 514), np.float32)
+    x = ca.asarray(h, device=device)
+    for v, hv in ((x[:, ::2], h[:, ::2]), (x.T, h.T), (x[::-1], h[::-1])):
+        same(ca.argsort(v, kind="stable"), np.argsort(hv, kind="stable"))
+        same(ca.sort(v, kind="stable"), np.sort(hv, kind="stable"))
+        c = np.ascontiguousarray(hv).astype(np.complex64)
+        same(ca.fft.fft2(ca.asarray(c, device=device)[:, ::-1]), np.fft.fft2(c[:, ::-1]))
+    expect_split(splits, device, 12, True)
+    q = np.frombuffer(h.tobytes(), np.float32)  # read-only
+    a = np.sort(q[:3001])
+    same(ca.searchsorted(ca.asarray(a, device=device), ca.asarray(q, device=device)),
+         np.searchsorted(a, q))
+    same(ca.argsort(ca.asarray(q.reshape(1201, 514), device=device), kind="stable"),
+         np.argsort(q.reshape(1201, 514), kind="stable"))
+    expect_split(splits, device, 14, True)
