@@ -323,3 +323,20 @@ def test_strided_and_read_only_inputs(device, splits):
     same(ca.argsort(ca.asarray(q.reshape(1201, 514), device=device), kind="stable"),
          np.argsort(q.reshape(1201, 514), kind="stable"))
     expect_split(splits, device, 14, True)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_split_after_fork():
+    """A forked child makes its own worker (the parent's thread is not there)."""
+    src = ("import os, numpy as np, cuarray as ca, cuarray._host_threads as h; "
+           "h.ENABLED = True; h.both(abs, (1,), (2,)); "
+           "x = ca.asarray(np.arange(400000, 0, -1, dtype=np.float32).reshape(800, 500), device='cpu'); "
+           "pid = os.fork(); "
+           "ok = bool((ca.argsort(x, kind='stable').get() == "
+           "np.argsort(x.get(), kind='stable')).all()) and h._pool is not None; "
+           "os._exit(0 if ok else 3) if pid == 0 else None; "
+           "print(os.waitpid(pid, 0)[1])")
+    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "0"

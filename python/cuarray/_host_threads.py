@@ -40,6 +40,16 @@ def _worker():
     return _pool
 
 
+def _forget():
+    """A forked child has no worker thread: make a new pool on its first use."""
+    global _pool, _lock
+    _pool, _lock = None, _threading.Lock()
+
+
+if hasattr(_os, "register_at_fork"):
+    _os.register_at_fork(after_in_child=_forget)
+
+
 def both(fn, first, second):
     """(fn(*first), fn(*second)): the second here, the first on the worker thread,
     or here too when the worker has not started it by then (on a host whose other
