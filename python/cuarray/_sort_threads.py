@@ -29,11 +29,9 @@ SEARCH_MIN_QUERIES = 1 << 15
 _CPU = _core.Device("cpu")
 
 
-def _cpu_array(x, min_size):
-    """Whether x is a cuarray array of the cpu device with min_size elements or
-    more."""
-    return (getattr(x, "size", 0) >= min_size and _host_threads.ENABLED
-            and isinstance(x, _core.ndarray) and x.device == _CPU)
+def _cpu_array(x):
+    """Whether x is a cuarray array of the cpu device (and two threads may run)."""
+    return _host_threads.ENABLED and isinstance(x, _core.ndarray) and x.device == _CPU
 
 
 # NumPy's kind for the names the C primitive maps to quick, heap or stable
@@ -60,12 +58,11 @@ def threshold(base, a, kind):
 
 
 def _split_kind(a, axis, kind, stable, order, descending, base):
-    """NumPy's kind when a sort of `a` along `axis` splits its rows, else None
-    (the size first: small calls stop at one comparison)."""
-    if getattr(a, "size", 0) < STABLE_MIN_SIZE or descending or order is not None:
+    """NumPy's kind when a sort of `a` along `axis` splits its rows, else None."""
+    if descending or order is not None:
         return None
     k = np_kind(kind, stable)
-    if (k is None or not _cpu_array(a, 0) or not _last_axis(a, axis) or a.shape[0] < 2
+    if (k is None or not _cpu_array(a) or not _last_axis(a, axis) or a.shape[0] < 2
             or a.size < threshold(base, a, k)):
         return None
     return k
@@ -95,21 +92,30 @@ def _argsort_rows(src, dst, kind):
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    k = _split_kind(a, axis, kind, stable, order, descending, SORT_MIN_SIZE)
+    k = None
+    if getattr(a, "size", 0) >= STABLE_MIN_SIZE:  # small calls stop here
+        k = _split_kind(a, axis, kind, stable, order, descending, SORT_MIN_SIZE)
     if k is not None:
         return _rows_into(a, a.dtype, _sort_rows, k)
+    if stable is None and descending is False:  # no keywords: the cheapest C call
+        return _core.sort(a, axis, kind, order)
     return _core.sort(a, axis, kind, order, stable=stable, descending=descending)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    k = _split_kind(a, axis, kind, stable, order, descending, ARGSORT_MIN_SIZE)
+    k = None
+    if getattr(a, "size", 0) >= STABLE_MIN_SIZE:  # small calls stop here
+        k = _split_kind(a, axis, kind, stable, order, descending, ARGSORT_MIN_SIZE)
     if k is not None:
         return _rows_into(a, _np.int64, _argsort_rows, k)
+    if stable is None and descending is False:  # no keywords: the cheapest C call
+        return _core.argsort(a, axis, kind, order)
     return _core.argsort(a, axis, kind, order, stable=stable, descending=descending)
 
 
 def searchsorted(a, v, side="left", sorter=None):
-    if (_cpu_array(v, SEARCH_MIN_QUERIES) and sorter is None and v.ndim >= 1
+    if (getattr(v, "size", 0) >= SEARCH_MIN_QUERIES  # small calls stop here
+            and _cpu_array(v) and sorter is None and v.ndim >= 1
             and v.shape[0] >= 2 and _same_dense(a, v)):
         return _queries(a, v, side)
     return _core.searchsorted(a, v, side, sorter)
