@@ -75,7 +75,9 @@ from ._core import nonzero, flatnonzero, argwhere, count_nonzero  # noqa: E402,F
 
 # Sorting, searching, counting, sets and order statistics (csrc/sort.c over CUB,
 # kernels/sort*.cu, host_sort.c; compositions in _sorting, _sets, _statistics)
-from ._core import sort, argsort, partition, argpartition, searchsorted  # noqa: E402,F401
+from ._core import partition, argpartition  # noqa: E402,F401
+# sort, argsort and searchsorted split large cpu-device calls over two host threads
+from ._sort_threads import sort, argsort, searchsorted  # noqa: E402,F401
 from ._sorting import lexsort, sort_complex  # noqa: E402,F401
 from ._sets import (  # noqa: E402,F401
     unique, unique_all, unique_counts, unique_inverse, unique_values, isin, in1d,

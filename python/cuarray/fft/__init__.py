@@ -10,12 +10,15 @@ Each function below is one call of the C primitive ``_core._fft`` (one cuFFT pla
 over all the axes, batched over the others; more than three axes take several
 plans); ``hfft`` and ``ihfft`` add a conjugation. Unlike numpy.fft (whose
 ``hfft``, ``ifft2`` and ``irfft2`` ignore it), ``out=`` is honoured everywhere.
-Duplicate axes are refused (ValueError), as CuPy does.
+Duplicate axes are refused (ValueError), as CuPy does. On the cpu device, large
+complex-to-complex transforms along or over axes run as numpy.fftn's one-axis
+passes, each pass's lines split between two host threads (fft/_threads.py).
 """
 
 from .. import _core
 from .._core import _fft
 from . import config  # noqa: F401
+from . import _threads
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
            "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
@@ -38,21 +41,37 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     ``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
     (default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
     """
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 0, n, axis, norm, out)
+        if r is not None:
+            return r
     return _fft(a, 0, n, axis, norm, out)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 1, n, axis, norm, out)
+        if r is not None:
+            return r
     return _fft(a, 1, n, axis, norm, out)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan."""
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 0, s, axes, norm, out)
+        if r is not None:
+            return r
     return _fft(a, 0, s, axes, norm, out)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 1, s, axes, norm, out)
+        if r is not None:
+            return r
     return _fft(a, 1, s, axes, norm, out)
 
 
@@ -62,11 +81,19 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
     ``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
     in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
     """
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 0, s, axes, norm, out)
+        if r is not None:
+            return r
     return _fft(a, 0, s, axes, norm, out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
+        r = _threads.c2c(a, 1, s, axes, norm, out)
+        if r is not None:
+            return r
     return _fft(a, 1, s, axes, norm, out)
 
 

@@ -1,0 +1,343 @@
+"""The cpu device's two-thread paths (_host_threads.py): large c2c FFTs along and
+over axes, row sorts and argsorts, searchsorted's queries, against NumPy bit for bit.
+
+Each case runs just below and just above its threshold (the split is counted, so
+both sides are known to be taken), with odd sizes, along both halving axes, and on
+the GPU (where nothing splits) for the same comparison.
+"""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cuarray as ca
+from cuarray import _host_threads, _sort_threads
+from cuarray.fft import _threads as fft_threads
+
+from conftest import random_array
+
+
+@pytest.fixture
+def splits(monkeypatch):
+    """Counts the two-thread runs; forces the path on a one-core host too."""
+    calls = []
+    real = _host_threads.both
+
+    def counting(fn, first, second):
+        calls.append(1)
+        return real(fn, first, second)
+
+    monkeypatch.setattr(_host_threads, "ENABLED", True)
+    monkeypatch.setattr(_host_threads, "both", counting)
+    return calls
+
+
+def expect_split(splits, device, n, above):
+    want = n if (above and device == "cpu") else 0
+    assert len(splits) == want
+
+
+def same(r, e):
+    r = r.get() if hasattr(r, "get") else np.asarray(r)
+    assert r.dtype == e.dtype and r.shape == e.shape
+    assert np.array_equal(r, e, equal_nan=True)
+
+
+# ---------------------------------------------------------------- FFT
+
+def fft_shape(above, last):
+    """2-D shapes with odd lengths on both sides of MIN_SIZE (`last` lines long)."""
+    rows = fft_threads.MIN_SIZE // last + (1 if above else 0)
+    assert (rows * last >= fft_threads.MIN_SIZE) == above
+    return rows, last
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32, np.float64])
+@pytest.mark.parametrize("axis", [0, -1, 1, -2])
+def test_fft_along_an_axis(device, splits, above, dtype, axis):
+    h = random_array(fft_shape(above, 181), dtype)
+    for fn, norm in (("fft", None), ("ifft", "ortho"), ("fft", "forward")):
+        splits.clear()
+        r = getattr(ca.fft, fn)(ca.asarray(h, device=device), axis=axis, norm=norm)
+        same(r, getattr(np.fft, fn)(h, axis=axis, norm=norm))
+        expect_split(splits, device, 1, above)
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32])
+def test_fft2_and_fftn(device, splits, above, dtype):
+    h = random_array(fft_shape(above, 257), dtype)
+    x = ca.asarray(h, device=device)
+    for fn, kw in (("fft2", {}), ("ifft2", {"norm": "ortho"}), ("fft2", {"axes": (1, 0)}),
+                   ("fftn", {}), ("ifftn", {"axes": [-1, 0], "norm": "forward"})):
+        splits.clear()
+        same(getattr(ca.fft, fn)(x, **kw), getattr(np.fft, fn)(h, **kw))
+        expect_split(splits, device, 2, above)
+
+
+def test_fftn_three_axes_and_a_one_row_axis(device, splits):
+    h = random_array((3, 1, 44001), np.complex64)
+    x = ca.asarray(h, device=device)
+    same(ca.fft.fftn(x), np.fft.fftn(h))
+    # the axis of length 1 is not halved: its pass halves axis 0 (or runs whole)
+    same(ca.fft.fft(x, axis=1), np.fft.fft(h, axis=1))
+    h = random_array((1, 140001), np.complex64)
+    splits.clear()
+    same(ca.fft.fft(ca.asarray(h, device=device)), np.fft.fft(h))
+    assert not splits  # one line: nothing to halve
+
+
+def test_fft_not_split(device, splits):
+    """n/s, out=, other dtypes, real transforms and 1-D arrays take the C path."""
+    h = random_array((450, 301), np.complex64)
+    x = ca.asarray(h, device=device)
+    same(ca.fft.fft(x, n=300), np.fft.fft(h, n=300))
+    same(ca.fft.fft2(x, s=(400, 300)), np.fft.fft2(h, s=(400, 300)))
+    out = ca.empty(h.shape, dtype=np.complex64, device=device)
+    ca.fft.fft(x, out=out)
+    same(out, np.fft.fft(h))
+    same(ca.fft.fft(ca.asarray(h.real.astype(np.float16), device=device)),
+         np.fft.fft(h.real.astype(np.float16)))
+    i = random_array((450, 301), np.int32)
+    same(ca.fft.fft(ca.asarray(i, device=device)), np.fft.fft(i))
+    same(ca.fft.rfft(ca.asarray(h.real, device=device)), np.fft.rfft(h.real))
+    same(ca.fft.fft(ca.asarray(h.ravel(), device=device)), np.fft.fft(h.ravel()))
+    assert not splits
+
+
+def test_fft_bad_axes_keep_the_c_errors(splits):
+    x = ca.asarray(random_array((450, 301), np.complex64))
+    for kw in ({"axes": (0, 0)}, {"axes": (0, 2)}, {"axes": (0.5, 1)}):
+        with pytest.raises((ValueError, TypeError, IndexError, np.exceptions.AxisError)):
+            ca.fft.fft2(x, **kw)
+    with pytest.raises(ValueError, match="norm"):
+        ca.fft.fft(x, norm="sideways")
+    same(ca.fft.fftn(x, axes=()), np.fft.fftn(x.get(), axes=()))
+
+
+# ---------------------------------------------------------------- sort, argsort
+
+def sort_data(shape, dtype):
+    """Many ties (stability and tie order show) and, for floats, NaN and -0.0."""
+    rng = np.random.default_rng(5)
+    h = rng.integers(-20, 20, size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        h.flat[::97] = np.nan
+        h.flat[1::89] = -0.0
+    return h
+
+
+def rows_around(threshold, cols, above):
+    """A (rows, cols) shape just below or just above `threshold` elements."""
+    rows = threshold // cols + (1 if above else 0)
+    assert (rows * cols >= threshold) == above
+    return rows, cols
+
+
+SORT_BASE = {"sort": _sort_threads.SORT_MIN_SIZE, "argsort": _sort_threads.ARGSORT_MIN_SIZE}
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int16, np.uint8,
+                                   np.complex64, np.bool_])
+@pytest.mark.parametrize("kind", [None, "stable", "quicksort", "heapsort", "mergesort"])
+@pytest.mark.parametrize("fn", ["sort", "argsort"])
+def test_row_sorts(device, splits, fn, above, dtype, kind):
+    t = _sort_threads.threshold(SORT_BASE[fn], np.empty(0, dtype),
+                                _sort_threads.np_kind(kind, None))
+    h = sort_data(rows_around(t, 257, above), dtype)
+    x = ca.asarray(h, device=device)
+    for axis in (-1, 1):
+        splits.clear()
+        same(getattr(ca, fn)(x, axis=axis, kind=kind), getattr(np, fn)(h, axis=axis,
+                                                                       kind=kind))
+        expect_split(splits, device, 1, above)
+
+
+def test_kinds_and_thresholds():
+    k = _sort_threads.np_kind
+    assert [k(None, None), k(None, True), k(None, False)] == ["quicksort", "stable",
+                                                              "quicksort"]
+    assert [k("mergesort", None), k("heapsort", None)] == ["stable", "heapsort"]
+    assert k("quick", None) is None and k("stable", True) is None and k(3, None) is None
+    f4, i2 = np.empty(0, np.float32), np.empty(0, np.int16)
+    base, stable = _sort_threads.ARGSORT_MIN_SIZE, _sort_threads.STABLE_MIN_SIZE
+    assert _sort_threads.threshold(base, f4, "quicksort") == base
+    assert _sort_threads.threshold(base, f4, "stable") == stable
+    assert _sort_threads.threshold(base, i2, "stable") == base  # NumPy's radix sort
+
+
+@pytest.mark.parametrize("kw", [{"stable": True}, {"stable": False}, {"kind": "q"},
+                                {"kind": "stable", "stable": True}, {"kind": 3},
+                                {"order": "x"}, {"kind": "bogus"}])
+def test_other_kind_arguments_take_the_c_call(splits, kw):
+    h = sort_data((600, 257), np.float32)
+    x = ca.asarray(h)
+    try:
+        want = ca._core.argsort(x, **kw).get()
+    except (ValueError, TypeError) as e:
+        with pytest.raises(type(e), match="."):
+            ca.argsort(x, **kw)
+    else:
+        same(ca.argsort(x, **kw), want)
+    split = "stable" in kw and "kind" not in kw
+    assert len(splits) == (1 if split else 0)
+
+
+def test_row_sorts_three_dims_and_stable_flag(device, splits):
+    h = sort_data((5, 31, 301), np.float32)
+    x = ca.asarray(h, device=device)
+    same(ca.argsort(x, axis=2, stable=True), np.argsort(h, axis=2, stable=True))
+    same(ca.sort(x, kind="mergesort"), np.sort(h, kind="mergesort"))
+    expect_split(splits, device, 2, True)
+
+
+def test_sorts_not_split(device, splits):
+    """Other axes, flattened and descending sorts, one row: one C call."""
+    h = sort_data((301, 257), np.float32)
+    x = ca.asarray(h, device=device)
+    same(ca.argsort(x, axis=0, kind="stable"), np.argsort(h, axis=0, kind="stable"))
+    same(ca.sort(x, axis=None), np.sort(h, axis=None))
+    same(ca.argsort(x, descending=True, stable=True),
+         ca._core.argsort(x, descending=True, stable=True).get())
+    one = sort_data((1, 40001), np.int64)
+    same(ca.argsort(ca.asarray(one, device=device), kind="stable"),
+         np.argsort(one, kind="stable"))
+    assert not splits
+
+
+# ---------------------------------------------------------------- searchsorted
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint64])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_queries(device, splits, above, dtype, side):
+    q = _sort_threads.SEARCH_MIN_QUERIES + (1 if above else -1)
+    a = np.sort(sort_data((3001,), dtype))
+    v = sort_data((q,), dtype)
+    r = ca.searchsorted(ca.asarray(a, device=device), ca.asarray(v, device=device), side)
+    same(r, np.searchsorted(a, v, side))
+    expect_split(splits, device, 1, above)
+
+
+def test_searchsorted_two_dim_queries(device, splits):
+    a = np.sort(sort_data((1001,), np.float32))
+    v = sort_data((7, 5001), np.float32)
+    same(ca.searchsorted(ca.asarray(a, device=device), ca.asarray(v, device=device)),
+         np.searchsorted(a, v))
+    expect_split(splits, device, 1, True)
+
+
+def test_searchsorted_not_split(device, splits):
+    """A sorter, another dtype, a strided `a`, one query row: one C call."""
+    a = np.sort(sort_data((2001,), np.float32))
+    v = sort_data((40001,), np.float32)
+    ad, vd = ca.asarray(a, device=device), ca.asarray(v, device=device)
+    order = np.argsort(a[::-1], kind="stable")
+    same(ca.searchsorted(ca.asarray(a[::-1], device=device), vd,
+                         sorter=ca.asarray(order, device=device)),
+         np.searchsorted(a[::-1], v, sorter=order))
+    same(ca.searchsorted(ad, ca.asarray(v.astype(np.float64), device=device)),
+         np.searchsorted(a, v.astype(np.float64)))
+    same(ca.searchsorted(ca.asarray(np.repeat(a, 2), device=device)[::2], vd),
+         np.searchsorted(a, v))
+    same(ca.searchsorted(ad, vd.reshape(1, -1)), np.searchsorted(a, v.reshape(1, -1)))
+    assert not splits
+
+
+# ---------------------------------------------------------------- the worker
+
+def test_both_waits_for_the_worker_before_raising():
+    import time
+    done = []
+
+    def fn(i):
+        if i == 2:
+            raise KeyError("here")
+        time.sleep(0.05)
+        done.append(i)
+        return i
+
+    for _ in range(5):
+        done.clear()
+        with pytest.raises(KeyError):
+            _host_threads.both(fn, (1,), (2,))
+        seen = list(done)
+        time.sleep(0.1)
+        assert done == seen and seen in ([], [1])  # nothing still running
+    assert _host_threads.both(fn, (1,), (3,)) == (1, 3)
+
+
+def test_both_runs_a_late_half_itself(monkeypatch):
+    """A worker that has not started its half by the time this thread is done:
+    this thread runs it (once), the worker then skips it."""
+    import threading
+    gate = threading.Event()
+    ran = []
+    _host_threads.both(lambda: None, (), ())  # the worker exists
+    _host_threads._pool.submit(gate.wait)  # keeps the worker busy
+    try:
+        r = _host_threads.both(lambda i: ran.append(i) or i, (1,), (2,))
+    finally:
+        gate.set()
+    _host_threads.both(lambda: None, (), ())  # the worker has drained its queue
+    assert r == (1, 2) and sorted(ran) == [1, 2]
+
+
+def test_halves():
+    assert _host_threads.halves((5, 7), 0) == (1, (slice(None), slice(0, 3)),
+                                               (slice(None), slice(3, None)))
+    assert _host_threads.halves((5, 7), 1) == (0, (slice(0, 2),), (slice(2, None),))
+    assert _host_threads.halves((1, 7), 1) is None
+
+
+def test_no_thread_at_import():
+    src = ("import threading, cuarray, cuarray._host_threads as h; "
+           "assert h._pool is None; "
+           "assert not [t for t in threading.enumerate() if 'cuarray-host' in t.name]; "
+           "print('ok')")
+    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
+def test_strided_and_read_only_inputs(device, splits):
+    """Views (every other column, a transpose, reversed rows) and a read-only array
+    split like contiguous ones."""
+    h = sort_data((1201, 514), np.float32)
+    x = ca.asarray(h, device=device)
+    for v, hv in ((x[:, ::2], h[:, ::2]), (x.T, h.T), (x[::-1], h[::-1])):
+        same(ca.argsort(v, kind="stable"), np.argsort(hv, kind="stable"))
+        same(ca.sort(v, kind="stable"), np.sort(hv, kind="stable"))
+        c = np.ascontiguousarray(hv).astype(np.complex64)
+        same(ca.fft.fft2(ca.asarray(c, device=device)[:, ::-1]), np.fft.fft2(c[:, ::-1]))
+    expect_split(splits, device, 12, True)
+    q = np.frombuffer(h.tobytes(), np.float32)  # read-only
+    a = np.sort(q[:3001])
+    same(ca.searchsorted(ca.asarray(a, device=device), ca.asarray(q, device=device)),
+         np.searchsorted(a, q))
+    same(ca.argsort(ca.asarray(q.reshape(1201, 514), device=device), kind="stable"),
+         np.argsort(q.reshape(1201, 514), kind="stable"))
+    expect_split(splits, device, 14, True)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_split_after_fork():
+    """A forked child makes its own worker (the parent's thread is not there)."""
+    src = ("import os, numpy as np, cuarray as ca, cuarray._host_threads as h; "
+           "h.ENABLED = True; h.both(abs, (1,), (2,)); "
+           "x = np.arange(400000, 0, -1, dtype=np.float32).reshape(800, 500); "
+           "x = ca.asarray(x, device='cpu'); "
+           "pid = os.fork(); "
+           "ok = bool((ca.argsort(x, kind='stable').get() == "
+           "np.argsort(x.get(), kind='stable')).all()) and h._pool is not None; "
+           "os._exit(0 if ok else 3) if pid == 0 else None; "
+           "print(os.waitpid(pid, 0)[1])")
+    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "0"
