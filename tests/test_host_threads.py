@@ -2,8 +2,14 @@
 over axes, row sorts and argsorts, searchsorted's queries, against NumPy bit for bit.
 
 Each case runs just below and just above its threshold (the split is counted, so
-both sides are known to be taken), with odd sizes, along both halving axes, and on
-the GPU (where nothing splits) for the same comparison.
+both sides are known to be taken), with odd sizes, along both halving axes.
+
+The cpu device only: the comparisons are bit for bit with NumPy's own routines,
+which a GPU does not run (cuFFT rounds otherwise; its sorts are stable whatever the
+kind, so quicksort's ties differ). A GPU array never splits (_cpu_array); the GPU
+calls go through the same wrappers in tests/test_sort.py and tests/test_fft.py
+(session 10's H200 run: those passed, these 84 GPU cases failed on exactly the
+above and were then dropped).
 """
 
 import subprocess
@@ -17,6 +23,12 @@ from cuarray import _host_threads, _sort_threads
 from cuarray.fft import _threads as fft_threads
 
 from conftest import random_array
+
+
+@pytest.fixture
+def device():
+    """This file's tests are the cpu device's (conftest's fixture adds cuda:0)."""
+    return "cpu"
 
 
 @pytest.fixture
@@ -35,8 +47,7 @@ def splits(monkeypatch):
 
 
 def expect_split(splits, device, n, above):
-    want = n if (above and device == "cpu") else 0
-    assert len(splits) == want
+    assert len(splits) == (n if above else 0)
 
 
 def same(r, e):
@@ -109,7 +120,7 @@ def test_fft_not_split(device, splits):
 
 
 def test_fft_bad_axes_keep_the_c_errors(splits):
-    x = ca.asarray(random_array((450, 301), np.complex64))
+    x = ca.asarray(random_array((450, 301), np.complex64), device="cpu")
     for kw in ({"axes": (0, 0)}, {"axes": (0, 2)}, {"axes": (0.5, 1)}):
         with pytest.raises((ValueError, TypeError, IndexError, np.exceptions.AxisError)):
             ca.fft.fft2(x, **kw)
@@ -175,7 +186,7 @@ def test_kinds_and_thresholds():
                                 {"order": "x"}, {"kind": "bogus"}])
 def test_other_kind_arguments_take_the_c_call(splits, kw):
     h = sort_data((600, 257), np.float32)
-    x = ca.asarray(h)
+    x = ca.asarray(h, device="cpu")
     try:
         want = ca._core.argsort(x, **kw).get()
     except (ValueError, TypeError) as e:
