@@ -91,26 +91,28 @@ def _argsort_rows(src, dst, kind):
     _np.copyto(dst, _np.argsort(src, axis=-1, kind=kind))
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+def _sort_or_argsort(c_call, work, base, dtype, a, axis, kind, order, stable,
+                     descending):
+    """The split rows when they pay (`work` on the halves, results of `dtype`, or
+    a's), else the C call `c_call` with as few keywords as it needs."""
     k = None
     if getattr(a, "size", 0) >= STABLE_MIN_SIZE:  # small calls stop here
-        k = _split_kind(a, axis, kind, stable, order, descending, SORT_MIN_SIZE)
+        k = _split_kind(a, axis, kind, stable, order, descending, base)
     if k is not None:
-        return _rows_into(a, a.dtype, _sort_rows, k)
+        return _rows_into(a, dtype or a.dtype, work, k)
     if stable is None and descending is False:  # no keywords: the cheapest C call
-        return _core.sort(a, axis, kind, order)
-    return _core.sort(a, axis, kind, order, stable=stable, descending=descending)
+        return c_call(a, axis, kind, order)
+    return c_call(a, axis, kind, order, stable=stable, descending=descending)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    return _sort_or_argsort(_core.sort, _sort_rows, SORT_MIN_SIZE, None, a, axis, kind,
+                            order, stable, descending)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    k = None
-    if getattr(a, "size", 0) >= STABLE_MIN_SIZE:  # small calls stop here
-        k = _split_kind(a, axis, kind, stable, order, descending, ARGSORT_MIN_SIZE)
-    if k is not None:
-        return _rows_into(a, _np.int64, _argsort_rows, k)
-    if stable is None and descending is False:  # no keywords: the cheapest C call
-        return _core.argsort(a, axis, kind, order)
-    return _core.argsort(a, axis, kind, order, stable=stable, descending=descending)
+    return _sort_or_argsort(_core.argsort, _argsort_rows, ARGSORT_MIN_SIZE, _np.int64, a,
+                            axis, kind, order, stable, descending)
 
 
 def searchsorted(a, v, side="left", sorter=None):
