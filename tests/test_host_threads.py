@@ -305,15 +305,20 @@ def test_halves():
     assert _host_threads.halves((1, 7), 1) is None
 
 
+def python_prints(src):
+    """What a fresh interpreter running `src` prints (it must exit cleanly)."""
+    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
 def test_no_thread_at_import():
     src = ("import threading, cuarray, cuarray._host_threads as h; "
            "assert h._pool is None; "
            "assert not [t for t in threading.enumerate() if 'cuarray-host' in t.name]; "
            "print('ok')")
-    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "ok"
+    assert python_prints(src) == "ok"
 
 
 def test_strided_and_read_only_inputs(device, splits):
@@ -348,7 +353,4 @@ def test_split_after_fork():
            "np.argsort(x.get(), kind='stable')).all()) and h._pool is not None; "
            "os._exit(0 if ok else 3) if pid == 0 else None; "
            "print(os.waitpid(pid, 0)[1])")
-    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "0"
+    assert python_prints(src) == "0"

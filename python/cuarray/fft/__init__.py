@@ -24,6 +24,17 @@ __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rf
            "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
            "fftshift", "ifftshift"]
 
+
+def _c2c(a, inverse, s, axes, norm, out):
+    """One call of the C primitive; a large cpu-device transform may run on two
+    host threads instead (fft/_threads.py; small calls pay one size comparison)."""
+    if getattr(a, "size", 0) >= _threads.MIN_SIZE:
+        r = _threads.c2c(a, inverse, s, axes, norm, out)
+        if r is not None:
+            return r
+    return _fft(a, inverse, s, axes, norm, out)
+
+
 _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
@@ -41,38 +52,22 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     ``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
     (default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
     """
-    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
-        r = _threads.c2c(a, 0, n, axis, norm, out)
-        if r is not None:
-            return r
-    return _fft(a, 0, n, axis, norm, out)
+    return _c2c(a, 0, n, axis, norm, out)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
-    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
-        r = _threads.c2c(a, 1, n, axis, norm, out)
-        if r is not None:
-            return r
-    return _fft(a, 1, n, axis, norm, out)
+    return _c2c(a, 1, n, axis, norm, out)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan."""
-    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
-        r = _threads.c2c(a, 0, s, axes, norm, out)
-        if r is not None:
-            return r
-    return _fft(a, 0, s, axes, norm, out)
+    return _c2c(a, 0, s, axes, norm, out)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
-    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
-        r = _threads.c2c(a, 1, s, axes, norm, out)
-        if r is not None:
-            return r
-    return _fft(a, 1, s, axes, norm, out)
+    return _c2c(a, 1, s, axes, norm, out)
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
@@ -81,20 +76,12 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
     ``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
     in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
     """
-    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
-        r = _threads.c2c(a, 0, s, axes, norm, out)
-        if r is not None:
-            return r
-    return _fft(a, 0, s, axes, norm, out)
+    return _c2c(a, 0, s, axes, norm, out)
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
-    if getattr(a, "size", 0) >= _threads.MIN_SIZE:  # large: maybe two threads
-        r = _threads.c2c(a, 1, s, axes, norm, out)
-        if r is not None:
-            return r
-    return _fft(a, 1, s, axes, norm, out)
+    return _c2c(a, 1, s, axes, norm, out)
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
