@@ -1977,6 +1977,34 @@ torch_export(PyObject *t, PyObject **cap, int *stream_dev)
     return 1;
 }
 
+/* from_dlpack of a writeable, aligned NumPy array of one of our dtypes (its
+ * descriptor one of ours), strides in whole elements, onto the cpu device
+ * without a copy: the zero-copy view the protocol would give, made without the
+ * capsule (NumPy's export allocates the tensor and our import unpacks it, most
+ * of the call). 0: not such a call (nothing set), the protocol decides. */
+static int
+numpy_direct(PyArrayObject *arr, int device, int copy, CaArray **res)
+{
+    if (copy == 1 || (device != CA_DEVICE_AUTO && device != CA_CPU) ||
+        !PyArray_ISWRITEABLE(arr) || !PyArray_ISALIGNED(arr)) {
+        return 0;
+    }
+    int dtype = -1;
+    for (int i = 0; i < CA_NTYPES && dtype < 0; i++) {
+        dtype = PyArray_DESCR(arr) == ca_descr(i) ? i : -1;
+    }
+    if (dtype < 0) {
+        return 0;
+    }
+    for (int k = 0; k < PyArray_NDIM(arr); k++) {
+        if (PyArray_STRIDES(arr)[k] % ca_dtype_size[dtype] != 0) {
+            return 0;
+        }
+    }
+    *res = wrap_numpy_host(arr, dtype, 0);
+    return 1;
+}
+
 CaArray *
 ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
 {
@@ -1990,6 +2018,11 @@ ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
         /* A bare capsule (the pre-array-API way): no stream handshake. */
         *found = 1;
         return import_capsule(obj, device, copy, -1);
+    }
+    if (PyArray_CheckExact(obj) &&
+        numpy_direct((PyArrayObject *)obj, device, copy, &res)) {
+        *found = 1;
+        return res;
     }
     if (PyArray_CheckExact(obj)) {
         /* A NumPy array is on the CPU (its __dlpack_device__ is always

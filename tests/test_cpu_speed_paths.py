@@ -402,6 +402,40 @@ def test_results_do_not_depend_on_thread_count(host_threads, dtype):
             assert p.tobytes() == q.tobytes(), (n, k)
 
 
+def _strided_results(x):
+    """Reductions whose elements are few but far apart or wide: threaded by the
+    bytes they read (a stride of a cache line counts a line an element)."""
+    a = ca.asarray(x, device="cpu")
+    w = ca.asarray(x[: (1 << 22) + 3 * 1024].reshape(-1, 1024), device="cpu")
+    out = [a[::32].sum(), a[::32].argmax(), a[::32].max(), a[::-17].argmin(),
+           a[::3].sum(), a[::5].min(), w.max(axis=0), w.argmax(axis=0), w.sum(axis=0),
+           w[:, ::2].sum(axis=0)]
+    return [r.get() for r in out]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_strided_and_wide_runs_threaded_by_bytes(host_threads, dtype):
+    rng = np.random.default_rng(23)
+    x = (rng.standard_normal((1 << 24) + 77) * 100).astype(dtype)
+    x[32 * 5001] = x.max() + 1  # a unique max of the [::32] run, away from the cuts
+    host_threads(1)
+    one = _strided_results(x)
+    host_threads(2)
+    two = _strided_results(x)
+    for k, (p, q) in enumerate(zip(one, two)):
+        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
+    w = x[: (1 << 22) + 3 * 1024].reshape(-1, 1024)
+    exact = {1: x[::32].argmax(), 2: x[::32].max(), 3: x[::-17].argmin(), 5: x[::5].min(),
+             6: w.max(axis=0), 7: w.argmax(axis=0)}
+    for k, ref in exact.items():
+        np.testing.assert_array_equal(one[k], ref, err_msg=str(k))
+    tol = {np.float32: 1e-6, np.float64: 1e-14, np.int64: 0}[dtype]
+    for k, ref in ((0, x[::32]), (4, x[::3]), (8, w), (9, w[:, ::2])):
+        ref = ref.astype(np.float64) if tol else ref
+        np.testing.assert_allclose(one[k], ref.sum(axis=0), rtol=0,
+                                   atol=tol * np.abs(ref).sum(axis=0).max())
+
+
 def test_threaded_results_match_numpy(host_threads):
     host_threads(4)
     rng = np.random.default_rng(22)
@@ -735,3 +769,31 @@ def test_from_dlpack_numpy_fast_path():
         pass
     s = np.arange(4.0).view(Sub)
     same_bits(ca.from_dlpack(s), np.arange(4.0))
+
+
+def test_from_dlpack_numpy_direct_view():
+    """A writeable aligned NumPy array is wrapped without a capsule: the same
+    zero-copy view, writes seen both ways, the array kept alive by the result."""
+    v = np.arange(12.0).reshape(3, 4)[:, ::-2]
+    for kw in ({}, {"device": "cpu"}, {"copy": False}, {"device": "cpu", "copy": None}):
+        x = ca.from_dlpack(v, **kw)
+        assert x.device == ca.Device("cpu") and x.flags.writeable
+        x[1, 0] = -7.0
+        assert v[1, 0] == -7.0
+        v[2, 1] = 99.0
+        assert float(x[2, 1].get()) == 99.0
+    x = ca.from_dlpack(np.arange(6, dtype=np.int16) * 3)  # the only reference is x's
+    same_bits(x, np.arange(6, dtype=np.int16) * 3)
+    # strides that are not whole elements, and unaligned data: the protocol decides
+    raw = np.zeros(13, dtype=np.uint8)
+    odd = np.ndarray((3,), dtype=np.int32, buffer=raw, offset=0, strides=(3,))
+    with pytest.raises(BufferError):
+        ca.from_dlpack(odd)
+    unaligned = np.ndarray((3,), dtype=np.int32, buffer=raw, offset=1)
+    unaligned[:] = [1, 2, 3]
+    try:
+        got = ca.from_dlpack(unaligned).get()
+    except BufferError:
+        pass
+    else:
+        np.testing.assert_array_equal(got, [1, 2, 3])
