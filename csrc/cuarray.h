@@ -354,7 +354,8 @@ extern PyMethodDef
     ca_transfer_array_methods[]; /* transfer.c: get, set, copy, astype, ... */
 extern PyMethodDef ca_manip_array_methods[]; /* manip.c: reshape, transpose, ... */
 extern PyMethodDef
-    ca_elementwise_array_methods[]; /* elementwise.c: conj, clip, round, ... */
+    ca_elementwise_array_methods[];          /* elementwise.c: conj, clip, round, ... */
+extern PyMethodDef ca_ufunc_array_methods[]; /* ufunc.c: __array_ufunc__ */
 extern PyMethodDef
     ca_reduction_array_methods[]; /* reduction.c: sum, mean, argmax, ... */
 extern PyMethodDef

@@ -494,7 +494,80 @@ py_ufunc_at(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_TRUE;
 }
 
+/* ndarray.__array_ufunc__ (NEP 13): np.add(x, 1) with a cuarray x runs cuarray's
+ * ufunc of the same name. __call__ of a ufunc seen before (the `cache` dict of
+ * _dispatch.py, NumPy ufunc -> cuarray callable) is one lookup and one call
+ * here; the rest (a new ufunc, other methods, their errors) is _dispatch.py's
+ * `fallback`, with the same arguments. Both are set by _array_ufunc_setup. */
+static PyObject *au_cache = NULL, *au_fallback = NULL, *au_call = NULL;
+
+static PyObject *
+array_ufunc_slow(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames)
+{
+    const Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject **v = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof(PyObject *));
+    if (v == NULL) {
+        return PyErr_NoMemory();
+    }
+    v[0] = self;
+    memcpy(v + 1, args, (size_t)(nargs + nkw) * sizeof(PyObject *));
+    PyObject *r = PyObject_Vectorcall(au_fallback, v, (size_t)nargs + 1, kwnames);
+    PyMem_Free(v);
+    return r;
+}
+
+static PyObject *
+Ndarray_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames)
+{
+    if (au_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "__array_ufunc__: cuarray is not set up");
+        return NULL;
+    }
+    if (nargs >= 2 && args[1] == au_call) {
+        PyObject *f = PyDict_GetItemWithError(au_cache, args[0]); /* borrowed */
+        if (f != NULL) {
+            return PyObject_Vectorcall(f, args + 2, (size_t)(nargs - 2), kwnames);
+        }
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    return array_ufunc_slow(self, args, nargs, kwnames);
+}
+
+PyMethodDef ca_ufunc_array_methods[] = {
+    { "__array_ufunc__", (PyCFunction)(void (*)(void))Ndarray_array_ufunc,
+      METH_FASTCALL | METH_KEYWORDS,
+      "__array_ufunc__(ufunc, method, *inputs, **kwargs)\n--\n\nNumPy's ufunc "
+      "protocol (NEP 13): cuarray's ufunc of the same name runs "
+      "(cuarray/_dispatch.py)." },
+    { NULL, NULL, 0, NULL },
+};
+
+static PyObject *
+py_array_ufunc_setup(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)m;
+    if (nargs != 2 || !PyDict_CheckExact(args[0]) || !PyCallable_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_array_ufunc_setup(cache: dict, fallback)");
+        return NULL;
+    }
+    if (au_call == NULL && (au_call = PyUnicode_InternFromString("__call__")) == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(au_cache, Py_NewRef(args[0]));
+    Py_XSETREF(au_fallback, Py_NewRef(args[1]));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef ufunc_module_defs[] = {
+    { "_array_ufunc_setup", (PyCFunction)(void (*)(void))py_array_ufunc_setup,
+      METH_FASTCALL,
+      "_array_ufunc_setup(cache, fallback)\n--\n\nndarray.__array_ufunc__'s cache "
+      "(NumPy ufunc -> cuarray callable, for __call__) and the Python function for "
+      "the rest (cuarray/_dispatch.py)." },
     { "_ufunc_at", (PyCFunction)(void (*)(void))py_ufunc_at, METH_FASTCALL,
       "_ufunc_at(ufunc, target, positions, values[, extent])\n--\n\nThe unbuffered "
       "scatter of ufunc.at (cuarray/_ufunc.py): target.flat[p] = op(target.flat[p], v) "

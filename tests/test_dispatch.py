@@ -160,6 +160,26 @@ def test_protocol_attributes():
     assert x.__array_function__(np.sum, (ca.ndarray, list), (x,), {}) is NotImplemented
 
 
+def test_array_ufunc_c_fast_path_and_fallback():
+    """ndarray.__array_ufunc__ is C: a ufunc's __call__ seen before runs there (the
+    first sight, other methods and bad calls go to _dispatch.py, same results)."""
+    x = ca.asarray(np.arange(4.0), device="cpu")
+    assert type(ca.ndarray.__dict__["__array_ufunc__"]).__name__ == "method_descriptor"
+    for _ in range(2):  # the first call fills the cache, the second takes the C path
+        check(np.hypot(x, 3.0), np.hypot(np.arange(4.0), 3.0))
+        check(x.__array_ufunc__(np.subtract, "__call__", x, 1.5), np.arange(4.0) - 1.5)
+        check(np.subtract.reduce(x), np.subtract.reduce(np.arange(4.0)))
+        out = ca.empty(4, device="cpu")
+        assert np.multiply(x, 2, out=out) is out
+        check(out, np.arange(4.0) * 2)
+        with pytest.raises(TypeError, match="isnat"):
+            np.isnat(x)
+        with pytest.raises(TypeError):
+            x.__array_ufunc__(np.add, "no_such_method", x, 1)
+        with pytest.raises(TypeError):
+            np.add(x, 1, no_such_keyword=1)
+
+
 def test_like_creation_follows_the_like_arrays_device(device):
     # NEP 35: np.asarray(..., like=x) and the other creation functions dispatch to
     # cuarray's, and the result is made on x's device (not the default device)

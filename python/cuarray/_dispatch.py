@@ -15,7 +15,8 @@
   use ``.get()`` for device memory.
 
 Lookups are cached per NumPy object, so a dispatched call costs a dict lookup
-and a Python call over cuarray's function.
+and a Python call over cuarray's function (for a ufunc's ``__call__``, a C
+lookup and the call: ndarray.__array_ufunc__ is csrc/ufunc.c's, over _UFUNCS).
 """
 
 import numpy as _np
@@ -56,6 +57,8 @@ def _resolve_ufunc(ufunc):
 
 
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    """NEP 13. ndarray.__array_ufunc__ is C (csrc/ufunc.c): ``__call__`` of a ufunc
+    already in _UFUNCS runs there; everything else comes here."""
     f = _UFUNCS.get(ufunc)
     if f is None:
         f = _resolve_ufunc(ufunc)
@@ -121,7 +124,7 @@ def __array_function__(self, func, types, args, kwargs):
 
 
 def _install():
-    _ndarray.__array_ufunc__ = __array_ufunc__
+    _core._array_ufunc_setup(_UFUNCS, __array_ufunc__)
     _ndarray.__array_function__ = __array_function__
 
 
