@@ -697,6 +697,40 @@ def test_scatter_repeats_last_wins_cpu():
     np.testing.assert_array_equal(x.get(), a)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64,
+                                   np.complex128])
+def test_long_random_runs_on_threads(host_threads, dtype):
+    """One run of 2^18+ random indices runs on the pool (take: pieces of the run;
+    put: bands of the target, each walking the whole run): NumPy's result with one
+    thread or two, repeats last-wins, negative indices, out-of-range reported."""
+    rng = np.random.default_rng(31)
+    n = (1 << 18) + 1001
+    a = idx_data((n,), dtype, seed=12)
+    i = rng.integers(-n, n, size=n + 333)
+    i[: n // 2] = rng.integers(0, 64, size=n // 2)  # many repeats, across the bands
+    w = idx_data((i.size,), dtype, seed=13)
+    for th in (1, 2, 3):
+        host_threads(th)
+        x, ci = ca.asarray(a, device="cpu"), ca.asarray(i, device="cpu")
+        np.testing.assert_array_equal(x[ci].get(), a[i])
+        np.testing.assert_array_equal(x[ci[::-2]].get(), a[i[::-2]])
+        b = a.copy()
+        b[i] = w
+        x[ci] = ca.asarray(w, device="cpu")
+        np.testing.assert_array_equal(x.get(), b)
+        x[ci] = w[7]  # a scalar value
+        b[i] = w[7]
+        np.testing.assert_array_equal(x.get(), b)
+        bad = i.copy()
+        bad[n - 5], bad[n + 7] = n + 3, -n - 9
+        with pytest.raises(IndexError, match=f"index {n + 3} is out of bounds"):
+            x[ca.asarray(bad, device="cpu")]
+        before = x.get()
+        with pytest.raises(IndexError, match=f"index {n + 3} is out of bounds"):
+            x[ca.asarray(bad, device="cpu")] = ca.asarray(w, device="cpu")
+        np.testing.assert_array_equal(x.get(), before)
+
+
 @pytest.mark.parametrize("dtype", IDX_DT)
 @pytest.mark.parametrize("shape", [(5000,), (37, 41), (3, 1, 64), (6, 7, 9)])
 def test_mask_take_and_fill(device, dtype, shape):
