@@ -13,11 +13,13 @@ four-step algorithm turns a line of n = n1 * n2 points into short lines:
 because (j1 n2 + j2)(k1 + n1 k2) = n2 j1 k1 + j2 k1 + n1 j2 k2 (mod n). Step 4
 costs no pass of its own: step 3 writes into the result viewed as (n2, n1) and
 transposed. Steps 1 and 3 are fft/_threads.py's passes, their lines split
-between two host threads; step 2 is split the same way. The factors depend on
+between two host threads; step 2 is split the same way (each thread multiplies
+the rows it then transforms). The factors depend on
 n alone, and every split is between lines or elements, so results are the same
 bits on one thread or two (they differ from numpy.fft's single call by
 rounding: the twiddles are computed in float64 and rounded once to the
-working precision, and ``norm`` scales each pass by its own length's factor).
+working precision (see _working_dtype), and ``norm`` scales each pass by its own
+length's factor).
 """
 
 import math
@@ -65,9 +67,10 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     if nn is None:
         return None
     n1, n2 = nn
-    y = _core.empty((n1, n2), dtype=result_dtype, device=a.device)
+    work = _working_dtype(result_dtype, inverse, norm)
+    y = _core.empty((n1, n2), dtype=work, device=a.device)
     fft_pass(a.reshape(n1, n2), inverse, 0, norm, y)
-    t = _twiddles(n, n1, result_dtype, inverse)
+    t = _twiddles(n, n1, work, inverse)
     res = _core.empty(n, dtype=result_dtype, device=a.device)
     z = res.reshape(n2, n1).T
     if _host_threads.ENABLED:
@@ -77,6 +80,20 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     else:
         _rows(y, t, inverse, norm, z)
     return res.reshape(a.shape)
+
+
+def _working_dtype(result_dtype, inverse, norm):
+    """The precision numpy.fft computes in, kept between the steps.
+
+    numpy.fft picks its gufunc's loop by the type of the scale factor: unscaled
+    (the int 1) a complex64 transform runs in double precision, its result rounded
+    once to single; scaled (a float32 factor) it runs in single precision. Both
+    steps' passes do the same, and the array between them is complex128 where they
+    compute in double, so that the only rounding to single is the result's, as in
+    numpy's one call (complex64 between them: four roundings, twice numpy's error).
+    """
+    unscaled = norm == "forward" if inverse else norm in (None, "backward")
+    return "complex128" if unscaled else result_dtype
 
 
 def _rows(y, t, inverse, norm, z):
