@@ -59,41 +59,53 @@ def factors(n):
 
 def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     """numpy.fft.fft (ifft) of `a`, whose elements all lie on the transformed
-    axis, as four steps; None where its length does not qualify (the caller then
-    makes its one call). `fft_pass(x, inverse, axis, norm, out)` is step 1: the
-    transforms along `axis` of the 2-D `x`, written into `out`."""
+    axis, as four steps; None where its length does not qualify or `norm` is
+    unknown (the caller then makes its one call, which raises for a bad norm).
+    `fft_pass(x, inverse, axis, norm, out)` is step 1: the transforms along
+    `axis` of the 2-D `x`, written into `out`."""
     n = a.size
-    nn = factors(n) if n >= MIN_LENGTH else None
+    nn = factors(n) if n >= MIN_LENGTH and norm in _NORMS else None
     if nn is None:
         return None
     n1, n2 = nn
-    work = _working_dtype(result_dtype, inverse, norm)
+    work, pass_norm, scale = _precision(a.dtype.name, inverse, norm, n)
     y = _core.empty((n1, n2), dtype=work, device=a.device)
-    fft_pass(a.reshape(n1, n2), inverse, 0, norm, y)
-    t = _twiddles(n, n1, work, inverse)
+    fft_pass(a.reshape(n1, n2), inverse, 0, pass_norm, y)
+    t = _twiddles(n, n1, work, inverse, scale)
     res = _core.empty(n, dtype=result_dtype, device=a.device)
     z = res.reshape(n2, n1).T
     if _host_threads.ENABLED:
         top, bottom = slice(0, n1 // 2), slice(n1 // 2, None)
-        _host_threads.both(_rows, (y[top], t[top], inverse, norm, z[top]),
-                           (y[bottom], t[bottom], inverse, norm, z[bottom]))
+        _host_threads.both(_rows, (y[top], t[top], inverse, pass_norm, z[top]),
+                           (y[bottom], t[bottom], inverse, pass_norm, z[bottom]))
     else:
-        _rows(y, t, inverse, norm, z)
+        _rows(y, t, inverse, pass_norm, z)
     return res.reshape(a.shape)
 
 
-def _working_dtype(result_dtype, inverse, norm):
-    """The precision numpy.fft computes in, kept between the steps.
+_NORMS = (None, "backward", "ortho", "forward")
 
-    numpy.fft picks its gufunc's loop by the type of the scale factor: unscaled
-    (the int 1) a complex64 transform runs in double precision, its result rounded
-    once to single; scaled (a float32 factor) it runs in single precision. Both
-    steps' passes do the same, and the array between them is complex128 where they
-    compute in double, so that the only rounding to single is the result's, as in
-    numpy's one call (complex64 between them: four roundings, twice numpy's error).
+
+def _precision(input_dtype, inverse, norm, n):
+    """(the array type between the steps, the passes' norm, the twiddles' scale).
+
+    numpy.fft's gufunc picks its loop from the input's and the scale factor's
+    types: only a complex64 input with a float32 factor (a scaling norm) runs the
+    single-precision loop; unscaled (the int 1) or from float32 data it runs in
+    double precision, its result rounded once to complex64. The steps keep that
+    precision: single, each pass scaled by its own length's factor as numpy's
+    would be; or double, the passes unscaled (so also in double) with the norm's
+    factor in the twiddles, complex128 between them, so that the only rounding to
+    single is the result's, as in numpy's one call (complex64 between them and
+    factors rounded per pass: up to four roundings, twice numpy's error).
     """
-    unscaled = norm == "forward" if inverse else norm in (None, "backward")
-    return "complex128" if unscaled else result_dtype
+    scaled = norm != "forward" if inverse else norm not in (None, "backward")
+    if input_dtype == "complex64" and scaled:
+        return "complex64", norm, 1.0
+    unscaled = "forward" if inverse else "backward"
+    if not scaled:
+        return "complex128", unscaled, 1.0
+    return "complex128", unscaled, 1.0 / (math.sqrt(n) if norm == "ortho" else n)
 
 
 def _rows(y, t, inverse, norm, z):
@@ -103,10 +115,11 @@ def _rows(y, t, inverse, norm, z):
     _fft(y, inverse, None, 1, norm, z)
 
 
-def _twiddles(n, n1, dtype, inverse):
-    """w ** (k1 * j2) for k1 < n1, j2 < n / n1, w = exp(+-2 pi i / n): computed in
-    float64 and rounded once to `dtype`; the last few tables are kept."""
-    key = (n, n1, dtype, inverse)
+def _twiddles(n, n1, dtype, inverse, scale):
+    """scale * w ** (k1 * j2) for k1 < n1, j2 < n / n1, w = exp(+-2 pi i / n):
+    computed in float64 and rounded once to `dtype`; the last few tables are
+    kept."""
+    key = (n, n1, dtype, inverse, scale)
     t = _TWIDDLES.get(key)
     if t is not None:
         _TWIDDLES.move_to_end(key)
@@ -116,8 +129,8 @@ def _twiddles(n, n1, dtype, inverse):
     m = _np.where(2 * m > n, m - n, m)  # exact in integers: angles within [-pi, pi]
     angle = (2.0 * math.pi / n) * m.astype(_np.float64)
     h = _np.empty((n1, n2), dtype=_np.complex128)
-    h.real = _np.cos(angle)
-    h.imag = _np.sin(angle) if inverse else -_np.sin(angle)
+    h.real = scale * _np.cos(angle)
+    h.imag = scale * (_np.sin(angle) if inverse else -_np.sin(angle))
     t = _core.asarray(h.astype(dtype), device="cpu")
     _TWIDDLES[key] = t
     while len(_TWIDDLES) > _TWIDDLES_KEPT:
