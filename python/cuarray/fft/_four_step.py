@@ -125,9 +125,11 @@ def _twiddles(n, n1, dtype, inverse, scale):
         _TWIDDLES.move_to_end(key)
         return t
     n2 = n // n1
-    m = _np.outer(_np.arange(n1, dtype=_np.int64), _np.arange(n2, dtype=_np.int64)) % n
-    m = _np.where(2 * m > n, m - n, m)  # exact in integers: angles within [-pi, pi]
-    angle = (2.0 * math.pi / n) * m.astype(_np.float64)
+    # k1 * j2 <= (n1 - 1) * (n2 - 1) < n: no reduction mod n; then exactly in
+    # integers to within [-n/2, n/2], so that the angles lie within [-pi, pi]
+    m = _np.outer(_np.arange(n1, dtype=_np.int64), _np.arange(n2, dtype=_np.int64))
+    _np.subtract(m, n, out=m, where=2 * m > n)
+    angle = m * (2.0 * math.pi / n)
     h = _np.empty((n1, n2), dtype=_np.complex128)
     h.real = scale * _np.cos(angle)
     h.imag = scale * (_np.sin(angle) if inverse else -_np.sin(angle))
