@@ -151,23 +151,22 @@ def four_steps(monkeypatch):
 
 
 def rel_error(r, ref):
-    """Relative L2 error of `r` against a complex128 reference."""
-    r = np.asarray(r).astype(np.complex128)
-    return np.linalg.norm(r - ref) / np.linalg.norm(ref)
+    """Relative L2 error of `r` against a clongdouble reference."""
+    r = np.asarray(r).astype(np.clongdouble)
+    return float(np.linalg.norm(r - ref) / np.linalg.norm(ref))
 
 
 def close_to_numpy(r, h, fn, norm):
     """`r` (ca.fft's fn of `h`) has numpy's dtype and shape, and its error against
-    numpy.fft of the data in complex128 is at most twice numpy's own (single
-    precision), or at most 1e-15 * log2(n) (double)."""
+    numpy.fft in long double is within 1.5 times numpy's own plus an ulp (the
+    four steps measured 0.97-1.03x numpy's error in complex128, 1.00x complex64
+    unscaled, up to 1.23x complex64 scaled, where both compute in single)."""
     e = getattr(np.fft, fn)(h, norm=norm)
     r = np.asarray(r)
     assert r.dtype == e.dtype and r.shape == e.shape
-    ref = getattr(np.fft, fn)(h.astype(np.complex128), norm=norm)
-    if e.dtype == np.complex64:
-        assert rel_error(r, ref) <= 2 * rel_error(e, ref)
-    else:
-        assert rel_error(r, ref) <= 1e-15 * np.log2(h.size)
+    ref = getattr(np.fft, fn)(h.astype(np.clongdouble), norm=norm)
+    ulp = np.finfo(e.real.dtype).eps
+    assert rel_error(r, ref) <= 1.5 * rel_error(e, ref) + ulp
 
 
 def balanced_length(start, step):
@@ -200,7 +199,7 @@ def test_fft_four_steps_round_trip(device, dtype):
     for norm in (None, "ortho", "forward"):
         back = ca.fft.ifft(ca.fft.fft(x, norm=norm), norm=norm)
         tol = 1e-6 if dtype == np.complex64 else 1e-14
-        assert rel_error(back, h) < tol
+        assert rel_error(back, h.astype(np.clongdouble)) < tol
 
 
 def test_fft_four_steps_small_lengths(device, monkeypatch, four_steps):
@@ -240,8 +239,8 @@ def test_fft_four_steps_layouts(device, splits, four_steps):
     row, col = h[:n].reshape(1, n), h[:n].reshape(n, 1)
     close_to_numpy(ca.fft.fft(ca.asarray(row, device=device)), row, "fft", None)
     r = ca.fft.ifft(ca.asarray(col, device=device), axis=0, norm="forward")
-    e = np.fft.ifft(col.astype(np.complex128), axis=0, norm="forward")
-    assert r.shape == (n, 1) and rel_error(r, e) < 1e-6
+    e = np.fft.ifft(col.astype(np.clongdouble), axis=0, norm="forward")
+    assert r.shape == (n, 1) and rel_error(r, e) < 1e-7
     assert four_steps == [True] * 4
     h2 = h.reshape(2, n)
     four_steps.clear()
