@@ -177,10 +177,14 @@ def balanced_length(start, step):
     return n
 
 
-ABOVE = [fft_four_step.MIN_LENGTH, balanced_length(fft_four_step.MIN_LENGTH + 1, 2)]
+# A power of two and another length just above their thresholds (720 x 729: the
+# first lengths above 2^19 with balanced factors have large prime factors, which
+# make numpy's long-double reference slow).
+ABOVE = [fft_four_step.MIN_LENGTH_POWER_OF_TWO, 720 * 729]
+assert 0 <= ABOVE[1] - fft_four_step.MIN_LENGTH < 1000
 
 
-@pytest.mark.parametrize("n", ABOVE + [3**12, 1000 * 1001])
+@pytest.mark.parametrize("n", ABOVE + [3**12])  # and an odd length
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32, np.float64])
 def test_fft_four_steps(device, splits, four_steps, n, dtype):
     h = random_array(n, dtype)
@@ -205,6 +209,7 @@ def test_fft_four_steps_round_trip(device, dtype):
 def test_fft_four_steps_small_lengths(device, monkeypatch, four_steps):
     """The index mapping on lengths of every shape, the threshold lowered."""
     monkeypatch.setattr(fft_four_step, "MIN_LENGTH", 1)
+    monkeypatch.setattr(fft_four_step, "MIN_LENGTH_POWER_OF_TWO", 1)
     monkeypatch.setattr(fft_threads, "MIN_SIZE", 1)
     monkeypatch.setattr(fft_four_step, "MIN_FACTOR", 2)
     fft_four_step.factors.cache_clear()
@@ -253,7 +258,8 @@ def test_fft_four_steps_not_taken(device, splits, four_steps):
     below = balanced_length(fft_four_step.MIN_LENGTH - 1, -1)
     prime = next(p for p in range(fft_four_step.MIN_LENGTH + 1, 10**7, 2)
                  if all(p % d for d in range(3, int(p**0.5) + 1, 2)))
-    for n in (below, prime, 2 * prime):
+    power_below = fft_four_step.MIN_LENGTH_POWER_OF_TWO // 2
+    for n in (below, power_below, prime, 2 * prime):
         h = random_array(n, np.complex64)
         x = ca.asarray(h, device=device)
         same(ca.fft.fft(x, norm="ortho"), np.fft.fft(h, norm="ortho"))

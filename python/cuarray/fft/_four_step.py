@@ -31,10 +31,14 @@ import numpy as _np
 from .. import _core, _host_threads
 from .._core import _fft
 
-# Points from which four steps beat numpy.fft's one call on this project's
-# 2-core host (measured 2026-12-04, session 10's hfft branch; see
-# _measure_threshold in the commit message): TODO measured value.
-MIN_LENGTH = 1 << 16
+# Points from which four steps beat numpy.fft's one call on this project's 2-core
+# host (measured 2026-12-04 on the hfft branch, interleaved medians against the
+# plain call, load 3-6 from other jobs). numpy.fft's power-of-two lines thrash
+# the caches early: at 2^15 the four steps ran 0.8-1.6x, at 2^16 1.36-3.5x
+# (complex64 unscaled and scaled, complex128). Other lengths stay in cache
+# longer: 1.3-1.8e5 ran 0.89-0.96x, 3.9e5 0.95-1.2x, 5.2e5-5.9e5 1.06-2.9x.
+MIN_LENGTH_POWER_OF_TWO = 1 << 16
+MIN_LENGTH = 1 << 19
 
 # The shorter factor must be at least this long and at least 1/RATIO of the
 # longer: a length like 2 * prime gains nothing from four steps (its long
@@ -64,7 +68,8 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     `fft_pass(x, inverse, axis, norm, out)` is step 1: the transforms along
     `axis` of the 2-D `x`, written into `out`."""
     n = a.size
-    nn = factors(n) if n >= MIN_LENGTH and norm in _NORMS else None
+    least = MIN_LENGTH_POWER_OF_TWO if n & (n - 1) == 0 else MIN_LENGTH
+    nn = factors(n) if n >= least and norm in _NORMS else None
     if nn is None:
         return None
     n1, n2 = nn

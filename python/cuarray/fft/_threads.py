@@ -24,7 +24,7 @@ from . import _four_step
 MIN_SPLIT_SIZE = 1 << 17
 
 # The callers' one size comparison: nothing smaller takes either path.
-MIN_SIZE = min(MIN_SPLIT_SIZE, _four_step.MIN_LENGTH)
+MIN_SIZE = min(MIN_SPLIT_SIZE, _four_step.MIN_LENGTH_POWER_OF_TWO)
 
 _CPU = _core.Device("cpu")
 _RESULT = {"float32": "complex64", "complex64": "complex64",
