@@ -8,9 +8,11 @@ own sequence of one-axis passes (the last axis first, each with the same norm),
 each pass split that way.
 
 Only complex-to-complex transforms without ``s``/``n`` or ``out`` of float32,
-float64, complex64 and complex128 arrays of at least MIN_SIZE elements split (the
-callers test the size, so that small calls pay one comparison); everything else
-is one call of ``_core._fft`` as before.
+float64, complex64 and complex128 arrays split: over several lines from
+MIN_SPLIT_SIZE elements; one long line (every element on the transformed axis)
+from fft/_four_step.py's thresholds, as four steps whose passes split this way.
+The callers test the size against MIN_SIZE, the least of those, so that small
+calls pay one comparison; everything else is one call of ``_core._fft`` as before.
 """
 
 from .. import _core, _host_threads
