@@ -36,9 +36,21 @@ from .._core import _fft
 # plain call, load 3-6 from other jobs). numpy.fft's power-of-two lines thrash
 # the caches early: at 2^15 the four steps ran 0.8-1.6x, at 2^16 1.36-3.5x
 # (complex64 unscaled and scaled, complex128). Other lengths stay in cache
-# longer: 1.3-1.8e5 ran 0.89-0.96x, 3.9e5 0.95-1.2x, 5.2e5-5.9e5 1.06-2.9x.
+# longer: 1.3-1.8e5 ran 0.89-0.96x, 3.9e5 0.95-2.9x, 5.2e5-5.9e5 1.16-3.0x.
 MIN_LENGTH_POWER_OF_TWO = 1 << 16
 MIN_LENGTH = 1 << 19
+# Complex64 data with a scaling norm, which numpy.fft transforms in single
+# precision: half the bytes stay in cache to twice the length (3.9e5 ran 0.86x,
+# 5.2e5-5.3e5 0.64-1.31x, 5.9e5-1.6e6 1.2-2.9x).
+MIN_LENGTH_SINGLE = 1 << 20
+
+
+def _least_length(n, work):
+    """The threshold for n points computed in `work` precision."""
+    if n & (n - 1) == 0:
+        return MIN_LENGTH_POWER_OF_TWO
+    return MIN_LENGTH_SINGLE if work == "complex64" else MIN_LENGTH
+
 
 # The shorter factor must be at least this long and at least 1/MAX_RATIO of the
 # longer: a length like 2 * prime gains nothing from four steps (its long
@@ -70,12 +82,13 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     `fft_pass(x, inverse, axis, norm, out)` is step 1: the transforms along
     `axis` of the 2-D `x`, written into `out`."""
     n = a.size
-    least = MIN_LENGTH_POWER_OF_TWO if n & (n - 1) == 0 else MIN_LENGTH
-    nn = factors(n) if n >= least and norm in _NORMS else None
+    if norm not in _NORMS:
+        return None
+    work, pass_norm, scale = _precision(a.dtype.name, inverse, norm, n)
+    nn = factors(n) if n >= _least_length(n, work) else None
     if nn is None:
         return None
     n1, n2 = nn
-    work, pass_norm, scale = _precision(a.dtype.name, inverse, norm, n)
     x = _padded_rows(n1, n2, a.dtype.name, a.device)
     x[...] = a.reshape(n1, n2)  # step 1 reads it by columns too: padded rows
     y = _padded_rows(n1, n2, work, a.device)
