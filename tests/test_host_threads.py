@@ -1,5 +1,6 @@
 """The cpu device's two-thread paths (_host_threads.py): large c2c FFTs along and
-over axes, row sorts and argsorts, searchsorted's queries, against NumPy bit for bit.
+over axes, row sorts and argsorts, searchsorted's queries, against NumPy bit for bit;
+long 1-D FFTs in four steps (fft/_four_step.py), against NumPy's accuracy.
 
 Each case runs just below and just above its threshold (the split is counted, so
 both sides are known to be taken), with odd sizes, along both halving axes.
