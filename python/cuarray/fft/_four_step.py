@@ -37,6 +37,8 @@ from .._core import _fft
 # the caches early: at 2^15 the four steps ran 0.8-1.6x, at 2^16 1.36-3.5x
 # (complex64 unscaled and scaled, complex128). Other lengths stay in cache
 # longer: 1.3-1.8e5 ran 0.89-0.96x, 3.9e5 0.95-2.9x, 5.2e5-5.9e5 1.16-3.0x.
+# At load 2 later: 2^15 1.3-3.7x but 0.65x in single precision, 1.3e5-2.3e5
+# 1.0-3.5x (3x for complex64 unscaled): lower edges may pay, not kept on one run.
 MIN_LENGTH_POWER_OF_TWO = 1 << 16
 MIN_LENGTH = 1 << 19
 # Complex64 data with a scaling norm, which numpy.fft transforms in single
