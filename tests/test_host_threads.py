@@ -1,5 +1,6 @@
 """The cpu device's two-thread paths (_host_threads.py): large c2c FFTs along and
-over axes, row sorts and argsorts, searchsorted's queries, against NumPy bit for bit.
+over axes, row sorts and argsorts, searchsorted's queries, against NumPy bit for bit;
+long 1-D FFTs in four steps (fft/_four_step.py), against NumPy's accuracy.
 
 Each case runs just below and just above its threshold (the split is counted, so
 both sides are known to be taken), with odd sizes, along both halving axes.
@@ -20,6 +21,7 @@ import pytest
 
 import cuarray as ca
 from cuarray import _host_threads, _sort_threads
+from cuarray.fft import _four_step as fft_four_step
 from cuarray.fft import _threads as fft_threads
 
 from conftest import random_array
@@ -59,9 +61,10 @@ def same(r, e):
 # ---------------------------------------------------------------- FFT
 
 def fft_shape(above, last):
-    """2-D shapes with odd lengths on both sides of MIN_SIZE (`last` lines long)."""
-    rows = fft_threads.MIN_SIZE // last + (1 if above else 0)
-    assert (rows * last >= fft_threads.MIN_SIZE) == above
+    """2-D shapes with odd lengths on both sides of MIN_SPLIT_SIZE (`last` lines
+    long)."""
+    rows = fft_threads.MIN_SPLIT_SIZE // last + (1 if above else 0)
+    assert (rows * last >= fft_threads.MIN_SPLIT_SIZE) == above
     return rows, last
 
 
@@ -102,7 +105,8 @@ def test_fftn_three_axes_and_a_one_row_axis(device, splits):
 
 
 def test_fft_not_split(device, splits):
-    """n/s, out=, other dtypes, real transforms and 1-D arrays take the C path."""
+    """n/s, out=, other dtypes, real transforms and 1-D arrays of lengths without
+    balanced factors take the C path."""
     h = random_array((450, 301), np.complex64)
     x = ca.asarray(h, device=device)
     same(ca.fft.fft(x, n=300), np.fft.fft(h, n=300))
@@ -115,7 +119,8 @@ def test_fft_not_split(device, splits):
     i = random_array((450, 301), np.int32)
     same(ca.fft.fft(ca.asarray(i, device=device)), np.fft.fft(i))
     same(ca.fft.rfft(ca.asarray(h.real, device=device)), np.fft.rfft(h.real))
-    same(ca.fft.fft(ca.asarray(h.ravel(), device=device)), np.fft.fft(h.ravel()))
+    line = h.ravel()[:2 * 65537]  # no balanced factors: no four steps either
+    same(ca.fft.fft(ca.asarray(line, device=device)), np.fft.fft(line))
     assert not splits
 
 
@@ -127,6 +132,179 @@ def test_fft_bad_axes_keep_the_c_errors(splits):
     with pytest.raises(ValueError, match="norm"):
         ca.fft.fft(x, norm="sideways")
     same(ca.fft.fftn(x, axes=()), np.fft.fftn(x.get(), axes=()))
+
+
+# ---------------------------------------------------------------- FFT in four steps
+
+@pytest.fixture
+def four_steps(monkeypatch):
+    """Counts the four-step transforms (fft/_four_step.py)."""
+    calls = []
+    real = fft_four_step.c2c_line
+
+    def counting(*args):
+        r = real(*args)
+        calls.append(r is not None)
+        return r
+
+    monkeypatch.setattr(fft_four_step, "c2c_line", counting)
+    return calls
+
+
+def rel_error(r, ref):
+    """Relative L2 error of `r` against a clongdouble reference."""
+    r = np.asarray(r).astype(np.clongdouble)
+    return float(np.linalg.norm(r - ref) / np.linalg.norm(ref))
+
+
+def close_to_numpy(r, h, fn, norm):
+    """`r` (ca.fft's fn of `h`) has numpy's dtype and shape, and its error against
+    numpy.fft in long double is within 1.5 times numpy's own plus an ulp (the
+    four steps measured 0.97-1.03x numpy's error in complex128, 1.00x complex64
+    unscaled, up to 1.23x complex64 scaled, where both compute in single)."""
+    e = getattr(np.fft, fn)(h, norm=norm)
+    r = np.asarray(r)
+    assert r.dtype == e.dtype and r.shape == e.shape
+    ref = getattr(np.fft, fn)(h.astype(np.clongdouble), norm=norm)
+    ulp = np.finfo(e.real.dtype).eps
+    assert rel_error(r, ref) <= 1.5 * rel_error(e, ref) + ulp
+
+
+def balanced_length(start, step):
+    """The first length from `start` (by `step`) that has balanced factors."""
+    n = start
+    while fft_four_step.factors(n) is None:
+        n += step
+    return n
+
+
+# A power of two and another length just above their thresholds (720 x 729: the
+# first lengths above 2^19 with balanced factors have large prime factors, which
+# make numpy's long-double reference slow).
+ABOVE = [fft_four_step.MIN_LENGTH_POWER_OF_TWO, 720 * 729]
+assert 0 <= ABOVE[1] - fft_four_step.MIN_LENGTH < 1000
+
+
+@pytest.mark.parametrize("n", ABOVE + [3**12])  # and an odd length
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32, np.float64])
+def test_fft_four_steps(device, splits, four_steps, n, dtype):
+    h = random_array(n, dtype)
+    x = ca.asarray(h, device=device)
+    taken = []
+    for fn in ("fft", "ifft"):
+        for norm in (None, "backward", "ortho", "forward"):
+            close_to_numpy(getattr(ca.fft, fn)(x, norm=norm), h, fn, norm)
+            taken.append(n & (n - 1) == 0 or not single_precision(dtype, fn, norm))
+    assert four_steps == taken
+    assert len(splits) == 2 * sum(taken)  # the columns' pass, then the rows'
+
+
+def single_precision(dtype, fn, norm):
+    """Whether numpy.fft transforms in single precision (complex64 data, scaled),
+    where lengths other than powers of two take four steps from MIN_LENGTH_SINGLE."""
+    unscaled = norm == "forward" if fn == "ifft" else norm in (None, "backward")
+    return dtype == np.complex64 and not unscaled
+
+
+def test_fft_four_steps_single_precision_threshold(device, four_steps):
+    for n in (fft_four_step.MIN_LENGTH_SINGLE + 1024, 720 * 729):
+        h = random_array(n, np.complex64)
+        x = ca.asarray(h, device=device)
+        close_to_numpy(ca.fft.fft(x, norm="ortho"), h, "fft", "ortho")
+        close_to_numpy(ca.fft.ifft(x), h, "ifft", None)
+        close_to_numpy(ca.fft.fft(x), h, "fft", None)  # double precision
+    assert four_steps == [True, True, True, False, False, True]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_fft_four_steps_round_trip(device, dtype):
+    h = random_array(ABOVE[1], dtype)
+    x = ca.asarray(h, device=device)
+    for norm in (None, "ortho", "forward"):
+        back = ca.fft.ifft(ca.fft.fft(x, norm=norm), norm=norm)
+        tol = 1e-6 if dtype == np.complex64 else 1e-14
+        assert rel_error(back, h.astype(np.clongdouble)) < tol
+
+
+def test_fft_four_steps_small_lengths(device, monkeypatch, four_steps):
+    """The index mapping on lengths of every shape, the threshold lowered."""
+    monkeypatch.setattr(fft_four_step, "MIN_LENGTH", 1)
+    monkeypatch.setattr(fft_four_step, "MIN_LENGTH_POWER_OF_TWO", 1)
+    monkeypatch.setattr(fft_threads, "MIN_SIZE", 1)
+    monkeypatch.setattr(fft_four_step, "MIN_FACTOR", 2)
+    fft_four_step.factors.cache_clear()
+    try:
+        for n in (4, 6, 15, 64, 105, 343, 1000, 2**11 * 3**2):
+            h = random_array(n, np.complex128)
+            for fn in ("fft", "ifft"):
+                close_to_numpy(getattr(ca.fft, fn)(ca.asarray(h, device=device)), h,
+                               fn, None)
+    finally:
+        fft_four_step.factors.cache_clear()
+    assert four_steps == [True] * 16
+
+
+def test_fft_four_steps_same_bits_on_one_thread(device, monkeypatch, four_steps):
+    for n, norm in ((ABOVE[0], "ortho"), (ABOVE[1], "forward")):  # single, double
+        x = ca.asarray(random_array(n, np.complex64), device=device)
+        monkeypatch.setattr(_host_threads, "ENABLED", True)
+        two = ca.fft.ifft(x, norm=norm).get()
+        monkeypatch.setattr(_host_threads, "ENABLED", False)
+        same(ca.fft.ifft(x, norm=norm), two)
+    assert four_steps == [True] * 4
+
+
+def test_fft_four_steps_layouts(device, splits, four_steps):
+    """A line in a 2-D array, fftn of a line, strided input; 2-D keeps the split."""
+    n = ABOVE[0]
+    h = random_array(2 * n, np.complex64)
+    x = ca.asarray(h, device=device)
+    close_to_numpy(ca.fft.fft(x[::2]), h[::2], "fft", None)
+    close_to_numpy(ca.fft.fftn(x[1::2]), h[1::2], "fftn", None)
+    row, col = h[:n].reshape(1, n), h[:n].reshape(n, 1)
+    close_to_numpy(ca.fft.fft(ca.asarray(row, device=device)), row, "fft", None)
+    r = ca.fft.ifft(ca.asarray(col, device=device), axis=0, norm="forward")
+    e = np.fft.ifft(col.astype(np.clongdouble), axis=0, norm="forward")
+    assert r.shape == (n, 1) and rel_error(r, e) < 1e-7
+    assert four_steps == [True] * 4
+    h2 = h.reshape(2, n)
+    four_steps.clear()
+    same(ca.fft.fft(ca.asarray(h2, device=device)), np.fft.fft(h2))
+    assert four_steps == []
+
+
+def test_fft_four_steps_not_taken(device, splits, four_steps):
+    """Below the threshold, primes, unbalanced lengths, n=, out=: numpy.fft's bits."""
+    below = balanced_length(fft_four_step.MIN_LENGTH - 1, -1)
+    prime = next(p for p in range(fft_four_step.MIN_LENGTH + 1, 10**7, 2)
+                 if all(p % d for d in range(3, int(p**0.5) + 1, 2)))
+    power_below = fft_four_step.MIN_LENGTH_POWER_OF_TWO // 2
+    for n in (below, power_below, prime, 2 * prime):
+        h = random_array(n, np.complex64)
+        x = ca.asarray(h, device=device)
+        same(ca.fft.fft(x, norm="ortho"), np.fft.fft(h, norm="ortho"))
+        same(ca.fft.ifft(x), np.fft.ifft(h))
+    assert True not in four_steps
+    h = random_array(ABOVE[0], np.complex64)
+    x = ca.asarray(h, device=device)
+    same(ca.fft.fft(x, n=h.size), np.fft.fft(h, n=h.size))
+    out = ca.empty(h.shape, dtype=np.complex64, device=device)
+    ca.fft.fft(x, out=out)
+    same(out, np.fft.fft(h))
+    assert True not in four_steps and not splits
+
+
+def test_fft_four_steps_factors_and_twiddle_cache(device):
+    assert fft_four_step.factors(1 << 20) == (1024, 1024)
+    assert fft_four_step.factors(1 << 21) == (1024, 2048)
+    assert fft_four_step.factors(3**12) == (729, 729)
+    assert fft_four_step.factors(2 * 1000003) is None  # 2 x a prime
+    assert fft_four_step.factors(64 * 65537) is None  # 64 x a prime: 1024 to 1
+    x = ca.asarray(random_array(ABOVE[0], np.complex64), device=device)
+    for norm in (None, "ortho"):
+        ca.fft.fft(x, norm=norm), ca.fft.ifft(x, norm=norm)
+        ca.fft.fft(x.astype(np.complex128)), ca.fft.ifft(x.astype(np.complex128))
+    assert len(fft_four_step._TWIDDLES) <= fft_four_step._TWIDDLES_KEPT
 
 
 # ---------------------------------------------------------------- sort, argsort

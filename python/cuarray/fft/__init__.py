@@ -12,7 +12,8 @@ plans); ``hfft`` and ``ihfft`` add a conjugation. Unlike numpy.fft (whose
 ``hfft``, ``ifft2`` and ``irfft2`` ignore it), ``out=`` is honoured everywhere.
 Duplicate axes are refused (ValueError), as CuPy does. On the cpu device, large
 complex-to-complex transforms along or over axes run as numpy.fftn's one-axis
-passes, each pass's lines split between two host threads (fft/_threads.py).
+passes, each pass's lines split between two host threads (fft/_threads.py), and
+a long single line runs as four steps of short lines (fft/_four_step.py).
 """
 
 from .. import _core
