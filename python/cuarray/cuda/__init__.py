@@ -26,7 +26,7 @@ runtime_version = _core.runtime_version
 driver_version = _core.driver_version
 
 from . import runtime  # noqa: E402
-from . import stream, device, memory, pinned_memory, nvtx, profiler, compiler  # noqa: E402
+from . import stream, device, memory, pinned_memory, nvtx, profiler  # noqa: E402
 from .stream import ExternalStream  # noqa: E402
 from .device import get_cublas_handle, get_compute_capability  # noqa: E402
 from .memory import (  # noqa: E402
@@ -37,7 +37,6 @@ from .memory import (  # noqa: E402
 from .pinned_memory import (  # noqa: E402
     PinnedMemory, PinnedMemoryPointer, alloc_pinned_memory, set_pinned_memory_allocator,
 )
-from .compiler import CompileException  # noqa: E402
 
 __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERError",
            "OutOfMemoryError",
@@ -59,3 +58,18 @@ from .._core import (  # noqa: E402,F401
 __all__ += ["Memory", "MemoryPool", "PinnedMemoryPool", "get_default_memory_pool",
             "get_default_pinned_memory_pool", "get_managed_memory_pool"]
 # end memory
+
+
+# NVRTC's side (compiler.py: CompileException, the kernel caches) is imported on
+# first use, as cuarray's user kernels are (it brings hashlib, json and tempfile).
+def __getattr__(name):
+    if name in ("compiler", "CompileException"):
+        import importlib  # (from . import compiler would ask this hook again)
+        compiler = importlib.import_module(__name__ + ".compiler")
+        globals()["CompileException"] = compiler.CompileException
+        return compiler if name == "compiler" else compiler.CompileException
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"compiler", "CompileException"})
