@@ -1,9 +1,10 @@
 """What `import cuarray` imports, and the submodules and names it leaves for first use.
 
 cuarray/__init__.py imports the C core and the everyday names; linalg, fft,
-random, testing, cuda.compiler, the user kernels and the Python compositions
-(_LAZY_MODULES) are imported by the package's module __getattr__ when one of their
-names is first looked up. These tests run fresh interpreters (the point is what a
+random, testing, the user kernels and the Python compositions (_LAZY_MODULES) are
+imported by the package's module __getattr__ when one of their names is first looked
+up, and cuarray.cuda's Python submodules (memory, runtime, compiler, ...) by
+cuarray/cuda/__init__.py's. These tests run fresh interpreters (the point is what a
 new process has in sys.modules) and check that every deferred name still resolves
 to its module's object, and that the tables in __init__.py match the modules.
 """
@@ -26,8 +27,9 @@ def python_prints(src):
 
 DEFERRED = sorted({"cuarray." + m for m in ca._LAZY_MODULES}
                   | {"cuarray." + m for m in ca._LAZY_SUBMODULES}
-                  | {"cuarray._linalg_factor", "cuarray.cuda.compiler",
-                     "cuarray.fft._threads", "cuarray.random._generator"})
+                  | {"cuarray.cuda." + m for m in ca.cuda._LAZY_MODULES}
+                  | {"cuarray._linalg_factor", "cuarray.fft._threads",
+                     "cuarray.random._generator"})
 # Modules NumPy's own import leaves out that cuarray's deferred parts bring in.
 HEAVY = ["numpy.random", "numpy.testing", "concurrent.futures", "hashlib", "json",
          "tempfile", "logging", "unittest"]
@@ -36,14 +38,15 @@ HEAVY = ["numpy.random", "numpy.testing", "concurrent.futures", "hashlib", "json
 def test_import_leaves_the_deferred_modules_unimported():
     src = ("import sys, json, numpy; before = set(sys.modules); import cuarray; "
            "added = sorted(set(sys.modules) - before); "
-           "print(json.dumps([added, sorted(vars(cuarray))]))")
-    added, names = json.loads(python_prints(src))
-    assert not set(DEFERRED) & set(added)
+           "print(json.dumps([added, sorted(vars(cuarray)), sorted(vars(cuarray.cuda))]))")
+    added, names, cuda_names = json.loads(python_prints(src))
+    assert len(DEFERRED) > 25 and not set(DEFERRED) & set(added)
     # beyond what `import numpy` imports, only cuarray's own modules
     assert [m for m in added if m != "cuarray" and not m.startswith("cuarray.")] == []
     # nothing eager shadows a deferred name (its __getattr__ would never run)
     assert not set(names) & set(ca._LAZY)
     assert not set(names) & set(ca._LAZY_SUBMODULES)
+    assert not set(cuda_names) & (set(ca.cuda._LAZY) | set(ca.cuda._LAZY_MODULES))
 
 
 def test_deferred_names_load_on_first_use():
@@ -64,13 +67,18 @@ out["random"] = cuarray.random.default_rng(1).random(3).shape == (3,)
 out["testing"] = cuarray.testing.assert_array_equal(x, x) is None
 out["CompileException"] = cuarray.cuda.CompileException is \\
     sys.modules["cuarray.cuda.compiler"].CompileException
+import cuarray.cuda.runtime
+from cuarray.cuda import memory, set_allocator
+out["cuda"] = (cuarray.cuda.runtime.memcpyHostToDevice, memory.set_allocator is
+               set_allocator, isinstance(cuarray.cuda.Memory(8), cuarray.cuda.BaseMemory))
 out["pickle"] = pickle.loads(pickle.dumps(cuarray.isin)) is cuarray.isin
 print(json.dumps(out))
 """
     out = json.loads(python_prints(src))
     assert out == {"norm": 22.494443758403985, "linalg": True, "einsum_cached": True,
                    "einsum": 66.0, "kron_cached": True, "fft": True, "random": True,
-                   "testing": True, "CompileException": True, "pickle": True}
+                   "testing": True, "CompileException": True, "pickle": True,
+                   "cuda": [1, True, True]}
 
 
 def test_numpy_dispatch_loads_the_submodule():
@@ -102,6 +110,14 @@ def test_tables_match_the_modules():
     for sub in ca._LAZY_SUBMODULES:
         assert getattr(ca, sub) is importlib.import_module("cuarray." + sub)
     assert len(ca._LAZY) == sum(len(v) for v in ca._LAZY_MODULES.values())  # no repeats
+    for mod, names in ca.cuda._LAZY_MODULES.items():
+        m = importlib.import_module("cuarray.cuda." + mod)
+        assert getattr(ca.cuda, mod) is m
+        for n in names:
+            assert n in m.__all__ and getattr(ca.cuda, n) is getattr(m, n), (mod, n)
+    assert len(ca.cuda._LAZY) == sum(len(v) for v in ca.cuda._LAZY_MODULES.values())
+    # cuda's __all__ (CuPy's names) resolves entirely
+    assert all(hasattr(ca.cuda, n) for n in ca.cuda.__all__)
 
 
 def test_private_modules_and_unknown_names():
