@@ -131,3 +131,16 @@ def test_private_modules_and_unknown_names():
         else:
             raise AssertionError(name)
     assert not hasattr(ca, "ma")
+
+
+def test_unpickling_in_a_fresh_process_loads_the_module():
+    """A pickle naming a deferred function (by reference: cuarray.einsum,
+    cuarray.linalg.norm, cuarray.cuda.set_allocator) loads in a process that has
+    not imported its module yet."""
+    import pickle
+
+    blob = pickle.dumps([ca.einsum, ca.linalg.norm, ca.cuda.set_allocator])
+    src = ("import pickle, sys; f = pickle.loads(%r); "
+           "print([g.__name__ for g in f], 'cuarray._linalg_products' in sys.modules)"
+           % blob)
+    assert python_prints(src) == "['einsum', 'norm', 'set_allocator'] True"
