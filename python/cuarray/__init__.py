@@ -1,4 +1,14 @@
-"""cuarray: NumPy-compatible arrays on CUDA GPUs (and the host), from a C core."""
+"""cuarray: NumPy-compatible arrays on CUDA GPUs (and the host), from a C core.
+
+``import cuarray`` loads the C core and the names every program uses (arrays,
+creation, element-wise functions, reductions, sorting, shapes, cuda); the other
+submodules and their names (linalg, fft, random, testing, user kernels, I/O and
+printing, statistics, sets, polynomials, indexing and manipulation helpers, ...)
+are imported on first use by the module ``__getattr__`` below (PEP 562, as NumPy
+and SciPy do for some submodules), and then cached in this namespace, so a later
+``cuarray.einsum`` costs what it did before. ``dir(cuarray)``, ``__all__`` and
+``from cuarray import *`` list them all.
+"""
 
 from . import _core  # noqa: F401
 
@@ -25,17 +35,13 @@ from ._array_api import __array_api_version__, __array_namespace_info__  # noqa:
 # NumPy's scalar types, dtype functions taking cuarray arrays, broadcast, flatiter,
 # constants (_dtypes.py)
 from ._dtypes import *  # noqa: E402,F401,F403
-from ._indexing import *  # noqa: E402,F401,F403
+# (indexing helpers: take, put, diag, tril, indices, meshgrid, r_, ... (_indexing.py)
+# are imported on first use: _LAZY below)
 
-# Matrix products (csrc/linalg.c) and random arrays (csrc/random.c)
+# Matrix products (csrc/linalg.c); einsum, kron, cross, ... (_linalg_products.py),
+# cuarray.linalg, cuarray.random (csrc/random.c) and cuarray.fft (csrc/fft.c over
+# cuFFT, numpy.fft on the cpu) are imported on first use (_LAZY below)
 from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
-from ._linalg_products import (  # noqa: E402,F401
-    einsum, einsum_path, kron, cross, vecdot, trace, matrix_transpose,
-)
-from . import linalg, random  # noqa: E402,F401
-
-# Fourier transforms (csrc/fft.c over cuFFT, csrc/launch_fft.c; numpy.fft on the cpu)
-from . import fft  # noqa: E402,F401
 
 # Memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
@@ -55,8 +61,7 @@ from ._core import (  # noqa: E402,F401
     expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
     concatenate, concat, stack,
 )
-from ._manipulation import *  # noqa: E402,F401,F403
-from ._functional import *  # noqa: E402,F401,F403
+# (the compositions of _manipulation.py and _functional.py on first use: _LAZY)
 
 # Interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
 # are ndarray attributes, asarray imports both protocols
@@ -78,27 +83,8 @@ from ._core import nonzero, flatnonzero, argwhere, count_nonzero  # noqa: E402,F
 from ._core import partition, argpartition  # noqa: E402,F401
 # sort, argsort and searchsorted split large cpu-device calls over two host threads
 from ._sort_threads import sort, argsort, searchsorted  # noqa: E402,F401
-from ._sorting import lexsort, sort_complex  # noqa: E402,F401
-from ._sets import (  # noqa: E402,F401
-    unique, unique_all, unique_counts, unique_inverse, unique_values, isin, in1d,
-    intersect1d, union1d, setdiff1d, setxor1d,
-)
-from ._statistics import (  # noqa: E402,F401
-    bincount, histogram, histogram2d, histogramdd, histogram_bin_edges, digitize, median,
-    percentile,
-    quantile, nanmedian, nanpercentile, nanquantile,
-)
-from ._polynomial import *  # noqa: E402,F401,F403
-from ._window import *  # noqa: E402,F401,F403
-from ._statistics_extra import *  # noqa: E402,F401,F403
-from ._io import *  # noqa: E402,F401,F403
-from ._math import *  # noqa: E402,F401,F403
-from ._nanfunctions import *  # noqa: E402,F401,F403
-
-# CuPy's runtime surface (issue 14): get_array_module, user kernels (_kernel.py)
-from ._kernel import (  # noqa: E402,F401
-    RawModule, RawKernel, ElementwiseKernel, ReductionKernel, fuse,
-)
+# (lexsort, sort_complex, the set functions, histograms, median, percentile, ...:
+# _LAZY below)
 
 
 def get_array_module(*args):
@@ -119,18 +105,88 @@ _cuarray_module = _sys.modules[__name__]
 del _sys
 
 
-# Test helpers taking cuarray and NumPy arrays (numpy.testing's, on host copies):
-# imported on first use, as NumPy's own numpy.testing is not imported by `import
-# numpy` (it costs 45 ms of `import cuarray`'s 313 on the development machine).
+# ---------------------------------------------------------------------------
+# Imported on first use. Each module below, with the names this namespace takes
+# from it (its __all__, or the listed ones), is imported the first time one of them
+# is looked up here (cuarray.X, from cuarray import X, getattr, NumPy's dispatch);
+# all its names are then stored in this namespace, so later lookups are plain ones.
+# The submodules linalg, fft, random and testing likewise (numpy.testing costs 45
+# ms of its own; numpy.random, which cuarray.random imports, about 10).
+# tests/test_import.py checks each list against its module (and that `import
+# cuarray` leaves these modules unimported).
+# ---------------------------------------------------------------------------
+_LAZY_SUBMODULES = ("linalg", "fft", "random", "testing")
+_LAZY_MODULES = {
+    # indexing helpers (take, put, diag, tril, indices, meshgrid, r_, ...)
+    "_indexing": (
+        "take", "put", "take_along_axis", "put_along_axis", "choose", "compress",
+        "extract", "place", "putmask", "select", "diag", "diagflat", "diagonal",
+        "diag_indices", "diag_indices_from", "fill_diagonal", "indices", "ix_",
+        "mask_indices", "ravel_multi_index", "unravel_index", "tri", "tril", "triu",
+        "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from",
+        "meshgrid", "logspace", "geomspace", "vander", "r_", "c_", "s_", "index_exp",
+        "mgrid", "ogrid"),
+    # products beside matmul (einsum, kron, cross, ...)
+    "_linalg_products": (
+        "einsum", "einsum_path", "kron", "cross", "vecdot", "trace", "matrix_transpose"),
+    # shape manipulation compositions (split, stack variants, tile, pad, ...)
+    "_manipulation": (
+        "append", "array_split", "split", "hsplit", "vsplit", "dsplit", "atleast_1d",
+        "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
+        "delete", "insert", "fliplr", "flipud", "rot90", "roll", "rollaxis", "tile",
+        "repeat", "resize", "trim_zeros", "pad", "copyto", "require", "asanyarray",
+        "asarray_chkfinite", "may_share_memory", "shares_memory", "block"),
+    "_functional": ("apply_along_axis", "apply_over_axes", "piecewise", "vectorize"),
+    # sorting compositions, sets and order statistics (csrc/sort.c underneath)
+    "_sorting": ("lexsort", "sort_complex"),
+    "_sets": (
+        "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+        "isin", "in1d", "intersect1d", "union1d", "setdiff1d", "setxor1d"),
+    "_statistics": (
+        "bincount", "histogram", "histogram2d", "histogramdd", "histogram_bin_edges",
+        "digitize", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
+        "nanquantile"),
+    "_polynomial": (
+        "poly", "poly1d", "polyadd", "polysub", "polymul", "polyval", "polyfit", "roots",
+        "polyder", "polyint", "polydiv"),
+    "_window": ("bartlett", "blackman", "hamming", "hanning", "kaiser"),
+    "_statistics_extra": (
+        "ptp", "average", "cov", "corrcoef", "isclose", "allclose", "array_equal",
+        "array_equiv", "diff", "ediff1d", "gradient", "trapezoid", "interp", "unwrap",
+        "sinc", "nan_to_num", "real_if_close", "isneginf", "isposinf", "iscomplex",
+        "iscomplexobj", "isreal", "isrealobj", "isfortran", "convolve", "correlate"),
+    # printing, saving and loading (NumPy's formatting and file formats)
+    "_io": (
+        "array2string", "array_repr", "array_str", "set_printoptions",
+        "get_printoptions", "printoptions", "format_float_positional",
+        "format_float_scientific", "base_repr", "binary_repr", "save", "load", "savez",
+        "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "fromfile", "frombuffer",
+        "fromiter", "fromstring", "fromfunction"),
+    "_math": ("fix", "modf", "frexp", "divmod", "packbits", "unpackbits"),
+    "_nanfunctions": (
+        "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"),
+    # CuPy's runtime surface (issue 14): user kernels (_kernel.py, over NVRTC)
+    "_kernel": ("RawModule", "RawKernel", "ElementwiseKernel", "ReductionKernel", "fuse"),
+}
+_LAZY = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
+
+
 def __getattr__(name):
-    if name == "testing":
-        import importlib  # (from . import testing would ask this hook again)
-        return importlib.import_module(__name__ + ".testing")
-    raise AttributeError(f"module 'cuarray' has no attribute {name!r}")
+    mod = _LAZY.get(name)
+    if mod is None:
+        if name not in _LAZY_MODULES and name not in _LAZY_SUBMODULES:
+            raise AttributeError(f"module 'cuarray' has no attribute {name!r}")
+        mod = name  # the module itself (cuarray.linalg, cuarray._io)
+    import importlib  # (from . import X would ask this hook again)
+    m = importlib.import_module(__name__ + "." + mod)
+    g = globals()
+    for n in _LAZY_MODULES.get(mod, ()):
+        g.setdefault(n, getattr(m, n))
+    return m if mod == name else g[name]
 
 
 def __dir__():
-    return sorted(set(globals()) | {"testing"})
+    return sorted(set(globals()) | set(_LAZY) | set(_LAZY_SUBMODULES))
 
 
 # The ndarray's composite methods (take, put, trace, flat, tobytes, scatter_add, ...)
@@ -139,3 +195,8 @@ from . import _ndarray  # noqa: E402,F401
 # NumPy's dispatch: np.add(x, 1), np.sum(x), np.fft.fft(x), ... on cuarray arrays run
 # cuarray's functions (__array_ufunc__, __array_function__: _dispatch.py)
 from . import _dispatch  # noqa: E402,F401
+
+# The public names, the ones imported on first use among them (which `from cuarray
+# import *` therefore imports); not testing, which NumPy's __all__ leaves out too.
+__all__ = sorted({_n for _n in globals() if not _n.startswith("_")} | set(_LAZY)
+                 | {"linalg", "fft", "random"})

@@ -8,13 +8,12 @@ same bits as one call over the whole. Callers decide by size whether a split pay
 (a hand-off costs about 0.1 ms here); this module only runs the halves, and runs
 both on the calling thread when the worker is slow to start.
 
-The worker thread is made on first use, never at import.
+The worker thread is made on first use, never at import; so is concurrent.futures
+imported (it brings logging, queue and traceback: about 3 ms of ``import cuarray``).
 """
 
 import os as _os
 import threading as _threading
-from concurrent.futures import ThreadPoolExecutor as _Executor
-from concurrent.futures import wait as _wait
 
 
 def _cores():
@@ -36,7 +35,8 @@ def _worker():
     if _pool is None:
         with _lock:
             if _pool is None:
-                _pool = _Executor(1, thread_name_prefix="cuarray-host")
+                from concurrent.futures import ThreadPoolExecutor
+                _pool = ThreadPoolExecutor(1, thread_name_prefix="cuarray-host")
     return _pool
 
 
@@ -67,7 +67,8 @@ def both(fn, first, second):
         r2 = fn(*second)
     except BaseException:
         if not claim.acquire(blocking=False):
-            _wait((fut,))  # the worker is running the first half
+            from concurrent.futures import wait
+            wait((fut,))  # the worker is running the first half
         raise
     if claim.acquire(blocking=False):
         return fn(*first), r2

@@ -15,6 +15,8 @@ import numpy as _np
 from . import _core
 from ._sorting import _as_array
 
+__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+           "isin", "in1d", "intersect1d", "union1d", "setdiff1d", "setxor1d"]
 
 UniqueAllResult = namedtuple("UniqueAllResult",
                              ["values", "indices", "inverse_indices", "counts"])

@@ -8,6 +8,8 @@ import numpy as _np
 
 from . import _core
 
+__all__ = ["lexsort", "sort_complex"]
+
 
 def _as_array(a, device=None):
     if isinstance(a, _core.ndarray):

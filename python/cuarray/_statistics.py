@@ -21,6 +21,9 @@ from numpy.lib import _histograms_impl as _hist
 from . import _core
 from ._sorting import _as_array, _take_last
 
+__all__ = ["bincount", "histogram", "histogram2d", "histogramdd", "histogram_bin_edges",
+           "digitize", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
+           "nanquantile"]
 
 # ---------------------------------------------------------------- bincount ----
 

@@ -2,6 +2,10 @@
 
 Everything here also works where there is no GPU: the cpu device has streams
 and events too, and they are synchronous.
+
+The names of the C core are here at import; the Python submodules (runtime, stream,
+device, memory, pinned_memory, nvtx, profiler, compiler) and the names taken from
+them are imported on first use (``__getattr__`` below, as in cuarray/__init__.py).
 """
 
 from .. import _core
@@ -25,19 +29,26 @@ get_elapsed_time = _core.get_elapsed_time
 runtime_version = _core.runtime_version
 driver_version = _core.driver_version
 
-from . import runtime  # noqa: E402
-from . import stream, device, memory, pinned_memory, nvtx, profiler, compiler  # noqa: E402
-from .stream import ExternalStream  # noqa: E402
-from .device import get_cublas_handle, get_compute_capability  # noqa: E402
-from .memory import (  # noqa: E402
-    BaseMemory, UnownedMemory, ManagedMemory, AsyncMemory, MemoryPointer, MemoryAsyncPool,
-    alloc, malloc_managed, malloc_async, set_allocator, get_allocator, using_allocator,
-    PythonFunctionAllocator, CFunctionAllocator, cupy_allocator, torch_allocator,
-)
-from .pinned_memory import (  # noqa: E402
-    PinnedMemory, PinnedMemoryPointer, alloc_pinned_memory, set_pinned_memory_allocator,
-)
-from .compiler import CompileException  # noqa: E402
+# Imported on first use: each submodule, with the names this namespace takes from it
+# (tests/test_import.py checks the table against the modules).
+_LAZY_MODULES = {
+    "runtime": (),
+    "stream": ("ExternalStream",),
+    "device": ("get_cublas_handle", "get_compute_capability"),
+    "memory": (
+        "BaseMemory", "UnownedMemory", "ManagedMemory", "AsyncMemory", "MemoryPointer",
+        "MemoryAsyncPool", "alloc", "malloc_managed", "malloc_async", "set_allocator",
+        "get_allocator", "using_allocator", "PythonFunctionAllocator",
+        "CFunctionAllocator", "cupy_allocator", "torch_allocator"),
+    "pinned_memory": (
+        "PinnedMemory", "PinnedMemoryPointer", "alloc_pinned_memory",
+        "set_pinned_memory_allocator"),
+    "nvtx": (),
+    "profiler": (),
+    # NVRTC's side (CompileException, the kernel caches): hashlib, json, tempfile
+    "compiler": ("CompileException",),
+}
+_LAZY = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
 
 __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERError",
            "OutOfMemoryError",
@@ -59,3 +70,21 @@ from .._core import (  # noqa: E402,F401
 __all__ += ["Memory", "MemoryPool", "PinnedMemoryPool", "get_default_memory_pool",
             "get_default_pinned_memory_pool", "get_managed_memory_pool"]
 # end memory
+
+
+def __getattr__(name):
+    mod = _LAZY.get(name)
+    if mod is None:
+        if name not in _LAZY_MODULES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        mod = name  # the submodule itself
+    import importlib  # (from . import X would ask this hook again)
+    m = importlib.import_module(__name__ + "." + mod)
+    g = globals()
+    for n in _LAZY_MODULES[mod]:
+        g.setdefault(n, getattr(m, n))
+    return m if mod == name else g[name]
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
