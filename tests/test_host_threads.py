@@ -497,3 +497,39 @@ def test_split_after_fork():
            "os._exit(0 if ok else 3) if pid == 0 else None; "
            "print(os.waitpid(pid, 0)[1])")
     assert python_prints(src) == "0"
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_merge_runs(dtype):
+    """_core._merge_runs of two sorted runs, any split point (empty runs, one run
+    past the other), against NumPy's stable sort and argsort of the joined runs,
+    over more than one merge task (2^18 outputs each)."""
+    for n, hs in ((0, (0,)), (1, (0, 1)), (7, (0, 3, 7)), ((1 << 18) * 2 + 5, None)):
+        h0 = run_data(n, dtype, seed=n)
+        for h in hs or (0, n // 3, n // 2, n - 1):
+            keys = np.concatenate([np.sort(h0[:h], kind="stable"),
+                                   np.sort(h0[h:], kind="stable")])
+            idx = np.random.default_rng(h).permutation(n).astype(np.int64)
+            k, i = ca.asarray(keys, device="cpu"), ca.asarray(idx, device="cpu")
+            out = ca.empty(n, dtype=keys.dtype, device="cpu")
+            assert ca._core._merge_runs(k, h, None, out) is None
+            want = np.sort(keys, kind="stable")
+            assert np.array_equal(out.get().view(np.uint8), want.view(np.uint8))
+            pos = ca.empty(n, dtype=np.int64, device="cpu")
+            ca._core._merge_runs(k, h, i, pos)
+            assert np.array_equal(pos.get(), idx[np.argsort(keys, kind="stable")])
+
+
+def test_merge_runs_checks_its_arguments():
+    k = ca.asarray(np.arange(10.0), device="cpu")
+    i = ca.asarray(np.arange(10), device="cpu")
+    out, pos = ca.empty(10, device="cpu"), ca.empty(10, dtype=np.int64, device="cpu")
+    for args in ((k, 11, None, out), (k, -1, None, out), (k, 5, None, pos),
+                 (k, 5, i, out), (k, 5, i.astype(np.int32), pos), (k[::2], 2, None, out),
+                 (k, 5, None, ca.empty((2, 5), device="cpu"))):
+        with pytest.raises(ValueError, match="_merge_runs"):
+            ca._core._merge_runs(*args)
+    with pytest.raises(TypeError):
+        ca._core._merge_runs(k, 5, None)
+    with pytest.raises(TypeError):
+        ca._core._merge_runs(np.arange(10.0), 5, None, out)

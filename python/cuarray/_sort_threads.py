@@ -9,12 +9,13 @@ result bit for bit, of any kind, stable or not (every row is sorted by the same
 routine as in one call), written in place into one result.
 
 One run (a 1-D array, axis=None, one row) is split too: each half is sorted (or
-argsorted) by NumPy's routine of the asked kind on its own thread, and NumPy's
-stable sort then merges the two sorted runs (its timsort of two runs is one
-galloping merge). The split is always at n // 2, whatever the thread count. The
-merge is stable, left run first, so a stable sort or argsort is NumPy's bit for
-bit; an unstable one gives NumPy's sorted values, and argsort a permutation that
-sorts (ties may be ordered otherwise, as NumPy's own kinds order them otherwise).
+argsorted, with its keys gathered in that order) by NumPy's routine of the asked
+kind on its own thread, and _core._merge_runs (kernels/host_sort.c's
+ca_host_merge, on the C host threads) merges the two sorted runs. The split is
+always at n // 2, whatever the thread count. The merge is stable, left run first,
+so a stable sort or argsort is NumPy's bit for bit; an unstable one gives NumPy's
+sorted values, and argsort a permutation that sorts (ties may be ordered
+otherwise, as NumPy's own kinds order them otherwise).
 
 Small calls, other devices, other axes, descending sorts, ``order=`` and
 unfamiliar ``kind``/``stable`` values are one C call as before.
@@ -138,22 +139,27 @@ def _argsort_rows(src, dst, kind):
     _np.copyto(dst, _np.argsort(src, axis=-1, kind=kind))
 
 
-def _run_views(a, axis, dtype):
-    """a's elements as one NumPy run (C order: axis=None's), a new result of `dtype`
-    (1-D for axis=None, else a's shape) and that result as one NumPy run."""
+def _run_views(a, dtype):
+    """a's elements as one NumPy run (C order: axis=None's), and a new cpu array of
+    n elements of `dtype` with its NumPy view."""
     src = _np.asarray(a).reshape(-1)
-    res = _core.empty(src.shape if axis is None else a.shape, dtype=dtype,
-                      device=a.device)
-    return src, res, _np.asarray(res).reshape(-1)
+    runs = _core.empty(src.size, dtype=dtype, device=a.device)
+    return src, runs, _np.asarray(runs)
+
+
+def _shaped(res, a, axis):
+    """The merged 1-D result as the call's: 1-D for axis=None, else a's shape."""
+    return res if axis is None or a.ndim == 1 else res.reshape(a.shape)
 
 
 def _sort_run(a, axis, kind):
-    """The halves sorted on two threads, then merged by NumPy's stable sort."""
-    src, res, dst = _run_views(a, axis, a.dtype)
+    """The halves sorted on two threads, then merged (_merge_runs, C)."""
+    src, runs, r = _run_views(a, a.dtype)
     h = src.size // 2
-    _host_threads.both(_sort_rows, (src[:h], dst[:h], kind), (src[h:], dst[h:], kind))
-    dst.sort(kind="stable")
-    return res
+    _host_threads.both(_sort_rows, (src[:h], r[:h], kind), (src[h:], r[h:], kind))
+    res = _core.empty(src.size, dtype=a.dtype, device=a.device)
+    _core._merge_runs(runs, h, None, res)
+    return _shaped(res, a, axis)
 
 
 def _argsort_half(src, keys, idx, kind, offset):
@@ -164,15 +170,17 @@ def _argsort_half(src, keys, idx, kind, offset):
 
 
 def _argsort_run(a, axis, kind):
-    """The halves argsorted on two threads (with their sorted keys), then the stable
-    argsort of the two runs of keys picks from the halves' indices."""
-    src, res, dst = _run_views(a, axis, _np.int64)
+    """The halves argsorted on two threads (with their sorted keys), then the merge
+    of the two runs of keys takes the halves' indices in merged order."""
+    src, keys, k = _run_views(a, a.dtype)
     n, h = src.size, src.size // 2
-    keys, idx = _np.empty(n, src.dtype), _np.empty(n, _np.int64)
-    _host_threads.both(_argsort_half, (src[:h], keys[:h], idx[:h], kind, 0),
-                       (src[h:], keys[h:], idx[h:], kind, h))
-    _np.take(idx, _np.argsort(keys, kind="stable"), out=dst)
-    return res
+    idx = _core.empty(n, dtype=_np.int64, device=a.device)
+    i = _np.asarray(idx)
+    _host_threads.both(_argsort_half, (src[:h], k[:h], i[:h], kind, 0),
+                       (src[h:], k[h:], i[h:], kind, h))
+    res = _core.empty(n, dtype=_np.int64, device=a.device)
+    _core._merge_runs(keys, h, idx, res)
+    return _shaped(res, a, axis)
 
 
 def _sort_or_argsort(c_call, works, bases, dtype, a, axis, kind, order, stable,
