@@ -207,11 +207,11 @@ def test_row_sorts_three_dims_and_stable_flag(device, splits):
 
 
 def test_sorts_not_split(device, splits):
-    """Other axes, flattened and descending sorts, one row: one C call."""
+    """Other axes and descending sorts: one C call (a flattened sort and one row are
+    one run: test_run_sorts_flattened_and_one_row)."""
     h = sort_data((301, 257), np.float32)
     x = ca.asarray(h, device=device)
     same(ca.argsort(x, axis=0, kind="stable"), np.argsort(h, axis=0, kind="stable"))
-    same(ca.sort(x, axis=None), np.sort(h, axis=None))
     same(ca.argsort(x, descending=True, stable=True),
          ca._core.argsort(x, descending=True, stable=True).get())
     assert not splits
@@ -271,12 +271,12 @@ def same_sort(fn, kind, r, h, e):
 @pytest.mark.parametrize("fn", ["sort", "argsort"])
 def test_run_sorts(device, splits, fn, above, dtype, kind):
     """1-D arrays just below and above their threshold (odd lengths), every dtype and
-    kind; stable kinds of radix-sorted keys and sort's unstable kinds of float16
-    never split (run_threshold)."""
+    kind; bool, stable kinds of radix-sorted keys and sort's unstable kinds of
+    float16 never split (run_threshold)."""
     t = _sort_threads.run_threshold(RUN_BASE[fn], np.empty(0, dtype),
                                     _sort_threads.np_kind(kind, None), fn == "sort")
     never = t == float("inf")
-    n = (_sort_threads.STABLE_MIN_SIZE if never else t) + (1 if above else -1)
+    n = (_sort_threads.RUN_SORT_MIN_SIZE if never else t) + (1 if above else -1)
     n |= 1
     h = run_data(n, dtype)
     x = ca.asarray(h, device=device)
@@ -357,7 +357,7 @@ def test_runs_not_split(device, splits):
     two = run_data(2 * 40001, np.float32).reshape(2, 40001)
     same(ca.argsort(ca.asarray(two, device=device), axis=0, kind="stable"),
          np.argsort(two, axis=0, kind="stable"))
-    small = run_data(_sort_threads.STABLE_MIN_SIZE - 1, np.float64)
+    small = run_data(_sort_threads.RUN_STABLE_MIN_SIZE - 1, np.float64)
     same(ca.argsort(ca.asarray(small, device=device), kind="stable"),
          np.argsort(small, kind="stable"))
     assert not splits

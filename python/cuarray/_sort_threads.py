@@ -35,10 +35,19 @@ SORT_MIN_SIZE = 1 << 19
 ARGSORT_MIN_SIZE = 1 << 17
 STABLE_MIN_SIZE = 1 << 15    # stable kinds on keys of more than 2 bytes (mergesort)
 SEARCH_MIN_QUERIES = 1 << 15
-# One run (1-D, axis=None): the halves' sorts, then a merge on this thread.
-# TODO measure
-RUN_SORT_MIN_SIZE = 1 << 18
-RUN_ARGSORT_MIN_SIZE = 1 << 17
+# One run (1-D, axis=None, one row): the halves' sorts, then the C merge (measured
+# 2026-12-04 21:55-22:02 UTC, issue 15, the other core free (load 1.1-1.5 with this
+# run's own two threads), medians of 9-11 interleaved with the C call, 1-D
+# float32/int64 uniform keys; float64, complex64, int8, uint16 alike): stable kinds
+# 0.5-0.7x at 2^12, 1.4-1.8x at 2^13, 1.6-1.9x at 2^14; quicksort's sort 1.0x (float32)
+# to 1.35x (int64) at 2^14, 1.0-1.6x at 2^15, 1.2-1.7x at 2^16; argsort 1.2-1.55x at
+# 2^15; 1.8-2.1x at 2^22. bool never won (0.3-1.1x: NumPy's bool sorts are cheap per
+# key and the merge takes sort_keys.h's slow path), so bool never splits a run.
+RUN_SORT_MIN_SIZE = 1 << 16
+RUN_ARGSORT_MIN_SIZE = 1 << 15
+RUN_STABLE_MIN_SIZE = 1 << 14
+_MIN_SIZE = min(SORT_MIN_SIZE, ARGSORT_MIN_SIZE, STABLE_MIN_SIZE, RUN_SORT_MIN_SIZE,
+                RUN_ARGSORT_MIN_SIZE, RUN_STABLE_MIN_SIZE)
 
 _CPU = _core.Device("cpu")
 
@@ -104,17 +113,18 @@ def _one_run(a, axis):
 
 def run_threshold(base, a, kind, values=False):
     """The size from which one run of `a` splits (`values`: for sort, not argsort):
-    never for the stable kind on keys NumPy radix-sorts (1-2 byte integers, bool:
-    the merge would be a whole radix sort again), nor for sort's unstable kinds on
-    float16 (NumPy 2.4's AVX-512 float16 sort, which heapsort also takes, leaves
-    some keys out of order from about 5e4 of them on this project's host: the
-    halves would not be sorted runs, and its own result is what the C call
-    gives), else as threshold() says."""
-    if kind == "stable" and a.dtype.itemsize <= 2 and a.dtype.kind in "biu":
+    RUN_STABLE_MIN_SIZE for the stable kind, else `base`; never for bool, for the
+    stable kind on keys NumPy radix-sorts (1-2 byte integers: the merge would redo
+    a whole radix sort's work), nor for sort's unstable kinds on float16 (NumPy
+    2.4's AVX-512 float16 sort, which heapsort also takes, leaves some keys out of
+    order from about 5e4 of them on this project's host: the halves would not be
+    sorted runs, and its own result is what the C call gives)."""
+    dt = a.dtype
+    if dt.kind == "b" or (kind == "stable" and dt.itemsize <= 2 and dt.kind in "iu"):
         return _NEVER
-    if values and kind != "stable" and a.dtype == _np.float16:
+    if values and kind != "stable" and dt == _np.float16:
         return _NEVER
-    return threshold(base, a, kind)
+    return RUN_STABLE_MIN_SIZE if kind == "stable" else base
 
 
 _NEVER = float("inf")
@@ -189,7 +199,7 @@ def _sort_or_argsort(c_call, works, bases, dtype, a, axis, kind, order, stable,
     results of `dtype` or a's; works[1] for one run; bases: their thresholds), else
     the C call `c_call` with as few keywords as it needs."""
     how = None
-    if getattr(a, "size", 0) >= STABLE_MIN_SIZE:  # small calls stop here
+    if getattr(a, "size", 0) >= _MIN_SIZE:  # small calls stop here
         how = _split(a, axis, kind, stable, order, descending, bases)
     if how is not None:
         k, run = how
