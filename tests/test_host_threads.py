@@ -533,3 +533,32 @@ def test_merge_runs_checks_its_arguments():
         ca._core._merge_runs(k, 5, None)
     with pytest.raises(TypeError):
         ca._core._merge_runs(np.arange(10.0), 5, None, out)
+
+
+def test_run_split_is_the_same_on_one_thread(device, splits, monkeypatch):
+    """The split is at n // 2 and the merge's tasks depend on n alone: one thread
+    (both halves on the caller, the merge's pool cut to one) gives the same bits,
+    unstable kinds included."""
+    h = run_data((1 << 19) + 3, np.float32)
+    x = ca.asarray(h, device=device)
+    calls = [(ca.argsort, {}), (ca.sort, {}), (ca.argsort, {"kind": "heapsort"}),
+             (ca.argsort, {"stable": True})]
+    want = [fn(x, **kw).get() for fn, kw in calls]
+    monkeypatch.setattr(_host_threads, "_worker", lambda: _Idle())
+    before = ca._core._host_threads()
+    ca._core._host_threads(1)
+    try:
+        got = [fn(x, **kw).get() for fn, kw in calls]
+    finally:
+        ca._core._host_threads(before)
+    for g, w in zip(got, want):
+        assert np.array_equal(g.view(np.uint8), w.view(np.uint8))
+    assert len(splits) == 2 * len(calls)
+
+
+class _Idle:
+    """A worker that never starts its task: both() runs both halves itself."""
+
+    def submit(self, fn):
+        import concurrent.futures
+        return concurrent.futures.Future()

@@ -36,7 +36,7 @@ ARGSORT_MIN_SIZE = 1 << 17
 STABLE_MIN_SIZE = 1 << 15    # stable kinds on keys of more than 2 bytes (mergesort)
 SEARCH_MIN_QUERIES = 1 << 15
 # One run (1-D, axis=None, one row): the halves' sorts, then the C merge (measured
-# 2026-12-04 21:55-22:02 UTC, issue 15, the other core free (load 1.1-1.5 with this
+# 2026-12-04 21:55-21:58 UTC, issue 15, the other core free (load 1.1-1.5 with this
 # run's own two threads), medians of 9-11 interleaved with the C call, 1-D
 # float32/int64 uniform keys; float64, complex64, int8, uint16 alike): stable kinds
 # 0.5-0.7x at 2^12, 1.4-1.8x at 2^13, 1.6-1.9x at 2^14; quicksort's sort 1.0x (float32)
