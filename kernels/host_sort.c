@@ -175,8 +175,9 @@ typedef struct {
  * element i then comes after b's first d - i; ties go to the left run first).
  * merge_T: outputs [d0, d1) of that merge; only the keys (out_keys, sort) or
  * only their positions (out_idx, argsort) are written. `<` is NumPy's order of
- * the runs' parts merged here (floats without their NaNs; -0.0 ties +0.0), and
- * compiles to a loop without branches on the data. */
+ * the runs' parts merged here (floats without their NaNs; -0.0 ties +0.0). The
+ * loops pick without a branch on the data, which random keys would mispredict
+ * every other time. */
 #define MERGE_FNS(T)                                                                   \
     static int64_t merge_at_##T(const T *a, int64_t na, const T *b, int64_t nb,        \
                                 int64_t d)                                             \
@@ -215,8 +216,10 @@ typedef struct {
         const int64_t *ia = j->idx, *ib = j->idx + j->h;                               \
         int64_t *o = j->out_idx + d0;                                                  \
         while (i < i1 && k < k1) {                                                     \
+            /* a mask: GCC makes `r ? ib[k] : ia[i]` a branch, 1.2-1.5x slower */      \
             const int r = b[k] < a[i];                                                 \
-            *o++ = r ? ib[k] : ia[i];                                                  \
+            const int64_t m = -(int64_t)r;                                             \
+            *o++ = (ia[i] & ~m) | (ib[k] & m);                                         \
             i += !r;                                                                   \
             k += r;                                                                    \
         }                                                                              \
