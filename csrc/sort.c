@@ -1038,6 +1038,69 @@ error:
     return NULL;
 }
 
+/* One array of _merge_runs: 1-D, C-contiguous, n long, of `dtype`, on the cpu. */
+static int
+merge_operand(CaArray *a, const char *name, Py_ssize_t n, int dtype)
+{
+    if (a->dtype != dtype || CA_NDIM(a) != 1 || !(a->flags & CA_C_CONTIGUOUS) ||
+        a->size != n || a->device != CA_CPU) {
+        PyErr_Format(PyExc_ValueError,
+                     "_merge_runs: %s must be a 1-D C-contiguous cpu array of the "
+                     "keys' size and of its dtype (int64 for idx)",
+                     name);
+        return -1;
+    }
+    return 0;
+}
+
+/* _merge_runs(keys, h, idx, out): ca_host_merge (kernels.h) of the sorted runs
+ * keys[:h] and keys[h:] into out: the merged keys (idx None) or the entries of
+ * idx in merged order (out int64). The cpu device's split sorts
+ * (cuarray/_sort_threads.py); the GIL is released while it runs. */
+static PyObject *
+py_merge_runs(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    CaArray *keys, *idx = NULL, *out;
+    (void)m;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_merge_runs(keys, h, idx, out)");
+        return NULL;
+    }
+    if ((keys = ca_require_array("_merge_runs", args[0])) == NULL ||
+        (args[2] != Py_None &&
+         (idx = ca_require_array("_merge_runs", args[2])) == NULL) ||
+        (out = ca_require_array("_merge_runs", args[3])) == NULL) {
+        return NULL;
+    }
+    const Py_ssize_t n = keys->size;
+    const Py_ssize_t h = PyNumber_AsSsize_t(args[1], PyExc_OverflowError);
+    if (h == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    const int odt = idx != NULL ? CA_INT64 : keys->dtype;
+    if (merge_operand(keys, "keys", n, keys->dtype) < 0 ||
+        (idx != NULL && merge_operand(idx, "idx", n, CA_INT64) < 0) ||
+        merge_operand(out, "out", n, odt) < 0) {
+        return NULL;
+    }
+    if (h < 0 || h > n) {
+        PyErr_SetString(PyExc_ValueError, "_merge_runs: 0 <= h <= keys.size");
+        return NULL;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+        rc = ca_host_merge(keys->dtype, keys->data, n, h,
+                           idx != NULL ? (const int64_t *)idx->data : NULL,
+                           idx != NULL ? NULL : out->data,
+                           idx != NULL ? (int64_t *)out->data : NULL);
+    Py_END_ALLOW_THREADS
+    if (rc != 0) {
+        PyErr_SetString(PyExc_ValueError, "_merge_runs: unsupported arguments");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 py_sort_host_kernels(PyObject *m, PyObject *arg)
 {
@@ -1165,6 +1228,10 @@ static PyMethodDef sort_functions[] = {
       "uint32 keys k and\nslot words w (one radix sort over key bits [shift, 32) and "
       "a placement\npass, kernels/perm_impl.h); tied (0-d int32) nonzero: perm is "
       "not\nvalid, take the generic path." },
+    { "_merge_runs", CA_FC py_merge_runs, METH_FASTCALL,
+      "_merge_runs(keys, h, idx, out)\n--\n\nThe stable merge of the sorted runs "
+      "keys[:h] and keys[h:]\n(cpu arrays) into out: the keys, or idx's entries in "
+      "that order\nwhen idx is not None (kernels.h: ca_host_merge)." },
     { "_select", CA_FC py_select, METH_FASTCALL,
       "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "
       "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "

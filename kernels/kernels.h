@@ -561,6 +561,15 @@ int ca_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
             int64_t *idx, int flags, void *temp, size_t *temp_bytes,
             ca_stream_t stream);
 
+/* The cpu device's merge of the two sorted halves of a split sort (host memory,
+ * contiguous; python/cuarray/_sort_threads.py): the stable merge of keys[0, h)
+ * and keys[h, n) of `dtype`, each sorted in the order above, ties from the left
+ * run first. Exactly one of out_keys (the merged keys, bits as they were) and
+ * out_idx (idx's entries in that order; idx: n int64) is not NULL. Runs on the
+ * host threads; the result does not depend on their count. */
+int ca_host_merge(int dtype, const void *keys, int64_t n, int64_t h, const int64_t *idx,
+                  void *out_keys, int64_t *out_idx);
+
 /* out[i] = the insertion point of v[i] in a[0:n] (sorted in the order above, or
  * a[sorter[0:n]] when sorter is not NULL: int64, every entry in [0, n)): the
  * first position whose element is >= v[i] (right = 0) or > v[i] (right = 1).

@@ -385,16 +385,159 @@ def test_row_sorts_three_dims_and_stable_flag(device, splits):
 
 
 def test_sorts_not_split(device, splits):
-    """Other axes, flattened and descending sorts, one row: one C call."""
+    """Other axes and descending sorts: one C call (a flattened sort and one row are
+    one run: test_run_sorts_flattened_and_one_row)."""
     h = sort_data((301, 257), np.float32)
     x = ca.asarray(h, device=device)
     same(ca.argsort(x, axis=0, kind="stable"), np.argsort(h, axis=0, kind="stable"))
-    same(ca.sort(x, axis=None), np.sort(h, axis=None))
     same(ca.argsort(x, descending=True, stable=True),
          ca._core.argsort(x, descending=True, stable=True).get())
-    one = sort_data((1, 40001), np.int64)
-    same(ca.argsort(ca.asarray(one, device=device), kind="stable"),
-         np.argsort(one, kind="stable"))
+    assert not splits
+
+
+# ------------------------------------------------- sort, argsort of one run
+
+ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+              np.int64, np.uint64, np.float16, np.float32, np.float64, np.complex64,
+              np.complex128]
+RUN_BASE = {"sort": _sort_threads.RUN_SORT_MIN_SIZE,
+            "argsort": _sort_threads.RUN_ARGSORT_MIN_SIZE}
+
+
+def run_data(n, dtype, seed=5):
+    """n values with many ties; floats also NaN, -0.0, +0.0 and both infinities;
+    complex numbers NaN in either part or both (NumPy's three NaN classes)."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.random(n) < 0.3
+    h = rng.integers(-20, 20, size=n).astype(dtype)
+    if dt.kind == "c":
+        h.imag = rng.integers(-3, 3, size=n)
+        h[::97] = complex(np.nan, 1)
+        h[1::89] = complex(1, np.nan)
+        h[2::83] = complex(np.nan, np.nan)
+        h[3::79] = complex(-0.0, 0.0)
+    if dt.kind == "f":
+        h[::97] = np.nan
+        h[1::89] = -0.0
+        h[2::83] = np.inf
+        h[3::79] = -np.inf
+        h[4::73] = -np.nan  # a NaN with its sign bit set
+    return h
+
+
+def same_sort(fn, kind, r, h, e):
+    """Stable kinds: NumPy's result bit for bit. Others: NumPy's sorted values, and
+    an argsort that is a permutation putting h in that order."""
+    r = r.get() if hasattr(r, "get") else np.asarray(r)
+    assert r.dtype == e.dtype and r.shape == e.shape
+    if fn == "argsort" and _sort_threads.np_kind(kind, None) != "stable":
+        flat = r.reshape(-1)
+        assert np.array_equal(np.sort(flat), np.arange(flat.size))
+        assert np.array_equal(h.reshape(-1)[flat], h.reshape(-1)[e.reshape(-1)],
+                              equal_nan=True)
+    elif fn == "argsort" or _sort_threads.np_kind(kind, None) == "stable":
+        assert np.array_equal(r.view(np.uint8), e.view(np.uint8))  # the very bits
+    else:
+        assert np.array_equal(r, e, equal_nan=True)
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("kind", [None, "stable", "quicksort", "heapsort", "mergesort"])
+@pytest.mark.parametrize("fn", ["sort", "argsort"])
+def test_run_sorts(device, splits, fn, above, dtype, kind):
+    """1-D arrays just below and above their threshold (odd lengths), every dtype and
+    kind; bool, stable kinds of radix-sorted keys and sort's unstable kinds of
+    float16 never split (run_threshold)."""
+    t = _sort_threads.run_threshold(RUN_BASE[fn], np.empty(0, dtype),
+                                    _sort_threads.np_kind(kind, None), fn == "sort")
+    never = t == float("inf")
+    n = (_sort_threads.RUN_SORT_MIN_SIZE if never else t) + (1 if above else -1)
+    n |= 1
+    h = run_data(n, dtype)
+    x = ca.asarray(h, device=device)
+    for axis in (-1, 0, None):
+        splits.clear()
+        same_sort(fn, kind, getattr(ca, fn)(x, axis=axis, kind=kind), h,
+                  getattr(np, fn)(h, axis=axis, kind=kind))
+        expect_split(splits, device, 1, above and not never)
+
+
+@pytest.mark.parametrize("fn", ["sort", "argsort"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.complex128, np.float16])
+def test_run_sorts_flattened_and_one_row(device, splits, fn, dtype):
+    """axis=None of 2-D and 3-D arrays (contiguous, transposed, reversed) and the last
+    axis of a (1, n) or (1, 1, n) array are one run each."""
+    cols = max(RUN_BASE.values()) // 15 + 2
+    h = run_data(15 * cols, dtype).reshape(3, 5, cols)
+    x = ca.asarray(h, device=device)
+    cases = ((x, h), (x.T, h.T), (x[::-1, :, ::-1], h[::-1, :, ::-1]),
+             (x.reshape(15, -1), h.reshape(15, -1)))
+    want = 0
+    for v, hv in cases:
+        for kw in ({"kind": "stable"}, {"stable": True}, {}):
+            kind = kw.get("kind", "stable" if kw else None)
+            same_sort(fn, kind, getattr(ca, fn)(v, axis=None, **kw), hv,
+                      getattr(np, fn)(hv, axis=None, **kw))
+            want += _sort_threads.run_threshold(RUN_BASE[fn], h, np_kind(kind),
+                                                fn == "sort") <= h.size
+    assert len(splits) == want >= 8
+    splits.clear()
+    for shape in ((1, h.size), (1, 1, h.size)):
+        hv = h.reshape(shape)
+        v = ca.asarray(hv, device=device)
+        for axis in (-1, len(shape) - 1):
+            same_sort(fn, "stable", getattr(ca, fn)(v, axis=axis, stable=True), hv,
+                      getattr(np, fn)(hv, axis=axis, stable=True))
+    expect_split(splits, device, 4, True)
+
+
+def np_kind(kind):
+    return _sort_threads.np_kind(kind, None)
+
+
+@pytest.mark.parametrize("fn", ["sort", "argsort"])
+def test_run_boundaries(device, splits, fn):
+    """The halves meet on ties, hold only NaNs, are already in order or reversed, one
+    half all below the other: the merge keeps NumPy's order, left run first."""
+    n = 2 * _sort_threads.RUN_ARGSORT_MIN_SIZE + 1
+    h = n // 2
+    ramp = np.arange(n, dtype=np.float64)
+    cases = [np.zeros(n), np.full(n, np.nan), ramp, ramp[::-1].copy(),
+             np.concatenate([ramp[h:], ramp[:h]]),  # each half above the other
+             np.where(ramp < h, np.nan, ramp),  # NaNs only in the left half
+             np.where(ramp % 2 == 0, 0.0, -0.0),  # +0.0 and -0.0 tie
+             np.tile([1.0, np.nan, -np.inf, 2.0, 1.0], n // 5 + 1)[:n]]
+    for c in cases:
+        for dtype in (np.float32, np.float64, np.complex64):
+            hc = c.astype(dtype)
+            x = ca.asarray(hc, device=device)
+            for kind in ("stable", None, "heapsort"):
+                same_sort(fn, kind, getattr(ca, fn)(x, kind=kind), hc,
+                          getattr(np, fn)(hc, kind=kind))
+    assert len(splits) == len(cases) * 9
+
+
+def test_runs_not_split(device, splits):
+    """Descending, order= and other axes of n-D arrays stay one C call; below the
+    thresholds too."""
+    h = run_data(_sort_threads.RUN_SORT_MIN_SIZE + 1, np.float32)
+    x = ca.asarray(h, device=device)
+    same(ca.sort(x, descending=True), ca._core.sort(x, descending=True).get())
+    same(ca.argsort(x, descending=True, stable=True),
+         ca._core.argsort(x, descending=True, stable=True).get())
+    with pytest.raises(ValueError):
+        ca._core.sort(x, order="a")
+    with pytest.raises(ValueError):
+        ca.sort(x, order="a")
+    two = run_data(2 * 40001, np.float32).reshape(2, 40001)
+    same(ca.argsort(ca.asarray(two, device=device), axis=0, kind="stable"),
+         np.argsort(two, axis=0, kind="stable"))
+    small = run_data(_sort_threads.RUN_STABLE_MIN_SIZE - 1, np.float64)
+    same(ca.argsort(ca.asarray(small, device=device), kind="stable"),
+         np.argsort(small, kind="stable"))
     assert not splits
 
 
@@ -532,3 +675,68 @@ def test_split_after_fork():
            "os._exit(0 if ok else 3) if pid == 0 else None; "
            "print(os.waitpid(pid, 0)[1])")
     assert python_prints(src) == "0"
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_merge_runs(dtype):
+    """_core._merge_runs of two sorted runs, any split point (empty runs, one run
+    past the other), against NumPy's stable sort and argsort of the joined runs,
+    over more than one merge task (2^18 outputs each)."""
+    for n, hs in ((0, (0,)), (1, (0, 1)), (7, (0, 3, 7)), ((1 << 18) * 2 + 5, None)):
+        h0 = run_data(n, dtype, seed=n)
+        for h in hs or (0, n // 3, n // 2, n - 1):
+            keys = np.concatenate([np.sort(h0[:h], kind="stable"),
+                                   np.sort(h0[h:], kind="stable")])
+            idx = np.random.default_rng(h).permutation(n).astype(np.int64)
+            k, i = ca.asarray(keys, device="cpu"), ca.asarray(idx, device="cpu")
+            out = ca.empty(n, dtype=keys.dtype, device="cpu")
+            assert ca._core._merge_runs(k, h, None, out) is None
+            want = np.sort(keys, kind="stable")
+            assert np.array_equal(out.get().view(np.uint8), want.view(np.uint8))
+            pos = ca.empty(n, dtype=np.int64, device="cpu")
+            ca._core._merge_runs(k, h, i, pos)
+            assert np.array_equal(pos.get(), idx[np.argsort(keys, kind="stable")])
+
+
+def test_merge_runs_checks_its_arguments():
+    k = ca.asarray(np.arange(10.0), device="cpu")
+    i = ca.asarray(np.arange(10), device="cpu")
+    out, pos = ca.empty(10, device="cpu"), ca.empty(10, dtype=np.int64, device="cpu")
+    for args in ((k, 11, None, out), (k, -1, None, out), (k, 5, None, pos),
+                 (k, 5, i, out), (k, 5, i.astype(np.int32), pos), (k[::2], 2, None, out),
+                 (k, 5, None, ca.empty((2, 5), device="cpu"))):
+        with pytest.raises(ValueError, match="_merge_runs"):
+            ca._core._merge_runs(*args)
+    with pytest.raises(TypeError):
+        ca._core._merge_runs(k, 5, None)
+    with pytest.raises(TypeError):
+        ca._core._merge_runs(np.arange(10.0), 5, None, out)
+
+
+def test_run_split_is_the_same_on_one_thread(device, splits, monkeypatch):
+    """The split is at n // 2 and the merge's tasks depend on n alone: one thread
+    (both halves on the caller, the merge's pool cut to one) gives the same bits,
+    unstable kinds included."""
+    h = run_data((1 << 19) + 3, np.float32)
+    x = ca.asarray(h, device=device)
+    calls = [(ca.argsort, {}), (ca.sort, {}), (ca.argsort, {"kind": "heapsort"}),
+             (ca.argsort, {"stable": True})]
+    want = [fn(x, **kw).get() for fn, kw in calls]
+    monkeypatch.setattr(_host_threads, "_worker", lambda: _Idle())
+    before = ca._core._host_threads()
+    ca._core._host_threads(1)
+    try:
+        got = [fn(x, **kw).get() for fn, kw in calls]
+    finally:
+        ca._core._host_threads(before)
+    for g, w in zip(got, want):
+        assert np.array_equal(g.view(np.uint8), w.view(np.uint8))
+    assert len(splits) == 2 * len(calls)
+
+
+class _Idle:
+    """A worker that never starts its task: both() runs both halves itself."""
+
+    def submit(self, fn):
+        import concurrent.futures
+        return concurrent.futures.Future()

@@ -6,8 +6,18 @@ result. A sort along the last axis orders each row on its own, and searchsorted
 answers each query on its own, so doing exactly that for the first half of the
 rows (queries) on the worker thread and for the second half here gives NumPy's
 result bit for bit, of any kind, stable or not (every row is sorted by the same
-routine as in one call), written in place into one result. Small calls, other
-devices, flattened sorts, other axes, descending sorts, ``order=`` and
+routine as in one call), written in place into one result.
+
+One run (a 1-D array, axis=None, one row) is split too: each half is sorted (or
+argsorted, with its keys gathered in that order) by NumPy's routine of the asked
+kind on its own thread, and _core._merge_runs (kernels/host_sort.c's
+ca_host_merge, on the C host threads) merges the two sorted runs. The split is
+always at n // 2, whatever the thread count. The merge is stable, left run first,
+so a stable sort or argsort is NumPy's bit for bit; an unstable one gives NumPy's
+sorted values, and argsort a permutation that sorts (ties may be ordered
+otherwise, as NumPy's own kinds order them otherwise).
+
+Small calls, other devices, other axes, descending sorts, ``order=`` and
 unfamiliar ``kind``/``stable`` values are one C call as before.
 """
 
@@ -25,6 +35,19 @@ SORT_MIN_SIZE = 1 << 19
 ARGSORT_MIN_SIZE = 1 << 17
 STABLE_MIN_SIZE = 1 << 15    # stable kinds on keys of more than 2 bytes (mergesort)
 SEARCH_MIN_QUERIES = 1 << 15
+# One run (1-D, axis=None, one row): the halves' sorts, then the C merge (measured
+# 2026-12-04 21:55-21:58 UTC, issue 15, the other core free (load 1.1-1.5 with this
+# run's own two threads), medians of 9-11 interleaved with the C call, 1-D
+# float32/int64 uniform keys; float64, complex64, int8, uint16 alike): stable kinds
+# 0.5-0.7x at 2^12, 1.4-1.8x at 2^13, 1.6-1.9x at 2^14; quicksort's sort 1.0x (float32)
+# to 1.35x (int64) at 2^14, 1.0-1.6x at 2^15, 1.2-1.7x at 2^16; argsort 1.2-1.55x at
+# 2^15; 1.8-2.1x at 2^22. bool never won (0.3-1.1x: NumPy's bool sorts are cheap per
+# key and the merge takes sort_keys.h's slow path), so bool never splits a run.
+RUN_SORT_MIN_SIZE = 1 << 16
+RUN_ARGSORT_MIN_SIZE = 1 << 15
+RUN_STABLE_MIN_SIZE = 1 << 14
+_MIN_SIZE = min(SORT_MIN_SIZE, ARGSORT_MIN_SIZE, STABLE_MIN_SIZE, RUN_SORT_MIN_SIZE,
+                RUN_ARGSORT_MIN_SIZE, RUN_STABLE_MIN_SIZE)
 
 _CPU = _core.Device("cpu")
 
@@ -57,19 +80,54 @@ def threshold(base, a, kind):
     return STABLE_MIN_SIZE if kind == "stable" and a.dtype.itemsize > 2 else base
 
 
-def _split_kind(a, axis, kind, stable, order, descending, base):
-    """NumPy's kind when a sort of `a` along `axis` splits its rows, else None."""
+def _split(a, axis, kind, stable, order, descending, bases):
+    """(NumPy's kind, 0 for the rows, 1 for one run) when a sort of `a` along `axis`
+    splits (bases: the rows' and the run's base thresholds, and whether the result
+    is sorted values), else None."""
     if descending or order is not None:
         return None
     k = np_kind(kind, stable)
-    if (k is None or not _cpu_array(a) or not _last_axis(a, axis) or a.shape[0] < 2
-            or a.size < threshold(base, a, k)):
+    if k is None or not _cpu_array(a):
         return None
-    return k
+    if _one_run(a, axis):
+        if a.size >= run_threshold(bases[1], a, k, bases[2]):
+            return k, 1
+        return None
+    if not _last_axis(a, axis) or a.shape[0] < 2 or a.size < threshold(bases[0], a, k):
+        return None
+    return k, 0
 
 
 def _last_axis(a, axis):
     return type(axis) is int and a.ndim >= 2 and axis in (-1, a.ndim - 1)
+
+
+def _one_run(a, axis):
+    """Whether the sort orders all of a's elements as one run: axis=None, or along
+    the last axis when that holds every element (1-D, one row)."""
+    if axis is None:
+        return True
+    return (type(axis) is int and a.ndim >= 1 and axis in (-1, a.ndim - 1)
+            and a.shape[-1] == a.size)
+
+
+def run_threshold(base, a, kind, values=False):
+    """The size from which one run of `a` splits (`values`: for sort, not argsort):
+    RUN_STABLE_MIN_SIZE for the stable kind, else `base`; never for bool, for the
+    stable kind on keys NumPy radix-sorts (1-2 byte integers: the merge would redo
+    a whole radix sort's work), nor for sort's unstable kinds on float16 (NumPy
+    2.4's AVX-512 float16 sort, which heapsort also takes, leaves some keys out of
+    order from about 5e4 of them on this project's host: the halves would not be
+    sorted runs, and its own result is what the C call gives)."""
+    dt = a.dtype
+    if dt.kind == "b" or (kind == "stable" and dt.itemsize <= 2 and dt.kind in "iu"):
+        return _NEVER
+    if values and kind != "stable" and dt == _np.float16:
+        return _NEVER
+    return RUN_STABLE_MIN_SIZE if kind == "stable" else base
+
+
+_NEVER = float("inf")
 
 
 def _rows_into(a, dtype, work, kind):
@@ -91,27 +149,81 @@ def _argsort_rows(src, dst, kind):
     _np.copyto(dst, _np.argsort(src, axis=-1, kind=kind))
 
 
-def _sort_or_argsort(c_call, work, base, dtype, a, axis, kind, order, stable,
+def _run_views(a, dtype):
+    """a's elements as one NumPy run (C order: axis=None's), and a new cpu array of
+    n elements of `dtype` with its NumPy view."""
+    src = _np.asarray(a).reshape(-1)
+    runs = _core.empty(src.size, dtype=dtype, device=a.device)
+    return src, runs, _np.asarray(runs)
+
+
+def _shaped(res, a, axis):
+    """The merged 1-D result as the call's: 1-D for axis=None, else a's shape."""
+    return res if axis is None or a.ndim == 1 else res.reshape(a.shape)
+
+
+def _sort_run(a, axis, kind):
+    """The halves sorted on two threads, then merged (_merge_runs, C)."""
+    src, runs, r = _run_views(a, a.dtype)
+    h = src.size // 2
+    _host_threads.both(_sort_rows, (src[:h], r[:h], kind), (src[h:], r[h:], kind))
+    res = _core.empty(src.size, dtype=a.dtype, device=a.device)
+    _core._merge_runs(runs, h, None, res)
+    return _shaped(res, a, axis)
+
+
+def _argsort_half(src, keys, idx, kind, offset):
+    """src's argsort (plus `offset`) into idx, and src's keys in that order."""
+    i = _np.argsort(src, kind=kind)
+    _np.take(src, i, out=keys)
+    _np.add(i, offset, out=idx)
+
+
+def _argsort_run(a, axis, kind):
+    """The halves argsorted on two threads (with their sorted keys), then the merge
+    of the two runs of keys takes the halves' indices in merged order."""
+    src, keys, k = _run_views(a, a.dtype)
+    n, h = src.size, src.size // 2
+    idx = _core.empty(n, dtype=_np.int64, device=a.device)
+    i = _np.asarray(idx)
+    _host_threads.both(_argsort_half, (src[:h], k[:h], i[:h], kind, 0),
+                       (src[h:], k[h:], i[h:], kind, h))
+    res = _core.empty(n, dtype=_np.int64, device=a.device)
+    _core._merge_runs(keys, h, idx, res)
+    return _shaped(res, a, axis)
+
+
+def _sort_or_argsort(c_call, works, bases, dtype, a, axis, kind, order, stable,
                      descending):
-    """The split rows when they pay (`work` on the halves, results of `dtype`, or
-    a's), else the C call `c_call` with as few keywords as it needs."""
-    k = None
-    if getattr(a, "size", 0) >= STABLE_MIN_SIZE:  # small calls stop here
-        k = _split_kind(a, axis, kind, stable, order, descending, base)
-    if k is not None:
-        return _rows_into(a, dtype or a.dtype, work, k)
+    """The split rows or run when they pay (works[0] on the halves of the rows,
+    results of `dtype` or a's; works[1] for one run; bases: their thresholds), else
+    the C call `c_call` with as few keywords as it needs."""
+    how = None
+    if getattr(a, "size", 0) >= _MIN_SIZE:  # small calls stop here
+        how = _split(a, axis, kind, stable, order, descending, bases)
+    if how is not None:
+        k, run = how
+        if run:
+            return works[1](a, axis, k)
+        return _rows_into(a, dtype or a.dtype, works[0], k)
     if stable is None and descending is False:  # no keywords: the cheapest C call
         return c_call(a, axis, kind, order)
     return c_call(a, axis, kind, order, stable=stable, descending=descending)
 
 
+_SORTS = (_sort_rows, _sort_run)
+_ARGSORTS = (_argsort_rows, _argsort_run)
+_SORT_BASES = (SORT_MIN_SIZE, RUN_SORT_MIN_SIZE, True)
+_ARGSORT_BASES = (ARGSORT_MIN_SIZE, RUN_ARGSORT_MIN_SIZE, False)
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    return _sort_or_argsort(_core.sort, _sort_rows, SORT_MIN_SIZE, None, a, axis, kind,
+    return _sort_or_argsort(_core.sort, _SORTS, _SORT_BASES, None, a, axis, kind,
                             order, stable, descending)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    return _sort_or_argsort(_core.argsort, _argsort_rows, ARGSORT_MIN_SIZE, _np.int64, a,
+    return _sort_or_argsort(_core.argsort, _ARGSORTS, _ARGSORT_BASES, _np.int64, a,
                             axis, kind, order, stable, descending)
 
 
