@@ -517,6 +517,16 @@ array_ufunc_slow(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     return r;
 }
 
+/* Whether `method` is "__call__" (NumPy passes a new string each call). */
+static int
+is_call(PyObject *method)
+{
+    return method == au_call ||
+           (PyUnicode_CheckExact(method) && PyUnicode_GET_LENGTH(method) == 8 &&
+            PyUnicode_KIND(method) == PyUnicode_1BYTE_KIND &&
+            memcmp(PyUnicode_1BYTE_DATA(method), "__call__", 8) == 0);
+}
+
 static PyObject *
 Ndarray_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames)
@@ -525,7 +535,7 @@ Ndarray_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         PyErr_SetString(PyExc_RuntimeError, "__array_ufunc__: cuarray is not set up");
         return NULL;
     }
-    if (nargs >= 2 && args[1] == au_call) {
+    if (nargs >= 2 && is_call(args[1])) {
         PyObject *f = PyDict_GetItemWithError(au_cache, args[0]); /* borrowed */
         if (f != NULL) {
             return PyObject_Vectorcall(f, args + 2, (size_t)(nargs - 2), kwnames);

@@ -178,6 +178,22 @@ def test_array_ufunc_c_fast_path_and_fallback():
             x.__array_ufunc__(np.add, "no_such_method", x, 1)
         with pytest.raises(TypeError):
             np.add(x, 1, no_such_keyword=1)
+    # the cached __call__ never reaches the Python function (NumPy hands over a new
+    # "__call__" string each time: compared by value)
+    from cuarray import _dispatch
+    calls = []
+
+    def counting(*args, **kwargs):
+        calls.append(args[2])
+        return _dispatch.__array_ufunc__(*args, **kwargs)
+    ca._core._array_ufunc_setup(_dispatch._UFUNCS, counting)
+    try:
+        check(np.hypot(x, 3.0), np.hypot(np.arange(4.0), 3.0))
+        check(np.hypot(x, 3.0, out=ca.empty(4, device="cpu")), np.hypot(np.arange(4.0), 3.0))
+        check(np.add.reduce(x), np.add.reduce(np.arange(4.0)))
+        assert calls == ["reduce"]
+    finally:
+        ca._core._array_ufunc_setup(_dispatch._UFUNCS, _dispatch.__array_ufunc__)
 
 
 def test_like_creation_follows_the_like_arrays_device(device):
