@@ -186,126 +186,76 @@ take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
     }
 }
 
-/* ---- one long run of random indices on the thread pool ----------------------- */
+/* ---- one long gather of random indices on the thread pool -------------------- */
 
-/* v[idx] and v[idx] = w over one run of CA_TP_PAR_MIN+ random indices wait on
- * their scattered accesses, which a second core overlaps (2^24 float32:
- * 1.1-1.2 GB/s on one core of the development machine). take cuts the run in
- * CA_TP_TASKS pieces, each writing its own part of the result. put gives each
- * task a band of the indexed array: every task walks the whole run in order and
- * writes only the targets in its band, so a repeated index is still written
- * last by its last occurrence, and the result is the same for any number of
- * bands (one per thread). Each task reports into its own flag; the lowest
- * task's report is the first in pass order, as one thread's would be. */
+/* v[idx] over one run of CA_TP_PAR_MIN+ random indices waits on its scattered
+ * reads, which a second core overlaps (2^24 float32 on the development machine:
+ * 160 ms on one core, 80 on two). The run is cut in CA_TP_TASKS pieces, each
+ * writing its own part of the result and reporting into its own flag; the
+ * lowest piece's report is the first in pass order, as one thread's would be.
+ * A scatter stays on one thread: its random writes are bound by the memory's
+ * bandwidth for whole lines, not by latency (a band of the target per thread,
+ * each walking the whole run, measured 0.85x of one). */
 #define CA_TP_PAR_MIN ((int64_t)1 << 18)
 #define CA_TP_TASKS   16
 
 typedef struct {
     const ca_index_pass *p;
-    int sz, put;
-    int64_t n, per; /* take: elements per task; put: index values per band */
+    int sz;
+    int64_t n, per;
     int64_t flags[CA_TP_TASKS][2];
 } tp_job;
 
-/* put over the whole run, writing only targets with wrapped index in [w0, w1).
- * Whether a target is in the band is random: the store and the prefetch go to
- * `spare` (on the stack) for the others rather than branch. */
 static CA_ALWAYS_INLINE void
-put_band(const ca_index_pass *p, const int sz, int64_t n, int64_t w0, int64_t w1,
-         int64_t *flag)
-{
-    const int nd = p->ndim - 1;
-    const char *ix = (const char *)p->idx, *v = p->vals;
-    const int64_t is = p->istrides[nd], vs = v != NULL ? p->vstrides[nd] : 0;
-    const uint64_t width = (uint64_t)(w1 - w0);
-    char spare[16];
-    for (int64_t j = 0; j < n; j++) {
-        if (j + CA_TP_AHEAD < n) {
-            int64_t q;
-            memcpy(&q, ix + (j + CA_TP_AHEAD) * is, sizeof q);
-            q = q < 0 ? q + p->extent : q;
-            const int in = (uint64_t)(q - w0) < width;
-            __builtin_prefetch(in ? p->data + q * p->scale : spare, 1);
-        }
-        int64_t o;
-        memcpy(&o, ix + j * is, sizeof o);
-        const int64_t w = o < 0 ? o + p->extent : o;
-        if ((uint64_t)w >= (uint64_t)p->extent) {
-            report(flag, p->axis, o);
-            continue;
-        }
-        char *dst = (uint64_t)(w - w0) < width ? p->data + w * p->scale : spare;
-        memcpy(dst, v != NULL ? v + j * vs : (const char *)p->value, (size_t)sz);
-    }
-}
-
-static CA_ALWAYS_INLINE void
-tp_piece(const tp_job *j, const int sz, int64_t t, int64_t *flag)
+take_piece(const tp_job *j, const int sz, int64_t t, int64_t *flag)
 {
     const ca_index_pass *p = j->p;
-    if (j->put) {
-        const int64_t w0 = t * j->per, w1 = w0 + j->per;
-        put_band(p, sz, j->n, w0, w1 < p->extent ? w1 : p->extent, flag);
-        return;
-    }
-    const int nd = p->ndim - 1;
     const int64_t j0 = t * j->per, cnt = j0 + j->per < j->n ? j->per : j->n - j0;
-    tp_run(p, sz, 0, p->data + j0 * p->strides[nd], p->vals + j0 * p->vstrides[nd],
-           (const char *)p->idx + j0 * p->istrides[nd], cnt, p->strides[nd],
-           p->vstrides[nd], p->istrides[nd], flag);
+    tp_run(p, sz, 0, p->data + j0 * p->strides[0], p->vals + j0 * p->vstrides[0],
+           (const char *)p->idx + j0 * p->istrides[0], cnt, p->strides[0],
+           p->vstrides[0], p->istrides[0], flag);
 }
 
 static void
-tp_task(void *ctx, int64_t t)
+take_task(void *ctx, int64_t t)
 {
     tp_job *j = ctx;
     int64_t *flag = j->flags[t];
     switch (j->sz) {
-    case 1: tp_piece(j, 1, t, flag); break;
-    case 2: tp_piece(j, 2, t, flag); break;
-    case 4: tp_piece(j, 4, t, flag); break;
-    case 8: tp_piece(j, 8, t, flag); break;
-    default: tp_piece(j, 16, t, flag); break;
+    case 1: take_piece(j, 1, t, flag); break;
+    case 2: take_piece(j, 2, t, flag); break;
+    case 4: take_piece(j, 4, t, flag); break;
+    case 8: take_piece(j, 8, t, flag); break;
+    default: take_piece(j, 16, t, flag); break;
     }
 }
 
-/* Whether the pass is one long run of random indices that the pool takes: take
- * of any such run; put where the run's targets are the indexed array's
- * elements themselves (no stride of their own) and indices are checked. */
 static int
-tp_parallel(const ca_index_pass *p, int put)
+take_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
 {
     if (p->ndim != 1 || p->idx == NULL || p->istrides[0] == 0 ||
-        p->shape[0] < CA_TP_PAR_MIN || ca_host_threads() < 2) {
+        p->shape[0] < CA_TP_PAR_MIN || ca_host_threads() < 2 ||
+        !(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 ||
+          itemsize == 16)) {
         return 0;
     }
-    return !put || (p->strides[0] == 0 && p->extent > 0);
-}
-
-static void
-take_put_parallel(const ca_index_pass *p, int sz, int put, int64_t *flag)
-{
-    tp_job j = { .p = p, .sz = sz, .put = put, .n = p->shape[0] };
-    const int64_t nt = ca_host_threads();
-    const int64_t ntasks = put ? (nt < CA_TP_TASKS ? nt : CA_TP_TASKS) : CA_TP_TASKS;
-    j.per = ((put ? p->extent : j.n) + ntasks - 1) / ntasks;
+    tp_job j = { .p = p, .sz = itemsize, .n = p->shape[0] };
+    j.per = (j.n + CA_TP_TASKS - 1) / CA_TP_TASKS;
     memset(j.flags, 0, sizeof j.flags);
-    ca_host_parallel(ntasks, tp_task, &j);
-    for (int64_t t = 0; t < ntasks; t++) {
+    ca_host_parallel(CA_TP_TASKS, take_task, &j);
+    for (int t = 0; t < CA_TP_TASKS; t++) {
         if (j.flags[t][0] != 0) {
             report(flag, (int)j.flags[t][0] - 1, j.flags[t][1]);
             break;
         }
     }
+    return 1;
 }
 
 static int
 take_put_dispatch(const ca_index_pass *p, int itemsize, int put, int64_t *flag)
 {
-    if ((itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 ||
-         itemsize == 16) &&
-        tp_parallel(p, put)) {
-        take_put_parallel(p, itemsize, put, flag);
+    if (!put && take_parallel(p, itemsize, flag)) {
         return 0;
     }
     switch (itemsize) {

@@ -403,8 +403,9 @@ def test_results_do_not_depend_on_thread_count(host_threads, dtype):
 
 
 def _strided_results(x):
-    """Reductions whose elements are few but far apart or wide: threaded by the
-    bytes they read (a stride of a cache line counts a line an element)."""
+    """Strided runs whose elements are few but far apart: threaded by the memory
+    they span (a stride of a cache line counts a line an element); columns of
+    8-byte elements beside them (threaded by their count)."""
     a = ca.asarray(x, device="cpu")
     w = ca.asarray(x[: (1 << 22) + 3 * 1024].reshape(-1, 1024), device="cpu")
     out = [a[::32].sum(), a[::32].argmax(), a[::32].max(), a[::-17].argmin(),
@@ -700,9 +701,10 @@ def test_scatter_repeats_last_wins_cpu():
 @pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64,
                                    np.complex128])
 def test_long_random_runs_on_threads(host_threads, dtype):
-    """One run of 2^18+ random indices runs on the pool (take: pieces of the run;
-    put: bands of the target, each walking the whole run): NumPy's result with one
-    thread or two, repeats last-wins, negative indices, out-of-range reported."""
+    """A gather of one run of 2^18+ random indices runs on the pool in pieces:
+    NumPy's result with one thread or several, negative indices, the first
+    out-of-range index reported; the scatter beside it (one thread) likewise,
+    repeats last-wins."""
     rng = np.random.default_rng(31)
     n = (1 << 18) + 1001
     a = idx_data((n,), dtype, seed=12)
