@@ -962,16 +962,18 @@ py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return t;
 }
 
-/* One uint32 vector of _perm_sort: 1-D, C-contiguous, n long, on `device`. */
+/* One vector operand of _perm_sort or _merge_runs (`fn`): 1-D, C-contiguous, of
+ * `dtype`, n long (n < 0: any length), on `device`; ValueError naming it else. */
 static int
-perm_operand(CaArray *a, const char *name, Py_ssize_t n, int device)
+vector_operand(CaArray *a, const char *fn, const char *name, Py_ssize_t n, int dtype,
+               int device)
 {
-    if (a->dtype != CA_UINT32 || CA_NDIM(a) != 1 || !(a->flags & CA_C_CONTIGUOUS) ||
+    if (a->dtype != dtype || CA_NDIM(a) != 1 || !(a->flags & CA_C_CONTIGUOUS) ||
         (n >= 0 && a->size != n) || a->device != device) {
         PyErr_Format(PyExc_ValueError,
-                     "_perm_sort: %s must be a 1-D C-contiguous uint32 array of the "
-                     "keys' size and device",
-                     name);
+                     "%s: %s must be a 1-D C-contiguous %s array of the keys' size "
+                     "and device",
+                     fn, name, ca_dtype_name[dtype]);
         return -1;
     }
     return 0;
@@ -1001,7 +1003,8 @@ py_perm_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     }
     const int dev = k->device;
     const Py_ssize_t n = k->size;
-    if (perm_operand(k, "k", -1, dev) < 0 || perm_operand(w, "w", n, dev) < 0) {
+    if (vector_operand(k, "_perm_sort", "k", -1, CA_UINT32, dev) < 0 ||
+        vector_operand(w, "_perm_sort", "w", n, CA_UINT32, dev) < 0) {
         return NULL;
     }
     if (n < 2 || n > INT32_MAX || shift < 0 || shift > 24) {
@@ -1038,21 +1041,6 @@ error:
     return NULL;
 }
 
-/* One array of _merge_runs: 1-D, C-contiguous, n long, of `dtype`, on the cpu. */
-static int
-merge_operand(CaArray *a, const char *name, Py_ssize_t n, int dtype)
-{
-    if (a->dtype != dtype || CA_NDIM(a) != 1 || !(a->flags & CA_C_CONTIGUOUS) ||
-        a->size != n || a->device != CA_CPU) {
-        PyErr_Format(PyExc_ValueError,
-                     "_merge_runs: %s must be a 1-D C-contiguous cpu array of the "
-                     "keys' size and of its dtype (int64 for idx)",
-                     name);
-        return -1;
-    }
-    return 0;
-}
-
 /* _merge_runs(keys, h, idx, out): ca_host_merge (kernels.h) of the sorted runs
  * keys[:h] and keys[h:] into out: the merged keys (idx None) or the entries of
  * idx in merged order (out int64). The cpu device's split sorts
@@ -1078,9 +1066,10 @@ py_merge_runs(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     const int odt = idx != NULL ? CA_INT64 : keys->dtype;
-    if (merge_operand(keys, "keys", n, keys->dtype) < 0 ||
-        (idx != NULL && merge_operand(idx, "idx", n, CA_INT64) < 0) ||
-        merge_operand(out, "out", n, odt) < 0) {
+    if (vector_operand(keys, "_merge_runs", "keys", n, keys->dtype, CA_CPU) < 0 ||
+        (idx != NULL &&
+         vector_operand(idx, "_merge_runs", "idx", n, CA_INT64, CA_CPU) < 0) ||
+        vector_operand(out, "_merge_runs", "out", n, odt, CA_CPU) < 0) {
         return NULL;
     }
     if (h < 0 || h > n) {
