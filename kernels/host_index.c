@@ -230,6 +230,22 @@ take_task(void *ctx, int64_t t)
     }
 }
 
+/* Run task over the CA_TP_TASKS pieces of j's run on the pool, then report the
+ * lowest piece's bad index: the first in pass order, as one thread's would be. */
+static void
+run_pieces(tp_job *j, void (*task)(void *, int64_t), int64_t *flag)
+{
+    j->per = (j->n + CA_TP_TASKS - 1) / CA_TP_TASKS;
+    memset(j->flags, 0, sizeof j->flags);
+    ca_host_parallel(CA_TP_TASKS, task, j);
+    for (int t = 0; t < CA_TP_TASKS; t++) {
+        if (j->flags[t][0] != 0) {
+            report(flag, (int)j->flags[t][0] - 1, j->flags[t][1]);
+            break;
+        }
+    }
+}
+
 static int
 take_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
 {
@@ -240,15 +256,7 @@ take_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
         return 0;
     }
     tp_job j = { .p = p, .sz = itemsize, .n = p->shape[0] };
-    j.per = (j.n + CA_TP_TASKS - 1) / CA_TP_TASKS;
-    memset(j.flags, 0, sizeof j.flags);
-    ca_host_parallel(CA_TP_TASKS, take_task, &j);
-    for (int t = 0; t < CA_TP_TASKS; t++) {
-        if (j.flags[t][0] != 0) {
-            report(flag, (int)j.flags[t][0] - 1, j.flags[t][1]);
-            break;
-        }
-    }
+    run_pieces(&j, take_task, flag);
     return 1;
 }
 
@@ -325,17 +333,11 @@ offsets_run(const ca_index_pass *p, int accumulate, char *v, const char *ix, int
 
 /* The check alone (no vals) of one long run, in pieces on the pool as take's
  * (a scatter checks every index before it writes anything: a streaming read
- * of the indices that two cores do faster). */
-typedef struct {
-    const ca_index_pass *p;
-    int64_t n, per;
-    int64_t flags[CA_TP_TASKS][2];
-} check_job;
-
+ * of the indices that two cores do faster; tp_job's sz unused). */
 static void
 check_task(void *ctx, int64_t t)
 {
-    check_job *j = ctx;
+    tp_job *j = ctx;
     const ca_index_pass *p = j->p;
     const int64_t j0 = t * j->per, cnt = j0 + j->per < j->n ? j->per : j->n - j0;
     offsets_run(p, 0, NULL, (const char *)p->idx + j0 * p->istrides[0], cnt, 0,
@@ -349,16 +351,8 @@ check_parallel(const ca_index_pass *p, int64_t *flag)
         p->shape[0] < CA_TP_PAR_MIN || ca_host_threads() < 2) {
         return 0;
     }
-    check_job j = { .p = p, .n = p->shape[0] };
-    j.per = (j.n + CA_TP_TASKS - 1) / CA_TP_TASKS;
-    memset(j.flags, 0, sizeof j.flags);
-    ca_host_parallel(CA_TP_TASKS, check_task, &j);
-    for (int t = 0; t < CA_TP_TASKS; t++) {
-        if (j.flags[t][0] != 0) {
-            report(flag, (int)j.flags[t][0] - 1, j.flags[t][1]);
-            break;
-        }
-    }
+    tp_job j = { .p = p, .n = p->shape[0] };
+    run_pieces(&j, check_task, flag);
     return 1;
 }
 
