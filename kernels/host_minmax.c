@@ -367,92 +367,101 @@ CA_MMS_FFN(ca_hr_mms_fmin_float64, ca_hr_mm_fmin_float64, double, 0)
  * for nrows rows of nb contiguous elements, rs bytes apart (the max / min of
  * outputs adjacent in memory: a column reduction). A NaN element enters and a
  * NaN accumulator stays (v != v picks v; nothing beats a NaN a), so NaN
- * propagates as in max / min. Rows meet four at a time before the accumulator
- * (fewer accumulator loads and stores); the float form compares the four without
- * NaN tests and then makes their result NaN when one of them is (one mask test
- * for the four: a NaN test in every compare keeps gcc from vectorising it).
- * Float rows of at most CA_MM_COL1 bytes go one at a time: there the four
- * streams were slower than one on the development machine (Zen 4: 4096 x 1024
- * float32 0.5-0.9x NumPy against 1.1-1.4x), where wider rows (whose accumulator
- * row no longer stays in L1 beside them) gain from four (1.3-1.6x). */
+ * propagates as in max / min. Each row is taken in blocks of CA_MM_STEP bytes
+ * (a loop of fixed length): gcc unrolls a block into whole vector registers,
+ * where a plain loop over the row was one register per turn with its loop
+ * overhead (4096 x 1024 int64 or float64: 1.1-1.2 ms against 0.75-0.9 ms so,
+ * NumPy 0.88-1.1, on the development machine). A block of lanes in an array
+ * between the load and the store was slower: gcc kept it on the stack.
+ * Rows meet four at a time before the accumulator (fewer accumulator loads and
+ * stores); the float form compares the four without NaN tests and then makes
+ * their result NaN when one of them is (one mask test for the four: a NaN test
+ * in every compare keeps gcc from vectorising it). Rows of 8-byte elements and
+ * float rows of at most CA_MM_COL1 bytes go one at a time: there the four
+ * streams were slower than one on the development machine (Zen 4), where wider
+ * rows (whose accumulator row no longer stays in L1 beside them) gain from
+ * four. */
 #define CA_MM_COL1 8192
 #define CA_MM_CSEL(a, v, GT, ISF)                                                      \
     (((GT ? (v) > (a) : (v) < (a)) || (ISF && (v) != (v))) ? (v) : (a))
-/* 8-byte integer rows of at most CA_MM_COL1 bytes: one row at a time, the
- * larger taken by a mask blend (compare and blend: 4096 x 1024 int64 about
- * 0.8-0.9x NumPy four rows at a time or with the max instruction, 1.0-1.1x so,
- * on the development machine). */
-#define CA_MM_ROW8_0(T, GT)
-#define CA_MM_ROW8_1(T, GT)                                                            \
-    for (; nb * es <= CA_MM_COL1 && i < nrows; i++) {                                  \
-        const char *q = p + i * rs;                                                    \
-        for (int64_t j = 0; j < nb; j++) {                                             \
-            T v;                                                                       \
-            memcpy(&v, q + j * es, sizeof v);                                          \
-            const T a = acc[j], m = (T)0 - (T)(GT ? v > a : v < a);                    \
-            acc[j] = (v & m) | (a & ~m);                                               \
+/* The four rows at q, rs bytes apart, at element j: their best, NaN if one is. */
+#define CA_MM_FOUR(t, T, q, j, GT, ISF)                                                \
+    T v0, v1, v2, v3;                                                                  \
+    memcpy(&v0, q + (j)*es, sizeof v0);                                                \
+    memcpy(&v1, q + rs + (j)*es, sizeof v1);                                           \
+    memcpy(&v2, q + 2 * rs + (j)*es, sizeof v2);                                       \
+    memcpy(&v3, q + 3 * rs + (j)*es, sizeof v3);                                       \
+    const T t01 = CA_MMS_BEST(v0, v1, GT), t23 = CA_MMS_BEST(v2, v3, GT);              \
+    const int ok = !ISF || (((v0 == v0) & (v1 == v1)) & ((v2 == v2) & (v3 == v3)));    \
+    const T t = ok ? CA_MMS_BEST(t01, t23, GT) : (T)NAN
+/* One step over row(s) at q: element j's value into t (CA_MM_ONE or
+ * CA_MM_FOUR), folded into acc one by one up to q's first 64-byte boundary,
+ * then in blocks of CA_MM_STEP bytes, then the tail. The head makes the block
+ * loads whole cache lines: a NumPy array from malloc starts 16 bytes past one,
+ * and its rows folded from there took 1.10-1.13 ms against 0.81-0.83 ms with
+ * the head (4096 x 1024 int64, the development machine). */
+#define CA_MM_ONE(t, T, q, j, GT, ISF)                                                 \
+    T t;                                                                               \
+    memcpy(&t, q + (j)*es, sizeof t)
+/* Elements of size es at q before its next 64-byte boundary (none when q is
+ * not a multiple of es: then no boundary can be reached), at most nb. */
+#define CA_MM_HEAD(q, es, nb)                                                          \
+    ((uintptr_t)(q) % (uintptr_t)(es)                                                  \
+         ? 0                                                                           \
+         : ((int64_t)((64 - (uintptr_t)(q) % 64) % 64) / (es) < (nb)                   \
+                ? (int64_t)((64 - (uintptr_t)(q) % 64) % 64) / (es)                    \
+                : (nb)))
+#define CA_MM_FOLD(T, GT, ISF, q, GET)                                                 \
+    do {                                                                               \
+        enum { W = CA_MM_STEP / sizeof(T) };                                           \
+        const int64_t head = CA_MM_HEAD(q, es, nb);                                    \
+        int64_t j = 0;                                                                 \
+        for (; j < head; j++) {                                                        \
+            GET(t, T, q, j, GT, ISF);                                                  \
+            acc[j] = CA_MM_CSEL(acc[j], t, GT, ISF);                                   \
         }                                                                              \
-    }
-#define CA_MM_COL(fname, T, GT, ISF, B8)                                               \
+        for (; j + W <= nb; j += W) {                                                  \
+            for (int k = 0; k < W; k++) {                                              \
+                GET(t, T, q, j + k, GT, ISF);                                          \
+                acc[j + k] = CA_MM_CSEL(acc[j + k], t, GT, ISF);                       \
+            }                                                                          \
+        }                                                                              \
+        for (; j < nb; j++) {                                                          \
+            GET(t, T, q, j, GT, ISF);                                                  \
+            acc[j] = CA_MM_CSEL(acc[j], t, GT, ISF);                                   \
+        }                                                                              \
+    } while (0)
+#define CA_MM_COL(fname, T, GT, ISF)                                                   \
     CA_MM_CLONES void fname(T *acc, const char *p, int64_t nb, int64_t nrows,          \
                             int64_t rs)                                                \
     {                                                                                  \
         const int64_t es = (int64_t)sizeof(T);                                         \
+        const int narrow = nb * es <= CA_MM_COL1 && (ISF || es == 8);                  \
         int64_t i = 0;                                                                 \
-        CA_MM_ROW8_##B8(T, GT);                                                        \
-        const int four = !ISF || nb * es > CA_MM_COL1;                                 \
-        for (; ISF && four && i + 4 <= nrows; i += 4) { /* four rows, one NaN test */  \
+        for (; !narrow && i + 4 <= nrows; i += 4) {                                    \
             const char *q = p + i * rs;                                                \
-            for (int64_t j = 0; j < nb; j++) {                                         \
-                T v0, v1, v2, v3;                                                      \
-                memcpy(&v0, q + j * es, sizeof v0);                                    \
-                memcpy(&v1, q + rs + j * es, sizeof v1);                               \
-                memcpy(&v2, q + 2 * rs + j * es, sizeof v2);                           \
-                memcpy(&v3, q + 3 * rs + j * es, sizeof v3);                           \
-                const T t01 = CA_MMS_BEST(v0, v1, GT), t23 = CA_MMS_BEST(v2, v3, GT);  \
-                const int ok = ((v0 == v0) & (v1 == v1)) & ((v2 == v2) & (v3 == v3));  \
-                const T t = ok ? CA_MMS_BEST(t01, t23, GT) : (T)NAN;                   \
-                acc[j] = CA_MM_CSEL(acc[j], t, GT, ISF);                               \
-            }                                                                          \
-        }                                                                              \
-        for (; !ISF && i + 4 <= nrows; i += 4) { /* integers: four rows at a time */   \
-            const char *q = p + i * rs;                                                \
-            for (int64_t j = 0; j < nb; j++) {                                         \
-                T v0, v1, v2, v3;                                                      \
-                memcpy(&v0, q + j * es, sizeof v0);                                    \
-                memcpy(&v1, q + rs + j * es, sizeof v1);                               \
-                memcpy(&v2, q + 2 * rs + j * es, sizeof v2);                           \
-                memcpy(&v3, q + 3 * rs + j * es, sizeof v3);                           \
-                const T t01 = CA_MM_CSEL(v0, v1, GT, ISF);                             \
-                const T t23 = CA_MM_CSEL(v2, v3, GT, ISF);                             \
-                const T t = CA_MM_CSEL(t01, t23, GT, ISF);                             \
-                acc[j] = CA_MM_CSEL(acc[j], t, GT, ISF);                               \
-            }                                                                          \
+            CA_MM_FOLD(T, GT, ISF, q, CA_MM_FOUR);                                     \
         }                                                                              \
         for (; i < nrows; i++) {                                                       \
             const char *q = p + i * rs;                                                \
-            for (int64_t j = 0; j < nb; j++) {                                         \
-                T v;                                                                   \
-                memcpy(&v, q + j * es, sizeof v);                                      \
-                acc[j] = CA_MM_CSEL(acc[j], v, GT, ISF);                               \
-            }                                                                          \
+            CA_MM_FOLD(T, GT, ISF, q, CA_MM_ONE);                                      \
         }                                                                              \
     }
 
-#define CA_MM_COLS(name, T, ISF, B8)                                                   \
-    CA_MM_COL(ca_hr_mmcol_max_##name, T, 1, ISF, B8)                                   \
-    CA_MM_COL(ca_hr_mmcol_min_##name, T, 0, ISF, B8)
+#define CA_MM_COLS(name, T, ISF)                                                       \
+    CA_MM_COL(ca_hr_mmcol_max_##name, T, 1, ISF)                                       \
+    CA_MM_COL(ca_hr_mmcol_min_##name, T, 0, ISF)
 
-CA_MM_COLS(int8, int8_t, 0, 0)
-CA_MM_COLS(uint8, uint8_t, 0, 0)
-CA_MM_COLS(int16, int16_t, 0, 0)
-CA_MM_COLS(uint16, uint16_t, 0, 0)
-CA_MM_COLS(int32, int32_t, 0, 0)
-CA_MM_COLS(uint32, uint32_t, 0, 0)
-CA_MM_COLS(int64, int64_t, 0, 1)
-CA_MM_COLS(uint64, uint64_t, 0, 1)
-CA_MM_COLS(float32, float, 1, 0)
-CA_MM_COLS(float64, double, 1, 0)
+CA_MM_COLS(int8, int8_t, 0)
+CA_MM_COLS(uint8, uint8_t, 0)
+CA_MM_COLS(int16, int16_t, 0)
+CA_MM_COLS(uint16, uint16_t, 0)
+CA_MM_COLS(int32, int32_t, 0)
+CA_MM_COLS(uint32, uint32_t, 0)
+CA_MM_COLS(int64, int64_t, 0)
+CA_MM_COLS(uint64, uint64_t, 0)
+CA_MM_COLS(float32, float, 1)
+CA_MM_COLS(float64, double, 1)
 
 /* The position of the first element == v of a contiguous run of n elements that
  * holds one: groups of 256 bytes are tested whole (a loop gcc vectorises) up to

@@ -1,7 +1,7 @@
-"""Column max / min (m.max(axis=0)) by row width: float rows of 8 KiB or less fold one row
-at a time (wider ones four at a time), 8-byte integer rows of 8 KiB or less one row at a
-time by a compare-and-blend; NaN propagates, integer extremes and unsigned values above
-2^63 compare right, in every row position."""
+"""Column max / min (m.max(axis=0)) by row width: float and 8-byte integer rows of 8 KiB
+or less fold one row at a time (wider ones four at a time), each row one by one up to its
+first 64-byte boundary and then in blocks; NaN propagates, integer extremes and unsigned
+values above 2^63 compare right, in every row position and from every start offset."""
 
 import numpy as np
 import pytest
@@ -54,3 +54,23 @@ def test_column_max_nan_in_every_row(device, dtype, cols):
     for fn in ("max", "min", "nanmax", "nanmin"):
         got = getattr(ca, fn)(c, axis=0).get()
         np.testing.assert_array_equal(np.asarray(got), getattr(np, fn)(m, axis=0), err_msg=fn)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("start", range(0, 10))
+def test_column_max_min_from_every_offset(device, dtype, start):
+    """Rows starting at every element offset from a cache line: the head (the elements
+    before the first 64-byte boundary) holds the extremes and, for floats, a NaN."""
+    rng = np.random.default_rng(start)
+    cols = 300
+    base = table(37, cols + 16, dtype, rng)
+    m = base[:, start:start + cols]
+    m[5, 0] = m[6, 1] = (np.iinfo(dtype).max if np.dtype(dtype).kind == "i" else 1e30)
+    m[7, 2] = (np.iinfo(dtype).min if np.dtype(dtype).kind == "i" else -1e30)
+    if np.dtype(dtype).kind == "f":
+        m[9, 3] = np.nan
+        m[10, cols - 1] = np.nan
+    c = ca.asarray(base, device=device)[:, start:start + cols]
+    for fn in ("max", "min"):
+        np.testing.assert_array_equal(np.asarray(getattr(c, fn)(axis=0).get()),
+                                      getattr(m, fn)(axis=0), err_msg=fn)
