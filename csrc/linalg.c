@@ -706,8 +706,14 @@ load_numpy_funcs(void)
 /* Whether np.dot's C routine (PyArray_MatrixProduct2) makes the very BLAS call
  * np.matmul would for C = A @ B: 2-D C-contiguous operands of a BLAS dtype,
  * every dim > 1 (no vector forms), no shared data (matmul and dot each have
- * their own A @ A.T case), sizes BLAS takes. It skips the ufunc's dispatch
- * (about 0.4 us a call). */
+ * their own A @ A.T case), sizes BLAS takes; and whether that pays. It skips
+ * the ufunc's dispatch (about 0.4 us a call), but it clears C before the call
+ * and its complex path costs more: on the development machine (NumPy 2.4,
+ * OpenBLAS, median of 5) it was ahead up to 192^2 real outputs and 32^2 complex
+ * ones (0.4 us at 64^2 float32), behind from 256^2 real and 48^2 complex
+ * (22 us of 1.33 ms at 512^2 float32, 59 us of 5.2 ms at 512^2 complex64). */
+#define CA_DOT_MAX_REAL    (256 * 1024)
+#define CA_DOT_MAX_COMPLEX (16 * 1024)
 static int
 dot_is_matmul(const CaArray *A, const CaArray *B, const CaArray *C)
 {
@@ -720,8 +726,10 @@ dot_is_matmul(const CaArray *A, const CaArray *B, const CaArray *C)
         return 0;
     }
     const Py_ssize_t m = CA_SHAPE(A)[0], k = CA_SHAPE(A)[1], n = CA_SHAPE(B)[1];
+    const int cplx = t == CA_COMPLEX64 || t == CA_COMPLEX128;
+    const double out_bytes = (double)m * (double)n * (double)ca_dtype_size[t];
     return m > 1 && k > 1 && n > 1 && m < CA_INT_MAX && k < CA_INT_MAX &&
-           n < CA_INT_MAX;
+           n < CA_INT_MAX && out_bytes < (cplx ? CA_DOT_MAX_COMPLEX : CA_DOT_MAX_REAL);
 }
 
 /* A float16 product on the cpu: NumPy's is a plain loop (no BLAS) that sums

@@ -365,14 +365,16 @@ def test_column_max_views_and_zeros(device, dtype):
     assert float(c.max(axis=0).get()[20]) == 0.0
 
 
-# ---- matmul on the cpu device: np.dot's routine where it is matmul's BLAS call ---------
+# ---- matmul on the cpu device: np.dot's routine where it is matmul's BLAS call and pays -
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128,
                                    np.int32, np.float16])
 def test_matmul_2d_is_numpys(device, dtype):
     rng = np.random.default_rng(6)
     shapes = [((64, 64), (64, 64)), ((2, 3), (3, 4)), ((5, 1), (1, 7)), ((1, 9), (9, 6)),
-              ((8, 9), (9, 1)), ((3, 2), (2, 2)), ((33, 17), (17, 65))]
+              ((8, 9), (9, 1)), ((3, 2), (2, 2)), ((33, 17), (17, 65)),
+              # outputs either side of np.dot's size limits (csrc/linalg.c dot_is_matmul)
+              ((16, 8), (8, 16)), ((40, 30), (30, 60)), ((260, 24), (24, 260))]
     for sa, sb in shapes:
         a, b = values(math.prod(sa), dtype, rng).reshape(sa), \
             values(math.prod(sb), dtype, rng).reshape(sb)
