@@ -70,6 +70,7 @@ typedef struct {
     int64_t units;        /* outputs, or line tiles */
     int64_t tile, ntiles; /* columns: the tile width, tiles per line */
     int failed;           /* columns: a task's scratch allocation failed */
+    void *scratch;        /* columns split by rows: the pieces' accumulators */
     /* one run cut in chunks: their bounds and accumulators */
     int64_t cut[CA_HR_CHUNKS + 1];
     ca_hacc cacc[CA_HR_CHUNKS];
@@ -124,8 +125,9 @@ runs_task(void *ctx, int64_t t)
  * the reduced elements is folded into a vector of accumulators, so the inner
  * loops run along memory (a row of up to 32 KiB of float32 read in order). An
  * output's value does not depend on the tiling. Units [u0, u1) of (line, tile). */
-#define CA_HR_TILE       8192
-#define CA_HR_TILE_STACK 128
+#define CA_HR_TILE          8192
+#define CA_HR_ROW_SPLIT_MIN ((int64_t)1 << 23)
+#define CA_HR_TILE_STACK    128
 
 static int
 reduce_columns(const red_job *j, int64_t u0, int64_t u1)
@@ -183,6 +185,82 @@ reduce_columns(const red_job *j, int64_t u0, int64_t u1)
         free(cv);
     }
     return 0;
+}
+
+/* Rows [r0, r1) of the reduced elements (row r: position r of the reduced dims
+ * but the kept innermost one, in C order) folded into nb accumulators, for the
+ * outputs whose inputs start at base. */
+static void
+fold_rows(const red_job *j, void *acc, const char *base, int64_t nb, int64_t r0,
+          int64_t r1)
+{
+    const ca_reduce_desc *d = j->d;
+    const int nk = d->nkeep, nr = d->nred;
+    const int64_t inner_n = nr ? d->red_shape[nr - 1] : 1;
+    const int64_t inner_s = nr ? d->red_in[nr - 1] : 0;
+    int64_t ridx[CA_MAX_DIMS] = { 0 };
+    int64_t roff, z0, z1;
+    unravel(r0 / inner_n, ridx, d->red_shape, nr - 1, &roff, d->red_in, &z0, d->red_in,
+            &z1, d->red_in);
+    for (int64_t r = r0, i = r0 % inner_n; r < r1; i = 0) {
+        const int64_t n = inner_n - i < r1 - r ? inner_n - i : r1 - r;
+        j->f->vrun(acc, base + roff + i * inner_s, nb, d->keep_in[nk - 1], n, inner_s,
+                   r, NULL);
+        r += n;
+        step_index(ridx, d->red_shape, nr - 1, &roff, d->red_in, &z0, d->red_in, &z1,
+                   d->red_in);
+    }
+}
+
+/* One line of at most CA_HR_TILE outputs (a 2-D column reduction) whose rows
+ * are split in CA_HR_ROW_PIECES pieces, each folded into its own accumulators
+ * by a task, then combined in order (order-free ops only: vcomb). Splitting the
+ * outputs instead would leave each thread a narrow strip of every row. */
+#define CA_HR_ROW_PIECES 4
+
+static void
+row_piece_task(void *ctx, int64_t t)
+{
+    red_job *j = ctx;
+    const ca_reduce_desc *d = j->d;
+    const int64_t nb = d->keep_shape[d->nkeep - 1], rows = d->nred_elems;
+    char *acc = (char *)j->scratch + t * nb * (int64_t)sizeof(ca_hacc);
+    j->f->vinit(acc, nb);
+    fold_rows(j, acc, d->in, nb, rows * t / CA_HR_ROW_PIECES,
+              rows * (t + 1) / CA_HR_ROW_PIECES);
+}
+
+static int
+reduce_columns_by_rows(red_job *j)
+{
+    const ca_reduce_desc *d = j->d;
+    const int64_t nb = d->keep_shape[d->nkeep - 1];
+    const size_t one = (size_t)nb * sizeof(ca_hacc);
+    j->scratch = malloc(one * CA_HR_ROW_PIECES);
+    if (j->scratch == NULL) {
+        return CA_KERR_NOMEM;
+    }
+    ca_host_parallel(CA_HR_ROW_PIECES, row_piece_task, j);
+    char *acc = j->scratch;
+    for (int t = 1; t < CA_HR_ROW_PIECES; t++) {
+        j->f->vcomb(acc, acc + t * one, nb);
+    }
+    j->f->vstore(d->out, d->keep_out[d->nkeep - 1], acc, nb, d->divisor, d->flags);
+    free(j->scratch);
+    return 0;
+}
+
+/* Whether a column reduction is one line whose rows are worth splitting between
+ * threads: an order-free op without an aux operand, at least
+ * CA_HR_ROW_SPLIT_MIN bytes read. */
+static int
+rows_worth_splitting(const red_job *j, int64_t width, int64_t nlines, int64_t es)
+{
+    const ca_reduce_desc *d = j->d;
+    return j->f->vcomb != NULL && j->f->ctx == NULL && nlines == 1 &&
+           width <= CA_HR_TILE && ca_host_threads() > 1 &&
+           d->nred_elems >= 8 * CA_HR_ROW_PIECES &&
+           d->nred_elems * width * es >= CA_HR_ROW_SPLIT_MIN;
 }
 
 static void
@@ -305,6 +383,9 @@ ca_host_reduce(int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
         (nr == 0 || iabs64(d->keep_in[nk - 1]) < inner_s)) {
         const int threaded = work >= CA_HOST_PAR_MIN && ca_host_threads() > 1;
         const int64_t width = d->keep_shape[nk - 1], nlines = d->nout / width;
+        if (rows_worth_splitting(&j, width, nlines, es)) {
+            return reduce_columns_by_rows(&j);
+        }
         j.tile = width < CA_HR_TILE ? width : CA_HR_TILE;
         if (threaded && nlines < 2 * ca_host_threads()) {
             /* few lines: a tile per thread (wide tiles keep the row reads long) */

@@ -58,6 +58,10 @@ typedef struct {
     /* a = combine(a, b) of two accumulators of disjoint pieces, a's before b's;
      * NULL where the order matters beyond what the split keeps (products) */
     void (*comb)(ca_hacc *a, const ca_hacc *b);
+    /* acc[j] = combine(acc[j], other[j]) for nb column accumulators, where the
+     * grouping of the rows cannot change a bit (max / min, or / and, integer
+     * sums; tools/gen_reductions.py order_free); NULL elsewhere */
+    void (*vcomb)(void *acc, const void *other, int64_t nb);
 } ca_red_host_fns;
 
 /* A long single run is cut in CA_HR_CHUNKS = 2^CA_HR_CHUNK_DEPTH pieces for the

@@ -833,3 +833,56 @@ def test_from_dlpack_numpy_direct_view():
         pass
     else:
         np.testing.assert_array_equal(got, [1, 2, 3])
+
+
+def _column_results(m):
+    c = ca.asarray(m, device="cpu")
+    out = [c.max(axis=0), c.min(axis=0), ca.nanmax(c, axis=0), ca.nanmin(c, axis=0),
+           (c > 0).any(axis=0), (c > -1e30).all(axis=0)]
+    if m.dtype.kind in "iu":
+        out.append(c.sum(axis=0))
+    if m.ndim == 3:
+        out += [c.max(axis=(0, 1)), c.min(axis=(1, 0))]
+    return [r.get() for r in out]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int16, np.uint8])
+@pytest.mark.parametrize("shape", [(4099, 1024), (8, 1030, 257), (2, 5000, 3001)])
+def test_column_rows_split_between_threads(host_threads, dtype, shape):
+    """One line of columns of at least 8 MiB (host_reduce.c reduce_columns_by_rows):
+    its rows in four pieces, folded on the pool and combined in order; the same bits
+    with one thread or two, NumPy's values, NaN from any piece, integer sums that
+    wrap as NumPy's do."""
+    rng = np.random.default_rng(shape[-1])
+    if np.dtype(dtype).kind == "f":
+        m = (rng.standard_normal(shape) * 1000).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        m = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=dtype)
+    if m.nbytes < (1 << 23):  # below the split: make it wide enough by repetition
+        m = np.concatenate([m] * (-(-(1 << 23) // m.nbytes)), axis=0)
+    flat = m.reshape(-1, m.shape[-1])
+    rows = flat.shape[0]
+    if m.dtype.kind == "f":  # NaN in the first and the last piece, -inf, +inf
+        flat[1, 3] = flat[rows - 2, 5] = np.nan
+        flat[rows // 2, 7] = np.inf
+        flat[rows // 4 + 1, 9] = -np.inf
+    else:
+        info = np.iinfo(dtype)
+        flat[rows - 1, 0], flat[rows // 2, 1] = info.max, info.min
+    host_threads(1)
+    one = _column_results(m)
+    host_threads(2)
+    two = _column_results(m)
+    for k, (p, q) in enumerate(zip(one, two)):
+        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: none here
+        want = [m.max(axis=0), m.min(axis=0), np.nanmax(m, axis=0), np.nanmin(m, axis=0),
+                (m > 0).any(axis=0), (m > -1e30).all(axis=0)]
+    if m.dtype.kind in "iu":
+        want.append(m.sum(axis=0))
+    if m.ndim == 3:
+        want += [m.max(axis=(0, 1)), m.min(axis=(1, 0))]
+    for k, (got, ref) in enumerate(zip(one, want)):
+        np.testing.assert_array_equal(got, ref, err_msg=str(k))

@@ -768,6 +768,19 @@ def host_column(k, i, o, t, acc, conv, ic, at):
     return out
 
 
+def order_free(k, acc):
+    """Whether accumulators of any pieces of the rows combine to the same bits in any
+    grouping (the vector combine, hvc_, that lets host_reduce.c split a column
+    reduction's rows between threads): max / min and their NaN-skipping forms,
+    or / and, and integer sums (exact modulo 2^64). Not float sums or products
+    (their rounding depends on the grouping), nor arg reductions (positions)."""
+    if k.aux != "-" or k.map == "index":
+        return False
+    if k.combine in ("max", "min", "fmax", "fmin", "or", "and"):
+        return True
+    return k.combine == "add" and acc in ("int64", "uint64")
+
+
 def host_triple(k, i, o):
     acc, conv = types(k, i, o, gpu=False)
     t = tname(k, i, o)
@@ -836,6 +849,14 @@ def host_triple(k, i, o):
     out += body
     out.append("}")
     out += host_column(k, i, o, t, acc, conv, ic, at)
+    if order_free(k, acc):
+        out.append(f"static void\nhvc_{t}(void *av, const void *bv, int64_t nb)\n{{")
+        out.append(f"    {at} *A = ({at} *)av;")
+        out.append(f"    const {at} *B = (const {at} *)bv;")
+        out.append("    for (int64_t j = 0; j < nb; j++) {")
+        out.append(f"        A[j] = {host_comb(k, s)}(A[j], B[j]);")
+        out.append("    }")
+        out.append("}")
     if k.combine != "mul":
         out.append(f"static void\nhk_{t}(ca_hacc *a, const ca_hacc *b)\n{{")
         out.append(f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, b->{acc});")
@@ -878,7 +899,8 @@ def gen_host(kernels, stamp):
         hc = f"hc_{t}" if k.aux != "-" else "NULL"
         out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = "
                    f"{{hi_{t}, {hc}, hr_{t}, hs_{t}, hvi_{t}, hv_{t}, hvs_{t}, "
-                   f"{'NULL' if k.combine == 'mul' else 'hk_' + t}}},")
+                   f"{'NULL' if k.combine == 'mul' else 'hk_' + t}, "
+                   f"{'hvc_' + t if order_free(k, types(k, i, o, gpu=False)[0]) else 'NULL'}}},")
     out.append("};")
     out.append("")
     out.append("const ca_red_host_scan_fn "
