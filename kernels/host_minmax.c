@@ -142,16 +142,20 @@
     CA_MM_FN(ca_hr_mm_max_##name, T, 1, ISF)                                           \
     CA_MM_FN(ca_hr_mm_min_##name, T, 0, ISF)
 
-CA_MM_TYPE(int8, int8_t, 0)
-CA_MM_TYPE(uint8, uint8_t, 0)
-CA_MM_TYPE(int16, int16_t, 0)
-CA_MM_TYPE(uint16, uint16_t, 0)
-CA_MM_TYPE(int32, int32_t, 0)
-CA_MM_TYPE(uint32, uint32_t, 0)
-CA_MM_TYPE(int64, int64_t, 0)
-CA_MM_TYPE(uint64, uint64_t, 0)
-CA_MM_TYPE(float32, float, 1)
-CA_MM_TYPE(float64, double, 1)
+/* Every lane dtype: X(name, C type, is a float). */
+#define CA_MM_EACH_TYPE(X)                                                             \
+    X(int8, int8_t, 0)                                                                 \
+    X(uint8, uint8_t, 0)                                                               \
+    X(int16, int16_t, 0)                                                               \
+    X(uint16, uint16_t, 0)                                                             \
+    X(int32, int32_t, 0)                                                               \
+    X(uint32, uint32_t, 0)                                                             \
+    X(int64, int64_t, 0)                                                               \
+    X(uint64, uint64_t, 0)                                                             \
+    X(float32, float, 1)                                                               \
+    X(float64, double, 1)
+
+CA_MM_EACH_TYPE(CA_MM_TYPE)
 
 CA_MM_FFN(ca_hr_mm_fmax_float32, float, 1)
 CA_MM_FFN(ca_hr_mm_fmin_float32, float, 0)
@@ -455,16 +459,7 @@ CA_MMS_FFN(ca_hr_mms_fmin_float64, ca_hr_mm_fmin_float64, double, 0)
     CA_MM_COL(ca_hr_mmcol_max_##name, T, 1, ISF)                                       \
     CA_MM_COL(ca_hr_mmcol_min_##name, T, 0, ISF)
 
-CA_MM_COLS(int8, int8_t, 0)
-CA_MM_COLS(uint8, uint8_t, 0)
-CA_MM_COLS(int16, int16_t, 0)
-CA_MM_COLS(uint16, uint16_t, 0)
-CA_MM_COLS(int32, int32_t, 0)
-CA_MM_COLS(uint32, uint32_t, 0)
-CA_MM_COLS(int64, int64_t, 0)
-CA_MM_COLS(uint64, uint64_t, 0)
-CA_MM_COLS(float32, float, 1)
-CA_MM_COLS(float64, double, 1)
+CA_MM_EACH_TYPE(CA_MM_COLS)
 
 /* The position of the first element == v of a contiguous run of n elements that
  * holds one: groups of 256 bytes are tested whole (a loop gcc vectorises) up to

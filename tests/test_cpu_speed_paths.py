@@ -414,17 +414,23 @@ def _strided_results(x):
     return [r.get() for r in out]
 
 
+def _same_bits_on_one_and_two_threads(host_threads, results, x):
+    """results(x) on one host thread and on two: the same dtypes and bits; the first."""
+    host_threads(1)
+    one = results(x)
+    host_threads(2)
+    two = results(x)
+    for k, (p, q) in enumerate(zip(one, two)):
+        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
+    return one
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
 def test_strided_and_wide_runs_threaded_by_bytes(host_threads, dtype):
     rng = np.random.default_rng(23)
     x = (rng.standard_normal((1 << 24) + 77) * 100).astype(dtype)
     x[32 * 5001] = x.max() + 1  # a unique max of the [::32] run, away from the cuts
-    host_threads(1)
-    one = _strided_results(x)
-    host_threads(2)
-    two = _strided_results(x)
-    for k, (p, q) in enumerate(zip(one, two)):
-        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
+    one = _same_bits_on_one_and_two_threads(host_threads, _strided_results, x)
     w = x[: (1 << 22) + 3 * 1024].reshape(-1, 1024)
     exact = {1: x[::32].argmax(), 2: x[::32].max(), 3: x[::-17].argmin(), 5: x[::5].min(),
              6: w.max(axis=0), 7: w.argmax(axis=0)}
@@ -835,15 +841,19 @@ def test_from_dlpack_numpy_direct_view():
         np.testing.assert_array_equal(got, [1, 2, 3])
 
 
+def _column_ops(xp, a):
+    """The order-free column reductions of `a` through namespace xp (cuarray or NumPy)."""
+    out = [a.max(axis=0), a.min(axis=0), xp.nanmax(a, axis=0), xp.nanmin(a, axis=0),
+           (a > 0).any(axis=0), (a > -1e30).all(axis=0)]
+    if a.dtype.kind in "iu":
+        out.append(a.sum(axis=0))
+    if a.ndim == 3:
+        out += [a.max(axis=(0, 1)), a.min(axis=(1, 0))]
+    return out
+
+
 def _column_results(m):
-    c = ca.asarray(m, device="cpu")
-    out = [c.max(axis=0), c.min(axis=0), ca.nanmax(c, axis=0), ca.nanmin(c, axis=0),
-           (c > 0).any(axis=0), (c > -1e30).all(axis=0)]
-    if m.dtype.kind in "iu":
-        out.append(c.sum(axis=0))
-    if m.ndim == 3:
-        out += [c.max(axis=(0, 1)), c.min(axis=(1, 0))]
-    return [r.get() for r in out]
+    return [r.get() for r in _column_ops(ca, ca.asarray(m, device="cpu"))]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int16, np.uint8])
@@ -870,19 +880,6 @@ def test_column_rows_split_between_threads(host_threads, dtype, shape):
     else:
         info = np.iinfo(dtype)
         flat[rows - 1, 0], flat[rows // 2, 1] = info.max, info.min
-    host_threads(1)
-    one = _column_results(m)
-    host_threads(2)
-    two = _column_results(m)
-    for k, (p, q) in enumerate(zip(one, two)):
-        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: none here
-        want = [m.max(axis=0), m.min(axis=0), np.nanmax(m, axis=0), np.nanmin(m, axis=0),
-                (m > 0).any(axis=0), (m > -1e30).all(axis=0)]
-    if m.dtype.kind in "iu":
-        want.append(m.sum(axis=0))
-    if m.ndim == 3:
-        want += [m.max(axis=(0, 1)), m.min(axis=(1, 0))]
-    for k, (got, ref) in enumerate(zip(one, want)):
+    one = _same_bits_on_one_and_two_threads(host_threads, _column_results, m)
+    for k, (got, ref) in enumerate(zip(one, _column_ops(np, m))):
         np.testing.assert_array_equal(got, ref, err_msg=str(k))
