@@ -13,15 +13,26 @@ cuarray's side-stream transforms (XORWOW uniforms) are inside the time.
 
 import numpy as np
 
-from harness import Case, Skip
+from harness import CPU_MODE, Case, Skip, size
 
-N = 1 << 28
+# cpu mode: cuarray's cpu device beside NumPy's Generator (PCG64), smaller sizes
+N = size(1 << 28, 1 << 22)
+
+
+def _need_device(ca):
+    """cuarray's rows run on the GPU, or on the cpu device in cpu mode."""
+    if not CPU_MODE and not ca.cuda.is_available():
+        raise Skip("no GPU")
+
+
+def _np(call):
+    """NumPy's Generator row (cpu mode only): call(generator) -> the timed callable."""
+    return {"numpy": lambda np_: call(np_.random.default_rng(0))} if CPU_MODE else {}
 
 
 def _ca(method, dtype, *args):
     def setup(ca):
-        if not ca.cuda.is_available():
-            raise Skip("no GPU")
+        _need_device(ca)
         g = ca.random.default_rng(0)
         f = getattr(g, method)
         return lambda: f(*args, size=N, dtype=dtype)
@@ -68,8 +79,7 @@ def _curand_philox(kind, dtype):
 def _integers(mod_name):
     def setup(mod):
         if mod_name == "cuarray":
-            if not mod.cuda.is_available():
-                raise Skip("no GPU")
+            _need_device(mod)
             g = mod.random.default_rng(0)
             return lambda: g.integers(0, 1000, size=N, dtype=np.int32)
         if mod_name == "cupy":
@@ -78,14 +88,13 @@ def _integers(mod_name):
     return setup
 
 
-N_POIS = 1 << 24
-N_PERM = 1 << 26
+N_POIS = size(1 << 24, 1 << 20)
+N_PERM = size(1 << 26, 1 << 22)
 
 
 def _ca_call(fn):
     def setup(ca):
-        if not ca.cuda.is_available():
-            raise Skip("no GPU")
+        _need_device(ca)
         return fn(ca)
     return setup
 
@@ -127,8 +136,7 @@ def _curand_plain_words(rng_name):
 def _shuffle(mod_name):
     def setup(mod):
         if mod_name == "cuarray":
-            if not mod.cuda.is_available():
-                raise Skip("no GPU")
+            _need_device(mod)
             g = mod.random.default_rng(0)
             x = mod.arange(N_PERM, dtype=np.int64)
             return lambda: g.shuffle(x)
@@ -154,12 +162,14 @@ ISSUE12 = [
         "cuarray": _ca("standard_normal", np.float32),
         "cupy": _cp("standard_normal", np.float32),
         "torch": _torch("randn", np.float32),
+        **_np(lambda g: lambda: g.standard_normal(size=N, dtype=np.float32)),
     }, mode="gpu", unit="Gsamples/s", work=N, target=">= 500"),
     Case("standard_exponential float32", {
         "cuarray": _ca("standard_exponential", np.float32),
         "cupy": lambda cp: (lambda: cp.random.standard_exponential(size=N,
                                                                   dtype=np.float32)),
         "torch": lambda torch: (lambda: torch.empty(N, device="cuda").exponential_()),
+        **_np(lambda g: lambda: g.standard_exponential(size=N, dtype=np.float32)),
     }, mode="gpu", unit="Gsamples/s", work=N, target=">= 500"),
     Case("poisson(4.0) 2^24", {
         "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.poisson(4.0, size=N_POIS))(
@@ -167,17 +177,20 @@ ISSUE12 = [
         "cupy": lambda cp: (lambda: cp.random.poisson(4.0, size=N_POIS)),
         "torch": lambda torch: (lambda r: lambda: torch.poisson(r))(
             torch.full((N_POIS,), 4.0, device="cuda")),
+        **_np(lambda g: lambda: g.poisson(4.0, size=N_POIS)),
     }, mode="gpu", unit="Gsamples/s", work=N_POIS, target=">= 60"),
     Case("permutation(2^26)", {
         "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.permutation(N_PERM))(
             ca.random.default_rng(0))),
         "cupy": lambda cp: (lambda: cp.random.permutation(N_PERM)),
         "torch": lambda torch: (lambda: torch.randperm(N_PERM, device="cuda")),
+        **_np(lambda g: lambda: g.permutation(N_PERM)),
     }, mode="gpu", unit="Gsamples/s", work=N_PERM, target=">= best"),
     Case("shuffle 2^26 int64 in place", {
         "cuarray": _shuffle("cuarray"),
         "cupy": _shuffle("cupy"),
         "torch": _shuffle("torch"),
+        **_np(lambda g: (lambda x: lambda: g.shuffle(x))(np.arange(N_PERM, dtype=np.int64))),
     }, mode="gpu", unit="Gsamples/s", work=N_PERM),
     Case("gamma(2.5) float32", {
         "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.standard_gamma(
@@ -186,6 +199,7 @@ ISSUE12 = [
                                                              dtype=np.float32)),
         "torch": lambda torch: (lambda a: lambda: torch._standard_gamma(a))(
             torch.full((N,), 2.5, device="cuda")),
+        **_np(lambda g: lambda: g.standard_gamma(2.5, size=N, dtype=np.float32)),
     }, mode="gpu", unit="Gsamples/s", work=N),
     Case("binomial(100, 0.3) 2^24", {
         "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.binomial(
@@ -194,6 +208,7 @@ ISSUE12 = [
         "torch": lambda torch: (lambda c, p: lambda: torch.binomial(c, p))(
             torch.full((N_POIS,), 100.0, device="cuda"),
             torch.full((N_POIS,), 0.3, device="cuda")),
+        **_np(lambda g: lambda: g.binomial(100, 0.3, size=N_POIS)),
     }, mode="gpu", unit="Gsamples/s", work=N_POIS),
     Case("uniform float32 through cuRAND XORWOW", {
         "cuarray": _ca_call(lambda ca: (lambda g: lambda: g.random(
@@ -218,11 +233,13 @@ CASES = [
         "cuarray": _ca("random", np.float32),
         "cupy": _cp("random", np.float32),
         "torch": _torch("rand", np.float32),
+        **_np(lambda g: lambda: g.random(size=N, dtype=np.float32)),
     }, mode="gpu", unit="Gsamples/s", work=N, target=">= 850", floor="923 (cuRAND Philox)"),
     Case("normal float32 random", {
         "cuarray": _ca("standard_normal", np.float32),
         "cupy": _cp("standard_normal", np.float32),
         "torch": _torch("randn", np.float32),
+        **_np(lambda g: lambda: g.standard_normal(size=N, dtype=np.float32)),
     }, mode="gpu", unit="Gsamples/s", work=N, target=">= 480", floor="510 (cuRAND Philox)"),
     Case("uniform float32, plain cuRAND Philox (floor; CuPy column)", {
         "cupy": _curand_philox("uniform", np.float32),
@@ -234,16 +251,19 @@ CASES = [
         "cuarray": _ca("random", np.float64),
         "cupy": _cp("random", np.float64),
         "torch": _torch("rand", np.float64),
+        **_np(lambda g: lambda: g.random(size=N, dtype=np.float64)),
     }, mode="gpu", unit="Gsamples/s", work=N),
     Case("normal float64 random", {
         "cuarray": _ca("standard_normal", np.float64),
         "cupy": _cp("standard_normal", np.float64),
         "torch": _torch("randn", np.float64),
+        **_np(lambda g: lambda: g.standard_normal(size=N, dtype=np.float64)),
     }, mode="gpu", unit="Gsamples/s", work=N),
     Case("integers [0, 1000) int32", {
         "cuarray": _integers("cuarray"),
         "cupy": _integers("cupy"),
         "torch": _integers("torch"),
+        **_np(lambda g: lambda: g.integers(0, 1000, size=N, dtype=np.int32)),
     }, mode="gpu", unit="Gsamples/s", work=N),
 ]
 

@@ -1,67 +1,269 @@
 /* host_random.c: the random distributions on the cpu device, block by block
- * exactly as the GPU kernels in random.cu compute them (random_impl.h). */
+ * exactly as the GPU kernels in random.cu compute them (random_impl.h);
+ * uniforms and normals CA_RNG_LANES blocks at a time, on the pool. */
 #include <string.h>
 
+#include "host_threads.h"
 #include "random_impl.h"
+
+/* Philox blocks CA_RNG_LANES at a time, in plain arrays: gcc vectorises the
+ * rounds (the 32x32 -> 64-bit products are vpmuludq), each function built for
+ * x86-64-v4, x86-64-v3 (AVX2 with FMA, so fma() stays a vector instruction)
+ * and the baseline, picked by the loader. Every clone computes the same words
+ * and the conversions and fma() are exact, so the samples are the same bits
+ * whichever runs, as the one-block loop gave them (and the GPU's uniforms). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&                \
+    !defined(CA_NO_TARGET_CLONES)
+#define CA_RNG_CLONES                                                                  \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define CA_RNG_CLONES
+#endif
+#define CA_RNG_LANES 16
+
+typedef struct {
+    uint32_t x[CA_RNG_LANES], y[CA_RNG_LANES], z[CA_RNG_LANES], w[CA_RNG_LANES];
+} rng_lanes;
+
+/* Blocks block0 .. block0 + CA_RNG_LANES - 1 of the stream of seed (attempt 0):
+ * ca_philox_block of each, lane by lane. */
+static inline void
+philox_lanes(uint64_t seed, uint64_t block0, rng_lanes *r)
+{
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int k = 0; k < CA_RNG_LANES; k++) {
+        const uint64_t b = block0 + (uint64_t)k;
+        r->x[k] = (uint32_t)b;
+        r->y[k] = (uint32_t)(b >> 32);
+        r->z[k] = 0;
+        r->w[k] = 0;
+    }
+    for (int round = 0; round < 10; round++) {
+        for (int k = 0; k < CA_RNG_LANES; k++) {
+            const uint64_t p0 = (uint64_t)CA_PHILOX_M0 * r->x[k];
+            const uint64_t p1 = (uint64_t)CA_PHILOX_M1 * r->z[k];
+            const uint32_t x = (uint32_t)(p1 >> 32) ^ r->y[k] ^ k0;
+            const uint32_t z = (uint32_t)(p0 >> 32) ^ r->w[k] ^ k1;
+            r->y[k] = (uint32_t)p1;
+            r->w[k] = (uint32_t)p0;
+            r->x[k] = x;
+            r->z[k] = z;
+        }
+        k0 += CA_PHILOX_W0;
+        k1 += CA_PHILOX_W1;
+    }
+}
+
+/* Samples [i0, i1) of a uniform call (i0 a multiple of 4 * CA_RNG_LANES):
+ * float32 takes the four words of a block, float64 two pairs. */
+static CA_RNG_CLONES void
+uniform_f32_range(float *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
+                  float lo, float sc)
+{
+    for (int64_t i = i0; i < i1; i += 4 * CA_RNG_LANES) {
+        rng_lanes r;
+        float v[4 * CA_RNG_LANES];
+        philox_lanes(seed, offset + (uint64_t)(i >> 2), &r);
+        for (int k = 0; k < CA_RNG_LANES; k++) {
+            v[4 * k] = fmaf(ca_u01_f32(r.x[k]), sc, lo);
+            v[4 * k + 1] = fmaf(ca_u01_f32(r.y[k]), sc, lo);
+            v[4 * k + 2] = fmaf(ca_u01_f32(r.z[k]), sc, lo);
+            v[4 * k + 3] = fmaf(ca_u01_f32(r.w[k]), sc, lo);
+        }
+        const int64_t m = i1 - i < 4 * CA_RNG_LANES ? i1 - i : 4 * CA_RNG_LANES;
+        memcpy(o + i, v, (size_t)m * sizeof(float));
+    }
+}
+
+static CA_RNG_CLONES void
+uniform_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
+                  double lo, double sc)
+{
+    for (int64_t i = i0; i < i1; i += 2 * CA_RNG_LANES) {
+        rng_lanes r;
+        double v[2 * CA_RNG_LANES];
+        philox_lanes(seed, offset + (uint64_t)(i >> 1), &r);
+        for (int k = 0; k < CA_RNG_LANES; k++) {
+            v[2 * k] = fma(ca_u01_f64(r.x[k], r.y[k]), sc, lo);
+            v[2 * k + 1] = fma(ca_u01_f64(r.z[k], r.w[k]), sc, lo);
+        }
+        const int64_t m = i1 - i < 2 * CA_RNG_LANES ? i1 - i : 2 * CA_RNG_LANES;
+        memcpy(o + i, v, (size_t)m * sizeof(double));
+    }
+}
+
+/* Normals: the words from the lanes, Box-Muller one pair at a time (libm's
+ * log, sin and cos are not vectorised here). */
+static CA_RNG_CLONES void
+normal_f32_range(float *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
+                 float loc, float sc)
+{
+    for (int64_t i = i0; i < i1; i += 4 * CA_RNG_LANES) {
+        rng_lanes r;
+        float v[4 * CA_RNG_LANES];
+        philox_lanes(seed, offset + (uint64_t)(i >> 2), &r);
+        for (int k = 0; k < CA_RNG_LANES; k++) {
+            ca_box_muller_f32(r.x[k], r.y[k], &v[4 * k], &v[4 * k + 1]);
+            ca_box_muller_f32(r.z[k], r.w[k], &v[4 * k + 2], &v[4 * k + 3]);
+        }
+        const int64_t m = i1 - i < 4 * CA_RNG_LANES ? i1 - i : 4 * CA_RNG_LANES;
+        for (int64_t j = 0; j < m; j++) {
+            o[i + j] = fmaf(v[j], sc, loc);
+        }
+    }
+}
+
+static CA_RNG_CLONES void
+normal_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
+                 double loc, double sc)
+{
+    for (int64_t i = i0; i < i1; i += 2 * CA_RNG_LANES) {
+        rng_lanes r;
+        double v[2 * CA_RNG_LANES];
+        philox_lanes(seed, offset + (uint64_t)(i >> 1), &r);
+        for (int k = 0; k < CA_RNG_LANES; k++) {
+            const ca_u32x4 w = { r.x[k], r.y[k], r.z[k], r.w[k] };
+            ca_box_muller_f64(w, &v[2 * k], &v[2 * k + 1]);
+        }
+        const int64_t m = i1 - i < 2 * CA_RNG_LANES ? i1 - i : 2 * CA_RNG_LANES;
+        for (int64_t j = 0; j < m; j++) {
+            o[i + j] = fma(v[j], sc, loc);
+        }
+    }
+}
+
+/* One call of uniform or normal samples, cut in pieces of CA_RNG_PIECE samples
+ * for the pool (pieces by the sample count alone: the same samples on one
+ * thread or many; each sample's block is fixed by its index). */
+#define CA_RNG_PIECE ((int64_t)1 << 16)
+
+typedef struct {
+    void *out;
+    int64_t n;
+    int dtype, normal;
+    uint64_t seed, offset;
+    double a, b; /* low and scale, or loc and scale */
+} rng_job;
+
+static void
+rng_piece(void *ctx, int64_t t)
+{
+    const rng_job *j = ctx;
+    const int64_t i0 = t * CA_RNG_PIECE;
+    const int64_t i1 = i0 + CA_RNG_PIECE < j->n ? i0 + CA_RNG_PIECE : j->n;
+    if (j->dtype == CA_FLOAT32 && j->normal) {
+        normal_f32_range(j->out, i0, i1, j->seed, j->offset, (float)j->a, (float)j->b);
+    }
+    else if (j->dtype == CA_FLOAT32) {
+        uniform_f32_range(j->out, i0, i1, j->seed, j->offset, (float)j->a, (float)j->b);
+    }
+    else if (j->normal) {
+        normal_f64_range(j->out, i0, i1, j->seed, j->offset, j->a, j->b);
+    }
+    else {
+        uniform_f64_range(j->out, i0, i1, j->seed, j->offset, j->a, j->b);
+    }
+}
+
+static int
+rng_run(void *out, int64_t n, int dtype, int normal, uint64_t seed, uint64_t offset,
+        double a, double b)
+{
+    const rng_job j = { out, n, dtype, normal, seed, offset, a, b };
+    ca_host_parallel((n + CA_RNG_PIECE - 1) / CA_RNG_PIECE, rng_piece, (void *)&j);
+    return 0;
+}
 
 int
 ca_random_uniform_host(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
                        double low, double scale)
 {
-    if (dtype == CA_FLOAT32) {
-        float *o = (float *)out;
-        const float lo = (float)low, sc = (float)scale;
-        for (int64_t i = 0; i < n; i += 4) {
-            ca_u32x4 r = ca_philox_block(seed, offset + (uint64_t)(i >> 2), 0);
-            float v[4] = { fmaf(ca_u01_f32(r.x), sc, lo), fmaf(ca_u01_f32(r.y), sc, lo),
-                           fmaf(ca_u01_f32(r.z), sc, lo),
-                           fmaf(ca_u01_f32(r.w), sc, lo) };
-            int64_t m = n - i < 4 ? n - i : 4;
-            memcpy(o + i, v, (size_t)m * sizeof(float));
-        }
-        return 0;
-    }
-    double *o = (double *)out;
-    for (int64_t i = 0; i < n; i += 2) {
-        ca_u32x4 r = ca_philox_block(seed, offset + (uint64_t)(i >> 1), 0);
-        o[i] = fma(ca_u01_f64(r.x, r.y), scale, low);
-        if (i + 1 < n) {
-            o[i + 1] = fma(ca_u01_f64(r.z, r.w), scale, low);
-        }
-    }
-    return 0;
+    return rng_run(out, n, dtype, 0, seed, offset, low, scale);
 }
 
 int
 ca_random_normal_host(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
                       double loc, double scale)
 {
-    if (dtype == CA_FLOAT32) {
-        float *o = (float *)out;
-        const float lo = (float)loc, sc = (float)scale;
-        for (int64_t i = 0; i < n; i += 4) {
-            ca_u32x4 r = ca_philox_block(seed, offset + (uint64_t)(i >> 2), 0);
-            float v[4];
-            ca_box_muller_f32(r.x, r.y, &v[0], &v[1]);
-            ca_box_muller_f32(r.z, r.w, &v[2], &v[3]);
-            int64_t m = n - i < 4 ? n - i : 4;
-            for (int64_t j = 0; j < m; j++) {
-                o[i + j] = fmaf(v[j], sc, lo);
-            }
+    return rng_run(out, n, dtype, 1, seed, offset, loc, scale);
+}
+
+/* Integer samples [i0, i1) of a call whose range fits 32 bits (four per
+ * block): the words from the lanes, Lemire's product for all of them at once,
+ * and the rare sample whose low half falls below the range (a possible
+ * rejection) recomputed exactly by ca_random_int_sample. */
+static CA_RNG_CLONES void
+integers32_range(char *o, int itemsize, int64_t i0, int64_t i1, uint64_t seed,
+                 uint64_t offset, uint64_t low, uint64_t range_m1)
+{
+    enum { S = 4 * CA_RNG_LANES };
+    const uint32_t rng = (uint32_t)range_m1 + 1u; /* 0: the full 32-bit range */
+    for (int64_t i = i0; i < i1; i += S) {
+        rng_lanes r;
+        uint32_t x[S];
+        uint64_t v[S];
+        int redo = 0;
+        philox_lanes(seed, offset + (uint64_t)(i >> 2), &r);
+        for (int k = 0; k < CA_RNG_LANES; k++) {
+            x[4 * k] = r.x[k];
+            x[4 * k + 1] = r.y[k];
+            x[4 * k + 2] = r.z[k];
+            x[4 * k + 3] = r.w[k];
         }
-        return 0;
-    }
-    double *o = (double *)out;
-    for (int64_t i = 0; i < n; i += 2) {
-        ca_u32x4 r = ca_philox_block(seed, offset + (uint64_t)(i >> 1), 0);
-        double z0, z1;
-        ca_box_muller_f64(r, &z0, &z1);
-        o[i] = fma(z0, scale, loc);
-        if (i + 1 < n) {
-            o[i + 1] = fma(z1, scale, loc);
+        for (int t = 0; t < S; t++) {
+            const uint64_t m = (uint64_t)x[t] * rng;
+            v[t] = rng ? m >> 32 : x[t];
+            redo |= rng && (uint32_t)m < rng;
+        }
+        const int64_t n = i1 - i < S ? i1 - i : S;
+        for (int t = 0; redo && t < n; t++) {
+            const int k = t / 4;
+            const ca_u32x4 blk = { r.x[k], r.y[k], r.z[k], r.w[k] };
+            v[t] =
+                ca_random_int_sample(seed, offset, (uint64_t)(i + t), range_m1, 0, blk);
+        }
+        for (int t = 0; t < n; t++) {
+            ca_store_int(o + (i + t) * itemsize, itemsize, low + v[t]);
         }
     }
-    return 0;
+}
+
+/* Samples [i0, i1) of a call whose range needs 64 bits (two per block). */
+static void
+integers64_range(char *o, int itemsize, int64_t i0, int64_t i1, uint64_t seed,
+                 uint64_t offset, uint64_t low, uint64_t range_m1)
+{
+    for (int64_t j0 = i0; j0 < i1; j0 += 2) {
+        const ca_u32x4 blk = ca_philox_block(seed, offset + (uint64_t)(j0 >> 1), 0);
+        for (int64_t t = j0; t < j0 + 2 && t < i1; t++) {
+            const uint64_t r =
+                ca_random_int_sample(seed, offset, (uint64_t)t, range_m1, 1, blk);
+            ca_store_int(o + t * itemsize, itemsize, low + r);
+        }
+    }
+}
+
+typedef struct {
+    char *out;
+    int64_t n;
+    int itemsize;
+    uint64_t seed, offset, low, range_m1;
+} int_job;
+
+static void
+int_piece(void *ctx, int64_t t)
+{
+    const int_job *j = ctx;
+    const int64_t i0 = t * CA_RNG_PIECE;
+    const int64_t i1 = i0 + CA_RNG_PIECE < j->n ? i0 + CA_RNG_PIECE : j->n;
+    if (j->range_m1 > 0xFFFFFFFFu) {
+        integers64_range(j->out, j->itemsize, i0, i1, j->seed, j->offset, j->low,
+                         j->range_m1);
+    }
+    else {
+        integers32_range(j->out, j->itemsize, i0, i1, j->seed, j->offset, j->low,
+                         j->range_m1);
+    }
 }
 
 int
@@ -75,18 +277,7 @@ ca_random_integers_host(void *out, int64_t n, int itemsize, uint64_t seed,
         }
         return 0;
     }
-    const int wide = range_m1 > 0xFFFFFFFFu;
-    const int shift = wide ? 1 : 2;
-    const int64_t pb = (int64_t)1 << shift;
-    for (int64_t j0 = 0; j0 < n; j0 += pb) {
-        uint64_t blk_index = offset + (uint64_t)(j0 >> shift);
-        ca_u32x4 blk = ca_philox_block(seed, blk_index, 0);
-        int64_t m = n - j0 < pb ? n - j0 : pb;
-        for (int64_t t = 0; t < m; t++) {
-            uint64_t i = (uint64_t)(j0 + t);
-            uint64_t r = ca_random_int_sample(seed, offset, i, range_m1, wide, blk);
-            ca_store_int(o + (j0 + t) * itemsize, itemsize, low + r);
-        }
-    }
+    const int_job j = { o, n, itemsize, seed, offset, low, range_m1 };
+    ca_host_parallel((n + CA_RNG_PIECE - 1) / CA_RNG_PIECE, int_piece, (void *)&j);
     return 0;
 }

@@ -1,13 +1,19 @@
 /* host_random_dist.c: ca_random_dist on the cpu device, sample by sample as the
- * GPU kernels in random_dist.cu compute them (random_dist.h). */
+ * GPU kernels in random_dist.cu compute them (random_dist.h), in pieces of
+ * CA_RD_PIECE samples on the pool: each sample's words depend on its index
+ * alone, so the split changes no bit. */
+#include "host_threads.h"
 #include "random_dist.h"
 
+#define CA_RD_PIECE ((int64_t)1 << 14)
+
+/* Samples [i0, i1) of a transform (i0 a multiple of four). */
 static void
-transform_f32(int op, float *o, int64_t n, uint64_t seed, uint64_t offset,
-              const ca_rd_params *prm, const uint32_t *words)
+transform_f32(int op, float *o, int64_t first, int64_t n, uint64_t seed,
+              uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
 {
     const int base = ca_rd_base(op);
-    for (int64_t i0 = 0; i0 < n; i0 += 4) {
+    for (int64_t i0 = first; i0 < n; i0 += 4) {
         float v[4];
         ca_rd_base_f32(base, ca_rd_block(seed, offset, words, (uint64_t)i0 >> 2), v);
         for (int64_t t = 0; t < 4 && i0 + t < n; t++) {
@@ -20,11 +26,11 @@ transform_f32(int op, float *o, int64_t n, uint64_t seed, uint64_t offset,
 }
 
 static void
-transform_f64(int op, void *out, int64_t n, uint64_t seed, uint64_t offset,
-              const ca_rd_params *prm, const uint32_t *words)
+transform_f64(int op, void *out, int64_t first, int64_t n, uint64_t seed,
+              uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
 {
     const int base = ca_rd_base(op);
-    for (int64_t i0 = 0; i0 < n; i0 += 2) {
+    for (int64_t i0 = first; i0 < n; i0 += 2) {
         double v[2];
         ca_rd_base_f64(base, ca_rd_block(seed, offset, words, (uint64_t)i0 >> 1), v);
         for (int64_t t = 0; t < 2 && i0 + t < n; t++) {
@@ -41,20 +47,12 @@ transform_f64(int op, void *out, int64_t n, uint64_t seed, uint64_t offset,
     }
 }
 
-int
-ca_random_dist_host(int op, void *out, int64_t n, int dtype, uint64_t seed,
-                    uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
+/* Samples [first, n) of a stream op (rejection loops: one stream a sample). */
+static void
+streams(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t seed,
+        uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
 {
-    if (op < CA_RD_NTRANSFORM) {
-        if (dtype == CA_FLOAT32) {
-            transform_f32(op, (float *)out, n, seed, offset, prm, words);
-        }
-        else {
-            transform_f64(op, out, n, seed, offset, prm, words);
-        }
-        return 0;
-    }
-    for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = first; k < n; k++) {
         uint64_t i = (uint64_t)k;
         ca_rd_stream s;
         ca_rd_stream_init(&s, seed, offset + i, words, i);
@@ -70,5 +68,39 @@ ca_random_dist_host(int op, void *out, int64_t n, int dtype, uint64_t seed,
             ((double *)out)[i] = ca_rd_stream_f64(op, &s, a, b, c);
         }
     }
+}
+
+typedef struct {
+    int op, dtype;
+    void *out;
+    int64_t n;
+    uint64_t seed, offset;
+    const ca_rd_params *prm;
+    const uint32_t *words;
+} dist_job;
+
+static void
+dist_piece(void *ctx, int64_t t)
+{
+    const dist_job *j = ctx;
+    const int64_t i0 = t * CA_RD_PIECE;
+    const int64_t i1 = i0 + CA_RD_PIECE < j->n ? i0 + CA_RD_PIECE : j->n;
+    if (j->op >= CA_RD_NTRANSFORM) {
+        streams(j->op, j->out, i0, i1, j->dtype, j->seed, j->offset, j->prm, j->words);
+    }
+    else if (j->dtype == CA_FLOAT32) {
+        transform_f32(j->op, j->out, i0, i1, j->seed, j->offset, j->prm, j->words);
+    }
+    else {
+        transform_f64(j->op, j->out, i0, i1, j->seed, j->offset, j->prm, j->words);
+    }
+}
+
+int
+ca_random_dist_host(int op, void *out, int64_t n, int dtype, uint64_t seed,
+                    uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
+{
+    const dist_job j = { op, dtype, out, n, seed, offset, prm, words };
+    ca_host_parallel((n + CA_RD_PIECE - 1) / CA_RD_PIECE, dist_piece, (void *)&j);
     return 0;
 }
