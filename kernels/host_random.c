@@ -92,24 +92,42 @@ uniform_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t off
     }
 }
 
-/* Normals: the words from the lanes, Box-Muller one pair at a time (libm's
- * log, sin and cos are not vectorised here). */
+/* Normals: Box-Muller as ca_box_muller_f32 / ca_box_muller_f64 compute it, in
+ * phases over the lanes: the conversions, square roots and products are vector
+ * loops, and the libm calls (log, sin and cos: gcc pairs the last two into one
+ * sincos) are independent of each other, where one pair at a time waited on
+ * each square root. Each operation is the one the scalar form does, in the same
+ * order, so the samples are the same bits. */
 static CA_RNG_CLONES void
 normal_f32_range(float *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
                  float loc, float sc)
 {
-    for (int64_t i = i0; i < i1; i += 4 * CA_RNG_LANES) {
+    enum { P = 2 * CA_RNG_LANES }; /* pairs: two a block */
+    for (int64_t i = i0; i < i1; i += 2 * P) {
         rng_lanes r;
-        float v[4 * CA_RNG_LANES];
+        float u[P], v[P], rad[P], t[P], cs[P], sn[P], z[2 * P];
         philox_lanes(seed, offset + (uint64_t)(i >> 2), &r);
         for (int k = 0; k < CA_RNG_LANES; k++) {
-            ca_box_muller_f32(r.x[k], r.y[k], &v[4 * k], &v[4 * k + 1]);
-            ca_box_muller_f32(r.z[k], r.w[k], &v[4 * k + 2], &v[4 * k + 3]);
+            u[2 * k] = ca_u01_open_f32(r.x[k]);
+            v[2 * k] = ca_u01_open_f32(r.y[k]);
+            u[2 * k + 1] = ca_u01_open_f32(r.z[k]);
+            v[2 * k + 1] = ca_u01_open_f32(r.w[k]);
         }
-        const int64_t m = i1 - i < 4 * CA_RNG_LANES ? i1 - i : 4 * CA_RNG_LANES;
-        for (int64_t j = 0; j < m; j++) {
-            o[i + j] = fmaf(v[j], sc, loc);
+        for (int p = 0; p < P; p++) {
+            rad[p] = -2.0f * logf(u[p]);
+            t[p] = fmaf(v[p], 6.2831853071795865f, -3.1415926535897932f);
         }
+        for (int p = 0; p < P; p++) {
+            rad[p] = sqrtf(rad[p]);
+            sn[p] = (float)sin((double)t[p]);
+            cs[p] = (float)cos((double)t[p]);
+        }
+        for (int p = 0; p < P; p++) {
+            z[2 * p] = fmaf(rad[p] * cs[p], sc, loc);
+            z[2 * p + 1] = fmaf(rad[p] * sn[p], sc, loc);
+        }
+        const int64_t m = i1 - i < 2 * P ? i1 - i : 2 * P;
+        memcpy(o + i, z, (size_t)m * sizeof(float));
     }
 }
 
@@ -117,18 +135,29 @@ static CA_RNG_CLONES void
 normal_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
                  double loc, double sc)
 {
-    for (int64_t i = i0; i < i1; i += 2 * CA_RNG_LANES) {
+    enum { P = CA_RNG_LANES }; /* pairs: one a block */
+    for (int64_t i = i0; i < i1; i += 2 * P) {
         rng_lanes r;
-        double v[2 * CA_RNG_LANES];
+        double u[P], v[P], rad[P], cs[P], sn[P], z[2 * P];
         philox_lanes(seed, offset + (uint64_t)(i >> 1), &r);
-        for (int k = 0; k < CA_RNG_LANES; k++) {
-            const ca_u32x4 w = { r.x[k], r.y[k], r.z[k], r.w[k] };
-            ca_box_muller_f64(w, &v[2 * k], &v[2 * k + 1]);
+        for (int k = 0; k < P; k++) {
+            u[k] = ca_u01_open_f64(r.x[k], r.y[k]);
+            v[k] = fma(ca_u01_open_f64(r.z[k], r.w[k]), 2.0, -1.0);
         }
-        const int64_t m = i1 - i < 2 * CA_RNG_LANES ? i1 - i : 2 * CA_RNG_LANES;
-        for (int64_t j = 0; j < m; j++) {
-            o[i + j] = fma(v[j], sc, loc);
+        for (int k = 0; k < P; k++) {
+            rad[k] = -2.0 * log(u[k]);
         }
+        for (int k = 0; k < P; k++) {
+            rad[k] = sqrt(rad[k]);
+            sn[k] = sin(3.141592653589793 * v[k]);
+            cs[k] = cos(3.141592653589793 * v[k]);
+        }
+        for (int k = 0; k < P; k++) {
+            z[2 * k] = fma(rad[k] * cs[k], sc, loc);
+            z[2 * k + 1] = fma(rad[k] * sn[k], sc, loc);
+        }
+        const int64_t m = i1 - i < 2 * P ? i1 - i : 2 * P;
+        memcpy(o + i, z, (size_t)m * sizeof(double));
     }
 }
 
