@@ -71,8 +71,8 @@ normal_f32_range(float *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offse
         }
         for (int p = 0; p < P; p++) {
             rad[p] = sqrtf(rad[p]);
-            sn[p] = (float)sin((double)t[p]);
-            cs[p] = (float)cos((double)t[p]);
+            sn[p] = sinf(t[p]);
+            cs[p] = cosf(t[p]);
         }
         for (int p = 0; p < P; p++) {
             z[2 * p] = fmaf(rad[p] * cs[p], sc, loc);
