@@ -19,7 +19,7 @@ a long single line runs as four steps of short lines (fft/_four_step.py).
 from .. import _core
 from .._core import _fft
 from . import config  # noqa: F401
-from . import _threads
+from . import _rfft_line, _threads
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
            "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
@@ -87,6 +87,10 @@ def ifftn(a, s=None, axes=None, norm=None, out=None):
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
     """Discrete Fourier transform of real input (numpy.fft.rfft): n//2 + 1 outputs."""
+    if n is not None or getattr(a, "size", 0) >= _rfft_line.MIN_SIZE:
+        r = _rfft_line.rfft_line(a, n, axis, norm, out, _threads._pass)
+        if r is not None:
+            return r
     return _fft(a, 2, n, axis, norm, out)
 
 
