@@ -90,22 +90,9 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     nn = factors(n) if n >= _least_length(n, work) else None
     if nn is None:
         return None
-    res = _core.empty(n, dtype=result_dtype, device=a.device)
-    steps(a, nn, inverse, (work, pass_norm, scale), res, fft_pass)
-    return res.reshape(a.shape)
-
-
-def steps(a, nn, inverse, precision, res, fft_pass):
-    """The four steps of the line `a` (n1 * n2 elements, `nn` its factors) into
-    the contiguous 1-D `res`; `precision` as _precision gives it (its scale may
-    fold in more: fft/_rfft_line.py's halving)."""
     n1, n2 = nn
-    work, pass_norm, scale = precision
-    x = _padded_rows(n1, n2, a.dtype.name, a.device)
-    x[...] = a.reshape(n1, n2)  # step 1 reads it by columns too: padded rows
-    y = _padded_rows(n1, n2, work, a.device)
-    fft_pass(x, inverse, 0, pass_norm, y)
-    t = _twiddles(n1 * n2, n1, work, inverse, scale)
+    y, t = columns(a, nn, inverse, (work, pass_norm, scale), fft_pass)
+    res = _core.empty(n, dtype=result_dtype, device=a.device)
     z = res.reshape(n2, n1).T
     if _host_threads.ENABLED:
         top, bottom = slice(0, n1 // 2), slice(n1 // 2, None)
@@ -113,6 +100,21 @@ def steps(a, nn, inverse, precision, res, fft_pass):
                            (y[bottom], t[bottom], inverse, pass_norm, z[bottom]))
     else:
         _rows(y, t, inverse, pass_norm, z)
+    return res.reshape(a.shape)
+
+
+def columns(a, nn, inverse, precision, fft_pass):
+    """Step 1 of the line `a` (n1 * n2 elements, `nn` its factors) and step 2's
+    twiddles: (y, t), the rows of y to be multiplied by those of t and then
+    transformed (_rows). `precision` is _precision's triple; its scale may fold
+    in more (fft/_rfft_line.py's halving)."""
+    n1, n2 = nn
+    work, pass_norm, scale = precision
+    x = _padded_rows(n1, n2, a.dtype.name, a.device)
+    x[...] = a.reshape(n1, n2)  # step 1 reads it by columns too: padded rows
+    y = _padded_rows(n1, n2, work, a.device)
+    fft_pass(x, inverse, 0, pass_norm, y)
+    return y, _twiddles(n1 * n2, n1, work, inverse, scale)
 
 
 _NORMS = (None, "backward", "ortho", "forward")

@@ -26,7 +26,7 @@ _NORMS = (None, "backward", "ortho", "forward")
 
 # Pairs (k, m - k) untangled per round of ufunc calls: the round's temporaries
 # stay in the core's cache.
-CHUNK = 1 << 13
+BLOCK_BYTES = 1 << 17
 
 _TWIDDLES = OrderedDict()  # (n, dtype name) -> -i exp(-2 pi i k / n), k < m/2
 _TWIDDLES_KEPT = 4
@@ -64,11 +64,10 @@ def rfft_line(a, n, axis, norm, out, fft_pass):
     if line is None:
         return None
     work, pass_norm, scale = _precision(a.dtype.name, norm, n)
-    z = _core.empty(m, dtype=work, device=_CPU)
-    _four_step.steps(line.view(_COMPLEX[a.dtype.name]), nn, False,
-                     (work, pass_norm, scale), z, fft_pass)
+    y, t = _four_step.columns(line.view(_COMPLEX[a.dtype.name]), nn, False,
+                              (work, pass_norm, scale), fft_pass)
     res = out if out is not None else _core.empty(shape, dtype=result_dtype, device=_CPU)
-    _untangle_all(_np.asarray(z), _np.asarray(res).reshape(m + 1), n)
+    _rows_untangled(y, t, pass_norm, _np.asarray(res).reshape(m + 1), n, nn)
     return res
 
 
@@ -121,54 +120,83 @@ def _precision(real_dtype, norm, n):
     return "complex128", "backward", 0.5 * _factor(norm, n)
 
 
-def _untangle_all(z, x, n):
-    m = n // 2
-    w = _twiddles(n, z.dtype.name)
-    pairs = (m + 1) // 2  # k = 1 .. pairs - 1 pair with m - k
-    if _host_threads.ENABLED and pairs > 2 * CHUNK:
-        mid = (pairs // 2) // CHUNK * CHUNK
-        _host_threads.both(_untangle, (z, w, x, 1, mid), (z, w, x, mid, pairs))
+def _rows_untangled(y, t, norm, x, n, nn):
+    n1, n2 = nn
+    w = _twiddles(n, nn, y.dtype.name)
+    xt = x[:n1 * n2].reshape(n2, n1).T
+    half = (n1 + 1) // 2  # rows 1 .. half - 1 pair with rows n1 - 1 .. n1 - half + 1
+    block = max(1, BLOCK_BYTES // (n2 * y.itemsize))
+    blocks = -(-(half - 1) // block)
+    mid = 1 + blocks // 2 * block
+    middle = (n1 // 2,) if n1 % 2 == 0 else ()
+    first = (y, t, w, norm, xt, (0,), 1, mid, block)
+    second = (y, t, w, norm, xt, middle, mid, half, block)
+    if _host_threads.ENABLED:
+        z0, _ = _host_threads.both(_untangle_rows, first, second)
     else:
-        _untangle(z, w, x, 1, pairs)
-    z0 = complex(z[0])
-    x[0] = 2.0 * (z0.real + z0.imag)
-    x[m] = 2.0 * (z0.real - z0.imag)
-    if m % 2 == 0:
-        x[m // 2] = 2.0 * z[m // 2].conjugate()
+        z0 = _untangle_rows(*first)
+        _untangle_rows(*second)
+    x[n1 * n2] = 2.0 * (z0.real - z0.imag)
 
 
-def _untangle(z, w, x, lo, hi):
-    """X[k] and X[m - k] for lo <= k < hi < m / 2 ..."""
-    m = z.size
-    c = _np.empty(CHUNK, z.dtype)
-    d = _np.empty(CHUNK, z.dtype)
-    k0 = lo
-    while k0 < hi:
-        k1 = min((k0 // CHUNK + 1) * CHUNK, hi)
-        cc, dd = c[:k1 - k0], d[:k1 - k0]
-        zk = z[k0:k1]
-        _np.conjugate(z[m - k1 + 1:m - k0 + 1][::-1], out=cc)
+def _untangle_rows(y, t, w, norm, xt, alone, lo, hi, block):
+    n1, n2 = y.shape
+    zr = _core.empty((min(block, max(hi - lo, 1)), n2), dtype=y.dtype, device=_CPU)
+    zp = _core.empty(zr.shape, dtype=y.dtype, device=_CPU)
+    zrn, zpn = _np.asarray(zr), _np.asarray(zp)
+    c, d = _np.empty_like(zrn), _np.empty_like(zrn)
+    z0 = None
+    for r in alone:
+        _four_step._rows(y[r:r + 1], t[r:r + 1], False, norm, zr[:1])
+        z = zrn[0]
+        if r == 0:
+            z0 = complex(z[0])
+        cc, dd = c[0], d[0]
+        if r == 0:  # Z[m - n1 k2] = Z[n1 (n2 - k2)]: the row reversed, cyclically
+            _np.conjugate(z[0], out=cc[0:1])
+            _np.conjugate(z[:0:-1], out=cc[1:])
+        else:  # Z[m - (r + n1 k2)] = Z[r + n1 (n2 - 1 - k2)]: the row reversed
+            _np.conjugate(z[::-1], out=cc)
+        _np.subtract(z, cc, out=dd)
+        _np.add(z, cc, out=cc)
+        _np.multiply(dd, w[r], out=dd)
+        _np.add(cc, dd, out=cc)
+        _np.copyto(xt[r], cc, casting="same_kind")
+    for r0 in range(lo, hi, block):
+        r1 = min(r0 + block, hi)
+        b = r1 - r0
+        pair = slice(n1 - r1 + 1, n1 - r0 + 1)
+        _four_step._rows(y[r0:r1], t[r0:r1], False, norm, zr[:b])
+        _four_step._rows(y[pair], t[pair], False, norm, zp[:b])
+        zk, cc, dd = zrn[:b], c[:b], d[:b]
+        _np.conjugate(zpn[b - 1::-1, ::-1], out=cc)
         _np.subtract(zk, cc, out=dd)
         _np.add(zk, cc, out=cc)
-        _np.multiply(dd, w[k0:k1], out=dd)
-        _np.add(cc, dd, out=x[k0:k1])
+        _np.multiply(dd, w[r0:r1], out=dd)
+        _np.add(cc, dd, out=zk)
+        _np.copyto(xt[r0:r1], zk, casting="same_kind")
         _np.subtract(cc, dd, out=cc)
-        _np.conjugate(cc, out=x[m - k1 + 1:m - k0 + 1][::-1])
-        k0 = k1
+        _np.conjugate(cc, out=cc)
+        _np.copyto(xt[pair], cc[::-1, ::-1], casting="same_kind")
+    return z0
 
 
-def _twiddles(n, dtype):
-    key = (n, dtype)
+def _twiddles(n, nn, dtype):
+    key = (n, nn, dtype)
     with _TWIDDLES_LOCK:
         t = _TWIDDLES.get(key)
         if t is not None:
             _TWIDDLES.move_to_end(key)
             return t
-    k = _np.arange((n // 2 + 1) // 2, dtype=_np.float64)
+    n1, n2 = nn
+    k = _np.add.outer(_np.arange(n1 // 2 + 1), n1 * _np.arange(n2))
+    flip = 4 * k > n  # -i w**k = i w**(k - n/2): angles within [-pi/2, pi/2]
+    k -= flip * (n // 2)
     angle = k * (2.0 * math.pi / n)
-    t = _np.empty(k.size, dtype=_np.complex128)
+    t = _np.empty(k.shape, dtype=_np.complex128)
     t.real = -_np.sin(angle)
     t.imag = -_np.cos(angle)
+    t[flip] *= -1
     t = t.astype(dtype)
     with _TWIDDLES_LOCK:
         _TWIDDLES[key] = t
