@@ -26,7 +26,7 @@ _NORMS = (None, "backward", "ortho", "forward")
 
 # Pairs (k, m - k) untangled per round of ufunc calls: the round's temporaries
 # stay in the core's cache.
-BLOCK_BYTES = 1 << 17
+BLOCK_BYTES = 1 << 18
 
 _TWIDDLES = OrderedDict()  # (n, dtype name) -> -i exp(-2 pi i k / n), k < m/2
 _TWIDDLES_KEPT = 4
@@ -139,45 +139,51 @@ def _rows_untangled(y, t, norm, x, n, nn):
     x[n1 * n2] = 2.0 * (z0.real - z0.imag)
 
 
+def _pad(n2, dtype):
+    return _four_step.ROW_PAD_BYTES // _np.dtype(dtype).itemsize
+
+
 def _untangle_rows(y, t, w, norm, xt, alone, lo, hi, block):
     n1, n2 = y.shape
-    zr = _core.empty((min(block, max(hi - lo, 1)), n2), dtype=y.dtype, device=_CPU)
-    zp = _core.empty(zr.shape, dtype=y.dtype, device=_CPU)
-    zrn, zpn = _np.asarray(zr), _np.asarray(zp)
-    c, d = _np.empty_like(zrn), _np.empty_like(zrn)
+    wide = n2 + _pad(n2, y.dtype.name)
+    rows = min(block, max(hi - lo, 1))
+    # zeros: the arithmetic runs over the pads too, never written by the passes
+    zr, zp = (_core.zeros((rows, wide), dtype=y.dtype, device=_CPU) for _ in range(2))
+    zrf, zpf = _np.asarray(zr).reshape(-1), _np.asarray(zp).reshape(-1)
+    c, d = _np.zeros_like(zrf), _np.zeros_like(zrf)
+    wf = w.reshape(-1)
     z0 = None
     for r in alone:
-        _four_step._rows(y[r:r + 1], t[r:r + 1], False, norm, zr[:1])
-        z = zrn[0]
-        if r == 0:
-            z0 = complex(z[0])
-        cc, dd = c[0], d[0]
+        _four_step._rows(y[r:r + 1], t[r:r + 1], False, norm, zr[:1, :n2])
+        z, cc, dd = zrf[:n2], c[:n2], d[:n2]
         if r == 0:  # Z[m - n1 k2] = Z[n1 (n2 - k2)]: the row reversed, cyclically
+            z0 = complex(z[0])
             _np.conjugate(z[0], out=cc[0:1])
             _np.conjugate(z[:0:-1], out=cc[1:])
         else:  # Z[m - (r + n1 k2)] = Z[r + n1 (n2 - 1 - k2)]: the row reversed
             _np.conjugate(z[::-1], out=cc)
         _np.subtract(z, cc, out=dd)
         _np.add(z, cc, out=cc)
-        _np.multiply(dd, w[r], out=dd)
+        _np.multiply(dd, wf[r * wide:r * wide + n2], out=dd)
         _np.add(cc, dd, out=cc)
         _np.copyto(xt[r], cc, casting="same_kind")
     for r0 in range(lo, hi, block):
         r1 = min(r0 + block, hi)
         b = r1 - r0
+        size = b * wide - (wide - n2)
         pair = slice(n1 - r1 + 1, n1 - r0 + 1)
-        _four_step._rows(y[r0:r1], t[r0:r1], False, norm, zr[:b])
-        _four_step._rows(y[pair], t[pair], False, norm, zp[:b])
-        zk, cc, dd = zrn[:b], c[:b], d[:b]
-        _np.conjugate(zpn[b - 1::-1, ::-1], out=cc)
+        _four_step._rows(y[r0:r1], t[r0:r1], False, norm, zr[:b, :n2])
+        _four_step._rows(y[pair], t[pair], False, norm, zp[:b, :n2])
+        zk, cc, dd = zrf[:size], c[:size], d[:size]
+        _np.conjugate(zpf[size - 1::-1], out=cc)
         _np.subtract(zk, cc, out=dd)
         _np.add(zk, cc, out=cc)
-        _np.multiply(dd, w[r0:r1], out=dd)
+        _np.multiply(dd, wf[r0 * wide:r0 * wide + size], out=dd)
         _np.add(cc, dd, out=zk)
-        _np.copyto(xt[r0:r1], zk, casting="same_kind")
+        _np.copyto(xt[r0:r1], zrf.reshape(rows, wide)[:b, :n2], casting="same_kind")
         _np.subtract(cc, dd, out=cc)
         _np.conjugate(cc, out=cc)
-        _np.copyto(xt[pair], cc[::-1, ::-1], casting="same_kind")
+        _np.copyto(xt[pair], c.reshape(rows, wide)[b - 1::-1, n2 - 1::-1], casting="same_kind")
     return z0
 
 
@@ -193,10 +199,10 @@ def _twiddles(n, nn, dtype):
     flip = 4 * k > n  # -i w**k = i w**(k - n/2): angles within [-pi/2, pi/2]
     k -= flip * (n // 2)
     angle = k * (2.0 * math.pi / n)
-    t = _np.empty(k.shape, dtype=_np.complex128)
-    t.real = -_np.sin(angle)
-    t.imag = -_np.cos(angle)
-    t[flip] *= -1
+    t = _np.zeros((k.shape[0], n2 + _pad(n2, dtype)), dtype=_np.complex128)
+    t.real[:, :n2] = -_np.sin(angle)
+    t.imag[:, :n2] = -_np.cos(angle)
+    t[:, :n2][flip] *= -1
     t = t.astype(dtype)
     with _TWIDDLES_LOCK:
         _TWIDDLES[key] = t
