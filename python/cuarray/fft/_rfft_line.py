@@ -1,7 +1,36 @@
-"""numpy.fft.rfft of one long real line on the cpu device, as half as many
-complex points in four steps.
+"""numpy.fft.rfft of one long real line on the cpu device: half as many complex
+points in four steps (fft/_four_step.py), then one untangling pass.
 
-DRAFT
+A real line x of even length n, read as m = n/2 complex points
+z[j] = x[2j] + i x[2j+1] (a zero-copy view), has the m-point transform
+Z = E + i O, where E and O are the transforms of the even and odd samples. As E
+and O are transforms of real data, E[k] = (Z[k] + conj(Z[m-k]))/2 and
+O[k] = -i (Z[k] - conj(Z[m-k]))/2 (Z[m] = Z[0]), and the n-point transform is
+
+    X[k] = E[k] + w^k O[k],  w = exp(-2 pi i / n),  k = 0 .. m.
+
+With S = Z[k] + conj(Z[m-k]) and D = -i w^k (Z[k] - conj(Z[m-k])), both halved,
+X[k] = S + D and X[m-k] = conj(S - D): each pair (k, m - k) is untangled at once.
+Z comes from the four steps' column pass and row pass. Row k1 of the row pass
+holds Z[k1 + n1 k2], whose partners Z[m - k1 - n1 k2] lie in row n1 - k1,
+reversed (row 0 and, for even n1, row n1/2 are their own partners): each host
+thread transforms a block of rows and their partner rows into temporaries that
+stay in its core's cache, untangles them there, and copies the results into the
+output (transposed, as the four steps' row pass writes it). The halving and the
+norm's factor ride on the four steps' twiddles; the -i w^k are computed in
+float64 once per length and rounded once, like those. Every split is between
+rows and the blocks depend on n alone, so one thread or two give the same bits.
+
+Precision follows numpy.fft's loops (measured on NumPy 2.4): float64 data, and
+float32 data unscaled (numpy widens a float32 copy and rounds the result once),
+run in double precision, complex128 from the column pass to the output; float32
+data with a scaling norm runs numpy's single-precision loop, and so does this.
+Relative L2 error against a long-double transform, ours / numpy's, on random
+data (2^17, 2^20 and 10^6 points): FILLME.
+
+Anything else (odd n, other axes of N-D arrays, non-contiguous or misaligned
+lines, other dtypes, out= of another dtype or shape, lengths below the
+thresholds) is numpy.fft.rfft's one call, as before.
 """
 
 import math
@@ -14,81 +43,81 @@ import numpy as _np
 from .. import _core, _host_threads
 from . import _four_step
 
+# Points (n, real) from which this path beats numpy.fft.rfft on this project's
+# 2-core host: FILLME
+MIN_LENGTH_WIDENED = 1 << 16
 MIN_LENGTH_POWER_OF_TWO = 1 << 17
 MIN_LENGTH = 1 << 20
+MIN_LENGTH_SINGLE = 1 << 19
 
-# The callers' one size comparison: nothing shorter takes this path.
-MIN_SIZE = min(MIN_LENGTH_POWER_OF_TWO, MIN_LENGTH)
+# The caller's one size comparison: nothing shorter takes this path.
+MIN_SIZE = min(MIN_LENGTH_WIDENED, MIN_LENGTH_POWER_OF_TWO, MIN_LENGTH_SINGLE)
+
+# Bytes of each of a thread's four temporaries (a block of rows): FILLME
+BLOCK_BYTES = 1 << 19
 
 _CPU = _core.Device("cpu")
 _COMPLEX = {"float32": "complex64", "float64": "complex128"}
-_NORMS = (None, "backward", "ortho", "forward")
+_SCALED = ("ortho", "forward")
 
-# Pairs (k, m - k) untangled per round of ufunc calls: the round's temporaries
-# stay in the core's cache.
-BLOCK_BYTES = 1 << 18
-
-_TWIDDLES = OrderedDict()  # (n, dtype name) -> -i exp(-2 pi i k / n), k < m/2
-_TWIDDLES_KEPT = 4
+_TWIDDLES = OrderedDict()  # (n, (n1, n2), dtype name) -> padded (n1//2 + 1, n2) rows
+_TWIDDLES_KEPT = 4  # each table is about half as large as its transform's output
 _TWIDDLES_LOCK = threading.Lock()
 
 
 def rfft_line(a, n, axis, norm, out, fft_pass):
-    """numpy.fft.rfft(a, n, axis, norm, out) as a half-length complex transform
-    in four steps, or None where that path does not apply (the caller then makes
-    its one call as before)."""
+    """numpy.fft.rfft(a, n, axis, norm, out) through half as many complex points
+    in four steps, or None where this path does not apply (the caller then makes
+    its one call, which also raises for bad arguments). `fft_pass` is the four
+    steps' column pass (fft/_threads.py's)."""
     if not (isinstance(a, _core.ndarray) and a.dtype.name in _COMPLEX
-            and a.device == _CPU and norm in _NORMS):
+            and a.device == _CPU and norm in (None, "backward") + _SCALED):
         return None
-    line = _line(a, axis)
-    if line is None:
+    found = _line(a, axis, n)
+    if found is None:
         return None
-    if n is not None:
-        try:
-            n = operator.index(n)
-        except TypeError:
-            return None
-    else:
-        n = line.size
-    if n % 2 or n < _least_length(n):
+    line, axis, n = found
+    precision = _precision(a.dtype.name, norm, n)
+    if n < _least_length(n, a.dtype.name, precision[0]):
         return None
     m = n // 2
     nn = _four_step.factors(m)
-    if nn is None:
-        return None
-    shape = a.shape[:axis % a.ndim] + (m + 1,) + a.shape[axis % a.ndim + 1:]
+    shape = a.shape[:axis] + (m + 1,) + a.shape[axis + 1:]
     result_dtype = _COMPLEX[a.dtype.name]
-    if out is not None and not _fits(out, shape, result_dtype):
+    if nn is None or not (out is None or _fits(out, shape, result_dtype)):
         return None
-    line = _resized(line, n)
-    if line is None:
-        return None
-    work, pass_norm, scale = _precision(a.dtype.name, norm, n)
-    y, t = _four_step.columns(line.view(_COMPLEX[a.dtype.name]), nn, False,
-                              (work, pass_norm, scale), fft_pass)
-    res = out if out is not None else _core.empty(shape, dtype=result_dtype, device=_CPU)
-    _rows_untangled(y, t, pass_norm, _np.asarray(res).reshape(m + 1), n, nn)
+    z = _resized(line, n).view(result_dtype)
+    y, t = _four_step.columns(z, nn, False, precision, fft_pass)
+    res = _core.empty(shape, dtype=result_dtype, device=_CPU) if out is None else out
+    _rows_untangled(y, t, precision[1], _np.asarray(res).reshape(m + 1), n, nn)
     return res
 
 
-def _least_length(n):
+def _least_length(n, real_dtype, work):
+    """The threshold for n points of `real_dtype` computed in `work` precision."""
+    if work == "complex64":
+        return MIN_LENGTH_SINGLE
+    if real_dtype == "float32":
+        return MIN_LENGTH_WIDENED
     return MIN_LENGTH_POWER_OF_TWO if n & (n - 1) == 0 else MIN_LENGTH
 
 
-def _line(a, axis):
-    """`a` as a contiguous 1-D view when all its elements lie on `axis`, else None."""
+def _line(a, axis, n):
+    """(a as a contiguous 1-D view, axis in [0, ndim), the even length n to
+    transform) when all of a's elements lie on `axis` and its complex view is
+    aligned; None otherwise."""
     try:
         axis = operator.index(axis)
-    except TypeError:
+        n = a.shape[axis] if n is None else operator.index(n)
+    except (TypeError, IndexError):
         return None
-    if not -a.ndim <= axis < a.ndim or a.shape[axis] != a.size or a.size < 2:
-        return None
-    if a.strides[axis] != a.itemsize:
+    if not (-a.ndim <= axis < a.ndim and a.shape[axis] == a.size >= 2 and n % 2 == 0
+            and a.strides[axis] == a.itemsize):
         return None
     line = a.reshape(a.size)
     if line.data.ptr % (2 * a.itemsize):
-        return None  # its complex view would be misaligned
-    return line
+        return None
+    return line, axis % a.ndim, n
 
 
 def _fits(out, shape, dtype):
@@ -97,6 +126,7 @@ def _fits(out, shape, dtype):
 
 
 def _resized(line, n):
+    """numpy.fft's n=: the line cropped, or zero-padded (a copy)."""
     if n <= line.size:
         return line[:n]
     padded = _core.zeros(n, dtype=line.dtype, device=_CPU)
@@ -111,99 +141,146 @@ def _factor(norm, n):
 
 
 def _precision(real_dtype, norm, n):
-    """(the complex type of the steps, their passes' norm, the twiddles' scale)
-    for the n/2-point transform whose result, halved and scaled by the norm's
-    factor for n points, the untangling pass reads."""
-    if real_dtype == "float32" and norm in ("ortho", "forward"):
-        # numpy's single-precision loop; the passes scale by their own lengths
+    """(the complex type from the column pass on, the passes' norm, the four
+    steps' twiddle scale) for the m = n/2 points, so that the row pass gives
+    Z * factor(n) / 2: the halves of E and O and the norm ride on the twiddles.
+
+    numpy.fft.rfft runs its single-precision loop only for float32 data with a
+    scaling norm (a float32 factor); unscaled, its factor is the int 1 and the
+    loop is double precision, the result rounded once to complex64. As in
+    _four_step._precision, single precision scales each pass by its own length's
+    factor (the product is factor(m)), double precision leaves the passes
+    unscaled."""
+    if real_dtype == "float32" and norm in _SCALED:
         return "complex64", norm, 0.5 * _factor(norm, n) / _factor(norm, n // 2)
     return "complex128", "backward", 0.5 * _factor(norm, n)
 
 
 def _rows_untangled(y, t, norm, x, n, nn):
+    """Steps 2 and 3 of the four steps (y's rows times t's, transformed) and the
+    untangling, into x (n/2 + 1 points, any strides), split between two threads:
+    the first takes row 0 and the first half of the row pairs' blocks, the second
+    the middle row (even n1) and the rest."""
     n1, n2 = nn
     w = _twiddles(n, nn, y.dtype.name)
-    xt = x[:n1 * n2].reshape(n2, n1).T
+    xt = x[:n1 * n2].reshape(n2, n1).T  # X[k1 + n1 k2] at xt[k1, k2]
     half = (n1 + 1) // 2  # rows 1 .. half - 1 pair with rows n1 - 1 .. n1 - half + 1
-    block = max(1, BLOCK_BYTES // (n2 * y.itemsize))
-    blocks = -(-(half - 1) // block)
-    mid = 1 + blocks // 2 * block
+    most = max(1, BLOCK_BYTES // (n2 * y.itemsize))
+    blocks = max(2, 2 * -(-(half - 1) // (2 * most)))  # an even count, split evenly
+    block = max(1, -(-(half - 1) // blocks))
+    mid = min(1 + blocks // 2 * block, half)
     middle = (n1 // 2,) if n1 % 2 == 0 else ()
-    first = (y, t, w, norm, xt, (0,), 1, mid, block)
-    second = (y, t, w, norm, xt, middle, mid, half, block)
+    first = (y, t, w, norm, xt, (0,), range(1, mid, block), half)
+    second = (y, t, w, norm, xt, middle, range(mid, half, block), half)
     if _host_threads.ENABLED:
         z0, _ = _host_threads.both(_untangle_rows, first, second)
     else:
         z0 = _untangle_rows(*first)
         _untangle_rows(*second)
-    x[n1 * n2] = 2.0 * (z0.real - z0.imag)
+    x[n1 * n2] = 2.0 * (z0.real - z0.imag)  # X[m] = E[0] - O[0]
 
 
-def _pad(n2, dtype):
-    return _four_step.ROW_PAD_BYTES // _np.dtype(dtype).itemsize
-
-
-def _untangle_rows(y, t, w, norm, xt, alone, lo, hi, block):
-    n1, n2 = y.shape
-    wide = n2 + _pad(n2, y.dtype.name)
-    rows = min(block, max(hi - lo, 1))
-    # zeros: the arithmetic runs over the pads too, never written by the passes
-    zr, zp = (_core.zeros((rows, wide), dtype=y.dtype, device=_CPU) for _ in range(2))
-    zrf, zpf = _np.asarray(zr).reshape(-1), _np.asarray(zp).reshape(-1)
-    c, d = _np.zeros_like(zrf), _np.zeros_like(zrf)
-    wf = w.reshape(-1)
+def _untangle_rows(y, t, w, norm, xt, alone, starts, half):
+    """One thread's share: the rows in `alone` (their own partners), then the
+    blocks of rows from each of `starts` (up to `half`) with their partners.
+    Returns Z[0] (halved, scaled) where row 0 is among `alone`, else None."""
+    n2 = y.shape[1]
+    block = starts.step
+    # Temporaries in padded rows (fft/_four_step.py's reason: the copies into the
+    # transposed output read them by columns), the arithmetic on their flat
+    # views, pads included (NumPy's loops run 3-4x slower over 2-D views).
+    pad = _four_step.ROW_PAD_BYTES // y.itemsize
+    rows = min(block, max(half - starts.start, 1))
+    zr, zp = (_core.zeros((rows, n2 + pad), dtype=y.dtype, device=_CPU) for _ in "rp")
+    temps = _Temps(_np.asarray(zr), _np.asarray(zp), n2)
     z0 = None
     for r in alone:
         _four_step._rows(y[r:r + 1], t[r:r + 1], False, norm, zr[:1, :n2])
-        z, cc, dd = zrf[:n2], c[:n2], d[:n2]
-        if r == 0:  # Z[m - n1 k2] = Z[n1 (n2 - k2)]: the row reversed, cyclically
-            z0 = complex(z[0])
-            _np.conjugate(z[0], out=cc[0:1])
-            _np.conjugate(z[:0:-1], out=cc[1:])
-        else:  # Z[m - (r + n1 k2)] = Z[r + n1 (n2 - 1 - k2)]: the row reversed
-            _np.conjugate(z[::-1], out=cc)
-        _np.subtract(z, cc, out=dd)
-        _np.add(z, cc, out=cc)
-        _np.multiply(dd, wf[r * wide:r * wide + n2], out=dd)
-        _np.add(cc, dd, out=cc)
-        _np.copyto(xt[r], cc, casting="same_kind")
-    for r0 in range(lo, hi, block):
-        r1 = min(r0 + block, hi)
-        b = r1 - r0
-        size = b * wide - (wide - n2)
-        pair = slice(n1 - r1 + 1, n1 - r0 + 1)
-        _four_step._rows(y[r0:r1], t[r0:r1], False, norm, zr[:b, :n2])
-        _four_step._rows(y[pair], t[pair], False, norm, zp[:b, :n2])
-        zk, cc, dd = zrf[:size], c[:size], d[:size]
-        _np.conjugate(zpf[size - 1::-1], out=cc)
-        _np.subtract(zk, cc, out=dd)
-        _np.add(zk, cc, out=cc)
-        _np.multiply(dd, wf[r0 * wide:r0 * wide + size], out=dd)
-        _np.add(cc, dd, out=zk)
-        _np.copyto(xt[r0:r1], zrf.reshape(rows, wide)[:b, :n2], casting="same_kind")
-        _np.subtract(cc, dd, out=cc)
-        _np.conjugate(cc, out=cc)
-        _np.copyto(xt[pair], c.reshape(rows, wide)[b - 1::-1, n2 - 1::-1], casting="same_kind")
+        first = _own_partner_row(temps, w[r], xt[r], r)
+        z0 = first if r == 0 else z0
+    for r0 in starts:
+        r1 = min(r0 + block, half)
+        pair = slice(y.shape[0] - r1 + 1, y.shape[0] - r0 + 1)  # rows n1 - k1, ascending
+        _four_step._rows(y[r0:r1], t[r0:r1], False, norm, zr[:r1 - r0, :n2])
+        _four_step._rows(y[pair], t[pair], False, norm, zp[:r1 - r0, :n2])
+        _row_pairs(temps, w[r0:r1], xt[r0:r1], xt[pair])
     return z0
 
 
+class _Temps:
+    """A thread's padded temporaries: zr and zp (the row pass's outputs for rows
+    and their partner rows) and c and d, the last two NumPy's; flat views of all."""
+
+    def __init__(self, zr, zp, n2):
+        self.shape, self.n2 = zr.shape, n2
+        self.zr, self.zp = zr.reshape(-1), zp.reshape(-1)
+        self.c, self.d = _np.zeros_like(self.zr), _np.zeros_like(self.zr)
+
+
+def _row_pairs(tm, w, xt_rows, xt_pairs):
+    """X for a block of b rows k1 (the row pass's output in tm.zr) and for their
+    partners n1 - k1 (in tm.zp, ascending: the block's reverse). Over the flat
+    padded layout, element f of a row block is element size - 1 - f of its
+    partners' (size = b rows and the pads between them)."""
+    b = xt_rows.shape[0]
+    wide = tm.shape[1]
+    size = b * wide - (wide - tm.n2)
+    zk, c, d = tm.zr[:size], tm.c[:size], tm.d[:size]
+    _np.conjugate(tm.zp[size - 1::-1], out=c)  # conj(Z[m - k])
+    _np.subtract(zk, c, out=d)
+    _np.add(zk, c, out=c)  # S
+    _np.multiply(d, w.reshape(-1)[:size], out=d)  # D
+    _np.add(c, d, out=zk)  # X[k]
+    _np.copyto(xt_rows, tm.zr.reshape(tm.shape)[:b, :tm.n2], casting="same_kind")
+    _np.subtract(c, d, out=c)
+    _np.conjugate(c, out=c)  # X[m - k]
+    _np.copyto(xt_pairs, tm.c.reshape(tm.shape)[b - 1::-1, tm.n2 - 1::-1],
+               casting="same_kind")
+
+
+def _own_partner_row(tm, w, xt_row, r):
+    """X for row r (0 or n1/2, the row pass's output in tm.zr), its own partner:
+    Z[m - n1 k2] = Z[n1 (n2 - k2)] for row 0 (reversed cyclically), and
+    Z[m - r - n1 k2] = Z[r + n1 (n2 - 1 - k2)] for row n1/2 (reversed). Each
+    element is computed as X[k], X[m - k] being another of the row's. Returns
+    the row's first element."""
+    n2 = tm.n2
+    z, c, d = tm.zr[:n2], tm.c[:n2], tm.d[:n2]
+    if r == 0:
+        _np.conjugate(z[:1], out=c[:1])
+        _np.conjugate(z[:0:-1], out=c[1:])
+    else:
+        _np.conjugate(z[::-1], out=c)
+    _np.subtract(z, c, out=d)
+    _np.add(z, c, out=c)
+    _np.multiply(d, w[:n2], out=d)
+    _np.add(c, d, out=c)
+    _np.copyto(xt_row, c, casting="same_kind")
+    return complex(z[0])
+
+
 def _twiddles(n, nn, dtype):
+    """-i w^k for k = k1 + n1 k2, k1 <= n1/2, k2 < n2, w = exp(-2 pi i / n), at
+    [k1, k2] of rows padded as _Temps' are (pads 0): computed in float64 from
+    angles within [-pi/2, pi/2] and rounded once to `dtype`; the last few tables
+    are kept."""
     key = (n, nn, dtype)
-    with _TWIDDLES_LOCK:
+    with _TWIDDLES_LOCK:  # callers on several threads share the cache
         t = _TWIDDLES.get(key)
         if t is not None:
             _TWIDDLES.move_to_end(key)
             return t
     n1, n2 = nn
     k = _np.add.outer(_np.arange(n1 // 2 + 1), n1 * _np.arange(n2))
-    flip = 4 * k > n  # -i w**k = i w**(k - n/2): angles within [-pi/2, pi/2]
+    flip = 4 * k > n  # -i w^k = i w^(k - n/2)
     k -= flip * (n // 2)
     angle = k * (2.0 * math.pi / n)
-    t = _np.zeros((k.shape[0], n2 + _pad(n2, dtype)), dtype=_np.complex128)
-    t.real[:, :n2] = -_np.sin(angle)
-    t.imag[:, :n2] = -_np.cos(angle)
-    t[:, :n2][flip] *= -1
-    t = t.astype(dtype)
+    h = _np.zeros((k.shape[0], n2 + _four_step.ROW_PAD_BYTES // _np.dtype(dtype).itemsize),
+                  dtype=_np.complex128)
+    sign = _np.where(flip, 1.0, -1.0)
+    h.real[:, :n2] = sign * _np.sin(angle)
+    h.imag[:, :n2] = sign * _np.cos(angle)
+    t = h.astype(dtype)
     with _TWIDDLES_LOCK:
         _TWIDDLES[key] = t
         while len(_TWIDDLES) > _TWIDDLES_KEPT:
