@@ -708,6 +708,14 @@ def rfft_lines(monkeypatch):
     return calls
 
 
+def rfft_and_taken(rfft_lines, *args, **kw):
+    """(ca.fft.rfft(*args, **kw), whether it ran the path): calls below MIN_SIZE
+    never reach it (the caller's one comparison)."""
+    before = len(rfft_lines)
+    r = ca.fft.rfft(*args, **kw)
+    return r, rfft_lines[before:] == [True]
+
+
 def rfft_rel_error(r, ref):
     r = np.asarray(r).astype(np.clongdouble)
     return float(np.linalg.norm(r - ref) / np.linalg.norm(ref))
@@ -750,11 +758,19 @@ def even_balanced(start, step):
 def rfft_lengths():
     """At and around each threshold: powers of two, and other even lengths."""
     r = fft_rfft_line
-    lengths = {r.MIN_LENGTH_POWER_OF_TWO, r.MIN_LENGTH_POWER_OF_TWO // 2,
-               r.MIN_LENGTH_WIDENED, r.MIN_LENGTH_SINGLE,
+    lengths = {r.MIN_LENGTH_POWER_OF_TWO, r.MIN_LENGTH_WIDENED_POWER_OF_TWO,
+               r.MIN_LENGTH_WIDENED_POWER_OF_TWO // 2, r.MIN_LENGTH_SINGLE,
                even_balanced(r.MIN_LENGTH, 2), even_balanced(r.MIN_LENGTH - 2, -2),
-               even_balanced(r.MIN_LENGTH_WIDENED, 2), even_balanced(r.MIN_LENGTH_SINGLE, 2)}
+               even_balanced(r.MIN_LENGTH_SINGLE, 2)}
     return sorted(lengths)
+
+
+def path_length(dtype, norm):
+    """The shortest power of two that takes the path for `dtype` data and `norm`."""
+    r = fft_rfft_line
+    if dtype == np.float64:
+        return r.MIN_LENGTH_POWER_OF_TWO
+    return r.MIN_LENGTH_WIDENED_POWER_OF_TWO if norm is None else r.MIN_LENGTH_SINGLE
 
 
 @pytest.mark.parametrize("n", rfft_lengths())
@@ -763,31 +779,40 @@ def test_rfft_line(device, rfft_lines, n, dtype):
     h = random_array(n, dtype)
     x = on(device, h)
     for norm in RFFT_NORMS:
-        rfft_close(ca.fft.rfft(x, norm=norm), h, norm)
-    want = [rfft_taken(device, dtype, norm, n) for norm in RFFT_NORMS]
-    assert rfft_lines == (want if device == "cpu" else [False] * 4)
+        r, taken = rfft_and_taken(rfft_lines, x, norm=norm)
+        rfft_close(r, h, norm)
+        assert taken == rfft_taken(device, dtype, norm, n), norm
 
 
-def test_rfft_line_below_thresholds_is_numpys_bits(device, rfft_lines):
+def test_rfft_line_thresholds(device, rfft_lines):
+    """Each kind of data takes the path from its own threshold on; just below it,
+    numpy.fft.rfft's own bits."""
     r = fft_rfft_line
-    for n, dtype, norm in ((r.MIN_LENGTH_WIDENED - 2, np.float32, None),
-                           (r.MIN_LENGTH_POWER_OF_TWO // 2, np.float64, "ortho"),
-                           (even_balanced(r.MIN_LENGTH - 2, -2), np.float64, None),
-                           (r.MIN_LENGTH_SINGLE // 2, np.float32, "forward")):
+    above = [(r.MIN_LENGTH_WIDENED_POWER_OF_TWO, np.float32, None),
+             (r.MIN_LENGTH_SINGLE, np.float32, "ortho"),
+             (even_balanced(r.MIN_LENGTH, 2), np.float32, "backward"),
+             (even_balanced(r.MIN_LENGTH, 2), np.float64, "forward")]
+    below = [(r.MIN_LENGTH_WIDENED_POWER_OF_TWO // 2, np.float32, None),
+             (r.MIN_LENGTH_SINGLE // 2, np.float32, "forward"),
+             (r.MIN_LENGTH_POWER_OF_TWO // 2, np.float64, "ortho"),
+             (even_balanced(r.MIN_LENGTH - 2, -2), np.float64, None),
+             (even_balanced(r.MIN_LENGTH - 2, -2), np.float32, None),
+             (even_balanced(r.MIN_LENGTH_SINGLE - 2, -2), np.float32, "ortho")]
+    for n, dtype, norm in above + below:
         h = random_array(n, dtype)
-        if device == "cpu":
-            np.testing.assert_array_equal(ca.fft.rfft(on(device, h), norm=norm).get(),
-                                          np.fft.rfft(h, norm=norm))
-    assert True not in rfft_lines
+        got, taken = rfft_and_taken(rfft_lines, on(device, h), norm=norm)
+        assert taken == ((n, dtype, norm) in above and device == "cpu"), (n, dtype, norm)
+        if not taken and device == "cpu":
+            np.testing.assert_array_equal(got.get(), np.fft.rfft(h, norm=norm))
 
 
 def test_rfft_line_small_lengths(device, monkeypatch, rfft_lines):
     """The index mapping on lengths of every shape (n1, n2 odd or even, n/2 odd),
-    the thresholds lowered."""
-    for name in ("MIN_LENGTH", "MIN_LENGTH_POWER_OF_TWO", "MIN_LENGTH_WIDENED",
+    the thresholds lowered and blocks of a few rows."""
+    for name in ("MIN_LENGTH", "MIN_LENGTH_POWER_OF_TWO", "MIN_LENGTH_WIDENED_POWER_OF_TWO",
                  "MIN_LENGTH_SINGLE", "MIN_SIZE"):
         monkeypatch.setattr(fft_rfft_line, name, 1)
-    monkeypatch.setattr(fft_rfft_line, "BLOCK_BYTES", 256)  # several blocks a thread
+    monkeypatch.setattr(fft_rfft_line, "BLOCK_BYTES", 256)
     monkeypatch.setattr(fft_four_step, "MIN_FACTOR", 2)
     fft_four_step.factors.cache_clear()
     lengths = (8, 12, 18, 30, 50, 98, 128, 210, 486, 686, 2000, 2 * 2**11 * 3**2)
@@ -802,58 +827,59 @@ def test_rfft_line_small_lengths(device, monkeypatch, rfft_lines):
     assert rfft_lines == [device == "cpu"] * (len(lengths) * 6)
 
 
-def test_rfft_line_n_pads_and_crops(device, rfft_lines):
-    n = fft_rfft_line.MIN_LENGTH_POWER_OF_TWO
-    h = random_array(n + 100, np.float64)
+@pytest.mark.parametrize("dtype, norm", [(np.float32, None), (np.float32, "ortho"),
+                                         (np.float64, "forward")])
+def test_rfft_line_n_pads_and_crops(device, rfft_lines, dtype, norm):
+    n = path_length(dtype, norm)
+    h = random_array(n + 100, dtype)
     short = h[:1000].copy()  # far below MIN_SIZE: n= alone brings it in
-    for src, norm in ((h, None), (h, "ortho"), (short, "forward")):
+    for src in (h, h[:n - 10], short):
         rfft_close(ca.fft.rfft(on(device, src), n=n, norm=norm), src, norm, n=n)
-    h32 = random_array(n - 10, np.float32)
-    rfft_close(ca.fft.rfft(on(device, h32), n=np.int64(n)), h32, None, n=n)
+    rfft_close(ca.fft.rfft(on(device, h), n=np.int64(n), norm=norm), h, norm, n=n)
     assert rfft_lines == [device == "cpu"] * 4
 
 
 def test_rfft_line_out(device, rfft_lines):
-    n = fft_rfft_line.MIN_LENGTH_POWER_OF_TWO
-    h = random_array(n, np.float64)
+    n = path_length(np.float32, None)
+    h = random_array(n, np.float32)
     x = on(device, h)
-    out = ca.empty(n // 2 + 1, dtype=np.complex128, device=device)
-    assert ca.fft.rfft(x, norm="ortho", out=out) is out
-    rfft_close(out, h, "ortho")
-    strided = ca.zeros(n + 2, dtype=np.complex128, device=device)
-    ca.fft.rfft(x, out=strided[::2])
+    out = ca.empty(n // 2 + 1, dtype=np.complex64, device=device)
+    assert ca.fft.rfft(x, out=out) is out
+    rfft_close(out, h, None)
+    strided = ca.zeros(n + 2, dtype=np.complex64, device=device)
+    assert ca.fft.rfft(x, out=strided[::2]) is not None
     rfft_close(strided[::2], h, None)
     assert not strided[1::2].get().any()
     assert rfft_lines == [device == "cpu"] * 2
-    # out= of another dtype: the old path, as numpy's own call
+    # out= of another dtype: the one call as before
     wide = ca.empty(n // 2 + 1, dtype=np.complex128, device=device)
-    h32 = random_array(n, np.float32)
-    ca.fft.rfft(on(device, h32), out=wide)
+    ca.fft.rfft(x, out=wide)
     if device == "cpu":
-        np.testing.assert_array_equal(wide.get(), np.fft.rfft(h32, out=np.empty_like(
-            wide.get())))
+        want = np.fft.rfft(h, out=np.empty(n // 2 + 1, np.complex128))
+        np.testing.assert_array_equal(wide.get(), want)
     assert rfft_lines[2:] == [False]
 
 
 def test_rfft_line_layouts(device, rfft_lines):
     """A line along either axis of a 2-D array takes the path; a strided line, a
     misaligned one, several lines, an odd length and integer data do not."""
-    n = fft_rfft_line.MIN_LENGTH_POWER_OF_TWO
-    h = random_array(n, np.float64)
+    n = path_length(np.float32, None)
+    h = random_array(n, np.float32)
     row, col = h.reshape(1, n), h.reshape(n, 1)
     r = ca.fft.rfft(on(device, row))
+    assert r.shape == (1, n // 2 + 1)
     rfft_close(r[0], h, None)
-    r = ca.fft.rfft(on(device, col), axis=0, norm="forward")
+    r = ca.fft.rfft(on(device, col), axis=0)
     assert r.shape == (n // 2 + 1, 1)
-    rfft_close(r[:, 0], h, "forward")
+    rfft_close(r[:, 0], h, None)
     assert rfft_lines == [device == "cpu"] * 2
     rfft_lines.clear()
     wide = random_array(2 * n + 2, np.float32)
     x = on(device, wide)
-    two = random_array((2, n), np.float64)
+    two = random_array((2, n), np.float32)
+    ints = (h * 100).astype(np.int64)
     cases = [(x[:2 * n:2], wide[:2 * n:2]), (x[1:n + 1], wide[1:n + 1]),
-             (on(device, two), two), (x[:n + 1], wide[:n + 1]),
-             (on(device, (h * 100).astype(np.int64)), (h * 100).astype(np.int64))]
+             (on(device, two), two), (x[:n + 1], wide[:n + 1]), (on(device, ints), ints)]
     for a, ha in cases:
         r = ca.fft.rfft(a)
         if device == "cpu":
@@ -866,7 +892,7 @@ def test_rfft_line_same_bits_on_one_thread(device, monkeypatch, rfft_lines):
         pytest.skip("the cpu device's path")
     r = fft_rfft_line
     for n, dtype, norm in ((r.MIN_LENGTH_POWER_OF_TWO, np.float64, "ortho"),
-                           (r.MIN_LENGTH_WIDENED, np.float32, None),
+                           (r.MIN_LENGTH_WIDENED_POWER_OF_TWO, np.float32, None),
                            (even_balanced(r.MIN_LENGTH_SINGLE, 2), np.float32, "forward")):
         x = on(device, random_array(n, dtype))
         monkeypatch.setattr(_host_threads, "ENABLED", True)
@@ -878,7 +904,7 @@ def test_rfft_line_same_bits_on_one_thread(device, monkeypatch, rfft_lines):
 
 
 def test_rfft_line_round_trip_and_twiddle_cache(device):
-    n = fft_rfft_line.MIN_LENGTH_POWER_OF_TWO
+    n = path_length(np.float64, None)
     h = random_array(n, np.float64)
     for norm in ("backward", "ortho", "forward"):
         back = ca.fft.irfft(ca.fft.rfft(on(device, h), norm=norm), n=n, norm=norm)

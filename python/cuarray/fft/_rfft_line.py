@@ -43,15 +43,31 @@ import numpy as _np
 from .. import _core, _host_threads
 from . import _four_step
 
-# Points (n, real) from which this path beats numpy.fft.rfft on this project's
-# 2-core host: FILLME
-MIN_LENGTH_WIDENED = 1 << 16
-MIN_LENGTH_POWER_OF_TWO = 1 << 17
+# Points (n, real) from which this path beats the one call it replaces (the cpu
+# device's numpy.fft.rfft into an output from cuarray's pool, itself up to 1.4x
+# faster than numpy's own call for float64, which maps a fresh output) on this
+# project's 2-core host: medians of old/new, interleaved ABBA, measured 2026-12-05
+# on the hrfft branch, four runs under load 2.0-2.4 from other jobs (a fifth at
+# load 1.5 after "quiet:"). The two threads need the second core; numpy.fft's
+# power-of-two lines of float64 stay in cache up to 2^20 points.
+# float64 data: 2^18 0.68-2.0x, 2^19 0.77-0.83x (quiet: 1.22x), 2^20 0.90-0.98x
+# (quiet: 1.43x), 2^21 1.99-2.12x; 786432 (512 x 768 complex) 0.84-0.88x, 10^6
+# 1.00-1.05x (quiet: 1.62x), 1062882 1.03-1.11x, 1.57e6 1.15-1.32x, 2e6 1.17-1.21x.
+MIN_LENGTH_POWER_OF_TWO = 1 << 21
 MIN_LENGTH = 1 << 20
+# float32 data unscaled, which numpy.fft widens to a float64 copy first: 2^15
+# 0.64-0.91x, 2^16 1.10-1.30x (quiet: 1.73x), 2^18-2^21 2.0-3.3x; other lengths
+# as float64's: 196608 0.79-0.88x, 786432 0.95-1.02x, 10^6 1.04-1.09x, 1062882
+# 1.15-1.20x, 1.57e6 2.2-2.6x (these fall under MIN_LENGTH).
+MIN_LENGTH_WIDENED_POWER_OF_TWO = 1 << 16
+# float32 data with a scaling norm (numpy.fft's single-precision loop; half the
+# bytes stay in cache longer): 2^18 0.93-1.39x, 2^19 1.00-1.07x (quiet: 1.45x),
+# 2^20 1.03-1.12x, 2^21 1.19-1.28x; 196608 0.98-1.01x, 393216 1.03-1.10x, 786432
+# 1.10-1.18x, 10^6 1.57-1.62x.
 MIN_LENGTH_SINGLE = 1 << 19
 
 # The caller's one size comparison: nothing shorter takes this path.
-MIN_SIZE = min(MIN_LENGTH_WIDENED, MIN_LENGTH_POWER_OF_TWO, MIN_LENGTH_SINGLE)
+MIN_SIZE = min(MIN_LENGTH_WIDENED_POWER_OF_TWO, MIN_LENGTH_SINGLE, MIN_LENGTH)
 
 # Bytes of each of a thread's four temporaries (a block of rows): FILLME
 BLOCK_BYTES = 1 << 19
@@ -97,9 +113,11 @@ def _least_length(n, real_dtype, work):
     """The threshold for n points of `real_dtype` computed in `work` precision."""
     if work == "complex64":
         return MIN_LENGTH_SINGLE
+    if n & (n - 1):
+        return MIN_LENGTH
     if real_dtype == "float32":
-        return MIN_LENGTH_WIDENED
-    return MIN_LENGTH_POWER_OF_TWO if n & (n - 1) == 0 else MIN_LENGTH
+        return MIN_LENGTH_WIDENED_POWER_OF_TWO
+    return MIN_LENGTH_POWER_OF_TWO
 
 
 def _line(a, axis, n):
