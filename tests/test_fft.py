@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from cuarray import _core
+from cuarray import _core, _host_threads
+from cuarray.fft import _four_step as fft_four_step
+from cuarray.fft import _rfft_line as fft_rfft_line
 
 from conftest import requires_gpu, random_array
 
@@ -684,11 +686,9 @@ def test_cpu_one_axis_is_numpys_bits(dtype):
 
 # ------------------------------------------- rfft of a long line (fft/_rfft_line.py)
 # The cpu device's rfft of one long real line runs as half as many complex points
-# in four steps; its bits are not numpy.fft's, its accuracy is. A GPU never takes it.
-
-from cuarray import _host_threads  # noqa: E402
-from cuarray.fft import _four_step as fft_four_step  # noqa: E402
-from cuarray.fft import _rfft_line as fft_rfft_line  # noqa: E402
+# in four steps; its bits are not numpy.fft's, its accuracy is. These tests take
+# conftest's `device` (the emulation switch does not concern this path, and a GPU
+# never takes it: there they check cuFFT's results and that the path stays out).
 
 RFFT_NORMS = [None, "backward", "ortho", "forward"]
 
