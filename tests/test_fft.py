@@ -758,10 +758,9 @@ def even_balanced(start, step):
 def rfft_lengths():
     """At and around each threshold: powers of two, and other even lengths."""
     r = fft_rfft_line
-    lengths = {r.MIN_LENGTH_POWER_OF_TWO, r.MIN_LENGTH_WIDENED_POWER_OF_TWO,
-               r.MIN_LENGTH_WIDENED_POWER_OF_TWO // 2, r.MIN_LENGTH_SINGLE,
-               even_balanced(r.MIN_LENGTH, 2), even_balanced(r.MIN_LENGTH - 2, -2),
-               even_balanced(r.MIN_LENGTH_SINGLE, 2)}
+    lengths = {r.MIN_LENGTH_POWER_OF_TWO, r.MIN_LENGTH, r.MIN_LENGTH_SINGLE,
+               r.MIN_LENGTH_SINGLE // 2, even_balanced(r.MIN_LENGTH, 2),
+               even_balanced(r.MIN_LENGTH - 2, -2), even_balanced(r.MIN_LENGTH_SINGLE, 2)}
     return sorted(lengths)
 
 
@@ -770,7 +769,7 @@ def path_length(dtype, norm):
     r = fft_rfft_line
     if dtype == np.float64:
         return r.MIN_LENGTH_POWER_OF_TWO
-    return r.MIN_LENGTH_WIDENED_POWER_OF_TWO if norm is None else r.MIN_LENGTH_SINGLE
+    return r.MIN_LENGTH if norm is None else r.MIN_LENGTH_SINGLE
 
 
 @pytest.mark.parametrize("n", rfft_lengths())
@@ -788,11 +787,11 @@ def test_rfft_line_thresholds(device, rfft_lines):
     """Each kind of data takes the path from its own threshold on; just below it,
     numpy.fft.rfft's own bits."""
     r = fft_rfft_line
-    above = [(r.MIN_LENGTH_WIDENED_POWER_OF_TWO, np.float32, None),
+    above = [(r.MIN_LENGTH, np.float32, None),
              (r.MIN_LENGTH_SINGLE, np.float32, "ortho"),
              (even_balanced(r.MIN_LENGTH, 2), np.float32, "backward"),
              (even_balanced(r.MIN_LENGTH, 2), np.float64, "forward")]
-    below = [(r.MIN_LENGTH_WIDENED_POWER_OF_TWO // 2, np.float32, None),
+    below = [(r.MIN_LENGTH // 2, np.float32, None),
              (r.MIN_LENGTH_SINGLE // 2, np.float32, "forward"),
              (r.MIN_LENGTH_POWER_OF_TWO // 2, np.float64, "ortho"),
              (even_balanced(r.MIN_LENGTH - 2, -2), np.float64, None),
@@ -809,8 +808,7 @@ def test_rfft_line_thresholds(device, rfft_lines):
 def test_rfft_line_small_lengths(device, monkeypatch, rfft_lines):
     """The index mapping on lengths of every shape (n1, n2 odd or even, n/2 odd),
     the thresholds lowered and blocks of a few rows."""
-    for name in ("MIN_LENGTH", "MIN_LENGTH_POWER_OF_TWO", "MIN_LENGTH_WIDENED_POWER_OF_TWO",
-                 "MIN_LENGTH_SINGLE", "MIN_SIZE"):
+    for name in ("MIN_LENGTH", "MIN_LENGTH_POWER_OF_TWO", "MIN_LENGTH_SINGLE", "MIN_SIZE"):
         monkeypatch.setattr(fft_rfft_line, name, 1)
     monkeypatch.setattr(fft_rfft_line, "BLOCK_BYTES", 256)
     monkeypatch.setattr(fft_four_step, "MIN_FACTOR", 2)
@@ -892,7 +890,7 @@ def test_rfft_line_same_bits_on_one_thread(device, monkeypatch, rfft_lines):
         pytest.skip("the cpu device's path")
     r = fft_rfft_line
     for n, dtype, norm in ((r.MIN_LENGTH_POWER_OF_TWO, np.float64, "ortho"),
-                           (r.MIN_LENGTH_WIDENED_POWER_OF_TWO, np.float32, None),
+                           (r.MIN_LENGTH, np.float32, None),
                            (even_balanced(r.MIN_LENGTH_SINGLE, 2), np.float32, "forward")):
         x = on(device, random_array(n, dtype))
         monkeypatch.setattr(_host_threads, "ENABLED", True)

@@ -47,30 +47,29 @@ from .. import _core, _host_threads
 from . import _four_step
 
 # Points (n, real) from which this path beats the one call it replaces (the cpu
-# device's numpy.fft.rfft into an output from cuarray's pool, itself up to 1.4x
-# faster than numpy's own call for float64, which maps a fresh output) on this
-# project's 2-core host: medians of old/new, interleaved ABBA, measured 2026-12-05
-# on the hrfft branch, six runs under load 1.5-2.4 from other jobs (one more in a
-# quieter spell after "quiet:"). The two threads need the second core; numpy.fft's
-# power-of-two lines of float64 stay in cache up to 2^20 points.
-# float64 data: 2^18 0.68-2.0x, 2^19 0.77-0.83x (quiet: 1.22x), 2^20 0.90-0.98x
-# (quiet: 1.43x), 2^21 1.37-2.12x; 786432 (512 x 768 complex) 0.84-0.88x, 10^6
-# 1.00-1.05x (quiet: 1.62x), 1062882 1.03-1.11x, 1.57e6 1.15-1.32x, 2e6 1.17-1.21x.
-MIN_LENGTH_POWER_OF_TWO = 1 << 21
+# device's numpy.fft.rfft into an output from cuarray's pool) on this project's
+# 2-core host: medians of old/new, interleaved ABBA, measured 2026-12-05 on the
+# hrfft branch under load 1.6-2.9 from other jobs (the two threads need the second
+# core). numpy.fft's own temporaries (a float64 copy of float32 data, a complex128
+# result) cost it page faults while glibc maps them afresh, as in a new process
+# (there float32 data unscaled paid from 2^16: 1.1-1.8x, 2^18-2^21 2.0-3.8x);
+# these figures are for a process that has freed large arrays before (four runs),
+# where numpy.fft.rfft was up to 2.2x faster.
+# float32 unscaled (numpy.fft widens it and runs its double loop): 2^17 0.80-0.91x,
+# 2^19 0.94-1.08x, 2^20 1.09-1.22x, 2^21 1.53-2.61x; 393216 (384 x 512 complex)
+# 0.87-0.91x, 786432 1.06-1.09x, 10^6 1.14-1.61x.
+# float64: 2^19 0.78-0.89x, 2^20 0.87-1.04x, 2^21 1.20-1.40x, 2^22 1.67-2.94x;
+# 786432 0.87-0.92x, 10^6 1.02-1.40x, 1.57e6 1.19-1.96x, 2e6 1.19-1.97x
+# (numpy.fft's power-of-two lines stay in cache up to 2^20 points).
+MIN_LENGTH_POWER_OF_TWO = 1 << 21  # float64 data
 MIN_LENGTH = 1 << 20
-# float32 data unscaled, which numpy.fft widens to a float64 copy first: 2^15
-# 0.64-0.91x, 2^16 1.10-1.30x (quiet: 1.73x), 2^17 1.50-1.82x, 2^18-2^21
-# 2.0-3.8x; other lengths as float64's: 196608 0.79-0.88x, 786432 0.95-1.02x,
-# 10^6 1.04-1.11x, 1062882 1.15-1.20x, 1.57e6 2.2-2.6x (these take MIN_LENGTH).
-MIN_LENGTH_WIDENED_POWER_OF_TWO = 1 << 16
-# float32 data with a scaling norm (numpy.fft's single-precision loop; half the
-# bytes stay in cache longer): 2^18 0.93-1.39x, 2^19 1.00-1.17x (quiet: 1.45x),
-# 2^20 1.03-1.18x, 2^21 1.19-1.37x; 196608 0.98-1.01x, 393216 1.03-1.10x, 786432
-# 1.10-1.18x, 10^6 1.57-1.62x.
+# float32 data with a scaling norm (numpy.fft's single-precision loop): 2^18
+# 0.95-1.05x, 2^19 1.02-1.13x, 2^20 1.04-1.17x; 393216 1.07-1.11x, 786432
+# 1.16-1.21x, 10^6 1.64-2.00x.
 MIN_LENGTH_SINGLE = 1 << 19
 
 # The caller's one size comparison: nothing shorter takes this path.
-MIN_SIZE = min(MIN_LENGTH_WIDENED_POWER_OF_TWO, MIN_LENGTH_SINGLE, MIN_LENGTH)
+MIN_SIZE = min(MIN_LENGTH_SINGLE, MIN_LENGTH)
 
 # Bytes of each of a thread's four temporaries (a block of rows and as many
 # partner rows; 2 MiB in all, the size of a core's L2 here). Interleaved A/B at
@@ -119,11 +118,9 @@ def _least_length(n, real_dtype, work):
     """The threshold for n points of `real_dtype` computed in `work` precision."""
     if work == "complex64":
         return MIN_LENGTH_SINGLE
-    if n & (n - 1):
-        return MIN_LENGTH
-    if real_dtype == "float32":
-        return MIN_LENGTH_WIDENED_POWER_OF_TWO
-    return MIN_LENGTH_POWER_OF_TWO
+    if real_dtype == "float64" and n & (n - 1) == 0:
+        return MIN_LENGTH_POWER_OF_TWO
+    return MIN_LENGTH
 
 
 def _line(a, axis, n):
