@@ -13,13 +13,14 @@ With S = Z[k] + conj(Z[m-k]) and D = -i w^k (Z[k] - conj(Z[m-k])), both halved,
 X[k] = S + D and X[m-k] = conj(S - D): each pair (k, m - k) is untangled at once.
 Z comes from the four steps' column pass and row pass. Row k1 of the row pass
 holds Z[k1 + n1 k2], whose partners Z[m - k1 - n1 k2] lie in row n1 - k1,
-reversed (row 0 and, for even n1, row n1/2 are their own partners): each host
-thread transforms a block of rows and their partner rows into temporaries that
-stay in its core's cache, untangles them there, and copies the results into the
-output (transposed, as the four steps' row pass writes it). The halving and the
-norm's factor ride on the four steps' twiddles; the -i w^k are computed in
-float64 once per length and rounded once, like those. Every split is between
-rows and the blocks depend on n alone, so one thread or two give the same bits.
+reversed (row 0 and, for even n1, row n1/2 are their own partners): each of two
+host threads takes the next block of rows, transforms them and their partner
+rows into temporaries that stay in its core's cache, untangles them there, and
+copies the results into the output (transposed, as the four steps' row pass
+writes it). The halving and the norm's factor ride on the four steps' twiddles;
+the -i w^k are computed in float64 once per length and rounded once, like
+those. Every split is between rows and the blocks depend on n alone, so one
+thread or two (whichever takes a block) give the same bits.
 
 Precision follows numpy.fft's loops (measured on NumPy 2.4): float64 data, and
 float32 data unscaled (numpy widens a float32 copy and rounds the result once),
@@ -76,6 +77,11 @@ MIN_SIZE = min(MIN_LENGTH_SINGLE, MIN_LENGTH)
 # 2^20 points (float64, float32 unscaled and scaled) and 2^18 (float64): 128 KiB
 # 0.89-0.93x, 256 KiB 1.0x, 512 KiB 1.05-1.13x, 1 MiB 0.91-1.07x.
 BLOCK_BYTES = 1 << 19
+# Blocks at least (smaller ones where rows are long), handed out to the two
+# threads as each gets to the next: against fixed halves, interleaved, 0.97-1.03x
+# at load 1.5 and 1.01-1.09x with a third process spinning (2^19-2^21 points);
+# 16 blocks of half the size ran 0.90-1.04x.
+MIN_BLOCKS = 8
 
 _CPU = _core.Device("cpu")
 _COMPLEX = {"float32": "complex64", "float64": "complex128"}
@@ -179,54 +185,70 @@ def _precision(real_dtype, norm, n):
 
 def _rows_untangled(y, t, norm, x, n, nn):
     """Steps 2 and 3 of the four steps (y's rows times t's, transformed) and the
-    untangling, into x (n/2 + 1 points, any strides), split between two threads:
-    the first takes row 0 and the first half of the row pairs' blocks, the second
-    the middle row (even n1) and the rest."""
+    untangling, into x (n/2 + 1 points, any strides), on two threads: each takes
+    the next block of row pairs (then the rows that are their own partners) as it
+    gets to it, so that a thread the host schedules late takes less."""
     n1, n2 = nn
     w = _twiddles(n, nn, y.dtype.name)
     xt = x[:n1 * n2].reshape(n2, n1).T  # X[k1 + n1 k2] at xt[k1, k2]
     half = (n1 + 1) // 2  # rows 1 .. half - 1 pair with rows n1 - 1 .. n1 - half + 1
     most = max(1, BLOCK_BYTES // (n2 * y.itemsize))
-    blocks = max(2, 2 * -(-(half - 1) // (2 * most)))  # an even count, split evenly
-    block = max(1, -(-(half - 1) // blocks))
-    mid = min(1 + blocks // 2 * block, half)
-    middle = (n1 // 2,) if n1 % 2 == 0 else ()
-    first = (y, t, w, norm, xt, (0,), range(1, mid, block), half)
-    second = (y, t, w, norm, xt, middle, range(mid, half, block), half)
+    block = max(1, min(most, -(-(half - 1) // MIN_BLOCKS)))
+    tasks = [(r0, min(r0 + block, half), False) for r0 in range(1, half, block)]
+    tasks += [(r, r + 1, True) for r in ((0, n1 // 2) if n1 % 2 == 0 else (0,))]
+    queue = _Queue(tasks)
+    args = (y, t, w, norm, xt, queue, block)
     if _host_threads.ENABLED:
-        z0, _ = _host_threads.both(_untangle_rows, first, second)
+        _host_threads.both(_untangle_rows, args, args)
     else:
-        z0 = _untangle_rows(*first)
-        _untangle_rows(*second)
+        _untangle_rows(*args)
+    z0 = queue.z0
     x[n1 * n2] = 2.0 * (z0.real - z0.imag)  # X[m] = E[0] - O[0]
 
 
-def _untangle_rows(y, t, w, norm, xt, alone, starts, half):
-    """One thread's share: the rows in `alone` (their own partners), then the
-    blocks of rows from each of `starts` (up to `half`) with their partners.
-    Returns Z[0] (halved, scaled) where row 0 is among `alone`, else None."""
-    n2 = y.shape[1]
-    block = starts.step
-    # Temporaries in padded rows (fft/_four_step.py's reason: the copies into the
-    # transposed output read them by columns), the arithmetic on their flat
-    # views, pads included (NumPy's loops ran 3-4x slower over padded 2-D views):
-    # zeros, as no pass writes the pads.
-    pad = _four_step.ROW_PAD_BYTES // y.itemsize
-    rows = min(block, max(half - starts.start, 1))
-    zr, zp = (_core.zeros((rows, n2 + pad), dtype=y.dtype, device=_CPU) for _ in "rp")
-    temps = _Temps(_np.asarray(zr), _np.asarray(zp), n2)
-    z0 = None
-    for r in alone:
-        _four_step._rows(y[r:r + 1], t[r:r + 1], False, norm, zr[:1, :n2])
-        first = _own_partner_row(temps, w[r], xt[r], r)
-        z0 = first if r == 0 else z0
-    for r0 in starts:
-        r1 = min(r0 + block, half)
-        pair = slice(y.shape[0] - r1 + 1, y.shape[0] - r0 + 1)  # n1 - k1, ascending
+class _Queue:
+    """Tasks (r0, r1, alone) handed out in order to whichever thread asks; z0 is
+    Z[0] (halved, scaled), left by the thread that untangles row 0."""
+
+    def __init__(self, tasks):
+        self._tasks = iter(tasks)
+        self._lock = threading.Lock()
+        self.z0 = None
+
+    def next(self):
+        with self._lock:
+            return next(self._tasks, None)
+
+
+def _untangle_rows(y, t, w, norm, xt, queue, block):
+    """One thread's work: blocks of rows r0 .. r1 - 1 with their partner rows, and
+    the rows that are their own partners (`alone`), until the queue is empty."""
+    n1, n2 = y.shape
+    temps = zr = zp = None
+    while (task := queue.next()) is not None:
+        r0, r1, alone = task
+        if temps is None:
+            zr, zp, temps = _temps(block, n2, y.dtype.name)
         _four_step._rows(y[r0:r1], t[r0:r1], False, norm, zr[:r1 - r0, :n2])
+        if alone:
+            first = _own_partner_row(temps, w[r0], xt[r0], r0)
+            if r0 == 0:
+                queue.z0 = first
+            continue
+        pair = slice(n1 - r1 + 1, n1 - r0 + 1)  # rows n1 - k1, ascending
         _four_step._rows(y[pair], t[pair], False, norm, zp[:r1 - r0, :n2])
         _row_pairs(temps, w[r0:r1], xt[r0:r1], xt[pair])
-    return z0
+
+
+def _temps(rows, n2, dtype):
+    """(zr, zp, _Temps): the row pass's outputs for a block of rows and for their
+    partners, in padded rows (fft/_four_step.py's reason: the copies into the
+    transposed output read them by columns). The arithmetic runs on flat views,
+    pads included (NumPy's loops ran 3-4x slower over padded 2-D views): zeros, as
+    no pass writes the pads."""
+    pad = _four_step.ROW_PAD_BYTES // _np.dtype(dtype).itemsize
+    zr, zp = (_core.zeros((rows, n2 + pad), dtype=dtype, device=_CPU) for _ in "rp")
+    return zr, zp, _Temps(_np.asarray(zr), _np.asarray(zp), n2)
 
 
 class _Temps:
