@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from cuarray import _core
+from cuarray import _core, _host_threads
+from cuarray.fft import _four_step as fft_four_step
+from cuarray.fft import _rfft_line as fft_rfft_line
 
 from conftest import requires_gpu, random_array
 
@@ -680,3 +682,229 @@ def test_cpu_one_axis_is_numpys_bits(dtype):
                 want = getattr(np.fft, name)(h, n=n, axis=axis, norm=norm)
                 assert got.dtype == want.dtype, (name, norm, n)
                 np.testing.assert_array_equal(got, want, err_msg=f"{name} {norm} {n}")
+
+
+# ------------------------------------------- rfft of a long line (fft/_rfft_line.py)
+# The cpu device's rfft of one long real line runs as half as many complex points
+# in four steps; its bits are not numpy.fft's, its accuracy is. These tests take
+# conftest's `device` (the emulation switch does not concern this path, and a GPU
+# never takes it: there they check cuFFT's results and that the path stays out).
+
+RFFT_NORMS = [None, "backward", "ortho", "forward"]
+
+
+@pytest.fixture
+def rfft_lines(monkeypatch):
+    """Whether each call of the path ran it (True) or handed back to numpy (False)."""
+    calls = []
+    real = fft_rfft_line.rfft_line
+
+    def counting(*args):
+        r = real(*args)
+        calls.append(r is not None)
+        return r
+
+    monkeypatch.setattr(fft_rfft_line, "rfft_line", counting)
+    return calls
+
+
+def rfft_and_taken(rfft_lines, *args, **kw):
+    """(ca.fft.rfft(*args, **kw), whether it ran the path): calls below MIN_SIZE
+    never reach it (the caller's one comparison)."""
+    before = len(rfft_lines)
+    r = ca.fft.rfft(*args, **kw)
+    return r, rfft_lines[before:] == [True]
+
+
+def rfft_rel_error(r, ref):
+    r = np.asarray(r).astype(np.clongdouble)
+    return float(np.linalg.norm(r - ref) / np.linalg.norm(ref))
+
+
+def rfft_close(r, h, norm, n=None):
+    """`r` (ca.fft.rfft of host `h`) has numpy's dtype and shape, its error against
+    numpy.fft.rfft in long double is within 1.25 times numpy's own plus an ulp
+    (measured: up to 1.12x, see fft/_rfft_line.py), and it is within a few of
+    numpy's ulps of numpy's result element-wise (relative to the largest)."""
+    got = r.get() if isinstance(r, ca.ndarray) else np.asarray(r)
+    want = np.fft.rfft(h, n=n, norm=norm)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    ref = np.fft.rfft(h.astype(np.longdouble), n=n, norm=norm)
+    eps = np.finfo(want.real.dtype).eps
+    assert rfft_rel_error(got, ref) <= 1.25 * rfft_rel_error(want, ref) + eps
+    scale = float(np.abs(ref).max())
+    assert float(np.abs(got - want).max()) <= 64 * eps * scale
+
+
+def rfft_taken(device, dtype, norm, n):
+    """Whether n points of `dtype` data take the path (thresholds by precision)."""
+    if device != "cpu":
+        return False
+    real = np.dtype(dtype).name
+    work = fft_rfft_line._precision(real, norm, n)[0]
+    return (n % 2 == 0 and fft_four_step.factors(n // 2) is not None
+            and n >= fft_rfft_line._least_length(n, real, work))
+
+
+def even_balanced(start, step):
+    """The first even length from `start` (by `step`) whose half has balanced factors
+    and is not a power of two."""
+    n = start
+    while n & (n - 1) == 0 or fft_four_step.factors(n // 2) is None:
+        n += step
+    return n
+
+
+def rfft_lengths():
+    """At and around each threshold: powers of two, and other even lengths."""
+    r = fft_rfft_line
+    lengths = {r.MIN_LENGTH_POWER_OF_TWO, r.MIN_LENGTH, r.MIN_LENGTH_SINGLE,
+               r.MIN_LENGTH_SINGLE // 2, even_balanced(r.MIN_LENGTH, 2),
+               even_balanced(r.MIN_LENGTH - 2, -2), even_balanced(r.MIN_LENGTH_SINGLE, 2)}
+    return sorted(lengths)
+
+
+def path_length(dtype, norm):
+    """The shortest power of two that takes the path for `dtype` data and `norm`."""
+    r = fft_rfft_line
+    if dtype == np.float64:
+        return r.MIN_LENGTH_POWER_OF_TWO
+    return r.MIN_LENGTH if norm is None else r.MIN_LENGTH_SINGLE
+
+
+@pytest.mark.parametrize("n", rfft_lengths())
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rfft_line(device, rfft_lines, n, dtype):
+    h = random_array(n, dtype)
+    x = on(device, h)
+    for norm in RFFT_NORMS:
+        r, taken = rfft_and_taken(rfft_lines, x, norm=norm)
+        rfft_close(r, h, norm)
+        assert taken == rfft_taken(device, dtype, norm, n), norm
+
+
+def test_rfft_line_thresholds(device, rfft_lines):
+    """Each kind of data takes the path from its own threshold on; just below it,
+    numpy.fft.rfft's own bits."""
+    r = fft_rfft_line
+    above = [(r.MIN_LENGTH, np.float32, None),
+             (r.MIN_LENGTH_SINGLE, np.float32, "ortho"),
+             (even_balanced(r.MIN_LENGTH, 2), np.float32, "backward"),
+             (even_balanced(r.MIN_LENGTH, 2), np.float64, "forward")]
+    below = [(r.MIN_LENGTH // 2, np.float32, None),
+             (r.MIN_LENGTH_SINGLE // 2, np.float32, "forward"),
+             (r.MIN_LENGTH_POWER_OF_TWO // 2, np.float64, "ortho"),
+             (even_balanced(r.MIN_LENGTH - 2, -2), np.float64, None),
+             (even_balanced(r.MIN_LENGTH - 2, -2), np.float32, None),
+             (even_balanced(r.MIN_LENGTH_SINGLE - 2, -2), np.float32, "ortho")]
+    for n, dtype, norm in above + below:
+        h = random_array(n, dtype)
+        got, taken = rfft_and_taken(rfft_lines, on(device, h), norm=norm)
+        assert taken == ((n, dtype, norm) in above and device == "cpu"), (n, dtype, norm)
+        if not taken and device == "cpu":
+            np.testing.assert_array_equal(got.get(), np.fft.rfft(h, norm=norm))
+
+
+def test_rfft_line_small_lengths(device, monkeypatch, rfft_lines):
+    """The index mapping on lengths of every shape (n1, n2 odd or even, n/2 odd),
+    the thresholds lowered and blocks of a few rows."""
+    for name in ("MIN_LENGTH", "MIN_LENGTH_POWER_OF_TWO", "MIN_LENGTH_SINGLE", "MIN_SIZE"):
+        monkeypatch.setattr(fft_rfft_line, name, 1)
+    monkeypatch.setattr(fft_rfft_line, "BLOCK_BYTES", 256)
+    monkeypatch.setattr(fft_four_step, "MIN_FACTOR", 2)
+    fft_four_step.factors.cache_clear()
+    lengths = (8, 12, 18, 30, 50, 98, 128, 210, 486, 686, 2000, 2 * 2**11 * 3**2)
+    try:
+        for n in lengths:
+            for dtype in (np.float32, np.float64):
+                h = random_array(n, dtype)
+                for norm in (None, "ortho", "forward"):
+                    rfft_close(ca.fft.rfft(on(device, h), norm=norm), h, norm)
+    finally:
+        fft_four_step.factors.cache_clear()
+    assert rfft_lines == [device == "cpu"] * (len(lengths) * 6)
+
+
+@pytest.mark.parametrize("dtype, norm", [(np.float32, None), (np.float32, "ortho"),
+                                         (np.float64, "forward")])
+def test_rfft_line_n_pads_and_crops(device, rfft_lines, dtype, norm):
+    n = path_length(dtype, norm)
+    h = random_array(n + 100, dtype)
+    short = h[:1000].copy()  # far below MIN_SIZE: n= alone brings it in
+    for src in (h, h[:n - 10], short):
+        rfft_close(ca.fft.rfft(on(device, src), n=n, norm=norm), src, norm, n=n)
+    rfft_close(ca.fft.rfft(on(device, h), n=np.int64(n), norm=norm), h, norm, n=n)
+    assert rfft_lines == [device == "cpu"] * 4
+
+
+def test_rfft_line_out(device, rfft_lines):
+    n = path_length(np.float32, None)
+    h = random_array(n, np.float32)
+    x = on(device, h)
+    out = ca.empty(n // 2 + 1, dtype=np.complex64, device=device)
+    assert ca.fft.rfft(x, out=out) is out
+    rfft_close(out, h, None)
+    strided = ca.zeros(n + 2, dtype=np.complex64, device=device)
+    assert ca.fft.rfft(x, out=strided[::2]) is not None
+    rfft_close(strided[::2], h, None)
+    assert not strided[1::2].get().any()
+    assert rfft_lines == [device == "cpu"] * 2
+    # out= of another dtype: the one call as before
+    wide = ca.empty(n // 2 + 1, dtype=np.complex128, device=device)
+    ca.fft.rfft(x, out=wide)
+    if device == "cpu":
+        want = np.fft.rfft(h, out=np.empty(n // 2 + 1, np.complex128))
+        np.testing.assert_array_equal(wide.get(), want)
+    assert rfft_lines[2:] == [False]
+
+
+def test_rfft_line_layouts(device, rfft_lines):
+    """A line along either axis of a 2-D array takes the path; a strided line, a
+    misaligned one, several lines, an odd length and integer data do not."""
+    n = path_length(np.float32, None)
+    h = random_array(n, np.float32)
+    row, col = h.reshape(1, n), h.reshape(n, 1)
+    r = ca.fft.rfft(on(device, row))
+    assert r.shape == (1, n // 2 + 1)
+    rfft_close(r[0], h, None)
+    r = ca.fft.rfft(on(device, col), axis=0)
+    assert r.shape == (n // 2 + 1, 1)
+    rfft_close(r[:, 0], h, None)
+    assert rfft_lines == [device == "cpu"] * 2
+    rfft_lines.clear()
+    wide = random_array(2 * n + 2, np.float32)
+    x = on(device, wide)
+    two = random_array((2, n), np.float32)
+    ints = (h * 100).astype(np.int64)
+    cases = [(x[:2 * n:2], wide[:2 * n:2]), (x[1:n + 1], wide[1:n + 1]),
+             (on(device, two), two), (x[:n + 1], wide[:n + 1]), (on(device, ints), ints)]
+    for a, ha in cases:
+        r = ca.fft.rfft(a)
+        if device == "cpu":
+            np.testing.assert_array_equal(r.get(), np.fft.rfft(ha))
+    assert True not in rfft_lines
+
+
+def test_rfft_line_same_bits_on_one_thread(device, monkeypatch, rfft_lines):
+    if device != "cpu":
+        pytest.skip("the cpu device's path")
+    r = fft_rfft_line
+    for n, dtype, norm in ((r.MIN_LENGTH_POWER_OF_TWO, np.float64, "ortho"),
+                           (r.MIN_LENGTH, np.float32, None),
+                           (even_balanced(r.MIN_LENGTH_SINGLE, 2), np.float32, "forward")):
+        x = on(device, random_array(n, dtype))
+        monkeypatch.setattr(_host_threads, "ENABLED", True)
+        two = ca.fft.rfft(x, norm=norm).get()
+        monkeypatch.setattr(_host_threads, "ENABLED", False)
+        one = ca.fft.rfft(x, norm=norm).get()
+        assert one.dtype == two.dtype and np.array_equal(one, two)
+    assert rfft_lines == [True] * 6
+
+
+def test_rfft_line_round_trip_and_twiddle_cache(device):
+    n = path_length(np.float64, None)
+    h = random_array(n, np.float64)
+    for norm in ("backward", "ortho", "forward"):
+        back = ca.fft.irfft(ca.fft.rfft(on(device, h), norm=norm), n=n, norm=norm)
+        assert rfft_rel_error(back.get(), h.astype(np.longdouble)) < 1e-14
+    assert len(fft_rfft_line._TWIDDLES) <= fft_rfft_line._TWIDDLES_KEPT

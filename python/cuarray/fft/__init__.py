@@ -13,13 +13,14 @@ plans); ``hfft`` and ``ihfft`` add a conjugation. Unlike numpy.fft (whose
 Duplicate axes are refused (ValueError), as CuPy does. On the cpu device, large
 complex-to-complex transforms along or over axes run as numpy.fftn's one-axis
 passes, each pass's lines split between two host threads (fft/_threads.py), and
-a long single line runs as four steps of short lines (fft/_four_step.py).
+a long single line runs as four steps of short lines (fft/_four_step.py); so does
+rfft of a long real line, as half as many complex points (fft/_rfft_line.py).
 """
 
 from .. import _core
 from .._core import _fft
 from . import config  # noqa: F401
-from . import _threads
+from . import _rfft_line, _threads
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
            "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
@@ -86,7 +87,14 @@ def ifftn(a, s=None, axes=None, norm=None, out=None):
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
-    """Discrete Fourier transform of real input (numpy.fft.rfft): n//2 + 1 outputs."""
+    """Discrete Fourier transform of real input (numpy.fft.rfft): n//2 + 1 outputs.
+
+    On the cpu device a long line may take fft/_rfft_line.py's path (small calls
+    without ``n`` pay one size comparison)."""
+    if n is not None or getattr(a, "size", 0) >= _rfft_line.MIN_SIZE:
+        r = _rfft_line.rfft_line(a, n, axis, norm, out, _threads._pass)
+        if r is not None:
+            return r
     return _fft(a, 2, n, axis, norm, out)
 
 

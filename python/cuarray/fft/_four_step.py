@@ -91,11 +91,7 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     if nn is None:
         return None
     n1, n2 = nn
-    x = _padded_rows(n1, n2, a.dtype.name, a.device)
-    x[...] = a.reshape(n1, n2)  # step 1 reads it by columns too: padded rows
-    y = _padded_rows(n1, n2, work, a.device)
-    fft_pass(x, inverse, 0, pass_norm, y)
-    t = _twiddles(n, n1, work, inverse, scale)
+    y, t = columns(a, nn, inverse, (work, pass_norm, scale), fft_pass)
     res = _core.empty(n, dtype=result_dtype, device=a.device)
     z = res.reshape(n2, n1).T
     if _host_threads.ENABLED:
@@ -105,6 +101,24 @@ def c2c_line(a, inverse, norm, result_dtype, fft_pass):
     else:
         _rows(y, t, inverse, pass_norm, z)
     return res.reshape(a.shape)
+
+
+def columns(a, nn, inverse, precision, fft_pass):
+    """Step 1 of the line `a` (n1 * n2 elements, `nn` its factors) and step 2's
+    twiddles: (y, t), the rows of y to be multiplied by those of t and then
+    transformed (_rows). `precision` is _precision's triple; its scale may fold
+    in more (fft/_rfft_line.py's halving)."""
+    n1, n2 = nn
+    work, pass_norm, scale = precision
+    # Step 1 reads x by columns too: padded rows. In the work type: a complex64
+    # line transformed in double precision is widened here, not again by numpy's
+    # gufunc in a copy of its own (interleaved A/B, 2026-12-05: rfft of 2^19-2^20
+    # float32 and fft of 2^18-2^20 complex64, unscaled, 1.04-1.09x faster).
+    x = _padded_rows(n1, n2, work, a.device)
+    x[...] = a.reshape(n1, n2)
+    y = _padded_rows(n1, n2, work, a.device)
+    fft_pass(x, inverse, 0, pass_norm, y)
+    return y, _twiddles(n1 * n2, n1, work, inverse, scale)
 
 
 _NORMS = (None, "backward", "ortho", "forward")
