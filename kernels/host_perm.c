@@ -18,7 +18,7 @@ int ca_cuda_perm_sort(const uint32_t *k, const uint32_t *w, int64_t n, int shift
                       ca_stream_t stream);
 #endif
 
-/* Scratch of the host path: two key and two position buffers. */
+/* Scratch of the host path: two buffers of packed (key, position) items. */
 static size_t
 host_perm_bytes(int64_t n)
 {
@@ -38,9 +38,16 @@ host_perm_bytes(int64_t n)
 #define CA_PERM_PIECES 4
 #define CA_PERM_SPLIT  ((int64_t)1 << 18)
 
+/* Items travel as one 64-bit word, key << 32 | position: a scatter writes one
+ * stream per digit, where separate key and position arrays wrote two (the
+ * passes of a 2^22-item permutation: ~40% of its time before). The first pass
+ * reads the keys with their positions implied; the last writes keys and
+ * positions apart, as the placement reads them. */
 typedef struct {
-    const uint32_t *ks, *vs;
-    uint32_t *kd, *vd;
+    const uint32_t *k32; /* the first pass: the keys (position = index) */
+    const uint64_t *src; /* later passes: packed items */
+    uint64_t *dst;       /* packed out, or (the last pass) NULL and: */
+    uint32_t *kd, *vd;   /* the keys and positions apart */
     int64_t n;
     int at, pieces;
     int64_t (*slot)[CA_PERM_RADIX]; /* per piece: counts, then next slots */
@@ -53,6 +60,12 @@ piece_range(const radix_job *j, int64_t t, int64_t *i0, int64_t *i1)
     *i1 = j->n * (t + 1) / j->pieces;
 }
 
+static inline uint64_t
+item_at(const radix_job *j, int64_t i)
+{
+    return j->k32 != NULL ? (uint64_t)j->k32[i] << 32 | (uint64_t)i : j->src[i];
+}
+
 static void
 count_task(void *ctx, int64_t t)
 {
@@ -61,7 +74,7 @@ count_task(void *ctx, int64_t t)
     piece_range(j, t, &i0, &i1);
     memset(c, 0, sizeof(int64_t) * CA_PERM_RADIX);
     for (int64_t i = i0; i < i1; i++) {
-        c[(j->ks[i] >> j->at) & (CA_PERM_RADIX - 1)]++;
+        c[(item_at(j, i) >> (32 + j->at)) & (CA_PERM_RADIX - 1)]++;
     }
 }
 
@@ -71,14 +84,23 @@ scatter_task(void *ctx, int64_t t)
     const radix_job *j = ctx;
     int64_t i0, i1, *next = j->slot[t];
     piece_range(j, t, &i0, &i1);
+    const int sh = 32 + j->at;
+    if (j->dst != NULL) {
+        for (int64_t i = i0; i < i1; i++) {
+            const uint64_t e = item_at(j, i);
+            j->dst[next[(e >> sh) & (CA_PERM_RADIX - 1)]++] = e;
+        }
+        return;
+    }
     for (int64_t i = i0; i < i1; i++) {
-        const int64_t o = next[(j->ks[i] >> j->at) & (CA_PERM_RADIX - 1)]++;
-        j->kd[o] = j->ks[i];
-        j->vd[o] = j->vs[i];
+        const uint64_t e = item_at(j, i);
+        const int64_t o = next[(e >> sh) & (CA_PERM_RADIX - 1)]++;
+        j->kd[o] = (uint32_t)(e >> 32);
+        j->vd[o] = (uint32_t)e;
     }
 }
 
-/* One stable pass on the digit at bit j->at: (ks, vs) -> (kd, vd). */
+/* One stable pass on the digit at key bit j->at. */
 static void
 radix_pass(radix_job *j)
 {
@@ -94,43 +116,64 @@ radix_pass(radix_job *j)
     ca_host_parallel(j->pieces, scatter_task, j);
 }
 
+/* The placement (perm_impl.h): entry i's slot depends on the sorted keys
+ * around i and the slot words alone, so the entries go in the same pieces on
+ * the pool; a piece that meets a tie the fast path cannot order says so (the
+ * caller then takes the generic path, whatever perm holds). */
+typedef struct {
+    const uint32_t *k, *v, *w;
+    int64_t *perm;
+    int64_t n;
+    int shift, pieces;
+    int32_t tied[CA_PERM_PIECES];
+} place_job;
+
+static void
+place_task(void *ctx, int64_t t)
+{
+    place_job *j = ctx;
+    const int64_t i0 = j->n * t / j->pieces, i1 = j->n * (t + 1) / j->pieces;
+    for (int64_t i = i0; i < i1; i++) {
+        const int64_t s = ca_perm_slot(j->k, j->w, j->n, j->shift, i);
+        if (s < 0) {
+            j->tied[t] = 1;
+            return;
+        }
+        j->perm[s] = (int64_t)j->v[i];
+    }
+}
+
 static int
 host_perm(const uint32_t *k, const uint32_t *w, int64_t n, int shift, int64_t *perm,
           int32_t *flag, void *temp)
 {
-    uint32_t *ka = (uint32_t *)temp, *kb = ka + n, *va = kb + n, *vb = va + n;
+    /* two buffers of n packed items; the last pass writes keys and positions
+     * apart into the one it does not read */
+    uint64_t *buf[2] = { (uint64_t *)temp, (uint64_t *)temp + n };
     radix_job j = { .n = n, .pieces = n >= CA_PERM_SPLIT ? CA_PERM_PIECES : 1 };
     j.slot = malloc(sizeof(int64_t[CA_PERM_PIECES][CA_PERM_RADIX]));
     if (j.slot == NULL) {
         return CA_KERR_NOMEM;
     }
-    memcpy(ka, k, (size_t)n * sizeof(uint32_t));
-    for (int64_t i = 0; i < n; i++) {
-        va[i] = (uint32_t)i;
-    }
-    for (int at = shift; at < 32; at += CA_PERM_DIGIT) {
-        j.ks = ka;
-        j.vs = va;
-        j.kd = kb;
-        j.vd = vb;
+    j.k32 = k;
+    int b = 0;
+    for (int at = shift; at < 32; at += CA_PERM_DIGIT, b ^= 1) {
+        const int last = at + CA_PERM_DIGIT >= 32;
         j.at = at;
+        j.dst = last ? NULL : buf[b];
+        j.kd = (uint32_t *)buf[b];
+        j.vd = j.kd + n;
         radix_pass(&j);
-        uint32_t *t = ka;
-        ka = kb;
-        kb = t;
-        t = va;
-        va = vb;
-        vb = t;
+        j.k32 = NULL;
+        j.src = buf[b];
     }
     free(j.slot);
+    const uint32_t *keys = (const uint32_t *)buf[b ^ 1];
+    place_job pj = { keys, keys + n, w, perm, n, shift, j.pieces, { 0 } };
+    ca_host_parallel(j.pieces, place_task, &pj);
     *flag = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t s = ca_perm_slot(ka, w, n, shift, i);
-        if (s < 0) {
-            *flag = 1;
-            return 0;
-        }
-        perm[s] = (int64_t)va[i];
+    for (int t = 0; t < j.pieces; t++) {
+        *flag |= pj.tied[t];
     }
     return 0;
 }
