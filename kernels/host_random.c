@@ -130,8 +130,8 @@ static void
 rng_piece(void *ctx, int64_t t)
 {
     const rng_job *j = ctx;
-    const int64_t i0 = t * CA_RNG_PIECE;
-    const int64_t i1 = i0 + CA_RNG_PIECE < j->n ? i0 + CA_RNG_PIECE : j->n;
+    int64_t i0, i1;
+    ca_host_piece(t, CA_RNG_PIECE, j->n, &i0, &i1);
     if (j->dtype == CA_FLOAT32 && j->normal) {
         normal_f32_range(j->out, i0, i1, j->seed, j->offset, (float)j->a, (float)j->b);
     }
@@ -262,8 +262,8 @@ static void
 int_piece(void *ctx, int64_t t)
 {
     const int_job *j = ctx;
-    const int64_t i0 = t * CA_RNG_PIECE;
-    const int64_t i1 = i0 + CA_RNG_PIECE < j->n ? i0 + CA_RNG_PIECE : j->n;
+    int64_t i0, i1;
+    ca_host_piece(t, CA_RNG_PIECE, j->n, &i0, &i1);
     if (j->range_m1 > 0xFFFFFFFFu) {
         integers64_range(j->out, j->itemsize, i0, i1, j->seed, j->offset, j->low,
                          j->range_m1);

@@ -115,8 +115,8 @@ static void
 dist_piece(void *ctx, int64_t t)
 {
     const dist_job *j = ctx;
-    const int64_t i0 = t * CA_RD_PIECE;
-    const int64_t i1 = i0 + CA_RD_PIECE < j->n ? i0 + CA_RD_PIECE : j->n;
+    int64_t i0, i1;
+    ca_host_piece(t, CA_RD_PIECE, j->n, &i0, &i1);
     if (j->op >= CA_RD_NTRANSFORM) {
         streams(j->op, j->out, i0, i1, j->dtype, j->seed, j->offset, j->prm, j->words);
     }

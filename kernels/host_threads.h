@@ -12,6 +12,15 @@
  * independent and their split must not depend on the thread count. */
 void ca_host_parallel(int64_t ntasks, void (*fn)(void *ctx, int64_t task), void *ctx);
 
+/* Task t's items [*i0, *i1) of n cut in pieces of `piece` items (the last one
+ * shorter): a split by the problem's size alone, as ca_host_parallel wants. */
+static inline void
+ca_host_piece(int64_t t, int64_t piece, int64_t n, int64_t *i0, int64_t *i1)
+{
+    *i0 = t * piece;
+    *i1 = *i0 + piece < n ? *i0 + piece : n;
+}
+
 /* Below this many elements of work a call stays on the caller's thread; each
  * task gets at least CA_HOST_TASK_MIN of them. Measured on the 2-core
  * development machine (issue 15, float32 sum/argmax/add/sum(axis=0|1), 2

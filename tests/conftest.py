@@ -45,3 +45,37 @@ def random_array(shape, dtype, rng=None):
     re = rng.standard_normal(shape)
     im = rng.standard_normal(shape)
     return (re + 1j * im).astype(dtype)
+
+
+@pytest.fixture
+def host_threads():
+    """ca._core._host_threads, the cpu device's pool size, restored after the test."""
+    before = cuarray._core._host_threads()
+    yield cuarray._core._host_threads
+    cuarray._core._host_threads(before)
+
+
+def same_bits_on_one_and_two_threads(host_threads, results, x):
+    """results(x) on one host thread and on two: the same dtypes and bits; the first."""
+    host_threads(1)
+    one = results(x)
+    host_threads(2)
+    two = results(x)
+    for k, (p, q) in enumerate(zip(one, two)):
+        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
+    return one
+
+
+def count_calls(monkeypatch, module, name):
+    """Wrap module.name so that each call appends whether it returned something (a
+    path that takes the call) or None (it handed the call back); the list."""
+    calls = []
+    real = getattr(module, name)
+
+    def counting(*args):
+        r = real(*args)
+        calls.append(r is not None)
+        return r
+
+    monkeypatch.setattr(module, name, counting)
+    return calls

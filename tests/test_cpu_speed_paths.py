@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import random_array
+from conftest import random_array, same_bits_on_one_and_two_threads
 
 FNS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "var", "std", "any", "all"]
 DTYPES = [np.bool_, np.int8, np.int32, np.uint64, np.float16, np.float32, np.float64,
@@ -369,13 +369,6 @@ def test_numpy_rows_keep_the_callers_errstate(device):
 
 # ---- the thread pool: the same bits for any thread count --------------------------------
 
-@pytest.fixture
-def host_threads():
-    before = ca._core._host_threads()
-    yield ca._core._host_threads
-    ca._core._host_threads(before)
-
-
 def _threaded_results(dtype):
     rng = np.random.default_rng(21)
     n = (1 << 23) + 4133  # past CA_HOST_PAR_MIN (2^23), not a multiple of the chunks
@@ -414,23 +407,12 @@ def _strided_results(x):
     return [r.get() for r in out]
 
 
-def _same_bits_on_one_and_two_threads(host_threads, results, x):
-    """results(x) on one host thread and on two: the same dtypes and bits; the first."""
-    host_threads(1)
-    one = results(x)
-    host_threads(2)
-    two = results(x)
-    for k, (p, q) in enumerate(zip(one, two)):
-        assert p.dtype == q.dtype and p.tobytes() == q.tobytes(), k
-    return one
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
 def test_strided_and_wide_runs_threaded_by_bytes(host_threads, dtype):
     rng = np.random.default_rng(23)
     x = (rng.standard_normal((1 << 24) + 77) * 100).astype(dtype)
     x[32 * 5001] = x.max() + 1  # a unique max of the [::32] run, away from the cuts
-    one = _same_bits_on_one_and_two_threads(host_threads, _strided_results, x)
+    one = same_bits_on_one_and_two_threads(host_threads, _strided_results, x)
     w = x[: (1 << 22) + 3 * 1024].reshape(-1, 1024)
     exact = {1: x[::32].argmax(), 2: x[::32].max(), 3: x[::-17].argmin(), 5: x[::5].min(),
              6: w.max(axis=0), 7: w.argmax(axis=0)}
@@ -880,6 +862,6 @@ def test_column_rows_split_between_threads(host_threads, dtype, shape):
     else:
         info = np.iinfo(dtype)
         flat[rows - 1, 0], flat[rows // 2, 1] = info.max, info.min
-    one = _same_bits_on_one_and_two_threads(host_threads, _column_results, m)
+    one = same_bits_on_one_and_two_threads(host_threads, _column_results, m)
     for k, (got, ref) in enumerate(zip(one, _column_ops(np, m))):
         np.testing.assert_array_equal(got, ref, err_msg=str(k))

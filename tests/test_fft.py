@@ -19,7 +19,7 @@ from cuarray import _core, _host_threads
 from cuarray.fft import _four_step as fft_four_step
 from cuarray.fft import _rfft_line as fft_rfft_line
 
-from conftest import requires_gpu, random_array
+from conftest import count_calls, requires_gpu, random_array
 
 FDEVS = ["cpu", "cpu-plan", pytest.param("cuda:0", marks=requires_gpu)]
 
@@ -696,16 +696,7 @@ RFFT_NORMS = [None, "backward", "ortho", "forward"]
 @pytest.fixture
 def rfft_lines(monkeypatch):
     """Whether each call of the path ran it (True) or handed back to numpy (False)."""
-    calls = []
-    real = fft_rfft_line.rfft_line
-
-    def counting(*args):
-        r = real(*args)
-        calls.append(r is not None)
-        return r
-
-    monkeypatch.setattr(fft_rfft_line, "rfft_line", counting)
-    return calls
+    return count_calls(monkeypatch, fft_rfft_line, "rfft_line")
 
 
 def rfft_and_taken(rfft_lines, *args, **kw):

@@ -24,7 +24,7 @@ from cuarray import _host_threads, _sort_threads
 from cuarray.fft import _four_step as fft_four_step
 from cuarray.fft import _threads as fft_threads
 
-from conftest import random_array
+from conftest import count_calls, random_array
 
 
 @pytest.fixture
@@ -139,16 +139,7 @@ def test_fft_bad_axes_keep_the_c_errors(splits):
 @pytest.fixture
 def four_steps(monkeypatch):
     """Counts the four-step transforms (fft/_four_step.py)."""
-    calls = []
-    real = fft_four_step.c2c_line
-
-    def counting(*args):
-        r = real(*args)
-        calls.append(r is not None)
-        return r
-
-    monkeypatch.setattr(fft_four_step, "c2c_line", counting)
-    return calls
+    return count_calls(monkeypatch, fft_four_step, "c2c_line")
 
 
 def rel_error(r, ref):

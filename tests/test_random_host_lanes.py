@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
+from conftest import same_bits_on_one_and_two_threads
 
 M0, M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 W0, W1 = 0x9E3779B9, 0xBB67AE85
@@ -89,20 +90,8 @@ def _draws(n):
     return [np.asarray(a.get()) for a in out]
 
 
-@pytest.fixture
-def host_threads():
-    before = ca._core._host_threads()
-    yield ca._core._host_threads
-    ca._core._host_threads(before)
-
-
 def test_same_bits_on_one_and_two_threads(host_threads):
     n = (1 << 18) + 37  # several pieces of every loop (the permutation's radix passes too)
-    host_threads(1)
-    one = _draws(n)
-    host_threads(2)
-    two = _draws(n)
-    for k, (a, b) in enumerate(zip(one, two)):
-        assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), k
+    one = same_bits_on_one_and_two_threads(host_threads, _draws, n)
     assert np.all((one[0] >= 0) & (one[0] < 1)) and abs(one[4].mean()) < 0.02
     assert np.array_equal(np.sort(one[-1]), np.arange(n))
