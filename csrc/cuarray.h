@@ -120,6 +120,8 @@ void ca_cuda_warn_unraisable(int status, const char *call);
 /* NumPy dtype -> ca_dtype; -1 with TypeError naming the dtype when it is not
  * one of the 14 supported (or not native byte order). */
 int ca_dtype_from_descr(PyArray_Descr *d);
+/* The ca_dtype whose descriptor d is (cuarray's own), else -1 (no error set). */
+int ca_own_dtype(PyArray_Descr *d);
 /* Anything np.dtype() accepts (None -> `dflt`). -1 with TypeError. */
 int ca_dtype_converter(PyObject *obj, int dflt);
 /* Borrowed NumPy dtype for a ca_dtype. */

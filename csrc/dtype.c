@@ -48,13 +48,22 @@ unsupported(PyArray_Descr *d)
 }
 
 int
-ca_dtype_from_descr(PyArray_Descr *d)
+ca_own_dtype(PyArray_Descr *d)
 {
-    /* Fast path: one of our own descriptors. */
     for (int i = 0; i < CA_NTYPES; i++) {
         if (d == ca_st->descr[i]) {
             return i;
         }
+    }
+    return -1;
+}
+
+int
+ca_dtype_from_descr(PyArray_Descr *d)
+{
+    const int own = ca_own_dtype(d); /* the fast path */
+    if (own >= 0) {
+        return own;
     }
     if (!PyArray_ISNBO(d->byteorder) || PyDataType_HASFIELDS(d) ||
         PyDataType_HASSUBARRAY(d)) {

@@ -1989,10 +1989,7 @@ numpy_direct(PyArrayObject *arr, int device, int copy, CaArray **res)
         !PyArray_ISWRITEABLE(arr) || !PyArray_ISALIGNED(arr)) {
         return 0;
     }
-    int dtype = -1;
-    for (int i = 0; i < CA_NTYPES && dtype < 0; i++) {
-        dtype = PyArray_DESCR(arr) == ca_descr(i) ? i : -1;
-    }
+    const int dtype = ca_own_dtype(PyArray_DESCR(arr));
     if (dtype < 0) {
         return 0;
     }

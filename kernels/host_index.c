@@ -210,7 +210,9 @@ static CA_ALWAYS_INLINE void
 take_piece(const tp_job *j, const int sz, int64_t t, int64_t *flag)
 {
     const ca_index_pass *p = j->p;
-    const int64_t j0 = t * j->per, cnt = j0 + j->per < j->n ? j->per : j->n - j0;
+    int64_t j0, j1;
+    ca_host_piece(t, j->per, j->n, &j0, &j1);
+    const int64_t cnt = j1 - j0;
     tp_run(p, sz, 0, p->data + j0 * p->strides[0], p->vals + j0 * p->vstrides[0],
            (const char *)p->idx + j0 * p->istrides[0], cnt, p->strides[0],
            p->vstrides[0], p->istrides[0], flag);
@@ -339,8 +341,9 @@ check_task(void *ctx, int64_t t)
 {
     tp_job *j = ctx;
     const ca_index_pass *p = j->p;
-    const int64_t j0 = t * j->per, cnt = j0 + j->per < j->n ? j->per : j->n - j0;
-    offsets_run(p, 0, NULL, (const char *)p->idx + j0 * p->istrides[0], cnt, 0,
+    int64_t j0, j1;
+    ca_host_piece(t, j->per, j->n, &j0, &j1);
+    offsets_run(p, 0, NULL, (const char *)p->idx + j0 * p->istrides[0], j1 - j0, 0,
                 p->istrides[0], j->flags[t]);
 }
 

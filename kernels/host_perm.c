@@ -53,13 +53,6 @@ typedef struct {
     int64_t (*slot)[CA_PERM_RADIX]; /* per piece: counts, then next slots */
 } radix_job;
 
-static void
-piece_range(const radix_job *j, int64_t t, int64_t *i0, int64_t *i1)
-{
-    *i0 = j->n * t / j->pieces;
-    *i1 = j->n * (t + 1) / j->pieces;
-}
-
 static inline uint64_t
 item_at(const radix_job *j, int64_t i)
 {
@@ -71,7 +64,7 @@ count_task(void *ctx, int64_t t)
 {
     const radix_job *j = ctx;
     int64_t i0, i1, *c = j->slot[t];
-    piece_range(j, t, &i0, &i1);
+    ca_host_share(t, j->pieces, j->n, &i0, &i1);
     memset(c, 0, sizeof(int64_t) * CA_PERM_RADIX);
     for (int64_t i = i0; i < i1; i++) {
         c[(item_at(j, i) >> (32 + j->at)) & (CA_PERM_RADIX - 1)]++;
@@ -83,7 +76,7 @@ scatter_task(void *ctx, int64_t t)
 {
     const radix_job *j = ctx;
     int64_t i0, i1, *next = j->slot[t];
-    piece_range(j, t, &i0, &i1);
+    ca_host_share(t, j->pieces, j->n, &i0, &i1);
     const int sh = 32 + j->at;
     if (j->dst != NULL) {
         for (int64_t i = i0; i < i1; i++) {
@@ -132,7 +125,8 @@ static void
 place_task(void *ctx, int64_t t)
 {
     place_job *j = ctx;
-    const int64_t i0 = j->n * t / j->pieces, i1 = j->n * (t + 1) / j->pieces;
+    int64_t i0, i1;
+    ca_host_share(t, j->pieces, j->n, &i0, &i1);
     for (int64_t i = i0; i < i1; i++) {
         const int64_t s = ca_perm_slot(j->k, j->w, j->n, j->shift, i);
         if (s < 0) {

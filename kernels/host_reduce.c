@@ -225,9 +225,10 @@ row_piece_task(void *ctx, int64_t t)
     const ca_reduce_desc *d = j->d;
     const int64_t nb = d->keep_shape[d->nkeep - 1], rows = d->nred_elems;
     char *acc = (char *)j->scratch + t * nb * (int64_t)sizeof(ca_hacc);
+    int64_t r0, r1;
+    ca_host_share(t, CA_HR_ROW_PIECES, rows, &r0, &r1);
     j->f->vinit(acc, nb);
-    fold_rows(j, acc, d->in, nb, rows * t / CA_HR_ROW_PIECES,
-              rows * (t + 1) / CA_HR_ROW_PIECES);
+    fold_rows(j, acc, d->in, nb, r0, r1);
 }
 
 static int

@@ -21,6 +21,14 @@ ca_host_piece(int64_t t, int64_t piece, int64_t n, int64_t *i0, int64_t *i1)
     *i1 = *i0 + piece < n ? *i0 + piece : n;
 }
 
+/* Task t's items [*i0, *i1) of n shared out in `tasks` nearly equal parts. */
+static inline void
+ca_host_share(int64_t t, int64_t tasks, int64_t n, int64_t *i0, int64_t *i1)
+{
+    *i0 = n * t / tasks;
+    *i1 = n * (t + 1) / tasks;
+}
+
 /* Below this many elements of work a call stays on the caller's thread; each
  * task gets at least CA_HOST_TASK_MIN of them. Measured on the 2-core
  * development machine (issue 15, float32 sum/argmax/add/sum(axis=0|1), 2
