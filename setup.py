@@ -238,7 +238,7 @@ def make_extension():
     # lets gcc vectorise the host loops' compare-and-select steps (max, min, NaN
     # tests); results are unchanged (no fast-math).
     cflags = ["-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
-              "-Wno-missing-field-initializers", "-fvisibility=hidden", "-fno-trapping-math"]
+              "-Wno-missing-field-initializers", "-fvisibility=hidden", "-fno-trapping-math", "-fno-math-errno"]
     ldflags = []
     libraries = []
     library_dirs = []

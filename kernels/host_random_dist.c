@@ -2,6 +2,8 @@
  * GPU kernels in random_dist.cu compute them (random_dist.h), in pieces of
  * CA_RD_PIECE samples on the pool: each sample's words depend on its index
  * alone, so the split changes no bit. */
+#include <string.h>
+
 #include "host_philox.h"
 #include "host_threads.h"
 #include "random_dist.h"
@@ -102,6 +104,112 @@ streams(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t seed,
     }
 }
 
+/* The gamma family (gamma, chisquare) with Philox streams: the first
+ * Marsaglia-Tsang attempt of CA_RNG_LANES samples at a time. Sample i's stream
+ * (ca_rd_stream_init) starts with block (offset + i, attempt 0), whose four
+ * words are the Box-Muller normal, and its uniform is the first two words of
+ * block (offset + i, attempt 1). The lanes compute these with the operations
+ * of ca_rd_gamma_mt in its order, so the same bits; only the cosine is taken
+ * (the cached second normal serves later attempts alone). A sample the
+ * squeeze test does not accept at once (shape < 1 or not a number, v <= 0,
+ * the log test, later attempts: about 2% at shape 2.5) is recomputed by the
+ * scalar stream. The libm calls are phases of independent calls, as in
+ * host_random.c's normals. */
+static inline void
+gamma_shape_scale(int op, const ca_rd_params *prm, uint64_t i, double *shape,
+                  double *scale)
+{
+    if (op == CA_RD_GAMMA) {
+        *shape = ca_rd_param(prm, 0, i);
+        *scale = ca_rd_param(prm, 1, i);
+    }
+    else { /* chisquare(df) = 2 gamma(df / 2) */
+        *shape = 0.5 * ca_rd_param(prm, 0, i);
+        *scale = 2.0;
+    }
+}
+
+static inline void
+store_sample(void *out, int dtype, int64_t i, double v)
+{
+    if (dtype == CA_FLOAT32) {
+        ((float *)out)[i] = (float)v;
+    }
+    else {
+        ((double *)out)[i] = v;
+    }
+}
+
+/* ca_u01_open_f64(lo, hi) without a 64-bit integer conversion, which AVX2
+ * lacks: 1 + m 2^-52 is the double with m as its fraction, so subtracting 1
+ * and adding 2^-53 gives (2m + 1) 2^-53 exactly, the same bits. */
+static inline double
+u01_open_f64_lanes(uint32_t lo, uint32_t hi)
+{
+    const uint64_t m = (((uint64_t)hi << 32) | lo) >> 12, one = 0x3FF0000000000000u;
+    double f;
+    const uint64_t bits = one | m;
+    memcpy(&f, &bits, sizeof f);
+    return (f - 1.0) + 1.1102230246251565e-16;
+}
+
+/* The squeeze test of ca_rd_gamma_mt's first attempt and its sample, lane by
+ * lane (a vector loop: the build's -fno-math-errno makes sqrt an instruction). */
+static CA_RNG_CLONES __attribute__((noinline)) void
+gamma_squeeze(const double *restrict shape, const double *restrict scale,
+              const double *restrict r2, const double *restrict cs,
+              const rng_lanes *restrict wb, double *restrict val, int *restrict ok)
+{
+    for (int k = 0; k < CA_RNG_LANES; k++) {
+        const double x = sqrt(r2[k]) * cs[k];
+        const double d = shape[k] - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+        const double v = 1.0 + c * x, v3 = v * v * v;
+        const double u = u01_open_f64_lanes(wb->x[k], wb->y[k]), x2 = x * x;
+        ok[k] = (shape[k] >= 1.0) & (v > 0.0) & (u < 1.0 - 0.0331 * x2 * x2);
+        val[k] = scale[k] * (d * v3);
+    }
+}
+
+static CA_RNG_CLONES void
+gamma_lanes(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t seed,
+            uint64_t offset, const ca_rd_params *prm)
+{
+    enum { L = CA_RNG_LANES };
+    for (int64_t g = first; g < n; g += L) {
+        const int m = n - g < L ? (int)(n - g) : L;
+        rng_lanes wa, wb;
+        philox_lanes_at(seed, offset + (uint64_t)g, 0, &wa);
+        philox_lanes_at(seed, offset + (uint64_t)g, 1, &wb);
+        double shape[L], scale[L], r2[L], ang[L], cs[L], val[L];
+        int ok[L];
+        for (int k = 0; k < L; k++) {
+            shape[k] = scale[k] = 1.0;
+        }
+        for (int k = 0; k < m; k++) {
+            gamma_shape_scale(op, prm, (uint64_t)(g + k), &shape[k], &scale[k]);
+        }
+        for (int k = 0; k < L; k++) {
+            ang[k] =
+                3.141592653589793 * fma(ca_u01_open_f64(wa.z[k], wa.w[k]), 2.0, -1.0);
+        }
+        for (int k = 0; k < L; k++) {
+            r2[k] = -2.0 * log(ca_u01_open_f64(wa.x[k], wa.y[k]));
+        }
+        for (int k = 0; k < L; k++) {
+            cs[k] = cos(ang[k]);
+        }
+        gamma_squeeze(shape, scale, r2, cs, &wb, val, ok);
+        for (int k = 0; k < m; k++) {
+            if (ok[k]) {
+                store_sample(out, dtype, g + k, val[k]);
+            }
+            else {
+                streams(op, out, g + k, g + k + 1, dtype, seed, offset, prm, NULL);
+            }
+        }
+    }
+}
+
 typedef struct {
     int op, dtype;
     void *out;
@@ -117,7 +225,11 @@ dist_piece(void *ctx, int64_t t)
     const dist_job *j = ctx;
     int64_t i0, i1;
     ca_host_piece(t, CA_RD_PIECE, j->n, &i0, &i1);
-    if (j->op >= CA_RD_NTRANSFORM) {
+    if ((j->op == CA_RD_GAMMA || j->op == CA_RD_CHISQUARE) && j->words == NULL &&
+        j->dtype != CA_INT64) {
+        gamma_lanes(j->op, j->out, i0, i1, j->dtype, j->seed, j->offset, j->prm);
+    }
+    else if (j->op >= CA_RD_NTRANSFORM) {
         streams(j->op, j->out, i0, i1, j->dtype, j->seed, j->offset, j->prm, j->words);
     }
     else if (j->dtype == CA_FLOAT32) {
