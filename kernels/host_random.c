@@ -45,11 +45,11 @@ uniform_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t off
 }
 
 /* Normals: Box-Muller as ca_box_muller_f32 / ca_box_muller_f64 compute it, in
- * phases over the lanes: the conversions, square roots and products are vector
- * loops, and the libm calls (log, sin and cos: gcc pairs the last two into one
- * sincos) are independent of each other, where one pair at a time waited on
- * each square root. Each operation is the one the scalar form does, in the same
- * order, so the samples are the same bits. */
+ * phases over the lanes: the conversions, square roots, products and float64's
+ * sin(pi t) and cos(pi t) (ca_sincospi_f64) are vector loops, and the libm
+ * calls (log; float32's sinf and cosf) are independent of each other, where
+ * one pair at a time waited on each square root. Each operation is the one the
+ * scalar form does, in the same order, so the samples are the same bits. */
 static CA_RNG_CLONES void
 normal_f32_range(float *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offset,
                  float loc, float sc)
@@ -101,8 +101,7 @@ normal_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offs
         }
         for (int k = 0; k < P; k++) {
             rad[k] = sqrt(rad[k]);
-            sn[k] = sin(3.141592653589793 * v[k]);
-            cs[k] = cos(3.141592653589793 * v[k]);
+            ca_sincospi_f64(v[k], &sn[k], &cs[k]);
         }
         for (int k = 0; k < P; k++) {
             z[2 * k] = fma(rad[k] * cs[k], sc, loc);

@@ -109,12 +109,11 @@ streams(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t seed,
  * (ca_rd_stream_init) starts with block (offset + i, attempt 0), whose four
  * words are the Box-Muller normal, and its uniform is the first two words of
  * block (offset + i, attempt 1). The lanes compute these with the operations
- * of ca_rd_gamma_mt in its order, so the same bits; only the cosine is taken
- * (the cached second normal serves later attempts alone). A sample the
- * squeeze test does not accept at once (shape < 1 or not a number, v <= 0,
- * the log test, later attempts: about 2% at shape 2.5) is recomputed by the
- * scalar stream. The libm calls are phases of independent calls, as in
- * host_random.c's normals. */
+ * of ca_rd_gamma_mt in its order, so the same bits: the normal, the squeeze
+ * test and the sample as vector loops, the logarithms as a phase of
+ * independent libm calls, and the log test for the few the squeeze leaves.
+ * A sample not accepted at once (shape < 1 or not a number, v <= 0, later
+ * attempts: about 2% at shape 2.5) is recomputed by the scalar stream. */
 static inline void
 gamma_shape_scale(int op, const ca_rd_params *prm, uint64_t i, double *shape,
                   double *scale)
@@ -153,20 +152,32 @@ u01_open_f64_lanes(uint32_t lo, uint32_t hi)
     return (f - 1.0) + 1.1102230246251565e-16;
 }
 
-/* The squeeze test of ca_rd_gamma_mt's first attempt and its sample, lane by
- * lane (a vector loop: the build's -fno-math-errno makes sqrt an instruction). */
+/* The first attempt's normal x, v^3 and uniform u of each lane, and whether
+ * the squeeze test accepts it (1), leaves it to the log test (2) or not (0). */
+typedef struct {
+    double x[CA_RNG_LANES], v3[CA_RNG_LANES], u[CA_RNG_LANES], d[CA_RNG_LANES];
+    int verdict[CA_RNG_LANES];
+} gamma_attempt;
+
 static CA_RNG_CLONES __attribute__((noinline)) void
-gamma_squeeze(const double *restrict shape, const double *restrict scale,
-              const double *restrict r2, const double *restrict cs,
-              const rng_lanes *restrict wb, double *restrict val, int *restrict ok)
+gamma_squeeze(const double *restrict shape, const double *restrict r2,
+              const rng_lanes *restrict wa, const rng_lanes *restrict wb,
+              gamma_attempt *restrict at)
 {
     for (int k = 0; k < CA_RNG_LANES; k++) {
-        const double x = sqrt(r2[k]) * cs[k];
+        const double t = fma(u01_open_f64_lanes(wa->z[k], wa->w[k]), 2.0, -1.0);
+        double sn, cs;
+        ca_sincospi_f64(t, &sn, &cs);
+        const double x = sqrt(r2[k]) * cs;
         const double d = shape[k] - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
         const double v = 1.0 + c * x, v3 = v * v * v;
         const double u = u01_open_f64_lanes(wb->x[k], wb->y[k]), x2 = x * x;
-        ok[k] = (shape[k] >= 1.0) & (v > 0.0) & (u < 1.0 - 0.0331 * x2 * x2);
-        val[k] = scale[k] * (d * v3);
+        const int live = (shape[k] >= 1.0) & (v > 0.0);
+        at->verdict[k] = live * (u < 1.0 - 0.0331 * x2 * x2 ? 1 : 2);
+        at->x[k] = x;
+        at->v3[k] = v3;
+        at->u[k] = u;
+        at->d[k] = d;
     }
 }
 
@@ -180,8 +191,8 @@ gamma_lanes(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t see
         rng_lanes wa, wb;
         philox_lanes_at(seed, offset + (uint64_t)g, 0, &wa);
         philox_lanes_at(seed, offset + (uint64_t)g, 1, &wb);
-        double shape[L], scale[L], r2[L], ang[L], cs[L], val[L];
-        int ok[L];
+        double shape[L], scale[L], r2[L];
+        gamma_attempt at;
         for (int k = 0; k < L; k++) {
             shape[k] = scale[k] = 1.0;
         }
@@ -189,19 +200,15 @@ gamma_lanes(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t see
             gamma_shape_scale(op, prm, (uint64_t)(g + k), &shape[k], &scale[k]);
         }
         for (int k = 0; k < L; k++) {
-            ang[k] =
-                3.141592653589793 * fma(ca_u01_open_f64(wa.z[k], wa.w[k]), 2.0, -1.0);
+            r2[k] = -2.0 * log(u01_open_f64_lanes(wa.x[k], wa.y[k]));
         }
-        for (int k = 0; k < L; k++) {
-            r2[k] = -2.0 * log(ca_u01_open_f64(wa.x[k], wa.y[k]));
-        }
-        for (int k = 0; k < L; k++) {
-            cs[k] = cos(ang[k]);
-        }
-        gamma_squeeze(shape, scale, r2, cs, &wb, val, ok);
+        gamma_squeeze(shape, r2, &wa, &wb, &at);
         for (int k = 0; k < m; k++) {
-            if (ok[k]) {
-                store_sample(out, dtype, g + k, val[k]);
+            const double x2 = at.x[k] * at.x[k], d = at.d[k], v3 = at.v3[k];
+            if (at.verdict[k] == 1 ||
+                (at.verdict[k] == 2 &&
+                 log(at.u[k]) < 0.5 * x2 + d * (1.0 - v3 + log(v3)))) {
+                store_sample(out, dtype, g + k, scale[k] * (d * v3));
             }
             else {
                 streams(op, out, g + k, g + k + 1, dtype, seed, offset, prm, NULL);

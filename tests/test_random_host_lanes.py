@@ -1,4 +1,4 @@
-"""The cpu device's random loops: Philox blocks sixteen lanes at a time and the
+"""The cpu device's random loops: Philox blocks sixty-four lanes at a time and the
 distributions in fixed pieces on the host pool (kernels/host_philox.h, host_random.c,
 host_random_dist.c). The words are checked against Philox4x32-10 written here in NumPy
 (the stream's definition, kernels/random_impl.h); every method gives the same bits on
@@ -95,3 +95,42 @@ def test_same_bits_on_one_and_two_threads(host_threads):
     one = same_bits_on_one_and_two_threads(host_threads, _draws, n)
     assert np.all((one[0] >= 0) & (one[0] < 1)) and abs(one[4].mean()) < 0.02
     assert np.array_equal(np.sort(one[-1]), np.arange(n))
+
+
+@pytest.mark.parametrize("n", [7, 4099, (1 << 17) + 3])
+def test_float64_normals_are_box_muller_with_sinpi(n):
+    """standard_normal(float64) pairs from block j: radius sqrt(-2 log u) with u from
+    words 0-1, angle pi t with t = 2 v - 1 from words 2-3. The host's sin(pi t) and
+    cos(pi t) (ca_sincospi_f64) are checked within 4 ulp of the radius against an
+    80-bit reference."""
+    seed = 31337
+    got = ca.random.default_rng(seed).standard_normal(n, device="cpu").get()
+    p = philox_blocks(seed, np.arange((n + 1) // 2)).astype(np.uint64)
+    odd = lambda lo, hi: ((((hi << np.uint64(32)) | lo) >> np.uint64(12)) * np.uint64(2)
+                          + np.uint64(1)).astype(np.float64) * 2.0**-53
+    u, v = odd(p[:, 0], p[:, 1]), odd(p[:, 2], p[:, 3])
+    radius = np.sqrt(-2.0 * np.log(u))
+    pi = np.longdouble("3.14159265358979323846264338327950288")
+    angle = pi * (2.0 * v - 1.0).astype(np.longdouble)
+    ref = np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1).reshape(-1)[:n]
+    scale = np.repeat(radius, 2)[:n]
+    assert np.all(np.abs(got - ref.astype(np.float64)) <= 4 * np.finfo(np.float64).eps * scale)
+
+
+@pytest.mark.parametrize("n", [1, 63, 65, 5000, (1 << 15) + 11])
+def test_gamma_lanes_give_the_scalar_streams_bits(n):
+    """gamma(a, 2) runs its first attempt in lanes (host_random_dist.c's gamma_lanes);
+    noncentral_chisquare(2a, 0) is 2 gamma(a) from the same sample streams, one sample
+    at a time: the same bits, for shapes the lanes accept and shapes they hand on."""
+    shapes = np.resize(np.array([2.5, 0.3, 1.0, 7.25, 1e6, 0.999, 1.5, 40.0, 1.0000001]), n)
+    seed = 2024
+    lanes = ca.random.default_rng(seed).gamma(ca.asarray(shapes, device="cpu"), 2.0,
+                                              device="cpu").get()
+    streams = ca.random.default_rng(seed).noncentral_chisquare(
+        ca.asarray(2.0 * shapes, device="cpu"), 0.0, device="cpu").get()
+    np.testing.assert_array_equal(lanes, streams)
+    f32 = ca.random.default_rng(seed).standard_gamma(2.5, size=n, dtype=np.float32,
+                                                     device="cpu").get()
+    f64 = ca.random.default_rng(seed).standard_gamma(2.5, size=n, device="cpu").get()
+    np.testing.assert_array_equal(f32, f64.astype(np.float32))
+    assert np.all(f64 > 0) and (n < 1000 or abs(f64.mean() / 2.5 - 1) < 0.1)
