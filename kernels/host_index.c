@@ -193,9 +193,7 @@ take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
  * 160 ms on one core, 80 on two). The run is cut in CA_TP_TASKS pieces, each
  * writing its own part of the result and reporting into its own flag; the
  * lowest piece's report is the first in pass order, as one thread's would be.
- * A scatter stays on one thread: its random writes are bound by the memory's
- * bandwidth for whole lines, not by latency (a band of the target per thread,
- * each walking the whole run, measured 0.85x of one). */
+ * A long scatter splits the target instead (put_parallel, below). */
 #define CA_TP_PAR_MIN ((int64_t)1 << 18)
 #define CA_TP_TASKS   16
 
@@ -262,10 +260,90 @@ take_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
     return 1;
 }
 
+/* ---- one long scatter on the thread pool: a band of the target per thread ---- */
+
+/* v[idx] = w over one run of CA_TP_PAR_MIN+ indices: each thread walks the whole
+ * run in order and writes only the targets in its band of v, so every element
+ * still takes its last write. The test and the write have no branch: a target
+ * outside the band is written to a small sink on the thread's stack instead
+ * (cached, never read), so the loop keeps many writes in flight. No prefetch:
+ * the other thread's targets made it a loss. 2^24 float32 at a random
+ * permutation on the development machine: 110-130 ms on one core, 75 on two
+ * (a branch on the band, with the prefetch, measured 0.85x of one). */
+#define CA_PUT_BANDS 2
+
+typedef struct {
+    const ca_index_pass *p;
+    int sz;
+    int64_t n, band;
+    int64_t flags[CA_PUT_BANDS][2];
+} put_job;
+
+static CA_ALWAYS_INLINE void
+put_band(const put_job *j, const int sz, int64_t t, int64_t *flag)
+{
+    const ca_index_pass *p = j->p;
+    const int64_t lo = t * j->band * p->scale;
+    const uint64_t width = (uint64_t)(j->band * p->scale);
+    const char *ix = (const char *)p->idx;
+    const int64_t is = p->istrides[0], vs = p->vals != NULL ? p->vstrides[0] : 0;
+    const char *v = p->vals != NULL ? (const char *)p->vals : (const char *)p->value;
+    char sink[16 * 16];
+    for (int64_t k = 0; k < j->n; k++) {
+        int64_t o;
+        int ok = 1;
+        memcpy(&o, ix + k * is, sizeof o);
+        const int64_t off = tp_offset(p, o, &ok, flag);
+        const int mine = ok & ((uint64_t)(off - lo) < width);
+        /* a mask, not a ?: that gcc turns into a branch (a coin toss a write) */
+        const uintptr_t m = (uintptr_t)0 - (uintptr_t)mine;
+        const uintptr_t in = (uintptr_t)p->data + (uintptr_t)off,
+                        out = (uintptr_t)(sink + (k & 15) * sz);
+        memcpy((char *)((in & m) | (out & ~m)), v + k * vs, sz);
+    }
+}
+
+static void
+put_task(void *ctx, int64_t t)
+{
+    put_job *j = ctx;
+    int64_t *flag = j->flags[t];
+    switch (j->sz) {
+    case 1: put_band(j, 1, t, flag); break;
+    case 2: put_band(j, 2, t, flag); break;
+    case 4: put_band(j, 4, t, flag); break;
+    case 8: put_band(j, 8, t, flag); break;
+    default: put_band(j, 16, t, flag); break;
+    }
+}
+
+/* The bands split the indexed axis, so only a pass whose whole target is that
+ * axis qualifies: one dim along which the data pointer does not move. */
+static int
+put_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
+{
+    if (p->ndim != 1 || p->idx == NULL || p->istrides[0] == 0 || p->strides[0] != 0 ||
+        p->extent < CA_PUT_BANDS || p->scale <= 0 || p->shape[0] < CA_TP_PAR_MIN ||
+        ca_host_threads() < 2 ||
+        !(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 ||
+          itemsize == 16)) {
+        return 0;
+    }
+    put_job j = { .p = p, .sz = itemsize, .n = p->shape[0] };
+    j.band = (p->extent + CA_PUT_BANDS - 1) / CA_PUT_BANDS;
+    memset(j.flags, 0, sizeof j.flags);
+    ca_host_parallel(CA_PUT_BANDS, put_task, &j);
+    /* every band walked the whole run: each saw the first bad index */
+    if (j.flags[0][0] != 0) {
+        report(flag, (int)j.flags[0][0] - 1, j.flags[0][1]);
+    }
+    return 1;
+}
+
 static int
 take_put_dispatch(const ca_index_pass *p, int itemsize, int put, int64_t *flag)
 {
-    if (!put && take_parallel(p, itemsize, flag)) {
+    if (put ? put_parallel(p, itemsize, flag) : take_parallel(p, itemsize, flag)) {
         return 0;
     }
     switch (itemsize) {

@@ -691,8 +691,8 @@ def test_scatter_repeats_last_wins_cpu():
 def test_long_random_runs_on_threads(host_threads, dtype):
     """A gather of one run of 2^18+ random indices runs on the pool in pieces:
     NumPy's result with one thread or several, negative indices, the first
-    out-of-range index reported; the scatter beside it (one thread) likewise,
-    repeats last-wins."""
+    out-of-range index reported; the scatter beside it (a band of the target per
+    thread, each walking the whole run) likewise, repeats last-wins."""
     rng = np.random.default_rng(31)
     n = (1 << 18) + 1001
     a = idx_data((n,), dtype, seed=12)
