@@ -197,6 +197,30 @@ take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
 #define CA_TP_PAR_MIN ((int64_t)1 << 18)
 #define CA_TP_TASKS   16
 
+/* fn(job, S, t, flag) with S the job's item size as a constant (the loops
+ * specialise on it). */
+#define CA_TP_BY_SIZE(fn, job, t, flag)                                                \
+    switch ((job)->sz) {                                                               \
+    case 1: fn(job, 1, t, flag); break;                                                \
+    case 2: fn(job, 2, t, flag); break;                                                \
+    case 4: fn(job, 4, t, flag); break;                                                \
+    case 8: fn(job, 8, t, flag); break;                                                \
+    default: fn(job, 16, t, flag); break;                                              \
+    }
+
+/* What both pool paths need: one run of CA_TP_PAR_MIN+ indices, an item size
+ * the loops specialise on, and a second thread. */
+static int
+long_indexed_run(const ca_index_pass *p, int itemsize)
+{
+    return p->ndim == 1 && p->idx != NULL && p->istrides[0] != 0 &&
+           p->shape[0] >= CA_TP_PAR_MIN && ca_host_threads() >= 2 &&
+           (itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 ||
+            itemsize == 16);
+}
+
+/* A long run on the pool: a gather's pieces or a scatter's bands of `per`
+ * elements, a flag for each. */
 typedef struct {
     const ca_index_pass *p;
     int sz;
@@ -221,13 +245,7 @@ take_task(void *ctx, int64_t t)
 {
     tp_job *j = ctx;
     int64_t *flag = j->flags[t];
-    switch (j->sz) {
-    case 1: take_piece(j, 1, t, flag); break;
-    case 2: take_piece(j, 2, t, flag); break;
-    case 4: take_piece(j, 4, t, flag); break;
-    case 8: take_piece(j, 8, t, flag); break;
-    default: take_piece(j, 16, t, flag); break;
-    }
+    CA_TP_BY_SIZE(take_piece, j, t, flag);
 }
 
 /* Run task over the CA_TP_TASKS pieces of j's run on the pool, then report the
@@ -249,10 +267,7 @@ run_pieces(tp_job *j, void (*task)(void *, int64_t), int64_t *flag)
 static int
 take_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
 {
-    if (p->ndim != 1 || p->idx == NULL || p->istrides[0] == 0 ||
-        p->shape[0] < CA_TP_PAR_MIN || ca_host_threads() < 2 ||
-        !(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 ||
-          itemsize == 16)) {
+    if (!long_indexed_run(p, itemsize)) {
         return 0;
     }
     tp_job j = { .p = p, .sz = itemsize, .n = p->shape[0] };
@@ -272,19 +287,12 @@ take_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
  * (a branch on the band, with the prefetch, measured 0.85x of one). */
 #define CA_PUT_BANDS 2
 
-typedef struct {
-    const ca_index_pass *p;
-    int sz;
-    int64_t n, band;
-    int64_t flags[CA_PUT_BANDS][2];
-} put_job;
-
 static CA_ALWAYS_INLINE void
-put_band(const put_job *j, const int sz, int64_t t, int64_t *flag)
+put_band(const tp_job *j, const int sz, int64_t t, int64_t *flag)
 {
     const ca_index_pass *p = j->p;
-    const int64_t lo = t * j->band * p->scale;
-    const uint64_t width = (uint64_t)(j->band * p->scale);
+    const int64_t lo = t * j->per * p->scale;
+    const uint64_t width = (uint64_t)(j->per * p->scale);
     const char *ix = (const char *)p->idx;
     const int64_t is = p->istrides[0], vs = p->vals != NULL ? p->vstrides[0] : 0;
     const char *v = p->vals != NULL ? (const char *)p->vals : (const char *)p->value;
@@ -306,15 +314,9 @@ put_band(const put_job *j, const int sz, int64_t t, int64_t *flag)
 static void
 put_task(void *ctx, int64_t t)
 {
-    put_job *j = ctx;
+    tp_job *j = ctx;
     int64_t *flag = j->flags[t];
-    switch (j->sz) {
-    case 1: put_band(j, 1, t, flag); break;
-    case 2: put_band(j, 2, t, flag); break;
-    case 4: put_band(j, 4, t, flag); break;
-    case 8: put_band(j, 8, t, flag); break;
-    default: put_band(j, 16, t, flag); break;
-    }
+    CA_TP_BY_SIZE(put_band, j, t, flag);
 }
 
 /* The bands split the indexed axis, so only a pass whose whole target is that
@@ -322,15 +324,12 @@ put_task(void *ctx, int64_t t)
 static int
 put_parallel(const ca_index_pass *p, int itemsize, int64_t *flag)
 {
-    if (p->ndim != 1 || p->idx == NULL || p->istrides[0] == 0 || p->strides[0] != 0 ||
-        p->extent < CA_PUT_BANDS || p->scale <= 0 || p->shape[0] < CA_TP_PAR_MIN ||
-        ca_host_threads() < 2 ||
-        !(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8 ||
-          itemsize == 16)) {
+    if (!long_indexed_run(p, itemsize) || p->strides[0] != 0 ||
+        p->extent < CA_PUT_BANDS || p->scale <= 0) {
         return 0;
     }
-    put_job j = { .p = p, .sz = itemsize, .n = p->shape[0] };
-    j.band = (p->extent + CA_PUT_BANDS - 1) / CA_PUT_BANDS;
+    tp_job j = { .p = p, .sz = itemsize, .n = p->shape[0] };
+    j.per = (p->extent + CA_PUT_BANDS - 1) / CA_PUT_BANDS;
     memset(j.flags, 0, sizeof j.flags);
     ca_host_parallel(CA_PUT_BANDS, put_task, &j);
     /* every band walked the whole run: each saw the first bad index */

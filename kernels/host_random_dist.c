@@ -81,6 +81,18 @@ transform_f64(int op, void *out, int64_t first, int64_t n, uint64_t seed,
     }
 }
 
+/* A float32 or float64 sample. */
+static inline void
+store_sample(void *out, int dtype, int64_t i, double v)
+{
+    if (dtype == CA_FLOAT32) {
+        ((float *)out)[i] = (float)v;
+    }
+    else {
+        ((double *)out)[i] = v;
+    }
+}
+
 /* Samples [first, n) of a stream op (rejection loops: one stream a sample). */
 static void
 streams(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t seed,
@@ -95,11 +107,8 @@ streams(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t seed,
         if (dtype == CA_INT64) {
             ((int64_t *)out)[i] = ca_rd_stream_i64(op, &s, a, b, c);
         }
-        else if (dtype == CA_FLOAT32) {
-            ((float *)out)[i] = (float)ca_rd_stream_f64(op, &s, a, b, c);
-        }
         else {
-            ((double *)out)[i] = ca_rd_stream_f64(op, &s, a, b, c);
+            store_sample(out, dtype, k, ca_rd_stream_f64(op, &s, a, b, c));
         }
     }
 }
@@ -125,17 +134,6 @@ gamma_shape_scale(int op, const ca_rd_params *prm, uint64_t i, double *shape,
     else { /* chisquare(df) = 2 gamma(df / 2) */
         *shape = 0.5 * ca_rd_param(prm, 0, i);
         *scale = 2.0;
-    }
-}
-
-static inline void
-store_sample(void *out, int dtype, int64_t i, double v)
-{
-    if (dtype == CA_FLOAT32) {
-        ((float *)out)[i] = (float)v;
-    }
-    else {
-        ((double *)out)[i] = v;
     }
 }
 
