@@ -695,8 +695,11 @@ def test_sort_on_a_stream_and_of_deferred_work():
 # ----------------------------------------------------------- big (GPU only) --------
 
 @requires_gpu
+@pytest.mark.big_memory
 def test_sort_past_2_31_elements():
-    """One row longer than 2^31: 64-bit positions and counts (device memory)."""
+    """One row longer than 2^31: 64-bit positions and counts (device memory). The
+    argsort holds about 66 GiB at once, so it runs alone on the card (big_memory):
+    beside 13 other pytest workers an 80 GB H100 had too little free."""
     pool = ca.get_default_memory_pool()
     old = pool.get_limit()
     pool.set_limit(size=100 << 30)  # argsort: ~32 bytes per element

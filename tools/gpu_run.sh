@@ -19,8 +19,12 @@ fi
 cd /tmp && python3 -c "import cuarray; cuarray.show_config()" 2>&1 | tee "$OUT/config.txt"; cd - >/dev/null
 if [ "$what" = test ] || [ "$what" = all ]; then
     ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider -n ${XDIST:-8} --durations=25 \
-        --timeout=120 -o faulthandler_timeout=100 "$@" 2>&1 ) > "$OUT/pytest.log"
+        --timeout=120 -o faulthandler_timeout=100 -m "not big_memory" "$@" 2>&1 ) > "$OUT/pytest.log"
     echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
+    # big_memory tests need most of the card: one process, after the others are done
+    ( cd /tmp && timeout ${BIG_TIMEOUT:-200} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider \
+        --timeout=180 -m big_memory "$@" 2>&1 ) > "$OUT/pytest-big.log"
+    echo "pytest big_memory rc=$?"; tail -n 5 "$OUT/pytest-big.log"
 fi
 if [ -n "${SANITIZE:-}" ]; then
     # compute-sanitizer memcheck over a slice of the suite (every kernel family); the
