@@ -116,7 +116,8 @@ CASES = [
          _all(_where, BIG, numpy=False), mode="gpu", unit="GB/s", work=4 * 4 * BIG,
          target=">= 3000", group="elementwise", repeats=5),
     Case(f"where(a > 0.5, a, a * 2), 2^{LOG} float32, fusion off (4 arrays counted)",
-         {"cuarray": _where_eager(BIG)}, mode="gpu", unit="GB/s", work=4 * 4 * BIG,
+         {"cuarray": _where_eager(BIG), **({"numpy": _where(BIG)} if CPU_MODE else {})},
+         mode="gpu", unit="GB/s", work=4 * 4 * BIG,
          group="elementwise", repeats=5),
     Case(f"a.T + b, {SQ}^2 float32 (strided, 3 arrays)",
          {lib: _add_transposed

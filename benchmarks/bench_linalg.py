@@ -136,13 +136,16 @@ CASES = [
 # ---- issue 10, products and norms (python/cuarray/_linalg_products.py): einsum as one
 # batched GEMM, and the 2-norm as one reduction pass. GPU time per call; targets from
 # docs/TARGETS.md's breadth table (einsum <= 0.102 ms, norm >= 4000 GB/s).
-EINSUM_BATCH, EINSUM_N = 64, 256
-NORM_N = 1 << 26
+# In cpu mode NumPy runs beside cuarray's cpu device, at sizes a 2-core host times in
+# a second or less (NumPy's einsum here is its own loop, not a GEMM).
+EINSUM_BATCH, EINSUM_N = 64, size(256, 128)
+NORM_N = size(1 << 26, 1 << 24)
+_CPU_NUMPY = ("numpy",) if CPU_MODE else ()
 
 
 def _einsum_bmm(mod):
     name = mod.__name__
-    if name == "cuarray" and not mod.cuda.is_available():
+    if name == "cuarray" and not CPU_MODE and not mod.cuda.is_available():
         raise Skip("no GPU")
     shape = (EINSUM_BATCH, EINSUM_N, EINSUM_N)
     rng = np.random.default_rng(0)
@@ -160,7 +163,7 @@ def _einsum_bmm(mod):
 
 def _norm_setup(mod):
     name = mod.__name__
-    if name == "cuarray" and not mod.cuda.is_available():
+    if name == "cuarray" and not CPU_MODE and not mod.cuda.is_available():
         raise Skip("no GPU")
     x = np.random.default_rng(0).standard_normal(NORM_N, dtype=np.float32)
     if name == "torch":
@@ -171,13 +174,12 @@ def _norm_setup(mod):
 
 
 CASES += [
-    Case("einsum('bij,bjk->bik') 64x256x256 float32 (us)", {
-        "cuarray": _einsum_bmm, "cupy": _einsum_bmm, "torch": _einsum_bmm,
-    }, mode="gpu", unit="us", target="<= 102", floor="one batched cuBLAS GEMM"),
-    Case("linalg.norm 2^26 float32", {
-        "cuarray": _norm_setup, "cupy": _norm_setup, "torch": _norm_setup,
-        "numpy": _norm_setup,
-    }, mode="gpu", unit="GB/s", work=NORM_N * 4.0, target=">= 4000",
+    Case(f"einsum('bij,bjk->bik') {EINSUM_BATCH}x{EINSUM_N}x{EINSUM_N} float32 (us)",
+         {lib: _einsum_bmm for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY},
+         mode="gpu", unit="us", target="<= 102", floor="one batched cuBLAS GEMM"),
+    Case(f"linalg.norm 2^{NORM_N.bit_length() - 1} float32",
+         {lib: _norm_setup for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY},
+         mode="gpu", unit="GB/s", work=NORM_N * 4.0, target=">= 4000",
         floor="~4200 (read bandwidth)"),
 ]
 
@@ -205,7 +207,7 @@ def _factor_data(kind, n, batch=None):
 def _factor_setup(fn, kind, n, batch=None, rhs=None):
     def setup(mod):
         name = mod.__name__
-        if name == "cuarray" and not mod.cuda.is_available():
+        if name == "cuarray" and not CPU_MODE and not mod.cuda.is_available():
             raise Skip("no GPU")
         a = _factor_data(kind, n, batch)
         b = None
@@ -237,10 +239,12 @@ def _factor_setup(fn, kind, n, batch=None, rhs=None):
 
 def _old_path_case(title, fn, kind, n, cfg, rhs=None, floor=None):
     """cuarray alone with linalg.config switched to an older path (cfg), set
-    around each call: the before/after of one run."""
+    around each call: the before/after of one run (a GPU path: none in cpu mode)."""
     inner = _factor_setup(fn, kind, n, rhs=rhs)
 
     def setup(mod):
+        if CPU_MODE:
+            raise Skip("a cuSOLVER path (the cpu device runs numpy.linalg)")
         call = inner(mod)
         conf = mod.linalg.config
 
@@ -259,31 +263,34 @@ def _old_path_case(title, fn, kind, n, cfg, rhs=None, floor=None):
 
 def _factor_case(title, fn, kind, n, target_us, batch=None, rhs=None, floor=None):
     s = _factor_setup(fn, kind, n, batch, rhs)
-    return Case(title, {"cuarray": s, "cupy": s, "torch": s}, mode="gpu", unit="us",
-                target=f"<= {target_us:g}", floor=floor, repeats=5)
+    return Case(title, {lib: s for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY},
+                mode="gpu", unit="us", target=f"<= {target_us:g}", floor=floor, repeats=5)
 
 
+# cpu mode: NumPy beside the cpu device (which calls numpy.linalg on views) at sizes
+# a 2-core host factors in well under a second
+F_BIG, F_MID = size(4096, 1024), size(2048, 512)
 CASES += [
-    _factor_case("solve 4096^2 float32, 16 rhs (us)", "solve", "well", 4096, 13900,
+    _factor_case(f"solve {F_BIG}^2 float32, 16 rhs (us)", "solve", "well", F_BIG, 13900,
                  rhs=16, floor="cuSOLVER Xgetrf + Xgetrs (op N)"),
-    _old_path_case("solve 4096^2 float32, 16 rhs, solve_colmajor=False (us)", "solve",
-                   "well", 4096, {"solve_colmajor": False}, rhs=16,
+    _old_path_case(f"solve {F_BIG}^2 float32, 16 rhs, solve_colmajor=False (us)", "solve",
+                   "well", F_BIG, {"solve_colmajor": False}, rhs=16,
                    floor="cuSOLVER Xgetrf + Xgetrs (op T)"),
-    _factor_case("inv 4096^2 float32 (us)", "inv", "well", 4096, 17100,
+    _factor_case(f"inv {F_BIG}^2 float32 (us)", "inv", "well", F_BIG, 17100,
                  floor="cuSOLVER Xgetrf + Xgetrs(I)"),
-    _factor_case("det 4096^2 float32 (us)", "det", "well", 4096, 11500,
+    _factor_case(f"det {F_BIG}^2 float32 (us)", "det", "well", F_BIG, 11500,
                  floor="cuSOLVER Xgetrf"),
-    _factor_case("cholesky 4096^2 float32 (us)", "cholesky", "spd", 4096, 1950,
+    _factor_case(f"cholesky {F_BIG}^2 float32 (us)", "cholesky", "spd", F_BIG, 1950,
                  floor="cuSOLVER Xpotrf (lower mode)"),
-    _old_path_case("cholesky 4096^2 float32, upper mode (us)", "cholesky", "spd", 4096,
+    _old_path_case(f"cholesky {F_BIG}^2 float32, upper mode (us)", "cholesky", "spd", F_BIG,
                    {"cholesky_lower_min_n": 2 ** 62}, floor="cuSOLVER Xpotrf (upper mode)"),
-    _factor_case("qr 4096^2 float32 (us)", "qr", "gauss", 4096, 28500,
+    _factor_case(f"qr {F_BIG}^2 float32 (us)", "qr", "gauss", F_BIG, 28500,
                  floor="cuSOLVER Xgeqrf + orgqr"),
-    _factor_case("svd 2048^2 float32, reduced (us)", "svd", "gauss", 2048, 220000,
+    _factor_case(f"svd {F_MID}^2 float32, reduced (us)", "svd", "gauss", F_MID, 220000,
                  floor="cuSOLVER gesvdj"),
-    _old_path_case("svd 2048^2 float32, reduced, svd_driver='gesvd' (us)", "svd", "gauss",
-                   2048, {"svd_driver": "gesvd"}, floor="cuSOLVER Xgesvd"),
-    _factor_case("eigh 2048^2 float32 (us)", "eigh", "sym", 2048, 30700,
+    _old_path_case(f"svd {F_MID}^2 float32, reduced, svd_driver='gesvd' (us)", "svd",
+                   "gauss", F_MID, {"svd_driver": "gesvd"}, floor="cuSOLVER Xgesvd"),
+    _factor_case(f"eigh {F_MID}^2 float32 (us)", "eigh", "sym", F_MID, 30700,
                  floor="cuSOLVER Xsyevd"),
     _factor_case("inv of 4096 stacked 16x16 float32 (us)", "inv", "well", 16, 167,
                  batch=4096, floor="cuBLAS getrfBatched + getriBatched"),

@@ -10,7 +10,7 @@ call). Throughput (CUDA events): ``add.at`` of 2^24 float32 updates into 2^20 bi
 of two 4096 float32 vectors (GB/s of the 64 MiB result written).
 """
 
-from harness import Case, Skip
+from harness import CPU_MODE, Case, Skip
 
 SMALL = 1024
 BINS = 1 << 20
@@ -89,7 +89,7 @@ def _add_at_numpy_checked(mod):
     behaviour."""
     bins, idx, vals = _scatter_inputs(mod)
     n = bins.shape[0]
-    if mod.__name__ == "cuarray":
+    if mod.__name__ in ("cuarray", "numpy"):  # both raise NumPy's IndexError themselves
         return lambda: mod.add.at(bins, idx, vals)
 
     def checked():
@@ -119,6 +119,9 @@ def _add_outer(mod):
     return lambda: mod.add.outer(a, b)
 
 
+# NumPy beside the throughput rows in cpu mode (on a GPU run its figure is host time)
+_CPU_NUMPY = ("numpy",) if CPU_MODE else ()
+
 CASES = [
     Case("x.sum(), 1024 float32, per call",
          {lib: _sum for lib in ("cuarray", "cupy", "torch", "numpy")}, mode="wall",
@@ -136,22 +139,23 @@ CASES = [
          {lib: _np_add_one for lib in ("cuarray", "cupy", "numpy")}, mode="wall",
          unit="us", target="<= add(x, 1) + 1", group="ufunc"),
     Case("add.at, 2^24 float32 updates into 2^20 bins (torch: index_add_)",
-         {lib: _add_at for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         {lib: _add_at for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY}, mode="gpu",
          unit="Gupdates/s", work=UPDATES, target=">= best",
          group="ufunc", repeats=5),
     Case("add.at with NumPy's IndexError, 2^24 float32 updates into 2^20 bins "
          "(CuPy, PyTorch: a bounds check first)",
-         {lib: _add_at_numpy_checked for lib in ("cuarray", "cupy", "torch")},
+         {lib: _add_at_numpy_checked
+          for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY},
          mode="gpu", unit="Gupdates/s", work=UPDATES, target=">= best", group="ufunc",
          repeats=5),
     Case("add.at, 2^20 float32 updates into 2^24 bins (torch: index_add_)",
-         {lib: _add_at_big_target for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         {lib: _add_at_big_target for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY}, mode="gpu",
          unit="Gupdates/s", work=1 << 20, group="ufunc", repeats=5),
     Case("torch scatter_add_, 2^24 float32 updates into 2^20 bins (for the record)",
          {"torch": _torch_scatter_add}, mode="gpu", unit="Gupdates/s", work=UPDATES,
          group="ufunc", repeats=5),
     Case("add.outer of two 4096 float32 (GB/s of the result)",
-         {lib: _add_outer for lib in ("cuarray", "cupy", "torch")}, mode="gpu",
+         {lib: _add_outer for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY}, mode="gpu",
          unit="GB/s", work=4 * OUTER * OUTER, target=">= best", group="ufunc",
          repeats=5),
 ]
