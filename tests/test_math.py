@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
+from cuarray import _host_threads, _math
 
 FLOATS = [np.float16, np.float32, np.float64]
 INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
@@ -272,11 +273,18 @@ def test_divmod(dt, device):
 # packbits, unpackbits
 # ---------------------------------------------------------------------------
 
+@pytest.fixture(params=["numpy", "composition"])
+def pack_path(request, monkeypatch):
+    """The cpu device's NumPy call, or the composition every device can run."""
+    monkeypatch.setattr(_math, "CPU_NUMPY", request.param == "numpy")
+    return request.param
+
+
 @pytest.mark.parametrize("shape,axis", [((13,), None), ((13,), 0), ((3, 17), 1),
                                         ((3, 17), 0), ((2, 3, 9), -1), ((2, 3, 9), None),
                                         ((4, 8), 1), ((0, 3), 0), ((), None)])
 @pytest.mark.parametrize("order", ["big", "little"])
-def test_packbits(shape, axis, order, device):
+def test_packbits(shape, axis, order, device, pack_path):
     rng = np.random.default_rng(11)
     for x in (rng.random(shape) < 0.5, rng.integers(-3, 3, shape).astype(np.int16),
               rng.integers(0, 2, shape).astype(np.uint64)):
@@ -288,7 +296,7 @@ def test_packbits(shape, axis, order, device):
                                         ((2, 2, 3), -1), ((0,), None)])
 @pytest.mark.parametrize("count", [None, 0, 3, 9, -3, 40])
 @pytest.mark.parametrize("order", ["big", "little"])
-def test_unpackbits(shape, axis, count, order, device):
+def test_unpackbits(shape, axis, count, order, device, pack_path):
     x = np.random.default_rng(12).integers(0, 256, shape).astype(np.uint8)
     n = (x.size if axis is None else x.shape[axis]) * 8
     if count is not None and (count < -n or (n == 0 and count > 0)):
@@ -300,7 +308,7 @@ def test_unpackbits(shape, axis, count, order, device):
         same(packed, x.reshape(-1) if axis is None else x)
 
 
-def test_packbits_errors(device):
+def test_packbits_errors(device, pack_path):
     f = ca.asarray(np.ones(3), device=device)
     with pytest.raises(TypeError, match="integer or boolean"):
         ca.packbits(f)
@@ -318,7 +326,7 @@ def test_packbits_errors(device):
         ca.unpackbits(u, count=1.5)
 
 
-def test_packbits_views(device):
+def test_packbits_views(device, pack_path):
     """Offset, strided and transposed bool views (the uint64 words must be aligned)."""
     h = np.random.default_rng(13).random((5, 33)) < 0.5
     a = ca.asarray(h, device=device)
@@ -328,3 +336,16 @@ def test_packbits_views(device):
             same(ca.packbits(v, axis=-1, bitorder=order), np.packbits(hv, axis=-1, bitorder=order))
             same(ca.packbits(v, bitorder=order), np.packbits(hv, bitorder=order))
     assert a.get().tolist() == h.tolist()  # the input is not written
+
+
+@pytest.mark.parametrize("n", [64, 65, 127, 1000, 4099])
+@pytest.mark.parametrize("order", ["big", "little"])
+def test_packbits_halves_on_two_threads(n, order, monkeypatch):
+    """A flat cpu packbits from PACK_SPLIT_MIN on: two halves, NumPy's bytes."""
+    monkeypatch.setattr(_math, "PACK_SPLIT_MIN", 64)
+    monkeypatch.setattr(_host_threads, "ENABLED", True)
+    rng = np.random.default_rng(n)
+    for x in (rng.random(n) < 0.5, rng.integers(-2, 2, (n, 1)).astype(np.int32)):
+        got = ca.packbits(ca.asarray(x, device="cpu"), bitorder=order)
+        same(got, np.packbits(x, bitorder=order))
+        assert got.device == ca.Device("cpu")
