@@ -42,6 +42,12 @@ typedef struct {
 
 static int host_run_serial(ca_ew_host_fn fn, ca_strided *s, char **ptr);
 
+/* The sizes from which a call threads, and each task's least share: a loop of
+ * the slow class (ops.def's `slow` flag) pays for the hand-off far sooner. */
+typedef struct {
+    int64_t par_min, task_min;
+} ew_split;
+
 static void
 ew_task(void *ctx, int64_t t)
 {
@@ -57,13 +63,13 @@ ew_task(void *ctx, int64_t t)
 }
 
 static int
-host_run(ca_ew_host_fn fn, ca_strided *s, char **ptr)
+host_run(ca_ew_host_fn fn, ca_strided *s, char **ptr, ew_split split)
 {
     int64_t total = 1;
     for (int d = 0; d < s->ndim; d++) {
         total *= s->shape[d];
     }
-    if (s->ndim == 0 || total < CA_HOST_PAR_MIN || ca_host_threads() <= 1) {
+    if (s->ndim == 0 || total < split.par_min || ca_host_threads() <= 1) {
         return host_run_serial(fn, s, ptr);
     }
     ew_job j;
@@ -73,11 +79,11 @@ host_run(ca_ew_host_fn fn, ca_strided *s, char **ptr)
     for (int k = 0; k < s->nops; k++) {
         j.ptr[k] = ptr[k];
     }
-    /* pieces of >= CA_HOST_TASK_MIN elements, a few per thread */
+    /* pieces of >= split.task_min elements, a few per thread */
     const int64_t row = total / j.outer;
     int64_t ntasks = 4 * (int64_t)ca_host_threads();
-    if (ntasks > total / CA_HOST_TASK_MIN) {
-        ntasks = total / CA_HOST_TASK_MIN;
+    if (ntasks > total / split.task_min) {
+        ntasks = total / split.task_min;
     }
     if (ntasks > j.outer) {
         ntasks = j.outer;
@@ -376,7 +382,10 @@ ca_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars
         ptr[k] = s->data[k];
     }
     if (device == CA_CPU) {
-        return host_run(ca_ew_host[loop], s, ptr);
+        const int slow = ca_ew_ops[ca_ew_loops[loop].op].flags & CA_EWF_SLOW;
+        const ew_split split = { slow ? CA_HOST_PAR_MIN_SLOW : CA_HOST_PAR_MIN,
+                                 slow ? CA_HOST_TASK_MIN_SLOW : CA_HOST_TASK_MIN };
+        return host_run(ca_ew_host[loop], s, ptr, split);
     }
 #if CA_HAVE_CUDA
     return gpu_run(loop, s, ptr, scalars, scalar_mask, n, stream);

@@ -364,6 +364,8 @@ enum {
     CA_EWF_POWCHECK = 8,  /* integer loops: a negative exponent is a ValueError */
     CA_EWF_CMP = 16,      /* comparison: out-of-range Python ints compare exactly */
     CA_EWF_CLAMPINT = 32, /* clip: out-of-range Python int bounds clamp */
+    CA_EWF_F16 = 64,      /* float16 loops call the helpers' _f16 forms */
+    CA_EWF_SLOW = 128,    /* host loop of ~8 ns or more an element: threads sooner */
 };
 
 typedef struct {

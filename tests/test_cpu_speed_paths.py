@@ -425,6 +425,43 @@ def test_strided_and_wide_runs_threaded_by_bytes(host_threads, dtype):
                                    atol=tol * np.abs(ref).sum(axis=0).max())
 
 
+def _slow_class_results(x):
+    """ops.def's slow class (threaded from 2^15 elements): contiguous, 2-D, strided
+    and broadcast operands, sizes around the threshold and the task share."""
+    i = (np.abs(x) * 1e6).astype(np.int64) + 1
+    f, fi = ca.asarray(x, device="cpu"), ca.asarray(i, device="cpu")
+    g, gi = f.reshape(-1, 1000), fi.reshape(-1, 1000)
+    out = [ca.gcd(fi, fi[::-1]), ca.lcm(fi[:32769], fi[1:32770] % 1000),
+           ca.gcd(gi[:, ::3], gi[0, ::3]), ca.logaddexp(f, f[::-1]),
+           ca.logaddexp2(g, g[:, :1]), ca.hypot(f[::2], f[1::2]), ca.i0(f[:40000]),
+           ca.float_power(ca.abs(f), 0.7), ca.hypot(f.astype(np.float32), 3.0)]
+    return [r.get() for r in out]
+
+
+def test_slow_class_threads_sooner(host_threads):
+    """The slow class's loops split from CA_HOST_PAR_MIN_SLOW elements: the same
+    bits on one thread and on two, and NumPy's values."""
+    x = np.random.default_rng(31).standard_normal(200_000)
+    one = same_bits_on_one_and_two_threads(host_threads, _slow_class_results, x)
+    host_threads(3)
+    for k, (p, q) in enumerate(zip(one, _slow_class_results(x))):
+        assert p.tobytes() == q.tobytes(), k
+    i = (np.abs(x) * 1e6).astype(np.int64) + 1
+    g, gi = x.reshape(-1, 1000), i.reshape(-1, 1000)
+    want = [np.gcd(i, i[::-1]), np.lcm(i[:32769], i[1:32770] % 1000),
+            np.gcd(gi[:, ::3], gi[0, ::3]), np.logaddexp(x, x[::-1]),
+            np.logaddexp2(g, g[:, :1]), np.hypot(x[::2], x[1::2]), np.i0(x[:40000]),
+            np.float_power(np.abs(x), 0.7), np.hypot(x.astype(np.float32), 3.0)]
+    for k, (got, ref) in enumerate(zip(one, want)):
+        assert got.dtype == ref.dtype, k
+        if ref.dtype.kind == "i":
+            np.testing.assert_array_equal(got, ref, err_msg=str(k))
+        else:
+            # i0 differs from NumPy's series by up to ~5 ulps (either way)
+            np.testing.assert_allclose(got, ref, rtol=16 * np.finfo(ref.dtype).eps,
+                                       err_msg=str(k))
+
+
 def test_threaded_results_match_numpy(host_threads):
     host_threads(4)
     rng = np.random.default_rng(22)

@@ -44,7 +44,7 @@ DTYPES = {
     "D": ("CA_COMPLEX128", "ca_complex128", "c128", "ca_complex128", 16),
 }
 FLAGS = {"raw": 1, "nobool": 2, "intdouble": 4, "powcheck": 8, "cmp": 16, "clampint": 32,
-         "f16": 64}
+         "f16": 64, "slow": 128}
 # Ops whose math is long: fewer elements per thread keeps nvcc time and code size
 # down where the kernel is compute- rather than memory-bound anyway.
 HEAVY = {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
