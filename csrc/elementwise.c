@@ -836,7 +836,7 @@ static const struct {
     { "log1p", "efd" },   { "sin", "ef" },       { "cos", "ef" },
     { "tan", "efd" },     { "arcsin", "efdD" },  { "arccos", "efd" },
     { "arctan", "efd" },  { "sinh", "efd" },     { "cosh", "efd" },
-    { "tanh", "efd" },    { "arcsinh", "efdD" }, { "arccosh", "efD" },
+    { "tanh", "efd" },    { "arcsinh", "efdD" }, { "arccosh", "efdD" },
     { "arctanh", "efd" }, { "sqrt", "fdD" },     { "cbrt", "efd" },
     { "rint", "fd" },     { "floor", "fd" },     { "ceil", "fd" },
     { "trunc", "fd" },    { "square", "e" },     { "reciprocal", "e" },

@@ -279,7 +279,7 @@ NUMPY_ROWS = {  # csrc/elementwise.c's ew_numpy_rows
     "exp": "efd", "exp2": "efd", "expm1": "efd", "log": "efd", "log2": "efd",
     "log10": "efd", "log1p": "efd", "sin": "ef", "cos": "ef", "tan": "efd",
     "arcsin": "efdD", "arccos": "efd", "arctan": "efd", "sinh": "efd", "cosh": "efd",
-    "tanh": "efd", "arcsinh": "efdD", "arccosh": "efD", "arctanh": "efd", "sqrt": "fdD",
+    "tanh": "efd", "arcsinh": "efdD", "arccosh": "efdD", "arctanh": "efd", "sqrt": "fdD",
     "cbrt": "efd", "rint": "fd", "floor": "fd", "ceil": "fd", "trunc": "fd",
     "square": "e", "reciprocal": "e", "negative": "e", "sign": "d", "absolute": "FD",
     "arctan2": "efd", "hypot": "e", "power": "efd", "logaddexp": "e", "remainder": "fd",

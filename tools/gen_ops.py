@@ -274,12 +274,18 @@ def host_loop(op, k, sig):
     st = [DTYPES[o][1]] + [DTYPES[c][1] for c in ins]
     n = op.nin + 1
     f = fname(op, k)
-    args_c = ", ".join(f"((const {st[i]} *)p[{i}])[i]" for i in range(1, n))
+    # the inputs' pointers are read once, before the loops: a store through a
+    # 1-byte output may alias p[] itself, which otherwise reloads p[i] per element
+    # and keeps gcc from vectorising (int8, uint8, bool outputs)
+    args_c = ", ".join(f"in{i}[i]" for i in range(1, n))
+    ins_c = [f"        const {st[i]} *in{i} = (const {st[i]} *)p[{i}];" for i in range(1, n)]
     contig_cond = " && ".join(f"s[{i}] == (int64_t)sizeof({st[i]}) && "
                               f"(uintptr_t)p[{i}] % _Alignof({st[i]}) == 0" for i in range(n))
-    lines = [f"void\nca_ewh_{op.name}_{k}(char *const *p, const int64_t *s, int64_t n)\n{{"]
+    lines = [f"CA_EW_CLONES void\nca_ewh_{op.name}_{k}(char *const *p, const int64_t *s, "
+             f"int64_t n)\n{{"]
     lines.append(f"    if ({contig_cond}) {{")
     lines.append(f"        {st[0]} *o = ({st[0]} *)p[0];")
+    lines += ins_c
     lines.append("        for (int64_t i = 0; i < n; i++) {")
     lines.append(f"            o[i] = {f}({args_c});")
     lines.append("        }")
@@ -297,7 +303,8 @@ def host_loop(op, k, sig):
             lines.append(f"        {st[0]} *o = ({st[0]} *)p[0];")
             lines.append(f"        {st[sc]} c;")
             lines.append(f"        memcpy(&c, p[{sc}], sizeof c);")
-            a = [f"((const {st[1]} *)p[1])[i]", f"((const {st[2]} *)p[2])[i]"]
+            lines.append(ins_c[arr - 1])
+            a = ["in1[i]", "in2[i]"]
             a[sc - 1] = "c"
             lines.append("        for (int64_t i = 0; i < n; i++) {")
             lines.append(f"            o[i] = {f}({a[0]}, {a[1]});")
