@@ -331,6 +331,58 @@ def test_numpy_rows_match_numpy(device, op, char):
             ew_close(got, want, want.dtype, 0)
 
 
+@pytest.mark.parametrize("op,char", [("power", "f"), ("power", "d"), ("power", "e"),
+                                     ("arctan2", "f"), ("remainder", "d"), ("fmax", "d"),
+                                     ("fmin", "f"), ("hypot", "e")])
+def test_numpy_rows_with_a_scalar(device, op, char):
+    """A listed loop with a Python or NumPy scalar operand: NumPy's own loop on the
+    cpu device (the scalar as a 0-d array of the loop's dtype), its bits and dtype."""
+    rng = np.random.default_rng(5)
+    x = np.abs(ew_input(char, 5000, rng)) + np.array(0.25, char)
+    f, g = getattr(np, op), getattr(ca, op)
+    for s in (2.5, -1.25, np.float32(0.75), 3):
+        for args in ((x, s), (s, x)):
+            with np.errstate(all="ignore"):
+                want = f(*args)
+            got = g(*[dev(v, device) if isinstance(v, np.ndarray) else v for v in args])
+            got = got.get()
+            assert got.dtype == want.dtype, (s, args is x)
+            ew_close(got, want, want.dtype, 0 if device == "cpu" else 16,
+                     None if device == "cpu" else 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.int32,
+                                   np.uint64, np.complex64, np.bool_])
+def test_scalar_power_fast_ops(device, dtype):
+    """x ** 2, x ** -1, x ** 0.5 (and 2.0, -1.0): NumPy's values and dtypes, and
+    its exceptions (integers to negative powers); in place too."""
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal(6000) * 5).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[:6] = np.array([0, -0.0, np.inf, -np.inf, np.nan, 1]).astype(dtype)
+    a = dev(x, device)
+    for e in (2, -1, 0.5, 2.0, -1.0, 3, True):
+        try:
+            with np.errstate(all="ignore"):
+                want = x ** e
+        except (ValueError, OverflowError) as ex:  # int ** -1; uint64 ** -1
+            with pytest.raises(type(ex)):
+                a ** e
+            continue
+        got = (a ** e).get()
+        assert got.dtype == want.dtype, e
+        exact = device == "cpu" and np.dtype(dtype).kind != "c"
+        if exact or np.dtype(dtype).kind in "biu":
+            np.testing.assert_array_equal(got, want, err_msg=str(e))
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-2 if dtype == np.float16 else 1e-5,
+                                       err_msg=str(e))
+        if want.dtype == x.dtype:
+            b = dev(x, device)
+            b **= e
+            np.testing.assert_array_equal(b.get(), got, err_msg=f"in place {e}")
+
+
 def test_numpy_rows_out_views_broadcast_inplace(device):
     rng = np.random.default_rng(8)
     x = rng.standard_normal((128, 96)).astype(np.float32)
