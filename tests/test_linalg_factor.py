@@ -829,3 +829,47 @@ def test_cusolver_loads_on_first_use():
             "assert abs(d - 8) < 1e-12, d\n"
             "assert ca._core._cusolver_path() is not None\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------- cpu: stacks on two threads
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_cpu_stacks_split_between_threads_are_numpys_bits(dtype, monkeypatch):
+    """A stack of small matrices in two halves on two host threads: every routine's
+    results are NumPy's one call's, bit for bit, dtype and all (eig's real and
+    complex halves join as NumPy's complex result), and errors are NumPy's."""
+    from cuarray import _host_threads, _linalg_factor
+    monkeypatch.setattr(_linalg_factor, "STACK_SPLIT_MIN", 64)
+    monkeypatch.setattr(_host_threads, "ENABLED", True)
+    rng = np.random.default_rng(40)
+    a = rng.standard_normal((7, 3, 6, 6)).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(a.shape).astype(dtype)
+    spd = a @ np.conj(np.swapaxes(a, -1, -2)) + 6 * np.eye(6, dtype=dtype)
+    sym = a + np.conj(np.swapaxes(a, -1, -2))
+    # eig: the first half of the stack with real eigenvalues only, the rest mixed
+    ev = a.copy()
+    if np.dtype(dtype).kind == "f":
+        ev[:3] = sym[:3].real
+    wide = rng.standard_normal((9, 4, 7)).astype(dtype)
+    cases = [("det", a, {}), ("slogdet", a, {}), ("inv", a, {}), ("cholesky", spd, {}),
+             ("cholesky", spd, {"upper": True}), ("qr", wide, {}), ("qr", wide, {"mode": "r"}),
+             ("eigh", sym, {}), ("eigvalsh", sym, {"UPLO": "U"}), ("eig", ev, {}),
+             ("eigvals", ev, {}), ("svd", wide, {}), ("svd", wide, {"compute_uv": False}),
+             ("svd", wide, {"full_matrices": False})]
+    for name, x, kw in cases:
+        want = getattr(np.linalg, name)(x, **kw)
+        got = getattr(ca.linalg, name)(ca.asarray(x, device="cpu"), **kw)
+        want = want if isinstance(want, tuple) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        assert len(got) == len(want), name
+        for g, w in zip(got, want):
+            g = g.get()
+            assert g.dtype == w.dtype and g.shape == w.shape, (name, kw)
+            assert g.tobytes() == w.tobytes(), (name, kw)
+    bad = a.copy()
+    bad[5, 1] = 0  # one singular matrix, in the second half
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        ca.linalg.inv(ca.asarray(bad, device="cpu"))
+    with pytest.raises(np.linalg.LinAlgError):
+        ca.linalg.cholesky(ca.asarray(a, device="cpu"))

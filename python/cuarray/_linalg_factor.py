@@ -34,7 +34,7 @@ from collections import namedtuple as _namedtuple
 
 import numpy as _np
 
-from . import _core
+from . import _core, _host_threads
 
 _ca = _sys.modules[__package__]
 
@@ -164,6 +164,34 @@ def _is_cpu(a):
 
 def _np_view(a):
     return _np.asarray(a)
+
+
+# A stack of small matrices on the cpu device is factored in two halves of its
+# first axis, on two host threads (_host_threads.both: NumPy's linalg gufuncs
+# release the GIL): each matrix gets the same LAPACK call as in one numpy.linalg
+# call, so the results are NumPy's bits, only twice as fast. Matrices up to
+# STACK_SPLIT_MAX_N (OpenBLAS runs those on one thread; larger ones it threads
+# itself), stacks of STACK_SPLIT_MIN elements or more (the hand-off costs about
+# 0.1 ms).
+STACK_SPLIT_MIN = 1 << 15
+STACK_SPLIT_MAX_N = 128
+
+
+def _np_linalg(fn, a, **kw):
+    """fn (a numpy.linalg routine) on a zero-copy view of a: one call, or the two
+    halves of a large stack of small matrices on two threads, joined."""
+    h = _np_view(a)
+    if (h.ndim < 3 or h.shape[0] < 2 or h.size < STACK_SPLIT_MIN
+            or max(h.shape[-2:]) > STACK_SPLIT_MAX_N or not _host_threads.ENABLED):
+        return fn(h, **kw)
+    k = h.shape[0] // 2
+    first, second = _host_threads.both(lambda part: fn(part, **kw), (h[:k],), (h[k:],))
+    if not isinstance(first, tuple):
+        return _np.concatenate((first, second))
+    # eig: a half of real eigenvalues beside a complex one joins as complex, as
+    # NumPy's one call returns them
+    joined = [_np.concatenate((p, q)) for p, q in zip(first, second)]
+    return type(first)(*joined) if hasattr(first, "_fields") else tuple(joined)
 
 
 def _wrap(r, device):
@@ -305,7 +333,7 @@ def det(a):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return _wrap(_np.linalg.det(_np_view(a)), a.device)
+        return _wrap(_np_linalg(_np.linalg.det, a), a.device)
     n = a.shape[-1]
     if a.size == 0:
         return _ca.ones(a.shape[:-2], dtype=t, device=a.device)
@@ -326,7 +354,7 @@ def slogdet(a):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        r = _np.linalg.slogdet(_np_view(a))
+        r = _np_linalg(_np.linalg.slogdet, a)
         return SlogdetResult(*_wrap(tuple(r), a.device))
     n = a.shape[-1]
     rt = _real(t)
@@ -402,7 +430,7 @@ def inv(a):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return _wrap(_np.linalg.inv(_np_view(a)), a.device)
+        return _wrap(_np_linalg(_np.linalg.inv, a), a.device)
     n = a.shape[-1]
     if a.size == 0:
         return _ca.empty(a.shape, dtype=t, device=a.device)
@@ -441,7 +469,7 @@ def cholesky(a, /, *, upper=False):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return _wrap(_np.linalg.cholesky(_np_view(a), upper=upper), a.device)
+        return _wrap(_np_linalg(_np.linalg.cholesky, a, upper=upper), a.device)
     n = a.shape[-1]
     if a.size == 0:
         return _ca.empty(a.shape, dtype=t, device=a.device)
@@ -487,7 +515,7 @@ def qr(a, mode="reduced"):
     _assert_stacked_2d(a)
     t = _ctype(a)
     if _is_cpu(a):
-        r = _np.linalg.qr(_np_view(a), mode=mode)
+        r = _np_linalg(_np.linalg.qr, a, mode=mode)
         if mode == "r":
             return _wrap(r, a.device)
         w = _wrap(tuple(r), a.device)
@@ -564,7 +592,7 @@ def eigh(a, UPLO="L"):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return EighResult(*_wrap(tuple(_np.linalg.eigh(_np_view(a), UPLO=UPLO)),
+        return EighResult(*_wrap(tuple(_np_linalg(_np.linalg.eigh, a, UPLO=UPLO)),
                                  a.device))
     if a.size == 0:
         return EighResult(*_on_empty(_np.linalg.eigh, _ca.empty(a.shape, dtype=t,
@@ -583,7 +611,7 @@ def eigvalsh(a, UPLO="L"):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return _wrap(_np.linalg.eigvalsh(_np_view(a), UPLO=UPLO), a.device)
+        return _wrap(_np_linalg(_np.linalg.eigvalsh, a, UPLO=UPLO), a.device)
     if a.size == 0:
         return _ca.empty(a.shape[:-1], dtype=_real(t), device=a.device)
     return _eigh(a, UPLO, False)[0]
@@ -642,7 +670,7 @@ def eig(a):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return EigResult(*_wrap(tuple(_np.linalg.eig(_np_view(a))), a.device))
+        return EigResult(*_wrap(tuple(_np_linalg(_np.linalg.eig, a)), a.device))
     if a.size == 0:
         return EigResult(*_on_empty(_np.linalg.eig, _ca.empty(a.shape, dtype=t,
                                                               device=a.device)))
@@ -659,7 +687,7 @@ def eigvals(a):
     _assert_stacked_square(a)
     t = _ctype(a)
     if _is_cpu(a):
-        return _wrap(_np.linalg.eigvals(_np_view(a)), a.device)
+        return _wrap(_np_linalg(_np.linalg.eigvals, a), a.device)
     if a.size == 0:
         return _on_empty(_np.linalg.eigvals, _ca.empty(a.shape, dtype=t, device=a.device))
     return _eig(a, False)[0]
@@ -772,8 +800,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     _assert_stacked_2d(a)
     t = _ctype(a)
     if _is_cpu(a):
-        r = _np.linalg.svd(_np_view(a), full_matrices=full_matrices,
-                           compute_uv=compute_uv, hermitian=hermitian)
+        r = _np_linalg(_np.linalg.svd, a, full_matrices=full_matrices,
+                       compute_uv=compute_uv, hermitian=hermitian)
         return SVDResult(*_wrap(tuple(r), a.device)) if compute_uv else _wrap(r, a.device)
     if hermitian:
         _assert_stacked_square(a)
