@@ -821,7 +821,7 @@ ew_layout(const ew_args *A, CaArray *res, ca_strided *s)
  * zero-copy views once a call has CA_EW_NUMPY_MIN elements: NumPy's SIMD
  * implementations beat the host loops' libm calls 1.3-70x there (measured
  * against NumPy 2.4 on the 2-core AVX-512 development machine, issue 15; the
- * ratios are in docs/ARCHITECTURE.md). The ops are NumPy's ufuncs of the same
+ * ratios are in docs/ARCHITECTURE.md; ldexp 10-25x). The ops are NumPy's ufuncs of the same
  * name and loop, so dtypes and values are NumPy's; the call runs under
  * errstate(all="ignore") because cuarray's element-wise ops never warn. Below
  * the threshold the call's Python overhead (2-3 us) would cost more. */
@@ -843,7 +843,7 @@ static const struct {
     { "negative", "e" },  { "sign", "d" },       { "absolute", "FD" },
     { "arctan2", "efd" }, { "hypot", "e" },      { "power", "efd" },
     { "logaddexp", "e" }, { "remainder", "fd" }, { "fmax", "fd" },
-    { "fmin", "fd" },
+    { "fmin", "fd" },     { "ldexp", "fd" },
 };
 
 /* bit t of ew_numpy_dtypes[op]: inputs of dtype t go to NumPy (set at init) */
@@ -872,9 +872,10 @@ init_numpy_rows(void)
     return ew_errstate_ignore == NULL ? -1 : 0;
 }
 
-/* Whether this call goes to NumPy: a large cpu call of a listed loop whose
- * inputs are arrays of the listed dtype, or scalars already cast to it (`x **
- * 2.5`: NumPy gets a 0-d array of the loop's dtype, so it runs the same loop). */
+/* Whether this call goes to NumPy: a large cpu call of a listed loop (by its
+ * first input's dtype) whose inputs are arrays of the loop's input types, or
+ * scalars already cast to them (`x ** 2.5`: NumPy gets a 0-d array of the loop's
+ * dtype, so it runs the same loop). */
 EW_STAGE int
 ew_numpy_applies(const ew_args *A, const CaArray *res)
 {
@@ -887,9 +888,10 @@ ew_numpy_applies(const ew_args *A, const CaArray *res)
         return 0;
     }
     for (int i = 0; i < A->nin; i++) {
-        const int scalar = A->mask >> i & 1u;
-        if (scalar ? A->L->types[i] != t
-                   : A->in[i].arr == NULL || A->in[i].arr->dtype != t) {
+        /* an array of the loop's own input type (ldexp's exponent is an int), or
+         * a scalar (already cast to it) */
+        if (!(A->mask >> i & 1u) &&
+            (A->in[i].arr == NULL || A->in[i].arr->dtype != A->L->types[i])) {
             return 0;
         }
     }
@@ -904,13 +906,26 @@ ew_numpy_input(const ew_args *A, int i)
     if (!(A->mask >> i & 1u)) {
         return ca_cpu_numpy_view(A->in[i].arr);
     }
-    const int t = A->L->types[i];
+    int t = A->L->types[i];
+    unsigned char bytes[16];
+    memcpy(bytes, A->scalars[i].bytes, sizeof bytes);
+    if (t == CA_INT64) {
+        /* an int64 scalar that fits int32 goes as int32: NumPy's ldexp then runs
+         * its fi loop (vectorised) instead of fl (scalar, 10x slower); the
+         * values are the same */
+        int64_t v;
+        memcpy(&v, bytes, sizeof v);
+        if (v >= INT32_MIN && v <= INT32_MAX) {
+            const int32_t w = (int32_t)v;
+            memcpy(bytes, &w, sizeof w);
+            t = CA_INT32;
+        }
+    }
     PyArray_Descr *d = ca_descr(t);
     Py_INCREF(d); /* NewFromDescr steals it */
     PyObject *z = PyArray_NewFromDescr(&PyArray_Type, d, 0, NULL, NULL, NULL, 0, NULL);
     if (z != NULL) {
-        memcpy(PyArray_DATA((PyArrayObject *)z), A->scalars[i].bytes,
-               (size_t)ca_dtype_size[t]);
+        memcpy(PyArray_DATA((PyArrayObject *)z), bytes, (size_t)ca_dtype_size[t]);
     }
     return z;
 }

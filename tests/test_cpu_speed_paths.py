@@ -284,7 +284,7 @@ NUMPY_ROWS = {  # csrc/elementwise.c's ew_numpy_rows
     "square": "e", "reciprocal": "e", "negative": "e", "sign": "d", "absolute": "FD",
     "arctan2": "efd", "hypot": "e", "power": "efd", "logaddexp": "e", "remainder": "fd",
     "fmax": "fd", "fmin": "fd",
-}
+}  # and ldexp "fd" (an int exponent: test_ldexp_through_numpy)
 ROW_CASES = [(op, c) for op, cs in NUMPY_ROWS.items() for c in cs]
 
 
@@ -349,6 +349,23 @@ def test_numpy_rows_with_a_scalar(device, op, char):
             assert got.dtype == want.dtype, (s, args is x)
             ew_close(got, want, want.dtype, 0 if device == "cpu" else 16,
                      None if device == "cpu" else 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+def test_ldexp_through_numpy(device, dtype, itype):
+    """ldexp's mixed loops (fi->f, fl->f, ...): NumPy's values and dtypes with an
+    exponent array or scalar, over- and underflow included."""
+    rng = np.random.default_rng(9)
+    x = ew_input(dtype, 5000, rng)
+    e = rng.integers(-160, 160, 5000).astype(itype)
+    for args in ((x, e), (x, itype(7)), (x, -3), (x[::2], e[1::2])):
+        with np.errstate(all="ignore"):
+            want = np.ldexp(*args)
+        got = ca.ldexp(*[dev(v, device) if isinstance(v, np.ndarray) else v
+                         for v in args]).get()
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.int32,
