@@ -317,8 +317,12 @@ typedef struct {
 } ca_solver_args;
 /* On the device's cuSOLVER handle, pointed at `stream`; work areas from the
  * pool. 0, or -1 with an exception (CUSOLVERError / CUBLASError naming the
- * call). GPU only: the cpu device runs NumPy's linalg. */
+ * call). GPU only: the cpu device's are ca_run_solver_host's. */
 int ca_run_solver(int device, ca_stream_t stream, const ca_solver_args *s);
+/* The same operations on the cpu device, in the host LAPACK NumPy loaded
+ * (solver_host.c, host_lapack.h), synchronously, the GIL released. 0, or -1 with
+ * an exception (RuntimeError when no such LAPACK is loaded). */
+int ca_run_solver_host(const ca_solver_args *s);
 /* Where cuSOLVER was loaded from; NULL when not loaded (never loads). */
 const char *ca_solver_lib_path(void);
 

@@ -1,17 +1,19 @@
 /*
  * linalg_solver.c: the one primitive under cuarray.linalg's factorizations,
  * `_solver`, which runs one cuSOLVER (or batched cuBLAS LU) operation over a
- * stack of column-major matrices on a GPU (launch_solver.c). Everything else --
+ * stack of column-major matrices on a GPU (launch_solver.c), or on the cpu
+ * device in the host LAPACK NumPy loaded (solver_host.c). Everything else --
  * layouts, stacking, dtypes, results, the info checks -- is Python
- * (python/cuarray/linalg/); the cpu device uses NumPy's linalg and never comes
- * here.
+ * (python/cuarray/_linalg_factor.py), which sends the cpu device here only for
+ * the matrices it does not give to numpy.linalg.
  *
- * Its arrays are cuarray arrays on one GPU, C-contiguous, each a stack of
+ * Its arrays are cuarray arrays on one device, C-contiguous, each a stack of
  * `batch` equal blocks (batch = info.size); the blocks' sizes are checked
  * against the leading dimensions and the operation's shape, so a wrong call
  * raises instead of reading or writing out of bounds.
  */
 #include "cuarray.h"
+#include "host_lapack.h"
 #include "launch.h"
 
 typedef struct {
@@ -197,17 +199,18 @@ linalg_solver(PyObject *self, PyObject *args)
         Py_RETURN_NONE; /* nothing to factor (Python shapes the empty results) */
     }
     const int device = x.a->device;
-    if (device == CA_CPU) {
-        PyErr_SetString(PyExc_ValueError,
-                        "_solver runs on a GPU; the cpu device uses NumPy's linalg");
-        return NULL;
-    }
     if (check_blocks(&s, &x, device) < 0) {
         return NULL;
     }
     s.a = data_of(x.a), s.b = data_of(x.b), s.c = data_of(x.c), s.w = data_of(x.w);
     s.ipiv = data_of(x.ipiv);
     s.info = (int *)data_of(x.info);
+    if (device == CA_CPU) {
+        if (ca_run_solver_host(&s) < 0) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
     if (ca_use_device(device) < 0 ||
         ca_run_solver(device, ca_current_stream(device), &s) < 0) {
         return NULL;
@@ -226,16 +229,34 @@ linalg_cusolver_path(PyObject *self, PyObject *unused)
     return PyUnicode_DecodeFSDefault(p);
 }
 
+static PyObject *
+linalg_host_lapack_path(PyObject *self, PyObject *unused)
+{
+    (void)self, (void)unused;
+    const char *p = NULL;
+    Py_BEGIN_ALLOW_THREADS
+        p = ca_host_lapack(CA_FLOAT32) != NULL ? ca_host_lapack_path() : NULL;
+    Py_END_ALLOW_THREADS
+    if (p == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(p);
+}
+
 static PyMethodDef solver_functions[] = {
     { "_solver", linalg_solver, METH_VARARGS,
       "_solver(op, a, lda, b, ldb, c, ldc, w, ipiv, info, m, n, k, lower, trans,\n"
       "        vectors, jobu, jobvt)\n--\n\n"
       "Internal (cuarray.linalg): one cuSOLVER / batched cuBLAS LU operation (op:\n"
-      "the CA_SOLVER_* number of csrc/launch.h) over C-contiguous GPU stacks of\n"
-      "column-major matrices, in place, on the current stream. Arrays not used\n"
+      "the CA_SOLVER_* number of csrc/launch.h) over C-contiguous stacks of\n"
+      "column-major matrices, in place, on the current stream (the cpu device:\n"
+      "host LAPACK, synchronously). Arrays not used\n"
       "are None; info (int32, one per matrix) gets LAPACK's codes." },
     { "_cusolver_path", linalg_cusolver_path, METH_NOARGS,
       "Where cuSOLVER was loaded from, or None when it has not been loaded." },
+    { "_host_lapack_path", linalg_host_lapack_path, METH_NOARGS,
+      "The loaded library whose LAPACK the cpu device's _solver calls (found on\n"
+      "the first call among the process's shared objects), or None." },
     { NULL, NULL, 0, NULL },
 };
 

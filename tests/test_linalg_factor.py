@@ -2,9 +2,12 @@
 cholesky, qr, svd, svdvals, eigh, eigvalsh, eig, eigvals, lstsq, pinv,
 matrix_rank, cond, tensorinv, tensorsolve, LinAlgError.
 
-Every test runs on the devices of the ``ldev`` fixture: "cpu" (NumPy's linalg
-on zero-copy views), "cpu-lapack" (the cpu device through the GPU code path of
-python/cuarray/_linalg_factor.py, with SciPy's LAPACK standing in for cuSOLVER
+Every test runs on the devices of the ``ldev`` fixture: "cpu" (the default
+route: NumPy's linalg on zero-copy views, host LAPACK for float32 / complex64
+matrices from HOST_LAPACK_MIN_N on), "cpu-host" (every matrix through the GPU
+code path of python/cuarray/_linalg_factor.py with the cpu device's own
+``_core._solver``, the host LAPACK NumPy loaded: csrc/solver_host.c),
+"cpu-lapack" (the same code path with SciPy's LAPACK standing in for cuSOLVER
 over exactly the arguments cuSOLVER gets: tests/linalg_standin.py), and where a
 GPU is present "cuda:0" (cuSOLVER and cuBLAS's batched LU).
 
@@ -27,7 +30,7 @@ try:
 except ImportError:  # no SciPy: the stand-in runs where SciPy is installed
     linalg_standin = None
 
-LDEVS = ["cpu",
+LDEVS = ["cpu", "cpu-host",
          pytest.param("cpu-lapack", marks=pytest.mark.skipif(
              linalg_standin is None, reason="SciPy's LAPACK is the stand-in")),
          pytest.param("cuda:0", marks=requires_gpu)]
@@ -47,6 +50,16 @@ def ldev(request):
             yield "cpu"
         finally:
             _linalg_factor._set_solver_standin(old)
+    elif p == "cpu-host":
+        if ca._core._host_lapack_path() is None:
+            # test_host_lapack_is_numpys_openblas fails where NumPy's wheel has one
+            pytest.skip("this NumPy loaded no LAPACK with 64-bit integers")
+        old = ca.linalg.config.cpu_lapack
+        ca.linalg.config.cpu_lapack = "host"
+        try:
+            yield "cpu"
+        finally:
+            ca.linalg.config.cpu_lapack = old
     else:
         yield p
 
@@ -216,8 +229,9 @@ def test_solve_singular_raises(ldev, solve_layout, shape):
 @pytest.mark.parametrize("shape", [(3, 3), (30, 3, 3), (50, 50)])
 def test_singular_check_can_be_skipped(ldev, shape):
     a = np.zeros(shape)
-    if ldev == "cpu":
-        pytest.skip("the cpu device is NumPy's, which always checks")
+    if _linalg_factor._is_cpu(dev(a, ldev)):
+        pytest.skip("numpy.linalg's route (the cpu device's for float64), which always "
+                    "checks")
     with ca.linalg.errors_checked(False):
         r = ca.linalg.inv(dev(a, ldev))
         assert r.shape == shape
@@ -380,8 +394,9 @@ def test_cholesky_not_pd_late_raises(ldev, shape, upper):
     a[..., -1, -1] = -1e4
     with pytest.raises(ca.linalg.LinAlgError, match="not positive definite"):
         ca.linalg.cholesky(dev(a, ldev), upper=upper)
-    if ldev != "cpu" or _linalg_factor._standin is not None:
-        # the GPU path: no raise without the check (NumPy's cpu device raises)
+    if not _linalg_factor._is_cpu(dev(a, ldev)):
+        # the GPU path (float32 this big: the cpu device's too): no raise
+        # without the check (numpy.linalg's route raises)
         with ca.linalg.errors_checked(False):
             ca.linalg.cholesky(dev(a, ldev), upper=upper)
 
@@ -529,8 +544,8 @@ def test_svd_jacobi_falls_back_to_gesvd():
 
 
 def test_svd_driver_checked(ldev):
-    if ldev == "cpu" and _linalg_factor._standin is None:
-        pytest.skip("the cpu device is NumPy's")
+    if _linalg_factor._is_cpu(dev(np.eye(3), ldev)):
+        pytest.skip("numpy.linalg's route (the cpu device's for float64)")
     cfg = ca.linalg.config
     old = cfg.svd_driver
     cfg.svd_driver = "magma"

@@ -3,10 +3,16 @@ slogdet, cholesky, qr, svd, svdvals, eigh, eigvalsh, eig, eigvals, lstsq, pinv,
 matrix_rank, cond, tensorinv, tensorsolve, with NumPy's signatures, stacking
 rules, dtypes and errors.
 
-The cpu device runs numpy.linalg on zero-copy views of the arrays and wraps
-its results. A GPU runs cuSOLVER (and cuBLAS's batched LU) through one C
-primitive, ``_core._solver`` (csrc/linalg_solver.c, csrc/launch_solver.c), on
-the current stream; everything else here is cuarray's own array functions.
+A GPU runs cuSOLVER (and cuBLAS's batched LU) through one C primitive,
+``_core._solver`` (csrc/linalg_solver.c, csrc/launch_solver.c), on the current
+stream; everything else here is cuarray's own array functions. The cpu device
+runs numpy.linalg on zero-copy views of the arrays and wraps its results, except
+for matrices of HOST_LAPACK_MIN_N or more rows and columns (float32 and
+complex64: HOST_LAPACK_MIN_N_SINGLE): numpy.linalg computes float32 in double
+precision and rounds (2-3x the time) and copies every matrix into and out of
+Fortran order, so the cpu device takes the GPU code path for them, its
+``_core._solver`` calling the LAPACK NumPy itself loaded (csrc/solver_host.c;
+``config.cpu_lapack``).
 
 Layouts. cuSOLVER is column-major. A C-ordered copy of a row-major stack of
 (M, N) matrices is, read column-major, the stack of their transposes (N, M):
@@ -24,7 +30,8 @@ whatever the factorization left (inf or nan for a singular solve or inv, as
 CuPy).
 
 Precision. float32 and complex64 inputs are factored in their own precision on
-a GPU (NumPy computes them in double and rounds the result).
+a GPU and, from HOST_LAPACK_MIN_N_SINGLE on, on the cpu device (NumPy computes
+them in double and rounds the result).
 """
 
 import contextlib as _contextlib
@@ -84,6 +91,16 @@ class _Config(_threading.local):
     result holds NaN (that takes the info check: with check_errors False no
     fallback happens);
     "gesvd" runs Xgesvd always. Singular values alone always take Xgesvd.
+    On the cpu device's host LAPACK the Jacobi SVD is LAPACK's gesdd.
+
+    cpu_lapack (default "auto"): the cpu device's route. "auto": numpy.linalg,
+    except matrices of at least HOST_LAPACK_MIN_N rows and columns
+    (HOST_LAPACK_MIN_N_SINGLE for float32 / complex64, which are then factored in
+    their own precision) not in a large stack of small ones, which go to the
+    host LAPACK NumPy loaded;
+    "host": every matrix to host LAPACK (as a GPU's path: for tests); "numpy":
+    numpy.linalg always. Without a host LAPACK with 64-bit integers in the
+    process (NumPy's wheels have one), every route is numpy.linalg.
     """
 
     def __init__(self):
@@ -92,6 +109,7 @@ class _Config(_threading.local):
         self.cholesky_lower_min_n = 512
         self.solve_colmajor = True
         self.svd_driver = "gesvdj"
+        self.cpu_lapack = "auto"
 
 
 config = _Config()
@@ -157,9 +175,55 @@ def _pair(a, b, fname):
     return a, b
 
 
-def _is_cpu(a):
-    """The cpu device, which takes numpy.linalg (unless the stand-in is on)."""
-    return a.device.id < 0 and _standin is None
+def _is_cpu(a, least=0):
+    """numpy.linalg's route: the cpu device, unless the stand-in is on or a's
+    matrices are ones the cpu device factors in host LAPACK (_host_lapack;
+    `least`: a function's own smallest n for it, above the usual ones)."""
+    return a.device.id < 0 and _standin is None and not _host_lapack(a, least)
+
+
+# From this many rows and columns the cpu device factors matrices in host LAPACK
+# (its own precision for float32 / complex64): measured on this project's 2-core
+# machine, numpy.linalg is 1.1-1.6x slower for float32 at n = 64 and 1.5-4x from
+# 128 on; for float64 1.0-1.3x slower from 128 on (its copies into and out of
+# Fortran order, and solve / inv through gesv), and ahead below that (det,
+# cholesky). Smaller matrices stay with numpy.linalg: there the GPU code path's
+# array operations cost more than the factorization saves.
+HOST_LAPACK_MIN_N_SINGLE = 64
+HOST_LAPACK_MIN_N = 128
+SLOGDET_HOST_MIN_N = 256
+LSTSQ_HOST_MIN_N = float("inf")
+_SINGLE = (_np.dtype(_np.float32), _np.dtype(_np.complex64))
+_host_lapack_found = None
+
+
+def _host_lapack(a, least=0):
+    """Whether the cpu device's a goes to host LAPACK (config.cpu_lapack)."""
+    global _host_lapack_found
+    mode = config.cpu_lapack
+    if mode == "auto":
+        if not _host_lapack_pays(a, least):
+            return False
+    elif mode == "numpy":
+        return False
+    elif mode != "host":
+        raise ValueError(f"cuarray.linalg.config.cpu_lapack must be 'auto', 'host' or "
+                         f"'numpy', not {mode!r}")
+    if _host_lapack_found is None:
+        _host_lapack_found = _core._host_lapack_path() is not None
+    # A NaN or inf goes to numpy.linalg, whose answer (LinAlgError for eig and a
+    # non-converged SVD, NaN results elsewhere) cuarray's is: LAPACK itself would
+    # print "illegal value" to stderr and return garbage for some routines.
+    return _host_lapack_found and (a.dtype.kind not in "fc"
+                                   or bool(_core.all(_core.isfinite(a))))
+
+
+def _host_lapack_pays(a, least):
+    if a.ndim < 2:
+        return False
+    least = max(least, HOST_LAPACK_MIN_N_SINGLE if a.dtype in _SINGLE else HOST_LAPACK_MIN_N)
+    # a large stack of small matrices: numpy.linalg on two threads (_np_linalg)
+    return min(a.shape[-2:]) >= least and not _splits(a.shape, a.size)
 
 
 def _np_view(a):
@@ -177,12 +241,16 @@ STACK_SPLIT_MIN = 1 << 15
 STACK_SPLIT_MAX_N = 128
 
 
+def _splits(shape, size):
+    return (len(shape) >= 3 and shape[0] >= 2 and size >= STACK_SPLIT_MIN
+            and max(shape[-2:]) <= STACK_SPLIT_MAX_N and _host_threads.ENABLED)
+
+
 def _np_linalg(fn, a, **kw):
     """fn (a numpy.linalg routine) on a zero-copy view of a: one call, or the two
     halves of a large stack of small matrices on two threads, joined."""
     h = _np_view(a)
-    if (h.ndim < 3 or h.shape[0] < 2 or h.size < STACK_SPLIT_MIN
-            or max(h.shape[-2:]) > STACK_SPLIT_MAX_N or not _host_threads.ENABLED):
+    if not _splits(h.shape, h.size):
         return fn(h, **kw)
     k = h.shape[0] // 2
     first, second = _host_threads.both(lambda part: fn(part, **kw), (h[:k],), (h[k:],))
@@ -353,7 +421,8 @@ def slogdet(a):
     a = _arr(a)
     _assert_stacked_square(a)
     t = _ctype(a)
-    if _is_cpu(a):
+    # (its dozen array operations after the LU: host LAPACK pays from n = 256)
+    if _is_cpu(a, SLOGDET_HOST_MIN_N):
         r = _np_linalg(_np.linalg.slogdet, a)
         return SlogdetResult(*_wrap(tuple(r), a.device))
     n = a.shape[-1]
@@ -477,7 +546,10 @@ def cholesky(a, /, *, upper=False):
     batch = _prod(bshape)
     info = _info(bshape, a.device)
     batched = _batched(n, batch)
-    if upper or batched or n < config.cholesky_lower_min_n:
+    # (host LAPACK, the cpu device's: the upper mode, twice the lower mode's
+    # speed with its transposes at n = 1024)
+    host = a.device.id < 0 and _standin is None
+    if upper or batched or n < config.cholesky_lower_min_n or host:
         buf = _rowcopy(a, t)  # read column-major: a^T = conj(a)
         # potrf's upper factor of conj(a) (from a's lower triangle), read
         # row-major, is a's lower factor; its lower factor (from a's upper
@@ -837,7 +909,8 @@ def lstsq(a, b, rcond=None):
     and M > N) reads it back, a wait.
     """
     a, b = _pair(a, b, "lstsq")
-    if _is_cpu(a):
+    # (the cpu device: numpy.linalg's gelsd always, faster than the SVD route)
+    if _is_cpu(a, LSTSQ_HOST_MIN_N):
         x, res, rank, s = _np.linalg.lstsq(_np_view(a), _np_view(b), rcond=rcond)
         return (_wrap(x, a.device), _wrap(res, a.device), rank, _wrap(s, a.device))
     vec = b.ndim == 1
