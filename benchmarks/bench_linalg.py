@@ -244,7 +244,7 @@ def _old_path_case(title, fn, kind, n, cfg, rhs=None, floor=None):
 
     def setup(mod):
         if CPU_MODE:
-            raise Skip("a cuSOLVER path (the cpu device runs numpy.linalg)")
+            raise Skip("a cuSOLVER configuration (not the cpu device's)")
         call = inner(mod)
         conf = mod.linalg.config
 
@@ -267,8 +267,9 @@ def _factor_case(title, fn, kind, n, target_us, batch=None, rhs=None, floor=None
                 mode="gpu", unit="us", target=f"<= {target_us:g}", floor=floor, repeats=5)
 
 
-# cpu mode: NumPy beside the cpu device (which calls numpy.linalg on views) at sizes
-# a 2-core host factors in well under a second
+# cpu mode: NumPy beside the cpu device (which factors these in host LAPACK, the
+# OpenBLAS NumPy loaded, float32 in float32: python/cuarray/_linalg_factor.py) at
+# sizes a 2-core host factors in well under a second
 F_BIG, F_MID = size(4096, 1024), size(2048, 512)
 CASES += [
     _factor_case(f"solve {F_BIG}^2 float32, 16 rhs (us)", "solve", "well", F_BIG, 13900,

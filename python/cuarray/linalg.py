@@ -1,5 +1,5 @@
-"""cuarray.linalg: NumPy's numpy.linalg (cuBLAS and cuSOLVER on a GPU, NumPy on
-the cpu device).
+"""cuarray.linalg: NumPy's numpy.linalg (cuBLAS and cuSOLVER on a GPU; on the
+cpu device NumPy, and the LAPACK NumPy loaded for matrices from n = 64 or 128).
 
 The products themselves live in the main namespace too (``cuarray.matmul``,
 ``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot``, ``einsum`` and the ``@``
