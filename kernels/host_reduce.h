@@ -165,6 +165,24 @@ float ca_hr_mms_fmin_float32(const char *p, int64_t n, int64_t s, int *nonum);
 double ca_hr_mms_fmax_float64(const char *p, int64_t n, int64_t s, int *nonum);
 double ca_hr_mms_fmin_float64(const char *p, int64_t n, int64_t s, int *nonum);
 
+/* any / all of a strided run of n elements (s bytes apart, any sign), as 0 or
+ * 1: whether one element (every element) is true, nonzero with NaN true
+ * (kernels/host_truth.c: blocks folded branch-free, vectorised when
+ * contiguous). Named by the element's words: w8 (bool, int8, uint8) .. w64,
+ * f16, f32, f64 (the sign bit ignored), c64, c128 (either part true). */
+#define CA_HR_TRUTH_DECL(name)                                                         \
+    int ca_hr_any_##name(const char *p, int64_t n, int64_t s);                         \
+    int ca_hr_all_##name(const char *p, int64_t n, int64_t s);
+CA_HR_TRUTH_DECL(w8)
+CA_HR_TRUTH_DECL(w16)
+CA_HR_TRUTH_DECL(w32)
+CA_HR_TRUTH_DECL(w64)
+CA_HR_TRUTH_DECL(f16)
+CA_HR_TRUTH_DECL(f32)
+CA_HR_TRUTH_DECL(f64)
+CA_HR_TRUTH_DECL(c64)
+CA_HR_TRUTH_DECL(c128)
+
 extern const ca_red_host_fns ca_red_host[CA_RED_NOPS][CA_NTYPES][CA_NTYPES];
 
 /* An inclusive scan of a strided run of n elements into q (stride qs). */

@@ -492,6 +492,25 @@ def host_run_plain(k, i, t, acc, conv, ic, at, m):
     return out
 
 
+# any / all: the run through host_truth.c's block loops (named by the element's
+# words, host_reduce.h), which vectorise, instead of a per-element compare and
+# early-exit branch, which does not
+TRUTH_RUN = {"or": "any", "and": "all"}
+TRUTH_WORDS = {"?": "w8", "b": "w8", "B": "w8", "h": "w16", "H": "w16", "i": "w32",
+               "I": "w32", "l": "w64", "L": "w64", "e": "f16", "f": "f32", "d": "f64",
+               "F": "c64", "D": "c128"}
+
+
+def host_run_truth(k, i):
+    """The run body of a truth map with or/and (once absorbing, it stays)."""
+    fn = f"ca_hr_{TRUTH_RUN[k.combine]}_{TRUTH_WORDS[i]}"
+    return ["    (void)r0;",
+            "    (void)c;",
+            f"    if (!ca_red_stop_{k.combine}_truth(a->truth)) {{",
+            f"        a->truth = ca_red_{k.combine}_truth(a->truth, {fn}(p, n, s));",
+            "    }"]
+
+
 def int_sum(k, acc):
     """Integer sums (wrapping adds: exact in any order)."""
     return k.combine == "add" and acc in ("int64", "uint64") and k.map != "index"
@@ -799,7 +818,9 @@ def host_triple(k, i, o):
         out.append("}")
     m = f"c->{conv}" if k.aux != "-" else "0"
     pairwise = k.combine == "add" and acc in ("float64", "complex128")
-    if pairwise:
+    if k.map == "truth" and k.combine in TRUTH_RUN:
+        body = host_run_truth(k, i)
+    elif pairwise:
         # float sums are pairwise along each run, as NumPy's
         code, body = host_pairwise(k, i, o, t, acc, conv, ic, at, m)
         out += code
