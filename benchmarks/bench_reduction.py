@@ -171,6 +171,20 @@ def _cumsum_big_f64(mod):
     return lambda: v.cumsum()
 
 
+def _truth_big(fn, dtype, fill):
+    """a.all() / a.any() of N_BIG elements of dtype, all `fill`: every element is
+    read (all true for all(), all zero for any(): no early stop)."""
+    def setup(mod):
+        _gpu_only(mod)
+        name = np.dtype(dtype).name
+        if mod.__name__ == "torch":
+            v = mod.full((N_BIG,), fill, dtype=getattr(mod, name), device="cuda")
+        else:
+            v = mod.full(N_BIG, fill, dtype=dtype)
+        return lambda: getattr(v, fn)()
+    return setup
+
+
 def _all(fn, libs=("cuarray", "numpy", "cupy", "torch")):
     return {lib: fn for lib in libs}
 
@@ -199,6 +213,11 @@ CASES = [
       for fn, dt in [("max", np.float32), ("min", np.float32), ("max", np.float64),
                      ("max", np.int64), ("min", np.int32), ("max", np.int16),
                      ("max", np.uint8)]],
+    *[Case(f"a.{fn}(), 2^{N_BIG.bit_length() - 1} {np.dtype(dt).name} all {word} "
+           f"(GB/s read)", _all(_truth_big(fn, dt, fill)), mode="gpu", unit="GB/s",
+           work=N_BIG * np.dtype(dt).itemsize, group="reduction")
+      for fn, dt, fill, word in [("all", np.bool_, True, "true"),
+                                 ("any", np.float32, 0, "zero")]],
     *[Case(f"a[::{k}].{fn}(), 2^{N_BIG.bit_length() - 1} {np.dtype(dt).name} "
            f"(GB/s of the run's bytes)", _all(_strided(fn, dt, k)), mode="gpu", unit="GB/s",
            work=(N_BIG // k) * np.dtype(dt).itemsize, group="reduction")
