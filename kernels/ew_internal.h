@@ -14,18 +14,9 @@
 extern "C" {
 #endif
 
-/* The generated host loops are built three times on x86-64 (target_clones,
- * picked at load time, as host_minmax.c's lanes): a wheel's baseline is
- * x86-64, where gcc vectorises with SSE2 only; the AVX2 and AVX-512 copies run
- * the same C at 2-4x the width (divide, add, sign, ... on NumPy's SIMD footing).
- * -std=c11 keeps floating-point contraction off, so every copy gives the same
- * bits. -DCA_NO_TARGET_CLONES builds one copy. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&                \
-    !defined(CA_NO_TARGET_CLONES) && !defined(__CUDACC__)
-#define CA_EW_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define CA_EW_CLONES
-#endif
+/* The generated host loops are built three times on x86-64 (CA_HOST_CLONES:
+ * divide, add, sign, ... at AVX2 and AVX-512 width). */
+#include "host_clones.h"
 
 /* Most dimensions one strided launch handles; the dispatcher loops on the host
  * over any outer dimensions beyond it (only arrays that coalescing cannot merge

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_clones.h"
 #include "copy_impl.h"
 #include "scalar.h"
 
@@ -50,10 +51,12 @@ move_loop(int itemsize)
     }
 }
 
-/* The contiguous branch is separate so the compiler can vectorize it. */
+/* The contiguous branch is separate so the compiler can vectorize it, built per
+ * ISA (CA_HOST_CLONES): float32 -> int32 at 2^20 is 3x faster with AVX-512's
+ * conversions than with the baseline's SSE2. */
 #define CA_HOST_CAST(dc, dt, dn, sc, st, sn)                                           \
-    static void cast_##dn##_##sn(char *dst, const char *src, int64_t n, int64_t ds,    \
-                                 int64_t ss)                                           \
+    static CA_HOST_CLONES void cast_##dn##_##sn(char *dst, const char *src, int64_t n, \
+                                                int64_t ds, int64_t ss)                \
     {                                                                                  \
         st x;                                                                          \
         dt y;                                                                          \

@@ -23,12 +23,7 @@
 
 #include "host_reduce.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&                \
-    !defined(CA_NO_TARGET_CLONES)
-#define CA_MM_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define CA_MM_CLONES
-#endif
+#include "host_clones.h"
 
 /* Lanes per loop step: 256 bytes of elements, in plain arrays that gcc
  * vectorises at each clone's width (4 registers of AVX-512, 8 of AVX2, 16 of
@@ -41,7 +36,7 @@
  * infinity makes v - v NaN in its lane, and then a scan says whether a NaN is
  * there. */
 #define CA_MM_FN(fname, T, GT, ISF)                                                    \
-    CA_MM_CLONES T fname(const T *x, int64_t n, int *nan)                              \
+    CA_HOST_CLONES T fname(const T *x, int64_t n, int *nan)                            \
     {                                                                                  \
         enum { W = CA_MM_STEP / sizeof(T) };                                           \
         T r = x[0], z = 0;                                                             \
@@ -94,7 +89,7 @@
  * is all NaN (the value returned is then meaningless), looked for only when the
  * result is the identity. */
 #define CA_MM_FFN(fname, T, GT)                                                        \
-    CA_MM_CLONES T fname(const T *x, int64_t n, int *nonum)                            \
+    CA_HOST_CLONES T fname(const T *x, int64_t n, int *nonum)                          \
     {                                                                                  \
         enum { W = CA_MM_STEP / sizeof(T) };                                           \
         const T id = GT ? -(T)INFINITY : (T)INFINITY;                                  \
@@ -267,7 +262,7 @@ CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
     {                                                                                  \
         return CA_MMS_BEST(a, ISF ? fname##_clip(v, (GT ? HI : LO)) : v, GT);          \
     }                                                                                  \
-    CA_MM_CLONES T fname(const char *p, int64_t n, int64_t s, int *nan)                \
+    CA_HOST_CLONES T fname(const char *p, int64_t n, int64_t s, int *nan)              \
     {                                                                                  \
         const T lo = GT ? LO : HI, hi = GT ? HI : LO;                                  \
         if (s < 0) {                                                                   \
@@ -309,7 +304,7 @@ CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
 #define CA_MMS_FFN(fname, cname, T, GT)                                                \
     static inline T fname##_best(T a, T v) { return CA_MMS_BEST(a, v, GT); }           \
     static inline T fname##_mul(T v, T q) { return v * q; }                            \
-    CA_MM_CLONES T fname(const char *p, int64_t n, int64_t s, int *nonum)              \
+    CA_HOST_CLONES T fname(const char *p, int64_t n, int64_t s, int *nonum)            \
     {                                                                                  \
         const T id = GT ? -(T)INFINITY : (T)INFINITY;                                  \
         if (s < 0) {                                                                   \
@@ -438,8 +433,8 @@ CA_MMS_FFN(ca_hr_mms_fmin_float64, ca_hr_mm_fmin_float64, double, 0)
         }                                                                              \
     } while (0)
 #define CA_MM_COL(fname, T, GT, ISF)                                                   \
-    CA_MM_CLONES void fname(T *acc, const char *p, int64_t nb, int64_t nrows,          \
-                            int64_t rs)                                                \
+    CA_HOST_CLONES void fname(T *acc, const char *p, int64_t nb, int64_t nrows,        \
+                              int64_t rs)                                              \
     {                                                                                  \
         const int64_t es = (int64_t)sizeof(T);                                         \
         const int narrow =                                                             \
@@ -465,7 +460,7 @@ CA_MM_EACH_TYPE(CA_MM_COLS)
  * holds one: groups of 256 bytes are tested whole (a loop gcc vectorises) up to
  * the group that holds it. */
 #define CA_MM_FIND(name, T)                                                            \
-    CA_MM_CLONES int64_t ca_hr_find_##name(const T *x, int64_t n, T v)                 \
+    CA_HOST_CLONES int64_t ca_hr_find_##name(const T *x, int64_t n, T v)               \
     {                                                                                  \
         enum { W = CA_MM_STEP / sizeof(T) };                                           \
         int64_t j = 0;                                                                 \
@@ -505,7 +500,7 @@ CA_MM_FIND(float64, double)
  * of each block with a new best, about 1.0x so). */
 #define CA_MM_ASUB 2048
 #define CA_MM_AFN(fname, name, T, GT)                                                  \
-    CA_MM_CLONES T fname(const T *x, int64_t n, int64_t *pos)                          \
+    CA_HOST_CLONES T fname(const T *x, int64_t n, int64_t *pos)                        \
     {                                                                                  \
         enum { W = CA_MM_STEP / sizeof(T), S = CA_MM_ASUB / sizeof(T) };               \
         T best = x[0];                                                                 \

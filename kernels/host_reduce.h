@@ -201,12 +201,7 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
 /* The pairwise sums are built for x86-64-v4 (AVX-512), AVX2 and the baseline
  * (target_clones, picked at load time, as host_minmax.c's lane loops): the same
  * lanes in each, so the same result. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&                \
-    !defined(CA_NO_TARGET_CLONES)
-#define CA_HR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define CA_HR_CLONES
-#endif
+#include "host_clones.h"
 
 #define CA_HR_PAIRWISE_REAL(fname, MAP, ES)                                            \
     static inline __attribute__((always_inline)) double fname##_leaf(                  \
@@ -236,8 +231,8 @@ extern const ca_red_host_scan_fn ca_red_host_scan[CA_RED_NOPS][CA_NTYPES][CA_NTY
         }                                                                              \
         return res;                                                                    \
     }                                                                                  \
-    CA_HR_CLONES static double fname(const char *p, int64_t n, int64_t s,              \
-                                     const ca_hctx *c)                                 \
+    CA_HOST_CLONES static double fname(const char *p, int64_t n, int64_t s,            \
+                                       const ca_hctx *c)                               \
     {                                                                                  \
         if (n <= CA_PW_BLOCK) { /* constant strides: gcc vectorises the leaf */        \
             switch (s / (ES) * (s % (ES) == 0)) {                                      \

@@ -22,12 +22,7 @@
 
 #include "host_reduce.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) &&                \
-    !defined(CA_NO_TARGET_CLONES)
-#define CA_HT_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define CA_HT_CLONES
-#endif
+#include "host_clones.h"
 
 #define CA_HT_INLINE static inline __attribute__((always_inline))
 
@@ -68,7 +63,7 @@
         }                                                                              \
         return z == 0;                                                                 \
     }                                                                                  \
-    CA_HT_CLONES int ca_hr_any_##name(const char *p, int64_t n, int64_t s)             \
+    CA_HOST_CLONES int ca_hr_any_##name(const char *p, int64_t n, int64_t s)           \
     {                                                                                  \
         const int64_t es = PARTS * (int64_t)sizeof(U), per = CA_HT_BLOCK / es;         \
         for (int64_t i = 0; i < n; i += per) {                                         \
@@ -81,7 +76,7 @@
         }                                                                              \
         return 0;                                                                      \
     }                                                                                  \
-    CA_HT_CLONES int ca_hr_all_##name(const char *p, int64_t n, int64_t s)             \
+    CA_HOST_CLONES int ca_hr_all_##name(const char *p, int64_t n, int64_t s)           \
     {                                                                                  \
         const int64_t es = PARTS * (int64_t)sizeof(U), per = CA_HT_BLOCK / es;         \
         for (int64_t i = 0; i < n; i += per) {                                         \

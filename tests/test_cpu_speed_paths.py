@@ -971,3 +971,40 @@ def test_column_rows_split_between_threads(host_threads, dtype, shape):
     one = same_bits_on_one_and_two_threads(host_threads, _column_results, m)
     for k, (got, ref) in enumerate(zip(one, _column_ops(np, m))):
         np.testing.assert_array_equal(got, ref, err_msg=str(k))
+
+
+# ---- three-input ops with scalar operands (tools/gen_ops.py scalar_patterns) ----
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64, np.float16, np.float32,
+                                   np.float64, np.complex64])
+def test_three_input_scalar_loops(device, dtype):
+    # clip with scalar bounds (the (2, 3) loop), one scalar bound (the (2,) and
+    # (3,) loops), where with a scalar branch, and the strided fallback; NaN in
+    # the value propagates, bounds compare plainly; ties keep NumPy's operand
+    rng = np.random.default_rng(11)
+    x = random_array((3001,), dtype, rng)
+    if np.dtype(dtype).kind in "fc":
+        x[::97] = np.nan
+        x[5] = -0.0
+    lo, hi = (x.real if np.dtype(dtype).kind == "c" else x)[[7, 11]]
+    lo, hi = sorted([v for v in (lo, hi)], key=lambda v: (np.isnan(v), v))
+    lo = np.asarray(lo, dtype)[()] if not np.isnan(lo) else np.asarray(0, dtype)[()]
+    hi = np.asarray(hi, dtype)[()] if not np.isnan(hi) else np.asarray(1, dtype)[()]
+    hi_arr = np.full_like(x, hi)
+    X = dev(x, device)
+    cases = [
+        (lambda m, a: m.clip(a, lo, hi), x),
+        (lambda m, a: m.clip(a, lo, m.asarray(hi_arr) if m is ca else hi_arr), x),
+        (lambda m, a: m.clip(a, m.asarray(hi_arr) * 0 + lo if m is ca else hi_arr * 0 + lo,
+                             hi), x),
+        (lambda m, a: m.where(a.real > 0 if m is ca else a.real > 0, a, lo), x),
+        (lambda m, a: m.where(a.real > 0, lo, a), x),
+        (lambda m, a: m.clip(a[::3], lo, hi), x),  # strided value: the general loop
+    ]
+    for k, (fn, ref_in) in enumerate(cases):
+        got = fn(ca, X)
+        want = fn(np, ref_in)
+        assert got.dtype == want.dtype, k
+        np.testing.assert_array_equal(got.get(), want, err_msg=f"case {k}")
+        if np.dtype(dtype).kind == "f":  # -0.0 / +0.0 ties: NumPy's sign
+            np.testing.assert_array_equal(np.signbit(got.get()), np.signbit(want))
