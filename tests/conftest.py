@@ -79,3 +79,29 @@ def count_calls(monkeypatch, module, name):
 
     monkeypatch.setattr(module, name, counting)
     return calls
+
+
+@pytest.fixture(params=["numpy", "composition"])
+def np_route(request, monkeypatch):
+    """The cpu device's hand-off to NumPy's own routine (unique, isin, histogram,
+    histogram_bin_edges, quantile, percentile and the nan- forms, nan_to_num,
+    interp, convolve, correlate), every size threshold lowered so that small test
+    data takes it, or the composition every device runs. The NumPy route is only
+    the plain cpu device's: skipped with the others ('cpu-kernels', GPUs)."""
+    from cuarray import _sets, _statistics, _statistics_extra
+    numpy = request.param == "numpy"
+    callspec = getattr(request.node, "callspec", None)
+    params = callspec.params if callspec else {}
+    dev = params.get("dev", params.get("device", "cpu"))
+    if numpy and dev != "cpu":
+        pytest.skip("the NumPy route is the plain cpu device's")
+    for mod in (_sets, _statistics, _statistics_extra):
+        monkeypatch.setattr(mod, "CPU_NUMPY", numpy)
+    if numpy:
+        monkeypatch.setattr(_sets, "NP_UNIQUE_MIN", {"f": 0, "i": 0, "u": 0})
+        monkeypatch.setattr(_sets, "NP_ISIN_MIN", 0)
+        monkeypatch.setattr(_statistics, "NP_HISTOGRAM_MIN", 0)
+        monkeypatch.setattr(_statistics, "NP_QUANTILE_MIN", 0)
+        monkeypatch.setattr(_statistics, "NAN_ROW_MIN", 0)
+        monkeypatch.setattr(_statistics_extra, "NP_NAN_TO_NUM_MIN", 0)
+    return request.param

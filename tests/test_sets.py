@@ -25,7 +25,7 @@ def same_nan(got, want):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("n", SIZES)
-def test_unique(dev, dtype, n):
+def test_unique(dev, dtype, n, np_route):
     a = data((n,), dtype)
     x = to_dev(a, dev)
     same(ca.unique(x), np.unique(a))
@@ -37,7 +37,7 @@ def test_unique(dev, dtype, n):
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64,
                                    np.complex128])
-def test_unique_equal_nan(dev, dtype):
+def test_unique_equal_nan(dev, dtype, np_route):
     a = data((500,), dtype)
     x = to_dev(a, dev)
     for equal_nan in (True, False):
@@ -47,7 +47,7 @@ def test_unique_equal_nan(dev, dtype):
         same(got[1], want[1])
 
 
-def test_unique_2d_inverse_shape(dev):
+def test_unique_2d_inverse_shape(dev, np_route):
     a = data((6, 7), np.int16)
     x = to_dev(a, dev)
     got = ca.unique(x, return_inverse=True)
@@ -78,7 +78,7 @@ def test_unique_axis(dev, axis, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.float64, np.complex64])
-def test_unique_array_api(dev, dtype):
+def test_unique_array_api(dev, dtype, np_route):
     a = data((200,), dtype)
     x = to_dev(a, dev)
     r = ca.unique_all(x)
@@ -97,7 +97,7 @@ def test_unique_array_api(dev, dtype):
 @pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float32,
                                    np.float64, np.complex128])
 @pytest.mark.parametrize("invert", [False, True])
-def test_isin(dev, dtype, invert):
+def test_isin(dev, dtype, invert, np_route):
     rng = np.random.default_rng(9)
     e = data((30, 20), dtype, rng)
     t = data((77,), dtype, rng)
@@ -107,7 +107,7 @@ def test_isin(dev, dtype, invert):
          np.isin(e, t[:0], invert=invert))
 
 
-def test_isin_mixed_dtypes(dev):
+def test_isin_mixed_dtypes(dev, np_route):
     e = np.array([1, 2, 3, 300, -1], np.int16)
     t = np.array([1.0, 3.0, 300.0, 2.5])
     same(ca.isin(to_dev(e, dev), to_dev(t, dev)), np.isin(e, t))
@@ -117,7 +117,7 @@ def test_isin_mixed_dtypes(dev):
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int64, np.float32, np.float64])
-def test_set_functions(dev, dtype):
+def test_set_functions(dev, dtype, np_route):
     rng = np.random.default_rng(12)
     a = data((300,), dtype, rng)
     b = data((200,), dtype, rng)
@@ -147,7 +147,7 @@ def test_set_functions(dev, dtype):
 
 @pytest.mark.parametrize("shape,axis", [((3, 0), 0), ((0, 3), 0), ((3, 0), 1),
                                         ((0,), 0), ((2, 3, 0), 1)])
-def test_unique_axis_empty(dev, shape, axis):
+def test_unique_axis_empty(dev, shape, axis, np_route):
     a = np.zeros(shape, np.int32)
     got = ca.unique(to_dev(a, dev), axis=axis, return_index=True, return_inverse=True,
                     return_counts=True)
@@ -163,7 +163,7 @@ RANGES = [(np.int64, 0, 1 << 20), (np.int64, -500, 500), (np.int32, -7, 3),
 
 
 @pytest.mark.parametrize("dtype,lo,hi", RANGES)
-def test_unique_integer_range_sort(dev, dtype, lo, hi):
+def test_unique_integer_range_sort(dev, dtype, lo, hi, np_route):
     """Past 2^16 integers, unique sorts only the key bits their range spans (GPU)."""
     rng = np.random.default_rng(13)
     a = rng.integers(lo, hi, size=(1 << 16) + 123, dtype=dtype, endpoint=True)

@@ -80,7 +80,7 @@ def test_bincount_bad_input(dev):
 @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.float16,
                                    np.float32, np.float64])
 @pytest.mark.parametrize("n", [0, 1, 1000, 70000])
-def test_histogram_int_bins(dev, dtype, n):
+def test_histogram_int_bins(dev, dtype, n, np_route):
     a = data((n,), dtype, np.random.default_rng(3), dups=False)
     if a.dtype.kind == "f":
         a = a[np.isfinite(a)]
@@ -96,7 +96,7 @@ def test_histogram_int_bins(dev, dtype, n):
     same(e, we)
 
 
-def test_histogram_edges_weights_density(dev):
+def test_histogram_edges_weights_density(dev, np_route):
     rng = np.random.default_rng(4)
     a = rng.standard_normal(5000)
     a[:5] = [np.nan, 3.0, -1.0, 10.0, -10.0]
@@ -120,7 +120,7 @@ def test_histogram_edges_weights_density(dev):
           np.histogram(b, bins=5, weights=wi)[0])
 
 
-def test_histogram_bad_input(dev):
+def test_histogram_bad_input(dev, np_route):
     x = to_dev(np.arange(10.0), dev)
     with pytest.raises(ValueError):
         ca.histogram(x, bins=to_dev(np.array([0.0, 2.0, 1.0]), dev))
@@ -403,7 +403,7 @@ def test_median_long_rows(device, dtype, n):
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float32,
                                    np.float64])
-def test_quantile_methods(dev, method, dtype):
+def test_quantile_methods(dev, method, dtype, np_route):
     a = data((7, 61), dtype, np.random.default_rng(9), dups=False)
     if a.dtype.kind == "f":
         a[np.isnan(a)] = 1.5  # NaN rows are tested below
@@ -416,7 +416,7 @@ def test_quantile_methods(dev, method, dtype):
           np.percentile(a, [12.5, 50, 99], axis=0, method=method))
 
 
-def test_quantile_nan_and_errors(dev):
+def test_quantile_nan_and_errors(dev, np_route):
     a = data((5, 40), np.float64, np.random.default_rng(10))
     x = to_dev(a, dev)
     close(ca.quantile(x, [0.2, 0.8], axis=1),
@@ -438,7 +438,7 @@ NAN_METHODS = METHODS
 
 @pytest.mark.parametrize("method", NAN_METHODS)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_nanquantile(dev, method, dtype):
+def test_nanquantile(dev, method, dtype, np_route):
     a = data((9, 33), dtype, np.random.default_rng(11), dups=False)
     a[2] = np.nan  # an all-NaN row
     x = to_dev(a, dev)
@@ -463,7 +463,7 @@ def test_nanmedian(dev, dtype):
 
 
 @pytest.mark.parametrize("dev", ["cpu", pytest.param("cuda:0", marks=requires_gpu)])
-def test_histogram_bin_edges(dev):
+def test_histogram_bin_edges(dev, np_route):
     x = np.random.default_rng(3).standard_normal(200).astype(np.float32)
     a = ca.asarray(x, device=dev)
     for bins, rng in ((10, None), (7, (-1, 2)), (1, None), (np.array([-1.0, 0, 0.5, 3]), None)):
@@ -490,7 +490,7 @@ ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"
 
 
 @pytest.mark.parametrize("name", ESTIMATORS)
-def test_histogram_bin_estimators(dev, name):
+def test_histogram_bin_estimators(dev, name, np_route):
     rng = np.random.default_rng(21)
     sets = (rng.standard_normal(3000), rng.integers(-40, 60, 2000),
             rng.standard_normal(700).astype(np.float32) * 5, np.full(9, 2.5),
@@ -506,7 +506,7 @@ def test_histogram_bin_estimators(dev, name):
             np.testing.assert_allclose(ge.get(), we, rtol=1e-12)
 
 
-def test_histogram_bin_estimator_errors(dev):
+def test_histogram_bin_estimator_errors(dev, np_route):
     x = ca.asarray(np.arange(10.0), device=dev)
     with pytest.raises(ValueError, match="not a valid estimator"):
         ca.histogram(x, bins="bogus")
@@ -520,7 +520,7 @@ def test_histogram_bin_estimator_errors(dev):
 
 @pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile",
                                   "nanpercentile"])
-def test_quantile_weights(dev, name):
+def test_quantile_weights(dev, name, np_route):
     rng = np.random.default_rng(8)
     a = rng.standard_normal((4, 5, 9))
     if name.startswith("nan"):
@@ -557,7 +557,7 @@ def test_quantile_weights(dev, name):
     assert got.dtype == np.int64
 
 
-def test_quantile_weights_errors(dev):
+def test_quantile_weights_errors(dev, np_route):
     x = ca.asarray(np.arange(12.0).reshape(3, 4), device=dev)
     w = ca.asarray(np.ones((3, 4)), device=dev)
     with pytest.raises(ValueError, match="Only method 'inverted_cdf'"):

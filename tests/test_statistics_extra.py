@@ -423,7 +423,7 @@ XQ = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 2.5, 3.9, 4.0, 4.2, 4.5, 5.0, np.nan,
 
 @pytest.mark.parametrize("dev", DEVICES)
 @pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
-def test_interp(dev, dtype):
+def test_interp(dev, dtype, np_route):
     x, xp = XQ.astype(np.float64), XP.astype(dtype)
     fp = FP.astype(dtype)
     close(ca.interp(D(x, dev), D(xp, dev), D(fp, dev)), np.interp(x, xp, fp))
@@ -438,7 +438,7 @@ def test_interp(dev, dtype):
 
 
 @pytest.mark.parametrize("dev", DEVICES)
-def test_interp_complex_period_single(dev):
+def test_interp_complex_period_single(dev, np_route):
     fpc = FP + 1j * FP[::-1]
     close(ca.interp(D(XQ, dev), D(XP, dev), D(fpc, dev)), np.interp(XQ, XP, fpc))
     xq = XQ[:11]
@@ -453,7 +453,7 @@ def test_interp_complex_period_single(dev):
 
 
 @pytest.mark.parametrize("dev", DEVICES)
-def test_interp_errors(dev):
+def test_interp_errors(dev, np_route):
     for xp, fp, kw in [(XP, FP[:3], {}), (np.zeros(0), np.zeros(0), {}),
                        (XP, FP, dict(period=0)), (XP.reshape(5, 1), FP, {})]:
         same_error(lambda: np.interp(XQ, xp, fp, **kw),
@@ -509,7 +509,7 @@ SPECIALS = np.array([np.nan, np.inf, -np.inf, 1.0, -0.0, 3.5])
 @pytest.mark.parametrize("dev", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64,
                                    np.complex128, np.int32, np.bool_])
-def test_nan_to_num(dev, dtype):
+def test_nan_to_num(dev, dtype, np_route):
     if np.dtype(dtype).kind == "c":
         h = (SPECIALS + 1j * SPECIALS[::-1]).astype(dtype)
     elif np.dtype(dtype).kind == "f":
@@ -591,7 +591,7 @@ SIZES = [(5, 3), (3, 5), (4, 4), (6, 2), (2, 6), (1, 1), (7, 1), (1, 4)]
                                    np.float64, np.complex128])
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
 @pytest.mark.parametrize("na,nv", SIZES)
-def test_convolve_correlate(dev, dtype, mode, na, nv):
+def test_convolve_correlate(dev, dtype, mode, na, nv, np_route):
     a, v = data((na,), dtype, 1), data((nv,), dtype, 2)
     close(ca.convolve(D(a, dev), D(v, dev), mode), np.convolve(a, v, mode))
     close(ca.correlate(D(a, dev), D(v, dev), mode), np.correlate(a, v, mode))
@@ -600,7 +600,7 @@ def test_convolve_correlate(dev, dtype, mode, na, nv):
 @pytest.mark.parametrize("dev", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
 @pytest.mark.parametrize("na,nv", [(3000, 2000), (2000, 3001), (5000, 1500)])
-def test_convolve_fft_path(dev, dtype, na, nv):
+def test_convolve_fft_path(dev, dtype, na, nv, np_route):
     a, v = data((na,), dtype, 1), data((nv,), dtype, 2)
     for mode in ("full", "same", "valid"):
         tol = 1e-9 if dtype != np.float32 else None
@@ -619,7 +619,7 @@ def test_convolve_fft_path(dev, dtype, na, nv):
 
 
 @pytest.mark.parametrize("dev", DEVICES)
-def test_convolve_mixed_and_errors(dev):
+def test_convolve_mixed_and_errors(dev, np_route):
     a, v = np.array([1, 2, 3], np.int32), np.array([0.5, -1.0])
     close(ca.convolve(D(a, dev), D(v, dev)), np.convolve(a, v))
     close(ca.correlate(D(a, dev), D(v, dev), "full"), np.correlate(a, v, "full"))

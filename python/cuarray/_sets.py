@@ -6,6 +6,13 @@ A result whose size depends on the data (unique and what rests on it) reads one
 count back to the host: the number of first elements of runs in the sorted
 array, through flatnonzero (csrc/search.c), which waits once for the stream.
 isin needs no such count: it sorts the test elements and searches them.
+
+The cpu device runs NumPy's own unique and isin on zero-copy views where they
+were measured faster (2-core machine): unique of floats, and of integers of 4 or
+8 bytes, without return_index/return_inverse (NumPy's argsort is slower than the
+composition's), from NP_UNIQUE_MIN elements (_np_unique_1d); isin of integer
+arrays whose test range NumPy's lookup table covers (its sort method is slower
+than the composition's).
 """
 
 from collections import namedtuple
@@ -13,6 +20,8 @@ from collections import namedtuple
 import numpy as _np
 
 from . import _core
+from ._cpu_numpy import view as _view
+from ._cpu_numpy import wrap as _wrap
 from ._sorting import _as_array
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
@@ -22,6 +31,44 @@ UniqueAllResult = namedtuple("UniqueAllResult",
                              ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+CPU_NUMPY = True  # tests turn it off to run the compositions on the cpu device
+
+
+def _cpu(*arrays):
+    """Whether a call on these (cuarray) arrays may go to NumPy: all on the cpu
+    device."""
+    return CPU_NUMPY and all(a.device.id < 0 for a in arrays)
+
+
+# Below this many elements the composition's unique is the faster (floats: 1.5x
+# at 64, even at 256; integers: 2.7x at 1024, NumPy's hash table).
+NP_UNIQUE_MIN = {"f": 512, "i": 4096, "u": 4096}
+
+
+def _np_unique_1d(x, return_counts, equal_nan):
+    """NumPy's sorted unique values (and counts) of x as cpu-device arrays (a
+    tuple), or None where the composition is the faster: another device, small
+    x, bool, complex (NumPy hashes, 2-3x slower), 1- and 2-byte integers (the
+    composition's radix sort). Integer values alone go through NumPy's hash table
+    only when their span is under a sixteenth of the size (few distinct values;
+    2x faster than sorting, 5-8x slower with many), else through NumPy's sort
+    (asking for the counts), 1.1-1.9x faster than the composition's."""
+    if not _cpu(x):
+        return None
+    kind = x.dtype.kind
+    if kind in "iu" and x.dtype.itemsize < 4:
+        return None
+    if x.size < max(NP_UNIQUE_MIN.get(kind, 1 << 62), 1):
+        return None
+    h = _view(x)
+    counts = return_counts
+    if kind in "iu" and not counts:
+        counts = (int(h.max()) - int(h.min())) * 16 >= h.size
+    r = _np.unique(h, return_counts=counts, equal_nan=equal_nan)
+    r = r if counts else (r,)
+    return _wrap(r if return_counts else r[:1], x.device)
 
 
 def _run_starts(aux, equal_nan):
@@ -137,15 +184,20 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     The sorted unique elements of ar (numpy.unique), optionally with the index of
     each one's first occurrence, the indices that rebuild ar, and the counts. With
     equal_nan (the default) all NaNs count as one value. axis= finds unique
-    slices. Reads one count back from the device (the result's length).
+    slices. Reads one count back from the device (the result's length). The
+    cpu device runs numpy.unique on a zero-copy view when neither return_index
+    nor return_inverse is asked for, where measured faster (_np_unique_1d).
     """
     ar = _as_array(ar)
-    if axis is None:
+    ret = None
+    if axis is None and not (return_index or return_inverse):
+        ret = _np_unique_1d(ar, return_counts, equal_nan)
+    if ret is None and axis is None:
         # NumPy 2: the inverse has ar's shape when axis is None
         inv_shape = ar.shape
         ret = _unique_1d(ar, return_index, return_inverse, return_counts, equal_nan,
                          inv_shape)
-    else:
+    elif ret is None:
         ret = _unique_axis(ar, axis, return_index, return_inverse, return_counts,
                            equal_nan)
     return ret[0] if len(ret) == 1 else ret
@@ -159,8 +211,12 @@ def unique_all(x):
 
 
 def unique_counts(x):
-    """unique_counts(x): values, counts (the Array API's)."""
+    """unique_counts(x): values, counts (the Array API's; the cpu device runs
+    numpy.unique where measured faster, as unique)."""
     x = _as_array(x)
+    r = _np_unique_1d(x, True, False)
+    if r is not None:
+        return UniqueCountsResult(*r)
     return UniqueCountsResult(*_unique_1d(x, False, False, True, False, x.shape))
 
 
@@ -171,8 +227,12 @@ def unique_inverse(x):
 
 
 def unique_values(x):
-    """unique_values(x): the sorted unique values (the Array API's; NaNs distinct)."""
+    """unique_values(x): the sorted unique values (the Array API's; NaNs distinct;
+    the cpu device runs numpy.unique where measured faster, as unique)."""
     x = _as_array(x)
+    r = _np_unique_1d(x, False, False)
+    if r is not None:
+        return r[0]
     return _unique_1d(x, False, False, False, False, x.shape)[0]
 
 
@@ -181,18 +241,39 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
     A bool array shaped like element: True where an element is in test_elements
     (numpy.isin). The test elements are sorted once and each element is searched
-    for, so nothing is read back to the host. kind= is checked, not used.
+    for, so nothing is read back to the host. kind= is checked, not used, and so
+    is assume_unique (the result is right either way). The cpu device runs
+    numpy.isin on zero-copy views where NumPy takes its lookup-table method
+    (integer or bool arrays, the test elements' range at most 6 times the two
+    sizes together) for NP_ISIN_MIN elements or more.
     """
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     e = _as_array(element)
     t = _as_array(test_elements, device=e.device).reshape(-1)
+    if e.size >= NP_ISIN_MIN and t.size and _cpu(e, t) and _np_table(e, t):
+        return _wrap(_np.isin(_view(e), _view(t), invert=bool(invert)), e.device)
     if t.size == 0:
         return _core.full(e.shape, bool(invert), dtype=_np.bool_, device=e.device)
     s = _core.sort(t, kind="stable")
     pos = _core.minimum(_core.searchsorted(s, e), t.size - 1)
     found = _core.equal(s[pos], e)
     return _core.logical_not(found) if invert else found
+
+
+NP_ISIN_MIN = 8192  # the composition is the faster at 4096 elements
+
+
+def _np_table(e, t):
+    """Whether numpy.isin(e, t) (kind=None) takes its lookup-table method, the
+    case measured faster than the composition: its own test on views."""
+    if e.dtype.kind not in "biu" or t.dtype.kind not in "biu":
+        return False
+    h = _view(t)
+    if h.dtype == _np.bool_:
+        return True
+    span = int(h.max()) - int(h.min())
+    return span <= 6 * (e.size + t.size) and span <= _np.iinfo(h.dtype).max
 
 
 def in1d(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
