@@ -42,6 +42,8 @@ from collections import namedtuple as _namedtuple
 import numpy as _np
 
 from . import _core, _host_threads
+from ._cpu_numpy import view as _np_view
+from ._cpu_numpy import wrap as _wrap
 
 _ca = _sys.modules[__package__]
 
@@ -226,10 +228,6 @@ def _host_lapack_pays(a, least):
     return min(a.shape[-2:]) >= least and not _splits(a.shape, a.size)
 
 
-def _np_view(a):
-    return _np.asarray(a)
-
-
 # A stack of small matrices on the cpu device is factored in two halves of its
 # first axis, on two host threads (_host_threads.both: NumPy's linalg gufuncs
 # release the GIL): each matrix gets the same LAPACK call as in one numpy.linalg
@@ -260,18 +258,6 @@ def _np_linalg(fn, a, **kw):
     # NumPy's one call returns them
     joined = [_np.concatenate((p, q)) for p, q in zip(first, second)]
     return type(first)(*joined) if hasattr(first, "_fields") else tuple(joined)
-
-
-def _wrap(r, device):
-    """A NumPy result (or a tuple of them) as cpu-device arrays."""
-    if isinstance(r, tuple):
-        vals = [_wrap(x, device) for x in r]
-        return type(r)(*vals) if hasattr(r, "_fields") else tuple(vals)
-    if isinstance(r, _np.ndarray):
-        return _ca.asarray(r, device=device)
-    if isinstance(r, _np.generic):
-        return _ca.asarray(r, device=device)
-    return r
 
 
 def _linalg_types(*arrays):
