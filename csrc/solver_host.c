@@ -46,6 +46,15 @@ query_size(const double *q, size_t rs)
     return v < 1 ? 1 : (ca_lint)v + 1;
 }
 
+/* The work area a query answered (q), its size in *lwork; NULL when out of
+ * memory. */
+static void *
+alloc_work(const double *q, const host_call *c, ca_lint *lwork)
+{
+    *lwork = query_size(q, c->rs);
+    return PyMem_RawMalloc((size_t)*lwork * c->es);
+}
+
 /* The batched LU's int32 pivots of matrix i, as LAPACK's int64. */
 static void
 widen_pivots(const host_call *c, int64_t i, ca_lint *piv)
@@ -107,8 +116,8 @@ run_getri(const host_call *c, ca_lint *piv)
     double q[2] = { 0, 0 };
     ca_lint info = 0;
     c->L->getri(&s->n, s->b, &s->ldb, piv, q, &query, &info);
-    const ca_lint lwork = query_size(q, c->rs);
-    void *work = PyMem_RawMalloc((size_t)lwork * c->es);
+    ca_lint lwork;
+    void *work = alloc_work(q, c, &lwork);
     if (work == NULL) {
         return -1;
     }
@@ -154,8 +163,8 @@ run_qr(const host_call *c)
     else {
         c->L->geqrf(&s->m, &s->n, s->a, &s->lda, s->w, q, &query, &info);
     }
-    const ca_lint lwork = query_size(q, c->rs);
-    void *work = PyMem_RawMalloc((size_t)lwork * c->es);
+    ca_lint lwork;
+    void *work = alloc_work(q, c, &lwork);
     if (work == NULL) {
         return -1;
     }
@@ -247,22 +256,17 @@ run_gesvd(const host_call *c)
                   *ldvt = s->c ? &s->ldc : &one;
     double q[2] = { 0, 0 }, dummy[4] = { 0, 0, 0, 0 };
     ca_lint info = 0;
-    work_areas w;
-    if (alloc_areas(&w, 0, c->es, c->cplx ? 5 * mn : 0, c->rs, 0) < 0) {
-        return -1;
-    }
     if (c->cplx) {
         c->L->cgesvd(&ju, &jv, &s->m, &s->n, s->a, &s->lda, s->w, dummy, ldu, dummy,
-                     ldvt, q, &query, w.rwork, &info, 1, 1);
+                     ldvt, q, &query, dummy, &info, 1, 1);
     }
     else {
         c->L->gesvd(&ju, &jv, &s->m, &s->n, s->a, &s->lda, s->w, dummy, ldu, dummy,
                     ldvt, q, &query, &info, 1, 1);
     }
     const ca_lint lwork = query_size(q, c->rs);
-    void *work = PyMem_RawMalloc((size_t)lwork * c->es);
-    if (work == NULL) {
-        PyMem_RawFree(w.base);
+    work_areas w;
+    if (alloc_areas(&w, lwork, c->es, c->cplx ? 5 * mn : 0, c->rs, 0) < 0) {
         return -1;
     }
     for (int64_t i = 0; i < s->batch; i++) {
@@ -270,16 +274,15 @@ run_gesvd(const host_call *c)
         void *u = s->b ? (void *)blk(s->b, i, s->sb, c->es) : dummy;
         void *vt = s->c ? (void *)blk(s->c, i, s->sc, c->es) : dummy;
         if (c->cplx) {
-            c->L->cgesvd(&ju, &jv, &s->m, &s->n, a, &s->lda, sv, u, ldu, vt, ldvt, work,
-                         &lwork, w.rwork, &info, 1, 1);
+            c->L->cgesvd(&ju, &jv, &s->m, &s->n, a, &s->lda, sv, u, ldu, vt, ldvt,
+                         w.work, &lwork, w.rwork, &info, 1, 1);
         }
         else {
-            c->L->gesvd(&ju, &jv, &s->m, &s->n, a, &s->lda, sv, u, ldu, vt, ldvt, work,
-                        &lwork, &info, 1, 1);
+            c->L->gesvd(&ju, &jv, &s->m, &s->n, a, &s->lda, sv, u, ldu, vt, ldvt,
+                        w.work, &lwork, &info, 1, 1);
         }
         s->info[i] = (int)info;
     }
-    PyMem_RawFree(work);
     PyMem_RawFree(w.base);
     return 0;
 }
@@ -338,29 +341,24 @@ run_gesvdj(const host_call *c)
                       : mn * (5 * mn + 7 > 2 * mx + 2 * mn + 1 ? 5 * mn + 7
                                                                : 2 * mx + 2 * mn + 1);
     double q[2] = { 0, 0 }, dummy[4] = { 0, 0, 0, 0 };
-    work_areas w;
-    if (alloc_areas(&w, jobz == 'N' ? 0 : ldvt * s->n, c->es, lrwork, c->rs, 8 * mn) <
-        0) {
-        return -1;
-    }
+    ca_lint idummy[1] = { 0 };
+    work_areas w = { NULL, NULL, dummy, idummy }; /* the query's */
     gesdd_call(c, &jobz, s->a, s->w, dummy, ldu, dummy, &ldvt, q, &query, &w);
-    const ca_lint lwork = query_size(q, c->rs);
-    void *work = PyMem_RawMalloc((size_t)lwork * c->es);
-    if (work == NULL) {
-        PyMem_RawFree(w.base);
+    const ca_lint lwork = query_size(q, c->rs), nvt = jobz == 'N' ? 0 : ldvt * s->n;
+    /* one area: LAPACK's work, then VT (its rows are copied into c as V) */
+    if (alloc_areas(&w, lwork + nvt, c->es, lrwork, c->rs, 8 * mn) < 0) {
         return -1;
     }
+    char *vt = (char *)w.work + (size_t)lwork * c->es;
     for (int64_t i = 0; i < s->batch; i++) {
         void *u = jobz == 'N' ? dummy : (void *)blk(s->b, i, s->sb, c->es);
-        void *vt = jobz == 'N' ? (void *)dummy : w.work;
-        s->info[i] =
-            gesdd_call(c, &jobz, blk(s->a, i, s->sa, c->es), blk(s->w, i, s->sw, c->rs),
-                       u, ldu, vt, &ldvt, work, &lwork, &w);
+        s->info[i] = gesdd_call(
+            c, &jobz, blk(s->a, i, s->sa, c->es), blk(s->w, i, s->sw, c->rs), u, ldu,
+            jobz == 'N' ? (void *)dummy : vt, &ldvt, w.work, &lwork, &w);
         if (jobz != 'N') {
-            store_v(c, w.work, ldvt, vrows, blk(s->c, i, s->sc, c->es));
+            store_v(c, vt, ldvt, vrows, blk(s->c, i, s->sc, c->es));
         }
     }
-    PyMem_RawFree(work);
     PyMem_RawFree(w.base);
     return 0;
 }
@@ -375,38 +373,32 @@ run_geev(const host_call *c)
     const ca_lint query = -1, *ldvr = s->vectors ? &s->ldb : &one;
     double q[2] = { 0, 0 }, dummy[4] = { 0, 0, 0, 0 };
     ca_lint info = 0;
-    work_areas w;
-    if (alloc_areas(&w, 0, c->es, c->cplx ? 2 * s->n : 0, c->rs, 0) < 0) {
-        return -1;
-    }
     if (c->cplx) {
         c->L->cgeev(&jvl, &jvr, &s->n, s->a, &s->lda, s->w, dummy, &one, dummy, ldvr, q,
-                    &query, w.rwork, &info, 1, 1);
+                    &query, dummy, &info, 1, 1);
     }
     else {
         c->L->geev(&jvl, &jvr, &s->n, s->a, &s->lda, s->w, s->w, dummy, &one, dummy,
                    ldvr, q, &query, &info, 1, 1);
     }
     const ca_lint lwork = query_size(q, c->rs);
-    void *work = PyMem_RawMalloc((size_t)lwork * c->es);
-    if (work == NULL) {
-        PyMem_RawFree(w.base);
+    work_areas w;
+    if (alloc_areas(&w, lwork, c->es, c->cplx ? 2 * s->n : 0, c->rs, 0) < 0) {
         return -1;
     }
     for (int64_t i = 0; i < s->batch; i++) {
         char *a = blk(s->a, i, s->sa, c->es), *ev = blk(s->w, i, s->sw, c->es);
         void *vr = s->vectors ? (void *)blk(s->b, i, s->sb, c->es) : dummy;
         if (c->cplx) {
-            c->L->cgeev(&jvl, &jvr, &s->n, a, &s->lda, ev, dummy, &one, vr, ldvr, work,
-                        &lwork, w.rwork, &info, 1, 1);
+            c->L->cgeev(&jvl, &jvr, &s->n, a, &s->lda, ev, dummy, &one, vr, ldvr,
+                        w.work, &lwork, w.rwork, &info, 1, 1);
         }
         else {
             c->L->geev(&jvl, &jvr, &s->n, a, &s->lda, ev, ev + (size_t)s->n * c->es,
-                       dummy, &one, vr, ldvr, work, &lwork, &info, 1, 1);
+                       dummy, &one, vr, ldvr, w.work, &lwork, &info, 1, 1);
         }
         s->info[i] = (int)info;
     }
-    PyMem_RawFree(work);
     PyMem_RawFree(w.base);
     return 0;
 }
