@@ -1008,3 +1008,20 @@ def test_three_input_scalar_loops(device, dtype):
         np.testing.assert_array_equal(got.get(), want, err_msg=f"case {k}")
         if np.dtype(dtype).kind == "f":  # -0.0 / +0.0 ties: NumPy's sign
             np.testing.assert_array_equal(np.signbit(got.get()), np.signbit(want))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.uint32, np.float16, np.float32,
+                                   np.complex128])
+def test_outer_matches_numpy(device, dtype):
+    # the cpu device's outer is a broadcast multiply (a GPU's a K = 1 GEMM)
+    rng = np.random.default_rng(4)
+    a = random_array((37,), dtype, rng)
+    b = random_array((2, 3, 5), dtype, rng)  # flattened, as NumPy
+    want = np.outer(a, b)
+    got = ca.outer(dev(a, device), dev(b, device))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=1e-3 if dtype == np.float16 else 1e-6)
+    out = ca.empty(want.shape, dtype=want.dtype, device=device)
+    assert ca.outer(dev(a, device), dev(b[::-1], device), out=out) is out
+    np.testing.assert_allclose(out.get(), np.outer(a, b[::-1]),
+                               rtol=1e-3 if dtype == np.float16 else 1e-6)
