@@ -87,16 +87,52 @@ tp_one(const ca_index_pass *p, const int sz, const int put, char *d, char *v, in
     }
 }
 
-/* A run of n elements along the innermost dim (strides ds, vs, is). One
- * index for the whole run (is == 0: rows of m[idx]) is checked once and the
- * run is copied as one block where it is contiguous; otherwise the loop is
- * kept tight, so many of a random gather's loads are in flight, and the
- * target CA_TP_AHEAD elements on is prefetched. The order of the elements is
- * the pass's, so the last write of a repeated index still wins. */
+/* A take of n elements in one pass without branches: each index is wrapped,
+ * checked into `bad` and clamped to 0 when out of range (so the load stays in
+ * the table), and the copy never waits on the check, so many of a random
+ * gather's loads are in flight without a software prefetch. Returns nonzero
+ * when an index was out of range: the caller walks the run again to zero those
+ * elements and report the first (the result is fresh, so a second pass over it
+ * is harmless). Against the prefetching loop below, on the development
+ * machine: 2^16 float64 at random indices 145 -> 61 us (NumPy 69), 2^22 float32
+ * at arange indices 4.1 -> 1.7 ms (NumPy 3.5), 2^24 at random 80 -> 70 ms. */
+static CA_ALWAYS_INLINE uint64_t
+take_run_checked(const int64_t ext, const int64_t sc, const int sz, const char *d,
+                 char *v, const char *ix, int64_t n, int64_t ds, int64_t vs, int64_t is)
+{
+    uint64_t bad = 0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t o;
+        memcpy(&o, ix + j * is, sizeof o);
+        const int64_t w = o + (ext & (o >> 63));
+        const uint64_t out = (uint64_t)w >= (uint64_t)ext;
+        bad |= out;
+        memcpy(v + j * vs, d + j * ds + (out ? 0 : w) * sc, sz);
+    }
+    return bad;
+}
+
+/* A run of n elements along the innermost dim (strides ds, vs, is). A take
+ * with an index per element is take_run_checked's. One index for the whole run
+ * (is == 0: rows of m[idx]) is checked once and the run is copied as one block
+ * where it is contiguous; otherwise (a put, or byte offsets) the loop is kept
+ * tight and the target CA_TP_AHEAD elements on is prefetched. The order of the
+ * elements is the pass's, so the last write of a repeated index still wins. */
 static CA_ALWAYS_INLINE void
 tp_run(const ca_index_pass *p, const int sz, const int put, char *d, char *v,
        const char *ix, int64_t n, int64_t ds, int64_t vs, int64_t is, int64_t *flag)
 {
+    if (!put && ix != NULL && is != 0 && p->extent > 0) {
+        /* the common 1-d gather with constant strides, so gcc unrolls it */
+        const int64_t ext = p->extent, sc = p->scale;
+        const uint64_t bad =
+            ds == 0 && vs == sz && is == 8 && sc == sz
+                ? take_run_checked(ext, sz, sz, d, v, ix, n, 0, sz, 8)
+                : take_run_checked(ext, sc, sz, d, v, ix, n, ds, vs, is);
+        if (!bad) {
+            return;
+        }
+    }
     if (ix == NULL || is == 0) {
         int64_t o = 0;
         int ok = 1;
