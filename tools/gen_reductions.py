@@ -708,10 +708,17 @@ def host_column(k, i, o, t, acc, conv, ic, at):
         # widening keeps the order) without NaN tests, which one mask test for
         # the eight then restores (a NaN among them makes their result NaN)
         narrow = k.combine in ("max", "min") and i in "fd"
-        gt = DT[i][2] if narrow else at
+        # a float32 sum adds its eight rows in float32 before the float64
+        # accumulator: a quarter of the converts, and the three roundings of
+        # the little tree keep it more accurate than a pairwise float32 sum
+        # of the whole column (NumPy adds the rows one by one in float32)
+        narrow_sum = k.combine == "add" and k.map == "cast" and i == "f" and s == "float64"
+        gt = DT[i][2] if narrow or narrow_sum else at
         op = ">" if k.combine == "max" else "<"
 
         def gc(a, b):
+            if narrow_sum:
+                return f"({a} + {b})"
             return f"({b} {op} {a} ? {b} : {a})" if narrow else f"{comb}({a}, {b})"
 
         out.append("    for (; i + 8 <= nrows; i += 8) {")
@@ -720,7 +727,7 @@ def host_column(k, i, o, t, acc, conv, ic, at):
         out.append("            const char *e = q + j * ks;")
         for r in range(8):
             x = f"*(const {ic} *)(e + {r} * rs)"
-            xv = x if narrow else map_expr(k, i, conv, x, '0', m)
+            xv = x if narrow or narrow_sum else map_expr(k, i, conv, x, '0', m)
             out.append(f"            const {gt} x{r} = {xv};")
         out.append(f"            const {gt} t01 = {gc('x0', 'x1')}, t23 = {gc('x2', 'x3')};")
         out.append(f"            const {gt} t45 = {gc('x4', 'x5')}, t67 = {gc('x6', 'x7')};")
@@ -731,6 +738,8 @@ def host_column(k, i, o, t, acc, conv, ic, at):
             out.append("                           ((x4 == x4) & (x5 == x5)) & ((x6 == x6) & (x7 == x7));")
             out.append(f"            const {gt} g = ok ? {g} : ({gt})NAN;")
             g = f"ca_cast_float64_{NAME[i]}(g)"
+        if narrow_sum:
+            g = f"ca_cast_float64_float32({g})"
         out.append(f"            A[j] = {comb}(A[j], {g});")
         out.append("        }")
         out.append("    }")
@@ -741,7 +750,10 @@ def host_column(k, i, o, t, acc, conv, ic, at):
             "        }",
             "    }",
             "}"]
-    out += [f"static void\nhv_{t}(void *av, const char *p, int64_t nb, int64_t ks, "
+    # sums are bound by their converts and adds, not by memory, so they are
+    # built for AVX2 / AVX-512 as well (host_clones.h; the same bits in each)
+    clones = "CA_HOST_CLONES " if k.combine == "add" and k.map != "index" else ""
+    out += [f"{clones}static void\nhv_{t}(void *av, const char *p, int64_t nb, int64_t ks, "
             f"int64_t nrows, int64_t rs,\n{' ' * (len(t) + 4)}int64_t r0, const ca_hctx *cv)\n{{"]
     if k.combine in ("max", "min") and i in LANE_TYPES:
         # contiguous columns: rows folded into accumulators of the input type by
@@ -909,7 +921,7 @@ def host_scan(k, i, o):
 
 def gen_host(kernels, stamp):
     out = [HEADER, f"/* inputs: {stamp} */", "#include <string.h>", "",
-           '#include "host_reduce.h"', ""]
+           '#include "host_clones.h"', '#include "host_reduce.h"', ""]
     for k, i, o in triples(kernels):
         out.append(host_triple(k, i, o))
     for k, i, o in scan_pairs(kernels):
