@@ -1025,3 +1025,66 @@ def test_outer_matches_numpy(device, dtype):
     assert ca.outer(dev(a, device), dev(b[::-1], device), out=out) is out
     np.testing.assert_allclose(out.get(), np.outer(a, b[::-1]),
                                rtol=1e-3 if dtype == np.float16 else 1e-6)
+
+
+INT_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+             np.uint64]
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES)
+def test_int_floor_divide_by_scalar(device, dtype):
+    # the host's multiply-and-shift division (kernels/host_intdiv.h) for one
+    # divisor >= 1; 0 and negative divisors keep the plain loop
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(7)
+    x = rng.integers(info.min, info.max, 5003, dtype=dtype, endpoint=True)
+    x[:6] = [info.min, info.max, 0, 1, info.max - 1, info.min + 1]
+    c = dev(x, device)
+    divisors = [1, 2, 3, 7, 10, 64, 127, info.max, info.max - 1, info.max // 2 + 1,
+                info.max // 3] + list(rng.integers(1, info.max, 12, dtype=dtype))
+    if info.min < 0:
+        divisors += [-1, -7, info.min]
+    for d in divisors:
+        d = dtype(d)
+        with np.errstate(all="ignore"):
+            want_q, want_r = x // d, x % d
+        np.testing.assert_array_equal((c // d).get(), want_q, err_msg=f"{d}")
+        np.testing.assert_array_equal((c % d).get(), want_r, err_msg=f"{d}")
+        q, r = divmod(c[1::2], d)  # strided: the general loop
+        np.testing.assert_array_equal(q.get(), want_q[1::2])
+        np.testing.assert_array_equal(r.get(), want_r[1::2])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.float64, np.complex128])
+def test_gather_branch_free_loop(device, dtype):
+    # take's checked loop: wrapped negatives, every stride, and an out-of-range
+    # index anywhere in the run (first one reported, as NumPy)
+    rng = np.random.default_rng(8)
+    x = random_array((1000,), dtype, rng)
+    c = dev(x, device)
+    idx = rng.integers(-1000, 1000, 4099)
+    np.testing.assert_array_equal(c[dev(idx, device)].get(), x[idx])
+    np.testing.assert_array_equal(c[dev(idx, device)[::3]].get(), x[idx[::3]])
+    m = random_array((40, 50), dtype, rng)
+    mi = rng.integers(-50, 50, (7, 9))
+    np.testing.assert_array_equal(dev(m, device)[:, dev(mi, device)].get(), m[:, mi])
+    np.testing.assert_array_equal(dev(m, device)[::-2][dev(mi[:, :3], device) % 20].get(),
+                                  m[::-2][mi[:, :3] % 20])
+    for where in (0, 2048, 4097):
+        bad = idx.copy()
+        bad[where] = 1000
+        bad[-1] = -1001
+        with pytest.raises(IndexError, match="index 1000 is out of bounds"):
+            c[dev(bad, device)]
+
+
+def test_float32_column_sum_groups_of_eight(device):
+    # eight rows are added in float32 before the float64 accumulator: within
+    # a few roundings of the exact column sums on data with cancellation
+    rng = np.random.default_rng(9)
+    x = (rng.standard_normal((4099, 33)) * 10.0 ** rng.integers(-3, 4, (4099, 33)))
+    x = x.astype(np.float32)
+    exact = x.astype(np.float64).sum(axis=0)
+    bound = 4 * np.finfo(np.float32).eps * np.abs(x.astype(np.float64)).sum(axis=0)
+    got = ca.sum(dev(x, device), axis=0).get().astype(np.float64)
+    assert np.all(np.abs(got - exact) <= bound + np.spacing(np.abs(exact).astype(np.float32)))
