@@ -388,8 +388,10 @@ def test_scalar_power_fast_ops(device, dtype):
             continue
         got = (a ** e).get()
         assert got.dtype == want.dtype, e
+        # integer results are exact everywhere; int ** 0.5 is float64 from the
+        # GPU's pow (within 2 ulp there), not a sqrt
         exact = device == "cpu" and np.dtype(dtype).kind != "c"
-        if exact or np.dtype(dtype).kind in "biu":
+        if exact or want.dtype.kind in "biu":
             np.testing.assert_array_equal(got, want, err_msg=str(e))
         else:
             np.testing.assert_allclose(got, want, rtol=1e-2 if dtype == np.float16 else 1e-5,
@@ -994,8 +996,8 @@ def test_three_input_scalar_loops(device, dtype):
     X = dev(x, device)
     cases = [
         (lambda m, a: m.clip(a, lo, hi), x),
-        (lambda m, a: m.clip(a, lo, m.asarray(hi_arr) if m is ca else hi_arr), x),
-        (lambda m, a: m.clip(a, m.asarray(hi_arr) * 0 + lo if m is ca else hi_arr * 0 + lo,
+        (lambda m, a: m.clip(a, lo, dev(hi_arr, device) if m is ca else hi_arr), x),
+        (lambda m, a: m.clip(a, dev(hi_arr, device) * 0 + lo if m is ca else hi_arr * 0 + lo,
                              hi), x),
         (lambda m, a: m.where(a.real > 0 if m is ca else a.real > 0, a, lo), x),
         (lambda m, a: m.where(a.real > 0, lo, a), x),
@@ -1070,11 +1072,13 @@ def test_gather_branch_free_loop(device, dtype):
     np.testing.assert_array_equal(dev(m, device)[:, dev(mi, device)].get(), m[:, mi])
     np.testing.assert_array_equal(dev(m, device)[::-2][dev(mi[:, :3], device) % 20].get(),
                                   m[::-2][mi[:, :3] % 20])
+    # the cpu device reports the first bad index, as NumPy; a GPU's threads race
+    first = "1000" if device == "cpu" else "(1000|-1001)"
     for where in (0, 2048, 4097):
         bad = idx.copy()
         bad[where] = 1000
         bad[-1] = -1001
-        with pytest.raises(IndexError, match="index 1000 is out of bounds"):
+        with pytest.raises(IndexError, match=f"index {first} is out of bounds"):
             c[dev(bad, device)]
 
 

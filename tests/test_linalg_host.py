@@ -17,6 +17,14 @@ import cuarray as ca
 from cuarray import _core, _linalg_factor
 
 HOST = _core._host_lapack_path()
+
+
+@pytest.fixture(autouse=True)
+def on_the_cpu_device():
+    """Every array here is the cpu device's (the default device is a GPU's where
+    one is present)."""
+    with ca.Device("cpu"):
+        yield
 needs_host_lapack = pytest.mark.skipif(
     HOST is None, reason="this NumPy loaded no LAPACK with 64-bit integers")
 
