@@ -21,11 +21,17 @@ typedef void (*ca_loop1d)(char *dst, const char *src, int64_t n, int64_t ds,
 
 /* ---- the 1-D loops ------------------------------------------------------------- */
 #define CA_HOST_MOVE(E)                                                                \
-    static void move_##E(char *dst, const char *src, int64_t n, int64_t ds,            \
-                         int64_t ss)                                                   \
+    static CA_HOST_CLONES void move_##E(char *dst, const char *src, int64_t n,         \
+                                        int64_t ds, int64_t ss)                        \
     {                                                                                  \
         if (ds == E && ss == E) {                                                      \
             memcpy(dst, src, (size_t)(n * E));                                         \
+            return;                                                                    \
+        }                                                                              \
+        if (ds == E && ss == -E) { /* a[::-1] made contiguous: constant strides */     \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                memcpy(dst + i * E, src - i * E, E);                                   \
+            }                                                                          \
             return;                                                                    \
         }                                                                              \
         for (int64_t i = 0; i < n; i++) {                                              \

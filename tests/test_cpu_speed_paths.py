@@ -1092,3 +1092,28 @@ def test_float32_column_sum_groups_of_eight(device):
     bound = 4 * np.finfo(np.float32).eps * np.abs(x.astype(np.float64)).sum(axis=0)
     got = ca.sum(dev(x, device), axis=0).get().astype(np.float64)
     assert np.all(np.abs(got - exact) <= bound + np.spacing(np.abs(exact).astype(np.float32)))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 511, 512, 513, 5000])
+def test_backward_runs(device, dtype, n):
+    # operands walking backwards go through buffers a chunk (512) at a time on
+    # the cpu device; copies of reversed views take a constant-stride loop
+    x = (np.arange(n) * 3 - 7).astype(dtype)
+    y = (np.arange(n)[::-1] * 2 + 1).astype(dtype)
+    X, Y = dev(x, device), dev(y, device)
+    np.testing.assert_array_equal((X[::-1] + Y).get(), x[::-1] + y)
+    np.testing.assert_array_equal((X[::-1] * Y[::-1]).get(), x[::-1] * y[::-1])
+    np.testing.assert_array_equal(ca.flip(X).copy().get(), x[::-1])
+    out, want = ca.zeros(n, dtype=dtype, device=device), np.zeros(n, dtype)
+    ca.multiply(X, Y[::-1], out=out[::-1])
+    np.multiply(x, y[::-1], out=want[::-1])
+    np.testing.assert_array_equal(out.get(), want)
+    z, w = X.copy(), x.copy()
+    ca.add(z, 1, out=z[::-1])  # overlapping: NumPy's answer
+    np.add(w, 1, out=w[::-1])
+    np.testing.assert_array_equal(z.get(), w)
+    m = np.arange(n * 3).reshape(3, n).astype(dtype)
+    M = dev(m, device)
+    np.testing.assert_array_equal((M[:, ::-1] - M).get(), m[:, ::-1] - m)
+    np.testing.assert_array_equal(ca.ascontiguousarray(M[::-1, ::-1]).get(), m[::-1, ::-1])
