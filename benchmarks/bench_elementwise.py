@@ -82,6 +82,26 @@ def _where_eager(n):
     return setup
 
 
+def _floordiv_int(n):
+    def setup(mod):
+        import numpy as np
+        x = np.random.default_rng(0).integers(-10**6, 10**6, n, dtype=np.int64)
+        if mod.__name__ == "torch":
+            v = mod.as_tensor(x, device="cuda")
+        else:
+            v = mod.asarray(x)
+        return lambda: v // 7
+    return setup
+
+
+def _reversed_add(n):
+    """a[::-1] + 1: a run walking backwards (PyTorch has no negative steps)."""
+    def setup(mod):
+        (a,) = _arrays(mod, n, 1)
+        return lambda: a[::-1] + 1
+    return setup
+
+
 def _add_transposed(mod):
     a, b = _arrays(mod, SQ * SQ, 2)
     a, b = a.reshape(SQ, SQ), b.reshape(SQ, SQ)
@@ -119,6 +139,11 @@ CASES = [
          {"cuarray": _where_eager(BIG), **({"numpy": _where(BIG)} if CPU_MODE else {})},
          mode="gpu", unit="GB/s", work=4 * 4 * BIG,
          group="elementwise", repeats=5),
+    Case(f"v // 7, 2^{LOG} int64 (2 arrays moved)", _all(_floordiv_int, BIG), mode="gpu",
+         unit="GB/s", work=2 * 8 * BIG, group="elementwise", repeats=5),
+    Case(f"a[::-1] + 1, 2^{LOG} float32 (backwards, 2 arrays moved)",
+         {lib: _reversed_add(BIG) for lib in ("cuarray", "cupy", "numpy")},
+         mode="gpu", unit="GB/s", work=2 * 4 * BIG, group="elementwise", repeats=5),
     Case(f"a.T + b, {SQ}^2 float32 (strided, 3 arrays)",
          {lib: _add_transposed
           for lib in ("cuarray", "cupy", "torch") + (("numpy",) if CPU_MODE else ())},

@@ -11,6 +11,7 @@ import numpy as np
 from harness import Case, gpu_only, to_lib
 
 N_BIG = 1 << 24          # elements for the throughput cases
+N_CACHED = 1 << 16       # a gather whose table and indices fit in the caches
 V_SMALL = 1024           # the per-call cases' vector
 
 
@@ -49,6 +50,14 @@ def _gather(mod):
     gpu_only(mod)
     v = to_lib(mod, np.random.default_rng(1).random(N_BIG, dtype=np.float32))
     idx = to_lib(mod, _rand_idx(N_BIG, N_BIG))
+    return lambda: v[idx]
+
+
+def _gather_cached(mod):
+    """A table and indices that stay in the caches: the loop, not the memory."""
+    gpu_only(mod)
+    v = to_lib(mod, np.random.default_rng(1).random(N_CACHED))
+    idx = to_lib(mod, _rand_idx(N_CACHED, N_CACHED))
     return lambda: v[idx]
 
 
@@ -104,6 +113,9 @@ CASES = [
          unit="us", group="index"),
     Case("gather v[idx], 2^24 float32, random int64 idx (GB/s: idx + read + write)",
          _all(_gather), mode="gpu", unit="GB/s", work=N_BIG * (8 + 4 + 4), group="index"),
+    Case("gather v[idx], 2^16 float64 from 2^16, random int64 idx (GB/s: idx + read + write)",
+         _all(_gather_cached), mode="gpu", unit="GB/s", work=N_CACHED * (8 + 8 + 8),
+         group="index"),
     Case("gather rows m[idx], 2^16 x 256 float32 (GB/s)", _all(_gather_rows), mode="gpu",
          unit="GB/s", work=(N_BIG // 256) * 8 + N_BIG * 8, group="index"),
     Case("scatter v[perm] = w, 2^24 float32 (GB/s: idx + read + write)", _all(_scatter),
