@@ -1117,3 +1117,26 @@ def test_backward_runs(device, dtype, n):
     M = dev(m, device)
     np.testing.assert_array_equal((M[:, ::-1] - M).get(), m[:, ::-1] - m)
     np.testing.assert_array_equal(ca.ascontiguousarray(M[::-1, ::-1]).get(), m[::-1, ::-1])
+
+
+def test_float32_to_float16_every_rounding_case(device):
+    # the host's F16C conversion (where the CPU has it) and the portable one give
+    # NumPy's bits: ties to even, subnormals, overflow to inf, NaN payloads
+    # (a signaling NaN comes out quiet on both paths, as the GPU's)
+    edges = [np.arange(0x33000000 - 512, 0x38800000 + 512, 37, dtype=np.uint32),
+             np.arange(0x477FE000 - 512, 0x477FF000 + 512, dtype=np.uint32),
+             np.array([0, 0x7F800000, 0x7FC00001, 0x7FFFFFFF, 0x3F800000], np.uint32),
+             np.random.default_rng(10).integers(0, 2**32, 1 << 16, dtype=np.uint64)
+             .astype(np.uint32)]
+    bits = np.concatenate(edges + [e | np.uint32(0x80000000) for e in edges])
+    x = bits.view(np.float32)
+    quiet = np.isnan(x)
+    with np.errstate(all="ignore"):
+        want = x.astype(np.float16).view(np.uint16)
+    want = np.where(quiet, want | np.uint16(0x0200), want)
+    X = dev(x, device)
+    got = X.astype(ca.float16).get().view(np.uint16)
+    np.testing.assert_array_equal(got, want)
+    strided = dev(np.repeat(x, 2), device)[::2].astype(ca.float16).get().view(np.uint16)
+    np.testing.assert_array_equal(strided, want)
+    np.testing.assert_array_equal(X[3:].astype(ca.float16).get().view(np.uint16), want[3:])
