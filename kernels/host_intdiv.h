@@ -23,26 +23,6 @@
 #if defined(__SIZEOF_INT128__) && !defined(__CUDACC__)
 #define CA_HAVE_INTDIV 1
 
-typedef struct {
-    uint64_t m;
-    int sh1, sh2;
-} ca_udiv64;
-
-typedef struct {
-    uint32_t m;
-    int sh1, sh2;
-} ca_udiv32;
-
-typedef struct {
-    uint16_t m;
-    int sh1, sh2;
-} ca_udiv16;
-
-typedef struct {
-    uint8_t m;
-    int sh1, sh2;
-} ca_udiv8;
-
 static inline int
 ca_intdiv_log2_ceil(uint64_t d)
 {
@@ -52,6 +32,11 @@ ca_intdiv_log2_ceil(uint64_t d)
     }
     return l;
 }
+
+typedef struct {
+    uint64_t m;
+    int sh1, sh2;
+} ca_udiv64;
 
 static inline ca_udiv64
 ca_udiv64_magic(uint64_t d)
@@ -63,32 +48,24 @@ ca_udiv64_magic(uint64_t d)
     return g;
 }
 
-static inline ca_udiv32
-ca_udiv32_magic(uint32_t d)
-{
-    const int l = ca_intdiv_log2_ceil(d);
-    const uint64_t m = ((((uint64_t)1 << l) - d) << 32) / d + 1;
-    ca_udiv32 g = { (uint32_t)m, l < 1 ? l : 1, l > 1 ? l - 1 : 0 };
-    return g;
-}
-
-static inline ca_udiv16
-ca_udiv16_magic(uint16_t d)
-{
-    const int l = ca_intdiv_log2_ceil(d);
-    const uint32_t m = ((((uint32_t)1 << l) - d) << 16) / d + 1;
-    ca_udiv16 g = { (uint16_t)m, l < 1 ? l : 1, l > 1 ? l - 1 : 0 };
-    return g;
-}
-
-static inline ca_udiv8
-ca_udiv8_magic(uint8_t d)
-{
-    const int l = ca_intdiv_log2_ceil(d);
-    const uint32_t m = ((((uint32_t)1 << l) - d) << 8) / d + 1;
-    ca_udiv8 g = { (uint8_t)m, l < 1 ? l : 1, l > 1 ? l - 1 : 0 };
-    return g;
-}
+/* The W-bit forms (8, 16, 32): the multiplier is computed in WIDE (2W bits or
+ * more) and kept in W bits, the lanes' width. */
+#define CA_UDIV_NARROW(W, WIDE)                                                        \
+    typedef struct {                                                                   \
+        uint##W##_t m;                                                                 \
+        int sh1, sh2;                                                                  \
+    } ca_udiv##W;                                                                      \
+    static inline ca_udiv##W ca_udiv##W##_magic(uint##W##_t d)                         \
+    {                                                                                  \
+        const int l = ca_intdiv_log2_ceil(d);                                          \
+        const WIDE m = ((((WIDE)1 << l) - d) << W) / d + 1;                            \
+        ca_udiv##W g = { (uint##W##_t)m, l < 1 ? l : 1, l > 1 ? l - 1 : 0 };           \
+        return g;                                                                      \
+    }
+CA_UDIV_NARROW(32, uint64_t)
+CA_UDIV_NARROW(16, uint32_t)
+CA_UDIV_NARROW(8, uint32_t)
+#undef CA_UDIV_NARROW
 
 /* The high half of a 64 x 64-bit product from four 32 x 32-bit ones: the form
  * gcc vectorises (vpmuludq); an __int128 multiply stays one element at a time. */
