@@ -8,6 +8,7 @@
 
 #include "ew_internal.h"
 #include "ew_table.h"
+#include "host_reverse.h"
 #include "host_threads.h"
 
 /* Natural alignment of each dtype's storage type (the struct alignments of
@@ -52,69 +53,32 @@ static int host_run_serial(ca_ew_host_fn fn, ca_strided *s, char **ptr, const in
  * strided branch, NumPy 1.4-2.1. */
 #define CA_EW_REV_CHUNK 512
 
-/* dst[i * dir] = src[-i * dir] for i < n: dir 1 reads backwards (an input into
- * its buffer), dir -1 writes backwards (a buffer out to its output). */
-#define CA_EW_REVERSE(E)                                                               \
-    static void reverse_##E(char *dst, const char *src, int64_t n, int dir)            \
-    {                                                                                  \
-        if (dir > 0) {                                                                 \
-            for (int64_t i = 0; i < n; i++) {                                          \
-                memcpy(dst + i * E, src - i * E, E);                                   \
-            }                                                                          \
-        }                                                                              \
-        else {                                                                         \
-            for (int64_t i = 0; i < n; i++) {                                          \
-                memcpy(dst - i * E, src + i * E, E);                                   \
-            }                                                                          \
-        }                                                                              \
-    }
-CA_EW_REVERSE(1)
-CA_EW_REVERSE(2)
-CA_EW_REVERSE(4)
-CA_EW_REVERSE(8)
-CA_EW_REVERSE(16)
-#undef CA_EW_REVERSE
-
-static void
-reverse_run(char *dst, const char *src, int64_t n, int sz, int dir)
-{
-    switch (sz) {
-    case 1: reverse_1(dst, src, n, dir); break;
-    case 2: reverse_2(dst, src, n, dir); break;
-    case 4: reverse_4(dst, src, n, dir); break;
-    case 8: reverse_8(dst, src, n, dir); break;
-    default: reverse_16(dst, src, n, dir); break;
-    }
-}
-
-static int
-backwards(int64_t st, int sz)
-{
-    return st == -(int64_t)sz && (sz == 1 || sz == 2 || sz == 4 || sz == 8 || sz == 16);
-}
-
-/* fn over one run of n elements (strides st) where some operand walks backwards. */
+/* fn over one run of n elements (strides st) where the operands in `back` (a bit
+ * each) walk backwards: a dense stride -itemsize (host_reverse.h). */
 static void
 call_through_buffers(ca_ew_host_fn fn, char *const *ptr, const int64_t *st, int64_t n,
-                     const int *sz, int nops)
+                     const int *sz, int nops, unsigned back)
 {
     _Alignas(64) char buf[CA_MAX_OPERANDS][CA_EW_REV_CHUNK * 16];
     char *p[CA_MAX_OPERANDS];
     int64_t s[CA_MAX_OPERANDS];
+    for (int k = 0; k < nops; k++) {
+        p[k] = back >> k & 1u ? buf[k] : ptr[k];
+        s[k] = back >> k & 1u ? sz[k] : st[k];
+    }
     for (int64_t i0 = 0; i0 < n; i0 += CA_EW_REV_CHUNK) {
         const int64_t m = n - i0 < CA_EW_REV_CHUNK ? n - i0 : CA_EW_REV_CHUNK;
         for (int k = 0; k < nops; k++) {
-            char *at = ptr[k] + i0 * st[k];
-            const int back = backwards(st[k], sz[k]);
-            p[k] = back ? buf[k] : at;
-            s[k] = back ? sz[k] : st[k];
-            if (back && k > 0) {
-                reverse_run(buf[k], at, m, sz[k], 1);
+            if (!(back >> k & 1u)) {
+                p[k] = ptr[k] + i0 * st[k];
+            }
+            else if (k > 0) {
+                ca_reverse(buf[k], ptr[k] + i0 * st[k], m, sz[k], 1);
             }
         }
         fn(p, s, m);
-        if (backwards(st[0], sz[0])) {
-            reverse_run(ptr[0] + i0 * st[0], buf[0], m, sz[0], -1);
+        if (back & 1u) {
+            ca_reverse(ptr[0] + i0 * st[0], buf[0], m, sz[0], -1);
         }
     }
 }
@@ -124,13 +88,15 @@ static void
 call_run(ca_ew_host_fn fn, char *const *ptr, const int64_t *st, int64_t n,
          const int *sz, int nops)
 {
+    unsigned back = 0;
     if (sz != NULL && n >= 16) {
         for (int k = 0; k < nops; k++) {
-            if (backwards(st[k], sz[k])) {
-                call_through_buffers(fn, ptr, st, n, sz, nops);
-                return;
-            }
+            back |= (unsigned)(st[k] == -(int64_t)sz[k] && ca_reverse_size(sz[k])) << k;
         }
+    }
+    if (back) {
+        call_through_buffers(fn, ptr, st, n, sz, nops, back);
+        return;
     }
     fn(ptr, st, n);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "host_clones.h"
+#include "host_reverse.h"
 #include "copy_impl.h"
 #include "scalar.h"
 
@@ -28,10 +29,8 @@ typedef void (*ca_loop1d)(char *dst, const char *src, int64_t n, int64_t ds,
             memcpy(dst, src, (size_t)(n * E));                                         \
             return;                                                                    \
         }                                                                              \
-        if (ds == E && ss == -E) { /* a[::-1] made contiguous: constant strides */     \
-            for (int64_t i = 0; i < n; i++) {                                          \
-                memcpy(dst + i * E, src - i * E, E);                                   \
-            }                                                                          \
+        if (ds == E && ss == -E) { /* a[::-1] made contiguous */                       \
+            ca_reverse_##E(dst, src, n, 1);                                            \
             return;                                                                    \
         }                                                                              \
         for (int64_t i = 0; i < n; i++) {                                              \

@@ -752,7 +752,7 @@ def host_column(k, i, o, t, acc, conv, ic, at):
             "}"]
     # sums are bound by their converts and adds, not by memory, so they are
     # built for AVX2 / AVX-512 as well (host_clones.h; the same bits in each)
-    clones = "CA_HOST_CLONES " if k.combine == "add" and k.map != "index" else ""
+    clones = "CA_HOST_CLONES " if k.combine == "add" else ""
     out += [f"{clones}static void\nhv_{t}(void *av, const char *p, int64_t nb, int64_t ks, "
             f"int64_t nrows, int64_t rs,\n{' ' * (len(t) + 4)}int64_t r0, const ca_hctx *cv)\n{{"]
     if k.combine in ("max", "min") and i in LANE_TYPES:
