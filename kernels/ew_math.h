@@ -620,8 +620,8 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
     CA_HD T ca_rint_##S(T a) { return rint##F(a); }                                    \
     CA_HD T ca_round_##S(T a) { return rint##F(a); }                                   \
     /* NaN in either propagates; on a tie the second operand wins, as NumPy. Two     \
-     * selects, not (a > b || a != a): gcc vectorises a loop of clip's max-then-min  \
-     * of these (a short-circuit pair it leaves scalar and branchy, 40x slower). */ \
+     * selects, not (a > b || a != a): gcc vectorises a loop of these (a           \
+     * short-circuit pair it leaves scalar and branchy, 40x slower).             */ \
     CA_HD T ca_max_##S(T a, T b)                                                       \
     {                                                                                  \
         const T r = a > b ? a : b;                                                     \
@@ -632,8 +632,20 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
         const T r = a < b ? a : b;                                                     \
         return a != a ? a : r;                                                         \
     }                                                                                  \
-    CA_HD T ca_clipmax_##S(T a, T b) { return ca_max_##S(a, b); }                      \
-    CA_HD T ca_clipmin_##S(T a, T b) { return ca_min_##S(a, b); }                      \
+    /* clip's max/min keep the value on a tie (clip(-0.0, 0.0, 1) is -0.0, as     \
+     * NumPy); a NaN value passes through the ordered compare, a NaN bound is       \
+     * returned. `b > a ? b : a` is one vmaxps and `b != b` is loop-invariant in   \
+     * the scalar-bounds loop: ~2.5x faster there than two ca_max selects.      */    \
+    CA_HD T ca_clipmax_##S(T a, T b)                                                   \
+    {                                                                                  \
+        const T r = b > a ? b : a;                                                     \
+        return b != b ? b : r;                                                         \
+    }                                                                                  \
+    CA_HD T ca_clipmin_##S(T a, T b)                                                   \
+    {                                                                                  \
+        const T r = b < a ? b : a;                                                     \
+        return b != b ? b : r;                                                         \
+    }                                                                                  \
     CA_HD T ca_fmax_##S(T a, T b) { return fmax##F(a, b); }                            \
     CA_HD T ca_fmin_##S(T a, T b) { return fmin##F(a, b); }                            \
     CA_HD int ca_isnan_##S(T a) { return ca_p_isnan_##Q(a); }                          \
@@ -666,6 +678,26 @@ CA_P_REAL(f64, double, , d)
 /* ---- more real math: angles, heaviside, logaddexp2, ldexp/frexp, nextafter,
  * spacing, i0 (NumPy's formulas, npy_math) ---------------------------------- */
 #define CA_P_PI 3.141592653589793238462643383279502884
+/* spacing: the next magnitude's bits minus the magnitude (exact, Sterbenz), with
+ * a's sign (+ for -0.0, as NumPy's nextafter towards +inf); NaN for inf and NaN.
+ * Straight-line bit arithmetic, so the host loop vectorises (nextafter's call
+ * made it 3x slower than NumPy's). */
+CA_HD float
+ca_p_spacing_f(float a)
+{
+    const float m = fabsf(a);
+    const float d = ca_bits_float(ca_float_bits(m) + 1u) - m;
+    const float r = a < 0.0f ? -d : d;
+    return ca_p_isfinite_f(a) ? r : NAN;
+}
+CA_HD double
+ca_p_spacing_d(double a)
+{
+    const double m = fabs(a);
+    const double d = ca_bits_double(ca_double_bits(m) + 1u) - m;
+    const double r = a < 0.0 ? -d : d;
+    return ca_p_isfinite_d(a) ? r : (double)NAN;
+}
 #define CA_P_REAL_MORE(S, T, F, Q)                                                     \
     /* NumPy multiplies by the constant rounded in the loop's own type */              \
     CA_HD T ca_deg2rad_##S(T a) { return a * ((T)CA_P_PI / (T)180); }                  \
@@ -721,13 +753,7 @@ CA_P_REAL(f64, double, , d)
     }                                                                                  \
     CA_HD T ca_nextafter_##S(T a, T b) { return nextafter##F(a, b); }                  \
     /* the distance to the next value away from zero (negative for x < 0) */           \
-    CA_HD T ca_spacing_##S(T a)                                                        \
-    {                                                                                  \
-        if (!ca_p_isfinite_##Q(a)) {                                                   \
-            return (T)NAN;                                                             \
-        }                                                                              \
-        return nextafter##F(a, a < (T)0 ? -(T)INFINITY : (T)INFINITY) - a;             \
-    }
+    CA_HD T ca_spacing_##S(T a) { return ca_p_spacing_##Q(a); }
 
 CA_P_REAL_MORE(f32, float, f, f)
 CA_P_REAL_MORE(f64, double, , d)

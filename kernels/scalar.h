@@ -143,6 +143,18 @@ ca_double_bits(double d)
 #endif
 }
 
+CA_HD double
+ca_bits_double(uint64_t u)
+{
+#ifdef __CUDA_ARCH__
+    return __longlong_as_double((long long)u);
+#else
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+#endif
+}
+
 /* ---- float16 <-> float32 / float64 -------------------------------------------------
  * Host: exact bit conversions, round to nearest even, subnormals, inf and NaN
  * (the NaN keeps its sign and the top payload bits, and stays a NaN). Device:

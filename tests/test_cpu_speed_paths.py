@@ -1148,3 +1148,48 @@ def test_float32_to_float16_every_rounding_case(device):
     np.testing.assert_array_equal(half_bits(X[3:], quiet[3:]), want[3:])
     if device != "cpu":
         assert np.isnan(X.astype(ca.float16).get()[quiet]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_clip_ties_and_nan_bounds(device, dtype):
+    # clip keeps the value on a tie (clip(-0.0, 0.0, 1) is -0.0, as NumPy's
+    # scalar-bounds and float16 loops), a NaN value stays NaN, a NaN bound makes
+    # every element NaN; scalar bounds (their own host loop), array bounds and a
+    # strided value. NumPy's float32/float64 loop for array bounds returns the
+    # bound on a tie instead: its signs are not compared there.
+    x = np.array([-0.0, 0.0, -0.0, 0.0, 0.5, -2.0, 2.0, np.nan, 1.0, -1.0] * 7, dtype)
+    X = dev(x, device)
+    for lo, hi in [(0.0, 1.0), (-0.0, 1.0), (-1.0, -0.0), (-1.0, 0.0), (-0.0, 0.0),
+                   (0.0, -0.0), (np.nan, 1.0), (0.0, np.nan), (1.0, -1.0)]:
+        lo_, hi_ = np.asarray(lo, dtype)[()], np.asarray(hi, dtype)[()]
+        cases = [(ca.clip(X, lo_, hi_), np.clip(x, lo_, hi_)),
+                 (ca.clip(X, dev(np.full_like(x, lo), device), hi_),
+                  np.clip(x, np.full_like(x, lo), hi_)),
+                 (ca.clip(X[::3], lo_, hi_), np.clip(x[::3], lo_, hi_))]
+        for k, (got, want) in enumerate(cases):
+            got = got.get()
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want, err_msg=f"{lo}, {hi}")
+            if k == 1 and dtype != np.float16:
+                want = np.clip(x, lo_, hi_)  # the value's sign, as the other loops
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want),
+                                          err_msg=f"{lo}, {hi}")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_spacing_edges(device, dtype):
+    # spacing from the magnitude's bits: exact, with the value's sign (+ for -0.0),
+    # inf at the largest finite value, NaN for inf and NaN; subnormals included
+    fi = np.finfo(dtype)
+    rng = np.random.default_rng(12)
+    with np.errstate(all="ignore"):  # float16 overflows to inf: one more edge
+        x = np.concatenate([
+            rng.standard_normal(3000) * 10.0 ** rng.integers(-30, 30, 3000),
+            [0.0, -0.0, np.inf, -np.inf, np.nan, fi.max, -fi.max, fi.tiny, -fi.tiny,
+             fi.smallest_subnormal, -fi.smallest_subnormal,
+             fi.tiny - fi.smallest_subnormal, 1.0, -1.0, 2.0, 0.75, fi.eps]]).astype(dtype)
+        want = np.spacing(x)
+        got = ca.spacing(dev(x, device)).get()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
