@@ -1,6 +1,7 @@
 /*
- * host_index.c: the cpu device's gather, scatter and mask loops (the GPU's are in
- * index.cu; kernels.h documents the semantics, dispatch_index.c picks one).
+ * host_index.c: the cpu device's gather, scatter, masked_fill and tril/triu loops
+ * (the GPU's are in index.cu; kernels.h documents the semantics, dispatch_index.c
+ * picks one). The mask counting, offsets and compress are in host_mask.c.
  *
  * Elements are moved with fixed-size memcpy, which the compiler turns into plain
  * loads and stores, and which stays defined for data that is not aligned (a
@@ -15,12 +16,7 @@
 int ca_host_index_take(const ca_index_pass *p, int itemsize, int64_t *flag);
 int ca_host_index_put(const ca_index_pass *p, int itemsize, int64_t *flag);
 int ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag);
-int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
-int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
-                         const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
-int ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n,
-                          int64_t block, int64_t count, char *dst);
 int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
 
 #if defined(__GNUC__)
@@ -515,140 +511,7 @@ ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
     return 0;
 }
 
-/* ---- boolean masks ----------------------------------------------------------- */
-
-int
-ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch)
-{
-    int64_t c = 0;
-    for (int64_t i = 0; i < n; i++) {
-        c += mask[i] != 0;
-    }
-    scratch[0] = c;
-    return 0;
-}
-
-int
-ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
-                     const int64_t *strides, int64_t *out)
-{
-    int64_t coord[CA_MAX_DIMS] = { 0 };
-    int64_t off = 0;
-    int64_t j = 0;
-    if (ndim == 0) {
-        if (n > 0 && mask[0]) {
-            out[0] = 0;
-        }
-        return 0;
-    }
-    /* runs along the innermost dim, without branches on the mask: every
-     * offset is written and kept only where the mask is true (out has room
-     * for one past the last true element's slot until the final run's end,
-     * so the last stores are guarded by the count) */
-    const int in = ndim - 1;
-    const int64_t len = shape[in], st = strides[in];
-    for (int64_t i = 0; i < n; i += len) {
-        const uint8_t *m = mask + i;
-        int64_t t = 0;
-        for (int64_t e = 0; e < len; e++) {
-            t += m[e] != 0;
-        }
-        if (t == len) {
-            for (int64_t e = 0; e < len; e++) {
-                out[j + e] = off + e * st;
-            }
-        }
-        else if (t > 0) {
-            int64_t k = j;
-            for (int64_t e = 0; e < len && k < j + t; e++) {
-                out[k] = off + e * st;
-                k += m[e] != 0;
-            }
-        }
-        j += t;
-        for (int k = in - 1; k >= 0; k--) {
-            if (++coord[k] < shape[k]) {
-                off += strides[k];
-                break;
-            }
-            coord[k] = 0;
-            off -= strides[k] * (shape[k] - 1);
-        }
-    }
-    return 0;
-}
-
-/* a[mask] of blocks of SZ bytes, up to the last true element `last`: runs of
- * eight true mask bytes (and longer) are one memcpy, eight false ones are
- * skipped, other groups are branch-free (each element is stored and kept only
- * where the mask is true: every store lands below `count`, as a true element is
- * still to come at `last`). */
-#define CA_MASK_ONES 0x0101010101010101ull
-static CA_ALWAYS_INLINE void
-compress_run(const int sz, const char *src, const uint8_t *mask, int64_t last,
-             char *dst)
-{
-    int64_t i = 0, j = 0;
-    const int64_t end = last + 1;
-    while (i + 8 <= end) {
-        uint64_t w;
-        memcpy(&w, mask + i, 8);
-        if (w == CA_MASK_ONES) {
-            int64_t e = i + 8;
-            while (e + 8 <= end && (memcpy(&w, mask + e, 8), w == CA_MASK_ONES)) {
-                e += 8;
-            }
-            memcpy(dst + j * sz, src + i * sz, (size_t)((e - i) * sz));
-            j += e - i;
-            i = e;
-            continue;
-        }
-        if (w != 0) {
-            for (int k = 0; k < 8; k++) {
-                memcpy(dst + j * sz, src + (i + k) * sz, sz);
-                j += mask[i + k] != 0;
-            }
-        }
-        i += 8;
-    }
-    for (; i < end; i++) {
-        memcpy(dst + j * sz, src + i * sz, sz);
-        j += mask[i] != 0;
-    }
-}
-
-int
-ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n, int64_t block,
-                      int64_t count, char *dst)
-{
-    if (count == 0) {
-        return 0;
-    }
-    if (count == n) {
-        memcpy(dst, src, (size_t)(n * block));
-        return 0;
-    }
-    int64_t last = n - 1;
-    while (last > 0 && mask[last] == 0) {
-        last--;
-    }
-    switch (block) {
-    case 1: compress_run(1, src, mask, last, dst); return 0;
-    case 2: compress_run(2, src, mask, last, dst); return 0;
-    case 4: compress_run(4, src, mask, last, dst); return 0;
-    case 8: compress_run(8, src, mask, last, dst); return 0;
-    case 16: compress_run(16, src, mask, last, dst); return 0;
-    default: break;
-    }
-    int64_t j = 0;
-    for (int64_t i = 0; i <= last; i++) {
-        if (mask[i] != 0) {
-            memcpy(dst + j * block, src + i * block, (size_t)block);
-            j++;
-        }
-    }
-    return 0;
-}
+/* ---- boolean masks (counting, offsets and compress: host_mask.c) ---------- */
 
 /* One run of masked_fill: where m (stride ms) is true, d (stride ds) gets the
  * value. Contiguous runs of 1-8 byte elements are selected without branches

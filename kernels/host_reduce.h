@@ -18,6 +18,10 @@
 #include "reduce_math.h"
 #include "scalar.h"
 
+/* The nonzero bytes of m[0, n), eight a word (host_mask.c): a bool sum's
+ * contiguous run (a bool byte may hold 2..255; it counts as 1). */
+int64_t ca_host_count_true(const uint8_t *m, int64_t n);
+
 typedef union {
     int64_t int64;
     uint64_t uint64;

@@ -145,6 +145,47 @@ def test_bool_bytes_other_than_one(device):
     assert int(ca.count_nonzero(a)) == np.count_nonzero(x)
 
 
+def mask_cases(rng):
+    """Masks across the host loops' edges: group (8), skip (32) and block (255
+    words) boundaries, the pool's size thresholds (2^19 for the offsets, 2^22
+    for the count), densities from none to all, long false runs, and bytes
+    other than 0/1."""
+    out = []
+    for n in [1, 7, 8, 9, 31, 32, 33, 64, 100, 255 * 8 - 1, 255 * 8, 255 * 8 + 9, 5000]:
+        for p in [0.0, 0.03, 0.5, 0.97, 1.0]:
+            out.append((rng.random(n) < p).view(np.uint8))
+    sparse = np.zeros(70_000, np.uint8)
+    sparse[rng.integers(0, 70_000, 40)] = rng.integers(1, 256, 40)
+    out.append(sparse)
+    for n in [(1 << 19) - 1, (1 << 19) + 13, (1 << 22) + 5]:
+        out.append((rng.random(n) < 0.4).view(np.uint8) * rng.integers(1, 256, n,
+                                                                        dtype=np.uint8))
+    return out
+
+
+def test_mask_groups_blocks_and_pieces(device, host_threads):
+    """nonzero, flatnonzero, count_nonzero, sum and mean of masks, on one host
+    thread and on two (the long ones are cut in pieces; the same results)."""
+    rng = np.random.default_rng(21)
+    for raw in mask_cases(rng):
+        x = raw.view(np.bool_)
+        a = dev(raw, device).view(np.bool_)
+        for threads in (1, 2):
+            host_threads(threads)
+            check_index(ca.flatnonzero(a), np.flatnonzero(x), device)
+            check_tuple(ca.nonzero(a), np.nonzero(x), device)
+            assert int(ca.count_nonzero(a)) == np.count_nonzero(x)
+            assert int(a.sum()) == int(x.sum()) == np.count_nonzero(x)
+            assert float(a.mean()) == x.mean()
+            if raw.size == 5000:
+                m = x.reshape(50, 100)
+                check_tuple(ca.nonzero(a.reshape(50, 100)), np.nonzero(m), device)
+                check_index(ca.argwhere(a.reshape(50, 100)), np.argwhere(m), device)
+                v = np.arange(10_000, dtype=np.float32).reshape(50, 200)[:, ::2]
+                got = dev(v, device)[a.reshape(50, 100)]
+                np.testing.assert_array_equal(got.get(), v[m])
+
+
 # ---- floats and complex ---------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])

@@ -836,6 +836,12 @@ def host_triple(k, i, o):
         # float sums are pairwise along each run, as NumPy's
         code, body = host_pairwise(k, i, o, t, acc, conv, ic, at, m)
         out += code
+        if i == "?" and k.map == "cast" and acc == "float64":
+            # a bool mean: the pairwise sum of 0s and 1s is the exact count (below
+            # 2^53), which a contiguous run counts eight bytes a word
+            body = ["    if (s == 1) {",
+                    "        a->float64 += (double)ca_host_count_true((const uint8_t *)p, n);",
+                    "        return;", "    }"] + body
     else:
         out += host_run_plain(k, i, t, acc, conv, ic, at, m)
         vt = conv if k.map == "index" else acc
@@ -851,6 +857,11 @@ def host_triple(k, i, o):
         body = [f"    if (s == {es}) {{"]
         if lanes:
             body.append(f"        a->{acc} = hb_{t}(a->{acc}, p, n, {es}, r0, c);")
+        elif isum and i == "?" and k.map == "cast":
+            # a bool sum (count_nonzero, mask.sum()) counts eight bytes a word,
+            # not one byte widened to 64 bits an element (3.4x slower)
+            body.append(f"        a->{acc} = ca_red_add_{sfx(acc)}(a->{acc}, "
+                        f"({at})ca_host_count_true((const uint8_t *)p, n));")
         else:
             body.append(f"        a->{acc} = hl_{t}(a->{acc}, p, n, {es}, r0, c);")
         body += ["    }"]
