@@ -333,28 +333,31 @@ ca_double_to_uint64(double v)
     return (uint64_t)ca_double_to_int64(v);
 }
 
-/* ---- per destination type: from the six source categories --------------------
- * Every source is first widened without loss to one category: i (int64: bool and
- * signed ints), u (uint64: unsigned ints), f (float: float16, float32), d
- * (double), c (complex64), z (complex128). Narrowing from the category is then
- * one correctly rounded step, as NumPy's C casts do. */
-CA_HD int64_t
-ca_p_bool_as_i(ca_bool x)
+/* ---- per destination type: from the seven source categories ------------------
+ * Every source is first widened without loss to one category: s (int32: bool,
+ * int8-int32, uint8, uint16), i (int64), u (uint64: uint32, uint64), f (float:
+ * float16, float32), d (double), c (complex64), z (complex128). Narrowing from the
+ * category is then one correctly rounded step, as NumPy's C casts do. The int32
+ * category gives the same values as int64 would, in conversions the host's SIMD
+ * has (int32 -> float and double; int64 -> float needs AVX-512): bool -> float32
+ * and uint8 -> float32 vectorise with SSE2. */
+CA_HD int32_t
+ca_p_bool_as_s(ca_bool x)
 {
     return x != 0;
 }
-CA_HD int64_t
-ca_p_int8_as_i(int8_t x)
+CA_HD int32_t
+ca_p_int8_as_s(int8_t x)
 {
     return x;
 }
-CA_HD int64_t
-ca_p_int16_as_i(int16_t x)
+CA_HD int32_t
+ca_p_int16_as_s(int16_t x)
 {
     return x;
 }
-CA_HD int64_t
-ca_p_int32_as_i(int32_t x)
+CA_HD int32_t
+ca_p_int32_as_s(int32_t x)
 {
     return x;
 }
@@ -363,13 +366,13 @@ ca_p_int64_as_i(int64_t x)
 {
     return x;
 }
-CA_HD uint64_t
-ca_p_uint8_as_u(uint8_t x)
+CA_HD int32_t
+ca_p_uint8_as_s(uint8_t x)
 {
     return x;
 }
-CA_HD uint64_t
-ca_p_uint16_as_u(uint16_t x)
+CA_HD int32_t
+ca_p_uint16_as_s(uint16_t x)
 {
     return x;
 }
@@ -409,13 +412,13 @@ ca_p_complex128_as_z(ca_complex128 x)
     return x;
 }
 
-#define CA_P_CAT_bool       i
-#define CA_P_CAT_int8       i
-#define CA_P_CAT_int16      i
-#define CA_P_CAT_int32      i
+#define CA_P_CAT_bool       s
+#define CA_P_CAT_int8       s
+#define CA_P_CAT_int16      s
+#define CA_P_CAT_int32      s
 #define CA_P_CAT_int64      i
-#define CA_P_CAT_uint8      u
-#define CA_P_CAT_uint16     u
+#define CA_P_CAT_uint8      s
+#define CA_P_CAT_uint16     s
 #define CA_P_CAT_uint32     u
 #define CA_P_CAT_uint64     u
 #define CA_P_CAT_float16    f
@@ -425,6 +428,11 @@ ca_p_complex128_as_z(ca_complex128 x)
 #define CA_P_CAT_complex128 z
 
 /* bool */
+CA_HD ca_bool
+ca_p_bool_from_s(int32_t v)
+{
+    return (ca_bool)(v != 0);
+}
 CA_HD ca_bool
 ca_p_bool_from_i(int64_t v)
 {
@@ -462,6 +470,7 @@ ca_p_bool_from_z(ca_complex128 v)
  * whose result is then narrowed. */
 #define CA_P_INT_DST(name, T, UT, CVT)                                                 \
     CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)(UT)(uint64_t)v; }             \
+    CA_HD T ca_p_##name##_from_s(int32_t v) { return ca_p_##name##_from_i(v); }        \
     CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)(UT)v; }                      \
     CA_HD T ca_p_##name##_from_d(double v) { return (T)(UT)CVT(v); }                   \
     CA_HD T ca_p_##name##_from_f(float v) { return ca_p_##name##_from_d((double)v); }  \
@@ -484,6 +493,11 @@ CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64)
  * in float16 whichever way it rounds), doubles round once. */
 CA_HD ca_half
 ca_p_float16_from_i(int64_t v)
+{
+    return ca_float_to_half((float)v);
+}
+CA_HD ca_half
+ca_p_float16_from_s(int32_t v)
 {
     return ca_float_to_half((float)v);
 }
@@ -516,6 +530,7 @@ ca_p_float16_from_z(ca_complex128 v)
 /* float32, float64 */
 #define CA_P_FLOAT_DST(name, T)                                                        \
     CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)v; }                           \
+    CA_HD T ca_p_##name##_from_s(int32_t v) { return (T)v; }                           \
     CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)v; }                          \
     CA_HD T ca_p_##name##_from_f(float v) { return (T)v; }                             \
     CA_HD T ca_p_##name##_from_d(double v) { return (T)v; }                            \
@@ -528,6 +543,13 @@ CA_P_FLOAT_DST(float64, double)
 /* complex64, complex128 */
 #define CA_P_COMPLEX_DST(name, T, R)                                                   \
     CA_HD T ca_p_##name##_from_i(int64_t v)                                            \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = (R)v;                                                                   \
+        r.im = 0;                                                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    CA_HD T ca_p_##name##_from_s(int32_t v)                                            \
     {                                                                                  \
         T r;                                                                           \
         r.re = (R)v;                                                                   \
