@@ -94,6 +94,32 @@ def _floordiv_int(n):
     return setup
 
 
+def _clip(n):
+    def setup(mod):
+        (a,) = _arrays(mod, n, 1)
+        return lambda: mod.clip(a, 0.25, 0.75)
+    return setup
+
+
+def _round2(n):
+    def setup(mod):
+        (a,) = _arrays(mod, n, 1)
+        if mod.__name__ == "torch":
+            return lambda: mod.round(a, decimals=2)
+        return lambda: mod.round(a, 2)
+    return setup
+
+
+def _bool_to_float(n):
+    def setup(mod):
+        (a,) = _arrays(mod, n, 1)
+        m = a > 0.5
+        if mod.__name__ == "torch":
+            return lambda: m.to(mod.float32)
+        return lambda: m.astype(mod.float32)
+    return setup
+
+
 def _reversed_add(n):
     """a[::-1] + 1: a run walking backwards (PyTorch has no negative steps)."""
     def setup(mod):
@@ -141,6 +167,13 @@ CASES = [
          group="elementwise", repeats=5),
     Case(f"v // 7, 2^{LOG} int64 (2 arrays moved)", _all(_floordiv_int, BIG), mode="gpu",
          unit="GB/s", work=2 * 8 * BIG, group="elementwise", repeats=5),
+    Case(f"clip(a, 0.25, 0.75), 2^{LOG} float32 (2 arrays moved)", _all(_clip, BIG),
+         mode="gpu", unit="GB/s", work=2 * 4 * BIG, group="elementwise", repeats=5),
+    Case(f"round(a, 2), 2^{LOG} float32 (2 arrays moved)", _all(_round2, BIG),
+         mode="gpu", unit="GB/s", work=2 * 4 * BIG, group="elementwise", repeats=5),
+    Case(f"bool mask.astype(float32), 2^{LOG} (1 + 4 bytes moved an element)",
+         _all(_bool_to_float, BIG), mode="gpu", unit="GB/s", work=5 * BIG,
+         group="elementwise", repeats=5),
     Case(f"a[::-1] + 1, 2^{LOG} float32 (backwards, 2 arrays moved)",
          {lib: _reversed_add(BIG) for lib in ("cuarray", "cupy", "numpy")},
          mode="gpu", unit="GB/s", work=2 * 4 * BIG, group="elementwise", repeats=5),

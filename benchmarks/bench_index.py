@@ -98,6 +98,23 @@ def _mask_fill(mod):
     return f
 
 
+def _half_true_mask(mod):
+    gpu_only(mod)
+    return to_lib(mod, np.random.default_rng(4).random(N_BIG, dtype=np.float32) > 0.5)
+
+
+def _nonzero(mod):
+    m = _half_true_mask(mod)
+    if mod.__name__ == "torch":
+        return lambda: mod.nonzero(m, as_tuple=True)
+    return lambda: mod.nonzero(m)
+
+
+def _count_nonzero(mod):
+    m = _half_true_mask(mod)
+    return lambda: mod.count_nonzero(m)
+
+
 def _all(fn, libs=("cuarray", "numpy", "cupy", "torch")):
     return {lib: fn for lib in libs}
 
@@ -125,4 +142,9 @@ CASES = [
          group="index"),
     Case("masked fill v[m] = 0, 2^24 float32 (GB/s: mask + write)", _all(_mask_fill),
          mode="gpu", unit="GB/s", work=N_BIG + N_BIG // 2 * 4, group="index"),
+    Case("nonzero(m), 2^24 bool, half true (GB/s: mask read + int64 indices written)",
+         _all(_nonzero), mode="gpu", unit="GB/s", work=N_BIG + N_BIG // 2 * 8,
+         group="index"),
+    Case("count_nonzero(m), 2^24 bool, half true (GB/s: mask read)", _all(_count_nonzero),
+         mode="gpu", unit="GB/s", work=N_BIG, group="index"),
 ]

@@ -1350,6 +1350,50 @@ py_angle(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     return angle_impl(v[0], deg);
 }
 
+/* float32 and float64 round with decimals in one loop (ops.def's _round_up and
+ * _round_down, the same three roundings) unless out= has another dtype, where
+ * NumPy's passes round in out's type. */
+static int
+round_in_one_pass(int dtype, PyObject *out)
+{
+    if (dtype != CA_FLOAT32 && dtype != CA_FLOAT64) {
+        return 0;
+    }
+    return out == NULL || out == Py_None ||
+           (ca_array_check(out) && ((CaArray *)out)->dtype == dtype);
+}
+
+static PyObject *round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out);
+
+/* NumPy rounds a complex array's real and imaginary parts separately (scaling
+ * the complex value would make inf * 0 a NaN): a copy (or out=), each part
+ * rounded in place through its float view. */
+static PyObject *
+round_complex(CaArray *a, PyObject *decimals_obj, PyObject *out)
+{
+    CaArray *res;
+    if (out == NULL || out == Py_None) {
+        res = ca_array_copy(a, a->dtype, 'K');
+    }
+    else {
+        res = (CaArray *)out;
+        Py_INCREF(res);
+        if (ca_assign(res, a) < 0) {
+            Py_CLEAR(res);
+        }
+    }
+    for (int part = 0; part < 2 && res != NULL; part++) {
+        PyObject *view = part == 0 ? real_of(res) : imag_of(res);
+        PyObject *r = view != NULL ? round_impl(view, decimals_obj, view) : NULL;
+        Py_XDECREF(view);
+        if (r == NULL) {
+            Py_CLEAR(res);
+        }
+        Py_XDECREF(r);
+    }
+    return (PyObject *)res;
+}
+
 static PyObject *
 round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
 {
@@ -1364,6 +1408,11 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
         return call1(CA_OP_round, a, out);
     }
     int dtype = ca_array_check(a) ? ((CaArray *)a)->dtype : -1;
+    if (ca_is_complex(dtype) &&
+        (out == NULL || out == Py_None ||
+         (ca_array_check(out) && ca_is_complex(((CaArray *)out)->dtype)))) {
+        return round_complex((CaArray *)a, decimals_obj, out);
+    }
     if (dtype >= 0 && !ca_is_inexact(dtype)) {
         if (decimals > 0) {
             return call1(CA_OP_round, a, out);
@@ -1378,6 +1427,12 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
         PyFloat_FromDouble(pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
     if (f == NULL) {
         return NULL;
+    }
+    if (round_in_one_pass(dtype, out)) {
+        PyObject *r =
+            call2(decimals > 0 ? CA_OP__round_up : CA_OP__round_down, a, f, out);
+        Py_DECREF(f);
+        return r;
     }
     PyObject *y = call2(decimals > 0 ? CA_OP_multiply : CA_OP_divide, a, f, NULL);
     PyObject *r = NULL;

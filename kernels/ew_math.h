@@ -619,6 +619,10 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
     CA_HD T ca_trunc_##S(T a) { return trunc##F(a); }                                  \
     CA_HD T ca_rint_##S(T a) { return rint##F(a); }                                    \
     CA_HD T ca_round_##S(T a) { return rint##F(a); }                                   \
+    /* round(a, decimals) in one pass, b = 10^|decimals|: NumPy's three passes   \
+     * (scale, rint, scale back), each rounded to T as theirs                   */     \
+    CA_HD T ca_rdup_##S(T a, T b) { return rint##F(a * b) / b; }                       \
+    CA_HD T ca_rddn_##S(T a, T b) { return rint##F(a / b) * b; }                       \
     /* NaN in either propagates; on a tie the second operand wins, as NumPy. Two     \
      * selects, not (a > b || a != a): gcc vectorises a loop of these (a           \
      * short-circuit pair it leaves scalar and branchy, 40x slower).             */ \

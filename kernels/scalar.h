@@ -304,6 +304,18 @@ ca_double_to_int32(double v)
     return INT32_MIN;
 }
 
+/* The same as ca_double_to_int32((double)v), in float: every float at or above
+ * -2^31 and below 2^31 truncates into range, and float -> int32 is one SIMD
+ * conversion (float -> double -> int32 halves the lanes). */
+CA_HD int32_t
+ca_float_to_int32(float v)
+{
+    if (v >= -2147483648.0f && v < 2147483648.0f) {
+        return (int32_t)v;
+    }
+    return INT32_MIN;
+}
+
 CA_HD int64_t
 ca_double_to_int64(double v)
 {
@@ -456,38 +468,42 @@ ca_p_bool_from_d(double v)
 CA_HD ca_bool
 ca_p_bool_from_c(ca_complex64 v)
 {
-    return (ca_bool)(v.re != 0.0f || v.im != 0.0f);
+    return (ca_bool)((v.re != 0.0f) | (v.im != 0.0f)); /* no branch: vectorises */
 }
 CA_HD ca_bool
 ca_p_bool_from_z(ca_complex128 v)
 {
-    return (ca_bool)(v.re != 0.0 || v.im != 0.0);
+    return (ca_bool)((v.re != 0.0) | (v.im != 0.0));
 }
 
 /* Integers: wrap from the integer categories (two's complement, as NumPy), the
  * x86 rule above from the float categories. UT is T's unsigned twin, so the
  * narrowing is a well-defined modular conversion; CVT is the float conversion
  * whose result is then narrowed. */
-#define CA_P_INT_DST(name, T, UT, CVT)                                                 \
+#define CA_P_INT_DST(name, T, UT, CVT, CVTF)                                           \
     CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)(UT)(uint64_t)v; }             \
     CA_HD T ca_p_##name##_from_s(int32_t v) { return ca_p_##name##_from_i(v); }        \
     CA_HD T ca_p_##name##_from_u(uint64_t v) { return (T)(UT)v; }                      \
     CA_HD T ca_p_##name##_from_d(double v) { return (T)(UT)CVT(v); }                   \
-    CA_HD T ca_p_##name##_from_f(float v) { return ca_p_##name##_from_d((double)v); }  \
+    CA_HD T ca_p_##name##_from_f(float v) { return (T)(UT)CVTF(v); }                   \
     CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                       \
     {                                                                                  \
-        return ca_p_##name##_from_d((double)v.re);                                     \
+        return ca_p_##name##_from_f(v.re);                                             \
     }                                                                                  \
     CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return ca_p_##name##_from_d(v.re); }
 
-CA_P_INT_DST(int8, int8_t, uint8_t, ca_double_to_int32)
-CA_P_INT_DST(uint8, uint8_t, uint8_t, ca_double_to_int32)
-CA_P_INT_DST(int16, int16_t, uint16_t, ca_double_to_int32)
-CA_P_INT_DST(uint16, uint16_t, uint16_t, ca_double_to_int32)
-CA_P_INT_DST(int32, int32_t, uint32_t, ca_double_to_int32)
-CA_P_INT_DST(uint32, uint32_t, uint32_t, ca_double_to_uint32)
-CA_P_INT_DST(int64, int64_t, uint64_t, ca_double_to_int64)
-CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64)
+#define CA_P_VIA_DOUBLE(CVT, v) CVT((double)(v))
+#define CA_P_F_UINT32(v)        CA_P_VIA_DOUBLE(ca_double_to_uint32, v)
+#define CA_P_F_INT64(v)         CA_P_VIA_DOUBLE(ca_double_to_int64, v)
+#define CA_P_F_UINT64(v)        CA_P_VIA_DOUBLE(ca_double_to_uint64, v)
+CA_P_INT_DST(int8, int8_t, uint8_t, ca_double_to_int32, ca_float_to_int32)
+CA_P_INT_DST(uint8, uint8_t, uint8_t, ca_double_to_int32, ca_float_to_int32)
+CA_P_INT_DST(int16, int16_t, uint16_t, ca_double_to_int32, ca_float_to_int32)
+CA_P_INT_DST(uint16, uint16_t, uint16_t, ca_double_to_int32, ca_float_to_int32)
+CA_P_INT_DST(int32, int32_t, uint32_t, ca_double_to_int32, ca_float_to_int32)
+CA_P_INT_DST(uint32, uint32_t, uint32_t, ca_double_to_uint32, CA_P_F_UINT32)
+CA_P_INT_DST(int64, int64_t, uint64_t, ca_double_to_int64, CA_P_F_INT64)
+CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64, CA_P_F_UINT64)
 
 /* float16: integers go through float32 (exact below 2^24; anything larger is inf
  * in float16 whichever way it rounds), doubles round once. */
@@ -549,13 +565,6 @@ CA_P_FLOAT_DST(float64, double)
         r.im = 0;                                                                      \
         return r;                                                                      \
     }                                                                                  \
-    CA_HD T ca_p_##name##_from_s(int32_t v)                                            \
-    {                                                                                  \
-        T r;                                                                           \
-        r.re = (R)v;                                                                   \
-        r.im = 0;                                                                      \
-        return r;                                                                      \
-    }                                                                                  \
     CA_HD T ca_p_##name##_from_u(uint64_t v)                                           \
     {                                                                                  \
         T r;                                                                           \
@@ -590,7 +599,9 @@ CA_P_FLOAT_DST(float64, double)
         r.re = (R)v.re;                                                                \
         r.im = (R)v.im;                                                                \
         return r;                                                                      \
-    }
+    }                                                                                  \
+    /* int32 -> double is exact: one rounding to R, as from int64 */                   \
+    CA_HD T ca_p_##name##_from_s(int32_t v) { return ca_p_##name##_from_d((double)v); }
 
 CA_P_COMPLEX_DST(complex64, ca_complex64, float)
 CA_P_COMPLEX_DST(complex128, ca_complex128, double)

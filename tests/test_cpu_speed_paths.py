@@ -1193,3 +1193,33 @@ def test_spacing_edges(device, dtype):
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
+def test_round_decimals_one_pass(device, dtype):
+    # float32/float64 round with decimals in one loop (_round_up/_round_down),
+    # float16 and complex in NumPy's three passes; the same bits as NumPy's
+    # passes: halfway cases, overflow of the scaled value, NaN, inf, -0.0
+    rng = np.random.default_rng(13)
+    big = np.finfo(np.float16 if dtype == np.float16 else np.float32).max
+    x = np.concatenate([rng.standard_normal(2000) * 10.0 ** rng.integers(-4, 6, 2000),
+                        [0.125, -0.125, 0.375, 2.5, -2.5, 1.005, 0.0, -0.0, np.nan,
+                         np.inf, -np.inf, big, -big, 1e-30, 123456.789]])
+    with np.errstate(all="ignore"):
+        x = x.astype(dtype)
+        if np.dtype(dtype).kind == "c":
+            x = x + 1j * x[::-1]
+        X = dev(x, device)
+        for d in [-3, -1, 1, 2, 3, 7]:
+            want = np.round(x, d)
+            got = ca.round(X, d).get()
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want, err_msg=str(d))
+            np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+            out = ca.empty_like(X)
+            assert ca.round(X, d, out=out) is out
+            np.testing.assert_array_equal(out.get(), want)
+        if dtype == np.float32:  # out= of another dtype: NumPy's passes in out's type
+            want = np.round(x, 2, out=np.empty(x.shape, np.float64))
+            out = ca.empty(x.shape, dtype=ca.float64, device=device)
+            np.testing.assert_allclose(ca.round(X, 2, out=out).get(), want, rtol=1e-6)
