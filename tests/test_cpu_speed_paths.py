@@ -1215,7 +1215,11 @@ def test_round_decimals_one_pass(device, dtype):
             got = ca.round(X, d).get()
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(got, want, err_msg=str(d))
-            np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+            # the signs of zeros; not of NaNs (x86 makes negative ones, a GPU
+            # positive ones: float16's 10^7 is inf, and inf / inf is NaN)
+            keep = ~np.isnan(want.real)
+            np.testing.assert_array_equal(np.signbit(got.real)[keep],
+                                          np.signbit(want.real)[keep])
             out = ca.empty_like(X)
             assert ca.round(X, d, out=out) is out
             np.testing.assert_array_equal(out.get(), want)
