@@ -12,8 +12,8 @@ int ca_host_index_take(const ca_index_pass *p, int itemsize, int64_t *flag);
 int ca_host_index_put(const ca_index_pass *p, int itemsize, int64_t *flag);
 int ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag);
 int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
-int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
-                         const int64_t *strides, int64_t *out);
+int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int64_t count, int ndim,
+                         const int64_t *shape, const int64_t *strides, int64_t *out);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
 int ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n,
                           int64_t block, int64_t count, char *dst);
@@ -211,8 +211,7 @@ ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scrat
         nd++;
     }
     if (device == CA_CPU) {
-        (void)scratch;
-        return ca_host_mask_offsets(mask, n, nd, sh, st, out);
+        return ca_host_mask_offsets(mask, n, scratch[0], nd, sh, st, out);
     }
 #if CA_HAVE_CUDA
     return ca_cuda_mask_offsets(mask, n, scratch, nd, sh, st, out, stream);

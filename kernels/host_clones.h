@@ -19,4 +19,12 @@
 #define CA_HOST_CLONES
 #endif
 
+/* A loop body specialised by its caller's constants (item sizes, strides): forced
+ * inline, so each call site gets its own copy. */
+#if defined(__GNUC__)
+#define CA_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define CA_ALWAYS_INLINE inline
+#endif
+
 #endif /* CA_HOST_CLONES_H */

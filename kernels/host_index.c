@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "host_clones.h"
 #include "host_threads.h"
 #include "kernels.h"
 
@@ -18,12 +19,6 @@ int ca_host_index_put(const ca_index_pass *p, int itemsize, int64_t *flag);
 int ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag);
 int ca_host_masked_fill(const ca_strided *s, int itemsize, const void *value);
 int ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower);
-
-#if defined(__GNUC__)
-#define CA_ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define CA_ALWAYS_INLINE inline
-#endif
 
 static int64_t
 pass_size(int ndim, const int64_t *shape)

@@ -25,16 +25,10 @@
 #endif
 
 int ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch);
-int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
-                         const int64_t *strides, int64_t *out);
+int ca_host_mask_offsets(const uint8_t *mask, int64_t n, int64_t count, int ndim,
+                         const int64_t *shape, const int64_t *strides, int64_t *out);
 int ca_host_mask_compress(const char *src, const uint8_t *mask, int64_t n,
                           int64_t block, int64_t count, char *dst);
-
-#if defined(__GNUC__)
-#define CA_ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define CA_ALWAYS_INLINE inline
-#endif
 
 #define CA_MASK_LOW7 0x7f7f7f7f7f7f7f7full
 #define CA_MASK_ONES 0x0101010101010101ull
@@ -240,10 +234,10 @@ ca_host_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch)
  * counted and filled piece by piece on the pool, each piece writing after the
  * true elements of the pieces before it. */
 static void
-offsets_1d(const uint8_t *mask, int64_t n, int64_t st, int64_t *out)
+offsets_1d(const uint8_t *mask, int64_t n, int64_t count, int64_t st, int64_t *out)
 {
     if (!use_pool(n, CA_MASK_FILL_PAR_MIN)) {
-        fill_any(mask, n, 0, st, ca_host_count_true(mask, n), out);
+        fill_any(mask, n, 0, st, count, out);
         return;
     }
     mask_job j = { .m = mask, .n = n, .st = st, .out = out };
@@ -258,8 +252,8 @@ offsets_1d(const uint8_t *mask, int64_t n, int64_t st, int64_t *out)
 }
 
 int
-ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *shape,
-                     const int64_t *strides, int64_t *out)
+ca_host_mask_offsets(const uint8_t *mask, int64_t n, int64_t count, int ndim,
+                     const int64_t *shape, const int64_t *strides, int64_t *out)
 {
     if (ndim == 0) {
         if (n > 0 && mask[0]) {
@@ -268,7 +262,7 @@ ca_host_mask_offsets(const uint8_t *mask, int64_t n, int ndim, const int64_t *sh
         return 0;
     }
     if (ndim == 1) {
-        offsets_1d(mask, n, strides[0], out);
+        offsets_1d(mask, n, count, strides[0], out);
         return 0;
     }
     /* runs along the innermost dim, the outer coordinates as counters */
