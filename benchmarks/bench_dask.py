@@ -3,8 +3,11 @@
 A 40000x40000 float32 array in 4000x4000 chunks on one GPU (100 chunks of 64 MB,
 made on the device), computed with Dask's threaded scheduler: `x.sum()` and
 `(x @ x.T).sum()` (1000 chunk products of 4000^3). Wall seconds per compute(); the
-graph is the same for both chunk types. NumPy and PyTorch have no row here (NumPy
-would take minutes; PyTorch tensors are not Dask chunks).
+graph is the same for both chunk types. On a GPU, NumPy and PyTorch have no row (NumPy
+would take minutes; PyTorch tensors are not Dask chunks). On the cpu device the array
+is 4000x4000 in 1000x1000 chunks (the same 100-chunk / 1000-product graphs, sized to
+finish in seconds on two cores) and the row beside cuarray's chunks is Dask with NumPy
+chunks.
 
 The "chunks' own work" rows run the same chunk calls in a plain loop, without Dask:
 the per-task overhead Dask adds is (Dask row - own-work row) / tasks, with the task
@@ -13,20 +16,21 @@ counts that setup prints (issue 18).
 
 import numpy as np
 
-from harness import Case, Skip
+from harness import CPU_MODE, Case, Skip, size
 
-N, C = 40000, 4000
+N, C = size((40000, 4000), (4000, 1000))
+SHAPE = f"{N}^2 float32 in {C}^2 chunks"
 
 
 def _array(mod):
-    if mod.__name__ not in ("cupy", "cuarray"):
-        raise Skip("Dask chunks of CuPy or cuarray only")
+    peers = ("numpy", "cuarray") if CPU_MODE else ("cupy", "cuarray")
+    if mod.__name__ not in peers:
+        raise Skip(f"Dask chunks of {' or '.join(peers)} only")
     try:
         import dask.array as da
     except ImportError:
         raise Skip("dask is not installed")
-    if mod.__name__ == "cuarray":
-        import cuarray.dask  # noqa: F401  (registers the chunk type)
+    # no `import cuarray.dask`: cuarray registers itself when Dask is imported
     k = N // C
     rng = mod.random.default_rng(0)
     blocks = [[rng.random((C, C), dtype=np.float32) for _ in range(k)] for _ in range(k)]
@@ -77,12 +81,12 @@ def _matmul_sum_own_work(mod):
     return run
 
 
-_BOTH = {"cupy": None, "cuarray": None}
+_BOTH = {"numpy": None, "cupy": None, "cuarray": None}
 
 CASES = [
-    Case("dask x.sum(), 40000^2 float32 in 4000^2 chunks", {k: _sum for k in _BOTH},
+    Case(f"dask x.sum(), {SHAPE}", {k: _sum for k in _BOTH},
          unit="s", repeats=3, group="dask"),
-    Case("dask (x @ x.T).sum(), 40000^2 float32 in 4000^2 chunks",
+    Case(f"dask (x @ x.T).sum(), {SHAPE}",
          {k: _matmul_sum for k in _BOTH}, unit="s", repeats=3,
          group="dask"),
     Case("x.sum()'s chunks' own work, no Dask (100 chunk sums in a loop)",

@@ -78,26 +78,29 @@ def markdown(cases, meta):
 
 
 def plot(cases, path):
+    """Draw the ratio column into path; returns None, or why there is no plot."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except Exception:
-        return False
+    except ImportError:
+        return "matplotlib is not installed (pip install .[bench] adds it)"
     rows = [(c.name, ratio(c)) for c in cases if ratio(c) is not None]
     if not rows:
-        return False
+        return "no case has a ratio to plot"
     fig, ax = plt.subplots(figsize=(9, 0.3 * len(rows) + 1.5))
     names = [r[0] for r in rows]
     vals = [r[1] for r in rows]
     ax.barh(names, vals, color=["tab:green" if v >= 1 else "tab:red" for v in vals])
     ax.axvline(1.0, color="k", lw=1)
     ax.set_xscale("log")
-    ax.set_xlabel("cuarray vs best of CuPy/PyTorch (>1: cuarray better)")
+    ax.set_xlabel("cuarray vs NumPy (>1: cuarray better)" if harness.CPU_MODE
+                  else "cuarray vs best of CuPy/PyTorch (>1: cuarray better)")
     ax.invert_yaxis()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
-    return True
+    plt.close(fig)
+    return None
 
 
 def main():
@@ -118,20 +121,23 @@ def main():
             "libs": {k: getattr(v, "__version__", "?") for k, v in libs.items()}}
     print(f"libraries: {meta['libs']}; GPU: {gpu}")
     timer = harness._Timer(libs)
-    cases = []
-    for area, mod in load_modules(args.areas):
-        for case in getattr(mod, "CASES", []):
-            if args.k and not any(k in case.name for k in args.k.split("|")):
-                continue
-            case.group = area
-            print(f"[{area}] {case.name} ({case.unit})", flush=True)
-            harness.run_case(case, libs, timer)
-            cases.append(case)
-            write(out, cases, meta)  # after every case: a run cut short keeps its results
+    todo = [(area, case) for area, mod in load_modules(args.areas)
+            for case in getattr(mod, "CASES", [])
+            if not args.k or any(k in case.name for k in args.k.split("|"))]
+    cases, t0 = [], time.time()
+    for i, (area, case) in enumerate(todo, 1):
+        case.group = area
+        print(f"[{i}/{len(todo)} {time.time() - t0:.0f} s] [{area}] {case.name} "
+              f"({case.unit})", flush=True)
+        harness.run_case(case, libs, timer)
+        cases.append(case)
+        write(out, cases, meta)  # after every case: a run cut short keeps its results
     md = write(out, cases, meta)
-    plot(cases, out / "results.png")
     print()
     print(md)
+    print(f"{len(cases)} cases in {time.time() - t0:.0f} s; results.md and results.json in {out}")
+    why_not = plot(cases, out / "results.png")
+    print(f"plot: {out / 'results.png'}" if why_not is None else f"no plot: {why_not}")
 
 
 def write(out, cases, meta):

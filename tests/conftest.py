@@ -24,6 +24,21 @@ ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uin
               np.complex64, np.complex128]
 
 
+def pytest_report_header(config):
+    """The versions this run tested against (Dask and distributed must match each
+    other: pip install ".[dask]" installs dask[array,distributed], which pins them)."""
+    import importlib.metadata as md
+    vers = []
+    for name in ("numpy", "scipy", "dask", "distributed", "hypothesis", "cupy-cuda13x",
+                 "torch", "ml_dtypes"):
+        try:
+            vers.append(f"{name} {md.version(name)}")
+        except md.PackageNotFoundError:
+            vers.append(f"{name} -")
+    dev = "cuda:0 and cpu" if HAVE_GPU else "cpu only (no CUDA GPU)"
+    return [f"cuarray {cuarray.__version__}, devices: {dev}", "tested with: " + ", ".join(vers)]
+
+
 @pytest.fixture(params=DEVICES)
 def device(request):
     """The device a test runs on: 'cpu' everywhere, 'cuda:0' where a GPU is present."""

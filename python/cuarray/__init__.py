@@ -196,6 +196,11 @@ from . import _ndarray  # noqa: E402,F401
 # cuarray's functions (__array_ufunc__, __array_function__: _dispatch.py)
 from . import _dispatch  # noqa: E402,F401
 
+# Dask's dispatch knows cuarray's chunks as soon as both are imported (_dask_hook.py)
+from . import _dask_hook  # noqa: E402
+
+_dask_hook.install()
+
 # The public names, the ones imported on first use among them (which `from cuarray
 # import *` therefore imports); not testing, which NumPy's __all__ leaves out too.
 __all__ = sorted({_n for _n in globals() if not _n.startswith("_")} | set(_LAZY)
