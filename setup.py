@@ -15,7 +15,6 @@ Environment:
 """
 
 import functools
-import hashlib
 import os
 import re
 import shutil
@@ -31,6 +30,8 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 GEN_DIR = ROOT / "build" / "generated"
+sys.path.insert(0, str(ROOT / "tools"))
+from objcache import Stage, cached_compile  # noqa: E402
 
 
 def env_flag(name, default="0"):
@@ -103,87 +104,6 @@ def run_generators():
                         str(ROOT / "python" / "cuarray" / "_generated_reductions.py")],
                        check=True)
     return sorted(GEN_DIR.glob("*.c")), sorted(GEN_DIR.glob("*.cu"))
-
-
-def object_cache_dir():
-    """Where compiled objects are kept by the hash of what made them, so that a second
-    build (another clone, a pip install after an in-place build, a rebuild after a
-    branch switch) reuses every object whose inputs did not change. CUARRAY_OBJECT_CACHE
-    names the folder; "0" turns the cache off."""
-    spec = os.environ.get("CUARRAY_OBJECT_CACHE", "")
-    if spec.strip() == "0":
-        return None
-    if spec:
-        return Path(spec)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cuarray" / "objects"
-
-
-@functools.lru_cache(maxsize=None)
-def tool_version(exe):
-    try:
-        return subprocess.run([exe, "--version"], capture_output=True, text=True,
-                              timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return exe
-
-
-def object_key(cmd, src):
-    """The hash of one compile: its command line (flags, compiler, output name left
-    out) and the bytes of the source and of every project header it includes. System
-    headers (CUDA, Python, NumPy) enter through the compiler's version and the include
-    paths in the command."""
-    h = hashlib.sha256()
-    h.update(tool_version(cmd[0]).encode())
-    # the clone's own path is left out, so that another clone shares the objects
-    h.update(repr(cmd[1:]).replace(str(ROOT), "<root>").encode())
-    for dep in [Path(src).resolve()] + sorted(local_includes(src)):
-        h.update(str(dep.relative_to(ROOT) if dep.is_relative_to(ROOT) else dep).encode())
-        h.update(dep.read_bytes())
-    return h.hexdigest()[:40]
-
-
-def cached_compile(cmd_for, src, obj, compile_one):
-    """Compile src into obj unless the cache has an object of the same key; store new
-    objects in the cache (written to a temporary name first: builds run in parallel).
-    Returns True when it compiled."""
-    cache = object_cache_dir()
-    key = object_key(cmd_for, src) if cache is not None else None
-    hit = cache / key[:2] / (key + ".o") if key else None
-    if hit is not None and hit.exists():
-        Path(obj).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(hit, obj)
-        return False
-    compile_one()
-    if hit is not None:
-        try:
-            hit.parent.mkdir(parents=True, exist_ok=True)
-            tmp = hit.with_suffix(f".{os.getpid()}.tmp")
-            shutil.copyfile(obj, tmp)
-            os.replace(tmp, hit)
-        except OSError:
-            pass  # a read-only or full cache only costs the reuse
-    return True
-
-
-class Stage:
-    """Prints which stage of the build runs and how long it took (pip -v shows it;
-    plain `pip install .` shows it on failure)."""
-
-    def __init__(self, name, total=None):
-        self.name, self.total, self.done, self.reused = name, total, 0, 0
-        self.t0 = time.time()
-        print(f"cuarray: stage {name}" + (f" ({total} files)" if total else "") + " ...",
-              flush=True)
-
-    def step(self, compiled):
-        self.done += 1
-        self.reused += 0 if compiled else 1
-
-    def end(self):
-        extra = f", {self.reused} of {self.done} objects from the cache" if self.done else ""
-        print(f"cuarray: stage {self.name} took {time.time() - self.t0:.1f} s{extra}",
-              flush=True)
 
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -271,7 +191,8 @@ class BuildExt(build_ext):
                 if obj in todo:  # absent: up to date
                     src, ext = todo[obj]
                     cmd = [*cc.compiler_so, *cc_args, *pp_opts, *extra_postargs]
-                    compiled = cached_compile(cmd, src, obj, lambda: cc._compile(
+                    deps = [src] + sorted(local_includes(src))
+                    compiled = cached_compile(cmd, deps, ROOT, obj, lambda: cc._compile(
                         obj, src, ext, cc_args, extra_postargs, pp_opts))
                     stage.step(compiled)
 
@@ -315,7 +236,9 @@ class BuildExt(build_ext):
             if not self.force and up_to_date(obj, src):
                 stage.step(False)
                 return str(obj)
-            stage.step(cached_compile([nvcc, *flags], src, obj, lambda: run_nvcc(src, obj)))
+            deps = [src] + sorted(local_includes(src))
+            stage.step(cached_compile([nvcc, *flags], deps, ROOT, obj,
+                                      lambda: run_nvcc(src, obj)))
             return str(obj)
 
         with ThreadPoolExecutor(max_workers=self.parallel) as pool:
