@@ -93,6 +93,7 @@ class Stage:
         self.reused += 0 if compiled else 1
 
     def end(self):
-        extra = f", {self.reused} of {self.done} objects from the cache" if self.done else ""
+        extra = (f", {self.reused} of {self.done} objects reused (up to date, or from the cache)"
+                 if self.done else "")
         print(f"cuarray: stage {self.name} took {time.time() - self.t0:.1f} s{extra}",
               flush=True)
