@@ -5,7 +5,7 @@ made on the device), computed with Dask's threaded scheduler: `x.sum()` and
 `(x @ x.T).sum()` (1000 chunk products of 4000^3). Wall seconds per compute(); the
 graph is the same for both chunk types. On a GPU, NumPy and PyTorch have no row (NumPy
 would take minutes; PyTorch tensors are not Dask chunks). On the cpu device the array
-is 4000x4000 in 1000x1000 chunks (the same 100-chunk / 1000-product graphs, sized to
+is 2000x2000 in 200x200 chunks (the same 100-chunk / 1000-product graphs, sized to
 finish in seconds on two cores) and the row beside cuarray's chunks is Dask with NumPy
 chunks.
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from harness import CPU_MODE, Case, Skip, size
 
-N, C = size((40000, 4000), (4000, 1000))
+N, C = size((40000, 4000), (2000, 200))
 SHAPE = f"{N}^2 float32 in {C}^2 chunks"
 
 
