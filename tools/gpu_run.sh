@@ -7,6 +7,13 @@ what=${1:-all}; shift || true
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 CUARRAY_CUDA_ARCH=${CUARRAY_CUDA_ARCH:-90}
 nvidia-smi --query-gpu=name,memory.used,memory.total,clocks.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+# the GPU machine has no network: packages it lacks travel as wheels in .gpu_wheels/
+# (carried by the device call; e.g. pip download --python-version 3.12 --only-binary=:all:
+# "dask[array,distributed]" -d .gpu_wheels), installed without an index
+if [ -d .gpu_wheels ] && ! python3 -c "import distributed" 2>/dev/null; then
+    python3 -m pip install -q --no-index --find-links .gpu_wheels "dask[array,distributed]" \
+        && echo "installed from .gpu_wheels: $(python3 -c 'import dask, distributed; print("dask", dask.__version__, "distributed", distributed.__version__)')"
+fi
 t=$(date +%s)
 if [ -n "${SKIP_BUILD:-}" ]; then
     echo "build: skipped (SKIP_BUILD)"
