@@ -41,7 +41,10 @@ from ._dtypes import *  # noqa: E402,F401,F403
 # Matrix products (csrc/linalg.c); einsum, kron, cross, ... (_linalg_products.py),
 # cuarray.linalg, cuarray.random (csrc/random.c) and cuarray.fft (csrc/fft.c over
 # cuFFT, numpy.fft on the cpu) are imported on first use (_LAZY below)
-from ._core import matmul, dot, vdot, inner, outer, tensordot  # noqa: E402,F401
+from ._core import vdot, inner, outer, tensordot  # noqa: E402,F401
+# matmul and dot with NumPy's out=/casting=/axes= checks over the C calls
+# (_outargs.py: one Python call more where those are left out)
+from ._outargs import matmul, dot  # noqa: E402,F401
 
 # Memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
@@ -58,9 +61,10 @@ from . import _ufunc  # noqa: E402,F401
 # functions (csrc/manip.c)
 from ._core import (  # noqa: E402,F401
     reshape, ravel, transpose, permute_dims, swapaxes, moveaxis, squeeze,
-    expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes,
-    concatenate, concat, stack,
+    expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes, concat,
 )
+# concatenate and stack with NumPy's out=/casting= checks (_outargs.py)
+from ._outargs import concatenate, stack  # noqa: E402,F401
 # (the compositions of _manipulation.py and _functional.py on first use: _LAZY)
 
 # Interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__

@@ -37,7 +37,7 @@ __all__ = ["__array_api_version__", "__array_namespace_info__", "acos", "acosh",
            "cumulative_prod", "unstack"]
 
 
-def _cumulative(x, axis, dtype, include_initial, scan, initial, name):
+def _cumulative(x, axis, dtype, out, include_initial, scan, initial):
     if not isinstance(x, _core.ndarray):
         x = _core.asarray(x)
     if axis is None:
@@ -48,6 +48,8 @@ def _cumulative(x, axis, dtype, include_initial, scan, initial, name):
     if x.ndim == 0:
         x = x.reshape(1)  # NumPy's: a 0-d array scans as one element
     axis = _norm_axis(axis, x.ndim)
+    if out is not None:
+        return _cumulative_out(x, axis, dtype, out, include_initial, scan, initial)
     r = scan(x, axis=axis, dtype=dtype)
     if include_initial:
         shape = list(r.shape)
@@ -57,26 +59,41 @@ def _cumulative(x, axis, dtype, include_initial, scan, initial, name):
     return r
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    """cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False)
+def _cumulative_out(x, axis, dtype, out, include_initial, scan, initial):
+    """The scan written into out (cast as ufunc.accumulate casts, unsafe), after
+    the initial value along the axis where include_initial asks for it."""
+    if isinstance(out, _core.ndarray):
+        shape = list(x.shape)
+        shape[axis] += bool(include_initial)
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("provided out is the wrong size for the accumulation.")
+    if not include_initial:
+        return scan(x, axis=axis, dtype=dtype, out=out)
+    lead = (slice(None),) * axis
+    scan(x, axis=axis, dtype=dtype, out=out[lead + (slice(1, None),)])
+    out[lead + (slice(0, 1),)] = initial
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False)
 
     The running sums along ``axis`` (required for more than one dimension), in
     cumsum's dtype (or ``dtype``); ``include_initial`` starts each with the sum of
-    no elements (0), one longer along the axis. As numpy.cumulative_sum.
+    no elements (0), one longer along the axis; ``out`` of that shape receives
+    them. As numpy.cumulative_sum.
     """
-    return _cumulative(x, axis, dtype, include_initial, _core.cumsum, 0,
-                       "cumulative_sum")
+    return _cumulative(x, axis, dtype, out, include_initial, _core.cumsum, 0)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    """cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False)
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False)
 
     The running products along ``axis`` (required for more than one dimension),
     in cumprod's dtype (or ``dtype``); ``include_initial`` starts each with the
-    empty product (1). As numpy.cumulative_prod.
+    empty product (1); ``out`` as cumulative_sum's. As numpy.cumulative_prod.
     """
-    return _cumulative(x, axis, dtype, include_initial, _core.cumprod, 1,
-                       "cumulative_prod")
+    return _cumulative(x, axis, dtype, out, include_initial, _core.cumprod, 1)
 
 
 def unstack(x, /, *, axis=0):

@@ -648,8 +648,8 @@ def copyto(dst, src, casting="same_kind", where=True):
             raise TypeError(f"Cannot cast array data from {h.dtype!r} to "
                             f"{dst.dtype!r} according to the rule {casting!r}")
         src = h
-    src = _core.broadcast_to(_as(src, dst.device).astype(dst.dtype, copy=False),
-                             dst.shape)
+    src = _copyto_squeezed(_as(src, dst.device).astype(dst.dtype, copy=False), dst.ndim)
+    src = _broadcast_into(src, dst.shape, "input array")
     if where is True:
         dst[...] = src
         return
@@ -660,8 +660,28 @@ def copyto(dst, src, casting="same_kind", where=True):
         if not _np.can_cast(w.dtype, _np.bool_, "safe"):
             raise TypeError(f"Cannot cast array data from {w.dtype!r} to "
                             "dtype('bool') according to the rule 'safe'")
-    w = _core.broadcast_to(w, dst.shape)
+    w = _broadcast_into(w, dst.shape, "where mask")
     dst[...] = _core.where(w, src, dst)
+
+
+def _copyto_squeezed(src, ndim):
+    """src less the leading length-1 axes beyond ndim (NumPy's copyto drops them:
+    a (1, 1, 3, 4) source fills a (3, 4) destination); the where mask keeps its."""
+    extra = src.ndim - ndim
+    if extra > 0 and all(n == 1 for n in src.shape[:extra]):
+        return src.reshape(src.shape[extra:])
+    return src
+
+
+def _broadcast_into(x, shape, what):
+    """x broadcast to shape, with NumPy's copyto message where it cannot be."""
+    try:
+        return _core.broadcast_to(x, shape)
+    except ValueError:
+        def fmt(s):
+            return "(" + ",".join(map(str, s)) + (",)" if len(s) == 1 else ")")
+        raise ValueError(f"could not broadcast {what} from shape {fmt(x.shape)} into "
+                         f"shape {fmt(shape)}") from None
 
 
 _FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",

@@ -781,12 +781,18 @@ def _median_select(flat, dtype):
     return _mid(mid[0], mid[1], dtype)  # NaN + NaN: NaN
 
 
+def _empty_median(kept, dtype, device):
+    """The median of empty rows: NumPy's mean of nothing, 0/0 in each part."""
+    nan = complex(_np.nan, _np.nan) if dtype.kind == "c" else _np.nan
+    return _core.full(kept, nan, dtype=dtype, device=device)
+
+
 def _median_sorted(rows, kept, dtype):
     """The median of each row (the last axis) from a sort of the rows."""
     n = rows.shape[-1]
     if n == 0:
-        return _core.full(kept, _np.nan, dtype=_np.float64 if dtype.kind in "biu"
-                          else dtype, device=rows.device)
+        return _empty_median(kept, _np.dtype("f8") if dtype.kind in "biu" else dtype,
+                             rows.device)
     s = _core.sort(rows, axis=-1, kind="stable")
     res = _mid(s[..., (n - 1) // 2], s[..., n // 2], dtype)
     if dtype.kind in "fc":
@@ -818,14 +824,15 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """nanmedian(a, ...): the median ignoring NaNs (numpy.nanmedian)."""
+    """nanmedian(a, ...): the median ignoring NaNs (numpy.nanmedian). A complex
+    element is NaN if either part is (isnan); the sort puts those last."""
     a = _as_array(a)
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fc":
         return median(a, axis, out, overwrite_input, keepdims)
     rows, kept, axes = _axes(a, axis)
     n = rows.shape[-1]
     if n == 0:
-        res = _core.full(kept, _np.nan, dtype=a.dtype, device=a.device)
+        res = _empty_median(kept, a.dtype, a.device)
     else:
         s = _core.sort(rows, axis=-1, kind="stable")
         k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1, keepdims=True)
