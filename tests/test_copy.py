@@ -178,3 +178,36 @@ def test_assignment_broadcast_and_overlap(device, dt):
     z[:, 1:].fill(a[0, 0])
     ref[:, 1:] = a[0, 0]
     np.testing.assert_array_equal(host(z), ref)
+
+
+def _views(xp, dtype, device):
+    """CuPy's astype-strides sources and a few more views: (1, 2, 3), reversed
+    rows, swapped axes, a broadcast, a step and a transposed step."""
+    base = np.arange(24).astype(dtype)
+    other = np.empty((2, 3, 2), dtype=dtype)
+    if xp is ca:
+        base, other = on(device, base), on(device, other)
+    return [base[:6].reshape(1, 2, 3), base[:6].reshape(2, 3)[::-1, :],
+            xp.swapaxes(base.reshape(2, 3, 4), 1, 0),
+            xp.broadcast_arrays(base[:2], other)[0],
+            base.reshape(2, 3, 4)[:, ::2, ::-1], base.reshape(4, 6)[::2, 1:].T]
+
+
+@pytest.mark.parametrize("sdt", [np.bool_, np.int16, np.float16, np.float64,
+                                 np.complex64])
+@pytest.mark.parametrize("ddt", [np.int8, np.uint32, np.float32, np.complex128])
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+def test_astype_strides(device, sdt, ddt, order):
+    """astype's result layout is NumPy's for every source layout and order
+    (strides and values), with copy=False keeping the very array where NumPy does."""
+    for v, w in zip(_views(np, sdt, device), _views(ca, sdt, device)):
+        assert w.strides == v.strides
+        for dt in (ddt, sdt):
+            with np.errstate(all="ignore"):
+                r = v.astype(dt, order=order)
+            c = w.astype(dt, order=order)
+            assert c.strides == r.strides and c.dtype == r.dtype
+            np.testing.assert_array_equal(host(c), r)
+            same = v.astype(dt, order=order, copy=False) is v
+            assert (w.astype(dt, order=order, copy=False) is w) == same

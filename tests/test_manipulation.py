@@ -543,6 +543,34 @@ def test_copyto(dev, dst_t, src_t, src_shape):
         same(x, want)
 
 
+@pytest.mark.parametrize("src_shape,dst_shape", [
+    ((1, 1, 3, 4), (3, 4)), ((1, 3, 1), (3, 4)), ((1, 1), ()), ((1,), ()),
+    ((1, 1, 4), (3, 4)), ((2, 1, 3, 4), (3, 4)), ((3, 1, 4), (3, 4)), ((5,), (3, 4)),
+    ((1, 2), ())])
+def test_copyto_leading_unit_axes(dev, src_shape, dst_shape):
+    """NumPy's copyto drops a source's leading length-1 axes beyond the destination's
+    (not the where mask's); else NumPy's broadcast error, in its words."""
+    s = random_array(src_shape, np.float64)
+    d = np.zeros(dst_shape)
+    x = ca.zeros(dst_shape, device=dev)
+    try:
+        np.copyto(d, s)
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            ca.copyto(x, ca.asarray(s, device=dev))
+        assert str(got.value) == str(e)
+    else:
+        assert ca.copyto(x, ca.asarray(s, device=dev)) is None
+        same(x, d)
+    if len(src_shape) > len(dst_shape) and len(dst_shape):
+        w = np.ones(src_shape, bool)
+        with pytest.raises(ValueError) as want:
+            np.copyto(d, s[0], where=w)
+        with pytest.raises(ValueError) as got:
+            ca.copyto(x, ca.asarray(s[0], device=dev), where=ca.asarray(w, device=dev))
+        assert str(got.value) == str(want.value)
+
+
 def test_copyto_casting_and_errors(dev):
     d = np.zeros((2, 3), np.int32)
     x = ca.asarray(d.copy(), device=dev)  # a copy: on cpu asarray would share d

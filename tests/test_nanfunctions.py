@@ -159,6 +159,36 @@ def test_large_and_strided(device):
     close(ca.nanmean(a, axis=1), np.nanmean(x.astype(np.float64), axis=1).astype(np.float32))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.complex64])
+@pytest.mark.parametrize("shape", [(1000, 1000), (3, 1 << 18), (1 << 18, 3), (4000, 257)])
+def test_nansum_accuracy_any_layout(device, dtype, shape):
+    """nansum of transposed and C arrays, along each axis and all of them:
+    within a few ulps of the float64 sum, never further than NumPy's own result
+    (NumPy adds a strided axis one element at a time in the input's precision:
+    its float32 column sums of 2^18 rows are 1e-5 off, so a comparison with NumPy
+    at float32's tolerance fails where cuarray is right)."""
+    rng = np.random.default_rng(7)
+    x = rng.random(shape).astype(dtype)
+    if dtype == np.complex64:
+        x = x + 1j * rng.random(shape).astype(np.float32)
+    x.flat[::97] = np.nan
+    wide = np.complex128 if dtype == np.complex64 else np.float64
+    eps = np.finfo(dtype).eps
+    for view in (x, x.T):
+        a = ca.asarray(view, device=device)
+        for axis in (0, 1, None):
+            truth = np.nansum(view.astype(wide), axis=axis)
+            got = ca.nansum(a, axis=axis).get()
+            assert got.dtype == dtype
+            with np.errstate(over="ignore"):
+                ref = np.nansum(view, axis=axis)
+            fin = np.isfinite(ref) & (np.abs(truth) < np.finfo(dtype).max / 2)
+            err = np.abs(got.astype(wide) - truth)[fin]
+            np_err = np.abs(ref.astype(wide) - truth)[fin]
+            bound = np.maximum(np_err, 4 * eps * np.abs(truth)[fin])
+            assert np.all(err <= bound), (axis, float(np.max(err - bound)))
+
+
 # ---------------------------------------------------------------------------
 # dtype=, out=, keepdims
 # ---------------------------------------------------------------------------

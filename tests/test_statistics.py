@@ -462,6 +462,34 @@ def test_nanmedian(dev, dtype):
         close(ca.nanmedian(x, axis=axis), np_quiet(np.nanmedian, a, axis=axis))
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_nanmedian_complex(dev, dtype):
+    """A complex element is NaN if either part is (NumPy's isnan); the median of
+    the rest, NumPy's lexicographic order; empty rows give NaN+NaNj."""
+    rng = np.random.default_rng(13)
+    for shape in [(7,), (4, 9), (3, 4, 5), (2, 0), (0,)]:
+        a = (rng.integers(-3, 4, shape) + 1j * rng.integers(-3, 4, shape)).astype(dtype)
+        u = rng.random(shape)
+        a[u < 0.2] = np.nan
+        a[(u >= 0.2) & (u < 0.3)] = complex(1, np.nan)
+        a[(u >= 0.3) & (u < 0.35)] = complex(np.nan, 2)
+        if a.ndim > 1 and a.shape[1]:
+            a[0] = np.nan  # an all-NaN row
+        x = to_dev(a, dev)
+        axes = [None] + list(range(a.ndim)) + ([(0, -1)] if a.ndim > 2 else [])
+        for axis in axes:
+            for keepdims in (False, True):
+                got = ca.nanmedian(x, axis=axis, keepdims=keepdims).get()
+                want = np.asarray(np_quiet(np.nanmedian, a, axis=axis, keepdims=keepdims))
+                assert got.dtype == want.dtype and got.shape == want.shape
+                np.testing.assert_array_equal(got.real, want.real)
+                np.testing.assert_array_equal(got.imag, want.imag)
+        if a.size == 0:
+            got = ca.median(x, axis=-1).get()
+            want = np_quiet(np.median, a, axis=-1)
+            np.testing.assert_array_equal(got.imag, np.asarray(want).imag)
+
+
 @pytest.mark.parametrize("dev", ["cpu", pytest.param("cuda:0", marks=requires_gpu)])
 def test_histogram_bin_edges(dev, np_route):
     x = np.random.default_rng(3).standard_normal(200).astype(np.float32)

@@ -383,6 +383,29 @@ def test_gradient(dev, dtype, edge_order):
 
 
 @pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_float16_exact(dev, edge_order):
+    """float16 gradients are NumPy's bits: each difference rounded to binary16, the
+    scalar spacings of each kind (Python float: weak; NumPy float64: strong), the
+    spacing arrays in their own dtype, values big enough to overflow binary16."""
+    rng = np.random.default_rng(21)
+    for scale in (1.0, 100.0, 3e4):
+        h = (rng.standard_normal((5, 7)) * scale).astype(np.float16)
+        x16 = np.cumsum(rng.random(7) + 0.1).astype(np.float16)
+        x64 = np.cumsum(rng.random(5) + 0.1)
+        for args, kw in [((), {}), ((0.3,), {}), ((np.float64(0.3),), {}),
+                         ((np.float16(0.3), np.float32(2.5)), {}), ((x16,), dict(axis=1)),
+                         ((x64,), dict(axis=0)), ((x64, x16), {}),
+                         ((np.arange(7) * 0.5,), dict(axis=-1))]:
+            got = ca.gradient(D(h, dev), *args, edge_order=edge_order, **kw)
+            want = np.gradient(h, *args, edge_order=edge_order, **kw)
+            got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype == np.float16
+                np.testing.assert_array_equal(g.get(), w)
+
+
+@pytest.mark.parametrize("dev", DEVICES)
 def test_gradient_1d_and_errors(dev):
     h = np.array([1.0, 4.0, 9.0, 16.0, np.nan])
     close(ca.gradient(D(h, dev)), np.gradient(h))

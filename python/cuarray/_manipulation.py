@@ -667,10 +667,11 @@ def copyto(dst, src, casting="same_kind", where=True):
 def _copyto_squeezed(src, ndim):
     """src less the leading length-1 axes beyond ndim (NumPy's copyto drops them:
     a (1, 1, 3, 4) source fills a (3, 4) destination); the where mask keeps its."""
-    extra = src.ndim - ndim
-    if extra > 0 and all(n == 1 for n in src.shape[:extra]):
-        return src.reshape(src.shape[extra:])
-    return src
+    shape = src.shape
+    k = 0
+    while len(shape) - k > ndim and shape[k] == 1:
+        k += 1
+    return src.reshape(shape[k:]) if k else src
 
 
 def _broadcast_into(x, shape, what):

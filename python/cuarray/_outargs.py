@@ -144,8 +144,11 @@ def _join(fn, shape_of, arrays, axis, out, dtype, casting):
 
 
 def _check_join_out(out, shape, flat):
-    if flat and out.ndim != 1:
-        raise ValueError("Output array must be 1D")
+    if flat:
+        if out.ndim != 1:
+            raise ValueError("Output array must be 1D")
+        if out.shape != shape:
+            raise ValueError("Output array is the wrong size")
     if out.ndim != len(shape):
         raise ValueError("Output array has wrong dimensionality")
     if tuple(out.shape) != shape:

@@ -22,7 +22,8 @@ for the GPU's info flags; ``config.check_errors = False`` or
 ``with errors_checked(False):`` skips the wait and the check.
 """
 
-from ._core import matmul, tensordot  # noqa: F401
+from ._core import tensordot  # noqa: F401
+from ._outargs import matmul  # noqa: F401  (the main namespace's)
 from ._core import _get_allow_tf32, _set_allow_tf32
 # factorizations (cuSOLVER)
 from ._linalg_factor import (  # noqa: F401
