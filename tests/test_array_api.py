@@ -150,6 +150,27 @@ def test_finfo(name, device):
         assert fi.max == want.max and fi.min == want.min
         assert fi.smallest_normal == want.smallest_normal
         assert fi.dtype == np.dtype(name).type(0).real.dtype
+        # the standard's types: Python floats (weak scalars) and ints
+        for field in ("eps", "max", "min", "smallest_normal"):
+            assert type(getattr(fi, field)) is float, field
+        assert type(fi.bits) is int
+        assert fi == want and ca.finfo(arg) is fi
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+@pytest.mark.parametrize("dtype", [None, "float32", "float64"])
+def test_fftfreq_dtype(name, dtype, device):
+    """fftfreq(n, /, *, d=1.0, dtype=None, device=None): the float64 frequencies
+    rounded once to a real floating dtype=; another kind raises ValueError."""
+    for n, d in ((1, 1.0), (8, 0.1), (9, 2.5)):
+        got = getattr(ca.fft, name)(n, d=d, dtype=dtype, device=device)
+        want = getattr(np.fft, name)(n, d=d)
+        want = want if dtype is None else want.astype(dtype)
+        assert got.dtype == want.dtype and got.device == ca.asarray(0, device=device).device
+        np.testing.assert_array_equal(got.get(), want)
+    for bad in ("complex64", "int32", "bool"):
+        with pytest.raises(ValueError):
+            getattr(ca.fft, name)(4, dtype=bad, device=device)
 
 
 @pytest.mark.parametrize("name", ["int8", "int16", "int32", "int64", "uint8", "uint16",

@@ -33,8 +33,53 @@ typename = _np.typename
 isscalar = _np.isscalar
 iterable = _np.iterable
 ndindex = _np.ndindex
-finfo = _np.finfo  # finfo(x) of a cuarray array reads x.dtype, as NumPy's does
 iinfo = _np.iinfo
+
+
+class finfo:
+    """finfo(dtype)
+
+    numpy.finfo's fields of a float or complex dtype (a cuarray array's too), in
+    the types the Array API gives them: bits and NumPy's other integer fields
+    ints; eps, max, min, smallest_normal and NumPy's other float fields Python
+    floats (weak in arithmetic, NEP 50), dtype the real dtype. Equal to
+    numpy.finfo of the same dtype.
+    """
+
+    __module__ = "cuarray"
+    _FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
+               "smallest_subnormal", "tiny")
+    _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
+             "precision")
+    _cache = {}
+
+    def __new__(cls, dtype):
+        fi = _np.finfo(dtype)  # (reads a cuarray array's dtype, raises as NumPy)
+        self = cls._cache.get(fi.dtype)
+        if self is None:
+            self = object.__new__(cls)
+            self._np = fi
+            self.dtype = fi.dtype
+            for n in cls._FLOATS:
+                setattr(self, n, float(getattr(fi, n)))
+            for n in cls._INTS:
+                setattr(self, n, int(getattr(fi, n)))
+            cls._cache[fi.dtype] = self
+        return self
+
+    def __eq__(self, other):
+        if isinstance(other, finfo):
+            other = other._np
+        return self._np == other if isinstance(other, _np.finfo) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._np)
+
+    def __repr__(self):
+        return repr(self._np)
+
+    def __str__(self):
+        return str(self._np)
 
 e = _np.e
 pi = _np.pi

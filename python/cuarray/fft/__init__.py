@@ -17,6 +17,8 @@ a long single line runs as four steps of short lines (fft/_four_step.py); so doe
 rfft of a long real line, as half as many complex points (fft/_rfft_line.py).
 """
 
+import numpy as _np
+
 from .. import _core
 from .._core import _fft
 from . import config  # noqa: F401
@@ -137,24 +139,44 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     return _core.conjugate(r, out=r)
 
 
-def fftfreq(n, d=1.0, device=None):
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
     """Sample frequencies of an n-point FFT with spacing d (numpy.fft.fftfreq).
 
-    [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d*n), float64, on ``device``
-    (default: the current device).
+    [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d*n), float64 (or the real
+    floating dtype=, the Array API's keyword), on ``device`` (default: the
+    current device).
     """
     n = _index(n, "n")
+    real = _freq_dtype(dtype)
     val = 1.0 / (n * d)
     k = _core.arange(n, dtype="int64", device=device)
     k = _core.where(k < (n + 1) // 2, k, k - n)
-    return _core.multiply(k, val)
+    return _as_freq(_core.multiply(k, val), real)
 
 
-def rfftfreq(n, d=1.0, device=None):
-    """Sample frequencies of rfft (numpy.fft.rfftfreq): [0, ..., n//2] / (d*n)."""
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    """Sample frequencies of rfft (numpy.fft.rfftfreq): [0, ..., n//2] / (d*n),
+    float64 or the real floating dtype=."""
     n = _index(n, "n")
+    real = _freq_dtype(dtype)
     val = 1.0 / (n * d)
-    return _core.multiply(_core.arange(n // 2 + 1, dtype="int64", device=device), val)
+    f = _core.multiply(_core.arange(n // 2 + 1, dtype="int64", device=device), val)
+    return _as_freq(f, real)
+
+
+def _freq_dtype(dtype):
+    if dtype is None:
+        return None
+    dt = _np.dtype(dtype)
+    if dt.kind != "f":
+        raise ValueError(f"dtype must be a real floating-point dtype, not {dt}")
+    return dt
+
+
+def _as_freq(f, dtype):
+    # the frequencies in float64, then rounded once to dtype= (float32: each within
+    # half an ulp of the exact k / (d n))
+    return f if dtype is None or dtype == f.dtype else f.astype(dtype)
 
 
 def fftshift(x, axes=None):
