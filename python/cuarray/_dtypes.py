@@ -370,7 +370,7 @@ class flatiter:
     def __getitem__(self, key):
         key = self._key(key)
         flat = self._base.reshape(-1)
-        r = flat[key]
+        r = _flat_index(flat, key)
         if not isinstance(key, _ca.ndarray) and flat.base is not None:
             # flat views the base (contiguous or uniformly strided, as a[:, ::2]
             # of a 4x6): NumPy's flat indexing makes new arrays
@@ -380,8 +380,17 @@ class flatiter:
     def __setitem__(self, key, value):
         key = self._key(key)
         n = self._base.size
-        idx = _ca.arange(n, device=self._base.device)[key]
+        idx = _flat_index(_ca.arange(n, device=self._base.device), key)
         _ca.put(self._base, idx, value)
 
     def __repr__(self):
         return f"<cuarray.flatiter of {self._base.shape} {self._base.dtype} array>"
+
+
+def _flat_index(flat, key):
+    """flat[key], an out-of-range index in NumPy's flatiter words (no axis)."""
+    try:
+        return flat[key]
+    except IndexError as e:
+        raise IndexError(str(e).replace(" for axis 0 with size ", " for size ")) \
+            from None

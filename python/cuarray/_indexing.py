@@ -341,13 +341,26 @@ def putmask(a, mask, values):
     mask = _arr(mask, a.device)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
-    values = _arr(values, a.device)
+    values = _putmask_values(values, a)
     if values.size == 0 or a.size == 0:
         return None
     mask = mask.reshape(a.shape).astype(_np.bool_)
     vals = _cycle(values, a.size).reshape(a.shape)
     a[...] = _core.where(mask, vals.astype(a.dtype), a)
     return None
+
+
+def _putmask_values(values, a):
+    """putmask's values as NumPy takes them: an array must cast to a's dtype
+    safely; scalars and sequences convert to a's dtype as their values allow
+    (an out-of-range Python int raises OverflowError)."""
+    if isinstance(values, (_core.ndarray, _np.ndarray)):
+        if not _np.can_cast(values.dtype, a.dtype, "safe"):
+            what = "scalar" if values.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {values.dtype!r} to {a.dtype!r} "
+                            "according to the rule 'safe'")
+        return _arr(values, a.device)
+    return _core.asarray(_np.asarray(values, dtype=a.dtype), device=a.device)
 
 
 def select(condlist, choicelist, default=0):
@@ -584,6 +597,41 @@ def _modes(mode, nd):
     return mode
 
 
+def _order_cf(order):
+    """'C' or 'F' from NumPy's order= of the index functions (any case; None: 'C')."""
+    if order is None:
+        return "C"
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    o = order.upper()
+    if o not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if o not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return o
+
+
+def _int_indices(x, dev):
+    """x as an index array (bool and integers: NumPy's same_kind cast to intp)."""
+    if isinstance(x, (list, tuple)) and len(x) == 0:
+        raise TypeError("indices must be integral: the provided empty sequence was "
+                        "inferred as float. Wrap it with 'np.array(indices, "
+                        "dtype=np.intp)'")
+    a = _arr(x, dev)
+    if a.dtype.kind not in "biu":
+        raise TypeError("only int indices permitted")
+    return a.astype(_INTP, copy=False)
+
+
+def _shape_size(dims, message):
+    size = 1
+    for d in dims:
+        size *= d
+    if size > _np.iinfo(_INTP).max:
+        raise ValueError(message)
+    return size
+
+
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """ravel_multi_index(multi_index, dims, mode='raise', order='C')
 
@@ -594,14 +642,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     nd = len(dims)
     if len(multi_index) != nd:
         raise ValueError(f"parameter multi_index must be a sequence of length {nd}")
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _order_cf(order)
+    _shape_size(dims, "invalid dims: array size defined by dims is larger than the "
+                "maximum possible size.")
     modes = _modes(mode, nd)
     dev = _dev_of(*multi_index)
-    coords = [_arr(c, dev) for c in multi_index]
-    for c in coords:
-        if c.dtype.kind not in "iu":
-            raise TypeError("only int indices permitted")
+    coords = [_int_indices(c, dev) for c in multi_index]
     strides = [1] * nd
     rng = range(nd - 2, -1, -1) if order == "C" else range(1, nd)
     for i in rng:
@@ -609,8 +655,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         strides[i] = strides[j] * dims[j]
     total = None
     for c, d, s, md in zip(coords, dims, strides, modes):
-        c = _apply_mode(c.astype(_INTP), d, md,
-                        ValueError("invalid entry in coordinates array"))
+        c = _apply_mode(c, d, md, ValueError("invalid entry in coordinates array"))
         term = _core.multiply(c, s)
         total = term if total is None else _core.add(total, term)
     return total
@@ -623,19 +668,14 @@ def unravel_index(indices, shape, order="C"):
     """
     shape = tuple(operator.index(d) for d in (shape if _np.iterable(shape)
                                               else (shape,)))
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    idx = _arr(indices)
-    if idx.dtype.kind not in "iu":
-        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to "
-                        "dtype('int64') according to the rule 'safe'")
-    idx = idx.astype(_INTP)
-    size = 1
-    for d in shape:
-        size *= d
-    if idx.size and bool(_core.any(_core.logical_or(_core.less(idx, 0),
-                                                    _core.greater_equal(idx, size)))):
-        raise ValueError(f"index out of bounds for array with size {size}")
+    order = _order_cf(order)
+    idx = _int_indices(indices, None)
+    size = _shape_size(shape, "dimensions are too large; arrays and shapes with a total "
+                       "size greater than 'intp' are not supported.")
+    bad = _core.logical_or(_core.less(idx, 0), _core.greater_equal(idx, size))
+    if idx.size and bool(_core.any(bad)):
+        first = int(idx.reshape(-1)[_core.flatnonzero(bad)[0]])  # NumPy's: the first
+        raise ValueError(f"index {first} is out of bounds for array with size {size}")
     out = [None] * len(shape)
     dims = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
     rest = idx

@@ -11,6 +11,7 @@ repeat or delete given cuarray arrays).
 """
 
 import operator
+import warnings as _warnings
 
 import numpy as _np
 
@@ -21,7 +22,7 @@ __all__ = [
     "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
     "delete", "insert", "fliplr", "flipud", "rot90", "roll", "rollaxis", "tile",
     "repeat", "resize", "trim_zeros", "pad", "copyto", "require", "asanyarray",
-    "asarray_chkfinite", "may_share_memory", "shares_memory", "block",
+    "asarray_chkfinite", "may_share_memory", "shares_memory", "block", "row_stack",
 ]
 
 _ndarray = _core.ndarray
@@ -130,6 +131,15 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     if dtype is None and casting == "same_kind":
         return _core.concatenate(arrs, 0)  # keywords cost the C parser 0.4 us
     return _core.concatenate(arrs, axis=0, dtype=dtype, casting=casting)
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """row_stack(tup, *, dtype=None, casting="same_kind")
+
+    vstack under NumPy's deprecated alias (with its DeprecationWarning)."""
+    _warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                   DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
@@ -413,6 +423,12 @@ def repeat(a, repeats, axis=None):
     n = a.shape[axis]
     if type(repeats) is int:
         k = repeats
+    elif isinstance(repeats, (_ndarray, _np.ndarray)) and \
+            not _np.can_cast(repeats.dtype, _np.intp, "safe"):
+        # an array of counts casts safely, as NumPy's (scalars convert by value)
+        what = "scalar" if repeats.ndim == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from {repeats.dtype!r} to "
+                        f"{_np.dtype(_np.intp)!r} according to the rule 'safe'")
     elif isinstance(repeats, _ndarray) and repeats.size != 1:
         # counts on the device: the output index of each element is where its
         # position falls among the counts' running sums (one readback: the total)
@@ -430,7 +446,7 @@ def repeat(a, repeats, axis=None):
     else:
         if isinstance(repeats, _ndarray):
             repeats = repeats.get()
-        r = _np.asarray(repeats).astype(_np.intp)  # NumPy truncates float counts
+        r = _np.array(repeats, dtype=_np.intp)  # by value: NumPy truncates floats
         if r.ndim > 1 or (r.size != 1 and r.shape[0] != n):
             raise ValueError(f"operands could not be broadcast together with shape "
                              f"({n},) {r.shape}")
@@ -440,8 +456,8 @@ def repeat(a, repeats, axis=None):
             idx = _np.repeat(_np.arange(n, dtype=_np.int64), r)
             return a[_at(axis, _core.asarray(idx, device=a.device))]
         k = int(r.reshape(-1)[0])
-    if k < 0:
-        raise ValueError("repeats may not contain negative values.")
+    if k < 0:  # (one count: NumPy's broadcast makes a negative dimension)
+        raise ValueError("negative dimensions are not allowed")
     # one count: a repetition axis after `axis`, broadcast k wide, one copy
     shape = a.shape[:axis + 1] + (1,) + a.shape[axis + 1:]
     big = a.shape[:axis + 1] + (k,) + a.shape[axis + 1:]

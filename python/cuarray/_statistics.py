@@ -330,8 +330,13 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     edges, nbin = [], []
     flat = None
     for i in _range(d):
-        if _np.ndim(per[i]) == 0 and not isinstance(per[i], _core.ndarray):
-            nb = operator.index(per[i])
+        b = per[i]
+        if (b.ndim if isinstance(b, _core.ndarray) else _np.ndim(b)) == 0:
+            try:
+                nb = operator.index(b)
+            except TypeError:
+                raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") \
+                    from None
             if nb < 1:
                 raise ValueError(f"`bins[{i}]` must be positive, when an integer")
             lo, hi = _outer_edges(cols[i], range[i])
@@ -400,13 +405,34 @@ def digitize(x, bins, right=False):
         raise ValueError("object too deep for desired array" if b.ndim > 1
                          else "object of too small depth for desired array")
     side = "left" if right else "right"
-    if b.size > 1:
-        inc = bool(_core.all(_core.greater_equal(b[1:], b[:-1])))
-        if not inc:
-            if not bool(_core.all(_core.less_equal(b[1:], b[:-1]))):
-                raise ValueError("bins must be monotonically increasing or decreasing")
-            return b.size - _core.searchsorted(_core.flip(b), x, side=side)
+    way = _bins_direction(b)
+    if way == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    if way < 0:
+        return b.size - _core.searchsorted(_core.flip(b), x, side=side)
     return _core.searchsorted(b, x, side=side)
+
+
+def _bins_direction(b):
+    """NumPy's monotonicity check of digitize's bins: 1 increasing, -1 decreasing,
+    0 neither. The first bin unequal to bins[0] sets the direction (increasing
+    when bins[0] is less: all equal is increasing), then no neighbouring pair may
+    go the other way; a NaN compares false each time (so bins may hold NaNs).
+    One read of four flags from the device."""
+    if b.size < 2:
+        return 1
+    ne = _core.not_equal(b, b[0])
+    first = b[_core.argmax(ne).reshape(1)]  # (b[0] itself where all are equal)
+    lo, hi = b[:-1], b[1:]
+    any_ne, up, falls, rises = _core.stack([
+        _core.any(ne), _core.any(_core.less(b[0], first)),
+        _core.any(_core.greater(lo, hi)),
+        _core.any(_core.less(lo, hi))]).get().tolist()
+    if not any_ne:
+        return 1
+    if up:
+        return 0 if falls else 1
+    return 0 if rises else -1
 
 
 # --------------------------------------------------------- order statistics ----

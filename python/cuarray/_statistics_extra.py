@@ -871,22 +871,14 @@ def _correlate_full_slice(a, v, start, length):
 
 
 def _corr(a, v, mode, conj):
-    dev = _dev(a, v)
-    a, v = _arr(a, dev), _arr(v, dev)
-    a = a.reshape(1) if a.ndim == 0 else a
-    v = v.reshape(1) if v.ndim == 0 else v
-    if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("object too deep for desired array")
+    """The correlation of 1-d, non-empty a and v (checked by the callers, in
+    NumPy's words for each)."""
     try:
         m = _MODES[mode]
     except (KeyError, TypeError):
         raise ValueError(f"mode must be one of 'valid', 'same', or 'full' "
                          f"(got {mode!r})") from None
     na, nv = a.shape[0], v.shape[0]
-    if na == 0:
-        raise ValueError("a cannot be empty")
-    if nv == 0:
-        raise ValueError("v cannot be empty")
     if not conj:
         v = v[::-1]
     big, small = max(na, nv), min(na, nv)
@@ -915,6 +907,17 @@ def correlate(a, v, mode="valid"):
     The cpu device runs numpy.correlate on zero-copy views where its direct sum
     is estimated faster (_np_corr_faster).
     """
+    dev = _dev(a, v)
+    a, v = _arr(a, dev), _arr(v, dev)
+    if a.ndim == 0 or v.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("setting an array element with a sequence. The requested "
+                         "array would exceed the maximum number of dimension of 1.")
+    if a.shape[0] == 0:
+        raise ValueError("first array argument cannot be empty")
+    if v.shape[0] == 0:
+        raise ValueError("second array argument cannot be empty")
     return _corr(a, v, mode, True)
 
 
@@ -929,6 +932,8 @@ def convolve(a, v, mode="full"):
     a, v = _arr(a, dev), _arr(v, dev)
     a = a.reshape(1) if a.ndim == 0 else a
     v = v.reshape(1) if v.ndim == 0 else v
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
     if v.shape[0] > a.shape[0]:
         a, v = v, a
     if a.shape[0] == 0:
