@@ -120,3 +120,57 @@ def np_route(request, monkeypatch):
         monkeypatch.setattr(_statistics, "NAN_ROW_MIN", 0)
         monkeypatch.setattr(_statistics_extra, "NP_NAN_TO_NUM_MIN", 0)
     return request.param
+
+
+# ---- one call with NumPy and with cuarray: the same outcome ----
+
+def _outcome_norm(r):
+    if isinstance(r, cuarray.ndarray):
+        r = r.get()
+    if isinstance(r, (np.ndarray, np.generic)):
+        r = np.asarray(r)
+        return ("array", r.dtype, r.shape, r)
+    if isinstance(r, (tuple, list)):
+        return (type(r).__name__,) + tuple(_outcome_norm(x) for x in r)
+    return r
+
+
+def _outcome(fn, xp):
+    try:
+        return _outcome_norm(fn(xp)), None
+    except Exception as e:  # noqa: BLE001  (the type is what is compared)
+        return None, e
+
+
+def _same(got, want, rtol):
+    """Equal normalized results: arrays by dtype, shape and values (NaNs equal;
+    within rtol where given), tuples item by item, anything else by ==."""
+    if isinstance(want, tuple) and len(want) == 4 and want[0] == "array":
+        assert isinstance(got, tuple) and got[:3] == want[:3], (got[:3], want[:3])
+        if rtol:
+            np.testing.assert_allclose(got[3], want[3], rtol=rtol)
+        else:
+            np.testing.assert_array_equal(got[3], want[3])
+    elif isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w, rtol)
+    else:
+        assert got == want
+
+
+def agree(fn, message=True, rtol=0):
+    """fn(numpy) and fn(cuarray): the same result (values within rtol where given),
+    or the same exception (its builtin base: NumPy's UFuncTypeError is a
+    TypeError) and, by default, the same message."""
+    got, gerr = _outcome(fn, cuarray)
+    want, werr = _outcome(fn, np)
+    if werr is None:
+        assert gerr is None, f"NumPy returns, cuarray raises {gerr!r}"
+        _same(got, want, rtol)
+        return
+    assert gerr is not None, f"NumPy raises {werr!r}, cuarray returns {got!r}"
+    base = next(t for t in type(werr).__mro__ if t.__module__ == "builtins")
+    assert isinstance(gerr, base), (gerr, werr)
+    if message:
+        assert str(gerr) == str(werr)

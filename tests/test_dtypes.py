@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import ALL_DTYPES, random_array
+from conftest import ALL_DTYPES, agree, random_array
 
 TYPE_NAMES = [
     "dtype", "float16", "float32", "float64", "complex64", "complex128", "bool_",
@@ -279,3 +279,24 @@ def test_flatiter_coords(device):
     assert f.coords == nf.coords and f.index == nf.index
     with pytest.raises(TypeError):
         ca.flatiter(np.zeros(3))
+
+
+@pytest.mark.parametrize("key", [10, -7, 6, -1, 0, [1, 10], slice(1, 4)])
+def test_flatiter_out_of_range(device, key):
+    """x.flat[i] out of range: IndexError in NumPy's words (no axis), read and
+    write."""
+    x = np.arange(6.0).reshape(2, 3)
+
+    def arr(xp):
+        return ca.asarray(x, device=device) if xp is ca else x.copy()
+
+    def k(xp):
+        return ca.asarray(key, device=device) if xp is ca and isinstance(key, list) \
+            else (np.asarray(key) if isinstance(key, list) else key)
+    agree(lambda xp: arr(xp).flat[k(xp)])
+
+    def write(xp):
+        a = arr(xp)
+        a.flat[k(xp)] = 7.0
+        return a
+    agree(write)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import requires_gpu
+from conftest import agree, requires_gpu
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
 DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float32, np.float64,
@@ -723,3 +723,60 @@ def test_index_objects_more(dev, case):
 def test_r_bad_directive(dev):
     raises_like(lambda: np.r_["abc", np.array([1])],
                 lambda: ca.r_["abc", D(np.array([1]), dev)])
+
+
+# -- NumPy's errors and conversions of ravel_multi_index, unravel_index, putmask --
+
+def _on(xp, a, dev):
+    return ca.asarray(np.asarray(a), device=dev) if xp is ca else np.asarray(a)
+
+
+def _arg(xp, v, dev):
+    """v for the call: Python ints and empty lists as they are (NumPy's special
+    cases), anything else an array of xp on dev."""
+    return v if isinstance(v, int) or (isinstance(v, list) and not v) else _on(xp, v, dev)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "c", "f", "A", "K", None, "X", 1])
+def test_ravel_unravel_order(dev, order):
+    agree(lambda xp: xp.unravel_index(_on(xp, [5, 7], dev), (3, 4), order=order))
+    agree(lambda xp: xp.ravel_multi_index((_on(xp, [1, 2], dev), _on(xp, [3, 0], dev)),
+                                          (3, 4), order=order))
+
+
+@pytest.mark.parametrize("case", [
+    ([True, False], (3, 4)), (np.array([1, 11], np.uint64), (3, 4)),
+    ([1.0], (3, 4)), ([3, -2, 20], (3, 4)), ([3, 20, -2], (3, 4)),
+    (np.array([2 ** 63], np.uint64), (3, 4)), ([], (3, 4)), ([0], (0, 4)),
+    ([1], (2 ** 32, 2 ** 32)), (12, (3, 4)), (np.array([[3, 5], [7, 11]]), (3, 4))])
+def test_unravel_index_indices(dev, case):
+    idx, shape = case
+    agree(lambda xp: xp.unravel_index(_arg(xp, idx, dev), shape))
+
+
+@pytest.mark.parametrize("coords,dims", [
+    (([True], [1]), (3, 4)), ((np.array([1], np.uint64), [1]), (3, 4)),
+    (([1.0], [1]), (3, 4)), (([5], [1]), (3, 4)), (([1], [1]), (2 ** 32, 2 ** 31)),
+    (([1], [1]), (2 ** 32, 2 ** 31 - 1)), (([], []), (3, 4))])
+def test_ravel_multi_index_coords(dev, coords, dims):
+    agree(lambda xp: xp.ravel_multi_index(tuple(_arg(xp, c, dev) for c in coords), dims))
+
+
+@pytest.mark.parametrize("dtype,values", [
+    ("i8", np.array([1.5, 2.5])), ("f8", np.array([1, 2])), ("f8", np.array([1 + 1j])),
+    ("f4", np.array([1.1])), ("?", np.array([2])), ("i8", np.array(1.5)),
+    ("i8", np.array([1], np.uint64)), ("c8", np.array([1.0])), ("f8", np.array([], float)),
+    ("i8", 1.5), ("i1", 300), ("i8", np.float64(1.5)), ("i1", np.int64(300)),
+    ("i1", [1, 300]), ("f4", 1.1), ("u1", -1), ("u1", [1, 2.5]), ("?", True),
+    ("f8", 1 + 1j), ("i8", [])])
+def test_putmask_value_casting(dev, dtype, values):
+    """NumPy's putmask: an array of values must cast safely to a's dtype; scalars
+    and sequences convert by value (OverflowError out of range)."""
+    mask = np.array([1, 0, 1, 0, 1, 0], bool)
+
+    def run(xp):
+        a = _on(xp, np.arange(6).astype(dtype), dev)
+        v = _on(xp, values, dev) if isinstance(values, np.ndarray) else values
+        xp.putmask(a, _on(xp, mask, dev), v)
+        return a
+    agree(run)

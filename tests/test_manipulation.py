@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import requires_gpu, random_array
+from conftest import agree, requires_gpu, random_array
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
 DTYPES = [np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float32, np.float64,
@@ -714,3 +714,35 @@ def test_block(dev):
         ca.block((a, b))
     with pytest.raises(ValueError):
         ca.block([a, c])  # shapes do not line up along the first axis
+
+
+@pytest.mark.parametrize("reps", [
+    1.5, [1.5, 1, 1], np.float64(2), np.array(2.0), np.uint64(2), np.array(2, np.uint64),
+    np.array([1, 2, 3], np.uint64), np.array([1, 2, 3], np.uint32), True,
+    np.array([True, False, True]), -1, [1, -1, 1], np.int8(-1), "2", None, 1 + 0j,
+    np.array([1, 2, 3], np.float32), [-1], np.array([-1]), np.array(-1),
+    np.array([1, 2, 3], np.int8), 2, [2], np.array([1, -1, 1])])
+def test_repeat_counts(dev, reps):
+    """repeat's counts as NumPy takes them: arrays cast safely to intp, scalars and
+    lists convert by value; NumPy's messages for negative counts."""
+    x = np.arange(3.0)
+
+    def cnt(xp):
+        return ca.asarray(reps, device=dev) if xp is ca and isinstance(reps, np.ndarray) \
+            else reps
+    agree(lambda xp: xp.repeat(ca.asarray(x, device=dev) if xp is ca else x, cnt(xp)))
+    agree(lambda xp: (ca.asarray(x, device=dev) if xp is ca else x).repeat(cnt(xp)))
+    agree(lambda xp: xp.repeat(ca.asarray(x.reshape(3, 1), device=dev) if xp is ca
+                               else x.reshape(3, 1), cnt(xp), axis=0))
+
+
+def test_row_stack_deprecated(dev):
+    x = np.arange(6.0).reshape(2, 3)
+    with pytest.warns(DeprecationWarning, match="row_stack"):
+        got = ca.row_stack([ca.asarray(x, device=dev), ca.asarray(x[0], device=dev)])
+    with pytest.warns(DeprecationWarning):
+        want = np.row_stack([x, x[0]])
+    same(got, want)
+    with pytest.warns(DeprecationWarning):
+        same(ca.row_stack((ca.asarray(x, device=dev),), dtype=np.float32),
+             np.vstack((x,), dtype=np.float32))

@@ -8,59 +8,12 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import DEVICES
+from conftest import DEVICES, agree
 
 
 @pytest.fixture(params=DEVICES)
 def dev(request):
     return request.param
-
-
-def _norm(r):
-    if isinstance(r, ca.ndarray):
-        r = r.get()
-    if isinstance(r, (np.ndarray, np.generic)):
-        r = np.asarray(r)
-        return ("array", r.dtype, r.shape, r.tolist())
-    if isinstance(r, tuple):
-        return tuple(_norm(x) for x in r)
-    return r
-
-
-def _run(fn, xp):
-    try:
-        return _norm(fn(xp)), None
-    except Exception as e:  # noqa: BLE001  (the type is what is compared)
-        return None, e
-
-
-def _same(got, want, rtol):
-    if rtol and isinstance(want, tuple) and want and want[0] == "array":
-        assert got[:3] == want[:3]
-        np.testing.assert_allclose(got[3], want[3], rtol=rtol)
-    elif rtol and isinstance(want, tuple):
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            _same(g, w, rtol)
-    else:
-        assert got == want
-
-
-def agree(fn, message=True, rtol=0):
-    """fn(np) and fn(ca): the same result (values within rtol where given), or
-    the same exception (its NumPy base class: UFuncTypeError is a TypeError)
-    and, by default, message."""
-    got, gerr = _run(fn, ca)
-    want, werr = _run(fn, np)
-    if werr is None:
-        assert gerr is None, f"NumPy returns, cuarray raises {gerr!r}"
-        _same(got, want, rtol)
-        return
-    assert gerr is not None, f"NumPy raises {werr!r}, cuarray returns {got!r}"
-    base = next(t for t in type(werr).__mro__ if t.__module__ == "builtins")
-    assert isinstance(gerr, base), (gerr, werr)
-    if message:
-        assert str(gerr) == str(werr)
 
 
 def arr(xp, a, dev):

@@ -8,7 +8,7 @@ import pytest
 
 import cuarray as ca
 from test_sort import MODES, data, same, to_dev  # noqa: F401
-from conftest import requires_gpu
+from conftest import agree, requires_gpu
 
 REALS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
          np.int64, np.uint64, np.float16, np.float32, np.float64]
@@ -598,3 +598,57 @@ def test_quantile_weights_errors(dev, np_route):
         ca.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=w[:, 0])
     with pytest.raises(ValueError, match="all zero"):
         ca.quantile(x, 0.5, axis=1, method="inverted_cdf", weights=w * 0)
+
+
+@pytest.mark.parametrize("dev", ["cpu", pytest.param("cuda:0", marks=requires_gpu)])
+@pytest.mark.parametrize("bins", [
+    [0.0, np.nan, 3.0], [0.0, 3.0, np.nan], [np.nan, 3.0, 0.0], [np.nan, np.nan, 1.0],
+    [1.0, 1.0, np.nan], [np.nan], [0.0, 3.0, 1.0], [3.0, 3.0, 1.0, 1.0], [2.0, 2.0],
+    [np.nan, 2.0, 1.0, 1.0], [1.0, 2.0, 3.0, np.nan, np.nan]])
+@pytest.mark.parametrize("right", [False, True])
+def test_digitize_nan_bins(dev, bins, right):
+    """NumPy's monotonicity rule (a NaN compares false: the first bin unequal to
+    bins[0] sets the direction); the values where the NaNs sit at the end of the
+    order the search reads (increasing bins ending, decreasing ones starting, with
+    NaNs), the exception everywhere."""
+    x = np.array([-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, np.nan])
+    b = np.array(bins)
+
+    def run(xp):
+        return xp.digitize(to_dev(x, dev) if xp is ca else x,
+                           to_dev(b, dev) if xp is ca else b, right=right)
+    nan = np.isnan(b)
+    k = int(nan.sum())
+    tidy = not k or nan[b.size - k:].all() or nan[:k].all()
+    if tidy:
+        agree(run)
+    else:
+        try:
+            run(np)
+        except ValueError:
+            with pytest.raises(ValueError):
+                run(ca)
+        else:
+            assert run(ca).shape == x.shape
+
+
+@pytest.mark.parametrize("dev", ["cpu", pytest.param("cuda:0", marks=requires_gpu)])
+@pytest.mark.parametrize("bins", [
+    [[0, 0.5, 1], [0, 1]], [3, [0, 1]], ((0, 0.5, 1), (0, 1)), [2, 2, 2], 2.5, [-1, 2],
+    [[1, 0], [0, 1]], 0, [[[0, 1]], [0, 1]], [np.int64(2), 3], [2.0, 3], "array",
+    "0-d arrays", [[0, 1, 1, 2], [0, 1]]])
+def test_histogramdd_bins(dev, bins):
+    """histogramdd's bins as NumPy takes them: counts, sequences of edges, arrays
+    (0-d ones are counts), NumPy's errors for the rest."""
+    r = np.random.default_rng(0).random((10, 2))
+
+    def run(xp):
+        b = bins
+        if b == "array":
+            b = [xp.asarray(np.array([0, 0.5, 1])), [0, 1]]
+        elif b == "0-d arrays":
+            b = [xp.asarray(np.array(2)), xp.asarray(np.array(3))]
+        if xp is ca and isinstance(b, list):
+            b = [to_dev(e.get(), dev) if isinstance(e, ca.ndarray) else e for e in b]
+        return xp.histogramdd(to_dev(r, dev) if xp is ca else r, bins=b)
+    agree(run)

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import requires_gpu
+from conftest import agree, requires_gpu
 
 import cuarray as ca
 
@@ -662,3 +662,17 @@ def test_exported_names():
     for mod in (ca._statistics_extra, ca._polynomial, ca._window):
         for name in mod.__all__:
             assert getattr(ca, name) is getattr(mod, name)
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("a,v", [
+    (np.array(3.0), [1.0, 2.0]), ([1.0, 2.0], np.array(3.0)), (np.array(2.0), np.array(3.0)),
+    ([], [1.0, 2.0]), ([1.0, 2.0], []), ([], []), ([[1.0, 2.0]], [1.0]),
+    ([1.0], [[1.0, 2.0]]), ([1.0, 2.0, 3.0], [1.0, 1.0])])
+@pytest.mark.parametrize("name", ["correlate", "convolve"])
+def test_correlate_convolve_shapes(dev, a, v, name):
+    """NumPy's correlate takes 1-d non-empty inputs only (its own messages for
+    0-d, 2-d and empty ones); convolve treats 0-d as 1-d."""
+    agree(lambda xp: getattr(xp, name)(
+        D(np.asarray(a, float), dev) if xp is ca else np.asarray(a, float),
+        D(np.asarray(v, float), dev) if xp is ca else np.asarray(v, float)))

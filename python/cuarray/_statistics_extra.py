@@ -912,8 +912,7 @@ def correlate(a, v, mode="valid"):
     if a.ndim == 0 or v.ndim == 0:
         raise ValueError("object of too small depth for desired array")
     if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("setting an array element with a sequence. The requested "
-                         "array would exceed the maximum number of dimension of 1.")
+        raise ValueError("object too deep for desired array")
     if a.shape[0] == 0:
         raise ValueError("first array argument cannot be empty")
     if v.shape[0] == 0:
@@ -932,14 +931,14 @@ def convolve(a, v, mode="full"):
     a, v = _arr(a, dev), _arr(v, dev)
     a = a.reshape(1) if a.ndim == 0 else a
     v = v.reshape(1) if v.ndim == 0 else v
+    if a.shape[0] == 0:  # (NumPy checks before it swaps the longer one in)
+        raise ValueError("a cannot be empty")
+    if v.shape[0] == 0:
+        raise ValueError("v cannot be empty")
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array")
     if v.shape[0] > a.shape[0]:
         a, v = v, a
-    if a.shape[0] == 0:
-        raise ValueError("a cannot be empty")
-    if v.shape[0] == 0:
-        raise ValueError("v cannot be empty")
     # correlation with the reversed kernel, no conjugate: pass conj(v[::-1])
     w = v[::-1]
     w = _ca.conj(w) if w.dtype.kind == "c" else w
