@@ -54,6 +54,10 @@ class finfo:
     _cache = {}
 
     def __new__(cls, dtype):
+        try:
+            return cls._cache[dtype]  # (by the argument: a dtype, a type, a name)
+        except (KeyError, TypeError):
+            pass
         fi = _np.finfo(dtype)  # (reads a cuarray array's dtype, raises as NumPy)
         self = cls._cache.get(fi.dtype)
         if self is None:
@@ -65,6 +69,8 @@ class finfo:
             for n in cls._INTS:
                 setattr(self, n, int(getattr(fi, n)))
             cls._cache[fi.dtype] = self
+        if isinstance(dtype, (type, str, _np.dtype)):
+            cls._cache[dtype] = self
         return self
 
     def __eq__(self, other):

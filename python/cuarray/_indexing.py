@@ -623,11 +623,14 @@ def _int_indices(x, dev):
     return a.astype(_INTP, copy=False)
 
 
+_INTP_MAX = int(_np.iinfo(_np.intp).max)
+
+
 def _shape_size(dims, message):
     size = 1
     for d in dims:
         size *= d
-    if size > _np.iinfo(_INTP).max:
+    if size > _INTP_MAX:
         raise ValueError(message)
     return size
 

@@ -664,8 +664,9 @@ def copyto(dst, src, casting="same_kind", where=True):
             raise TypeError(f"Cannot cast array data from {h.dtype!r} to "
                             f"{dst.dtype!r} according to the rule {casting!r}")
         src = h
-    src = _copyto_squeezed(_as(src, dst.device).astype(dst.dtype, copy=False), dst.ndim)
-    src = _broadcast_into(src, dst.shape, "input array")
+    src = _as(src, dst.device).astype(dst.dtype, copy=False)
+    if src.shape != dst.shape:
+        src = _broadcast_into(_copyto_squeezed(src, dst.ndim), dst.shape, "input array")
     if where is True:
         dst[...] = src
         return

@@ -418,12 +418,16 @@ def _bins_direction(b):
     0 neither. The first bin unequal to bins[0] sets the direction (increasing
     when bins[0] is less: all equal is increasing), then no neighbouring pair may
     go the other way; a NaN compares false each time (so bins may hold NaNs).
-    One read of four flags from the device."""
+    Increasing bins without NaNs take one reduction; others one read of four
+    flags from the device more."""
     if b.size < 2:
+        return 1
+    lo, hi = b[:-1], b[1:]
+    # without NaNs NumPy's rule is the plain one: one reduction for increasing bins
+    if bool(_core.all(_core.greater_equal(hi, lo))):
         return 1
     ne = _core.not_equal(b, b[0])
     first = b[_core.argmax(ne).reshape(1)]  # (b[0] itself where all are equal)
-    lo, hi = b[:-1], b[1:]
     any_ne, up, falls, rises = _core.stack([
         _core.any(ne), _core.any(_core.less(b[0], first)),
         _core.any(_core.greater(lo, hi)),
