@@ -676,3 +676,50 @@ def test_correlate_convolve_shapes(dev, a, v, name):
     agree(lambda xp: getattr(xp, name)(
         D(np.asarray(a, float), dev) if xp is ca else np.asarray(a, float),
         D(np.asarray(v, float), dev) if xp is ca else np.asarray(v, float)))
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("seed", range(4))
+def test_interp_special_values(dev, seed):
+    """interp with infinite and NaN values in fp (real and complex), x beyond
+    both ends, at the nodes, infinite and NaN, left=/right= and period=: NumPy's
+    values bit for bit (NaN for inf - inf where NumPy's formula gives one)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        n = int(rng.integers(1, 8))
+        xp = np.sort(rng.integers(-5, 6, n).astype(float))
+        fp = rng.choice([0.0, 1.0, -2.0, np.inf, -np.inf, np.nan, 3.5], n)
+        if rng.random() < 0.3:
+            fp = fp + 1j * rng.choice([0.0, 1.0, np.inf, -np.inf, np.nan], n)
+        x = rng.choice([-6.0, -5, -2.5, 0, 0.5, 1, 2.25, 5, 6, np.nan, np.inf, -np.inf],
+                       int(rng.integers(1, 6)))
+        kw = {}
+        if rng.random() < 0.3:
+            kw["left"] = rng.choice([np.nan, -1.0, np.inf])
+        if rng.random() < 0.3:
+            kw["right"] = rng.choice([np.nan, 7.0, -np.inf])
+        if rng.random() < 0.2 and fp.dtype.kind == "f":
+            kw = {"period": 4.0}
+        agree(lambda xp_: xp_.interp(*(D(v, dev) if xp_ is ca else v
+                                      for v in (x, xp, fp)), **kw))
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64,
+                                   np.complex128, np.int32, np.uint8, np.bool_])
+def test_ptp_nan_inf(dev, dtype):
+    """ptp with NaN and inf along every axis, keepdims: NumPy's values (NaN where a
+    slice holds one, NaN for inf - inf), dtype and shape; bool raises as NumPy."""
+    rng = np.random.default_rng(5)
+    for shape in [(7,), (3, 5), (2, 3, 4)]:
+        a = (rng.standard_normal(shape) * 10)
+        if np.dtype(dtype).kind == "c":
+            a = a + 1j * rng.standard_normal(shape)
+        a = a.astype(dtype)
+        if a.dtype.kind in "fc":
+            a[rng.random(shape) < 0.2] = np.nan
+            a[rng.random(shape) < 0.1] = np.inf
+        for axis in [None] + list(range(len(shape))):
+            for keepdims in (False, True):
+                agree(lambda xp: xp.ptp(D(a, dev) if xp is ca else a, axis=axis,
+                                        keepdims=keepdims))
