@@ -10,7 +10,9 @@
   order=, subok=.
 
 Each wrapper costs one Python call over the C function when those arguments are
-left out; the work here runs only where they are given.
+left out (0.03-0.11 us on the 2-core host: benchmarks in the branch's report);
+the checks here run only where they are given. The same checks in the C calls
+would make the wrappers unnecessary (and cover ndarray.dot's out=).
 """
 
 import operator as _operator
@@ -23,10 +25,6 @@ from . import _core
 _ndarray = _core.ndarray
 
 __all__ = ["dot", "concatenate", "stack", "matmul"]
-
-
-def _shape_str(s):
-    return "(" + ",".join(map(str, s)) + (",)" if len(s) == 1 else ")")
 
 
 def _cast_error(src, dst, casting):
