@@ -273,3 +273,16 @@ def test_cumulative_out_1d_and_0d(dev):
             agree(lambda xp: (lambda o: (xp.cumulative_sum(
                 arr(xp, x, dev), include_initial=ii, out=o), o))(
                 zeros(xp, (n,), "f8", dev)))
+
+
+def test_matmul_keywords_through_numpy(dev):
+    """np.matmul on cuarray arrays (NumPy hands out= over as a tuple): the same
+    casting=, axes= and out= rules."""
+    a, b = ca.asarray(M1, device=dev), ca.asarray(M2, device=dev)
+    with pytest.raises(TypeError, match="with casting rule 'no'"):
+        np.matmul(a, b, casting="no", out=ca.zeros((2, 3, 5), np.float32, device=dev))
+    o = ca.zeros((2, 3, 5), np.int32, device=dev)
+    assert np.matmul(a, b, casting="unsafe", out=o) is o
+    np.testing.assert_array_equal(o.get(), (M1 @ M2).astype(np.int32))
+    r = np.matmul(a, b, axes=[(1, 2), (1, 2), (2, 1)])
+    np.testing.assert_array_equal(r.get(), np.matmul(M1, M2, axes=[(1, 2), (1, 2), (2, 1)]))

@@ -208,6 +208,8 @@ def matmul(x1, x2, /, out=None, **kwargs):
 
 
 def _matmul_kw(x1, x2, out, kw):
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]  # (NumPy's __array_ufunc__ hands out= over as a tuple)
     bad = set(kw) - _MATMUL_KW
     if bad:
         raise TypeError(f"matmul() got an unexpected keyword argument {min(bad)!r}")
