@@ -13,7 +13,7 @@ and out (small GPU systems: a dense solve on the device); see _dsolve.py.
 from ._interface import LinearOperator, aslinearoperator
 from ._isolve import bicgstab, cg, cgs, gmres, minres
 from ._lsq import lsmr, lsqr
-#from ._eigen import eigsh, lobpcg, svds
+from ._eigen import eigsh, lobpcg, svds
 #from ._norm import norm
 #from ._matfuncs import matrix_power
 #from ._dsolve import SuperLU, factorized, spilu, splu, spsolve, spsolve_triangular
