@@ -14,8 +14,8 @@ from ._interface import LinearOperator, aslinearoperator
 from ._isolve import bicgstab, cg, cgs, gmres, minres
 from ._lsq import lsmr, lsqr
 from ._eigen import eigsh, lobpcg, svds
-#from ._norm import norm
-#from ._matfuncs import matrix_power
+from ._norm import norm
+from ._matfuncs import matrix_power
 #from ._dsolve import SuperLU, factorized, spilu, splu, spsolve, spsolve_triangular
 
 __all__ = ["LinearOperator", "SuperLU", "aslinearoperator", "bicgstab", "cg", "cgs",
