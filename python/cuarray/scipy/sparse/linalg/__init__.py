@@ -16,7 +16,7 @@ from ._lsq import lsmr, lsqr
 from ._eigen import eigsh, lobpcg, svds
 from ._norm import norm
 from ._matfuncs import matrix_power
-#from ._dsolve import SuperLU, factorized, spilu, splu, spsolve, spsolve_triangular
+from ._dsolve import SuperLU, factorized, spilu, splu, spsolve, spsolve_triangular
 
 __all__ = ["LinearOperator", "SuperLU", "aslinearoperator", "bicgstab", "cg", "cgs",
            "eigsh", "factorized", "gmres", "lobpcg", "lsmr", "lsqr", "matrix_power",
