@@ -96,6 +96,9 @@ def from_scipy(obj, device=None):
     cpu device); the same format and kind (array or matrix) where cuarray has it,
     else CSR."""
     sps = su.scipy_sparse()
+    if obj.ndim != 2:
+        # SciPy's 1-D sparse arrays: cuarray's sparse forms are 2-D, so dense
+        return _ca.asarray(obj.toarray(), device=device)
     is_array = isinstance(obj, sps.sparray)
     fmt = obj.format if (obj.format, is_array) in _CLASSES else "csr"
     if fmt != obj.format:

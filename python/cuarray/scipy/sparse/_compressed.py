@@ -32,13 +32,15 @@ def ptr_from_counts(counts, dtype):
     return out
 
 
-def coo_to_csr(shape, row, col, data, sum_duplicates=True):
+def coo_to_csr(shape, row, col, data, sum_duplicates=True, idx=None):
     """(indptr, indices, data) of the CSR matrix of COO entries, sorted by (row,
-    col); duplicates summed unless sum_duplicates is False (then a stable sort)."""
+    col); duplicates summed unless sum_duplicates is False (then a stable sort).
+    Index dtype `idx`, default the smallest the sizes allow."""
     m, n = shape
     dev = data.device
     nnz = int(data.size)
-    idx = su.get_index_dtype(maxval=max(m, n, nnz))
+    if idx is None:
+        idx = su.get_index_dtype(maxval=max(m, n, nnz))
     if nnz == 0:
         return (_ca.zeros(m + 1, dtype=idx, device=dev),
                 _ca.zeros(0, dtype=idx, device=dev), data.copy())
@@ -346,6 +348,11 @@ def _parse_args(self, arg1, shape, dtype, copy, device):
         if dtype is not None:
             A = A.astype(dtype, copy=False)
         return A._parts(), A.shape, {"sorted": A._sorted, "canonical": A._canonical}
+    foreign = _foreign_parts(arg1, fmt)
+    if foreign is not None:
+        # the foreign index dtype is kept (int64 from torch), so the buffers are shared
+        return _from_triple(fmt, foreign[0], foreign[1], dtype, copy, device,
+                            keep_index_dtype=True)
     if isinstance(arg1, tuple) and len(arg1) == 2 and all(
             isinstance(d, (int, np.integer)) for d in arg1):
         m, n = su.check_shape(arg1)
@@ -361,7 +368,9 @@ def _parse_args(self, arg1, shape, dtype, copy, device):
         data, row, col, shp = coo_parts(arg1, shape, dtype, device)
         if fmt == "csc":
             row, col = col, row
-        ptr, ind, data = coo_to_csr(shp if fmt == "csr" else shp[::-1], row, col, data)
+        idx = su.get_index_dtype((row, col), maxval=max(data.size, *shp))
+        ptr, ind, data = coo_to_csr(shp if fmt == "csr" else shp[::-1], row, col, data,
+                                    idx=idx)
         return (data, ind, ptr), shp, {"canonical": True}
     if isinstance(arg1, tuple) and len(arg1) == 3:
         return _from_triple(fmt, arg1, shape, dtype, copy, device)
@@ -376,6 +385,21 @@ def _parse_args(self, arg1, shape, dtype, copy, device):
     return (data, ind, ptr), a.shape, {"canonical": True}
 
 
+def _foreign_parts(x, fmt):
+    """((data, indices, indptr), shape) of a torch sparse CSR/CSC tensor or a
+    CuPy sparse matrix of format `fmt`, whose buffers cuarray.asarray then
+    shares (through __cuda_array_interface__ / DLPack); None for other input."""
+    mod = type(x).__module__ or ""
+    if mod.startswith("cupyx.scipy.sparse") and getattr(x, "format", None) == fmt:
+        return (x.data, x.indices, x.indptr), tuple(x.shape)
+    layout = str(getattr(x, "layout", ""))
+    if mod.startswith("torch") and layout == f"torch.sparse_{fmt}":
+        if fmt == "csr":
+            return ((x.values(), x.col_indices(), x.crow_indices()), tuple(x.shape))
+        return ((x.values(), x.row_indices(), x.ccol_indices()), tuple(x.shape))
+    return None
+
+
 def _is_scipy_sparse(x):
     mod = type(x).__module__ or ""
     if not mod.startswith("scipy.sparse"):
@@ -383,7 +407,7 @@ def _is_scipy_sparse(x):
     return su.scipy_sparse().issparse(x)
 
 
-def _from_triple(fmt, arg1, shape, dtype, copy, device):
+def _from_triple(fmt, arg1, shape, dtype, copy, device, keep_index_dtype=False):
     data, indices, indptr = arg1
     dev = device if device is not None else su.device_of(data, indices, indptr)
     data = _ca.asarray(data, device=dev)
@@ -402,6 +426,8 @@ def _from_triple(fmt, arg1, shape, dtype, copy, device):
     m, n = shape
     idx = su.get_index_dtype((indices, indptr), maxval=max(m, n, indices.size),
                              check_contents=True)
+    if keep_index_dtype and indices.dtype == indptr.dtype:
+        idx = indices.dtype
     indices = indices.astype(idx, copy=copy)
     indptr = indptr.astype(idx, copy=copy)
     major, minor = (m, n) if fmt == "csr" else (n, m)

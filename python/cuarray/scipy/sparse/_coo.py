@@ -40,7 +40,7 @@ def coo_parts(arg1, shape, dtype, device):
             if int(row.min()) < 0 or int(col.min()) < 0:
                 raise ValueError("negative axis 0 index" if int(row.min()) < 0
                                  else "negative axis 1 index")
-    idx = su.get_index_dtype((row, col), maxval=max(shape), check_contents=True)
+    idx = su.get_index_dtype((row, col), maxval=max(shape))
     return data, row.astype(idx, copy=False), col.astype(idx, copy=False), shape
 
 
@@ -143,6 +143,11 @@ class _coo_base(_spbase):
             parts = tuple(a.copy() for a in parts)
         return type(self)._from_parts(parts, self.shape[::-1])
 
+    def _csr_index_dtype(self):
+        """SciPy's: the coordinates' dtype unless the sizes need int64."""
+        return su.get_index_dtype((self.row, self.col),
+                                  maxval=max(self.nnz, *self.shape))
+
     @_scipy_first
     def tocoo(self, copy=False):
         return self.copy() if copy else self
@@ -150,13 +155,15 @@ class _coo_base(_spbase):
     @_scipy_first
     def tocsr(self, copy=False):
         """CSR with the duplicates summed (SciPy's rule), sorted."""
-        ptr, ind, data = coo_to_csr(self.shape, self.row, self.col, self.data)
+        ptr, ind, data = coo_to_csr(self.shape, self.row, self.col, self.data,
+                                    idx=self._csr_index_dtype())
         return self._like("csr")._from_parts((data, ind, ptr), self.shape,
                                              canonical=True)
 
     @_scipy_first
     def tocsc(self, copy=False):
-        ptr, ind, data = coo_to_csr(self.shape[::-1], self.col, self.row, self.data)
+        ptr, ind, data = coo_to_csr(self.shape[::-1], self.col, self.row, self.data,
+                                    idx=self._csr_index_dtype())
         return self._like("csc")._from_parts((data, ind, ptr), self.shape,
                                              canonical=True)
 

@@ -44,8 +44,6 @@ def matmul(A, other):
 
 def rmatmul(A, other):
     """other @ A: (A.T @ other.T).T, no transpose copy of A."""
-    if issparse(other):
-        return matmul(other, A) if False else other @ A
     x = _as_dense(other, A.device)
     if x.ndim == 1:
         return matmul(A.transpose(), x)
@@ -71,6 +69,8 @@ def spmv(A, x, dtype):
         data = data.astype(dtype)
     if x.dtype != dtype:
         x = x.astype(dtype)
+    if data.size == 0 or x.size == 0:
+        return _ca.zeros(shape, dtype=dtype, device=data.device)
     if str(A.device) != "cpu" and dtype in _CUSPARSE_TYPES:
         return _cusparse_mm(op, m, n, ptr, ind, data, x, shape)
     return _compose_mm(op, ptr, ind, data, x, shape)
@@ -107,12 +107,13 @@ def spgemm(A, B):
     b = B.tocsr().astype(dtype, copy=False)
     m, n = A.shape[0], B.shape[1]
     cls = A._like("csr")
-    if str(A.device) != "cpu" and dtype in _CUSPARSE_TYPES:
+    if str(A.device) != "cpu" and dtype in _CUSPARSE_TYPES and a.nnz and b.nnz:
         parts = _cusparse_spgemm(a, b, m, n)
     else:
         parts = _compose_spgemm(a, b, m, n)
-    C = cls._from_parts(parts, (m, n), canonical=False)
-    C.sum_duplicates()
+    C = cls._from_parts(parts, (m, n))
+    if not C.has_canonical_format:
+        C.sum_duplicates()
     return C
 
 

@@ -45,9 +45,14 @@ def sum(A, axis, dtype, out):
     axis = _axis(axis)
     res = np.dtype(dtype) if dtype is not None else su.sum_dtype(A.dtype)
     coo = A.tocoo(copy=False)
-    data = coo.data.astype(res, copy=False)
     if axis is None:
-        return _into(out, _ca.sum(data, dtype=res))
+        # SciPy sums the duplicates in A's dtype first (bool: or; int8: wrapping)
+        c = A.tocsr()
+        if not c.has_canonical_format:
+            c = c.copy()
+            c.sum_duplicates()
+        return _into(out, _ca.sum(c.data.astype(res, copy=False), dtype=res))
+    data = coo.data.astype(res, copy=False)
     idx, n = (coo.col, A.shape[1]) if axis == 0 else (coo.row, A.shape[0])
     vec = _ca.zeros(n, dtype=res, device=A.device)
     _ca.add.at(vec, idx, data)
