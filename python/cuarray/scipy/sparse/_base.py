@@ -158,10 +158,25 @@ class _spbase:
         return _CLASSES[(fmt, isinstance(self, sparray))]
 
     def _sp(self):
-        """A zero-copy SciPy view of this matrix (cpu device)."""
+        """A zero-copy SciPy view of this matrix (cpu device), kept while the
+        buffers stay the same objects (SciPy's constructor costs ~10 us)."""
+        if not getattr(self, "has_canonical_format", True):
+            # SciPy sorts and sums a non-canonical matrix's buffers in place (max,
+            # tocsr, ...), which would corrupt these: it gets copies
+            return self._sp_new(copy=True)
+        key = tuple(id(a) for a in self._sp_buffers()) + self.shape
+        cached = self.__dict__.get("_sp_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        r = self._sp_new()
+        self._sp_cache = (key, r)
+        return r
+
+    def _sp_new(self, copy=False):
         sps = su.scipy_sparse()
         name = self._format + ("_array" if isinstance(self, sparray) else "_matrix")
-        views = tuple(np.asarray(a) for a in self._sp_buffers())
+        views = tuple(np.array(a) if copy else np.asarray(a)
+                      for a in self._sp_buffers())
         r = getattr(sps, name)(self._sp_args(views), shape=self.shape, copy=False)
         self._sp_flags(r)
         return r
