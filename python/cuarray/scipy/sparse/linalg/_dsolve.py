@@ -4,7 +4,7 @@ SuperLU, with SciPy 1.17's signatures, warnings and exceptions.
 Where they run (no cuSOLVER/cuDSS sparse factorization is bound yet):
 - the cpu device: SciPy's own routines on the SciPy form of the matrix and views
   of the vectors;
-- a GPU, n <= DENSE_MAX (spsolve, spsolve_triangular): the matrix densified on the
+- a GPU (and the cpu device with CPU_SCIPY off), n <= DENSE_MAX (spsolve, spsolve_triangular): the matrix densified on the
   device and solved there by cuarray.linalg.solve (cuSOLVER's LU; for the
   triangular solve, the triangle of the dense matrix), as fast as it gets at that
   size and with no transfer;
@@ -26,6 +26,14 @@ __all__ = ["spsolve", "spsolve_triangular", "splu", "spilu", "factorized",
            "SuperLU"]
 
 DENSE_MAX = 2048
+# The cpu device's hand-off to SciPy; off, the cpu device takes the GPU's paths
+# (tests run them there).
+CPU_SCIPY = True
+
+
+def _on_device(dev, n):
+    """Whether a solve of size n on dev is the dense one on the device."""
+    return n <= DENSE_MAX and not (CPU_SCIPY and dev == "cpu")
 
 
 def _sparse():
@@ -97,7 +105,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     if M != b.shape[0]:
         raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - "
                          f"{b.shape[0]})")
-    if dev != "cpu" and not b_sparse and N <= DENSE_MAX:
+    if not b_sparse and _on_device(dev, N):
         dtype = _np.promote_types(_np.promote_types(A.dtype, _np.float32)
                                   if A.dtype.kind in "fc" else _np.float64, b.dtype)
         vec = b.ndim == 2 and b.shape[1] == 1
@@ -127,7 +135,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     if M != N:
         raise ValueError(f"A must be a square matrix but its shape is {A.shape}.")
     b = _ca.asarray(b)
-    if dev == "cpu" or N > DENSE_MAX:
+    if not _on_device(dev, N):
         import scipy.sparse.linalg as ssl
         return _ca.asarray(ssl.spsolve_triangular(
             _host_of(A), _host_of(b), lower, overwrite_A, overwrite_b,

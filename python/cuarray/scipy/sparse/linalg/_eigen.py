@@ -172,13 +172,23 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         v0 = _ca.asarray(v0).astype(dtype)
         V[0] = v0 / _ca.linalg.norm(v0)
     theta, S, wanted = _thick_restart(op, V, k, ncv, which, maxiter, tol, gen)
-    w = theta[wanted]
-    order = _np.argsort(w, kind="stable")
-    w = _ca.asarray(w[order].astype(dtype.char.lower()), device=dev)
+    order = _arpack_order(theta[wanted], which, dtype.kind == "c",
+                          return_eigenvectors)
+    w = _ca.asarray(theta[wanted][order].astype(dtype.char.lower()), device=dev)
     if not return_eigenvectors:
         return w
     C = _ca.asarray(S[:, wanted[order]].astype(dtype), device=dev)
     return w, V[:ncv].T @ C
+
+
+def _arpack_order(w, which, complex_, vectors):
+    """The order SciPy's ARPACK returns (w is most wanted first): real A with
+    vectors, and 'BE', ascending; otherwise most wanted first with vectors (the
+    complex driver) and least wanted first without."""
+    if (vectors and not complex_) or which == "BE":
+        return _np.argsort(w, kind="stable")
+    order = _np.arange(len(w))
+    return order if vectors else order[::-1]
 
 
 def _thick_restart(op, V, k, ncv, which, maxiter, tol, gen):

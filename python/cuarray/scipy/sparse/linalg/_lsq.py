@@ -38,9 +38,11 @@ def _sym_ortho(a, b):
     return c, c * tau, a / c
 
 
-def _setup(A, b, x0):
-    """The operator, b as 1-D, x (float64 or wider), u = b - A x, and the first
-    scale factors beta = |u|, alpha = |A^H u|, with u and v normalized."""
+def _setup(A, b, x0, x0_dtype=False):
+    """The operator, b as 1-D, x, u = b - A x, and the first scale factors
+    beta = |u|, alpha = |A^H u|, u and v normalized. x is float64 or wider from
+    zeros; from x0 it is x0's dtype joined with A's and b's (SciPy's lsqr adds
+    to x0), or x0's own with x0_dtype (SciPy's lsmr adds into its copy of x0)."""
     A = aslinearoperator(A)
     b = _as_vector(b)
     if b.ndim == 0:
@@ -52,7 +54,9 @@ def _setup(A, b, x0):
     if x0 is None:
         x, u = _ca.zeros(n, dtype=dtype, device=b.device), b
     else:
-        x = _as_vector(x0).astype(dtype)
+        x0 = _as_vector(x0)
+        x = x0.astype(x0.dtype if x0_dtype else _np.result_type(x0.dtype, A.dtype,
+                                                                 b.dtype))
         u = b - A.matvec(x)
     bnorm, beta = _ca.linalg.norm(b).item(), _ca.linalg.norm(u).item()
     if beta > 0:
@@ -130,7 +134,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None,
         alfa = alfa_new
         rho, phi, psi, theta, tau = _lsqr_rotate(s, beta, alfa, damp)
         dk = w / rho
-        x = x + (phi / rho) * w
+        x = (x + (phi / rho) * w).astype(x.dtype, copy=False)
         w = v - (theta / rho) * w
         s["ddnorm"] += wn2 / rho ** 2
         if calc_var:
@@ -196,7 +200,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None,
         import scipy.sparse.linalg as ssl
         return _back(ssl.lsmr(_host(aslinearoperator(A)), _host(b), damp, atol, btol,
                               conlim, maxiter, show, _host(x0)))
-    A, b, x, u, v, normb, beta, alpha = _setup(A, b, x0)
+    A, b, x, u, v, normb, beta, alpha = _setup(A, b, x0, x0_dtype=True)
     maxiter = min(A.shape) if maxiter is None else maxiter
     s = dict(zetabar=alpha * beta, alphabar=alpha, rho=1.0, rhobar=1.0, cbar=1.0,
              sbar=0.0, betadd=beta, betad=0.0, rhodold=1.0, tautildeold=0.0,
@@ -215,7 +219,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None,
         hfac, xfac, hnew, normr, rhotemp, rhobarold = _lsmr_rotate(s, alpha, beta,
                                                                    damp, itn)
         hbar = h + hfac * hbar
-        x = x + xfac * hbar
+        x = (x + xfac * hbar).astype(x.dtype, copy=False)
         h = v + hnew * h
         normA = math.sqrt(s["normA2"])
         s["normA2"] += alpha * alpha
