@@ -426,9 +426,11 @@ typedef cusparseStatus_t (*ca_cusparseDestroyDnVec_fn)(
 typedef cusparseStatus_t (*ca_cusparseCreateConstDnMat_fn)(
     cusparseConstDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld,
     const void *values, cudaDataType valueType, cusparseOrder_t order);
-typedef cusparseStatus_t (*ca_cusparseCreateDnMat_fn)(
-    cusparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld,
-    void *values, cudaDataType valueType, cusparseOrder_t order);
+typedef cusparseStatus_t (*ca_cusparseCreateDnMat_fn)(cusparseDnMatDescr_t *dnMatDescr,
+                                                      int64_t rows, int64_t cols,
+                                                      int64_t ld, void *values,
+                                                      cudaDataType valueType,
+                                                      cusparseOrder_t order);
 typedef cusparseStatus_t (*ca_cusparseDestroyDnMat_fn)(
     cusparseConstDnMatDescr_t dnMatDescr);
 typedef cusparseStatus_t (*ca_cusparseSpMV_bufferSize_fn)(

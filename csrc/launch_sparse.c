@@ -115,8 +115,8 @@ work_buffer(int device, cudaStream_t stream, size_t size, CaMemory **mem, void *
 /* The stored CSR as a (const) descriptor. */
 static int
 csr_descr(const ca_cusparse_api *api, int64_t rows, int64_t cols, int64_t nnz,
-          const void *ptr, const void *ind, const void *val, int index_dtype,
-          int dtype, cusparseConstSpMatDescr_t *out)
+          const void *ptr, const void *ind, const void *val, int index_dtype, int dtype,
+          cusparseConstSpMatDescr_t *out)
 {
     cusparseIndexType_t it = index_type(index_dtype);
     return sp_check(api->CreateConstCsr(out, rows, cols, nnz, ptr, ind, val, it, it,
@@ -141,8 +141,8 @@ run_spmv(const ca_cusparse_api *api, cusparseHandle_t h, int device,
     const int64_t xlen = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? a->cols : a->rows;
     const int64_t ylen = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? a->rows : a->cols;
     scalars(a->dtype, &one, &zero);
-    if (sp_check(api->CreateConstDnVec(&vx, xlen, a->x, vt), "cusparseCreateConstDnVec") <
-            0 ||
+    if (sp_check(api->CreateConstDnVec(&vx, xlen, a->x, vt),
+                 "cusparseCreateConstDnVec") < 0 ||
         sp_check(api->CreateDnVec(&vy, ylen, a->y, vt), "cusparseCreateDnVec") < 0 ||
         sp_check(api->SpMV_bufferSize(h, op, &one, mat, vx, &zero, vy, vt,
                                       CUSPARSE_SPMV_ALG_DEFAULT, &size),
@@ -183,8 +183,9 @@ run_spmm(const ca_cusparse_api *api, cusparseHandle_t h, int device,
     const int64_t xr = op == nop ? a->cols : a->rows;
     const int64_t yr = op == nop ? a->rows : a->cols;
     scalars(a->dtype, &one, &zero);
-    if (sp_check(api->CreateConstDnMat(&mx, xr, a->k, a->k, a->x, vt, CUSPARSE_ORDER_ROW),
-                 "cusparseCreateConstDnMat") < 0 ||
+    if (sp_check(
+            api->CreateConstDnMat(&mx, xr, a->k, a->k, a->x, vt, CUSPARSE_ORDER_ROW),
+            "cusparseCreateConstDnMat") < 0 ||
         sp_check(api->CreateDnMat(&my, yr, a->k, a->k, a->y, vt, CUSPARSE_ORDER_ROW),
                  "cusparseCreateDnMat") < 0 ||
         sp_check(api->SpMM_bufferSize(h, op, nop, &one, mat, mx, &zero, my, vt,
@@ -263,12 +264,12 @@ spgemm_phases(const ca_cusparse_api *api, cusparseHandle_t h, int device,
     sp_scalar one, zero;
     int rc = -1;
     scalars(a->dtype, &one, &zero);
-    if (sp_check(api->SpGEMM_workEstimation(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg,
-                                            d, &s1, NULL),
+    if (sp_check(api->SpGEMM_workEstimation(h, nop, nop, &one, ma, mb, &zero, mc, vt,
+                                            alg, d, &s1, NULL),
                  "cusparseSpGEMM_workEstimation") < 0 ||
         work_buffer(device, stream, s1, &b1, &p1) < 0 ||
-        sp_check(api->SpGEMM_workEstimation(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg,
-                                            d, &s1, p1),
+        sp_check(api->SpGEMM_workEstimation(h, nop, nop, &one, ma, mb, &zero, mc, vt,
+                                            alg, d, &s1, p1),
                  "cusparseSpGEMM_workEstimation") < 0 ||
         sp_check(api->SpGEMM_compute(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg, d,
                                      &s2, NULL),
@@ -277,10 +278,11 @@ spgemm_phases(const ca_cusparse_api *api, cusparseHandle_t h, int device,
         sp_check(api->SpGEMM_compute(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg, d,
                                      &s2, p2),
                  "cusparseSpGEMM_compute") < 0 ||
-        sp_check(api->SpMatGetSize(mc, &rows, &cols, &nnz), "cusparseSpMatGetSize") < 0 ||
-        a->alloc(a->ctx, nnz, &ind, &val) < 0 ||
-        sp_check(api->CsrSetPointers(mc, a->c_ptr, ind, val), "cusparseCsrSetPointers") <
+        sp_check(api->SpMatGetSize(mc, &rows, &cols, &nnz), "cusparseSpMatGetSize") <
             0 ||
+        a->alloc(a->ctx, nnz, &ind, &val) < 0 ||
+        sp_check(api->CsrSetPointers(mc, a->c_ptr, ind, val),
+                 "cusparseCsrSetPointers") < 0 ||
         sp_check(api->SpGEMM_copy(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg, d),
                  "cusparseSpGEMM_copy") < 0) {
         goto finish;

@@ -27,8 +27,10 @@ sp_array(PyObject *o, const char *what, int *device)
         return NULL;
     }
     if (x->device == CA_CPU) {
-        PyErr_Format(PyExc_ValueError, "_sparse: %s is on the cpu device (cuSPARSE "
-                     "runs on a GPU)", what);
+        PyErr_Format(PyExc_ValueError,
+                     "_sparse: %s is on the cpu device (cuSPARSE "
+                     "runs on a GPU)",
+                     what);
         return NULL;
     }
     if (*device >= 0 && x->device != *device) {
@@ -50,7 +52,8 @@ value_dtype_ok(int dtype)
 static int
 check_csr(const CaArray *ptr, const CaArray *ind, const CaArray *val, int64_t major)
 {
-    if (ptr->dtype != ind->dtype || (ptr->dtype != CA_INT32 && ptr->dtype != CA_INT64)) {
+    if (ptr->dtype != ind->dtype ||
+        (ptr->dtype != CA_INT32 && ptr->dtype != CA_INT64)) {
         PyErr_SetString(PyExc_TypeError,
                         "_sparse: indptr and indices must both be int32 or int64");
         return -1;
@@ -83,7 +86,8 @@ check_dense(const CaArray *x, const CaArray *out, int dtype, int64_t len_in,
         return -1;
     }
     if ((nd != 1 && nd != 2) || CA_NDIM(out) != nd || CA_SHAPE(x)[0] != len_in ||
-        CA_SHAPE(out)[0] != len_out || (nd == 2 && CA_SHAPE(x)[1] != CA_SHAPE(out)[1])) {
+        CA_SHAPE(out)[0] != len_out ||
+        (nd == 2 && CA_SHAPE(x)[1] != CA_SHAPE(out)[1])) {
         PyErr_SetString(PyExc_ValueError, "_sparse: x and out do not match op(A)");
         return -1;
     }
@@ -103,8 +107,8 @@ sparse_spmm(PyObject *self, PyObject *args)
     long long rows, cols;
     PyObject *o[5];
     CaArray *ptr, *ind, *val, *x, *out;
-    if (!PyArg_ParseTuple(args, "iLLOOOOO:_sparse_spmm", &op, &rows, &cols, &o[0], &o[1],
-                          &o[2], &o[3], &o[4])) {
+    if (!PyArg_ParseTuple(args, "iLLOOOOO:_sparse_spmm", &op, &rows, &cols, &o[0],
+                          &o[1], &o[2], &o[3], &o[4])) {
         return NULL;
     }
     if (op < 0 || op > 2 || rows < 0 || cols < 0) {
@@ -193,9 +197,12 @@ sparse_spgemm(PyObject *self, PyObject *args)
     if (ptr == NULL) {
         return NULL;
     }
-    ca_spgemm_args a = { c.dtype, c.index_dtype, m, k, n, x[2]->size, x[5]->size,
-                         x[0]->data, x[1]->data, x[2]->data, x[3]->data, x[4]->data,
-                         x[5]->data, ptr->data, spgemm_alloc, &c };
+    ca_spgemm_args a = {
+        c.dtype,    c.index_dtype, m,          k,          n,
+        x[2]->size, x[5]->size,    x[0]->data, x[1]->data, x[2]->data,
+        x[3]->data, x[4]->data,    x[5]->data, ptr->data,  spgemm_alloc,
+        &c
+    };
     if (ca_use_device(device) < 0 ||
         ca_run_sparse_spgemm(device, ca_current_stream(device), &a) < 0) {
         goto finish;
