@@ -88,6 +88,50 @@ class _cs_base(_spbase):
 
     _sorted = False
     _canonical = False
+    # A.H of a complex matrix: the source's values, conjugated on first use of
+    # .data; products read them as they are with cuSPARSE's conjugate transpose.
+    _conj_src = None
+
+    @property
+    def data(self):
+        if self._conj_src is not None:
+            self._data = self._conj_src.conj()
+            self._conj_src = None
+        return self._data
+
+    @data.setter
+    def data(self, value):
+        self._conj_src = None
+        self._data = value
+
+    def _values(self):
+        """(values, conjugated): the stored values without forcing a pending conj."""
+        if self._conj_src is not None:
+            return self._conj_src, True
+        return self._data, False
+
+    @property
+    def dtype(self):
+        return self._values()[0].dtype
+
+    @property
+    def device(self):
+        return self._values()[0].device
+
+    @property
+    def nnz(self):
+        return int(self._values()[0].size)
+
+    @property
+    def H(self):
+        """The conjugate transpose: the other compressed format on the same index
+        buffers; a complex matrix's values are conjugated only when read (its
+        products use the conjugate-transpose operation on the stored values)."""
+        if self.dtype.kind != "c" or self._conj_src is not None:
+            return _spbase.H.fget(self)
+        T = self.transpose()
+        T._conj_src, T._data = T._data, None
+        return T
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None,
                  device=None):

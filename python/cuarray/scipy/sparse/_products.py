@@ -51,10 +51,12 @@ def rmatmul(A, other):
 
 
 def _csr_operands(A):
-    """(op, indptr, indices, data, rows_of_csr, cols_of_csr) with A = op(CSR)."""
+    """(op, indptr, indices, data, rows_of_csr, cols_of_csr) with A = op(CSR):
+    op 0 = A, 1 = A^T, 2 = A^H."""
     if A.format == "csc":
         # A (m, n) in CSC is the transpose of the CSR (n, m) on the same buffers
-        return 1, A.indptr, A.indices, A.data, A.shape[1], A.shape[0]
+        vals, conj = A._values()
+        return 2 if conj else 1, A.indptr, A.indices, vals, A.shape[1], A.shape[0]
     if A.format != "csr":
         A = A.tocsr()
     return 0, A.indptr, A.indices, A.data, A.shape[0], A.shape[1]
@@ -90,6 +92,8 @@ def _compose_mm(op, ptr, ind, data, x, shape):
     from ._compressed import expand_ptr
     rows = expand_ptr(ptr)
     src, dst = (rows, ind) if op else (ind, rows)
+    if op == 2:
+        data = data.conj()
     out = _ca.zeros(shape, dtype=data.dtype, device=data.device)
     vals = x[src]
     vals *= data if x.ndim == 1 else data[:, None]
