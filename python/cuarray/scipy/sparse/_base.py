@@ -109,8 +109,9 @@ def from_scipy(obj, device=None):
         return _ca.asarray(np.ascontiguousarray(a), device=device)
     if fmt in ("csr", "csc"):
         arrays = (put(obj.data), put(obj.indices), put(obj.indptr))
-        extra = {"sorted": bool(obj.has_sorted_indices),
-                 "canonical": bool(obj.has_canonical_format)}
+        # what SciPy already knows (its properties would scan the indices)
+        extra = {"sorted": bool(obj.__dict__.get("_has_sorted_indices", False)),
+                 "canonical": bool(obj.__dict__.get("_has_canonical_format", False))}
     elif fmt == "coo":
         arrays = (put(obj.data), put(obj.row), put(obj.col))
         extra = {"canonical": bool(obj.has_canonical_format)}
