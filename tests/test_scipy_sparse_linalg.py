@@ -513,7 +513,8 @@ def test_svds_vector_choice_and_errors(device, route):
             csl.svds(A, **bad)
         with pytest.raises(ValueError) as es:
             ssl.svds(S, **bad)
-        assert str(e.value) == str(es.value)
+        # SciPy prints a set there: its order changes with the string hash seed
+        assert str(e.value).split("{")[0] == str(es.value).split("{")[0]
 
 
 @pytest.mark.parametrize("largest", [True, False])

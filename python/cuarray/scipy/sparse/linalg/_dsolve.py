@@ -149,7 +149,8 @@ def _dense_triangular(A, b, lower, unit_diagonal):
     T = A.toarray()
     T = _ca.tril(T) if lower else _ca.triu(T)
     if unit_diagonal:
-        T[_ca.arange(N), _ca.arange(N)] = 1
+        i = _ca.arange(N, device=T.device)
+        T[i, i] = 1
     elif bool((_ca.diagonal(T) == 0).any()):
         raise _np.linalg.LinAlgError("A is singular: zero entry on diagonal.")
     if b.ndim not in (1, 2):

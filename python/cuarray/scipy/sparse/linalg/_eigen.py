@@ -17,8 +17,8 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._interface import (LinearOperator, MatrixLinearOperator, _back, _host,
-                         _issparse, aslinearoperator)
+from ._interface import (LinearOperator, _back, _host, _issparse, _op_device,
+                         aslinearoperator)
 
 __all__ = ["eigsh", "svds", "lobpcg"]
 
@@ -27,14 +27,12 @@ _WHICH = ("LM", "SM", "LA", "SA", "BE")
 
 
 def _device(A, *vectors):
-    """Where an operator's products run: its matrix's device, a given vector's,
-    else the current default device."""
+    """Where an operator's products run: a given vector's device, else the
+    operator's (_op_device)."""
     for v in vectors:
         if isinstance(v, _ca.ndarray):
             return v.device
-    inner = A.A if isinstance(A, MatrixLinearOperator) else A
-    dev = getattr(inner, "device", None)
-    return dev if dev is not None else _ca.zeros(0).device
+    return _op_device(A)
 
 
 def _real_dtype(dtype):

@@ -75,7 +75,7 @@ class LinearOperator:
     def _init_dtype(self):
         # SciPy's rule: the dtype of a product with an int8 vector.
         if self.dtype is None:
-            self.dtype = self.matvec(_ca.zeros(self.shape[-1], _np.int8)).dtype
+            self.dtype = _probe(self).dtype
 
     # -- the products; subclasses define _matvec or _matmat -----------------
     def _matmat(self, X):
@@ -211,6 +211,37 @@ class LinearOperator:
 
     def _transpose(self):
         return _TransposedLinearOperator(self)
+
+
+def _probe(op):
+    """op's product with an int8 zero vector on the device its products run on:
+    the default device's, else the cpu device's (an operator over cpu arrays on a
+    GPU machine); that device is remembered as op's."""
+    devices = [_ca.zeros(0).device]
+    if devices[0] != "cpu":
+        devices.append("cpu")
+    for k, dev in enumerate(devices):
+        try:
+            y = op.matvec(_ca.zeros(op.shape[-1], _np.int8, device=dev))
+        except Exception:
+            if k == len(devices) - 1:
+                raise
+            continue
+        op._device = dev
+        return y
+
+
+def _op_device(op):
+    """Where an operator's products run: its matrix's device, an operand's, the
+    device its dtype was probed on, or (probing now) the one its product works on."""
+    if isinstance(op, MatrixLinearOperator):
+        return getattr(op.A, "device", None) or _ca.zeros(0).device
+    for a in getattr(op, "args", ()):
+        if isinstance(a, LinearOperator):
+            return _op_device(a)
+    if getattr(op, "_device", None) is None:
+        _probe(op)
+    return op._device
 
 
 def _as_vector(x):
