@@ -12,7 +12,7 @@ and of x.
 
 import numpy as np
 
-from harness import Case, Skip, size
+from harness import Case, Skip, size, to_lib
 
 ROWS = size(1 << 22, 1 << 16)
 NNZ = size(1 << 26, 1 << 20)
@@ -63,15 +63,6 @@ def _matrix(mod, h):
     raise Skip(name)
 
 
-def _dense(mod, h):
-    name = mod.__name__
-    if name == "numpy":
-        return h
-    if name == "torch":
-        return mod.as_tensor(h, device="cuda")
-    return mod.asarray(h)
-
-
 def _cache(fn):
     memo = {}
 
@@ -93,7 +84,7 @@ def _spmv_case(dtype, mode="gpu"):
     def setup(mod):
         h = _csr(ROWS, ROWS, NNZ, dtype)
         A = _matrix(mod, h)
-        x = _dense(mod, np.ones(ROWS, dtype))
+        x = to_lib(mod, np.ones(ROWS, dtype))
         if mod.__name__ == "torch":
             return lambda: mod.mv(A, x)
         return lambda: A @ x
@@ -102,41 +93,36 @@ def _spmv_case(dtype, mode="gpu"):
                 work=nbytes, floor="one read of A and x", repeats=5)
 
 
-def _spmm_case():
+def _csr_case(name, shape_nnz, seed, cuarray_call, torch_call, operand=None):
+    """A case on one host CSR (rows, cols, nnz) as each library's matrix: the
+    call(A, X) of cuarray/SciPy/CuPy, torch_call(torch, A, X) of PyTorch."""
     def setup(mod):
-        h = _csr(SPMM_ROWS, SPMM_ROWS, SPMM_NNZ, np.float32)
-        A = _matrix(mod, h)
-        X = _dense(mod, np.ones((SPMM_ROWS, 64), np.float32))
+        A = _matrix(mod, _csr(*shape_nnz, np.float32, seed))
+        X = None if operand is None else to_lib(mod, operand())
         if mod.__name__ == "torch":
-            return lambda: mod.mm(A, X)
-        return lambda: A @ X
+            return lambda: torch_call(mod, A, X)
+        return lambda: cuarray_call(A, X)
     libs = {lib: setup for lib in ("cuarray", "numpy", "cupy", "torch")}
-    return Case(f"SpMM {SPMM_ROWS} rows {SPMM_NNZ} nnz x 64 columns float32", libs,
-                mode="gpu", unit="us", repeats=5)
+    return Case(name, libs, mode="gpu", unit="us", repeats=5)
+
+
+def _spmm_case():
+    return _csr_case(f"SpMM {SPMM_ROWS} rows {SPMM_NNZ} nnz x 64 columns float32",
+                     (SPMM_ROWS, SPMM_ROWS, SPMM_NNZ), 0, lambda A, X: A @ X,
+                     lambda t, A, X: t.mm(A, X),
+                     lambda: np.ones((SPMM_ROWS, 64), np.float32))
 
 
 def _spgemm_case():
-    def setup(mod):
-        h = _csr(GEMM_N, GEMM_N, GEMM_NNZ, np.float32, 1)
-        A = _matrix(mod, h)
-        if mod.__name__ == "torch":
-            return lambda: mod.sparse.mm(A, A)
-        return lambda: A @ A
-    libs = {lib: setup for lib in ("cuarray", "numpy", "cupy", "torch")}
-    return Case(f"SpGEMM A @ A, {GEMM_N}^2 with {GEMM_NNZ} nnz float32", libs,
-                mode="gpu", unit="us", repeats=5)
+    return _csr_case(f"SpGEMM A @ A, {GEMM_N}^2 with {GEMM_NNZ} nnz float32",
+                     (GEMM_N, GEMM_N, GEMM_NNZ), 1, lambda A, X: A @ A,
+                     lambda t, A, X: t.sparse.mm(A, A))
 
 
 def _todense_case():
-    def setup(mod):
-        h = _csr(DENSE_N, DENSE_N, DENSE_N * 16, np.float32, 2)
-        A = _matrix(mod, h)
-        if mod.__name__ == "torch":
-            return lambda: A.to_dense()
-        return lambda: A.toarray()
-    libs = {lib: setup for lib in ("cuarray", "numpy", "cupy", "torch")}
-    return Case(f"CSR -> dense {DENSE_N}^2 float32", libs, mode="gpu", unit="us",
-                repeats=5)
+    return _csr_case(f"CSR -> dense {DENSE_N}^2 float32",
+                     (DENSE_N, DENSE_N, DENSE_N * 16), 2, lambda A, X: A.toarray(),
+                     lambda t, A, X: A.to_dense())
 
 
 def _coo_csr_case():

@@ -51,6 +51,20 @@ sparse_handle(const ca_cusparse_api *api, int device, cudaStream_t stream)
     return sparse_handles[device];
 }
 
+/* cuSPARSE loaded, deferred element-wise work flushed (cuSPARSE enqueues
+ * behind it, fusion.c), the device's handle on `stream`; NULL with an
+ * exception. */
+static cusparseHandle_t
+sparse_ready(int device, ca_stream_t stream, const ca_cusparse_api **api)
+{
+    *api = ca_cusparse();
+    if (*api == NULL) {
+        return NULL;
+    }
+    ca_launch_flush();
+    return sparse_handle(*api, device, (cudaStream_t)stream);
+}
+
 static cudaDataType
 value_type(int dtype)
 {
@@ -214,13 +228,8 @@ int
 ca_run_sparse_spmm(int device, ca_stream_t stream, const ca_spmm_args *a)
 {
 #if CA_HAVE_CUDA
-    const ca_cusparse_api *api = ca_cusparse();
-    if (api == NULL) {
-        return -1;
-    }
-    /* cuSPARSE enqueues behind deferred element-wise work (fusion.c) */
-    ca_launch_flush();
-    cusparseHandle_t h = sparse_handle(api, device, (cudaStream_t)stream);
+    const ca_cusparse_api *api = NULL;
+    cusparseHandle_t h = sparse_ready(device, stream, &api);
     if (h == NULL) {
         return -1;
     }
@@ -299,12 +308,8 @@ int
 ca_run_sparse_spgemm(int device, ca_stream_t stream, const ca_spgemm_args *a)
 {
 #if CA_HAVE_CUDA
-    const ca_cusparse_api *api = ca_cusparse();
-    if (api == NULL) {
-        return -1;
-    }
-    ca_launch_flush();
-    cusparseHandle_t h = sparse_handle(api, device, (cudaStream_t)stream);
+    const ca_cusparse_api *api = NULL;
+    cusparseHandle_t h = sparse_ready(device, stream, &api);
     if (h == NULL) {
         return -1;
     }

@@ -121,6 +121,18 @@ def from_scipy(obj, device=None):
     return cls._from_parts(arrays, obj.shape, **extra)
 
 
+def sparse_input(arg1, device, convert, copy, dtype):
+    """convert(A, copy) of a cuarray or SciPy sparse `arg1` (cast to `dtype`), or
+    None for any other input (a constructor's first form)."""
+    if not isinstance(arg1, _spbase):
+        mod = type(arg1).__module__ or ""
+        if not (mod.startswith("scipy.sparse") and su.scipy_sparse().issparse(arg1)):
+            return None
+        arg1 = from_scipy(arg1, device)
+    A = convert(arg1, copy)
+    return A if dtype is None else A.astype(dtype, copy=False)
+
+
 def _as_dense(x, device):
     """A cuarray array on `device` from a dense operand (numpy only on the cpu)."""
     if isinstance(x, _ca.ndarray):
@@ -174,10 +186,13 @@ class _spbase:
         return r
 
     def _sp_new(self, copy=False):
+        return self._scipy_of(np.array if copy else np.asarray)
+
+    def _scipy_of(self, host):
+        """The SciPy object of this format and kind on host(buffer) for each buffer."""
         sps = su.scipy_sparse()
         name = self._format + ("_array" if isinstance(self, sparray) else "_matrix")
-        views = tuple(np.array(a) if copy else np.asarray(a)
-                      for a in self._sp_buffers())
+        views = tuple(host(a) for a in self._sp_buffers())
         r = getattr(sps, name)(self._sp_args(views), shape=self.shape, copy=False)
         self._sp_flags(r)
         return r
@@ -188,12 +203,7 @@ class _spbase:
     def get(self, stream=None):
         """get(stream=None): a SciPy sparse object (of the same format and kind)
         holding copies of the buffers on the host."""
-        sps = su.scipy_sparse()
-        name = self._format + ("_array" if isinstance(self, sparray) else "_matrix")
-        views = tuple(a.get() for a in self._sp_buffers())
-        r = getattr(sps, name)(self._sp_args(views), shape=self.shape, copy=False)
-        self._sp_flags(r)
-        return r
+        return self._scipy_of(lambda a: a.get(stream=stream))
 
     # -- attributes -----------------------------------------------------------
 

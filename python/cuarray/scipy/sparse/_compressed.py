@@ -12,8 +12,8 @@ import numpy as np
 import cuarray as _ca
 
 from . import _sputils as su
-from ._base import (_spbase, _register, _scipy_first, from_scipy, sparray, spmatrix,
-                    _wrap)
+from ._base import (_spbase, _register, _scipy_first, _wrap, sparray, sparse_input,
+                    spmatrix)
 
 
 def expand_ptr(indptr, nnz=None):
@@ -385,12 +385,8 @@ def _parse_args(self, arg1, shape, dtype, copy, device):
     fmt = self._format
     if shape is not None:
         shape = su.check_shape(shape)
-    if isinstance(arg1, _spbase) or _is_scipy_sparse(arg1):
-        if not isinstance(arg1, _spbase):
-            arg1 = from_scipy(arg1, device)
-        A = arg1.asformat(fmt, copy=copy)
-        if dtype is not None:
-            A = A.astype(dtype, copy=False)
+    A = sparse_input(arg1, device, lambda a, c: a.asformat(fmt, copy=c), copy, dtype)
+    if A is not None:
         return A._parts(), A.shape, {"sorted": A._sorted, "canonical": A._canonical}
     foreign = _foreign_parts(arg1, fmt)
     if foreign is not None:
@@ -442,13 +438,6 @@ def _foreign_parts(x, fmt):
             return ((x.values(), x.col_indices(), x.crow_indices()), tuple(x.shape))
         return ((x.values(), x.row_indices(), x.ccol_indices()), tuple(x.shape))
     return None
-
-
-def _is_scipy_sparse(x):
-    mod = type(x).__module__ or ""
-    if not mod.startswith("scipy.sparse"):
-        return False
-    return su.scipy_sparse().issparse(x)
 
 
 def _from_triple(fmt, arg1, shape, dtype, copy, device, keep_index_dtype=False):

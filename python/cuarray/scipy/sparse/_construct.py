@@ -7,8 +7,6 @@ format; the array forms (eye_array, diags_array, random_array, block_array)
 return sparray, the others spmatrix unless an input is a sparray (SciPy's rule).
 """
 
-import math
-
 import numpy as np
 
 import cuarray as _ca
@@ -386,5 +384,3 @@ def swapaxes(A, axis1, axis2):
         return A.copy()
     return A.transpose(copy=True)
 
-
-_ = math

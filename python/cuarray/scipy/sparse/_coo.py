@@ -5,8 +5,8 @@ import numpy as np
 import cuarray as _ca
 
 from . import _sputils as su
-from ._base import _spbase, _register, _scipy_first, from_scipy, sparray, spmatrix
-from ._compressed import _dense_input, _is_scipy_sparse, coo_to_csr, ptr_from_counts
+from ._base import _spbase, _register, _scipy_first, sparray, sparse_input, spmatrix
+from ._compressed import _dense_input, coo_to_csr
 
 
 def coo_parts(arg1, shape, dtype, device):
@@ -50,12 +50,8 @@ class _coo_base(_spbase):
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None,
                  device=None):
-        if isinstance(arg1, _spbase) or _is_scipy_sparse(arg1):
-            if not isinstance(arg1, _spbase):
-                arg1 = from_scipy(arg1, device)
-            A = arg1.tocoo(copy=copy)
-            if dtype is not None:
-                A = A.astype(dtype, copy=False)
+        A = sparse_input(arg1, device, lambda a, c: a.tocoo(copy=c), copy, dtype)
+        if A is not None:
             self._set_parts(A._parts(), A.shape, canonical=A._canonical)
             return
         if isinstance(arg1, tuple) and len(arg1) == 2 and all(

@@ -8,7 +8,7 @@ import numpy as np
 import cuarray as _ca
 
 from ._base import sparray
-from ._compressed import expand_ptr, ptr_from_counts
+from ._compressed import ptr_from_counts
 
 
 def _normalize(key):
