@@ -597,3 +597,29 @@ def test_numpy_array_on_gpu_refused():
     A = cs.csr_array(ca.asarray(np.eye(3), device="cuda:0"))
     with pytest.raises(TypeError, match="NumPy array"):
         A @ np.ones(3)
+
+
+def test_small_methods(dev):
+    a = rand_dense((5, 4), np.float32, seed=12)
+    M = cs.csr_matrix(ca.asarray(a, device=dev))
+    ref = sp.csr_matrix(a)
+    B = M.astype(np.complex128)
+    assert B.dtype == np.complex128
+    same(B.toarray(), a.astype(np.complex128))
+    C = M.copy()
+    C.data[...] = 0
+    same(M.toarray(), a)  # the copy owns its buffers
+    r, c = M.nonzero()
+    er, ec = ref.nonzero()
+    same(r, er)
+    same(c, ec)
+    for axis in (0, 1):
+        same(M.count_nonzero(axis=axis), ref.count_nonzero(axis=axis))
+    same(M.getrow(2), ref.getrow(2))
+    same(M.getcol(1), ref.getcol(1))
+    assert M.asfptype().dtype == ref.asfptype().dtype
+    rows = [host(row.toarray()) for row in M]
+    same(np.vstack(rows), a)
+    assert cs.coo_array((2 ** 31, 5), device=dev).row.dtype == np.int64
+    assert cs.coo_array((2 ** 31 - 1, 5), device=dev).row.dtype == np.int32
+    assert "sparse matrix of shape (5, 4)" in repr(M)
