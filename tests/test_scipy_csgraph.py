@@ -12,13 +12,6 @@ import cuarray.scipy.sparse as cs
 from cuarray.scipy.sparse import _sputils
 from cuarray.scipy.sparse.csgraph import _traversal, connected_components
 
-from conftest import DEVICES
-
-
-@pytest.fixture(params=DEVICES)
-def device(request):
-    return request.param
-
 
 @pytest.fixture(params=["scipy", "composition"])
 def route(request, monkeypatch, device):

@@ -21,7 +21,7 @@ from cuarray.scipy.sparse import _sputils
 from cuarray.scipy.sparse.linalg import (_dsolve, _eigen, _isolve, _lsq, _norm,
                                          LinearOperator, aslinearoperator)
 
-from conftest import DEVICES
+from conftest import random_array
 
 # SciPy's own float32 lsmr (the reference) overflows a cast in its condition estimate
 pytestmark = pytest.mark.filterwarnings(
@@ -29,11 +29,6 @@ pytestmark = pytest.mark.filterwarnings(
 
 FLOATS = [np.float32, np.float64, np.complex64, np.complex128]
 KINDS = ["dense", "csr", "linop"]
-
-
-@pytest.fixture(params=DEVICES)
-def device(request):
-    return request.param
 
 
 @pytest.fixture(params=["scipy", "composition"])
@@ -51,11 +46,7 @@ def tol(dtype):
 
 
 def rand(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    a = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        a = a + 1j * rng.standard_normal(shape)
-    return a.astype(dtype)
+    return random_array(shape, dtype, np.random.default_rng(seed))
 
 
 def spd(n, dtype, seed=0):
@@ -380,8 +371,10 @@ def test_least_squares(name, kw, kind, dtype, device, route):
     assert r[1] == rs[1]                       # istop
     assert abs(r[2] - rs[2]) <= (2 if single else 0)     # itn
     assert r[0].dtype == rs[0].dtype
-    t = 1e-3 if single else 1e-6
-    np.testing.assert_allclose(r[0].get(), rs[0], rtol=t, atol=t)
+    # x is as good as the stopping tests (atol, btol 1e-6): rounding moves it that
+    # much relative to its size
+    t = 1e-3 if single else 1e-5
+    np.testing.assert_allclose(r[0].get(), rs[0], rtol=t, atol=t * abs(rs[0]).max())
     # residual and solution norms are stable; the estimates of |A|, cond(A) and
     # |A^H r| accumulate rounding over the steps (even SciPy's own differ between
     # a dense and a sparse A), so they are compared loosely
@@ -399,7 +392,7 @@ def test_lsqr_calc_var(device, route):
     b = rand(40, np.float64, 5)
     r = csl.lsqr(operand(S, "csr", device), dev(b, device), calc_var=True)
     rs = ssl.lsqr(S, b, calc_var=True)
-    np.testing.assert_allclose(r[9].get(), rs[9], rtol=1e-7)
+    np.testing.assert_allclose(r[9].get(), rs[9], rtol=1e-5)
 
 
 # --------------------------------------------------------------------------

@@ -20,15 +20,16 @@ import cuarray as _ca
 __all__ = ["LinearOperator", "aslinearoperator"]
 
 
+_ISSPARSE = []
+
+
 def _issparse(A):
-    """Whether A is a cuarray sparse matrix (the sparse package once it is there;
-    until then, anything matrix-like that is not an array: it converts to CSR)."""
-    try:
+    """Whether A is a cuarray sparse matrix (cuarray.scipy.sparse.issparse, looked
+    up once)."""
+    if not _ISSPARSE:
         from cuarray.scipy.sparse import issparse
-    except ImportError:
-        return (not isinstance(A, (_ca.ndarray, _np.ndarray))
-                and hasattr(A, "tocsr") and hasattr(A, "shape"))
-    return issparse(A)
+        _ISSPARSE.append(issparse)
+    return _ISSPARSE[0](A)
 
 
 def _isscalar(x):

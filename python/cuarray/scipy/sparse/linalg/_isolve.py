@@ -117,13 +117,22 @@ def _scipy_route(name, A, b, x0, M, callback, **kw):
     return _back(x), int(info)
 
 
-def _start(A, M, x0, b, name, rtol, atol, maxiter):
+def _begin(name, A, b, x0, M, callback, rtol, atol, maxiter, **kw):
+    """A solver's start: (SciPy's result on the cpu route, or (b, 0) for b = 0;
+    None) or (None; the system: A, M, x, b, r = b - A x, norm(b), the absolute
+    tolerance, maxiter)."""
+    got = _scipy_route(name, A, b, x0, M, callback, rtol=rtol, atol=atol,
+                       maxiter=maxiter, **kw)
+    if got is not None:
+        return got, None
     A, M, x, b = _make_system(A, M, x0, b)
     bnrm2 = _nrm(b).item()
     atol = _atol(name, bnrm2, atol, rtol)
+    if bnrm2 == 0:
+        return (b, 0), None
     maxiter = 10 * b.shape[0] if maxiter is None else maxiter
     r = b - A.matvec(x) if x0 is not None else b.copy()
-    return A, M, x, b, r, bnrm2, atol, maxiter
+    return None, (A, M, x, b, r, bnrm2, atol, maxiter)
 
 
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None):
@@ -134,14 +143,10 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None
     when ``norm(b - A x) <= max(rtol * norm(b), atol)``, else the iteration count.
     ``callback(xk)`` after each iteration. One host read per iteration.
     """
-    got = _scipy_route("cg", A, b, x0, M, callback, rtol=rtol, atol=atol,
-                       maxiter=maxiter)
-    if got is not None:
-        return got
-    A, M, x, b, r, bnrm2, atol, maxiter = _start(A, M, x0, b, "cg", rtol, atol,
-                                                maxiter)
-    if bnrm2 == 0:
-        return b, 0
+    done, system = _begin("cg", A, b, x0, M, callback, rtol, atol, maxiter)
+    if done:
+        return done
+    A, M, x, b, r, bnrm2, atol, maxiter = system
     plain = isinstance(M, IdentityOperator)
     rho_prev = p = None
     for it in range(maxiter):
@@ -170,14 +175,10 @@ def cgs(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=Non
     a zero dot product. One host read per iteration (the last step's dot product
     is tested with the next residual).
     """
-    got = _scipy_route("cgs", A, b, x0, M, callback, rtol=rtol, atol=atol,
-                       maxiter=maxiter)
-    if got is not None:
-        return got
-    A, M, x, b, r, bnrm2, atol, maxiter = _start(A, M, x0, b, "cgs", rtol, atol,
-                                                maxiter)
-    if bnrm2 == 0:
-        return b, 0
+    done, system = _begin("cgs", A, b, x0, M, callback, rtol, atol, maxiter)
+    if done:
+        return done
+    A, M, x, b, r, bnrm2, atol, maxiter = system
     rhotol = _np.finfo(x.dtype).eps ** 2
     rtilde = r.copy()
     rho_prev = p = u = q = rv = x_prev = None
@@ -222,14 +223,10 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None,
     product breakdown. Two host reads per iteration (the residual and the
     half-step's).
     """
-    got = _scipy_route("bicgstab", A, b, x0, M, callback, rtol=rtol, atol=atol,
-                       maxiter=maxiter)
-    if got is not None:
-        return got
-    A, M, x, b, r, bnrm2, atol, maxiter = _start(A, M, x0, b, "bicgstab", rtol,
-                                                atol, maxiter)
-    if bnrm2 == 0:
-        return b, 0
+    done, system = _begin("bicgstab", A, b, x0, M, callback, rtol, atol, maxiter)
+    if done:
+        return done
+    A, M, x, b, r, bnrm2, atol, maxiter = system
     tol = _np.finfo(x.dtype).eps ** 2
     rtilde = r.copy()
     rho_prev = omega = alpha = p = v = None
@@ -354,15 +351,11 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0., restart=None, maxiter=None, M=No
         raise ValueError(f"Unknown callback_type: {callback_type!r}")
     if callback is None:
         callback_type = None
-    got = _scipy_route("gmres", A, b, x0, M, callback, rtol=rtol, atol=atol,
-                       restart=restart, maxiter=maxiter,
-                       callback_type=callback_type)
-    if got is not None:
-        return got
-    A, M, x, b, r, bnrm2, atol, maxiter = _start(A, M, x0, b, "gmres", rtol, atol,
-                                                maxiter)
-    if bnrm2 == 0:
-        return b, 0
+    done, system = _begin("gmres", A, b, x0, M, callback, rtol, atol, maxiter,
+                          restart=restart, callback_type=callback_type)
+    if done:
+        return done
+    A, M, x, b, r, bnrm2, atol, maxiter = system
     eps = _np.finfo(x.dtype).eps
     restart = min(20 if restart is None else restart, b.shape[0])
     if _nrm(r).item() < atol:
