@@ -84,8 +84,23 @@ def _cusparse_mm(op, m, n, ptr, ind, data, x, shape):
         ptr, ind = ptr.astype(np.int64), ind.astype(np.int64)
     x = _ca.ascontiguousarray(x)
     out = _ca.empty(shape, dtype=data.dtype, device=data.device)
-    _core._sparse_spmm(op, m, n, ptr, ind, data, x, out)
+    try:
+        _core._sparse_spmm(op, m, n, ptr, ind, data, x, out)
+    except _ca.cuda.CUDAError as e:
+        # a cuSPARSE without the transposed SpMM on row-major blocks: the product
+        # on the CSR of op(A) (one transpose copy) instead
+        if op == 0 or x.ndim != 2 or "NOT_SUPPORTED" not in str(e):
+            raise
+        return _transposed_copy_mm(op, m, n, ptr, ind, data, x, shape)
     return out
+
+
+def _transposed_copy_mm(op, m, n, ptr, ind, data, x, shape):
+    from ._compressed import coo_to_csr, expand_ptr
+    rows = expand_ptr(ptr)
+    tptr, tind, tdata = coo_to_csr((n, m), ind, rows, data.conj() if op == 2 else data,
+                                   sum_duplicates=False, idx=ptr.dtype)
+    return _cusparse_mm(0, n, m, tptr, tind, tdata, x, shape)
 
 
 def _compose_mm(op, ptr, ind, data, x, shape):
