@@ -18,8 +18,8 @@ import cuarray as ca
 import cuarray.scipy.sparse as cs
 import cuarray.scipy.sparse.linalg as csl
 from cuarray.scipy.sparse import _sputils
-from cuarray.scipy.sparse.linalg import (_dsolve, _eigen, _isolve, _lsq, _norm,
-                                         LinearOperator, aslinearoperator)
+from cuarray.scipy.sparse.linalg import (_dsolve, _eigen, _isolve, _lsq, _matfuncs,
+                                         _norm, LinearOperator, aslinearoperator)
 
 from conftest import random_array
 
@@ -36,7 +36,7 @@ def route(request, monkeypatch, device):
     if request.param == "scipy" and device != "cpu":
         pytest.skip("SciPy's route is the cpu device's")
     if request.param == "composition":
-        for mod in (_isolve, _lsq, _eigen, _norm, _dsolve, _sputils):
+        for mod in (_isolve, _lsq, _eigen, _norm, _matfuncs, _dsolve, _sputils):
             monkeypatch.setattr(mod, "CPU_SCIPY", False)
     return request.param
 
@@ -599,6 +599,46 @@ def test_matrix_power(power, device, route):
         csl.matrix_power(cs.csr_matrix(S[:5], device=device), 2)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("interval", [None, dict(start=-1, stop=2, num=7),
+                                      dict(start=0, stop=1, num=4, endpoint=False)])
+@pytest.mark.parametrize("bshape", [(30,), (30, 3)])
+def test_expm_multiply(bshape, interval, kind, dtype, device, route):
+    S = (sp.random(30, 30, density=0.15, random_state=3, format="csr") * 2
+         - sp.eye(30)).astype(dtype).tocsr()
+    B = rand(bshape, np.float64, 4)
+    kw = interval or {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)     # an operator's trace
+        r = csl.expm_multiply(operand(S, kind, device), dev(B, device), **kw)
+        rs = ssl.expm_multiply(S, B, **kw)
+    assert r.shape == rs.shape and r.dtype == rs.dtype
+    t = 1e-8 if dtype != np.float32 else 1e-5
+    np.testing.assert_allclose(r.get(), rs, rtol=t, atol=t * abs(rs).max())
+    # another shift (traceA) changes the steps, not the result
+    r = csl.expm_multiply(operand(S, "csr", device), dev(B, device), traceA=0.0, **kw)
+    np.testing.assert_allclose(r.get(), rs, rtol=t, atol=t * abs(rs).max())
+
+
+def test_expm_multiply_errors(device, route):
+    S = sp.random(6, 6, density=0.3, random_state=1, format="csr")
+    C = cs.csr_matrix(S, device=device)
+    for A, B, kw in ((cs.csr_matrix(S[:5], device=device), ca.ones(5, device=device),
+                      {}),
+                     (C, ca.ones(5, device=device), {}),
+                     (C, ca.ones((6, 2, 2), device=device), {}),
+                     (C, ca.ones(6, device=device), dict(start=0, stop=1, num=1))):
+        with pytest.raises(ValueError) as e:
+            csl.expm_multiply(A, B, **kw)
+        with pytest.raises(ValueError) as es:
+            ssl.expm_multiply(A.get(), B.get(), **kw)
+        assert str(e.value) == str(es.value)
+    if route == "composition":
+        with pytest.warns(UserWarning, match="Trace of LinearOperator"):
+            csl.expm_multiply(aslinearoperator(C), ca.ones(6, device=device))
+
+
 # --------------------------------------------------------------------------
 # Direct solvers
 # --------------------------------------------------------------------------
@@ -714,8 +754,9 @@ NAMES = ["LinearOperator", "SuperLU", "aslinearoperator", "bicgstab", "cg", "cgs
 
 
 def test_names():
-    """The names SciPy 1.17 and CuPy share (../shared/scipy-names.json)."""
-    assert sorted(csl.__all__) == NAMES
-    for n in NAMES:
+    """The names SciPy 1.17 and CuPy share (../shared/scipy-names.json), and
+    expm_multiply."""
+    assert sorted(csl.__all__) == sorted(NAMES + ["expm_multiply"])
+    for n in csl.__all__:
         assert hasattr(csl, n) and hasattr(ssl, n), n
     assert cs.linalg is csl
