@@ -2,9 +2,10 @@
 sparse matrices (the names SciPy 1.17 and CuPy's cupyx.scipy.sparse.linalg share).
 
 Iterative solvers (cg, cgs, bicgstab, gmres, minres, lsqr, lsmr), eigensolvers
-(eigsh, svds, lobpcg), norm, matrix_power and expm_multiply are compositions of products and dense
-cuarray operations that run on any device; on the cpu device they hand the call
-to SciPy's own routine on zero-copy views (each module's CPU_SCIPY flag).
+(eigsh, svds, lobpcg), norm, matrix_power and expm_multiply are compositions of
+products and dense cuarray operations that run on any device; on the cpu device
+they hand the call to SciPy's own routine on zero-copy views (each module's
+CPU_SCIPY flag).
 The direct solvers (spsolve, spsolve_triangular, splu, spilu, factorized,
 SuperLU) are SciPy's SuperLU and sparse solvers on the host with device arrays in
 and out (small GPU systems: a dense solve on the device); see _dsolve.py.

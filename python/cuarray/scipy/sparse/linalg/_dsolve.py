@@ -4,8 +4,8 @@ SuperLU, with SciPy 1.17's signatures, warnings and exceptions.
 Where they run (no cuSOLVER/cuDSS sparse factorization is bound yet):
 - the cpu device: SciPy's own routines on the SciPy form of the matrix and views
   of the vectors;
-- a GPU (and the cpu device with CPU_SCIPY off), n <= DENSE_MAX (spsolve, spsolve_triangular): the matrix densified on the
-  device and solved there by cuarray.linalg.solve (cuSOLVER's LU; for the
+- a GPU (and the cpu device with CPU_SCIPY off), n <= DENSE_MAX (spsolve,
+  spsolve_triangular): the matrix densified on the device and solved there by cuarray.linalg.solve (cuSOLVER's LU; for the
   triangular solve, the triangle of the dense matrix), as fast as it gets at that
   size and with no transfer;
 - a GPU, larger n, and splu/spilu/factorized at any n: SciPy's SuperLU (and
