@@ -550,6 +550,24 @@ def test_lobpcg_histories_and_warning(device, route):
     np.testing.assert_allclose(lam.get(), [n / 2, (n - 1) / 2], rtol=1e-5)
 
 
+def test_lobpcg_constraints_and_preconditioner(device, route):
+    n = 100
+    A = np.diag(np.arange(1, n + 1, dtype=float))
+    X = rand((n, 2), np.float64, 6)
+    Y = np.eye(n)[:, -3:]                   # exclude the three largest
+    Minv = np.diag(1 / np.arange(1, n + 1, dtype=float))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        lam, V = csl.lobpcg(dev(A, device), dev(X, device), Y=dev(Y, device),
+                            maxiter=300, tol=1e-8)
+        lams, _ = ssl.lobpcg(A, X, Y=Y, maxiter=300, tol=1e-8)
+        np.testing.assert_allclose(lam.get(), lams, rtol=1e-6)
+        assert abs(Y.T @ V.get()).max() < 1e-6
+        lam, _ = csl.lobpcg(dev(A, device), dev(X, device), M=dev(Minv, device),
+                            largest=False, maxiter=50, tol=1e-8)
+    np.testing.assert_allclose(lam.get(), [1.0, 2.0], rtol=1e-6)
+
+
 # --------------------------------------------------------------------------
 # norm, matrix_power
 # --------------------------------------------------------------------------
