@@ -568,6 +568,26 @@ def test_lobpcg_constraints_and_preconditioner(device, route):
     np.testing.assert_allclose(lam.get(), [1.0, 2.0], rtol=1e-6)
 
 
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg_small_problem_dense(largest, device, route):
+    n = 12
+    A = sym_spectrum(n, np.float64, 7)
+    A = (A + A.T) / 2
+    B = np.diag(np.linspace(1, 2, n))
+    X = rand((n, 3), np.float64, 8)
+    for Bd, Bh in ((None, None), (dev(B, device), B)):
+        with pytest.warns(UserWarning, match="dense eigensolver"):
+            lam, V = csl.lobpcg(dev(A, device), dev(X, device), B=Bd,
+                                largest=largest, retLambdaHistory=True)
+        with pytest.warns(UserWarning):
+            lams, Vs = ssl.lobpcg(A, X, B=Bh, largest=largest, retLambdaHistory=True)
+        np.testing.assert_allclose(lam.get(), lams, rtol=1e-10, atol=1e-10)
+        Bm = np.eye(n) if Bh is None else Bh
+        np.testing.assert_allclose(A @ V.get(), Bm @ V.get() * lam.get(), atol=1e-9)
+    with pytest.warns(UserWarning), pytest.raises(NotImplementedError):
+        csl.lobpcg(dev(A, device), dev(X, device), Y=dev(np.eye(n)[:, :1], device))
+
+
 # --------------------------------------------------------------------------
 # norm, matrix_power
 # --------------------------------------------------------------------------

@@ -321,6 +321,32 @@ def _lobpcg_setup(A, X, B, M, Y, tol, maxiter):
     return opA, opB, opM, X, n, k, tol, 20 if maxiter is None else maxiter
 
 
+def _lobpcg_dense(opA, opB, X, n, k, sizeY, Y, largest):
+    """SciPy's fallback for a block too large for its problem: a dense eigh of
+    the densified A (and B, through B's Cholesky factor), with SciPy's warning."""
+    warnings.warn(f"The problem size {n} minus the constraints size {sizeY} is too "
+                  f"small relative to the block size {k}. Using a dense eigensolver "
+                  "instead of LOBPCG iterations.No output of the history of the "
+                  "iterations.", UserWarning, stacklevel=3)
+    k = min(k, n)
+    if Y is not None:
+        raise NotImplementedError("The dense eigensolver does not support "
+                                  "constraints.")
+    eye = _ca.eye(n, dtype=X.dtype, device=X.device)
+    Ad = opA.matmat(eye)
+    if opB is None:
+        vals, vecs = _ca.linalg.eigh((Ad + Ad.conj().T) / 2)
+    else:
+        L = _ca.linalg.cholesky(opB.matmat(eye))
+        Li = _ca.linalg.solve(L, eye)
+        C = Li @ Ad @ Li.conj().T
+        vals, W = _ca.linalg.eigh((C + C.conj().T) / 2)
+        vecs = Li.conj().T @ W
+    if largest:
+        return vals[::-1][:k], vecs[:, ::-1][:, :k]
+    return vals[:k], vecs[:, :k]
+
+
 def _project(V, Y, BY):
     """V with its B-components along the constraints Y removed."""
     return V if Y is None else V - Y @ _ca.linalg.solve(Y.conj().T @ BY,
@@ -348,6 +374,10 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
                      for h in r)
     opA, opB, opM, X, n, k, tol, maxiter = _lobpcg_setup(A, X, B, M, Y, tol,
                                                         maxiter)
+    sizeY = 0 if Y is None else (_ca.asarray(Y).shape[1] if _ca.asarray(Y).ndim > 1
+                                 else 1)
+    if n - sizeY < 5 * k:
+        return _lobpcg_dense(opA, opB, X, n, k, sizeY, Y, largest)
     BY = None if Y is None else _products(opB, _ca.asarray(Y))
     X = _project(X, Y, BY)
     lam, C = _rayleigh_ritz(_products(opA, X), _products(opB, X), X, k, largest)

@@ -539,6 +539,9 @@ def _host(A):
     if isinstance(A, _ca.ndarray):
         return _np.asarray(A)
     if _issparse(A):
+        if getattr(A, "device", "cpu") != "cpu":
+            # the hand-off is the cpu device's: no silent copy off a GPU
+            raise ValueError(f"operands on different devices: cpu and {A.device}")
         return A.get()
     if isinstance(A, MatrixLinearOperator):
         return _host(A.A)
