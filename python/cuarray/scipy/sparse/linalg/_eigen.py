@@ -17,8 +17,8 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._interface import (LinearOperator, _back, _host, _issparse, _op_device,
-                         aslinearoperator)
+from ._interface import (LinearOperator, _back, _coef, _conj_t, _host, _issparse,
+                         _op_device, aslinearoperator)
 
 __all__ = ["eigsh", "svds", "lobpcg"]
 
@@ -70,7 +70,7 @@ def _random_unit(n, dtype, device, rng, V=None):
         v = v + 1j * rng.uniform(-1.0, 1.0, n)
     v = _ca.asarray(v.astype(dtype), device=device)
     for _ in range(2 if V is not None else 0):
-        v = v - (V.conj() @ v) @ V
+        v = v - _coef(V, v) @ V
     return v / _ca.linalg.norm(v)
 
 
@@ -82,9 +82,9 @@ def _lanczos(A, V, T, start, stop, rng):
     for j in range(start, stop):
         u = A.matvec(V[j])
         basis = V[:j + 1]
-        h = basis.conj() @ u
+        h = _coef(basis, u)
         u = u - h @ basis
-        h2 = basis.conj() @ u
+        h2 = _coef(basis, u)
         u = u - h2 @ basis
         alpha, beta = (_ca.stack([(h[j] + h2[j]).real, _ca.linalg.norm(u)])
                        .get().tolist())
@@ -295,8 +295,8 @@ def _rayleigh_ritz(SA, SB, S, k, largest):
     """The k extreme Ritz pairs of span(S): Gram matrices read to the host, the
     basis made B-orthonormal through gram B's eigendecomposition (dropping
     directions below its precision, which keeps a dependent P harmless)."""
-    gA = (S.conj().T @ SA).get()
-    gB = (S.conj().T @ SB).get()
+    gA = (_conj_t(S) @ SA).get()
+    gB = (_conj_t(S) @ SB).get()
     gA, gB = (gA + gA.conj().T) / 2, (gB + gB.conj().T) / 2
     d, Q = _np.linalg.eigh(gB)
     ok = d > d.max() * _np.finfo(S.dtype).eps * gB.shape[0] * 10
@@ -349,8 +349,8 @@ def _lobpcg_dense(opA, opB, X, n, k, sizeY, Y, largest):
 
 def _project(V, Y, BY):
     """V with its B-components along the constraints Y removed."""
-    return V if Y is None else V - Y @ _ca.linalg.solve(Y.conj().T @ BY,
-                                                       BY.conj().T @ V)
+    return V if Y is None else V - Y @ _ca.linalg.solve(_conj_t(Y) @ BY,
+                                                       _conj_t(BY) @ V)
 
 
 def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,

@@ -37,8 +37,19 @@ def _isscalar(x):
 
 
 def _conj_t(A):
-    """A's conjugate transpose (dense or sparse), without SciPy's removed .H."""
-    return A.conj().T if A.dtype.kind == "c" else A.T
+    """A's conjugate transpose: a real A's transpose (a view), a complex sparse
+    matrix's lazy .H (conjugated as its products read it), else a conjugated copy."""
+    if A.dtype.kind != "c":
+        return A.T
+    if _issparse(A) and hasattr(A, "H"):
+        return A.H
+    return A.conj().T
+
+
+def _coef(V, u):
+    """conj(V) @ u (the coefficients of u along V's rows) without a conjugated
+    copy of V: two vector conjugates for complex data, none for real."""
+    return (V @ u.conj()).conj() if V.dtype.kind == "c" else V @ u
 
 
 class LinearOperator:

@@ -20,7 +20,7 @@ import numpy as _np
 import cuarray as _ca
 
 from ._interface import (IdentityOperator, LinearOperator, _as_vector, _back,
-                         _host, _on_cpu, _wrap_callback, aslinearoperator)
+                         _coef, _host, _on_cpu, _wrap_callback, aslinearoperator)
 
 __all__ = ["cg", "cgs", "bicgstab", "gmres", "minres"]
 
@@ -294,9 +294,9 @@ def _gmres_cycle(A, M, r, restart, dtype, eps, ptol, on_inner):
         w = M.matvec(A.matvec(V[col]))
         h0 = _nrm(w)
         basis = V[:col + 1]
-        h = basis.conj() @ w
+        h = _coef(basis, w)
         w = w - h @ basis
-        h2 = basis.conj() @ w          # the second pass keeps V orthonormal
+        h2 = _coef(basis, w)           # the second pass keeps V orthonormal
         w = w - h2 @ basis
         h1 = _nrm(w)
         vals = _ca.concatenate([(h + h2).astype(_np.complex128),
