@@ -114,3 +114,11 @@ def test_cupy_sparse_in_and_out():
                            cupy.asarray(A.indptr)), shape=A.shape, copy=False)
     assert back.data.data.ptr == _ptr(A.data)
     np.testing.assert_allclose(back.toarray().get(), h.toarray())
+
+
+def test_cusparse_statuses_become_exceptions():
+    with pytest.raises(ca.cuda.CUDAError, match="CUSPARSE_STATUS_NOT_SUPPORTED.*cusparseSpMM"):
+        _core._raise_cuda_error(10, "cusparseSpMM", "cusparse")
+    with pytest.raises(ca.OutOfMemoryError, match="CUSPARSE_STATUS_ALLOC_FAILED"):
+        _core._raise_cuda_error(2, "cusparseSpGEMM_compute", "cusparse")
+    assert _core._cusparse_path() is None or "cusparse" in _core._cusparse_path()
