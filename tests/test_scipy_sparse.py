@@ -152,9 +152,8 @@ def test_from_scipy_and_shape_only(dev, fmt):
 def test_coo_to_csr_sums_duplicates(dev):
     for dtype in DTYPES:
         data, row, col, shape = dup_coo(dtype)
-        A = cs.coo_matrix((ca.asarray(data, device=dev), (ca.asarray(row, device=dev),
-                                                           ca.asarray(col, device=dev))),
-                          shape=shape)
+        coords = (ca.asarray(row, device=dev), ca.asarray(col, device=dev))
+        A = cs.coo_matrix((ca.asarray(data, device=dev), coords), shape=shape)
         ref = sp.coo_matrix((data, (row, col)), shape=shape)
         assert A.nnz == ref.nnz
         C, Cr = A.tocsr(), ref.tocsr()
@@ -554,7 +553,8 @@ def test_save_load_npz(dev, tmp_path):
             f = tmp_path / f"{fmt}{kind}.npz"
             cs.save_npz(f, A)
             ref = sp.load_npz(f)
-            assert ref.format == fmt and isinstance(ref, sp.sparray) == (kind == "array")
+            assert ref.format == fmt
+            assert isinstance(ref, sp.sparray) == (kind == "array")
             same(A.toarray(), ref.toarray())
             buf = io.BytesIO()
             sp.save_npz(buf, ref)

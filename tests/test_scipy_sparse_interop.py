@@ -117,7 +117,8 @@ def test_cupy_sparse_in_and_out():
 
 
 def test_cusparse_statuses_become_exceptions():
-    with pytest.raises(ca.cuda.CUDAError, match="CUSPARSE_STATUS_NOT_SUPPORTED.*cusparseSpMM"):
+    with pytest.raises(ca.cuda.CUDAError,
+                       match="CUSPARSE_STATUS_NOT_SUPPORTED.*cusparseSpMM"):
         _core._raise_cuda_error(10, "cusparseSpMM", "cusparse")
     with pytest.raises(ca.OutOfMemoryError, match="CUSPARSE_STATUS_ALLOC_FAILED"):
         _core._raise_cuda_error(2, "cusparseSpGEMM_compute", "cusparse")

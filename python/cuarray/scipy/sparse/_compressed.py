@@ -181,7 +181,8 @@ class _cs_base(_spbase):
     @property
     def has_sorted_indices(self):
         if not self._sorted:
-            self._sorted = bool(_indices_sorted(self.indptr, self.indices, strict=False))
+            self._sorted = bool(_indices_sorted(self.indptr, self.indices,
+                                                strict=False))
         return self._sorted
 
     @has_sorted_indices.setter
@@ -400,7 +401,8 @@ def _parse_args(self, arg1, shape, dtype, copy, device):
         idx = su.get_index_dtype(maxval=max(m, n))
         dt = su.getdtype(dtype, default=np.float64)
         dev = device
-        parts = (_ca.zeros(0, dtype=dt, device=dev), _ca.zeros(0, dtype=idx, device=dev),
+        parts = (_ca.zeros(0, dtype=dt, device=dev),
+                 _ca.zeros(0, dtype=idx, device=dev),
                  _ca.zeros(major + 1, dtype=idx, device=dev))
         return parts, (m, n), {"canonical": True}
     if isinstance(arg1, tuple) and len(arg1) == 2:
