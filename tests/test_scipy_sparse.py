@@ -398,13 +398,24 @@ def test_diagonal_setdiag_trace(dev, fmt):
     A = cls(fmt, "matrix")(ca.asarray(a, device=dev))
     ref = spcls(fmt, "matrix")(a)
     assert np.isclose(float(host(A.trace())), ref.trace())
-    if fmt != "dia":
-        for vals, k in ((7.0, 0), (np.arange(3.0) + 1, 1), (np.arange(9.0), -2)):
-            A = cls(fmt, "matrix")(ca.asarray(a, device=dev))
-            ref = spcls(fmt, "matrix")(a)
-            A.setdiag(ca.asarray(vals, device=dev) if np.ndim(vals) else vals, k)
-            ref.setdiag(vals, k)
-            same(A.toarray(), ref.toarray())
+    for vals, k in ((7.0, 0), (np.arange(3.0) + 1, 1), (np.arange(9.0), -2)):
+        A = cls(fmt, "matrix")(ca.asarray(a, device=dev))
+        ref = spcls(fmt, "matrix")(a)
+        A.setdiag(ca.asarray(vals, device=dev) if np.ndim(vals) else vals, k)
+        ref.setdiag(vals, k)
+        same(A.toarray(), ref.toarray())
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_resize(dev, fmt):
+    a = rand_dense((6, 5), np.float64, seed=13)
+    for shape in ((4, 3), (8, 7), (6, 2)):
+        A = cls(fmt, "matrix")(ca.asarray(a, device=dev))
+        ref = spcls(fmt, "matrix")(a)
+        A.resize(shape)
+        ref.resize(shape)
+        assert A.shape == shape and A.format == fmt
+        same(A.toarray(), ref.toarray())
 
 
 def test_reshape(dev):

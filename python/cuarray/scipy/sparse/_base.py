@@ -535,7 +535,15 @@ class _spbase:
         return _reduce.reshape(self, shape, order, copy)
 
     def resize(self, *shape):
-        raise NotImplementedError("resize is not supported by cuarray.scipy.sparse")
+        """resize(*shape): change the shape in place, dropping the entries outside
+        it and leaving new rows/columns empty (SciPy's resize)."""
+        shape = su.check_shape(shape[0] if len(shape) == 1 else shape)
+        coo = self.tocoo(copy=False)
+        keep = (coo.row < shape[0]) & (coo.col < shape[1])
+        idx = su.get_index_dtype(maxval=max(shape))
+        small = coo._from_parts((coo.data[keep], coo.row[keep].astype(idx),
+                                 coo.col[keep].astype(idx)), shape)
+        self._set_parts(*self._from_csr(small.tocsr()))
 
 
 class sparray:
