@@ -27,8 +27,7 @@ def ptr_from_counts(counts, dtype):
     """indptr from per-row counts: 0, then their running sum."""
     out = _ca.zeros(counts.size + 1, dtype=dtype, device=counts.device)
     if counts.size:
-        _ca.cumsum(counts, out=out[1:]) if counts.dtype == dtype else \
-            out.__setitem__(slice(1, None), _ca.cumsum(counts))
+        out[1:] = _ca.cumsum(counts)
     return out
 
 
