@@ -634,3 +634,31 @@ def test_small_methods(dev):
     assert cs.coo_array((2 ** 31, 5), device=dev).row.dtype == np.int64
     assert cs.coo_array((2 ** 31 - 1, 5), device=dev).row.dtype == np.int32
     assert "sparse matrix of shape (5, 4)" in repr(M)
+
+
+# SciPy 1.17's and CuPy 14.2's shared scipy.sparse names (issue 38)
+NAMES = [
+    "SparseEfficiencyWarning", "SparseWarning", "block_array", "block_diag", "bmat",
+    "coo_array", "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix",
+    "dia_array", "dia_matrix", "diags", "diags_array", "eye", "eye_array", "find",
+    "get_index_dtype", "hstack", "identity", "issparse", "isspmatrix",
+    "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia", "kron",
+    "kronsum", "permute_dims", "rand", "random", "random_array",
+    "safely_cast_index_arrays", "sparray", "spdiags", "spmatrix", "swapaxes", "tril",
+    "triu", "vstack"]
+
+
+@pytest.mark.parametrize("name", NAMES + ["save_npz", "load_npz"])
+def test_names_and_signatures(name):
+    import inspect
+    ours, theirs = getattr(cs, name), getattr(sp, name)
+    assert name in cs.__all__
+    if inspect.isclass(theirs):
+        assert inspect.isclass(ours)
+        return
+    mine = inspect.signature(ours).parameters
+    for p in inspect.signature(theirs).parameters.values():
+        assert p.name in mine, (name, p.name)
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            assert list(mine).index(p.name) == list(
+                inspect.signature(theirs).parameters).index(p.name), (name, p.name)
