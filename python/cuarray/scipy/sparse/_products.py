@@ -127,6 +127,9 @@ def spgemm(A, B):
     m, n = A.shape[0], B.shape[1]
     cls = A._like("csr")
     if str(A.device) != "cpu" and dtype in _CUSPARSE_TYPES and a.nnz and b.nnz:
+        # SpGEMM's inputs with sorted column indices (cuSPARSE's documented case)
+        a = a if a.has_sorted_indices else a.sorted_indices()
+        b = b if b.has_sorted_indices else b.sorted_indices()
         parts = _cusparse_spgemm(a, b, m, n)
     else:
         parts = _compose_spgemm(a, b, m, n)
