@@ -87,6 +87,7 @@ int ca_fft_init(PyObject *m);         /* fft.c */
 int ca_format_init(PyObject *m);      /* format.c: repr, str, pickling */
 /* linalg_solver.c: the cuSOLVER primitive of cuarray.linalg */
 int ca_linalg_solver_init(PyObject *m);
+int ca_sparse_init(PyObject *m); /* sparse.c: cuSPARSE products (scipy.sparse) */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -108,6 +109,8 @@ int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
 int ca_cufft_error(int status, const char *call);
 int ca_cusolver_error(int status, const char *call);
+/* A cuSPARSE status as CUDAError naming the status (ALLOC_FAILED: OutOfMemoryError). */
+int ca_cusparse_error(int status, const char *call);
 /* For deallocators and capsule deleters: never raises. Ignores
  * cudaErrorCudartUnloading (interpreter exit); reports anything else through
  * PyErr_WriteUnraisable. */

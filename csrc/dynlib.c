@@ -162,6 +162,28 @@ CA_CHECK_SIG(nvrtcGetProgramLogSize, ca_nvrtcGetSize_fn);
 CA_CHECK_SIG(nvrtcGetProgramLog, ca_nvrtcGetData_fn);
 CA_CHECK_SIG(nvrtcAddNameExpression, ca_nvrtcAddNameExpression_fn);
 CA_CHECK_SIG(nvrtcGetLoweredName, ca_nvrtcGetLoweredName_fn);
+CA_CHECK_SIG(cusparseCreate, ca_cusparseCreate_fn);
+CA_CHECK_SIG(cusparseSetStream, ca_cusparseSetStream_fn);
+CA_CHECK_SIG(cusparseCreateConstCsr, ca_cusparseCreateConstCsr_fn);
+CA_CHECK_SIG(cusparseCreateCsr, ca_cusparseCreateCsr_fn);
+CA_CHECK_SIG(cusparseDestroySpMat, ca_cusparseDestroySpMat_fn);
+CA_CHECK_SIG(cusparseCreateConstDnVec, ca_cusparseCreateConstDnVec_fn);
+CA_CHECK_SIG(cusparseCreateDnVec, ca_cusparseCreateDnVec_fn);
+CA_CHECK_SIG(cusparseDestroyDnVec, ca_cusparseDestroyDnVec_fn);
+CA_CHECK_SIG(cusparseCreateConstDnMat, ca_cusparseCreateConstDnMat_fn);
+CA_CHECK_SIG(cusparseCreateDnMat, ca_cusparseCreateDnMat_fn);
+CA_CHECK_SIG(cusparseDestroyDnMat, ca_cusparseDestroyDnMat_fn);
+CA_CHECK_SIG(cusparseSpMV_bufferSize, ca_cusparseSpMV_bufferSize_fn);
+CA_CHECK_SIG(cusparseSpMV, ca_cusparseSpMV_fn);
+CA_CHECK_SIG(cusparseSpMM_bufferSize, ca_cusparseSpMM_bufferSize_fn);
+CA_CHECK_SIG(cusparseSpMM, ca_cusparseSpMM_fn);
+CA_CHECK_SIG(cusparseSpGEMM_createDescr, ca_cusparseSpGEMM_createDescr_fn);
+CA_CHECK_SIG(cusparseSpGEMM_destroyDescr, ca_cusparseSpGEMM_destroyDescr_fn);
+CA_CHECK_SIG(cusparseSpGEMM_workEstimation, ca_cusparseSpGEMM_phase_fn);
+CA_CHECK_SIG(cusparseSpGEMM_compute, ca_cusparseSpGEMM_phase_fn);
+CA_CHECK_SIG(cusparseSpGEMM_copy, ca_cusparseSpGEMM_copy_fn);
+CA_CHECK_SIG(cusparseSpMatGetSize, ca_cusparseSpMatGetSize_fn);
+CA_CHECK_SIG(cusparseCsrSetPointers, ca_cusparseCsrSetPointers_fn);
 #endif
 
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
@@ -170,6 +192,7 @@ CA_CHECK_SIG(nvrtcGetLoweredName, ca_nvrtcGetLoweredName_fn);
 #define CA_CUSOLVER_SONAME "libcusolver.so.12"
 #define CA_CURAND_SONAME   "libcurand.so.10"
 #define CA_NVRTC_SONAME    "libnvrtc.so.13"
+#define CA_CUSPARSE_SONAME "libcusparse.so.12"
 
 typedef struct {
     const char *name;
@@ -208,6 +231,7 @@ static ca_cusolver_api solver_api;
 static ca_cublas_lu_api lu_api;
 static ca_curand_api rand_api;
 static ca_nvrtc_api nvrtc_api;
+static ca_cusparse_api sparse_api;
 
 static const lib_sym cublas_syms[] = {
     { "cublasCreate_v2", (void **)&api.Create },
@@ -361,6 +385,37 @@ static lib_desc nvrtc_lib = CA_LIB(
     "User kernels (RawKernel, ElementwiseKernel, ...) compile with NVRTC: install "
     "it for CUDA 13 (the CUDA toolkit, or NVIDIA's nvrtc wheel for CUDA 13)",
     nvrtc_syms);
+
+/* cuSPARSE 12 ships with CUDA 13 (and needs nvJitLink, found through its
+ * RUNPATH as cuSOLVER's dependencies are). */
+static const lib_sym cusparse_syms[] = {
+    { "cusparseCreate", (void **)&sparse_api.Create },
+    { "cusparseSetStream", (void **)&sparse_api.SetStream },
+    { "cusparseCreateConstCsr", (void **)&sparse_api.CreateConstCsr },
+    { "cusparseCreateCsr", (void **)&sparse_api.CreateCsr },
+    { "cusparseDestroySpMat", (void **)&sparse_api.DestroySpMat },
+    { "cusparseCreateConstDnVec", (void **)&sparse_api.CreateConstDnVec },
+    { "cusparseCreateDnVec", (void **)&sparse_api.CreateDnVec },
+    { "cusparseDestroyDnVec", (void **)&sparse_api.DestroyDnVec },
+    { "cusparseCreateConstDnMat", (void **)&sparse_api.CreateConstDnMat },
+    { "cusparseCreateDnMat", (void **)&sparse_api.CreateDnMat },
+    { "cusparseDestroyDnMat", (void **)&sparse_api.DestroyDnMat },
+    { "cusparseSpMV_bufferSize", (void **)&sparse_api.SpMV_bufferSize },
+    { "cusparseSpMV", (void **)&sparse_api.SpMV },
+    { "cusparseSpMM_bufferSize", (void **)&sparse_api.SpMM_bufferSize },
+    { "cusparseSpMM", (void **)&sparse_api.SpMM },
+    { "cusparseSpGEMM_createDescr", (void **)&sparse_api.SpGEMM_createDescr },
+    { "cusparseSpGEMM_destroyDescr", (void **)&sparse_api.SpGEMM_destroyDescr },
+    { "cusparseSpGEMM_workEstimation", (void **)&sparse_api.SpGEMM_workEstimation },
+    { "cusparseSpGEMM_compute", (void **)&sparse_api.SpGEMM_compute },
+    { "cusparseSpGEMM_copy", (void **)&sparse_api.SpGEMM_copy },
+    { "cusparseSpMatGetSize", (void **)&sparse_api.SpMatGetSize },
+    { "cusparseCsrSetPointers", (void **)&sparse_api.CsrSetPointers },
+};
+
+static lib_desc cusparse_lib =
+    CA_LIB("cuSPARSE", CA_CUSPARSE_SONAME, NULL, "nvidia/cusparse/lib",
+           CA_LIB_ADVICE("cuSPARSE"), cusparse_syms);
 
 typedef struct {
     char **dirs;
@@ -633,6 +688,18 @@ ca_nvrtc_path(void)
     return loaded_path(&nvrtc_lib);
 }
 
+const ca_cusparse_api *
+ca_cusparse(void)
+{
+    return load_lib(&cusparse_lib) < 0 ? NULL : &sparse_api;
+}
+
+const char *
+ca_cusparse_path(void)
+{
+    return loaded_path(&cusparse_lib);
+}
+
 #else /* !CA_HAVE_CUDA */
 
 /* No library is ever loaded in the host-only build. */
@@ -643,5 +710,6 @@ CA_NO_LIB_PATH(cufft)
 CA_NO_LIB_PATH(cusolver)
 CA_NO_LIB_PATH(curand)
 CA_NO_LIB_PATH(nvrtc)
+CA_NO_LIB_PATH(cusparse)
 
 #endif /* CA_HAVE_CUDA */

@@ -19,6 +19,11 @@
 #include <cufft.h>
 #include <cusolverDn.h>
 #include <curand.h>
+/* cusparse.h marks its legacy API deprecated; only the generic API is used */
+#ifndef DISABLE_CUSPARSE_DEPRECATED
+#define DISABLE_CUSPARSE_DEPRECATED
+#endif
+#include <cusparse.h>
 #include <nvrtc.h>
 
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
@@ -394,7 +399,113 @@ typedef struct {
 
 /* The NVRTC table, loaded on the first call as ca_cublas(). */
 const ca_nvrtc_api *ca_nvrtc(void);
+/* ---- cuSPARSE's generic API (csrc/launch_sparse.c) ---- */
+typedef cusparseStatus_t (*ca_cusparseCreate_fn)(cusparseHandle_t *handle);
+typedef cusparseStatus_t (*ca_cusparseSetStream_fn)(cusparseHandle_t handle,
+                                                    cudaStream_t streamId);
+typedef cusparseStatus_t (*ca_cusparseCreateConstCsr_fn)(
+    cusparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
+    const void *csrRowOffsets, const void *csrColInd, const void *csrValues,
+    cusparseIndexType_t csrRowOffsetsType, cusparseIndexType_t csrColIndType,
+    cusparseIndexBase_t idxBase, cudaDataType valueType);
+typedef cusparseStatus_t (*ca_cusparseCreateCsr_fn)(
+    cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
+    void *csrRowOffsets, void *csrColInd, void *csrValues,
+    cusparseIndexType_t csrRowOffsetsType, cusparseIndexType_t csrColIndType,
+    cusparseIndexBase_t idxBase, cudaDataType valueType);
+typedef cusparseStatus_t (*ca_cusparseDestroySpMat_fn)(
+    cusparseConstSpMatDescr_t spMatDescr);
+typedef cusparseStatus_t (*ca_cusparseCreateConstDnVec_fn)(
+    cusparseConstDnVecDescr_t *dnVecDescr, int64_t size, const void *values,
+    cudaDataType valueType);
+typedef cusparseStatus_t (*ca_cusparseCreateDnVec_fn)(cusparseDnVecDescr_t *dnVecDescr,
+                                                      int64_t size, void *values,
+                                                      cudaDataType valueType);
+typedef cusparseStatus_t (*ca_cusparseDestroyDnVec_fn)(
+    cusparseConstDnVecDescr_t dnVecDescr);
+typedef cusparseStatus_t (*ca_cusparseCreateConstDnMat_fn)(
+    cusparseConstDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld,
+    const void *values, cudaDataType valueType, cusparseOrder_t order);
+typedef cusparseStatus_t (*ca_cusparseCreateDnMat_fn)(cusparseDnMatDescr_t *dnMatDescr,
+                                                      int64_t rows, int64_t cols,
+                                                      int64_t ld, void *values,
+                                                      cudaDataType valueType,
+                                                      cusparseOrder_t order);
+typedef cusparseStatus_t (*ca_cusparseDestroyDnMat_fn)(
+    cusparseConstDnMatDescr_t dnMatDescr);
+typedef cusparseStatus_t (*ca_cusparseSpMV_bufferSize_fn)(
+    cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void *beta,
+    cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
+    size_t *bufferSize);
+typedef cusparseStatus_t (*ca_cusparseSpMV_fn)(
+    cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void *beta,
+    cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
+    void *externalBuffer);
+typedef cusparseStatus_t (*ca_cusparseSpMM_bufferSize_fn)(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+    const void *beta, cusparseDnMatDescr_t matC, cudaDataType computeType,
+    cusparseSpMMAlg_t alg, size_t *bufferSize);
+typedef cusparseStatus_t (*ca_cusparseSpMM_fn)(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+    const void *beta, cusparseDnMatDescr_t matC, cudaDataType computeType,
+    cusparseSpMMAlg_t alg, void *externalBuffer);
+typedef cusparseStatus_t (*ca_cusparseSpGEMM_createDescr_fn)(
+    cusparseSpGEMMDescr_t *descr);
+typedef cusparseStatus_t (*ca_cusparseSpGEMM_destroyDescr_fn)(
+    cusparseSpGEMMDescr_t descr);
+/* workEstimation and compute share one signature. */
+typedef cusparseStatus_t (*ca_cusparseSpGEMM_phase_fn)(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
+    const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
+    cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize,
+    void *externalBuffer);
+typedef cusparseStatus_t (*ca_cusparseSpGEMM_copy_fn)(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
+    const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
+    const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
+    cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr);
+typedef cusparseStatus_t (*ca_cusparseSpMatGetSize_fn)(
+    cusparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz);
+typedef cusparseStatus_t (*ca_cusparseCsrSetPointers_fn)(
+    cusparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd,
+    void *csrValues);
+
+typedef struct {
+    ca_cusparseCreate_fn Create;
+    ca_cusparseSetStream_fn SetStream;
+    ca_cusparseCreateConstCsr_fn CreateConstCsr;
+    ca_cusparseCreateCsr_fn CreateCsr;
+    ca_cusparseDestroySpMat_fn DestroySpMat;
+    ca_cusparseCreateConstDnVec_fn CreateConstDnVec;
+    ca_cusparseCreateDnVec_fn CreateDnVec;
+    ca_cusparseDestroyDnVec_fn DestroyDnVec;
+    ca_cusparseCreateConstDnMat_fn CreateConstDnMat;
+    ca_cusparseCreateDnMat_fn CreateDnMat;
+    ca_cusparseDestroyDnMat_fn DestroyDnMat;
+    ca_cusparseSpMV_bufferSize_fn SpMV_bufferSize;
+    ca_cusparseSpMV_fn SpMV;
+    ca_cusparseSpMM_bufferSize_fn SpMM_bufferSize;
+    ca_cusparseSpMM_fn SpMM;
+    ca_cusparseSpGEMM_createDescr_fn SpGEMM_createDescr;
+    ca_cusparseSpGEMM_destroyDescr_fn SpGEMM_destroyDescr;
+    ca_cusparseSpGEMM_phase_fn SpGEMM_workEstimation;
+    ca_cusparseSpGEMM_phase_fn SpGEMM_compute;
+    ca_cusparseSpGEMM_copy_fn SpGEMM_copy;
+    ca_cusparseSpMatGetSize_fn SpMatGetSize;
+    ca_cusparseCsrSetPointers_fn CsrSetPointers;
+} ca_cusparse_api;
+
+/* The cuSPARSE table, loaded on the first call as ca_cublas(). */
+const ca_cusparse_api *ca_cusparse(void);
 #endif /* CA_HAVE_CUDA */
+
+/* Where cuSPARSE was loaded from, or NULL if it is not loaded (never loads). */
+const char *ca_cusparse_path(void);
 
 /* Where cuSOLVER was loaded from, or NULL if it is not loaded (never loads). */
 const char *ca_cusolver_path(void);

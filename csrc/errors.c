@@ -104,6 +104,26 @@ static const ca_status_name cusolver_names[] = {
     { 0, NULL, NULL },
 };
 
+static const ca_status_name cusparse_names[] = {
+    { 1, "CUSPARSE_STATUS_NOT_INITIALIZED",
+      "the cuSPARSE library was not initialized" },
+    { 2, "CUSPARSE_STATUS_ALLOC_FAILED", "resource allocation failed inside cuSPARSE" },
+    { 3, "CUSPARSE_STATUS_INVALID_VALUE",
+      "an unsupported value or parameter was passed" },
+    { 4, "CUSPARSE_STATUS_ARCH_MISMATCH",
+      "the function needs a feature absent from this GPU" },
+    { 5, "CUSPARSE_STATUS_MAPPING_ERROR", "an access to GPU memory space failed" },
+    { 6, "CUSPARSE_STATUS_EXECUTION_FAILED", "the GPU program failed to execute" },
+    { 7, "CUSPARSE_STATUS_INTERNAL_ERROR", "an internal cuSPARSE operation failed" },
+    { 8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED",
+      "the matrix type is not supported" },
+    { 9, "CUSPARSE_STATUS_ZERO_PIVOT", "a zero pivot was met" },
+    { 10, "CUSPARSE_STATUS_NOT_SUPPORTED", "the operation is not supported" },
+    { 11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES",
+      "too few resources for the computation" },
+    { 0, NULL, NULL },
+};
+
 #if !CA_HAVE_CUDA
 /* Host-only builds have no cudaGetErrorName; these are the statuses the
  * stand-ins in cuda_compat.h return, or tests provoke. */
@@ -317,6 +337,20 @@ ca_cusolver_error(int status, const char *call)
                          call);
 }
 
+int
+ca_cusparse_error(int status, const char *call)
+{
+    if (status == 2) {
+        /* As cudaErrorMemoryAllocation: `except MemoryError` works. */
+        return raise_status(ca_st->OutOfMemoryError, status,
+                            "CUSPARSE_STATUS_ALLOC_FAILED", cusparse_names[1].text,
+                            call, NULL);
+    }
+    /* CUDAError itself: a CUSPARSEError type would add module state for one
+     * library no caller catches separately. */
+    return library_error(ca_st->CUDAError, cusparse_names, "cuSPARSE", status, call);
+}
+
 void
 ca_cuda_warn_unraisable(int status, const char *call)
 {
@@ -355,6 +389,9 @@ raise_cuda_error(PyObject *self, PyObject *args)
     }
     else if (strcmp(lib, "cusolver") == 0) {
         ca_cusolver_error(status, call);
+    }
+    else if (strcmp(lib, "cusparse") == 0) {
+        ca_cusparse_error(status, call);
     }
     else if (strcmp(lib, "unraisable") == 0) {
         ca_cuda_warn_unraisable(status, call);

@@ -269,6 +269,35 @@ const char *ca_blas_path(void);
  * workspace: for launch_solver.c's batched LU. NULL with an exception. */
 void *ca_blas_handle(int device, ca_stream_t stream);
 
+/* ---- cuSPARSE (launch_sparse.c) ------------------------------------------------ */
+/* y = op(A) x for the CSR matrix A (rows x cols, nnz stored; indptr and indices
+ * of index_dtype CA_INT32 or CA_INT64; values, x and y of dtype CA_FLOAT32,
+ * CA_FLOAT64, CA_COMPLEX64 or CA_COMPLEX128): op 0 = A, 1 = A^T, 2 = A^H; k = 0
+ * for vectors, else x and y are C-ordered with k columns. alpha 1, beta 0. */
+typedef struct {
+    int op, dtype, index_dtype;
+    int64_t rows, cols, nnz, k;
+    const void *indptr, *indices, *values, *x;
+    void *y;
+} ca_spmm_args;
+int ca_run_sparse_spmm(int device, ca_stream_t stream, const ca_spmm_args *a);
+
+/* C = A B of CSR matrices (m x k, k x n; one index dtype, one value dtype as
+ * ca_spmm_args). c_ptr holds m + 1 indices; once C's nnz is known, alloc(ctx,
+ * nnz, &ind, &val) gives its index and value buffers (0, or -1 with an
+ * exception). */
+typedef struct {
+    int dtype, index_dtype;
+    int64_t m, k, n, a_nnz, b_nnz;
+    const void *a_ptr, *a_ind, *a_val, *b_ptr, *b_ind, *b_val;
+    void *c_ptr;
+    int (*alloc)(void *ctx, int64_t nnz, void **ind, void **val);
+    void *ctx;
+} ca_spgemm_args;
+int ca_run_sparse_spgemm(int device, ca_stream_t stream, const ca_spgemm_args *a);
+/* Where cuSPARSE was loaded from; NULL when not loaded (never loads). */
+const char *ca_sparse_lib_path(void);
+
 /* ---- cuSOLVER and cuBLAS's batched LU (launch_solver.c) --------------------------- */
 enum {
     CA_SOLVER_GETRF = 0,          /* LU, int64 pivots (64-bit API), per matrix */

@@ -1,0 +1,18 @@
+"""cuarray.scipy: SciPy's API on cuarray arrays (CuPy's cupyx.scipy).
+
+Only ``sparse`` so far (issue 38). Submodules are imported on first use, so
+``import cuarray.scipy`` costs nothing and never imports SciPy itself.
+"""
+
+_SUBMODULES = ("sparse",)
+
+
+def __getattr__(name):
+    if name not in _SUBMODULES:
+        raise AttributeError(f"module 'cuarray.scipy' has no attribute {name!r}")
+    import importlib
+    return importlib.import_module(__name__ + "." + name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES))
