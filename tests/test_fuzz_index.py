@@ -135,6 +135,11 @@ def test_fuzz_getitem_setitem(case):
     _, want_exc = exc_type(x2.__setitem__, key, value)
     _, got_exc = exc_type(a.__setitem__, ckey, ca.asarray(value, device="cpu"))
     what = f"{shape}[{key!r}] = {vshape}-shaped"
+    if want_exc is TypeError and got_exc is ValueError and vshape:
+        # a value of the wrong shape: NumPy's fast paths say TypeError (a 0-d
+        # complex target takes a Python complex; a 1-d mask takes a 0-d or 1-d
+        # value), its general path and cuarray ValueError
+        return
     if want_exc is not None:
         _check_exc(got_exc, want_exc, what, key)
         return
