@@ -13,6 +13,8 @@ import os
 import numpy as np
 from hypothesis import HealthCheck, settings
 
+from conftest import ALL_DTYPES
+
 LONG = int(os.environ.get("CUARRAY_FUZZ_EXAMPLES", "0") or 0)
 
 
@@ -44,15 +46,15 @@ def assert_numpy_typed(got_exc, want_exc, what):
 NUMPY_TYPED = (TypeError, ValueError, IndexError, BufferError, OverflowError,
                MemoryError, NotImplementedError)
 
-# The dtypes NumPy has and cuarray's arrays do not hold (object, strings, void,
-# datetimes, and any byte-swapped dtype asked for by name): where NumPy's result
-# has one, cuarray raises TypeError.
-UNSUPPORTED_KINDS = "OUSVMmT"
+# The dtypes cuarray's arrays hold (conftest.ALL_DTYPES), native byte order. Where
+# NumPy's result has another (object, strings, void, datetimes, long double, a
+# byte-swapped dtype asked for by name), cuarray raises TypeError.
+HELD = {np.dtype(t) for t in ALL_DTYPES}
 
 
 def supported(dtype):
     dtype = np.dtype(dtype)
-    return dtype.kind not in UNSUPPORTED_KINDS and dtype.isnative
+    return dtype in HELD and dtype.isnative
 
 
 def same_array(got, want, what):
