@@ -327,6 +327,12 @@ BAD = [
     ("ab->AB", [(2, 2)]),
     ("ij,jk->ik", [(2, 3), (4, 5)]),
     ("...i->i", [(2, 3)]),
+    # spaces are skipped, but they break an ellipsis or an arrow (found by
+    # tests/test_fuzz_shape.py: the parser used to strip them first)
+    (". ..", [()]),
+    (".. .ij", [(2, 2)]),
+    ("ij - > ji", [(2, 2)]),
+    ("ij- >ji", [(2, 2)]),
 ]
 
 
@@ -338,6 +344,17 @@ def test_bad_subscripts_raise_valueerror(subs, shapes):
     ops = [ca.asarray(h, device="cpu") for h in hops]
     with pytest.raises(ValueError):
         ca.einsum(subs, *ops)
+
+
+@pytest.mark.parametrize("subs", ["i j", "i j->j i", "ij-> ji", " ...ij", "...i j", "i j-> ",
+                                  " i , j -> ij"])
+def test_spaces_are_skipped(subs):
+    h = np.arange(6.0).reshape(2, 3)
+    hops = [h] if "," not in subs else [h[0], h[:, 0]]
+    want = np.einsum(subs, *hops)
+    got = ca.einsum(subs, *[ca.asarray(o, device="cpu") for o in hops])
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want)
 
 
 def test_missing_output_ellipsis_sums_when_optimized():

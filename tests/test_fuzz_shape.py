@@ -7,6 +7,8 @@ characters, over operands of random shapes, and the same in the sublist form.
 The result, or the exception type, must be NumPy's. Budget: tests/fuzz_budget.py.
 """
 
+import string
+
 import numpy as np
 import pytest
 from hypothesis import assume, given
@@ -124,15 +126,48 @@ def _einsum_case(draw):
     return sub, shapes
 
 
+_LABELS = string.ascii_uppercase + string.ascii_lowercase  # sublist ints 0..51
+
+
+def _sublist(term):
+    """One term of the subscripts in the interleaved form, or None."""
+    out, i = [], 0
+    while i < len(term):
+        if term.startswith("...", i):
+            out.append(Ellipsis)
+            i += 3
+        elif term[i] in _LABELS:
+            out.append(_LABELS.index(term[i]))
+            i += 1
+        else:
+            return None
+    return out
+
+
+def _interleaved(sub, ops):
+    """einsum's arguments in the form einsum(op0, sub0, op1, sub1, ..., [out]), or None."""
+    ins, arrow, out = sub.partition("->")
+    terms = [_sublist(t) for t in ins.split(",")]
+    if None in terms or len(terms) != len(ops) or (arrow and _sublist(out) is None):
+        return None
+    args = [v for pair in zip(ops, terms) for v in pair]
+    return args + [_sublist(out)] if arrow else args
+
+
 @fuzz(200)
-@given(case=_einsum_case(), dtype=st.sampled_from([np.float64, np.int32, np.complex64]))
-def test_fuzz_einsum(case, dtype):
+@given(case=_einsum_case(), dtype=st.sampled_from([np.float64, np.int32, np.complex64]),
+       interleaved=st.booleans())
+def test_fuzz_einsum(case, dtype, interleaved):
     sub, shapes = case
     xs = [(np.arange(int(np.prod(s))) % 5).astype(dtype).reshape(s) for s in shapes]
     cs = [ca.asarray(x, device="cpu") for x in xs]
     what = f"einsum({sub!r}, {shapes})"
-    want, want_exc = exc_type(np.einsum, sub, *xs)
-    got, got_exc = exc_type(ca.einsum, sub, *cs)
+    np_args, ca_args = [sub] + xs, [sub] + cs
+    if interleaved and _interleaved(sub, xs) is not None:
+        np_args, ca_args = _interleaved(sub, xs), _interleaved(sub, cs)
+        what += " interleaved"
+    want, want_exc = exc_type(np.einsum, *np_args)
+    got, got_exc = exc_type(ca.einsum, *ca_args)
     if want_exc is not None:
         assert_numpy_typed(got_exc, want_exc, what)
         return

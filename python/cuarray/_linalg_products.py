@@ -109,6 +109,8 @@ def _parse_term(term, where):
         if c in _LETTER_SET:
             labels.append(c)
             i += 1
+        elif c == " ":  # NumPy skips spaces, but not inside '...' or '->'
+            i += 1
         elif c == ".":
             if term[i:i + 3] != "..." or ell is not None:
                 raise ValueError("einstein sum subscripts string contains a '.' that "
@@ -126,9 +128,8 @@ def _parse(subscripts, shapes, sum_missing_ellipsis):
 
     Ellipsis dimensions become letters that the subscripts do not use (the
     first free ones, right-aligned across operands as broadcasting is)."""
-    s = subscripts.replace(" ", "")
-    explicit = "->" in s
-    ins, _, out = s.partition("->")
+    explicit = "->" in subscripts
+    ins, _, out = subscripts.partition("->")
     if "->" in out or "-" in ins or ">" in ins or "-" in out or ">" in out:
         raise ValueError("einstein sum subscripts string contains a '-' or '>' that is "
                          "not part of one output specifier '->'")
