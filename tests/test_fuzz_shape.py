@@ -15,7 +15,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import cuarray as ca
-from fuzz_budget import assert_numpy_typed, exc_type, fuzz, same_array
+from fuzz_budget import assert_numpy_typed, exc_type, fuzz, outcome, same_array
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -172,6 +172,7 @@ def test_fuzz_einsum(case, dtype, interleaved):
         assert_numpy_typed(got_exc, want_exc, what)
         return
     assert got_exc is None, f"{what}: NumPy returned, cuarray raised {got_exc}"
+    outcome("compared with NumPy's result")
     want = np.asarray(want)
     assert got.shape == want.shape and got.dtype == want.dtype, (what, got.dtype, want.dtype)
     np.testing.assert_allclose(got.get(), want, rtol=1e-5, err_msg=what)

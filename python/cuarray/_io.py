@@ -468,9 +468,10 @@ def fromiter(iter, dtype, count=-1, *, like=None, device=None):
     return _dev(np.fromiter(iter, dtype=dtype, count=count), device)
 
 
-def fromstring(string, dtype=float, count=-1, *, sep, like=None, device=None):
-    """A 1-D array from text data, as `numpy.fromstring` (``sep`` is required:
-    NumPy's binary mode is removed; use `frombuffer`)."""
+def fromstring(string, dtype=float, count=-1, *, sep="", like=None, device=None):
+    """A 1-D array from text data, as `numpy.fromstring`. Give ``sep``: NumPy's
+    binary mode (``sep=''``, the default) is removed and raises its ValueError;
+    use `frombuffer`."""
     return _dev(np.fromstring(string, dtype=dtype, count=count, sep=sep), device)
 
 
