@@ -140,6 +140,10 @@ def test_fuzz_getitem_setitem(case):
         # complex target takes a Python complex; a 1-d mask takes a 0-d or 1-d
         # value), its general path and cuarray ValueError
         return
+    if want_exc is IndexError and got_exc is ValueError \
+            and exc_type(x2.__setitem__, key, 0)[1] is IndexError \
+            and exc_type(a.__setitem__, ckey, 0)[1] is IndexError:
+        return  # a bad key and a value of the wrong shape: NumPy reports the key first
     if want_exc is not None:
         _check_exc(got_exc, want_exc, what, key)
         return

@@ -38,11 +38,12 @@ def _both_errors(np_f, got_exc, want_exc, args, kw, fill):
     """An input with a type error (NumPy's TypeError, found first as NumPy converts
     every argument first) and a value error (cuarray's ValueError, found first):
     its well-typed twin raises ValueError in NumPy too."""
-    if (want_exc, got_exc) != (TypeError, ValueError):
+    if want_exc is not TypeError or got_exc is None or not issubclass(got_exc, ValueError):
         return False
     twin = tuple(_ints_only(a, fill) for a in args)
     kw = {k: (v if isinstance(v, str) else "C") for k, v in kw.items()}
-    return exc_type(np_f, *twin, **kw)[1] is ValueError
+    twin_exc = exc_type(np_f, *twin, **kw)[1]
+    return twin_exc is not None and issubclass(got_exc, twin_exc)
 
 
 def _compare(np_f, ca_f, what, *args, fill=1, **kw):
@@ -74,6 +75,7 @@ def test_fuzz_reshape(shape, new, order, spread):
     x, a = _pair(shape)
     kw = {} if order is None else dict(order=order)
     args = tuple(new) if spread and isinstance(new, (tuple, list)) and new else (new,)
+    assume(args != (None,))
     _compare(x.reshape, a.reshape, f"{shape}.reshape(*{args}, **{kw})", *args, **kw)
     _compare(lambda n, **k: np.reshape(x, n, **k), lambda n, **k: ca.reshape(a, n, **k),
              f"reshape({shape}, {new!r}, **{kw})", new, **kw)
