@@ -128,3 +128,17 @@ def test_empty_list_row_beside_arrays():
     want = np.asarray([e, []])
     got = ca.asarray([ca.asarray(e, device="cpu"), []], device="cpu")
     same_array(got, want, "asarray([bool[0], []])")
+
+
+@pytest.mark.xfail(strict=True, reason="csrc/creation.c copy_from_object (and "
+                   "csrc/interop.c __dlpack__'s copy=) take any object's truth value; "
+                   "NumPy raises ValueError for a str copy=")
+@pytest.mark.parametrize("call", [lambda m, x: m.asarray(x, copy="x"),
+                                  lambda m, x: m.array(x, copy="no"),
+                                  lambda m, x: x.__dlpack__(copy="x")])
+def test_str_copy_argument(call):
+    x = np.arange(3.0)
+    with pytest.raises(ValueError):
+        call(np, x)
+    with pytest.raises(ValueError):
+        call(ca, ca.asarray(x, device="cpu"))
