@@ -280,7 +280,7 @@ memory_from_allocator(PyObject *f, int device, size_t nbytes)
     if (r == NULL) {
         return NULL;
     }
-    CaMemory *m = ca_memptr_memory(r, &data, &before, &avail);
+    CaMemory *m = ca_hook.memptr_memory(r, &data, &before, &avail);
     if (m == NULL) {
         Py_DECREF(r);
         return NULL;

@@ -14,6 +14,11 @@ _Static_assert(CA_CUDA_ERROR_NO_DEVICE == cudaErrorNoDevice, "status");
 _Static_assert(CA_CUDA_ERROR_INVALID_DEVICE == cudaErrorInvalidDevice, "status");
 
 
+/* The launch layer's view of deferred work (cuarray.h): read by every flush,
+ * counted into by fusion.c. */
+Py_ssize_t ca_fusion_npending;
+uint64_t ca_work_epoch;
+
 int
 ca_launch_status(int status, const char *call)
 {

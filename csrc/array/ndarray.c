@@ -1249,12 +1249,19 @@ ca_ndarray_init(PyObject *m)
 {
     /* Merged tables live as long as the process (the type points into them). */
     static const PyMethodDef *const method_tables[] = {
-        ndarray_methods,          ca_transfer_array_methods,
-        ca_manip_array_methods,   ca_elementwise_array_methods,
-        ca_ufunc_array_methods,   ca_reduction_array_methods,
-        ca_interop_array_methods, ca_linalg_array_methods,
-        ca_search_array_methods,  ca_readback_array_methods,
-        ca_format_array_methods,  ca_sort_array_methods,
+        ndarray_methods,
+        ca_transfer_array_methods,
+        ca_convert_array_methods,
+        ca_manip_array_methods,
+        ca_elementwise_array_methods,
+        ca_ufunc_array_methods,
+        ca_reduction_array_methods,
+        ca_interop_array_methods,
+        ca_linalg_array_methods,
+        ca_search_array_methods,
+        ca_readback_array_methods,
+        ca_format_array_methods,
+        ca_sort_array_methods,
     };
     static const PyGetSetDef *const getset_tables[] = {
         ndarray_getset,

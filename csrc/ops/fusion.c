@@ -50,8 +50,6 @@ typedef struct ca_pending {
     int consumed; /* copied into another program */
 } ca_pending;
 
-Py_ssize_t ca_fusion_npending;
-uint64_t ca_work_epoch;
 static ca_pending *head, *tail;
 static Py_ssize_t threshold = DEFAULT_THRESHOLD;
 static int threshold_read;

@@ -302,7 +302,7 @@ Ndarray_get_cai(CaArray *self, void *closure)
         return NULL;
     }
     /* the consumer reads what deferred kernels will write, and may write it */
-    ca_fusion_export_memory(self->mem);
+    ca_hook.export_memory(self->mem);
     d = PyDict_New();
     if (d == NULL) {
         return NULL;
@@ -1335,7 +1335,7 @@ Ndarray_dlpack(CaArray *self, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     /* The consumer reads what deferred kernels will write (this flushes). */
-    ca_fusion_export_memory(src->mem);
+    ca_hook.export_memory(src->mem);
     if (dlpack_order(src, &r) < 0) {
         goto error;
     }

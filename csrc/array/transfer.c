@@ -1042,32 +1042,6 @@ Ndarray_fill(CaArray *a, PyObject *value)
     Py_RETURN_NONE;
 }
 
-/* Array API: the array on another device (a copy), or itself. */
-static PyObject *
-Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = { "device", "stream", NULL };
-    PyObject *devobj, *stream = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:to_device", kwlist, &devobj,
-                                     &stream)) {
-        return NULL;
-    }
-    int device = ca_device_from_object(devobj);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    if (stream != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "to_device(stream=...) is not supported; use `with stream:`");
-        return NULL;
-    }
-    if (device == a->device) {
-        Py_INCREF(a);
-        return (PyObject *)a;
-    }
-    return (PyObject *)ca_asarray((PyObject *)a, -1, device, -1, 'K', -1);
-}
-
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef ca_transfer_array_methods[] = {
@@ -1088,10 +1062,6 @@ PyMethodDef ca_transfer_array_methods[] = {
       "The array cast to `dtype` with NumPy's cast results." },
     { "fill", (PyCFunction)Ndarray_fill, METH_O,
       "fill(value)\n--\n\nSet every element to `value`." },
-    { "to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
-      METH_VARARGS | METH_KEYWORDS,
-      "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
-      "unless it is there already)." },
     { NULL, NULL, 0, NULL },
 };
 
