@@ -204,9 +204,13 @@ ca_stream_t ca_stream_from_object(PyObject *o, int *ok);
 /* True for the legacy default stream (NULL / cudaStreamLegacy). */
 int ca_stream_is_null(ca_stream_t s);
 /* The pool's tag for memory used on stream s (device.c): s itself when cuarray
- * created it or it is a default stream, else s with pool.h's foreign bit set
+ * created it or it is a default stream, else s with CA_STREAM_FOREIGN_BIT set
  * (another library's stream, which may be destroyed without notice). */
 ca_stream_t ca_stream_pool_tag(ca_stream_t s);
+/* A handle is a pointer, so bit 0 is free to mark a foreign stream; it is
+ * memory/pool.h's CA_POOL_STREAM_FOREIGN_BIT (memory.c checks), named here so
+ * that the runtime layer does not include the pool's header. */
+#define CA_STREAM_FOREIGN_BIT ((uintptr_t)1)
 
 /* ======================================================================== */
 /* Memory (memory.c over pool.c)                                             */

@@ -16,6 +16,9 @@
 #include <structmember.h>
 #include <unistd.h>
 
+_Static_assert(CA_STREAM_FOREIGN_BIT == CA_POOL_STREAM_FOREIGN_BIT,
+               "device.c tags foreign streams with the bit the pools test");
+
 const char *const ca_memkind_name[CA_MEM_NKINDS] = { "device", "managed", "pinned",
                                                      "host" };
 

@@ -10,7 +10,6 @@
  * which Python clears when the thread ends.
  */
 #include "launch.h"
-#include "pool.h"
 
 #include <structmember.h>
 
@@ -746,7 +745,7 @@ ca_stream_pool_tag(ca_stream_t s)
         found = owned_list[i] == s;
     }
     pthread_mutex_unlock(&owned_mu);
-    return found ? s : (ca_stream_t)((uintptr_t)s | CA_POOL_STREAM_FOREIGN_BIT);
+    return found ? s : (ca_stream_t)((uintptr_t)s | CA_STREAM_FOREIGN_BIT);
 }
 
 static CaStream *
