@@ -422,7 +422,7 @@ typedef struct {
 extern const ca_hooks ca_hook;
 
 /* ======================================================================== */
-/* Arguments and messages (args.c, base layer)                               */
+/* Arguments and messages (array/args.c)                                      */
 /* ======================================================================== */
 /* `o` as a cuarray array (borrowed), or NULL with TypeError naming fname and
  * saying how to make one. */

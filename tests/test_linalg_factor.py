@@ -6,7 +6,7 @@ Every test runs on the devices of the ``ldev`` fixture: "cpu" (the default
 route: NumPy's linalg on zero-copy views, host LAPACK for float32 / complex64
 matrices from HOST_LAPACK_MIN_N on), "cpu-host" (every matrix through the GPU
 code path of python/cuarray/_linalg_factor.py with the cpu device's own
-``_core._solver``, the host LAPACK NumPy loaded: csrc/solver_host.c),
+``_core._solver``, the host LAPACK NumPy loaded: csrc/ops/solver_host.c),
 "cpu-lapack" (the same code path with SciPy's LAPACK standing in for cuSOLVER
 over exactly the arguments cuSOLVER gets: tests/linalg_standin.py), and where a
 GPU is present "cuda:0" (cuSOLVER and cuBLAS's batched LU).

@@ -14,7 +14,7 @@ Writes (only files whose content changed, so make-style rebuilds stay incrementa
 
 The math of each op is the expression of its ops.def row; it becomes one element
 function per loop, emitted into the host file and the GPU file alike, calling the
-CA_HD helpers of kernels/ew_math.h.
+CA_HD helpers of kernels/shared/ew_math.h.
 """
 
 import argparse
@@ -52,7 +52,7 @@ HEAVY = {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"
          "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "hypot", "power",
          "floor_divide", "remainder", "fmod", "divide", "sign", "reciprocal",
          "logaddexp2", "float_power", "i0", "spacing", "nextafter", "ldexp", "gcd", "lcm"}
-# Fused element-wise programs (kernels/ew_fuse.cuh): family -> (name, float char,
+# Fused element-wise programs (kernels/gpu/ew_fuse.cuh): family -> (name, float char,
 # register word, elements per thread). A loop fits a family when all its types are
 # the family's float or bool.
 FUSE_FAMILIES = [("f32", "f", "uint32_t", 4), ("f64", "d", "uint64_t", 2)]
@@ -308,7 +308,7 @@ INT_DIV_WIDTH = {"b": 8, "B": 8, "h": 16, "H": 16, "i": 32, "I": 32, "l": 64, "L
 
 def int_div_loop(op, st, ins_c, sig):
     """`v // d` and `v % d` of integers with one divisor d >= 1 for the whole loop:
-    a multiply and shifts an element instead of a divide (kernels/host_intdiv.h;
+    a multiply and shifts an element instead of a divide (kernels/host/host_intdiv.h;
     2^22 int64 // 7 on the development machine: 12.7 ms with the divide, NumPy
     2.7). Other divisors (0, negative) take the loops below."""
     if op.name not in INT_DIV_OPS or sig[0] not in INT_DIV_WIDTH:

@@ -7,17 +7,17 @@
 Writes (only files whose content changed, so make-style rebuilds stay incremental):
   red_table.h     kernel op ids (CA_RED_<NAME>), function ids (CA_RF_<NAME>), the
                   function table type, the CA_RED_FOR_EACH_FN / _ALIAS X-macros
-  red_table.c     the function table of csrc/reduction.c, the supported (op, in,
+  red_table.c     the function table of csrc/ops/reduction.c, the supported (op, in,
                   out) triples of reductions and scans, the aux ops
   red_host.c      the host (cpu device) loops: per triple init, aux, run, store
                   functions, per scan pair one scan loop, and their tables
   red_gpu_ops.h   (C++, nvcc only) one op struct per triple for the kernel
-                  templates of kernels/reduce_impl.cuh and reduce_scan.cu
+                  templates of kernels/gpu/reduce_impl.cuh and reduce_scan.cu
   red_gpu_<k>.cu  the GPU instantiations, split so nvcc runs them in parallel
   _generated_reductions.py  the table for Python (names, kernels, NumPy's result
                   dtypes, signatures)
 
-The per-element math is the helpers of kernels/reduce_math.h that a kernel row
+The per-element math is the helpers of kernels/shared/reduce_math.h that a kernel row
 names; only the walk over the elements differs between the devices (the
 templates of reduce_impl.cuh, the loops below).
 """
@@ -309,7 +309,7 @@ def gen_table_h(kernels, fns):
     out.append(f"    CA_RED_NOPS = {len(kernels)}")
     out.append("};")
     out.append("")
-    out.append("/* The functions of csrc/reduction.c, in table order. */")
+    out.append("/* The functions of csrc/ops/reduction.c, in table order. */")
     out.append("enum {")
     for n, f in enumerate(fns):
         out.append(f"    CA_RF_{f.name.upper()} = {n},")
@@ -1034,7 +1034,7 @@ def gen_gpu_ops(kernels, stamp):
             seen.add((k.name, i, o))
             structs.append(gpu_struct(k, i, o))
     out = [HEADER, f"/* inputs: {stamp} */",
-           "/* C++ for nvcc only: included at the end of kernels/reduce_impl.cuh. */",
+           "/* C++ for nvcc only: included at the end of kernels/gpu/reduce_impl.cuh. */",
            "#ifndef CA_RED_GPU_OPS_H", "#define CA_RED_GPU_OPS_H", "",
            '#include "reduce_math.h"', '#include "red_table.h"', "",
            "namespace ca_red {", "",

@@ -1,13 +1,13 @@
 /*
- * args.c: the base layer for arguments and messages. Converters of Python
+ * args.c: arguments and messages, at the bottom of array/. Converters of Python
  * arguments (the hand-written METH_FASTCALL parser, shapes, dtypes' element
  * values, memory kinds, orders, axes, out=), AxisError, and the alignment
  * rule of the kernels. (Device names as messages
  * print them are inline in cuarray.h's section of this file: device.c, which
  * this file calls, uses them too.)
  *
- * It calls only the other base files (errors.c, dtype.c, device.c, shape.c)
- * and the C API: every layer above may use it (tests/test_layers.py checks that).
+ * It calls only dtype.c, shape.c and runtime/ (errors.c, device.c) and the C
+ * API: every file above may use it (tests/test_layers.py checks that).
  * No CUDA here.
  */
 #include "cuarray.h"

@@ -9,9 +9,9 @@
  * them into the type's spec: reading elements back (readback.c), printing and
  * pickling (format.c), copies and transfers (transfer.c), operators, ...
  *
- * This file is the array core: it calls only the base layer (args.c, device.c,
- * dtype.c, errors.c, launch.c) and memory.c, never the files built on it
- * (tests/test_layers.py). What they attach to an array (a deferred kernel, a
+ * This file is the array core: it calls only runtime/ (device.c, errors.c,
+ * launch.c), memory/ and array/'s dtype.c, shape.c and args.c, never the files
+ * built on it (tests/test_layers.py). What they attach to an array (a deferred kernel, a
  * readback mirror) is released through ca_hook (module.c).
  */
 #include "cuarray.h"

@@ -5,7 +5,7 @@
  *
  * A D2H cudaMemcpyAsync into pinned memory plus cudaStreamSynchronize costs a
  * DMA setup and a synchronization on top of the work itself. Instead, a
- * one-thread kernel (kernels/readback.cu) queued on the caller's stream copies
+ * one-thread kernel (kernels/gpu/readback.cu) queued on the caller's stream copies
  * the element into a "slot" of mapped pinned host memory and then stores a
  * sequence number into it; the host polls the sequence number (GIL held, a few
  * microseconds) and reads the value once it matches. When the value does not

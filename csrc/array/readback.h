@@ -1,6 +1,6 @@
 /*
  * readback.h: reading one element of a device array back to the host in one
- * round trip (csrc/readback.c). Include after cuarray.h.
+ * round trip (csrc/array/readback.c). Include after cuarray.h.
  */
 #ifndef CA_READBACK_H
 #define CA_READBACK_H

@@ -129,7 +129,7 @@ check_assign(CaArray *dst, CaArray *src)
     return 0;
 }
 
-/* The one strided copy-and-cast call (kernels/copy.cu, kernels/host_copy.c). */
+/* The one strided copy-and-cast call (kernels/gpu/copy.cu, kernels/host/host_copy.c). */
 static int
 assign_kernel(CaArray *dst, CaArray *src)
 {

@@ -12,7 +12,7 @@
  *     copied once. Batch dimensions that do not merge into one stride are
  *     looped over here, one strided-batched call each.
  *   - bool and integers, and small float32/float64 products (SMALL_* below):
- *     ca_matmul_tiled (kernels/matmul_int.cu), one launch, any strides, no
+ *     ca_matmul_tiled (kernels/gpu/matmul_int.cu), one launch, any strides, no
  *     copies.
  *   - the cpu device: NumPy's matmul on zero-copy views. (A test switch,
  *     _linalg_emulate, routes it through the cuBLAS plan with a host stand-in

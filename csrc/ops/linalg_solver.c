@@ -248,7 +248,7 @@ static PyMethodDef solver_functions[] = {
       "_solver(op, a, lda, b, ldb, c, ldc, w, ipiv, info, m, n, k, lower, trans,\n"
       "        vectors, jobu, jobvt)\n--\n\n"
       "Internal (cuarray.linalg): one cuSOLVER / batched cuBLAS LU operation (op:\n"
-      "the CA_SOLVER_* number of csrc/launch.h) over C-contiguous stacks of\n"
+      "the CA_SOLVER_* number of csrc/runtime/launch.h) over C-contiguous stacks of\n"
       "column-major matrices, in place, on the current stream (the cpu device:\n"
       "host LAPACK, synchronously). Arrays not used\n"
       "are None; info (int32, one per matrix) gets LAPACK's codes." },

@@ -2,7 +2,7 @@
  * random.c: cuarray.random's generator type (cuarray._core.Generator).
  *
  * A generator is a Philox4x32-10 stream: (seed, offset), offset counting the
- * 128-bit Philox blocks used so far (kernels/random_impl.h). Each call fills
+ * 128-bit Philox blocks used so far (kernels/shared/random_impl.h). Each call fills
  * a new array on the current (or given) device from the blocks at the offset,
  * on the device's current stream, without synchronizing, and advances the
  * offset past them, so successive calls continue the stream and a seed
@@ -14,7 +14,7 @@
  * cuRAND's own uniforms and normals are not used: its uniform lies in (0, 1]
  * (NumPy's is [0, 1)), its normal wants even counts, and the cpu device could
  * not reproduce its streams. Its generators are available as bit generators
- * (CurandGenerator below, csrc/launch_rand.c): their raw words feed the same
+ * (CurandGenerator below, csrc/runtime/launch_rand.c): their raw words feed the same
  * transforms (the `words` argument of _dist).
  */
 #include "launch.h"
@@ -451,7 +451,7 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
     return (PyObject *)out;
 }
 
-/* ---- distributions (kernels/random_dist.h) ---- */
+/* ---- distributions (kernels/shared/random_dist.h) ---- */
 /* Parameter k of _dist: a number, or a C-contiguous float64 array of the
  * output's size on its device. */
 static int
@@ -720,7 +720,7 @@ static PyType_Spec generator_spec = {
 };
 
 /* ======================================================================== */
-/* cuRAND generators (csrc/launch_rand.c): raw words for cuarray.random's bit */
+/* cuRAND generators (csrc/runtime/launch_rand.c): raw words for cuarray.random's bit */
 /* generators                                                                 */
 /* ======================================================================== */
 typedef struct {

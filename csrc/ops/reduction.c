@@ -6,7 +6,7 @@
  * dtype rule, NumPy's result dtypes, empty behaviour, signature and docstring.
  *
  * Arguments are parsed here in C (METH_FASTCALL); the kernels take a
- * ca_reduce_desc of kept and reduced dims (kernels/dispatch_reduce.c), run
+ * ca_reduce_desc of kept and reduced dims (kernels/dispatch/dispatch_reduce.c), run
  * through the launch layer (launch.h). The compute dtype is NumPy's: sums and
  * products of bool and small ints in int64 (uint64 for unsigned), mean of ints
  * in float64, float16 accumulated in float32, var/std of complex real; with

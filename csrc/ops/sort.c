@@ -15,7 +15,7 @@
  * The cpu device sorts with NumPy on zero-copy views, of the kind the call
  * names (kind=None is NumPy's quicksort, so results are NumPy's own), except
  * for descending order, which NumPy lacks: that, and everything when
- * _sort_host_kernels(True) is set (tests), runs kernels/host_sort.c, which
+ * _sort_host_kernels(True) is set (tests), runs kernels/host/host_sort.c, which
  * orders the same keys as the GPU does (stably).
  *
  * partition and argpartition run NumPy's introselect on the cpu device; a GPU
@@ -1215,8 +1215,8 @@ static PyMethodDef sort_functions[] = {
     { "_perm_sort", CA_FC py_perm_sort, METH_FASTCALL,
       "_perm_sort(k, w, shift)\n--\n\n(perm, tied): a random permutation from the "
       "uint32 keys k and\nslot words w (one radix sort over key bits [shift, 32) and "
-      "a placement\npass, kernels/perm_impl.h); tied (0-d int32) nonzero: perm is "
-      "not\nvalid, take the generic path." },
+      "a placement\npass, kernels/shared/perm_impl.h); tied (0-d int32) nonzero: perm "
+      "is not\nvalid, take the generic path." },
     { "_merge_runs", CA_FC py_merge_runs, METH_FASTCALL,
       "_merge_runs(keys, h, idx, out)\n--\n\nThe stable merge of the sorted runs "
       "keys[:h] and keys[h:]\n(cpu arrays) into out: the keys, or idx's entries in "

@@ -1,5 +1,5 @@
 /*
- * dynlib.h: cuBLAS, cuFFT, cuRAND, cuSOLVER and NVRTC, loaded on first use (csrc/dynlib.c).
+ * dynlib.h: cuBLAS, cuFFT, cuRAND, cuSOLVER and NVRTC, loaded on first use (csrc/runtime/dynlib.c).
  *
  * cuarray does not link cuBLAS: linked, it costs every `import cuarray` about
  * 0.36 s and 217 MB of resident memory, used or not (cuFFT, 280 MB on disk,
@@ -329,7 +329,7 @@ typedef struct {
 const ca_cusolver_api *ca_cusolver(void);
 /* cuBLAS's batched LU functions (loads cuBLAS on the first call). */
 const ca_cublas_lu_api *ca_cublas_lu(void);
-/* ---- cuRAND (csrc/launch_rand.c) ---- */
+/* ---- cuRAND (csrc/runtime/launch_rand.c) ---- */
 typedef curandStatus_t (*ca_curandCreateGenerator_fn)(curandGenerator_t *generator,
                                                       curandRngType_t rng_type);
 typedef curandStatus_t (*ca_curandDestroyGenerator_fn)(curandGenerator_t generator);

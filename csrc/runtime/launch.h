@@ -145,13 +145,13 @@ int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
 int ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
                     int64_t nbins, void *out, ca_stream_t stream);
 /* end sort */
-/* ufunc.at's scatter (csrc/ufunc.c); the cpu device's releases the GIL when big. */
+/* ufunc.at's scatter (csrc/ops/ufunc.c); the cpu device's releases the GIL when big. */
 int ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
                     int64_t extent, const void *values, int64_t n, int64_t *flag,
                     ca_stream_t stream);
 int ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                           int64_t *flag, ca_stream_t stream);
-/* The radix select of order statistics (csrc/sort.c's _select). */
+/* The radix select of order statistics (csrc/ops/sort.c's _select). */
 int ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
                   int nk, int flags, void *out, void *scratch, ca_stream_t stream);
 

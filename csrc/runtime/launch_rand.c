@@ -6,7 +6,7 @@
  * that is current when it is created (a GPU generator) or, for the cpu device,
  * with curandCreateGeneratorHost (cuRAND's host generators, which write host
  * memory and need no GPU). Its words are transformed by cuarray's own kernels
- * (kernels/random_dist.h), so cuRAND's (0, 1] uniforms are never used. The
+ * (kernels/shared/random_dist.h), so cuRAND's (0, 1] uniforms are never used. The
  * stream is set per call; the GIL serializes every use of a generator.
  */
 #include "launch.h"

@@ -12,7 +12,7 @@
  * asks for a host work area (the 64-bit API may) gets one from PyMem and the
  * stream is waited for before it is freed.
  *
- * Matrices are column-major, as LAPACK's; csrc/linalg_solver.c and
+ * Matrices are column-major, as LAPACK's; csrc/ops/linalg_solver.c and
  * python/cuarray/linalg/ make the layouts (a C-ordered stack of n x m arrays
  * is a column-major stack of m x n matrices). Loops over a stack run one
  * library call per matrix, all on one stream with one work area: the calls are

@@ -1,6 +1,6 @@
 /*
  * copy.cu: the copy family on the GPU (ca_copy_cast, ca_fill behind
- * kernels/dispatch_copy.c). s arrives coalesced. One launch per call:
+ * kernels/dispatch/dispatch_copy.c). s arrives coalesced. One launch per call:
  *
  *   contiguous, same bits    copy_bytes_kernel<V>: one V-byte word per thread
  *                            (16 when dst and src are congruent mod 16), a grid

@@ -1,5 +1,5 @@
 /*
- * copy_kernels.h: the copy family's device code shared by kernels/copy.cu (the
+ * copy_kernels.h: the copy family's device code shared by kernels/gpu/copy.cu (the
  * entry points, same-bits copies, transposes, fills) and kernels/copy_cast_*.cu
  * (the per-pair cast kernels, split over files so nvcc runs them in parallel).
  * Named .h, not .cuh, so setup.py's rebuild check (the kernels' headers) sees it.

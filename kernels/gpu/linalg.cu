@@ -1,7 +1,7 @@
 /*
  * linalg.cu: the one helper kernel linalg's batched library calls need: the
  * device array of matrix addresses that cuBLAS's getrfBatched / getriBatched /
- * getrsBatched and cuSOLVER's potrfBatched take (csrc/launch_solver.c).
+ * getrsBatched and cuSOLVER's potrfBatched take (csrc/runtime/launch_solver.c).
  *
  * GPU only: the cpu device runs NumPy's linalg, so there is no host twin and
  * csrc/ calls this only in CUDA builds.

@@ -2,7 +2,7 @@
  * matmul_int.cu: cuarray's own matrix-product kernel: bool and integer
  * products (cuBLAS has none that match NumPy's wrapping results) and small
  * float32/float64 products (where one plain launch costs less than cuBLAS's
- * call path; csrc/linalg.c decides which products are small).
+ * call path; csrc/ops/linalg.c decides which products are small).
  *
  * One thread per output element, 16x16 output tiles; A's 16 x kK row panel
  * and B's kK x 16 column panel are staged through shared memory, so each

@@ -7,7 +7,7 @@
  * bytes. 16-byte loads and stores when the buffer is 16-byte aligned (a pool
  * block is); 4- and 8-byte ones otherwise. The grid is half of what fills
  * every SM (ca_random_grid / 2): cuRAND's generator kernel, queued on another
- * stream while this one runs (csrc/launch_rand.c), then still finds threads
+ * stream while this one runs (csrc/runtime/launch_rand.c), then still finds threads
  * free on the SMs instead of waiting for this grid to drain; a streaming pass
  * needs no more than that to keep the memory busy, and each thread keeps two
  * blocks in flight.

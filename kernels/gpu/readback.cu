@@ -1,6 +1,6 @@
 /*
  * readback.cu: one element of device memory into a mapped pinned "readback
- * slot" that the host polls (csrc/readback.c), for float(x), int(x), bool(x)
+ * slot" that the host polls (csrc/array/readback.c), for float(x), int(x), bool(x)
  * and x.item() of device arrays.
  *
  * Queued on the caller's stream behind the work that computes the element, one
@@ -13,7 +13,7 @@
  * Slot layout (CA_READBACK_SLOT_BYTES, 16-byte aligned): bytes 0..15 the
  * value, bytes 16..23 the 64-bit sequence number, the rest unused.
  *
- * GPU only: the cpu device reads its elements with memcpy (csrc/ndarray.c), so
+ * GPU only: the cpu device reads its elements with memcpy (csrc/array/ndarray.c), so
  * there is no host twin and csrc/ calls this only in CUDA builds.
  */
 #include <cuda_runtime.h>

@@ -4,7 +4,7 @@
  * One set of kernel templates serves every (op, input, output) triple of
  * kernels/reductions.def; an op is a small struct (init, load, comb, fin),
  * generated per triple (build/generated/red_gpu_ops.h, instantiated by
- * red_gpu_<k>.cu) from the helpers of kernels/reduce_math.h, and the
+ * red_gpu_<k>.cu) from the helpers of kernels/shared/reduce_math.h, and the
  * accumulator type is the op's. Float sums accumulate in double per thread
  * (float16 in float32): the kernels are memory-bound, so the wider adds cost
  * nothing and a float32 sum of 2^26 values stays exact to a few ulps.

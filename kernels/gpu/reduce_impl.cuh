@@ -53,7 +53,7 @@ struct KLayout {
  * init(), load(x, position, ctx), comb(a, b), fin(a, divisor, flags): one per
  * (op, input, output) triple of kernels/reductions.def, generated into
  * build/generated/red_gpu_ops.h (included at the end of this file) from the
- * helpers of kernels/reduce_math.h. The templates below are the walk. */
+ * helpers of kernels/shared/reduce_math.h. The templates below are the walk. */
 struct NoCtx {};
 
 /* ---- warp and block primitives ----------------------------------------------------- */

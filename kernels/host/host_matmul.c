@@ -5,7 +5,7 @@
  * loops here and dispatches to matmul_int.cu for a GPU. ca_gemm_host is a reference for
  * cuBLAS's strided-batched gemm: same column-major conventions and operation
  * flags, accumulating in double. The cpu device computes products through
- * NumPy; csrc/linalg.c can route the cpu device through the cuBLAS call plan
+ * NumPy; csrc/ops/linalg.c can route the cpu device through the cuBLAS call plan
  * and this stand-in instead, so the plan (operation flags, leading dimensions,
  * batch strides, copies) is tested where no GPU is present.
  */

@@ -4,7 +4,7 @@
  * Each output walks its reduced elements as runs along the innermost reduced
  * dim; the per-run loops, one per (op, input, output) of kernels/reductions.def,
  * are generated (build/generated/red_host.c, host_reduce.h) from the helpers of
- * kernels/reduce_math.h, the same math the GPU kernels use. Only the walk is
+ * kernels/shared/reduce_math.h, the same math the GPU kernels use. Only the walk is
  * here: runs per output, or (when a kept dim is innermost) rows folded into a
  * vector of accumulators, on the thread pool of host_threads.c when the work is
  * large; the split never changes a result.

@@ -109,7 +109,7 @@ ca_hr_min_float32(float a, float v)
 }
 
 /* The lane loops of max, min, argmax, argmin (and float fmax, fmin) over a
- * contiguous run of n >= 1 elements (kernels/host_minmax.c: 256 bytes of lanes,
+ * contiguous run of n >= 1 elements (kernels/host/host_minmax.c: 256 bytes of lanes,
  * built for x86-64-v4 (AVX-512), AVX2 and the baseline, picked at load time).
  * The max / min forms set *nan when the run holds a NaN (the caller then walks
  * it exactly); the fmax / fmin forms skip NaNs and set *nonum for an all-NaN
@@ -171,7 +171,7 @@ double ca_hr_mms_fmin_float64(const char *p, int64_t n, int64_t s, int *nonum);
 
 /* any / all of a strided run of n elements (s bytes apart, any sign), as 0 or
  * 1: whether one element (every element) is true, nonzero with NaN true
- * (kernels/host_truth.c: blocks folded branch-free, vectorised when
+ * (kernels/host/host_truth.c: blocks folded branch-free, vectorised when
  * contiguous). Named by the element's words: w8 (bool, int8, uint8) .. w64,
  * f16, f32, f64 (the sign bit ignored), c64, c128 (either part true). */
 #define CA_HR_TRUTH_DECL(name)                                                         \

@@ -6,7 +6,7 @@
  * bottom-up merge sort of positions, and writes values back through the same
  * unkey code, so the cpu device checks the key maps the GPU relies on.
  * (cuarray's cpu device normally sorts with NumPy on zero-copy views instead:
- * csrc/sort.c; this path serves tests and the host-only build's reference.)
+ * csrc/ops/sort.c; this path serves tests and the host-only build's reference.)
  * ca_host_merge merges the two sorted halves of the cpu device's split sorts
  * (python/cuarray/_sort_threads.py) on the host threads.
  */

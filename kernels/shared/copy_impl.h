@@ -8,7 +8,7 @@
 extern "C" {
 #endif
 
-/* Both take s already coalesced (kernels/dispatch_copy.c does it), nops 2 or 1,
+/* Both take s already coalesced (kernels/dispatch/dispatch_copy.c does it), nops 2 or 1,
  * dtypes already checked. */
 int ca_copy_cast_host(const ca_strided *s, int dst_dtype, int src_dtype);
 int ca_fill_host(const ca_strided *s, int dtype, const void *value);

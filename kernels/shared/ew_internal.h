@@ -1,5 +1,5 @@
 /*
- * ew_internal.h: what the element-wise dispatcher (kernels/dispatch_elementwise.c),
+ * ew_internal.h: what the element-wise dispatcher (kernels/dispatch/dispatch_elementwise.c),
  * the generated host loops and tables, and the generated GPU launchers share.
  * Plain C; csrc/ does not need it (kernels.h has the public entry points).
  */

@@ -739,7 +739,7 @@ ca_rd_stream_i64(int op, ca_rd_stream *s, double a, double b, double c)
     }
 }
 
-/* ---- the device-specific halves behind kernels/dispatch_random.c ------------ */
+/* ---- the device-specific halves behind kernels/dispatch/dispatch_random.c ------------ */
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -298,7 +298,7 @@ ca_store_int(char *p, int size, uint64_t v)
     }
 }
 
-/* ---- the device-specific halves behind kernels/dispatch_random.c ------------ */
+/* ---- the device-specific halves behind kernels/dispatch/dispatch_random.c ------------ */
 #ifdef __cplusplus
 extern "C" {
 #endif

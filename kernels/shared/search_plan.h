@@ -1,6 +1,6 @@
 /*
  * search_plan.h: the sampled levels of a GPU searchsorted into a big array
- * (kernels/sort_search.cu searches through them; host_sort.c sizes their scratch).
+ * (kernels/gpu/sort_search.cu searches through them; host_sort.c sizes their scratch).
  *
  * A random query's binary search through an array past the L2 reads two or three
  * sectors from DRAM near its end: the last levels' elements share no sectors with

@@ -4,14 +4,14 @@ matrix_rank, cond, tensorinv, tensorsolve, with NumPy's signatures, stacking
 rules, dtypes and errors.
 
 A GPU runs cuSOLVER (and cuBLAS's batched LU) through one C primitive,
-``_core._solver`` (csrc/linalg_solver.c, csrc/launch_solver.c), on the current
+``_core._solver`` (csrc/ops/linalg_solver.c, csrc/runtime/launch_solver.c), on the current
 stream; everything else here is cuarray's own array functions. The cpu device
 runs numpy.linalg on zero-copy views of the arrays and wraps its results, except
 for matrices of HOST_LAPACK_MIN_N or more rows and columns (float32 and
 complex64: HOST_LAPACK_MIN_N_SINGLE): numpy.linalg computes float32 in double
 precision and rounds (2-3x the time) and copies every matrix into and out of
 Fortran order, so the cpu device takes the GPU code path for them, its
-``_core._solver`` calling the LAPACK NumPy itself loaded (csrc/solver_host.c;
+``_core._solver`` calling the LAPACK NumPy itself loaded (csrc/ops/solver_host.c;
 ``config.cpu_lapack``).
 
 Layouts. cuSOLVER is column-major. A C-ordered copy of a row-major stack of
@@ -129,7 +129,7 @@ def errors_checked(check=True):
         config.check_errors = old
 
 
-# Operation numbers of csrc/launch.h (CA_SOLVER_*).
+# Operation numbers of csrc/runtime/launch.h (CA_SOLVER_*).
 _GETRF, _GETRS, _POTRF, _GEQRF, _ORGQR, _SYEVD, _SYEV_BATCHED = 0, 1, 2, 3, 4, 5, 6
 _GESVD, _GEEV, _POTRF_BATCHED, _GETRF_BATCHED, _GETRI_BATCHED = 7, 8, 9, 10, 11
 _GETRS_BATCHED, _GESVDJ = 12, 13

@@ -1,7 +1,7 @@
 """Generator: NumPy's Generator interface over cuarray's bit generators.
 
-Every distribution is one kernel launch of the ``_dist`` primitive (csrc/random.c
-over kernels/random_dist.h) on the current stream, or a short composition of
+Every distribution is one kernel launch of the ``_dist`` primitive (csrc/ops/random.c
+over kernels/shared/random_dist.h) on the current stream, or a short composition of
 such draws with cuarray's array functions. The method each one uses is named in
 its docstring.
 """
@@ -558,7 +558,7 @@ class _Distributions:
         Up to 2^31 - 1 items: 2n words from the bit generator, keys k = the
         first n and slot words w = the rest, and one _core._perm_sort, whose
         result is defined as the stable sort of the items by k with every run
-        of equal keys then ordered by w at its slots (kernels/perm_impl.h). When
+        of equal keys then ordered by w at its slots (kernels/shared/perm_impl.h). When
         that is not enough (two equal keys with equal w, or a segment too long
         for the fast placement) the primitive says so and _perm_generic computes
         the same definition with sorts, and breaks the remaining ties with fresh
