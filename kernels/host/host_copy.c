@@ -96,18 +96,6 @@ static const ca_loop1d cast_loops[CA_NTYPES * CA_NTYPES] = { CA_FOR_EACH_DTYPE_P
 #define CA_HOST_CAST_RE_BOTH(dc, dt, dn)                                               \
     CA_HOST_CAST_RE(dt, dn, float, float32, complex64)                                 \
     CA_HOST_CAST_RE(dt, dn, double, float64, complex128)
-#define CA_FOR_EACH_REAL_NONBOOL(X)                                                    \
-    X(CA_INT8, int8_t, int8)                                                           \
-    X(CA_UINT8, uint8_t, uint8)                                                        \
-    X(CA_INT16, int16_t, int16)                                                        \
-    X(CA_UINT16, uint16_t, uint16)                                                     \
-    X(CA_INT32, int32_t, int32)                                                        \
-    X(CA_UINT32, uint32_t, uint32)                                                     \
-    X(CA_INT64, int64_t, int64)                                                        \
-    X(CA_UINT64, uint64_t, uint64)                                                     \
-    X(CA_FLOAT16, ca_half, float16)                                                    \
-    X(CA_FLOAT32, float, float32)                                                      \
-    X(CA_FLOAT64, double, float64)
 CA_FOR_EACH_REAL_NONBOOL(CA_HOST_CAST_RE_BOTH)
 
 #define CA_HOST_CAST_RE_ENTRY64(dc, dt, dn)  [dc] = cast_##dn##_re_complex64,

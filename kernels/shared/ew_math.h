@@ -35,46 +35,14 @@
 /* ======================================================================== */
 /* helpers                                                                    */
 /* ======================================================================== */
-CA_HD int
-ca_p_isnan_f(float x)
-{
-    return x != x;
-}
-CA_HD int
-ca_p_isnan_d(double x)
-{
-    return x != x;
-}
-CA_HD int
-ca_p_isinf_f(float x)
-{
-    return x == INFINITY || x == -INFINITY;
-}
-CA_HD int
-ca_p_isinf_d(double x)
-{
-    return x == (double)INFINITY || x == -(double)INFINITY;
-}
-CA_HD int
-ca_p_isfinite_f(float x)
-{
-    return x - x == 0.0f;
-}
-CA_HD int
-ca_p_isfinite_d(double x)
-{
-    return x - x == 0.0;
-}
-CA_HD int
-ca_p_signbit_f(float x)
-{
-    return (int)(ca_float_bits(x) >> 31);
-}
-CA_HD int
-ca_p_signbit_d(double x)
-{
-    return (int)(ca_double_bits(x) >> 63);
-}
+CA_P_DEF(int, ca_p_isnan_f, (float x), x != x)
+CA_P_DEF(int, ca_p_isnan_d, (double x), x != x)
+CA_P_DEF(int, ca_p_isinf_f, (float x), x == INFINITY || x == -INFINITY)
+CA_P_DEF(int, ca_p_isinf_d, (double x), x == (double)INFINITY || x == -(double)INFINITY)
+CA_P_DEF(int, ca_p_isfinite_f, (float x), x - x == 0.0f)
+CA_P_DEF(int, ca_p_isfinite_d, (double x), x - x == 0.0)
+CA_P_DEF(int, ca_p_signbit_f, (float x), (int)(ca_float_bits(x) >> 31))
+CA_P_DEF(int, ca_p_signbit_d, (double x), (int)(ca_double_bits(x) >> 63))
 
 CA_HD ca_complex64
 ca_p_c(float re, float im)
@@ -94,16 +62,8 @@ ca_p_z(double re, double im)
     return r;
 }
 
-CA_HD ca_complex128
-ca_p_c2z(ca_complex64 a)
-{
-    return ca_p_z((double)a.re, (double)a.im);
-}
-CA_HD ca_complex64
-ca_p_z2c(ca_complex128 a)
-{
-    return ca_p_c((float)a.re, (float)a.im);
-}
+CA_P_DEF(ca_complex128, ca_p_c2z, (ca_complex64 a), ca_p_z((double)a.re, (double)a.im))
+CA_P_DEF(ca_complex64, ca_p_z2c, (ca_complex128 a), ca_p_c((float)a.re, (float)a.im))
 
 #define CA_P_LN2    0.693147180559945309417232121458176568
 #define CA_P_LOG2E  1.442695040888963407359924681001892137
@@ -113,71 +73,19 @@ ca_p_z2c(ca_complex128 a)
 /* ======================================================================== */
 /* bool (computed as int 0/1)                                                 */
 /* ======================================================================== */
-CA_HD int
-ca_add_b(int a, int b)
-{
-    return a | b;
-}
-CA_HD int
-ca_mul_b(int a, int b)
-{
-    return a & b;
-}
-CA_HD int
-ca_abs_b(int a)
-{
-    return a;
-}
-CA_HD int
-ca_floor_b(int a)
-{
-    return a;
-}
-CA_HD int
-ca_ceil_b(int a)
-{
-    return a;
-}
-CA_HD int
-ca_trunc_b(int a)
-{
-    return a;
-}
-CA_HD int
-ca_round_b(int a)
-{
-    return a;
-}
-CA_HD int
-ca_max_b(int a, int b)
-{
-    return a | b;
-}
-CA_HD int
-ca_min_b(int a, int b)
-{
-    return a & b;
-}
-CA_HD int
-ca_clipmax_b(int a, int b)
-{
-    return a | b;
-}
-CA_HD int
-ca_clipmin_b(int a, int b)
-{
-    return a & b;
-}
-CA_HD int
-ca_fmax_b(int a, int b)
-{
-    return a | b;
-}
-CA_HD int
-ca_fmin_b(int a, int b)
-{
-    return a & b;
-}
+CA_P_DEF(int, ca_add_b, (int a, int b), a | b)
+CA_P_DEF(int, ca_mul_b, (int a, int b), a &b)
+CA_P_DEF(int, ca_abs_b, (int a), a)
+CA_P_DEF(int, ca_floor_b, (int a), a)
+CA_P_DEF(int, ca_ceil_b, (int a), a)
+CA_P_DEF(int, ca_trunc_b, (int a), a)
+CA_P_DEF(int, ca_round_b, (int a), a)
+CA_P_DEF(int, ca_max_b, (int a, int b), a | b)
+CA_P_DEF(int, ca_min_b, (int a, int b), a &b)
+CA_P_DEF(int, ca_clipmax_b, (int a, int b), a | b)
+CA_P_DEF(int, ca_clipmin_b, (int a, int b), a &b)
+CA_P_DEF(int, ca_fmax_b, (int a, int b), a | b)
+CA_P_DEF(int, ca_fmin_b, (int a, int b), a &b)
 CA_HD int
 ca_isnan_b(int a)
 {
@@ -196,81 +104,21 @@ ca_isfinite_b(int a)
     (void)a;
     return 1;
 }
-CA_HD int
-ca_eq_b(int a, int b)
-{
-    return a == b;
-}
-CA_HD int
-ca_ne_b(int a, int b)
-{
-    return a != b;
-}
-CA_HD int
-ca_lt_b(int a, int b)
-{
-    return a < b;
-}
-CA_HD int
-ca_le_b(int a, int b)
-{
-    return a <= b;
-}
-CA_HD int
-ca_gt_b(int a, int b)
-{
-    return a > b;
-}
-CA_HD int
-ca_ge_b(int a, int b)
-{
-    return a >= b;
-}
-CA_HD int
-ca_land_b(int a, int b)
-{
-    return a && b;
-}
-CA_HD int
-ca_lor_b(int a, int b)
-{
-    return a || b;
-}
-CA_HD int
-ca_lxor_b(int a, int b)
-{
-    return a != b;
-}
-CA_HD int
-ca_lnot_b(int a)
-{
-    return !a;
-}
-CA_HD int
-ca_band_b(int a, int b)
-{
-    return a & b;
-}
-CA_HD int
-ca_bor_b(int a, int b)
-{
-    return a | b;
-}
-CA_HD int
-ca_bxor_b(int a, int b)
-{
-    return a ^ b;
-}
-CA_HD int
-ca_inv_b(int a)
-{
-    return !a;
-}
-CA_HD int
-ca_real_b(int a)
-{
-    return a;
-}
+CA_P_DEF(int, ca_eq_b, (int a, int b), a == b)
+CA_P_DEF(int, ca_ne_b, (int a, int b), a != b)
+CA_P_DEF(int, ca_lt_b, (int a, int b), a < b)
+CA_P_DEF(int, ca_le_b, (int a, int b), a <= b)
+CA_P_DEF(int, ca_gt_b, (int a, int b), a > b)
+CA_P_DEF(int, ca_ge_b, (int a, int b), a >= b)
+CA_P_DEF(int, ca_land_b, (int a, int b), a &&b)
+CA_P_DEF(int, ca_lor_b, (int a, int b), a || b)
+CA_P_DEF(int, ca_lxor_b, (int a, int b), a != b)
+CA_P_DEF(int, ca_lnot_b, (int a), !a)
+CA_P_DEF(int, ca_band_b, (int a, int b), a &b)
+CA_P_DEF(int, ca_bor_b, (int a, int b), a | b)
+CA_P_DEF(int, ca_bxor_b, (int a, int b), a ^ b)
+CA_P_DEF(int, ca_inv_b, (int a), !a)
+CA_P_DEF(int, ca_real_b, (int a), a)
 CA_HD int
 ca_imag_b(int a)
 {
@@ -454,71 +302,72 @@ CA_P_INT_UNSIGNED(u32, uint32_t, uint32_t, 32)
 CA_P_INT_UNSIGNED(u64, uint64_t, uint64_t, 64)
 
 /* int64 against uint64 without converting either to float (NumPy's lL/Ll loops). */
-CA_HD int
-ca_eq_i64_u64(int64_t a, uint64_t b)
-{
-    return a >= 0 && (uint64_t)a == b;
-}
-CA_HD int
-ca_ne_i64_u64(int64_t a, uint64_t b)
-{
-    return !ca_eq_i64_u64(a, b);
-}
-CA_HD int
-ca_lt_i64_u64(int64_t a, uint64_t b)
-{
-    return a < 0 || (uint64_t)a < b;
-}
-CA_HD int
-ca_le_i64_u64(int64_t a, uint64_t b)
-{
-    return a < 0 || (uint64_t)a <= b;
-}
-CA_HD int
-ca_gt_i64_u64(int64_t a, uint64_t b)
-{
-    return a >= 0 && (uint64_t)a > b;
-}
-CA_HD int
-ca_ge_i64_u64(int64_t a, uint64_t b)
-{
-    return a >= 0 && (uint64_t)a >= b;
-}
-CA_HD int
-ca_eq_u64_i64(uint64_t a, int64_t b)
-{
-    return ca_eq_i64_u64(b, a);
-}
-CA_HD int
-ca_ne_u64_i64(uint64_t a, int64_t b)
-{
-    return ca_ne_i64_u64(b, a);
-}
-CA_HD int
-ca_lt_u64_i64(uint64_t a, int64_t b)
-{
-    return ca_gt_i64_u64(b, a);
-}
-CA_HD int
-ca_le_u64_i64(uint64_t a, int64_t b)
-{
-    return ca_ge_i64_u64(b, a);
-}
-CA_HD int
-ca_gt_u64_i64(uint64_t a, int64_t b)
-{
-    return ca_lt_i64_u64(b, a);
-}
-CA_HD int
-ca_ge_u64_i64(uint64_t a, int64_t b)
-{
-    return ca_le_i64_u64(b, a);
-}
+CA_P_DEF(int, ca_eq_i64_u64, (int64_t a, uint64_t b), a >= 0 && (uint64_t)a == b)
+CA_P_DEF(int, ca_ne_i64_u64, (int64_t a, uint64_t b), !ca_eq_i64_u64(a, b))
+CA_P_DEF(int, ca_lt_i64_u64, (int64_t a, uint64_t b), a < 0 || (uint64_t)a < b)
+CA_P_DEF(int, ca_le_i64_u64, (int64_t a, uint64_t b), a < 0 || (uint64_t)a <= b)
+CA_P_DEF(int, ca_gt_i64_u64, (int64_t a, uint64_t b), a >= 0 && (uint64_t)a > b)
+CA_P_DEF(int, ca_ge_i64_u64, (int64_t a, uint64_t b), a >= 0 && (uint64_t)a >= b)
+CA_P_DEF(int, ca_eq_u64_i64, (uint64_t a, int64_t b), ca_eq_i64_u64(b, a))
+CA_P_DEF(int, ca_ne_u64_i64, (uint64_t a, int64_t b), ca_ne_i64_u64(b, a))
+CA_P_DEF(int, ca_lt_u64_i64, (uint64_t a, int64_t b), ca_gt_i64_u64(b, a))
+CA_P_DEF(int, ca_le_u64_i64, (uint64_t a, int64_t b), ca_ge_i64_u64(b, a))
+CA_P_DEF(int, ca_gt_u64_i64, (uint64_t a, int64_t b), ca_lt_i64_u64(b, a))
+CA_P_DEF(int, ca_ge_u64_i64, (uint64_t a, int64_t b), ca_le_i64_u64(b, a))
 
 /* ======================================================================== */
 /* real floating point (float16 computes as f32)                             */
 /* ======================================================================== */
 /* F is the libm suffix: f for float, empty for double; Q the ca_p_ suffix. */
+/* The helpers that are libm's function of the same name, per float type S (T,
+ * libm suffix F): ca_<fn>_<S>(a) = <fn><F>(a), ca_<fn>_<S>(a, b) = <fn><F>(a, b). */
+/* max/min and clip's bounds: ca_<name>_<S>(a, b) is x if x is NaN, else the one of
+ * x, y that `x op y` picks, in two selects (see their uses for why). */
+#define CA_P_PICK(S, T, name, x, op, y)                                                \
+    CA_HD T ca_##name##_##S(T a, T b)                                                  \
+    {                                                                                  \
+        const T r = x op y ? x : y;                                                    \
+        return x != x ? x : r;                                                         \
+    }
+#define CA_P_LIBM1(S, T, F, fn)                                                        \
+    CA_HD T ca_##fn##_##S(T a) { return fn##F(a); }
+#define CA_P_LIBM2(S, T, F, fn)                                                        \
+    CA_HD T ca_##fn##_##S(T a, T b) { return fn##F(a, b); }
+#define CA_P_LIBM_FNS(S, T, F)                                                         \
+    CA_P_LIBM2(S, T, F, fmod)                                                          \
+    CA_P_LIBM2(S, T, F, pow)                                                           \
+    CA_P_LIBM2(S, T, F, atan2)                                                         \
+    CA_P_LIBM2(S, T, F, hypot)                                                         \
+    CA_P_LIBM2(S, T, F, fmax)                                                          \
+    CA_P_LIBM2(S, T, F, fmin)                                                          \
+    CA_P_LIBM2(S, T, F, copysign)                                                      \
+    CA_P_LIBM2(S, T, F, nextafter)                                                     \
+    CA_P_LIBM1(S, T, F, sqrt)                                                          \
+    CA_P_LIBM1(S, T, F, cbrt)                                                          \
+    CA_P_LIBM1(S, T, F, exp)                                                           \
+    CA_P_LIBM1(S, T, F, exp2)                                                          \
+    CA_P_LIBM1(S, T, F, expm1)                                                         \
+    CA_P_LIBM1(S, T, F, log)                                                           \
+    CA_P_LIBM1(S, T, F, log2)                                                          \
+    CA_P_LIBM1(S, T, F, log10)                                                         \
+    CA_P_LIBM1(S, T, F, log1p)                                                         \
+    CA_P_LIBM1(S, T, F, sin)                                                           \
+    CA_P_LIBM1(S, T, F, cos)                                                           \
+    CA_P_LIBM1(S, T, F, tan)                                                           \
+    CA_P_LIBM1(S, T, F, asin)                                                          \
+    CA_P_LIBM1(S, T, F, acos)                                                          \
+    CA_P_LIBM1(S, T, F, atan)                                                          \
+    CA_P_LIBM1(S, T, F, sinh)                                                          \
+    CA_P_LIBM1(S, T, F, cosh)                                                          \
+    CA_P_LIBM1(S, T, F, tanh)                                                          \
+    CA_P_LIBM1(S, T, F, asinh)                                                         \
+    CA_P_LIBM1(S, T, F, acosh)                                                         \
+    CA_P_LIBM1(S, T, F, atanh)                                                         \
+    CA_P_LIBM1(S, T, F, floor)                                                         \
+    CA_P_LIBM1(S, T, F, ceil)                                                          \
+    CA_P_LIBM1(S, T, F, trunc)                                                         \
+    CA_P_LIBM1(S, T, F, rint)
+
 #define CA_P_REAL(S, T, F, Q)                                                          \
     CA_HD T ca_add_##S(T a, T b) { return a + b; }                                     \
     CA_HD T ca_sub_##S(T a, T b) { return a - b; }                                     \
@@ -566,8 +415,7 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
         (void)ca_p_divmod_##S(a, b, &m);                                               \
         return m;                                                                      \
     }                                                                                  \
-    CA_HD T ca_fmod_##S(T a, T b) { return fmod##F(a, b); }                            \
-    CA_HD T ca_pow_##S(T a, T b) { return pow##F(a, b); }                              \
+    CA_P_LIBM_FNS(S, T, F)                                                             \
     CA_HD T ca_neg_##S(T a) { return -a; }                                             \
     CA_HD T ca_pos_##S(T a) { return a; }                                              \
     CA_HD T ca_abs_##S(T a) { return fabs##F(a); }                                     \
@@ -576,15 +424,6 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
         return a > (T)0 ? (T)1 : (a < (T)0 ? (T)-1 : (a == (T)0 ? (T)0 : a));          \
     }                                                                                  \
     CA_HD T ca_recip_##S(T a) { return (T)1 / a; }                                     \
-    CA_HD T ca_sqrt_##S(T a) { return sqrt##F(a); }                                    \
-    CA_HD T ca_cbrt_##S(T a) { return cbrt##F(a); }                                    \
-    CA_HD T ca_exp_##S(T a) { return exp##F(a); }                                      \
-    CA_HD T ca_exp2_##S(T a) { return exp2##F(a); }                                    \
-    CA_HD T ca_expm1_##S(T a) { return expm1##F(a); }                                  \
-    CA_HD T ca_log_##S(T a) { return log##F(a); }                                      \
-    CA_HD T ca_log2_##S(T a) { return log2##F(a); }                                    \
-    CA_HD T ca_log10_##S(T a) { return log10##F(a); }                                  \
-    CA_HD T ca_log1p_##S(T a) { return log1p##F(a); }                                  \
     CA_HD T ca_logaddexp_##S(T a, T b)                                                 \
     {                                                                                  \
         T t;                                                                           \
@@ -600,24 +439,6 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
         }                                                                              \
         return t; /* NaN */                                                            \
     }                                                                                  \
-    CA_HD T ca_sin_##S(T a) { return sin##F(a); }                                      \
-    CA_HD T ca_cos_##S(T a) { return cos##F(a); }                                      \
-    CA_HD T ca_tan_##S(T a) { return tan##F(a); }                                      \
-    CA_HD T ca_asin_##S(T a) { return asin##F(a); }                                    \
-    CA_HD T ca_acos_##S(T a) { return acos##F(a); }                                    \
-    CA_HD T ca_atan_##S(T a) { return atan##F(a); }                                    \
-    CA_HD T ca_atan2_##S(T a, T b) { return atan2##F(a, b); }                          \
-    CA_HD T ca_sinh_##S(T a) { return sinh##F(a); }                                    \
-    CA_HD T ca_cosh_##S(T a) { return cosh##F(a); }                                    \
-    CA_HD T ca_tanh_##S(T a) { return tanh##F(a); }                                    \
-    CA_HD T ca_asinh_##S(T a) { return asinh##F(a); }                                  \
-    CA_HD T ca_acosh_##S(T a) { return acosh##F(a); }                                  \
-    CA_HD T ca_atanh_##S(T a) { return atanh##F(a); }                                  \
-    CA_HD T ca_hypot_##S(T a, T b) { return hypot##F(a, b); }                          \
-    CA_HD T ca_floor_##S(T a) { return floor##F(a); }                                  \
-    CA_HD T ca_ceil_##S(T a) { return ceil##F(a); }                                    \
-    CA_HD T ca_trunc_##S(T a) { return trunc##F(a); }                                  \
-    CA_HD T ca_rint_##S(T a) { return rint##F(a); }                                    \
     CA_HD T ca_round_##S(T a) { return rint##F(a); }                                   \
     /* round(a, decimals) in one pass, b = 10^|decimals|: NumPy's three passes   \
      * (scale, rint, scale back), each rounded to T as theirs                   */     \
@@ -626,37 +447,18 @@ ca_ge_u64_i64(uint64_t a, int64_t b)
     /* NaN in either propagates; on a tie the second operand wins, as NumPy. Two     \
      * selects, not (a > b || a != a): gcc vectorises a loop of these (a           \
      * short-circuit pair it leaves scalar and branchy, 40x slower).             */ \
-    CA_HD T ca_max_##S(T a, T b)                                                       \
-    {                                                                                  \
-        const T r = a > b ? a : b;                                                     \
-        return a != a ? a : r;                                                         \
-    }                                                                                  \
-    CA_HD T ca_min_##S(T a, T b)                                                       \
-    {                                                                                  \
-        const T r = a < b ? a : b;                                                     \
-        return a != a ? a : r;                                                         \
-    }                                                                                  \
+    CA_P_PICK(S, T, max, a, >, b)                                                      \
+    CA_P_PICK(S, T, min, a, <, b)                                                      \
     /* clip's max/min keep the value on a tie (clip(-0.0, 0.0, 1) is -0.0, as     \
      * NumPy); a NaN value passes through the ordered compare, a NaN bound is       \
      * returned. `b > a ? b : a` is one vmaxps and `b != b` is loop-invariant in   \
      * the scalar-bounds loop: ~2.5x faster there than two ca_max selects.      */    \
-    CA_HD T ca_clipmax_##S(T a, T b)                                                   \
-    {                                                                                  \
-        const T r = b > a ? b : a;                                                     \
-        return b != b ? b : r;                                                         \
-    }                                                                                  \
-    CA_HD T ca_clipmin_##S(T a, T b)                                                   \
-    {                                                                                  \
-        const T r = b < a ? b : a;                                                     \
-        return b != b ? b : r;                                                         \
-    }                                                                                  \
-    CA_HD T ca_fmax_##S(T a, T b) { return fmax##F(a, b); }                            \
-    CA_HD T ca_fmin_##S(T a, T b) { return fmin##F(a, b); }                            \
+    CA_P_PICK(S, T, clipmax, b, >, a)                                                  \
+    CA_P_PICK(S, T, clipmin, b, <, a)                                                  \
     CA_HD int ca_isnan_##S(T a) { return ca_p_isnan_##Q(a); }                          \
     CA_HD int ca_isinf_##S(T a) { return ca_p_isinf_##Q(a); }                          \
     CA_HD int ca_isfinite_##S(T a) { return ca_p_isfinite_##Q(a); }                    \
     CA_HD int ca_signbit_##S(T a) { return ca_p_signbit_##Q(a); }                      \
-    CA_HD T ca_copysign_##S(T a, T b) { return copysign##F(a, b); }                    \
     CA_HD int ca_eq_##S(T a, T b) { return a == b; }                                   \
     CA_HD int ca_ne_##S(T a, T b) { return a != b; }                                   \
     CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                    \
@@ -755,7 +557,6 @@ ca_p_spacing_d(double a)
         (void)frexp##F(a, &e);                                                         \
         return (int32_t)e;                                                             \
     }                                                                                  \
-    CA_HD T ca_nextafter_##S(T a, T b) { return nextafter##F(a, b); }                  \
     /* the distance to the next value away from zero (negative for x < 0) */           \
     CA_HD T ca_spacing_##S(T a) { return ca_p_spacing_##Q(a); }
 
@@ -788,11 +589,7 @@ ca_p_half_step(float x, float y)
     r.bits = h;
     return ca_half_to_float(r);
 }
-CA_HD float
-ca_nextafter_f16(float a, float b)
-{
-    return ca_p_half_step(a, b);
-}
+CA_P_DEF(float, ca_nextafter_f16, (float a, float b), ca_p_half_step(a, b))
 CA_HD float
 ca_spacing_f16(float a)
 {
@@ -834,16 +631,8 @@ ca_p_i0(double x)
     /* sqrt(x) apart: 2 pi x overflows for x near DBL_MAX */
     return exp(x) * (s * 0.398942280401432677939946059934) / sqrt(x);
 }
-CA_HD double
-ca_i0_f64(double a)
-{
-    return ca_p_i0(a);
-}
-CA_HD float
-ca_i0_f32(float a)
-{
-    return (float)ca_p_i0((double)a);
-}
+CA_P_DEF(double, ca_i0_f64, (double a), ca_p_i0(a))
+CA_P_DEF(float, ca_i0_f32, (float a), (float)ca_p_i0((double)a))
 #define CA_P_I0_INT(S, T)                                                              \
     CA_HD double ca_i0_##S(T a) { return ca_p_i0((double)a); }
 CA_P_I0_INT(b, int)
@@ -1106,11 +895,8 @@ ca_sign_c128(ca_complex128 a)
     return ca_p_sign_c128(a);
 }
 
-CA_HD ca_complex64
-ca_sign_c64(ca_complex64 a)
-{
-    return ca_p_z2c(ca_p_sign_c128(ca_p_c2z(a)));
-}
+CA_P_DEF(ca_complex64, ca_sign_c64, (ca_complex64 a),
+         ca_p_z2c(ca_p_sign_c128(ca_p_c2z(a))))
 
 CA_HD ca_complex128
 ca_sqrt_c128(ca_complex128 z)
@@ -1199,11 +985,8 @@ ca_log_c128(ca_complex128 z)
     return ca_p_z(re, atan2(y, x));
 }
 
-CA_HD ca_complex128
-ca_exp2_c128(ca_complex128 z)
-{
-    return ca_exp_c128(ca_p_z(z.re * CA_P_LN2, z.im * CA_P_LN2));
-}
+CA_P_DEF(ca_complex128, ca_exp2_c128, (ca_complex128 z),
+         ca_exp_c128(ca_p_z(z.re *CA_P_LN2, z.im *CA_P_LN2)))
 
 /* The special values are C99 Annex G's for cexp, minus one (the array API's
  * table for expm1). */
@@ -1337,11 +1120,8 @@ ca_sin_c128(ca_complex128 z)
     return ca_p_z(w.im, -w.re);
 }
 
-CA_HD ca_complex128
-ca_cos_c128(ca_complex128 z)
-{
-    return ca_cosh_c128(ca_p_z(-z.im, z.re));
-}
+CA_P_DEF(ca_complex128, ca_cos_c128, (ca_complex128 z),
+         ca_cosh_c128(ca_p_z(-z.im, z.re)))
 
 CA_HD ca_complex128
 ca_tan_c128(ca_complex128 z)
@@ -1351,11 +1131,7 @@ ca_tan_c128(ca_complex128 z)
 }
 
 /* |z| so large that 1/z^2 vanishes: asinh z = log 2z, acosh z = log 2z. */
-CA_HD int
-ca_p_big(ca_complex128 z)
-{
-    return fabs(z.re) > 1e150 || fabs(z.im) > 1e150;
-}
+CA_P_DEF(int, ca_p_big, (ca_complex128 z), fabs(z.re) > 1e150 || fabs(z.im) > 1e150)
 
 CA_HD ca_complex128
 ca_p_log2z(ca_complex128 z)
