@@ -385,6 +385,10 @@ extern PyType_Slot ca_readback_number_slots[];  /* readback.c: nb_bool, nb_int, 
 extern PyMethodDef ca_format_array_methods[];   /* format.c: __reduce__ */
 extern PyType_Slot ca_format_slots[];           /* format.c: tp_repr, tp_str */
 
+/* ca_<name>_init(m) of a file whose module part is its table of functions. */
+#define CA_INIT_FUNCTIONS(name, table)                                                 \
+    int ca_##name##_init(PyObject *m) { return PyModule_AddFunctions(m, table); }
+
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
 

@@ -44,6 +44,8 @@ attributed to the .c file that defines them; names no csrc/*.c defines
 import pathlib
 import re
 
+from test_source_lint import strip_comments_and_strings as _strip
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 KERNELS = ROOT / "kernels"
@@ -64,35 +66,11 @@ def _files(pattern):
     return {p.name: p for p in sorted(CSRC.rglob(pattern))}
 
 
-def _strip(src):
-    """Source without comments and string/char literals (newlines kept)."""
-    out = []
-    i, n = 0, len(src)
-    while i < n:
-        c = src[i]
-        if src.startswith("/*", i):
-            j = src.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("\n" * src.count("\n", i, j))
-            i = j
-        elif src.startswith("//", i):
-            j = src.find("\n", i)
-            i = n if j < 0 else j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and src[j] != c and src[j] != "\n":
-                j += 2 if src[j] == "\\" else 1
-            out.append(c + c)
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
 # A definition at the start of a line (PEP 7: the return type on the line
 # before, or on the same line): name, parameters, then the body's brace.
 _DEF = re.compile(r"^(?:[A-Za-z_][\w \t*]*?[\s*])?(ca_\w+)\s*\([^;{}]*\)\s*\{", re.M)
+# cuarray.h's CA_INIT_FUNCTIONS(name, table) defines ca_<name>_init.
+_INIT_DEF = re.compile(r"^CA_INIT_FUNCTIONS\((\w+),", re.M)
 _STATIC_DEF = re.compile(r"^static\b[^;{}(]*?\b(ca_\w+)\s*\([^;{}]*\)\s*\{", re.M)
 _NAME = re.compile(r"\b(ca_\w+|cuda[A-Z]\w*|Py_BEGIN_ALLOW_THREADS)\b")
 _MACRO = re.compile(
@@ -147,7 +125,7 @@ def _graph():
     defs, calls, local = {}, {}, {}
     for name, p in _files("*.c").items():
         s = _strip(p.read_text())
-        mine = set(_DEF.findall(s))
+        mine = set(_DEF.findall(s)) | {f"ca_{n}_init" for n in _INIT_DEF.findall(s)}
         static = set(_STATIC_DEF.findall(s))
         local[name] = mine
         for f in mine - static:
@@ -194,6 +172,7 @@ def test_the_regexes_find_definitions_and_calls():
     assert defs["ca_memory_alloc"] == "memory.c"
     assert defs["ca_run_stream_sync"] == "launch.c"
     assert defs["ca_asarray"] == "convert.c"
+    assert defs["ca_fft_init"] == "fft.c"  # through CA_INIT_FUNCTIONS
     assert "ca_memory_alloc" in calls["ndarray.c"]
     assert "ca_array_empty" in calls["creation.c"]
     # a header wrapper's expansion counts where it is used

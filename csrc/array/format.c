@@ -217,8 +217,4 @@ static PyMethodDef format_functions[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_format_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, format_functions);
-}
+CA_INIT_FUNCTIONS(format, format_functions)

@@ -10,9 +10,8 @@
 /* Broadcasting                                                              */
 /* ======================================================================== */
 
-/* "(2, 3)" as Python writes a tuple of ints ("(3,)" for one, "()" for none). */
-static PyObject *
-shape_text(int nd, const Py_ssize_t *shape)
+PyObject *
+ca_shape_text(int nd, const Py_ssize_t *shape)
 {
     PyObject *t = ca_shape_tuple(nd, shape);
     if (t == NULL) {
@@ -29,7 +28,7 @@ ca_broadcast_error(int n, const int *nds, const Py_ssize_t *const *shapes,
 {
     PyObject *parts = PyUnicode_FromString("");
     for (int i = 0; i < n && parts != NULL; i++) {
-        PyObject *s = shape_text(nds[i], shapes[i]);
+        PyObject *s = ca_shape_text(nds[i], shapes[i]);
         PyObject *p = s != NULL ? PyUnicode_FromFormat("%U%U ", parts, s) : NULL;
         Py_XDECREF(s);
         Py_SETREF(parts, p);

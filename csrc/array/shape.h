@@ -145,5 +145,7 @@ int ca_reshape_strides(int nd, const Py_ssize_t *shape, const Py_ssize_t *stride
 /* ---- Python values --------------------------------------------------------------- */
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);
+/* "(2, 3)" as Python writes a tuple of ints ("(3,)" for one, "()" for none). */
+PyObject *ca_shape_text(int nd, const Py_ssize_t *shape);
 
 #endif /* CA_SHAPE_H */

@@ -85,8 +85,4 @@ static PyMethodDef torch_alloc_functions[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_torch_alloc_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, torch_alloc_functions);
-}
+CA_INIT_FUNCTIONS(torch_alloc, torch_alloc_functions)

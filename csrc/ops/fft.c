@@ -1138,8 +1138,4 @@ static PyMethodDef fft_methods[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_fft_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, fft_methods);
-}
+CA_INIT_FUNCTIONS(fft, fft_methods)

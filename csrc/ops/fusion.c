@@ -534,8 +534,4 @@ static PyMethodDef fusion_defs[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_fusion_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, fusion_defs);
-}
+CA_INIT_FUNCTIONS(fusion, fusion_defs)

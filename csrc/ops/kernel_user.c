@@ -373,8 +373,4 @@ static PyMethodDef kernel_functions[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_kernel_user_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, kernel_functions);
-}
+CA_INIT_FUNCTIONS(kernel_user, kernel_functions)

@@ -808,17 +808,6 @@ error:
 /* ======================================================================== */
 /* Output handling                                                           */
 /* ======================================================================== */
-static PyObject *
-shape_repr(int nd, const Py_ssize_t *shape)
-{
-    PyObject *t = ca_shape_tuple(nd, shape);
-    if (t == NULL) {
-        return NULL;
-    }
-    PyObject *r = PyObject_Repr(t);
-    Py_DECREF(t);
-    return r;
-}
 
 /* out= checks shared by the products: an array on `device` with exactly
  * `shape`, writeable, and a dtype `dtype` casts to by NumPy's 'same_kind'. */
@@ -1009,7 +998,8 @@ matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
     Py_ssize_t shape[CA_MAX_DIMS + 2];
     if (ca_broadcast_into(&nbatch, shape, ba, CA_SHAPE(a)) < 0 ||
         ca_broadcast_into(&nbatch, shape, bb, CA_SHAPE(b)) < 0) {
-        PyObject *s1 = shape_repr(na, CA_SHAPE(a)), *s2 = shape_repr(nb, CA_SHAPE(b));
+        PyObject *s1 = ca_shape_text(na, CA_SHAPE(a)),
+                 *s2 = ca_shape_text(nb, CA_SHAPE(b));
         if (s1 != NULL && s2 != NULL) {
             PyErr_Format(PyExc_ValueError,
                          "matmul: operands could not be broadcast together: batch "
@@ -1310,8 +1300,8 @@ done:
 static int
 not_aligned(CaArray *a, CaArray *b, int da, int db)
 {
-    PyObject *s1 = shape_repr(CA_NDIM(a), CA_SHAPE(a)),
-             *s2 = shape_repr(CA_NDIM(b), CA_SHAPE(b));
+    PyObject *s1 = ca_shape_text(CA_NDIM(a), CA_SHAPE(a)),
+             *s2 = ca_shape_text(CA_NDIM(b), CA_SHAPE(b));
     if (s1 != NULL && s2 != NULL) {
         PyErr_Format(PyExc_ValueError,
                      "shapes %U and %U not aligned: %zd (dim %d) != %zd "

@@ -260,8 +260,4 @@ static PyMethodDef solver_functions[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_linalg_solver_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, solver_functions);
-}
+CA_INIT_FUNCTIONS(linalg_solver, solver_functions)

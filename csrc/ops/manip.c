@@ -1662,8 +1662,4 @@ static PyMethodDef manip_functions[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_manip_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, manip_functions);
-}
+CA_INIT_FUNCTIONS(manip, manip_functions)

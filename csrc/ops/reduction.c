@@ -1041,8 +1041,4 @@ PyMethodDef ca_reduction_array_methods[] = {
     CA_RED_FOR_EACH_METHOD(CA_RED_METHOD){ NULL, NULL, 0, NULL },
 };
 
-int
-ca_reduction_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, reduction_functions);
-}
+CA_INIT_FUNCTIONS(reduction, reduction_functions)

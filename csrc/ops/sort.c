@@ -1250,8 +1250,4 @@ PyMethodDef ca_sort_array_methods[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_sort_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, sort_functions);
-}
+CA_INIT_FUNCTIONS(sort, sort_functions)

@@ -333,8 +333,4 @@ static PyMethodDef cuda_api_functions[] = {
     { NULL, NULL, 0, NULL },
 };
 
-int
-ca_cuda_api_init(PyObject *m)
-{
-    return PyModule_AddFunctions(m, cuda_api_functions);
-}
+CA_INIT_FUNCTIONS(cuda_api, cuda_api_functions)

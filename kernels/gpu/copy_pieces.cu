@@ -7,15 +7,14 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "kernels.h"
+#include "grid_1d.cuh"
 
 extern "C" int ca_cuda_copy_pieces(const ca_copy_piece *p, int npieces,
                                    ca_stream_t stream);
 
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 1 << 14;
+constexpr int64_t kPieceBlocks = 1 << 14; /* fewer than grid_1d.cuh's kMaxBlocks */
 
 struct Pieces {
     ca_copy_piece p[CA_COPY_MAX_PIECES];
@@ -38,16 +37,6 @@ copy_pieces_kernel(const Pieces ps)
     }
 }
 
-/* The largest power of two (up to 16) dividing x. */
-inline int
-align_of(uint64_t x)
-{
-    int a = 16;
-    while (a > 1 && (x % (uint64_t)a) != 0) {
-        a >>= 1;
-    }
-    return a;
-}
 
 } // namespace
 
@@ -76,7 +65,7 @@ ca_cuda_copy_pieces(const ca_copy_piece *p, int npieces, ca_stream_t stream)
     }
     const int unit = align_of(acc);
     int64_t blocks = (most / unit + kThreads - 1) / kThreads;
-    blocks = blocks < kMaxBlocks ? blocks : kMaxBlocks;
+    blocks = blocks < kPieceBlocks ? blocks : kPieceBlocks;
     const dim3 grid((unsigned)blocks, (unsigned)npieces);
     cudaStream_t st = (cudaStream_t)stream;
     switch (unit) {

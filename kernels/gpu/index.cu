@@ -11,26 +11,8 @@
 #include <stdint.h>
 
 #include "grid_1d.cuh"
-#include "kernels.h"
+#include "index_cuda.h"
 
-extern "C" {
-int ca_cuda_index_take(const ca_index_pass *p, int itemsize, int64_t *flag,
-                       ca_stream_t stream);
-int ca_cuda_index_put(const ca_index_pass *p, int itemsize, int64_t *flag,
-                      ca_stream_t stream);
-int ca_cuda_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag,
-                          ca_stream_t stream);
-int64_t ca_cuda_mask_scratch_size(int64_t n);
-int ca_cuda_mask_count(const uint8_t *mask, int64_t n, int64_t *scratch,
-                       ca_stream_t stream);
-int ca_cuda_mask_offsets(const uint8_t *mask, int64_t n, const int64_t *scratch,
-                         int ndim, const int64_t *shape, const int64_t *strides,
-                         int64_t *out, ca_stream_t stream);
-int ca_cuda_masked_fill(const ca_strided *s, int itemsize, const void *value,
-                        ca_stream_t stream);
-int ca_cuda_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower,
-                     ca_stream_t stream);
-}
 
 namespace {
 
@@ -200,16 +182,6 @@ pass_size(const ca_index_pass *p)
     return n;
 }
 
-/* The largest power of two (up to 16) dividing x. */
-inline int
-align_of(uint64_t x)
-{
-    int a = 16;
-    while (a > 1 && (x % (uint64_t)a) != 0) {
-        a >>= 1;
-    }
-    return a;
-}
 
 /* Whether every address a pass touches is aligned for `itemsize`-byte
  * elements (u128 needs 8). For byte-offset indexes, `scale` bounds their

@@ -86,12 +86,8 @@ ca_cuda_perm_sort(const uint32_t *k, const uint32_t *w, int64_t n, int shift,
         return e;
     }
     const size_t all = o_cub + round256(cub_bytes);
-    if (temp == nullptr) {
-        *temp_bytes = all;
-        return 0;
-    }
-    if (*temp_bytes < all) {
-        return (int)cudaErrorInvalidValue;
+    if (temp_answered(temp, temp_bytes, all, &e)) {
+        return e;
     }
     char *t = (char *)temp;
     uint32_t *K = (uint32_t *)t, *v0 = (uint32_t *)(t + wb),

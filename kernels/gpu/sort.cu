@@ -59,16 +59,6 @@ extern "C" int ca_cuda_sort(int dtype, const void *in, int64_t nseg, int64_t n,
 
 namespace {
 
-/* Bytes per element (ca_dtype_size, usable as a constant in kernels). */
-__host__ __device__ constexpr int
-dtype_size(int dt)
-{
-    return dt == CA_BOOL || dt == CA_INT8 || dt == CA_UINT8        ? 1
-           : dt == CA_INT16 || dt == CA_UINT16 || dt == CA_FLOAT16 ? 2
-           : dt == CA_INT32 || dt == CA_UINT32 || dt == CA_FLOAT32 ? 4
-           : dt == CA_COMPLEX128                                   ? 16
-                                                                   : 8;
-}
 
 template <typename K> __device__ inline K key_word(ca_skey k);
 template <>
@@ -305,12 +295,8 @@ run(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
     if (e != 0) {
         return e;
     }
-    if (temp == nullptr) {
-        *temp_bytes = p.all;
-        return 0;
-    }
-    if (*temp_bytes < p.all) {
-        return (int)cudaErrorInvalidValue;
+    if (temp_answered(temp, temp_bytes, p.all, &e)) {
+        return e;
     }
     if (j.vsize == 8) {
         return run_typed<DT, K, uint64_t>(j, p, (char *)temp, st);
@@ -568,12 +554,8 @@ f32_argsort(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
         return e;
     }
     const size_t all = o_cub + round256(cub_bytes);
-    if (temp == nullptr) {
-        *temp_bytes = all;
-        return 0;
-    }
-    if (*temp_bytes < all) {
-        return (int)cudaErrorInvalidValue;
+    if (temp_answered(temp, temp_bytes, all, &e)) {
+        return e;
     }
     char *t = (char *)temp;
     float *keys = (float *)t;

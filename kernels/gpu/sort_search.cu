@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "grid_1d.cuh"
 #include "search_plan.h"
 #include "sort_keys.h"
 
@@ -26,13 +27,12 @@ extern "C" int ca_cuda_bincount(int xdtype, const void *x, int64_t n, const doub
 
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 1 << 16;
 /* Blocks of the shared-memory histogram: enough to fill an H200 (132 SMs)
  * a few times; each merges its bins once, so more would cost merges. */
 constexpr int64_t kHistBlocks = 528;
 constexpr size_t kHistShared = 48 << 10;
 
+/* grid_1d.cuh's blocks_for with another cap. */
 unsigned
 blocks_for(int64_t n, int64_t cap)
 {
@@ -40,15 +40,6 @@ blocks_for(int64_t n, int64_t cap)
     return (unsigned)(b < cap ? b : cap);
 }
 
-__host__ __device__ constexpr int
-dtype_size(int dt)
-{
-    return dt == CA_BOOL || dt == CA_INT8 || dt == CA_UINT8        ? 1
-           : dt == CA_INT16 || dt == CA_UINT16 || dt == CA_FLOAT16 ? 2
-           : dt == CA_INT32 || dt == CA_UINT32 || dt == CA_FLOAT32 ? 4
-           : dt == CA_COMPLEX128                                   ? 16
-                                                                   : 8;
-}
 
 template <int DT>
 __global__ void
