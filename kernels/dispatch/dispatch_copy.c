@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "copy_impl.h"
+#include "dispatch.h"
 
 static int
 check_layout(const ca_strided *s)
@@ -39,15 +40,8 @@ ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
     if (ca_strided_coalesce(s) == 0) {
         return 0;
     }
-    if (device == CA_CPU) {
-        return ca_copy_cast_host(s, dst_dtype, src_dtype);
-    }
-#if CA_HAVE_CUDA
-    return ca_copy_cast_cuda(s, dst_dtype, src_dtype, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device, ca_copy_cast_host(s, dst_dtype, src_dtype),
+                       ca_copy_cast_cuda(s, dst_dtype, src_dtype, stream));
 }
 
 int
@@ -64,15 +58,8 @@ ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t str
     if (ca_strided_coalesce(s) == 0) {
         return 0;
     }
-    if (device == CA_CPU) {
-        return ca_fill_host(s, dtype, value);
-    }
-#if CA_HAVE_CUDA
-    return ca_fill_cuda(s, dtype, value, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device, ca_fill_host(s, dtype, value),
+                       ca_fill_cuda(s, dtype, value, stream));
 }
 
 #if CA_HAVE_CUDA
@@ -99,10 +86,5 @@ ca_copy_pieces(int device, const ca_copy_piece *p, int npieces, ca_stream_t stre
         }
         return 0;
     }
-#if CA_HAVE_CUDA
-    return ca_cuda_copy_pieces(p, npieces, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(ca_cuda_copy_pieces(p, npieces, stream));
 }

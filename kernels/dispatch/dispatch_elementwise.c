@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "dispatch.h"
 #include "ew_internal.h"
 #include "ew_table.h"
 #include "host_reverse.h"
@@ -452,10 +453,5 @@ ca_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars
         }
         return host_run(ca_ew_host[loop], s, ptr, sz, split);
     }
-#if CA_HAVE_CUDA
-    return gpu_run(loop, s, ptr, scalars, scalar_mask, n, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(gpu_run(loop, s, ptr, scalars, scalar_mask, n, stream));
 }

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "kernels.h"
+#include "dispatch.h"
 
 int ca_host_index_take(const ca_index_pass *p, int itemsize, int64_t *flag);
 int ca_host_index_put(const ca_index_pass *p, int itemsize, int64_t *flag);
@@ -67,65 +67,25 @@ pass_merge(ca_index_pass *q, const ca_index_pass *p)
     return 0;
 }
 
-int
-ca_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
-              ca_stream_t stream)
-{
-    ca_index_pass q;
-    int rc = pass_merge(&q, p);
-    if (rc != 0) {
-        return rc;
+/* take, put and offsets: the pass merged, then the host loop or the GPU
+ * launcher of the same name (arg: the element size, or put's accumulate). */
+#define CA_INDEX_ENTRY(name, arg)                                                      \
+    int ca_index_##name(int device, const ca_index_pass *p, int arg, int64_t *flag,    \
+                        ca_stream_t stream)                                            \
+    {                                                                                  \
+        ca_index_pass q;                                                               \
+        int rc = pass_merge(&q, p);                                                    \
+        if (rc != 0) {                                                                 \
+            return rc;                                                                 \
+        }                                                                              \
+        if (device == CA_CPU) {                                                        \
+            return ca_host_index_##name(&q, arg, flag);                                \
+        }                                                                              \
+        return CA_GPU_CALL(ca_cuda_index_##name(&q, arg, flag, stream));               \
     }
-    if (device == CA_CPU) {
-        return ca_host_index_take(&q, itemsize, flag);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_index_take(&q, itemsize, flag, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
-}
-
-int
-ca_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
-             ca_stream_t stream)
-{
-    ca_index_pass q;
-    int rc = pass_merge(&q, p);
-    if (rc != 0) {
-        return rc;
-    }
-    if (device == CA_CPU) {
-        return ca_host_index_put(&q, itemsize, flag);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_index_put(&q, itemsize, flag, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
-}
-
-int
-ca_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
-                 ca_stream_t stream)
-{
-    ca_index_pass q;
-    int rc = pass_merge(&q, p);
-    if (rc != 0) {
-        return rc;
-    }
-    if (device == CA_CPU) {
-        return ca_host_index_offsets(&q, accumulate, flag);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_index_offsets(&q, accumulate, flag, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
-}
+CA_INDEX_ENTRY(take, itemsize)
+CA_INDEX_ENTRY(put, itemsize)
+CA_INDEX_ENTRY(offsets, accumulate)
 
 int64_t
 ca_mask_scratch_size(int device, int64_t n)
@@ -144,15 +104,8 @@ int
 ca_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
               ca_stream_t stream)
 {
-    if (device == CA_CPU) {
-        return ca_host_mask_count(mask, n, scratch);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_mask_count(mask, n, scratch, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device, ca_host_mask_count(mask, n, scratch),
+                       ca_cuda_mask_count(mask, n, scratch, stream));
 }
 
 int
@@ -195,15 +148,9 @@ ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scrat
         st[nd] = strides[k];
         nd++;
     }
-    if (device == CA_CPU) {
-        return ca_host_mask_offsets(mask, n, scratch[0], nd, sh, st, out);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_mask_offsets(mask, n, scratch, nd, sh, st, out, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device,
+                       ca_host_mask_offsets(mask, n, scratch[0], nd, sh, st, out),
+                       ca_cuda_mask_offsets(mask, n, scratch, nd, sh, st, out, stream));
 }
 
 int
@@ -243,15 +190,8 @@ ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
         nd++;
     }
     q.ndim = nd;
-    if (device == CA_CPU) {
-        return ca_host_masked_fill(&q, itemsize, value);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_masked_fill(&q, itemsize, value, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device, ca_host_masked_fill(&q, itemsize, value),
+                       ca_cuda_masked_fill(&q, itemsize, value, stream));
 }
 
 int
@@ -299,13 +239,6 @@ ca_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
         q.strides[1][m] = s->strides[1][j];
     }
     q.ndim = m;
-    if (device == CA_CPU) {
-        return ca_host_tri_copy(&q, itemsize, k, lower);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_tri_copy(&q, itemsize, k, lower, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device, ca_host_tri_copy(&q, itemsize, k, lower),
+                       ca_cuda_tri_copy(&q, itemsize, k, lower, stream));
 }

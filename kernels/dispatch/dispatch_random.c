@@ -1,5 +1,6 @@
 /* dispatch_random.c: the random entry points of kernels.h pick the host loops
  * or the GPU launchers by device, after checking their arguments. */
+#include "dispatch.h"
 #include "random_dist.h"
 
 /* Samples per Philox block (4 words of 32 bits). */
@@ -40,15 +41,9 @@ ca_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
     if (err || n == 0) {
         return err;
     }
-    if (device == CA_CPU) {
-        return ca_random_uniform_host(out, n, dtype, seed, offset, low, scale);
-    }
-#if CA_HAVE_CUDA
-    return ca_random_uniform_cuda(out, n, dtype, seed, offset, low, scale, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(
+        device, ca_random_uniform_host(out, n, dtype, seed, offset, low, scale),
+        ca_random_uniform_cuda(out, n, dtype, seed, offset, low, scale, stream));
 }
 
 int
@@ -59,15 +54,9 @@ ca_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
     if (err || n == 0) {
         return err;
     }
-    if (device == CA_CPU) {
-        return ca_random_normal_host(out, n, dtype, seed, offset, loc, scale);
-    }
-#if CA_HAVE_CUDA
-    return ca_random_normal_cuda(out, n, dtype, seed, offset, loc, scale, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(
+        device, ca_random_normal_host(out, n, dtype, seed, offset, loc, scale),
+        ca_random_normal_cuda(out, n, dtype, seed, offset, loc, scale, stream));
 }
 
 int
@@ -81,16 +70,9 @@ ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed
     if (n == 0) {
         return 0;
     }
-    if (device == CA_CPU) {
-        return ca_random_integers_host(out, n, itemsize, seed, offset, low, range_m1);
-    }
-#if CA_HAVE_CUDA
-    return ca_random_integers_cuda(out, n, itemsize, seed, offset, low, range_m1,
-                                   stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(
+        device, ca_random_integers_host(out, n, itemsize, seed, offset, low, range_m1),
+        ca_random_integers_cuda(out, n, itemsize, seed, offset, low, range_m1, stream));
 }
 
 /* ---- distributions (random_dist.h) ------------------------------------------ */
@@ -128,15 +110,9 @@ ca_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t see
     if (n == 0) {
         return 0;
     }
-    if (device == CA_CPU) {
-        return ca_random_dist_host(op, out, n, dtype, seed, offset, prm, words);
-    }
-#if CA_HAVE_CUDA
-    return ca_random_dist_cuda(op, out, n, dtype, seed, offset, prm, words, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(
+        device, ca_random_dist_host(op, out, n, dtype, seed, offset, prm, words),
+        ca_random_dist_cuda(op, out, n, dtype, seed, offset, prm, words, stream));
 }
 
 /* ---- another generator's words as uniforms, in place ------------------------ */
@@ -179,10 +155,5 @@ ca_random_u01_words(int device, void *buf, int64_t n, int dtype, ca_stream_t str
         u01_words_host(buf, n, dtype);
         return 0;
     }
-#if CA_HAVE_CUDA
-    return ca_random_u01_words_cuda(buf, n, dtype, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(ca_random_u01_words_cuda(buf, n, dtype, stream));
 }

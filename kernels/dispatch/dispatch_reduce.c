@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "dispatch.h"
 #include "reduce_plan.h"
 
 /* ---- which triples exist --------------------------------------------------------- */
@@ -203,11 +203,7 @@ ca_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtyp
     if (device == CA_CPU || d->nout == 0) {
         return 0;
     }
-#if CA_HAVE_CUDA
-    return ca_cuda_reduce_plan(device, op, d, in_dtype, out_dtype);
-#else
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(ca_cuda_reduce_plan(device, op, d, in_dtype, out_dtype));
 }
 
 int
@@ -227,12 +223,7 @@ ca_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype,
     if (d->strategy != CA_RS_ROW || d->nout != 1) {
         d->mirror = NULL; /* only the row kernels write the mirror */
     }
-#if CA_HAVE_CUDA
-    return ca_cuda_reduce(op, d, in_dtype, out_dtype, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(ca_cuda_reduce(op, d, in_dtype, out_dtype, stream));
 }
 
 int
@@ -253,11 +244,7 @@ ca_scan_plan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype)
     if (device == CA_CPU || d->nrows == 0 || d->len == 0) {
         return 0;
     }
-#if CA_HAVE_CUDA
-    return ca_cuda_scan_plan(device, op, d, in_dtype, out_dtype);
-#else
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(ca_cuda_scan_plan(device, op, d, in_dtype, out_dtype));
 }
 
 int
@@ -270,13 +257,6 @@ ca_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
     if (d->nrows == 0 || d->len == 0) {
         return 0;
     }
-    if (device == CA_CPU) {
-        return ca_host_scan(op, d, in_dtype, out_dtype);
-    }
-#if CA_HAVE_CUDA
-    return ca_cuda_scan(op, d, in_dtype, out_dtype, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_DISPATCH(device, ca_host_scan(op, d, in_dtype, out_dtype),
+                       ca_cuda_scan(op, d, in_dtype, out_dtype, stream));
 }

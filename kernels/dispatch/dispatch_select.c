@@ -1,6 +1,6 @@
 /* dispatch_select.c: ca_select's argument checks and its GPU launcher
  * (select.cu); the cpu device has no select (its median is NumPy's). */
-#include "kernels.h"
+#include "dispatch.h"
 
 #if CA_HAVE_CUDA
 /* size: the element's bytes (ca_dtype_size). */
@@ -22,11 +22,6 @@ ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks, in
             return CA_KERR_UNSUPPORTED;
         }
     }
-#if CA_HAVE_CUDA
-    return ca_cuda_select(dtype, ca_dtype_size[dtype], x, n, ks, nk, flags, out,
-                          scratch, stream);
-#else
-    (void)stream;
-    return CA_KERR_NO_CUDA;
-#endif
+    return CA_GPU_CALL(ca_cuda_select(dtype, ca_dtype_size[dtype], x, n, ks, nk, flags,
+                                      out, scratch, stream));
 }
