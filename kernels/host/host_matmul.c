@@ -17,10 +17,13 @@
 /* ======================================================================== */
 /* Bool, integer, float32 and float64 products                                */
 /* ======================================================================== */
-/* Integer products wrap like NumPy's (which accumulates in the element type):
- * the sum is computed modulo 2^64 in unsigned arithmetic (no signed overflow)
- * and truncated, which is the same residue. */
-#define CA_INT_LOOP(NAME, T)                                                           \
+/* One loop for every product: T elements, accumulated in ACC in order of l.
+ * Integer products wrap like NumPy's (which accumulates in the element type): the
+ * sum is computed modulo 2^64 in unsigned arithmetic (ACC uint64_t, no signed
+ * overflow) and truncated, which is the same residue. Floats accumulate in their
+ * own precision (ACC = T): the GPU kernel's arithmetic but for its fused
+ * multiply-adds. */
+#define CA_MATMUL_LOOP(NAME, T, ACC)                                                   \
     static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,    \
                      int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,          \
                      int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb,  \
@@ -31,12 +34,12 @@
                 const char *ar = a + p * a_sb + i * a_sm;                              \
                 for (int64_t j = 0; j < n; j++) {                                      \
                     const char *bc = b + p * b_sb + j * b_sn;                          \
-                    uint64_t acc = 0;                                                  \
+                    ACC acc = 0;                                                       \
                     for (int64_t l = 0; l < k; l++) {                                  \
                         T x, y;                                                        \
                         memcpy(&x, ar + l * a_sk, sizeof x);                           \
                         memcpy(&y, bc + l * b_sk, sizeof y);                           \
-                        acc += (uint64_t)x * (uint64_t)y;                              \
+                        acc += (ACC)x * (ACC)y;                                        \
                     }                                                                  \
                     T r = (T)acc;                                                      \
                     memcpy(c + p * c_sb + i * c_sm + j * c_sn, &r, sizeof r);          \
@@ -44,6 +47,7 @@
             }                                                                          \
         }                                                                              \
     }
+#define CA_INT_LOOP(NAME, T) CA_MATMUL_LOOP(NAME, T, uint64_t)
 CA_INT_LOOP(int_loop_8, uint8_t)
 CA_INT_LOOP(int_loop_16, uint16_t)
 CA_INT_LOOP(int_loop_32, uint32_t)
@@ -53,31 +57,7 @@ CA_INT_LOOP(int_loop_64, uint64_t)
  * the residues modulo 2^N is the residue of the product, so the unsigned
  * loops serve both. */
 
-/* Floats accumulate in their own precision, in order of l: the GPU kernel's
- * arithmetic but for its fused multiply-adds. */
-#define CA_FLOAT_LOOP(NAME, T)                                                         \
-    static void NAME(int64_t batch, int64_t m, int64_t n, int64_t k, const char *a,    \
-                     int64_t a_sb, int64_t a_sm, int64_t a_sk, const char *b,          \
-                     int64_t b_sb, int64_t b_sk, int64_t b_sn, char *c, int64_t c_sb,  \
-                     int64_t c_sm, int64_t c_sn)                                       \
-    {                                                                                  \
-        for (int64_t p = 0; p < batch; p++) {                                          \
-            for (int64_t i = 0; i < m; i++) {                                          \
-                const char *ar = a + p * a_sb + i * a_sm;                              \
-                for (int64_t j = 0; j < n; j++) {                                      \
-                    const char *bc = b + p * b_sb + j * b_sn;                          \
-                    T acc = 0;                                                         \
-                    for (int64_t l = 0; l < k; l++) {                                  \
-                        T x, y;                                                        \
-                        memcpy(&x, ar + l * a_sk, sizeof x);                           \
-                        memcpy(&y, bc + l * b_sk, sizeof y);                           \
-                        acc += x * y;                                                  \
-                    }                                                                  \
-                    memcpy(c + p * c_sb + i * c_sm + j * c_sn, &acc, sizeof acc);      \
-                }                                                                      \
-            }                                                                          \
-        }                                                                              \
-    }
+#define CA_FLOAT_LOOP(NAME, T) CA_MATMUL_LOOP(NAME, T, T)
 CA_FLOAT_LOOP(float_loop_32, float)
 CA_FLOAT_LOOP(float_loop_64, double)
 
