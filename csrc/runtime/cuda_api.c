@@ -106,6 +106,17 @@ rt_free_async(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* What a copy or memset of n <= 0 bytes returns: None, or ValueError when n < 0. */
+static PyObject *
+empty_size(Py_ssize_t n)
+{
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "size must be >= 0, not %zd", n);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 rt_memcpy(PyObject *m, PyObject *args)
 {
@@ -119,12 +130,8 @@ rt_memcpy(PyObject *m, PyObject *args)
         !pointer_arg(dst, &d) || !pointer_arg(src, &s)) {
         return NULL;
     }
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "size must be >= 0, not %zd", n);
-        return NULL;
-    }
-    if (n == 0) {
-        Py_RETURN_NONE;
+    if (n <= 0) {
+        return empty_size(n);
     }
     if (current_gpu("cuarray.cuda.runtime.memcpy", &device) < 0 ||
         !stream_arg(so, &st) ||
@@ -146,12 +153,8 @@ rt_memset(PyObject *m, PyObject *args)
         !pointer_arg(dst, &d)) {
         return NULL;
     }
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "size must be >= 0, not %zd", n);
-        return NULL;
-    }
-    if (n == 0) {
-        Py_RETURN_NONE;
+    if (n <= 0) {
+        return empty_size(n);
     }
     if (current_gpu("cuarray.cuda.runtime.memset", &device) < 0 ||
         !stream_arg(so, &st) || ca_run_memset(d, value, (size_t)n, st, wait) < 0) {

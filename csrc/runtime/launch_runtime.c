@@ -64,6 +64,18 @@ ca_run_free_async(void *p, ca_stream_t stream)
     return RUN(cudaFreeAsync(p, (cudaStream_t)stream));
 }
 
+/* st, or, when it is a success and `wait` is set, the wait for the stream (then
+ * named in *call). Runs without the GIL. */
+static cudaError_t
+then_sync(cudaError_t st, int wait, ca_stream_t stream, const char **call)
+{
+    if (st == cudaSuccess && wait) {
+        *call = "cudaStreamSynchronize(stream)";
+        st = cudaStreamSynchronize((cudaStream_t)stream);
+    }
+    return st;
+}
+
 int
 ca_run_memcpy_kind(void *dst, const void *src, size_t n, int kind, ca_stream_t stream,
                    int wait)
@@ -79,10 +91,7 @@ ca_run_memcpy_kind(void *dst, const void *src, size_t n, int kind, ca_stream_t s
     Py_BEGIN_ALLOW_THREADS
         st = cudaMemcpyAsync(dst, src, n, (enum cudaMemcpyKind)kind,
                              (cudaStream_t)stream);
-        if (st == cudaSuccess && wait) {
-            call = "cudaStreamSynchronize(stream)";
-            st = cudaStreamSynchronize((cudaStream_t)stream);
-        }
+        st = then_sync(st, wait, stream, &call);
     Py_END_ALLOW_THREADS
     return ca_launch_status((int)st, call);
 }
@@ -95,10 +104,7 @@ ca_run_memset(void *dst, int value, size_t n, ca_stream_t stream, int wait)
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
         st = cudaMemsetAsync(dst, value, n, (cudaStream_t)stream);
-        if (st == cudaSuccess && wait) {
-            call = "cudaStreamSynchronize(stream)";
-            st = cudaStreamSynchronize((cudaStream_t)stream);
-        }
+        st = then_sync(st, wait, stream, &call);
     Py_END_ALLOW_THREADS
     return ca_launch_status((int)st, call);
 }
@@ -111,23 +117,25 @@ ca_run_device_attribute(int *value, int attr, int device)
         cudaDeviceGetAttribute(value, (enum cudaDeviceAttr)attr, device));
 }
 
-/* Add integer `v` under `key`; -1 on failure. */
+/* d[key] = o, a new reference (stolen; NULL: the error it raised); -1 on failure. */
 static int
-put_int(PyObject *d, const char *key, long long v)
+put(PyObject *d, const char *key, PyObject *o)
 {
-    PyObject *o = PyLong_FromLongLong(v);
     int rc = o == NULL ? -1 : PyDict_SetItemString(d, key, o);
     Py_XDECREF(o);
     return rc;
 }
 
 static int
+put_int(PyObject *d, const char *key, long long v)
+{
+    return put(d, key, PyLong_FromLongLong(v));
+}
+
+static int
 put_triple(PyObject *d, const char *key, const int *v)
 {
-    PyObject *o = Py_BuildValue("(iii)", v[0], v[1], v[2]);
-    int rc = o == NULL ? -1 : PyDict_SetItemString(d, key, o);
-    Py_XDECREF(o);
-    return rc;
+    return put(d, key, Py_BuildValue("(iii)", v[0], v[1], v[2]));
 }
 
 PyObject *
