@@ -825,22 +825,32 @@ MemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     return handle_new(type, device, kind);
 }
 
-static PyObject *
-PinnedMemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+/* The optional `device` argument of a pinned or managed pool's constructor or
+ * getter (fmt: "|O:name"): when not given, the current GPU (0 without one). */
+static int
+pool_device_arg(PyObject *args, PyObject *kwds, const char *fmt, int *device)
 {
     static char *kwlist[] = { "device", NULL };
     PyObject *dev_obj = Py_None;
-    int device;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:PinnedMemoryPool", kwlist,
-                                     &dev_obj)) {
-        return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, fmt, kwlist, &dev_obj)) {
+        return -1;
     }
-    device = ca_device_from_object(dev_obj);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
+    *device = ca_device_from_object(dev_obj);
+    if (*device == CA_DEVICE_ERROR) {
+        return -1;
     }
     if (dev_obj == Py_None) {
-        device = gpu_or_zero(device);
+        *device = gpu_or_zero(*device);
+    }
+    return 0;
+}
+
+static PyObject *
+PinnedMemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    int device;
+    if (pool_device_arg(args, kwds, "|O:PinnedMemoryPool", &device) < 0) {
+        return NULL;
     }
     if (type == pinned_pool_type) {
         return get_handle(device, CA_MEM_PINNED);
@@ -936,37 +946,18 @@ handle_stats(CaPoolHandle *self, ca_pool_stats *s)
     }
 }
 
-static PyObject *
-MemoryPool_used_bytes(CaPoolHandle *self, PyObject *unused)
-{
-    ca_pool_stats s;
-    handle_stats(self, &s);
-    return PyLong_FromSize_t(s.used_bytes);
-}
-
-static PyObject *
-MemoryPool_total_bytes(CaPoolHandle *self, PyObject *unused)
-{
-    ca_pool_stats s;
-    handle_stats(self, &s);
-    return PyLong_FromSize_t(s.total_bytes);
-}
-
-static PyObject *
-MemoryPool_free_bytes(CaPoolHandle *self, PyObject *unused)
-{
-    ca_pool_stats s;
-    handle_stats(self, &s);
-    return PyLong_FromSize_t(s.free_bytes);
-}
-
-static PyObject *
-MemoryPool_n_free_blocks(CaPoolHandle *self, PyObject *unused)
-{
-    ca_pool_stats s;
-    handle_stats(self, &s);
-    return PyLong_FromSize_t(s.n_free_blocks);
-}
+/* MemoryPool.<field>(): that number of the pool's stats. */
+#define CA_POOL_STAT_METHOD(field)                                                     \
+    static PyObject *MemoryPool_##field(CaPoolHandle *self, PyObject *unused)          \
+    {                                                                                  \
+        ca_pool_stats s;                                                               \
+        handle_stats(self, &s);                                                        \
+        return PyLong_FromSize_t(s.field);                                             \
+    }
+CA_POOL_STAT_METHOD(used_bytes)
+CA_POOL_STAT_METHOD(total_bytes)
+CA_POOL_STAT_METHOD(free_bytes)
+CA_POOL_STAT_METHOD(n_free_blocks)
 
 static PyObject *
 MemoryPool_stats(CaPoolHandle *self, PyObject *unused)
@@ -1214,19 +1205,9 @@ get_default_pinned_memory_pool(PyObject *m, PyObject *unused)
 static PyObject *
 get_managed_memory_pool(PyObject *m, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = { "device", NULL };
-    PyObject *dev_obj = Py_None;
     int device;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:get_managed_memory_pool", kwlist,
-                                     &dev_obj)) {
+    if (pool_device_arg(args, kwds, "|O:get_managed_memory_pool", &device) < 0) {
         return NULL;
-    }
-    device = ca_device_from_object(dev_obj);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    if (dev_obj == Py_None) {
-        device = gpu_or_zero(device);
     }
     return get_handle(device, CA_MEM_MANAGED);
 }
