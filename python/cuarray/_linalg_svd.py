@@ -74,26 +74,21 @@ def _svd(a, full_matrices, compute_uv):
     bshape = a.shape[:-2]
     s = _ca.empty(bshape + (k,), dtype=_real(t), device=a.device)
     info = _info(bshape, a.device)
-    if m <= n:
-        # gesvd of the transposes (n x m, tall): theirs V is a's U, theirs U a's V.
-        buf = _rowcopy(a, t)
-        ucols = n if full_matrices else m
-        u = _ca.empty(bshape + (ucols, n), dtype=t, device=a.device) if compute_uv else None
-        vt = _ca.empty(bshape + (m, m), dtype=t, device=a.device) if compute_uv else None
-        job = ("A" if full_matrices else "S") if compute_uv else "N"
-        _solver(_GESVD, buf, n, info, n, m, b=u, ldb=n, c=vt, ldc=m, w=s, jobu=job,
-                jobvt="A" if compute_uv else "N")
-        _check(info, "SVD did not converge")
-        return (vt, s, u) if compute_uv else (None, s, None)
-    buf = _colcopy(a, t)
-    ucols = m if full_matrices else n
-    u = _ca.empty(bshape + (ucols, m), dtype=t, device=a.device) if compute_uv else None
-    vt = _ca.empty(bshape + (n, n), dtype=t, device=a.device) if compute_uv else None
+    # gesvd factors a tall (r x c) column-major matrix: a itself when m > n, else
+    # a's transposes (n x m), whose V is a's U and whose U is a's V.
+    tall = m > n
+    buf = _colcopy(a, t) if tall else _rowcopy(a, t)
+    r, c = (m, n) if tall else (n, m)
+    ucols = r if full_matrices else c
+    u = _ca.empty(bshape + (ucols, r), dtype=t, device=a.device) if compute_uv else None
+    vt = _ca.empty(bshape + (c, c), dtype=t, device=a.device) if compute_uv else None
     job = ("A" if full_matrices else "S") if compute_uv else "N"
-    _solver(_GESVD, buf, m, info, m, n, b=u, ldb=m, c=vt, ldc=n, w=s, jobu=job,
+    _solver(_GESVD, buf, r, info, r, c, b=u, ldb=r, c=vt, ldc=c, w=s, jobu=job,
             jobvt="A" if compute_uv else "N")
     _check(info, "SVD did not converge")
-    return (_mT(u), s, _mT(vt)) if compute_uv else (None, s, None)
+    if not compute_uv:
+        return None, s, None
+    return (_mT(u), s, _mT(vt)) if tall else (vt, s, u)
 
 
 def _svd_hermitian(a, compute_uv):
