@@ -97,8 +97,10 @@ def layouts(x, device):
 
 def layout_axis_keepdims(x, device):
     """(NumPy, cuarray, axis, keepdims) for every layout, axis and keepdims."""
-    for xn, a, axis, keepdims in layout_axis_keepdims(x, device):
-        yield xn, a, axis, keepdims
+    for xn, a in layouts(x, device):
+        for axis in axis_variants(xn.ndim):
+            for keepdims in (False, True):
+                yield xn, a, axis, keepdims
 
 
 def abs_reduce(x, axis, keepdims, mean=False):
