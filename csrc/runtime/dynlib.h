@@ -399,7 +399,7 @@ typedef struct {
 
 /* The NVRTC table, loaded on the first call as ca_cublas(). */
 const ca_nvrtc_api *ca_nvrtc(void);
-/* ---- cuSPARSE's generic API (csrc/launch_sparse.c) ---- */
+/* ---- cuSPARSE's generic API (csrc/runtime/launch_sparse.c) ---- */
 typedef cusparseStatus_t (*ca_cusparseCreate_fn)(cusparseHandle_t *handle);
 typedef cusparseStatus_t (*ca_cusparseSetStream_fn)(cusparseHandle_t handle,
                                                     cudaStream_t streamId);
