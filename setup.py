@@ -1,4 +1,9 @@
-"""Build cuarray._core: csrc/*.c (the Python layer) + kernels/ (CUDA and host kernels).
+"""Build cuarray._core: csrc/**/*.c (the Python layer) + kernels/ (CUDA and host kernels).
+
+Sources are found in every folder under csrc/ and kernels/ (docs/ARCHITECTURE.md
+names the folders); every folder holding a header is on the include path, so an
+`#include "x.h"` names a header by its file name (tests/test_layers.py checks that
+the names are unique and that no file includes one of a higher layer).
 
 Environment:
   CUARRAY_CUDA=0            build the host-only extension even when a toolkit exists
@@ -106,20 +111,35 @@ def run_generators():
     return sorted(GEN_DIR.glob("*.c")), sorted(GEN_DIR.glob("*.cu"))
 
 
+SOURCE_ROOTS = (ROOT / "csrc", ROOT / "kernels")
+
+
+def project_files(*patterns):
+    """The files under csrc/ and kernels/ (any depth) matching the glob patterns."""
+    return sorted(p for r in SOURCE_ROOTS for pat in patterns for p in r.rglob(pat))
+
+
+@functools.lru_cache(maxsize=None)
+def header_dirs():
+    """Every folder of csrc/ and kernels/ that holds a header, parents first."""
+    dirs = {p.parent for p in project_files("*.h", "*.cuh")} | set(SOURCE_ROOTS)
+    return tuple(sorted(dirs))
+
+
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 _includes_cache = {}
 
 
 def local_includes(path):
     """The project headers `path` includes, transitively ("..." includes found
-    beside it, in csrc/, kernels/ or the generated folder)."""
+    beside it, in a header folder of csrc/ or kernels/, or the generated folder)."""
     path = Path(path).resolve()
     if path not in _includes_cache:
         found, todo = set(), [path]
         while todo:  # a walk, not a recursion: an include cycle just ends it
             p = todo.pop()
             for name in INCLUDE_RE.findall(p.read_text(errors="replace")):
-                for d in (p.parent, ROOT / "csrc", ROOT / "kernels", GEN_DIR):
+                for d in (p.parent, *header_dirs(), GEN_DIR):
                     h = (d / name).resolve()
                     if h.is_file():
                         if h not in found:
@@ -204,13 +224,14 @@ class BuildExt(build_ext):
         cc.compile = compile
 
     def compile_cuda(self, cuda, gen_cu):
-        sources = sorted((ROOT / "kernels").glob("*.cu")) + list(gen_cu)
+        sources = project_files("*.cu") + list(gen_cu)
         objdir = Path(self.build_temp) / "cuda"
         objdir.mkdir(parents=True, exist_ok=True)
         archs = cuda_archs()
         flags = ["-O3", "-std=c++17", "-Xcompiler", "-fPIC", "-DCA_HAVE_CUDA=1",
                  "--expt-relaxed-constexpr", "-lineinfo",
-                 f"-I{ROOT / 'kernels'}", f"-I{GEN_DIR}"]
+                 *(f"-I{d}" for d in header_dirs() if d.is_relative_to(ROOT / "kernels")),
+                 f"-I{GEN_DIR}"]
         for a in archs:
             flags += ["-gencode", f"arch=compute_{a},code=sm_{a}"]
         flags += ["-gencode", f"arch=compute_{archs[-1]},code=compute_{archs[-1]}"]
@@ -253,9 +274,8 @@ def make_extension():
     import numpy
 
     cuda = find_cuda_home()
-    sources = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*.c"))
-    sources += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "kernels").glob("*.c"))
-    include_dirs = [str(ROOT / "csrc"), str(ROOT / "kernels"), str(GEN_DIR), numpy.get_include()]
+    sources = [str(p.relative_to(ROOT)) for p in project_files("*.c")]
+    include_dirs = [str(d) for d in header_dirs()] + [str(GEN_DIR), numpy.get_include()]
     # -fno-trapping-math: nothing reads the floating-point exception flags, and it
     # lets gcc vectorise the host loops' compare-and-select steps (max, min, NaN
     # tests); results are unchanged (no fast-math).
@@ -284,7 +304,7 @@ def make_extension():
         include_dirs.append(str(cuda / "include"))
         library_dirs.append(str(cuda_lib_dir(cuda)))
         # cudart is linked statically (no runtime search for libcudart); cuBLAS and
-        # cuRAND are dlopen'ed on first use (csrc/dynlib.c) to keep import cheap.
+        # cuRAND are dlopen'ed on first use (csrc/runtime/dynlib.c) to keep import cheap.
         libraries += ["cudart_static", "rt", "pthread", "dl", "stdc++"]
         # export PyInit__core only: CCCL's symbols must not meet CuPy's or PyTorch's
         ldflags += [f"-Wl,--version-script={ROOT / 'tools' / 'core.map'}"]
@@ -293,7 +313,7 @@ def make_extension():
         macros += [("CA_HAVE_CUDA", "0")]
         libraries += ["dl", "pthread", "m"]
         print("cuarray: no CUDA toolkit found (or CUARRAY_CUDA=0): building the host-only extension")
-    headers = [str(p) for d in ("csrc", "kernels") for p in (ROOT / d).glob("*.h")]
+    headers = [str(p) for p in project_files("*.h")]
     ext = Extension("cuarray._core", sources=sources, include_dirs=include_dirs, depends=headers,
                     define_macros=macros, extra_compile_args=cflags, extra_link_args=ldflags,
                     libraries=libraries, library_dirs=library_dirs)

@@ -13,7 +13,7 @@ figures then sit next to NumPy's.
 
 import numpy as np
 
-from harness import Case, size
+from harness import Case, size, to_lib
 
 BIG = size(1 << 24, 1 << 20)
 LOG = BIG.bit_length() - 1
@@ -26,12 +26,7 @@ def _data(mod, shape, complex_):
     h = rng.standard_normal(shape).astype(np.float32)
     if complex_:
         h = (h + 1j * rng.standard_normal(shape).astype(np.float32)).astype(np.complex64)
-    name = mod.__name__
-    if name == "numpy":
-        return h
-    if name == "torch":
-        return mod.as_tensor(h, device="cuda")
-    return mod.asarray(h)
+    return to_lib(mod, h)
 
 
 def _case(name, fn, shape, complex_, mode, target=None, **kw):

@@ -110,7 +110,7 @@ CASES = [
         "torch": _torch_pair(64, np.float32),
         "numpy": _numpy_pair(64, np.float32),
     }, mode="wall", unit="us", target="<= 8"),
-    # The top of the range cuarray's own kernel takes instead of cuBLAS (csrc/linalg.c,
+    # The top of the range cuarray's own kernel takes instead of cuBLAS (csrc/ops/linalg.c,
     # SMALL_MAX_WORK): it should still cost about one launch.
     Case("128x128 float32 matmul, per call", {
         "cuarray": _cuarray_pair(128, np.float32),

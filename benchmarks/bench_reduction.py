@@ -65,7 +65,7 @@ def _sum_big(mod):
 def _sum_mid(mod):
     """2^26 float32 (268 MB, ~65 us at the read bandwidth): the size where a full
     reduction's fixed costs (a second launch, the grid's tail) show; one launch
-    since the ticket combine (kernels/reduce_impl.cuh)."""
+    since the ticket combine (kernels/gpu/reduce_impl.cuh)."""
     _gpu_only(mod)
     v = _random(mod, (N_MID,))
     return lambda: v.sum()

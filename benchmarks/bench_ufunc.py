@@ -10,7 +10,7 @@ call). Throughput (CUDA events): ``add.at`` of 2^24 float32 updates into 2^20 bi
 of two 4096 float32 vectors (GB/s of the 64 MiB result written).
 """
 
-from harness import CPU_MODE, Case, Skip
+from harness import CPU_MODE, Case, Skip, to_lib
 
 SMALL = 1024
 BINS = 1 << 20
@@ -20,13 +20,7 @@ OUTER = 4096
 
 def _vec(mod, n, seed=0):
     import numpy as np
-    x = np.random.default_rng(seed).random(n, dtype=np.float32)
-    name = mod.__name__
-    if name == "numpy":
-        return x
-    if name == "torch":
-        return mod.as_tensor(x, device="cuda")
-    return mod.asarray(x)
+    return to_lib(mod, np.random.default_rng(seed).random(n, dtype=np.float32))
 
 
 def _sum(mod):

@@ -204,9 +204,13 @@ ca_stream_t ca_stream_from_object(PyObject *o, int *ok);
 /* True for the legacy default stream (NULL / cudaStreamLegacy). */
 int ca_stream_is_null(ca_stream_t s);
 /* The pool's tag for memory used on stream s (device.c): s itself when cuarray
- * created it or it is a default stream, else s with pool.h's foreign bit set
+ * created it or it is a default stream, else s with CA_STREAM_FOREIGN_BIT set
  * (another library's stream, which may be destroyed without notice). */
 ca_stream_t ca_stream_pool_tag(ca_stream_t s);
+/* A handle is a pointer, so bit 0 is free to mark a foreign stream; it is
+ * memory/pool.h's CA_POOL_STREAM_FOREIGN_BIT (memory.c checks), named here so
+ * that the runtime layer does not include the pool's header. */
+#define CA_STREAM_FOREIGN_BIT ((uintptr_t)1)
 
 /* ======================================================================== */
 /* Memory (memory.c over pool.c)                                             */
@@ -357,7 +361,8 @@ PyObject *ca_cpu_numpy_view(CaArray *x);
  * type's spec when it creates the type; the owners are named. */
 extern PyMethodDef
     ca_transfer_array_methods[]; /* transfer.c: get, set, copy, astype, ... */
-extern PyMethodDef ca_manip_array_methods[]; /* manip.c: reshape, transpose, ... */
+extern PyMethodDef ca_convert_array_methods[]; /* convert.c: to_device */
+extern PyMethodDef ca_manip_array_methods[];   /* manip.c: reshape, transpose, ... */
 extern PyMethodDef
     ca_elementwise_array_methods[];          /* elementwise.c: conj, clip, round, ... */
 extern PyMethodDef ca_ufunc_array_methods[]; /* ufunc.c: __array_ufunc__ */
@@ -380,6 +385,10 @@ extern PyType_Slot ca_readback_number_slots[];  /* readback.c: nb_bool, nb_int, 
 extern PyMethodDef ca_format_array_methods[];   /* format.c: __reduce__ */
 extern PyType_Slot ca_format_slots[];           /* format.c: tp_repr, tp_str */
 
+/* ca_<name>_init(m) of a file whose module part is its table of functions. */
+#define CA_INIT_FUNCTIONS(name, table)                                                 \
+    int ca_##name##_init(PyObject *m) { return PyModule_AddFunctions(m, table); }
+
 /* Fill a ca_strided for operand `op` from an array broadcast to (ndim, shape). */
 void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
 
@@ -387,22 +396,28 @@ void ca_strided_set_operand(ca_strided *s, int op, CaArray *a);
 /* Up-calls (module.c)                                                       */
 /* ======================================================================== */
 /* The calls a lower layer must make into a higher one go through these
- * pointers, so that no file calls a function above its layer (base < memory.c
- * < ndarray.c < the rest; tests/test_layers.py). module.c, which sees every
- * file, fills them statically. (The other one, the flush of deferred work,
- * goes through ca_fusion_flush below.) */
+ * pointers, so that no file calls a function above its layer (runtime/ <
+ * memory/ < array/ < ops/ < module.c; tests/test_layers.py). module.c, which
+ * sees every file, fills them statically. */
 typedef struct {
+    /* every layer, through ca_fusion_flush below, when deferred kernels are
+     * pending: launch them (ca_fusion_flush_all, ops/fusion.c). */
+    void (*flush_deferred)(void);
     /* device.c, before destroying a stream it owns: memory.c's pools forget it
      * (ca_memory_stream_destroyed). 0, or -1 with CUDAError. */
     int (*stream_destroyed)(int device, ca_stream_t stream);
-    /* ndarray.c, memory.c: m's address is about to leave cuarray
-     * (ca_fusion_export_memory; NULL is a no-op). */
+    /* ndarray.c, memory.c, memptr.c, interop.c: m's address is about to leave
+     * cuarray (ca_fusion_export_memory; NULL is a no-op). */
     void (*export_memory)(CaMemory *m);
     /* ndarray.c: an array dies holding a deferred kernel (a->pending set;
      * ca_fusion_array_dealloc) or a readback mirror (a->rb_slot >= 0;
      * ca_readback_mirror_drop). */
     void (*pending_dealloc)(CaArray *a);
     void (*mirror_drop)(int slot);
+    /* memory.c: the Memory an allocator set by set_allocator returned, seen
+     * through memptr.c's reader of MemoryPointer-like objects (ca_memptr_memory). */
+    CaMemory *(*memptr_memory)(PyObject *obj, char **data, Py_ssize_t *before,
+                               Py_ssize_t *avail);
     /* launch_fft.c: a plan's work area from the pool of (device, kind), ordered
      * on `stream` (ca_memory_alloc). */
     CaMemory *(*memory_alloc)(int device, ca_memkind kind, size_t nbytes,
@@ -411,7 +426,7 @@ typedef struct {
 extern const ca_hooks ca_hook;
 
 /* ======================================================================== */
-/* Arguments and messages (args.c, base layer)                               */
+/* Arguments and messages (array/args.c)                                      */
 /* ======================================================================== */
 /* `o` as a cuarray array (borrowed), or NULL with TypeError naming fname and
  * saying how to make one. */
@@ -527,12 +542,16 @@ int ca_bounce_copy(void *dst, const void *src, size_t n, int to_host,
                    ca_stream_t stream);
 
 /* ======================================================================== */
-/* Conversion of arbitrary objects (creation.c / interop.c)                  */
+/* Conversion of arbitrary objects (convert.c / interop.c)                   */
 /* ======================================================================== */
 /* cuarray.asarray(obj, dtype, device, copy) semantics; dtype -1 = keep;
  * device CA_DEVICE_AUTO = from obj / current. copy: -1 None, 0 False, 1 True. */
 CaArray *ca_asarray(PyObject *obj, int dtype, int device, int copy, char order,
                     int kind /* -1 = default */);
+/* ca_asarray of NumPy array h. `fresh`: h is a private temporary (no one else
+ * sees it), so wrapping it is as good as a copy. */
+CaArray *ca_asarray_numpy(PyArrayObject *h, int fresh, int dtype, int device, int copy,
+                          char order, int kind);
 /* Import through __cuda_array_interface__ (interop.c). NULL without exception
  * set if obj has no interface. */
 CaArray *ca_from_cai(PyObject *obj, int *found);
@@ -578,21 +597,23 @@ PyObject *ca_nonzero(PyObject *obj, const char *fname);
 /* Deferred element-wise work (fusion.c)                                     */
 /* ======================================================================== */
 /* Pending arrays (deferred kernels) in existence; read without the GIL only as
- * a hint. */
+ * a hint. This and ca_work_epoch live in the launch layer (runtime/launch.c),
+ * which reads them on every enqueue; fusion.c, above it, counts into them. */
 extern Py_ssize_t ca_fusion_npending;
 /* Counts the points where cuarray issues GPU work or exports memory (every
  * ca_fusion_flush): a value mirrored to the host (readback.h) is still the
  * array's while this has not moved. */
 extern uint64_t ca_work_epoch;
 /* Launch every deferred kernel, in the order asked for. Needs the GIL (a no-op
- * without it). Never raises: a failed launch is reported as unraisable. */
+ * without it). Never raises: a failed launch is reported as unraisable. Lower
+ * layers reach it through ca_hook.flush_deferred (ca_fusion_flush). */
 void ca_fusion_flush_all(void);
 static inline void
 ca_fusion_flush(void)
 {
     ca_work_epoch++;
     if (ca_fusion_npending) {
-        ca_fusion_flush_all();
+        ca_hook.flush_deferred();
     }
 }
 /* m's address is about to leave cuarray (CAI, DLPack, .data.ptr, buffers):

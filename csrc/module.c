@@ -14,10 +14,12 @@ ca_state *ca_st = NULL;
 /* The up-calls of the lower layers (cuarray.h says why); only this file sees
  * both sides. */
 const ca_hooks ca_hook = {
+    .flush_deferred = ca_fusion_flush_all,
     .stream_destroyed = ca_memory_stream_destroyed,
     .export_memory = ca_fusion_export_memory,
     .pending_dealloc = ca_fusion_array_dealloc,
     .mirror_drop = ca_readback_mirror_drop,
+    .memptr_memory = ca_memptr_memory,
     .memory_alloc = ca_memory_alloc,
 };
 

@@ -57,9 +57,9 @@ typedef enum {
     CA_NTYPES
 } ca_dtype;
 
-/* Bytes per element of each ca_dtype (kernels/dtypes.c). */
+/* Bytes per element of each ca_dtype (kernels/shared/dtypes.c). */
 extern const int ca_dtype_size[CA_NTYPES];
-/* Short names, "bool", "int8", ..., "complex128" (kernels/dtypes.c). */
+/* Short names, "bool", "int8", ..., "complex128" (kernels/shared/dtypes.c). */
 extern const char *const ca_dtype_name[CA_NTYPES];
 
 /* ---- strided layouts --------------------------------------------------------- */
@@ -76,21 +76,21 @@ typedef struct {
 
 /* Merge dimensions that are contiguous together in every operand, drop size-1
  * dimensions, and order dimensions so the innermost has the smallest output
- * stride. Returns the total element count. (kernels/layout.c) */
+ * stride. Returns the total element count. (kernels/shared/layout.c) */
 int64_t ca_strided_coalesce(ca_strided *s);
 
 /* True if every operand of s (after coalescing) is one dense run in memory with
  * its element size as the stride. */
 int ca_strided_is_contiguous(const ca_strided *s, const int *itemsizes);
 
-/* (copy family, kernels/layout.c) True if every element index and every operand's
+/* (copy family, kernels/shared/layout.c) True if every element index and every operand's
  * byte offset (negative too) fits in int32, so kernels may index in 32 bits. */
 int ca_strided_fits_int32(const ca_strided *s);
 /* Lowest and highest byte offset of an element start of operand `op`, relative to
  * s->data[op] (add the itemsize to hi for the end); *hi < *lo when s is empty. */
 void ca_strided_extent(const ca_strided *s, int op, int64_t *lo, int64_t *hi);
 
-/* ---- copy, cast, fill (kernels/copy.cu, kernels/host_copy.c) ------------------ */
+/* ---- copy, cast, fill (kernels/gpu/copy.cu, kernels/host/host_copy.c) ------------------ */
 /* dst[i] = (dst_dtype) src[i] over s (operand 0 = dst, operand 1 = src). Every
  * dtype pair, with NumPy's cast results (float->int truncates toward zero,
  * complex->real drops the imaginary part, nonzero->bool is true). */
@@ -104,7 +104,7 @@ int ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
 /* Several plain copies in one launch (concatenate's pieces): piece i copies `rows`
  * rows of `row_bytes` bytes from src (rows src_pitch apart) to dst (rows dst_pitch
  * apart). Pieces must not overlap each other's destinations or any source.
- * (kernels/copy_pieces.cu, kernels/dispatch_copy.c) */
+ * (kernels/gpu/copy_pieces.cu, kernels/dispatch/dispatch_copy.c) */
 #define CA_COPY_MAX_PIECES 8
 typedef struct {
     char *dst;
@@ -118,8 +118,8 @@ int ca_fill(int device, ca_strided *s, int dtype, const void *value,
             ca_stream_t stream);
 
 /* ---- reductions ------------------------------------------------------ */
-/* The reductions of csrc/reduction.c (kernels/reduce.cu, kernels/host_reduce.c,
- * kernels/dispatch_reduce.c). A reduction maps every element of the input to one
+/* The reductions of csrc/ops/reduction.c (kernels/gpu/reduce.cu, kernels/host/host_reduce.c,
+ * kernels/dispatch/dispatch_reduce.c). A reduction maps every element of the input to one
  * output element: dimensions are either kept (they index the output) or reduced.
  * The caller fills a ca_reduce_desc in C order of the array's axes; the plan
  * merges, reorders and drops dimensions itself.
@@ -156,7 +156,7 @@ typedef struct {
      * stream-ordered on the launch's stream, at least 16-byte aligned. */
     void *workspace;
     /* Optional (NULL: none), GPU only: a "mirror" of a one-element result in
-     * mapped pinned memory (csrc/readback.c). The kernel that writes the final
+     * mapped pinned memory (csrc/array/readback.c). The kernel that writes the final
      * value also writes it to `mirror` (16-byte aligned), then, after a system
      * fence, mirror_seq to *mirror_flag, so float(a.sum()) can read the value
      * without another launch. ca_reduce sets mirror to NULL when the plan's
@@ -220,11 +220,11 @@ int ca_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
             ca_stream_t stream);
 
 
-/* ---- random numbers (kernels/random.cu, host_random.c, dispatch_random.c) -----
+/* ---- random numbers (kernels/gpu/random.cu, host_random.c, dispatch_random.c) -----
  * Counter-based Philox4x32-10: a call fills out[0:n] (contiguous) from Philox
  * blocks offset, offset+1, ... of the stream of `seed` and consumes
  * ca_random_blocks(...) of them; the caller adds that to its offset. The cpu
- * and GPU paths compute the same words (kernels/random_impl.h says which
+ * and GPU paths compute the same words (kernels/shared/random_impl.h says which
  * samples are bit-identical). */
 enum { CA_RANDOM_UNIFORM = 0, CA_RANDOM_NORMAL = 1, CA_RANDOM_INTEGERS = 2 };
 /* Blocks consumed by n samples of distribution `dist` in `dtype` (for integers:
@@ -248,12 +248,12 @@ int ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t 
  * rewrite them in place as uniforms in [0, 1), the same numbers as
  * CA_RD_UNIFORM's transform of those words (random_impl.h's ca_u01_f32 /
  * ca_u01_f64). On a GPU it takes at most half of each SM's threads, so that a
- * generator kernel on another stream keeps room beside it (csrc/launch_rand.c
- * overlaps the two). (kernels/random_words.cu, dispatch_random.c) */
+ * generator kernel on another stream keeps room beside it (csrc/runtime/launch_rand.c
+ * overlaps the two). (kernels/gpu/random_words.cu, dispatch_random.c) */
 int ca_random_u01_words(int device, void *buf, int64_t n, int dtype,
                         ca_stream_t stream);
 
-/* ---- random permutations (kernels/perm.cu, host_perm.c, perm_impl.h) ----------
+/* ---- random permutations (kernels/gpu/perm.cu, host_perm.c, perm_impl.h) ----------
  * perm[0:n] (int64): the positions 0..n-1 of the uint32 keys k[0:n] in the order
  * of a stable sort, every run of equal keys then reordered by the uint32 words
  * w[slot] (w indexed by the slot in that sorted order; n words): one radix sort of
@@ -267,7 +267,7 @@ int ca_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n, in
                  int64_t *perm, int32_t *flag, void *temp, size_t *temp_bytes,
                  ca_stream_t stream);
 
-/* ---- random distributions (kernels/random_dist.cu, host_random_dist.c) --------
+/* ---- random distributions (kernels/gpu/random_dist.cu, host_random_dist.c) --------
  * ca_random_dist fills out[0:n] (contiguous) with samples of distribution `op`
  * with up to three parameters, each a scalar or n contiguous doubles (already
  * broadcast). Transforms (op < CA_RD_NTRANSFORM) consume blocks as uniform()
@@ -324,7 +324,7 @@ int ca_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t
                    uint64_t offset, const ca_rd_params *prm, const uint32_t *words,
                    ca_stream_t stream);
 
-/* ---- matrix products (kernels/host_matmul.c, matmul_int.cu) ----------------------
+/* ---- matrix products (kernels/host/host_matmul.c, matmul_int.cu) ----------------------
  * ca_gemm_host: a host stand-in for cuBLAS's strided-batched gemm with the same
  * conventions (column-major; op 0 = N, 1 = T, 2 = C; strides and leading
  * dimensions in elements; alpha = 1, beta = 0), for the inexact dtypes. It lets
@@ -402,7 +402,7 @@ int ca_ew_aligned(const ca_strided *s, int op, int dtype);
  * integer power check on the cpu device. s is not modified. */
 int ca_ew_host_any_negative(const ca_strided *s, int op, int dtype);
 
-/* The cpu device's thread pool (kernels/host_threads.c): host reductions and
+/* The cpu device's thread pool (kernels/host/host_threads.c): host reductions and
  * element-wise loops of 2^23+ elements (host_threads.h) split their work into
  * tasks by size alone, so results are the same bit for bit for any count.
  * The count: CUARRAY_HOST_THREADS, else the online CPUs (at most 8);
@@ -411,8 +411,8 @@ int ca_ew_host_any_negative(const ca_strided *s, int op, int dtype);
 int ca_host_threads(void);
 int ca_host_threads_set(int n);
 
-/* fused element-wise programs (kernels/ew_fuse.cuh, dispatch_fuse.c) ------------ */
-/* A chain of element-wise loops evaluated in one pass (csrc/fusion.c builds them
+/* fused element-wise programs (kernels/gpu/ew_fuse.cuh, dispatch_fuse.c) ------------ */
+/* A chain of element-wise loops evaluated in one pass (csrc/ops/fusion.c builds them
  * from deferred operations): every operand is a dense, same-shape run of n
  * elements, so one thread takes a few consecutive elements through the whole
  * chain in registers and memory is read and written once. A family fixes the
@@ -457,8 +457,8 @@ int ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
                          ca_stream_t stream);
 
 /* ---- indexing ---------------------------------------------------- */
-/* One gather (take) or scatter (put) pass of advanced indexing (kernels/index.cu,
- * kernels/host_index.c). The pass runs over `shape` (the indexing result). For a
+/* One gather (take) or scatter (put) pass of advanced indexing (kernels/gpu/index.cu,
+ * kernels/host/host_index.c). The pass runs over `shape` (the indexing result). For a
  * result position r (a multi-index; "r . s" is the dot product with strides s):
  *   o    = idx ? idx[r . istrides] : 0      (one int64 index; NULL reads as 0)
  *   o    = wrap(o) * scale                  (extent >= 0: negatives wrap, range checked)
@@ -527,7 +527,7 @@ int ca_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lo
                 ca_stream_t stream);
 
 /* ---- nonzero ------------------------------------------------------- */
-/* Coordinates of C-order flat indices (kernels/nonzero.cu, kernels/host_nonzero.c):
+/* Coordinates of C-order flat indices (kernels/gpu/nonzero.cu, kernels/host/host_nonzero.c):
  * for i < n, the int64 at out + i * out_row + d * out_dim (byte strides) gets
  * coordinate d of flat[i] in an array of shape (ndim >= 1, shape). Every flat[i]
  * must lie in [0, prod(shape)). flat may be out's column ndim - 1 (flat + i is
@@ -537,9 +537,9 @@ int ca_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                      const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
                      ca_stream_t stream);
 /* ---- sort -------------------------------------------------------------- */
-/* Sorting, searching and counting (kernels/sort.cu, sort_cub_*.cu, sort_seg_*.cu
- * for the GPU over CUB; kernels/host_sort.c; kernels/dispatch_sort.c; the key
- * maps shared by both are in kernels/sort_keys.h). The order is NumPy's: NaNs
+/* Sorting, searching and counting (kernels/gpu/sort.cu, sort_cub_*.cu, sort_seg_*.cu
+ * for the GPU over CUB; kernels/host/host_sort.c; kernels/dispatch_sort.c; the key
+ * maps shared by both are in kernels/shared/sort_keys.h). The order is NumPy's: NaNs
  * last, -0.0 equal to +0.0, complex numbers by (real, imag) with NumPy's NaN
  * classes last (R+Rj < R+nanj < nan+Rj < nan+nanj), bool false first.
  * CA_SORT_DESCENDING reverses it exactly (NaNs first); equal keys keep their
@@ -589,8 +589,8 @@ int64_t ca_searchsorted_temp_bytes(int device, int dtype, int64_t n, int has_sor
  * values outside are skipped. The launcher zeroes out itself. */
 int ca_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
                 int64_t nbins, void *out, ca_stream_t stream);
-/* ---- ufunc.at (kernels/ufunc_at.cu, kernels/host_ufunc_at.c) ---------- */
-/* The ops the unbuffered scatter applies itself (csrc/ufunc.c maps ufuncs here). */
+/* ---- ufunc.at (kernels/gpu/ufunc_at.cu, kernels/host/host_ufunc_at.c) ---------- */
+/* The ops the unbuffered scatter applies itself (csrc/ops/ufunc.c maps ufuncs here). */
 enum {
     CA_AT_ADD = 0,
     CA_AT_SUBTRACT,
@@ -627,7 +627,7 @@ int ca_ufunc_at(int device, int code, int dtype, void *target, const int64_t *po
  * wins). flag: two int64 the caller zeroed, in device memory on a GPU. */
 int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
                       int64_t *flag, ca_stream_t stream);
-/* ---- order statistics (kernels/select.cu, kernels/dispatch_select.c) ------ */
+/* ---- order statistics (kernels/gpu/select.cu, kernels/dispatch/dispatch_select.c) ------ */
 /* The elements at ranks ks[0..nk) (nk <= CA_SELECT_MAX_RANKS, each in [0, n)) of
  * x[0:n] (contiguous, a real dtype: not complex) in NumPy's sort order (NaNs
  * last), into out[0..nk) (x's dtype, device memory), without a sort: a radix
@@ -642,8 +642,8 @@ int ca_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
 #define CA_SELECT_NAN_POISON    1
 int ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
               int nk, int flags, void *out, void *scratch, ca_stream_t stream);
-/* ---- readback (kernels/readback.cu) ---------------------------------- */
-/* One element into a mapped pinned slot the host polls (csrc/readback.c). A slot
+/* ---- readback (kernels/gpu/readback.cu) ---------------------------------- */
+/* One element into a mapped pinned slot the host polls (csrc/array/readback.c). A slot
  * is CA_READBACK_SLOT_BYTES, 16-byte aligned: the value in its first
  * CA_READBACK_VALUE_BYTES, a uint64 sequence number at CA_READBACK_SEQ_OFFSET. */
 #define CA_READBACK_SLOT_BYTES  32
@@ -657,7 +657,7 @@ int ca_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks
 int ca_readback_launch(int device, void *slot_dev_ptr, const void *src, int itemsize,
                        uint64_t seq, ca_stream_t stream);
 
-/* ---- linalg (kernels/linalg.cu) -------------------------------------- */
+/* ---- linalg (kernels/gpu/linalg.cu) -------------------------------------- */
 /* out[i] = (char *)base + i * stride_bytes for i in [0, n): the device array of
  * matrix addresses the batched cuBLAS / cuSOLVER routines take. GPU only, like
  * the readback launcher (callers guard it with #if CA_HAVE_CUDA). */

@@ -43,6 +43,11 @@
 #else
 #define CA_HD static inline
 #endif
+/* A helper that is one expression, on one line: CA_P_DEF(R, name, (params), expr)
+ * is `CA_HD R name(params) { return expr; }` (the tables of small helpers read
+ * as tables). */
+#define CA_P_DEF(R, name, params, expr)                                                \
+    CA_HD R name params { return expr; }
 
 /* ---- storage types ----------------------------------------------------------- */
 typedef uint8_t ca_bool;
@@ -56,8 +61,9 @@ typedef struct {
     double re, im;
 } ca_complex128;
 
-#define CA_FOR_EACH_DTYPE(X)                                                           \
-    X(CA_BOOL, ca_bool, bool)                                                          \
+/* The dtypes, in code order (X(code, storage type, name)); the real ones but bool
+ * on their own for the tables that leave bool and complex out. */
+#define CA_FOR_EACH_REAL_NONBOOL(X)                                                    \
     X(CA_INT8, int8_t, int8)                                                           \
     X(CA_UINT8, uint8_t, uint8)                                                        \
     X(CA_INT16, int16_t, int16)                                                        \
@@ -68,7 +74,10 @@ typedef struct {
     X(CA_UINT64, uint64_t, uint64)                                                     \
     X(CA_FLOAT16, ca_half, float16)                                                    \
     X(CA_FLOAT32, float, float32)                                                      \
-    X(CA_FLOAT64, double, float64)                                                     \
+    X(CA_FLOAT64, double, float64)
+#define CA_FOR_EACH_DTYPE(X)                                                           \
+    X(CA_BOOL, ca_bool, bool)                                                          \
+    CA_FOR_EACH_REAL_NONBOOL(X)                                                        \
     X(CA_COMPLEX64, ca_complex64, complex64)                                           \
     X(CA_COMPLEX128, ca_complex128, complex128)
 
@@ -107,53 +116,24 @@ typedef struct {
     CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX128, ca_complex128, complex128)
 
 /* ---- bit access ------------------------------------------------------------------ */
-CA_HD uint32_t
-ca_float_bits(float f)
-{
+/* A value's bits as another type: the device's intrinsic, else memcpy (the C way
+ * to pun, compiled to a register move). */
 #ifdef __CUDA_ARCH__
-    return __float_as_uint(f);
+#define CA_P_BITCAST(name, To, From, intrinsic)                                        \
+    CA_HD To name(From x) { return (To)intrinsic(x); }
 #else
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
+#define CA_P_BITCAST(name, To, From, intrinsic)                                        \
+    CA_HD To name(From x)                                                              \
+    {                                                                                  \
+        To r;                                                                          \
+        memcpy(&r, &x, sizeof r);                                                      \
+        return r;                                                                      \
+    }
 #endif
-}
-
-CA_HD float
-ca_bits_float(uint32_t u)
-{
-#ifdef __CUDA_ARCH__
-    return __uint_as_float(u);
-#else
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-#endif
-}
-
-CA_HD uint64_t
-ca_double_bits(double d)
-{
-#ifdef __CUDA_ARCH__
-    return (uint64_t)__double_as_longlong(d);
-#else
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-#endif
-}
-
-CA_HD double
-ca_bits_double(uint64_t u)
-{
-#ifdef __CUDA_ARCH__
-    return __longlong_as_double((long long)u);
-#else
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-#endif
-}
+CA_P_BITCAST(ca_float_bits, uint32_t, float, __float_as_uint)
+CA_P_BITCAST(ca_bits_float, float, uint32_t, __uint_as_float)
+CA_P_BITCAST(ca_double_bits, uint64_t, double, __double_as_longlong)
+CA_P_BITCAST(ca_bits_double, double, uint64_t, __longlong_as_double)
 
 /* ---- float16 <-> float32 / float64 -------------------------------------------------
  * Host: exact bit conversions, round to nearest even, subnormals, inf and NaN
@@ -353,76 +333,22 @@ ca_double_to_uint64(double v)
  * category gives the same values as int64 would, in conversions the host's SIMD
  * has (int32 -> float and double; int64 -> float needs AVX-512): bool -> float32
  * and uint8 -> float32 vectorise with SSE2. */
-CA_HD int32_t
-ca_p_bool_as_s(ca_bool x)
-{
-    return x != 0;
-}
-CA_HD int32_t
-ca_p_int8_as_s(int8_t x)
-{
-    return x;
-}
-CA_HD int32_t
-ca_p_int16_as_s(int16_t x)
-{
-    return x;
-}
-CA_HD int32_t
-ca_p_int32_as_s(int32_t x)
-{
-    return x;
-}
-CA_HD int64_t
-ca_p_int64_as_i(int64_t x)
-{
-    return x;
-}
-CA_HD int32_t
-ca_p_uint8_as_s(uint8_t x)
-{
-    return x;
-}
-CA_HD int32_t
-ca_p_uint16_as_s(uint16_t x)
-{
-    return x;
-}
-CA_HD uint64_t
-ca_p_uint32_as_u(uint32_t x)
-{
-    return x;
-}
-CA_HD uint64_t
-ca_p_uint64_as_u(uint64_t x)
-{
-    return x;
-}
-CA_HD float
-ca_p_float16_as_f(ca_half x)
-{
-    return ca_half_to_float(x);
-}
-CA_HD float
-ca_p_float32_as_f(float x)
-{
-    return x;
-}
-CA_HD double
-ca_p_float64_as_d(double x)
-{
-    return x;
-}
-CA_HD ca_complex64
-ca_p_complex64_as_c(ca_complex64 x)
-{
-    return x;
-}
-CA_HD ca_complex128
-ca_p_complex128_as_z(ca_complex128 x)
-{
-    return x;
-}
+#define CA_P_AS(name, T, cat, R, expr)                                                 \
+    CA_HD R ca_p_##name##_as_##cat(T x) { return expr; }
+CA_P_AS(bool, ca_bool, s, int32_t, x != 0)
+CA_P_AS(int8, int8_t, s, int32_t, x)
+CA_P_AS(int16, int16_t, s, int32_t, x)
+CA_P_AS(int32, int32_t, s, int32_t, x)
+CA_P_AS(int64, int64_t, i, int64_t, x)
+CA_P_AS(uint8, uint8_t, s, int32_t, x)
+CA_P_AS(uint16, uint16_t, s, int32_t, x)
+CA_P_AS(uint32, uint32_t, u, uint64_t, x)
+CA_P_AS(uint64, uint64_t, u, uint64_t, x)
+CA_P_AS(float16, ca_half, f, float, ca_half_to_float(x))
+CA_P_AS(float32, float, f, float, x)
+CA_P_AS(float64, double, d, double, x)
+CA_P_AS(complex64, ca_complex64, c, ca_complex64, x)
+CA_P_AS(complex128, ca_complex128, z, ca_complex128, x)
 
 #define CA_P_CAT_bool       s
 #define CA_P_CAT_int8       s
@@ -439,42 +365,26 @@ ca_p_complex128_as_z(ca_complex128 x)
 #define CA_P_CAT_complex64  c
 #define CA_P_CAT_complex128 z
 
-/* bool */
-CA_HD ca_bool
-ca_p_bool_from_s(int32_t v)
-{
-    return (ca_bool)(v != 0);
-}
-CA_HD ca_bool
-ca_p_bool_from_i(int64_t v)
-{
-    return (ca_bool)(v != 0);
-}
-CA_HD ca_bool
-ca_p_bool_from_u(uint64_t v)
-{
-    return (ca_bool)(v != 0);
-}
-CA_HD ca_bool
-ca_p_bool_from_f(float v)
-{
-    return (ca_bool)(v != 0.0f);
-}
-CA_HD ca_bool
-ca_p_bool_from_d(double v)
-{
-    return (ca_bool)(v != 0.0);
-}
-CA_HD ca_bool
-ca_p_bool_from_c(ca_complex64 v)
-{
-    return (ca_bool)((v.re != 0.0f) | (v.im != 0.0f)); /* no branch: vectorises */
-}
-CA_HD ca_bool
-ca_p_bool_from_z(ca_complex128 v)
-{
-    return (ca_bool)((v.re != 0.0) | (v.im != 0.0));
-}
+/* bool; float16 (integers go through float32: exact below 2^24, and anything
+ * larger is inf in float16 whichever way it rounds; doubles round once): one
+ * line per source category. */
+#define CA_P_FROM(name, R, cat, A, expr)                                               \
+    CA_HD R ca_p_##name##_from_##cat(A v) { return expr; }
+CA_P_FROM(bool, ca_bool, s, int32_t, (ca_bool)(v != 0))
+CA_P_FROM(bool, ca_bool, i, int64_t, (ca_bool)(v != 0))
+CA_P_FROM(bool, ca_bool, u, uint64_t, (ca_bool)(v != 0))
+CA_P_FROM(bool, ca_bool, f, float, (ca_bool)(v != 0.0f))
+CA_P_FROM(bool, ca_bool, d, double, (ca_bool)(v != 0.0))
+/* no branch: vectorises */
+CA_P_FROM(bool, ca_bool, c, ca_complex64, (ca_bool)((v.re != 0.0f) | (v.im != 0.0f)))
+CA_P_FROM(bool, ca_bool, z, ca_complex128, (ca_bool)((v.re != 0.0) | (v.im != 0.0)))
+CA_P_FROM(float16, ca_half, i, int64_t, ca_float_to_half((float)v))
+CA_P_FROM(float16, ca_half, s, int32_t, ca_float_to_half((float)v))
+CA_P_FROM(float16, ca_half, u, uint64_t, ca_float_to_half((float)v))
+CA_P_FROM(float16, ca_half, f, float, ca_float_to_half(v))
+CA_P_FROM(float16, ca_half, d, double, ca_double_to_half(v))
+CA_P_FROM(float16, ca_half, c, ca_complex64, ca_float_to_half(v.re))
+CA_P_FROM(float16, ca_half, z, ca_complex128, ca_double_to_half(v.re))
 
 /* Integers: wrap from the integer categories (two's complement, as NumPy), the
  * x86 rule above from the float categories. UT is T's unsigned twin, so the
@@ -505,44 +415,6 @@ CA_P_INT_DST(uint32, uint32_t, uint32_t, ca_double_to_uint32, CA_P_F_UINT32)
 CA_P_INT_DST(int64, int64_t, uint64_t, ca_double_to_int64, CA_P_F_INT64)
 CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64, CA_P_F_UINT64)
 
-/* float16: integers go through float32 (exact below 2^24; anything larger is inf
- * in float16 whichever way it rounds), doubles round once. */
-CA_HD ca_half
-ca_p_float16_from_i(int64_t v)
-{
-    return ca_float_to_half((float)v);
-}
-CA_HD ca_half
-ca_p_float16_from_s(int32_t v)
-{
-    return ca_float_to_half((float)v);
-}
-CA_HD ca_half
-ca_p_float16_from_u(uint64_t v)
-{
-    return ca_float_to_half((float)v);
-}
-CA_HD ca_half
-ca_p_float16_from_f(float v)
-{
-    return ca_float_to_half(v);
-}
-CA_HD ca_half
-ca_p_float16_from_d(double v)
-{
-    return ca_double_to_half(v);
-}
-CA_HD ca_half
-ca_p_float16_from_c(ca_complex64 v)
-{
-    return ca_float_to_half(v.re);
-}
-CA_HD ca_half
-ca_p_float16_from_z(ca_complex128 v)
-{
-    return ca_double_to_half(v.re);
-}
-
 /* float32, float64 */
 #define CA_P_FLOAT_DST(name, T)                                                        \
     CA_HD T ca_p_##name##_from_i(int64_t v) { return (T)v; }                           \
@@ -556,52 +428,23 @@ ca_p_float16_from_z(ca_complex128 v)
 CA_P_FLOAT_DST(float32, float)
 CA_P_FLOAT_DST(float64, double)
 
-/* complex64, complex128 */
+/* complex64, complex128: the real part converted, the imaginary part 0 (or
+ * converted). int32 -> double is exact: one rounding to R, as from int64. */
 #define CA_P_COMPLEX_DST(name, T, R)                                                   \
-    CA_HD T ca_p_##name##_from_i(int64_t v)                                            \
+    CA_HD T ca_p_##name##_make(R re, R im)                                             \
     {                                                                                  \
         T r;                                                                           \
-        r.re = (R)v;                                                                   \
-        r.im = 0;                                                                      \
+        r.re = re;                                                                     \
+        r.im = im;                                                                     \
         return r;                                                                      \
     }                                                                                  \
-    CA_HD T ca_p_##name##_from_u(uint64_t v)                                           \
-    {                                                                                  \
-        T r;                                                                           \
-        r.re = (R)v;                                                                   \
-        r.im = 0;                                                                      \
-        return r;                                                                      \
-    }                                                                                  \
-    CA_HD T ca_p_##name##_from_f(float v)                                              \
-    {                                                                                  \
-        T r;                                                                           \
-        r.re = (R)v;                                                                   \
-        r.im = 0;                                                                      \
-        return r;                                                                      \
-    }                                                                                  \
-    CA_HD T ca_p_##name##_from_d(double v)                                             \
-    {                                                                                  \
-        T r;                                                                           \
-        r.re = (R)v;                                                                   \
-        r.im = 0;                                                                      \
-        return r;                                                                      \
-    }                                                                                  \
-    CA_HD T ca_p_##name##_from_c(ca_complex64 v)                                       \
-    {                                                                                  \
-        T r;                                                                           \
-        r.re = (R)v.re;                                                                \
-        r.im = (R)v.im;                                                                \
-        return r;                                                                      \
-    }                                                                                  \
-    CA_HD T ca_p_##name##_from_z(ca_complex128 v)                                      \
-    {                                                                                  \
-        T r;                                                                           \
-        r.re = (R)v.re;                                                                \
-        r.im = (R)v.im;                                                                \
-        return r;                                                                      \
-    }                                                                                  \
-    /* int32 -> double is exact: one rounding to R, as from int64 */                   \
-    CA_HD T ca_p_##name##_from_s(int32_t v) { return ca_p_##name##_from_d((double)v); }
+    CA_P_FROM(name, T, i, int64_t, ca_p_##name##_make((R)v, 0))                        \
+    CA_P_FROM(name, T, u, uint64_t, ca_p_##name##_make((R)v, 0))                       \
+    CA_P_FROM(name, T, f, float, ca_p_##name##_make((R)v, 0))                          \
+    CA_P_FROM(name, T, d, double, ca_p_##name##_make((R)v, 0))                         \
+    CA_P_FROM(name, T, c, ca_complex64, ca_p_##name##_make((R)v.re, (R)v.im))          \
+    CA_P_FROM(name, T, z, ca_complex128, ca_p_##name##_make((R)v.re, (R)v.im))         \
+    CA_P_FROM(name, T, s, int32_t, ca_p_##name##_from_d((double)v))
 
 CA_P_COMPLEX_DST(complex64, ca_complex64, float)
 CA_P_COMPLEX_DST(complex128, ca_complex128, double)

@@ -81,6 +81,23 @@ def same_bits_on_one_and_two_threads(host_threads, results, x):
     return one
 
 
+def errors_in_new_thread(fn, exc=RuntimeError):
+    """The exceptions of type exc that fn() raised, run on a new thread (which
+    starts with no device or stream context of its own)."""
+    import threading
+    errs = []
+
+    def body():
+        try:
+            fn()
+        except exc as e:
+            errs.append(e)
+    t = threading.Thread(target=body)
+    t.start()
+    t.join()
+    return errs
+
+
 def count_calls(monkeypatch, module, name):
     """Wrap module.name so that each call appends whether it returned something (a
     path that takes the call) or None (it handed the call back); the list."""

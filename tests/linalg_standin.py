@@ -3,7 +3,7 @@ cuarray.linalg on machines without a GPU.
 
 ``standin(op, a, lda, b, ldb, c, ldc, w, ipiv, info, m, n, k, lower, trans,
 vectors, jobu, jobvt)`` takes exactly what ``cuarray._core._solver`` takes
-(csrc/linalg_solver.c) and does what cuSOLVER does with it, on cpu-device
+(csrc/ops/linalg_solver.c) and does what cuSOLVER does with it, on cpu-device
 arrays: it reads each C-contiguous stack of blocks column-major with the given
 leading dimension and writes the results back in place, LAPACK's way (1-based
 pivots, the untouched triangle left as it was, geev's real pairs, ...). With

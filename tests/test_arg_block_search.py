@@ -10,7 +10,7 @@ import cuarray as ca
 
 REAL = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
         np.float32, np.float64]
-BLOCK = 16384  # kernels/host_reduce.h CA_HR_MM_BLOCK (bytes)
+BLOCK = 16384  # kernels/host/host_reduce.h CA_HR_MM_BLOCK (bytes)
 
 
 def base(n, dtype, rng):

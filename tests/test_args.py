@@ -1,4 +1,4 @@
-"""csrc/args.c: the argument converters and messages shared by the C functions."""
+"""csrc/array/args.c: the argument converters and messages shared by the C functions."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """The copy family through the Python API (astype, copy, ascontiguousarray,
-asfortranarray, fill), on both devices: on a GPU these run kernels/copy.cu, on the
-cpu device kernels/host_copy.c. Compared with NumPy (and, for the float -> int cases
+asfortranarray, fill), on both devices: on a GPU these run kernels/gpu/copy.cu, on the
+cpu device kernels/host/host_copy.c. Compared with NumPy (and, for the float -> int cases
 NumPy leaves undefined, with the rule kernels/scalar.h documents).
 """
 

@@ -1,5 +1,6 @@
-"""The copy family's host path (kernels/layout.c, host_copy.c, dispatch_copy.c),
-called through ctypes on a small shared library compiled here, compared with NumPy.
+"""The copy family's host path (kernels/shared/layout.c, kernels/host/host_copy.c,
+kernels/dispatch/dispatch_copy.c), called through ctypes on a small shared library
+compiled here, compared with NumPy.
 
 These tests need no ndarray: they build ca_strided structs from NumPy views. The
 GPU path of the same entry points is tested through the Python API in
@@ -21,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import ALL_DTYPES
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ["layout.c", "host_copy.c", "dtypes.c", "dispatch_copy.c"]
+SOURCES = ["shared/layout.c", "host/host_copy.c", "shared/dtypes.c", "dispatch/dispatch_copy.c"]
 MAX_DIMS = 32
 CA_CPU = -1
 KERR_UNSUPPORTED = 100001
@@ -48,7 +49,7 @@ def lib(tmp_path_factory):
     out = tmp_path_factory.mktemp("copylib") / "libcacopy.so"
     cmd = [cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
            "-Wno-missing-field-initializers", "-DCA_HAVE_CUDA=0", "-shared", "-fPIC",
-           f"-I{ROOT / 'kernels'}", *[str(ROOT / "kernels" / f) for f in SOURCES],
+           *[f"-I{ROOT / 'kernels' / d}" for d in ("", "shared", "host")], *[str(ROOT / "kernels" / f) for f in SOURCES],
            "-o", str(out)]
     if os.environ.get("CUARRAY_SANITIZE") == "1":
         pytest.skip("ctypes library cannot load ASan into an unsanitized python")

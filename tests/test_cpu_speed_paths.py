@@ -275,7 +275,7 @@ def test_empty_and_keepdims(device):
 
 # ---- element-wise calls through NumPy's loops (cpu device, >= 4096 elements) ----------
 
-NUMPY_ROWS = {  # csrc/elementwise.c's ew_numpy_rows
+NUMPY_ROWS = {  # csrc/ops/elementwise.c's ew_numpy_rows
     "exp": "efd", "exp2": "efd", "expm1": "efd", "log": "efd", "log2": "efd",
     "log10": "efd", "log1p": "efd", "sin": "ef", "cos": "ef", "tan": "efd",
     "arcsin": "efdD", "arccos": "efd", "arctan": "efd", "sinh": "efd", "cosh": "efd",
@@ -1035,7 +1035,7 @@ INT_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int
 
 @pytest.mark.parametrize("dtype", INT_TYPES)
 def test_int_floor_divide_by_scalar(device, dtype):
-    # the host's multiply-and-shift division (kernels/host_intdiv.h) for one
+    # the host's multiply-and-shift division (kernels/host/host_intdiv.h) for one
     # divisor >= 1; 0 and negative divisors keep the plain loop
     info = np.iinfo(dtype)
     rng = np.random.default_rng(7)

@@ -8,7 +8,7 @@ import pytest
 
 import cuarray
 from cuarray import _core, cuda
-from conftest import HAVE_GPU
+from conftest import HAVE_GPU, errors_in_new_thread
 
 # Subprocesses import the same cuarray as this process (an in-place build under
 # python/ or an installed package).
@@ -164,17 +164,7 @@ def test_with_device_restores_on_exception():
 
 
 def test_unbalanced_exit():
-    import threading
-    errs = []
-
-    def body():
-        try:
-            cuarray.Device("cpu").__exit__(None, None, None)
-        except RuntimeError as e:
-            errs.append(e)
-    t = threading.Thread(target=body)
-    t.start()
-    t.join()
+    errs = errors_in_new_thread(lambda: cuarray.Device("cpu").__exit__(None, None, None))
     assert len(errs) == 1
 
 

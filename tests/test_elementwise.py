@@ -32,7 +32,7 @@ REFERENCE.update(real=np.real, imag=np.imag, angle=np.angle, round=np.round,
                  clip=np.clip, where=np.where)
 # the internal ops behind functions of two results (python/cuarray/_math.py)
 REFERENCE.update(_frexp_mant=lambda x: np.frexp(x)[0], _frexp_exp=lambda x: np.frexp(x)[1])
-# round(a, decimals) of float32/float64 in one pass (csrc/elementwise.c round_impl)
+# round(a, decimals) of float32/float64 in one pass (csrc/ops/elementwise.c round_impl)
 REFERENCE.update(_round_up=lambda a, b: np.rint(a * b) / b,
                  _round_down=lambda a, b: np.rint(a / b) * b)
 # isclose's one-kernel form (python/cuarray/_statistics_extra.py): the third

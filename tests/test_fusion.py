@@ -1,4 +1,4 @@
-"""Deferred element-wise work and its fusion (csrc/fusion.c, kernels/ew_fuse.cuh).
+"""Deferred element-wise work and its fusion (csrc/ops/fusion.c, kernels/gpu/ew_fuse.cuh).
 
 On a GPU, element-wise calls on dense same-shape float32/float64/bool arrays may
 return before their kernel is launched; a call that consumes such results runs

@@ -28,8 +28,8 @@ def python_prints(src):
 DEFERRED = sorted({"cuarray." + m for m in ca._LAZY_MODULES}
                   | {"cuarray." + m for m in ca._LAZY_SUBMODULES}
                   | {"cuarray.cuda." + m for m in ca.cuda._LAZY_MODULES}
-                  | {"cuarray._linalg_factor", "cuarray.fft._threads",
-                     "cuarray.random._generator"})
+                  | {"cuarray._linalg_factor", "cuarray._linalg_svd", "cuarray.fft._threads",
+                     "cuarray.random._generator", "cuarray.random._distributions"})
 # Modules NumPy's own import leaves out that cuarray's deferred parts bring in.
 HEAVY = ["numpy.random", "numpy.testing", "concurrent.futures", "hashlib", "json",
          "tempfile", "logging", "unittest"]

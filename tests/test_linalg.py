@@ -527,7 +527,7 @@ def test_gpu_streams():
 # ------------------------------------------- small float products: the tiled kernel
 # On a GPU, float32/float64 products of at most SMALL_WORK multiply-adds with at
 # most SMALL_K terms each run in cuarray's tiled kernel (one launch) instead of
-# cuBLAS (csrc/linalg.c, SMALL_MAX_*). On the cpu device the same routing is
+# cuBLAS (csrc/ops/linalg.c, SMALL_MAX_*). On the cpu device the same routing is
 # exercised with the emulation on (host loops stand in for both).
 SMALL_WORK = 128 ** 3
 SMALL_K = 128

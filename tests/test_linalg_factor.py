@@ -6,7 +6,7 @@ Every test runs on the devices of the ``ldev`` fixture: "cpu" (the default
 route: NumPy's linalg on zero-copy views, host LAPACK for float32 / complex64
 matrices from HOST_LAPACK_MIN_N on), "cpu-host" (every matrix through the GPU
 code path of python/cuarray/_linalg_factor.py with the cpu device's own
-``_core._solver``, the host LAPACK NumPy loaded: csrc/solver_host.c),
+``_core._solver``, the host LAPACK NumPy loaded: csrc/ops/solver_host.c),
 "cpu-lapack" (the same code path with SciPy's LAPACK standing in for cuSOLVER
 over exactly the arguments cuSOLVER gets: tests/linalg_standin.py), and where a
 GPU is present "cuda:0" (cuSOLVER and cuBLAS's batched LU).
@@ -172,16 +172,11 @@ def test_det_empty_and_ints(ldev):
 # ------------------------------------------------------------ solve ----
 
 @pytest.fixture(params=[True, False], ids=["colmajor", "rowmajor"])
-def solve_layout(request):
+def solve_layout(request, monkeypatch):
     """solve through the LU of a itself and getrs op N (config.solve_colmajor,
     the default) or the LU of a's transposes and getrs op T."""
-    cfg = ca.linalg.config
-    old = cfg.solve_colmajor
-    cfg.solve_colmajor = request.param
-    try:
-        yield request.param
-    finally:
-        cfg.solve_colmajor = old
+    monkeypatch.setattr(ca.linalg.config, "solve_colmajor", request.param)
+    return request.param
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -303,17 +298,12 @@ def test_inv_leaves_input(ldev):
 # ------------------------------------------------------------ cholesky ----
 
 @pytest.fixture(params=[1, 2 ** 62], ids=["lower-mode", "upper-mode"])
-def chol_path(request):
+def chol_path(request, monkeypatch):
     """cholesky(upper=False) through cuSOLVER's lower-triangle mode plus
     transposes (config.cholesky_lower_min_n = 1) or its upper mode (the
     threshold above any n)."""
-    cfg = ca.linalg.config
-    old = cfg.cholesky_lower_min_n
-    cfg.cholesky_lower_min_n = request.param
-    try:
-        yield request.param
-    finally:
-        cfg.cholesky_lower_min_n = old
+    monkeypatch.setattr(ca.linalg.config, "cholesky_lower_min_n", request.param)
+    return request.param
 
 
 def check_cholesky(got, a, dtype, upper):
@@ -459,16 +449,11 @@ SVD_SHAPES = [(1, 1), (5, 3), (3, 5), (4, 4), (2, 6, 4), (3, 4, 6), (30, 20), (2
 
 
 @pytest.fixture(params=["gesvdj", "gesvd"])
-def svd_driver(request):
+def svd_driver(request, monkeypatch):
     """svd with vectors through cuSOLVER's Jacobi gesvdj (the default) or
     Xgesvd (config.svd_driver)."""
-    cfg = ca.linalg.config
-    old = cfg.svd_driver
-    cfg.svd_driver = request.param
-    try:
-        yield request.param
-    finally:
-        cfg.svd_driver = old
+    monkeypatch.setattr(ca.linalg.config, "svd_driver", request.param)
+    return request.param
 
 
 def check_svd(got, a, dtype, full):
@@ -543,17 +528,12 @@ def test_svd_jacobi_falls_back_to_gesvd():
         _linalg_factor._set_solver_standin(old)
 
 
-def test_svd_driver_checked(ldev):
+def test_svd_driver_checked(ldev, monkeypatch):
     if _linalg_factor._is_cpu(dev(np.eye(3), ldev)):
         pytest.skip("numpy.linalg's route (the cpu device's for float64)")
-    cfg = ca.linalg.config
-    old = cfg.svd_driver
-    cfg.svd_driver = "magma"
-    try:
-        with pytest.raises(ValueError, match="svd_driver"):
-            ca.linalg.svd(dev(np.eye(3), ldev))
-    finally:
-        cfg.svd_driver = old
+    monkeypatch.setattr(ca.linalg.config, "svd_driver", "magma")
+    with pytest.raises(ValueError, match="svd_driver"):
+        ca.linalg.svd(dev(np.eye(3), ldev))
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

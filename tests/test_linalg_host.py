@@ -1,4 +1,4 @@
-"""The cpu device's host LAPACK (csrc/host_lapack.c, csrc/solver_host.c): which
+"""The cpu device's host LAPACK (csrc/ops/host_lapack.c, csrc/ops/solver_host.c): which
 matrices take it, where it comes from, its argument checks, and its guards.
 
 Its results are checked by every test of test_linalg_factor.py, which runs on

@@ -1,4 +1,4 @@
-"""a[mask] against NumPy where the cpu device compresses (kernels/host_index.c,
+"""a[mask] against NumPy where the cpu device compresses (kernels/host/host_index.c,
 ca_mask_compress: one mask over the leading dims of a C-contiguous view; runs of
 eight true bytes copied as blocks, other groups branch-free) and where it falls
 back to offsets and a gather (strided views, a mask not in the leading position,

@@ -1,5 +1,5 @@
 """max / min / argmax / argmin / nanmax / nanmin against NumPy around the host lane
-loops (kernels/host_minmax.c, issue 15): every real dtype, lengths around the lane
+loops (kernels/host/host_minmax.c, issue 15): every real dtype, lengths around the lane
 width (4 vectors of 64 bytes: 256 int8 ... 32 float64) and the block size (16 KiB),
 contiguous, strided (gathered into a buffer) and reversed runs, rows and columns,
 NaN first / in the middle / last / at block edges, infinities, signed zeros,

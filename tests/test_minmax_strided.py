@@ -1,5 +1,5 @@
 """max / min / argmax / argmin / nanmax / nanmin / fmax.reduce / fmin.reduce of strided
-runs against NumPy (kernels/host_minmax.c's ca_hr_mms_* loops, issue 15).
+runs against NumPy (kernels/host/host_minmax.c's ca_hr_mms_* loops, issue 15).
 
 On the cpu device a run whose elements are k * itemsize <= 16 bytes apart (not for
 8-byte integers) is read as its whole span, first to last element, through lanes that

@@ -1,5 +1,5 @@
 """Memory pools: the host pool on the cpu device everywhere, the device, managed and
-pinned pools where a GPU is present; and csrc/pool.c alone under ASan/UBSan."""
+pinned pools where a GPU is present; and csrc/memory/pool.c alone under ASan/UBSan."""
 
 import gc
 import json
@@ -473,8 +473,8 @@ def test_pool_c_under_sanitizers(tmp_path):
     exe = tmp_path / "test_pool"
     cmd = ["gcc", "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror",
            "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-           "-fno-omit-frame-pointer", f"-I{ROOT / 'csrc'}",
-           str(ROOT / "tests" / "c" / "test_pool.c"), str(ROOT / "csrc" / "pool.c"),
+           "-fno-omit-frame-pointer", f"-I{ROOT / 'csrc' / 'memory'}",
+           str(ROOT / "tests" / "c" / "test_pool.c"), str(ROOT / "csrc" / "memory" / "pool.c"),
            "-lpthread", "-o", str(exe)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

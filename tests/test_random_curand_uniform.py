@@ -2,7 +2,7 @@
 words are generated into the result and transformed there in place (sample i
 from word i in float32, from words 2i and 2i + 1 in float64), in chunks on a GPU
 whose transforms overlap the next chunk's generation on a side stream
-(csrc/launch_rand.c, CurandGenerator.fill_uniform). The expected values are
+(csrc/runtime/launch_rand.c, CurandGenerator.fill_uniform). The expected values are
 computed here from random_raw's words with the same calls."""
 
 import numpy as np

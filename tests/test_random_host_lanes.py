@@ -1,7 +1,7 @@
 """The cpu device's random loops: Philox blocks sixty-four lanes at a time and the
-distributions in fixed pieces on the host pool (kernels/host_philox.h, host_random.c,
+distributions in fixed pieces on the host pool (kernels/host/host_philox.h, host_random.c,
 host_random_dist.c). The words are checked against Philox4x32-10 written here in NumPy
-(the stream's definition, kernels/random_impl.h); every method gives the same bits on
+(the stream's definition, kernels/shared/random_impl.h); every method gives the same bits on
 one host thread and on two."""
 
 import numpy as np

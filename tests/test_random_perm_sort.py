@@ -1,5 +1,5 @@
 """The permutation primitive (issue 12): _core._perm_sort(k, w, shift), one radix
-sort over key bits [shift, 32) and a placement pass (kernels/perm_impl.h), against
+sort over key bits [shift, 32) and a placement pass (kernels/shared/perm_impl.h), against
 its definition computed by sorts (Generator._perm_generic: the stable order of
 the keys k, each run of equal keys ordered by the slot words w), on crafted keys
 that force ties, segments at the placement's limit and ties in w."""

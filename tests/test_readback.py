@@ -1,7 +1,7 @@
 """Reading one element back: float(), int(), bool(), complex(), .item() and
 operator.index() of one-element arrays.
 
-On a GPU these go through the mapped readback slots of csrc/readback.c (a tiny
+On a GPU these go through the mapped readback slots of csrc/array/readback.c (a tiny
 kernel writes the value into pinned host memory that the host polls, with a
 stream synchronize as the fallback for long queues); on the cpu device through
 memcpy. Every test runs on both devices.

@@ -1,8 +1,8 @@
-"""Split row reductions finished in one launch (kernels/reduce_impl.cuh,
+"""Split row reductions finished in one launch (kernels/gpu/reduce_impl.cuh,
 ticket_finish): on a GPU, a whole-array or long-row reduction big enough to be
 split over several blocks has each block write its partial and take a ticket from
 a per-output counter; the block that takes the last ticket combines the partials
-and puts the counter back to 0 for the next launch on the stream (csrc/memory.c,
+and puts the counter back to 0 for the next launch on the stream (csrc/memory/memory.c,
 ca_memory_tickets: one set of counters per stream).
 
 A wrong combine shows as a wrong value; a counter not put back to 0 shows on the

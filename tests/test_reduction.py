@@ -95,6 +95,14 @@ def layouts(x, device):
     return out
 
 
+def layout_axis_keepdims(x, device):
+    """(NumPy, cuarray, axis, keepdims) for every layout, axis and keepdims."""
+    for xn, a in layouts(x, device):
+        for axis in axis_variants(xn.ndim):
+            for keepdims in (False, True):
+                yield xn, a, axis, keepdims
+
+
 def abs_reduce(x, axis, keepdims, mean=False):
     """sum (or mean) of |x| in float64: the scale of a sum's rounding error."""
     ax = np.abs(x.astype(np.complex128)) if x.dtype.kind == "c" else \
@@ -111,36 +119,30 @@ def abs_reduce(x, axis, keepdims, mean=False):
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_sum_every_dtype_axis_keepdims(device, dtype):
     x = random_array((3, 4, 5), dtype)
-    for xn, a in layouts(x, device):
-        for axis in axis_variants(xn.ndim):
-            for keepdims in (False, True):
-                want = np.sum(xn, axis=axis, keepdims=keepdims)
-                mag = abs_reduce(xn, axis, keepdims)
-                check(a.sum(axis=axis, keepdims=keepdims), want, mag)
-                check(ca.sum(a, axis, None, None, keepdims), want, mag)
+    for xn, a, axis, keepdims in layout_axis_keepdims(x, device):
+        want = np.sum(xn, axis=axis, keepdims=keepdims)
+        mag = abs_reduce(xn, axis, keepdims)
+        check(a.sum(axis=axis, keepdims=keepdims), want, mag)
+        check(ca.sum(a, axis, None, None, keepdims), want, mag)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_prod_every_dtype(device, dtype):
     x = small_array((3, 4, 5), dtype)
-    for xn, a in layouts(x, device):
-        for axis in axis_variants(xn.ndim):
-            for keepdims in (False, True):
-                want = np.prod(xn, axis=axis, keepdims=keepdims)
-                check(a.prod(axis=axis, keepdims=keepdims), want, rtol_scale=8)
-                check(ca.prod(a, axis=axis, keepdims=keepdims), want, rtol_scale=8)
+    for xn, a, axis, keepdims in layout_axis_keepdims(x, device):
+        want = np.prod(xn, axis=axis, keepdims=keepdims)
+        check(a.prod(axis=axis, keepdims=keepdims), want, rtol_scale=8)
+        check(ca.prod(a, axis=axis, keepdims=keepdims), want, rtol_scale=8)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_mean_every_dtype(device, dtype):
     x = random_array((3, 4, 5), dtype)
-    for xn, a in layouts(x, device):
-        for axis in axis_variants(xn.ndim):
-            for keepdims in (False, True):
-                want = np.mean(xn, axis=axis, keepdims=keepdims)
-                mag = abs_reduce(xn, axis, keepdims, mean=True)
-                check(a.mean(axis=axis, keepdims=keepdims), want, mag)
-                check(ca.mean(a, axis=axis, keepdims=keepdims), want, mag)
+    for xn, a, axis, keepdims in layout_axis_keepdims(x, device):
+        want = np.mean(xn, axis=axis, keepdims=keepdims)
+        mag = abs_reduce(xn, axis, keepdims, mean=True)
+        check(a.mean(axis=axis, keepdims=keepdims), want, mag)
+        check(ca.mean(a, axis=axis, keepdims=keepdims), want, mag)
 
 
 def test_sum_int_overflow_wraps_as_numpy(device):
@@ -338,13 +340,11 @@ def test_var_ddof_too_large(device):
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_any_all_every_dtype(device, dtype):
     x = logic_array((3, 4, 5), dtype)
-    for xn, a in layouts(x, device):
-        for axis in axis_variants(xn.ndim):
-            for keepdims in (False, True):
-                check(a.any(axis=axis, keepdims=keepdims),
-                      np.any(xn, axis=axis, keepdims=keepdims))
-                check(ca.all(a, axis=axis, keepdims=keepdims),
-                      np.all(xn, axis=axis, keepdims=keepdims))
+    for xn, a, axis, keepdims in layout_axis_keepdims(x, device):
+        check(a.any(axis=axis, keepdims=keepdims),
+              np.any(xn, axis=axis, keepdims=keepdims))
+        check(ca.all(a, axis=axis, keepdims=keepdims),
+              np.all(xn, axis=axis, keepdims=keepdims))
 
 
 def test_any_all_nan_is_true(device):

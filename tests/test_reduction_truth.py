@@ -1,5 +1,5 @@
 """any / all on the cpu device against NumPy: the block loops of
-kernels/host_truth.c (a truth test on the element's bits, folded branch-free a
+kernels/host/host_truth.c (a truth test on the element's bits, folded branch-free a
 block of CA_HT_BLOCK bytes at a time, the walk stopping after a deciding block).
 
 Every dtype, edge values (NaN, -0.0, subnormals, a complex with one nonzero
@@ -15,8 +15,8 @@ import pytest
 import cuarray as ca
 from conftest import ALL_DTYPES
 
-BLOCK = 4096  # kernels/host_truth.c CA_HT_BLOCK (bytes)
-PAR_MIN = 1 << 23  # kernels/host_threads.h CA_HOST_PAR_MIN (elements)
+BLOCK = 4096  # kernels/host/host_truth.c CA_HT_BLOCK (bytes)
+PAR_MIN = 1 << 23  # kernels/host/host_threads.h CA_HOST_PAR_MIN (elements)
 
 
 def h(x):

@@ -1,5 +1,5 @@
 """nonzero, where(cond), flatnonzero, argwhere and count_nonzero against NumPy, on
-every dtype and both devices (csrc/search.c)."""
+every dtype and both devices (csrc/ops/search.c)."""
 
 import numpy as np
 import pytest

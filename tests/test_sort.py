@@ -2,8 +2,8 @@
 ndarray methods, against NumPy on both devices.
 
 The cpu device runs twice: through NumPy on zero-copy views (its default) and
-through kernels/host_sort.c (`_sort_host_kernels`), which orders the same keys as
-the GPU kernels (kernels/sort_keys.h): NaNs, -0.0, complex NaN classes, bool.
+through kernels/host/host_sort.c (`_sort_host_kernels`), which orders the same keys as
+the GPU kernels (kernels/shared/sort_keys.h): NaNs, -0.0, complex NaN classes, bool.
 """
 
 import numpy as np
@@ -164,7 +164,7 @@ def test_sort_stable_many_ties(dev):
 
 
 # Rows of up to 2048 keys are sorted by one thread block each on the GPU
-# (kernels/sort_block.cu: tiles of 128, 256, 512, 1024 and 2048 keys, shorter rows
+# (kernels/gpu/sort_block.cu: tiles of 128, 256, 512, 1024 and 2048 keys, shorter rows
 # padded with the largest key); lengths on both sides of every tile and of the
 # segmented sort beyond, as many rows and as one.
 BLOCK_LENS = [1, 2, 3, 31, 32, 33, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023,
@@ -578,7 +578,7 @@ def test_searchsorted(dev, dtype, side):
 
 
 # Arrays of 8 MiB and more searched by 2^16 and more queries go down sampled
-# levels on a GPU (kernels/search_plan.h): every element size, runs of equal
+# levels on a GPU (kernels/shared/search_plan.h): every element size, runs of equal
 # keys longer than a window, NaN/±0/inf, exact hits, the first and last element,
 # an array starting off a sector, and sizes just under the thresholds.
 LEVEL_CASES = [(np.float32, (1 << 21) + 12345), (np.int8, 1 << 23),

@@ -2,7 +2,8 @@
 
 Deferred (fused) element-wise work must reach the stream before anything cuarray
 issues after it. That holds because every enqueue, wait, event record and copy goes
-through csrc/launch.c (which flushes first); these tests keep it so on every machine:
+through csrc/runtime/launch.c (which flushes first); these tests keep it so on every
+machine:
   - only the launch layer, the pools' upstreams and errors.c's status texts call the
     CUDA runtime or cuBLAS, and only they include cuda_compat.h;
   - only the launch layer calls a kernels.h launcher;
@@ -64,7 +65,7 @@ def strip_comments_and_strings(text):
 
 
 def sources():
-    return sorted(CSRC.glob("*.c")) + sorted(CSRC.glob("*.h"))
+    return sorted(CSRC.rglob("*.c")) + sorted(CSRC.rglob("*.h"))
 
 
 def code(path):
@@ -106,7 +107,7 @@ def test_cuda_only_through_the_launch_layer(path):
         found = set() if allowed is None else found - allowed
     assert not found, (
         f"{path.name} calls {sorted(found)}: CUDA and library calls go through the "
-        f"launch layer (csrc/launch.h)")
+        f"launch layer (csrc/runtime/launch.h)")
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: p.name)
@@ -131,7 +132,7 @@ def test_kernel_launchers_only_in_the_launch_layer(path):
         found = set()
     assert not found, (
         f"{path.name} calls the kernels.h launchers {sorted(found)} directly: use "
-        f"their ca_run_* wrappers in csrc/launch.h (they flush deferred work first)")
+        f"their ca_run_* wrappers in csrc/runtime/launch.h (they flush deferred work first)")
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: p.name)
@@ -166,11 +167,11 @@ def functions(text):
 
 
 def test_function_finder_finds_functions():
-    found = dict((n, k) for n, _, k in functions(code(CSRC / "launch.c")))
+    found = dict((n, k) for n, _, k in functions(code(CSRC / "runtime" / "launch.c")))
     assert "ca_run_copy_cast" in found and found["ca_run_copy_cast"] >= 3
 
 
-@pytest.mark.parametrize("path", sorted(CSRC.glob("*.c")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(CSRC.rglob("*.c")), ids=lambda p: p.name)
 def test_functions_fit_on_a_screen(path):
     long = [(n, line, k) for n, line, k in functions(code(path)) if k > MAX_FUNCTION_LINES]
     assert not long, f"{path.name}: functions over {MAX_FUNCTION_LINES} lines: {long}"

@@ -7,6 +7,7 @@ import pytest
 
 import cuarray
 from cuarray import cuda
+from conftest import errors_in_new_thread
 
 
 def test_null_stream():
@@ -205,16 +206,7 @@ def test_stream_bad_args():
 
 
 def test_unbalanced_stream_exit():
-    errs = []
-
-    def body():
-        try:
-            cuda.Stream.null.__exit__(None, None, None)
-        except RuntimeError as e:
-            errs.append(e)
-    t = threading.Thread(target=body)
-    t.start()
-    t.join()
+    errs = errors_in_new_thread(lambda: cuda.Stream.null.__exit__(None, None, None))
     assert len(errs) == 1
 
 

@@ -383,13 +383,13 @@ def test_column_max_views_and_zeros(device, dtype):
 def test_matmul_2d_is_numpys(device, dtype):
     """On the cpu device NumPy's own BLAS call, so the same bits; float16 excepted:
     NumPy's float16 loop sums in float32 in its own order, cuarray's through float32
-    sgemm (csrc/linalg.c numpy_matmul_half), and the float32 sums' last bits can move
+    sgemm (csrc/ops/linalg.c numpy_matmul_half), and the float32 sums' last bits can move
     the float16 rounding by one unit in the last place (an H100 host's newer x86 did,
     at index 368 of a 64x64 product): at most 1 ulp there, bit for bit elsewhere."""
     rng = np.random.default_rng(6)
     shapes = [((64, 64), (64, 64)), ((2, 3), (3, 4)), ((5, 1), (1, 7)), ((1, 9), (9, 6)),
               ((8, 9), (9, 1)), ((3, 2), (2, 2)), ((33, 17), (17, 65)),
-              # outputs either side of np.dot's size limits (csrc/linalg.c dot_is_matmul)
+              # outputs either side of np.dot's size limits (csrc/ops/linalg.c dot_is_matmul)
               ((16, 8), (8, 16)), ((40, 30), (30, 60)), ((260, 24), (24, 260))]
     for sa, sb in shapes:
         a, b = values(math.prod(sa), dtype, rng).reshape(sa), \

@@ -19,7 +19,7 @@ from . import cuda  # noqa: E402
 from ._core import Device, OutOfMemoryError  # noqa: E402,F401
 from ._config import show_config  # noqa: E402,F401
 
-# Arrays: the ndarray, dtypes, creation and NumPy transfers (csrc/ndarray.c,
+# Arrays: the ndarray, dtypes, creation and NumPy transfers (csrc/array/ndarray.c,
 # dtype.c, creation.c, transfer.c)
 from ._core import (  # noqa: E402,F401
     ndarray, empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
@@ -38,27 +38,27 @@ from ._dtypes import *  # noqa: E402,F401,F403
 # (indexing helpers: take, put, diag, tril, indices, meshgrid, r_, ... (_indexing.py)
 # are imported on first use: _LAZY below)
 
-# Matrix products (csrc/linalg.c); einsum, kron, cross, ... (_linalg_products.py),
-# cuarray.linalg, cuarray.random (csrc/random.c) and cuarray.fft (csrc/fft.c over
+# Matrix products (csrc/ops/linalg.c); einsum, kron, cross, ... (_linalg_products.py),
+# cuarray.linalg, cuarray.random (csrc/ops/random.c) and cuarray.fft (csrc/ops/fft.c over
 # cuFFT, numpy.fft on the cpu) are imported on first use (_LAZY below)
 from ._core import vdot, inner, outer, tensordot  # noqa: E402,F401
 # matmul and dot with NumPy's out=/casting=/axes= checks over the C calls
 # (_outargs.py: one Python call more where those are left out)
 from ._outargs import matmul, dot  # noqa: E402,F401
 
-# Memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
+# Memory: pools and the Memory object (csrc/memory/memory.c, csrc/memory/pool.c)
 from ._core import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 
 # Element-wise functions: one cuarray.ufunc object per op of kernels/ops.def
-# (csrc/ufunc.c, csrc/elementwise.c); their methods reduce, accumulate, reduceat,
+# (csrc/ops/ufunc.c, csrc/ops/elementwise.c); their methods reduce, accumulate, reduceat,
 # outer and at (_ufunc.py)
 from ._core import ufunc  # noqa: E402,F401
 from ._ufuncs import *  # noqa: E402,F401,F403
 from ._ufuncs import abs, round  # noqa: E402,F401,A004
 from . import _ufunc  # noqa: E402,F401
 
-# Shapes: indexing is the ndarray's own (csrc/index.c); shape manipulation
-# functions (csrc/manip.c)
+# Shapes: indexing is the ndarray's own (csrc/ops/index.c); shape manipulation
+# functions (csrc/ops/manip.c)
 from ._core import (  # noqa: E402,F401
     reshape, ravel, transpose, permute_dims, swapaxes, moveaxis, squeeze,
     expand_dims, flip, broadcast_to, broadcast_arrays, broadcast_shapes, concat,
@@ -67,22 +67,22 @@ from ._core import (  # noqa: E402,F401
 from ._outargs import concatenate, stack  # noqa: E402,F401
 # (the compositions of _manipulation.py and _functional.py on first use: _LAZY)
 
-# Interop: DLPack import (csrc/interop.c); __cuda_array_interface__ and __dlpack__
+# Interop: DLPack import (csrc/array/interop.c); __cuda_array_interface__ and __dlpack__
 # are ndarray attributes, asarray imports both protocols
 from ._core import from_dlpack  # noqa: E402,F401
 
 # Reductions and scans: every function and alias of kernels/reductions.def
-# (csrc/reduction.c; sum, prod, mean, max/amax, min/amin, argmax, argmin, var, std,
+# (csrc/ops/reduction.c; sum, prod, mean, max/amax, min/amin, argmax, argmin, var, std,
 # any, all, cumsum, cumprod), so that a new row needs no line here.
 from ._generated_reductions import NAMES as _RED_NAMES, ALIASES as _RED_ALIASES  # noqa: E402
 globals().update({_n: getattr(_core, _n) for _n in (*_RED_NAMES, *_RED_ALIASES)})
 
-# Searching: nonzero, flatnonzero, argwhere, count_nonzero (csrc/search.c); where(cond)
+# Searching: nonzero, flatnonzero, argwhere, count_nonzero (csrc/ops/search.c); where(cond)
 # with one argument forwards to nonzero
 from ._core import nonzero, flatnonzero, argwhere, count_nonzero  # noqa: E402,F401
 
 
-# Sorting, searching, counting, sets and order statistics (csrc/sort.c over CUB,
+# Sorting, searching, counting, sets and order statistics (csrc/ops/sort.c over CUB,
 # kernels/sort*.cu, host_sort.c; compositions in _sorting, _sets, _statistics)
 from ._core import partition, argpartition  # noqa: E402,F401
 # sort, argsort and searchsorted split large cpu-device calls over two host threads
@@ -141,7 +141,7 @@ _LAZY_MODULES = {
         "repeat", "resize", "trim_zeros", "pad", "copyto", "require", "asanyarray",
         "asarray_chkfinite", "may_share_memory", "shares_memory", "block", "row_stack"),
     "_functional": ("apply_along_axis", "apply_over_axes", "piecewise", "vectorize"),
-    # sorting compositions, sets and order statistics (csrc/sort.c underneath)
+    # sorting compositions, sets and order statistics (csrc/ops/sort.c underneath)
     "_sorting": ("lexsort", "sort_complex"),
     "_sets": (
         "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",

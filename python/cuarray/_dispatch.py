@@ -16,7 +16,7 @@
 
 Lookups are cached per NumPy object, so a dispatched call costs a dict lookup
 and a Python call over cuarray's function (for a ufunc's ``__call__``, a C
-lookup and the call: ndarray.__array_ufunc__ is csrc/ufunc.c's, over _UFUNCS).
+lookup and the call: ndarray.__array_ufunc__ is csrc/ops/ufunc.c's, over _UFUNCS).
 """
 
 import numpy as _np
@@ -57,7 +57,7 @@ def _resolve_ufunc(ufunc):
 
 
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-    """NEP 13. ndarray.__array_ufunc__ is C (csrc/ufunc.c): ``__call__`` of a ufunc
+    """NEP 13. ndarray.__array_ufunc__ is C (csrc/ops/ufunc.c): ``__call__`` of a ufunc
     already in _UFUNCS runs there; everything else comes here."""
     f = _UFUNCS.get(ufunc)
     if f is None:

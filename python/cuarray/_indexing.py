@@ -4,7 +4,7 @@ their along-axis forms, choose, compress, extract, place, putmask, select, the
 diagonal and triangle helpers, index grids, meshgrid, logspace, geomspace, vander, and
 the index objects r_, c_, s_, index_exp, mgrid, ogrid.
 
-Every function is a composition of the ndarray's own indexing (csrc/index.c: integer
+Every function is a composition of the ndarray's own indexing (csrc/ops/index.c: integer
 arrays, booleans, setitem), where, arange, linspace and the element-wise functions: no
 Python loop runs over elements (loops run over axes or over argument lists only).
 Checks that NumPy makes on index values (mode='raise') read one bool back.

@@ -7,7 +7,7 @@ Every function goes through NumPy on the host. Output: the array's host copy
 straight into the result (cpu device) or into pinned staging copied once to the
 GPU, with no pageable copy in between.
 
-cuarray's repr and str print through NumPy's own formatting (csrc/format.c calls
+cuarray's repr and str print through NumPy's own formatting (csrc/array/format.c calls
 ``cuarray._creation._format``), so NumPy's print options are cuarray's:
 `set_printoptions`, `get_printoptions` and `printoptions` forward to NumPy's.
 """

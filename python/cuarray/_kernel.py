@@ -3,7 +3,7 @@ ReductionKernel, and fuse.
 
 Run-time compilation is opt-in: only these classes compile (NVRTC through
 cuarray.cuda.compiler, cached in memory and on disk). The C side
-(csrc/kernel_user.c, csrc/launch_nvrtc.c) loads images with the runtime's
+(csrc/ops/kernel_user.c, csrc/runtime/launch_nvrtc.c) loads images with the runtime's
 library API and launches kernel handles; argument marshalling is in C.
 
 ElementwiseKernel and ReductionKernel generate CUDA C++ here: one kernel per
@@ -946,7 +946,7 @@ def fuse(*args, kernel_name=None):
     CuPy's decorator for functions of element-wise calls. cuarray fuses such
     chains itself, with no compilation: on a GPU, large float32/float64/bool
     element-wise results are deferred and a consumer runs the whole chain as
-    one pass of the fused-program interpreter (csrc/fusion.c), so the wrapped
+    one pass of the fused-program interpreter (csrc/ops/fusion.c), so the wrapped
     function runs as written. Use as ``@fuse`` or ``@fuse(kernel_name=...)``.
     """
     def wrap(f):

@@ -3,7 +3,7 @@ functions (take, put, repeat, choose, compress, diagonal, trace, ptp), host
 conversions (tobytes, tofile, dump, dumps), byteswap, flat, ``in``, CuPy's
 scatter_add / scatter_max / scatter_min, reduced_view and toDlpack.
 
-The ndarray is a C type (csrc/ndarray.c merges the C files' method tables); the
+The ndarray is a C type (csrc/array/ndarray.c merges the C files' method tables); the
 methods here are Python functions set on it once, at import, as NumPy's own
 methods written in Python are. Each costs its function's call plus one Python
 frame.

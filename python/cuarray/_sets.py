@@ -1,10 +1,10 @@
 """Set routines: unique (and the Array API's unique_*), isin, intersect1d, union1d,
 setdiff1d, setxor1d, as NumPy's (numpy/lib/_arraysetops_impl.py), from the sort
-and searchsorted primitives of csrc/sort.c.
+and searchsorted primitives of csrc/ops/sort.c.
 
 A result whose size depends on the data (unique and what rests on it) reads one
 count back to the host: the number of first elements of runs in the sorted
-array, through flatnonzero (csrc/search.c), which waits once for the stream.
+array, through flatnonzero (csrc/ops/search.c), which waits once for the stream.
 isin needs no such count: it sorts the test elements and searches them.
 
 The cpu device runs NumPy's own unique and isin on zero-copy views where they

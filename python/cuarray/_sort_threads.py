@@ -1,6 +1,6 @@
 """sort, argsort and searchsorted: the cpu device's large calls on two host threads.
 
-On the cpu device the C primitives (csrc/sort.c) run NumPy's own routine on
+On the cpu device the C primitives (csrc/ops/sort.c) run NumPy's own routine on
 zero-copy views: a copy then an in-place sort, or an argsort copied into the
 result. A sort along the last axis orders each row on its own, and searchsorted
 answers each query on its own, so doing exactly that for the first half of the
@@ -10,7 +10,7 @@ routine as in one call), written in place into one result.
 
 One run (a 1-D array, axis=None, one row) is split too: each half is sorted (or
 argsorted, with its keys gathered in that order) by NumPy's routine of the asked
-kind on its own thread, and _core._merge_runs (kernels/host_sort.c's
+kind on its own thread, and _core._merge_runs (kernels/host/host_sort.c's
 ca_host_merge, on the C host threads) merges the two sorted runs. The split is
 always at n // 2, whatever the thread count. The merge is stable, left run first,
 so a stable sort or argsort is NumPy's bit for bit; an unstable one gives NumPy's
@@ -58,7 +58,7 @@ def _cpu_array(x):
 
 
 # NumPy's kind for the names the C primitive maps to quick, heap or stable
-# (csrc/sort.c's check_kind; other spellings take the C call).
+# (csrc/ops/sort.c's check_kind; other spellings take the C call).
 _NP_KIND = {"quicksort": "quicksort", "heapsort": "heapsort", "stable": "stable",
             "mergesort": "stable"}
 

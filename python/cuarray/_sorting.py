@@ -1,7 +1,7 @@
 """Sorting compositions: lexsort, sort_complex (numpy.lexsort, numpy.sort_complex).
 
 sort, argsort, partition, argpartition and searchsorted are C primitives
-(csrc/sort.c, kernels/sort*.cu); these functions are built from them.
+(csrc/ops/sort.c, kernels/sort*.cu); these functions are built from them.
 """
 
 import numpy as _np

@@ -1,6 +1,6 @@
 """The methods of cuarray.ufunc: reduce, accumulate, reduceat, outer, at.
 
-The ufunc type and its call are C (csrc/ufunc.c: one object per op of
+The ufunc type and its call are C (csrc/ops/ufunc.c: one object per op of
 kernels/ops.def, called through the same fast path as before); its methods are
 compositions of primitives, set on the type when cuarray is imported:
 

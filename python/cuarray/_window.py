@@ -37,16 +37,21 @@ def _sym(M):
     return _ca.arange(1 - M, M, 2, dtype=_np.float64)
 
 
+def _window(M, formula):
+    """formula(n, M) over the symmetric sample points n of M (NumPy's results for
+    M <= 1)."""
+    M, early = _n(M)
+    if early is not None:
+        return early
+    return formula(_sym(M), M)
+
+
 def bartlett(M):
     """bartlett(M)
 
     The Bartlett (triangular) window of M points (numpy.bartlett).
     """
-    M, early = _n(M)
-    if early is not None:
-        return early
-    n = _sym(M)
-    return _ca.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
+    return _window(M, lambda n, M: _ca.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1)))
 
 
 def blackman(M):
@@ -54,12 +59,8 @@ def blackman(M):
 
     The Blackman window of M points (numpy.blackman).
     """
-    M, early = _n(M)
-    if early is not None:
-        return early
-    n = _sym(M)
-    return (0.42 + 0.5 * _ca.cos(_np.pi * n / (M - 1))
-            + 0.08 * _ca.cos(2.0 * _np.pi * n / (M - 1)))
+    return _window(M, lambda n, M: (0.42 + 0.5 * _ca.cos(_np.pi * n / (M - 1))
+                                    + 0.08 * _ca.cos(2.0 * _np.pi * n / (M - 1))))
 
 
 def hamming(M):
@@ -67,11 +68,7 @@ def hamming(M):
 
     The Hamming window of M points (numpy.hamming).
     """
-    M, early = _n(M)
-    if early is not None:
-        return early
-    n = _sym(M)
-    return 0.54 + 0.46 * _ca.cos(_np.pi * n / (M - 1))
+    return _window(M, lambda n, M: 0.54 + 0.46 * _ca.cos(_np.pi * n / (M - 1)))
 
 
 def hanning(M):
@@ -79,11 +76,7 @@ def hanning(M):
 
     The Hann window of M points (numpy.hanning).
     """
-    M, early = _n(M)
-    if early is not None:
-        return early
-    n = _sym(M)
-    return 0.5 + 0.5 * _ca.cos(_np.pi * n / (M - 1))
+    return _window(M, lambda n, M: 0.5 + 0.5 * _ca.cos(_np.pi * n / (M - 1)))
 
 
 def kaiser(M, beta):

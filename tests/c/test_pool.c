@@ -1,9 +1,9 @@
 /*
- * test_pool.c: csrc/pool.c alone, against a malloc upstream and a scripted one.
+ * test_pool.c: csrc/memory/pool.c alone, against a malloc upstream and a scripted one.
  * Built and run by tests/test_pool.py under AddressSanitizer and UBSan:
  *
  *   gcc -std=c11 -O1 -g -fsanitize=address,undefined -Icsrc \
- *       tests/c/test_pool.c csrc/pool.c -lpthread -o test_pool && ./test_pool
+ *       tests/c/test_pool.c csrc/memory/pool.c -lpthread -o test_pool && ./test_pool
  *
  * Prints one line per test and "ALL OK" at the end; exits 1 on the first failure.
  */

@@ -62,7 +62,7 @@ __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERErr
            "get_allocator", "using_allocator", "PythonFunctionAllocator",
            "CFunctionAllocator", "cupy_allocator", "torch_allocator", "PinnedMemory", "PinnedMemoryPointer",
            "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException"]
-# memory: pools and the Memory object (csrc/memory.c, csrc/pool.c)
+# memory: pools and the Memory object (csrc/memory/memory.c, csrc/memory/pool.c)
 from .._core import (  # noqa: E402,F401
     Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,
     get_default_pinned_memory_pool, get_managed_memory_pool,

@@ -3,7 +3,7 @@
 Only user kernels (RawKernel, RawModule, ElementwiseKernel, ReductionKernel)
 compile at run time; cuarray's own operations are compiled ahead of time.
 
-- NVRTC is loaded on the first compile (csrc/dynlib.c), never at import.
+- NVRTC is loaded on the first compile (csrc/runtime/dynlib.c), never at import.
 - Compiled images are cached in memory (per process) and on disk, in
   ``$CUARRAY_KERNEL_CACHE_DIR`` or else ``$XDG_CACHE_HOME/cuarray/kernels``
   (``~/.cache/cuarray/kernels``). ``CUARRAY_KERNEL_CACHE_DISABLE=1`` turns the

@@ -1,8 +1,8 @@
 """cuarray.cuda.memory: CuPy's memory objects, pointers and allocators.
 
-``Memory`` is cuarray's own memory object (a block of the pools, csrc/memory.c):
+``Memory`` is cuarray's own memory object (a block of the pools, csrc/memory/memory.c):
 ``Memory(size)`` takes it from the current device's pool (CuPy calls cudaMalloc
-directly). ``MemoryPointer`` (csrc/memptr.c) is what ``x.data`` is and what
+directly). ``MemoryPointer`` (csrc/memory/memptr.c) is what ``x.data`` is and what
 ``ndarray(shape, dtype, memptr=...)`` takes; its ``mem`` may be any object with
 ``ptr`` and ``size`` (``UnownedMemory``, another library's allocation).
 
@@ -331,7 +331,7 @@ def torch_allocator():
     (before PyTorch's first CUDA allocation) makes PyTorch's tensors come from
     cuarray's pool, ordered on PyTorch's streams, counted in our statistics. The
     C entry points are ``cuarray_torch_malloc`` / ``cuarray_torch_free``, the only
-    symbols cuarray._core exports besides its init (csrc/torch_alloc.c).
+    symbols cuarray._core exports besides its init (csrc/memory/torch_alloc.c).
     """
     import torch  # only the caller has PyTorch
 

@@ -5,7 +5,7 @@ A Generator draws every distribution from its bit generator's 32-bit words.
 cpu device by the same code, so a seed gives the same numbers on every device.
 cuRAND's generators (loaded on first use, never at import) fill a buffer of
 words on the device (cuRAND's host generators on the cpu device) that the same
-kernels then transform (kernels/random_dist.h).
+kernels then transform (kernels/shared/random_dist.h).
 """
 
 import numpy as _np
@@ -114,7 +114,7 @@ class _Curand(BitGenerator):
         are generated into the result and transformed there (one word per float32
         sample, two per float64, as _words' 'transform' layout), with no buffer
         of words and, above _UNIFORM_CHUNK samples, the transform of each chunk
-        overlapping cuRAND's generation of the next (csrc/launch_rand.c)."""
+        overlapping cuRAND's generation of the next (csrc/runtime/launch_rand.c)."""
         import cuarray as _ca
         out = _ca.empty(shape, dtype=dtype, device=dev)
         if out.size:

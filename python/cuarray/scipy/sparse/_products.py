@@ -1,7 +1,7 @@
 """Sparse products: A @ dense (SpMV, SpMM), A @ sparse (SpGEMM), dense @ A.
 
-On a GPU they are cuSPARSE's generic API (csrc/sparse.c, launch_sparse.c):
-a CSR operand goes as it is, a CSC one as the CSR of its transpose with the
+On a GPU they are cuSPARSE's generic API (csrc/ops/sparse.c,
+csrc/runtime/launch_sparse.c): a CSR operand goes as it is, a CSC one as the CSR of its transpose with the
 transpose operation, so `A.T @ x` never copies A. Elsewhere (the cpu device
 with CPU_SCIPY off, dtypes cuSPARSE lacks) they are compositions: gathers, a
 product and a scatter-add over the rows.
