@@ -77,7 +77,7 @@ def test_out_shape_and_cast(device):
     with pytest.raises(ValueError, match=r"has shape \(3, 3\), but the result has "
                                          r"shape \(2, 2\)"):
         ca.matmul(a, a.T, out=ca.empty((3, 3), device=device))
-    with pytest.raises(ValueError, match=r"shape \(4, 3\), but the result has shape"):
+    with pytest.raises(ValueError, match="Output array is the wrong shape"):  # NumPy's words
         ca.concatenate([a, a], axis=1, out=ca.empty((4, 3), device=device))
     with pytest.raises(TypeError, match="Cannot cast matmul output"):
         ca.matmul(a, a.T, out=ca.empty((2, 2), dtype=np.int32, device=device))
