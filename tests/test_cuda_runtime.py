@@ -300,6 +300,7 @@ def test_memory_constructible(device):
 def test_alloc_default_is_the_pool(device):
     with cuarray.Device(device):
         pool = cuarray.get_default_memory_pool()
+        gc.collect()          # an earlier test's garbage freed during this one
         before = pool.used_bytes()
         p = cuda.alloc(4096)
         assert isinstance(p, cuda.MemoryPointer) and pool.used_bytes() == before + 4096

@@ -148,9 +148,11 @@ def test_fuzz_cai_import(device, base, wrongs):
         if expect:
             assert isinstance(e, tuple(expect)), (d, wrongs, repr(e))
         else:
-            # a valid interface fails only at the pointer, where there is no GPU
-            assert device == "cpu" and not HAVE_GPU and n > 0, (d, repr(e))
-            assert isinstance(e, ca.cuda.CUDAError), (d, repr(e))
+            # a valid interface fails only at the cpu case's made-up pointer: with
+            # no GPU at the missing driver, with one as memory that is not CUDA's
+            assert device == "cpu" and n > 0, (d, repr(e))
+            want = ValueError if HAVE_GPU else ca.cuda.CUDAError
+            assert isinstance(e, want), (d, repr(e))
         return
     assert not expect, f"{d} imported; expected {expect}"
     assert x.shape == d["shape"] and x.dtype == np.dtype(d["typestr"])
@@ -160,8 +162,6 @@ def test_fuzz_cai_import(device, base, wrongs):
         np.testing.assert_array_equal(x.get(), np.zeros(x.shape, x.dtype))
 
 
-@pytest.mark.xfail(strict=True, reason="csrc/interop.c check_alignment: PyErr_Format has "
-                   "no %llx on Python 3.11, so the message shows '0x%llx' and '%d' raw")
 def test_misaligned_pointer_message_names_the_pointer():
     d = dict(shape=(4,), typestr="<f4", data=(4098, False), version=3)
     with pytest.raises(ValueError) as e:

@@ -529,6 +529,27 @@ def test_sinc(dev, dtype):
 SPECIALS = np.array([np.nan, np.inf, -np.inf, 1.0, -0.0, 3.5])
 
 
+@pytest.mark.parametrize("n_x", [2, 9])
+def test_interp_complex_composition_on_cpu(monkeypatch, n_x):
+    """The device's composition (forced on the cpu device) for complex fp: each part
+    interpolated apart, with NumPy's rounding (the step's reciprocal), for fewer
+    and for more nodes than points, bit for bit (GPU runs take this path for every complex interp)."""
+    import cuarray._statistics_extra as se
+    monkeypatch.setattr(se, "_cpu", lambda *a: False)
+    rng = np.random.default_rng(5)
+    vals = [0.0, 1.0, -2.5, np.inf, -np.inf, np.nan, 3.5, 1 / 3]
+    for _ in range(80):
+        n = int(rng.integers(2, 8))
+        xp = np.sort(rng.integers(-5, 6, n).astype(float) + rng.random(n) / 7)
+        fp = rng.choice(vals, n) + 1j * rng.choice(vals, n)
+        x = np.concatenate([rng.choice([-6.0, 0.5, np.nan, np.inf], 1),
+                            rng.uniform(-6, 6, n_x - 1)])
+        with np.errstate(all="ignore"):
+            want = np.interp(x, xp, fp)
+        got = ca.interp(ca.asarray(x), ca.asarray(xp), ca.asarray(fp))
+        np.testing.assert_array_equal(got.get(), want)
+
+
 @pytest.mark.parametrize("dev", DEVICES)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64,
                                    np.complex128, np.int32, np.bool_])

@@ -200,10 +200,12 @@ check_alignment(uintptr_t ptr, int ndim, const Py_ssize_t *shape,
                 const Py_ssize_t *strides, int itemsize, PyObject *exc)
 {
     if (ptr % (uintptr_t)itemsize != 0) {
+        /* %p: PyErr_Format has no %llx before Python 3.12 (it printed the
+           format raw); %p is "0x..." on every version */
         PyErr_Format(exc,
-                     "the data pointer 0x%llx is not aligned to the element size "
+                     "the data pointer %p is not aligned to the element size "
                      "(%d bytes)",
-                     (unsigned long long)ptr, itemsize);
+                     (void *)ptr, itemsize);
         return -1;
     }
     for (int i = 0; i < ndim; i++) {

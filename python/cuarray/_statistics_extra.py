@@ -540,6 +540,18 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     return _ca.sum(d * (y[s1] + y[s2]) / 2.0, axis=axis)
 
 
+def _interp_segment(x, xj, xj1, f, j, reciprocal=False):
+    """Real values between the nodes xj <= x < xj1 (NumPy's C rules): a NaN from
+    an infinite or huge slope retries from the right end, and equal neighbours
+    give their value. reciprocal: one part of a complex fp, whose slope NumPy
+    forms with the step's reciprocal (another rounding than the real division)."""
+    fj, fj1 = f[j], f[j + 1]
+    slope = (fj1 - fj) * (1.0 / (xj1 - xj)) if reciprocal else (fj1 - fj) / (xj1 - xj)
+    res = slope * (x - xj) + fj
+    res = _ca.where(_ca.isnan(res), slope * (x - xj1) + fj1, res)
+    return _ca.where(_ca.isnan(res) & (fj == fj1), fj, res)
+
+
 def interp(x, xp, fp, left=None, right=None, period=None):
     """interp(x, xp, fp, left=None, right=None, period=None)
 
@@ -586,18 +598,16 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         res = _ca.where(x < xp[0], lval, _ca.where(x > xp[0], rval, fp[0]))
         return res.astype(dt)
     j = _ca.clip(_ca.searchsorted(xp, x, side="right") - 1, 0, n - 2)
-    xj, xj1, fj, fj1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
-    slope = (fj1 - fj) / (xj1 - xj)
-    res = slope * (x - xj) + fj
-    # NumPy's fallbacks: a NaN from an infinite or huge slope retries from the
-    # right end, and equal neighbours give their value
-    alt = slope * (x - xj1) + fj1
-    isn = _ca.isnan(_ca.real(res)) | _ca.isnan(_ca.imag(res)) if cplx \
-        else _ca.isnan(res)
-    res = _ca.where(isn, alt, res)
-    isn = _ca.isnan(_ca.real(res)) | _ca.isnan(_ca.imag(res)) if cplx \
-        else _ca.isnan(res)
-    res = _ca.where(isn & (fj == fj1), fj, res)
+    xj, xj1 = xp[j], xp[j + 1]
+    if cplx:
+        # NumPy interpolates the two parts apart, each with its own fallbacks:
+        # complex products would turn inf * 0 into NaN in the other part
+        res = _ca.empty(x.shape, dtype=dt, device=fp.device)
+        res.real = _interp_segment(x, xj, xj1, _ca.real(fp), j, reciprocal=True)
+        res.imag = _interp_segment(x, xj, xj1, _ca.imag(fp), j, reciprocal=True)
+    else:
+        res = _interp_segment(x, xj, xj1, fp, j)
+    fj = fp[j]
     res = _ca.where(x == xj, fj, res)
     res = _ca.where(x == xp[-1], fp[-1], res)
     res = _ca.where(x < xp[0], lval, res)

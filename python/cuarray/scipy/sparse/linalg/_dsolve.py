@@ -62,6 +62,12 @@ def _host_of(x):
     return _np.asarray(x)
 
 
+def _rhs(b, dev):
+    """b as a cuarray array; host data (NumPy, lists) goes to A's device, not the
+    default one, and a cuarray array stays where it is (a mismatch raises later)."""
+    return b if isinstance(b, _ca.ndarray) else _ca.asarray(b, device=dev)
+
+
 def _device_of(A):
     return getattr(A, "device", None) or _ca.zeros(0).device
 
@@ -99,7 +105,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     M, N = A.shape
     b_sparse = _issparse(b)
     if not b_sparse:
-        b = _ca.asarray(b)
+        b = _rhs(b, dev)
     if M != N:
         raise ValueError(f"matrix must be square (has shape {(M, N)})")
     if M != b.shape[0]:
@@ -134,7 +140,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     M, N = A.shape
     if M != N:
         raise ValueError(f"A must be a square matrix but its shape is {A.shape}.")
-    b = _ca.asarray(b)
+    b = _rhs(b, dev)
     if not _on_device(dev, N):
         import scipy.sparse.linalg as ssl
         return _ca.asarray(ssl.spsolve_triangular(

@@ -562,7 +562,7 @@ def _host(A):
     op = aslinearoperator(A)
 
     def call(f):
-        return lambda v: _np.asarray(f(_ca.asarray(v)))
+        return lambda v: _np.asarray(f(_ca.asarray(v, device="cpu")))
 
     return ssl.LinearOperator(op.shape, matvec=call(op.matvec),
                               rmatvec=call(op.rmatvec), matmat=call(op.matmat),

@@ -13,6 +13,7 @@ SciPy's speed by construction; tests turn the flag off to run the compositions
 there too.
 """
 
+import math
 import warnings
 
 import numpy as _np
@@ -426,7 +427,9 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None,
                              check=check)
         return _back(x), int(info)
     A, M, x, b, r1, y, maxiter = _minres_prep(A, b, x0, M, shift, maxiter)
-    eps = _np.finfo(x.dtype).eps
+    # Python floats throughout the host recurrences: a NumPy float64 scalar would
+    # promote a float32 solve to float64 (SciPy 1.18 keeps float32, as here)
+    eps = float(_np.finfo(x.dtype).eps)
     beta1 = _read(_ca.vdot(r1, y))[0].real
     if beta1 < 0:
         raise ValueError("indefinite preconditioner")
@@ -436,7 +439,7 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None,
     if check:
         _minres_check(A, M, r1, y, eps)
     st = dict(oldb=0.0, beta=beta1, dbar=0.0, epsln=0.0, phibar=beta1, tnorm2=0.0,
-              gmax=0.0, gmin=_np.finfo(x.dtype).max, cs=-1.0, sn=0.0)
+              gmax=0.0, gmin=float(_np.finfo(x.dtype).max), cs=-1.0, sn=0.0)
     w = _ca.zeros_like(x)
     w2 = _ca.zeros_like(x)
     r2 = r1
@@ -481,8 +484,8 @@ def _minres_rotate(st, alfa, eps):
     delta = cs * st["dbar"] + sn * alfa
     gbar = sn * st["dbar"] - cs * alfa
     st["epsln"], st["dbar"] = sn * beta, -cs * beta
-    root = _np.hypot(gbar, st["dbar"])
-    gamma = max(_np.hypot(gbar, beta), eps)
+    root = math.hypot(gbar, st["dbar"])
+    gamma = max(math.hypot(gbar, beta), eps)
     st["cs"], st["sn"] = gbar / gamma, beta / gamma
     phi = st["cs"] * st["phibar"]
     st["phibar"] = st["sn"] * st["phibar"]
