@@ -100,8 +100,10 @@ def norm(x, ord=None, axis=None):
         raise TypeError("input is not sparse. use numpy.linalg.norm")
     if CPU_SCIPY and getattr(x, "device", None) == "cpu":
         import scipy.sparse.linalg as ssl
-        r = ssl.norm(x.get(), ord, axis)
-        return _back(_np.asarray(r) if _np.ndim(r) == 0 else r)
+        r = _np.asarray(ssl.norm(x.get(), ord, axis))
+        # SciPy 1.18 gives an spmatrix's norm along one axis for a general ord as
+        # an (m, 1) matrix; 1.17, its other ords and the composition give (m,)
+        return _back(r.ravel() if r.ndim == 2 else r)
     if axis is None and ord in (None, "fro", "f"):
         return _frobenius(x)
     axis = _axes(x, axis)
