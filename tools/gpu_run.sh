@@ -25,9 +25,14 @@ else
 fi
 cd /tmp && python3 -c "import cuarray; cuarray.show_config()" 2>&1 | tee "$OUT/config.txt"; cd - >/dev/null
 if [ "$what" = test ] || [ "$what" = all ]; then
-    ( cd /tmp && timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider -n ${XDIST:-8} --durations=25 \
+    # failnames.txt names each failure as it happens: a run the time limit cuts
+    # never prints pytest's summary
+    ( cd /tmp && FAILNAMES="$OUT/failnames.txt" PYTHONPATH="$OLDPWD/tools${PYTHONPATH:+:$PYTHONPATH}" \
+        timeout ${TEST_TIMEOUT:-400} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider -p pytest_failnames \
+        -n ${XDIST:-8} --durations=25 \
         --timeout=120 -o faulthandler_timeout=100 -m "not big_memory" "$@" 2>&1 ) > "$OUT/pytest.log"
     echo "pytest rc=$?"; tail -n 40 "$OUT/pytest.log"
+    [ -s "$OUT/failnames.txt" ] && { echo "failed (as they happened):"; sort -u "$OUT/failnames.txt" | head -n 60; }
     # big_memory tests need most of the card: one process, after the others are done
     ( cd /tmp && timeout ${BIG_TIMEOUT:-200} python3 -m pytest "$OLDPWD/tests" -q -p no:cacheprovider \
         --timeout=180 -m big_memory "$@" 2>&1 ) > "$OUT/pytest-big.log"
