@@ -133,7 +133,7 @@ CASES = [
 ]
 
 
-# ---- issue 10, products and norms (python/cuarray/_linalg_products.py): einsum as one
+# ---- issue 10, products and norms (python/cuarray/_einsum.py, _linalg_products.py): einsum as one
 # batched GEMM, and the 2-norm as one reduction pass. GPU time per call; targets from
 # docs/TARGETS.md's breadth table (einsum <= 0.102 ms, norm >= 4000 GB/s).
 # In cpu mode NumPy runs beside cuarray's cpu device, at sizes a 2-core host times in

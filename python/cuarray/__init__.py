@@ -38,7 +38,7 @@ from ._dtypes import *  # noqa: E402,F401,F403
 # (indexing helpers: take, put, diag, tril, indices, meshgrid, r_, ... (_indexing.py)
 # are imported on first use: _LAZY below)
 
-# Matrix products (csrc/ops/linalg.c); einsum, kron, cross, ... (_linalg_products.py),
+# Matrix products (csrc/ops/linalg.c); einsum (_einsum.py), kron, cross, ... (_linalg_products.py),
 # cuarray.linalg, cuarray.random (csrc/ops/random.c) and cuarray.fft (csrc/ops/fft.c over
 # cuFFT, numpy.fft on the cpu) are imported on first use (_LAZY below)
 from ._core import vdot, inner, outer, tensordot  # noqa: E402,F401
@@ -131,8 +131,8 @@ _LAZY_MODULES = {
         "meshgrid", "logspace", "geomspace", "vander", "r_", "c_", "s_", "index_exp",
         "mgrid", "ogrid"),
     # products beside matmul (einsum, kron, cross, ...)
-    "_linalg_products": (
-        "einsum", "einsum_path", "kron", "cross", "vecdot", "trace", "matrix_transpose"),
+    "_einsum": ("einsum", "einsum_path"),
+    "_linalg_products": ("kron", "cross", "vecdot", "trace", "matrix_transpose"),
     # shape manipulation compositions (split, stack variants, tile, pad, ...)
     "_manipulation": (
         "append", "array_split", "split", "hsplit", "vsplit", "dsplit", "atleast_1d",
