@@ -138,8 +138,9 @@ _LAZY_MODULES = {
         "append", "array_split", "split", "hsplit", "vsplit", "dsplit", "atleast_1d",
         "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
         "delete", "insert", "fliplr", "flipud", "rot90", "roll", "rollaxis", "tile",
-        "repeat", "resize", "trim_zeros", "pad", "copyto", "require", "asanyarray",
+        "repeat", "resize", "trim_zeros", "copyto", "require", "asanyarray",
         "asarray_chkfinite", "may_share_memory", "shares_memory", "block", "row_stack"),
+    "_pad": ("pad",),
     "_functional": ("apply_along_axis", "apply_over_axes", "piecewise", "vectorize"),
     # sorting compositions, sets and order statistics (csrc/ops/sort.c underneath)
     "_sorting": ("lexsort", "sort_complex"),
