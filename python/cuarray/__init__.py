@@ -128,8 +128,8 @@ _LAZY_MODULES = {
         "diag_indices", "diag_indices_from", "fill_diagonal", "indices", "ix_",
         "mask_indices", "ravel_multi_index", "unravel_index", "tri", "tril", "triu",
         "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from",
-        "meshgrid", "logspace", "geomspace", "vander", "r_", "c_", "s_", "index_exp",
-        "mgrid", "ogrid"),
+        "meshgrid", "logspace", "geomspace", "vander"),
+    "_index_objects": ("r_", "c_", "s_", "index_exp", "mgrid", "ogrid"),
     # products beside matmul (einsum, kron, cross, ...)
     "_einsum": ("einsum", "einsum_path"),
     "_linalg_products": ("kron", "cross", "vecdot", "trace", "matrix_transpose"),
