@@ -302,18 +302,25 @@ def extract(condition, arr):
     return take(arr.reshape(-1), _core.nonzero(cond.reshape(-1))[0])
 
 
+def _mask_for(target, mask, argument, name):
+    """The mask of an in-place masked write (place, putmask) on the target's device,
+    after NumPy's checks of the target's type and the mask's size."""
+    if not isinstance(target, _core.ndarray):
+        raise TypeError(f"{argument} must be cuarray.ndarray, not "
+                        f"{type(target).__name__}")
+    mask = _arr(mask, target.device)
+    if mask.size != target.size:
+        raise ValueError(f"{name}: mask and data must be the same size")
+    return mask
+
+
 def place(arr, mask, vals):
     """place(arr, mask, vals)
 
     arr[mask] = vals in place, vals repeated cyclically to the number of true mask
     elements (one count read back).
     """
-    if not isinstance(arr, _core.ndarray):
-        raise TypeError(f"argument 1 must be cuarray.ndarray, not "
-                        f"{type(arr).__name__}")
-    mask = _arr(mask, arr.device)
-    if mask.size != arr.size:
-        raise ValueError("place: mask and data must be the same size")
+    mask = _mask_for(arr, mask, "argument 1", "place")
     mask = mask.reshape(arr.shape).astype(_np.bool_)
     vals = _arr(vals, arr.device)
     pos = _core.nonzero(mask.reshape(-1))[0]
@@ -334,12 +341,7 @@ def putmask(a, mask, values):
 
     a.flat[i] = values.flat[i % values.size] in place where mask.flat[i] is true.
     """
-    if not isinstance(a, _core.ndarray):
-        raise TypeError(f"argument a of putmask must be cuarray.ndarray, not "
-                        f"{type(a).__name__}")
-    mask = _arr(mask, a.device)
-    if mask.size != a.size:
-        raise ValueError("putmask: mask and data must be the same size")
+    mask = _mask_for(a, mask, "argument a of putmask", "putmask")
     values = _putmask_values(values, a)
     if values.size == 0 or a.size == 0:
         return None

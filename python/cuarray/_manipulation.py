@@ -249,20 +249,23 @@ def vsplit(ary, indices_or_sections):
     """vsplit(ary, indices_or_sections)
 
     split along axis 0 of an array of 2 or more dimensions."""
-    ary = _as(ary)
-    if ary.ndim < 2:
-        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
-    return split(ary, indices_or_sections, 0)
+    return _split_from(ary, indices_or_sections, 0, 2, "vsplit")
 
 
 def dsplit(ary, indices_or_sections):
     """dsplit(ary, indices_or_sections)
 
     split along axis 2 of an array of 3 or more dimensions."""
+    return _split_from(ary, indices_or_sections, 2, 3, "dsplit")
+
+
+def _split_from(ary, indices_or_sections, axis, min_ndim, name):
+    """split along `axis` of an array of `min_ndim` or more dimensions (NumPy's
+    message otherwise)."""
     ary = _as(ary)
-    if ary.ndim < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
-    return split(ary, indices_or_sections, 2)
+    if ary.ndim < min_ndim:
+        raise ValueError(f"{name} only works on arrays of {min_ndim} or more dimensions")
+    return split(ary, indices_or_sections, axis)
 
 
 # -- flips, rotations, rolls -----------------------------------------------------

@@ -38,17 +38,22 @@ def _warn_all_nan(r):
         _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
 
 
+def _nan_extreme(reduce, name, a, axis, out, keepdims):
+    """nanmax/nanmin: the '_' reduction row, then NumPy's All-NaN warning."""
+    _check(a, name)
+    r = reduce(a, axis=axis, out=out, keepdims=keepdims)
+    if _inexact(a):
+        _warn_all_nan(r)
+    return r
+
+
 def nanmax(a, axis=None, out=None, keepdims=False):
     """nanmax(a, axis=None, out=None, keepdims=False)
 
     The largest element over the given axes, ignoring NaN (numpy.nanmax). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
-    _check(a, "nanmax")
-    r = _core._nanmax(a, axis=axis, out=out, keepdims=keepdims)
-    if _inexact(a):
-        _warn_all_nan(r)
-    return r
+    return _nan_extreme(_core._nanmax, "nanmax", a, axis, out, keepdims)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False):
@@ -57,11 +62,7 @@ def nanmin(a, axis=None, out=None, keepdims=False):
     The smallest element over the given axes, ignoring NaN (numpy.nanmin). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
-    _check(a, "nanmin")
-    r = _core._nanmin(a, axis=axis, out=out, keepdims=keepdims)
-    if _inexact(a):
-        _warn_all_nan(r)
-    return r
+    return _nan_extreme(_core._nanmin, "nanmin", a, axis, out, keepdims)
 
 
 def _nanarg(prim, a, axis, out, keepdims):

@@ -708,34 +708,16 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     device runs numpy.quantile on a zero-copy view (from NP_QUANTILE_MIN elements;
     weighted: the composition).
     """
-    if interpolation is not None:
-        method = interpolation
-    if weights is not None:
-        qs, _ = _check_q(q, 1, "Quantiles")
-        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
-                                       skip_nan=False), out)
-    qs, weak = _check_q(q, 1, "Quantiles")
-    r = _np_quantile(_np.quantile, a, q, axis, method, keepdims, False)
-    if r is not None:
-        return _out(r, out)
-    return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
+    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
+                         scale=1, np_fn=_np.quantile, skip_nan=False)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
     """percentile(a, q, ...): quantile(a, q / 100, ...) (numpy.percentile; the cpu
     device runs it on a zero-copy view, weighted: the composition)."""
-    if interpolation is not None:
-        method = interpolation
-    if weights is not None:
-        qs, _ = _check_q(q, 100, "Percentiles")
-        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
-                                       skip_nan=False), out)
-    qs, weak = _check_q(q, 100, "Percentiles")
-    r = _np_quantile(_np.percentile, a, q, axis, method, keepdims, False)
-    if r is not None:
-        return _out(r, out)
-    return _out(_quantile(a, qs, axis, method, keepdims, weak), out)
+    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
+                         scale=100, np_fn=_np.percentile, skip_nan=False)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -743,34 +725,34 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     """nanquantile(a, q, ...): quantile ignoring NaNs (numpy.nanquantile); an all-NaN
     slice gives NaN (no warning). The cpu device runs numpy.nanquantile on a
     zero-copy view for one row or rows of NAN_ROW_MIN or more (as quantile)."""
-    if interpolation is not None:
-        method = interpolation
-    if weights is not None:
-        qs, _ = _check_q(q, 1, "Quantiles")
-        return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
-                                       skip_nan=True), out)
-    qs, weak = _check_q(q, 1, "Quantiles")
-    r = _np_quantile(_np.nanquantile, a, q, axis, method, keepdims, True)
-    if r is not None:
-        return _out(r, out)
-    return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
+    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
+                         scale=1, np_fn=_np.nanquantile, skip_nan=True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
     """nanpercentile(a, q, ...): percentile ignoring NaNs (numpy.nanpercentile; the
     cpu device runs it as nanquantile does)."""
+    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
+                         scale=100, np_fn=_np.nanpercentile, skip_nan=True)
+
+
+def _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation, *,
+                  scale, np_fn, skip_nan):
+    """The body of quantile, percentile and their nan forms: q in units of 1/scale
+    (1 or 100), NumPy's function np_fn on the cpu device where it serves, NaNs
+    skipped or not; weighted quantiles are always the composition."""
     if interpolation is not None:
         method = interpolation
+    qs, weak = _check_q(q, scale, "Quantiles" if scale == 1 else "Percentiles")
     if weights is not None:
-        qs, _ = _check_q(q, 100, "Percentiles")
         return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
-                                       skip_nan=True), out)
-    qs, weak = _check_q(q, 100, "Percentiles")
-    r = _np_quantile(_np.nanpercentile, a, q, axis, method, keepdims, True)
+                                       skip_nan=skip_nan), out)
+    r = _np_quantile(np_fn, a, q, axis, method, keepdims, skip_nan)
     if r is not None:
         return _out(r, out)
-    return _out(_nanquantile(a, qs, axis, method, keepdims, weak), out)
+    inner = _nanquantile if skip_nan else _quantile
+    return _out(inner(a, qs, axis, method, keepdims, weak), out)
 
 
 def _out(res, out):

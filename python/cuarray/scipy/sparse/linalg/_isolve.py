@@ -136,6 +136,16 @@ def _begin(name, A, b, x0, M, callback, rtol, atol, maxiter, **kw):
     return None, (A, M, x, b, r, bnrm2, atol, maxiter)
 
 
+def _begin_shadowed(name, *args):
+    """_begin for the methods with a shadow residual (cgs, bicgstab): the system
+    A, M, x, b, r, rtilde = r, the breakdown tolerance eps**2, atol, maxiter."""
+    done, system = _begin(name, *args)
+    if done:
+        return done, None
+    A, M, x, b, r, _, atol, maxiter = system
+    return None, (A, M, x, b, r, r.copy(), _np.finfo(x.dtype).eps ** 2, atol, maxiter)
+
+
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None):
     """cg(A, b, x0=None, *, rtol=1e-05, atol=0.0, maxiter=None, M=None,
     callback=None)
@@ -176,12 +186,10 @@ def cgs(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=Non
     a zero dot product. One host read per iteration (the last step's dot product
     is tested with the next residual).
     """
-    done, system = _begin("cgs", A, b, x0, M, callback, rtol, atol, maxiter)
+    done, system = _begin_shadowed("cgs", A, b, x0, M, callback, rtol, atol, maxiter)
     if done:
         return done
-    A, M, x, b, r, bnrm2, atol, maxiter = system
-    rhotol = _np.finfo(x.dtype).eps ** 2
-    rtilde = r.copy()
+    A, M, x, b, r, rtilde, rhotol, atol, maxiter = system
     rho_prev = p = u = q = rv = x_prev = None
     for it in range(maxiter):
         rho = _ca.vdot(rtilde, r)
@@ -224,12 +232,11 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None,
     product breakdown. Two host reads per iteration (the residual and the
     half-step's).
     """
-    done, system = _begin("bicgstab", A, b, x0, M, callback, rtol, atol, maxiter)
+    done, system = _begin_shadowed("bicgstab", A, b, x0, M, callback, rtol, atol,
+                                   maxiter)
     if done:
         return done
-    A, M, x, b, r, bnrm2, atol, maxiter = system
-    tol = _np.finfo(x.dtype).eps ** 2
-    rtilde = r.copy()
+    A, M, x, b, r, rtilde, tol, atol, maxiter = system
     rho_prev = omega = alpha = p = v = None
     for it in range(maxiter):
         rho = _ca.vdot(rtilde, r)
