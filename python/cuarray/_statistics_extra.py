@@ -141,6 +141,22 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 # --------------------------------------------------------- cov, corrcoef ----
 
+
+def _cov_weights(weights, name, n, dtype):
+    """cov's fweights or aweights on the host, after NumPy's checks and messages
+    (fweights must also hold integers)."""
+    wt = _np.asarray(weights.get() if isinstance(weights, _ca.ndarray) else weights,
+                     dtype=dtype)
+    if name == "fweights" and not _np.all(wt == _np.around(wt)):
+        raise TypeError("fweights must be integer")
+    if wt.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if wt.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if _np.any(wt < 0):
+        raise ValueError(f"{name} cannot be negative")
+    return wt
+
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         aweights=None, *, dtype=None):
     """cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
@@ -178,27 +194,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
 
     w = None
     if fweights is not None:
-        fw = _np.asarray(fweights.get() if isinstance(fweights, _ca.ndarray)
-                         else fweights)
-        if not _np.all(fw == _np.around(fw)):
-            raise TypeError("fweights must be integer")
-        if fw.ndim > 1:
-            raise RuntimeError("cannot handle multidimensional fweights")
-        if fw.shape[0] != X.shape[1]:
-            raise RuntimeError("incompatible numbers of samples and fweights")
-        if _np.any(fw < 0):
-            raise ValueError("fweights cannot be negative")
+        fw = _cov_weights(fweights, "fweights", X.shape[1], None)
         w = fw.astype(_np.float64)
     aw = None
     if aweights is not None:
-        aw = _np.asarray(aweights.get() if isinstance(aweights, _ca.ndarray)
-                         else aweights, dtype=_np.float64)
-        if aw.ndim > 1:
-            raise RuntimeError("cannot handle multidimensional aweights")
-        if aw.shape[0] != X.shape[1]:
-            raise RuntimeError("incompatible numbers of samples and aweights")
-        if _np.any(aw < 0):
-            raise ValueError("aweights cannot be negative")
+        aw = _cov_weights(aweights, "aweights", X.shape[1], _np.float64)
         w = aw if w is None else w * aw
 
     if w is None:
