@@ -36,7 +36,8 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 GEN_DIR = ROOT / "build" / "generated"
 sys.path.insert(0, str(ROOT / "tools"))
-from objcache import Stage, cached_compile  # noqa: E402
+from objcache import (Stage, cached_compile, load_compile_seconds,  # noqa: E402
+                      save_compile_seconds)
 
 
 def env_flag(name, default="0"):
@@ -184,20 +185,28 @@ class BuildExt(build_ext):
             shutil.copy2(ROOT / "python" / "cuarray" / "_generated_ops.py", dst)
             shutil.copy2(ROOT / "python" / "cuarray" / "_generated_reductions.py", dst)
         ext.sources += [str(p.relative_to(ROOT)) for p in gen_c]
+        # one pool for nvcc and the C compiler: the C files fill the cores while the
+        # longest kernel files (50 s each on the H100 host's CPU) are still compiling
+        self.pool = ThreadPoolExecutor(max_workers=self.parallel)
+        self.cuda_jobs = []
         if cuda is not None:
             objs = self.compile_cuda(cuda, gen_cu)
             ext.extra_objects += objs
             ext.depends += objs  # a rebuilt kernel object must trigger a relink
         t0 = time.time()
         self.compile_c_in_parallel()
-        super().build_extensions()  # compiles through compile_c_in_parallel, then links
+        try:
+            super().build_extensions()  # compiles through compile_c_in_parallel, then links
+            self.finish_cuda()          # where setuptools found nothing to compile
+        finally:
+            self.pool.shutdown()
         print(f"cuarray: C build and link took {time.time() - t0:.1f} s", flush=True)
 
     def compile_c_in_parallel(self):
         """setuptools compiles one extension's sources one after another (its
         parallel option runs whole extensions at once, and there is one): ours go
         on self.parallel threads (2-core machine: 105 s of C became about half)."""
-        cc, jobs = self.compiler, self.parallel
+        cc = self.compiler
 
         def compile(sources, output_dir=None, macros=None, include_dirs=None, debug=0,
                     extra_preargs=None, extra_postargs=None, depends=None):
@@ -216,15 +225,20 @@ class BuildExt(build_ext):
                         obj, src, ext, cc_args, extra_postargs, pp_opts))
                     stage.step(compiled)
 
-            with ThreadPoolExecutor(max_workers=jobs) as pool:
-                list(pool.map(one, objects))
+            for job in [self.pool.submit(one, obj) for obj in objects]:
+                job.result()
             stage.end()
+            self.finish_cuda()   # the link that follows needs the kernel objects
             return objects
 
         cc.compile = compile
 
     def compile_cuda(self, cuda, gen_cu):
-        sources = project_files("*.cu") + list(gen_cu)
+        """Starts nvcc on every kernel file, the longest first (last build's times
+        in the object cache; else the generated tables first); finish_cuda waits."""
+        took = load_compile_seconds()
+        sources = sorted(list(gen_cu) + project_files("*.cu"),
+                         key=lambda f: -took.get(Path(f).name, 0.0))
         objdir = Path(self.build_temp) / "cuda"
         objdir.mkdir(parents=True, exist_ok=True)
         archs = cuda_archs()
@@ -249,6 +263,7 @@ class BuildExt(build_ext):
                 raise RuntimeError(f"nvcc failed on {src.name}:\n{r.stdout}\n{r.stderr}")
             if r.stderr.strip():
                 print(r.stderr)
+            self.cuda_seconds[src.name] = round(time.time() - t, 1)
             print(f"nvcc {src.name}: {time.time() - t:.1f} s "
                   f"[{stage.done + 1}/{len(sources)}]", flush=True)
 
@@ -262,12 +277,21 @@ class BuildExt(build_ext):
                                       lambda: run_nvcc(src, obj)))
             return str(obj)
 
-        with ThreadPoolExecutor(max_workers=self.parallel) as pool:
-            objs = list(pool.map(one, sources))
-        stage.end()
-        print(f"cuarray: nvcc for sm_{','.join(archs)}: {len(sources)} files, "
-              f"{self.parallel} jobs")
-        return objs
+        self.cuda_seconds = {}
+        self.cuda_jobs = [self.pool.submit(one, src) for src in sources]
+        self.cuda_stage = stage
+        return [str(objdir / (Path(src).stem + ".o")) for src in sources]
+
+    def finish_cuda(self):
+        if not self.cuda_jobs:
+            return
+        for job in self.cuda_jobs:
+            job.result()
+        self.cuda_jobs = []
+        self.cuda_stage.end()
+        save_compile_seconds(self.cuda_seconds)
+        print(f"cuarray: nvcc: {self.cuda_stage.total} files, {self.parallel} jobs "
+              "shared with the C compiler")
 
 
 def make_extension():

@@ -9,6 +9,7 @@ rebuild after switching branches and back. Nothing in the key is a timestamp.
 
 import functools
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -76,6 +77,31 @@ def cached_compile(cmd, deps, root, obj, compile_one):
         except OSError:
             pass  # a read-only or full cache only costs the reuse
     return True
+
+
+def load_compile_seconds():
+    """The seconds each file took to compile last time (by file name), from the object
+    cache folder; {} where there is none. Only an order: the longest go first."""
+    d = object_cache_dir()
+    try:
+        return json.loads((d / "compile_seconds.json").read_text()) if d else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def save_compile_seconds(seconds):
+    d = object_cache_dir()
+    if d is None or not seconds:
+        return
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        old = load_compile_seconds()
+        old.update(seconds)
+        tmp = d / f"compile_seconds.json.{os.getpid()}"
+        tmp.write_text(json.dumps(old, sort_keys=True))
+        os.replace(tmp, d / "compile_seconds.json")
+    except OSError:
+        pass            # a read-only cache: the order stays the default one
 
 
 class Stage:
