@@ -49,6 +49,7 @@ typedef struct {
     PyObject *CURANDError;      /* subclass of CUDAError */
     PyObject *CUFFTError;       /* subclass of CUDAError */
     PyObject *CUSOLVERError;    /* subclass of CUDAError */
+    PyObject *CUSPARSEError;    /* subclass of CUDAError */
     /* NumPy dtype objects per ca_dtype (dtype.c) */
     PyArray_Descr *descr[CA_NTYPES];
     /* interned strings, attribute names used on hot paths (module.c) */
@@ -103,8 +104,9 @@ int ca_cuda_error_int(int status, const char *call);
 int ca_cuda_error_hint(int status, const char *call, const char *hint);
 /* The runtime's description of a CUDA status (never NULL). */
 const char *ca_cuda_status_text(int status);
-/* cuBLAS / cuRAND / cuFFT / cuSOLVER statuses -> CUBLASError / CURANDError /
- * CUFFTError / CUSOLVERError (the ALLOC_FAILED statuses -> OutOfMemoryError). */
+/* cuBLAS / cuRAND / cuFFT / cuSOLVER / cuSPARSE statuses -> CUBLASError /
+ * CURANDError / CUFFTError / CUSOLVERError / CUSPARSEError (the ALLOC_FAILED
+ * statuses -> OutOfMemoryError). */
 int ca_cublas_error(int status, const char *call);
 int ca_curand_error(int status, const char *call);
 int ca_cufft_error(int status, const char *call);

@@ -92,6 +92,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->CURANDError);
     Py_VISIT(st->CUFFTError);
     Py_VISIT(st->CUSOLVERError);
+    Py_VISIT(st->CUSPARSEError);
     for (int i = 0; i < CA_NTYPES; i++) {
         Py_VISIT(st->descr[i]);
     }

@@ -117,7 +117,9 @@ def test_cupy_sparse_in_and_out():
 
 
 def test_cusparse_statuses_become_exceptions():
-    with pytest.raises(ca.cuda.CUDAError,
+    assert issubclass(ca.cuda.CUSPARSEError, ca.cuda.CUDAError)
+    assert "CUSPARSEError" in ca.cuda.__all__
+    with pytest.raises(ca.cuda.CUSPARSEError,
                        match="CUSPARSE_STATUS_NOT_SUPPORTED.*cusparseSpMM"):
         _core._raise_cuda_error(10, "cusparseSpMM", "cusparse")
     with pytest.raises(ca.OutOfMemoryError, match="CUSPARSE_STATUS_ALLOC_FAILED"):

@@ -346,9 +346,8 @@ ca_cusparse_error(int status, const char *call)
                             "CUSPARSE_STATUS_ALLOC_FAILED", cusparse_names[1].text,
                             call, NULL);
     }
-    /* CUDAError itself: a CUSPARSEError type would add module state for one
-     * library no caller catches separately. */
-    return library_error(ca_st->CUDAError, cusparse_names, "cuSPARSE", status, call);
+    return library_error(ca_st->CUSPARSEError, cusparse_names, "cuSPARSE", status,
+                         call);
 }
 
 void
@@ -407,7 +406,8 @@ static PyMethodDef errors_methods[] = {
     { "_raise_cuda_error", raise_cuda_error, METH_VARARGS,
       "_raise_cuda_error(status, call, lib='cuda')\n--\n\n"
       "Test hook: raise the exception cuarray raises for `status` returned by `call`.\n"
-      "lib is 'cuda', 'cublas', 'curand', 'cufft', 'cusolver' or 'unraisable'\n"
+      "lib is 'cuda', 'cublas', 'curand', 'cufft', 'cusolver', 'cusparse' or\n"
+      "'unraisable'\n"
       "(reports, returns None)." },
     { NULL, NULL, 0, NULL },
 };
@@ -448,41 +448,35 @@ ca_errors_init(PyObject *m)
     if (ca_st->OutOfMemoryError == NULL) {
         return -1;
     }
-    ca_st->CUBLASError =
-        new_exception("cuarray.cuda.CUBLASError",
-                      "A cuBLAS call failed (status is a cublasStatus_t); a CUDAError.",
-                      ca_st->CUDAError);
-    if (ca_st->CUBLASError == NULL) {
-        return -1;
-    }
-    ca_st->CURANDError =
-        new_exception("cuarray.cuda.CURANDError",
-                      "A cuRAND call failed (status is a curandStatus_t); a CUDAError.",
-                      ca_st->CUDAError);
-    if (ca_st->CURANDError == NULL) {
-        return -1;
-    }
-    ca_st->CUFFTError =
-        new_exception("cuarray.cuda.CUFFTError",
-                      "A cuFFT call failed (status is a cufftResult); a CUDAError.",
-                      ca_st->CUDAError);
-    if (ca_st->CUFFTError == NULL) {
-        return -1;
-    }
-    ca_st->CUSOLVERError = new_exception(
-        "cuarray.cuda.CUSOLVERError",
-        "A cuSOLVER call failed (status is a cusolverStatus_t); a CUDAError.",
-        ca_st->CUDAError);
-    if (ca_st->CUSOLVERError == NULL) {
-        return -1;
-    }
     if (PyModule_AddObjectRef(m, "CUDAError", ca_st->CUDAError) < 0 ||
-        PyModule_AddObjectRef(m, "OutOfMemoryError", ca_st->OutOfMemoryError) < 0 ||
-        PyModule_AddObjectRef(m, "CUBLASError", ca_st->CUBLASError) < 0 ||
-        PyModule_AddObjectRef(m, "CURANDError", ca_st->CURANDError) < 0 ||
-        PyModule_AddObjectRef(m, "CUFFTError", ca_st->CUFFTError) < 0 ||
-        PyModule_AddObjectRef(m, "CUSOLVERError", ca_st->CUSOLVERError) < 0) {
+        PyModule_AddObjectRef(m, "OutOfMemoryError", ca_st->OutOfMemoryError) < 0) {
         return -1;
+    }
+    /* One CUDAError subclass per NVIDIA library (CuPy has one per library too). */
+    const struct {
+        PyObject **slot;
+        const char *qualname, *doc;
+    } libraries[] = {
+        { &ca_st->CUBLASError, "cuarray.cuda.CUBLASError",
+          "A cuBLAS call failed (status is a cublasStatus_t); a CUDAError." },
+        { &ca_st->CURANDError, "cuarray.cuda.CURANDError",
+          "A cuRAND call failed (status is a curandStatus_t); a CUDAError." },
+        { &ca_st->CUFFTError, "cuarray.cuda.CUFFTError",
+          "A cuFFT call failed (status is a cufftResult); a CUDAError." },
+        { &ca_st->CUSOLVERError, "cuarray.cuda.CUSOLVERError",
+          "A cuSOLVER call failed (status is a cusolverStatus_t); a CUDAError." },
+        { &ca_st->CUSPARSEError, "cuarray.cuda.CUSPARSEError",
+          "A cuSPARSE call failed (status is a cusparseStatus_t); a CUDAError." },
+    };
+    for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
+        *libraries[i].slot =
+            new_exception(libraries[i].qualname, libraries[i].doc, ca_st->CUDAError);
+        /* the attribute name: the qualified name after "cuarray.cuda." */
+        const char *attr = libraries[i].qualname + sizeof "cuarray.cuda." - 1;
+        if (*libraries[i].slot == NULL ||
+            PyModule_AddObjectRef(m, attr, *libraries[i].slot) < 0) {
+            return -1;
+        }
     }
     return PyModule_AddFunctions(m, errors_methods);
 }

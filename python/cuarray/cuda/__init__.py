@@ -15,6 +15,7 @@ CUBLASError = _core.CUBLASError
 CURANDError = _core.CURANDError
 CUFFTError = _core.CUFFTError
 CUSOLVERError = _core.CUSOLVERError
+CUSPARSEError = _core.CUSPARSEError
 OutOfMemoryError = _core.OutOfMemoryError
 
 Device = _core.Device
@@ -51,6 +52,7 @@ _LAZY_MODULES = {
 _LAZY = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
 
 __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERError",
+           "CUSPARSEError",
            "OutOfMemoryError",
            "Device",
            "Stream", "ExternalStream", "Event", "device_count", "is_available",
