@@ -1314,88 +1314,39 @@ on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *),
     return out;
 }
 
-static PyObject *
-mod_transpose(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "a", "axes", NULL };
-    PyObject *a_obj, *axes = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:transpose", kwlist, &a_obj,
-                                     &axes)) {
-        return NULL;
+/* The module functions that parse (array, x) or (array, x, y) by keyword and call
+ * IMPL on asarray(array): one definition each, as a table (FMT: PyArg's format for
+ * the arguments, e.g. "O|O" where x is optional). */
+#define ARRAY_FUNCTION1(NAME, IMPL, FMT, ARRAY, X)                                     \
+    static PyObject *mod_##NAME(PyObject *m, PyObject *args, PyObject *kwargs)         \
+    {                                                                                  \
+        static char *kwlist[] = { ARRAY, X, NULL };                                    \
+        PyObject *a_obj, *x = NULL;                                                    \
+        if (!PyArg_ParseTupleAndKeywords(args, kwargs, FMT ":" #NAME, kwlist, &a_obj,  \
+                                         &x)) {                                        \
+            return NULL;                                                               \
+        }                                                                              \
+        return on_array1(a_obj, IMPL, x);                                              \
     }
-    return on_array1(a_obj, transpose_impl, axes);
-}
+#define ARRAY_FUNCTION2(NAME, IMPL, ARRAY, X, Y)                                       \
+    static PyObject *mod_##NAME(PyObject *m, PyObject *args, PyObject *kwargs)         \
+    {                                                                                  \
+        static char *kwlist[] = { ARRAY, X, Y, NULL };                                 \
+        PyObject *a_obj, *x, *y;                                                       \
+        if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:" #NAME, kwlist, &a_obj,   \
+                                         &x, &y)) {                                    \
+            return NULL;                                                               \
+        }                                                                              \
+        return on_array2(a_obj, IMPL, x, y);                                           \
+    }
 
-static PyObject *
-mod_permute_dims(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "x", "axes", NULL };
-    PyObject *a_obj, *axes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:permute_dims", kwlist, &a_obj,
-                                     &axes)) {
-        return NULL;
-    }
-    return on_array1(a_obj, transpose_impl, axes);
-}
-
-static PyObject *
-mod_swapaxes(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "a", "axis1", "axis2", NULL };
-    PyObject *a_obj, *a1, *a2;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:swapaxes", kwlist, &a_obj, &a1,
-                                     &a2)) {
-        return NULL;
-    }
-    return on_array2(a_obj, swapaxes_impl, a1, a2);
-}
-
-static PyObject *
-mod_moveaxis(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "a", "source", "destination", NULL };
-    PyObject *a_obj, *src, *dst;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:moveaxis", kwlist, &a_obj, &src,
-                                     &dst)) {
-        return NULL;
-    }
-    return on_array2(a_obj, moveaxis_impl, src, dst);
-}
-
-static PyObject *
-mod_squeeze(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "a", "axis", NULL };
-    PyObject *a_obj, *axis = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:squeeze", kwlist, &a_obj,
-                                     &axis)) {
-        return NULL;
-    }
-    return on_array1(a_obj, squeeze_impl, axis);
-}
-
-static PyObject *
-mod_expand_dims(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "a", "axis", NULL };
-    PyObject *a_obj, *axis;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:expand_dims", kwlist, &a_obj,
-                                     &axis)) {
-        return NULL;
-    }
-    return on_array1(a_obj, expand_dims_impl, axis);
-}
-
-static PyObject *
-mod_flip(PyObject *m, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "m", "axis", NULL };
-    PyObject *a_obj, *axis = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:flip", kwlist, &a_obj, &axis)) {
-        return NULL;
-    }
-    return on_array1(a_obj, flip_impl, axis);
-}
+ARRAY_FUNCTION1(transpose, transpose_impl, "O|O", "a", "axes")
+ARRAY_FUNCTION1(permute_dims, transpose_impl, "OO", "x", "axes")
+ARRAY_FUNCTION1(squeeze, squeeze_impl, "O|O", "a", "axis")
+ARRAY_FUNCTION1(expand_dims, expand_dims_impl, "OO", "a", "axis")
+ARRAY_FUNCTION1(flip, flip_impl, "O|O", "m", "axis")
+ARRAY_FUNCTION2(swapaxes, swapaxes_impl, "a", "axis1", "axis2")
+ARRAY_FUNCTION2(moveaxis, moveaxis_impl, "a", "source", "destination")
 
 static PyObject *
 mod_broadcast_to(PyObject *m, PyObject *args, PyObject *kwargs)
