@@ -141,6 +141,21 @@ def np_route(request, monkeypatch):
 
 # ---- one call with NumPy and with cuarray: the same outcome ----
 
+def close_to(got, want, rtol, atol=None):
+    """got (a cuarray array, or what NumPy takes) against NumPy's want: the same shape
+    and dtype, then within rtol/atol (atol defaults to rtol) for inexact dtypes with
+    NaNs equal, bit-equal for the others. The callers choose rtol per dtype."""
+    g = got.get() if isinstance(got, cuarray.ndarray) else np.asarray(got)
+    want = np.asarray(want)
+    assert g.shape == want.shape, (g.shape, want.shape)
+    assert g.dtype == want.dtype, (g.dtype, want.dtype)
+    if want.dtype.kind in "fc":
+        np.testing.assert_allclose(g, want, rtol=rtol, atol=rtol if atol is None else atol,
+                                   equal_nan=True)
+    else:
+        np.testing.assert_array_equal(g, want)
+
+
 def _outcome_norm(r):
     if isinstance(r, cuarray.ndarray):
         r = r.get()

@@ -3,7 +3,7 @@ on both devices."""
 
 import numpy as np
 import pytest
-from conftest import requires_gpu
+from conftest import close_to, requires_gpu
 
 import cuarray as ca
 
@@ -12,15 +12,8 @@ DTYPES = [np.int32, np.int64, np.float32, np.float64, np.complex128]
 
 
 def close(got, want, rtol=1e-10):
-    g = got.get() if isinstance(got, ca.ndarray) else np.asarray(got)
-    want = np.asarray(want)
-    assert g.shape == want.shape, (g.shape, want.shape)
-    assert g.dtype == want.dtype, (g.dtype, want.dtype)
-    if want.dtype.kind in "fc":
-        tol = 1e-5 if want.dtype in (np.float32, np.complex64) else rtol
-        np.testing.assert_allclose(g, want, rtol=tol, atol=tol, equal_nan=True)
-    else:
-        np.testing.assert_array_equal(g, want)
+    single = np.asarray(want).dtype in (np.float32, np.complex64)
+    close_to(got, want, 1e-5 if single else rtol)
 
 
 def coeffs(dtype, n=4, seed=0):

@@ -8,7 +8,7 @@ import pytest
 
 import cuarray as ca
 from test_sort import MODES, data, same, to_dev  # noqa: F401
-from conftest import agree, requires_gpu
+from conftest import agree, close_to, requires_gpu
 
 REALS = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
          np.int64, np.uint64, np.float16, np.float32, np.float64]
@@ -25,15 +25,8 @@ def dev(request):
 
 
 def close(got, want, rtol=1e-10):
-    got = got.get() if isinstance(got, ca.ndarray) else np.asarray(got)
-    want = np.asarray(want)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    if want.dtype.kind in "fc":
-        tol = {2: 1e-3, 4: 1e-6}.get(want.dtype.itemsize, rtol)
-        np.testing.assert_allclose(got, want, rtol=tol, atol=0, equal_nan=True)
-    else:
-        np.testing.assert_array_equal(got, want)
+    close_to(got, want, {2: 1e-3, 4: 1e-6}.get(np.asarray(want).dtype.itemsize, rtol),
+             atol=0)
 
 
 # --------------------------------------------------------------- bincount ----

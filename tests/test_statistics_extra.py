@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import agree, requires_gpu
+from conftest import agree, close_to, requires_gpu
 
 import cuarray as ca
 
@@ -17,17 +17,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
 def close(got, want, rtol=1e-10):
-    g = got.get() if isinstance(got, ca.ndarray) else np.asarray(got)
-    want = np.asarray(want)
-    assert g.shape == want.shape, (g.shape, want.shape)
-    assert g.dtype == want.dtype, (g.dtype, want.dtype)
-    if want.dtype.kind in "fc":
-        tol = 2e-5 if want.dtype in (np.float32, np.complex64) else rtol
-        if want.dtype == np.float16:
-            tol = 2e-3
-        np.testing.assert_allclose(g, want, rtol=tol, atol=tol, equal_nan=True)
-    else:
-        np.testing.assert_array_equal(g, want)
+    dt = np.asarray(want).dtype
+    close_to(got, want, {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 2e-5,
+                         np.dtype(np.complex64): 2e-5}.get(dt, rtol))
 
 
 def data(shape, dtype, seed=0):
