@@ -1,0 +1,296 @@
+"""scipy.fft's DCT and DST (types 1-4), their inverses and n-dimensional forms,
+as real FFTs of reordered or extended lines (cuarray.fft: cuFFT on a GPU).
+
+Every transform runs along the last axis of a real working copy (float32 for
+float16/float32 input, float64 otherwise; a complex input's real and imaginary
+parts are one batch of two); the algorithms, for a line x of length N:
+
+- DCT-II (Makhoul, 1980): v = (x0, x2, x4, ..., x5, x3, x1), V = rfft(v); with
+  z_k = 2 exp(-i pi k / 2N) V_k, y_k = Re z_k for k <= N/2 and y_{N-k} = -Im z_k.
+- DCT-III (Makhoul's inverse): V_n = exp(i pi n / 2N) (x_n - i x_{N-n}) (x_N = 0)
+  for n <= N/2 is Hermitian, v = irfft(V, N) unscaled; y_{2k} = v_k and
+  y_{2k+1} = v_{N-1-k}.
+- DCT-I: the even extension (x0, ..., x_{N-1}, x_{N-2}, ..., x1) of length 2(N-1):
+  y = Re rfft of it (N >= 2).
+- DST-I: the odd extension (0, x, 0, -reversed x) of length 2(N+1): y_k =
+  -Im rfft of it at k + 1.
+- DCT-IV: y_k = 2 Re(exp(-i pi (2k+1) / 4N) FFT_2N(x_n exp(-i pi n / 2N))_k), one
+  complex FFT of the twisted line zero-padded to 2N (any N, even or odd).
+- DST-II/III/IV from the DCTs: DST-II(x) = reversed DCT-II((-1)^n x_n),
+  DST-III(x)_k = (-1)^k DCT-III(reversed x)_k, and the same for type IV.
+
+Normalization: "backward" none, "forward" 1/L, "ortho" 1/sqrt(L), with L = 2(N-1)
+(DCT-I), 2(N+1) (DST-I) or 2N, folded into the twiddles or one multiply;
+``orthogonalize`` (default: norm == "ortho") scales the first/last input or
+output elements by sqrt(2) as SciPy does, on those elements only. The inverses
+are the inverse types with the norm's direction swapped. On the cpu device with
+CPU_SCIPY on (see _basic.py), scipy.fft's own transform runs on a view.
+"""
+
+import math
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+import cuarray as _ca
+from ... import fft as _cafft
+from . import _basic
+
+_INVERSE_TYPE = {1: 1, 2: 3, 3: 2, 4: 4}
+_SQRT2 = math.sqrt(2.0)
+
+
+# ---- the line transforms (last axis, real working dtype, unnormalized times c) --
+
+def _host_const(values, like):
+    """A host-computed float64/complex128 vector on like's device, in the complex
+    (or real) dtype of like's precision."""
+    single = like.dtype in (np.float32, np.complex64)
+    dt = (np.complex64 if single else np.complex128) if np.iscomplexobj(values) else \
+        (np.float32 if single else np.float64)
+    return _ca.asarray(np.ascontiguousarray(values, dt), device=like.device)
+
+
+def _twiddle(phase, c, like):
+    return _host_const(c * np.exp(-1j * phase), like)
+
+
+def _perm(idx, like):
+    return _ca.asarray(np.asarray(idx, np.int64), device=like.device)
+
+
+def _dct2(x, c, orth):
+    n = x.shape[-1]
+    order = np.r_[np.arange(0, n, 2), np.arange(1, n, 2)[::-1]]
+    v = _ca.take(x, _perm(order, x), axis=-1)
+    k = np.arange(n // 2 + 1)
+    z = _ca.multiply(_cafft.rfft(v), _twiddle(np.pi * k / (2 * n), 2 * c, x))
+    head = z.real
+    tail = _ca.negative(z.imag[..., 1:(n - 1) // 2 + 1][..., ::-1])
+    y = _ca.concatenate((head, tail), axis=-1)
+    if orth:
+        y[..., 0] = _ca.multiply(y[..., 0], 1 / _SQRT2)
+    return y
+
+
+def _dct3(x, c, orth):
+    n = x.shape[-1]
+    h = n // 2
+    m = np.arange(h + 1)
+    tw = _twiddle(-np.pi * m / (2 * n), c, x)
+    a = x[..., :h + 1]
+    b = x[..., n - 1:n - h - 1:-1] if h else x[..., :0]
+    zero = _ca.zeros(x.shape[:-1] + (1,), dtype=x.dtype, device=x.device)
+    b = _ca.concatenate((zero, b), axis=-1)          # x_{N-n}, with x_N = 0
+    V = _ca.multiply(_ca.subtract(a, _ca.multiply(b, 1j)), tw)
+    if orth:
+        V[..., 0] = _ca.multiply(V[..., 0], _SQRT2)
+    v = _cafft.irfft(V, n, norm="forward")
+    order = np.empty(n, np.int64)
+    order[0::2] = np.arange((n + 1) // 2)
+    order[1::2] = np.arange(n - 1, (n + 1) // 2 - 1, -1)
+    return _ca.take(v, _perm(order, x), axis=-1)
+
+
+def _dct1(x, c, orth):
+    n = x.shape[-1]
+    v = _ca.concatenate((x, x[..., n - 2:0:-1]), axis=-1)
+    if c != 1 or orth:
+        w = np.full(2 * n - 2, c)
+        if orth:
+            w[0] *= _SQRT2
+            w[n - 1] *= _SQRT2
+        v = _ca.multiply(v, _host_const(w, x))
+    y = _cafft.rfft(v).real
+    if orth:
+        y[..., 0] = _ca.multiply(y[..., 0], 1 / _SQRT2)
+        y[..., n - 1] = _ca.multiply(y[..., n - 1], 1 / _SQRT2)
+    return _ca.ascontiguousarray(y)
+
+
+def _dst1(x, c, orth):
+    n = x.shape[-1]
+    zero = _ca.zeros(x.shape[:-1] + (1,), dtype=x.dtype, device=x.device)
+    v = _ca.concatenate((zero, x, zero, _ca.negative(x[..., ::-1])), axis=-1)
+    y = _cafft.rfft(v).imag[..., 1:n + 1]
+    return _ca.multiply(y, -c)
+
+
+def _dct4(x, c, orth):
+    n = x.shape[-1]
+    k = np.arange(n)
+    z = _ca.multiply(x, _twiddle(np.pi * k / (2 * n), 1.0, x))
+    Z = _cafft.fft(z, 2 * n)[..., :n]
+    return _ca.multiply(Z, _twiddle(np.pi * (2 * k + 1) / (4 * n), 2 * c, x)).real
+
+
+def _alternate(y):
+    n = y.shape[-1]
+    return _ca.multiply(y, _host_const(1.0 - 2.0 * (np.arange(n) % 2), y))
+
+
+def _dst2(x, c, orth):
+    y = _dct2(_alternate(x), c, False)[..., ::-1]
+    if orth:
+        y[..., -1] = _ca.multiply(y[..., -1], 1 / _SQRT2)
+    return y
+
+
+def _dst3(x, c, orth):
+    return _alternate(_dct3(x[..., ::-1], c, orth))
+
+
+def _dst4(x, c, orth):
+    return _alternate(_dct4(x[..., ::-1], c, orth))
+
+
+_LINES = {("dct", 1): _dct1, ("dct", 2): _dct2, ("dct", 3): _dct3, ("dct", 4): _dct4,
+          ("dst", 1): _dst1, ("dst", 2): _dst2, ("dst", 3): _dst3, ("dst", 4): _dst4}
+
+
+# ---- one axis ---------------------------------------------------------------------
+
+def _scale(kind, type_, n, norm):
+    if (kind, type_) == ("dct", 1) and n < 2:
+        raise RuntimeError("zero-length FFT requested")   # SciPy's (pocketfft's) error
+    if norm in (None, "backward"):
+        return 1.0
+    size = 2 * (n - 1) if (kind, type_) == ("dct", 1) else \
+        2 * (n + 1) if (kind, type_) == ("dst", 1) else 2 * n
+    return 1.0 / size if norm == "forward" else 1.0 / math.sqrt(size)
+
+
+def _resize_last(x, n):
+    m = x.shape[-1]
+    if n == m:
+        return x
+    if n < m:
+        return x[..., :n]
+    pad = _ca.zeros(x.shape[:-1] + (n - m,), dtype=x.dtype, device=x.device)
+    return _ca.concatenate((x, pad), axis=-1)
+
+
+def _working(x):
+    if x.dtype.kind == "c":
+        return x
+    return x.astype("float32" if x.dtype in (np.float16, np.float32) else "float64")
+
+
+def _line(x, kind, type_, n, axis, norm, orth):
+    """The transform of the working-dtype array x along axis (length n)."""
+    x = _resize_last(_ca.moveaxis(x, axis, -1), n)
+    line = _LINES[kind, type_]
+    c = _scale(kind, type_, n, norm)
+    if x.dtype.kind == "c":
+        parts = line(_ca.stack((x.real, x.imag)), c, orth)
+        y = _ca.add(parts[0], _ca.multiply(parts[1], 1j))
+    else:
+        y = line(x, c, orth)
+    return _ca.moveaxis(y, -1, axis)
+
+
+def _check_type(kind, type_):
+    if type_ not in (1, 2, 3, 4):
+        raise ValueError(f"invalid {kind.upper()} type")
+
+
+def _count(n):
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n}) specified")
+    return n
+
+
+def _r2r(kind, inverse, x, type_, n, axis, norm, workers, orth):
+    _basic.check_array(x)
+    _check_type(kind, type_)
+    _basic.check_norm(norm)
+    _basic.check_workers(workers)
+    axis = normalize_axis_index(axis, x.ndim)
+    n = _count(x.shape[axis] if n is None else n)
+    if orth is None:
+        orth = norm == "ortho"
+    if inverse:
+        type_, norm = _INVERSE_TYPE[type_], _basic._swap(norm)
+    return _line(_working(x), kind, type_, n, axis, norm, orth)
+
+
+# ---- several axes -----------------------------------------------------------------
+
+def nd_shape_and_axes(x, s, axes):
+    """SciPy's rules for s and axes: all axes by default, the last len(s) when
+    only s is given; unique axes, one length per axis, -1 for the input's length."""
+    if s is not None and not hasattr(s, "__len__"):
+        s = (s,)
+    if axes is not None and not hasattr(axes, "__len__"):
+        axes = (axes,)
+    if axes is None:
+        axes = range(x.ndim) if s is None else range(x.ndim - len(s), x.ndim)
+    axes = [normalize_axis_index(a, x.ndim) for a in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("all axes must be unique")
+    if s is None:
+        return [x.shape[a] for a in axes], axes
+    if len(s) != len(axes):
+        raise ValueError("when given, axes and shape arguments have to be of the "
+                         "same length")
+    s = [x.shape[a] if int(n) == -1 else int(n) for n, a in zip(s, axes)]
+    if any(n < 1 for n in s):
+        raise ValueError(f"invalid number of data points ({s}) specified")
+    return s, axes
+
+
+def _r2rn(kind, inverse, x, type_, s, axes, norm, workers, orth):
+    _basic.check_array(x)
+    _check_type(kind, type_)
+    _basic.check_norm(norm)
+    _basic.check_workers(workers)
+    s, axes = nd_shape_and_axes(x, s, axes)
+    if orth is None:
+        orth = norm == "ortho"
+    if inverse:
+        type_, norm = _INVERSE_TYPE[type_], _basic._swap(norm)
+    y = _working(x)
+    for n, a in zip(s, axes):       # separable: one line transform per axis
+        y = _line(y, kind, type_, n, a, norm, orth)
+    return y
+
+
+def _public_1d(name, kind, inverse):
+    def transform(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False,
+                  workers=None, orthogonalize=None):
+        if _basic.on_scipy(x):
+            return _basic.scipy_call(name, x, type, n, axis, norm, workers=workers,
+                                     orthogonalize=orthogonalize)
+        return _r2r(kind, inverse, x, type, n, axis, norm, workers, orthogonalize)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = (
+        f"{name}(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, "
+        f"workers=None, orthogonalize=None)\n\nscipy.fft.{name}: the "
+        f"{'inverse ' if inverse else ''}{kind.upper()} of type 1-4 along axis, by "
+        "real FFTs (see the module's notes).")
+    return transform
+
+
+def _public_nd(name, kind, inverse):
+    def transform(x, type=2, s=None, axes=None, norm=None, overwrite_x=False,
+                  workers=None, orthogonalize=None):
+        if _basic.on_scipy(x):
+            return _basic.scipy_call(name, x, type, s, axes, norm, workers=workers,
+                                     orthogonalize=orthogonalize)
+        return _r2rn(kind, inverse, x, type, s, axes, norm, workers, orthogonalize)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = (
+        f"{name}(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, "
+        f"workers=None, orthogonalize=None)\n\nscipy.fft.{name}: the "
+        f"{'inverse ' if inverse else ''}{kind.upper()} along each of axes in turn.")
+    return transform
+
+
+dct = _public_1d("dct", "dct", False)
+idct = _public_1d("idct", "dct", True)
+dst = _public_1d("dst", "dst", False)
+idst = _public_1d("idst", "dst", True)
+dctn = _public_nd("dctn", "dct", False)
+idctn = _public_nd("idctn", "dct", True)
+dstn = _public_nd("dstn", "dst", False)
+idstn = _public_nd("idstn", "dst", True)
