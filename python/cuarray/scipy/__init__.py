@@ -4,7 +4,11 @@ Only ``sparse`` so far (issue 38). Submodules are imported on first use, so
 ``import cuarray.scipy`` costs nothing and never imports SciPy itself.
 """
 
-_SUBMODULES = ("sparse",)
+_SUBMODULES = (
+    "sparse",
+    "fft",
+    "fftpack",
+)
 
 
 def __getattr__(name):
