@@ -25,7 +25,9 @@ _NORMS = (None, "backward", "ortho", "forward")
 
 
 def on_scipy(x):
-    """Whether the call goes to scipy.fft (a cpu-device array, CPU_SCIPY on)."""
+    """Whether the call goes to scipy.fft (a cpu-device array, CPU_SCIPY on);
+    TypeError for anything but a cuarray array."""
+    check_array(x)
     return CPU_SCIPY and str(x.device) == "cpu"
 
 
@@ -73,45 +75,60 @@ def _real_single(x):
     return x.astype("float32") if x.dtype == np.float16 else x
 
 
-def _make(name, kind, axes_default):
-    """A scipy.fft transform: ``kind`` is cuarray.fft's function (c2c, r2c or c2r)."""
-    ca_fn = getattr(_cafft, name)
-    c2r = name in ("irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn")
-    first = "n" if kind == "1d" else "s"
+def _transform(name, x, n_or_s, ax, norm, workers, plan):
+    """One scipy.fft transform: SciPy's own on the cpu device (CPU_SCIPY), else
+    cuarray.fft's (float16 into a complex-to-real transform computed in float32)."""
+    _check(x, norm, workers, plan)
+    if on_scipy(x):
+        return scipy_call(name, x, n_or_s, ax, norm, workers=workers)
+    if name in _C2R:
+        x = _real_single(x)
+    if ax is None and n_or_s is not None and not isinstance(n_or_s, int):
+        ax = tuple(range(-len(n_or_s), 0))     # SciPy's: the last len(s) axes
+    return getattr(_cafft, name)(x, n_or_s, ax, norm)
 
-    def transform(x, n_or_s=None, ax=axes_default, norm=None, overwrite_x=False,
-                  workers=None, *, plan=None):
-        _check(x, norm, workers, plan)
-        if on_scipy(x):
-            return scipy_call(name, x, n_or_s, ax, norm, workers=workers)
-        if c2r:
-            x = _real_single(x)
-        return ca_fn(x, n_or_s, ax, norm)
 
+_C2R = ("irfft", "irfft2", "irfftn", "hfft")
+_DOC = ("\n\nscipy.fft.{0}: cuarray.fft.{0} with SciPy's dtypes (float32 and "
+        "float16 give single\nprecision); overwrite_x and workers are accepted and "
+        "need nothing on a GPU.")
+
+
+def _make_1d(name):
+    def transform(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *,
+                  plan=None):
+        return _transform(name, x, n, axis, norm, workers, plan)
     transform.__name__ = transform.__qualname__ = name
-    transform.__doc__ = (
-        f"{name}(x, {first}=None, {'axis' if kind == '1d' else 'axes'}="
-        f"{axes_default!r}, norm=None, overwrite_x=False, workers=None, *, plan=None)"
-        f"\n\nscipy.fft.{name}: cuarray.fft.{name}"
-        " with SciPy's dtypes (float32 and float16 give single precision);\n"
-        "overwrite_x and workers are accepted and need nothing on a GPU.")
+    transform.__doc__ = (f"{name}(x, n=None, axis=-1, norm=None, overwrite_x=False, "
+                         "workers=None, *, plan=None)" + _DOC.format(name))
     return transform
 
 
-fft = _make("fft", "1d", -1)
-ifft = _make("ifft", "1d", -1)
-rfft = _make("rfft", "1d", -1)
-irfft = _make("irfft", "1d", -1)
-hfft = _make("hfft", "1d", -1)
-ihfft = _make("ihfft", "1d", -1)
-fft2 = _make("fft2", "nd", (-2, -1))
-ifft2 = _make("ifft2", "nd", (-2, -1))
-rfft2 = _make("rfft2", "nd", (-2, -1))
-irfft2 = _make("irfft2", "nd", (-2, -1))
-fftn = _make("fftn", "nd", None)
-ifftn = _make("ifftn", "nd", None)
-rfftn = _make("rfftn", "nd", None)
-irfftn = _make("irfftn", "nd", None)
+def _make_nd(name, axes_default):
+    def transform(x, s=None, axes=axes_default, norm=None, overwrite_x=False,
+                  workers=None, *, plan=None):
+        return _transform(name, x, s, axes, norm, workers, plan)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = (f"{name}(x, s=None, axes={axes_default!r}, norm=None, "
+                         "overwrite_x=False, workers=None, *, plan=None)" +
+                         _DOC.format(name))
+    return transform
+
+
+fft = _make_1d("fft")
+ifft = _make_1d("ifft")
+rfft = _make_1d("rfft")
+irfft = _make_1d("irfft")
+hfft = _make_1d("hfft")
+ihfft = _make_1d("ihfft")
+fft2 = _make_nd("fft2", (-2, -1))
+ifft2 = _make_nd("ifft2", (-2, -1))
+rfft2 = _make_nd("rfft2", (-2, -1))
+irfft2 = _make_nd("irfft2", (-2, -1))
+fftn = _make_nd("fftn", None)
+ifftn = _make_nd("ifftn", None)
+rfftn = _make_nd("rfftn", None)
+irfftn = _make_nd("irfftn", None)
 
 
 def _swap(norm):

@@ -290,7 +290,16 @@ dct = _public_1d("dct", "dct", False)
 idct = _public_1d("idct", "dct", True)
 dst = _public_1d("dst", "dst", False)
 idst = _public_1d("idst", "dst", True)
-dctn = _public_nd("dctn", "dct", False)
+_dctn = _public_nd("dctn", "dct", False)
+
+
+def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
+         orthogonalize=None):
+    # SciPy's dctn alone takes orthogonalize by keyword only
+    return _dctn(x, type, s, axes, norm, overwrite_x, workers, orthogonalize)
+
+
+dctn.__doc__ = _dctn.__doc__.replace("workers=None, orth", "workers=None, *, orth")
 idctn = _public_nd("idctn", "dct", True)
 dstn = _public_nd("dstn", "dst", False)
 idstn = _public_nd("idstn", "dst", True)
