@@ -211,3 +211,238 @@ def test_dct_round_trips(device):
         for norm in NORMS:
             check(cf.idct(cf.dct(x, t, norm=norm), t, norm=norm), np.float32, h)
             check(cf.idst(cf.dst(x, t, norm=norm), t, norm=norm), np.float32, h)
+
+
+# ---- FFTs ---------------------------------------------------------------------------
+
+ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
+N_D = ["fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
+       "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn"]
+REAL_IN = ("rfft", "ihfft", "rfft2", "ihfft2", "rfftn", "ihfftn")
+
+
+def _input(name, shape, dtype, seed=0):
+    if name in REAL_IN and np.dtype(dtype).kind == "c":
+        dtype = np.float64
+    return random_array(shape, dtype, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("name", ONE_D)
+@pytest.mark.parametrize("norm", NORMS)
+def test_fft_1d(route, device, name, norm):
+    ref, ours = getattr(sf, name), getattr(cf, name)
+    for n in LENGTHS:
+        h = _input(name, (3, n), np.complex128, n)
+        x = ca.asarray(h, device=device)
+        for kw in (dict(), dict(axis=0), dict(n=n + 2), dict(n=max(2, n - 1)),
+                   dict(n=n, axis=-2)):
+            try:
+                want = ref(h, norm=norm, **kw)
+            except ValueError:      # irfft and hfft of one point
+                assert name in ("irfft", "hfft") and n == 1
+                same_error(lambda: ref(h, norm=norm, **kw),
+                           lambda: ours(x, norm=norm, **kw))
+                continue
+            check(ours(x, norm=norm, **kw), want.dtype, want)
+
+
+@pytest.mark.parametrize("name", N_D)
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+def test_fft_nd(route, device, name, norm):
+    ref, ours = getattr(sf, name), getattr(cf, name)
+    h = _input(name, (4, 5, 6), np.complex128, 1)
+    x = ca.asarray(h, device=device)
+    two = name.endswith("2")
+    variants = [(None, None), (None, (0, 2)), ((3, 8), None), ((7, -1), (2, 0)),
+                ((4, 4), (-1, -2))]
+    if not two:
+        variants += [((5,), None), (None, (1,)), ((3, 4, 5), None)]
+    for s, axes in variants:
+        kw = dict(s=s, norm=norm)
+        if axes is not None or not two:
+            kw["axes"] = axes
+        want = ref(h, **kw)
+        check(ours(x, **kw), want.dtype, want)
+
+
+@pytest.mark.parametrize("name", ONE_D + N_D)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_fft_dtypes(route, device, name, dtype):
+    ref, ours = getattr(sf, name), getattr(cf, name)
+    h = random_array((4, 10), dtype, np.random.default_rng(3))
+    x = ca.asarray(h, device=device)
+    if name in REAL_IN and np.dtype(dtype).kind == "c":
+        same_error(lambda: ref(h), lambda: ours(x))
+        return
+    want = ref(h)
+    scale = float(np.max(np.abs(reference(ref, h))))
+    check(ours(x), want.dtype, reference(ref, h), scale * (4 if dtype == np.float16
+                                                            else 1))
+
+
+def test_fft_errors(route, device):
+    h = np.ones((3, 4))
+    cases = [
+        ("fft", (np.ones(0),), {}), ("fft", (h,), dict(n=0)), ("ifft", (h,), dict(n=-2)),
+        ("fft", (h,), dict(n=2.5)), ("rfft", (h,), dict(axis=2)),
+        ("fft", (h,), dict(norm="bad")), ("fft", (h,), dict(workers=0)),
+        ("rfft", (h + 1j,), {}), ("ihfft", (h + 1j,), {}), ("ihfftn", (h + 1j,), {}),
+        ("irfft", (np.ones(1),), {}), ("hfft", (np.ones(0),), {}),
+        ("fft2", (np.ones(3),), {}), ("fftn", (h,), dict(axes=(0, 0))),
+        ("fftn", (h,), dict(s=(3,), axes=(0, 1))), ("rfftn", (h,), dict(s=(0, 3))),
+        ("hfftn", (h,), dict(norm="x")), ("ihfft2", (h,), dict(workers=0)),
+    ]
+    for name, args, kw in cases:
+        ours_args = [ca.asarray(a, device=device) for a in args]
+        same_error(lambda: getattr(sf, name)(*args, **kw),
+                   lambda: getattr(cf, name)(*ours_args, **kw))
+
+
+def test_plan_and_workers(route, device):
+    x = ca.asarray(np.arange(8.0), device=device)
+    for name in ONE_D + N_D:
+        with pytest.raises(NotImplementedError):
+            getattr(cf, name)(x.reshape(2, 4), plan=object())
+    want = sf.fft(np.arange(8.0))
+    check(cf.fft(x, None, -1, None, True, -1, plan=None), want.dtype, want)
+    check(cf.fft(x, workers=2, overwrite_x=True), want.dtype, want)
+    np.testing.assert_array_equal(host(x), np.arange(8.0))
+
+
+# ---- helpers -----------------------------------------------------------------------
+
+def test_next_fast_len():
+    rng = np.random.default_rng(0)
+    targets = list(range(0, 1200)) + [int(t) for t in rng.integers(1, 10**12, 300)] + \
+        [2**40 + 1, 3**25 + 7, 1676976733973595602]
+    for t in targets:
+        for real in (False, True):
+            assert cf.next_fast_len(t, real) == sf.next_fast_len(t, real), (t, real)
+    assert cf.next_fast_len(np.int64(13), real=True) == 15
+    assert cf.next_fast_len(True) == 1
+    for bad in (-1, 1.5, "3", None, 2**64, 1676976733973595603, [1]):
+        same_error(lambda: sf.next_fast_len(bad), lambda: cf.next_fast_len(bad))
+    for real in ("x", None, 1.5, 0):
+        assert cf.next_fast_len(7, real) == sf.next_fast_len(7, real)
+
+
+def test_freqs_and_shifts(device):
+    for n in (1, 2, 7, 8):
+        for d in (1.0, 0.25):
+            for f in ("fftfreq", "rfftfreq"):
+                r = getattr(cf, f)(n, d, device=device)
+                assert str(r.device) == str(ca.asarray(np.ones(1), device=device).device)
+                want = getattr(sf, f)(n, d)
+                check(r, want.dtype, want)
+                got = getattr(cf, f)(n, d, xp=np)
+                assert isinstance(got, np.ndarray)
+                np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        cf.fftfreq(4, xp=np, device="cpu")
+    h = np.arange(30.0).reshape(5, 6)
+    x = ca.asarray(h, device=device)
+    for axes in (None, 0, (1,), (0, 1), -1):
+        for f in ("fftshift", "ifftshift"):
+            np.testing.assert_array_equal(host(getattr(cf, f)(x, axes)),
+                                          getattr(sf, f)(h, axes))
+
+
+# ---- fht ---------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore:singular transform:UserWarning")
+@pytest.mark.parametrize("name", ["fht", "ifht"])
+@pytest.mark.parametrize("bias", [0.0, 0.5, -1.0])
+def test_fht(route, device, name, bias):
+    ref, ours = getattr(sf, name), getattr(cf, name)
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 5, 16, 33):
+        h = rng.standard_normal((2, n))
+        x = ca.asarray(h, device=device)
+        for dln, mu, offset in [(0.1, 0.0, 0.0), (0.05, 0.5, 0.3), (0.5, -1.5, -0.2),
+                                (0.2, 2.0, 1.0), (0.01, -3.0, 0.0), (0.1, 10.5, 0.1)]:
+            want = ref(h, dln, mu, offset=offset, bias=bias)
+            check(ours(x, dln, mu, offset=offset, bias=bias), want.dtype, want)
+    h = rng.standard_normal(64).astype(np.float32)
+    want = ref(h, 0.1, 0.5, bias=bias)
+    check(ours(ca.asarray(h, device=device), 0.1, 0.5, bias=bias), want.dtype,
+          ref(h.astype(np.float64), 0.1, 0.5, bias=bias))
+
+
+def test_fht_singular_and_errors(route, device):
+    h = np.random.default_rng(1).standard_normal(16)
+    x = ca.asarray(h, device=device)
+    # mu = -1, bias = 0: Gamma(0) in the forward coefficients (SciPy warns, patches u_0)
+    for name, mu, bias in (("fht", -1.0, 0.0), ("ifht", 1.0, 2.0), ("fht", -2.0, 1.0)):
+        with warnings.catch_warnings(record=True) as w_ref:
+            warnings.simplefilter("always")
+            want = getattr(sf, name)(h, 0.1, mu, bias=bias)
+        with warnings.catch_warnings(record=True) as w_ours:
+            warnings.simplefilter("always")
+            got = getattr(cf, name)(x, 0.1, mu, bias=bias)
+        assert [type(w.message) for w in w_ours] == [type(w.message) for w in w_ref]
+        g = host(got)
+        assert np.array_equal(np.isfinite(g), np.isfinite(want))
+        ok = np.isfinite(want)
+        np.testing.assert_allclose(g[ok], want[ok], rtol=1e-9, atol=1e-9)
+    for args in ((np.ones(0), 0.1, 0.0), (np.ones(4) + 1j, 0.1, 0.0)):
+        same_error(lambda: sf.fht(*args), lambda: cf.fht(ca.asarray(args[0],
+                                                                    device=device),
+                                                         *args[1:]))
+
+
+# ---- fftpack -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_fftpack_1d(route, device, name, dtype):
+    ref, ours = getattr(sp, name), getattr(cp, name)
+    for n in LENGTHS:
+        h = random_array((3, n), dtype, np.random.default_rng(n))
+        x = ca.asarray(h, device=device)
+        for args in ((), (n + 3,), (max(1, n - 1),), (None, 0), (n + 1, -2)):
+            try:
+                want = ref(h, *args)
+            except TypeError:        # rfft and irfft of complex input
+                assert name in ("rfft", "irfft") and h.dtype.kind == "c"
+                same_error(lambda: ref(h, *args), lambda: ours(x, *args))
+                continue
+            check(ours(x, *args), want.dtype, reference(ref, h, *args))
+
+
+@pytest.mark.parametrize("name", ["fft2", "ifft2", "fftn", "ifftn"])
+@pytest.mark.parametrize("dtype", [np.int16, np.float16, np.float32, np.float64,
+                                   np.complex64, np.complex128])
+def test_fftpack_nd(route, device, name, dtype):
+    ref, ours = getattr(sp, name), getattr(cp, name)
+    h = random_array((4, 5, 6), dtype, np.random.default_rng(7))
+    x = ca.asarray(h, device=device)
+    two = name.endswith("2")
+    variants = [(None, (-2, -1)), ((3, 8), (-2, -1)), ((7, -1), (2, 0)),
+                (None, (0, 2))]
+    if not two:
+        variants += [(None, None), ((3, 4, 5), None), ((5,), (1,)), (9, -1)]
+    for shape, axes in variants:
+        want = ref(h, shape, axes)
+        check(ours(x, shape, axes), want.dtype, reference(ref, h, shape, axes))
+
+
+def test_fftpack_errors(route, device):
+    h = np.ones((2, 3))
+    cases = [("fft", (np.ones(0),), {}), ("fft", (h,), dict(n=0)),
+             ("rfft", (np.ones(0),), {}), ("irfft", (h,), dict(n=0)),
+             ("rfft", (h + 1j,), {}), ("irfft", (h + 1j,), {}),
+             ("fftn", (h,), dict(shape=(2,))), ("fftn", (h,), dict(shape=2)),
+             ("fft2", (np.ones(3),), {}), ("fftn", (h,), dict(axes=(0, 0))),
+             ("fft", (h,), dict(axis=3)), ("ifftn", (h,), dict(shape=(0, 3)))]
+    for name, args, kw in cases:
+        ours_args = [ca.asarray(a, device=device) for a in args]
+        same_error(lambda: getattr(sp, name)(*args, **kw),
+                   lambda: getattr(cp, name)(*ours_args, **kw))
+
+
+def test_fftpack_rfft_round_trip(device):
+    for n in (1, 2, 7, 64):
+        h = np.random.default_rng(n).standard_normal((2, n)).astype(np.float32)
+        x = ca.asarray(h, device=device)
+        check(cp.irfft(cp.rfft(x)), np.float32, h)
+        check(cp.rfft(x), np.float32, sp.rfft(h.astype(np.float64)))

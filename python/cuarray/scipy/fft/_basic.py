@@ -77,18 +77,23 @@ def _real_single(x):
 
 def _transform(name, x, n_or_s, ax, norm, workers, plan):
     """One scipy.fft transform: SciPy's own on the cpu device (CPU_SCIPY), else
-    cuarray.fft's (float16 into a complex-to-real transform computed in float32)."""
+    cuarray.fft's on float16 made float32 (SciPy's precision; cuarray.fft keeps
+    float16 out of complex-to-real transforms and rounds ifft2's input to it)."""
     _check(x, norm, workers, plan)
     if on_scipy(x):
         return scipy_call(name, x, n_or_s, ax, norm, workers=workers)
-    if name in _C2R:
-        x = _real_single(x)
-    if ax is None and n_or_s is not None and not isinstance(n_or_s, int):
-        ax = tuple(range(-len(n_or_s), 0))     # SciPy's: the last len(s) axes
-    return getattr(_cafft, name)(x, n_or_s, ax, norm)
+    x = _real_single(x)
+    return getattr(_cafft, name)(x, n_or_s, _last_axes(n_or_s, ax), norm)
 
 
-_C2R = ("irfft", "irfft2", "irfftn", "hfft")
+def _last_axes(s, axes):
+    """SciPy's default axes for a given s: the last len(s) (NumPy 2 deprecates
+    leaving them None)."""
+    if axes is None and s is not None and hasattr(s, "__len__"):
+        return tuple(range(-len(s), 0))
+    return axes
+
+
 _DOC = ("\n\nscipy.fft.{0}: cuarray.fft.{0} with SciPy's dtypes (float32 and "
         "float16 give single\nprecision); overwrite_x and workers are accepted and "
         "need nothing on a GPU.")
@@ -138,13 +143,14 @@ def _swap(norm):
 def _hfftn(x, s, axes, norm):
     # hfftn is irfftn of the conjugate with the norm's direction swapped (the
     # Hermitian input's transform is real; the last of axes is the halved one)
-    return _cafft.irfftn(_core.conjugate(_real_single(x)), s, axes, _swap(norm))
+    return _cafft.irfftn(_core.conjugate(_real_single(x)), s, _last_axes(s, axes),
+                         _swap(norm))
 
 
 def _ihfftn(x, s, axes, norm):
     if x.dtype.kind == "c":
         raise TypeError("x must be a real sequence")
-    r = _cafft.rfftn(x, s, axes, _swap(norm))
+    r = _cafft.rfftn(_real_single(x), s, _last_axes(s, axes), _swap(norm))
     return _core.conjugate(r, out=r)
 
 

@@ -72,11 +72,11 @@ def _coefficients(n, dln, mu, offset, bias, inverse):
     if not np.isfinite(u[0]):
         u[0] = 2 ** q * _gamma_ratio(xp, xm)
     if np.isinf(u[0]) and not inverse:
-        warnings.warn("singular transform; consider changing the bias", stacklevel=4)
+        warnings.warn("singular transform; consider changing the bias", stacklevel=3)
         u[0] = 0
     elif u[0] == 0 and inverse:
         warnings.warn("singular inverse transform; consider changing the bias",
-                      stacklevel=4)
+                      stacklevel=3)
         u[0] = np.inf
     return u
 

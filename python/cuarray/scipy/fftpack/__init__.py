@@ -42,7 +42,7 @@ def fft(x, n=None, axis=-1, overwrite_x=False):
     n, axis = _line_args(x, n, axis)
     if _basic.on_scipy(x):
         return _scipy("fft", x, n, axis)
-    return _ca.fft.fft(x, n, axis)
+    return _ca.fft.fft(_basic._real_single(x), n, axis)
 
 
 def ifft(x, n=None, axis=-1, overwrite_x=False):
@@ -50,7 +50,7 @@ def ifft(x, n=None, axis=-1, overwrite_x=False):
     n, axis = _line_args(x, n, axis)
     if _basic.on_scipy(x):
         return _scipy("ifft", x, n, axis)
-    return _ca.fft.ifft(x, n, axis)
+    return _ca.fft.ifft(_basic._real_single(x), n, axis)
 
 
 def _shape_axes(x, shape, axes):
@@ -82,7 +82,7 @@ def fftn(x, shape=None, axes=None, overwrite_x=False):
     s, axes = _shape_axes(x, shape, axes)
     if _basic.on_scipy(x):
         return _scipy("fftn", x, s, axes)
-    return _ca.fft.fftn(x, s, axes)
+    return _ca.fft.fftn(_basic._real_single(x), s, axes)
 
 
 def ifftn(x, shape=None, axes=None, overwrite_x=False):
@@ -90,7 +90,7 @@ def ifftn(x, shape=None, axes=None, overwrite_x=False):
     s, axes = _shape_axes(x, shape, axes)
     if _basic.on_scipy(x):
         return _scipy("ifftn", x, s, axes)
-    return _ca.fft.ifftn(x, s, axes)
+    return _ca.fft.ifftn(_basic._real_single(x), s, axes)
 
 
 def fft2(x, shape=None, axes=(-2, -1), overwrite_x=False):
