@@ -200,20 +200,6 @@ def _count(n):
     return n
 
 
-def _r2r(kind, inverse, x, type_, n, axis, norm, workers, orth):
-    _basic.check_array(x)
-    _check_type(kind, type_)
-    _basic.check_norm(norm)
-    _basic.check_workers(workers)
-    axis = normalize_axis_index(axis, x.ndim)
-    n = _count(x.shape[axis] if n is None else n)
-    if orth is None:
-        orth = norm == "ortho"
-    if inverse:
-        type_, norm = _INVERSE_TYPE[type_], _basic._swap(norm)
-    return _line(_working(x), kind, type_, n, axis, norm, orth)
-
-
 # ---- several axes -----------------------------------------------------------------
 
 def nd_shape_and_axes(x, s, axes):
@@ -239,67 +225,77 @@ def nd_shape_and_axes(x, s, axes):
     return s, axes
 
 
-def _r2rn(kind, inverse, x, type_, s, axes, norm, workers, orth):
-    _basic.check_array(x)
+def _run(name, x, type_, size, ax, norm, workers, orth):
+    """One public transform: SciPy's on the cpu device (CPU_SCIPY), else the
+    line transform along each axis in turn (the n-d forms are separable)."""
+    if _basic.on_scipy(x):
+        return _basic.scipy_call(name, x, type_, size, ax, norm, workers=workers,
+                                 orthogonalize=orth)
+    kind = name.lstrip("i")[:3]
     _check_type(kind, type_)
     _basic.check_norm(norm)
     _basic.check_workers(workers)
-    s, axes = nd_shape_and_axes(x, s, axes)
+    if name.endswith("n"):
+        sizes, axes = nd_shape_and_axes(x, size, ax)
+    else:
+        axes = [normalize_axis_index(ax, x.ndim)]
+        sizes = [_count(x.shape[axes[0]] if size is None else size)]
     if orth is None:
         orth = norm == "ortho"
-    if inverse:
+    if name.startswith("i"):
         type_, norm = _INVERSE_TYPE[type_], _basic._swap(norm)
     y = _working(x)
-    for n, a in zip(s, axes):       # separable: one line transform per axis
+    for n, a in zip(sizes, axes):
         y = _line(y, kind, type_, n, a, norm, orth)
     return y
 
 
-def _public_1d(name, kind, inverse):
-    def transform(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False,
-                  workers=None, orthogonalize=None):
-        if _basic.on_scipy(x):
-            return _basic.scipy_call(name, x, type, n, axis, norm, workers=workers,
-                                     orthogonalize=orthogonalize)
-        return _r2r(kind, inverse, x, type, n, axis, norm, workers, orthogonalize)
-    transform.__name__ = transform.__qualname__ = name
-    transform.__doc__ = (
-        f"{name}(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, "
-        f"workers=None, orthogonalize=None)\n\nscipy.fft.{name}: the "
-        f"{'inverse ' if inverse else ''}{kind.upper()} of type 1-4 along axis, by "
-        "real FFTs (see the module's notes).")
-    return transform
+# ---- the public functions (SciPy's signatures) ------------------------------------
+
+def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+        orthogonalize=None):
+    """scipy.fft.dct: the DCT of type 1-4 along axis (real FFTs; module notes)."""
+    return _run("dct", x, type, n, axis, norm, workers, orthogonalize)
 
 
-def _public_nd(name, kind, inverse):
-    def transform(x, type=2, s=None, axes=None, norm=None, overwrite_x=False,
-                  workers=None, orthogonalize=None):
-        if _basic.on_scipy(x):
-            return _basic.scipy_call(name, x, type, s, axes, norm, workers=workers,
-                                     orthogonalize=orthogonalize)
-        return _r2rn(kind, inverse, x, type, s, axes, norm, workers, orthogonalize)
-    transform.__name__ = transform.__qualname__ = name
-    transform.__doc__ = (
-        f"{name}(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, "
-        f"workers=None, orthogonalize=None)\n\nscipy.fft.{name}: the "
-        f"{'inverse ' if inverse else ''}{kind.upper()} along each of axes in turn.")
-    return transform
+def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.idct: the inverse DCT (the inverse type, the norm swapped)."""
+    return _run("idct", x, type, n, axis, norm, workers, orthogonalize)
 
 
-dct = _public_1d("dct", "dct", False)
-idct = _public_1d("idct", "dct", True)
-dst = _public_1d("dst", "dst", False)
-idst = _public_1d("idst", "dst", True)
-_dctn = _public_nd("dctn", "dct", False)
+def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+        orthogonalize=None):
+    """scipy.fft.dst: the DST of type 1-4 along axis (real FFTs; module notes)."""
+    return _run("dst", x, type, n, axis, norm, workers, orthogonalize)
+
+
+def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.idst: the inverse DST (the inverse type, the norm swapped)."""
+    return _run("idst", x, type, n, axis, norm, workers, orthogonalize)
 
 
 def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
          orthogonalize=None):
-    # SciPy's dctn alone takes orthogonalize by keyword only
-    return _dctn(x, type, s, axes, norm, overwrite_x, workers, orthogonalize)
+    """scipy.fft.dctn: dct along each of axes (SciPy's dctn alone takes
+    orthogonalize by keyword only)."""
+    return _run("dctn", x, type, s, axes, norm, workers, orthogonalize)
 
 
-dctn.__doc__ = _dctn.__doc__.replace("workers=None, orth", "workers=None, *, orth")
-idctn = _public_nd("idctn", "dct", True)
-dstn = _public_nd("dstn", "dst", False)
-idstn = _public_nd("idstn", "dst", True)
+def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+          orthogonalize=None):
+    """scipy.fft.idctn: idct along each of axes."""
+    return _run("idctn", x, type, s, axes, norm, workers, orthogonalize)
+
+
+def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+         orthogonalize=None):
+    """scipy.fft.dstn: dst along each of axes."""
+    return _run("dstn", x, type, s, axes, norm, workers, orthogonalize)
+
+
+def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+          orthogonalize=None):
+    """scipy.fft.idstn: idst along each of axes."""
+    return _run("idstn", x, type, s, axes, norm, workers, orthogonalize)

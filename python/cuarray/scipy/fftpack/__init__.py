@@ -13,7 +13,7 @@ import cuarray as _ca
 from numpy.lib.array_utils import normalize_axis_index
 
 from ..fft import _basic
-from ..fft._realtransforms import _resize_last, _working
+from ..fft._realtransforms import _resize_last, _working, nd_shape_and_axes
 
 __all__ = ["fft", "fft2", "fftn", "ifft", "ifft2", "ifftn", "irfft", "rfft"]
 
@@ -54,27 +54,10 @@ def ifft(x, n=None, axis=-1, overwrite_x=False):
 
 
 def _shape_axes(x, shape, axes):
-    """fftpack's rules: every axis when axes is None, shape one length per axis
-    (-1: the input's)."""
+    """fftpack's rules: scipy.fft's, but every axis when axes is None (even with
+    a shape given)."""
     _basic.check_array(x)
-    if axes is None:
-        axes = tuple(range(x.ndim))
-    elif not hasattr(axes, "__len__"):
-        axes = (axes,)
-    axes = [normalize_axis_index(a, x.ndim) for a in axes]
-    if len(set(axes)) != len(axes):
-        raise ValueError("all axes must be unique")
-    if shape is None:
-        return None, axes
-    if not hasattr(shape, "__len__"):
-        shape = (shape,)
-    if len(shape) != len(axes):
-        raise ValueError("when given, axes and shape arguments have to be of the "
-                         "same length")
-    shape = [x.shape[a] if int(s) == -1 else int(s) for s, a in zip(shape, axes)]
-    if any(s < 1 for s in shape):
-        raise ValueError(f"invalid number of data points ({shape}) specified")
-    return shape, axes
+    return nd_shape_and_axes(x, shape, range(x.ndim) if axes is None else axes)
 
 
 def fftn(x, shape=None, axes=None, overwrite_x=False):
