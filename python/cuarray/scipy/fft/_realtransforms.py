@@ -27,6 +27,7 @@ are the inverse types with the norm's direction swapped. On the cpu device with
 CPU_SCIPY on (see _basic.py), scipy.fft's own transform runs on a view.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -42,70 +43,73 @@ _SQRT2 = math.sqrt(2.0)
 
 # ---- the line transforms (last axis, real working dtype, unnormalized times c) --
 
-def _host_const(values, like):
-    """A host-computed float64/complex128 vector on like's device, in the complex
-    (or real) dtype of like's precision."""
+def _twiddle(m, slope, start, c, like):
+    """c exp(-i (slope k + start)) for k < m, on like's device in its complex
+    precision: computed there in double (cos/sin of exact phases, rounded once)
+    and kept in a small cache, so a repeated transform costs no host work."""
     single = like.dtype in (np.float32, np.complex64)
-    dt = (np.complex64 if single else np.complex128) if np.iscomplexobj(values) else \
-        (np.float32 if single else np.float64)
-    return _ca.asarray(np.ascontiguousarray(values, dt), device=like.device)
+    return _twiddle_cached(m, slope, start, c, single, str(like.device))
 
 
-def _twiddle(phase, c, like):
-    return _host_const(c * np.exp(-1j * phase), like)
+@functools.lru_cache(maxsize=8)
+def _twiddle_cached(m, slope, start, c, single, device):
+    ph = _ca.add(_ca.multiply(_ca.arange(m, dtype="float64", device=device), slope),
+                 start)
+    w = _ca.subtract(_ca.cos(ph), _ca.multiply(_ca.sin(ph), 1j))
+    w = _ca.multiply(w, c)
+    return w.astype("complex64") if single else w
 
 
-def _perm(idx, like):
-    return _ca.asarray(np.asarray(idx, np.int64), device=like.device)
+def _scale_at(y, index, factor):
+    """y[..., index] *= factor, in place on that column only."""
+    y[..., index] = _ca.multiply(y[..., index], factor)
 
 
 def _dct2(x, c, orth):
     n = x.shape[-1]
-    order = np.r_[np.arange(0, n, 2), np.arange(1, n, 2)[::-1]]
-    v = _ca.take(x, _perm(order, x), axis=-1)
-    k = np.arange(n // 2 + 1)
-    z = _ca.multiply(_cafft.rfft(v), _twiddle(np.pi * k / (2 * n), 2 * c, x))
-    head = z.real
+    # Makhoul's order: the even-indexed points, then the odd-indexed reversed
+    v = _ca.concatenate((x[..., 0::2], x[..., 1::2][..., ::-1]), axis=-1)
+    z = _ca.multiply(_cafft.rfft(v), _twiddle(n // 2 + 1, np.pi / (2 * n), 0.0,
+                                              2 * c, x))
     tail = _ca.negative(z.imag[..., 1:(n - 1) // 2 + 1][..., ::-1])
-    y = _ca.concatenate((head, tail), axis=-1)
+    y = _ca.concatenate((z.real, tail), axis=-1)
     if orth:
-        y[..., 0] = _ca.multiply(y[..., 0], 1 / _SQRT2)
+        _scale_at(y, 0, 1 / _SQRT2)
     return y
 
 
 def _dct3(x, c, orth):
     n = x.shape[-1]
     h = n // 2
-    m = np.arange(h + 1)
-    tw = _twiddle(-np.pi * m / (2 * n), c, x)
     a = x[..., :h + 1]
     b = x[..., n - 1:n - h - 1:-1] if h else x[..., :0]
     zero = _ca.zeros(x.shape[:-1] + (1,), dtype=x.dtype, device=x.device)
     b = _ca.concatenate((zero, b), axis=-1)          # x_{N-n}, with x_N = 0
-    V = _ca.multiply(_ca.subtract(a, _ca.multiply(b, 1j)), tw)
+    V = _ca.multiply(_ca.subtract(a, _ca.multiply(b, 1j)),
+                     _twiddle(h + 1, -np.pi / (2 * n), 0.0, c, x))
     if orth:
-        V[..., 0] = _ca.multiply(V[..., 0], _SQRT2)
+        _scale_at(V, 0, _SQRT2)
     v = _cafft.irfft(V, n, norm="forward")
-    order = np.empty(n, np.int64)
-    order[0::2] = np.arange((n + 1) // 2)
-    order[1::2] = np.arange(n - 1, (n + 1) // 2 - 1, -1)
-    return _ca.take(v, _perm(order, x), axis=-1)
+    # undo Makhoul's order: y_2k = v_k, y_2k+1 = v_{N-1-k}
+    y = _ca.empty(v.shape, dtype=v.dtype, device=v.device)
+    y[..., 0::2] = v[..., :(n + 1) // 2]
+    y[..., 1::2] = v[..., ::-1][..., :h]
+    return y
 
 
 def _dct1(x, c, orth):
     n = x.shape[-1]
     v = _ca.concatenate((x, x[..., n - 2:0:-1]), axis=-1)
-    if c != 1 or orth:
-        w = np.full(2 * n - 2, c)
-        if orth:
-            w[0] *= _SQRT2
-            w[n - 1] *= _SQRT2
-        v = _ca.multiply(v, _host_const(w, x))
-    y = _cafft.rfft(v).real
+    if c != 1:
+        v = _ca.multiply(v, c)
     if orth:
-        y[..., 0] = _ca.multiply(y[..., 0], 1 / _SQRT2)
-        y[..., n - 1] = _ca.multiply(y[..., n - 1], 1 / _SQRT2)
-    return _ca.ascontiguousarray(y)
+        _scale_at(v, 0, _SQRT2)
+        _scale_at(v, n - 1, _SQRT2)
+    y = _ca.ascontiguousarray(_cafft.rfft(v).real)
+    if orth:
+        _scale_at(y, 0, 1 / _SQRT2)
+        _scale_at(y, n - 1, 1 / _SQRT2)
+    return y
 
 
 def _dst1(x, c, orth):
@@ -118,21 +122,23 @@ def _dst1(x, c, orth):
 
 def _dct4(x, c, orth):
     n = x.shape[-1]
-    k = np.arange(n)
-    z = _ca.multiply(x, _twiddle(np.pi * k / (2 * n), 1.0, x))
+    z = _ca.multiply(x, _twiddle(n, np.pi / (2 * n), 0.0, 1.0, x))
     Z = _cafft.fft(z, 2 * n)[..., :n]
-    return _ca.multiply(Z, _twiddle(np.pi * (2 * k + 1) / (4 * n), 2 * c, x)).real
+    w = _twiddle(n, np.pi / (2 * n), np.pi / (4 * n), 2 * c, x)
+    return _ca.multiply(Z, w).real
 
 
 def _alternate(y):
-    n = y.shape[-1]
-    return _ca.multiply(y, _host_const(1.0 - 2.0 * (np.arange(n) % 2), y))
+    """(-1)^n y_n along the last axis (a new array)."""
+    y = _ca.array(y, copy=True)
+    y[..., 1::2] = _ca.negative(y[..., 1::2])
+    return y
 
 
 def _dst2(x, c, orth):
     y = _dct2(_alternate(x), c, False)[..., ::-1]
     if orth:
-        y[..., -1] = _ca.multiply(y[..., -1], 1 / _SQRT2)
+        _scale_at(y, -1, 1 / _SQRT2)
     return y
 
 
