@@ -448,3 +448,16 @@ def test_fftpack_rfft_round_trip(device):
         x = ca.asarray(h, device=device)
         check(cp.irfft(cp.rfft(x)), np.float32, h)
         check(cp.rfft(x), np.float32, sp.rfft(h.astype(np.float64)))
+
+
+@pytest.mark.parametrize("name", R2R)
+def test_r2r_long_lines(route, device, name):
+    # long lines take cuarray.fft's large-transform paths (and cuFFT's multi-pass plans)
+    rng = np.random.default_rng(9)
+    for n in (1 << 16, 3 * 5 * 7 * 11 * 13 + 1):
+        h = rng.standard_normal(n).astype(np.float32)
+        x = ca.asarray(h, device=device)
+        for t in (1, 2, 3, 4):
+            want = reference(getattr(sf, name), h, t, norm="ortho")
+            check(getattr(cf, name)(x, t, norm="ortho"), np.float32, want,
+                  scale=float(np.max(np.abs(want))) * 4)

@@ -14,8 +14,9 @@ parts are one batch of two); the algorithms, for a line x of length N:
   y = Re rfft of it (N >= 2).
 - DST-I: the odd extension (0, x, 0, -reversed x) of length 2(N+1): y_k =
   -Im rfft of it at k + 1.
-- DCT-IV: y_k = 2 Re(exp(-i pi (2k+1) / 4N) FFT_2N(x_n exp(-i pi n / 2N))_k), one
-  complex FFT of the twisted line zero-padded to 2N (any N, even or odd).
+- DCT-IV, N even: one complex FFT of N/2 points of (x_2n + i x_{N-1-2n}) twisted
+  (_dct4_half). N odd: y_k = 2 Re(exp(-i pi (2k+1) / 4N) FFT_2N(x_n exp(-i pi n /
+  2N))_k), one complex FFT of the twisted line zero-padded to 2N.
 - DST-II/III/IV from the DCTs: DST-II(x) = reversed DCT-II((-1)^n x_n),
   DST-III(x)_k = (-1)^k DCT-III(reversed x)_k, and the same for type IV.
 
@@ -122,10 +123,27 @@ def _dst1(x, c, orth):
 
 def _dct4(x, c, orth):
     n = x.shape[-1]
+    if n % 2 == 0:
+        return _dct4_half(x, c)
     z = _ca.multiply(x, _twiddle(n, np.pi / (2 * n), 0.0, 1.0, x))
     Z = _cafft.fft(z, 2 * n)[..., :n]
     w = _twiddle(n, np.pi / (2 * n), np.pi / (4 * n), 2 * c, x)
     return _ca.multiply(Z, w).real
+
+
+def _dct4_half(x, c):
+    """DCT-IV of an even length N by one complex FFT of N/2 points: t_n =
+    (x_2n + i x_{N-1-2n}) exp(-i pi (4n+1) / 4N), u = FFT(t) exp(-i pi k / N);
+    y_2k = 2 Re u_k and y_{N-1-2k} = -2 Im u_k."""
+    n = x.shape[-1]
+    m = n // 2
+    t = _ca.add(x[..., 0::2], _ca.multiply(x[..., ::-2], 1j))
+    t = _ca.multiply(t, _twiddle(m, np.pi / n, np.pi / (4 * n), 1.0, x))
+    u = _ca.multiply(_cafft.fft(t), _twiddle(m, np.pi / n, 0.0, 2 * c, x))
+    y = _ca.empty(x.shape, dtype=x.dtype, device=x.device)
+    y[..., 0::2] = u.real
+    y[..., ::-2] = _ca.negative(u.imag)
+    return y
 
 
 def _alternate(y):
