@@ -183,7 +183,7 @@ def test_r2r_errors(route, device):
         ("idct", (h,), dict(norm="bad")), ("dct", (h,), dict(n=0)),
         ("dst", (h,), dict(n=-1)), ("dct", (h,), dict(axis=2)),
         ("dct", (np.ones(1),), dict(type=1)), ("dct", (np.ones(0),), {}),
-        ("dst", (h,), dict(workers=0)),
+        ("dst", (h,), dict(workers=0)), ("idst", (h,), dict(workers=-1000)),
         ("dctn", (h,), dict(axes=(0, 0))), ("dstn", (h,), dict(s=(3,), axes=(0, 1))),
         ("idctn", (h,), dict(s=(0, 3))), ("idstn", (h,), dict(axes=(3,))),
         ("dctn", (h,), dict(type=7)),
@@ -292,6 +292,7 @@ def test_fft_errors(route, device):
         ("fft2", (np.ones(3),), {}), ("fftn", (h,), dict(axes=(0, 0))),
         ("fftn", (h,), dict(s=(3,), axes=(0, 1))), ("rfftn", (h,), dict(s=(0, 3))),
         ("hfftn", (h,), dict(norm="x")), ("ihfft2", (h,), dict(workers=0)),
+        ("fft", (h,), dict(workers=-1000)), ("fft", (h,), dict(workers="a")),
     ]
     for name, args, kw in cases:
         ours_args = [ca.asarray(a, device=device) for a in args]
@@ -461,3 +462,30 @@ def test_r2r_long_lines(route, device, name):
             want = reference(getattr(sf, name), h, t, norm="ortho")
             check(getattr(cf, name)(x, t, norm="ortho"), np.float32, want,
                   scale=float(np.max(np.abs(want))) * 4)
+
+
+def test_zero_d_and_no_axes(route, device):
+    """SciPy's: a line transform of a 0-d array raises IndexError; an n-d complex or
+    real-to-real transform over no axes returns x itself, a real one raises."""
+    for h in (np.array(3.0), np.ones((2, 3), np.float32), np.array(2, np.int32)):
+        x = ca.asarray(h, device=device)
+        axes = None if h.ndim == 0 else ()
+        for name in ("fftn", "ifftn", "dctn", "idctn", "dstn", "idstn"):
+            r = getattr(cf, name)(x, axes=axes)
+            assert r is x or route == "scipy", name       # SciPy's comes back wrapped
+            assert r.dtype == h.dtype and np.array_equal(host(r), h), name
+        for name in ("rfftn", "irfftn", "hfftn", "ihfftn"):
+            same_error(lambda: getattr(sf, name)(h, axes=axes),
+                       lambda: getattr(cf, name)(x, axes=axes))
+        if h.ndim == 0:
+            for name in ONE_D + R2R + ["fht", "ifht"]:
+                args = (0.1, 0.0) if "fht" in name else ()
+                same_error(lambda: getattr(sf, name)(h, *args),
+                           lambda: getattr(cf, name)(x, *args))
+            for name in ("fft", "rfft", "irfft"):
+                same_error(lambda: getattr(sp, name)(h), lambda: getattr(cp, name)(x))
+    h = np.ones((0, 3))
+    x = ca.asarray(h, device=device)
+    for name in ("fftn", "dctn", "idstn", "rfftn", "hfftn"):
+        same_error(lambda: getattr(sf, name)(h), lambda: getattr(cf, name)(x))
+    same_error(lambda: sp.fftn(h), lambda: cp.fftn(x))

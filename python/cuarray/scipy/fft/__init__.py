@@ -7,6 +7,7 @@ DCT/DST of types 1-4 and their n-dimensional forms by FFTs of reordered lines
 (_realtransforms.py), the fast Hankel transform (FFTLog, _fftlog.py) and the
 helpers. ``workers`` is accepted (checked as SciPy checks it, unused on a GPU),
 ``overwrite_x`` never needed, a non-None ``plan`` raises NotImplementedError.
+Inputs must be cuarray arrays (TypeError otherwise, as CuPy's cupyx.scipy.fft).
 On the cpu device scipy.fft itself runs on zero-copy views (``_basic.CPU_SCIPY``;
 SciPy is then required).
 """

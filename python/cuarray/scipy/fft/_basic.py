@@ -13,6 +13,7 @@ back; tests switch it off to run the GPU's compositions there.
 """
 
 import operator
+import os
 
 import numpy as np
 
@@ -38,11 +39,12 @@ def scipy_call(name, x, *args, **kw):
     return _core.asarray(r, device="cpu")
 
 
-def check_array(x):
+def check_array(x, line=False):
+    """x a cuarray array (TypeError), with an axis if a ``line`` transform takes it."""
     if not isinstance(x, _core.ndarray):
         raise TypeError(f"cuarray.scipy.fft needs a cuarray.ndarray, not "
                         f"{type(x).__name__} (use cuarray.asarray to make one)")
-    if x.ndim == 0:
+    if line and x.ndim == 0:
         raise IndexError("tuple index out of range")   # SciPy's words for a 0-d input
     return x
 
@@ -55,13 +57,20 @@ def check_norm(norm):
 
 
 def check_workers(workers):
-    """SciPy's checks of workers (an integer, not zero), then ignored."""
-    if workers is not None and operator.index(workers) == 0:
+    """SciPy's checks of workers (an integer, not zero, not below -cpu_count),
+    then ignored."""
+    if workers is None:
+        return
+    w = operator.index(workers)
+    if w == 0:
         raise ValueError("workers must not be zero")
+    if w < -os.cpu_count():
+        raise ValueError(f"workers value out of range; got {w}, must not be less "
+                         f"than {-os.cpu_count()}")
 
 
-def _check(x, norm, workers, plan):
-    check_array(x)
+def _check(x, norm, workers, plan, line=False):
+    check_array(x, line)
     check_norm(norm)
     check_workers(workers)
     if plan is not None:
@@ -79,11 +88,29 @@ def _transform(name, x, n_or_s, ax, norm, workers, plan):
     """One scipy.fft transform: SciPy's own on the cpu device (CPU_SCIPY), else
     cuarray.fft's on float16 made float32 (SciPy's precision; cuarray.fft keeps
     float16 out of complex-to-real transforms and rounds ifft2's input to it)."""
-    _check(x, norm, workers, plan)
+    line = name in _ONE_D
+    _check(x, norm, workers, plan, line)
     if on_scipy(x):
         return scipy_call(name, x, n_or_s, ax, norm, workers=workers)
-    x = _real_single(x)
-    return getattr(_cafft, name)(x, n_or_s, _last_axes(n_or_s, ax), norm)
+    ax = ax if line else _last_axes(n_or_s, ax)
+    if not line and no_axes(x, ax):
+        return _nothing_to_transform(name, x)
+    return getattr(_cafft, name)(_real_single(x), n_or_s, ax, norm)
+
+
+_ONE_D = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
+
+
+def no_axes(x, axes):
+    """Whether an n-dimensional transform has no axis to transform."""
+    return len(axes) == 0 if hasattr(axes, "__len__") else axes is None and x.ndim == 0
+
+
+def _nothing_to_transform(name, x):
+    # SciPy's: a complex transform over no axes is x itself, a real one an error
+    if name in ("fftn", "ifftn", "fft2", "ifft2"):
+        return x
+    raise ValueError("at least 1 axis must be transformed")
 
 
 def _last_axes(s, axes):
@@ -168,6 +195,8 @@ def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
     _check(x, norm, workers, plan)
     if on_scipy(x):
         return scipy_call("hfftn", x, s, axes, norm, workers=workers)
+    if no_axes(x, _last_axes(s, axes)):
+        return _nothing_to_transform("hfftn", x)
     return _hfftn(x, s, axes, norm)
 
 
@@ -183,4 +212,6 @@ def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
     _check(x, norm, workers, plan)
     if on_scipy(x):
         return scipy_call("ihfftn", x, s, axes, norm, workers=workers)
+    if no_axes(x, _last_axes(s, axes)):
+        return _nothing_to_transform("ihfftn", x)
     return _ihfftn(x, s, axes, norm)

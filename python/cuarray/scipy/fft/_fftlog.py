@@ -99,7 +99,7 @@ def fht(a, dln, mu, offset=0.0, bias=0.0):
     """scipy.fft.fht: the fast Hankel transform of a log-spaced, periodic signal
     along the last axis (FFTLog); dln the log spacing, mu the order, offset the
     output's log offset, bias the power-law bias q."""
-    _basic.check_array(a)
+    _basic.check_array(a, line=True)
     if _basic.on_scipy(a):
         return _basic.scipy_call("fht", a, dln, mu, offset=offset, bias=bias)
     n = a.shape[-1]
@@ -113,7 +113,7 @@ def fht(a, dln, mu, offset=0.0, bias=0.0):
 
 def ifht(A, dln, mu, offset=0.0, bias=0.0):
     """scipy.fft.ifht: the inverse of fht (the same arguments)."""
-    _basic.check_array(A)
+    _basic.check_array(A, line=True)
     if _basic.on_scipy(A):
         return _basic.scipy_call("ifht", A, dln, mu, offset=offset, bias=bias)
     n = A.shape[-1]

@@ -239,11 +239,12 @@ def nd_shape_and_axes(x, s, axes):
     if len(set(axes)) != len(axes):
         raise ValueError("all axes must be unique")
     if s is None:
-        return [x.shape[a] for a in axes], axes
-    if len(s) != len(axes):
+        s = [x.shape[a] for a in axes]
+    elif len(s) != len(axes):
         raise ValueError("when given, axes and shape arguments have to be of the "
                          "same length")
-    s = [x.shape[a] if int(n) == -1 else int(n) for n, a in zip(s, axes)]
+    else:
+        s = [x.shape[a] if int(n) == -1 else int(n) for n, a in zip(s, axes)]
     if any(n < 1 for n in s):
         raise ValueError(f"invalid number of data points ({s}) specified")
     return s, axes
@@ -261,7 +262,10 @@ def _run(name, x, type_, size, ax, norm, workers, orth):
     _basic.check_workers(workers)
     if name.endswith("n"):
         sizes, axes = nd_shape_and_axes(x, size, ax)
+        if not axes:
+            return x                     # SciPy's: nothing to transform
     else:
+        _basic.check_array(x, line=True)
         axes = [normalize_axis_index(ax, x.ndim)]
         sizes = [_count(x.shape[axes[0]] if size is None else size)]
     if orth is None:

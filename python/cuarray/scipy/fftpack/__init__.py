@@ -32,7 +32,7 @@ def _count(n):
 
 
 def _line_args(x, n, axis):
-    _basic.check_array(x)
+    _basic.check_array(x, line=True)
     axis = normalize_axis_index(axis, x.ndim)
     return _count(x.shape[axis] if n is None else n), axis
 
