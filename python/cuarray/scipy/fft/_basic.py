@@ -95,7 +95,8 @@ def _transform(name, x, n_or_s, ax, norm, workers, plan):
     ax = ax if line else _last_axes(n_or_s, ax)
     if not line and no_axes(x, ax):
         return _nothing_to_transform(name, x)
-    return getattr(_cafft, name)(_real_single(x), n_or_s, ax, norm)
+    fn = _HERMITIAN.get(name) or getattr(_cafft, name)
+    return fn(_real_single(x), n_or_s, ax, norm)
 
 
 _ONE_D = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
@@ -121,9 +122,9 @@ def _last_axes(s, axes):
     return axes
 
 
-_DOC = ("\n\nscipy.fft.{0}: cuarray.fft.{0} with SciPy's dtypes (float32 and "
-        "float16 give single\nprecision); overwrite_x and workers are accepted and "
-        "need nothing on a GPU.")
+_DOC = ("\n\nscipy.fft.{0} over cuarray.fft, with SciPy's dtypes (float32 and float16 "
+        "give single\nprecision); overwrite_x and workers are accepted and need "
+        "nothing on a GPU.")
 
 
 def _make_1d(name):
@@ -181,37 +182,8 @@ def _ihfftn(x, s, axes, norm):
     return _core.conjugate(r, out=r)
 
 
-def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *,
-          plan=None):
-    """scipy.fft.hfft2: the 2-D FFT of a Hermitian-symmetric signal (real output)."""
-    return hfftn(x, s, axes, norm, overwrite_x, workers, plan=plan)
-
-
-def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
-          plan=None):
-    """scipy.fft.hfftn: irfftn of the conjugate with the norm's direction swapped.
-
-    The last of ``axes`` has s[-1] (default 2*(m - 1)) real outputs."""
-    _check(x, norm, workers, plan)
-    if on_scipy(x):
-        return scipy_call("hfftn", x, s, axes, norm, workers=workers)
-    if no_axes(x, _last_axes(s, axes)):
-        return _nothing_to_transform("hfftn", x)
-    return _hfftn(x, s, axes, norm)
-
-
-def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *,
-           plan=None):
-    """scipy.fft.ihfft2: the inverse of hfft2 (real input, half the last axis)."""
-    return ihfftn(x, s, axes, norm, overwrite_x, workers, plan=plan)
-
-
-def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
-           plan=None):
-    """scipy.fft.ihfftn: the conjugate of rfftn with the norm's direction swapped."""
-    _check(x, norm, workers, plan)
-    if on_scipy(x):
-        return scipy_call("ihfftn", x, s, axes, norm, workers=workers)
-    if no_axes(x, _last_axes(s, axes)):
-        return _nothing_to_transform("ihfftn", x)
-    return _ihfftn(x, s, axes, norm)
+_HERMITIAN = {"hfft2": _hfftn, "hfftn": _hfftn, "ihfft2": _ihfftn, "ihfftn": _ihfftn}
+hfft2 = _make_nd("hfft2", (-2, -1))
+hfftn = _make_nd("hfftn", None)
+ihfft2 = _make_nd("ihfft2", (-2, -1))
+ihfftn = _make_nd("ihfftn", None)
