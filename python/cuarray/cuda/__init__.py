@@ -45,7 +45,10 @@ _LAZY_MODULES = {
         "PinnedMemory", "PinnedMemoryPointer", "alloc_pinned_memory",
         "set_pinned_memory_allocator"),
     "nvtx": (),
-    "profiler": (),
+    "profiler": ("profile",),
+    # where CUDA is installed (os, shutil, ctypes): cupy.cuda's get_cuda_path & co.
+    "_environment": ("get_cuda_path", "get_nvcc_path", "get_rocm_path", "get_hipcc_path",
+                     "get_local_runtime_version"),
     # NVRTC's side (CompileException, the kernel caches): hashlib, json, tempfile
     "compiler": ("CompileException",),
 }
@@ -63,7 +66,9 @@ __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERErr
            "MemoryAsyncPool", "alloc", "malloc_managed", "malloc_async", "set_allocator",
            "get_allocator", "using_allocator", "PythonFunctionAllocator",
            "CFunctionAllocator", "cupy_allocator", "torch_allocator", "PinnedMemory", "PinnedMemoryPointer",
-           "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException"]
+           "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException",
+           "profile", "get_cuda_path", "get_nvcc_path", "get_rocm_path", "get_hipcc_path",
+           "get_local_runtime_version"]
 # memory: pools and the Memory object (csrc/memory/memory.c, csrc/memory/pool.c)
 from .._core import (  # noqa: E402,F401
     Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,
