@@ -47,10 +47,11 @@ class _PerfCaseResult:
     @staticmethod
     def _to_str_per_item(label, t):
         us = t * 1e6
-        s = f"    {label}:{us.mean():9.03f} us"
+        mean = us.mean() if us.size else math.nan  # n_repeat=0: no warning from NumPy
+        s = f"    {label}:{mean:10.03f} us"
         if t.size > 1:  # one sample has no spread to show
-            s += (f"   +/- {us.std():6.03f} (min:{us.min():9.03f} "
-                  f"/ max:{us.max():9.03f}) us")
+            s += (f"   +/- {us.std():6.03f} (min:{us.min():10.03f} "
+                  f"/ max:{us.max():10.03f}) us")
         return s
 
     def to_str(self, show_gpu=False):
