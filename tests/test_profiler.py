@@ -233,3 +233,38 @@ def test_profile_block_on_gpu():
     with cuarray.Device(0), profiler.profile():
         r = profiler.benchmark(cuarray.ones, (100,), n_repeat=3)
     assert r.gpu_times.shape == (1, 3)
+
+
+# ---- the event loop, on the cpu device's events (host timestamps) -------------------
+# On a GPU, benchmark() times with events read back every _CHUNK repeats; the cpu
+# device's events run the same loop here, so its chunking is tested without a GPU.
+
+def _event_rows(func, n, max_duration=math.inf, args=()):
+    return np.array(profiler._repeat_gpu(func, args, {}, n, max_duration, ("cpu",)))
+
+
+@pytest.mark.parametrize("n", [1, profiler._CHUNK, 2 * profiler._CHUNK + 5])
+def test_event_times_across_chunks(n):
+    rows = _event_rows(time.sleep, n, args=(0.0003,))
+    assert rows.shape == (2, n)
+    # each pair of events brackets its own repeat's call, whatever the chunk
+    assert (rows[0] >= 0.0003).all() and (rows[1] >= rows[0]).all()
+    assert (rows[1] < rows[0] + 0.01).all()
+
+
+def test_event_loop_stops_mid_chunk():
+    rows = _event_rows(time.sleep, 1000, max_duration=0.01, args=(0.001,))
+    assert rows.shape[0] == 2 and 1 <= rows.shape[1] < profiler._CHUNK
+    assert (rows[1] >= 0.001).all()
+
+
+def test_event_loop_reuses_events_and_nests():
+    _event_rows(lambda: None, 3)
+    spare = profiler._spare_events.cpu
+    before = [id(e) for pair in spare for e in pair]
+    inner = []
+    rows = _event_rows(lambda: inner.append(_event_rows(lambda: None, 5)), 4)
+    assert rows.shape == (2, 4) and all(r.shape == (2, 5) for r in inner)
+    after = {id(e) for pair in profiler._spare_events.cpu for e in pair}
+    assert set(before) <= after  # handed back; the nested run used its own
+    assert len(profiler._spare_events.cpu) >= 4 + 5
