@@ -34,10 +34,13 @@ def _validated(a, check_finite, device=None):
 
 
 def _types(*arrays):
-    """scipy.linalg's LAPACK dtypes: float16 computes in float32, integers and
-    bool in float64."""
-    return _lf._linalg_types(*(x.astype(_np.float32) if x.dtype == _np.float16 else x
-                               for x in arrays))[0]
+    """scipy.linalg's LAPACK dtype: the arrays' result type with float32 (bool,
+    8- and 16-bit integers and float16 compute in float32, wider integers in
+    float64)."""
+    t = _np.result_type(*(x.dtype for x in arrays), _np.float32)
+    if t.kind not in "fc":
+        raise TypeError(f"array type {t.name} is unsupported in linalg")
+    return t
 
 
 def _getrf(a, t):
@@ -76,6 +79,9 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
         import scipy.linalg as sl
         r = sl.lu_factor(_view(a), check_finite=False)
         return tuple(_wrap(tuple(r), a.device))
+    if a.size == 0:   # SciPy returns the empty input's dtype
+        return a.copy(), _ca.empty(a.shape[:-2] + (min(a.shape[-2:]),), dtype=_np.int32,
+                                   device=a.device)
     t = _types(a)
     lu, piv, info = _getrf(a, t)
     _warn_singular(info)
@@ -113,6 +119,13 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     t = _types(a)
     m, n = a.shape[-2:]
     k = min(m, n)
+    if a.shape == (1, 1):   # SciPy's shortcut: P and L are ones in a's dtype
+        one = _ca.ones((1, 1), dtype=t, device=a.device)
+        u = a.astype(t)
+        if permute_l:
+            return one, u
+        return (_ca.zeros(1, dtype=_np.int64, device=a.device) if p_indices else one,
+                one, u)
     f, piv, _ = _getrf(a, t)
     low = _ca.tril(f[..., :, :k], -1) + _ca.eye(m, k, dtype=t, device=a.device)
     up = _ca.triu(f[..., :k, :])
@@ -171,15 +184,15 @@ def _solve_with(buf, piv, bm, vec, t, trans):
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     """lu_solve((lu, piv), b, trans=0, overwrite_b=False, check_finite=True)
 
-    x of a @ x = b (trans 0 / 'N'), a.T @ x = b (1 / 'T') or a^H @ x = b
-    (2 / 'C') from lu_factor's (lu, piv). b is (N,) or (..., N, K), stacks
+    x of a @ x = b (trans 0), a.T @ x = b (1) or a^H @ x = b
+    (2) from lu_factor's (lu, piv). b is (N,) or (..., N, K), stacks
     broadcasting with lu's. A singular factor gives inf/nan, as LAPACK's getrs.
     """
     lu_, piv = lu_and_piv
     lu_ = _validated(lu_, check_finite)
     b = _validated(b, check_finite, lu_.device)
-    if trans not in _TRANS:
-        raise ValueError(f"trans must be 0, 1, 2, 'N', 'T' or 'C', not {trans!r}")
+    if isinstance(trans, str) or trans not in (0, 1, 2):   # SciPy's getrs takes ints
+        raise ValueError(f"lu_solve: trans must be 0, 1 or 2, not {trans!r}")
     if lu_.ndim < 2 or lu_.shape[-1] != lu_.shape[-2]:
         raise ValueError(f"expected square lu, got shape {lu_.shape}")
     n = lu_.shape[-1]

@@ -111,6 +111,8 @@ def _scaled_pade(A, n, t):
     powers[4] = powers[2] @ powers[2]
     powers[6] = powers[4] @ powers[2]
     m, s = _degree(_norm1(powers[4]), _norm1(powers[6]))
+    if m == 9:
+        powers[8] = powers[4] @ powers[4]
     shape = A.shape[:-2] + (1, 1)
     if s.any():
         sc = _ca.asarray((0.5 ** s).reshape(shape), device=A.device).astype(_lf._real(t))

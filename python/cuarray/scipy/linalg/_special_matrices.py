@@ -116,6 +116,8 @@ def fiedler(a):
     a = _ca.atleast_1d(_arr(a))
     if a.size == 0:
         return _ca.empty((0,), dtype=_np.float64, device=a.device)
+    if a.shape == (1,):   # SciPy's special case: float64 whatever a's dtype
+        return _ca.zeros((1, 1), dtype=_np.float64, device=a.device)
     if a.dtype == _np.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
     return _ca.abs(a[..., :, None] - a[..., None, :])
