@@ -65,21 +65,22 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     scores = _float(_arr(scores))
     compare = _float(_arr(compare, scores.device))
     omit = _nan_check(nan_policy, compare)
+    mean, std = (_ca.nanmean, _ca.nanstd) if omit else (_ca.mean, _ca.std)
     if axis is None:
-        mean, std = ((_ca.nanmean, _ca.nanstd) if omit else (_ca.mean, _ca.std))
         mn, sd = mean(compare), std(compare, ddof=ddof)
     else:
         _flat_axis(compare, axis)
-        mean, std = ((_ca.nanmean, _ca.nanstd) if omit else (_ca.mean, _ca.std))
         mn = mean(compare, axis=axis, keepdims=True)
         sd = std(compare, axis=axis, ddof=ddof, keepdims=True)
     with _np.errstate(invalid="ignore", divide="ignore"):
         z = (scores - mn) / sd
+    if compare.size == 0:
+        return z
     # a constant slice: NaN even where rounding left its std slightly above 0
     first = compare.ravel()[:1] if axis is None else _ca.take(compare, [0], axis=axis)
     const = ((compare == first) | _ca.isnan(compare) if omit else compare == first)
     const = const.all() if axis is None else const.all(axis=axis, keepdims=True)
-    return _ca.where(const, _np.nan, z).astype(z.dtype) if compare.size else z
+    return _ca.where(const, _np.nan, z).astype(z.dtype)
 
 
 def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
@@ -107,11 +108,14 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
     ndim = pk.ndim
     if qk is not None:
         qk = _float(_arr(qk, pk.device))
+        if axis is None:   # SciPy ravels each before broadcasting
+            ndim = max(ndim, qk.ndim)
+            pk, qk = pk.ravel(), qk.ravel()
         try:
             pk, qk = _ca.broadcast_arrays(pk, qk)
         except ValueError:
             raise ValueError("Array shapes are incompatible for broadcasting.") from None
-        ndim = pk.ndim
+        ndim = ndim if axis is None else pk.ndim
     omit = _nan_check(nan_policy, *(x for x in (pk, qk) if x is not None))
     if axis is None:
         pk = pk.ravel()
