@@ -18,6 +18,15 @@ AXES = [0, 1, -1, None]
 POLICIES = ["propagate", "omit"]
 
 
+def every_form(test):
+    """test(device, policy, axis, dtype, nan) over every nan_policy, axis, dtype and
+    data with or without NaNs."""
+    for name, values in (("policy", POLICIES), ("axis", AXES), ("dtype", DTYPES),
+                         ("nan", [False, True])):
+        test = pytest.mark.parametrize(name, values)(test)
+    return test
+
+
 def data(dtype, nan=False, shape=(4, 6), positive=False, seed=0):
     x = random_array(shape, dtype, np.random.default_rng(seed))
     if positive:
@@ -46,10 +55,7 @@ def check(name, *args, rtol=None, **kw):
     np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("axis", AXES)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("nan", [False, True])
+@every_form
 def test_zscore_zmap(device, policy, axis, dtype, nan):
     x = data(dtype, nan)
     for ddof in (0, 1):
@@ -68,10 +74,7 @@ def test_zscore_edges(device):
     check("zscore", np.array([1 + 2j, 3 - 1j, 0.5j]), device=device)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("axis", AXES)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("nan", [False, True])
+@every_form
 def test_entropy(device, policy, axis, dtype, nan):
     p = data(dtype, nan, positive=True)
     q = data(dtype, False, positive=True, seed=1)
@@ -96,10 +99,7 @@ def test_entropy_edges(device):
                    ca.asarray(np.ones((2, 4)), device=device))
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("axis", AXES)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("nan", [False, True])
+@every_form
 def test_trim_mean(device, policy, axis, dtype, nan):
     x = data(dtype, nan, shape=(5, 8))
     for p in (0, 0.1, 0.2, 0.25, 0.4, 0.5):
@@ -116,10 +116,7 @@ def test_trim_mean_errors(device):
     check("trim_mean", np.arange(10), 0.1, device=device)
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("axis", AXES)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("nan", [False, True])
+@every_form
 def test_boxcox_llf(device, policy, axis, dtype, nan):
     x = data(dtype, nan, positive=True)
     for lmb in (0, 0.5, 1, -1.3, 2.5):

@@ -90,6 +90,15 @@ def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
     return zmap(a, a, axis=axis, ddof=ddof, nan_policy=nan_policy)
 
 
+def _sample(a, axis, nan_policy):
+    """(a as at least 1-d floats, the axis, a's ndim, whether NaNs are omitted) of
+    a one-sample statistic."""
+    a = _float(_arr(a))
+    omit = _nan_check(nan_policy, a)
+    x, ax = _flat_axis(a, axis)
+    return (x.reshape(1) if x.ndim == 0 else x), ax, a.ndim, omit
+
+
 def _finish(r, keepdims, axis, ndim):
     if keepdims:
         return _ca.expand_dims(r, tuple(range(ndim)) if axis is None else axis)
@@ -148,12 +157,7 @@ def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=Fa
 
     The mean of a along axis after cutting int(proportiontocut * n) of the
     smallest and of the largest values of each slice (a sort along axis)."""
-    a = _float(_arr(a))
-    ndim = a.ndim
-    omit = _nan_check(nan_policy, a)
-    x, ax = _flat_axis(a, axis)
-    if x.ndim == 0:
-        x = x.reshape(1)
+    x, ax, ndim, omit = _sample(a, axis, nan_policy)
     x = _ca.moveaxis(x, ax, -1)
     n = x.shape[-1]
     s = _ca.sort(x, axis=-1)               # NaNs last
@@ -165,7 +169,8 @@ def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=Fa
     if bool((lo > hi).any() if omit else lo > hi):
         raise ValueError("Proportion too big.")
     _small_sample(n)
-    keep = (_ca.arange(n, device=a.device) >= lo) & (_ca.arange(n, device=a.device) < hi)
+    pos = _ca.arange(n, device=x.device)
+    keep = (pos >= lo) & (pos < hi)
     with _np.errstate(invalid="ignore", divide="ignore"):
         total = _ca.where(keep, s, 0).sum(axis=-1)
         r = (total / ((hi - lo)[..., 0] if omit else hi - lo)).astype(s.dtype)
@@ -179,12 +184,7 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
 
     The Box-Cox log-likelihood of data along axis for parameter lmb:
     (lmb - 1) sum(log x) - n/2 log(var(y)), y the transformed data."""
-    data = _float(_arr(data))
-    ndim = data.ndim
-    omit = _nan_check(nan_policy, data)
-    x, ax = _flat_axis(data, axis)
-    if x.ndim == 0:
-        x = x.reshape(1)
+    x, ax, ndim, omit = _sample(data, axis, nan_policy)
     _small_sample(x.shape[ax])
     with _np.errstate(invalid="ignore", divide="ignore"):
         logx = _ca.log(x)
