@@ -148,6 +148,9 @@ def test_nan_policy_raise(device, fn, args):
 
 
 def test_namespace():
+    from test_scipy_linalg import shared_names
     import cuarray.scipy
     assert cuarray.scipy.stats is cs
-    assert sorted(cs.__all__) == ["boxcox_llf", "entropy", "trim_mean", "zmap", "zscore"]
+    listed = shared_names("scipy.stats") or ["boxcox_llf", "entropy", "trim_mean", "zmap",
+                                             "zscore"]
+    assert sorted(cs.__all__) == sorted(listed)
