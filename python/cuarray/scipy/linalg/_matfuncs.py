@@ -5,11 +5,11 @@ SciPy), on stacks.
 The degree m in {3, 5, 7, 9, 13} and the scaling s come from the 1-norms of the
 powers A^2, A^4, A^6 the approximant needs anyway (eta_p = max(|A^p|^(1/p),
 |A^(p+2)|^(1/(p+2))), with the products' norm bounds where a power is not
-formed); the paper's further reduction of s by |A|^(2m+1)'s estimate is left
-out, which can only add squarings. One degree serves the whole stack (the
+formed) and the paper's correction ell(A, m) from the 1-norms of |A|^(2m+1),
+exact here by vector-matrix products. One degree serves the whole stack (the
 largest any matrix needs); each matrix gets its own s, and the squarings of a
 matrix that needs fewer leave it unchanged. The Padé denominators are solved by
-cuarray.linalg.solve (batched LU). The norms are read on the host once.
+cuarray.linalg.solve (batched LU). The norms are read on the host twice.
 On the cpu device (CPU_SCIPY) scipy.linalg.expm runs on a zero-copy view.
 """
 
@@ -65,17 +65,60 @@ def _pade(A, powers, m, eye):
     return A @ u, v
 
 
-def _degree(n4, n6):
-    """(m, s per matrix) from the 1-norms of A^4 and A^6 (host arrays)."""
+# ell(A, m) (the paper's (5.1)): the extra squarings the backward error of degree
+# m needs, from |c_(2m+1)| |||A|^(2m+1)||_1 / ||A||_1, c the Padé remainder's
+# leading coefficient (m!)^2 / ((2m)! (2m+1)!). For |A| >= 0 that 1-norm is the
+# largest entry of ones^T |A|^(2m+1): exact, by vector-matrix products.
+_C = {m: 1.0 / (math.comb(2 * m, m) * math.factorial(2 * m + 1)) for m in _B}
+_U = 2.0 ** -53
+
+
+def _abs_power_norms(A):
+    """{2m+1: log2 |||A|^(2m+1)||_1 per matrix} for every degree m, on the host;
+    the vector is rescaled at each product (its logs summed), so no power
+    overflows whatever A's precision."""
+    absA = _ca.abs(A).astype(_np.float64)
+    v = _ca.ones(A.shape[:-2] + (1, A.shape[-1]), dtype=_np.float64, device=A.device)
+    logs = _ca.zeros(A.shape[:-2] + (1, 1), dtype=_np.float64, device=A.device)
+    want = sorted(2 * m + 1 for m in _B)
+    got = []
+    with _np.errstate(divide="ignore"):
+        for k in range(1, want[-1] + 1):
+            v = v @ absA
+            mx = v.max(axis=(-2, -1), keepdims=True)
+            logs = logs + _ca.log2(mx)
+            v = v / _ca.where(mx > 0, mx, 1.0)
+            if k in want:
+                got.append(logs)
+    rows = _np.asarray(_ca.stack(got).get(), dtype=float).reshape(len(want), -1)
+    return dict(zip(want, rows))
+
+
+def _ell(m, p, norm_a, s):
+    """ell(2^-s A, m) per matrix, from the log-norms p of _abs_power_norms."""
+    with _np.errstate(divide="ignore", invalid="ignore"):
+        log_alpha = math.log2(_C[m]) + p[2 * m + 1] - 2 * m * s - _np.log2(norm_a)
+        e = _np.ceil((log_alpha - math.log2(_U)) / (2 * m))
+    ok = (norm_a > 0) & _np.isfinite(e)
+    return _np.where(ok, _np.maximum(e, 0), 0).astype(int)
+
+
+def _degree(A, n4, n6):
+    """(m, s per matrix) from the 1-norms of A^4 and A^6 (host arrays) and the
+    ell corrections of |A|'s powers."""
     d4, d6 = n4 ** 0.25, n6 ** (1 / 6)
     eta1 = _np.maximum(d4, d6)   # eta_3 = max(d6, d8) <= eta_1, as d8 <= d4
+    p = _abs_power_norms(A)
+    norm_a = _norm1(A)
+    zero = _np.zeros(eta1.shape, dtype=int)
     for m in (3, 5, 7, 9):
-        if _np.all(eta1 <= _THETA[m]):
-            return m, _np.zeros(eta1.shape, dtype=int)
+        if _np.all(eta1 <= _THETA[m]) and not _ell(m, p, norm_a, zero).any():
+            return m, zero
     # degree 13: eta_5 <= max(d8, d10) <= max(d4, (|A^4| |A^6|)^(1/10))
     eta5 = _np.maximum(d4, (n4 * n6) ** 0.1)
     s = _np.ceil(_np.log2(_np.maximum(eta5, 1e-300) / _THETA[13]))
-    return 13, _np.maximum(s, 0).astype(int)
+    s = _np.maximum(s, 0).astype(int)
+    return 13, s + _ell(13, p, norm_a, s)
 
 
 def expm(A):
@@ -110,7 +153,7 @@ def _scaled_pade(A, n, t):
     powers = {2: A @ A}
     powers[4] = powers[2] @ powers[2]
     powers[6] = powers[4] @ powers[2]
-    m, s = _degree(_norm1(powers[4]), _norm1(powers[6]))
+    m, s = _degree(A, _norm1(powers[4]), _norm1(powers[6]))
     if m == 9:
         powers[8] = powers[4] @ powers[4]
     shape = A.shape[:-2] + (1, 1)
