@@ -7,7 +7,6 @@ array's device, one from an integer on the current device. Batches follow SciPy
 """
 
 import math
-import operator
 import warnings
 
 import numpy as _np
