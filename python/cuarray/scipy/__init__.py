@@ -8,6 +8,9 @@ _SUBMODULES = (
     "sparse",
     "fft",
     "fftpack",
+    "linalg",
+    "stats",
+    "spatial",
 )
 
 
