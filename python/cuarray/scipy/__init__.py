@@ -8,6 +8,7 @@ _SUBMODULES = (
     "sparse",
     "fft",
     "fftpack",
+    "signal",
 )
 
 
