@@ -69,9 +69,11 @@ def _crop(full, s1, s2, mode, axes):
     shape, s2 the second's)."""
     if mode == "full":
         return full
+    if mode == "same":          # SciPy crops every axis (broadcast ones too) to s1
+        return _centered(full, s1)
     shape = list(full.shape)
     for a in axes:
-        shape[a] = s1[a] if mode == "same" else s1[a] - s2[a] + 1
+        shape[a] = s1[a] - s2[a] + 1
     return _centered(full, shape)
 
 
@@ -113,7 +115,7 @@ def _freq_axes(in1, in2, axes):
                 and in1.shape[a] != 1 and in2.shape[a] != 1:
             raise ValueError(f"incompatible shapes for in1 and in2: {in1.shape} and "
                              f"{in2.shape}")
-    return [a for a in axes if in1.shape[a] != 1 and in2.shape[a] != 1]
+    return axes
 
 
 def _fft_full(in1, in2, axes):
@@ -155,11 +157,13 @@ def _fftconvolve(in1, in2, mode, axes):
     axes = _freq_axes(in1, in2, axes)
     if in1.size == 0 or in2.size == 0:
         return _ca.zeros((0,), dtype=_fft_dtype(in1, in2), device=in1.device)
-    if not axes:
-        return in1 * in2
     if _swap_needed(mode, in1.shape, in2.shape, axes):
         in1, in2 = in2, in1
-    full = _fft_full(in1, in2, axes).astype(_fft_dtype(in1, in2), copy=False)
+    # along an axis where an operand has length 1 the convolution is a
+    # broadcast product; the mode still crops every requested axis
+    fft_axes = [a for a in axes if in1.shape[a] != 1 and in2.shape[a] != 1]
+    full = _fft_full(in1, in2, fft_axes) if fft_axes else in1 * in2
+    full = full.astype(_fft_dtype(in1, in2), copy=False)
     return _crop(full, in1.shape, in2.shape, mode, axes)
 
 
@@ -319,8 +323,16 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     if in1.ndim != 2 or in2.ndim != 2:
         raise ValueError("correlate2d inputs must both be 2-D arrays")
     if _swap_needed(mode, in1.shape, in2.shape):
-        return _reverse_conj(_conv2d(in2, _reverse_conj(in1), mode, boundary, fillvalue))
-    return _conv2d(in1, _reverse_conj(in2), mode, boundary, fillvalue)
+        # SciPy's swapped valid correlate2d: reversed, not conjugated (unlike
+        # correlate's)
+        return _conv2d(in2, _reverse_conj(in1), mode, boundary, fillvalue)[::-1, ::-1]
+    if mode != "same":
+        return _conv2d(in1, _reverse_conj(in2), mode, boundary, fillvalue)
+    # SciPy centres correlate2d's 'same' output half a sample later than
+    # convolve2d's (the odd surplus of an even kernel goes before, not after)
+    full = _conv2d(in1, _reverse_conj(in2), "full", boundary, fillvalue)
+    start = [(n - m + 1) // 2 for n, m in zip(full.shape, in1.shape)]
+    return full[tuple(slice(s, s + m) for s, m in zip(start, in1.shape))]
 
 
 # ---- choosing a method ----------------------------------------------------
@@ -430,13 +442,13 @@ def correlation_lags(in1_len, in2_len, mode="full"):
 
 # ---- analytic signal, detrend, resample -----------------------------------
 
-def _analytic_mask(N, dtype, device):
-    """hilbert's frequency weights: 1 at DC (and Nyquist for even N), 2 for
-    positive frequencies, 0 for negative ones."""
+def _analytic_mask(N, dtype, device, nyquist=True):
+    """hilbert's frequency weights: 1 at DC (and, when nyquist, at the Nyquist
+    bin of an even N), 2 for positive frequencies, 0 for negative ones."""
     h = _np.zeros(N, dtype=dtype)
     h[0] = 1
     if N % 2 == 0:
-        h[N // 2] = 1
+        h[N // 2] = 1 if nyquist else 0
         h[1:N // 2] = 2
     else:
         h[1:(N + 1) // 2] = 2
@@ -468,8 +480,7 @@ def hilbert(x, N=None, axis=-1):
 def hilbert2(x, N=None, axes=(-2, -1)):
     """The 2-D analytic signal by FFT over axes (lengths N: an int or a pair)."""
     x = _real_input(x)
-    if x.ndim < 2:
-        raise ValueError("x must be at least 2-D.")
+    x = _ca.atleast_2d(x)           # as SciPy: a vector is one row
     if _scipy_route(x):
         return back(scipy_signal().hilbert2(host(x), N, axes), "cpu")
     axes = tuple(a % x.ndim for a in axes)
@@ -485,7 +496,8 @@ def hilbert2(x, N=None, axes=(-2, -1)):
     Xf = _ca.fft.fft2(x, N, axes=axes)
     h = None
     for a, n in zip(axes, N):
-        m = _analytic_mask(n, Xf.real.dtype, x.device)
+        # SciPy 1.17's hilbert2 drops an even length's Nyquist bin
+        m = _analytic_mask(n, Xf.real.dtype, x.device, nyquist=False)
         m = m.reshape([n if i == a else 1 for i in range(x.ndim)])
         h = m if h is None else h * m
     return _ca.fft.ifft2(Xf * h, axes=axes)
@@ -542,11 +554,12 @@ def _resample_window(window, Nx, device):
         W = window(_ca.fft.fftfreq(Nx))
     elif isinstance(window, (_ca.ndarray, _np.ndarray)):
         if window.shape != (Nx,):
-            raise ValueError("window must have the same length as data")
+            raise ValueError(f"window.shape={window.shape} != ({Nx},), i.e., window "
+                             "length is not equal to number of frequency bins!")
         W = window
     else:
         from .windows import get_window
-        W = _ca.fft.ifftshift(get_window(window, Nx, device=device))
+        W = _ca.fft.fftshift(get_window(window, Nx, device=device))
     return asarray(W)
 
 
@@ -554,7 +567,8 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     """Resample x to num samples along axis by the Fourier method (x periodic);
     with t, also the new sample positions."""
     x = asarray(x)
-    if _scipy_route(x) and window is None or (_scipy_route(x) and not callable(window)):
+    # a callable window gets cuarray frequencies, so it stays on the composition
+    if _scipy_route(x) and not callable(window):
         return back(scipy_signal().resample(host(x), num, host(t), axis,
                                             host(window), domain), "cpu")
     if domain not in ("time", "freq"):
@@ -572,13 +586,18 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
         X = x
     W = _resample_window(window, Nx, x.device)
     if W is not None:
-        W = W[:X.shape[axis]] if real else W
+        if real:
+            # the one-sided spectrum takes the window folded: (W[l] + W[-l]) / 2
+            nX = X.shape[axis]
+            W = _ca.concatenate([W[:1], (W[1:nX] + W[Nx - nX + 1:][::-1]) / 2]) \
+                if nX > 1 else W[:1]
+        W = W.astype(X.real.dtype, copy=False)
         X = X * W.reshape([-1 if i == axis else 1 for i in range(x.ndim)])
     y = _resample_spectrum(X, Nx, num, axis, real)
     if t is None:
         return y
     t = asarray(t)
-    new_t = _ca.arange(0, num, device=t.device) * (t[1] - t[0]) * Nx / float(num) + t[0]
+    new_t = t[0] + (t[1] - t[0]) * (Nx / num) * _ca.arange(num, device=t.device)
     return y, new_t
 
 

@@ -392,13 +392,12 @@ def get_window(window, Nx, fftbins=True, *, xp=None, device=None):
     else:
         return kaiser(Nx, beta, sym, device=device)
     if isinstance(window, tuple):
-        if not window:
-            raise ValueError("Window must be a non-empty tuple.")
         name, args = window[0], window[1:]
     elif isinstance(window, str):
         name, args = window, ()
     else:
-        raise ValueError(f"{type(window)} as window type is not supported.")
+        raise ValueError(f"Parameter window={window!r} must be a tuple, a string or "
+                         "a float!")
     if name == "dpss":
         raise ValueError("dpss is not in cuarray.scipy.signal.windows (not in "
                          "cupyx.scipy's list).")
