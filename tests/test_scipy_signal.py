@@ -176,6 +176,16 @@ def test_convolution_edges(route, device):
     same_error(lambda: ss.convolve(np.ones(3), np.ones(2), method="x"),
                lambda: cs.convolve(ca.ones(3, device=device), ca.ones(2, device=device),
                                    method="x"))
+    for dt in (np.float16, np.bool_):
+        a = np.ones(5, dt)
+        ga = ca.asarray(a, device=device)
+        close(cs.fftconvolve(ga, ga), ss.fftconvolve(a, a), 1e-3, 1e-3)
+        close(cs.convolve(ga, ga, method="direct"), ss.convolve(a, a, method="direct"),
+              1e-3, 1e-3)
+        same_error(lambda: ss.convolve(a[None], a[None], method="direct"),
+                   lambda: cs.convolve(ga[None], ga[None], method="direct"))
+        same_error(lambda: ss.convolve2d(a[None], a[None]),
+                   lambda: cs.convolve2d(ga[None], ga[None]))
     e = np.zeros(0)
     close(cs.fftconvolve(ca.asarray(e, device=device), ca.ones(3, device=device)),
           ss.fftconvolve(e, np.ones(3)))

@@ -77,21 +77,9 @@ def _crop(full, s1, s2, mode, axes):
     return _centered(full, shape)
 
 
-def _next_fast_len(n):
-    """The smallest 7-smooth integer >= n (cuFFT's and pocketfft's fast sizes)."""
-    best = 1 << max(n - 1, 0).bit_length()
-    p7 = 1
-    while p7 < best:
-        p5 = p7
-        while p5 < best:
-            p3 = p5
-            while p3 < best:
-                m = p3 * (1 << max(0, (-(-n // p3) - 1).bit_length()))
-                best = min(best, m) if m >= n else best
-                p3 *= 3
-            p5 *= 5
-        p7 *= 7
-    return best
+def _unsupported(dtype):
+    """The types SciPy's N-d direct sums (and convolve2d) refuse."""
+    return dtype.kind == "b" or dtype == _np.float16
 
 
 # ---- FFT convolution ------------------------------------------------------
@@ -123,7 +111,8 @@ def _fft_full(in1, in2, axes):
     shape = [max(n, m) for n, m in zip(in1.shape, in2.shape)]
     for a in axes:
         shape[a] = in1.shape[a] + in2.shape[a] - 1
-    fshape = [_next_fast_len(shape[a]) for a in axes]
+    from cuarray.scipy.fft import next_fast_len
+    fshape = [next_fast_len(shape[a], True) for a in axes]
     if in1.dtype.kind == "c" or in2.dtype.kind == "c":
         sp = _ca.fft.fftn(in1, fshape, axes=axes) * _ca.fft.fftn(in2, fshape, axes=axes)
         out = _ca.fft.ifftn(sp, fshape, axes=axes)
@@ -210,6 +199,8 @@ def _direct(in1, in2, mode):
                          device=in1.device)
     if _swap_needed(mode, in1.shape, in2.shape):
         in1, in2 = in2, in1
+    if in1.ndim > 1 and _unsupported(dtype):
+        raise ValueError("Unsupported type")
     if in1.ndim == 1 and dtype.kind != "b":
         full = _ca.convolve(in1.astype(dtype, copy=False), in2.astype(dtype, copy=False))
     else:
@@ -289,6 +280,8 @@ def _conv2d(in1, in2, mode, boundary, fillvalue):
     if fv.size != 1:
         raise ValueError("fillvalue must be a scalar or an array with one element.")
     dtype = _np.result_type(in1.dtype, in2.dtype)
+    if _unsupported(dtype):
+        raise ValueError("convolve2d not available for this type.")
     if _swap_needed(mode, in1.shape, in2.shape):
         in1, in2 = in2, in1
     if in1.size == 0 or in2.size == 0:
