@@ -379,3 +379,73 @@ def test_design_errors_and_warning():
                lambda: cs.firwin(30, 0.3, pass_zero=False))
     assert cs.BadCoefficients is ss.BadCoefficients
     assert set(["butter", "convolve", "windows", "get_window", "chirp"]) <= set(cs.__all__)
+
+
+# ---- empty operands and odd arguments: SciPy's result or its exception type ----
+
+def _edge_cases():
+    e, o, e2, o2 = np.zeros(0), np.ones(3), np.zeros((0, 3)), np.ones((3, 3))
+    rng = np.random.default_rng(5)
+    r38, r23, r78 = rng.random((3, 8)), rng.random((2, 3)), rng.random((7, 8))
+    cases = []
+    for mode in ("full", "same", "valid"):
+        for fn in ("convolve", "correlate", "fftconvolve", "oaconvolve"):
+            for a, b in [(e, o), (o, e), (e, e)]:
+                cases.append((f"{fn}-{mode}-{a.size}-{b.size}", fn, (a, b, mode), {}))
+        for fn in ("convolve2d", "correlate2d"):
+            for a, b in [(e2, o2), (o2, e2)]:
+                cases.append((f"{fn}-{mode}-{a.size}-{b.size}", fn, (a, b, mode), {}))
+    cases += [
+        ("c2d-fill-empty", "convolve2d", (e2, o2, "full", "fill", 2), {}),
+        ("c2d-complex-fill", "convolve2d", (o2, o2), {"fillvalue": 1j}),
+        ("c2d-big-wrap", "convolve2d", (r23, r78, "full", "wrap"), {}),
+        ("hilbert-empty", "hilbert", (e,), {}),
+        ("detrend-empty", "detrend", (e,), {}),
+        ("detrend-empty-c", "detrend", (e,), {"type": "c"}),
+        ("detrend-int", "detrend", (np.arange(10) ** 2,), {}),
+        ("detrend-f32-c", "detrend", (np.ones(10, "f4"),), {"type": "c"}),
+        ("resample-0", "resample", (np.ones(5), 0), {}),
+        ("resample-neg", "resample", (np.ones(5), -1), {}),
+        ("resample-freq", "resample", (np.fft.fft(np.arange(6.)), 4), {"domain": "freq"}),
+        ("resample-axis1", "resample", (r38, 5), {"axis": 1}),
+        ("resample-int", "resample", (np.arange(8), 5), {}),
+        ("resample-domain", "resample", (np.ones(5), 3), {"domain": "x"}),
+        ("resample-arraywin", "resample", (np.arange(8.), 5), {"window": np.hanning(8)}),
+        ("resample-badwin", "resample", (np.arange(8.), 5), {"window": np.hanning(7)}),
+        ("convolve-0d-1d", "convolve", (np.float64(2), o), {}),
+        ("fftconvolve-axis-range", "fftconvolve", (o2, o2), {"axes": 5}),
+        ("fftconvolve-axis-dup", "fftconvolve", (o2, o2), {"axes": [0, 0]}),
+        ("fftconvolve-incompatible", "fftconvolve", (np.ones((3, 4)), np.ones((2, 4))),
+         {"axes": 1}),
+        ("chirp-int", "chirp", (np.arange(5), 1, 4, 2), {}),
+        ("chirp-f32", "chirp", (np.arange(5, dtype="f4"), 1, 4, 2), {}),
+        ("gausspulse-f32", "gausspulse", (np.arange(5, dtype="f4") * 1e-4,), {}),
+        ("sweep-f32", "sweep_poly", (np.arange(5, dtype="f4"), [1, 2]), {}),
+        ("square-list", "square", ([1, 2, 3],), {}),
+        ("sawtooth-f32", "sawtooth", (np.arange(5, dtype="f4"),), {}),
+    ]
+    return cases
+
+
+EDGES = _edge_cases()
+
+
+@pytest.mark.parametrize("name,fn,args,kwargs", EDGES, ids=[c[0] for c in EDGES])
+def test_edges(route, device, name, fn, args, kwargs):
+    def dev(x):
+        return ca.asarray(x, device=device) if isinstance(x, np.ndarray) else x
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want, werr = getattr(ss, fn)(*args, **kwargs), None
+        except Exception as e:  # the type is what is compared
+            want, werr = None, type(e)
+        gargs = [dev(a) for a in args]
+        gkw = {k: dev(v) for k, v in kwargs.items()}
+        if werr is not None:
+            with pytest.raises(werr):
+                getattr(cs, fn)(*gargs, **gkw)
+            return
+        # float32 inputs: float32 math (cuarray's and NumPy's cos differ by an ulp)
+        rt = 2e-6 if "f32" in name else 1e-9
+        close(getattr(cs, fn)(*gargs, **gkw), want, rt, rt)

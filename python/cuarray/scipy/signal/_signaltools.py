@@ -192,11 +192,20 @@ def _pad_full(vol, ker, value=0, mode="constant"):
     return _ca.pad(vol, pads, mode=mode)
 
 
+def _direct_empty(in1, in2, mode, dtype):
+    """SciPy's direct sum of empty operands: 'same' of an empty in1 with a
+    non-empty in2 is empty, the rest raise ValueError (NumPy's words for 1-D)."""
+    if mode == "same" and in1.size == 0 and in2.size:
+        return _ca.zeros(in1.shape, dtype=dtype, device=in1.device)
+    if in1.ndim == 1:
+        raise ValueError("a cannot be empty" if in1.size == 0 else "v cannot be empty")
+    raise ValueError("the direct convolution of an empty array is undefined")
+
+
 def _direct(in1, in2, mode):
     dtype = _np.result_type(in1.dtype, in2.dtype)
     if in1.size == 0 or in2.size == 0:
-        return _ca.zeros((0,) * in1.ndim if in1.ndim else (), dtype=dtype,
-                         device=in1.device)
+        return _direct_empty(in1, in2, mode, dtype)
     if _swap_needed(mode, in1.shape, in2.shape):
         in1, in2 = in2, in1
     if in1.ndim > 1 and _unsupported(dtype):
@@ -282,11 +291,20 @@ def _conv2d(in1, in2, mode, boundary, fillvalue):
     dtype = _np.result_type(in1.dtype, in2.dtype)
     if _unsupported(dtype):
         raise ValueError("convolve2d not available for this type.")
+    if fv.dtype.kind == "c" and dtype.kind != "c":
+        raise ValueError("could not cast `fillvalue` directly to the output type (it "
+                         "was first converted to complex).")
     if _swap_needed(mode, in1.shape, in2.shape):
         in1, in2 = in2, in1
-    if in1.size == 0 or in2.size == 0:
-        return _ca.zeros((0, 0) if mode != "same" else in1.shape, dtype=dtype,
-                         device=in1.device)
+    if in2.size == 0:
+        # an empty kernel: zeros of the mode's shape, as SciPy's
+        shape = {"full": [n + k - 1 for n, k in zip(in1.shape, in2.shape)],
+                 "same": in1.shape,
+                 "valid": [n - k + 1 for n, k in zip(in1.shape, in2.shape)]}[mode]
+        return _ca.zeros(tuple(max(n, 0) for n in shape), dtype=dtype, device=in1.device)
+    if in1.size == 0 and boundary not in ("fill", "pad"):
+        # (SciPy 1.17 dies of a floating-point exception here)
+        raise ValueError("an empty array has no wrapped or symmetric extension")
     padded = _pad_full(in1.astype(dtype, copy=False), in2,
                        fv.reshape(()).astype(dtype)[()], _BOUNDARY[boundary])
     # large floating kernels by FFT (SciPy's direct sum, to rounding); integers
@@ -319,7 +337,7 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
         # SciPy's swapped valid correlate2d: reversed, not conjugated (unlike
         # correlate's)
         return _conv2d(in2, _reverse_conj(in1), mode, boundary, fillvalue)[::-1, ::-1]
-    if mode != "same":
+    if mode != "same" or in2.size == 0:
         return _conv2d(in1, _reverse_conj(in2), mode, boundary, fillvalue)
     # SciPy centres correlate2d's 'same' output half a sample later than
     # convolve2d's (the odd surplus of an even kernel goes before, not after)
@@ -529,6 +547,9 @@ def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
     if type in ("constant", "c"):
         return data - _ca.mean(data, axis=axis, keepdims=True)
     N = data.shape[axis]
+    if data.size == 0:
+        raise ValueError("cannot detrend an empty array linearly (SciPy's "
+                         "reshape error)")
     bps = _np.sort(_np.unique(_np.r_[0, _np.asarray(host(bp)), N]))
     if _np.any(bps > N):
         raise ValueError("Breakpoints must be less than length of data along given "
@@ -569,6 +590,9 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     if int(num) != num or num < 0:
         raise ValueError(f"Parameter num={num} is not a non-negative integer!")
     num = int(num)
+    if num == 0:
+        raise ZeroDivisionError("division by zero (num=0: SciPy's sampling-interval "
+                                "factor n_x / num)")
     axis = axis % x.ndim
     Nx = x.shape[axis]
     real = domain == "time" and x.dtype.kind != "c"

@@ -16,10 +16,10 @@ __all__ = ["chirp", "gausspulse", "max_len_seq", "sawtooth", "square", "sweep_po
 
 
 def _float_t(t):
-    """t as a floating cuarray array (SciPy's waveforms compute in t's float type,
-    float64 for integers)."""
+    """t as float64 (or complex128): SciPy's chirp, gausspulse and sweep_poly
+    compute in double whatever t's type."""
     t = asarray(t)
-    return t if t.dtype.kind in "fc" else t.astype(_np.float64)
+    return t.astype(_np.complex128 if t.dtype.kind == "c" else _np.float64, copy=False)
 
 
 def _chirp_phase(t, f0, t1, f1, method, vertex_zero):
@@ -53,8 +53,10 @@ def _chirp_phase(t, f0, t1, f1, method, vertex_zero):
 
 def chirp(t, f0, t1, f1, method="linear", phi=0, vertex_zero=True, *, complex=False):
     """Frequency-swept cosine (or, with complex=True, exponential) at times t."""
-    t = _float_t(t)
-    phase = _chirp_phase(t, f0, t1, f1, method, vertex_zero) + phi * _math.pi / 180
+    # the phase in t's own precision, then double (SciPy adds phi as a float64)
+    phase = _chirp_phase(asarray(t), float(f0), float(t1), float(f1), method, vertex_zero)
+    phase = phase.astype(_np.result_type(phase.dtype, _np.float64), copy=False)
+    phase = phase + _math.radians(phi)
     return _ca.exp(1j * phase) if complex else _ca.cos(phase)
 
 
@@ -110,12 +112,15 @@ def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False)
             raise ValueError("Reference level for time cutoff must be < 0 dB")
         tref = pow(10.0, tpr / 20.0)
         return _np.sqrt(-_np.log(tref) / a)
-    t = _float_t(t)
-    yenv = _ca.exp(-a * t * t)
-    yI = yenv * _ca.cos(2 * _math.pi * fc * t)
+    t = asarray(t)
+    # the envelope in double (SciPy's a is a float64), the carrier's argument
+    # in t's own precision (a Python float times t)
+    yenv = _ca.exp(-a * _float_t(t) * _float_t(t))
+    arg = 2 * _math.pi * fc * t
+    yI = yenv * _ca.cos(arg)
     out = (yI,)
     if retquad:
-        out += (yenv * _ca.sin(2 * _math.pi * fc * t),)
+        out += (yenv * _ca.sin(arg),)
     if retenv:
         out += (yenv,)
     return out[0] if len(out) == 1 else out
