@@ -1,6 +1,8 @@
 """cuarray.scipy: SciPy's API on cuarray arrays (CuPy's cupyx.scipy).
 
-Only ``sparse`` so far (issue 38). Submodules are imported on first use, so
+So far: sparse (with linalg and csgraph; issue 38), fft, fftpack, linalg, stats,
+spatial (distance_matrix) and signal (windows, waveforms, convolutions, filter design;
+issue 41). Submodules are imported on first use, so
 ``import cuarray.scipy`` costs nothing and never imports SciPy itself.
 """
 
@@ -11,6 +13,7 @@ _SUBMODULES = (
     "linalg",
     "stats",
     "spatial",
+    "signal",
 )
 
 

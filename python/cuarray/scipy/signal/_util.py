@@ -1,0 +1,58 @@
+"""Helpers shared by cuarray.scipy.signal's modules: the cpu device's hand-off to
+SciPy on zero-copy views, host views of inputs, results back as cuarray arrays."""
+
+import numpy as _np
+
+import cuarray as _ca
+
+
+def scipy_signal():
+    """scipy.signal, or an ImportError naming the optional dependency."""
+    try:
+        import scipy.signal as ss
+    except ImportError as e:        # pragma: no cover - SciPy is installed in CI
+        raise ImportError("this function needs SciPy on the host: "
+                          "pip install cuarray[scipy] (or pip install scipy)") from e
+    return ss
+
+
+def device_of(*args):
+    """The device of the first cuarray array among args (None when none is)."""
+    for a in args:
+        if isinstance(a, _ca.ndarray):
+            return a.device
+    return None
+
+
+def on_cpu(*args):
+    dev = device_of(*args)
+    return dev is not None and dev == "cpu"
+
+
+def host(x):
+    """x for a host library: a cpu-device array as a NumPy view (no copy), a GPU
+    array copied to the host, tuples/lists element by element, else x itself."""
+    if isinstance(x, _ca.ndarray):
+        return _np.asarray(x) if x.device == "cpu" else x.get()
+    if isinstance(x, tuple):
+        return tuple(host(v) for v in x)
+    if isinstance(x, list) and any(isinstance(v, _ca.ndarray) for v in x):
+        return [host(v) for v in x]
+    return x
+
+
+def back(r, device=None):
+    """Host results (arrays, tuples and lists of them) as cuarray arrays on
+    device (None: the default device); scalars stay as they are."""
+    if isinstance(r, tuple):
+        return tuple(back(v, device) for v in r)
+    if isinstance(r, list):
+        return [back(v, device) for v in r]
+    if isinstance(r, _np.ndarray):
+        return _ca.asarray(r, device=device)
+    return r
+
+
+def asarray(x):
+    """x as a cuarray array (NumPy arrays and lists go to the default device)."""
+    return x if isinstance(x, _ca.ndarray) else _ca.asarray(x)
