@@ -366,10 +366,12 @@ enum {
     CA_EWF_CLAMPINT = 32, /* clip: out-of-range Python int bounds clamp */
     CA_EWF_F16 = 64,      /* float16 loops call the helpers' _f16 forms */
     CA_EWF_SLOW = 128,    /* host loop of ~8 ns or more an element: threads sooner */
+    CA_EWF_EXACT = 256,   /* a loop of exactly the operands' types comes first */
 };
 
 typedef struct {
-    const char *name; /* NumPy's name of the op */
+    const char *name;     /* the row's name: cuarray._core's (NumPy's, or _special_erf) */
+    const char *qualname; /* where users find it: "add", "scipy.special.erf" */
     uint8_t nin, nout;
     uint16_t flags;      /* CA_EWF_* */
     uint16_t first_loop; /* its loops are ca_ew_loops[first_loop .. + nloops) */

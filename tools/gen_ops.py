@@ -44,7 +44,22 @@ DTYPES = {
     "D": ("CA_COMPLEX128", "ca_complex128", "c128", "ca_complex128", 16),
 }
 FLAGS = {"raw": 1, "nobool": 2, "intdouble": 4, "powcheck": 8, "cmp": 16, "clampint": 32,
-         "f16": 64, "slow": 128}
+         "f16": 64, "slow": 128, "exact": 256}
+# Row-name prefixes of ops that live in a namespace of their own: `_special_erf` is
+# cuarray._core._special_erf, shown and pickled as cuarray.scipy.special.erf.
+NAMESPACES = {"_special_": "scipy.special"}
+
+
+def heavy(op):
+    """Long math: fewer elements per thread (and the special functions all are)."""
+    return op.name in HEAVY or qualname(op.name) != op.name
+
+
+def qualname(name):
+    for prefix, ns in NAMESPACES.items():
+        if name.startswith(prefix):
+            return f"{ns}.{name[len(prefix):]}"
+    return name
 # Ops whose math is long: fewer elements per thread keeps nvcc time and code size
 # down where the kernel is compute- rather than memory-bound anyway.
 HEAVY = {"sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
@@ -188,11 +203,11 @@ PARAM_LAST = {"_isclose", "_isclose_nan"}
 def vec_width(op, sig):
     types = sig[:op.nin - 1] + sig[op.nin:] if op.name in PARAM_LAST else sig
     width = max(1, 16 // max(DTYPES[c][4] for c in types))
-    if op.name in HEAVY and any(c in "FD" for c in sig):
+    if heavy(op) and any(c in "FD" for c in sig):
         # complex math is long and compute-bound: one element per thread keeps
         # the kernels (and nvcc's time) small at no cost in speed
         return 1
-    return min(width, 4 if op.name in HEAVY else 8)
+    return min(width, 4 if heavy(op) else 8)
 
 
 # ---- files ---------------------------------------------------------------------------
@@ -228,7 +243,7 @@ def gen_table_c(ops, loops, gpu_names):
     out.append("const ca_ew_op ca_ew_ops[CA_EW_NOPS] = {")
     for op in ops:
         first = next(i for i, (o, _, _) in enumerate(loops) if o is op)
-        out.append(f'    {{"{op.name}", {op.nin}, {op.nout}, {op.flags}, {first}, '
+        out.append(f'    {{"{op.name}", "{qualname(op.name)}", {op.nin}, {op.nout}, {op.flags}, {first}, '
                    f'{len(op.loops)}}},')
     out.append("};")
     out.append("")
@@ -374,7 +389,7 @@ def host_loop(op, k, sig):
 
 def gen_host(chunk, stamp):
     out = [HEADER, f"/* inputs: {stamp} */", "#include <string.h>", '#include "ew_internal.h"',
-           '#include "ew_math.h"', '#include "host_intdiv.h"', ""]
+           '#include "ew_math.h"', '#include "special_math.h"', '#include "host_intdiv.h"', ""]
     out.append("/* Each function below is one inner loop: n elements, p[0] the output,")
     out.append(" * p[1..] the inputs (a scalar operand is a pointer with stride 0). */")
     for op, k, sig in chunk:
@@ -392,7 +407,7 @@ def gen_gpu(chunk, stamp):
         st = [DTYPES[c][1] for c in ins] + ["ca_ew_none"] * (3 - op.nin)
         out.append(f"/* {op.name} {sig[:op.nin]}->{sig[op.nin:]} */")
         # long complex math: one out-of-line copy shared by both kernels
-        big = op.name in HEAVY and any(c in "FD" for c in sig)
+        big = heavy(op) and any(c in "FD" for c in sig)
         out.append(elem_func(op, k, sig, "static __device__ " +
                              ("__noinline__" if big else "__forceinline__")))
         out.append(f"struct ca_ewop_{op.name}_{k} {{")
@@ -421,8 +436,10 @@ def fuse_slots(loops):
     """Per family, the fusable loops in table order: [(loop index, op, k, sig)]."""
     fams = []
     for _, fc, _, _ in FUSE_FAMILIES:
+        # namespaced rows (scipy.special's long series) stay out: each case is
+        # inlined into the one interpreter kernel every fused chain runs
         fams.append([(i, op, k, sig) for i, (op, k, sig) in enumerate(loops)
-                     if op.nout == 1 and set(sig) <= {fc, "?"}])
+                     if op.nout == 1 and set(sig) <= {fc, "?"} and qualname(op.name) == op.name])
     return fams
 
 
@@ -519,7 +536,7 @@ def main(argv=None):
     gpu_names = [f"ca_ewg_{op.name}_{k}" for op, k, sig in loops]
     write_if_changed(out / "ew_table.c", gen_table_c(ops, loops, gpu_names), written)
 
-    costed = [(op, k, sig, vec_width(op, sig) + 1 + (4 if op.name in HEAVY else 0)
+    costed = [(op, k, sig, vec_width(op, sig) + 1 + (4 if heavy(op) else 0)
                * (2 if sig[0] in "FD" else 1)) for op, k, sig in loops]
     for i, chunk in enumerate(split(costed, N_GPU_FILES)):
         write_if_changed(out / f"ew_gpu_{i:02d}.cu", gen_gpu(chunk, stamp), written)

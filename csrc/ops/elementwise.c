@@ -247,6 +247,19 @@ search_loop(int op, const int *dt, int req)
             }
         }
     }
+    if ((o->flags & CA_EWF_EXACT) && req < 0) {
+        /* NumPy's dispatcher takes a loop of the operands' own types before its
+         * linear search: SciPy's float32 inputs reach f->f after d->d */
+        for (int l = o->first_loop; l < o->first_loop + o->nloops; l++) {
+            int same = 1;
+            for (int i = 0; i < nin; i++) {
+                same &= ca_ew_loops[l].types[i] == dt[i];
+            }
+            if (same) {
+                return l;
+            }
+        }
+    }
     for (int pass = 0; pass < (req >= 0 ? 2 : 1); pass++) {
         for (int l = o->first_loop; l < o->first_loop + o->nloops; l++) {
             const ca_ew_loop *L = &ca_ew_loops[l];
@@ -295,7 +308,7 @@ no_loop_error(int op, const int *dt, int req)
         PyErr_Format(PyExc_TypeError,
                      "No loop matching the specified signature and casting was found "
                      "for ufunc %s (inputs %s, dtype=%s)",
-                     o->name, types, ca_dtype_name[req]);
+                     o->qualname, types, ca_dtype_name[req]);
     }
     else {
         PyErr_Format(
@@ -303,7 +316,7 @@ no_loop_error(int op, const int *dt, int req)
             "ufunc '%s' not supported for the input types (%s), and the inputs "
             "could not be safely coerced to any supported types according to "
             "the casting rule 'safe'",
-            o->name, types);
+            o->qualname, types);
     }
     return -1;
 }

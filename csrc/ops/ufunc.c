@@ -46,11 +46,20 @@ op_of(PyObject *self)
     return &ca_ew_ops[((CaUfunc *)self)->op];
 }
 
+/* The name users see: the last part of the op's qualified name ("erf" of
+ * scipy.special.erf, whose ops.def row is _special_erf). */
+static const char *
+pyname(PyObject *self)
+{
+    const char *q = op_of(self)->qualname, *dot = strrchr(q, '.');
+    return dot != NULL ? dot + 1 : q;
+}
+
 static PyObject *
 get_name(PyObject *self, void *c)
 {
     (void)c;
-    return PyUnicode_FromString(op_of(self)->name);
+    return PyUnicode_FromString(pyname(self));
 }
 
 static PyObject *
@@ -149,27 +158,28 @@ get_doc(PyObject *self, void *c)
     (void)c;
     const ca_ew_op *o = op_of(self);
     static const char *const params[] = { "", "x", "x1, x2", "x1, x2, x3" };
+    const int ns = strchr(o->qualname, '.') != NULL; /* scipy.special.erf */
     return PyUnicode_FromFormat(
         "%s(%s, /, out=None, *, dtype=None)\n\n"
-        "Element-wise %s as numpy.%s: cuarray arrays (all on one device), Python "
+        "Element-wise %s as %s%s: cuarray arrays (all on one device), Python "
         "and NumPy scalars; broadcasting; NEP 50 promotion; the first loop of "
         "`types` the inputs cast to safely.\n\n"
         "Methods: reduce, accumulate, reduceat, outer, at (as numpy.ufunc's).",
-        o->name, params[o->nin], o->name, o->name);
+        pyname(self), params[o->nin], pyname(self), ns ? "" : "numpy.", o->qualname);
 }
 
 static PyObject *
 ufunc_repr(PyObject *self)
 {
-    return PyUnicode_FromFormat("<ufunc '%s'>", op_of(self)->name);
+    return PyUnicode_FromFormat("<ufunc '%s'>", pyname(self));
 }
 
-/* Pickled by name: cuarray.<name>. */
+/* Pickled by name: cuarray.<qualname> (cuarray.scipy.special.erf). */
 static PyObject *
 ufunc_reduce_ex(PyObject *self, PyObject *unused)
 {
     (void)unused;
-    return PyUnicode_FromString(op_of(self)->name);
+    return PyUnicode_FromString(op_of(self)->qualname);
 }
 
 static PyGetSetDef ufunc_getset[] = {

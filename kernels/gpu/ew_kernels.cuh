@@ -35,6 +35,7 @@
 
 #include "ew_internal.h"
 #include "ew_math.h"
+#include "special_math.h"
 
 /* The type of an unused input slot. */
 struct ca_ew_none {

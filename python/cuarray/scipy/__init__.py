@@ -8,6 +8,7 @@ issue 41). Submodules are imported on first use, so
 
 _SUBMODULES = (
     "sparse",
+    "special",
     "fft",
     "fftpack",
     "linalg",

@@ -1,0 +1,430 @@
+/*
+ * special_math.h: the scalar math of cuarray.scipy.special's ufuncs (the
+ * `_special_*` rows of kernels/ops.def), CA_HD like ew_math.h's, so the GPU
+ * kernels and the cpu device's host loops run the same code.
+ *
+ * Each function has a double form ca_p_sp_<f> (the algorithm, named in its
+ * comment) and the loop helpers ca_sp_<f>_f64 / _f32. The float32 loops evaluate
+ * in double and round once: the functions below are a handful of libm calls or
+ * a short series, double costs little beside the memory traffic on the GPUs
+ * cuarray targets (H100: FP64 at half the FP32 rate), and the result is then
+ * correctly rounded or within an ulp of it. Special values follow SciPy's
+ * (Cephes' and SciPy's own C++ code's) answers, which the tests pin.
+ * The C library's erf, erfc, tgamma, lgamma, expm1, log1p are the platform's
+ * (glibc on the host, CUDA's on the GPU; both within a few ulp).
+ */
+#ifndef CA_SPECIAL_MATH_H
+#define CA_SPECIAL_MATH_H
+
+#include <math.h>
+
+#include "scalar.h"
+
+#define CA_SP_PI     3.141592653589793238462643383279502884
+#define CA_SP_PI180  1.745329251994329576923690768488612713e-2
+#define CA_SP_SQRTPI 1.772453850905516027298167483341145183
+
+/* One double form -> the f64 and f32 loop helpers (unary and binary). */
+#define CA_SP_LOOPS1(f)                                                                \
+    CA_P_DEF(double, ca_sp_##f##_f64, (double a), ca_p_sp_##f(a))                      \
+    CA_P_DEF(float, ca_sp_##f##_f32, (float a), (float)ca_p_sp_##f((double)a))
+#define CA_SP_LOOPS2(f)                                                                \
+    CA_P_DEF(double, ca_sp_##f##_f64, (double a, double b), ca_p_sp_##f(a, b))         \
+    CA_P_DEF(float, ca_sp_##f##_f32, (float a, float b),                               \
+             (float)ca_p_sp_##f((double)a, (double)b))
+
+/* ---- logistic: expit, logit, log_expit ------------------------------------ */
+
+/* 1 / (1 + e^-x), written with e^x for x < 0 so nothing overflows. */
+CA_HD double
+ca_p_sp_expit(double x)
+{
+    if (x < 0.0) {
+        const double e = exp(x);
+        return e / (1.0 + e);
+    }
+    return 1.0 / (1.0 + exp(-x));
+}
+
+/* log(p / (1 - p)); near p = 1/2 as log1p((2p - 1) / (1 - p)), whose argument
+ * is exact there (SciPy's split at 0.3 and 0.65). Outside [0, 1]: NaN. */
+CA_HD double
+ca_p_sp_logit(double p)
+{
+    if (!(p >= 0.0 && p <= 1.0)) {
+        return NAN;
+    }
+    if (p > 0.3 && p < 0.65) {
+        return log1p((2.0 * p - 1.0) / (1.0 - p));
+    }
+    return log(p / (1.0 - p));
+}
+
+/* log(expit(x)) = -log1p(e^-x), or x - log1p(e^x) for x < 0. */
+CA_HD double
+ca_p_sp_log_expit(double x)
+{
+    return x < 0.0 ? x - log1p(exp(x)) : -log1p(exp(-x));
+}
+
+CA_SP_LOOPS1(expit)
+CA_SP_LOOPS1(logit)
+CA_SP_LOOPS1(log_expit)
+
+/* ---- exponentials and roots ------------------------------------------------ */
+
+CA_P_DEF(double, ca_p_sp_exp10, (double x), pow(10.0, x))
+CA_P_DEF(double, ca_p_sp_exp2, (double x), exp2(x))
+CA_P_DEF(double, ca_p_sp_cbrt, (double x), cbrt(x))
+/* cos x - 1 = -2 sin^2(x/2): no cancellation near 0 (Cephes' cosm1 uses a
+ * polynomial on [-pi/4, pi/4]; the identity is as accurate everywhere). */
+CA_HD double
+ca_p_sp_cosm1(double x)
+{
+    const double s = sin(0.5 * x);
+    return -2.0 * s * s;
+}
+CA_SP_LOOPS1(exp10)
+CA_SP_LOOPS1(exp2)
+CA_SP_LOOPS1(cbrt)
+CA_SP_LOOPS1(cosm1)
+
+/* ---- trigonometry in degrees (Cephes sindg.c, tandg.c) ---------------------- */
+
+/* |x| reduced exactly: x = 90 n + t degrees, |t| <= 45, n mod 4 returned (fmod
+ * and the subtraction are exact; only t's conversion to radians rounds). */
+CA_HD int
+ca_p_sp_deg_reduce(double x, double *t)
+{
+    const double r = fmod(fabs(x), 360.0);
+    const double n = rint(r / 90.0);
+    *t = r - 90.0 * n;
+    return (int)n & 3;
+}
+
+/* Cephes answers 0 beyond |x| = 1e14 degrees (total loss of precision), and
+ * so for +-inf; its poles are +inf whatever the side. */
+CA_HD double
+ca_p_sp_sindg(double x)
+{
+    if (x != x) {
+        return x;
+    }
+    if (fabs(x) > 1.0e14) {
+        return 0.0;
+    }
+    double t;
+    const int n = ca_p_sp_deg_reduce(x, &t);
+    const double r = t * CA_SP_PI180;
+    const double v = (n & 1) ? cos(r) : sin(r);
+    return ((n & 2) ? -v : v) * (x < 0.0 ? -1.0 : 1.0);
+}
+
+CA_HD double
+ca_p_sp_cosdg(double x)
+{
+    if (x != x) {
+        return x;
+    }
+    if (fabs(x) > 1.0e14) {
+        return 0.0;
+    }
+    double t;
+    const int n = ca_p_sp_deg_reduce(x, &t);
+    const double r = t * CA_SP_PI180;
+    const double v = (n & 1) ? sin(r) : cos(r);
+    return (n == 1 || n == 2) ? -v : v;
+}
+
+/* tan (cot = 0) or cot (cot = 1) in degrees. */
+CA_HD double
+ca_p_sp_tancot(double x, int cot)
+{
+    if (x != x) {
+        return x;
+    }
+    if (fabs(x) > 1.0e14) {
+        return 0.0;
+    }
+    double t;
+    const int n = ca_p_sp_deg_reduce(x, &t);
+    const int flip = (n & 1) ^ cot; /* tan(90 n + t) = -cot t for odd n */
+    if (t == 0.0) {
+        if (flip) {
+            return INFINITY;
+        }
+        return 0.0;
+    }
+    const double tn = tan(t * CA_SP_PI180);
+    double v = flip ? 1.0 / tn : tn;
+    if (n & 1) {
+        v = -v;
+    }
+    return x < 0.0 ? -v : v;
+}
+
+CA_P_DEF(double, ca_p_sp_tandg, (double x), ca_p_sp_tancot(x, 0))
+CA_P_DEF(double, ca_p_sp_cotdg, (double x), ca_p_sp_tancot(x, 1))
+CA_SP_LOOPS1(sindg)
+CA_SP_LOOPS1(cosdg)
+CA_SP_LOOPS1(tandg)
+CA_SP_LOOPS1(cotdg)
+
+/* ---- x log y and the entropies (SciPy's _xlogy.h, _convex_analysis.pxd) ---- */
+
+/* x log y, 0 where x == 0 (unless y is NaN). */
+CA_HD double
+ca_p_sp_xlogy(double x, double y)
+{
+    if (x == 0.0 && y == y) {
+        return 0.0;
+    }
+    return x * log(y);
+}
+
+CA_HD double
+ca_p_sp_xlog1py(double x, double y)
+{
+    if (x == 0.0 && y == y) {
+        return 0.0;
+    }
+    return x * log1p(y);
+}
+
+CA_HD double
+ca_p_sp_entr(double x)
+{
+    if (x != x) {
+        return x;
+    }
+    if (x > 0.0) {
+        return -x * log(x);
+    }
+    return x == 0.0 ? 0.0 : -INFINITY;
+}
+
+/* x log(x / y) for x, y > 0: log1p of the exact-ish (x - y) / y where x/y is
+ * near 1, log(x) - log(y) where x / y over- or underflows. */
+CA_HD double
+ca_p_sp_xlogxy(double x, double y)
+{
+    const double r = x / y;
+    if (r > 0.5 && r < 2.0) {
+        return x * log1p((x - y) / y);
+    }
+    if (r > 0.0 && r < (double)INFINITY) {
+        return x * log(r);
+    }
+    return x * (log(x) - log(y));
+}
+
+CA_HD double
+ca_p_sp_rel_entr(double x, double y)
+{
+    if (x != x || y != y) {
+        return NAN;
+    }
+    if (x > 0.0 && y > 0.0) {
+        return ca_p_sp_xlogxy(x, y);
+    }
+    return (x == 0.0 && y >= 0.0) ? 0.0 : INFINITY;
+}
+
+CA_HD double
+ca_p_sp_kl_div(double x, double y)
+{
+    if (x != x || y != y) {
+        return NAN;
+    }
+    if (x > 0.0 && y > 0.0) {
+        return ca_p_sp_xlogxy(x, y) - x + y;
+    }
+    return (x == 0.0 && y >= 0.0) ? y : INFINITY;
+}
+
+CA_SP_LOOPS2(xlogy)
+CA_SP_LOOPS2(xlog1py)
+CA_SP_LOOPS1(entr)
+CA_SP_LOOPS2(rel_entr)
+CA_SP_LOOPS2(kl_div)
+
+/* ---- Huber losses ----------------------------------------------------------- */
+
+CA_HD double
+ca_p_sp_huber(double delta, double r)
+{
+    if (delta < 0.0) {
+        return INFINITY;
+    }
+    const double ar = fabs(r);
+    if (ar <= delta) {
+        return 0.5 * r * r;
+    }
+    return delta * (ar - 0.5 * delta);
+}
+
+/* delta^2 (sqrt(1 + (r/delta)^2) - 1) as delta^2 expm1(log1p((r/delta)^2) / 2):
+ * no cancellation for small r / delta (SciPy's formula). */
+CA_HD double
+ca_p_sp_pseudo_huber(double delta, double r)
+{
+    if (delta < 0.0) {
+        return INFINITY;
+    }
+    if (delta == 0.0 || r == 0.0) {
+        return 0.0;
+    }
+    const double u = r / delta;
+    return delta * delta * expm1(0.5 * log1p(u * u));
+}
+
+CA_SP_LOOPS2(huber)
+CA_SP_LOOPS2(pseudo_huber)
+
+/* ---- Box-Cox transforms (SciPy's _boxcox.pxd) -------------------------------- */
+
+CA_HD double
+ca_p_sp_boxcox(double x, double lmbda)
+{
+    if (fabs(lmbda) < 1e-19) {
+        return log(x);
+    }
+    return expm1(lmbda * log(x)) / lmbda;
+}
+
+CA_HD double
+ca_p_sp_boxcox1p(double x, double lmbda)
+{
+    const double lgx = log1p(x);
+    if (fabs(lmbda) < 1e-19 || (fabs(lgx) < 1e-289 && fabs(lmbda) < 1e273)) {
+        return lgx;
+    }
+    return expm1(lmbda * lgx) / lmbda;
+}
+
+CA_HD double
+ca_p_sp_inv_boxcox(double y, double lmbda)
+{
+    if (lmbda == 0.0) {
+        return exp(y);
+    }
+    return exp(log1p(lmbda * y) / lmbda);
+}
+
+CA_HD double
+ca_p_sp_inv_boxcox1p(double y, double lmbda)
+{
+    if (lmbda == 0.0) {
+        return expm1(y);
+    }
+    if (fabs(lmbda * y) < 1e-154) {
+        return y;
+    }
+    return expm1(log1p(lmbda * y) / lmbda);
+}
+
+CA_SP_LOOPS2(boxcox)
+CA_SP_LOOPS2(boxcox1p)
+CA_SP_LOOPS2(inv_boxcox)
+CA_SP_LOOPS2(inv_boxcox1p)
+
+/* ---- error functions and gamma ---------------------------------------------- */
+
+CA_P_DEF(double, ca_p_sp_erf, (double x), erf(x))
+CA_P_DEF(double, ca_p_sp_erfc, (double x), erfc(x))
+
+/* Gamma: C's tgamma (poles: +-inf at +-0, NaN at the negative integers and -inf). */
+CA_P_DEF(double, ca_p_sp_gamma, (double x), tgamma(x))
+
+/* log|Gamma(x)|: C's lgamma, except SciPy's -inf at -inf. */
+CA_HD double
+ca_p_sp_gammaln(double x)
+{
+    return x == -(double)INFINITY ? x : lgamma(x);
+}
+
+/* The sign of Gamma(x): +1 for x > 0 and +0, -1 at -0; for x < 0 (not an
+ * integer) -1 where floor(x) is odd; NaN at the poles x = -1, -2, ... and -inf. */
+CA_HD double
+ca_p_sp_gammasgn(double x)
+{
+    if (x > 0.0) {
+        return 1.0;
+    }
+    if (x == 0.0) {
+        return (ca_double_bits(x) >> 63) ? -1.0 : 1.0;
+    }
+    const double f = floor(x);
+    if (x != x || f == x) {
+        return NAN;
+    }
+    return fmod(f, 2.0) == 0.0 ? 1.0 : -1.0;
+}
+
+CA_SP_LOOPS1(erf)
+CA_SP_LOOPS1(erfc)
+CA_SP_LOOPS1(gamma)
+CA_SP_LOOPS1(gammaln)
+CA_SP_LOOPS1(gammasgn)
+
+/* ---- modified Bessel functions I0, I1 and their scaled forms ----------------- */
+
+/* I_nu(x) for x >= 0, nu 0 or 1, times e^-x if `scaled`: the power series
+ * I_nu(x) = (x/2)^nu sum (x^2/4)^k / (k! (k + nu)!) up to x = 30 (positive terms,
+ * no cancellation), the asymptotic series
+ * e^-x I_nu(x) ~ (2 pi x)^-1/2 sum_k (-1)^k prod_j (4 nu^2 - (2j - 1)^2) / (k! (8x)^k)
+ * above, its terms shrinking until k ~ 2x (Abramowitz & Stegun 9.6.10, 9.7.1). */
+CA_HD double
+ca_p_sp_bessel_i_pos(double x, int nu, int scaled)
+{
+    if (x <= 30.0) {
+        const double q = 0.25 * x * x;
+        double t = nu ? 0.5 * x : 1.0, s = t;
+        for (int k = 1; k < 200 && t > s * 1e-17; k++) {
+            t *= q / ((double)k * (double)(k + nu));
+            s += t;
+        }
+        return scaled ? s * exp(-x) : s;
+    }
+    const double r = 1.0 / (8.0 * x), mu = 4.0 * nu * nu;
+    double t = 1.0, s = 1.0;
+    for (int k = 1; k < 60; k++) {
+        const double f = (double)(2 * k - 1);
+        t *= (f * f - mu) * r / (double)k;
+        s += t;
+        if (fabs(t) < fabs(s) * 1e-17) {
+            break;
+        }
+    }
+    const double v = s * 0.398942280401432677939946059934 / sqrt(x);
+    /* e^x in two halves: it alone may overflow where I_nu(x) does not */
+    const double h = scaled ? 1.0 : exp(0.5 * x);
+    return v * h * h;
+}
+
+/* I_nu(x) (odd in x for nu = 1); Cephes' answers at +-inf: NaN, and 0 for the
+ * scaled forms. */
+CA_HD double
+ca_p_sp_bessel_i(double x, int nu, int scaled)
+{
+    const double ax = fabs(x);
+    double v;
+    if (ax == (double)INFINITY) {
+        v = scaled ? 0.0 : NAN;
+    }
+    else {
+        v = ca_p_sp_bessel_i_pos(ax, nu, scaled);
+    }
+    return (nu && x < 0.0) ? -v : v;
+}
+
+CA_P_DEF(double, ca_p_sp_i0, (double x), ca_p_sp_bessel_i(x, 0, 0))
+CA_P_DEF(double, ca_p_sp_i1, (double x), ca_p_sp_bessel_i(x, 1, 0))
+CA_P_DEF(double, ca_p_sp_i0e, (double x), ca_p_sp_bessel_i(x, 0, 1))
+CA_P_DEF(double, ca_p_sp_i1e, (double x), ca_p_sp_bessel_i(x, 1, 1))
+CA_SP_LOOPS1(i0)
+CA_SP_LOOPS1(i1)
+CA_SP_LOOPS1(i0e)
+CA_SP_LOOPS1(i1e)
+
+#endif /* CA_SPECIAL_MATH_H */
