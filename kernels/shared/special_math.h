@@ -302,13 +302,25 @@ ca_p_sp_boxcox1p(double x, double lmbda)
     return expm1(lmbda * lgx) / lmbda;
 }
 
+/* log1p(l y), as log|l| + log|y| where the product overflows (SciPy's answers
+ * for huge l and y). */
+CA_HD double
+ca_p_sp_log1p_prod(double l, double y)
+{
+    const double p = l * y;
+    if (p == (double)INFINITY && fabs(l) < (double)INFINITY && fabs(y) < (double)INFINITY) {
+        return log(fabs(l)) + log(fabs(y));
+    }
+    return log1p(p);
+}
+
 CA_HD double
 ca_p_sp_inv_boxcox(double y, double lmbda)
 {
     if (lmbda == 0.0) {
         return exp(y);
     }
-    return exp(log1p(lmbda * y) / lmbda);
+    return exp(ca_p_sp_log1p_prod(lmbda, y) / lmbda);
 }
 
 CA_HD double
@@ -320,7 +332,7 @@ ca_p_sp_inv_boxcox1p(double y, double lmbda)
     if (fabs(lmbda * y) < 1e-154) {
         return y;
     }
-    return expm1(log1p(lmbda * y) / lmbda);
+    return expm1(ca_p_sp_log1p_prod(lmbda, y) / lmbda);
 }
 
 CA_SP_LOOPS2(boxcox)
