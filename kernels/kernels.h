@@ -370,7 +370,7 @@ enum {
 };
 
 typedef struct {
-    const char *name;     /* the row's name: cuarray._core's (NumPy's, or _special_erf) */
+    const char *name; /* the row's name: cuarray._core's (NumPy's, or _special_erf) */
     const char *qualname; /* where users find it: "add", "scipy.special.erf" */
     uint8_t nin, nout;
     uint16_t flags;      /* CA_EWF_* */

@@ -10,6 +10,7 @@ from cuarray import _core
 from cuarray._generated_ops import OPS
 
 import test_elementwise
+import test_scipy_special
 
 OPS_DEF = Path(__file__).resolve().parent.parent / "kernels" / "ops.def"
 OURS = set("?bBhHiIlLefdFD")
@@ -30,10 +31,24 @@ def parse_ops_def():
 def test_every_op_has_a_test():
     names = parse_ops_def()
     assert len(names) == len(set(names))
+    # scipy.special's rows are tested against SciPy in test_scipy_special.py
+    special = [n for n in names if n.startswith("_special_")]
+    names = [n for n in names if not n.startswith("_special_")]
     untested = [n for n in names if n not in test_elementwise.REFERENCE]
+    untested += [n for n in special if n not in test_scipy_special.REFERENCE]
     assert not untested, f"ops of kernels/ops.def without a reference test: {untested}"
     tested_loops = {name for name, sig in test_elementwise.LOOPS}
     assert set(names) <= tested_loops
+
+
+def test_special_loops_are_scipys():
+    """SciPy's loops in SciPy's order (less long double and the complex loops
+    test_scipy_special.NO_COMPLEX names)."""
+    for name, nin, nout, flags, sigs, expr in OPS:
+        if name.startswith("_special_"):
+            short = name[len("_special_"):]
+            assert sigs == test_scipy_special.scipy_types(short), short
+            assert "exact" in flags, short
 
 
 def test_generated_table_is_current():

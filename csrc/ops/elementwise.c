@@ -229,7 +229,7 @@ cache_key(int nin, const int *dt)
  * search); with dtype= (`req` >= 0): the first loop with that output type
  * that the inputs reach safely, else by same-kind casts. -1 if none. */
 static int
-search_loop(int op, const int *dt, int req)
+search_loop(int op, const int *dt, int req, int exact)
 {
     const ca_ew_op *o = &ca_ew_ops[op];
     const int nin = o->nin;
@@ -247,9 +247,10 @@ search_loop(int op, const int *dt, int req)
             }
         }
     }
-    if ((o->flags & CA_EWF_EXACT) && req < 0) {
+    if (exact && (o->flags & CA_EWF_EXACT) && req < 0) {
         /* NumPy's dispatcher takes a loop of the operands' own types before its
-         * linear search: SciPy's float32 inputs reach f->f after d->d */
+         * linear search: SciPy's float32 inputs reach f->f after d->d (not with
+         * a Python scalar operand: xlogy(float32 array, 0.5) is float64) */
         for (int l = o->first_loop; l < o->first_loop + o->nloops; l++) {
             int same = 1;
             for (int i = 0; i < nin; i++) {
@@ -280,15 +281,16 @@ search_loop(int op, const int *dt, int req)
 }
 
 static int
-find_loop(int op, const int *dt, int req)
+find_loop(int op, const int *dt, int req, int weak)
 {
     const int nin = ca_ew_ops[op].nin;
-    if (req >= 0) {
-        return search_loop(op, dt, req);
+    if (req >= 0 || (weak && (ca_ew_ops[op].flags & CA_EWF_EXACT))) {
+        /* the cache is keyed by dtypes alone: these searches skip it */
+        return search_loop(op, dt, req, !weak);
     }
     int16_t *slot = &ew_cache[op][cache_key(nin, dt)];
     if (*slot == 0) {
-        int l = search_loop(op, dt, -1);
+        int l = search_loop(op, dt, -1, 1);
         *slot = (int16_t)(l < 0 ? -1 : l + 1);
     }
     return *slot - 1 < 0 ? -1 : *slot - 1;
@@ -550,9 +552,13 @@ ew_guess_routine(ew_args *A, int req)
             return bool_error(A->op);
         }
     }
-    A->loop = find_loop(A->op, A->dt, req);
+    int weak = 0;
+    for (int i = 0; i < A->nin; i++) {
+        weak |= A->in[i].kind >= CA_NTYPES;
+    }
+    A->loop = find_loop(A->op, A->dt, req, weak);
     if (A->loop < 0 && weak_int_as_int64(A)) {
-        A->loop = find_loop(A->op, A->dt, req);
+        A->loop = find_loop(A->op, A->dt, req, weak);
     }
     if (A->loop < 0) {
         return no_loop_error(A->op, A->dt, req);

@@ -18,6 +18,7 @@
 
 #include <math.h>
 
+#include "ew_math.h"
 #include "scalar.h"
 
 #define CA_SP_PI     3.141592653589793238462643383279502884
@@ -242,8 +243,39 @@ ca_p_sp_kl_div(double x, double y)
     return (x == 0.0 && y >= 0.0) ? y : INFINITY;
 }
 
+/* log(1 + z) for complex z: near 0 the real part as log1p(x (2 + x) + y^2) / 2,
+ * whose argument keeps the digits hypot(1 + x, y) would round away. */
+CA_HD ca_complex128
+ca_p_sp_clog1p(ca_complex128 z)
+{
+    const double x = z.re, y = z.im;
+    const double re = (fabs(x) < 0.5 && fabs(y) < 0.5)
+                          ? 0.5 * log1p(x * (2.0 + x) + y * y)
+                          : log(hypot(1.0 + x, y));
+    return ca_p_z(re, atan2(y, 1.0 + x));
+}
+
+/* The complex forms (SciPy's DD->D, FF->F): 0 where x == 0 and y has no NaN
+ * part, else x log(y) / x log1p(y); complex64 computes in complex128. */
+CA_HD ca_complex128
+ca_p_sp_cxlogy(ca_complex128 x, ca_complex128 y, int one_plus)
+{
+    if (x.re == 0.0 && x.im == 0.0 && y.re == y.re && y.im == y.im) {
+        return ca_p_z(0.0, 0.0);
+    }
+    return ca_mul_c128(x, one_plus ? ca_p_sp_clog1p(y) : ca_log_c128(y));
+}
+
+#define CA_SP_CXLOGY(f, one_plus)                                                      \
+    CA_P_DEF(ca_complex128, ca_sp_##f##_c128, (ca_complex128 a, ca_complex128 b),      \
+             ca_p_sp_cxlogy(a, b, one_plus))                                           \
+    CA_P_DEF(ca_complex64, ca_sp_##f##_c64, (ca_complex64 a, ca_complex64 b),          \
+             ca_p_z2c(ca_p_sp_cxlogy(ca_p_c2z(a), ca_p_c2z(b), one_plus)))
+
 CA_SP_LOOPS2(xlogy)
 CA_SP_LOOPS2(xlog1py)
+CA_SP_CXLOGY(xlogy, 0)
+CA_SP_CXLOGY(xlog1py, 1)
 CA_SP_LOOPS1(entr)
 CA_SP_LOOPS2(rel_entr)
 CA_SP_LOOPS2(kl_div)
@@ -308,7 +340,8 @@ CA_HD double
 ca_p_sp_log1p_prod(double l, double y)
 {
     const double p = l * y;
-    if (p == (double)INFINITY && fabs(l) < (double)INFINITY && fabs(y) < (double)INFINITY) {
+    if (p == (double)INFINITY && fabs(l) < (double)INFINITY &&
+        fabs(y) < (double)INFINITY) {
         return log(fabs(l)) + log(fabs(y));
     }
     return log1p(p);
