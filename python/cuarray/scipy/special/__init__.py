@@ -13,8 +13,7 @@ _PREFIX = "_special_"
 _UFUNCS = {name[len(_PREFIX):]: u for name, u in _core._ops.items()
            if name.startswith(_PREFIX)}
 globals().update(_UFUNCS)
-# SciPy's alias
-if "digamma" in _UFUNCS:
-    psi = _UFUNCS["digamma"]
+# SciPy's alias: digamma is the ufunc psi
+digamma = psi  # noqa: F821 (set from the table above)
 
-__all__ = sorted(_UFUNCS) + (["psi"] if "digamma" in _UFUNCS else [])
+__all__ = sorted([*_UFUNCS, "digamma"])
