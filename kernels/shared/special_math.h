@@ -93,68 +93,52 @@ CA_SP_LOOPS1(cosm1)
 /* ---- trigonometry in degrees (Cephes sindg.c, tandg.c) ---------------------- */
 
 /* |x| reduced exactly: x = 90 n + t degrees, |t| <= 45, n mod 4 returned (fmod
- * and the subtraction are exact; only t's conversion to radians rounds). */
+ * and the subtraction are exact; only t's conversion to radians rounds). -1 for
+ * NaN (t = x) and beyond |x| = 1e14 degrees, where Cephes answers 0 (total loss
+ * of precision, +-inf included; t = 0). */
 CA_HD int
 ca_p_sp_deg_reduce(double x, double *t)
 {
+    if (x != x || fabs(x) > 1.0e14) {
+        *t = x != x ? x : 0.0;
+        return -1;
+    }
     const double r = fmod(fabs(x), 360.0);
     const double n = rint(r / 90.0);
     *t = r - 90.0 * n;
     return (int)n & 3;
 }
 
-/* Cephes answers 0 beyond |x| = 1e14 degrees (total loss of precision), and
- * so for +-inf; its poles are +inf whatever the side. */
+/* sin (want_cos = 0) or cos of x degrees: cos(y) = sin(y + 90), and
+ * sin(90 k + t) = +-sin t for even k, +-cos t for odd k (minus for k = 2, 3). */
 CA_HD double
-ca_p_sp_sindg(double x)
+ca_p_sp_sincosdg(double x, int want_cos)
 {
-    if (x != x) {
-        return x;
-    }
-    if (fabs(x) > 1.0e14) {
-        return 0.0;
-    }
     double t;
     const int n = ca_p_sp_deg_reduce(x, &t);
+    if (n < 0) {
+        return t;
+    }
+    const int k = (n + want_cos) & 3;
     const double r = t * CA_SP_PI180;
-    const double v = (n & 1) ? cos(r) : sin(r);
-    return ((n & 2) ? -v : v) * (x < 0.0 ? -1.0 : 1.0);
+    const double v = (k & 1) ? cos(r) : sin(r);
+    const double s = (k & 2) ? -v : v;
+    return (!want_cos && x < 0.0) ? -s : s; /* sin is odd, cos even */
 }
 
-CA_HD double
-ca_p_sp_cosdg(double x)
-{
-    if (x != x) {
-        return x;
-    }
-    if (fabs(x) > 1.0e14) {
-        return 0.0;
-    }
-    double t;
-    const int n = ca_p_sp_deg_reduce(x, &t);
-    const double r = t * CA_SP_PI180;
-    const double v = (n & 1) ? sin(r) : cos(r);
-    return (n == 1 || n == 2) ? -v : v;
-}
-
-/* tan (cot = 0) or cot (cot = 1) in degrees. */
+/* tan (cot = 0) or cot (cot = 1) in degrees; Cephes' poles are +inf whatever
+ * the side. */
 CA_HD double
 ca_p_sp_tancot(double x, int cot)
 {
-    if (x != x) {
-        return x;
-    }
-    if (fabs(x) > 1.0e14) {
-        return 0.0;
-    }
     double t;
     const int n = ca_p_sp_deg_reduce(x, &t);
+    if (n < 0) {
+        return t;
+    }
     const int flip = (n & 1) ^ cot; /* tan(90 n + t) = -cot t for odd n */
     if (t == 0.0) {
-        if (flip) {
-            return INFINITY;
-        }
-        return 0.0;
+        return flip ? INFINITY : 0.0;
     }
     const double tn = tan(t * CA_SP_PI180);
     double v = flip ? 1.0 / tn : tn;
@@ -164,6 +148,8 @@ ca_p_sp_tancot(double x, int cot)
     return x < 0.0 ? -v : v;
 }
 
+CA_P_DEF(double, ca_p_sp_sindg, (double x), ca_p_sp_sincosdg(x, 0))
+CA_P_DEF(double, ca_p_sp_cosdg, (double x), ca_p_sp_sincosdg(x, 1))
 CA_P_DEF(double, ca_p_sp_tandg, (double x), ca_p_sp_tancot(x, 0))
 CA_P_DEF(double, ca_p_sp_cotdg, (double x), ca_p_sp_tancot(x, 1))
 CA_SP_LOOPS1(sindg)
