@@ -383,3 +383,16 @@ def test_complex_loops(name, dtype, device):
     assert got.dtype == want.dtype == dtype
     rtol = 1e-14 if dtype == np.complex128 else 2e-7
     np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * 1e-9)
+
+
+def test_scipy_ufuncs_on_cuarray_arrays(device):
+    """NEP 13: SciPy's own ufuncs on cuarray arrays run cuarray.scipy.special's
+    (SciPy's exp2 keeps SciPy's dtype rule, float16 -> float64, unlike NumPy's)."""
+    x = np.linspace(0.1, 3, 7)
+    a = dev(x, device)
+    got = S.erf(a)
+    assert isinstance(got, ca.ndarray) and got.device == a.device
+    np.testing.assert_allclose(got.get(), S.erf(x), rtol=1e-15)
+    h = dev(x.astype(np.float16), device)
+    assert S.exp2(h).dtype == np.float64 and np.exp2(h).dtype == np.float16
+    np.testing.assert_allclose(S.xlogy(a, a).get(), S.xlogy(x, x), rtol=1e-15)

@@ -44,10 +44,24 @@ def _cuarray_module(modname):
     return mod
 
 
+def _scipy_special_ufunc(ufunc):
+    """cuarray.scipy.special's twin of one of SciPy's special ufuncs (erf, and
+    SciPy's exp2/cbrt/i0, which are not NumPy's), or None. SciPy is imported
+    already if the ufunc is its own."""
+    import sys
+
+    sp = sys.modules.get("scipy.special")
+    if sp is None or getattr(sp, ufunc.__name__, None) is not ufunc:
+        return None
+    from .scipy import special
+
+    return getattr(special, ufunc.__name__, None)
+
+
 def _resolve_ufunc(ufunc):
     import cuarray
 
-    f = getattr(cuarray, ufunc.__name__, None)
+    f = _scipy_special_ufunc(ufunc) or getattr(cuarray, ufunc.__name__, None)
     if f is None or not callable(f):
         raise TypeError(f"numpy.{ufunc.__name__} is not implemented by cuarray (no "
                         f"cuarray.{ufunc.__name__}); copy the array to the host with "
