@@ -141,6 +141,21 @@ def np_route(request, monkeypatch):
 
 # ---- one call with NumPy and with cuarray: the same outcome ----
 
+ROUTES = ["scipy", "composition"]
+
+
+def scipy_route(request, monkeypatch, device, *modules):
+    """The cuarray.scipy tests' `route` fixture body (params ROUTES): "scipy" is the cpu
+    device's hand-off to SciPy (skipped on a GPU); "composition" turns the modules'
+    CPU_SCIPY flags off, so the code a GPU runs is also tested on the cpu device."""
+    if request.param == "scipy" and device != "cpu":
+        pytest.skip("SciPy's route is the cpu device's")
+    if request.param == "composition":
+        for mod in modules:
+            monkeypatch.setattr(mod, "CPU_SCIPY", False)
+    return request.param
+
+
 def close_to(got, want, rtol, atol=None):
     """got (a cuarray array, or what NumPy takes) against NumPy's want: the same shape
     and dtype, then within rtol/atol (atol defaults to rtol) for inexact dtypes with

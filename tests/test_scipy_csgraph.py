@@ -12,15 +12,12 @@ import cuarray.scipy.sparse as cs
 from cuarray.scipy.sparse import _sputils
 from cuarray.scipy.sparse.csgraph import _traversal, connected_components
 
+from conftest import ROUTES, scipy_route
 
-@pytest.fixture(params=["scipy", "composition"])
+
+@pytest.fixture(params=ROUTES)
 def route(request, monkeypatch, device):
-    if request.param == "scipy" and device != "cpu":
-        pytest.skip("SciPy's route is the cpu device's")
-    if request.param == "composition":
-        monkeypatch.setattr(_traversal, "CPU_SCIPY", False)
-        monkeypatch.setattr(_sputils, "CPU_SCIPY", False)
-    return request.param
+    return scipy_route(request, monkeypatch, device, _traversal, _sputils)
 
 
 def same_partition(a, b):

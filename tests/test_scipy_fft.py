@@ -23,7 +23,7 @@ import cuarray.scipy.fft as cf
 import cuarray.scipy.fftpack as cp
 from cuarray.scipy.fft import _basic
 
-from conftest import random_array
+from conftest import ROUTES, random_array, scipy_route
 
 
 
@@ -43,13 +43,9 @@ DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float16, np.float
 LENGTHS = [1, 2, 3, 4, 5, 8, 9, 16, 17]
 
 
-@pytest.fixture(params=["scipy", "composition"])
+@pytest.fixture(params=ROUTES)
 def route(request, monkeypatch, device):
-    if request.param == "scipy" and device != "cpu":
-        pytest.skip("SciPy's route is the cpu device's")
-    if request.param == "composition":
-        monkeypatch.setattr(_basic, "CPU_SCIPY", False)
-    return request.param
+    return scipy_route(request, monkeypatch, device, _basic)
 
 
 def host(r):

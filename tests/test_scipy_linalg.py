@@ -15,20 +15,15 @@ import cuarray as ca
 import cuarray.scipy.linalg as cl
 from cuarray.scipy.linalg import _decomp_lu, _matfuncs
 
-from conftest import random_array
+from conftest import ROUTES, random_array, scipy_route
 
 FLOATS = [np.float32, np.float64, np.complex64, np.complex128]
 LU_DTYPES = FLOATS + [np.int64, np.float16, np.bool_]
 
 
-@pytest.fixture(params=["scipy", "composition"])
+@pytest.fixture(params=ROUTES)
 def route(request, monkeypatch, device):
-    if request.param == "scipy" and device != "cpu":
-        pytest.skip("SciPy's route is the cpu device's")
-    if request.param == "composition":
-        for mod in (_decomp_lu, _matfuncs):
-            monkeypatch.setattr(mod, "CPU_SCIPY", False)
-    return request.param
+    return scipy_route(request, monkeypatch, device, _decomp_lu, _matfuncs)
 
 
 def rand(shape, dtype, seed=0):

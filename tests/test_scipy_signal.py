@@ -14,16 +14,12 @@ import cuarray as ca
 import cuarray.scipy.signal as cs
 from cuarray.scipy.signal import _signaltools
 
-from conftest import random_array
+from conftest import ROUTES, random_array, scipy_route
 
 
-@pytest.fixture(params=["scipy", "composition"])
+@pytest.fixture(params=ROUTES)
 def route(request, monkeypatch, device):
-    if request.param == "scipy" and device != "cpu":
-        pytest.skip("SciPy's route is the cpu device's")
-    if request.param == "composition":
-        monkeypatch.setattr(_signaltools, "CPU_SCIPY", False)
-    return request.param
+    return scipy_route(request, monkeypatch, device, _signaltools)
 
 
 def close(got, want, rtol=1e-10, atol=1e-12):

@@ -22,7 +22,7 @@ from cuarray.scipy.sparse import _sputils
 from cuarray.scipy.sparse.linalg import (_dsolve, _eigen, _isolve, _lsq, _matfuncs,
                                          _norm, LinearOperator, aslinearoperator)
 
-from conftest import random_array
+from conftest import ROUTES, random_array, scipy_route
 
 # SciPy's own float32 lsmr (the reference) overflows a cast in its condition estimate
 pytestmark = pytest.mark.filterwarnings(
@@ -32,14 +32,9 @@ FLOATS = [np.float32, np.float64, np.complex64, np.complex128]
 KINDS = ["dense", "csr", "linop"]
 
 
-@pytest.fixture(params=["scipy", "composition"])
+@pytest.fixture(params=ROUTES)
 def route(request, monkeypatch, device):
-    if request.param == "scipy" and device != "cpu":
-        pytest.skip("SciPy's route is the cpu device's")
-    if request.param == "composition":
-        for mod in (_isolve, _lsq, _eigen, _norm, _matfuncs, _dsolve, _sputils):
-            monkeypatch.setattr(mod, "CPU_SCIPY", False)
-    return request.param
+    return scipy_route(request, monkeypatch, device, _isolve, _lsq, _eigen, _norm, _matfuncs, _dsolve, _sputils)
 
 
 # SciPy 1.18 changed three things these tests compare: LinearOperator's shape
