@@ -15,19 +15,12 @@ import operator
 import numpy as _np
 
 from . import _core
+from ._devices import device_of as _device_of
 
 __all__ = ["apply_along_axis", "apply_over_axes", "piecewise", "vectorize"]
 
 _ndarray = _core.ndarray
 _AxisError = _np.exceptions.AxisError
-
-
-def _device_of(*objs):
-    """The device of the first cuarray array among `objs`, else None (current)."""
-    for o in objs:
-        if isinstance(o, _ndarray):
-            return o.device
-    return None
 
 
 def _as(a, device=None, dtype=None):

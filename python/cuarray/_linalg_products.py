@@ -21,6 +21,7 @@ from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 from numpy.lib.array_utils import normalize_axis_tuple as _norm_axes
 
 from . import _core
+from ._devices import device_of
 
 # the package namespace, looked up at call time (element-wise functions live in
 # _ufuncs, reductions in _core; linalg.svd/inv arrive with the factorizations)
@@ -36,12 +37,6 @@ def _arr(a, device=None):
     return _ca.asarray(a, device=device)
 
 
-def _dev(args):
-    for a in args:
-        if isinstance(a, _ca.ndarray):
-            return a.device
-    return None
-
 def kron(a, b):
     """kron(a, b)
 
@@ -49,7 +44,7 @@ def kron(a, b):
     shorter shape padded with leading ones. One broadcast multiply of
     reshaped views and a reshape of the (contiguous) result.
     """
-    dev = _dev((a, b))
+    dev = device_of(a, b)
     a, b = _arr(a, dev), _arr(b, dev)
     if a.ndim == 0 or b.ndim == 0:
         return _ca.multiply(a, b)
@@ -77,7 +72,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """
     if axis is not None:
         axisa = axisb = axisc = axis
-    dev = _dev((a, b))
+    dev = device_of(a, b)
     a, b = _arr(a, dev), _arr(b, dev)
     if a.ndim < 1 or b.ndim < 1:
         raise ValueError("At least one array has zero dimension")
@@ -127,7 +122,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None):
     other dimensions broadcast; the result has the operands' common dtype
     (bools: or of ands; integers wrap). One multiply and one sum.
     """
-    dev = _dev((x1, x2))
+    dev = device_of(x1, x2)
     x1, x2 = _arr(x1, dev), _arr(x2, dev)
     if x1.ndim < 1 or x2.ndim < 1:
         raise ValueError("vecdot: a 0-d operand has no vector dimension")
@@ -179,7 +174,7 @@ def linalg_outer(x1, x2, /):
     The outer product of two 1-d arrays (numpy.linalg.outer; cuarray.outer
     flattens its operands instead).
     """
-    dev = _dev((x1, x2))
+    dev = device_of(x1, x2)
     x1, x2 = _arr(x1, dev), _arr(x2, dev)
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError("Input arrays must be one-dimensional, but they are "
@@ -193,7 +188,7 @@ def linalg_cross(x1, x2, /, *, axis=-1):
     The cross product of (arrays of) 3-element vectors along `axis`
     (numpy.linalg.cross: 3-element vectors only).
     """
-    dev = _dev((x1, x2))
+    dev = device_of(x1, x2)
     x1, x2 = _arr(x1, dev), _arr(x2, dev)
     if x1.ndim < 1 or x2.ndim < 1:
         raise ValueError("At least one array has zero dimension")
@@ -426,7 +421,7 @@ def multi_dot(arrays, *, out=None):
     n = len(arrays)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
-    dev = _dev(arrays)
+    dev = device_of(*arrays)
     arrays = [_arr(a, dev) for a in arrays]
     if n == 2:
         return _ca.dot(arrays[0], arrays[1], out=out)

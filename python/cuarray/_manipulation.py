@@ -16,6 +16,7 @@ import warnings as _warnings
 import numpy as _np
 
 from . import _core
+from ._devices import device_of as _device_of
 
 __all__ = [
     "append", "array_split", "split", "hsplit", "vsplit", "dsplit", "atleast_1d",
@@ -34,14 +35,6 @@ def _as(a, device=None):
     if isinstance(a, _ndarray):
         return a
     return _core.asarray(a, device=device)
-
-
-def _device_of(*objs):
-    """The device of the first cuarray array among `objs`, else None (current)."""
-    for o in objs:
-        if isinstance(o, _ndarray):
-            return o.device
-    return None
 
 
 def _norm_axis(axis, ndim):

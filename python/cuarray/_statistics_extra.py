@@ -23,6 +23,7 @@ from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 from numpy.lib.array_utils import normalize_axis_tuple as _norm_axes
 
 from ._cpu_numpy import wrap as _wrap
+from ._devices import device_of as _dev
 
 # the package namespace (element-wise functions live in _ufuncs, reductions and
 # shapes in _core); names are looked up at call time, so __init__'s order of
@@ -50,13 +51,6 @@ def _arr(a, device=None):
     if isinstance(a, _ca.ndarray):
         return a
     return _ca.asarray(a, device=device)
-
-
-def _dev(*args):
-    for a in args:
-        if isinstance(a, _ca.ndarray):
-            return a.device
-    return None
 
 
 def _pair(a, b):

@@ -4,6 +4,7 @@ SciPy on zero-copy views, host views of inputs, results back as cuarray arrays."
 import numpy as _np
 
 import cuarray as _ca
+from ..._devices import device_of, on_cpu  # noqa: F401 (re-exported for the signal modules)
 
 
 def scipy_signal():
@@ -16,17 +17,6 @@ def scipy_signal():
     return ss
 
 
-def device_of(*args):
-    """The device of the first cuarray array among args (None when none is)."""
-    for a in args:
-        if isinstance(a, _ca.ndarray):
-            return a.device
-    return None
-
-
-def on_cpu(*args):
-    dev = device_of(*args)
-    return dev is not None and dev == "cpu"
 
 
 def host(x):

@@ -16,6 +16,7 @@ cpu-device views (no copies).
 import numpy as _np
 
 import cuarray as _ca
+from ...._devices import device_of as _device_of, on_cpu as _on_cpu
 
 __all__ = ["LinearOperator", "aslinearoperator"]
 
@@ -527,17 +528,6 @@ def aslinearoperator(A):
 # ---------------------------------------------------------------------------
 # The cpu device's hand-off to SciPy: SciPy objects over zero-copy views.
 # ---------------------------------------------------------------------------
-def _device_of(*arrays):
-    """The device of the first cuarray array among arrays (None if there is none)."""
-    for a in arrays:
-        if isinstance(a, _ca.ndarray):
-            return a.device
-    return None
-
-
-def _on_cpu(*arrays):
-    dev = _device_of(*arrays)
-    return dev is not None and dev == "cpu"
 
 
 def _host(A):
