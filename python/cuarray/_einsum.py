@@ -24,7 +24,9 @@ import threading as _threading
 
 import numpy as _np
 
-from ._linalg_products import _arr, _dev
+from ._devices import device_of as _dev
+from ._linalg_products import _arr
+from ._outargs import write_out as _write_out
 
 # the package namespace, looked up at call time (element-wise functions live in
 # _ufuncs, reductions in _core; linalg.svd/inv arrive with the factorizations)
@@ -661,7 +663,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     (a transpose, a diagonal), as NumPy's.
     """
     subs, arrays = _split_operands(operands)
-    dev = _dev(arrays)
+    dev = _dev(*arrays)
     arrays = [_arr(a, dev) for a in arrays]
     key = (subs, _hashable(optimize), None if dtype is None else _np.dtype(dtype),
            casting, tuple((a.shape, a.strides, a.dtype.char) for a in arrays))
@@ -678,15 +680,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         x = _ca.ascontiguousarray(x)
     elif order in ("F", "f") and not x.flags.f_contiguous:
         x = _ca.asfortranarray(x)
-    if out is not None:
-        if not isinstance(out, _ca.ndarray):
-            raise TypeError("out must be a cuarray.ndarray")
-        if tuple(out.shape) != tuple(x.shape):
-            raise ValueError(f"out has shape {tuple(out.shape)}, the result "
-                             f"{tuple(x.shape)}")
-        out[...] = x
-        return out
-    return x
+    if out is None:
+        return x
+    return _write_out(x, out, f"out has shape {getattr(out, 'shape', None)}, the "
+                      f"result {tuple(x.shape)}")
 
 
 def _contract_all(subs, arrays, optimize, dtype, casting):

@@ -15,6 +15,9 @@ import operator
 import numpy as _np
 
 from . import _core
+from ._outargs import write_out as _write_out
+
+_TAKE_SHAPE = "output array does not match result of ndarray.take"
 
 try:
     from numpy.exceptions import AxisError as _AxisError
@@ -98,15 +101,6 @@ def _apply_mode(idx, n, mode, raise_exc=None):
                      f"'{mode}')")
 
 
-def _write_out(res, out):
-    if out is None:
-        return res
-    if tuple(out.shape) != tuple(res.shape):
-        raise ValueError("output array does not match result of ndarray.take")
-    out[...] = res
-    return out
-
-
 def take(a, indices, axis=None, out=None, mode="raise"):
     """take(a, indices, axis=None, out=None, mode='raise')
 
@@ -128,7 +122,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         raise IndexError("cannot do a non-empty take from an empty axes.")
     idx = _apply_mode(idx, n, mode)
     res = a[(slice(None),) * axis + (idx,)]
-    return _write_out(res, out)
+    return _write_out(res, out, _TAKE_SHAPE)
 
 
 def put(a, ind, v, mode="raise"):
@@ -289,7 +283,7 @@ def compress(condition, a, axis=None, out=None):
     if idx.shape[0] and cond.shape[0] > n and bool(_core.any(cond[n:])):
         raise IndexError(f"index {cond.shape[0] - 1} is out of bounds for axis "
                          f"{axis} with size {n}")
-    return _write_out(a[(slice(None),) * axis + (idx,)], out)
+    return _write_out(a[(slice(None),) * axis + (idx,)], out, _TAKE_SHAPE)
 
 
 def extract(condition, arr):

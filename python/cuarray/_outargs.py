@@ -27,6 +27,26 @@ _ndarray = _core.ndarray
 __all__ = ["dot", "concatenate", "stack", "matmul"]
 
 
+def write_out(res, out, shape_error=None, tuple_ok=False):
+    """`res` written into `out` (returned), or `res` itself when out is None: the
+    out= of compositions (ufunc methods, take, einsum), which compute a result and
+    copy it in. `tuple_ok` accepts the ufuncs' one-element tuple; `shape_error` is
+    the reference function's message for a shape mismatch."""
+    if out is None:
+        return res
+    if tuple_ok and isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        out = out[0]
+    if not isinstance(out, _ndarray):
+        raise TypeError("out must be a cuarray.ndarray")
+    if tuple(out.shape) != tuple(res.shape):
+        raise ValueError(shape_error or f"output parameter has the wrong shape: "
+                         f"expected {tuple(res.shape)}, got {tuple(out.shape)}")
+    out[...] = res
+    return out
+
+
 def _cast_error(src, dst, casting):
     return TypeError(f"Cannot cast array data from {src!r} to {dst!r} according to "
                      f"the rule {casting!r}")

@@ -21,6 +21,7 @@ import operator
 import numpy as _np
 
 from . import _core
+from ._outargs import write_out as _write_out
 
 _ufunc = _core.ufunc
 _ops = _core._ops
@@ -118,19 +119,7 @@ def _fill(v, dt):
 
 
 def _finish(res, out):
-    if out is None:
-        return res
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry")
-        out = out[0]
-    if not isinstance(out, _core.ndarray):
-        raise TypeError("out must be a cuarray.ndarray")
-    if tuple(out.shape) != tuple(res.shape):
-        raise ValueError(f"output parameter has the wrong shape: expected "
-                         f"{tuple(res.shape)}, got {tuple(out.shape)}")
-    out[...] = res
-    return out
+    return _write_out(res, out, tuple_ok=True)
 
 
 # ---- reduce --------------------------------------------------------------------
