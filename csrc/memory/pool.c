@@ -7,6 +7,7 @@
  */
 #define _DEFAULT_SOURCE /* posix_memalign, madvise's MADV_HUGEPAGE */
 #include "pool.h"
+#include "faults.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -939,6 +940,9 @@ static int
 malloc_alloc(void *ctx, size_t size, char **ptr)
 {
     (void)ctx;
+    if (CA_FAULT(CA_FAULT_HOST_ALLOC)) {
+        return CA_POOL_ENOMEM;
+    }
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     /* As NumPy does for its large buffers: ask for transparent huge pages
      * (where the system's setting is "madvise"), 2 MiB aligned so they line

@@ -8,6 +8,7 @@
  */
 #include "pool_upstream.h"
 #include "cuda_compat.h"
+#include "faults.h"
 
 typedef struct {
     int device;
@@ -27,6 +28,11 @@ up_alloc(void *vctx, size_t size, char **out)
     mem_ctx *ctx = (mem_ctx *)vctx;
     void *p = NULL, *dp = NULL;
     cudaError_t st;
+    if (CA_FAULT(ctx->kind == CA_MEM_PINNED ? CA_FAULT_PINNED_ALLOC
+                                            : CA_FAULT_DEVICE_ALLOC)) {
+        *out = NULL;
+        return (int)cudaErrorMemoryAllocation;
+    }
     Py_BEGIN_ALLOW_THREADS
         if (ctx->kind == CA_MEM_DEVICE) {
             st = cudaMalloc(&p, size);

@@ -20,6 +20,7 @@
  * with its message.
  */
 #include "dynlib.h"
+#include "faults.h"
 
 #if CA_HAVE_CUDA
 
@@ -587,6 +588,12 @@ load_lib(lib_desc *lib)
     int s = __atomic_load_n(&lib->state, __ATOMIC_ACQUIRE);
     if (s == 1) {
         return 0;
+    }
+    if (s == 0 && CA_FAULT(CA_FAULT_LIBRARY_LOAD)) {
+        /* not sticky, as a real failure is: the next call loads the library */
+        PyErr_Format(PyExc_ImportError, "%s could not be loaded (injected fault)",
+                     lib->what);
+        return -1;
     }
     if (s == 0) {
         dir_list dirs = { NULL, 0 };

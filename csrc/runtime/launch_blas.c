@@ -9,6 +9,7 @@
 #include "launch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
+#include "faults.h"
 
 #if CA_HAVE_CUDA
 #define CA_BLAS_MAX_DEVICES 64
@@ -31,6 +32,10 @@ blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
 {
     if (device < 0 || device >= CA_BLAS_MAX_DEVICES) {
         PyErr_Format(PyExc_ValueError, "device %d is out of cuBLAS's range", device);
+        return NULL;
+    }
+    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
+        ca_cublas_error(CUBLAS_STATUS_INTERNAL_ERROR, "cuBLAS (injected fault)");
         return NULL;
     }
     blas_slot *s = &blas_slots[device];

@@ -12,6 +12,7 @@
 #include "launch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
+#include "faults.h"
 
 #include <string.h>
 
@@ -140,6 +141,9 @@ ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
         return 0;
     }
     ca_launch_flush();
+    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
+        return ca_curand_error(CURAND_STATUS_INTERNAL_ERROR, "cuRAND (injected fault)");
+    }
     curandStatus_t st;
     if (g->device != CA_CPU) {
         st = api->SetStream(g->gen, (cudaStream_t)stream);

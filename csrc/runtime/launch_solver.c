@@ -21,6 +21,7 @@
 #include "launch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
+#include "faults.h"
 
 #if CA_HAVE_CUDA
 #define CA_SOLVER_MAX_DEVICES 64
@@ -43,6 +44,10 @@ solver_handle(const ca_cusolver_api *api, int device, cudaStream_t stream)
 {
     if (device < 0 || device >= CA_SOLVER_MAX_DEVICES) {
         PyErr_Format(PyExc_ValueError, "device %d is out of cuSOLVER's range", device);
+        return NULL;
+    }
+    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
+        ca_cusolver_error(CUSOLVER_STATUS_INTERNAL_ERROR, "cuSOLVER (injected fault)");
         return NULL;
     }
     solver_slot *s = &solver_slots[device];

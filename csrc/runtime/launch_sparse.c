@@ -15,6 +15,7 @@
 #include "launch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
+#include "faults.h"
 
 #if CA_HAVE_CUDA
 #define CA_SPARSE_MAX_DEVICES 64
@@ -35,6 +36,10 @@ sparse_handle(const ca_cusparse_api *api, int device, cudaStream_t stream)
 {
     if (device < 0 || device >= CA_SPARSE_MAX_DEVICES) {
         PyErr_Format(PyExc_ValueError, "device %d is out of cuSPARSE's range", device);
+        return NULL;
+    }
+    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
+        sp_check(CUSPARSE_STATUS_INTERNAL_ERROR, "cuSPARSE (injected fault)");
         return NULL;
     }
     if (sparse_handles[device] == NULL) {
