@@ -63,7 +63,7 @@ extern ca_state *ca_st;
 /* Each csrc file adds its functions and types to the module in one place. They
  * run in this order from module exec; each returns 0 or -1 with an exception. */
 int ca_errors_init(PyObject *m);      /* errors.c */
-int ca_faults_init(PyObject *m);      /* faults.c: fault injection (tests) */
+int ca_faults_init(PyObject *m);      /* fault_control.c: fault injection (tests) */
 int ca_dtype_init(PyObject *m);       /* dtype.c */
 int ca_device_init(PyObject *m);      /* device.c */
 int ca_memory_init(PyObject *m);      /* memory.c */

@@ -28,13 +28,13 @@ typedef int (*ca_init_fn)(PyObject *);
 /* Order matters: errors and dtypes first, then devices and memory, then the
  * array type, then everything built on it. */
 static const ca_init_fn ca_inits[] = {
-    ca_errors_init,        ca_faults_init,        ca_dtype_init,         ca_device_init,
-    ca_memory_init,        ca_memptr_init,        ca_ndarray_init,       ca_creation_init,
-    ca_transfer_init,      ca_index_init,         ca_manip_init,         ca_interop_init,
-    ca_elementwise_init,   ca_ufunc_init,         ca_reduction_init,     ca_linalg_init,
-    ca_random_init,        ca_fusion_init,        ca_search_init,        ca_format_init,
-    ca_fft_init,           ca_sort_init,          ca_linalg_solver_init, ca_cuda_api_init,
-    ca_kernel_user_init,   ca_torch_alloc_init,   ca_sparse_init,
+    ca_errors_init,      ca_faults_init,      ca_dtype_init,         ca_device_init,
+    ca_memory_init,      ca_memptr_init,      ca_ndarray_init,       ca_creation_init,
+    ca_transfer_init,    ca_index_init,       ca_manip_init,         ca_interop_init,
+    ca_elementwise_init, ca_ufunc_init,       ca_reduction_init,     ca_linalg_init,
+    ca_random_init,      ca_fusion_init,      ca_search_init,        ca_format_init,
+    ca_fft_init,         ca_sort_init,        ca_linalg_solver_init, ca_cuda_api_init,
+    ca_kernel_user_init, ca_torch_alloc_init, ca_sparse_init,
 };
 
 static int

@@ -474,7 +474,9 @@ def test_pool_c_under_sanitizers(tmp_path):
     cmd = ["gcc", "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror",
            "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
            "-fno-omit-frame-pointer", f"-I{ROOT / 'csrc' / 'memory'}",
+           f"-I{ROOT / 'csrc' / 'runtime'}",
            str(ROOT / "tests" / "c" / "test_pool.c"), str(ROOT / "csrc" / "memory" / "pool.c"),
+           str(ROOT / "csrc" / "runtime" / "faults.c"),
            "-lpthread", "-o", str(exe)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -9,6 +9,7 @@
  * CUDA calls (pool.c drops its own mutex around them, see pool.h).
  */
 #include "launch.h"
+#include "memory_hooks.h"
 #include "pool_upstream.h"
 
 #include <stdlib.h>
@@ -327,6 +328,38 @@ set_allocator(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* memory_from_pool with this thread's memory hooks told (memory_hooks.c). */
+static CaMemory *
+memory_from_pool_hooked(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
+                        ca_stream_t stream)
+{
+    size_t mem_size = (nbytes + CA_POOL_ALIGN - 1) & ~(CA_POOL_ALIGN - 1);
+    ca_pool_stats before, after;
+    if (ca_memory_hook_call("malloc_preprocess", device, nbytes, mem_size, NULL, NULL) <
+        0) {
+        return NULL;
+    }
+    ca_pool_get_stats(p, &before);
+    CaMemory *m = memory_from_pool(p, device, kind, nbytes, stream);
+    if (m == NULL) {
+        return NULL;
+    }
+    ca_pool_get_stats(p, &after);
+    size_t reserved = after.total_bytes > before.total_bytes
+                          ? after.total_bytes - before.total_bytes
+                          : 0;
+    if ((reserved > 0 && (ca_memory_hook_call("alloc_preprocess", device, 0, reserved,
+                                              NULL, NULL) < 0 ||
+                          ca_memory_hook_call("alloc_postprocess", device, 0, reserved,
+                                              m->ptr, NULL) < 0)) ||
+        ca_memory_hook_call("malloc_postprocess", device, nbytes, mem_size, m->ptr, m) <
+            0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
+
 CaMemory *
 ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream)
 {
@@ -347,6 +380,9 @@ ca_memory_alloc(int device, ca_memkind kind, size_t nbytes, ca_stream_t stream)
     p = get_pool(device, kind);
     if (p == NULL) {
         return NULL;
+    }
+    if (ca_memory_hook != NULL && kind != CA_MEM_PINNED) {
+        return memory_from_pool_hooked(p, device, kind, nbytes, stream);
     }
     return memory_from_pool(p, device, kind, nbytes, stream);
 }
@@ -465,6 +501,17 @@ ca_memory_stream_destroyed(int device, ca_stream_t stream)
     return 0;
 }
 
+/* The block back to its pool between this thread's free hooks. */
+static void
+free_hooked(CaMemory *self)
+{
+    size_t size = self->block->size;
+    char *ptr = self->ptr;
+    ca_memory_hook_report("free_preprocess", self->device, size, ptr, self);
+    ca_pool_free(self->pool, self->block);
+    ca_memory_hook_report("free_postprocess", self->device, size, ptr, self);
+}
+
 static void
 Memory_dealloc(CaMemory *self)
 {
@@ -473,7 +520,12 @@ Memory_dealloc(CaMemory *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     if (self->block != NULL) {
-        ca_pool_free(self->pool, self->block);
+        if (ca_memory_hook != NULL && self->kind != CA_MEM_PINNED) {
+            free_hooked(self);
+        }
+        else {
+            ca_pool_free(self->pool, self->block);
+        }
     }
     else {
         if (self->registered) {
@@ -1258,7 +1310,8 @@ ca_memory_init(PyObject *m)
         PyModule_AddObjectRef(m, "MemoryPool", (PyObject *)ca_st->pool_type) < 0 ||
         PyModule_AddObjectRef(m, "PinnedMemoryPool", (PyObject *)pinned_pool_type) <
             0 ||
-        PyModule_AddFunctions(m, memory_functions) < 0) {
+        PyModule_AddFunctions(m, memory_functions) < 0 ||
+        PyModule_AddFunctions(m, ca_memory_hook_functions) < 0) {
         return -1;
     }
     return 0;

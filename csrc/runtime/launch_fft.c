@@ -409,9 +409,10 @@ exec_gpu(const fft_plan *p, const ca_fft_layout *l, ca_stream_t stream, int dire
     if (api == NULL) {
         return -1;
     }
-    cufftResult st = CA_FAULT(CA_FAULT_LIBRARY_CALL)
-                         ? CUFFT_INTERNAL_ERROR /* the injected fault: as a failed call */
-                         : api->SetStream(p->handle, (cudaStream_t)stream);
+    cufftResult st =
+        CA_FAULT(CA_FAULT_LIBRARY_CALL)
+            ? CUFFT_INTERNAL_ERROR /* the injected fault: as a failed call */
+            : api->SetStream(p->handle, (cudaStream_t)stream);
     if (st != CUFFT_SUCCESS) {
         return ca_cufft_error((int)st, "cufftSetStream");
     }
