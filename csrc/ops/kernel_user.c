@@ -139,6 +139,24 @@ library_get_kernel(PyObject *m, PyObject *args)
     return PyLong_FromVoidPtr(k);
 }
 
+/* _library_get_global(capsule, name) -> (address, size) of a __device__ variable */
+static PyObject *
+library_get_global(PyObject *m, PyObject *args)
+{
+    PyObject *cap;
+    const char *name;
+    void *ptr = NULL;
+    size_t size = 0;
+    if (!PyArg_ParseTuple(args, "Os:_library_get_global", &cap, &name)) {
+        return NULL;
+    }
+    void *lib = PyCapsule_GetPointer(cap, LIB_CAPSULE);
+    if (lib == NULL || ca_run_library_get_global(&ptr, &size, lib, name) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("Kn", (unsigned long long)(uintptr_t)ptr, (Py_ssize_t)size);
+}
+
 static PyObject *
 kernel_attributes(PyObject *m, PyObject *arg)
 {
@@ -364,6 +382,9 @@ static PyMethodDef kernel_functions[] = {
       "_library_load(image) -> a capsule of the loaded cudaLibrary_t." },
     { "_library_get_kernel", library_get_kernel, METH_VARARGS,
       "_library_get_kernel(library, name) -> the kernel handle (int)." },
+    { "_library_get_global", library_get_global, METH_VARARGS,
+      "_library_get_global(library, name) -> (address, size) of a __device__ "
+      "variable." },
     { "_kernel_attributes", kernel_attributes, METH_O,
       "_kernel_attributes(kernel) -> dict of cudaFuncGetAttributes." },
     { "_kernel_set_max_dynamic_shared", kernel_set_max_dynamic_shared, METH_VARARGS,

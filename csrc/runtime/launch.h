@@ -444,6 +444,8 @@ void ca_nvrtc_result_free(ca_nvrtc_result *r);
 /* cudaLibraryLoadData of a cubin, fatbin or PTX image (context-independent). */
 int ca_run_library_load(void **lib, const void *image);
 int ca_run_library_get_kernel(void **kernel, void *lib, const char *name);
+/* A __device__ variable of a loaded library: its address and size. */
+int ca_run_library_get_global(void **ptr, size_t *size, void *lib, const char *name);
 /* cudaLibraryUnload, never raising (deallocators). */
 void ca_library_unload_quiet(void *lib);
 /* Flush deferred work, then cudaLaunchKernel(kernel, grid, block, args, shmem,

@@ -170,6 +170,14 @@ ca_run_library_get_kernel(void **kernel, void *lib, const char *name)
         cudaLibraryGetKernel((cudaKernel_t *)kernel, (cudaLibrary_t)lib, name));
 }
 
+int
+ca_run_library_get_global(void **ptr, size_t *size, void *lib, const char *name)
+{
+    *ptr = NULL;
+    *size = 0;
+    return CA_LAUNCH_CHECK(cudaLibraryGetGlobal(ptr, size, (cudaLibrary_t)lib, name));
+}
+
 void
 ca_library_unload_quiet(void *lib)
 {
@@ -254,6 +262,14 @@ ca_run_library_get_kernel(void **kernel, void *lib, const char *name)
 {
     *kernel = NULL;
     return ca_launch_status(CA_CUDA_ERROR_NO_DEVICE, "cudaLibraryGetKernel");
+}
+
+int
+ca_run_library_get_global(void **ptr, size_t *size, void *lib, const char *name)
+{
+    *ptr = NULL;
+    *size = 0;
+    return ca_launch_status(CA_CUDA_ERROR_NO_DEVICE, "cudaLibraryGetGlobal");
 }
 
 void

@@ -47,6 +47,7 @@ _LAZY_MODULES = {
     "nvtx": (),
     "profiler": ("profile",),
     "memory_hook": ("MemoryHook",),
+    "function": ("Module", "Function"),
     "memory_hooks": (),
     # where CUDA is installed (os, shutil, ctypes): cupy.cuda's get_cuda_path & co.
     "_environment": ("get_cuda_path", "get_nvcc_path", "get_rocm_path", "get_hipcc_path",
@@ -70,7 +71,8 @@ __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERErr
            "CFunctionAllocator", "cupy_allocator", "torch_allocator", "PinnedMemory", "PinnedMemoryPointer",
            "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException",
            "profile", "get_cuda_path", "get_nvcc_path", "get_rocm_path", "get_hipcc_path",
-           "get_local_runtime_version", "memory_hook", "memory_hooks", "MemoryHook"]
+           "get_local_runtime_version", "memory_hook", "memory_hooks", "MemoryHook",
+           "function", "Module", "Function"]
 # memory: pools and the Memory object (csrc/memory/memory.c, csrc/memory/pool.c)
 from .._core import (  # noqa: E402,F401
     Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,
