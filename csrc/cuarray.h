@@ -90,6 +90,7 @@ int ca_format_init(PyObject *m);      /* format.c: repr, str, pickling */
 /* linalg_solver.c: the cuSOLVER primitive of cuarray.linalg */
 int ca_linalg_solver_init(PyObject *m);
 int ca_sparse_init(PyObject *m); /* sparse.c: cuSPARSE products (scipy.sparse) */
+int ca_graph_init(PyObject *m);  /* runtime/graph.c: CUDA graphs (stream capture) */
 
 /* ======================================================================== */
 /* Errors (errors.c)                                                         */
@@ -251,6 +252,19 @@ typedef struct CaMemory {
  * Raises OutOfMemoryError after freeing cached blocks and retrying once. */
 CaMemory *ca_memory_alloc(int device, ca_memkind kind, size_t nbytes,
                           ca_stream_t stream);
+
+/* runtime/graph.c: while this thread captures a CUDA graph, the list that keeps
+ * every Memory allocated from the pools (memory.c appends), so the graph owns its
+ * buffers; NULL otherwise. */
+extern _Thread_local PyObject *ca_capture_keep;
+/* runtime/graph.c: Stream.begin_capture / end_capture (-> Graph) / is_capturing
+ * for stream s of `device` (device.c's Stream methods). */
+PyObject *ca_graph_begin_capture(ca_stream_t s, int device, int mode);
+PyObject *ca_graph_end_capture(ca_stream_t s, int device);
+PyObject *ca_graph_is_capturing(ca_stream_t s, int device);
+PyObject *ca_graph_launch(PyObject *graph, ca_stream_t s);
+PyObject *ca_graph_upload(PyObject *graph, ca_stream_t s);
+
 /* Foreign memory kept alive by a reference to `owner`. host_ptr may be NULL. */
 CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
                             ca_memkind kind, PyObject *owner);

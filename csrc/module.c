@@ -34,7 +34,7 @@ static const ca_init_fn ca_inits[] = {
     ca_elementwise_init, ca_ufunc_init,       ca_reduction_init,     ca_linalg_init,
     ca_random_init,      ca_fusion_init,      ca_search_init,        ca_format_init,
     ca_fft_init,         ca_sort_init,        ca_linalg_solver_init, ca_cuda_api_init,
-    ca_kernel_user_init, ca_torch_alloc_init, ca_sparse_init,
+    ca_kernel_user_init, ca_torch_alloc_init, ca_sparse_init,        ca_graph_init,
 };
 
 static int

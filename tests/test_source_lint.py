@@ -23,7 +23,8 @@ CSRC = ROOT / "csrc"
 KERNELS_H = ROOT / "kernels" / "kernels.h"
 
 LAUNCH_LAYER = {"launch.c", "launch_blas.c", "launch_fft.c", "launch_rand.c",
-                "launch_solver.c", "launch_runtime.c", "launch_nvrtc.c", "launch_sparse.c"}
+                "launch_solver.c", "launch_runtime.c", "launch_nvrtc.c", "launch_sparse.c",
+                "launch_graph.c"}
 # What else may call the CUDA runtime, and which calls.
 ALLOWED_CUDA = {
     "pool_upstream.c": None,  # the pools' upstreams: cudaMalloc & co. (any call)

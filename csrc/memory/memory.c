@@ -258,6 +258,10 @@ memory_from_pool(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
     }
     m->pool = p;
     m->block = b;
+    if (ca_capture_keep != NULL && PyList_Append(ca_capture_keep, (PyObject *)m) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }
 

@@ -1091,6 +1091,63 @@ Stream_use(CaStream *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
+/* CUDA graphs (graph.c): CuPy's capture methods */
+static PyObject *
+Stream_begin_capture(CaStream *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "mode", NULL };
+    PyObject *mode = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:begin_capture", kwlist, &mode)) {
+        return NULL;
+    }
+    long m = mode == Py_None ? 2 : PyLong_AsLong(mode); /* relaxed by default */
+    if (m == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return ca_graph_begin_capture(self->handle, stream_device(self), (int)m);
+}
+
+static PyObject *
+Stream_end_capture(CaStream *self, PyObject *unused)
+{
+    return ca_graph_end_capture(self->handle, stream_device(self));
+}
+
+static PyObject *
+Stream_is_capturing(CaStream *self, PyObject *unused)
+{
+    return ca_graph_is_capturing(self->handle, stream_device(self));
+}
+
+/* _graph_launch(graph, stream=None) / _graph_upload: Graph's methods
+ * (cuda/graph.py), here where streams are parsed */
+static PyObject *
+graph_launch_or_upload(PyObject *args, int launch)
+{
+    PyObject *g, *so = Py_None;
+    int ok;
+    if (!PyArg_ParseTuple(args, launch ? "O|O:launch" : "O|O:upload", &g, &so)) {
+        return NULL;
+    }
+    ca_stream_t s = ca_stream_from_object(so, &ok);
+    if (!ok) {
+        return NULL;
+    }
+    return launch ? ca_graph_launch(g, s) : ca_graph_upload(g, s);
+}
+
+static PyObject *
+py_graph_launch(PyObject *m, PyObject *args)
+{
+    return graph_launch_or_upload(args, 1);
+}
+
+static PyObject *
+py_graph_upload(PyObject *m, PyObject *args)
+{
+    return graph_launch_or_upload(args, 0);
+}
+
 static PyObject *
 Stream_get_ptr(CaStream *self, void *c)
 {
@@ -1223,6 +1280,15 @@ static PyMethodDef Stream_methods[] = {
       METH_VARARGS | METH_KEYWORDS,
       "record(event=None)\n--\n\nRecord `event` (a new one if None) on this stream; "
       "return it." },
+    { "begin_capture", (PyCFunction)(void (*)(void))Stream_begin_capture,
+      METH_VARARGS | METH_KEYWORDS,
+      "begin_capture(mode=None)\n--\n\nStart capturing the work queued on this stream "
+      "into a CUDA graph\n(cuarray.cuda.graph; mode: cudaStreamCaptureMode, relaxed "
+      "by default)." },
+    { "end_capture", (PyCFunction)Stream_end_capture, METH_NOARGS,
+      "end_capture()\n--\n\nStop capturing; return the cuarray.cuda.Graph." },
+    { "is_capturing", (PyCFunction)Stream_is_capturing, METH_NOARGS,
+      "is_capturing()\n--\n\nTrue while this stream is being captured." },
     { "use", (PyCFunction)Stream_use, METH_NOARGS,
       "use()\n--\n\nMake this the current stream of its device in this thread." },
     { "__enter__", (PyCFunction)Stream_enter, METH_NOARGS, NULL },
@@ -1607,6 +1673,10 @@ py_build_info(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef device_methods[] = {
+    { "_graph_launch", py_graph_launch, METH_VARARGS,
+      "_graph_launch(graph, stream=None): cuarray.cuda.Graph.launch" },
+    { "_graph_upload", py_graph_upload, METH_VARARGS,
+      "_graph_upload(graph, stream=None): cuarray.cuda.Graph.upload" },
     { "device_count", py_device_count, METH_NOARGS,
       "device_count()\n--\n\nNumber of usable CUDA devices (0 without a driver or "
       "GPU)." },

@@ -448,6 +448,17 @@ int ca_run_library_get_kernel(void **kernel, void *lib, const char *name);
 int ca_run_library_get_global(void **ptr, size_t *size, void *lib, const char *name);
 /* cudaLibraryUnload, never raising (deallocators). */
 void ca_library_unload_quiet(void *lib);
+
+/* CUDA graphs (launch_graph.c): stream capture (mode: cudaStreamCaptureMode; both
+ * ends flush deferred work), *capturing 1 active / 2 invalidated / 0 none, the
+ * executable graph's upload and launch, and destruction for a deallocator. */
+int ca_run_stream_begin_capture(ca_stream_t stream, int mode);
+int ca_run_stream_end_capture(ca_stream_t stream, void **graph);
+int ca_run_stream_is_capturing(ca_stream_t stream, int *capturing);
+int ca_run_graph_instantiate(void **exec, void *graph);
+int ca_run_graph_upload(void *exec, ca_stream_t stream);
+int ca_run_graph_launch(void *exec, ca_stream_t stream);
+void ca_graph_destroy_quiet(void *graph, void *exec);
 /* Flush deferred work, then cudaLaunchKernel(kernel, grid, block, args, shmem,
  * stream) on the current device. */
 int ca_run_launch_kernel(void *kernel, const unsigned *grid, const unsigned *block,

@@ -20,6 +20,8 @@ OutOfMemoryError = _core.OutOfMemoryError
 
 Device = _core.Device
 Stream = _core.Stream
+from . import graph  # noqa: E402 (Stream.begin_capture & co.)
+Graph = graph.Graph
 Event = _core.Event
 
 device_count = _core.device_count
@@ -72,7 +74,7 @@ __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERErr
            "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException",
            "profile", "get_cuda_path", "get_nvcc_path", "get_rocm_path", "get_hipcc_path",
            "get_local_runtime_version", "memory_hook", "memory_hooks", "MemoryHook",
-           "function", "Module", "Function"]
+           "function", "Module", "Function", "graph", "Graph"]
 # memory: pools and the Memory object (csrc/memory/memory.c, csrc/memory/pool.c)
 from .._core import (  # noqa: E402,F401
     Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,

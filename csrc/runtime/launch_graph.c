@@ -1,0 +1,128 @@
+/*
+ * launch_graph.c: CUDA graphs through the launch layer (cuarray.cuda.Graph, issue 40):
+ * stream capture, instantiation, upload, launch and destruction. The Graph type
+ * and what a capture keeps alive are in ops/graph.c.
+ */
+#include "launch.h"
+#include "cuda_compat.h"
+
+#if CA_HAVE_CUDA
+
+int
+ca_run_stream_begin_capture(ca_stream_t stream, int mode)
+{
+    ca_launch_flush(); /* deferred work from before the capture stays out of it */
+    return CA_LAUNCH_CHECK(
+        cudaStreamBeginCapture((cudaStream_t)stream, (enum cudaStreamCaptureMode)mode));
+}
+
+int
+ca_run_stream_end_capture(ca_stream_t stream, void **graph)
+{
+    ca_launch_flush(); /* deferred work queued in the capture belongs to it */
+    *graph = NULL;
+    return CA_LAUNCH_CHECK(
+        cudaStreamEndCapture((cudaStream_t)stream, (cudaGraph_t *)graph));
+}
+
+int
+ca_run_stream_is_capturing(ca_stream_t stream, int *capturing)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    *capturing = 0;
+    if (CA_LAUNCH_CHECK(cudaStreamIsCapturing((cudaStream_t)stream, &st)) < 0) {
+        return -1;
+    }
+    *capturing = st == cudaStreamCaptureStatusActive        ? 1
+                 : st == cudaStreamCaptureStatusInvalidated ? 2
+                                                            : 0;
+    return 0;
+}
+
+int
+ca_run_graph_instantiate(void **exec, void *graph)
+{
+    *exec = NULL;
+    return CA_LAUNCH_CHECK(
+        cudaGraphInstantiate((cudaGraphExec_t *)exec, (cudaGraph_t)graph, 0));
+}
+
+int
+ca_run_graph_upload(void *exec, ca_stream_t stream)
+{
+    return CA_LAUNCH_CHECK(
+        cudaGraphUpload((cudaGraphExec_t)exec, (cudaStream_t)stream));
+}
+
+int
+ca_run_graph_launch(void *exec, ca_stream_t stream)
+{
+    ca_launch_flush(); /* the graph reads what eager work before it wrote */
+    return CA_LAUNCH_CHECK(
+        cudaGraphLaunch((cudaGraphExec_t)exec, (cudaStream_t)stream));
+}
+
+void
+ca_graph_destroy_quiet(void *graph, void *exec)
+{
+    if (exec != NULL) {
+        (void)cudaGraphExecDestroy((cudaGraphExec_t)exec);
+    }
+    if (graph != NULL) {
+        (void)cudaGraphDestroy((cudaGraph_t)graph);
+    }
+    (void)cudaGetLastError();
+}
+
+#else /* !CA_HAVE_CUDA: no device, so every call says so */
+
+static int
+no_device(const char *call)
+{
+    return ca_launch_status(CA_CUDA_ERROR_NO_DEVICE, call);
+}
+
+int
+ca_run_stream_begin_capture(ca_stream_t stream, int mode)
+{
+    return no_device("cudaStreamBeginCapture");
+}
+
+int
+ca_run_stream_end_capture(ca_stream_t stream, void **graph)
+{
+    *graph = NULL;
+    return no_device("cudaStreamEndCapture");
+}
+
+int
+ca_run_stream_is_capturing(ca_stream_t stream, int *capturing)
+{
+    *capturing = 0;
+    return 0;
+}
+
+int
+ca_run_graph_instantiate(void **exec, void *graph)
+{
+    *exec = NULL;
+    return no_device("cudaGraphInstantiate");
+}
+
+int
+ca_run_graph_upload(void *exec, ca_stream_t stream)
+{
+    return no_device("cudaGraphUpload");
+}
+
+int
+ca_run_graph_launch(void *exec, ca_stream_t stream)
+{
+    return no_device("cudaGraphLaunch");
+}
+
+void
+ca_graph_destroy_quiet(void *graph, void *exec)
+{}
+
+#endif /* CA_HAVE_CUDA */
