@@ -714,7 +714,7 @@ def test_errors(device):
     with pytest.raises(TypeError):
         ca.add(a, a, a, a)
     with pytest.raises(TypeError):
-        ca.add(a, a, casting="unsafe")
+        ca.add(a, a, casting_rule="unsafe")  # an unknown keyword (casting= works)
     b = dev(np.array([True, False]), device)
     with pytest.raises(TypeError, match="boolean subtract"):
         b - b

@@ -378,7 +378,24 @@ typedef struct {
     int ndim;                 /* the broadcast shape */
     Py_ssize_t shape[CA_MAX_DIMS];
     CaArray *tmp[3]; /* inputs cast for the loop (owned) */
+    int casting;     /* casting=: one of the EW_CAST_* rules */
 } ew_args;
+
+/* casting= rules, in NumPy's order of leniency */
+enum { EW_CAST_NO, EW_CAST_EQUIV, EW_CAST_SAFE, EW_CAST_SAME_KIND, EW_CAST_UNSAFE };
+static const char *const ew_cast_names[] = { "no", "equiv", "safe", "same_kind",
+                                             "unsafe" };
+
+/* May `from` be cast to `to` under rule r? (no and equiv: native byte order only,
+ * so the same dtype) */
+static int
+cast_allowed(int from, int to, int r)
+{
+    return r == EW_CAST_UNSAFE      ? 1
+           : r == EW_CAST_SAME_KIND ? can_same_kind[from][to]
+           : r == EW_CAST_SAFE      ? can_safe[from][to]
+                                    : from == to;
+}
 
 /* ---- operands, out=, device ---- */
 
@@ -532,6 +549,49 @@ weak_int_as_int64(ew_args *A)
 }
 
 /* A->loop for the operands; req: dtype= (-1 none). */
+/* casting='unsafe' with dtype=: the op's loop of that result type whose inputs
+ * are all of it (else its first loop of that result type), inputs cast as asked. */
+static int
+unsafe_loop(int op, int req)
+{
+    const ca_ew_op *o = &ca_ew_ops[op];
+    int first = -1;
+    for (int l = o->first_loop; l < o->first_loop + o->nloops; l++) {
+        const ca_ew_loop *L = &ca_ew_loops[l];
+        if (L->types[o->nin] != req) {
+            continue;
+        }
+        int all = 1;
+        for (int i = 0; i < o->nin; i++) {
+            all &= L->types[i] == req;
+        }
+        if (all) {
+            return l;
+        }
+        first = first < 0 ? l : first;
+    }
+    return first;
+}
+
+/* casting= other than same_kind: each array operand's cast to its loop type must
+ * be allowed (Python scalars are weak, as in NumPy: they are not checked). */
+static int
+check_input_casts(ew_args *A)
+{
+    for (int i = 0; i < A->nin; i++) {
+        int from = A->dt[i], to = A->L->types[i];
+        if (A->in[i].arr != NULL && !cast_allowed(from, to, A->casting)) {
+            PyErr_Format(PyExc_TypeError,
+                         "Cannot cast ufunc '%s' input %d from dtype('%s') to "
+                         "dtype('%s') with casting rule '%s'",
+                         A->o->name, i, ca_dtype_name[from], ca_dtype_name[to],
+                         ew_cast_names[A->casting]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 EW_STAGE int
 ew_guess_routine(ew_args *A, int req)
 {
@@ -560,11 +620,21 @@ ew_guess_routine(ew_args *A, int req)
     if (A->loop < 0 && weak_int_as_int64(A)) {
         A->loop = find_loop(A->op, A->dt, req, weak);
     }
+    if (A->loop < 0 && req >= 0) {
+        /* a loop of the asked type exists: casting decides (NumPy's message) */
+        A->loop = unsafe_loop(A->op, req);
+        if (A->loop >= 0 && A->casting != EW_CAST_UNSAFE) {
+            A->L = &ca_ew_loops[A->loop];
+            if (check_input_casts(A) < 0) {
+                return -1;
+            }
+        }
+    }
     if (A->loop < 0) {
         return no_loop_error(A->op, A->dt, req);
     }
     A->L = &ca_ew_loops[A->loop];
-    return 0;
+    return A->casting == EW_CAST_SAME_KIND ? 0 : check_input_casts(A);
 }
 
 /* ---- scalars by value, in the loop's input types ---- */
@@ -754,12 +824,13 @@ ew_result(ew_args *A)
 {
     const int otype = A->L->types[A->nin];
     if (A->out != NULL) {
-        if (!can_same_kind[otype][A->out->dtype]) {
+        if (!cast_allowed(otype, A->out->dtype, A->casting)) {
             PyErr_Format(
                 PyExc_TypeError,
                 "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
-                "with casting rule 'same_kind'",
-                A->o->name, ca_dtype_name[otype], ca_dtype_name[A->out->dtype]);
+                "with casting rule '%s'",
+                A->o->name, ca_dtype_name[otype], ca_dtype_name[A->out->dtype],
+                ew_cast_names[A->casting]);
             return NULL;
         }
         CaArray *res = ew_direct_out(A, otype);
@@ -1053,12 +1124,14 @@ ew_defer(const ew_args *A)
  * type gives NotImplemented instead of TypeError. Returns a new reference.
  */
 static PyObject *
-ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operator)
+ew_run(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operator,
+       int casting)
 {
     ew_args A;
     CaArray *res = NULL;
     PyObject *ret = NULL;
 
+    A.casting = casting;
     A.op = op;
     A.o = &ca_ew_ops[op];
     A.nin = A.o->nin;
@@ -1107,6 +1180,12 @@ finish:
     return ret;
 }
 
+static PyObject *
+ew_call(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operator)
+{
+    return ew_run(op, args, out_obj, req, is_operator, EW_CAST_SAME_KIND);
+}
+
 PyObject *
 ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype)
 {
@@ -1121,7 +1200,28 @@ ca_ew_call(int op, PyObject *const *args, PyObject *out, int dtype)
 /* Python functions                                                           */
 /* ======================================================================== */
 
-static PyObject *str_out, *str_dtype;
+static PyObject *str_out, *str_dtype, *str_casting;
+
+/* casting= as an EW_CAST_* rule; -1 with NumPy's exception */
+static int
+casting_arg(PyObject *v)
+{
+    if (!PyUnicode_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "casting must be str, not %.100s",
+                     Py_TYPE(v)->tp_name);
+        return -1;
+    }
+    for (int r = EW_CAST_NO; r <= EW_CAST_UNSAFE; r++) {
+        if (PyUnicode_CompareWithASCIIString(v, ew_cast_names[r]) == 0) {
+            return r;
+        }
+    }
+    PyErr_Format(PyExc_ValueError,
+                 "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                 "'unsafe' (got %R)",
+                 v);
+    return -1;
+}
 
 static int
 kw_is(PyObject *key, PyObject *interned, const char *name)
@@ -1136,7 +1236,7 @@ ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     const int nin = ca_ew_ops[op].nin;
     PyObject *out = NULL, *dtype = NULL;
-    int req = -1;
+    int req = -1, casting = EW_CAST_SAME_KIND;
 
     if (nargs < nin || nargs > nin + 1) {
         PyErr_Format(PyExc_TypeError,
@@ -1163,6 +1263,11 @@ ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
             else if (kw_is(key, str_dtype, "dtype")) {
                 dtype = v;
             }
+            else if (kw_is(key, str_casting, "casting")) {
+                if ((casting = casting_arg(v)) < 0) {
+                    return NULL;
+                }
+            }
             else {
                 PyErr_Format(PyExc_TypeError,
                              "%s() got an unexpected keyword argument %R",
@@ -1177,7 +1282,7 @@ ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
             return NULL;
         }
     }
-    return ew_call(op, args, out, req, 0);
+    return ew_run(op, args, out, req, 0, casting);
 }
 
 /* ---- the functions whose public form is not the bare op --------------------- */
@@ -1829,7 +1934,8 @@ init_tables(void)
     }
     str_out = PyUnicode_InternFromString("out");
     str_dtype = PyUnicode_InternFromString("dtype");
-    if (str_out == NULL || str_dtype == NULL) {
+    str_casting = PyUnicode_InternFromString("casting");
+    if (str_out == NULL || str_dtype == NULL || str_casting == NULL) {
         return -1;
     }
     return init_numpy_rows();
