@@ -71,3 +71,19 @@ def test_bad_casting_values(device):
         ca.add(a, a, casting="bogus")
     with pytest.raises(TypeError, match="casting must be str"):
         ca.add(a, a, casting=3)
+
+
+def test_complex_to_real_astype_warns_as_numpy(device):
+    import warnings
+    x = ca.asarray(np.array([1 + 2j, 3 - 1j]), device=device)
+    with pytest.warns(np.exceptions.ComplexWarning, match="discards the imaginary part"):
+        r = x.astype(np.float64)
+    np.testing.assert_array_equal(ca.asnumpy(r), [1.0, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x.astype(np.complex64), x.astype(bool)  # no warning, as NumPy
+
+
+def test_reshape_copy_string_raises(device):
+    with pytest.raises(ValueError, match="strings are not allowed for 'copy'"):
+        ca.arange(4, device=device).reshape(2, 2, copy="never")

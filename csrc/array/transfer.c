@@ -978,6 +978,24 @@ Ndarray_deepcopy(CaArray *a, PyObject *memo)
     return (PyObject *)ca_array_copy(a, a->dtype, 'K');
 }
 
+/* NumPy's ComplexWarning for a cast that drops imaginary parts; -1 when the
+ * warnings filter turned it into an error. */
+static int
+complex_warning(void)
+{
+    static PyObject *category;
+    if (category == NULL) {
+        PyObject *mod = PyImport_ImportModule("numpy.exceptions");
+        category = mod ? PyObject_GetAttrString(mod, "ComplexWarning") : NULL;
+        Py_XDECREF(mod);
+        if (category == NULL) {
+            return -1;
+        }
+    }
+    return PyErr_WarnEx(
+        category, "Casting complex values to real discards the imaginary part", 1);
+}
+
 static PyObject *
 Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1029,6 +1047,10 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
             Py_INCREF(a);
             return (PyObject *)a;
         }
+    }
+    if (ca_is_complex(a->dtype) && !ca_is_complex(dtype) && dtype != CA_BOOL &&
+        complex_warning() < 0) {
+        return NULL;
     }
     return (PyObject *)ca_array_copy(a, dtype, (char)order);
 }

@@ -135,6 +135,13 @@ copy_from_object(PyObject *obj, int *out)
         *out = -1;
         return 0;
     }
+    if (PyUnicode_Check(obj)) { /* NumPy's message: "never" and friends are gone */
+        PyErr_SetString(
+            PyExc_ValueError,
+            "strings are not allowed for 'copy' keyword. Use True/False/None "
+            "instead.");
+        return -1;
+    }
     int t = PyObject_IsTrue(obj);
     if (t < 0) {
         return -1;
