@@ -2,7 +2,7 @@
 
 So far: sparse (with linalg and csgraph; issue 38), fft, fftpack, linalg, stats,
 spatial (distance_matrix) and signal (windows, waveforms, convolutions, filter design;
-issue 41). Submodules are imported on first use, so
+issue 41) and interpolate. Submodules are imported on first use, so
 ``import cuarray.scipy`` costs nothing and never imports SciPy itself.
 """
 
@@ -15,6 +15,7 @@ _SUBMODULES = (
     "stats",
     "spatial",
     "signal",
+    "interpolate",
 )
 
 

@@ -1,0 +1,19 @@
+"""cuarray.scipy.interpolate: SciPy's scipy.interpolate on cuarray arrays (issue 41).
+
+One file per group: _ppoly (PPoly, BPoly, NdPPoly), _cubic (CubicHermiteSpline,
+CubicSpline, PchipInterpolator, Akima1DInterpolator), _bsplines (BSpline,
+make_interp_spline, make_lsq_spline, splder, splantider), _ndbspline (NdBSpline),
+_fitpack2 (UnivariateSpline and its two subclasses), _polyint (Krogh and
+barycentric), _interp1d, _rgi (RegularGridInterpolator, interpn), _rbf
+(RBFInterpolator), _ndgriddata (the scattered-data interpolators). Evaluation runs
+on the data's device as searchsorted + gathers + element-wise passes; on the cpu
+device SciPy's own routines run on zero-copy views (_common.CPU_SCIPY)."""
+
+from ._ppoly import BPoly, NdPPoly, PPoly
+from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline,
+                     PchipInterpolator, pchip_interpolate)
+
+pchip = PchipInterpolator
+
+__all__ = ["Akima1DInterpolator", "BPoly", "CubicHermiteSpline", "CubicSpline",
+           "NdPPoly", "PPoly", "PchipInterpolator", "pchip", "pchip_interpolate"]

@@ -1,0 +1,108 @@
+"""Helpers shared by cuarray.scipy.interpolate's modules: the cpu device's hand-off
+to SciPy (CPU_SCIPY, on zero-copy views), device placement, and the piecewise
+evaluation steps (interval search, gathers) every interpolator composes.
+
+CPU_SCIPY lives here alone: every module reads it through `scipy_route`, so the
+tests' `route` fixture turns the whole package's hand-off off with one switch."""
+
+import numpy as _np
+
+import cuarray as _ca
+
+CPU_SCIPY = True
+
+
+def scipy_interpolate():
+    """scipy.interpolate, or an ImportError naming the optional dependency."""
+    try:
+        import scipy.interpolate as si
+    except ImportError as e:        # pragma: no cover - SciPy is installed in CI
+        raise ImportError("this function needs SciPy on the host: "
+                          "pip install cuarray[scipy] (or pip install scipy)") from e
+    return si
+
+
+def device_of(*args):
+    """The device of the first cuarray array among args (None when none is)."""
+    for a in args:
+        if isinstance(a, _ca.ndarray):
+            return a.device
+    return None
+
+
+def scipy_route(device):
+    """Whether a call on `device` goes to SciPy's own routine (the cpu device)."""
+    return CPU_SCIPY and device == "cpu"
+
+
+def host(x):
+    """x for SciPy: a cpu-device array as a NumPy view (no copy), a GPU array
+    copied to the host, tuples and lists element by element, else x itself."""
+    if isinstance(x, _ca.ndarray):
+        return _np.asarray(x) if x.device == "cpu" else x.get()
+    if isinstance(x, (tuple, list)):
+        return type(x)(host(v) for v in x)
+    return x
+
+
+def on(x, device, dtype=None):
+    """x as a cuarray array on device (None: x's own device or the default)."""
+    if isinstance(x, _ca.ndarray) and (device is None or x.device == device):
+        return x if dtype is None or x.dtype == dtype else x.astype(dtype)
+    if isinstance(x, _ca.ndarray):
+        x = x.get()
+    return _ca.asarray(x, dtype=dtype, device=device)
+
+
+def back(r, device):
+    """SciPy's results (arrays, tuples, lists) as cuarray arrays on device."""
+    if isinstance(r, (tuple, list)):
+        return type(r)(back(v, device) for v in r)
+    if isinstance(r, _np.ndarray) and r.dtype != object:
+        return _ca.asarray(r, device=device)
+    return r
+
+
+def float_dtype(dtype):
+    """SciPy's coefficient dtype: complex128 for complex input, else float64."""
+    return _np.complex128 if _np.dtype(dtype).kind == "c" else _np.float64
+
+
+def check_finite_host(*arrays):
+    """SciPy's check_finite: a ValueError when an input holds inf or NaN (one
+    reduction and one wait per array)."""
+    for a in arrays:
+        if a.dtype.kind in "fc" and not bool(_ca.isfinite(a).all()):
+            raise ValueError("array must not contain infs or NaNs")
+
+
+def interval(x, xp):
+    """The interval index of each point of xp among breakpoints x (ascending or
+    descending): half-open [x[i], x[i+1]), the last one closed, points outside
+    in the end intervals (searchsorted, then clip)."""
+    m = x.shape[0] - 1
+    if m > 0 and bool(x[-1] < x[0]):
+        i = m - _ca.searchsorted(x[::-1], xp, side="left")
+    else:
+        i = _ca.searchsorted(x, xp, side="right") - 1
+    return _ca.clip(i, 0, m - 1)
+
+
+def outside(xp, lo, hi):
+    """The mask of points outside [lo, hi] (NaN points are not outside)."""
+    return (xp < lo) | (xp > hi)
+
+
+def nan_outside(y, mask):
+    """y (points first) with NaN where mask (over the leading axis) is set."""
+    m = mask.reshape(mask.shape + (1,) * (y.ndim - mask.ndim))
+    return _ca.where(m, _np.nan, y)
+
+
+def move_point_axes(out, x_ndim, axis):
+    """SciPy's result layout: the evaluation points' axes moved to `axis`."""
+    if axis == 0:
+        return out
+    order = list(range(out.ndim))
+    order = order[x_ndim:x_ndim + axis] + order[:x_ndim] + order[x_ndim + axis:]
+    return out.transpose(order)
