@@ -13,7 +13,10 @@ from ._ppoly import BPoly, NdPPoly, PPoly
 from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline,
                      PchipInterpolator, pchip_interpolate)
 
+from ._bsplines import BSpline, make_interp_spline, make_lsq_spline, splantider, splder
+
 pchip = PchipInterpolator
 
 __all__ = ["Akima1DInterpolator", "BPoly", "CubicHermiteSpline", "CubicSpline",
-           "NdPPoly", "PPoly", "PchipInterpolator", "pchip", "pchip_interpolate"]
+           "NdPPoly", "PPoly", "PchipInterpolator", "pchip", "pchip_interpolate",
+           "BSpline", "make_interp_spline", "make_lsq_spline", "splantider", "splder"]

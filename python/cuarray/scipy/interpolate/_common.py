@@ -106,3 +106,20 @@ def move_point_axes(out, x_ndim, axis):
     order = list(range(out.ndim))
     order = order[x_ndim:x_ndim + axis] + order[:x_ndim] + order[x_ndim + axis:]
     return out.transpose(order)
+
+
+def definite(anti, a, b, lo, hi, extrapolate):
+    """anti(b) - anti(a) for an antiderivative `anti` on the base interval
+    [lo, hi] (a <= b, host floats); 'periodic' counts whole periods and wraps
+    the rest into the interval, as SciPy's integrate methods do."""
+    dev = anti.c.device
+    if extrapolate != "periodic":
+        v = anti(_ca.asarray([a, b], device=dev), 0, bool(extrapolate))
+        return v[1] - v[0]
+    period = hi - lo
+    n, left = divmod(b - a, period)
+    a = lo + (a - lo) % period
+    b = a + left
+    pts = [lo, hi, a, min(b, hi), lo, lo + max(b - hi, 0.0)]
+    v = anti(_ca.asarray(pts, device=dev), 0, False)
+    return (v[1] - v[0]) * n + (v[3] - v[2]) + (v[5] - v[4])

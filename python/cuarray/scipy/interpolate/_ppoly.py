@@ -122,18 +122,9 @@ class _PPolyBase:
         if b < a:
             a, b, sign = b, a, -1.0
         anti = self.antiderivative()
-        if extrapolate != "periodic":
-            ends = anti(_ca.asarray([a, b], device=self.c.device), 0, bool(extrapolate))
-            return sign * (ends[1] - ends[0])
-        xs, xe = float(self.x[0]), float(self.x[-1])
-        period = xe - xs
-        n, left = divmod(b - a, period)
-        a = xs + (a - xs) % period
-        b = a + left
-        pts = [xs, xe, a, min(b, xe), xs, xs + max(b - xe, 0.0)]
-        v = anti(_ca.asarray(pts, device=self.c.device), 0, False)
-        total = (v[1] - v[0]) * n + (v[3] - v[2]) + (v[5] - v[4])
-        return sign * total
+        anti.axis = 0
+        lo, hi = float(self.x[0]), float(self.x[-1])
+        return sign * _cm.definite(anti, a, b, lo, hi, extrapolate)
 
     def extend(self, c, x):
         """Add breakpoints and coefficients (host math: SciPy's extend on copies,
