@@ -20,3 +20,6 @@ pchip = PchipInterpolator
 __all__ = ["Akima1DInterpolator", "BPoly", "CubicHermiteSpline", "CubicSpline",
            "NdPPoly", "PPoly", "PchipInterpolator", "pchip", "pchip_interpolate",
            "BSpline", "make_interp_spline", "make_lsq_spline", "splantider", "splder"]
+from ._interp1d import interp1d
+
+__all__ += ["interp1d"]
