@@ -23,3 +23,7 @@ __all__ = ["Akima1DInterpolator", "BPoly", "CubicHermiteSpline", "CubicSpline",
 from ._interp1d import interp1d
 
 __all__ += ["interp1d"]
+from ._ndbspline import NdBSpline
+from ._rgi import RegularGridInterpolator, interpn
+
+__all__ += ["NdBSpline", "RegularGridInterpolator", "interpn"]
