@@ -27,3 +27,12 @@ from ._ndbspline import NdBSpline
 from ._rgi import RegularGridInterpolator, interpn
 
 __all__ += ["NdBSpline", "RegularGridInterpolator", "interpn"]
+from ._polyint import (BarycentricInterpolator, KroghInterpolator,
+                       barycentric_interpolate, krogh_interpolate)
+
+__all__ += ["BarycentricInterpolator", "KroghInterpolator", "barycentric_interpolate",
+            "krogh_interpolate"]
+from ._fitpack2 import (InterpolatedUnivariateSpline, LSQUnivariateSpline,
+                        UnivariateSpline)
+
+__all__ += ["InterpolatedUnivariateSpline", "LSQUnivariateSpline", "UnivariateSpline"]
