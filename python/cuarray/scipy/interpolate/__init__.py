@@ -36,3 +36,6 @@ from ._fitpack2 import (InterpolatedUnivariateSpline, LSQUnivariateSpline,
                         UnivariateSpline)
 
 __all__ += ["InterpolatedUnivariateSpline", "LSQUnivariateSpline", "UnivariateSpline"]
+from ._rbf import RBFInterpolator
+
+__all__ += ["RBFInterpolator"]
