@@ -39,3 +39,7 @@ __all__ += ["InterpolatedUnivariateSpline", "LSQUnivariateSpline", "UnivariateSp
 from ._rbf import RBFInterpolator
 
 __all__ += ["RBFInterpolator"]
+from ._ndgriddata import (CloughTocher2DInterpolator, LinearNDInterpolator,
+                          NearestNDInterpolator)
+
+__all__ += ["CloughTocher2DInterpolator", "LinearNDInterpolator", "NearestNDInterpolator"]
