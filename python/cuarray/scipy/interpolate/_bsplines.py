@@ -191,6 +191,8 @@ class BSpline:
         for r in range(k + 1):
             term = h[r][:, None] * _ca.take(c, l - k + r, axis=0)
             out = term if out is None else out + term
+        if k == 0:      # no arithmetic on x: NaN points would take a value
+            out = _ca.where(_ca.isnan(flat)[:, None], _np.nan, out)
         return out
 
     def _padded(self):

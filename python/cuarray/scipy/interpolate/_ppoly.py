@@ -373,6 +373,8 @@ class NdPPoly:
             raise ValueError("invalid number of derivative orders nu")
         pts = (_ca.stack(_ca.broadcast_arrays(*[_cm.on(v, dev, _np.float64) for v in x]),
                          axis=-1) if isinstance(x, tuple) else _cm.on(x, dev, _np.float64))
+        if pts.ndim == 1 and nd == 1:
+            pts = pts[:, None]
         lead = pts.shape[:-1]
         pts = pts.reshape(-1, nd)
         ks, ms, trail = self.c.shape[:nd], self.c.shape[nd:2 * nd], self.c.shape[2 * nd:]
