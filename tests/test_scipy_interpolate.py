@@ -478,7 +478,6 @@ def test_univariate_spline(device, ext):
                                                                       device), ext=ext)
     check(g(dev(xp, device)), w(xp), 1e-9, 1e-9)
     check(g.roots(), w.roots(), 1e-9, 1e-9)
-    w.set_smoothing_factor(0.5)
     u = ci.UnivariateSpline(dev(x, device), dev(y, device), ext=ext)
     v = si.UnivariateSpline(x, y, ext=ext)
     u.set_smoothing_factor(0.5)

@@ -95,8 +95,6 @@ class KDTree:
         distance inf and index n, as SciPy's."""
         if p < 1:
             raise ValueError("Only p-norms with 1<=p<=infinity permitted")
-        if eps < 0:
-            raise ValueError("Invalid value for eps")
         ranks, single = _ranks(k)
         pts, lead = self._points(x)
         kmax = max(ranks)
