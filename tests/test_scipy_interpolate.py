@@ -68,6 +68,16 @@ def test_every_listed_name_exists():
 
 # ---- PPoly / BPoly / NdPPoly ------------------------------------------------
 
+def piecewise(cls, seed, shape, width, npts, device):
+    """Random coefficients and breakpoints: SciPy's and cuarray's cls of them and
+    evaluation points reaching beyond both ends."""
+    rng = RNG(seed)
+    x = np.sort(rng.random(shape[1] + 1)) * width
+    c = rng.standard_normal(shape)
+    w, g = getattr(si, cls)(c, x), getattr(ci, cls)(dev(c, device), dev(x, device))
+    return rng, x, c, w, g, rng.uniform(-0.5, width + 0.5, npts)
+
+
 @pytest.mark.parametrize("descending", [False, True])
 @pytest.mark.parametrize("trail", [(), (3,)])
 def test_ppoly_evaluate(device, route, descending, trail):
@@ -99,11 +109,7 @@ def test_ppoly_dtypes_and_axis(device, route, dtype):
 
 
 def test_ppoly_calculus(device, route):
-    rng = RNG(4)
-    x = np.sort(rng.random(8)) * 2
-    c = rng.standard_normal((4, 7, 2))
-    w, g = si.PPoly(c, x), ci.PPoly(dev(c, device), dev(x, device))
-    xp = rng.uniform(-0.5, 2.5, 30)
+    rng, x, c, w, g, xp = piecewise("PPoly", 4, (4, 7, 2), 2, 30, device)
     for nu in (1, 2, 4, -1, -2):
         check(g.derivative(nu)(dev(xp, device)), w.derivative(nu)(xp), 1e-9, 1e-9)
         check(g.antiderivative(nu)(dev(xp, device)), w.antiderivative(nu)(xp), 1e-9, 1e-9)
@@ -155,11 +161,7 @@ def test_ppoly_errors(device):
 
 
 def test_bpoly(device, route):
-    rng = RNG(6)
-    x = np.sort(rng.random(7)) * 3
-    c = rng.standard_normal((5, 6, 2))
-    w, g = si.BPoly(c, x), ci.BPoly(dev(c, device), dev(x, device))
-    xp = rng.uniform(-0.5, 3.5, 25)
+    rng, x, c, w, g, xp = piecewise("BPoly", 6, (5, 6, 2), 3, 25, device)
     for nu in range(6):
         check(g(dev(xp, device), nu), w(xp, nu), 1e-8, 1e-8)
     for nu in (1, 3):

@@ -161,12 +161,9 @@ class BSpline:
 
     def __call__(self, x, nu=0, extrapolate=None):
         """The spline (or its nu-th derivative) at x."""
-        if extrapolate is None:
-            extrapolate = self.extrapolate
-        dev = self.c.device
-        if _cm.scipy_route(dev):
-            return _cm.back(self._scipy()(_cm.host(x), nu, extrapolate), dev)
-        x = _cm.on(x, dev, _np.float64)
+        extrapolate, done, x = _cm.call_prologue(self, x, nu, extrapolate)
+        if done is not None:
+            return done
         flat = x.reshape(-1)
         t, k = self.t, self.k
         n = t.shape[0] - k - 1
@@ -213,12 +210,7 @@ class BSpline:
     def integrate(self, a, b, extrapolate=None):
         """The definite integral over [a, b] (zero outside the base interval when
         extrapolate is False)."""
-        if extrapolate is None:
-            extrapolate = self.extrapolate
-        a, b = float(a), float(b)
-        sign = 1.0
-        if b < a:
-            a, b, sign = b, a, -1.0
+        extrapolate, a, b, sign = _cm.integral_bounds(self, a, b, extrapolate)
         n = self.t.shape[0] - self.k - 1
         tk, tn = float(self.t[self.k]), float(self.t[n])
         if extrapolate != "periodic" and not extrapolate:
@@ -238,6 +230,12 @@ def _pad_to(c, nt):
     return _ca.concatenate([c, z])
 
 
+def _tck_on_device(tck):
+    t, c, k = tck
+    dev = _cm.device_of(t, c)
+    return _cm.on(t, dev, _np.float64), _cm.on(c, dev), k
+
+
 def splder(tck, n=1):
     """splder(tck, n=1)
 
@@ -247,9 +245,7 @@ def splder(tck, n=1):
         return tck.derivative(n)
     if n < 0:
         return splantider(tck, -n)
-    t, c, k = tck
-    dev = _cm.device_of(t, c)
-    t, c = _cm.on(t, dev, _np.float64), _cm.on(c, dev)
+    t, c, k = _tck_on_device(tck)
     if n > k:
         raise ValueError(f"Order of derivative (n = {n!r}) must be <= "
                          f"order of spline (k = {tck[2]!r})")
@@ -276,9 +272,7 @@ def splantider(tck, n=1):
         return tck.antiderivative(n)
     if n < 0:
         return splder(tck, -n)
-    t, c, k = tck
-    dev = _cm.device_of(t, c)
-    t, c = _cm.on(t, dev, _np.float64), _cm.on(c, dev)
+    t, c, k = _tck_on_device(tck)
     for _ in range(n):
         dt = (t[k + 1:] - t[:-k - 1]).reshape((-1,) + (1,) * (c.ndim - 1))
         c = _ca.cumsum(c[:-k - 1] * dt, axis=0) / (k + 1)

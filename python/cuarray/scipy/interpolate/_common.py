@@ -8,6 +8,7 @@ tests' `route` fixture turns the whole package's hand-off off with one switch.""
 import numpy as _np
 
 import cuarray as _ca
+from cuarray.scipy.signal._util import device_of  # noqa: F401 (shared helper)
 
 CPU_SCIPY = True
 
@@ -22,17 +23,21 @@ def scipy_interpolate():
     return si
 
 
-def device_of(*args):
-    """The device of the first cuarray array among args (None when none is)."""
-    for a in args:
-        if isinstance(a, _ca.ndarray):
-            return a.device
-    return None
-
-
 def scipy_route(device):
     """Whether a call on `device` goes to SciPy's own routine (the cpu device)."""
     return CPU_SCIPY and device == "cpu"
+
+
+def call_prologue(obj, x, nu, extrapolate):
+    """What PPoly's and BSpline's __call__ share: (extrapolate with the object's
+    default, SciPy's result on the cpu device's route or None, x as float64 on the
+    object's device)."""
+    if extrapolate is None:
+        extrapolate = obj.extrapolate
+    dev = obj.c.device
+    if scipy_route(dev):
+        return extrapolate, back(obj._scipy()(host(x), nu, extrapolate), dev), None
+    return extrapolate, None, on(x, dev, _np.float64)
 
 
 def host(x):
@@ -106,6 +111,13 @@ def move_point_axes(out, x_ndim, axis):
     order = list(range(out.ndim))
     order = order[x_ndim:x_ndim + axis] + order[:x_ndim] + order[x_ndim + axis:]
     return out.transpose(order)
+
+
+def integral_bounds(obj, a, b, extrapolate):
+    """(extrapolate with obj's default, a <= b as floats, the sign of the swap)."""
+    extrapolate = obj.extrapolate if extrapolate is None else extrapolate
+    a, b = float(a), float(b)
+    return (extrapolate, b, a, -1.0) if b < a else (extrapolate, a, b, 1.0)
 
 
 def definite(anti, a, b, lo, hi, extrapolate):

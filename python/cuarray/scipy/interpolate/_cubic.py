@@ -64,6 +64,13 @@ def prepare_input(x, y, axis, dydx=None):
     return x, dx, y, axis, dydx
 
 
+def _real_only(y, name):
+    if y.dtype.kind == "c":
+        raise ValueError(f"`{name}` only works with real values for `y`. If you are "
+                         "trying to use the real components of the passed array, use "
+                         f"`np.real` on the array before passing to `{name}`.")
+
+
 def _col(v, ndim):
     return v.reshape((v.shape[0],) + (1,) * (ndim - 1))
 
@@ -105,11 +112,7 @@ class PchipInterpolator(CubicHermiteSpline):
 
     def __init__(self, x, y, axis=0, extrapolate=None):
         x, dx, y, axis, _ = prepare_input(x, y, axis)
-        if y.dtype.kind == "c":
-            raise ValueError("`PchipInterpolator` only works with real values for `y`. "
-                             "If you are trying to use the real components of the "
-                             "passed array, use `np.real` on the array before passing "
-                             "to `PchipInterpolator`.")
+        _real_only(y, "PchipInterpolator")
         if extrapolate is None:
             extrapolate = True
         if _cm.scipy_route(x.device):
@@ -166,11 +169,7 @@ class Akima1DInterpolator(CubicHermiteSpline):
         if method not in {"akima", "makima"}:
             raise NotImplementedError(f"`method`={method} is unsupported.")
         x, dx, y, axis, _ = prepare_input(x, y, axis)
-        if y.dtype.kind == "c":
-            raise ValueError("`Akima1DInterpolator` only works with real values for "
-                             "`y`. If you are trying to use the real components of the "
-                             "passed array, use `np.real` on the array before passing "
-                             "to `Akima1DInterpolator`.")
+        _real_only(y, "Akima1DInterpolator")
         extrapolate = False if extrapolate is None else extrapolate
         if _cm.scipy_route(x.device):
             sp = _cm.scipy_interpolate().Akima1DInterpolator(

@@ -90,19 +90,18 @@ class _PPolyBase:
 
     def __call__(self, x, nu=0, extrapolate=None):
         """Evaluate the piecewise polynomial or its nu-th derivative at x."""
-        if extrapolate is None:
-            extrapolate = self.extrapolate
-        dev = self.c.device
-        if _cm.scipy_route(dev):
-            return _cm.back(self._scipy()(_cm.host(x), nu, extrapolate), dev)
-        x = _cm.on(x, dev, _np.float64)
+        extrapolate, done, x = _cm.call_prologue(self, x, nu, extrapolate)
+        if done is not None:
+            return done
         flat = x.reshape(-1)
         if extrapolate == "periodic":
             x0, x1 = self.x[0], self.x[-1]
             flat = x0 + (flat - x0) % (x1 - x0)
             extrapolate = False
-        c = self.c.reshape(self.c.shape[0], self.c.shape[1], -1)
-        out = self._evaluate(c, flat, nu)
+        if nu < 0:
+            raise ValueError("Order of derivative cannot be negative")
+        c = self.derivative(nu).c if nu else self.c
+        out = self._evaluate(c.reshape(c.shape[0], c.shape[1], -1), flat)
         if not extrapolate:
             lo, hi = _ca.minimum(self.x[0], self.x[-1]), _ca.maximum(self.x[0], self.x[-1])
             out = _cm.nan_outside(out, _cm.outside(flat, lo, hi))
@@ -115,12 +114,7 @@ class _PPolyBase:
 
     def integrate(self, a, b, extrapolate=None):
         """The definite integral over [a, b] (an array of c.shape[2:])."""
-        if extrapolate is None:
-            extrapolate = self.extrapolate
-        a, b = float(a), float(b)
-        sign = 1.0
-        if b < a:
-            a, b, sign = b, a, -1.0
+        extrapolate, a, b, sign = _cm.integral_bounds(self, a, b, extrapolate)
         anti = self.antiderivative()
         anti.axis = 0
         lo, hi = float(self.x[0]), float(self.x[-1])
@@ -145,11 +139,7 @@ class PPoly(_PPolyBase):
 
     _scipy_name = "PPoly"
 
-    def _evaluate(self, c, flat, nu):
-        if nu < 0:
-            raise ValueError("Order of derivative cannot be negative")
-        if nu:
-            c = self.derivative(nu).c.reshape(-1, c.shape[1], c.shape[2])
+    def _evaluate(self, c, flat):
         i, s = self._points(flat)
         y = _ca.take(c[0], i, axis=0)
         for j in range(1, c.shape[0]):
@@ -220,11 +210,7 @@ class PPoly(_PPolyBase):
     def from_bernstein_basis(cls, bp, extrapolate=None):
         """The PPoly of a BPoly: each power coefficient a binomial sum of the
         Bernstein coefficients (k^2 passes over c)."""
-        if not isinstance(bp, BPoly):
-            raise TypeError(f".from_bernstein_basis only accepts BPoly instances. "
-                            f"Got {type(bp)} instead.")
-        c, k = bp.c, bp.c.shape[0] - 1
-        h = _ca.diff(bp.x).reshape((-1,) + (1,) * (c.ndim - 2))
+        c, k, h = _convertible(bp, BPoly, "from_bernstein_basis")
         rows = []
         for p in range(k, -1, -1):      # row k - p holds the power p
             acc = _ca.zeros(c.shape[1:], dtype=c.dtype, device=c.device)
@@ -234,6 +220,15 @@ class PPoly(_PPolyBase):
             rows.append(acc / h ** p)
         ext = bp.extrapolate if extrapolate is None else extrapolate
         return cls.construct_fast(_ca.stack(rows), bp.x, ext, bp.axis)
+
+
+def _convertible(obj, cls, method):
+    """(c, degree, interval widths shaped for c[j]) of a basis conversion's input."""
+    if not isinstance(obj, cls):
+        raise TypeError(f".{method} only accepts {cls.__name__} instances. "
+                        f"Got {type(obj)} instead.")
+    c = obj.c
+    return c, c.shape[0] - 1, _ca.diff(obj.x).reshape((-1,) + (1,) * (c.ndim - 2))
 
 
 def _roots_back(r, device):
@@ -254,11 +249,7 @@ class BPoly(_PPolyBase):
 
     _scipy_name = "BPoly"
 
-    def _evaluate(self, c, flat, nu):
-        if nu < 0:
-            raise ValueError("Order of derivative cannot be negative")
-        if nu:
-            c = self.derivative(nu).c.reshape(-1, c.shape[1], c.shape[2])
+    def _evaluate(self, c, flat):
         i, s = self._points(flat)
         t = s / _ca.take(_ca.diff(self.x), i)[:, None]
         u = 1.0 - t
@@ -303,11 +294,7 @@ class BPoly(_PPolyBase):
     @classmethod
     def from_power_basis(cls, pp, extrapolate=None):
         """The BPoly of a PPoly (k^2 passes over c)."""
-        if not isinstance(pp, PPoly):
-            raise TypeError(f".from_power_basis only accepts PPoly instances. "
-                            f"Got {type(pp)} instead.")
-        c, k = pp.c, pp.c.shape[0] - 1
-        h = _ca.diff(pp.x).reshape((-1,) + (1,) * (c.ndim - 2))
+        c, k, h = _convertible(pp, PPoly, "from_power_basis")
         rows = []
         for j in range(k + 1):
             acc = _ca.zeros(c.shape[1:], dtype=c.dtype, device=c.device)
@@ -404,21 +391,20 @@ class NdPPoly:
         pp = fn(PPoly.construct_fast(c, self.x[axis], self.extrapolate))
         return _ca.moveaxis(pp.c, (0, 1), (axis, nd + axis))
 
-    def derivative(self, nu):
-        """The partial derivative of orders nu (one per axis), an NdPPoly."""
+    def _per_axis(self, nu, method):
         out = self
         for axis, n in enumerate(nu):
-            c = out._along(axis, lambda p: p.derivative(n))
+            c = out._along(axis, lambda p: getattr(p, method)(n))
             out = NdPPoly.construct_fast(c, self.x, self.extrapolate)
         return out
 
+    def derivative(self, nu):
+        """The partial derivative of orders nu (one per axis), an NdPPoly."""
+        return self._per_axis(nu, "derivative")
+
     def antiderivative(self, nu):
         """The antiderivative of orders nu (one per axis), an NdPPoly."""
-        out = self
-        for axis, n in enumerate(nu):
-            c = out._along(axis, lambda p: p.antiderivative(n))
-            out = NdPPoly.construct_fast(c, self.x, self.extrapolate)
-        return out
+        return self._per_axis(nu, "antiderivative")
 
     def integrate_1d(self, a, b, axis, extrapolate=None):
         """The integral over [a, b] along axis: an NdPPoly of one dimension less
