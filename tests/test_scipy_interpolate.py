@@ -780,3 +780,54 @@ def test_large_spline_evaluation_matches(device, route):
     g = ci.CubicSpline(dev(x, device), dev(y, device))
     check(g(dev(xp, device)), w(xp), 1e-9, 1e-9)
     assert math.isfinite(float(g.integrate(0, 10)))
+
+
+# ---- dtypes, axes and NaN points across the 1-D interpolators -------------------
+
+ONE_D = {
+    "CubicSpline": lambda m, x, y, **kw: m.CubicSpline(x, y, **kw),
+    "PchipInterpolator": lambda m, x, y, **kw: m.PchipInterpolator(x, y, **kw),
+    "Akima1DInterpolator": lambda m, x, y, **kw: m.Akima1DInterpolator(x, y, **kw),
+    "make_interp_spline": lambda m, x, y, **kw: m.make_interp_spline(x, y, **kw),
+    "interp1d": lambda m, x, y, axis=0: m.interp1d(x, y, kind="cubic", axis=axis,
+                                                   bounds_error=False),
+}
+
+
+@pytest.mark.parametrize("name", list(ONE_D))
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16, np.float16, np.float32,
+                                   np.float64, np.complex64, np.complex128, np.bool_])
+def test_one_d_dtypes(device, route, name, dtype):
+    rng = RNG(26)
+    x = np.sort(rng.random(9)) * 3
+    y = (rng.standard_normal((9, 2)) * 5).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        y = y + 1j * y[::-1]
+    xp = np.r_[rng.uniform(0, 3, 5), np.nan]
+    make = ONE_D[name]
+    try:
+        want = make(si, x, y)(xp)
+    except ValueError:              # complex data PCHIP and Akima refuse
+        with pytest.raises(ValueError):
+            make(ci, dev(x, device), dev(y, device))
+        return
+    check(make(ci, dev(x, device), dev(y, device))(dev(xp, device)), want, 1e-9, 1e-9)
+
+
+@pytest.mark.parametrize("name", list(ONE_D))
+def test_one_d_axis(device, route, name):
+    rng = RNG(27)
+    x = np.sort(rng.random(8))
+    y = rng.standard_normal((3, 8, 2))
+    xp = rng.uniform(-0.1, 1.1, (2, 4))
+    want = ONE_D[name](si, x, y, axis=1)(xp)
+    check(ONE_D[name](ci, dev(x, device), dev(y, device), axis=1)(dev(xp, device)), want,
+          1e-9, 1e-9)
+
+
+def test_interp1d_assume_sorted_and_scalar(device, route):
+    x, y = data(8)
+    w = si.interp1d(x, y, assume_sorted=True)
+    g = ci.interp1d(dev(x, device), dev(y, device), assume_sorted=True)
+    check(g(dev(np.float64(x[3] + 0.01), device)), w(x[3] + 0.01))
+    check(g(dev(x, device)), w(x))
