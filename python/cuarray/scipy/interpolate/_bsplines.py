@@ -66,8 +66,9 @@ def basis_values(t, k, l, x, nu=0):
 
 
 def knot_interval(t, k, n, x):
-    """Each point's interval l with t[l] <= x < t[l+1], clipped to [k, n-1]."""
-    return _ca.clip(_ca.searchsorted(t, x, side="right") - 1, k, n - 1)
+    """Each point's interval l with t[l] <= x < t[l+1], in [k, n-1] (a search of
+    the knots t[k+1:n] only, so no clip pass)."""
+    return _ca.searchsorted(t[k + 1:n], x, side="right") + k
 
 
 class BSpline:

@@ -84,13 +84,12 @@ def check_finite_host(*arrays):
 def interval(x, xp):
     """The interval index of each point of xp among breakpoints x (ascending or
     descending): half-open [x[i], x[i+1]), the last one closed, points outside
-    in the end intervals (searchsorted, then clip)."""
+    (and NaN) in the end intervals. Searching the interior breakpoints only gives
+    indices already in [0, m-1]: no clip pass."""
     m = x.shape[0] - 1
-    if m > 0 and bool(x[-1] < x[0]):
-        i = m - _ca.searchsorted(x[::-1], xp, side="left")
-    else:
-        i = _ca.searchsorted(x, xp, side="right") - 1
-    return _ca.clip(i, 0, m - 1)
+    if m > 1 and bool(x[-1] < x[0]):
+        return (m - 1) - _ca.searchsorted(x[1:-1][::-1], xp, side="left")
+    return _ca.searchsorted(x[1:-1], xp, side="right")
 
 
 def outside(xp, lo, hi):
