@@ -1,8 +1,8 @@
 """cuarray.scipy: SciPy's API on cuarray arrays (CuPy's cupyx.scipy).
 
 So far: sparse (with linalg and csgraph; issue 38), fft, fftpack, linalg, stats,
-spatial (distance_matrix) and signal (windows, waveforms, convolutions, filter design;
-issue 41). Submodules are imported on first use, so
+spatial (distance_matrix, KDTree, Delaunay), signal (windows, waveforms, convolutions,
+filter design) and interpolate (issue 41). Submodules are imported on first use, so
 ``import cuarray.scipy`` costs nothing and never imports SciPy itself.
 """
 
@@ -15,6 +15,7 @@ _SUBMODULES = (
     "stats",
     "spatial",
     "signal",
+    "interpolate",
 )
 
 

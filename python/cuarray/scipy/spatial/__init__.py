@@ -1,6 +1,9 @@
 """cuarray.scipy.spatial: SciPy's scipy.spatial.distance_matrix (and its
-minkowski_distance) on cuarray arrays. KDTree and Delaunay are not built yet."""
+minkowski_distance), KDTree (brute-force k-nearest-neighbour queries on the
+device) and Delaunay (Qhull on the host, device arrays in and out)."""
 
 from ._distance import distance_matrix, minkowski_distance
+from ._kdtree import KDTree, cKDTree
+from ._qhull import Delaunay
 
-__all__ = ["distance_matrix", "minkowski_distance"]
+__all__ = ["Delaunay", "KDTree", "cKDTree", "distance_matrix", "minkowski_distance"]
