@@ -398,6 +398,11 @@ def get_window(window, Nx, fftbins=True, *, xp=None, device=None):
     else:
         raise ValueError(f"Parameter window={window!r} must be a tuple, a string or "
                          "a float!")
+    for suffix, s in (("_periodic", False), ("_symmetric", True)):
+        if isinstance(name, str) and name.endswith(suffix) and \
+                name[:-len(suffix)] in _BY_NAME:
+            # SciPy 1.17's names that fix the symmetry (whatever fftbins says)
+            name, sym = name[:-len(suffix)], s
     if name == "dpss":
         raise ValueError("dpss is not in cuarray.scipy.signal.windows (not in "
                          "cupyx.scipy's list).")
