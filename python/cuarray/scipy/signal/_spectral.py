@@ -212,8 +212,6 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
     if scaling not in ("spectrum", "density"):
         raise ValueError(f"Parameter scaling={scaling!r} not in "
                          "{'spectrum': 'magnitude', 'density': 'psd'}!")
-    if average not in ("mean", "median"):
-        raise ValueError(f"Parameter average={average!r} must be 'median' or 'mean'!")
     out = _np.result_type(x.dtype, y.dtype, _np.complex64)
     freqs, _, Pxy = _helper(x, y, fs, window, nperseg, noverlap, nfft, detrend,
                             return_onesided, scaling, axis, "psd")
@@ -227,8 +225,11 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
                 else:
                     Pxy = _ca.median(Pxy, axis=-1)
                 Pxy = Pxy / bias
-            else:
+            elif average == "mean":
                 Pxy = Pxy.mean(axis=-1)
+            else:       # (SciPy checks average only when it averages)
+                raise ValueError(f"Parameter average={average!r} must be 'median' or "
+                                 "'mean'!")
         else:
             Pxy = Pxy.reshape(Pxy.shape[:-1])
         Pxy = Pxy.astype(out if Pxy.dtype.kind == "c" else _np.finfo(out).dtype)
@@ -454,9 +455,11 @@ def lombscargle(x, y, freqs, precenter=False, normalize=False, *, weights=None,
     if dev is not None and dev != "cpu":
         warnings.warn("lombscargle runs on the host (SciPy): the arrays are copied",
                       RuntimeWarning, stacklevel=2)
-    return back(scipy_signal().lombscargle(host(x), host(y), host(freqs), precenter,
-                                           normalize, weights=host(weights),
-                                           floating_mean=floating_mean), dev)
+    # precenter is passed only when set (SciPy 1.17 deprecates it)
+    kw = {"precenter": precenter} if precenter else {}
+    return back(scipy_signal().lombscargle(host(x), host(y), host(freqs),
+                                           normalize=normalize, weights=host(weights),
+                                           floating_mean=floating_mean, **kw), dev)
 
 
 def vectorstrength(events, period):
