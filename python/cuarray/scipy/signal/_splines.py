@@ -176,7 +176,8 @@ def _direct_coeff(x, zi, gain):
     s = x @ _dev(zi ** _np.arange(N), x)
     y0 = x[..., 0] + zi * s
     if N == 1:
-        return (zi / (zi - 1) * y0 * gain)[..., None]
+        # (SciPy 1.17 leaves the gain out for a one-sample signal)
+        return (zi / (zi - 1) * y0)[..., None]
     return _first_order(x, zi, -zi * gain, y0)
 
 
@@ -286,7 +287,7 @@ def _spline_eval(cj, newx, dx, x0, basis, width, name):
     if cj.size == 0:
         raise ValueError("Spline coefficients 'cj' must not be empty.")
     t = (newx - x0) / float(dx)
-    dt = cj.dtype if name == "cspline1d_eval" else _np.result_type(t.dtype, _np.float64)
+    dt = cj.dtype if name == "cspline1d_eval" else t.dtype     # (SciPy's zeros_like)
     N = cj.shape[0]
     if t.size == 0:
         return _ca.zeros(t.shape, dtype=dt, device=cj.device)
@@ -343,13 +344,13 @@ def sepfir2d(input, hrow, hcol):
     hr, hc = _np.asarray(host(hrow)), _np.asarray(host(hcol))
     if x.ndim != 2:
         raise ValueError("object of too small depth for desired array")
-    if hr.size % 2 != 1 or hc.size % 2 != 1:
-        raise ValueError("hrow and hcol must be odd length")
     x = _float(x)
     for h in (hr, hc):
         if not _np.can_cast(h.dtype, x.dtype, "safe"):
             raise TypeError(f"Cannot cast array data from dtype('{h.dtype}') to "
                             f"dtype('{x.dtype}') according to the rule 'safe'")
+    if hr.size % 2 != 1 or hc.size % 2 != 1:
+        raise ValueError("hrow and hcol must be odd length")
     out = _fir_symmetric(x, hr.astype(x.dtype), 1)
     return _fir_symmetric(out, hc.astype(x.dtype), 0)
 
