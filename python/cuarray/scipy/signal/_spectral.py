@@ -206,7 +206,8 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
     x = asarray(x)
     y = x if same else asarray(y)
     if _route(x, y):
-        return back(scipy_signal().csd(host(x), host(x) if same else host(y), fs,
+        hx = host(x)        # the same object twice: SciPy's one-transform path
+        return back(scipy_signal().csd(hx, hx if same else host(y), fs,
                                        host(window), nperseg, noverlap, nfft, detrend,
                                        return_onesided, scaling, axis, average), "cpu")
     if scaling not in ("spectrum", "density"):
