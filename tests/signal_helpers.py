@@ -7,7 +7,7 @@ import cuarray as ca
 from cuarray.scipy.signal import (_lfilter, _peaks, _rank, _signaltools, _spectral,
                                   _splines, _upfirdn)
 
-from conftest import scipy_route
+from conftest import ROUTES, scipy_route
 
 # every module whose CPU_SCIPY flag the 'composition' route turns off (they call
 # each other: decimate reaches upfirdn, the splines lfilter)
@@ -16,6 +16,12 @@ MODULES = (_lfilter, _peaks, _rank, _signaltools, _spectral, _splines, _upfirdn)
 
 def signal_route(request, monkeypatch, device):
     return scipy_route(request, monkeypatch, device, *MODULES)
+
+
+@pytest.fixture(params=ROUTES)
+def route(request, monkeypatch, device):
+    """The test files' route fixture (imported by name): 'scipy' and 'composition'."""
+    return signal_route(request, monkeypatch, device)
 
 
 def dev(a, device):

@@ -15,13 +15,8 @@ import scipy.signal as ss
 import cuarray.scipy.signal as cs
 from cuarray.scipy.signal import _lfilter
 
-from conftest import ROUTES, random_array
-from signal_helpers import dev, near, near_all, same_error, signal_route
-
-
-@pytest.fixture(params=ROUTES)
-def route(request, monkeypatch, device):
-    return signal_route(request, monkeypatch, device)
+from conftest import random_array
+from signal_helpers import dev, near, near_all, route, same_error  # noqa: F401
 
 
 BA = {"butter4": ss.butter(4, 0.2), "cheby1_3": ss.cheby1(3, 1, [0.1, 0.4], "band"),

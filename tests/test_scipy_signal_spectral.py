@@ -13,13 +13,8 @@ import scipy.signal as ss
 
 import cuarray.scipy.signal as cs
 
-from conftest import ROUTES, random_array
-from signal_helpers import dev, near, near_all, same_error, signal_route
-
-
-@pytest.fixture(params=ROUTES)
-def route(request, monkeypatch, device):
-    return signal_route(request, monkeypatch, device)
+from conftest import random_array
+from signal_helpers import dev, near, near_all, route, same_error  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ and a missing SciPy raises an ImportError that says so. Scalars (orders, beta,
 attenuations) come back as SciPy gives them.
 """
 
-from ._util import back, device_of, host, scipy_signal
+from ._util import back, host, scipy_signal
 
 _NAMES = ["bilinear", "bilinear_zpk", "buttap", "butter", "buttord", "cheb1ap",
           "cheb1ord", "cheb2ap", "cheb2ord", "cheby1", "cheby2", "ellip", "ellipap",
@@ -25,23 +25,46 @@ _NAMES = ["bilinear", "bilinear_zpk", "buttap", "butter", "buttord", "cheb1ap",
 __all__ = list(_NAMES)
 
 
-def _host_design(name):
-    """cuarray's name for SciPy's design function `name`: arguments to the host,
-    array results back to the device. SciPy is imported on the first call, not
-    when this module is."""
+def _host_design(name, module=__name__, what="a few coefficients"):
+    """cuarray's name for SciPy's function `name`: arguments to the host, array
+    results back to the inputs' device (the first cuarray array among them, in
+    tuples too; the default device when none is). SciPy is imported on the first
+    call, not when this module is."""
     def design(*args, **kwargs):
-        dev = device_of(*args, *kwargs.values())
+        dev = _device(list(args) + list(kwargs.values()))
         fn = getattr(scipy_signal(), name)
         args = [host(a) for a in args]
         kwargs = {k: host(v) for k, v in kwargs.items()}
-        return back(fn(*args, **kwargs), dev)
+        return _back(fn(*args, **kwargs), dev)
 
     design.__name__ = design.__qualname__ = name
-    design.__module__ = __name__
-    design.__doc__ = (f"SciPy's scipy.signal.{name} on the host, array results as "
-                      "cuarray arrays on the default device or the inputs' (see "
-                      "cuarray.scipy.signal._filter_design).")
+    design.__module__ = module
+    design.__doc__ = (f"SciPy's scipy.signal.{name} on the host ({what}), array "
+                      "results as cuarray arrays on the inputs' or the default device "
+                      f"(see {module}).")
     return design
+
+
+def _device(args):
+    import cuarray as _ca
+    for a in args:
+        if isinstance(a, _ca.ndarray):
+            return a.device
+        if isinstance(a, (tuple, list)):
+            d = _device(a)
+            if d is not None:
+                return d
+    return None
+
+
+def _back(r, dev):
+    """back() that also converts the arrays of SciPy's result objects (the
+    place_poles Bunch: a dict with attribute access)."""
+    if isinstance(r, dict) and hasattr(r, "__getattr__"):
+        for k, v in list(r.items()):
+            r[k] = back(v, dev)
+        return r
+    return back(r, dev)
 
 
 for _name in _NAMES:

@@ -18,7 +18,8 @@ the host, isinstance checks accept SciPy's instances, and their attributes and
 methods are NumPy's (host objects).
 """
 
-from ._util import back, host, scipy_signal
+from ._filter_design import _host_design
+from ._util import host, scipy_signal
 
 _FUNCS = ["abcd_normalize", "band_stop_obj", "bode", "cont2discrete", "dbode",
           "dfreqresp", "dimpulse", "dlsim", "dstep", "findfreqs", "freqresp",
@@ -30,45 +31,8 @@ _CLASSES = ["StateSpace", "TransferFunction", "ZerosPolesGain", "dlti", "lti"]
 __all__ = list(_FUNCS)      # the classes come through the package __getattr__
 
 
-def _device(args):
-    import cuarray as _ca
-    for a in args:
-        if isinstance(a, _ca.ndarray):
-            return a.device
-        if isinstance(a, (tuple, list)):
-            d = _device(a)
-            if d is not None:
-                return d
-    return None
-
-
-def _back(r, dev):
-    """back() that also converts the arrays of SciPy's result objects (the
-    place_poles Bunch)."""
-    if isinstance(r, dict) and hasattr(r, "__getattr__"):
-        for k, v in list(r.items()):
-            r[k] = back(v, dev)
-        return r
-    return back(r, dev)
-
-
-def _host_func(name):
-    def fn(*args, **kwargs):
-        dev = _device(list(args) + list(kwargs.values()))
-        f = getattr(scipy_signal(), name)
-        r = f(*[host(a) for a in args], **{k: host(v) for k, v in kwargs.items()})
-        return _back(r, dev)
-
-    fn.__name__ = fn.__qualname__ = name
-    fn.__module__ = __name__
-    fn.__doc__ = (f"SciPy's scipy.signal.{name} on the host (a few coefficients), array "
-                  "results as cuarray arrays on the inputs' device (see "
-                  "cuarray.scipy.signal._ltisys).")
-    return fn
-
-
 for _name in _FUNCS:
-    globals()[_name] = _host_func(_name)
+    globals()[_name] = _host_design(_name, __name__, "a few coefficients")
 del _name
 
 _CLASS_CACHE = {}
