@@ -4,8 +4,6 @@ peak_widths, order_filter, medfilt, medfilt2d, wiener, savgol_filter (both route
 on the cpu device, see signal_helpers). Index results exactly; rank filters
 exactly (they select elements); wiener and savgol 1e-9 (float32 2e-4)."""
 
-import warnings
-
 import numpy as np
 import pytest
 import scipy.signal as ss
@@ -14,13 +12,6 @@ import cuarray.scipy.signal as cs
 
 from conftest import random_array
 from signal_helpers import dev, near, near_all, route, same_error  # noqa: F401
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", ".* runs on the host", RuntimeWarning)
-        yield
 
 
 def plateaus(n, seed=0):
@@ -67,15 +58,48 @@ def test_find_peaks_edges(route, device):
                lambda: cs.find_peaks(dev(np.ones((2, 3)), device)))
 
 
-def test_prominences_widths(route, device):
-    x = plateaus(300, 3)
+@pytest.mark.filterwarnings("ignore:some peaks have a:RuntimeWarning")
+@pytest.mark.parametrize("kind", ["plateaus", "smooth", "long"])
+def test_prominences_widths(route, device, kind):
+    rng = np.random.default_rng(3)
+    x = {"plateaus": plateaus(300, 3),
+         "smooth": np.cumsum(rng.standard_normal(300)),
+         "long": np.sin(np.linspace(0, 60, 5000)) * np.linspace(1, 3, 5000)
+         + 0.3 * rng.standard_normal(5000)}[kind]
     peaks, _ = ss.find_peaks(x)
-    for wlen in (None, 15):
+    for wlen in (None, 15, 2.5, 1000):
         want = ss.peak_prominences(x, peaks, wlen)
         near_all(cs.peak_prominences(dev(x, device), dev(peaks, device), wlen), want)
-        for rel in (0.5, 1.0):
+        for rel in (0.0, 0.5, 1.0, 2.0):
             near_all(cs.peak_widths(dev(x, device), dev(peaks, device), rel, wlen=wlen),
                      ss.peak_widths(x, peaks, rel, wlen=wlen))
+    near_all(cs.find_peaks(dev(x, device), prominence=(1, None), width=(2, 40), wlen=50,
+                           rel_height=0.8, distance=4),
+             ss.find_peaks(x, prominence=(1, None), width=(2, 40), wlen=50, rel_height=0.8,
+                           distance=4))
+
+
+def test_prominence_edges_and_errors(route, device):
+    from scipy.signal._peak_finding_utils import PeakPropertyWarning
+    x = np.array([0.0, 2, 1, 3, 3, 0, 5, 0, 1])
+    anywhere = np.array([0, 1, 3, 4, 6, 8])          # not all peaks: some prominences 0
+    with pytest.warns(PeakPropertyWarning):
+        want = ss.peak_prominences(x, anywhere)
+    with pytest.warns(PeakPropertyWarning):
+        near_all(cs.peak_prominences(dev(x, device), dev(anywhere, device)), want)
+    near_all(cs.peak_prominences(dev(x, device), []), ss.peak_prominences(x, []))
+    near_all(cs.peak_widths(dev(x, device), [], 0.5), ss.peak_widths(x, [], 0.5))
+    xd = dev(x, device)
+    for fn in [lambda m, v: m.peak_prominences(v, [9]), lambda m, v: m.peak_prominences(v, [1], 1),
+               lambda m, v: m.peak_prominences(v, np.array([1.5])),
+               lambda m, v: m.peak_prominences(v, np.ones((1, 1), int)),
+               lambda m, v: m.peak_widths(v, [1], -1.0),
+               lambda m, v: m.peak_widths(v, [1], 0.5, (np.ones(2), np.zeros(2, int),
+                                                        np.ones(2, int))),
+               lambda m, v: m.peak_widths(v, [1], 0.5, (np.ones(1), np.array([2]),
+                                                        np.array([3]))),
+               lambda m, v: m.find_peaks(v, distance=0.5)]:
+        same_error(lambda: fn(ss, x), lambda: fn(cs, xd))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8, np.int64])
