@@ -118,18 +118,29 @@ def test_cola_nola(device, window, nperseg, noverlap):
         ss.check_NOLA(w, nperseg, noverlap)
 
 
-def test_lombscargle(device):
+@pytest.mark.filterwarnings("ignore:Use of parameter 'precenter':DeprecationWarning")
+def test_lombscargle(route, device):
     rng = np.random.default_rng(0)
     t = np.sort(rng.random(200)) * 10
-    y = np.sin(3 * t) + 0.1 * rng.standard_normal(200)
+    y = np.sin(3 * t) + 0.1 * rng.standard_normal(200) + 0.5
     f = np.linspace(0.5, 6, 80)
-    for kw in [{}, dict(normalize=True), dict(precenter=True), dict(floating_mean=True)]:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", "lombscargle runs on the host")
-            warnings.filterwarnings("ignore", "Use of parameter 'precenter'",
-                                    DeprecationWarning)
-            near(cs.lombscargle(dev(t, device), dev(y, device), dev(f, device), **kw),
-                 ss.lombscargle(t, y, f, **kw))
+    wts = rng.random(200)
+    for kw in [{}, dict(normalize=True), dict(precenter=True), dict(floating_mean=True),
+               dict(normalize="amplitude"), dict(normalize="amplitude", floating_mean=True),
+               dict(normalize=True, floating_mean=True)]:
+        near(cs.lombscargle(dev(t, device), dev(y, device), dev(f, device), **kw),
+             ss.lombscargle(t, y, f, **kw))
+        near(cs.lombscargle(dev(t, device), dev(y, device), dev(f, device),
+                            weights=dev(wts, device), **kw),
+             ss.lombscargle(t, y, f, weights=wts, **kw))
+    near(cs.lombscargle(dev(t, device), dev(y, device), dev(f[:1], device)),
+         ss.lombscargle(t, y, f[:1]))
+    for args, kw in [((t, y[:5], f), {}), ((t, y, f[:0]), {}), ((t, y, f), dict(normalize="x")),
+                     ((t, y, f), dict(weights=-wts))]:
+        same_error(lambda: ss.lombscargle(*args, **kw),
+                   lambda: cs.lombscargle(*(dev(a, device) for a in args),
+                                          **{k: dev(v, device) if k == "weights" else v
+                                             for k, v in kw.items()}))
 
 
 def test_vectorstrength(route, device):

@@ -7,9 +7,9 @@ one batched rfft/fft of all segments; cross spectra, scaling, the one-sided
 doubling and the mean (or bias-corrected median) over segments are element-wise
 ops and one reduction. istft's overlap-add is ceil(nperseg/step) strided
 additions (each segment cut into step-long chunks). check_COLA/check_NOLA read
-a window of nperseg samples: host math (SciPy's). lombscargle is SciPy's on the
-host (a GPU array goes to the host with a warning: its sums over frequencies x
-samples are done there). On the cpu device (CPU_SCIPY) SciPy's routines run on
+a window of nperseg samples: host math (SciPy's). lombscargle is matrix-vector
+products of the weights with cos/sin of the (samples x frequencies) phase matrix,
+in chunks of frequencies. On the cpu device (CPU_SCIPY) SciPy's routines run on
 zero-copy views.
 """
 
@@ -449,18 +449,74 @@ def check_NOLA(window, nperseg, noverlap, tol=1e-10):
 
 def lombscargle(x, y, freqs, precenter=False, normalize=False, *, weights=None,
                 floating_mean=False):
-    """The Lomb-Scargle periodogram of unevenly sampled y(x) at angular freqs.
-    SciPy's routine on the host: a GPU array is copied there (a warning says so)
-    and the result comes back to its device."""
-    dev = device_of(x, y, freqs, weights)
-    if dev is not None and dev != "cpu":
-        warnings.warn("lombscargle runs on the host (SciPy): the arrays are copied",
-                      RuntimeWarning, stacklevel=2)
-    # precenter is passed only when set (SciPy 1.17 deprecates it)
-    kw = {"precenter": precenter} if precenter else {}
-    return back(scipy_signal().lombscargle(host(x), host(y), host(freqs),
-                                           normalize=normalize, weights=host(weights),
-                                           floating_mean=floating_mean, **kw), dev)
+    """The (weighted, optionally floating-mean) Lomb-Scargle periodogram of the
+    unevenly sampled y(x) at the angular frequencies freqs (SciPy 1.17's
+    formulation): matrix-vector products of the weights with cos/sin of the
+    (samples x frequencies) phase matrix, in chunks of frequencies that keep the
+    matrix under 2^24 elements."""
+    x, y, freqs = asarray(x), asarray(y), asarray(freqs)
+    if _route(x, y, freqs):
+        kw = {"precenter": precenter} if precenter else {}     # (deprecated in 1.17)
+        return back(scipy_signal().lombscargle(host(x), host(y), host(freqs),
+                                               normalize=normalize, weights=host(weights),
+                                               floating_mean=floating_mean, **kw), "cpu")
+    x, y, f = (a.astype(_np.float64) for a in (x, y, freqs))
+    w = _ca.ones(y.shape, dtype=_np.float64, device=y.device) if weights is None else \
+        _ca.asarray(weights, device=y.device).astype(_np.float64)
+    if not (x.ndim == 1 and x.size > 0 and x.shape == y.shape == w.shape):
+        raise ValueError("Parameters x, y, weights must be 1-D arrays of equal non-zero "
+                         "length!")
+    if not (f.ndim == 1 and f.size > 0):
+        raise ValueError("Parameter freqs must be a 1-D array of non-zero length!")
+    if not (bool((w >= 0).all()) and float(w.sum()) > 0):
+        raise ValueError("Parameter weights must have only non-negative entries which "
+                         "sum to a positive value!")
+    if isinstance(normalize, bool):
+        normalize = "normalize" if normalize else "power"
+    if normalize not in ["power", "normalize", "amplitude"]:
+        raise ValueError("Normalize must be: False (or 'power'), True (or 'normalize'), "
+                         "or 'amplitude'.")
+    if precenter:
+        warnings.warn("Use of parameter 'precenter' is deprecated as of SciPy 1.17.0 "
+                      "and will be removed in 1.19.0.", DeprecationWarning, stacklevel=2)
+        y = y - y.mean()
+    w = w * (1.0 / float(w.sum()))
+    chunk = max(1, (1 << 24) // x.size)
+    parts = [_lomb_chunk(x, y, w, f[i:i + chunk], normalize, floating_mean)
+             for i in range(0, f.size, chunk)]
+    out = parts[0] if len(parts) == 1 else _ca.concatenate(parts)
+    return out.reshape(()) if f.size == 1 else out
+
+
+def _lomb_chunk(x, y, w, f, normalize, floating_mean):
+    ft = x[:, None] * f[None, :]                       # (samples, frequencies)
+    c, s = _ca.cos(ft), _ca.sin(ft)
+    Y = float(w @ y)
+    CC = w @ (c * c)
+    SS = 1.0 - CC
+    CS = w @ (c * s)
+    if floating_mean:
+        C, S = w @ c, w @ s
+        CC, SS, CS = CC - C * C, SS - S * S, CS - C * S
+    tau = 0.5 * _ca.arctan2(2.0 * CS, CC - SS)
+    ct, st = _ca.cos(ft - tau), _ca.sin(ft - tau)
+    wy = w * y
+    YC, YS = wy @ ct, wy @ st
+    CC = w @ (ct * ct)
+    SS = 1.0 - CC
+    if floating_mean:
+        C, S = w @ ct, w @ st
+        YC, YS, CC, SS = YC - Y * C, YS - Y * S, CC - C * C, SS - S * S
+    eps = float(_np.finfo(_np.float64).epsneg)
+    CC, SS = _ca.maximum(CC, eps), _ca.maximum(SS, eps)
+    a, b = YC / CC, YS / SS
+    if normalize == "amplitude":
+        return (a + 1j * b) * _ca.exp(1j * tau)
+    pgram = 2.0 * (a * YC + b * YS)
+    if normalize == "power":
+        return pgram * (float(x.shape[0]) / 4.0)
+    YY = float(wy @ y) - (Y * Y if floating_mean else 0.0)
+    return pgram * (0.5 / YY)
 
 
 def vectorstrength(events, period):
