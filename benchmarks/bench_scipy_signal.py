@@ -80,7 +80,8 @@ WELCH_N = size(1 << 26, 1 << 22)
 
 def _sosfilt_setup(mod):
     import scipy.signal as ss
-    sos = ss.butter(16, 0.1, output="sos")
+    # float32 sections: float32 arithmetic everywhere (float64 ones promote)
+    sos = ss.butter(16, 0.1, output="sos").astype(np.float32)
     x = to_lib(mod, _host(SOS_N, 4))
     name = mod.__name__
     if name == "numpy":
