@@ -151,3 +151,12 @@ def test_vectorstrength(route, device):
     for p in [0.0, np.ones((2, 2))]:
         same_error(lambda: ss.vectorstrength(e, p),
                    lambda: cs.vectorstrength(dev(e, device), dev(p, device)))
+
+
+@pytest.mark.parametrize("name", ["hann", "hamming", "blackman", ("tukey", 0.25)])
+@pytest.mark.parametrize("fftbins", [True, False])
+def test_window_symmetry_names(device, name, fftbins):
+    """SciPy 1.17's window names with _periodic/_symmetric (the spectral defaults)."""
+    for suffix in ("_periodic", "_symmetric"):
+        w = (name[0] + suffix,) + name[1:] if isinstance(name, tuple) else name + suffix
+        near(cs.get_window(w, 16, fftbins, device=device), ss.get_window(w, 16, fftbins))
