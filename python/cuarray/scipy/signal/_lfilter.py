@@ -126,11 +126,26 @@ def _block_ops(sys, L, dtype, device):
     T = _np.where(lag >= 0, h[_np.clip(lag, 0, None)], 0)
     ops = tuple(_ca.asarray(m.astype(dtype), device=device)
                 for m in (T, _np.ascontiguousarray(CA.T), AB[::-1].copy()))
-    ops += (_np.linalg.matrix_power(A, L),)
+    ops += (_ScanPowers(_np.linalg.matrix_power(A, L), dtype, device),)
     if len(_OPS_CACHE) > 64:
         _OPS_CACHE.clear()
     _OPS_CACHE[key] = ops
     return ops
+
+
+class _ScanPowers:
+    """The scan's matrices (A^(L 2^j))^T on the device, made once per filter and
+    block length (host powers by squaring, float64) and kept with the block
+    operators."""
+
+    def __init__(self, PL, dtype, device):
+        self.host, self.dtype, self.device, self.dev = PL, dtype, device, []
+
+    def __getitem__(self, j):
+        while len(self.dev) <= j:
+            self.dev.append(_ca.asarray(self.host.T.astype(self.dtype), device=self.device))
+            self.host = self.host @ self.host
+        return self.dev[j]
 
 
 def _ss_filter(sys, x, z0):
@@ -151,11 +166,10 @@ def _ss_filter(sys, x, z0):
     X = x.reshape(batch + (nb, L))
     Y = X @ T
     V = _ca.concatenate([z0[..., None, :], X @ M], axis=-2)   # states entering blocks
-    d = 1
+    d, j = 1, 0
     while d < nb + (r == L):
-        step = V[..., :-d, :] @ _ca.asarray(P.T.astype(dt), device=x.device)
-        V[..., d:, :] += step
-        P, d = P @ P, 2 * d
+        V[..., d:, :] += V[..., :-d, :] @ P[j]
+        d, j = 2 * d, j + 1
     Y += V[..., :nb, :] @ G
     y = Y.reshape(batch + (nb * L,))[..., :N]
     if r == L:
