@@ -69,7 +69,8 @@ def test_lfilter_zi_broadcast_and_edges(route, device):
                 lambda m: m.lfilter([1, 2], [0, 1], x if m is ss else xd),
                 lambda m: m.lfilter([1, 2], [1, 1], x if m is ss else xd, axis=2),
                 lambda m: m.lfilter([1, 2, 3], [1, 1], x if m is ss else xd,
-                                    zi=np.ones((4, 1)) if m is ss else dev(np.ones((4, 1)), device))]:
+                                    zi=np.ones((4, 1)) if m is ss else
+                                    dev(np.ones((4, 1)), device))]:
         same_error(lambda: bad(ss), lambda: bad(cs))
 
 

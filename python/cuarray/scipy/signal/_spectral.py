@@ -1,8 +1,8 @@
 """Spectral analysis (SciPy's scipy.signal): periodogram, welch, csd, coherence,
 spectrogram, stft, istft, check_COLA, check_NOLA, lombscargle, vectorstrength.
 
-Choice: compositions over cuarray.fft. Segments are one gather (cuarray.take with
-the (segments, nperseg) index matrix along the axis), then detrend, window and
+Choice: compositions over cuarray.fft. Segments are ceil(nperseg/step) strided
+copies of the signal cut into step-long chunks (no index matrix), then detrend, window and
 one batched rfft/fft of all segments; cross spectra, scaling, the one-sided
 doubling and the mean (or bias-corrected median) over segments are element-wise
 ops and one reduction. istft's overlap-add is ceil(nperseg/step) strided
@@ -39,11 +39,20 @@ def _window(window, nperseg, device):
 
 
 def _segments(x, nperseg, step):
-    """x (..., n) as (..., nseg, nperseg): segments starting every step."""
+    """x (..., n) as (..., nseg, nperseg): segments starting every step. x cut
+    into step-long chunks (a reshape); segment i is chunks i..i+r-1 side by side,
+    r = ceil(nperseg / step), cropped to nperseg: r strided copies, no index
+    matrix."""
     n = x.shape[-1]
     nseg = (n - nperseg) // step + 1
-    idx = _np.arange(nseg)[:, None] * step + _np.arange(nperseg)[None, :]
-    return _ca.take(x, _ca.asarray(idx, device=x.device), axis=-1)
+    r = -(-nperseg // step)
+    need = (nseg + r - 1) * step
+    if need > n:
+        x = _ca.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, need - n)])
+    chunks = x[..., :need].reshape(x.shape[:-1] + (nseg + r - 1, step))
+    seg = _ca.concatenate([chunks[..., j:j + nseg, :] for j in range(r)], axis=-1) \
+        if r > 1 else chunks[..., :nseg, :]
+    return seg[..., :nperseg]
 
 
 def _detrend_func(detrend, axis):

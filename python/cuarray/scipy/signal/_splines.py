@@ -55,7 +55,8 @@ def _first_order(x, z, c0, y0):
     yp, _ = lfilter(_np.ones(1, x.dtype), a, x[..., 1:], zi=(y0 * z)[..., None])
     yp = _ca.concatenate([y0[..., None], yp], axis=-1)
     last = yp[..., -1] * (-c0 / (z - 1.0))
-    out, _ = lfilter(_np.array([c0]).astype(x.dtype), a, yp[..., -2::-1], zi=(last * z)[..., None])
+    out, _ = lfilter(_np.array([c0]).astype(x.dtype), a, yp[..., -2::-1],
+                     zi=(last * z)[..., None])
     return _ca.concatenate([out[..., ::-1], last[..., None]], axis=-1)
 
 
