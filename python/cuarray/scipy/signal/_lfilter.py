@@ -31,7 +31,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, back, device_of, host, on_cpu, scipy_signal
+from ._util import asarray, back, device_of, host, like, on_cpu, scipy_signal
 
 __all__ = ["decimate", "deconvolve", "filtfilt", "lfilter", "lfilter_zi", "lfiltic",
            "sosfilt", "sosfilt_zi", "sosfiltfilt"]
@@ -214,7 +214,7 @@ def lfilter(b, a, x, axis=-1, zi=None):
     bh, ah = _coeffs(b, "b"), _coeffs(a, "a")
     x = asarray(x)
     if zi is not None:
-        zi = asarray(zi)
+        zi = like(zi, x)
     # (an empty x stays here: SciPy 1.17 returns uninitialized memory as its zf)
     if _route(x) and x.size:
         return back(scipy_signal().lfilter(bh, ah, host(x), axis, host(zi)), "cpu")
@@ -285,7 +285,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
     states, shape (n_sections, ..., 2, ...); with zi, also the final states)."""
     x = asarray(x)
     if zi is not None:
-        zi = asarray(zi)
+        zi = like(zi, x)
     if _route(x):
         return back(scipy_signal().sosfilt(host(sos), host(x), axis, host(zi)), "cpu")
     if x.ndim == 0:
@@ -511,7 +511,8 @@ def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
 def deconvolve(signal, divisor):
     """(quotient, remainder) of signal by divisor (polynomial division: the
     quotient is lfilter of an impulse, the remainder signal - convolve)."""
-    sig, den = asarray(signal), asarray(divisor)
+    sig = asarray(signal)
+    den = like(divisor, sig)
     if _route(sig):
         return back(scipy_signal().deconvolve(host(sig), host(den)), "cpu")
     sig, den = _ca.atleast_1d(sig), _ca.atleast_1d(den)

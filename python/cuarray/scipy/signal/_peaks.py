@@ -22,7 +22,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, back, host, on_cpu, scipy_signal
+from ._util import asarray, back, host, like, on_cpu, scipy_signal
 
 __all__ = ["argrelextrema", "argrelmax", "argrelmin", "find_peaks", "peak_prominences",
            "peak_widths"]
@@ -108,7 +108,7 @@ def _interval(interval, x, peaks):
     def at_peaks(v, which):
         if v is None or _np.ndim(v) == 0 or not isinstance(v, (_np.ndarray, _ca.ndarray)):
             return v
-        v = asarray(v)
+        v = like(v, x)
         if v.size != x.size:
             raise ValueError(f"array size of {which} interval border must match x")
         return v.astype(_np.float64, copy=False).reshape(-1)[peaks]

@@ -565,7 +565,7 @@ def _resample_window(window, Nx, device):
     if window is None:
         return None
     if callable(window):
-        W = window(_ca.fft.fftfreq(Nx))
+        W = window(_ca.fft.fftfreq(Nx, device=device))
     elif isinstance(window, (_ca.ndarray, _np.ndarray)):
         if window.shape != (Nx,):
             raise ValueError(f"window.shape={window.shape} != ({Nx},), i.e., window "

@@ -19,7 +19,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, back, device_of, host, on_cpu, scipy_signal
+from ._util import asarray, back, device_of, host, like, on_cpu, scipy_signal
 
 __all__ = ["check_COLA", "check_NOLA", "coherence", "csd", "istft", "lombscargle",
            "periodogram", "spectrogram", "stft", "vectorstrength", "welch"]
@@ -35,7 +35,7 @@ def _window(window, nperseg, device):
     from .windows import get_window
     if isinstance(window, (str, tuple)):
         return get_window(window, nperseg, device=device)
-    return asarray(window)
+    return window if isinstance(window, _ca.ndarray) else _ca.asarray(window, device=device)
 
 
 def _segments(x, nperseg, step):
@@ -88,7 +88,7 @@ def _check_params(window, nperseg, noverlap, nfft, n, device, warn_name):
             nperseg = n
         win = _window(window, nperseg, device)
     else:
-        win = asarray(window)
+        win = _window(window, nperseg, device)
         if win.ndim != 1:
             raise ValueError("window must be 1-D")
         if n < win.shape[0]:
@@ -132,7 +132,7 @@ def _helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided,
         raise ValueError("x and y must be equal if mode is 'stft'")
     axis = int(axis)
     x = asarray(x)
-    y = x if same else asarray(y)
+    y = x if same else like(y, x)
     out = _np.result_type(x.dtype, y.dtype, _np.complex64)
     if x.size == 0 or y.size == 0:
         e = _np.empty(x.shape)
@@ -171,8 +171,8 @@ def _helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided,
                           stacklevel=3)
         else:
             sides = "onesided"
-    freqs = _ca.fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else \
-        _ca.fft.rfftfreq(nfft, 1 / fs)
+    freqs = _ca.fft.fftfreq(nfft, 1 / fs, device=x.device) if sides == "twosided" \
+        else _ca.fft.rfftfreq(nfft, 1 / fs, device=x.device)
     dfun = _detrend_func(detrend, axis)
     res = _spectra(x, win, nperseg, noverlap, nfft, dfun, sides)
     if not same:
@@ -213,7 +213,7 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
     """The cross power spectral density of x and y by Welch's method."""
     same = y is x
     x = asarray(x)
-    y = x if same else asarray(y)
+    y = x if same else like(y, x)
     if _route(x, y):
         hx = host(x)        # the same object twice: SciPy's one-transform path
         return back(scipy_signal().csd(hx, hx if same else host(y), fs,
@@ -394,7 +394,7 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     if isinstance(window, (str, tuple)):
         win = _window(window, nperseg, Zxx.device)
     else:
-        win = asarray(window)
+        win = _window(window, nperseg, Zxx.device)
         if win.ndim != 1:
             raise ValueError("window must be 1-D")
         if win.shape[0] != nperseg:
@@ -463,7 +463,8 @@ def lombscargle(x, y, freqs, precenter=False, normalize=False, *, weights=None,
     formulation): matrix-vector products of the weights with cos/sin of the
     (samples x frequencies) phase matrix, in chunks of frequencies that keep the
     matrix under 2^24 elements."""
-    x, y, freqs = asarray(x), asarray(y), asarray(freqs)
+    x = asarray(x)
+    y, freqs = like(y, x), like(freqs, x)
     if _route(x, y, freqs):
         kw = {"precenter": precenter} if precenter else {}     # (deprecated in 1.17)
         return back(scipy_signal().lombscargle(host(x), host(y), host(freqs),
@@ -471,7 +472,7 @@ def lombscargle(x, y, freqs, precenter=False, normalize=False, *, weights=None,
                                                floating_mean=floating_mean, **kw), "cpu")
     x, y, f = (a.astype(_np.float64) for a in (x, y, freqs))
     w = _ca.ones(y.shape, dtype=_np.float64, device=y.device) if weights is None else \
-        _ca.asarray(weights, device=y.device).astype(_np.float64)
+        like(weights, y).astype(_np.float64)
     if not (x.ndim == 1 and x.size > 0 and x.shape == y.shape == w.shape):
         raise ValueError("Parameters x, y, weights must be 1-D arrays of equal non-zero "
                          "length!")
@@ -531,7 +532,8 @@ def _lomb_chunk(x, y, w, f, normalize, floating_mean):
 def vectorstrength(events, period):
     """The vector strength and phase of event times at each period (the mean
     resultant of exp(2 pi i events / period))."""
-    events, period = asarray(events), asarray(period)
+    events = asarray(events)
+    period = like(period, events)
     if _route(events, period):
         return back(scipy_signal().vectorstrength(host(events), host(period)), "cpu")
     if events.ndim > 1:

@@ -23,7 +23,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, back, host, on_cpu, scipy_signal
+from ._util import asarray, back, host, like, on_cpu, scipy_signal
 
 __all__ = ["cspline1d", "cspline1d_eval", "cspline2d", "gauss_spline", "qspline1d",
            "qspline1d_eval", "qspline2d", "sepfir2d", "spline_filter", "symiirorder1",
@@ -282,7 +282,8 @@ def _quadratic(t):
 
 
 def _spline_eval(cj, newx, dx, x0, basis, width, name):
-    cj, newx = asarray(cj), asarray(newx)
+    cj = asarray(cj)
+    newx = like(newx, cj)
     if _route(cj, newx):
         return back(getattr(scipy_signal(), name)(host(cj), host(newx), dx, x0), "cpu")
     if cj.size == 0:

@@ -46,3 +46,9 @@ def back(r, device=None):
 def asarray(x):
     """x as a cuarray array (NumPy arrays and lists go to the default device)."""
     return x if isinstance(x, _ca.ndarray) else _ca.asarray(x)
+
+
+def like(v, ref):
+    """v as a cuarray array on ref's device (cuarray arrays as they are): a
+    secondary input (zi, a window, a second signal) follows the primary one."""
+    return v if isinstance(v, _ca.ndarray) else _ca.asarray(v, device=ref.device)
