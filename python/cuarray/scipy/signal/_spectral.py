@@ -19,7 +19,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, back, device_of, host, like, on_cpu, scipy_signal
+from ._util import asarray, back, host, like, on_cpu, scipy_signal
 
 __all__ = ["check_COLA", "check_NOLA", "coherence", "csd", "istft", "lombscargle",
            "periodogram", "spectrogram", "stft", "vectorstrength", "welch"]
