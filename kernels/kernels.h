@@ -666,6 +666,76 @@ int ca_readback_launch(int device, void *slot_dev_ptr, const void *src, int item
 int ca_linalg_ptr_array(int device, void **out, void *base, int64_t stride_bytes,
                         int64_t n, ca_stream_t stream);
 
+
+/* ---- scipy.ndimage (kernels/gpu/ndimage.cu, host_ndimage.c, dispatch_ndimage.c,
+ * shared/ndimage_impl.h) ----------------------------------------------------------
+ * Every array is C-contiguous float64 (int64 for labels and indices), as SciPy
+ * computes ndimage in double; cuarray.scipy.ndimage casts in and out. Small
+ * tables (offsets, weights, matrices) are arrays on the device too. */
+enum { /* boundary modes: SciPy's codes (_ni_support._extend_mode_to_code) */
+    CA_NDI_NEAREST = 0,
+    CA_NDI_WRAP = 1,
+    CA_NDI_REFLECT = 2,
+    CA_NDI_MIRROR = 3,
+    CA_NDI_CONSTANT = 4,
+    CA_NDI_GRID_WRAP = 5,
+    CA_NDI_GRID_CONSTANT = 6
+};
+enum { /* what a filter computes over its footprint */
+    CA_NDI_CORRELATE = 0, /* sum of w[k] * x */
+    CA_NDI_MIN = 1,       /* min of x - w[k] (w NULL: 0) */
+    CA_NDI_MAX = 2,       /* max of x + w[k] (w NULL: 0) */
+    CA_NDI_RANK = 3       /* the rank-th smallest x */
+};
+typedef struct {
+    int ndim;
+    int64_t shape[CA_MAX_DIMS];
+} ca_ndi_shape;
+/* A filter over nk taps: tap k reads the point at offset offs[k * ndim + d] in
+ * each dimension d (loffs[k]: that offset in elements of the C-ordered array);
+ * lo/hi: the least and greatest offset per dimension (points whose taps all lie
+ * inside skip the boundary mapping). mode: a filter's mode (no grid-* codes). */
+typedef struct {
+    int ndim, op, mode;
+    int64_t nk, rank;
+    double cval;
+    int64_t shape[CA_MAX_DIMS], lo[CA_MAX_DIMS], hi[CA_MAX_DIMS];
+} ca_ndi_filter_args;
+/* out[i] = the filter at every point of in (a->shape). CA_NDI_RANK sorts
+ * window values in scratch: nthreads * nk doubles, nthreads the number of
+ * points filtered at once (>= 1; a GPU grid of that many threads). */
+int ca_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in,
+                  double *out, const int64_t *offs, const int64_t *loffs,
+                  const double *w, double *scratch, int64_t nthreads,
+                  ca_stream_t stream);
+/* B-spline coefficients of `order` (2..5) in place along the middle axis of
+ * c viewed as (outer, n, inner), n >= 2, mode's boundary (ndimage_impl.h). */
+int ca_ndi_spline(int device, double *c, int64_t outer, int64_t n, int64_t inner,
+                  int order, int mode, ca_stream_t stream);
+/* Interpolation at nout points: coordinates coords[d * nout + i] (d < ndim),
+ * or, coords NULL, matrix (ndim x (out_ndim + 1)) applied to the output index
+ * (out_shape). */
+typedef struct {
+    int ndim, out_ndim, order, mode;
+    int64_t nout;
+    double cval;
+    int64_t shape[CA_MAX_DIMS], out_shape[CA_MAX_DIMS];
+} ca_ndi_map_args;
+int ca_ndi_map(int device, const ca_ndi_map_args *a, const double *in,
+               const double *coords, const double *matrix, double *out,
+               ca_stream_t stream);
+/* Connected components of mask (uint8, s's shape): p[i] = the smallest index of
+ * i's component, -1 off the mask; neighbours at the nk offsets offs (k * ndim + d),
+ * those before the centre in C order of a symmetric structure. */
+int ca_ndi_label(int device, const ca_ndi_shape *s, const uint8_t *mask,
+                 const int64_t *offs, int64_t nk, int64_t *p, ca_stream_t stream);
+/* One exact Euclidean distance pass along the middle axis of f (outer, n,
+ * inner), sample spacing h (ndimage_impl.h: ca_ndi_edt_line); arg (int64, the
+ * minimising position along the axis) may be NULL. scratch: outer * inner *
+ * (3 n + 1) doubles. */
+int ca_ndi_edt(int device, double *f, int64_t outer, int64_t n, int64_t inner, double h,
+               int64_t *arg, double *scratch, ca_stream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

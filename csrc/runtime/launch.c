@@ -265,6 +265,64 @@ ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
     return ca_launch_status(st, "ca_sort");
 }
 
+/* scipy.ndimage: work counted in points (or line elements) */
+static int64_t
+ndi_points(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++) {
+        n *= shape[d];
+    }
+    return n;
+}
+
+int
+ca_run_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in, double *out,
+                  const int64_t *offs, const int64_t *loffs, const double *w,
+                  double *scratch, int64_t nthreads, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, ndi_points(a->ndim, a->shape) * a->nk,
+                    ca_ndi_filter(device, a, in, out, offs, loffs, w, scratch, nthreads,
+                                  stream),
+                    "ca_ndi_filter");
+}
+
+int
+ca_run_ndi_spline(int device, double *c, int64_t outer, int64_t n, int64_t inner,
+                  int order, int mode, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, outer * n * inner,
+                    ca_ndi_spline(device, c, outer, n, inner, order, mode, stream),
+                    "ca_ndi_spline");
+}
+
+int
+ca_run_ndi_map(int device, const ca_ndi_map_args *a, const double *in,
+               const double *coords, const double *matrix, double *out,
+               ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, a->nout * (a->order + 1),
+                    ca_ndi_map(device, a, in, coords, matrix, out, stream),
+                    "ca_ndi_map");
+}
+
+int
+ca_run_ndi_label(int device, const ca_ndi_shape *s, const uint8_t *mask,
+                 const int64_t *offs, int64_t nk, int64_t *p, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, ndi_points(s->ndim, s->shape),
+                    ca_ndi_label(device, s, mask, offs, nk, p, stream), "ca_ndi_label");
+}
+
+int
+ca_run_ndi_edt(int device, double *f, int64_t outer, int64_t n, int64_t inner, double h,
+               int64_t *arg, double *scratch, ca_stream_t stream)
+{
+    RUN_MAYBE_NOGIL(device, outer * n * inner,
+                    ca_ndi_edt(device, f, outer, n, inner, h, arg, scratch, stream),
+                    "ca_ndi_edt");
+}
+
 /* random permutations (perm helper): ca_perm_sort's two phases */
 int
 ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n, int shift,

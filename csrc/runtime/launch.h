@@ -135,6 +135,20 @@ int ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsiz
 int ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n,
                 void *out, int64_t *idx, int flags, void *temp, size_t *temp_bytes,
                 ca_stream_t stream);
+/* scipy.ndimage (kernels.h's ca_ndi_*; the cpu device's big calls release the GIL) */
+int ca_run_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in,
+                      double *out, const int64_t *offs, const int64_t *loffs,
+                      const double *w, double *scratch, int64_t nthreads,
+                      ca_stream_t stream);
+int ca_run_ndi_spline(int device, double *c, int64_t outer, int64_t n, int64_t inner,
+                      int order, int mode, ca_stream_t stream);
+int ca_run_ndi_map(int device, const ca_ndi_map_args *a, const double *in,
+                   const double *coords, const double *matrix, double *out,
+                   ca_stream_t stream);
+int ca_run_ndi_label(int device, const ca_ndi_shape *s, const uint8_t *mask,
+                     const int64_t *offs, int64_t nk, int64_t *p, ca_stream_t stream);
+int ca_run_ndi_edt(int device, double *f, int64_t outer, int64_t n, int64_t inner,
+                   double h, int64_t *arg, double *scratch, ca_stream_t stream);
 /* random permutations (ca_perm_sort; the cpu device's big calls release the GIL) */
 int ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n,
                      int shift, int64_t *perm, int32_t *flag, void *temp,

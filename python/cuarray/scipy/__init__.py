@@ -2,8 +2,8 @@
 
 So far: sparse (with linalg and csgraph; issue 38), fft, fftpack, linalg, stats,
 spatial (distance_matrix, KDTree, Delaunay), signal (windows, waveforms, convolutions,
-filter design) and interpolate (issue 41). Submodules are imported on first use, so
-``import cuarray.scipy`` costs nothing and never imports SciPy itself.
+filter design), interpolate and ndimage (issue 41). Submodules are imported on first
+use, so ``import cuarray.scipy`` costs nothing and never imports SciPy itself.
 """
 
 _SUBMODULES = (
@@ -16,6 +16,7 @@ _SUBMODULES = (
     "spatial",
     "signal",
     "interpolate",
+    "ndimage",
 )
 
 
