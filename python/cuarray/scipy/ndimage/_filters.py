@@ -56,13 +56,15 @@ def run_filter(x, offs, op, mode, cval, weights=None, rank=0):
     out = _ca.empty(x.shape, dtype=_np.float64, device=x.device)
     if x.size == 0:
         return out
+    offs = _np.ascontiguousarray(offs, dtype=_np.int64)
     strides = _np.array([s // 8 for s in x.strides], dtype=_np.int64)
     lo = tuple(int(v) for v in offs.min(axis=0))
     hi = tuple(int(v) for v in offs.max(axis=0))
     dev = x.device
     d_offs = _ca.asarray(offs, device=dev)
     d_loffs = _ca.asarray(offs @ strides, device=dev)
-    d_w = None if weights is None else _ca.asarray(weights, dtype=_np.float64, device=dev)
+    d_w = None if weights is None else \
+        _ca.asarray(_np.ascontiguousarray(weights, dtype=_np.float64), device=dev)
     scratch, nthreads = None, 1
     if op == _RANK and dev != "cpu":
         nk = offs.shape[0]
@@ -108,19 +110,23 @@ def _weights1d(weights):
 
 # ---- correlations -------------------------------------------------------------------
 
-def _complex_parts(input, weights, run, output):
-    """SciPy's complex rule: a complex input or weights filter the real and
-    imaginary parts separately (weights: correlation of each part)."""
+def _complex_parts(input, weights, run, output, cval):
+    """SciPy's complex rule: the real and imaginary parts of input and weights
+    filtered separately (run(x, w, cval) -> float64), the parts combined;
+    the real part of cval pads the real input, its imaginary part the
+    imaginary input."""
     wr, wi = weights.real.copy(), weights.imag.copy()
-    xr = input.real if input.dtype.kind == "c" else input
-    xi = input.imag if input.dtype.kind == "c" else None
-    re = run(xr, wr)
+    cr, ci = _np.real(cval), _np.imag(cval)
+    cplx_in = input.dtype.kind == "c"
+    xr = input.real if cplx_in else input
+    re = run(xr, wr, cr)
     im = _ca.zeros(input.shape, dtype=_np.float64, device=input.device)
     if weights.dtype.kind == "c":
-        re = re - (run(xi, wi) if xi is not None else 0)
-        im = im + run(xr, wi)
-    if xi is not None:
-        im = im + run(xi, wr)
+        if cplx_in:
+            re = re - run(input.imag, wi, ci)
+        im = im + run(xr, wi, cr)
+    if cplx_in:
+        im = im + run(input.imag, wr, ci)
     return store(re + 1j * im, output)
 
 
@@ -131,7 +137,9 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0,
     input = asarray(input)
     w = _np.asarray(host(weights))
     complex_out = input.dtype.kind == "c" or w.dtype.kind == "c"
-    w = w.astype(_np.complex128 if w.dtype.kind == "c" else _np.float64)
+    # as np.correlate, the weights are conjugated rather than the input
+    w = w.conj().astype(_np.complex128) if w.dtype.kind == "c" else \
+        w.astype(_np.float64)
     if w.ndim != 1 or w.shape[0] < 1:
         raise RuntimeError("no filter weights given")
     axis = check_axis(axis, input.ndim)
@@ -139,12 +147,12 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0,
     output = output_array(output, input, complex_output=complex_out)
     code = mode_code(mode, is_filter=True)
 
-    def run(x, wts):
-        return _pass1d(f64(x), wts, axis, _CORR, code, cval, origin)
+    def run(x, wts, c):
+        return _pass1d(f64(x), wts, axis, _CORR, code, c, origin)
 
     if complex_out:
-        return _complex_parts(input, w, run, output)
-    return store(run(input, w), output)
+        return _complex_parts(input, w, run, output, cval)
+    return store(run(input, w, cval), output)
 
 
 @_scipy_first
@@ -156,7 +164,7 @@ def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0,
     if not len(w) & 1:
         origin -= 1
     if w.dtype.kind == "c":
-        w = w.conj()
+        w = w.conj()    # undoes correlate1d's conjugation
     return correlate1d(input, w, axis, output, mode, cval, origin)
 
 
@@ -165,36 +173,28 @@ def _nd_correlate(input, weights, output, mode, cval, origin, axes, convolution)
     w = _np.asarray(host(weights))
     complex_out = input.dtype.kind == "c" or w.dtype.kind == "c"
     w = w.astype(_np.complex128 if w.dtype.kind == "c" else _np.float64)
+    if w.dtype.kind == "c" and not convolution:
+        w = w.conj()
     axes = check_axes(axes, input.ndim)
     if w.ndim != len(axes):
         raise RuntimeError("filter weights array has incorrect shape.")
     origins = sequence(origin, len(axes))
     if convolution:
         w = w[(slice(None, None, -1),) * w.ndim]
-        if w.dtype.kind == "c":
-            w = w.conj()
         origins = [-o - (0 if s & 1 else 1) for o, s in zip(origins, w.shape)]
-    for o, s in zip(origins, w.shape):
-        _check_origin(o, s)
-    # the weights as a full-rank footprint over the filtered axes
-    full = _np.ones(input.ndim, dtype=_np.int64)
-    full[list(axes)] = w.shape
-    order = _np.argsort(axes)
-    w = _np.transpose(w, order).reshape(tuple(full)) if w.ndim else w.reshape(full)
-    org = _np.zeros(input.ndim, dtype=_np.int64)
-    org[list(axes)] = origins
     output = output_array(output, input, complex_output=complex_out)
     code = mode_code(mode, is_filter=True)
 
-    def run(x, wts):
+    def run(x, wts, c):
         keep = _np.abs(wts) > _np.finfo(_np.float64).eps
         if not keep.any() or x.size == 0:
             return _ca.zeros(x.shape, dtype=_np.float64, device=x.device)
-        return run_filter(f64(x), _taps(keep, org), _CORR, code, cval, wts[keep])
+        return run_filter(f64(x), full_taps(x, axes, keep, origins), _CORR, code, c,
+                          wts[keep])
 
     if complex_out:
-        return _complex_parts(input, w, run, output)
-    return store(run(input, w), output)
+        return _complex_parts(input, w, run, output, cval)
+    return store(run(input, w, cval), output)
 
 
 @_scipy_first
@@ -313,11 +313,11 @@ def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
                     _np.array([1.0, 1.0, 1.0]))
 
 
-@_scipy_first
 def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
                     extra_arguments=(), extra_keywords=None, *, axes=None):
     """scipy.ndimage.generic_laplace: the sum over axes of derivative2(input, axis,
-    output, mode, cval, ...), derivative2 a function of cuarray arrays."""
+    output, mode, cval, ...), derivative2 a function of cuarray arrays (so no
+    hand-off to SciPy on the cpu device: the callable gets cuarray arrays)."""
     extra_keywords = {} if extra_keywords is None else extra_keywords
     input = asarray(input)
     output = output_array(output, input)
@@ -357,7 +357,6 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     return generic_laplace(input, d2, output, mode, cval, axes=axes)
 
 
-@_scipy_first
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0,
                                extra_arguments=(), extra_keywords=None, *, axes=None):
     """scipy.ndimage.generic_gradient_magnitude: sqrt of the sum of squared
@@ -378,7 +377,7 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
                          **extra_keywords)
         _ca.multiply(tmp, tmp, tmp)
         output += tmp
-    _ca.sqrt(output, output, casting="unsafe")
+    output[...] = _ca.sqrt(output)    # SciPy: casting="unsafe"
     return output
 
 
@@ -470,6 +469,15 @@ def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
     return _minmax1d(input, size, axis, output, mode, cval, origin, _MAX)
 
 
+def typed_cval(cval, dtype):
+    """cval as SciPy's n-D min/max and rank filters see it: converted to the
+    input's type (their buffers hold input values; integers wrap as C casts)."""
+    c = _np.array(cval, dtype=_np.float64)
+    if dtype.kind in "iub":
+        c = c.astype(_np.int64)
+    return float(c.astype(dtype))
+
+
 def footprint_of(input, size, footprint, axes):
     """(axes, footprint as a NumPy bool array over axes, separable) by SciPy's
     rules for size/footprint."""
@@ -488,12 +496,22 @@ def footprint_of(input, size, footprint, axes):
 
 
 def full_taps(input, axes, fp, origins):
-    """Offsets (nk, input.ndim) of the footprint fp over axes, origins per axis."""
-    for o, s in zip(origins, fp.shape):
+    """Offsets (nk, input.ndim) of the footprint fp over axes. As SciPy's
+    _expand_footprint/_expand_origin: fp's dimensions go to the axes in
+    increasing order; origins[k] to axes[k] (to axis k when every axis is
+    filtered)."""
+    nd = input.ndim
+    org = list(origins) if len(axes) == nd else [0] * nd
+    if len(axes) != nd:
+        for o, ax in zip(origins, axes):
+            org[ax] = o
+    sax = sorted(axes)
+    fo = [org[ax] for ax in sax]
+    for o, s in zip(fo, fp.shape):
         _check_origin(o, s)
-    t = _taps(fp, origins)
-    offs = _np.zeros((t.shape[0], input.ndim), dtype=_np.int64)
-    offs[:, list(axes)] = t
+    t = _taps(fp, fo)
+    offs = _np.zeros((t.shape[0], nd), dtype=_np.int64)
+    offs[:, sax] = t
     return offs
 
 
@@ -530,8 +548,8 @@ def minmax_filter(input, size, footprint, structure, output, mode, cval, origin,
     w = None if structure is None else st[fp]
     if input.size == 0:
         return output
-    return store(run_filter(f64(input), offs, op, mode_code(modes[0], True), cval, w),
-                 output)
+    return store(run_filter(f64(input), offs, op, mode_code(modes[0], True),
+                            typed_cval(cval, input.dtype), w), output)
 
 
 @_scipy_first
@@ -577,8 +595,8 @@ def _rank(input, rank, size, footprint, output, mode, cval, origin, kind, axes):
     offs = full_taps(input, axes, fp, origins)
     if input.size == 0:
         return output
-    return store(run_filter(f64(input), offs, _RANK, mode_code(mode, True), cval,
-                            rank=rank), output)
+    return store(run_filter(f64(input), offs, _RANK, mode_code(mode, True),
+                            typed_cval(cval, input.dtype), rank=rank), output)
 
 
 @_scipy_first
