@@ -694,9 +694,11 @@ typedef struct {
 /* A filter over nk taps: tap k reads the point at offset offs[k * ndim + d] in
  * each dimension d (loffs[k]: that offset in elements of the C-ordered array);
  * lo/hi: the least and greatest offset per dimension (points whose taps all lie
- * inside skip the boundary mapping). mode: a filter's mode (no grid-* codes). */
+ * inside skip the boundary mapping). mode: a filter's mode (no grid-* codes).
+ * vtype: the input's ca_dtype, which x -/+ w[k] is converted to before the
+ * min/max compares (SciPy keeps that value in the input's type), or -1. */
 typedef struct {
-    int ndim, op, mode;
+    int ndim, op, mode, vtype;
     int64_t nk, rank;
     double cval;
     int64_t shape[CA_MAX_DIMS], lo[CA_MAX_DIMS], hi[CA_MAX_DIMS];

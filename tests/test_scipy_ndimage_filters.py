@@ -227,3 +227,35 @@ def test_generic_filters(device):
     def f1(iline, oline):
         oline[...] = iline[:-2] + 2 * iline[2:]
     check("generic_filter1d", device, x, f1, 3, axis=0)
+
+
+def _names():
+    """../shared/scipy-names.json (or shared/ in the checkout), None if absent."""
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    for path in (root / "shared", root.parent / "shared"):
+        if (path / "scipy-names.json").exists():
+            return json.loads((path / "scipy-names.json").read_text())
+    return None
+
+
+NAMES = _names()
+
+
+@pytest.mark.skipif(NAMES is None, reason="scipy-names.json not present")
+def test_every_listed_name():
+    assert sorted(cn.__all__) == sorted(NAMES["scipy.ndimage"])
+    assert len(cn.__all__) == 70
+
+
+def test_signatures():
+    import inspect
+
+    import scipy.ndimage as nd
+    for name in cn.__all__:
+        want = inspect.signature(getattr(nd, name)).parameters
+        got = inspect.signature(getattr(cn, name)).parameters
+        assert list(got) == list(want), name
+        for p in want:
+            assert got[p].kind == want[p].kind, (name, p)

@@ -49,7 +49,7 @@ ca_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in, double 
         (a->op == CA_NDI_CORRELATE && w == NULL) ||
         (a->op == CA_NDI_RANK && (a->rank < 0 || a->rank >= a->nk || nthreads < 1 ||
                                   (device != CA_CPU && scratch == NULL))) ||
-        a->mode < 0 || a->mode > CA_NDI_CONSTANT) {
+        a->mode < 0 || a->mode > CA_NDI_CONSTANT || a->vtype >= CA_NTYPES) {
         return CA_KERR_UNSUPPORTED;
     }
     return CA_DISPATCH(device, ca_ndi_filter_host(a, in, out, offs, loffs, w),

@@ -96,6 +96,37 @@ ca_ndi_select(double *v, int64_t n, int64_t k)
     return v[k];
 }
 
+/* v converted to the ca_dtype t and back (integers wrap through int64, as a
+ * C cast does on the targets we build for); t < 0: v itself. */
+CA_HD double
+ca_ndi_as_type(double v, int t)
+{
+    switch (t) {
+    case CA_BOOL:
+        return v != 0.0;
+    case CA_INT8:
+        return (double)(int8_t)(int64_t)v;
+    case CA_UINT8:
+        return (double)(uint8_t)(int64_t)v;
+    case CA_INT16:
+        return (double)(int16_t)(int64_t)v;
+    case CA_UINT16:
+        return (double)(uint16_t)(int64_t)v;
+    case CA_INT32:
+        return (double)(int32_t)(int64_t)v;
+    case CA_UINT32:
+        return (double)(uint32_t)(int64_t)v;
+    case CA_INT64:
+        return (double)(int64_t)v;
+    case CA_UINT64:
+        return (double)(uint64_t)v;
+    case CA_FLOAT32:
+        return (double)(float)v;
+    default:
+        return v;
+    }
+}
+
 /* Output point i of a filter (kernels.h: ca_ndi_filter). buf: a.nk doubles of
  * scratch for CA_NDI_RANK. */
 CA_HD double
@@ -134,11 +165,11 @@ ca_ndi_filter_point(const ca_ndi_filter_args *a, const double *in, const int64_t
             acc += w[k] * v;
             break;
         case CA_NDI_MIN:
-            v -= w ? w[k] : 0.0;
+            v = w ? ca_ndi_as_type(v - w[k], a->vtype) : v;
             acc = v < acc ? v : acc;
             break;
         case CA_NDI_MAX:
-            v += w ? w[k] : 0.0;
+            v = w ? ca_ndi_as_type(v + w[k], a->vtype) : v;
             acc = v > acc ? v : acc;
             break;
         default:
@@ -363,8 +394,8 @@ ca_ndi_map_coord(double x, int64_t n, int mode)
 }
 
 /* The coefficient index a spline tap at integer j of a line of n reads: the
- * coefficients extend as the prefilter assumed (mirror, reflect or periodic);
- * -1 (grid-constant: the constant value). */
+ * coefficients extend as the prefilter assumed (mirror, reflect or periodic;
+ * nearest repeats the edge); -1 (grid-constant: the constant value). */
 CA_HD int64_t
 ca_ndi_tap_index(int64_t j, int64_t n, int mode)
 {
@@ -376,8 +407,9 @@ ca_ndi_tap_index(int64_t j, int64_t n, int mode)
         return -1;
     case CA_NDI_GRID_WRAP:
         return ca_ndi_mod(j, n);
+    case CA_NDI_NEAREST:
     case CA_NDI_REFLECT:
-        return ca_ndi_map_index(j, n, CA_NDI_REFLECT);
+        return ca_ndi_map_index(j, n, mode);
     default:
         return ca_ndi_map_index(j, n, CA_NDI_MIRROR);
     }
@@ -395,9 +427,11 @@ ca_ndi_map_point(const ca_ndi_map_args *a, const double *in, const double *x)
     for (int d = 0; d < nd; d++) {
         int64_t n = a->shape[d];
         double cc = x[d];
-        if (a->mode != CA_NDI_GRID_CONSTANT) {
+        /* grid-constant and nearest interpolate anywhere (their taps read the
+         * constant or the edge); the other modes fold the coordinate first */
+        if (a->mode != CA_NDI_GRID_CONSTANT && a->mode != CA_NDI_NEAREST) {
             cc = ca_ndi_map_coord(cc, n, a->mode);
-            if (cc <= -1.0 && a->mode != CA_NDI_NEAREST) {
+            if (cc <= -1.0) {
                 return a->cval;
             }
         }

@@ -50,9 +50,14 @@ def _taps(footprint, origins):
     return (idx - centre - _np.asarray(origins, dtype=_np.int64)).astype(_np.int64)
 
 
-def run_filter(x, offs, op, mode, cval, weights=None, rank=0):
+_CA_DTYPES = [_np.dtype(t) for t in (
+    _np.bool_, _np.int8, _np.uint8, _np.int16, _np.uint16, _np.int32, _np.uint32,
+    _np.int64, _np.uint64, _np.float16, _np.float32, _np.float64)]
+
+
+def run_filter(x, offs, op, mode, cval, weights=None, rank=0, vtype=None):
     """The kernel over float64 C-contiguous x with tap offsets offs (NumPy (nk,
-    ndim)); a fresh float64 result."""
+    ndim)); a fresh float64 result. vtype: the dtype a min/max keeps x -/+ w in."""
     out = _ca.empty(x.shape, dtype=_np.float64, device=x.device)
     if x.size == 0:
         return out
@@ -70,8 +75,9 @@ def run_filter(x, offs, op, mode, cval, weights=None, rank=0):
         nk = offs.shape[0]
         nthreads = int(min(x.size, max(1024, min(1 << 16, (1 << 27) // (8 * nk)))))
         scratch = _ca.empty(nthreads * nk, dtype=_np.float64, device=dev)
+    vt = _CA_DTYPES.index(vtype) if vtype in _CA_DTYPES else -1
     ndi_filter(x, out, d_offs, d_loffs, d_w, op, mode, float(cval), int(rank), lo, hi,
-               scratch, nthreads)
+               scratch, nthreads, vt)
     return out
 
 
@@ -549,7 +555,8 @@ def minmax_filter(input, size, footprint, structure, output, mode, cval, origin,
     if input.size == 0:
         return output
     return store(run_filter(f64(input), offs, op, mode_code(modes[0], True),
-                            typed_cval(cval, input.dtype), w), output)
+                            typed_cval(cval, input.dtype), w, vtype=input.dtype),
+                 output)
 
 
 @_scipy_first

@@ -59,8 +59,7 @@ def _freqs(input, n, axis):
 def _apply(input, factor, output):
     """output = input * factor (factor a NumPy array broadcasting over input)."""
     fac = _ca.asarray(factor, device=input.device)
-    _ca.multiply(input, fac.astype(_np.complex128 if fac.dtype.kind == "c" else
-                                   _np.float64), out=output, casting="unsafe")
+    output[...] = input * fac      # SciPy's casting="unsafe" into output
     return output
 
 

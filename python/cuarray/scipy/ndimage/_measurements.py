@@ -126,8 +126,9 @@ def value_indices(arr, *, ignore_value=None):
 # ---- statistics by label ------------------------------------------------------------
 
 def _groups(input, labels, index):
-    """(values (flat, float64-able), group per value (-1: none), number of groups,
-    the index as SciPy returns results: None for one result)."""
+    """(values (flat), group per value (-1: none), number of groups, how results
+    come back: None for one result, else (index shape, the group of each index
+    entry)). Groups are the index's distinct values, sorted."""
     input = asarray(input)
     if labels is None:
         return input.reshape(-1), None, 1, None
@@ -137,19 +138,21 @@ def _groups(input, labels, index):
     if index is None:
         return vals, _ca.where(lab > 0, 0, -1), 1, None
     idx = _np.asarray(host(index))
-    scalar = idx.ndim == 0
-    ids = _ca.asarray(idx.reshape(-1), device=input.device)
-    srt = _ca.argsort(ids)
-    sids = ids[srt]
-    pos = _ca.minimum(_ca.searchsorted(sids, lab), max(ids.size - 1, 0))
-    hit = sids[pos] == lab if ids.size else _ca.zeros(lab.shape, dtype=bool)
-    # groups in the index's order: the sorted slot mapped back through srt
-    grp = _ca.where(hit, srt[pos], -1)
-    return vals, grp, ids.size, (None if scalar else idx.shape)
+    uniq, inv = _np.unique(idx.reshape(-1), return_inverse=True)
+    ids = _ca.asarray(uniq, device=input.device)
+    if ids.size == 0:
+        return vals, _ca.full(lab.shape, -1, dtype=_np.int64, device=lab.device), 0, \
+            (idx.shape, inv)
+    pos = _ca.minimum(_ca.searchsorted(ids, lab), ids.size - 1)
+    grp = _ca.where(ids[pos] == lab, pos, -1)
+    return vals, grp, ids.size, (None if idx.ndim == 0 else (idx.shape, inv))
 
 
-def _finish(r, shape):
-    return r[0] if shape is None else r.reshape(shape)
+def _finish(r, meta):
+    if meta is None:
+        return r[0]
+    shape, inv = meta
+    return r[_ca.asarray(inv, device=r.device)].reshape(shape)
 
 
 def _count_sum(vals, grp, k, square=None):
@@ -219,6 +222,7 @@ def _extreme(vals, grp, k, op):
     g = _ca.zeros(vals.size, dtype=_np.int64, device=vals.device) if grp is None else grp
     sel = g >= 0
     op.at(ext, g[sel], x[sel])
+    ext = _ca.where(_ca.isinf(ext) & (ext == init), 0.0, ext)   # absent: 0 (SciPy)
     at = sel & (x == ext[_ca.maximum(g, 0)])
     pos = _ca.full(k, vals.size, dtype=_np.int64, device=vals.device)
     _ca.minimum.at(pos, g[at], _ca.arange(vals.size, device=vals.device)[at])
@@ -229,7 +233,7 @@ def _positions(pos, shape_in, shape):
     p = pos.get()
     tup = [tuple(int(v) for v in _np.unravel_index(min(q, max(
         int(_np.prod(shape_in)) - 1, 0)), shape_in)) for q in p]
-    return tup[0] if shape is None else tup
+    return tup[0] if shape is None else [tup[j] for j in shape[1]]
 
 
 def _stat_input(input):
@@ -265,7 +269,8 @@ def _pos_of(input, labels, index, op):
 
 @_scipy_first
 def minimum_position(input, labels=None, index=None):
-    """scipy.ndimage.minimum_position: the first (C order) position of each minimum."""
+    """scipy.ndimage.minimum_position: the first (C order) position of each minimum
+    (where a minimum is tied, SciPy's pick follows its unstable sort)."""
     return _pos_of(input, labels, index, _ca.minimum)
 
 
@@ -300,10 +305,10 @@ def median(input, labels=None, index=None):
     hi = start + cnt // 2
     n = max(xs.size - 1, 0)
     if xs.size == 0:
-        r = _ca.full(k, _np.nan, device=x.device)
+        r = _ca.zeros(k, device=x.device)
     else:
         r = _ca.where(cnt > 0, (xs[_ca.minimum(lo, n)] + xs[_ca.minimum(hi, n)]) / 2,
-                      _np.nan)
+                      0.0)
     return _finish(r, shape)
 
 
@@ -323,7 +328,7 @@ def center_of_mass(input, labels=None, index=None):
     coords = _ca.unravel_index(_ca.arange(x.size, device=x.device)[sel], bshape)
     res = [(_ca.bincount(g[sel], x[sel] * c, minlength=k) / tot).get() for c in coords]
     tup = [tuple(float(r[j]) for r in res) for j in range(k)]
-    return tup[0] if shape is None else tup
+    return tup[0] if shape is None else [tup[j] for j in shape[1]]
 
 
 @_scipy_first
@@ -339,10 +344,10 @@ def histogram(input, min, max, bins, labels=None, index=None):
     h = _ca.bincount(g[sel] * bins + b[sel], minlength=k * bins).reshape(k, bins)
     if shape is None:
         return h[0]
-    out = _np.empty(k, dtype=object)
-    for j in range(k):
-        out[j] = h[j]
-    return out.reshape(shape)
+    out = _np.empty(len(shape[1]), dtype=object)
+    for j, g in enumerate(shape[1]):
+        out[j] = h[g]
+    return out.reshape(shape[0])
 
 
 def labeled_comprehension(input, labels, index, func, out_dtype, default,

@@ -106,10 +106,11 @@ def f64(x):
 def store(r, out, round_ints=False):
     """Write the float64 result r into out by SciPy's cast: filters truncate
     toward zero, interpolation (round_ints) rounds half away from zero (half
-    up for unsigned); bool outputs are r != 0."""
+    up, negatives to 0, for unsigned); bool outputs are r != 0."""
     k = out.dtype.kind
     if k in "iu" and round_ints:
-        r = _ca.floor(r + 0.5) if k == "u" else _ca.trunc(r + _ca.copysign(0.5, r))
+        r = _ca.where(r > 0, _ca.floor(r + 0.5), 0.0) if k == "u" else \
+            _ca.trunc(r + _ca.copysign(0.5, r))
     if k == "b":
         r = r != 0
     out[...] = r
@@ -133,6 +134,11 @@ def back(r, views):
         return tuple(back(v, views) for v in r)
     if isinstance(r, list):
         return [back(v, views) for v in r]
+    if isinstance(r, _np.ndarray) and r.dtype == object:
+        out = _np.empty(r.shape, dtype=object)      # histogram's arrays per label
+        for i, v in enumerate(r.reshape(-1)):
+            out.reshape(-1)[i] = back(v, views)
+        return out
     if isinstance(r, _np.ndarray):
         for v, a in views:
             if r is v:
