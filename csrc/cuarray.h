@@ -91,6 +91,7 @@ int ca_format_init(PyObject *m);      /* format.c: repr, str, pickling */
 int ca_linalg_solver_init(PyObject *m);
 int ca_sparse_init(PyObject *m); /* sparse.c: cuSPARSE products (scipy.sparse) */
 int ca_graph_init(PyObject *m);  /* runtime/graph.c: CUDA graphs (stream capture) */
+int ca_sparse_init(PyObject *m);  /* sparse.c: cuSPARSE products (scipy.sparse) */
 int ca_ndimage_init(PyObject *m); /* ndimage.c: scipy.ndimage's kernels */
 
 /* ======================================================================== */

@@ -673,19 +673,19 @@ int ca_linalg_ptr_array(int device, void **out, void *base, int64_t stride_bytes
  * computes ndimage in double; cuarray.scipy.ndimage casts in and out. Small
  * tables (offsets, weights, matrices) are arrays on the device too. */
 enum { /* boundary modes: SciPy's codes (_ni_support._extend_mode_to_code) */
-    CA_NDI_NEAREST = 0,
-    CA_NDI_WRAP = 1,
-    CA_NDI_REFLECT = 2,
-    CA_NDI_MIRROR = 3,
-    CA_NDI_CONSTANT = 4,
-    CA_NDI_GRID_WRAP = 5,
-    CA_NDI_GRID_CONSTANT = 6
+       CA_NDI_NEAREST = 0,
+       CA_NDI_WRAP = 1,
+       CA_NDI_REFLECT = 2,
+       CA_NDI_MIRROR = 3,
+       CA_NDI_CONSTANT = 4,
+       CA_NDI_GRID_WRAP = 5,
+       CA_NDI_GRID_CONSTANT = 6
 };
-enum { /* what a filter computes over its footprint */
-    CA_NDI_CORRELATE = 0, /* sum of w[k] * x */
-    CA_NDI_MIN = 1,       /* min of x - w[k] (w NULL: 0) */
-    CA_NDI_MAX = 2,       /* max of x + w[k] (w NULL: 0) */
-    CA_NDI_RANK = 3       /* the rank-th smallest x */
+enum {                       /* what a filter computes over its footprint */
+       CA_NDI_CORRELATE = 0, /* sum of w[k] * x */
+       CA_NDI_MIN = 1,       /* min of x - w[k] (w NULL: 0) */
+       CA_NDI_MAX = 2,       /* max of x + w[k] (w NULL: 0) */
+       CA_NDI_RANK = 3       /* the rank-th smallest x */
 };
 typedef struct {
     int ndim;

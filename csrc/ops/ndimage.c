@@ -69,7 +69,8 @@ static int
 ndi_ints(PyObject *t, int ndim, int64_t *v, const char *what)
 {
     if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != ndim) {
-        PyErr_Format(PyExc_ValueError, "_ndi: %s must be a tuple of %d ints", what, ndim);
+        PyErr_Format(PyExc_ValueError, "_ndi: %s must be a tuple of %d ints", what,
+                     ndim);
         return -1;
     }
     for (int d = 0; d < ndim; d++) {
@@ -153,8 +154,8 @@ ndi_spline(PyObject *m, PyObject *args)
         inner *= shape[d];
     }
     if (ca_use_device(dev) < 0 ||
-        ca_run_ndi_spline(dev, (double *)c->data, outer, shape[axis], inner, order, mode,
-                          ca_current_stream(dev)) < 0) {
+        ca_run_ndi_spline(dev, (double *)c->data, outer, shape[axis], inner, order,
+                          mode, ca_current_stream(dev)) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;

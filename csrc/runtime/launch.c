@@ -277,14 +277,15 @@ ndi_points(int ndim, const int64_t *shape)
 }
 
 int
-ca_run_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in, double *out,
-                  const int64_t *offs, const int64_t *loffs, const double *w,
-                  double *scratch, int64_t nthreads, ca_stream_t stream)
+ca_run_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in,
+                  double *out, const int64_t *offs, const int64_t *loffs,
+                  const double *w, double *scratch, int64_t nthreads,
+                  ca_stream_t stream)
 {
-    RUN_MAYBE_NOGIL(device, ndi_points(a->ndim, a->shape) * a->nk,
-                    ca_ndi_filter(device, a, in, out, offs, loffs, w, scratch, nthreads,
-                                  stream),
-                    "ca_ndi_filter");
+    RUN_MAYBE_NOGIL(
+        device, ndi_points(a->ndim, a->shape) * a->nk,
+        ca_ndi_filter(device, a, in, out, offs, loffs, w, scratch, nthreads, stream),
+        "ca_ndi_filter");
 }
 
 int

@@ -52,9 +52,9 @@ ca_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in, double 
         a->mode < 0 || a->mode > CA_NDI_CONSTANT || a->vtype >= CA_NTYPES) {
         return CA_KERR_UNSUPPORTED;
     }
-    return CA_DISPATCH(device, ca_ndi_filter_host(a, in, out, offs, loffs, w),
-                       ca_cuda_ndi_filter(a, in, out, offs, loffs, w, scratch, nthreads,
-                                          stream));
+    return CA_DISPATCH(
+        device, ca_ndi_filter_host(a, in, out, offs, loffs, w),
+        ca_cuda_ndi_filter(a, in, out, offs, loffs, w, scratch, nthreads, stream));
 }
 
 int
@@ -75,8 +75,8 @@ ca_ndi_map(int device, const ca_ndi_map_args *a, const double *in, const double 
 {
     if (bad_dims(a->ndim, a->shape) || a->order < 0 || a->order > 5 || a->nout < 1 ||
         a->mode < 0 || a->mode > CA_NDI_GRID_CONSTANT ||
-        (coords == NULL && (matrix == NULL || a->out_ndim < 1 ||
-                            bad_dims(a->out_ndim, a->out_shape)))) {
+        (coords == NULL &&
+         (matrix == NULL || a->out_ndim < 1 || bad_dims(a->out_ndim, a->out_shape)))) {
         return CA_KERR_UNSUPPORTED;
     }
     return CA_DISPATCH(device, ca_ndi_map_host(a, in, coords, matrix, out),

@@ -109,8 +109,8 @@ unite(int64_t *p, int64_t a, int64_t b)
             a = b;
             b = t;
         }
-        int64_t old = (int64_t)atomicMin((unsigned long long *)&p[a],
-                                         (unsigned long long)b);
+        int64_t old =
+            (int64_t)atomicMin((unsigned long long *)&p[a], (unsigned long long)b);
         if (old == a) {
             return;
         }
@@ -170,10 +170,11 @@ ca_cuda_ndi_filter(const ca_ndi_filter_args *a, const double *in, double *out,
                    double *scratch, int64_t nthreads, ca_stream_t stream)
 {
     int64_t n = count_of(a->ndim, a->shape);
-    int64_t threads = a->op == CA_NDI_RANK ? nthreads : (int64_t)blocks_for(n) * kThreads;
+    int64_t threads =
+        a->op == CA_NDI_RANK ? nthreads : (int64_t)blocks_for(n) * kThreads;
     unsigned blocks = (unsigned)((threads + kThreads - 1) / kThreads);
-    filter_kernel<<<blocks, kThreads, 0, (cudaStream_t)stream>>>(*a, in, out, offs, loffs,
-                                                                 w, scratch, n, threads);
+    filter_kernel<<<blocks, kThreads, 0, (cudaStream_t)stream>>>(
+        *a, in, out, offs, loffs, w, scratch, n, threads);
     return (int)cudaGetLastError();
 }
 
@@ -190,8 +191,8 @@ extern "C" int
 ca_cuda_ndi_map(const ca_ndi_map_args *a, const double *in, const double *coords,
                 const double *matrix, double *out, ca_stream_t stream)
 {
-    map_kernel<<<blocks_for(a->nout), kThreads, 0, (cudaStream_t)stream>>>(*a, in, coords,
-                                                                          matrix, out);
+    map_kernel<<<blocks_for(a->nout), kThreads, 0, (cudaStream_t)stream>>>(
+        *a, in, coords, matrix, out);
     return (int)cudaGetLastError();
 }
 

@@ -37,11 +37,9 @@ ca_ndi_map_index(int64_t i, int64_t n, int mode)
         return i;
     }
     switch (mode) {
-    case CA_NDI_NEAREST:
-        return i < 0 ? 0 : n - 1;
+    case CA_NDI_NEAREST: return i < 0 ? 0 : n - 1;
     case CA_NDI_WRAP:
-    case CA_NDI_GRID_WRAP:
-        return ca_ndi_mod(i, n);
+    case CA_NDI_GRID_WRAP: return ca_ndi_mod(i, n);
     case CA_NDI_REFLECT: {
         int64_t j = ca_ndi_mod(i, 2 * n);
         return j < n ? j : 2 * n - 1 - j;
@@ -53,8 +51,7 @@ ca_ndi_map_index(int64_t i, int64_t n, int mode)
         int64_t j = ca_ndi_mod(i, 2 * n - 2);
         return j < n ? j : 2 * n - 2 - j;
     }
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -102,28 +99,17 @@ CA_HD double
 ca_ndi_as_type(double v, int t)
 {
     switch (t) {
-    case CA_BOOL:
-        return v != 0.0;
-    case CA_INT8:
-        return (double)(int8_t)(int64_t)v;
-    case CA_UINT8:
-        return (double)(uint8_t)(int64_t)v;
-    case CA_INT16:
-        return (double)(int16_t)(int64_t)v;
-    case CA_UINT16:
-        return (double)(uint16_t)(int64_t)v;
-    case CA_INT32:
-        return (double)(int32_t)(int64_t)v;
-    case CA_UINT32:
-        return (double)(uint32_t)(int64_t)v;
-    case CA_INT64:
-        return (double)(int64_t)v;
-    case CA_UINT64:
-        return (double)(uint64_t)v;
-    case CA_FLOAT32:
-        return (double)(float)v;
-    default:
-        return v;
+    case CA_BOOL: return v != 0.0;
+    case CA_INT8: return (double)(int8_t)(int64_t)v;
+    case CA_UINT8: return (double)(uint8_t)(int64_t)v;
+    case CA_INT16: return (double)(int16_t)(int64_t)v;
+    case CA_UINT16: return (double)(uint16_t)(int64_t)v;
+    case CA_INT32: return (double)(int32_t)(int64_t)v;
+    case CA_UINT32: return (double)(uint32_t)(int64_t)v;
+    case CA_INT64: return (double)(int64_t)v;
+    case CA_UINT64: return (double)(uint64_t)v;
+    case CA_FLOAT32: return (double)(float)v;
+    default: return v;
     }
 }
 
@@ -161,9 +147,7 @@ ca_ndi_filter_point(const ca_ndi_filter_args *a, const double *in, const int64_t
             v = j < 0 ? a->cval : in[j];
         }
         switch (a->op) {
-        case CA_NDI_CORRELATE:
-            acc += w[k] * v;
-            break;
+        case CA_NDI_CORRELATE: acc += w[k] * v; break;
         case CA_NDI_MIN:
             v = w ? ca_ndi_as_type(v - w[k], a->vtype) : v;
             acc = v < acc ? v : acc;
@@ -172,8 +156,7 @@ ca_ndi_filter_point(const ca_ndi_filter_args *a, const double *in, const int64_t
             v = w ? ca_ndi_as_type(v + w[k], a->vtype) : v;
             acc = v > acc ? v : acc;
             break;
-        default:
-            buf[k] = v;
+        default: buf[k] = v;
         }
     }
     return a->op == CA_NDI_RANK ? ca_ndi_select(buf, a->nk, a->rank) : acc;
@@ -187,12 +170,8 @@ CA_HD int
 ca_ndi_spline_poles(int order, double *z)
 {
     switch (order) {
-    case 2:
-        z[0] = sqrt(8.0) - 3.0;
-        return 1;
-    case 3:
-        z[0] = sqrt(3.0) - 2.0;
-        return 1;
+    case 2: z[0] = sqrt(8.0) - 3.0; return 1;
+    case 3: z[0] = sqrt(3.0) - 2.0; return 1;
     case 4:
         z[0] = sqrt(664.0 - sqrt(438976.0)) + sqrt(304.0) - 19.0;
         z[1] = sqrt(664.0 + sqrt(438976.0)) - sqrt(304.0) - 19.0;
@@ -211,7 +190,7 @@ ca_ndi_spline_poles(int order, double *z)
 CA_HD void
 ca_ndi_spline_starts(double *c, int64_t n, int64_t s, double z, int mode, int anti)
 {
-#define C_(k) c[(k) * s]
+#define C_(k) c[(k)*s]
     if (mode == CA_NDI_GRID_WRAP) {
         double zi = z;
         if (!anti) {
@@ -291,10 +270,8 @@ ca_ndi_bspline(int order, double x)
 {
     double a = fabs(x), t;
     switch (order) {
-    case 0:
-        return a < 0.5 ? 1.0 : 0.0;
-    case 1:
-        return a < 1.0 ? 1.0 - a : 0.0;
+    case 0: return a < 0.5 ? 1.0 : 0.0;
+    case 1: return a < 1.0 ? 1.0 - a : 0.0;
     case 2:
         if (a < 0.5) {
             return 0.75 - a * a;
@@ -363,10 +340,8 @@ ca_ndi_map_coord(double x, int64_t n, int mode)
         }
         case CA_NDI_GRID_WRAP:
             return x + len * ((double)(int64_t)((-1.0 - x) / len) + 1.0);
-        case CA_NDI_NEAREST:
-            return 0.0;
-        default:
-            return -1.0;
+        case CA_NDI_NEAREST: return 0.0;
+        default: return -1.0;
         }
     }
     switch (mode) {
@@ -384,12 +359,9 @@ ca_ndi_map_coord(double x, int64_t n, int mode)
         double p = len - 1.0;
         return x - p * (double)(int64_t)(x / p);
     }
-    case CA_NDI_GRID_WRAP:
-        return x - len * (double)(int64_t)(x / len);
-    case CA_NDI_NEAREST:
-        return len - 1.0;
-    default:
-        return -1.0;
+    case CA_NDI_GRID_WRAP: return x - len * (double)(int64_t)(x / len);
+    case CA_NDI_NEAREST: return len - 1.0;
+    default: return -1.0;
     }
 }
 
@@ -403,15 +375,11 @@ ca_ndi_tap_index(int64_t j, int64_t n, int mode)
         return j;
     }
     switch (mode) {
-    case CA_NDI_GRID_CONSTANT:
-        return -1;
-    case CA_NDI_GRID_WRAP:
-        return ca_ndi_mod(j, n);
+    case CA_NDI_GRID_CONSTANT: return -1;
+    case CA_NDI_GRID_WRAP: return ca_ndi_mod(j, n);
     case CA_NDI_NEAREST:
-    case CA_NDI_REFLECT:
-        return ca_ndi_map_index(j, n, mode);
-    default:
-        return ca_ndi_map_index(j, n, CA_NDI_MIRROR);
+    case CA_NDI_REFLECT: return ca_ndi_map_index(j, n, mode);
+    default: return ca_ndi_map_index(j, n, CA_NDI_MIRROR);
     }
 }
 
@@ -512,7 +480,8 @@ ca_ndi_find(const int64_t *p, int64_t i)
 /* The index of the neighbour at offset k of point i (c: i's coordinates), or
  * -1 outside the array. */
 CA_HD int64_t
-ca_ndi_neighbour(const ca_ndi_shape *s, const int64_t *offs, int64_t k, const int64_t *c)
+ca_ndi_neighbour(const ca_ndi_shape *s, const int64_t *offs, int64_t k,
+                 const int64_t *c)
 {
     int64_t j = 0;
     for (int d = 0; d < s->ndim; d++) {
