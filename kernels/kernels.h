@@ -696,9 +696,12 @@ typedef struct {
  * lo/hi: the least and greatest offset per dimension (points whose taps all lie
  * inside skip the boundary mapping). mode: a filter's mode (no grid-* codes).
  * vtype: the input's ca_dtype, which x -/+ w[k] is converted to before the
- * min/max compares (SciPy keeps that value in the input's type), or -1. */
+ * min/max compares (SciPy keeps that value in the input's type), or -1.
+ * line_axis: d when every tap lies along dimension d, the taps' offsets there
+ * lo, lo + 1, ..., hi in order (a GPU then tiles lines through shared memory),
+ * else -1. */
 typedef struct {
-    int ndim, op, mode, vtype;
+    int ndim, op, mode, vtype, line_axis;
     int64_t nk, rank;
     double cval;
     int64_t shape[CA_MAX_DIMS], lo[CA_MAX_DIMS], hi[CA_MAX_DIMS];
@@ -714,9 +717,11 @@ int ca_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in,
  * c viewed as (outer, n, inner), n >= 2, mode's boundary (ndimage_impl.h). */
 int ca_ndi_spline(int device, double *c, int64_t outer, int64_t n, int64_t inner,
                   int order, int mode, ca_stream_t stream);
-/* Interpolation at nout points: coordinates coords[d * nout + i] (d < ndim),
+/* Interpolation at nout points (ndim <= CA_NDI_MAP_DIMS: a GPU thread keeps
+ * (order + 1) weights and taps per dimension on its stack): coordinates coords[d * nout + i] (d < ndim),
  * or, coords NULL, matrix (ndim x (out_ndim + 1)) applied to the output index
  * (out_shape). */
+#define CA_NDI_MAP_DIMS 8
 typedef struct {
     int ndim, out_ndim, order, mode;
     int64_t nout;

@@ -13,6 +13,7 @@ import cuarray.scipy.ndimage as cn
 
 from conftest import ROUTES, random_array
 from ndimage_cases import MODES, check, route_of, same_error, tol
+from test_scipy_fft import _names  # the shared names file's reader
 
 FILTER_MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
 DTYPES = [np.uint8, np.int16, np.int32, np.int64, np.float32, np.float64]
@@ -229,17 +230,6 @@ def test_generic_filters(device):
     check("generic_filter1d", device, x, f1, 3, axis=0)
 
 
-def _names():
-    """../shared/scipy-names.json (or shared/ in the checkout), None if absent."""
-    import json
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
-    for path in (root / "shared", root.parent / "shared"):
-        if (path / "scipy-names.json").exists():
-            return json.loads((path / "scipy-names.json").read_text())
-    return None
-
-
 NAMES = _names()
 
 
@@ -259,3 +249,14 @@ def test_signatures():
         assert list(got) == list(want), name
         for p in want:
             assert got[p].kind == want[p].kind, (name, p)
+
+
+def test_line_axis():
+    # which filters a GPU tiles: taps along one axis, consecutive, in order
+    from cuarray.scipy.ndimage._filters import _MIN, _RANK, _line_axis, _line_offsets
+    assert _line_axis(_line_offsets(3, 1, 5, 1), _MIN) == 1
+    assert _line_axis(_line_offsets(2, 1, 1, 0), _MIN) == 1
+    assert _line_axis(_line_offsets(2, 0, 4, 0), _RANK) == -1
+    assert _line_axis(np.array([[0, -1], [0, 1]]), _MIN) == -1
+    assert _line_axis(np.array([[0, 0], [1, 1]]), _MIN) == -1
+    assert _line_axis(np.array([[2, 0]]), _MIN) == 0

@@ -83,7 +83,7 @@ ndi_ints(PyObject *t, int ndim, int64_t *v, const char *what)
 }
 
 /* _ndi_filter(inp, out, offs, loffs, w, op, mode, cval, rank, lo, hi, scratch,
- *             nthreads, vtype) */
+ *             nthreads, vtype, line_axis) */
 static PyObject *
 ndi_filter(PyObject *m, PyObject *args)
 {
@@ -92,9 +92,9 @@ ndi_filter(PyObject *m, PyObject *args)
     long long rank, nthreads;
     int dev = -2, ok = 1;
     (void)m;
-    if (!PyArg_ParseTuple(args, "OOOOOiidLOOOLi", &oi, &oo, &of, &ol, &ow, &a.op,
-                          &a.mode, &a.cval, &rank, &olo, &ohi, &os, &nthreads,
-                          &a.vtype)) {
+    if (!PyArg_ParseTuple(args, "OOOOOiidLOOOLii", &oi, &oo, &of, &ol, &ow, &a.op,
+                          &a.mode, &a.cval, &rank, &olo, &ohi, &os, &nthreads, &a.vtype,
+                          &a.line_axis)) {
         return NULL;
     }
     CaArray *in = ndi_arg(oi, CA_FLOAT64, &dev, "input"), *out, *offs, *loffs;
@@ -276,7 +276,7 @@ ndi_edt(PyObject *m, PyObject *args)
 static PyMethodDef ndimage_functions[] = {
     { "_ndi_filter", ndi_filter, METH_VARARGS,
       "_ndi_filter(inp, out, offs, loffs, w, op, mode, cval, rank, lo, hi, scratch,\n"
-      "            nthreads, vtype)\n--\n\n"
+      "            nthreads, vtype, line_axis)\n--\n\n"
       "Internal (cuarray.scipy.ndimage): out = a filter of inp (float64) over the\n"
       "taps offs (int64, (nk, ndim)); kernels.h's ca_ndi_filter." },
     { "_ndi_spline", ndi_spline, METH_VARARGS,

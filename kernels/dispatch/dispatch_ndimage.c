@@ -13,17 +13,7 @@ int ca_ndi_label_host(const ca_ndi_shape *s, const uint8_t *mask, const int64_t 
 int ca_ndi_edt_host(double *f, int64_t outer, int64_t n, int64_t inner, double h,
                     int64_t *arg, double *scratch);
 #if CA_HAVE_CUDA
-int ca_cuda_ndi_filter(const ca_ndi_filter_args *a, const double *in, double *out,
-                       const int64_t *offs, const int64_t *loffs, const double *w,
-                       double *scratch, int64_t nthreads, ca_stream_t stream);
-int ca_cuda_ndi_spline(double *c, int64_t outer, int64_t n, int64_t inner, int order,
-                       int mode, ca_stream_t stream);
-int ca_cuda_ndi_map(const ca_ndi_map_args *a, const double *in, const double *coords,
-                    const double *matrix, double *out, ca_stream_t stream);
-int ca_cuda_ndi_label(const ca_ndi_shape *s, const uint8_t *mask, const int64_t *offs,
-                      int64_t nk, int64_t *p, ca_stream_t stream);
-int ca_cuda_ndi_edt(double *f, int64_t outer, int64_t n, int64_t inner, double h,
-                    int64_t *arg, double *scratch, ca_stream_t stream);
+#include "ndimage_cuda.h"
 #endif
 
 static int
@@ -49,7 +39,9 @@ ca_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in, double 
         (a->op == CA_NDI_CORRELATE && w == NULL) ||
         (a->op == CA_NDI_RANK && (a->rank < 0 || a->rank >= a->nk || nthreads < 1 ||
                                   (device != CA_CPU && scratch == NULL))) ||
-        a->mode < 0 || a->mode > CA_NDI_CONSTANT || a->vtype >= CA_NTYPES) {
+        a->mode < 0 || a->mode > CA_NDI_CONSTANT || a->vtype >= CA_NTYPES ||
+        a->line_axis >= a->ndim ||
+        (a->line_axis >= 0 && a->hi[a->line_axis] - a->lo[a->line_axis] + 1 != a->nk)) {
         return CA_KERR_UNSUPPORTED;
     }
     return CA_DISPATCH(
@@ -73,8 +65,8 @@ int
 ca_ndi_map(int device, const ca_ndi_map_args *a, const double *in, const double *coords,
            const double *matrix, double *out, ca_stream_t stream)
 {
-    if (bad_dims(a->ndim, a->shape) || a->order < 0 || a->order > 5 || a->nout < 1 ||
-        a->mode < 0 || a->mode > CA_NDI_GRID_CONSTANT ||
+    if (bad_dims(a->ndim, a->shape) || a->ndim > CA_NDI_MAP_DIMS || a->order < 0 ||
+        a->order > 5 || a->nout < 1 || a->mode < 0 || a->mode > CA_NDI_GRID_CONSTANT ||
         (coords == NULL &&
          (matrix == NULL || a->out_ndim < 1 || bad_dims(a->out_ndim, a->out_shape)))) {
         return CA_KERR_UNSUPPORTED;

@@ -113,6 +113,27 @@ ca_ndi_as_type(double v, int t)
     }
 }
 
+/* The accumulator's start for op (correlation, min, max). */
+CA_HD double
+ca_ndi_acc0(int op)
+{
+    return op == CA_NDI_MIN ? INFINITY : op == CA_NDI_MAX ? -INFINITY : 0.0;
+}
+
+/* acc combined with tap k's value v (not for CA_NDI_RANK). */
+CA_HD double
+ca_ndi_accum(const ca_ndi_filter_args *a, double acc, double v, const double *w,
+             int64_t k)
+{
+    switch (a->op) {
+    case CA_NDI_CORRELATE: return acc + w[k] * v;
+    case CA_NDI_MIN:
+        v = w ? ca_ndi_as_type(v - w[k], a->vtype) : v;
+        return v < acc ? v : acc;
+    default: v = w ? ca_ndi_as_type(v + w[k], a->vtype) : v; return v > acc ? v : acc;
+    }
+}
+
 /* Output point i of a filter (kernels.h: ca_ndi_filter). buf: a.nk doubles of
  * scratch for CA_NDI_RANK. */
 CA_HD double
@@ -127,7 +148,7 @@ ca_ndi_filter_point(const ca_ndi_filter_args *a, const double *in, const int64_t
         r /= a->shape[d];
         interior &= (c[d] + a->lo[d] >= 0) & (c[d] + a->hi[d] < a->shape[d]);
     }
-    double acc = a->op == CA_NDI_MIN ? INFINITY : a->op == CA_NDI_MAX ? -INFINITY : 0.0;
+    double acc = ca_ndi_acc0(a->op);
     for (int64_t k = 0; k < a->nk; k++) {
         double v;
         if (interior) {
@@ -146,17 +167,11 @@ ca_ndi_filter_point(const ca_ndi_filter_args *a, const double *in, const int64_t
             }
             v = j < 0 ? a->cval : in[j];
         }
-        switch (a->op) {
-        case CA_NDI_CORRELATE: acc += w[k] * v; break;
-        case CA_NDI_MIN:
-            v = w ? ca_ndi_as_type(v - w[k], a->vtype) : v;
-            acc = v < acc ? v : acc;
-            break;
-        case CA_NDI_MAX:
-            v = w ? ca_ndi_as_type(v + w[k], a->vtype) : v;
-            acc = v > acc ? v : acc;
-            break;
-        default: buf[k] = v;
+        if (a->op == CA_NDI_RANK) {
+            buf[k] = v;
+        }
+        else {
+            acc = ca_ndi_accum(a, acc, v, w, k);
         }
     }
     return a->op == CA_NDI_RANK ? ca_ndi_select(buf, a->nk, a->rank) : acc;
@@ -389,9 +404,9 @@ CA_HD double
 ca_ndi_map_point(const ca_ndi_map_args *a, const double *in, const double *x)
 {
     int order = a->order, nd = a->ndim;
-    int64_t start[CA_MAX_DIMS];
-    double wts[CA_MAX_DIMS][6];
-    int64_t idx[CA_MAX_DIMS][6];
+    int64_t start[CA_NDI_MAP_DIMS];
+    double wts[CA_NDI_MAP_DIMS][6];
+    int64_t idx[CA_NDI_MAP_DIMS][6];
     for (int d = 0; d < nd; d++) {
         int64_t n = a->shape[d];
         double cc = x[d];
@@ -412,7 +427,7 @@ ca_ndi_map_point(const ca_ndi_map_args *a, const double *in, const double *x)
         }
     }
     /* sum over the (order + 1)^ndim taps, the last dimension fastest */
-    int t[CA_MAX_DIMS];
+    int t[CA_NDI_MAP_DIMS];
     for (int d = 0; d < nd; d++) {
         t[d] = 0;
     }

@@ -77,8 +77,20 @@ def run_filter(x, offs, op, mode, cval, weights=None, rank=0, vtype=None):
         scratch = _ca.empty(nthreads * nk, dtype=_np.float64, device=dev)
     vt = _CA_DTYPES.index(vtype) if vtype in _CA_DTYPES else -1
     ndi_filter(x, out, d_offs, d_loffs, d_w, op, mode, float(cval), int(rank), lo, hi,
-               scratch, nthreads, vt)
+               scratch, nthreads, vt, _line_axis(offs, op))
     return out
+
+
+def _line_axis(offs, op):
+    """The axis all taps lie along, their offsets there consecutive and in order
+    (the GPU's tiled line kernels), else -1."""
+    if op == _RANK:
+        return -1
+    nz = _np.flatnonzero((offs != 0).any(axis=0))
+    if len(nz) > 1:
+        return -1
+    ax = int(nz[0]) if len(nz) else offs.shape[1] - 1
+    return ax if (_np.diff(offs[:, ax]) == 1).all() else -1
 
 
 def _line_offsets(ndim, axis, size, origin):
@@ -319,11 +331,11 @@ def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
                     _np.array([1.0, 1.0, 1.0]))
 
 
-def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
-                    extra_arguments=(), extra_keywords=None, *, axes=None):
-    """scipy.ndimage.generic_laplace: the sum over axes of derivative2(input, axis,
-    output, mode, cval, ...), derivative2 a function of cuarray arrays (so no
-    hand-off to SciPy on the cpu device: the callable gets cuarray arrays)."""
+def _sum_over_axes(input, fn, output, mode, cval, extra_arguments, extra_keywords,
+                  axes, square):
+    """SciPy's generic_laplace / generic_gradient_magnitude loop: fn(input, axis,
+    output or output's dtype, mode, cval, ...) per axis, summed into output
+    (squared first when square; then the root)."""
     extra_keywords = {} if extra_keywords is None else extra_keywords
     input = asarray(input)
     output = output_array(output, input)
@@ -332,13 +344,26 @@ def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
         output[...] = input
         return output
     modes = sequence(mode, len(axes))
-    derivative2(input, axes[0], output, modes[0], cval, *extra_arguments,
-                **extra_keywords)
+    fn(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
+    if square:
+        _ca.multiply(output, output, output)
     for ax, m in zip(axes[1:], modes[1:]):
-        tmp = derivative2(input, ax, output.dtype, m, cval, *extra_arguments,
-                          **extra_keywords)
+        tmp = fn(input, ax, output.dtype, m, cval, *extra_arguments, **extra_keywords)
+        if square:
+            _ca.multiply(tmp, tmp, tmp)
         output += tmp
+    if square:
+        output[...] = _ca.sqrt(output)    # SciPy: casting="unsafe"
     return output
+
+
+def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
+                    extra_arguments=(), extra_keywords=None, *, axes=None):
+    """scipy.ndimage.generic_laplace: the sum over axes of derivative2(input, axis,
+    output, mode, cval, ...), derivative2 a function of cuarray arrays (so no
+    hand-off to SciPy on the cpu device: the callable gets cuarray arrays)."""
+    return _sum_over_axes(input, derivative2, output, mode, cval, extra_arguments,
+                          extra_keywords, axes, False)
 
 
 @_scipy_first
@@ -366,25 +391,10 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0,
                                extra_arguments=(), extra_keywords=None, *, axes=None):
     """scipy.ndimage.generic_gradient_magnitude: sqrt of the sum of squared
-    derivative(input, axis, output, mode, cval, ...) over axes."""
-    extra_keywords = {} if extra_keywords is None else extra_keywords
-    input = asarray(input)
-    output = output_array(output, input)
-    axes = check_axes(axes, input.ndim)
-    if not axes:
-        output[...] = input
-        return output
-    modes = sequence(mode, len(axes))
-    derivative(input, axes[0], output, modes[0], cval, *extra_arguments,
-               **extra_keywords)
-    _ca.multiply(output, output, output)
-    for ax, m in zip(axes[1:], modes[1:]):
-        tmp = derivative(input, ax, output.dtype, m, cval, *extra_arguments,
-                         **extra_keywords)
-        _ca.multiply(tmp, tmp, tmp)
-        output += tmp
-    output[...] = _ca.sqrt(output)    # SciPy: casting="unsafe"
-    return output
+    derivative(input, axis, output, mode, cval, ...) over axes (derivative a
+    function of cuarray arrays, as generic_laplace's)."""
+    return _sum_over_axes(input, derivative, output, mode, cval, extra_arguments,
+                          extra_keywords, axes, True)
 
 
 @_scipy_first

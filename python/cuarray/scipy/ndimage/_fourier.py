@@ -70,43 +70,36 @@ def _setup(input, output, n, axis, complex_only=False):
     return input, output, axis
 
 
+def _per_axis(input, output, n, axis, param, factor, complex_only=False):
+    """output = input times the product over axes of factor(f, p), f the axis'
+    frequencies and p its entry of param."""
+    input, output, axis = _setup(input, output, n, axis, complex_only)
+    if output.size == 0:
+        return output
+    fac = _np.ones([1] * input.ndim)
+    for f, p in zip(_freqs(input, n, axis), sequence(host(param), input.ndim)):
+        fac = fac * factor(f, float(p))
+    return _apply(input, fac, output)
+
+
 @_scipy_first
 def fourier_gaussian(input, sigma, n=-1, axis=-1, output=None):
     """scipy.ndimage.fourier_gaussian: times exp(-2 pi^2 sigma^2 f^2) per axis."""
-    input, output, axis = _setup(input, output, n, axis)
-    if output.size == 0:
-        return output
-    sig = sequence(host(sigma), input.ndim)
-    fac = _np.ones([1] * input.ndim)
-    for f, s in zip(_freqs(input, n, axis), sig):
-        fac = fac * _np.exp(-2.0 * _np.pi ** 2 * float(s) ** 2 * f * f)
-    return _apply(input, fac, output)
+    return _per_axis(input, output, n, axis, sigma,
+                     lambda f, s: _np.exp(-2.0 * _np.pi ** 2 * s * s * f * f))
 
 
 @_scipy_first
 def fourier_uniform(input, size, n=-1, axis=-1, output=None):
     """scipy.ndimage.fourier_uniform: times sinc(size f) per axis."""
-    input, output, axis = _setup(input, output, n, axis)
-    if output.size == 0:
-        return output
-    sizes = sequence(host(size), input.ndim)
-    fac = _np.ones([1] * input.ndim)
-    for f, s in zip(_freqs(input, n, axis), sizes):
-        fac = fac * _np.sinc(float(s) * f)
-    return _apply(input, fac, output)
+    return _per_axis(input, output, n, axis, size, lambda f, s: _np.sinc(s * f))
 
 
 @_scipy_first
 def fourier_shift(input, shift, n=-1, axis=-1, output=None):
     """scipy.ndimage.fourier_shift: times exp(-2 pi i f shift) per axis."""
-    input, output, axis = _setup(input, output, n, axis, complex_only=True)
-    if output.size == 0:
-        return output
-    shifts = sequence(host(shift), input.ndim)
-    fac = _np.ones([1] * input.ndim, dtype=_np.complex128)
-    for f, s in zip(_freqs(input, n, axis), shifts):
-        fac = fac * _np.exp(-2j * _np.pi * float(s) * f)
-    return _apply(input, fac, output)
+    return _per_axis(input, output, n, axis, shift,
+                     lambda f, s: _np.exp(-2j * _np.pi * s * f), complex_only=True)
 
 
 @_scipy_first

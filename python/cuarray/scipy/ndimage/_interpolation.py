@@ -109,6 +109,9 @@ def _interp(input, output, order, mode, cval, prefilter, coords=None, matrix=Non
     """output = input interpolated at coords ((ndim, n) float64 on the device) or
     at matrix (ndim, out_ndim + 1: linear part and offset) @ (index, 1)."""
     code = mode_code(mode)
+    if input.ndim > 8:
+        raise NotImplementedError("interpolation of more than 8 dimensions is not "
+                                  "supported (kernels.h: CA_NDI_MAP_DIMS)")
     if output.size == 0:
         return output
     c, npad = _coefficients(input, order, mode, cval, prefilter)

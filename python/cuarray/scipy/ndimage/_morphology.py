@@ -256,26 +256,27 @@ def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
                                   origins, _filters._MAX, axes)
 
 
+def _grey_pair(first, second, input, size, footprint, structure, output, mode, cval,
+               origin, axes):
+    _warn_size(size, footprint)
+    tmp = first(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return second(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+
+
 @_scipy_first
 def grey_opening(input, size=None, footprint=None, structure=None, output=None,
                  mode="reflect", cval=0.0, origin=0, *, axes=None):
     """scipy.ndimage.grey_opening: grey erosion then dilation."""
-    _warn_size(size, footprint)
-    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin,
-                       axes=axes)
-    return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin,
-                         axes=axes)
+    return _grey_pair(grey_erosion, grey_dilation, input, size, footprint, structure,
+                      output, mode, cval, origin, axes)
 
 
 @_scipy_first
 def grey_closing(input, size=None, footprint=None, structure=None, output=None,
                  mode="reflect", cval=0.0, origin=0, *, axes=None):
     """scipy.ndimage.grey_closing: grey dilation then erosion."""
-    _warn_size(size, footprint)
-    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin,
-                        axes=axes)
-    return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin,
-                        axes=axes)
+    return _grey_pair(grey_dilation, grey_erosion, input, size, footprint, structure,
+                      output, mode, cval, origin, axes)
 
 
 @_scipy_first
@@ -317,11 +318,10 @@ def morphological_laplace(input, size=None, footprint=None, structure=None,
 def _tophat(input, size, footprint, structure, output, mode, cval, origin, axes,
             white):
     input = asarray(input)
-    _warn_size(size, footprint)
     first, second = (grey_erosion, grey_dilation) if white else \
         (grey_dilation, grey_erosion)
-    tmp = first(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = second(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+    tmp = _grey_pair(first, second, input, size, footprint, structure, output, mode,
+                     cval, origin, axes)
     if input.dtype == _np.bool_ and tmp.dtype == _np.bool_:
         return _ca.bitwise_xor(input, tmp, out=tmp)
     if white:
