@@ -89,9 +89,8 @@ int ca_fft_init(PyObject *m);         /* fft.c */
 int ca_format_init(PyObject *m);      /* format.c: repr, str, pickling */
 /* linalg_solver.c: the cuSOLVER primitive of cuarray.linalg */
 int ca_linalg_solver_init(PyObject *m);
-int ca_sparse_init(PyObject *m); /* sparse.c: cuSPARSE products (scipy.sparse) */
-int ca_graph_init(PyObject *m);  /* runtime/graph.c: CUDA graphs (stream capture) */
 int ca_sparse_init(PyObject *m);  /* sparse.c: cuSPARSE products (scipy.sparse) */
+int ca_graph_init(PyObject *m);   /* runtime/graph.c: CUDA graphs (stream capture) */
 int ca_ndimage_init(PyObject *m); /* ndimage.c: scipy.ndimage's kernels */
 
 /* ======================================================================== */

@@ -374,18 +374,26 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
     return generic_laplace(_real_input(input), d2, output, mode, cval, axes=axes)
 
 
-@_scipy_first
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
-                     **kwargs):
-    """scipy.ndimage.gaussian_laplace: second Gaussian derivatives summed."""
+def _gaussian_derivatives(input, sigma, output, mode, cval, axes, kwargs, order,
+                          generic):
+    """generic(input, derivative, ...) with derivative the Gaussian filter of
+    order `order` along the axis asked and 0 along the others (over axes)."""
     input = _real_input(input)
     axes = check_axes(axes, input.ndim)
     sig = sequence(sigma, len(axes))
 
-    def d2(x, axis, out, m, c):
-        order = [2 if a == axis else 0 for a in axes]
-        return gaussian_filter(x, sig, order, out, m, c, axes=axes, **kwargs)
-    return generic_laplace(input, d2, output, mode, cval, axes=axes)
+    def derivative(x, axis, out, m, c):
+        orders = [order if a == axis else 0 for a in axes]
+        return gaussian_filter(x, sig, orders, out, m, c, axes=axes, **kwargs)
+    return generic(input, derivative, output, mode, cval, axes=axes)
+
+
+@_scipy_first
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
+                     **kwargs):
+    """scipy.ndimage.gaussian_laplace: second Gaussian derivatives summed."""
+    return _gaussian_derivatives(input, sigma, output, mode, cval, axes, kwargs, 2,
+                                 generic_laplace)
 
 
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0,
@@ -401,14 +409,8 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
                                 axes=None, **kwargs):
     """scipy.ndimage.gaussian_gradient_magnitude."""
-    input = _real_input(input)
-    axes = check_axes(axes, input.ndim)
-    sig = sequence(sigma, len(axes))
-
-    def d1(x, axis, out, m, c):
-        order = [1 if a == axis else 0 for a in axes]
-        return gaussian_filter(x, sig, order, out, m, c, axes=axes, **kwargs)
-    return generic_gradient_magnitude(input, d1, output, mode, cval, axes=axes)
+    return _gaussian_derivatives(input, sigma, output, mode, cval, axes, kwargs, 1,
+                                 generic_gradient_magnitude)
 
 
 # ---- uniform, min/max and rank filters ------------------------------------------------

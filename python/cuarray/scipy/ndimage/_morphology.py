@@ -143,32 +143,32 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
                    axes, True)
 
 
-@_scipy_first
-def binary_opening(input, structure=None, iterations=1, output=None, origin=0,
-                   mask=None, border_value=0, brute_force=False, *, axes=None):
-    """scipy.ndimage.binary_opening: erosion then dilation."""
+def _binary_pair(first, second, input, structure, iterations, output, origin, mask,
+                 border_value, axes):
     input = asarray(input)
     axes = check_axes(axes, input.ndim)
     if structure is None:
         structure = _structure(len(axes), 1)
-    tmp = binary_erosion(input, structure, iterations, mask, None, border_value, origin,
-                         axes=axes)
-    return binary_dilation(tmp, structure, iterations, mask, output, border_value,
-                           origin, axes=axes)
+    tmp = first(input, structure, iterations, mask, None, border_value, origin,
+                axes=axes)
+    return second(tmp, structure, iterations, mask, output, border_value, origin,
+                  axes=axes)
+
+
+@_scipy_first
+def binary_opening(input, structure=None, iterations=1, output=None, origin=0,
+                   mask=None, border_value=0, brute_force=False, *, axes=None):
+    """scipy.ndimage.binary_opening: erosion then dilation."""
+    return _binary_pair(binary_erosion, binary_dilation, input, structure, iterations,
+                        output, origin, mask, border_value, axes)
 
 
 @_scipy_first
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0,
                    mask=None, border_value=0, brute_force=False, *, axes=None):
     """scipy.ndimage.binary_closing: dilation then erosion."""
-    input = asarray(input)
-    axes = check_axes(axes, input.ndim)
-    if structure is None:
-        structure = _structure(len(axes), 1)
-    tmp = binary_dilation(input, structure, iterations, mask, None, border_value,
-                          origin, axes=axes)
-    return binary_erosion(tmp, structure, iterations, mask, output, border_value,
-                          origin, axes=axes)
+    return _binary_pair(binary_dilation, binary_erosion, input, structure, iterations,
+                        output, origin, mask, border_value, axes)
 
 
 @_scipy_first
