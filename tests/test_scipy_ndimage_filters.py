@@ -260,3 +260,35 @@ def test_line_axis():
     assert _line_axis(np.array([[0, -1], [0, 1]]), _MIN) == -1
     assert _line_axis(np.array([[0, 0], [1, 1]]), _MIN) == -1
     assert _line_axis(np.array([[2, 0]]), _MIN) == 0
+
+
+ZERO_D = [("gaussian_filter", (1.0,), {}), ("uniform_filter", (), {}),
+          ("median_filter", (), {"size": 1}), ("minimum_filter", (), {"size": 1}),
+          ("correlate", (np.array(2.0),), {}), ("laplace", (), {}),
+          ("grey_erosion", (), {"size": 1}), ("binary_erosion", (), {}),
+          ("binary_dilation", (), {}), ("spline_filter", (), {}), ("sum", (), {})]
+ZERO_D_ERRORS = [("sobel", (), {}), ("correlate1d", ([1.0],), {}), ("zoom", (2,), {}),
+                 ("shift", (1,), {}), ("fourier_gaussian", (1.0,), {}),
+                 ("map_coordinates", (np.zeros((0, 2)),), {})]
+
+
+@pytest.mark.parametrize("name, args, kwargs", ZERO_D)
+def test_zero_d(route, device, name, args, kwargs):
+    check(name, device, np.array(2.5), *args, **kwargs)
+
+
+@pytest.mark.parametrize("name, args, kwargs", ZERO_D_ERRORS)
+def test_zero_d_errors(route, device, name, args, kwargs):
+    same_error(name, device, np.array(2.5), *args, **kwargs)
+
+
+@pytest.mark.parametrize("name, args, kwargs", [
+    ("correlate1d", ([1.0, 2.0],), {}), ("correlate", (np.ones((2, 2)),), {}),
+    ("gaussian_filter", (1.0,), {}), ("minimum_filter", (), {"size": 2}),
+    ("median_filter", (), {"size": 3}), ("zoom", (2,), {}), ("spline_filter", (), {}),
+    ("map_coordinates", (np.zeros((2, 3)),), {}), ("binary_erosion", (), {}),
+    ("label", (), {}), ("fourier_gaussian", (1.0,), {})])
+def test_float16_refused(route, device, name, args, kwargs):
+    # SciPy's C layer has no float16 loops; neither do we pretend to
+    same_error(name, device, np.arange(12, dtype=np.float16).reshape(3, 4), *args,
+               **kwargs)

@@ -61,6 +61,10 @@ def run_filter(x, offs, op, mode, cval, weights=None, rank=0, vtype=None):
     out = _ca.empty(x.shape, dtype=_np.float64, device=x.device)
     if x.size == 0:
         return out
+    if x.ndim == 0:     # a 0-d input: one point, every tap on it
+        r = run_filter(x.reshape(1), _np.zeros((len(offs), 1), dtype=_np.int64), op,
+                       mode, cval, weights, rank, vtype)
+        return r.reshape(())
     offs = _np.ascontiguousarray(offs, dtype=_np.int64)
     strides = _np.array([s // 8 for s in x.strides], dtype=_np.int64)
     lo = tuple(int(v) for v in offs.min(axis=0))

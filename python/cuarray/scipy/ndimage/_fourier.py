@@ -12,7 +12,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, check_axis, cpu_scipy, host, sequence
+from ._util import asarray, check_axis, check_type, cpu_scipy, host, sequence
 
 __all__ = ["fourier_gaussian", "fourier_uniform", "fourier_shift",
            "fourier_ellipsoid"]
@@ -64,9 +64,9 @@ def _apply(input, factor, output):
 
 
 def _setup(input, output, n, axis, complex_only=False):
-    input = asarray(input)
+    input = check_type(asarray(input))
+    axis = check_axis(axis, input.ndim)
     output = _output(output, input, complex_only)
-    axis = check_axis(axis, input.ndim) if input.ndim else 0
     return input, output, axis
 
 

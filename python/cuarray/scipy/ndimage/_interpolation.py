@@ -17,7 +17,8 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import (asarray, check_axis, cpu_scipy, f64, host, mode_code, ndi_map,
+from ._util import (asarray, check_axis, check_type, cpu_scipy, f64, host, mode_code,
+                    ndi_map,
                     ndi_spline, output_array, sequence, store)
 
 __all__ = ["spline_filter1d", "spline_filter", "map_coordinates", "affine_transform",
@@ -45,7 +46,7 @@ def _spline_axis(c, order, axis, code):
 def spline_filter1d(input, order=3, axis=-1, output=_np.float64, mode="mirror"):
     """scipy.ndimage.spline_filter1d: B-spline coefficients along one axis."""
     _check_order(order)
-    input = asarray(input)
+    input = check_type(asarray(input))
     complex_out = input.dtype.kind == "c"
     output = output_array(output, input, complex_output=complex_out)
     if complex_out:
@@ -66,7 +67,7 @@ def spline_filter(input, order=3, output=_np.float64, mode="mirror"):
     """scipy.ndimage.spline_filter: spline_filter1d along every axis, each pass
     stored in output's dtype."""
     _check_order(order, 2)
-    input = asarray(input)
+    input = check_type(asarray(input))
     complex_out = input.dtype.kind == "c"
     output = output_array(output, input, complex_output=complex_out)
     if complex_out:
@@ -109,6 +110,7 @@ def _interp(input, output, order, mode, cval, prefilter, coords=None, matrix=Non
     """output = input interpolated at coords ((ndim, n) float64 on the device) or
     at matrix (ndim, out_ndim + 1: linear part and offset) @ (index, 1)."""
     code = mode_code(mode)
+    check_type(input)
     if input.ndim > 8:
         raise NotImplementedError("interpolation of more than 8 dimensions is not "
                                   "supported (kernels.h: CA_NDI_MAP_DIMS)")

@@ -14,7 +14,7 @@ import numpy as _np
 
 import cuarray as _ca
 
-from ._util import asarray, cpu_scipy, host, ndi_label, scipy_ndimage
+from ._util import asarray, check_type, cpu_scipy, host, ndi_label, scipy_ndimage
 
 __all__ = ["label", "find_objects", "value_indices", "sum", "sum_labels", "mean",
            "variance", "standard_deviation", "minimum", "maximum", "median",
@@ -39,7 +39,7 @@ def _label_offsets(structure):
 def label(input, structure=None, output=None):
     """scipy.ndimage.label: (labels, count), or count when output is an array;
     components numbered in order of their first point in C order."""
-    input = asarray(input)
+    input = check_type(asarray(input), TypeError)
     if input.dtype.kind == "c":
         raise TypeError("Complex type not supported")
     from ._morphology import _structure

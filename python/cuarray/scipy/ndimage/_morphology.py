@@ -18,7 +18,8 @@ import numpy as _np
 import cuarray as _ca
 
 from . import _filters
-from ._util import asarray, check_axes, cpu_scipy, host, ndi_edt, output_array, sequence
+from ._util import (asarray, check_axes, check_type, cpu_scipy, f64, host, ndi_edt,
+                    output_array, sequence)
 
 __all__ = ["iterate_structure", "generate_binary_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_hit_or_miss",
@@ -67,7 +68,7 @@ def iterate_structure(structure, iterations, origin=None):
 # ---- binary morphology ------------------------------------------------------------
 
 def _binary_args(input, structure, mask, axes):
-    input = asarray(input)
+    input = check_type(asarray(input))
     if input.dtype.kind == "c":
         raise TypeError("Complex type not supported")
     axes = check_axes(axes, input.ndim)
@@ -109,7 +110,7 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, ax
     for o, s in zip(origins, st.shape):
         _filters._check_origin(o, s)
     output = output_array(output if output is not None else bool, input)
-    x = _ca.ascontiguousarray(input != 0, dtype=_np.float64)
+    x = f64(input != 0)
     if input.size == 0:
         return output
     keep = None if mask is None else (mask == 0)

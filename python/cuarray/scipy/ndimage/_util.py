@@ -98,9 +98,17 @@ def output_array(output, input, shape=None, complex_output=False):
     return output
 
 
+def check_type(x, exc=RuntimeError):
+    """SciPy's C layer has no float16 loops: its error for such an input."""
+    if x.dtype == _np.float16:
+        raise exc(f"array type {x.dtype!r} not supported")
+    return x
+
+
 def f64(x):
     """x as a C-contiguous float64 array (SciPy computes ndimage in double)."""
-    return _ca.ascontiguousarray(x, dtype=_np.float64)
+    # ascontiguousarray makes a 0-d array 1-d: keep the shape
+    return _ca.ascontiguousarray(check_type(x), dtype=_np.float64).reshape(x.shape)
 
 
 def store(r, out, round_ints=False):
