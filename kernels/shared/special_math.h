@@ -536,4 +536,10 @@ CA_SP_LOOPS1(i1)
 CA_SP_LOOPS1(i0e)
 CA_SP_LOOPS1(i1e)
 
+/* The rest of the functions, by family. */
+#include "special_normal.h"
+#include "special_gamma.h"
+#include "special_bessel.h"
+#include "special_expint.h"
+
 #endif /* CA_SPECIAL_MATH_H */
