@@ -78,7 +78,7 @@ ca_p_sp_bessel_jy_miller(double x, double *j0, double *j1, double *y0, double *y
     const double l = log(0.5 * x) + CA_SP_EULER;
     *j0 = J0;
     *j1 = J1;
-    *y0 = CA_SP_2_PI * (l * J0 + sy0 / norm);
+    *y0 = CA_SP_2_PI * (l * J0 - sy0 / norm);
     *y1 = CA_SP_2_PI * (l * J1 - J0 / x + sy1 / norm);
 }
 

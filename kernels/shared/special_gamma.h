@@ -409,13 +409,49 @@ ca_p_sp_igam_pq(double a, double x, int upper)
 CA_P_DEF(double, ca_p_sp_gammainc, (double a, double x), ca_p_sp_igam_pq(a, x, 0))
 CA_P_DEF(double, ca_p_sp_gammaincc, (double a, double x), ca_p_sp_igam_pq(a, x, 1))
 
+/* One safeguarded Newton step of the inverses below: the residual is
+ * h = log(tail) - log(target), its slope in log x is dh, and the step multiplies
+ * x by e^(-h / dh) (x keeps its own relative precision; a step in log x would
+ * round log x). The bracket [lo, hi] shrinks with the sign of h (`up`: h grows
+ * with x); a step out of it, or a non-finite one, bisects it geometrically. */
+CA_HD double
+ca_p_sp_newton_log(double x, double h, double dh, int up, double *lo, double *hi)
+{
+    if ((h > 0.0) == (up != 0)) {
+        *hi = x;
+    }
+    else {
+        *lo = x;
+    }
+    double step = -h / dh;
+    if (step != step) {
+        step = 0.0;
+    }
+    step = step > 30.0 ? 30.0 : (step < -30.0 ? -30.0 : step);
+    double xn = x * exp(step);
+    if (!(xn > *lo && xn < *hi) || h != h || fabs(h) == (double)INFINITY) {
+        if (*lo > 0.0 && *hi <= *lo * (1.0 + 1e-15)) {
+            xn = x; /* the bracket is one point */
+        }
+        else if (*hi == (double)INFINITY) {
+            xn = 8.0 * (*lo > x ? *lo : x);
+        }
+        else if (*lo == 0.0) {
+            xn = 0.125 * *hi;
+        }
+        else {
+            xn = sqrt(*lo * *hi);
+        }
+    }
+    return xn;
+}
+
 /* x with P(a, x) = p, Q(a, x) = q (p + q = 1, both as exact as the caller has
  * them). First guess: Wilson-Hilferty's x = a (1 - 1/(9a) + z / (3 sqrt a))^3
  * with z = Phi^-1(p) for a >= 1; for small a the series' leading term
  * (p Gamma(a + 1))^(1/a) below the median, and -log(q Gamma(a)) above. Then
- * Halley steps on the smaller tail (f' = x^(a-1) e^-x / Gamma(a), f''/f' =
- * (a - 1) / x - 1) kept inside a bracket that bisects (geometrically) when a
- * step leaves it. */
+ * Newton on log P - log p (or log Q - log q, the smaller tail), whose slope in
+ * log x is x^a e^-x / Gamma(a) / P (resp. -... / Q). */
 CA_HD double
 ca_p_sp_igaminv(double a, double p, double q)
 {
@@ -436,37 +472,23 @@ ca_p_sp_igaminv(double a, double p, double q)
         }
     }
     if (!(x > 0.0)) {
-        x = CA_SP_TINY;
+        x = 1e-300;
+    }
+    if (x == (double)INFINITY) {
+        x = 1e300;
     }
     double lo = 0.0, hi = INFINITY;
-    for (int it = 0; it < 200; it++) {
-        const double f = lower ? ca_p_sp_igam_pq(a, x, 0) - p : q - ca_p_sp_igam_pq(a, x, 1);
-        if (f == 0.0) {
-            break;
+    const double lt = log(lower ? p : q);
+    for (int it = 0; it < 300; it++) {
+        const double t = ca_p_sp_igam_pq(a, x, !lower);
+        const double h = log(t) - lt, dh = (lower ? 1.0 : -1.0) * ca_p_sp_igam_fac(a, x) / t;
+        if (fabs(h) <= 3e-16 * (1.0 + fabs(lt))) {
+            break; /* at the rounding noise of the logs */
         }
-        if (f < 0.0) {
-            lo = x;
-        }
-        else {
-            hi = x;
-        }
-        const double fp = ca_p_sp_igam_fac(a, x) / x;
-        double xn;
-        if (fp > 0.0 && fp < (double)INFINITY) {
-            const double u = f / fp;
-            const double h = (a - 1.0) / x - 1.0;
-            const double den = 1.0 - 0.5 * u * h;
-            xn = x - (den > 0.5 && den < 2.0 ? u / den : u);
-        }
-        else {
-            xn = lo;
-        }
-        if (!(xn > lo && xn < hi)) {
-            xn = hi < (double)INFINITY ? (lo > 0.0 ? sqrt(lo * hi) : 0.5 * hi) : 4.0 * x;
-        }
+        const double xn = ca_p_sp_newton_log(x, h, dh, lower, &lo, &hi);
         const double dx = fabs(xn - x);
         x = xn;
-        if (dx <= 4e-16 * x || hi - lo <= 4e-16 * x) {
+        if (dx <= 1e-16 * x || hi - lo <= 1e-16 * x) {
             break;
         }
     }
@@ -617,90 +639,149 @@ ca_p_sp_betainc(double a, double b, double x)
     return ca_p_sp_ibeta(a, b, x, 1.0 - x, 0);
 }
 
-/* x with I_x(a, b) = p, 1 - I_x(a, b) = q (both as exact as the caller has them):
- * solved on the smaller tail (I_(1-x)(b, a) = q for q < p, x = 1 - that). First
- * guess (Numerical Recipes' invbetai, after Abramowitz & Stegun 26.5.22): a
- * normal-quantile formula for a, b >= 1, the tails' power laws otherwise; then
- * Halley steps (f' = x^(a-1) (1-x)^(b-1) / B(a, b), f''/f' = (a-1)/x - (b-1)/(1-x))
- * kept in a bracket that bisects when a step leaves it. */
+/* x with I_x(a, b) = p, 1 - I_x(a, b) = q (both as exact as the caller has them),
+ * returned with y = 1 - x (each to its own relative precision). First guess
+ * (Numerical Recipes' invbetai, after Abramowitz & Stegun 26.5.22): a
+ * normal-quantile formula for a, b >= 1, the tails' power laws otherwise. Then
+ * Newton on log I - log p (the smaller tail of p, q, solved from the side whose
+ * tail it is), its slope x^a (1-x)^b / B(a, b) / I in log x, stepping whichever
+ * of x, y is below 1/2 multiplicatively. */
 CA_HD double
-ca_p_sp_ibetainv_low(double a, double b, double p)
+ca_p_sp_ibetainv_guess(double a, double b, double p, double *y)
 {
     double x;
     if (a >= 1.0 && b >= 1.0) {
         const double t = sqrt(-2.0 * log(p));
-        double z = (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t;
+        const double z = (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t;
         const double al = (z * z - 3.0) / 6.0;
         const double h = 2.0 / (1.0 / (2.0 * a - 1.0) + 1.0 / (2.0 * b - 1.0));
         const double w = z * sqrt(al + h) / h -
                          (1.0 / (2.0 * b - 1.0) - 1.0 / (2.0 * a - 1.0)) *
                              (al + 5.0 / 6.0 - 2.0 / (3.0 * h));
-        x = a / (a + b * exp(2.0 * w));
+        const double e = exp(2.0 * w);
+        x = a / (a + b * e);
+        *y = b * e / (a + b * e);
     }
     else {
         const double lna = log(a / (a + b)), lnb = log(b / (a + b));
         const double t = exp(a * lna) / a, u = exp(b * lnb) / b, w = t + u;
-        x = p < t / w ? pow(a * w * p, 1.0 / a) : 1.0 - pow(b * w * (1.0 - p), 1.0 / b);
-    }
-    if (!(x > 0.0 && x < 1.0)) {
-        x = 0.5;
-    }
-    double lo = 0.0, hi = 1.0;
-    const double lbeta = ca_p_sp_betaln_raw(a, b);
-    for (int it = 0; it < 200; it++) {
-        const double f = ca_p_sp_ibeta(a, b, x, 1.0 - x, 0) - p;
-        if (f == 0.0) {
-            break;
-        }
-        if (f < 0.0) {
-            lo = x;
+        if (p < t / w) {
+            x = exp(log(a * w * p) / a);
+            *y = 1.0 - x;
         }
         else {
-            hi = x;
+            *y = exp(log(b * w * (1.0 - p)) / b);
+            x = 1.0 - *y;
         }
-        const double fp = exp((a - 1.0) * log(x) + (b - 1.0) * log1p(-x) - lbeta);
-        double xn = -1.0;
-        if (fp > 0.0 && fp < (double)INFINITY) {
-            const double u = f / fp;
-            const double hh = (a - 1.0) / x - (b - 1.0) / (1.0 - x);
-            const double den = 1.0 - 0.5 * u * hh;
-            xn = x - (den > 0.5 && den < 2.0 ? u / den : u);
+    }
+    if (!(x > 0.0 && *y > 0.0 && x < 1.0)) {
+        x = 0.5;
+        *y = 0.5;
+    }
+    return x;
+}
+
+/* The bracket holds its two points as (x, 1 - x) pairs, each side to its own
+ * precision, so bisection works near 0 (in x) and near 1 (in 1 - x) alike. */
+CA_HD double
+ca_p_sp_ibetainv_low(double a, double b, double p, double *yout)
+{
+    double y, x = ca_p_sp_ibetainv_guess(a, b, p, &y);
+    const double lp = log(p);
+    double lx = 0.0, ly = 1.0, hx = 1.0, hy = 0.0; /* bracket ends: I(l) < p < I(h) */
+    for (int it = 0; it < 300; it++) {
+        const double t = ca_p_sp_ibeta(a, b, x, y, 0);
+        const double h = log(t) - lp;
+        if (fabs(h) <= 3e-16 * (1.0 + fabs(lp))) {
+            break; /* at the rounding noise of the logs */
         }
-        if (!(xn > lo && xn < hi)) {
-            xn = lo > 0.0 ? (hi < 1.0 ? 0.5 * (lo + hi) : 0.5 * (lo + 1.0))
-                          : 0.5 * hi; /* halves toward the tiny end */
+        if (h > 0.0) {
+            hx = x;
+            hy = y;
         }
-        const double dx = fabs(xn - x);
+        else {
+            lx = x;
+            ly = y;
+        }
+        /* slope of h in log x: x f' / I = fac / (y I); in log y: -fac / (x I) */
+        const double fac = ca_p_sp_ibeta_fac(a, b, x, y) / t;
+        const int in_x = x <= 0.5;
+        double st = in_x ? -h * y / fac : h * x / fac;
+        if (st != st) {
+            st = 0.0;
+        }
+        st = st > 30.0 ? 30.0 : (st < -30.0 ? -30.0 : st);
+        double xn, yn;
+        if (in_x) {
+            xn = x * exp(st);
+            yn = 1.0 - xn;
+        }
+        else {
+            yn = y * exp(st);
+            xn = 1.0 - yn;
+        }
+        const int inside = in_x ? (xn > lx && xn < hx) : (yn < ly && yn > hy);
+        if (!inside) {
+            if (hx - lx <= 1e-16 * hx || ly - hy <= 1e-16 * ly) {
+                break;
+            }
+            if (hx <= 0.5) {
+                xn = lx == 0.0 ? 0.125 * hx : sqrt(lx * hx);
+                yn = 1.0 - xn;
+            }
+            else if (lx >= 0.5) {
+                yn = hy == 0.0 ? 0.125 * ly : sqrt(ly * hy);
+                xn = 1.0 - yn;
+            }
+            else {
+                xn = 0.5 * (lx + hx);
+                yn = 0.5 * (ly + hy);
+            }
+        }
+        const double d = in_x ? fabs(xn - x) / x : fabs(yn - y) / y;
         x = xn;
-        if (dx <= 4e-16 * x || hi - lo <= 4e-16 * x) {
+        y = yn;
+        if (d <= 1e-16) {
             break;
         }
     }
+    *yout = y;
+    return x;
+}
+
+/* Returns x, sets *y = 1 - x. */
+CA_HD double
+ca_p_sp_ibetainv2(double a, double b, double p, double q, double *y)
+{
+    *y = NAN;
+    if (!(a >= 0.0 && b >= 0.0 && p >= 0.0 && p <= 1.0 && q >= 0.0 && q <= 1.0) ||
+        (a == 0.0 && b == 0.0)) {
+        return NAN;
+    }
+    if (a == 0.0 || b == 0.0) {
+        *y = a == 0.0 ? 1.0 : 0.0;
+        return 1.0 - *y;
+    }
+    if (p == 0.0 || q == 0.0) {
+        *y = p == 0.0 ? 1.0 : 0.0;
+        return 1.0 - *y;
+    }
+    if (a == (double)INFINITY || b == (double)INFINITY) {
+        return NAN;
+    }
+    if (p <= q) {
+        return ca_p_sp_ibetainv_low(a, b, p, y);
+    }
+    double x;
+    *y = ca_p_sp_ibetainv_low(b, a, q, &x);
     return x;
 }
 
 CA_HD double
 ca_p_sp_ibetainv(double a, double b, double p, double q)
 {
-    if (!(a > 0.0 && b > 0.0 && p >= 0.0 && p <= 1.0 && q >= 0.0 && q <= 1.0)) {
-        if (a == 0.0 && b > 0.0 && p >= 0.0 && p <= 1.0) {
-            return 0.0;
-        }
-        if (b == 0.0 && a > 0.0 && p >= 0.0 && p <= 1.0) {
-            return 1.0;
-        }
-        return NAN;
-    }
-    if (p == 0.0 || q == 0.0) {
-        return p == 0.0 ? 0.0 : 1.0;
-    }
-    if (a == (double)INFINITY || b == (double)INFINITY) {
-        return NAN;
-    }
-    if (p <= q) {
-        return ca_p_sp_ibetainv_low(a, b, p);
-    }
-    return 1.0 - ca_p_sp_ibetainv_low(b, a, q);
+    double y;
+    return ca_p_sp_ibetainv2(a, b, p, q, &y);
 }
 
 CA_P_DEF(double, ca_p_sp_betaincinv, (double a, double b, double p),
@@ -884,13 +965,9 @@ ca_p_sp_fdtri(double m, double n, double p)
     if (!(m > 0.0 && n > 0.0 && p >= 0.0 && p <= 1.0)) {
         return NAN;
     }
-    const double q = 1.0 - p;
-    if (p <= q) {
-        const double w = ca_p_sp_ibetainv(0.5 * m, 0.5 * n, p, q);
-        return n * w / (m * (1.0 - w));
-    }
-    const double wc = ca_p_sp_ibetainv(0.5 * n, 0.5 * m, q, p); /* 1 - w */
-    return n * (1.0 - wc) / (m * wc);
+    double wc;
+    const double w = ca_p_sp_ibetainv2(0.5 * m, 0.5 * n, p, 1.0 - p, &wc);
+    return n * w / (m * wc);
 }
 
 CA_SP_LOOPS2(chdtr)

@@ -541,5 +541,7 @@ CA_SP_LOOPS1(i1e)
 #include "special_gamma.h"
 #include "special_bessel.h"
 #include "special_expint.h"
+#include "special_elliptic.h"
+#include "special_misc.h"
 
 #endif /* CA_SPECIAL_MATH_H */

@@ -21,7 +21,8 @@ ca_p_sp_ndtr(double x)
     return t > 0.0 ? 1.0 - y : y;
 }
 
-/* log Phi(x): -Phi(-x) (log1p of it) for x > 6, log Phi in between, and for
+/* log Phi(x): log1p(-Phi(-x)) for x > 0 (Phi(-x) <= 1/2 is accurate), log Phi
+ * down to -1, and for
  * x < -1 log(erfcx(-x / sqrt 2) / 2) - x^2 / 2: erfcx varies slowly, so the
  * rounding of -x / sqrt 2 costs nothing and x^2 / 2 is taken from x itself. */
 CA_HD double
@@ -30,8 +31,8 @@ ca_p_sp_log_ndtr(double x)
     if (x != x) {
         return x;
     }
-    if (x > 6.0) {
-        return -ca_p_sp_ndtr(-x); /* log1p(-e) = -e to 1e-19 */
+    if (x > 0.0) {
+        return log1p(-ca_p_sp_ndtr(-x));
     }
     if (x > -1.0) {
         return log(ca_p_sp_ndtr(x));
