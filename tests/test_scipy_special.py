@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.special as S
+import scipy.special._ufuncs as U
 
 import cuarray as ca
 from cuarray import _core
@@ -38,6 +39,15 @@ def _pos_logu(lo, hi):
 
 def _mix(*gens):
     return lambda rng, n: np.concatenate([g(rng, n // len(gens) + 1) for g in gens])[:n]
+
+
+def _intu(lo, hi):
+    """Whole numbers in [lo, hi) as floats (counts, orders)."""
+    return lambda rng, n: np.floor(rng.uniform(lo, hi, n))
+
+
+def _one_minus(g):
+    return lambda rng, n: 1.0 - g(rng, n)
 
 
 # name -> (input generators, float64 rtol, float64 atol). The tolerances are the
@@ -86,6 +96,66 @@ CASES = {
     "i0e": ([_mix(_u(-50, 50), _logu(-300, 5))], 4e-15, 0),
     "i1": ([_mix(_u(-50, 50), _u(-700, 700), _logu(-300, 0))], 4e-15, 0),
     "i1e": ([_mix(_u(-50, 50), _logu(-300, 5))], 4e-15, 0),
+    "ndtr": ([_mix(_u(-8, 8), _u(-37, 37))], 1e-14, 0),
+    "log_ndtr": ([_mix(_u(-40, 10), _u(-1e5, 40))], 1e-14, 0),
+    "ndtri": ([_mix(_u(0, 1), _pos_logu(-300, 0))], 1e-15, 0),
+    "erfinv": ([_mix(_u(-1, 1), _logu(-300, 0))], 1e-15, 0),
+    "erfcinv": ([_mix(_u(0, 2), _pos_logu(-300, 0))], 1e-15, 0),
+    "expm1": ([_mix(_u(-5, 5), _logu(-300, 2.8))], 1e-15, 0),
+    "log1p": ([_mix(_u(-1, 10), _logu(-300, 300))], 1e-15, 0),
+    "exprel": ([_mix(_u(-50, 50), _logu(-20, 2.8))], 1e-15, 0),
+    "round": ([_mix(_u(-1e3, 1e3), lambda rng, n: np.floor(rng.uniform(-50, 50, n)) + 0.5)],
+              0, 0),
+    "radian": ([_u(-360, 360), _u(-60, 60), _u(-60, 60)], 1e-15, 1e-15),
+    "beta": ([_mix(_u(0, 30), _u(-30, 30)), _mix(_u(0, 30), _u(-30, 30))], 1e-13, 0),
+    "betaln": ([_pos_logu(-5, 8), _pos_logu(-5, 8)], 1e-13, 1e-13),
+    "binom": ([_u(-10, 60), _u(-10, 60)], 1e-13, 0),
+    "poch": ([_mix(_u(-10, 50), _pos_logu(-3, 3)), _u(-20, 20)], 1e-12, 0),
+    "rgamma": ([_u(-180, 180)], 1e-13, 0),
+    "loggamma": ([_pos_logu(-300, 300)], 1e-13, 1e-14),
+    "gammainc": ([_pos_logu(-3, 3), _pos_logu(-3, 3.5)], 1e-12, 1e-300),
+    "gammaincc": ([_pos_logu(-3, 3), _pos_logu(-3, 3.5)], 1e-12, 1e-300),
+    "gammaincinv": ([_pos_logu(-1, 3), _mix(_u(0, 1), _pos_logu(-30, 0))], 1e-12, 0),
+    "gammainccinv": ([_pos_logu(-1, 3), _mix(_u(0, 1), _pos_logu(-30, 0))], 1e-12, 0),
+    "betainc": ([_pos_logu(-2, 2.5), _pos_logu(-2, 2.5), _u(0, 1)], 1e-11, 1e-280),
+    "betaincinv": ([_pos_logu(-1, 2.5), _pos_logu(-1, 2.5), _mix(_u(0, 1), _pos_logu(-20, 0))],
+                   1e-11, 0),
+    "chdtr": ([_pos_logu(-1, 2), _pos_logu(-1, 2.5)], 1e-12, 0),
+    "chdtrc": ([_pos_logu(-1, 2), _pos_logu(-1, 2.5)], 1e-12, 0),
+    "chdtri": ([_pos_logu(-1, 2), _u(0, 1)], 1e-12, 0),
+    "gdtr": ([_pos_logu(-1, 1), _pos_logu(-1, 2), _pos_logu(-1, 2)], 1e-12, 0),
+    "gdtrc": ([_pos_logu(-1, 1), _pos_logu(-1, 2), _pos_logu(-1, 2)], 1e-12, 0),
+    "pdtr": ([_u(0, 60), _pos_logu(-1, 2)], 1e-12, 0),
+    "pdtrc": ([_u(0, 60), _pos_logu(-1, 2)], 1e-12, 0),
+    "pdtri": ([_u(0, 60), _u(0, 1)], 1e-12, 0),
+    "bdtr": ([_u(0, 50), _u(0, 100), _u(0, 1)], 1e-12, 0),
+    "bdtrc": ([_u(0, 50), _u(0, 100), _u(0, 1)], 1e-12, 0),
+    "bdtri": ([_u(0, 50), _u(0, 100), _u(0, 1)], 1e-12, 0),
+    "nbdtr": ([_u(0, 50), _u(1, 100), _u(0, 1)], 1e-12, 0),
+    "nbdtrc": ([_u(0, 50), _u(1, 100), _u(0, 1)], 1e-12, 0),
+    "nbdtri": ([_u(0, 50), _u(1, 100), _u(0, 1)], 1e-12, 0),
+    "fdtr": ([_pos_logu(-1, 2), _pos_logu(-1, 2), _pos_logu(-2, 2)], 1e-12, 0),
+    "fdtrc": ([_pos_logu(-1, 2), _pos_logu(-1, 2), _pos_logu(-2, 2)], 1e-12, 0),
+    "fdtri": ([_pos_logu(-1, 2), _pos_logu(-1, 2), _u(0, 1)], 1e-12, 0),
+    "j0": ([_mix(_u(-50, 50), _logu(-300, 5))], 1e-13, 1e-15),
+    "j1": ([_mix(_u(-50, 50), _logu(-300, 5))], 1e-13, 1e-15),
+    "y0": ([_mix(_u(0, 50), _pos_logu(-300, 5))], 1e-13, 1e-15),
+    "y1": ([_mix(_u(0, 50), _pos_logu(-300, 5))], 1e-13, 1e-15),
+    "yn": ([_intu(-20, 20), _mix(_u(0, 50), _pos_logu(-5, 4))], 1e-13, 1e-15),
+    "k0": ([_mix(_u(0, 20), _pos_logu(-300, 2.8))], 1e-14, 0),
+    "k1": ([_mix(_u(0, 20), _pos_logu(-300, 2.8))], 1e-14, 0),
+    "k0e": ([_mix(_u(0, 20), _pos_logu(-300, 5))], 1e-14, 0),
+    "k1e": ([_mix(_u(0, 20), _pos_logu(-300, 5))], 1e-14, 0),
+    "exp1": ([_pos_logu(-300, 2.8)], 1e-14, 0),
+    "expi": ([_mix(_u(-700, 700), _logu(-300, 2))], 1e-14, 1e-15),
+    "expn": ([_intu(0, 40), _pos_logu(-5, 2.5)], 1e-14, 0),
+    "zetac": ([_mix(_u(-50, 60), _logu(-5, 1))], 1e-12, 0),
+    "ellipk": ([_mix(_u(-10, 1), _one_minus(_pos_logu(-15, 0)))], 1e-15, 0),
+    "ellipkm1": ([_mix(_u(0, 10), _pos_logu(-300, 0))], 1e-15, 0),
+    "ellipkinc": ([_u(-10, 10), _u(-5, 1)], 1e-14, 1e-15),
+    "ellipeinc": ([_u(-10, 10), _u(-5, 1)], 1e-14, 1e-15),
+    "wright_bessel": ([_u(0, 5), _u(0, 5), _pos_logu(-3, 2)], 1e-12, 0),
+    "lpmv": ([_intu(-5, 6), _u(-10, 10), _u(-0.9, 1)], 1e-12, 1e-14),
 }
 # Absolute tolerances that scale with the arguments: kl_div and rel_entr cancel
 # terms of size x + y near x == y; SciPy's cosm1 is cos(x) - 1 beyond pi/4.
@@ -157,10 +227,39 @@ def tols(name, device):
     return rtol, atol
 
 
+# Internal rows `_special__<f>` (parts of _compose.py's functions) -> SciPy's
+# internal ufunc of that name, or (SciPy ufunc, which result) for the results
+# of sici, shichi, ellipj; _sph_legendre (under sph_harm_y) has no SciPy ufunc
+# (test_sph_harm_y checks it) and its one loop lld->d.
+INTERNAL = {
+    "_zeta": U._zeta, "_riemann_zeta": U._riemann_zeta, "_lambertw": U._lambertw,
+    "_spherical_yn": U._spherical_yn, "_spherical_yn_d": U._spherical_yn_d,
+    "_sici_si": (S.sici, 0), "_sici_ci": (S.sici, 1),
+    "_shichi_shi": (S.shichi, 0), "_shichi_chi": (S.shichi, 1),
+    "_ellipj_sn": (S.ellipj, 0), "_ellipj_cn": (S.ellipj, 1),
+    "_ellipj_dn": (S.ellipj, 2), "_ellipj_ph": (S.ellipj, 3),
+    "_sph_legendre": None,
+}
+
+
+def _reference(short):
+    if short not in INTERNAL:
+        return getattr(S, short)
+    ref = INTERNAL[short]
+    if isinstance(ref, tuple):
+        f, i = ref
+        return lambda *a: f(*a)[i]
+    return ref
+
+
 # ops.def row -> the SciPy function it is checked against (tests/test_ops_table.py)
-REFERENCE = {f"_special_{name}": getattr(S, name) for name in CASES}
+REFERENCE = {f"_special_{name}": _reference(name) for name in [*CASES, *INTERNAL]}
 NAMES = sorted(CASES)
+# SciPy's functions that are not (single-result) ufuncs, tested one by one below
+FUNCTIONS = {"zeta", "polygamma", "logsumexp", "softmax", "log_softmax", "multigammaln",
+             "sici", "shichi", "ellipj", "lambertw", "spherical_yn", "sph_harm_y", "sinc"}
 BINARY = {n for n in NAMES if getattr(S, n).nin == 2}
+TERNARY = {n for n in NAMES if getattr(S, n).nin == 3}
 
 # Edge values of each argument: signed zeros, infinities, NaN, integers (the
 # poles of gamma and friends), 1/2, subnormal, tiny and huge magnitudes.
@@ -223,7 +322,15 @@ def test_float32_random(name, device):
     assert_close(got, want, max(rtol, 1.2e-7), max(atol, 6e-45))
 
 
+# Fewer edge values for the functions of three arguments (13^3 combinations).
+EDGES3 = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, 0.5, 3.0, 1e-20,
+                   45.0, 1e300])
+
+
 def _edge_args(name):
+    if name in TERNARY:
+        a, b, c = np.meshgrid(EDGES3, EDGES3, EDGES3, indexing="ij")
+        return [a.ravel(), b.ravel(), c.ravel()]
     if name in BINARY:
         a, b = np.meshgrid(EDGES, EDGES, indexing="ij")
         return [a.ravel(), b.ravel()]
@@ -264,13 +371,22 @@ def test_float32_edges(name, device):
 TYPE_CHARS = "?bBhHiIlLefdFD"
 # SciPy has complex loops that are not here yet (complex64/128 inputs raise
 # TypeError): erf, erfc, erfcx (Faddeeva), gamma and psi (complex Lanczos/Stirling)
-NO_COMPLEX = {"erf", "erfc", "erfcx", "gamma", "psi"}
+NO_COMPLEX = {"erf", "erfc", "erfcx", "gamma", "psi", "ndtr", "log_ndtr", "exp1", "expi",
+              "loggamma", "rgamma", "_zeta", "_riemann_zeta", "_spherical_yn",
+              "_spherical_yn_d", "_sici_si", "_sici_ci", "_shichi_shi", "_shichi_chi"}
 
 
 def scipy_types(name):
-    """SciPy's loops of the 14 dtypes (no long double), less NO_COMPLEX's."""
-    return [t for t in getattr(S, name).types
-            if "g" not in t and not (name in NO_COMPLEX and t[0] in "FD")]
+    """SciPy's loops of the 14 dtypes (no long double), less NO_COMPLEX's; an
+    internal row's are its SciPy ufunc's (one result of several: that result)."""
+    if name == "_sph_legendre":
+        return ["lld->d"]
+    ref = INTERNAL.get(name, getattr(S, name, None))
+    f, nout = (ref if isinstance(ref, tuple) else (ref, None))
+    types = [t for t in f.types if "g" not in t]
+    if nout is not None:
+        types = [t[:t.index("->") + 3] for t in types]
+    return [t for t in types if not (name in NO_COMPLEX and any(c in "FD" for c in t))]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -347,7 +463,7 @@ def test_out_of_the_wrong_kind_raises():
 def test_namespace_and_ufunc_objects():
     listed = set(json.loads(NAMES_JSON.read_text())["scipy.special"])
     assert set(cs.__all__) <= listed
-    assert set(cs.__all__) == set(NAMES) | {"digamma"}
+    assert set(cs.__all__) == set(NAMES) | {"digamma"} | set(FUNCTIONS)
     assert cs.digamma is cs.psi and S.digamma is S.psi
     for name in NAMES:
         u, s = getattr(cs, name), getattr(S, name)
@@ -419,3 +535,174 @@ def test_scipy_ufuncs_on_cuarray_arrays(device):
     h = dev(x.astype(np.float16), device)
     assert S.exp2(h).dtype == np.float64 and np.exp2(h).dtype == np.float16
     np.testing.assert_allclose(S.xlogy(a, a).get(), S.xlogy(x, x), rtol=1e-15)
+
+
+# ---- the integer loops and SciPy's functions that are not single-result ufuncs ----
+
+@pytest.mark.parametrize("name, args", [
+    ("yn", (np.arange(-6, 7), np.linspace(0.1, 30, 13))),
+    ("expn", (np.arange(0, 13), np.linspace(0.01, 20, 13))),
+    ("pdtri", (np.arange(0, 13), np.linspace(0.01, 0.99, 13))),
+    ("bdtr", (np.linspace(0, 20, 13), np.arange(10, 23), np.linspace(0.01, 0.99, 13))),
+    ("bdtrc", (np.linspace(0, 20, 13), np.arange(10, 23), np.linspace(0.01, 0.99, 13))),
+    ("bdtri", (np.linspace(0, 9, 13), np.arange(10, 23), np.linspace(0.01, 0.99, 13))),
+    ("nbdtr", (np.arange(0, 13), np.arange(1, 14), np.linspace(0.01, 0.99, 13))),
+    ("nbdtrc", (np.arange(0, 13), np.arange(1, 14), np.linspace(0.01, 0.99, 13))),
+    ("nbdtri", (np.arange(0, 13), np.arange(1, 14), np.linspace(0.01, 0.99, 13))),
+])
+def test_int64_loops(name, args, device):
+    """SciPy's ld->d, dld->d and lld->d loops take int64 counts and orders."""
+    want = scipy(name, args)
+    got = call(name, args, device)
+    assert got.dtype == want.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300)
+
+
+def test_zeta_and_polygamma(device):
+    rng = np.random.default_rng(11)
+    x = rng.uniform(1.01, 30, 500)
+    q = 10 ** rng.uniform(-3, 3, 500)
+    np.testing.assert_allclose(cs.zeta(dev(x, device), dev(q, device)).get(), S.zeta(x, q),
+                               rtol=1e-14)
+    r = np.concatenate([rng.uniform(-60, 60, 500), [0.0, 1.0, -2.0, np.inf, np.nan, 0.5]])
+    with np.errstate(all="ignore"):
+        want = S.zeta(r)
+    got = cs.zeta(dev(r, device)).get()
+    assert_close(got, want, 1e-12, 1e-15)
+    out = dev(np.zeros(500), device)
+    assert cs.zeta(dev(x, device), dev(q, device), out=out) is out
+    n = np.arange(6).repeat(50)
+    xx = np.tile(rng.uniform(0.1, 20, 50), 6)
+    np.testing.assert_allclose(cs.polygamma(dev(n, device), dev(xx, device)).get(),
+                               S.polygamma(n, xx), rtol=1e-13)
+    assert float(cs.polygamma(1, 2.5)) == pytest.approx(S.polygamma(1, 2.5), rel=1e-14)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+def test_logsumexp_softmax(axis, device):
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((7, 9)) * 30
+    a[2, 3] = -np.inf
+    d = dev(a, device)
+    np.testing.assert_allclose(cs.logsumexp(d, axis=axis).get(), S.logsumexp(a, axis=axis),
+                               rtol=1e-14)
+    np.testing.assert_allclose(cs.logsumexp(d, axis=axis, keepdims=True).get(),
+                               S.logsumexp(a, axis=axis, keepdims=True), rtol=1e-14)
+    b = rng.uniform(-1, 2, a.shape)
+    b[0] = 0
+    got, sgn = cs.logsumexp(d, axis=axis, b=dev(b, device), return_sign=True)
+    want, wsgn = S.logsumexp(a, axis=axis, b=b, return_sign=True)
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    np.testing.assert_array_equal(sgn.get(), wsgn)
+    if axis in (None, 0, 1, -1):
+        np.testing.assert_allclose(cs.softmax(d, axis=axis).get(), S.softmax(a, axis=axis),
+                                   rtol=1e-14, atol=1e-300)
+        np.testing.assert_allclose(cs.log_softmax(d, axis=axis).get(),
+                                   S.log_softmax(a, axis=axis), rtol=1e-14)
+
+
+def test_logsumexp_edges(device):
+    for a in ([-np.inf, -np.inf], [np.inf, 1.0], [np.inf, -np.inf], [np.nan, 1.0], [1e308, 1e308]):
+        with np.errstate(all="ignore"):
+            want = S.logsumexp(np.array(a))
+        got = float(cs.logsumexp(dev(np.array(a), device)))
+        assert (np.isnan(want) and np.isnan(got)) or got == pytest.approx(want, rel=1e-15)
+    with np.errstate(all="ignore"):
+        assert np.isnan(float(cs.logsumexp(dev(np.array([1.0, 2.0]), device),
+                                           b=dev(np.array([1.0, -2.0]), device))))
+    f32 = dev(np.array([1, 2, 3], np.float32), device)
+    assert cs.logsumexp(f32).dtype == S.logsumexp(np.float32([1, 2, 3])).dtype
+    assert cs.softmax(f32).dtype == np.float32
+    assert cs.logsumexp(dev(np.arange(4), device)).dtype == np.float64
+
+
+def test_multigammaln(device):
+    a = np.array([3.0, 5.5, 10.0])
+    for d in (1, 2, 4):
+        np.testing.assert_allclose(cs.multigammaln(dev(a, device), d).get(),
+                                   S.multigammaln(a, d), rtol=1e-14)
+    with pytest.raises(ValueError):
+        cs.multigammaln(dev(np.array([1.0]), device), 4)
+    with pytest.raises(ValueError):
+        cs.multigammaln(dev(a, device), 2.5)
+
+
+@pytest.mark.parametrize("name", ["sici", "shichi"])
+def test_sici_shichi(name, device):
+    rng = np.random.default_rng(13)
+    x = np.concatenate([rng.uniform(-30, 30, 1000), 10 ** rng.uniform(-300, 2.5, 500),
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 1e20, -1e20]])
+    if name == "shichi":
+        x = x[np.abs(x) < 700]
+    with np.errstate(all="ignore"):
+        want = getattr(S, name)(x)
+    got = getattr(cs, name)(dev(x, device))
+    assert isinstance(got, tuple) and len(got) == 2
+    for g, w in zip(got, want):
+        assert_close(g.get(), w, 1e-13, 1e-15)
+    f = getattr(cs, name)(dev(x.astype(np.float32), device))
+    assert f[0].dtype == np.float32
+    outs = (dev(np.zeros(x.size), device), dev(np.zeros(x.size), device))
+    r = getattr(cs, name)(dev(x, device), out=outs)
+    assert r[0] is outs[0] and r[1] is outs[1]
+
+
+def test_ellipj(device):
+    rng = np.random.default_rng(14)
+    u = np.concatenate([rng.uniform(-10, 10, 1000), [0.0, np.nan, 1.0, 1.0, 1.0, 1.0]])
+    m = np.concatenate([rng.uniform(0, 1, 1000), [0.5, 0.5, 0.0, 1.0, -0.5, 1.5]])
+    with np.errstate(all="ignore"):
+        want = S.ellipj(u, m)
+    got = cs.ellipj(dev(u, device), dev(m, device))
+    assert len(got) == 4
+    for g, w in zip(got, want):
+        assert_close(g.get(), w, 1e-12, 1e-13)
+
+
+def test_lambertw(device):
+    rng = np.random.default_rng(15)
+    z = np.concatenate([rng.uniform(-5, 5, 400) + 1j * rng.uniform(-5, 5, 400),
+                        rng.uniform(-0.36, 10, 200) + 0j, 10 ** rng.uniform(-5, 50, 100) + 0j])
+    for k in (0, -1, 1, 3):
+        want = S.lambertw(z, k)
+        got = cs.lambertw(dev(z, device), k).get()
+        assert got.dtype == np.complex128
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300, err_msg=f"k={k}")
+    x = dev(np.array([0.0, np.inf, -np.inf, 1.0]), device)
+    np.testing.assert_allclose(cs.lambertw(x).get(), S.lambertw(np.array([0.0, np.inf, -np.inf, 1.0])))
+    kk = np.array([0, 1, -1, 2])
+    np.testing.assert_allclose(cs.lambertw(dev(z[:4], device), dev(kk, device)).get(),
+                               S.lambertw(z[:4], kk), rtol=1e-12)
+
+
+def test_spherical_yn(device):
+    rng = np.random.default_rng(16)
+    n = rng.integers(0, 30, 1000)
+    x = np.concatenate([rng.uniform(-50, 50, 900), 10 ** rng.uniform(-3, 3, 100)])
+    for deriv in (False, True):
+        want = S.spherical_yn(n, x, derivative=deriv)
+        got = cs.spherical_yn(dev(n, device), dev(x, device), derivative=deriv).get()
+        assert_close(got, want, 1e-12, 1e-15)
+    assert cs.spherical_yn(2, dev(np.float32([1.0]), device)).dtype == np.float32
+    edge = np.array([0.0, np.inf, -np.inf, np.nan])
+    assert_close(cs.spherical_yn(2, dev(edge, device)).get(), S.spherical_yn(2, edge), 0)
+    with pytest.raises(TypeError):
+        cs.spherical_yn(1, dev(np.array([1j]), device))
+
+
+def test_sph_harm_y(device):
+    rng = np.random.default_rng(17)
+    n = rng.integers(0, 40, 1000)
+    m = rng.integers(-45, 45, 1000)
+    theta, phi = rng.uniform(0, np.pi, 1000), rng.uniform(0, 2 * np.pi, 1000)
+    want = S.sph_harm_y(n, m, theta, phi)
+    got = cs.sph_harm_y(dev(n, device), dev(m, device), dev(theta, device), dev(phi, device))
+    assert got.dtype == np.complex128
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-14)
+    with pytest.raises(NotImplementedError):
+        cs.sph_harm_y(1, 1, 0.5, 0.5, diff_n=1)
+
+
+def test_sinc_is_numpys(device):
+    x = np.linspace(-3, 3, 11)
+    np.testing.assert_allclose(cs.sinc(dev(x, device)).get(), S.sinc(x), rtol=1e-15)

@@ -142,7 +142,7 @@ ca_p_sp_bessel_jy(double x, double *j0, double *j1, double *y0, double *y1)
 }
 
 /* which: 0 J0, 1 J1, 2 Y0, 3 Y1. J0 is even and J1 odd; Y's are NaN for x < 0,
- * -inf at 0; all vanish at +-inf. */
+ * -inf at 0; NaN at +-inf, as SciPy's. */
 CA_HD double
 ca_p_sp_bessel_jy1(double x, int which)
 {
@@ -159,7 +159,7 @@ ca_p_sp_bessel_jy1(double x, int which)
     }
     const double ax = fabs(x);
     if (ax == (double)INFINITY) {
-        return 0.0;
+        return NAN; /* Cephes' answer (the limit is 0) */
     }
     if (ax == 0.0) {
         return which == 0 ? 1.0 : x; /* J1(+-0) = +-0 */
@@ -197,6 +197,9 @@ ca_p_sp_yn_int(int64_t n, double x)
         n = -n;
         sign = (n & 1) ? -1.0 : 1.0;
     }
+    if (n > 10000000) {
+        return NAN;
+    }
     if (x != x) {
         return x;
     }
@@ -229,8 +232,8 @@ ca_p_sp_yn(double n, double x)
     if (n != n) {
         return n;
     }
-    if (fabs(n) > 1e9) {
-        return x < 0.0 ? NAN : -(double)INFINITY;
+    if (fabs(n) > 1e7) {
+        return NAN; /* beyond the recurrence's reach (SciPy truncates n to a C int) */
     }
     return ca_p_sp_yn_int((int64_t)n, x);
 }

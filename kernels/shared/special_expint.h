@@ -71,10 +71,15 @@ ca_p_sp_expn_int(int64_t n, double x)
     if (n == 0) {
         return exp(-x) / x;
     }
+    if (n > 2147483647) {
+        return NAN; /* SciPy's n is a C int */
+    }
     if (n > 100000000) {
         return exp(-x) / (x + (double)n); /* the CF's first term, to 1e-16 */
     }
-    return x > 1.0 ? ca_p_sp_expn_cf((double)n, x) : ca_p_sp_expn_series((double)n, x);
+    /* the fraction converges fast once x + n is large; the series below */
+    return (x > 1.0 || n > 50) ? ca_p_sp_expn_cf((double)n, x)
+                               : ca_p_sp_expn_series((double)n, x);
 }
 
 /* SciPy's float loops take n as a double, truncated toward zero. */
@@ -233,7 +238,7 @@ ca_p_sp_eta_borwein(double s)
 }
 
 /* zeta(x) - 1 for real x: the Hurwitz sum from q = 2 for x > 1 (no 1 to cancel),
- * eta(x) / (1 - 2^(1-x)) on [0, 1), and the functional equation
+ * eta(x) / (1 - 2^(1-x)) on (-1/2, 1), and the functional equation
  * zeta(x) = 2 (2 pi)^(x-1) sin(pi x / 2) Gamma(1 - x) zeta(1 - x) below 0 (in logs
  * where Gamma(1 - x) overflows). */
 CA_HD double
@@ -251,7 +256,7 @@ ca_p_sp_zetac(double x)
     if (x > 1.0) {
         return ca_p_sp_hurwitz(x, 2.0);
     }
-    if (x >= 0.0) {
+    if (x > -0.5) {
         return ca_p_sp_eta_borwein(x) / -expm1((1.0 - x) * 0.693147180559945309417232121458) -
                1.0;
     }

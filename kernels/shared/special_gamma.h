@@ -10,6 +10,7 @@
 #define CA_SP_LN_SQRT2PI 0.918938533204672741780329736406
 #define CA_SP_EPS        1.1102230246251565e-16
 #define CA_SP_TINY       1e-300
+#define CA_SP_EULER_G    0.577215664901532860606512090082402431
 
 /* Three-argument loops: ddd -> d and fff -> f (double inside, one rounding). */
 #define CA_SP_LOOPS3(f)                                                                \
@@ -372,6 +373,47 @@ ca_p_sp_igamc_cf(double a, double x)
     return h * ca_p_sp_igam_fac(a, x);
 }
 
+/* log Gamma(1 + a) for |a| <= 0.2 without rounding 1 + a: -gamma a +
+ * sum_(k>=2) (-1)^k zeta(k) a^k / k (A&S 6.1.33); zeta(k) ~ 1 + 2^-k + 3^-k past 10. */
+CA_HD double
+ca_p_sp_lgamma1p_small(double a)
+{
+    const double z[9] = {1.6449340668482264, 1.2020569031595943, 1.0823232337111382,
+                         1.0369277551433699, 1.0173430619844491, 1.0083492773819228,
+                         1.0040773561979443, 1.0020083928260822, 1.0009945751278181};
+    double s = -CA_SP_EULER_G * a, p = a;
+    for (int k = 2; k < 40; k++) {
+        p *= -a;
+        const double zk = k <= 10 ? z[k - 2] : 1.0 + exp2(-(double)k) + pow(3.0, -(double)k);
+        const double t = zk * p / k;
+        s += t;
+        if (fabs(t) < 1e-18 * fabs(s)) {
+            break;
+        }
+    }
+    return s;
+}
+
+/* Q(a, x) for a < 1, x < 2 without 1 - P: gamma(a, x) = sum (-1)^n x^(a+n) /
+ * (n! (a + n)) (A&S 6.5.29's companion) gives Q = -expm1(a log x -
+ * lgamma(1 + a)) - x^a / Gamma(1 + a) a sum_(n>=1) (-x)^n / (n! (a + n)). */
+CA_HD double
+ca_p_sp_igamc_small_a(double a, double x)
+{
+    const double lg = fabs(a) <= 0.2 ? ca_p_sp_lgamma1p_small(a) : lgamma(1.0 + a);
+    const double l = a * log(x) - lg;
+    double t = 1.0, s = 0.0;
+    for (int n = 1; n < 200; n++) {
+        t *= -x / n;
+        const double term = t / (a + n);
+        s += term;
+        if (fabs(term) < 1e-18 * fabs(s)) {
+            break;
+        }
+    }
+    return -expm1(l) - exp(l) * a * s;
+}
+
 /* P (upper = 0) or Q (upper = 1) with SciPy's edge values: NaN for a < 0 or
  * x < 0, the limits at a = 0 (P = 1 for x > 0), x = 0, x = inf and a = inf. */
 CA_HD double
@@ -399,6 +441,9 @@ ca_p_sp_igam_pq(double a, double x, int upper)
         return upper ? 0.0 : 1.0;
     }
     if (x < a + 1.0) {
+        if (upper && a < 1.0 && x < 2.0) {
+            return ca_p_sp_igamc_small_a(a, x);
+        }
         const double p = ca_p_sp_igam_series(a, x);
         return upper ? 1.0 - p : p;
     }

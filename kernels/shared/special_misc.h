@@ -92,16 +92,22 @@ ca_p_sp_legendre_hyp(double m, double v, double x)
 }
 
 /* SciPy's lpmv(m, v, x): m an integer (NaN otherwise), |x| <= 1; P_v = P_(-v-1);
+ * |v|, |m| up to 1e6 (NaN beyond: the series cancels, the recurrence runs long);
  * negative m by P_v^(-m) = (-1)^m (v-m)! / (v+m)! P_v^m (DLMF 14.9.3). */
 CA_HD double
 ca_p_sp_lpmv(double m, double v, double x)
 {
-    if (m != m || v != v || x != x || m != floor(m) || fabs(x) > 1.0 ||
-        fabs(v) == (double)INFINITY || fabs(m) > 1e6) {
+    if (m != m || v != v || m != floor(m) || fabs(v) > 1e6 || fabs(m) > 1e6) {
         return NAN;
     }
     if (v < -0.5) {
         v = -v - 1.0;
+    }
+    if (m == 0.0 && v == 0.0) {
+        return 1.0; /* P_0 = 1 everywhere (SciPy's answer for any x) */
+    }
+    if (x != x || fabs(x) > 1.0) {
+        return NAN;
     }
     const double am = fabs(m);
     double r;

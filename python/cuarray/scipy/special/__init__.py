@@ -20,8 +20,14 @@ globals().update(_UFUNCS)
 # SciPy's alias: digamma is the ufunc psi
 digamma = psi  # noqa: F821 (set from the table above)
 
-from ._compose import (log_softmax, logsumexp, multigammaln, polygamma,  # noqa: E402
-                       softmax, zeta)
+from ._compose import (ellipj, lambertw, log_softmax, logsumexp,  # noqa: E402
+                       multigammaln, polygamma, shichi, sici, softmax, sph_harm_y,
+                       spherical_yn, zeta)
 
-_FUNCTIONS = ["log_softmax", "logsumexp", "multigammaln", "polygamma", "softmax", "zeta"]
+# SciPy's sinc is NumPy's (scipy.special.sinc is numpy.sinc): so is ours
+from ..._statistics_extra import sinc  # noqa: E402
+
+_FUNCTIONS = ["ellipj", "lambertw", "log_softmax", "logsumexp", "multigammaln",
+              "polygamma", "shichi", "sici", "sinc", "softmax", "sph_harm_y", "spherical_yn",
+              "zeta"]
 __all__ = sorted([*_UFUNCS, "digamma", *_FUNCTIONS])

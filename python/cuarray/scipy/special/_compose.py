@@ -125,3 +125,93 @@ def multigammaln(a, d):
     for j in range(d):
         res = res + gl(a - 0.5 * j)
     return res
+
+
+def _tuple_out(name, out, n):
+    if out is None:
+        return (None,) * n
+    if not isinstance(out, tuple) or len(out) != n:
+        raise TypeError(f"{name}: out must be a tuple of {n} arrays")
+    return out
+
+
+def _several(name, rows, args, out):
+    outs = _tuple_out(name, out, len(rows))
+    return tuple(_ops[f"_special__{r}"](*args, out=o) for r, o in zip(rows, outs))
+
+
+def sici(x, out=None):
+    """sici(x, out=None)
+
+    The sine and cosine integrals (Si(x), Ci(x)) (scipy.special.sici, a ufunc
+    of two results there): two cuarray ufuncs, one per result. Ci of x < 0 is
+    Ci(|x|), SciPy's real value.
+    """
+    return _several("sici", ("sici_si", "sici_ci"), (x,), out)
+
+
+def shichi(x, out=None):
+    """shichi(x, out=None)
+
+    The hyperbolic sine and cosine integrals (Shi(x), Chi(x))
+    (scipy.special.shichi).
+    """
+    return _several("shichi", ("shichi_shi", "shichi_chi"), (x,), out)
+
+
+def ellipj(u, m, out=None):
+    """ellipj(u, m, out=None)
+
+    Jacobi's elliptic functions (sn, cn, dn, ph) of u, parameter 0 <= m <= 1
+    (scipy.special.ellipj): four cuarray ufuncs, one per result.
+    """
+    return _several("ellipj", ("ellipj_sn", "ellipj_cn", "ellipj_dn", "ellipj_ph"),
+                    (u, m), out)
+
+
+def _ints(x, what):
+    x = _arr(x)
+    if x.dtype.kind == "b" or x.dtype.kind not in "iu":
+        if x.dtype.kind == "f" and bool(_ca.all(x == _ca.floor(x))):
+            return x.astype(_np.int64)
+        raise TypeError(f"{what} must be integers, not {x.dtype}")
+    return x.astype(_np.int64)
+
+
+def lambertw(z, k=0, tol=1e-8):
+    """lambertw(z, k=0, tol=1e-8)
+
+    Branch k of the Lambert W function, w with w e^w = z (scipy.special.lambertw),
+    complex; Halley's iteration stops once a step is below tol |w|.
+    """
+    z = _arr(z)
+    k = _arr(k).astype(_np.int64)
+    return _ops["_special__lambertw"](z, k, tol)
+
+
+def spherical_yn(n, z, derivative=False):
+    """spherical_yn(n, z, derivative=False)
+
+    The spherical Bessel function of the second kind y_n(z), or its derivative
+    (scipy.special.spherical_yn). Real z only: complex z raises TypeError.
+    """
+    n = _ints(n, "n")
+    row = "_special__spherical_yn_d" if derivative else "_special__spherical_yn"
+    return _ops[row](n, z)
+
+
+def sph_harm_y(n, m, theta, phi, *, diff_n=0):
+    """sph_harm_y(n, m, theta, phi, *, diff_n=0)
+
+    The spherical harmonic Y_n^m(theta, phi) = sqrt((2n+1)/(4 pi) (n-m)!/(n+m)!)
+    P_n^m(cos theta) e^(i m phi) (scipy.special.sph_harm_y), complex128: the
+    normalized Legendre function (a recurrence without factorials) times
+    e^(i m phi). Only diff_n=0 (the derivatives SciPy returns for 1 and 2 are
+    not built: NotImplementedError).
+    """
+    if diff_n != 0:
+        raise NotImplementedError("sph_harm_y: only diff_n=0 is supported")
+    n, m = _ints(n, "n"), _ints(m, "m")
+    p = _ops["_special__sph_legendre"](n, m, theta)
+    ph = m * _arr(phi).astype(_np.float64) if not isinstance(phi, (int, float)) else m * phi
+    return p * (_ca.cos(ph) + 1j * _ca.sin(ph))
