@@ -11,6 +11,7 @@
     python benchmarks/run.py scipy_signal    # only bench_scipy_signal.py (fftconvolve, convolve2d)
     python benchmarks/run.py scipy_interpolate  # only bench_scipy_interpolate.py (CubicSpline)
     python benchmarks/run.py scipy_ndimage   # only bench_scipy_ndimage.py (gaussian, zoom, label)
+    python benchmarks/run.py scipy_special   # only bench_scipy_special.py (erf, gammaln, j0)
     python benchmarks/run.py -k "a + b|copy"  # only cases whose name contains one of the texts
     python benchmarks/run.py --out DIR       # where results.json / results.md / results.png go
 

@@ -210,7 +210,7 @@ ca_p_sp_yn_int(int64_t n, double x)
         return -sign * (double)INFINITY;
     }
     if (x == (double)INFINITY) {
-        return 0.0;
+        return NAN; /* as Y0, Y1 */
     }
     double ym = ca_p_sp_bessel_jy1(x, 2);
     if (n == 0) {

@@ -113,20 +113,24 @@ ca_p_sp_betaln_raw(double a, double b)
     return lgamma(a) + lgamma(b) - lgamma(a + b);
 }
 
-/* B(a, b) at a pole of Gamma(a) (a = 0, -1, ...): finite only where b is an
- * integer with a + b <= 0 too, where it is (-1)^b B(1 - a - b, b) (the limit of
- * Gamma(a) / Gamma(a + b)); +inf otherwise (Cephes' and SciPy's value). */
+/* B(a, b) at a pole of Gamma(a) (a = 0, -1, ...): finite only where b is a
+ * positive integer with a + b <= 0 too, where it is (-1)^b B(1 - a - b, b) (the
+ * limit of Gamma(a) / Gamma(a + b)); +-inf otherwise (Cephes' and SciPy's value,
+ * the sign (-1)^b where b is a nonpositive integer too). */
 CA_HD double
 ca_p_sp_beta_pole(double a, double b, int want_log)
 {
     if (ca_p_sp_isint(b) && 1.0 - a - b > 0.0) {
         const double c = 1.0 - a - b;
+        if (b <= 0.0) {
+            /* B(c, b) is itself at a pole of Gamma(b), with c + b > 0 */
+            return want_log ? INFINITY : (fmod(b, 2.0) == 0.0 ? INFINITY : -INFINITY);
+        }
         if (want_log) {
             return ca_p_sp_betaln_raw(c, b);
         }
         const double s = fmod(b, 2.0) == 0.0 ? 1.0 : -1.0;
-        return s * exp(ca_p_sp_betaln_raw(c, b)) * ca_p_sp_gammasgn(c) * ca_p_sp_gammasgn(b) *
-               ca_p_sp_gammasgn(c + b);
+        return s * exp(ca_p_sp_betaln_raw(c, b));
     }
     return INFINITY;
 }
@@ -224,7 +228,7 @@ ca_p_sp_binom(double n, double k)
 }
 
 /* 1 / Gamma(x): 0 at the poles; e^-lgamma beyond Gamma's range (1/Gamma(172)
- * is subnormal), the reflection sin(pi x) Gamma(1 - x) / pi for x < -170. */
+ * is subnormal), the reflection sin(pi x) Gamma(1 - x) / pi for x < -140. */
 CA_HD double
 ca_p_sp_rgamma(double x)
 {
@@ -240,7 +244,7 @@ ca_p_sp_rgamma(double x)
     if (x > 170.0) {
         return exp(-lgamma(x));
     }
-    if (x < -170.0) {
+    if (x < -140.0) { /* Gamma(x) there is near underflow: 1 / it would lose bits */
         const double s = ca_p_sp_sinpi(x);
         const double l = lgamma(1.0 - x) + log(fabs(s)) - log(CA_SP_PI);
         return (s < 0.0 ? -1.0 : 1.0) * exp(l);
@@ -260,7 +264,8 @@ ca_p_sp_loggamma(double x)
 
 /* Pochhammer (a)_m = Gamma(a + m) / Gamma(a): a product for integer |m| <= 30,
  * e^(lgamma_diff) (its sign from gammasgn) where a and a + m are large, the
- * reflection's (-1)^m Gamma(1 - a) / Gamma(1 - a - m) where both are poles. */
+ * reflection's (-1)^m Gamma(1 - a) / Gamma(1 - a - m) where both are poles
+ * (a recursion of depth one: 1 - a - m and 1 - a are positive there). */
 CA_HD double
 ca_p_sp_poch(double a, double m)
 {
@@ -283,10 +288,11 @@ ca_p_sp_poch(double a, double m)
         for (int i = 1; i <= (int)-m; i++) {
             r *= a - i;
         }
-        return 1.0 / r;
+        return r == 0.0 ? INFINITY : 1.0 / r; /* a + m a pole: SciPy's +inf */
     }
     if (apole && spole) {
-        return (fmod(m, 2.0) == 0.0 ? 1.0 : -1.0) * ca_p_sp_poch(1.0 - a, -m);
+        /* the reflection: (a)_m = (-1)^m Gamma(1 - a) / Gamma(1 - a - m) */
+        return (fmod(m, 2.0) == 0.0 ? 1.0 : -1.0) * ca_p_sp_poch(1.0 - a - m, m);
     }
     if (spole) {
         return INFINITY;
@@ -381,7 +387,7 @@ ca_p_sp_lgamma1p_small(double a)
     const double z[9] = {1.6449340668482264, 1.2020569031595943, 1.0823232337111382,
                          1.0369277551433699, 1.0173430619844491, 1.0083492773819228,
                          1.0040773561979443, 1.0020083928260822, 1.0009945751278181};
-    double s = -CA_SP_EULER_G * a, p = a;
+    double s = -CA_SP_EULER_G * a, p = -a; /* p = (-a)^k */
     for (int k = 2; k < 40; k++) {
         p *= -a;
         const double zk = k <= 10 ? z[k - 2] : 1.0 + exp2(-(double)k) + pow(3.0, -(double)k);
@@ -889,8 +895,8 @@ ca_p_sp_pdtrc(double k, double m)
 CA_HD double
 ca_p_sp_pdtri(double k, double y)
 {
-    if (k < 0.0 || !(y >= 0.0 && y <= 1.0) || k != k) {
-        return NAN;
+    if (k < 0.0 || !(y >= 0.0 && y < 1.0) || k != k) {
+        return NAN; /* y = 1 included: SciPy's NaN */
     }
     return ca_p_sp_gammaincinv_pq(floor(k) + 1.0, 1.0 - y, y);
 }
