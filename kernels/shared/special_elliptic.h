@@ -35,6 +35,19 @@ CA_P_DEF(double, ca_p_sp_ellipk, (double m), ca_p_sp_ellipkm1(1.0 - m))
  * "Numerical computation of real or complex elliptic integrals", 1995):
  * R_F(x, y, z) and R_D(x, y, z), iterated until the arguments agree to 1e-3
  * relative, then their 5th-order Taylor polynomials (error ~ 1e-18). */
+/* One duplication step: x, y, z -> (x + l) / 4, ... with
+ * l = sqrt(x y) + sqrt(x z) + sqrt(y z); returns l. */
+CA_HD double
+ca_p_sp_carlson_dup(double *x, double *y, double *z)
+{
+    const double sx = sqrt(*x), sy = sqrt(*y), sz = sqrt(*z);
+    const double l = sx * sy + sx * sz + sy * sz;
+    *x = 0.25 * (*x + l);
+    *y = 0.25 * (*y + l);
+    *z = 0.25 * (*z + l);
+    return l;
+}
+
 CA_HD double
 ca_p_sp_carlson_rf(double x, double y, double z)
 {
@@ -44,12 +57,7 @@ ca_p_sp_carlson_rf(double x, double y, double z)
         if (dev < 1e-3 * fabs(A)) {
             break;
         }
-        const double sx = sqrt(x), sy = sqrt(y), sz = sqrt(z);
-        const double l = sx * sy + sx * sz + sy * sz;
-        x = 0.25 * (x + l);
-        y = 0.25 * (y + l);
-        z = 0.25 * (z + l);
-        A = 0.25 * (A + l);
+        A = 0.25 * (A + ca_p_sp_carlson_dup(&x, &y, &z));
     }
     const double X = 1.0 - x / A, Y = 1.0 - y / A, Z = -(X + Y);
     const double E2 = X * Y - Z * Z, E3 = X * Y * Z;
@@ -65,13 +73,10 @@ ca_p_sp_carlson_rd(double x, double y, double z)
         if (dev < 1e-3 * fabs(A)) {
             break;
         }
-        const double sx = sqrt(x), sy = sqrt(y), sz = sqrt(z);
-        const double l = sx * sy + sx * sz + sy * sz;
-        sum += fac / (sz * (z + l));
+        const double z0 = z;
+        const double l = ca_p_sp_carlson_dup(&x, &y, &z);
+        sum += fac / (sqrt(z0) * (z0 + l));
         fac *= 0.25;
-        x = 0.25 * (x + l);
-        y = 0.25 * (y + l);
-        z = 0.25 * (z + l);
         A = 0.25 * (A + l);
     }
     const double X = 1.0 - x / A, Y = 1.0 - y / A, Z = -(X + Y) / 3.0;

@@ -281,7 +281,7 @@ CA_HD double
 ca_p_sp_riemann_zeta(double x)
 {
     if (x > 1.0) {
-        return 1.0 + ca_p_sp_hurwitz(x, 2.0);
+        return x == (double)INFINITY ? 1.0 : 1.0 + ca_p_sp_hurwitz(x, 2.0);
     }
     return x == 1.0 ? INFINITY : ca_p_sp_zetac(x) + 1.0;
 }

@@ -228,7 +228,8 @@ ca_p_sp_binom(double n, double k)
 }
 
 /* 1 / Gamma(x): 0 at the poles; e^-lgamma beyond Gamma's range (1/Gamma(172)
- * is subnormal), the reflection sin(pi x) Gamma(1 - x) / pi for x < -140. */
+ * is subnormal), the reflection sin(pi x) Gamma(1 - x) / pi for x < -140 (in logs
+ * below -170, where Gamma(1 - x) overflows). */
 CA_HD double
 ca_p_sp_rgamma(double x)
 {
@@ -246,6 +247,9 @@ ca_p_sp_rgamma(double x)
     }
     if (x < -140.0) { /* Gamma(x) there is near underflow: 1 / it would lose bits */
         const double s = ca_p_sp_sinpi(x);
+        if (x > -170.0) {
+            return s * tgamma(1.0 - x) / CA_SP_PI;
+        }
         const double l = lgamma(1.0 - x) + log(fabs(s)) - log(CA_SP_PI);
         return (s < 0.0 ? -1.0 : 1.0) * exp(l);
     }
@@ -845,16 +849,8 @@ CA_SP_LOOPS3(betaincinv)
 
 /* chi-square with v degrees of freedom: P(v/2, x/2), Q(v/2, x/2) and the x
  * with Q = p. */
-CA_HD double
-ca_p_sp_chdtr(double v, double x)
-{
-    return x < 0.0 ? 0.0 : ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 0);
-}
-CA_HD double
-ca_p_sp_chdtrc(double v, double x)
-{
-    return x < 0.0 ? 1.0 : ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 1);
-}
+CA_P_DEF(double, ca_p_sp_chdtr, (double v, double x), ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 0))
+CA_P_DEF(double, ca_p_sp_chdtrc, (double v, double x), ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 1))
 CA_P_DEF(double, ca_p_sp_chdtri, (double v, double p),
          2.0 * ca_p_sp_gammaincinv_pq(0.5 * v, 1.0 - p, p))
 /* gamma with rate a and shape b: P(b, a x), Q(b, a x) */
@@ -988,6 +984,9 @@ ca_p_sp_nbdtrc(double k, double n, double p)
 CA_HD double
 ca_p_sp_nbdtri(double k, double n, double y)
 {
+    if ((y == 0.0 || y == 1.0) && k >= 0.0 && n >= 0.0) {
+        return y; /* SciPy's answer, n < 1 included */
+    }
     if (!ca_p_sp_nbdtr_args(&k, &n, y)) {
         return NAN;
     }

@@ -119,7 +119,7 @@ ca_p_sp_lpmv(double m, double v, double x)
     }
     else {
         if (x == -1.0) {
-            return NAN;
+            return INFINITY; /* SciPy's answer at the singular end */
         }
         r = ca_p_sp_legendre_hyp(am, v, x);
     }

@@ -185,7 +185,10 @@ def lambertw(z, k=0, tol=1e-8):
     complex; Halley's iteration stops once a step is below tol |w|.
     """
     z = _arr(z)
-    k = _arr(k).astype(_np.int64)
+    k = _ca.asarray(k, device=z.device).astype(_np.int64)
+    # tol is a real parameter: as an array it is not promoted to z's complex type
+    tol = _ca.asarray(_np.float32(tol) if z.dtype == _np.complex64 else _np.float64(tol),
+                      device=z.device)
     return _ops["_special__lambertw"](z, k, tol)
 
 
