@@ -289,6 +289,13 @@ GPU_TOLERANCES = {
     "gammaln": (1e-13, 1e-13), "boxcox": (2e-13, 0), "boxcox1p": (2e-14, 0),
     "inv_boxcox": (1e-14, 0), "inv_boxcox1p": (1e-14, 0),
     "i0": (8e-15, 0), "i0e": (8e-15, 0), "i1": (8e-15, 0), "i1e": (8e-15, 0),
+    # the second part's functions over CUDA's erf/erfc (2-5 ulp), exp/log/pow
+    # (1-2 ulp), sin/cos (2 ulp): a few ulp more than glibc's where the
+    # tolerances above are near 1e-15
+    **{f: (5e-15, 0) for f in ("ndtri", "erfinv", "erfcinv", "expm1", "log1p", "exprel",
+                               "ellipk", "ellipkm1", "radian")},
+    **{f: (5e-14, 1e-15) for f in ("k0", "k1", "k0e", "k1e", "exp1", "expi", "expn",
+                                   "ellipkinc", "ellipeinc")},
 }
 
 
@@ -638,7 +645,7 @@ def test_zeta_and_polygamma(device):
     x = rng.uniform(1.01, 30, 500)
     q = 10 ** rng.uniform(-3, 3, 500)
     np.testing.assert_allclose(cs.zeta(dev(x, device), dev(q, device)).get(), S.zeta(x, q),
-                               rtol=1e-14)
+                               rtol=1e-14 if device == "cpu" else 5e-14)
     r = np.concatenate([rng.uniform(-60, 60, 500), [0.0, 1.0, -2.0, np.inf, np.nan, 0.5]])
     with np.errstate(all="ignore"):
         want = S.zeta(r)
