@@ -48,19 +48,22 @@ CA_HD void
 ca_p_sp_bessel_jy_miller(double x, double *j0, double *j1, double *y0, double *y1)
 {
     const int top = 2 * ((int)(x + 30.0 + 4.0 * cbrt(x)) / 2);
+    const double r2 = 2.0 / x; /* one division, not one per step */
     double jp = 0.0, jn = 1e-30; /* J_(n+1), J_n (unnormalized) */
     double norm = 0.0, sy0 = 0.0, sy1 = 0.0;
     for (int n = top; n >= 1; n--) {
-        const double jm = (2.0 * n / x) * jn - jp;
+        const double jm = (r2 * n) * jn - jp;
         jp = jn;
         jn = jm; /* now jn = J_(n-1), jp = J_n */
         const int m = n - 1;
         if (m > 0 && (m & 1) == 0) {
             const int k = m / 2;
             norm += 2.0 * jn;
-            sy0 += ((k & 1) ? -2.0 : 2.0) * jn / k;
+            if (y0) {
+                sy0 += ((k & 1) ? -2.0 : 2.0) * jn / k;
+            }
         }
-        else if (m & 1) {
+        else if ((m & 1) && y0) {
             const int k = (m + 1) / 2;
             const double c = 1.0 / k + (k > 1 ? 1.0 / (k - 1) : 0.0);
             sy1 += ((k & 1) ? -c : c) * jn;
@@ -75,11 +78,13 @@ ca_p_sp_bessel_jy_miller(double x, double *j0, double *j1, double *y0, double *y
     }
     norm += jn;
     const double J0 = jn / norm, J1 = jp / norm;
-    const double l = log(0.5 * x) + CA_SP_EULER;
+    const double l = y0 ? log(0.5 * x) + CA_SP_EULER : 0.0;
     *j0 = J0;
     *j1 = J1;
-    *y0 = CA_SP_2_PI * (l * J0 - sy0 / norm);
-    *y1 = CA_SP_2_PI * (l * J1 - J0 / x + sy1 / norm);
+    if (y0) { /* NULL y0, y1: J only (no Neumann sums) */
+        *y0 = CA_SP_2_PI * (l * J0 - sy0 / norm);
+        *y1 = CA_SP_2_PI * (l * J1 - J0 / x + sy1 / norm);
+    }
 }
 
 /* x > 25: Hankel's asymptotic expansions (A&S 9.2.5-10) J_n = sqrt(2/(pi x))
@@ -165,6 +170,10 @@ ca_p_sp_bessel_jy1(double x, int which)
         return which == 0 ? 1.0 : x; /* J1(+-0) = +-0 */
     }
     double v[4];
+    if (which < 2 && ax > 2.0 && ax <= 25.0) {
+        ca_p_sp_bessel_jy_miller(ax, &v[0], &v[1], (double *)0, (double *)0);
+        return (which == 1 && x < 0.0) ? -v[1] : v[which];
+    }
     if (which == 0 || which == 2) {
         if (ax > 25.0) {
             ca_p_sp_bessel_jy_large(ax, 0, &v[0], &v[2]);
