@@ -140,15 +140,28 @@ ca_descr(int dtype)
 }
 /* NumPy's promotion of two ca_dtypes (np.result_type). -1 with an exception. */
 int ca_promote(int a, int b);
+/* Load ml_dtypes' descriptors (dtype.c): 0, 1 (not imported and not required)
+ * or -1 with an exception (ImportError naming the package). */
+int ca_ml_dtypes_load(int required);
+/* NumPy's safe and same-kind casts between loaded types (dtype.c; ml_dtypes'
+ * rows and columns are 0 until it loads). */
+extern unsigned char ca_cast_safe[CA_NTYPES][CA_NTYPES];
+extern unsigned char ca_cast_same_kind[CA_NTYPES][CA_NTYPES];
 static inline int
 ca_is_complex(int t)
 {
     return t == CA_COMPLEX64 || t == CA_COMPLEX128;
 }
+/* ml_dtypes' bfloat16 and float8 (arithmetic in float32, result rounded once) */
+static inline int
+ca_is_ml(int t)
+{
+    return t >= CA_BFLOAT16;
+}
 static inline int
 ca_is_float(int t)
 {
-    return t >= CA_FLOAT16 && t <= CA_FLOAT64;
+    return (t >= CA_FLOAT16 && t <= CA_FLOAT64) || t >= CA_BFLOAT16;
 }
 static inline int
 ca_is_inexact(int t)

@@ -54,8 +54,15 @@ typedef enum {
     CA_FLOAT64,
     CA_COMPLEX64,
     CA_COMPLEX128,
+    /* ml_dtypes' types (issue 39), after NumPy's so NumPy's codes keep their
+     * places: their descriptors exist once ml_dtypes is imported (dtype.c). */
+    CA_BFLOAT16,
+    CA_FLOAT8_E4M3FN,
+    CA_FLOAT8_E5M2,
     CA_NTYPES
 } ca_dtype;
+/* The first ml_dtypes code: tables that NumPy alone fills stop here. */
+#define CA_NNUMPY_TYPES CA_BFLOAT16
 
 /* Bytes per element of each ca_dtype (kernels/shared/dtypes.c). */
 extern const int ca_dtype_size[CA_NTYPES];

@@ -1,5 +1,5 @@
 /*
- * scalar.h: the element types of the 14 ca_dtypes and the scalar helpers every
+ * scalar.h: the element types of the 17 ca_dtypes and the scalar helpers every
  * kernel needs, shared by nvcc (.cu) and the host C compiler (C11).
  *
  * - CA_HD marks a helper usable on host and device: `__host__ __device__ inline`
@@ -11,6 +11,13 @@
  * - Casts follow NumPy: float->int truncates toward zero, complex->real drops the
  *   imaginary part, nonzero (and NaN) ->bool is true, bool->number is 0/1,
  *   int->int wraps, double->float16 rounds once (not through float32).
+ * - ml_dtypes' bfloat16, float8_e4m3fn and float8_e5m2 (ca_bf16, ca_f8e4m3,
+ *   ca_f8e5m2: structs of their bits) cast as ml_dtypes' NumPy casts do: every
+ *   value (int64 too) rounds once to nearest even; overflow is inf (e4m3fn has
+ *   none: NaN, as PyTorch's .to() too: neither saturates); a NaN becomes the
+ *   format's quiet NaN with its sign (payload dropped; bf16 -> float32/64 keeps
+ *   it, being a shift); to integers they truncate, and a value whose truncation
+ *   is out of the target's range, inf or NaN gives 0 (ml_dtypes' rule, not x86's).
  * - Float->int where NumPy has no defined answer (NaN, inf, out of range; NumPy
  *   warns "invalid value encountered in cast" and returns whatever its CPU code
  *   gives) is defined here as NumPy computes it on x86-64, identically on host
@@ -21,9 +28,9 @@
  *   else cvt32(x) (cvt64(x)) reinterpreted. So -1.0 -> uint8 is 255, 300.0 ->
  *   int8 is 44, NaN -> int32 is INT32_MIN, inf -> uint64 is 0. (NumPy itself is
  *   not consistent for NaN/inf -> uint32: its SIMD and scalar loops differ.)
- * - CA_FOR_EACH_DTYPE(X) calls X(code, ctype, name) for the 14 types, in
+ * - CA_FOR_EACH_DTYPE(X) calls X(code, ctype, name) for the 17 types, in
  *   ca_dtype order; CA_FOR_EACH_DTYPE_PAIR(X) calls
- *   X(dcode, dctype, dname, scode, sctype, sname) for all 196 (dst, src) pairs.
+ *   X(dcode, dctype, dname, scode, sctype, sname) for all 289 (dst, src) pairs.
  * - ca_cast_<dname>_<sname>(x) converts one value; under nvcc also
  *   ca_caster<DCODE, SCODE>::cast(x) and ca_ctype<CODE>::type for templates.
  */
@@ -55,6 +62,15 @@ typedef struct {
     uint16_t bits;
 } ca_half;
 typedef struct {
+    uint16_t bits;
+} ca_bf16;
+typedef struct {
+    uint8_t bits;
+} ca_f8e4m3;
+typedef struct {
+    uint8_t bits;
+} ca_f8e5m2;
+typedef struct {
     float re, im;
 } ca_complex64;
 typedef struct {
@@ -79,7 +95,13 @@ typedef struct {
     X(CA_BOOL, ca_bool, bool)                                                          \
     CA_FOR_EACH_REAL_NONBOOL(X)                                                        \
     X(CA_COMPLEX64, ca_complex64, complex64)                                           \
-    X(CA_COMPLEX128, ca_complex128, complex128)
+    X(CA_COMPLEX128, ca_complex128, complex128)                                        \
+    CA_FOR_EACH_ML_DTYPE(X)
+/* ml_dtypes' types (codes from CA_BFLOAT16 on). */
+#define CA_FOR_EACH_ML_DTYPE(X)                                                        \
+    X(CA_BFLOAT16, ca_bf16, bfloat16)                                                  \
+    X(CA_FLOAT8_E4M3FN, ca_f8e4m3, float8_e4m3fn)                                      \
+    X(CA_FLOAT8_E5M2, ca_f8e5m2, float8_e5m2)
 
 /* The same list again, carrying the three arguments of an outer X, so pairs can
  * be stamped (a macro cannot expand inside its own expansion). */
@@ -97,7 +119,10 @@ typedef struct {
     X(dc, dt, dn, CA_FLOAT32, float, float32)                                          \
     X(dc, dt, dn, CA_FLOAT64, double, float64)                                         \
     X(dc, dt, dn, CA_COMPLEX64, ca_complex64, complex64)                               \
-    X(dc, dt, dn, CA_COMPLEX128, ca_complex128, complex128)
+    X(dc, dt, dn, CA_COMPLEX128, ca_complex128, complex128)                            \
+    X(dc, dt, dn, CA_BFLOAT16, ca_bf16, bfloat16)                                      \
+    X(dc, dt, dn, CA_FLOAT8_E4M3FN, ca_f8e4m3, float8_e4m3fn)                          \
+    X(dc, dt, dn, CA_FLOAT8_E5M2, ca_f8e5m2, float8_e5m2)
 
 #define CA_FOR_EACH_DTYPE_PAIR(X)                                                      \
     CA_P_FOR_EACH_DTYPE_INNER(X, CA_BOOL, ca_bool, bool)                               \
@@ -113,7 +138,10 @@ typedef struct {
     CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT32, float, float32)                           \
     CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT64, double, float64)                          \
     CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX64, ca_complex64, complex64)                \
-    CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX128, ca_complex128, complex128)
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_COMPLEX128, ca_complex128, complex128)             \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_BFLOAT16, ca_bf16, bfloat16)                       \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT8_E4M3FN, ca_f8e4m3, float8_e4m3fn)           \
+    CA_P_FOR_EACH_DTYPE_INNER(X, CA_FLOAT8_E5M2, ca_f8e5m2, float8_e5m2)
 
 /* ---- bit access ------------------------------------------------------------------ */
 /* A value's bits as another type: the device's intrinsic, else memcpy (the C way
@@ -273,6 +301,132 @@ ca_double_to_half(double d)
     return h;
 }
 
+/* ---- bfloat16 and float8 <-> float / double ----------------------------------------
+ * The same code on both devices (no intrinsics: their NaNs differ from ml_dtypes'). */
+/* bfloat16 is float32's top half: widening is a shift. */
+CA_HD float
+ca_bf16_to_float(ca_bf16 h)
+{
+    return ca_bits_float((uint32_t)h.bits << 16);
+}
+
+/* Round to nearest even by adding 0x7fff plus the kept LSB; a NaN becomes the
+ * quiet NaN with its sign (the carry could otherwise make it inf). */
+CA_HD ca_bf16
+ca_float_to_bf16(float f)
+{
+    uint32_t u = ca_float_bits(f);
+    ca_bf16 h;
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+        h.bits = (uint16_t)(((u >> 16) & 0x8000u) | 0x7fc0u);
+    }
+    else {
+        h.bits = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    }
+    return h;
+}
+
+/* A double rounded once to a small binary format: M mantissa bits, bias B, finite
+ * magnitudes up to the bits maxfin, overflow to ovf (inf, or NaN for e4m3fn), NaN
+ * to nanb, the sign at bit sb. Encoding (E - emin) << M plus the rounded
+ * significand r (implicit bit included) covers subnormals (E = emin, r < 2^M),
+ * normals and the carry of a round-up into the next binade at once. Doubles below
+ * half the smallest subnormal give 0 before the shift could reach 64. */
+CA_HD uint32_t
+ca_p_mini_from_double(double d, int M, int B, uint32_t maxfin, uint32_t ovf,
+                      uint32_t nanb, int sb)
+{
+    uint64_t x = ca_double_bits(d);
+    uint32_t sign = (uint32_t)(x >> 63) << sb;
+    uint64_t ax = x & 0x7fffffffffffffffull;
+    if (ax > 0x7ff0000000000000ull) {
+        return sign | nanb;
+    }
+    int e = (int)(ax >> 52) - 1023, emin = 1 - B;
+    if (e < emin - M - 1) {
+        return sign;
+    }
+    int E = e < emin ? emin : e;
+    unsigned shift = (unsigned)(52 - M + (E - e));
+    uint64_t mant = (ax & 0xfffffffffffffull) | 0x10000000000000ull;
+    uint64_t r = mant >> shift, rem = mant & ((1ull << shift) - 1);
+    uint64_t half = 1ull << (shift - 1);
+    r += rem > half || (rem == half && (r & 1u));
+    uint64_t bits = ((uint64_t)(E - emin) << M) + r;
+    return sign | (bits > maxfin ? ovf : (uint32_t)bits);
+}
+
+CA_HD ca_bf16
+ca_double_to_bf16(double d)
+{
+    ca_bf16 h;
+    h.bits = (uint16_t)ca_p_mini_from_double(d, 7, 127, 0x7f7fu, 0x7f80u, 0x7fc0u, 15);
+    return h;
+}
+
+CA_HD ca_f8e4m3
+ca_double_to_f8e4m3(double d)
+{
+    ca_f8e4m3 h;
+    h.bits = (uint8_t)ca_p_mini_from_double(d, 3, 7, 0x7eu, 0x7fu, 0x7fu, 7);
+    return h;
+}
+
+CA_HD ca_f8e5m2
+ca_double_to_f8e5m2(double d)
+{
+    ca_f8e5m2 h;
+    h.bits = (uint8_t)ca_p_mini_from_double(d, 2, 15, 0x7bu, 0x7cu, 0x7eu, 7);
+    return h;
+}
+
+/* e4m3fn: no inf, NaN at S.1111.111; (8 + m) * 2^(e - 10), subnormals m * 2^-9. */
+CA_HD float
+ca_f8e4m3_to_float(ca_f8e4m3 h)
+{
+    uint32_t sign = (uint32_t)(h.bits & 0x80u) << 24;
+    uint32_t e = (h.bits >> 3) & 0xfu, m = h.bits & 7u;
+    if ((h.bits & 0x7fu) == 0x7fu) {
+        return ca_bits_float(sign | 0x7fc00000u);
+    }
+    if (e == 0) {
+        return ca_bits_float(ca_float_bits((float)m * 0.001953125f) | sign);
+    }
+    return ca_bits_float(sign | ((e + 120u) << 23) | (m << 20));
+}
+
+/* e5m2 is binary16's top byte; its NaNs become the quiet NaN with the sign. */
+CA_HD float
+ca_f8e5m2_to_float(ca_f8e5m2 h)
+{
+    ca_half w;
+    if ((h.bits & 0x7fu) > 0x7cu) {
+        return ca_bits_float(((uint32_t)(h.bits & 0x80u) << 24) | 0x7fc00000u);
+    }
+    w.bits = (uint16_t)(h.bits << 8);
+    return ca_half_to_float(w);
+}
+
+/* An integer as a double rounded to odd at bit 11 for magnitudes of 2^53 and
+ * more: the dropped bits' OR in the last kept bit, so rounding the double on to a
+ * format of 24 bits or fewer rounds the integer's exact value once (ml_dtypes
+ * rounds 2^62 + 2^54 + 1 up to bfloat16; through a plain double it would tie). */
+CA_HD double
+ca_p_u64_to_double_odd(uint64_t u)
+{
+    if (u < (1ull << 53)) {
+        return (double)u;
+    }
+    return (double)((u >> 11) | ((u & 0x7ffu) != 0)) * 2048.0;
+}
+
+CA_HD double
+ca_p_i64_to_double_odd(int64_t v)
+{
+    return v < 0 ? -ca_p_u64_to_double_odd(0 - (uint64_t)v)
+                 : ca_p_u64_to_double_odd((uint64_t)v);
+}
+
 /* ---- float -> integer (see the header comment for out-of-range values) -------- */
 CA_HD int32_t
 ca_double_to_int32(double v)
@@ -349,21 +503,28 @@ CA_P_AS(float32, float, f, float, x)
 CA_P_AS(float64, double, d, double, x)
 CA_P_AS(complex64, ca_complex64, c, ca_complex64, x)
 CA_P_AS(complex128, ca_complex128, z, ca_complex128, x)
+CA_P_AS(bfloat16, ca_bf16, b, float, ca_bf16_to_float(x))
+CA_P_AS(float8_e4m3fn, ca_f8e4m3, b, float, ca_f8e4m3_to_float(x))
+CA_P_AS(float8_e5m2, ca_f8e5m2, b, float, ca_f8e5m2_to_float(x))
 
-#define CA_P_CAT_bool       s
-#define CA_P_CAT_int8       s
-#define CA_P_CAT_int16      s
-#define CA_P_CAT_int32      s
-#define CA_P_CAT_int64      i
-#define CA_P_CAT_uint8      s
-#define CA_P_CAT_uint16     s
-#define CA_P_CAT_uint32     u
-#define CA_P_CAT_uint64     u
-#define CA_P_CAT_float16    f
-#define CA_P_CAT_float32    f
-#define CA_P_CAT_float64    d
-#define CA_P_CAT_complex64  c
-#define CA_P_CAT_complex128 z
+#define CA_P_CAT_bool          s
+#define CA_P_CAT_int8          s
+#define CA_P_CAT_int16         s
+#define CA_P_CAT_int32         s
+#define CA_P_CAT_int64         i
+#define CA_P_CAT_uint8         s
+#define CA_P_CAT_uint16        s
+#define CA_P_CAT_uint32        u
+#define CA_P_CAT_uint64        u
+#define CA_P_CAT_float16       f
+#define CA_P_CAT_float32       f
+#define CA_P_CAT_float64       d
+#define CA_P_CAT_complex64     c
+#define CA_P_CAT_complex128    z
+/* b: an ml_dtypes float as a float32 (exact), cast on by ml_dtypes' rules. */
+#define CA_P_CAT_bfloat16      b
+#define CA_P_CAT_float8_e4m3fn b
+#define CA_P_CAT_float8_e5m2   b
 
 /* bool; float16 (integers go through float32: exact below 2^24, and anything
  * larger is inf in float16 whichever way it rounds; doubles round once): one
@@ -385,6 +546,18 @@ CA_P_FROM(float16, ca_half, f, float, ca_float_to_half(v))
 CA_P_FROM(float16, ca_half, d, double, ca_double_to_half(v))
 CA_P_FROM(float16, ca_half, c, ca_complex64, ca_float_to_half(v.re))
 CA_P_FROM(float16, ca_half, z, ca_complex128, ca_double_to_half(v.re))
+CA_P_FROM(bool, ca_bool, b, float, (ca_bool)(v != 0.0f))
+/* ml_dtypes: a NaN reaches float16 as its quiet NaN, payload dropped. */
+CA_HD ca_half
+ca_p_float16_from_b(float v)
+{
+    ca_half h;
+    if (v != v) {
+        h.bits = (uint16_t)(((ca_float_bits(v) >> 16) & 0x8000u) | 0x7e00u);
+        return h;
+    }
+    return ca_float_to_half(v);
+}
 
 /* Integers: wrap from the integer categories (two's complement, as NumPy), the
  * x86 rule above from the float categories. UT is T's unsigned twin, so the
@@ -401,6 +574,14 @@ CA_P_FROM(float16, ca_half, z, ca_complex128, ca_double_to_half(v.re))
         return ca_p_##name##_from_f(v.re);                                             \
     }                                                                                  \
     CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return ca_p_##name##_from_d(v.re); }
+/* ml_dtypes' rule from its floats: the truncation if it is in range (-LOX < v <
+ * HIX, both exclusive bounds as doubles), else 0 (NaN, inf). */
+#define CA_P_INT_FROM_B(name, T, LOX, HIX)                                             \
+    CA_HD T ca_p_##name##_from_b(float v)                                              \
+    {                                                                                  \
+        double w = (double)v;                                                          \
+        return (w > (LOX) && w < (HIX)) ? (T)w : (T)0;                                 \
+    }
 
 #define CA_P_VIA_DOUBLE(CVT, v) CVT((double)(v))
 #define CA_P_F_UINT32(v)        CA_P_VIA_DOUBLE(ca_double_to_uint32, v)
@@ -414,6 +595,15 @@ CA_P_INT_DST(int32, int32_t, uint32_t, ca_double_to_int32, ca_float_to_int32)
 CA_P_INT_DST(uint32, uint32_t, uint32_t, ca_double_to_uint32, CA_P_F_UINT32)
 CA_P_INT_DST(int64, int64_t, uint64_t, ca_double_to_int64, CA_P_F_INT64)
 CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64, CA_P_F_UINT64)
+CA_P_INT_FROM_B(int8, int8_t, -129.0, 128.0)
+CA_P_INT_FROM_B(uint8, uint8_t, -1.0, 256.0)
+CA_P_INT_FROM_B(int16, int16_t, -32769.0, 32768.0)
+CA_P_INT_FROM_B(uint16, uint16_t, -1.0, 65536.0)
+CA_P_INT_FROM_B(int32, int32_t, -2147483649.0, 2147483648.0)
+CA_P_INT_FROM_B(uint32, uint32_t, -1.0, 4294967296.0)
+/* the double below -2^63 (no float lies between it and -2^63) */
+CA_P_INT_FROM_B(int64, int64_t, -9223372036854777856.0, 9223372036854775808.0)
+CA_P_INT_FROM_B(uint64, uint64_t, -1.0, 18446744073709551616.0)
 
 /* float32, float64 */
 #define CA_P_FLOAT_DST(name, T)                                                        \
@@ -423,7 +613,8 @@ CA_P_INT_DST(uint64, uint64_t, uint64_t, ca_double_to_uint64, CA_P_F_UINT64)
     CA_HD T ca_p_##name##_from_f(float v) { return (T)v; }                             \
     CA_HD T ca_p_##name##_from_d(double v) { return (T)v; }                            \
     CA_HD T ca_p_##name##_from_c(ca_complex64 v) { return (T)v.re; }                   \
-    CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return (T)v.re; }
+    CA_HD T ca_p_##name##_from_z(ca_complex128 v) { return (T)v.re; }                  \
+    CA_HD T ca_p_##name##_from_b(float v) { return (T)v; }
 
 CA_P_FLOAT_DST(float32, float)
 CA_P_FLOAT_DST(float64, double)
@@ -444,12 +635,31 @@ CA_P_FLOAT_DST(float64, double)
     CA_P_FROM(name, T, d, double, ca_p_##name##_make((R)v, 0))                         \
     CA_P_FROM(name, T, c, ca_complex64, ca_p_##name##_make((R)v.re, (R)v.im))          \
     CA_P_FROM(name, T, z, ca_complex128, ca_p_##name##_make((R)v.re, (R)v.im))         \
-    CA_P_FROM(name, T, s, int32_t, ca_p_##name##_from_d((double)v))
+    CA_P_FROM(name, T, s, int32_t, ca_p_##name##_from_d((double)v))                    \
+    CA_P_FROM(name, T, b, float, ca_p_##name##_make((R)v, 0))
 
 CA_P_COMPLEX_DST(complex64, ca_complex64, float)
 CA_P_COMPLEX_DST(complex128, ca_complex128, double)
 
-/* ---- the 196 casts: ca_cast_<dname>_<sname>(x) ---------------------------------- */
+/* bfloat16, float8: one rounding from every source (int32 and float are exact as
+ * doubles; int64 and uint64 go through the round-to-odd double); float and the
+ * ml_dtypes floats reach bfloat16 by the float32 path, which rounds the same. */
+#define CA_P_MINI_DST(name, T, FROMF, FROMD)                                           \
+    CA_P_FROM(name, T, s, int32_t, FROMD((double)v))                                   \
+    CA_P_FROM(name, T, i, int64_t, FROMD(ca_p_i64_to_double_odd(v)))                   \
+    CA_P_FROM(name, T, u, uint64_t, FROMD(ca_p_u64_to_double_odd(v)))                  \
+    CA_P_FROM(name, T, f, float, FROMF(v))                                             \
+    CA_P_FROM(name, T, d, double, FROMD(v))                                            \
+    CA_P_FROM(name, T, c, ca_complex64, FROMF(v.re))                                   \
+    CA_P_FROM(name, T, z, ca_complex128, FROMD(v.re))                                  \
+    CA_P_FROM(name, T, b, float, FROMF(v))
+#define CA_P_F8E4M3_FROMF(v) ca_double_to_f8e4m3((double)(v))
+#define CA_P_F8E5M2_FROMF(v) ca_double_to_f8e5m2((double)(v))
+CA_P_MINI_DST(bfloat16, ca_bf16, ca_float_to_bf16, ca_double_to_bf16)
+CA_P_MINI_DST(float8_e4m3fn, ca_f8e4m3, CA_P_F8E4M3_FROMF, ca_double_to_f8e4m3)
+CA_P_MINI_DST(float8_e5m2, ca_f8e5m2, CA_P_F8E5M2_FROMF, ca_double_to_f8e5m2)
+
+/* ---- the 289 casts: ca_cast_<dname>_<sname>(x) ---------------------------------- */
 #define CA_P_CAST_DEF2(dt, dn, st, sn, cat)                                            \
     CA_HD dt ca_cast_##dn##_##sn(st x)                                                 \
     {                                                                                  \

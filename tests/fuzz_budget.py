@@ -63,6 +63,12 @@ NUMPY_TYPED = (TypeError, ValueError, IndexError, BufferError, OverflowError,
 # NumPy's result has another (object, strings, void, datetimes, long double, a
 # byte-swapped dtype asked for by name), cuarray raises TypeError.
 HELD = {np.dtype(t) for t in ALL_DTYPES}
+try:  # ml_dtypes' bfloat16 and float8 (issue 39), where installed
+    import ml_dtypes
+    HELD |= {np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+                                   ml_dtypes.float8_e5m2)}
+except ImportError:
+    pass
 
 
 def supported(dtype):

@@ -574,7 +574,8 @@ ca_out_check_cast(const char *fname, const CaArray *out, int dtype)
 int
 ca_array_misaligned(const CaArray *a)
 {
-    static const int align[CA_NTYPES] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8 };
+    static const int align[CA_NTYPES] = { 1, 1, 1, 2, 2, 4, 4, 8, 8,
+                                          2, 4, 8, 4, 8, 2, 1, 1 };
     return !ca_layout_aligned(a->data, CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a),
                               align[a->dtype]);
 }

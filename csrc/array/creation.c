@@ -828,7 +828,11 @@ ca_creation_init(PyObject *m)
     if (one == NULL) {
         return -1;
     }
-    for (int t = 0; t < CA_NTYPES; t++) {
+    /* 1.0 in ml_dtypes' formats: set here, ml_dtypes may not be loaded yet */
+    ca_one_bytes[CA_BFLOAT16][0] = 0x3f80;
+    ca_one_bytes[CA_FLOAT8_E4M3FN][0] = 0x38;
+    ca_one_bytes[CA_FLOAT8_E5M2][0] = 0x3c;
+    for (int t = 0; t < CA_NNUMPY_TYPES; t++) {
         if (ca_value_to_bytes(t == CA_BOOL ? Py_True : one, t, ca_one_bytes[t]) < 0) {
             Py_DECREF(one);
             return -1;

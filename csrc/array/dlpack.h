@@ -61,13 +61,15 @@ typedef struct {
 
 /* Type codes (DLDataTypeCode). */
 typedef enum {
-    kDLInt = 0,          /* signed integer */
-    kDLUInt = 1,         /* unsigned integer */
-    kDLFloat = 2,        /* IEEE floating point */
-    kDLOpaqueHandle = 3, /* opaque handle: never data cuarray can read */
-    kDLBfloat = 4,       /* bfloat16 (not a cuarray dtype) */
-    kDLComplex = 5,      /* complex: `bits` counts both parts */
-    kDLBool = 6,         /* boolean, stored as 8 bits per element */
+    kDLInt = 0,            /* signed integer */
+    kDLUInt = 1,           /* unsigned integer */
+    kDLFloat = 2,          /* IEEE floating point */
+    kDLOpaqueHandle = 3,   /* opaque handle: never data cuarray can read */
+    kDLBfloat = 4,         /* bfloat16 (ml_dtypes.bfloat16) */
+    kDLComplex = 5,        /* complex: `bits` counts both parts */
+    kDLBool = 6,           /* boolean, stored as 8 bits per element */
+    kDLFloat8_e4m3fn = 10, /* DLPack 1.1: float8, no inf (ml_dtypes.float8_e4m3fn) */
+    kDLFloat8_e5m2 = 12,   /* DLPack 1.1: float8 IEEE-like (ml_dtypes.float8_e5m2) */
 } DLDataTypeCode;
 
 /* Element type: `lanes` > 1 are vector types (never used by cuarray). */

@@ -18,7 +18,7 @@
 #define CA_NPY_UINT64 NPY_ULONGLONG
 #endif
 
-static const int ca_npy_typenum[CA_NTYPES] = {
+static const int ca_npy_typenum[CA_NNUMPY_TYPES] = {
     NPY_BOOL,  NPY_BYTE,   NPY_UBYTE,    NPY_SHORT,     NPY_USHORT,
     NPY_INT,   NPY_UINT,   CA_NPY_INT64, CA_NPY_UINT64, NPY_HALF,
     NPY_FLOAT, NPY_DOUBLE, NPY_CFLOAT,   NPY_CDOUBLE,
@@ -33,7 +33,8 @@ static PyTypeObject *ca_scalar_type[CA_NTYPES];
  * spellings np.dtype() itself maps to each descriptor. */
 static PyObject *ca_dtype_names = NULL;
 
-/* ca_promote's table, filled at init from PyArray_PromoteTypes. */
+/* ca_promote's table, filled at init from PyArray_PromoteTypes (the ml_dtypes
+ * rows and columns when ml_dtypes is loaded: NumPy then promotes by its rules). */
 static signed char ca_promote_table[CA_NTYPES][CA_NTYPES];
 
 static int
@@ -41,10 +42,81 @@ unsupported(PyArray_Descr *d)
 {
     PyErr_Format(PyExc_TypeError,
                  "cuarray does not support dtype %R: arrays hold bool, int8-int64, "
-                 "uint8-uint64, float16, float32, float64, complex64 or complex128 "
+                 "uint8-uint64, float16, float32, float64, complex64, complex128, "
+                 "and with ml_dtypes bfloat16, float8_e4m3fn and float8_e5m2 "
                  "(native byte order)",
                  (PyObject *)d);
     return -1;
+}
+
+/* ---- ml_dtypes' types, loaded on first use -------------------------------------
+ * `import cuarray` does not import ml_dtypes (0.1-0.4 s): its descriptors are
+ * taken when a dtype names one (an ml_dtypes type or descriptor means it is
+ * imported already; the strings and cuarray.bfloat16 import it), or a DLPack
+ * import brings one. */
+static int ml_loaded = 0;
+
+static int fill_promotions(int first, int last);
+
+/* 0 once loaded; -1 with ImportError naming the package when `required`, else
+ * 1 (not imported yet) without an exception. */
+int
+ca_ml_dtypes_load(int required)
+{
+    static const char *const names[] = { "bfloat16", "float8_e4m3fn", "float8_e5m2" };
+    if (ml_loaded) {
+        return 0;
+    }
+    static PyObject *modname = NULL;
+    PyObject *mod = NULL;
+    if (modname == NULL &&
+        (modname = PyUnicode_InternFromString("ml_dtypes")) == NULL) {
+        return -1;
+    }
+    if (!required) {
+        mod = PyImport_GetModule(modname);
+        if (mod == NULL) {
+            return PyErr_Occurred() ? -1 : 1;
+        }
+    }
+    else if ((mod = PyImport_ImportModule("ml_dtypes")) == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ImportError)) {
+            PyErr_SetString(PyExc_ImportError,
+                            "cuarray's bfloat16 and float8 dtypes are ml_dtypes' NumPy "
+                            "dtypes: install the ml_dtypes package (pip install "
+                            "ml_dtypes)");
+        }
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        PyObject *t = PyObject_GetAttrString(mod, names[k]);
+        PyArray_Descr *d = t == NULL ? NULL : PyArray_DescrFromTypeObject(t);
+        Py_XDECREF(t);
+        if (d == NULL) {
+            Py_DECREF(mod);
+            return -1;
+        }
+        ca_st->descr[CA_BFLOAT16 + k] = d; /* owned by the state */
+        ca_scalar_type[CA_BFLOAT16 + k] = d->typeobj;
+    }
+    Py_DECREF(mod);
+    ml_loaded = 1;
+    return fill_promotions(CA_BFLOAT16, CA_NTYPES);
+}
+
+/* The code of an ml_dtypes descriptor, -2 if d is none of them. */
+static int
+ml_dtype_of(PyArray_Descr *d)
+{
+    if (d->type_num < NPY_USERDEF || ca_ml_dtypes_load(0) != 0) {
+        return PyErr_Occurred() ? -1 : -2;
+    }
+    for (int i = CA_BFLOAT16; i < CA_NTYPES; i++) {
+        if (d == ca_st->descr[i] || d->typeobj == ca_scalar_type[i]) {
+            return i;
+        }
+    }
+    return -2;
 }
 
 int
@@ -64,6 +136,10 @@ ca_dtype_from_descr(PyArray_Descr *d)
     const int own = ca_own_dtype(d); /* the fast path */
     if (own >= 0) {
         return own;
+    }
+    const int ml = ml_dtype_of(d);
+    if (ml != -2) {
+        return ml;
     }
     if (!PyArray_ISNBO(d->byteorder) || PyDataType_HASFIELDS(d) ||
         PyDataType_HASSUBARRAY(d)) {
@@ -142,6 +218,11 @@ ca_dtype_converter(PyObject *obj, int dflt)
         if (PyErr_Occurred()) {
             return -1;
         }
+        for (int i = CA_BFLOAT16; i < CA_NTYPES; i++) {
+            if (PyUnicode_CompareWithASCIIString(obj, ca_dtype_name[i]) == 0) {
+                return ca_ml_dtypes_load(1) < 0 ? -1 : i;
+            }
+        }
     }
     PyArray_Descr *d = NULL;
     if (PyArray_DescrConverter2(obj, &d) == NPY_FAIL) {
@@ -162,6 +243,11 @@ ca_promote(int a, int b)
         PyErr_SetString(PyExc_SystemError, "ca_promote: bad dtype code");
         return -1;
     }
+    if (ca_promote_table[a][b] < 0) {
+        PyErr_Format(PyExc_TypeError, "The DTypes %s and %s do not have a common DType",
+                     ca_dtype_name[a], ca_dtype_name[b]);
+        return -1;
+    }
     return ca_promote_table[a][b];
 }
 
@@ -179,22 +265,78 @@ py_dtype_code(PyObject *self, PyObject *obj)
     return PyLong_FromLong(t);
 }
 
+/* _core._ml_dtype(name) -> the ml_dtypes scalar type (cuarray.bfloat16 & co.),
+ * importing ml_dtypes; ImportError naming the package without it. */
+static PyObject *
+py_ml_dtype(PyObject *self, PyObject *name)
+{
+    for (int i = CA_BFLOAT16; i < CA_NTYPES; i++) {
+        if (PyUnicode_Check(name) &&
+            PyUnicode_CompareWithASCIIString(name, ca_dtype_name[i]) == 0) {
+            if (ca_ml_dtypes_load(1) < 0) {
+                return NULL;
+            }
+            return Py_NewRef((PyObject *)ca_scalar_type[i]);
+        }
+    }
+    PyErr_Format(PyExc_AttributeError, "no ml_dtypes type %R in cuarray", name);
+    return NULL;
+}
+
 static PyMethodDef dtype_functions[] = {
+    { "_ml_dtype", py_ml_dtype, METH_O,
+      "_ml_dtype(name)\n--\n\nml_dtypes' scalar type `name`, importing ml_dtypes." },
     { "_dtype_code", py_dtype_code, METH_O,
       "_dtype_code(dtype)\n--\n\nThe internal type code of a supported dtype." },
     { NULL, NULL, 0, NULL },
 };
 
 /* Names under which the scalar types are exported, beside NumPy's. */
-static const char *const export_names[CA_NTYPES] = {
+static const char *const export_names[CA_NNUMPY_TYPES] = {
     "bool_", "int8",   "uint8",   "int16",   "uint16",  "int32",     "uint32",
     "int64", "uint64", "float16", "float32", "float64", "complex64", "complex128",
 };
 
+unsigned char ca_cast_safe[CA_NTYPES][CA_NTYPES];
+unsigned char ca_cast_same_kind[CA_NTYPES][CA_NTYPES];
+
+/* Rows and columns [first, last) of the promotion and casting tables (with every
+ * loaded type). */
+static int
+fill_promotions(int first, int last)
+{
+    const int n = ml_loaded ? CA_NTYPES : CA_NNUMPY_TYPES;
+    for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+            if ((a < first || a >= last) && (b < first || b >= last)) {
+                continue;
+            }
+            ca_cast_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(
+                ca_st->descr[a], ca_st->descr[b], NPY_SAFE_CASTING);
+            ca_cast_same_kind[a][b] = (unsigned char)PyArray_CanCastTypeTo(
+                ca_st->descr[a], ca_st->descr[b], NPY_SAME_KIND_CASTING);
+            PyArray_Descr *r = PyArray_PromoteTypes(ca_st->descr[a], ca_st->descr[b]);
+            int t = r == NULL ? -1 : ca_dtype_from_descr(r);
+            Py_XDECREF(r);
+            if (t < 0) {
+                /* e.g. bfloat16 with complex128 under an ml_dtypes without the
+                 * promotion: no common type, as NumPy says */
+                if (!PyErr_ExceptionMatches(PyExc_TypeError)) {
+                    return -1;
+                }
+                PyErr_Clear();
+                t = -1;
+            }
+            ca_promote_table[a][b] = (signed char)t;
+        }
+    }
+    return 0;
+}
+
 int
 ca_dtype_init(PyObject *m)
 {
-    for (int i = 0; i < CA_NTYPES; i++) {
+    for (int i = 0; i < CA_NNUMPY_TYPES; i++) {
         PyArray_Descr *d = PyArray_DescrFromType(ca_npy_typenum[i]);
         if (d == NULL) {
             return -1;
@@ -209,25 +351,14 @@ ca_dtype_init(PyObject *m)
     if (PyModule_AddObjectRef(m, "bool", (PyObject *)ca_scalar_type[CA_BOOL]) < 0) {
         return -1;
     }
-    for (int a = 0; a < CA_NTYPES; a++) {
-        for (int b = 0; b < CA_NTYPES; b++) {
-            PyArray_Descr *r = PyArray_PromoteTypes(ca_st->descr[a], ca_st->descr[b]);
-            if (r == NULL) {
-                return -1;
-            }
-            int t = ca_dtype_from_descr(r);
-            Py_DECREF(r);
-            if (t < 0) {
-                return -1;
-            }
-            ca_promote_table[a][b] = (signed char)t;
-        }
+    if (fill_promotions(0, CA_NNUMPY_TYPES) < 0) {
+        return -1;
     }
     ca_dtype_names = PyDict_New();
     if (ca_dtype_names == NULL) {
         return -1;
     }
-    for (int i = 0; i < CA_NTYPES; i++) {
+    for (int i = 0; i < CA_NNUMPY_TYPES; i++) {
         PyArray_Descr *d = ca_st->descr[i];
         PyObject *str = PyObject_GetAttrString((PyObject *)d, "str"); /* '<f4' */
         if (str == NULL) {

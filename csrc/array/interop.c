@@ -400,12 +400,22 @@ parse_typestr(PyObject *s)
                             : -1;
         break;
     case 'c': dtype = size == 8 ? CA_COMPLEX64 : size == 16 ? CA_COMPLEX128 : -1; break;
+    /* NumPy's strings for ml_dtypes' types: bfloat16 is '<V2' (PyTorch writes
+     * it too), float8_e5m2 '<f1'; float8_e4m3fn's '<V1' names no one type */
+    case 'V': dtype = size == 2 ? CA_BFLOAT16 : -1; break;
     default: break;
+    }
+    if (p[1] == 'f' && size == 1) {
+        dtype = CA_FLOAT8_E5M2;
+    }
+    if (dtype >= 0 && ca_is_ml(dtype)) {
+        return ca_ml_dtypes_load(1) < 0 ? -1 : dtype;
     }
     if (dtype < 0) {
         PyErr_Format(PyExc_TypeError,
                      "__cuda_array_interface__ typestr %R is not a cuarray dtype "
-                     "(bool, int8-64, uint8-64, float16/32/64, complex64/128)",
+                     "(bool, int8-64, uint8-64, float16/32/64, complex64/128, "
+                     "bfloat16 as '<V2'; float8_e4m3fn goes through DLPack)",
                      s);
     }
     return dtype;
@@ -781,6 +791,11 @@ dl_dtype(int dtype)
     if (dtype == CA_BOOL) {
         t.code = kDLBool;
     }
+    else if (ca_is_ml(dtype)) {
+        t.code = dtype == CA_BFLOAT16        ? kDLBfloat
+                 : dtype == CA_FLOAT8_E4M3FN ? kDLFloat8_e4m3fn
+                                             : kDLFloat8_e5m2;
+    }
     else if (ca_is_complex(dtype)) {
         t.code = kDLComplex;
     }
@@ -827,13 +842,14 @@ dtype_from_dl(DLDataType t)
         case kDLComplex:
             dtype = bits == 64 ? CA_COMPLEX64 : bits == 128 ? CA_COMPLEX128 : -1;
             break;
-        case kDLBfloat:
-            PyErr_SetString(PyExc_TypeError,
-                            "DLPack tensor has dtype bfloat16, which is not a cuarray "
-                            "dtype; convert it to float32 (or float16) first");
-            return -1;
+        case kDLBfloat: dtype = bits == 16 ? CA_BFLOAT16 : -1; break;
+        case kDLFloat8_e4m3fn: dtype = bits == 8 ? CA_FLOAT8_E4M3FN : -1; break;
+        case kDLFloat8_e5m2: dtype = bits == 8 ? CA_FLOAT8_E5M2 : -1; break;
         default: break;
         }
+    }
+    if (dtype >= 0 && ca_is_ml(dtype) && ca_ml_dtypes_load(1) < 0) {
+        return -1; /* the array's dtype is ml_dtypes' */
     }
     if (dtype < 0) {
         PyErr_Format(PyExc_TypeError,
@@ -2214,8 +2230,8 @@ int
 ca_interop_init(PyObject *m)
 {
     static const char *const typestr[CA_NTYPES] = {
-        "|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4",
-        "<i8", "<u8", "<f2", "<f4", "<f8", "<c8", "<c16",
+        "|b1", "|i1", "|u1", "<i2", "<u2",  "<i4", "<u4", "<i8", "<u8",
+        "<f2", "<f4", "<f8", "<c8", "<c16", "<V2", "|V1", "|f1", /* NumPy's for ml_dtypes' (bfloat16 as PyTorch's) */
     };
     const char *env = getenv("CUARRAY_CUDA_ARRAY_INTERFACE_SYNC");
     PyObject *empty = NULL;

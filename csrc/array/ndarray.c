@@ -913,13 +913,20 @@ buffer_format(int dtype)
         "Zf",
         "Zd",
     };
-    return fmt[dtype];
+    return dtype < CA_NNUMPY_TYPES ? fmt[dtype] : NULL;
 }
 
 static int
 Ndarray_getbuffer(CaArray *a, Py_buffer *view, int flags)
 {
     view->obj = NULL;
+    if (a->dtype >= CA_NNUMPY_TYPES) {
+        /* PEP 3118 has no code for them (NumPy refuses too); np.asarray takes
+         * __array__ instead, zero-copy. */
+        PyErr_Format(PyExc_BufferError, "cannot include dtype %s in a buffer",
+                     ca_dtype_name[a->dtype]);
+        return -1;
+    }
     char *p = ca_array_host_data(a);
     if (p == NULL) {
         PyErr_SetString(PyExc_BufferError,

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "readback.h"
+#include "scalar.h"
 
 #if CA_HAVE_CUDA
 
@@ -459,6 +460,20 @@ half_to_double(uint16_t h)
     return sign ? -v : v;
 }
 
+/* An ml_dtypes element's value (exact in a double). */
+static double
+ml_to_double(int dtype, const void *buf)
+{
+    ca_bf16 b;
+    ca_f8e4m3 e4;
+    ca_f8e5m2 e5;
+    switch (dtype) {
+    case CA_BFLOAT16: memcpy(&b, buf, sizeof b); return ca_bf16_to_float(b);
+    case CA_FLOAT8_E4M3FN: memcpy(&e4, buf, sizeof e4); return ca_f8e4m3_to_float(e4);
+    default: memcpy(&e5, buf, sizeof e5); return ca_f8e5m2_to_float(e5);
+    }
+}
+
 /* A Python bool/int/float/complex from one element of `dtype` at buf. */
 static PyObject *
 scalar_to_python(int dtype, const void *buf)
@@ -484,6 +499,9 @@ scalar_to_python(int dtype, const void *buf)
         const double *c = (const double *)buf;
         return PyComplex_FromDoubles(c[0], c[1]);
     }
+    case CA_BFLOAT16:
+    case CA_FLOAT8_E4M3FN:
+    case CA_FLOAT8_E5M2: return PyFloat_FromDouble(ml_to_double(dtype, buf));
     }
     PyErr_SetString(PyExc_SystemError, "bad dtype");
     return NULL;

@@ -24,8 +24,9 @@
 enum { K_WEAK_INT = CA_NTYPES, K_WEAK_FLOAT, K_WEAK_COMPLEX };
 
 /* Casting tables (NumPy's can_cast), filled at init. */
-static unsigned char can_safe[CA_NTYPES][CA_NTYPES];
-static unsigned char can_same_kind[CA_NTYPES][CA_NTYPES];
+/* NumPy's casting tables (dtype.c fills them, the ml_dtypes rows on load) */
+#define can_safe      ca_cast_safe
+#define can_same_kind ca_cast_same_kind
 
 /* Resolution cache: per op, 14^nin entries indexed by the input dtypes seen by
  * the loop search; 0 unknown, -1 no loop, else loop index + 1. */
@@ -203,7 +204,7 @@ weak_dtype(int kind, int c)
         if (c < 0 || !ca_is_inexact(c) || c == CA_FLOAT64) {
             return c == CA_COMPLEX64 ? CA_COMPLEX64 : CA_COMPLEX128;
         }
-        if (c == CA_FLOAT16 || c == CA_FLOAT32) {
+        if (c == CA_FLOAT16 || c == CA_FLOAT32 || ca_is_ml(c)) {
             return CA_COMPLEX64;
         }
         return c;
@@ -379,6 +380,8 @@ typedef struct {
     Py_ssize_t shape[CA_MAX_DIMS];
     CaArray *tmp[3]; /* inputs cast for the loop (owned) */
     int casting;     /* casting=: one of the EW_CAST_* rules */
+    int ml_out;      /* an ml_dtypes result type (the float32 loop's result
+                        rounded once into it), else -1 */
 } ew_args;
 
 /* casting= rules, in NumPy's order of leniency */
@@ -477,7 +480,19 @@ ew_search_dtypes(ew_args *A)
     if (A->op == CA_OP_where) {
         A->dt[0] = CA_BOOL;
     }
+    A->ml_out = c >= 0 && ca_is_ml(c) ? c : -1;
     return 0;
+}
+
+/* ml_dtypes' types have no loops of their own: where the operands promote to
+ * one, the search sees float32 for them (PyTorch's rule: compute in float32,
+ * round once), so bfloat16 + bfloat16 takes ff->f even where ee->e comes first. */
+static void
+ml_search_dtypes(const ew_args *A, int *dt)
+{
+    for (int i = 0; i < A->nin; i++) {
+        dt[i] = A->ml_out >= 0 && ca_is_ml(A->dt[i]) ? CA_FLOAT32 : A->dt[i];
+    }
 }
 
 /* A Python int operand: its value (int64, uint64, or a double beyond both).
@@ -612,17 +627,23 @@ ew_guess_routine(ew_args *A, int req)
             return bool_error(A->op);
         }
     }
-    int weak = 0;
+    int weak = 0, dt[3];
     for (int i = 0; i < A->nin; i++) {
         weak |= A->in[i].kind >= CA_NTYPES;
     }
-    A->loop = find_loop(A->op, A->dt, req, weak);
+    const int sreq = req >= 0 && ca_is_ml(req) ? CA_FLOAT32 : req;
+    if (req >= 0 && ca_is_ml(req)) {
+        A->ml_out = req;
+    }
+    ml_search_dtypes(A, dt);
+    A->loop = find_loop(A->op, dt, sreq, weak);
     if (A->loop < 0 && weak_int_as_int64(A)) {
-        A->loop = find_loop(A->op, A->dt, req, weak);
+        ml_search_dtypes(A, dt);
+        A->loop = find_loop(A->op, dt, sreq, weak);
     }
     if (A->loop < 0 && req >= 0) {
         /* a loop of the asked type exists: casting decides (NumPy's message) */
-        A->loop = unsafe_loop(A->op, req);
+        A->loop = unsafe_loop(A->op, sreq);
         if (A->loop >= 0 && A->casting != EW_CAST_UNSAFE) {
             A->L = &ca_ew_loops[A->loop];
             if (check_input_casts(A) < 0) {
@@ -634,6 +655,9 @@ ew_guess_routine(ew_args *A, int req)
         return no_loop_error(A->op, A->dt, req);
     }
     A->L = &ca_ew_loops[A->loop];
+    if (!ca_is_float(A->L->types[A->nin])) {
+        A->ml_out = -1; /* comparisons, isnan, ...: their own result type */
+    }
     return A->casting == EW_CAST_SAME_KIND ? 0 : check_input_casts(A);
 }
 
@@ -824,12 +848,13 @@ ew_result(ew_args *A)
 {
     const int otype = A->L->types[A->nin];
     if (A->out != NULL) {
-        if (!cast_allowed(otype, A->out->dtype, A->casting)) {
+        const int rtype = A->ml_out >= 0 ? A->ml_out : otype;
+        if (!cast_allowed(rtype, A->out->dtype, A->casting)) {
             PyErr_Format(
                 PyExc_TypeError,
                 "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
                 "with casting rule '%s'",
-                A->o->name, ca_dtype_name[otype], ca_dtype_name[A->out->dtype],
+                A->o->name, ca_dtype_name[rtype], ca_dtype_name[A->out->dtype],
                 ew_cast_names[A->casting]);
             return NULL;
         }
@@ -1113,6 +1138,9 @@ ew_launch(ew_args *A, CaArray *res)
 EW_STAGE PyObject *
 ew_defer(const ew_args *A)
 {
+    if (A->ml_out >= 0) {
+        return NULL; /* the float32 result is rounded into the ml type after */
+    }
     CaArray *arrs[3] = { A->in[0].arr, A->nin > 1 ? A->in[1].arr : NULL,
                          A->nin > 2 ? A->in[2].arr : NULL };
     return ca_fusion_try(A->loop, arrs, A->scalars, A->ndim, A->shape, A->device);
@@ -1167,6 +1195,9 @@ ew_run(int op, PyObject *const *args, PyObject *out_obj, int req, int is_operato
         }
         Py_INCREF(A.out);
         ret = (PyObject *)A.out;
+    }
+    else if (A.ml_out >= 0) {
+        ret = (PyObject *)ca_array_copy(res, A.ml_out, 'K'); /* the one rounding */
     }
     else {
         ret = (PyObject *)res;
@@ -1913,14 +1944,6 @@ PyMethodDef ca_elementwise_array_methods[] = {
 static int
 init_tables(void)
 {
-    for (int a = 0; a < CA_NTYPES; a++) {
-        for (int b = 0; b < CA_NTYPES; b++) {
-            can_safe[a][b] = (unsigned char)PyArray_CanCastTypeTo(
-                ca_descr(a), ca_descr(b), NPY_SAFE_CASTING);
-            can_same_kind[a][b] = (unsigned char)PyArray_CanCastTypeTo(
-                ca_descr(a), ca_descr(b), NPY_SAME_KIND_CASTING);
-        }
-    }
     for (int op = 0; op < CA_EW_NOPS; op++) {
         size_t n = 1;
         for (int i = 0; i < ca_ew_ops[op].nin; i++) {

@@ -926,6 +926,40 @@ error:
 /* Argument parsing: functions and methods                                   */
 /* ======================================================================== */
 
+static PyObject *run_fn(int fn, CaArray *a, PyObject *const *v);
+
+/* ml_dtypes' types (an input or dtype=) reduce in float32, as PyTorch: the input
+ * cast to float32, the float32 result rounded once into the ml type (out= takes
+ * it through its own cast). v: the parsed arguments (v[s->dtype] replaced). */
+static PyObject *
+ml_reduction(int fn, CaArray *a, PyObject **v, int dslot, int oslot)
+{
+    int ml = ca_is_ml(a->dtype) ? a->dtype : -1;
+    PyObject *dt = dslot >= 0 ? v[dslot] : NULL;
+    if (dt != NULL && dt != Py_None) {
+        const int req = ca_dtype_converter(dt, -1);
+        if (req < 0) {
+            return NULL;
+        }
+        ml = ca_is_ml(req) ? req : -2; /* dtype= not ml: its own result */
+        if (ca_is_ml(req)) {
+            v[dslot] = (PyObject *)ca_descr(CA_FLOAT32);
+        }
+    }
+    CaArray *a32 = ca_is_ml(a->dtype) ? ca_array_copy(a, CA_FLOAT32, 'K') : NULL;
+    if (ca_is_ml(a->dtype) && a32 == NULL) {
+        return NULL;
+    }
+    PyObject *r = run_fn(fn, a32 != NULL ? a32 : a, v);
+    Py_XDECREF(a32);
+    const int has_out = oslot >= 0 && v[oslot] != NULL && v[oslot] != Py_None;
+    if (r != NULL && ml >= 0 && !has_out && ca_array_check(r) &&
+        ((CaArray *)r)->dtype == CA_FLOAT32) {
+        Py_SETREF(r, (PyObject *)ca_array_copy((CaArray *)r, ml, 'K'));
+    }
+    return r;
+}
+
 /* self: the array of a method call, NULL for the module function. */
 static PyObject *
 dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -960,6 +994,20 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         }
         a = (CaArray *)v[0];
     }
+    /* dtype= may name an ml_dtypes type: ml_reduction looks (off the hot path) */
+    if (ca_is_ml(a->dtype) ||
+        (s->dtype >= 0 && v[s->dtype] != NULL && v[s->dtype] != Py_None)) {
+        return ml_reduction(fn, a, v, s->dtype, s->out);
+    }
+    return run_fn(fn, a, v);
+}
+
+/* The row's function over parsed arguments v (v[0] is `a` for functions). */
+static PyObject *
+run_fn(int fn, CaArray *a, PyObject *const *v)
+{
+    const ca_red_fn *f = &ca_red_fns[fn];
+    const ca_red_sig *s = &ca_red_sigs[f->sig];
 #define SLOT(i) ((i) >= 0 ? v[i] : NULL)
     if (f->sig == CA_RSIG_SCAN) {
         return scan(fn, a, SLOT(s->axis), SLOT(s->dtype), SLOT(s->out));

@@ -305,9 +305,38 @@ kernel_rows(CaArray *w, CaArray *vals, CaArray *idx, int flags)
  * Results are shaped like a (1-D when flat). kth (partition's, checked) lets
  * the cpu device partition with NumPy instead; other devices sort fully.
  * 0, or -1 with an exception. */
+static int sort_run_keys(CaArray *a, int axis, int flat, int flags, PyObject *kth,
+                         CaArray **vals, CaArray **idx);
+
+/* ml_dtypes' types sort as their float32 values (exact and in the same order);
+ * sorted values come back to the type exactly (NaNs as the canonical NaN). */
 static int
 sort_run(CaArray *a, int axis, int flat, int flags, PyObject *kth, CaArray **vals,
          CaArray **idx)
+{
+    if (!ca_is_ml(a->dtype)) {
+        return sort_run_keys(a, axis, flat, flags, kth, vals, idx);
+    }
+    CaArray *a32 = ca_array_copy(a, CA_FLOAT32, 'K');
+    if (a32 == NULL) {
+        return -1;
+    }
+    int rc = sort_run_keys(a32, axis, flat, flags, kth, vals, idx);
+    Py_DECREF(a32);
+    if (rc == 0 && vals != NULL) {
+        CaArray *m = ca_array_copy(*vals, a->dtype, 'K');
+        Py_SETREF(*vals, m);
+        rc = m == NULL ? -1 : 0;
+        if (m == NULL && idx != NULL) {
+            Py_CLEAR(*idx);
+        }
+    }
+    return rc;
+}
+
+static int
+sort_run_keys(CaArray *a, int axis, int flat, int flags, PyObject *kth, CaArray **vals,
+              CaArray **idx)
 {
     CaArray *w = NULL, *v = NULL, *x = NULL;
     if (vals) {
@@ -593,6 +622,9 @@ searchsorted_impl(CaArray *a, PyObject *v, PyObject *side, PyObject *sorter_obj)
     int t = search_dtype(a, v, &vin);
     if (t < 0) {
         goto error;
+    }
+    if (ca_is_ml(t)) {
+        t = CA_FLOAT32; /* exact, same order: the float32 keys' kernels */
     }
     if (vin->device != a->device) {
         PyErr_SetString(PyExc_ValueError,

@@ -27,7 +27,8 @@ typedef struct {
 static PyTypeObject *ufunc_type;
 
 /* NumPy's type characters, in ca_dtype order. */
-static const char type_chars[CA_NTYPES + 1] = "?bBhHiIlLefdFD";
+/* ml_dtypes' characters: E (bfloat16), 4 (float8_e4m3fn), 5 (float8_e5m2). */
+static const char type_chars[CA_NTYPES + 1] = "?bBhHiIlLefdFDE45";
 
 static PyObject *
 ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,

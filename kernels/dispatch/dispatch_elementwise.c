@@ -14,7 +14,8 @@
 
 /* Natural alignment of each dtype's storage type (the struct alignments of
  * scalar.h: complex aligns as its parts). */
-static const int ew_align[CA_NTYPES] = { 1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 4, 8 };
+static const int ew_align[CA_NTYPES] = { 1, 1, 1, 2, 2, 4, 4, 8, 8,
+                                         2, 4, 8, 4, 8, 2, 1, 1 };
 
 int
 ca_ew_aligned(const ca_strided *s, int op, int dtype)

@@ -176,7 +176,16 @@ _LAZY_MODULES = {
 _LAZY = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
 
 
+# ml_dtypes' NumPy dtypes (an optional dependency, imported on first use: ImportError
+# naming the package without it)
+_ML_DTYPES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+
 def __getattr__(name):
+    if name in _ML_DTYPES:
+        t = _core._ml_dtype(name)
+        globals()[name] = t
+        return t
     mod = _LAZY.get(name)
     if mod is None:
         if name not in _LAZY_MODULES and name not in _LAZY_SUBMODULES:
