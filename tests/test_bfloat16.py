@@ -286,3 +286,74 @@ def test_torch_bf16_zero_copy(device):
     assert back.dtype == torch.bfloat16 and back.data_ptr() == t.data_ptr()
     np.testing.assert_array_equal(bits(x.get()), t.cpu().view(torch.int16).numpy()
                                   .view(np.uint16))
+
+
+def _ulps(got, want):
+    """Distance in bf16 ulps (same-sign finite values; bit patterns are monotonic)."""
+    g = bits(np.asarray(got, BF16)).astype(np.int32)
+    w = bits(np.asarray(want, BF16)).astype(np.int32)
+    return np.abs(g - w)
+
+
+@pytest.mark.parametrize("shape_a,shape_b", [((64, 48), (48, 32)), ((5, 16, 8), (5, 8, 12)),
+                                             ((16,), (16, 7)), ((9, 16), (16,))])
+def test_matmul_float32_accumulation(device, shape_a, shape_b):
+    rng = np.random.default_rng(9)
+    ha = rng.random(shape_a).astype(BF16)  # positive: products are far from 0
+    hb = rng.random(shape_b).astype(BF16)
+    want = (ha.astype(np.float32) @ hb.astype(np.float32)).astype(BF16)
+    x, y = ca.asarray(ha, device=device), ca.asarray(hb, device=device)
+    for got in [x @ y, ca.matmul(x, y), ca.dot(x, y) if len(shape_a) < 3 else x @ y]:
+        assert got.dtype == BF16 and got.shape == want.shape
+        assert _ulps(got.get(), want).max() <= 1
+    if len(shape_a) == 2 and len(shape_b) == 2:
+        e = ca.einsum("ij,jk->ik", x, y)
+        assert e.dtype == BF16 and _ulps(e.get(), want).max() <= 1
+
+
+def test_matmul_float8_refused(device):
+    x = ca.ones((2, 2), dtype=ca.float8_e4m3fn, device=device)
+    with pytest.raises(TypeError, match="float8"):
+        x @ x
+
+
+def test_random_bf16(device):
+    g = ca.random.default_rng(7)
+    r = g.random(200000, dtype=ca.bfloat16, device=device)
+    assert r.dtype == BF16
+    h = r.get().astype(np.float32)
+    assert h.min() >= 0 and h.max() < 1  # truncated, never rounded up to 1.0
+    assert abs(h.mean() - 0.5) < 0.01
+    for draw in [g.standard_normal(1000, dtype="bfloat16", device=device),
+                 g.normal(1.0, 2.0, 1000, dtype=ml_dtypes.bfloat16, device=device),
+                 g.uniform(-1.0, 1.0, 1000, dtype=ca.bfloat16, device=device),
+                 g.exponential(1.0, 1000, dtype=ca.bfloat16, device=device)]:
+        assert draw.dtype == BF16 and np.isfinite(draw.get().astype(np.float32)).all()
+    # the same seed draws the float32 values rounded once
+    a = ca.random.default_rng(3).standard_normal(64, dtype=np.float32, device=device)
+    b = ca.random.default_rng(3).standard_normal(64, dtype=ca.bfloat16, device=device)
+    np.testing.assert_array_equal(bits(b.get()), bits(a.get().astype(BF16)))
+
+
+def test_sort_search_unique(device):
+    rng = np.random.default_rng(10)
+    h = (rng.standard_normal(3000) * 4).astype(BF16)
+    h[[5, 50]] = np.nan
+    h[7] = -np.inf
+    x = ca.asarray(h, device=device)
+    np.testing.assert_array_equal(bits(ca.sort(x).get()), bits(np.sort(h)))
+    np.testing.assert_array_equal(ca.argsort(x, kind="stable").get(),
+                                  np.argsort(h.astype(np.float32), kind="stable"))
+    m = h.reshape(30, 100)
+    np.testing.assert_array_equal(bits(ca.sort(ca.asarray(m, device=device), axis=0).get()),
+                                  bits(np.sort(m, axis=0)))
+    u = ca.unique(x)
+    assert u.dtype == BF16
+    np.testing.assert_array_equal(bits(u.get()), bits(np.unique(h)))
+    s = np.sort(h)
+    v = (rng.standard_normal(500) * 4).astype(BF16)
+    for side in ["left", "right"]:
+        np.testing.assert_array_equal(
+            ca.searchsorted(ca.asarray(s, device=device), ca.asarray(v, device=device),
+                            side=side).get(),
+            np.searchsorted(s.astype(np.float32), v.astype(np.float32), side=side))

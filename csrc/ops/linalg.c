@@ -733,7 +733,7 @@ dot_is_matmul(const CaArray *A, const CaArray *B, const CaArray *C)
            n < CA_INT_MAX && out_bytes < (cplx ? CA_DOT_MAX_COMPLEX : CA_DOT_MAX_REAL);
 }
 
-/* A float16 product on the cpu: NumPy's is a plain loop (no BLAS) that sums
+/* A float16 (or bfloat16) product on the cpu: NumPy's is a plain loop (no BLAS) that sums
  * the products in float32 and rounds the sum to float16 once. Here the
  * operands become float32 copies (exact), BLAS's sgemm (np.dot's routine for
  * 2-D operands, np.matmul's otherwise) sums the same products in float32 (a
@@ -787,7 +787,8 @@ numpy_matmul_into(CaArray *A, CaArray *B, CaArray *C)
         (v[2] = ca_cpu_numpy_view(C)) == NULL) {
         goto error;
     }
-    if (A->dtype == CA_FLOAT16 && B->dtype == CA_FLOAT16 && C->dtype == CA_FLOAT16) {
+    const int half = A->dtype == CA_FLOAT16 || A->dtype == CA_BFLOAT16;
+    if (half && B->dtype == A->dtype && C->dtype == A->dtype) {
         r = numpy_matmul_half(v[0], v[1], v[2]);
     }
     else if (dot_is_matmul(A, B, C)) {
@@ -888,6 +889,13 @@ matmul_compute(CaArray *a, CaArray *b, CaArray *res, int dtype)
     CaArray *A = NULL, *B = NULL, *C = NULL;
     int rc = -1;
     const int na = CA_NDIM(a), nb = CA_NDIM(b);
+    if (dtype == CA_FLOAT8_E4M3FN || dtype == CA_FLOAT8_E5M2) {
+        PyErr_Format(PyExc_TypeError,
+                     "matrix products of %s are not supported: float8 is a storage "
+                     "type here; cast to bfloat16 or float32 first",
+                     ca_dtype_name[dtype]);
+        return -1;
+    }
     if (res->device == CA_CPU && !emulate) {
         CaArray *ca = cast_to(a, dtype), *cb = ca ? cast_to(b, dtype) : NULL;
         if (cb != NULL) {

@@ -107,7 +107,24 @@ typedef struct {
     int tf32;
 } gemm_args;
 
-/* float16 (float32 accumulation), float32 (TF32 if asked), float64. */
+/* float16 or bfloat16 (type t) in and out, float32 accumulation. */
+static cublasStatus_t
+gemm_half(const ca_cublas_api *api, const gemm_args *g, cudaDataType t, const char *x,
+          const char *y, char *c)
+{
+    const float one = 1.0f, zero = 0.0f;
+    if (g->count > 1) {
+        return api->GemmStridedBatchedEx(g->h, g->ox, g->oy, g->M, g->N, g->K, &one, x,
+                                         t, g->ldx, g->sx, y, t, g->ldy, g->sy, &zero,
+                                         c, t, g->ldc, g->sc, g->count,
+                                         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    }
+    return api->GemmEx(g->h, g->ox, g->oy, g->M, g->N, g->K, &one, x, t, g->ldx, y, t,
+                       g->ldy, &zero, c, t, g->ldc, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT);
+}
+
+/* float16 and bfloat16 (float32 accumulation), float32 (TF32 if asked), float64. */
 static cublasStatus_t
 gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x,
           const char *y, char *c, const char **callp)
@@ -120,23 +137,16 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
     cublasStatus_t st = CUBLAS_STATUS_NOT_SUPPORTED;
     const char *call = "cublasGemm";
     switch (dtype) {
-    case CA_FLOAT16: {
-        const float one = 1.0f, zero = 0.0f;
-        if (batched) {
-            call = "cublasGemmStridedBatchedEx(float16)";
-            st = api->GemmStridedBatchedEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx,
-                                           sx, y, CUDA_R_16F, ldy, sy, &zero, c,
-                                           CUDA_R_16F, ldc, sc, count,
-                                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        }
-        else {
-            call = "cublasGemmEx(float16)";
-            st = api->GemmEx(h, ox, oy, M, N, K, &one, x, CUDA_R_16F, ldx, y,
-                             CUDA_R_16F, ldy, &zero, c, CUDA_R_16F, ldc,
-                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        }
+    case CA_FLOAT16:
+        call =
+            batched ? "cublasGemmStridedBatchedEx(float16)" : "cublasGemmEx(float16)";
+        st = gemm_half(api, g, CUDA_R_16F, x, y, c);
         break;
-    }
+    case CA_BFLOAT16:
+        call =
+            batched ? "cublasGemmStridedBatchedEx(bfloat16)" : "cublasGemmEx(bfloat16)";
+        st = gemm_half(api, g, CUDA_R_16BF, x, y, c);
+        break;
     case CA_FLOAT32: {
         const float one = 1.0f, zero = 0.0f;
         if (g->tf32) {

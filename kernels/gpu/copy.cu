@@ -309,7 +309,9 @@ launch_fill_strided(const StridedArgs &a, const void *value, int wave, cudaStrea
 const CastRow &
 cast_row_of(int dst_dtype)
 {
-    return dst_dtype < 7 ? cast_rows_0[dst_dtype] : cast_rows_1[dst_dtype - 7];
+    return dst_dtype < 7             ? cast_rows_0[dst_dtype]
+           : dst_dtype < CA_BFLOAT16 ? cast_rows_1[dst_dtype - 7]
+                                     : cast_rows_2[dst_dtype - CA_BFLOAT16];
 }
 
 StridedFn
@@ -331,11 +333,12 @@ size_t
 storage_align(int dtype, bool as_bits)
 {
     static const size_t own[CA_NTYPES] = {
-        alignof(ca_bool),      alignof(int8_t),       alignof(uint8_t),
-        alignof(int16_t),      alignof(uint16_t),     alignof(int32_t),
-        alignof(uint32_t),     alignof(int64_t),      alignof(uint64_t),
-        alignof(ca_half),      alignof(float),        alignof(double),
-        alignof(ca_complex64), alignof(ca_complex128)
+        alignof(ca_bool),      alignof(int8_t),        alignof(uint8_t),
+        alignof(int16_t),      alignof(uint16_t),      alignof(int32_t),
+        alignof(uint32_t),     alignof(int64_t),       alignof(uint64_t),
+        alignof(ca_half),      alignof(float),         alignof(double),
+        alignof(ca_complex64), alignof(ca_complex128), alignof(ca_bf16),
+        alignof(ca_f8e4m3),    alignof(ca_f8e5m2)
     };
     if (!as_bits) {
         return own[dtype];

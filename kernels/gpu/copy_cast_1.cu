@@ -4,8 +4,9 @@
 
 namespace ca_copy {
 
-const CastRow cast_rows_1[7] = { cast_row<7>(),  cast_row<8>(),  cast_row<9>(),
-                                 cast_row<10>(), cast_row<11>(), cast_row<12>(),
-                                 cast_row<13>() };
+const CastRow cast_rows_1[CA_BFLOAT16 - 7] = { cast_row<7>(),  cast_row<8>(),
+                                               cast_row<9>(),  cast_row<10>(),
+                                               cast_row<11>(), cast_row<12>(),
+                                               cast_row<13>() };
 
 } /* namespace ca_copy */

@@ -378,9 +378,11 @@ cast_row()
     return make_row<D>(std::make_integer_sequence<int, CA_NTYPES>());
 }
 
-/* Rows 0..6 live in copy_cast_0.cu, rows 7..13 in copy_cast_1.cu. */
+/* Rows 0..6 live in copy_cast_0.cu, rows 7..13 in copy_cast_1.cu, ml_dtypes'
+ * 14..16 in copy_cast_2.cu. */
 extern const CastRow cast_rows_0[7];
-extern const CastRow cast_rows_1[CA_NTYPES - 7];
+extern const CastRow cast_rows_1[CA_BFLOAT16 - 7];
+extern const CastRow cast_rows_2[CA_NTYPES - CA_BFLOAT16];
 
 } /* namespace ca_copy */
 

@@ -156,6 +156,12 @@ load(int dtype, const char *p)
         v.re = ca_half_to_float(h);
         break;
     }
+    case CA_BFLOAT16: {
+        ca_bf16 h;
+        memcpy(&h, p, sizeof h);
+        v.re = ca_bf16_to_float(h);
+        break;
+    }
     case CA_FLOAT32: {
         float f;
         memcpy(&f, p, sizeof f);
@@ -187,6 +193,12 @@ store(int dtype, char *p, zval v)
     switch (dtype) {
     case CA_FLOAT16: {
         ca_half h = ca_double_to_half(v.re);
+        memcpy(p, &h, sizeof h);
+        break;
+    }
+    case CA_BFLOAT16: {
+        /* cuBLAS rounds its float32 accumulator once */
+        ca_bf16 h = ca_float_to_bf16((float)v.re);
         memcpy(p, &h, sizeof h);
         break;
     }
@@ -227,8 +239,11 @@ ca_gemm_host(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k,
              const void *a, int64_t lda, int64_t stride_a, const void *b, int64_t ldb,
              int64_t stride_b, void *c, int64_t ldc, int64_t stride_c, int64_t batch)
 {
-    if (dtype < CA_FLOAT16 || dtype > CA_COMPLEX128 || opa < 0 || opa > 2 || opb < 0 ||
-        opb > 2 || m < 0 || n < 0 || k < 0 || batch < 0) {
+    if ((dtype < CA_FLOAT16 || dtype > CA_COMPLEX128) && dtype != CA_BFLOAT16) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    if (opa < 0 || opa > 2 || opb < 0 || opb > 2 || m < 0 || n < 0 || k < 0 ||
+        batch < 0) {
         return CA_KERR_UNSUPPORTED;
     }
     /* cuBLAS's argument rules, so a bad plan fails here as it would there. */

@@ -22,6 +22,14 @@ def _is_scalar(x):
     return isinstance(x, float)
 
 
+def _is_bf16(dtype):
+    """dtype= names ml_dtypes' bfloat16: drawn in float32, then rounded once (a
+    uniform in [0, 1) truncated, so it stays below 1)."""
+    if isinstance(dtype, str):
+        return dtype == "bfloat16"
+    return getattr(dtype, "name", getattr(dtype, "__name__", None)) == "bfloat16"
+
+
 class _Draws:
     """The distributions shared by Generator and RandomState (a mixin over
     _core.Generator); _generator._Distributions adds the permutations."""
@@ -84,6 +92,9 @@ class _Draws:
         return self._dist(op, shape, dtype, kvals[0], kvals[1], kvals[2], words, dev)
 
     def _cont(self, opname, size, dtype, device, params, checks=(), name=None):
+        if _is_bf16(dtype):
+            r = self._sample(opname, size, _F32, device, params, checks)
+            return r.astype(_ca.bfloat16)
         dt = P.float_dtype(dtype, name or opname)
         return self._sample(opname, size, dt, device, params, checks)
 
@@ -101,6 +112,10 @@ class _Draws:
         Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for
         float64, as NumPy.
         """
+        if _is_bf16(dtype):
+            u = self.random(size, _F32, device=device)
+            return _fill_out((u.view(_np.uint32) >> 16).astype(_np.uint16)
+                             .view(_ca.bfloat16), out)
         dt = P.float_dtype(dtype, "random")
         bg = self._external()
         if bg is not None and not bg._quasi and not bg._wide:
@@ -116,6 +131,9 @@ class _Draws:
 
         Standard normal samples (Box-Muller on the bit generator's words).
         """
+        if _is_bf16(dtype):
+            r = self.standard_normal(size, _F32, device=device)
+            return _fill_out(r.astype(_ca.bfloat16), out)
         dt = P.float_dtype(dtype, "standard_normal")
         if self._external() is not None:
             r = self._sample("normal", size, dt, device, (0.0, 1.0))
@@ -131,7 +149,7 @@ class _Draws:
         loc, scale = P.as_param(loc), P.as_param(scale)
         P.non_negative(scale, "scale")
         ext = self._external() is not None
-        if _is_scalar(loc) and _is_scalar(scale) and not ext:
+        if _is_scalar(loc) and _is_scalar(scale) and not ext and not _is_bf16(dtype):
             dt = P.float_dtype(dtype, "normal")
             return _CoreGenerator.normal(self, loc, scale, size, dt, device=device)
         return self._cont("normal", size, dtype, device, (loc, scale))
@@ -143,7 +161,7 @@ class _Draws:
         """
         low, high = P.as_param(low), P.as_param(high)
         ext = self._external() is not None
-        if _is_scalar(low) and _is_scalar(high) and not ext:
+        if _is_scalar(low) and _is_scalar(high) and not ext and not _is_bf16(dtype):
             dt = P.float_dtype(dtype, "uniform")
             return _CoreGenerator.uniform(self, low, high, size, dt, device=device)
         rng = _np.subtract(high, low) if not isinstance(high, _ca.ndarray) and \
