@@ -177,6 +177,9 @@ def test_scalars_and_comparisons(device):
     x = ca.asarray(h, device=device)
     assert (x + 1).dtype == BF16 and (x * 2.5).dtype == BF16
     np.testing.assert_array_equal(bits((x + 1).get()), bits(h + 1))
+    # a Python float meets a bfloat16 array as a bfloat16 (NEP 50, ml_dtypes' loops)
+    np.testing.assert_array_equal(bits((x * 1.1).get()), bits(h * 1.1))
+    np.testing.assert_array_equal(bits((0.3 - x).get()), bits(0.3 - h))
     np.testing.assert_array_equal((x < 2).get(), h < 2)
     np.testing.assert_array_equal(ca.isnan(x).get(), np.isnan(h))
     assert (x + 1j).dtype == np.result_type(BF16, np.complex64)
@@ -191,6 +194,25 @@ def test_unary_within_one_ulp(device, op):
     assert got.dtype == BF16
     d = np.abs(bits(got).astype(np.int32) - bits(want).astype(np.int32))
     assert d.max() <= 1
+
+
+def test_bf16_loops_are_not_numpy_types():
+    # the generated bfloat16 twins run, but ufunc.types stays NumPy's own list
+    assert ca.add.types == np.add.types[:len(ca.add.types)] or "EE->E" not in ca.add.types
+    assert all("E" not in t for t in ca.multiply.types)
+
+
+def test_mixed_with_int8_and_float16(device):
+    h = np.array([1.5, -2.0, 300.0], BF16)
+    i8 = np.array([3, -4, 100], np.int8)
+    f16 = np.array([0.1, 2.0, 7.0], np.float16)
+    x = ca.asarray(h, device=device)
+    r = x + ca.asarray(i8, device=device)
+    assert r.dtype == BF16
+    np.testing.assert_array_equal(bits(r.get()), bits(h + i8))
+    r = x * ca.asarray(f16, device=device)
+    assert r.dtype == np.float32
+    np.testing.assert_array_equal(r.get(), h.astype(np.float32) * f16.astype(np.float32))
 
 
 def test_out_argument(device):

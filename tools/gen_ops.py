@@ -42,6 +42,8 @@ DTYPES = {
     "d": ("CA_FLOAT64", "double", "f64", "double", 8),
     "F": ("CA_COMPLEX64", "ca_complex64", "c64", "ca_complex64", 8),
     "D": ("CA_COMPLEX128", "ca_complex128", "c128", "ca_complex128", 16),
+    # ml_dtypes' bfloat16: loops generated from the float32 ones (bf16_loops)
+    "E": ("CA_BFLOAT16", "ca_bf16", "f32", "float", 2),
 }
 FLAGS = {"raw": 1, "nobool": 2, "intdouble": 4, "powcheck": 8, "cmp": 16, "clampint": 32,
          "f16": 64, "slow": 128, "exact": 256}
@@ -79,6 +81,21 @@ class Op:
     def __init__(self, name, nin, nout, flags, loops, expr, lineno):
         self.name, self.nin, self.nout = name, nin, nout
         self.flags, self.loops, self.expr, self.lineno = flags, loops, expr, lineno
+        self.bf16 = bf16_loops(self)
+
+
+def bf16_loops(op):
+    """bfloat16 twins of the float32 loops (all inputs float32, result float32 or
+    bool): the same float expression on bfloat16 loads, the result rounded once to
+    bfloat16 (PyTorch's rule, ml_dtypes' loops' values). After NumPy's loops in the
+    table, so NumPy's linear search never meets them; elementwise.c takes a twin
+    when the operands promote to bfloat16. Not for `raw` rows (bit operations) nor
+    `f16` rows (whose helpers step in the storage format: a float32 step is not a
+    bfloat16 one)."""
+    if op.flags & (FLAGS["raw"] | FLAGS["f16"]):
+        return []
+    return [sig.replace("f", "E") for sig in op.loops
+            if set(sig[:op.nin]) == {"f"} and sig[op.nin] in "f?"]
 
 
 def die(msg):
@@ -161,6 +178,8 @@ def load(c, x, raw):
         return f"({x} != 0)"
     if c == "e":
         return f"ca_half_to_float({x})"
+    if c == "E":
+        return f"ca_bf16_to_float({x})"
     return x
 
 
@@ -171,6 +190,8 @@ def store(c, r, raw):
         return f"(ca_bool)(({r}) != 0)"
     if c == "e":
         return f"ca_float_to_half((float)({r}))"
+    if c == "E":
+        return f"ca_float_to_bf16((float)({r}))"
     if c in "FD":
         return r
     return f"({DTYPES[c][1]})({r})"
@@ -244,7 +265,7 @@ def gen_table_c(ops, loops, gpu_names):
     for op in ops:
         first = next(i for i, (o, _, _) in enumerate(loops) if o is op)
         out.append(f'    {{"{op.name}", "{qualname(op.name)}", {op.nin}, {op.nout}, {op.flags}, {first}, '
-                   f'{len(op.loops)}}},')
+                   f'{len(op.loops) + len(op.bf16)}}},')
     out.append("};")
     out.append("")
     out.append("const ca_ew_loop ca_ew_loops[CA_EW_NLOOPS] = {")
@@ -527,7 +548,7 @@ def main(argv=None):
     args = parse_args(argv, __doc__, "--ops", KERNELS / "ops.def")
 
     ops = parse_ops(args.ops)
-    loops = [(op, k, sig) for op in ops for k, sig in enumerate(op.loops)]
+    loops = [(op, k, sig) for op in ops for k, sig in enumerate(op.loops + op.bf16)]
     stamp = inputs_stamp(args.ops, __file__)
 
     written = []

@@ -32,6 +32,10 @@ enum { K_WEAK_INT = CA_NTYPES, K_WEAK_FLOAT, K_WEAK_COMPLEX };
  * the loop search; 0 unknown, -1 no loop, else loop index + 1. */
 static int16_t *ew_cache[CA_EW_NOPS];
 
+/* Per loop: its bfloat16 twin (gen_ops.py's bf16_loops: the float32 loop with
+ * every float32 replaced by bfloat16), -1 if none. */
+static int16_t ew_bf16_twin[CA_EW_NLOOPS];
+
 /* ======================================================================== */
 /* small helpers                                                              */
 /* ======================================================================== */
@@ -382,6 +386,7 @@ typedef struct {
     int casting;     /* casting=: one of the EW_CAST_* rules */
     int ml_out;      /* an ml_dtypes result type (the float32 loop's result
                         rounded once into it), else -1 */
+    int ml_c;        /* the ml_dtypes type the operands promote to, else -1 */
 } ew_args;
 
 /* casting= rules, in NumPy's order of leniency */
@@ -480,7 +485,7 @@ ew_search_dtypes(ew_args *A)
     if (A->op == CA_OP_where) {
         A->dt[0] = CA_BOOL;
     }
-    A->ml_out = c >= 0 && ca_is_ml(c) ? c : -1;
+    A->ml_out = A->ml_c = c >= 0 && ca_is_ml(c) ? c : -1;
     return 0;
 }
 
@@ -627,13 +632,13 @@ ew_guess_routine(ew_args *A, int req)
             return bool_error(A->op);
         }
     }
-    int weak = 0, dt[3];
+    int weak = 0, dt[3] = { -1, -1, -1 };
     for (int i = 0; i < A->nin; i++) {
         weak |= A->in[i].kind >= CA_NTYPES;
     }
     const int sreq = req >= 0 && ca_is_ml(req) ? CA_FLOAT32 : req;
-    if (req >= 0 && ca_is_ml(req)) {
-        A->ml_out = req;
+    if (req >= 0) {
+        A->ml_out = A->ml_c = ca_is_ml(req) ? req : -1; /* dtype= decides */
     }
     ml_search_dtypes(A, dt);
     A->loop = find_loop(A->op, dt, sreq, weak);
@@ -653,6 +658,12 @@ ew_guess_routine(ew_args *A, int req)
     }
     if (A->loop < 0) {
         return no_loop_error(A->op, A->dt, req);
+    }
+    if (A->ml_c == CA_BFLOAT16 && ew_bf16_twin[A->loop] >= 0) {
+        /* one pass in bfloat16 storage (scalars rounded to bfloat16 first, as
+         * ml_dtypes' loops take them) */
+        A->loop = ew_bf16_twin[A->loop];
+        A->ml_out = -1;
     }
     A->L = &ca_ew_loops[A->loop];
     if (!ca_is_float(A->L->types[A->nin])) {
@@ -1940,10 +1951,34 @@ PyMethodDef ca_elementwise_array_methods[] = {
 /* init                                                                       */
 /* ======================================================================== */
 
+/* ew_bf16_twin: loop l's twin is the loop of its op whose types are l's with
+ * float32 -> bfloat16. */
+static void
+init_bf16_twins(void)
+{
+    for (int l = 0; l < CA_EW_NLOOPS; l++) {
+        const ca_ew_loop *L = &ca_ew_loops[l];
+        const ca_ew_op *o = &ca_ew_ops[L->op];
+        ew_bf16_twin[l] = -1;
+        for (int t = o->first_loop; t < o->first_loop + o->nloops; t++) {
+            int same = 1, any = 0;
+            for (int i = 0; i < o->nin + o->nout && same; i++) {
+                const int a = L->types[i], b = ca_ew_loops[t].types[i];
+                any |= b == CA_BFLOAT16;
+                same = a == CA_FLOAT32 ? b == CA_BFLOAT16 : a == b;
+            }
+            if (same && any) {
+                ew_bf16_twin[l] = (int16_t)t;
+            }
+        }
+    }
+}
+
 /* NumPy's casting tables and the empty resolution caches. */
 static int
 init_tables(void)
 {
+    init_bf16_twins();
     for (int op = 0; op < CA_EW_NOPS; op++) {
         size_t n = 1;
         for (int i = 0; i < ca_ew_ops[op].nin; i++) {

@@ -84,11 +84,31 @@ get_nargs(PyObject *self, void *c)
     return PyLong_FromLong(op_of(self)->nin + op_of(self)->nout);
 }
 
+/* NumPy's loops: the op's first ones (its generated bfloat16 twins follow them,
+ * gen_ops.py's bf16_loops, and are no NumPy ufunc's). */
+static int
+numpy_loops(const ca_ew_op *o)
+{
+    int k = 0;
+    while (k < o->nloops) {
+        const ca_ew_loop *L = &ca_ew_loops[o->first_loop + k];
+        int ml = 0;
+        for (int i = 0; i < o->nin + o->nout; i++) {
+            ml |= ca_is_ml(L->types[i]);
+        }
+        if (ml) {
+            break;
+        }
+        k++;
+    }
+    return k;
+}
+
 static PyObject *
 get_ntypes(PyObject *self, void *c)
 {
     (void)c;
-    return PyLong_FromLong(op_of(self)->nloops);
+    return PyLong_FromLong(numpy_loops(op_of(self)));
 }
 
 /* ['ff->f', ...]: the op's loops in search order, as NumPy writes them. */
@@ -97,11 +117,12 @@ get_types(PyObject *self, void *c)
 {
     (void)c;
     const ca_ew_op *o = op_of(self);
-    PyObject *list = PyList_New(o->nloops);
+    const int nl = numpy_loops(o);
+    PyObject *list = PyList_New(nl);
     if (list == NULL) {
         return NULL;
     }
-    for (int k = 0; k < o->nloops; k++) {
+    for (int k = 0; k < nl; k++) {
         const ca_ew_loop *L = &ca_ew_loops[o->first_loop + k];
         char s[8];
         int n = 0;

@@ -84,7 +84,9 @@ def _split(a, axis, kind, stable, order, descending, bases):
     """(NumPy's kind, 0 for the rows, 1 for one run) when a sort of `a` along `axis`
     splits (bases: the rows' and the run's base thresholds, and whether the result
     is sorted values), else None."""
-    if descending or order is not None:
+    if descending or order is not None or a.dtype.num >= _np_userdef:
+        # ml_dtypes' types: the C call sorts their float32 values (NumPy's
+        # loops for them compare one pair at a time through Python's dtype)
         return None
     k = np_kind(kind, stable)
     if k is None or not _cpu_array(a):
@@ -128,6 +130,7 @@ def run_threshold(base, a, kind, values=False):
 
 
 _NEVER = float("inf")
+_np_userdef = 256  # NPY_USERDEF: type numbers of registered dtypes (ml_dtypes) from here
 
 
 def _rows_into(a, dtype, work, kind):
