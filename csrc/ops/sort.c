@@ -1203,7 +1203,7 @@ py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     if (a->device == CA_CPU || !(a->flags & CA_C_CONTIGUOUS) ||
-        a->dtype == CA_COMPLEX64 || a->dtype == CA_COMPLEX128 ||
+        a->dtype == CA_COMPLEX64 || a->dtype == CA_COMPLEX128 || ca_is_ml(a->dtype) ||
         ca_array_misaligned(a)) {
         Py_RETURN_NONE;
     }
