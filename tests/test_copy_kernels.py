@@ -460,7 +460,7 @@ def test_is_contiguous_and_fits_int32(lib):
 def test_bad_arguments(lib):
     a = np.zeros(4, np.float32)
     s = make_strided(a, a.copy())
-    assert lib.ca_copy_cast(CA_CPU, ctypes.byref(s), 14, 0, None) == KERR_UNSUPPORTED
+    assert lib.ca_copy_cast(CA_CPU, ctypes.byref(s), 17, 0, None) == KERR_UNSUPPORTED  # CA_NTYPES
     s = make_strided(a, a.copy())
     assert lib.ca_copy_cast(CA_CPU, ctypes.byref(s), 0, -1, None) == KERR_UNSUPPORTED
     s = make_strided(a)
