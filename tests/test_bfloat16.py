@@ -198,7 +198,7 @@ def test_unary_within_one_ulp(device, op):
 
 def test_bf16_loops_are_not_numpy_types():
     # the generated bfloat16 twins run, but ufunc.types stays NumPy's own list
-    assert ca.add.types == np.add.types[:len(ca.add.types)] or "EE->E" not in ca.add.types
+    assert all("E" not in t for t in ca.add.types)
     assert all("E" not in t for t in ca.multiply.types)
 
 
