@@ -356,29 +356,17 @@ ca_p_mini_from_double(double d, int M, int B, uint32_t maxfin, uint32_t ovf,
     return sign | (bits > maxfin ? ovf : (uint32_t)bits);
 }
 
-CA_HD ca_bf16
-ca_double_to_bf16(double d)
-{
-    ca_bf16 h;
-    h.bits = (uint16_t)ca_p_mini_from_double(d, 7, 127, 0x7f7fu, 0x7f80u, 0x7fc0u, 15);
-    return h;
-}
-
-CA_HD ca_f8e4m3
-ca_double_to_f8e4m3(double d)
-{
-    ca_f8e4m3 h;
-    h.bits = (uint8_t)ca_p_mini_from_double(d, 3, 7, 0x7eu, 0x7fu, 0x7fu, 7);
-    return h;
-}
-
-CA_HD ca_f8e5m2
-ca_double_to_f8e5m2(double d)
-{
-    ca_f8e5m2 h;
-    h.bits = (uint8_t)ca_p_mini_from_double(d, 2, 15, 0x7bu, 0x7cu, 0x7eu, 7);
-    return h;
-}
+/* ca_double_to_<name>(d): the format's parameters for ca_p_mini_from_double. */
+#define CA_P_MINI_FROM_DOUBLE(name, T, UT, M, B, maxfin, ovf, nanb, sb)                \
+    CA_HD T ca_double_to_##name(double d)                                              \
+    {                                                                                  \
+        T h;                                                                           \
+        h.bits = (UT)ca_p_mini_from_double(d, M, B, maxfin, ovf, nanb, sb);            \
+        return h;                                                                      \
+    }
+CA_P_MINI_FROM_DOUBLE(bf16, ca_bf16, uint16_t, 7, 127, 0x7f7fu, 0x7f80u, 0x7fc0u, 15)
+CA_P_MINI_FROM_DOUBLE(f8e4m3, ca_f8e4m3, uint8_t, 3, 7, 0x7eu, 0x7fu, 0x7fu, 7)
+CA_P_MINI_FROM_DOUBLE(f8e5m2, ca_f8e5m2, uint8_t, 2, 15, 0x7bu, 0x7cu, 0x7eu, 7)
 
 /* e4m3fn: no inf, NaN at S.1111.111; (8 + m) * 2^(e - 10), subnormals m * 2^-9. */
 CA_HD float
