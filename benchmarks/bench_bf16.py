@@ -12,6 +12,7 @@ from harness import Case, Skip, size
 
 BIG = size(1 << 28, 1 << 22)
 N_MM = size(8192, 1024)
+LOG = BIG.bit_length() - 1
 
 
 def _bf16_arrays(mod, n, k):
@@ -78,11 +79,11 @@ def _libs(fn, libs=("cuarray", "numpy", "cupy", "torch")):
 
 
 CASES = [
-    Case("bf16 a + b, 2^28", _libs(_add), mode="gpu", unit="GB/s", work=6 * BIG,
+    Case(f"bf16 a + b, 2^{LOG}", _libs(_add), mode="gpu", unit="GB/s", work=6 * BIG,
          target=">= best", group="bf16"),
-    Case("bf16 astype(float32), 2^28", _libs(_astype), mode="gpu", unit="GB/s",
+    Case(f"bf16 astype(float32), 2^{LOG}", _libs(_astype), mode="gpu", unit="GB/s",
          work=6 * BIG, target=">= best", group="bf16"),
-    Case("bf16 sum (float32 accumulation), 2^28", _libs(_sum), mode="gpu", unit="GB/s",
+    Case(f"bf16 sum (float32 accumulation), 2^{LOG}", _libs(_sum), mode="gpu", unit="GB/s",
          work=2 * BIG, target=">= best", group="bf16"),
     Case(f"bf16 matmul {N_MM}^2 (float32 accumulation)", _libs(_matmul), mode="gpu",
          unit="TFLOP/s", work=2 * N_MM**3, target=">= 0.97x torch", group="bf16"),

@@ -48,13 +48,18 @@ DT = {
     "d": ("float64", "CA_FLOAT64", "double"),
     "F": ("complex64", "CA_COMPLEX64", "ca_complex64"),
     "D": ("complex128", "CA_COMPLEX128", "ca_complex128"),
+    # ml_dtypes' bfloat16: every float16 pair gets a bfloat16 twin (bf16_pairs),
+    # every function float16's result (bf16_result); no scans (those run on a
+    # float32 copy, reduction.c's ml_reduction)
+    "E": ("bfloat16", "CA_BFLOAT16", "ca_bf16"),
 }
 NAME = {c: v[0] for c, v in DT.items()}
 CTYPE = {v[0]: v[2] for v in DT.values()}
 CTYPE["truth"] = "ca_red_truth"
 SIGNED = "?bhil"
 UNSIGNED = "BHIL"
-FLOATS = "efd"
+FLOATS = "efdE"
+HALVES = "eE"  # 2-byte floats: float32 accumulators and values on a GPU
 COMPLEX = "FD"
 
 MAPS = {"cast", "truth", "index", "sqdev", "sq", "nanzero", "nanone", "notnan"}
@@ -96,7 +101,7 @@ class Kernel:
                                    ("aux", self.aux, AUXES)):
             if val not in allowed:
                 die(f"{where}: unknown {what} {val!r}")
-        self.pairs = parse_pairs(pairs, where)
+        self.pairs = bf16_pairs(parse_pairs(pairs, where))
         self.scans = [] if scans == "-" else parse_pairs(scans, where)
         if self.aux != "-" and self.scans:
             die(f"{where}: a kernel with an aux pass has no scans")
@@ -134,6 +139,17 @@ class Fn:
     def full_doc(self, name=None):
         """The C docstring: the signature line (under `name`) and the body."""
         return f"{name or self.name}{SIGS[self.sig]}\\n--\\n\\n{self.doc}"
+
+
+def bf16_pairs(pairs):
+    """The pairs plus a bfloat16 twin of each float16 one (e->f: E->f)."""
+    return pairs + [("E", "E" if o == "e" else o) for i, o in pairs if i == "e"]
+
+
+def bf16_result(f):
+    """A function's result dtype for bfloat16 input: float16's, bfloat16 for float16."""
+    r = f.result[CHARS.index("e")]
+    return "E" if r == "e" else r
 
 
 def parse_pairs(spec, where):
@@ -193,7 +209,7 @@ def parse(path):
 def value_type(c, gpu):
     """The type max/min/arg compare in."""
     if gpu:
-        return "float32" if c == "e" else NAME[c]
+        return "float32" if c in HALVES else NAME[c]
     if c in SIGNED:
         return "int64"
     if c in UNSIGNED:
@@ -205,7 +221,7 @@ def value_type(c, gpu):
 
 def aux_dtype(c):
     """The dtype of the aux array (the mean) for an input dtype."""
-    return "complex128" if c in COMPLEX else "float32" if c == "e" else "float64"
+    return "complex128" if c in COMPLEX else "float32" if c in HALVES else "float64"
 
 
 def types(k, i, o, gpu):
@@ -213,7 +229,7 @@ def types(k, i, o, gpu):
     if k.acc == "sum":
         if o in "lL":
             acc = NAME[o]
-        elif o == "e":
+        elif o in HALVES:
             acc = "float32" if gpu else "float64"
         elif o in "fd":
             acc = "float64"
@@ -228,7 +244,7 @@ def types(k, i, o, gpu):
     elif k.acc == "index":
         acc = "arg_" + value_type(i, gpu)
     else:  # sqdev (also the accumulator of the sq map)
-        acc = "float32" if gpu and i == "e" else "float64"
+        acc = "float32" if gpu and i in HALVES else "float64"
     if k.map in ("cast", "nanzero", "nanone"):
         conv = acc
     elif k.map == "notnan":
@@ -375,7 +391,8 @@ def gen_table_c(kernels, fns):
     out = [HEADER, '#include "red_table.h"', ""]
     out.append("const ca_red_fn ca_red_fns[CA_RF_N] = {")
     for f in fns:
-        res = ", ".join(DT[c][1] for c in f.result)
+        # NumPy's 14, bfloat16, and -1 for the float8 types (no reductions)
+        res = ", ".join([DT[c][1] for c in f.result + bf16_result(f)] + ["-1", "-1"])
         bk = "-1" if f.bool_kernel == "-" else f"CA_RED_{f.bool_kernel}"
         ea = f'"{f.empty_arg}"' if f.empty_arg else "NULL"
         empty = "NONE" if f.empty == "-" else {"0": "ZERO", "1": "ONE"}.get(f.empty,
@@ -410,10 +427,11 @@ def gen_table_c(kernels, fns):
     out.append("const int8_t ca_red_aux_dtype[CA_RED_NOPS][CA_NTYPES] = {")
     for k in kernels:
         if k.aux == "-":
-            row = ", ".join("-1" for _ in CHARS)
+            row = ", ".join("-1" for _ in CHARS + "E")
         else:
             row = ", ".join(DT[c][1] for c in (next(x for x, v in DT.items()
-                                                    if v[0] == aux_dtype(i)) for i in CHARS))
+                                                    if v[0] == aux_dtype(i))
+                                               for i in CHARS + "E"))
         out.append(f"    {{{row}}}, /* {k.name} */")
     out.append("};")
     out.append("")
@@ -490,7 +508,7 @@ def host_run_plain(k, i, t, acc, conv, ic, at, m):
 # early-exit branch, which does not
 TRUTH_RUN = {"or": "any", "and": "all"}
 TRUTH_WORDS = {"?": "w8", "b": "w8", "B": "w8", "h": "w16", "H": "w16", "i": "w32",
-               "I": "w32", "l": "w64", "L": "w64", "e": "f16", "f": "f32", "d": "f64",
+               "I": "w32", "l": "w64", "L": "w64", "e": "f16", "E": "f16", "f": "f32", "d": "f64",
                "F": "c64", "D": "c128"}
 
 
