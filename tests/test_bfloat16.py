@@ -296,6 +296,26 @@ def test_cuda_array_interface(device):
     assert y.dtype == BF16 and y.data.ptr == x.data.ptr
 
 
+def test_torch_bf16_cuda_array_interface(device):
+    torch = pytest.importorskip("torch")
+    if device == "cpu" or not torch.cuda.is_available():
+        pytest.skip("__cuda_array_interface__ is for GPU tensors")
+    t = torch.arange(6, dtype=torch.bfloat16, device="cuda")
+    try:
+        cai = t.__cuda_array_interface__
+    except (TypeError, KeyError, RuntimeError) as e:
+        pytest.skip(f"this torch has no bfloat16 __cuda_array_interface__: {e}")
+    if cai["typestr"] != "<V2":
+        pytest.skip(f"this torch writes {cai['typestr']!r} for bfloat16")
+
+    class Producer:
+        __cuda_array_interface__ = cai
+
+    x = ca.asarray(Producer())
+    assert x.dtype == BF16 and x.data.ptr == t.data_ptr()
+    np.testing.assert_array_equal(x.get().astype(np.float32), np.arange(6, dtype=np.float32))
+
+
 def test_torch_bf16_zero_copy(device):
     torch = pytest.importorskip("torch")
     if device != "cpu" and not torch.cuda.is_available():

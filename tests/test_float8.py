@@ -106,6 +106,10 @@ def test_torch_float8_bit_exact(device, f8):
     dev = "cpu" if device == "cpu" else "cuda"
     u = torch.arange(256, dtype=torch.uint8, device=dev)
     t = u.view(tdt)
+    try:
+        t.__dlpack__()
+    except (BufferError, RuntimeError, TypeError) as e:
+        pytest.skip(f"this torch exports no float8 through DLPack: {e}")
     x = ca.from_dlpack(t)
     assert x.dtype == np.dtype(f8) and x.data.ptr == t.data_ptr()
     np.testing.assert_array_equal(x.view(np.uint8).get(), u.cpu().numpy())
