@@ -91,8 +91,9 @@ def bf16_loops(op):
     table, so NumPy's linear search never meets them; elementwise.c takes a twin
     when the operands promote to bfloat16. Not for `raw` rows (bit operations) nor
     `f16` rows (whose helpers step in the storage format: a float32 step is not a
-    bfloat16 one)."""
-    if op.flags & (FLAGS["raw"] | FLAGS["f16"]):
+    bfloat16 one), nor namespaced rows (scipy.special's: long kernels for nvcc, and
+    the float32 loop with one rounding after gives the same values)."""
+    if op.flags & (FLAGS["raw"] | FLAGS["f16"]) or qualname(op.name) != op.name:
         return []
     return [sig.replace("f", "E") for sig in op.loops
             if set(sig[:op.nin]) == {"f"} and sig[op.nin] in "f?"]
