@@ -48,7 +48,7 @@ CA_HD void
 ca_p_sp_bessel_jy_miller(double x, double *j0, double *j1, double *y0, double *y1)
 {
     const int top = 2 * ((int)(x + 30.0 + 4.0 * cbrt(x)) / 2);
-    const double r2 = 2.0 / x; /* one division, not one per step */
+    const double r2 = 2.0 / x;   /* one division, not one per step */
     double jp = 0.0, jn = 1e-30; /* J_(n+1), J_n (unnormalized) */
     double norm = 0.0, sy0 = 0.0, sy1 = 0.0;
     for (int n = top; n >= 1; n--) {

@@ -61,7 +61,8 @@ ca_p_sp_carlson_rf(double x, double y, double z)
     }
     const double X = 1.0 - x / A, Y = 1.0 - y / A, Z = -(X + Y);
     const double E2 = X * Y - Z * Z, E3 = X * Y * Z;
-    return (1.0 - E2 / 10.0 + E3 / 14.0 + E2 * E2 / 24.0 - 3.0 * E2 * E3 / 44.0) / sqrt(A);
+    return (1.0 - E2 / 10.0 + E3 / 14.0 + E2 * E2 / 24.0 - 3.0 * E2 * E3 / 44.0) /
+           sqrt(A);
 }
 
 CA_HD double
@@ -128,8 +129,10 @@ ca_p_sp_ellip_inc(double phi, double m, int want_e)
     return v;
 }
 
-CA_P_DEF(double, ca_p_sp_ellipkinc, (double phi, double m), ca_p_sp_ellip_inc(phi, m, 0))
-CA_P_DEF(double, ca_p_sp_ellipeinc, (double phi, double m), ca_p_sp_ellip_inc(phi, m, 1))
+CA_P_DEF(double, ca_p_sp_ellipkinc, (double phi, double m),
+         ca_p_sp_ellip_inc(phi, m, 0))
+CA_P_DEF(double, ca_p_sp_ellipeinc, (double phi, double m),
+         ca_p_sp_ellip_inc(phi, m, 1))
 
 /* Jacobi's sn, cn, dn and the amplitude ph of u for 0 <= m <= 1 (which: 0..3)
  * by the descending Landen / AGM scheme (A&S 16.4): a_0 = 1, b_0 = sqrt(1 - m),
@@ -255,7 +258,7 @@ ca_p_sp_sici_pos(double x, int hyper, double *s, double *c)
         const double x2 = hyper ? x * x : -x * x;
         double t = x, ss = x, cs = 0.0;
         for (int k = 1; k < 100; k++) {
-            t *= x2 / ((2.0 * k) * (2.0 * k + 1.0)); /* x^(2k+1)/(2k+1)! signed */
+            t *= x2 / ((2.0 * k) * (2.0 * k + 1.0));   /* x^(2k+1)/(2k+1)! signed */
             const double tc = t * (2.0 * k + 1.0) / x; /* x^(2k)/(2k)! */
             ss += t / (2.0 * k + 1.0);
             cs += tc / (2.0 * k);

@@ -162,13 +162,13 @@ CA_P_DEF(double, ca_sp_expn_i64_f64, (int64_t n, double x), ca_p_sp_expn_int(n, 
 CA_HD double
 ca_p_sp_hurwitz(double s, double q)
 {
-    const double c[14] = {0.083333333333333329,     -0.0013888888888888889,
-                          3.3068783068783071e-05,   -8.2671957671957675e-07,
-                          2.08767569878681e-08,     -5.2841901386874932e-10,
-                          1.3382536530684679e-11,   -3.3896802963225827e-13,
-                          8.5860620562778452e-15,   -2.1748686985580619e-16,
-                          5.5090028283602295e-18,   -1.3954464685812522e-19,
-                          3.5347070396294673e-21,   -8.9535174270375463e-23};
+    const double c[14] = { 0.083333333333333329,   -0.0013888888888888889,
+                           3.3068783068783071e-05, -8.2671957671957675e-07,
+                           2.08767569878681e-08,   -5.2841901386874932e-10,
+                           1.3382536530684679e-11, -3.3896802963225827e-13,
+                           8.5860620562778452e-15, -2.1748686985580619e-16,
+                           5.5090028283602295e-18, -1.3954464685812522e-19,
+                           3.5347070396294673e-21, -8.9535174270375463e-23 };
     if (s != s || q != q) {
         return NAN;
     }
@@ -257,7 +257,8 @@ ca_p_sp_zetac(double x)
         return ca_p_sp_hurwitz(x, 2.0);
     }
     if (x > -0.5) {
-        return ca_p_sp_eta_borwein(x) / -expm1((1.0 - x) * 0.693147180559945309417232121458) -
+        return ca_p_sp_eta_borwein(x) /
+                   -expm1((1.0 - x) * 0.693147180559945309417232121458) -
                1.0;
     }
     if (x == -(double)INFINITY) {
@@ -271,8 +272,9 @@ ca_p_sp_zetac(double x)
     if (x > -170.0) {
         return 2.0 * pow(2.0 * CA_SP_PI, x - 1.0) * sn * tgamma(1.0 - x) * z1 - 1.0;
     }
-    const double l = 0.693147180559945309417232121458 + (x - 1.0) * 1.83787706640934548356065947281 +
-                     log(fabs(sn)) + lgamma(1.0 - x) + log(z1);
+    const double l = 0.693147180559945309417232121458 +
+                     (x - 1.0) * 1.83787706640934548356065947281 + log(fabs(sn)) +
+                     lgamma(1.0 - x) + log(z1);
     return (sn < 0.0 ? -1.0 : 1.0) * exp(l) - 1.0;
 }
 
@@ -314,9 +316,11 @@ ca_p_sp_cexpm1(ca_complex128 z)
 }
 
 CA_P_DEF(ca_complex128, ca_sp_expm1_c128, (ca_complex128 a), ca_p_sp_cexpm1(a))
-CA_P_DEF(ca_complex64, ca_sp_expm1_c64, (ca_complex64 a), ca_p_z2c(ca_p_sp_cexpm1(ca_p_c2z(a))))
+CA_P_DEF(ca_complex64, ca_sp_expm1_c64, (ca_complex64 a),
+         ca_p_z2c(ca_p_sp_cexpm1(ca_p_c2z(a))))
 CA_P_DEF(ca_complex128, ca_sp_log1p_c128, (ca_complex128 a), ca_p_sp_clog1p(a))
-CA_P_DEF(ca_complex64, ca_sp_log1p_c64, (ca_complex64 a), ca_p_z2c(ca_p_sp_clog1p(ca_p_c2z(a))))
+CA_P_DEF(ca_complex64, ca_sp_log1p_c64, (ca_complex64 a),
+         ca_p_z2c(ca_p_sp_clog1p(ca_p_c2z(a))))
 
 /* (e^x - 1) / x: 1 near 0 (|x| < 1e-16), expm1's quotient elsewhere, inf for
  * large x and 0 at -inf (Cephes' exprel). */

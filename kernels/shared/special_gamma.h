@@ -14,7 +14,8 @@
 
 /* Three-argument loops: ddd -> d and fff -> f (double inside, one rounding). */
 #define CA_SP_LOOPS3(f)                                                                \
-    CA_P_DEF(double, ca_sp_##f##_f64, (double a, double b, double c), ca_p_sp_##f(a, b, c)) \
+    CA_P_DEF(double, ca_sp_##f##_f64, (double a, double b, double c),                  \
+             ca_p_sp_##f(a, b, c))                                                     \
     CA_P_DEF(float, ca_sp_##f##_f32, (float a, float b, float c),                      \
              (float)ca_p_sp_##f((double)a, (double)b, (double)c))
 
@@ -54,7 +55,8 @@ ca_p_sp_stirlerr(double x)
             z * (1.0 / 360 -
                  z * (1.0 / 1260 -
                       z * (1.0 / 1680 -
-                           z * (1.0 / 1188 - z * (691.0 / 360360 - z / 156.0)))))) / x;
+                           z * (1.0 / 1188 - z * (691.0 / 360360 - z / 156.0)))))) /
+           x;
 }
 
 /* log(1 + d) - d without cancellation: with u = d / (2 + d), log(1 + d) =
@@ -388,13 +390,14 @@ ca_p_sp_igamc_cf(double a, double x)
 CA_HD double
 ca_p_sp_lgamma1p_small(double a)
 {
-    const double z[9] = {1.6449340668482264, 1.2020569031595943, 1.0823232337111382,
-                         1.0369277551433699, 1.0173430619844491, 1.0083492773819228,
-                         1.0040773561979443, 1.0020083928260822, 1.0009945751278181};
+    const double z[9] = { 1.6449340668482264, 1.2020569031595943, 1.0823232337111382,
+                          1.0369277551433699, 1.0173430619844491, 1.0083492773819228,
+                          1.0040773561979443, 1.0020083928260822, 1.0009945751278181 };
     double s = -CA_SP_EULER_G * a, p = -a; /* p = (-a)^k */
     for (int k = 2; k < 40; k++) {
         p *= -a;
-        const double zk = k <= 10 ? z[k - 2] : 1.0 + exp2(-(double)k) + pow(3.0, -(double)k);
+        const double zk =
+            k <= 10 ? z[k - 2] : 1.0 + exp2(-(double)k) + pow(3.0, -(double)k);
         const double t = zk * p / k;
         s += t;
         if (fabs(t) < 1e-18 * fabs(s)) {
@@ -536,7 +539,8 @@ ca_p_sp_igaminv(double a, double p, double q)
     const double lt = log(lower ? p : q);
     for (int it = 0; it < 300; it++) {
         const double t = ca_p_sp_igam_pq(a, x, !lower);
-        const double h = log(t) - lt, dh = (lower ? 1.0 : -1.0) * ca_p_sp_igam_fac(a, x) / t;
+        const double h = log(t) - lt,
+                     dh = (lower ? 1.0 : -1.0) * ca_p_sp_igam_fac(a, x) / t;
         if (fabs(h) <= 3e-16 * (1.0 + fabs(lt))) {
             break; /* at the rounding noise of the logs */
         }
@@ -664,7 +668,8 @@ ca_p_sp_ibeta_edge(double a, double b, double x, double *r)
         *r = NAN;
         return 1;
     }
-    const int a0 = a == 0.0 || b == (double)INFINITY, b0 = b == 0.0 || a == (double)INFINITY;
+    const int a0 = a == 0.0 || b == (double)INFINITY,
+              b0 = b == 0.0 || a == (double)INFINITY;
     if (a0 && b0) {
         *r = NAN;
         return 1;
@@ -707,12 +712,13 @@ ca_p_sp_ibetainv_guess(double a, double b, double p, double *y)
     double x;
     if (a >= 1.0 && b >= 1.0) {
         const double t = sqrt(-2.0 * log(p));
-        const double z = (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t;
+        const double z =
+            (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t;
         const double al = (z * z - 3.0) / 6.0;
         const double h = 2.0 / (1.0 / (2.0 * a - 1.0) + 1.0 / (2.0 * b - 1.0));
-        const double w = z * sqrt(al + h) / h -
-                         (1.0 / (2.0 * b - 1.0) - 1.0 / (2.0 * a - 1.0)) *
-                             (al + 5.0 / 6.0 - 2.0 / (3.0 * h));
+        const double w =
+            z * sqrt(al + h) / h - (1.0 / (2.0 * b - 1.0) - 1.0 / (2.0 * a - 1.0)) *
+                                       (al + 5.0 / 6.0 - 2.0 / (3.0 * h));
         const double e = exp(2.0 * w);
         x = a / (a + b * e);
         *y = b * e / (a + b * e);
@@ -849,8 +855,10 @@ CA_SP_LOOPS3(betaincinv)
 
 /* chi-square with v degrees of freedom: P(v/2, x/2), Q(v/2, x/2) and the x
  * with Q = p. */
-CA_P_DEF(double, ca_p_sp_chdtr, (double v, double x), ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 0))
-CA_P_DEF(double, ca_p_sp_chdtrc, (double v, double x), ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 1))
+CA_P_DEF(double, ca_p_sp_chdtr, (double v, double x),
+         ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 0))
+CA_P_DEF(double, ca_p_sp_chdtrc, (double v, double x),
+         ca_p_sp_igam_pq(0.5 * v, 0.5 * x, 1))
 CA_P_DEF(double, ca_p_sp_chdtri, (double v, double p),
          2.0 * ca_p_sp_gammaincinv_pq(0.5 * v, 1.0 - p, p))
 /* gamma with rate a and shape b: P(b, a x), Q(b, a x) */
@@ -1007,8 +1015,10 @@ ca_p_sp_fdtr_pq(double m, double n, double x, int upper)
     const double den = n + m * x;
     return ca_p_sp_ibeta(0.5 * m, 0.5 * n, m * x / den, n / den, upper);
 }
-CA_P_DEF(double, ca_p_sp_fdtr, (double m, double n, double x), ca_p_sp_fdtr_pq(m, n, x, 0))
-CA_P_DEF(double, ca_p_sp_fdtrc, (double m, double n, double x), ca_p_sp_fdtr_pq(m, n, x, 1))
+CA_P_DEF(double, ca_p_sp_fdtr, (double m, double n, double x),
+         ca_p_sp_fdtr_pq(m, n, x, 0))
+CA_P_DEF(double, ca_p_sp_fdtrc, (double m, double n, double x),
+         ca_p_sp_fdtr_pq(m, n, x, 1))
 CA_HD double
 ca_p_sp_fdtri(double m, double n, double p)
 {
@@ -1051,6 +1061,7 @@ CA_P_DEF(double, ca_sp_nbdtrc_i64_i64_f64, (int64_t k, int64_t n, double p),
          ca_p_sp_nbdtrc((double)k, (double)n, p))
 CA_P_DEF(double, ca_sp_nbdtri_i64_i64_f64, (int64_t k, int64_t n, double y),
          ca_p_sp_nbdtri((double)k, (double)n, y))
-CA_P_DEF(double, ca_sp_pdtri_i64_f64, (int64_t k, double y), ca_p_sp_pdtri((double)k, y))
+CA_P_DEF(double, ca_sp_pdtri_i64_f64, (int64_t k, double y),
+         ca_p_sp_pdtri((double)k, y))
 
 #endif /* CA_SPECIAL_GAMMA_H */

@@ -29,7 +29,8 @@ ca_p_sp_wright_bessel(double a, double b, double x)
     double s = ca_p_sp_rgamma(b), last = s;
     for (int k = 1; k < 200000; k++) {
         const double g = a * k + b;
-        const double t = exp(k * lx - lgamma(k + 1.0) - lgamma(g)) * ca_p_sp_gammasgn(g);
+        const double t =
+            exp(k * lx - lgamma(k + 1.0) - lgamma(g)) * ca_p_sp_gammasgn(g);
         s += t;
         if (t < last && t <= 1e-17 * s) {
             break;
@@ -60,7 +61,8 @@ ca_p_sp_legendre_int(int64_t m, int64_t v, double x)
     }
     double p1 = x * (2.0 * m + 1.0) * pmm, p0 = pmm;
     for (int64_t l = m + 2; l <= v; l++) {
-        const double p = ((2.0 * l - 1.0) * x * p1 - (double)(l + m - 1) * p0) / (double)(l - m);
+        const double p =
+            ((2.0 * l - 1.0) * x * p1 - (double)(l + m - 1) * p0) / (double)(l - m);
         p0 = p1;
         p1 = p;
     }
@@ -113,7 +115,8 @@ ca_p_sp_lpmv(double m, double v, double x)
     double r;
     if (v == floor(v)) {
         if (am > v) {
-            return 0.0 * x; /* P_v^m = 0 for |m| > v, integer v (SciPy: -0.0 for x < 0) */
+            return 0.0 *
+                   x; /* P_v^m = 0 for |m| > v, integer v (SciPy: -0.0 for x < 0) */
         }
         r = ca_p_sp_legendre_int((int64_t)am, (int64_t)v, x);
     }
@@ -291,9 +294,10 @@ ca_p_sp_lambertw(ca_complex128 z, int64_t k, double tol)
     return w;
 }
 
-CA_P_DEF(ca_complex128, ca_sp__lambertw_c128_i64_f64, (ca_complex128 z, int64_t k, double t),
-         ca_p_sp_lambertw(z, k, t))
-CA_P_DEF(ca_complex64, ca_sp__lambertw_c64_i64_f32, (ca_complex64 z, int64_t k, float t),
+CA_P_DEF(ca_complex128, ca_sp__lambertw_c128_i64_f64,
+         (ca_complex128 z, int64_t k, double t), ca_p_sp_lambertw(z, k, t))
+CA_P_DEF(ca_complex64, ca_sp__lambertw_c64_i64_f32,
+         (ca_complex64 z, int64_t k, float t),
          ca_p_z2c(ca_p_sp_lambertw(ca_p_c2z(z), k, (double)t)))
 
 #endif /* CA_SPECIAL_MISC_H */
