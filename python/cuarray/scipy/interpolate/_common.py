@@ -8,19 +8,15 @@ tests' `route` fixture turns the whole package's hand-off off with one switch.""
 import numpy as _np
 
 import cuarray as _ca
-from cuarray.scipy.signal._util import device_of  # noqa: F401 (shared helper)
+from .._optional import scipy_module
+from cuarray._devices import device_of  # noqa: F401 (shared helper)
 
 CPU_SCIPY = True
 
 
 def scipy_interpolate():
     """scipy.interpolate, or an ImportError naming the optional dependency."""
-    try:
-        import scipy.interpolate as si
-    except ImportError as e:        # pragma: no cover - SciPy is installed in CI
-        raise ImportError("this function needs SciPy on the host: "
-                          "pip install cuarray[scipy] (or pip install scipy)") from e
-    return si
+    return scipy_module("interpolate")
 
 
 def scipy_route(device):

@@ -9,6 +9,7 @@ import sys as _sys
 import numpy as _np
 
 import cuarray as _ca
+from .._optional import scipy_module
 from cuarray import _core
 
 MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3,
@@ -27,12 +28,7 @@ def mode_code(mode, is_filter=False):
 
 def scipy_ndimage():
     """scipy.ndimage, or an ImportError naming the optional dependency."""
-    try:
-        import scipy.ndimage as nd
-    except ImportError as e:        # pragma: no cover - SciPy is installed in CI
-        raise ImportError("this function needs SciPy on the host: "
-                          "pip install cuarray[scipy] (or pip install scipy)") from e
-    return nd
+    return scipy_module("ndimage")
 
 
 def asarray(x):

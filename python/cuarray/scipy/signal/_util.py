@@ -4,19 +4,13 @@ SciPy on zero-copy views, host views of inputs, results back as cuarray arrays."
 import numpy as _np
 
 import cuarray as _ca
+from .._optional import scipy_module
 from ..._devices import device_of, on_cpu  # noqa: F401 (re-exported for the signal modules)
 
 
 def scipy_signal():
     """scipy.signal, or an ImportError naming the optional dependency."""
-    try:
-        import scipy.signal as ss
-    except ImportError as e:        # pragma: no cover - SciPy is installed in CI
-        raise ImportError("this function needs SciPy on the host: "
-                          "pip install cuarray[scipy] (or pip install scipy)") from e
-    return ss
-
-
+    return scipy_module("signal")
 
 
 def host(x):
