@@ -225,6 +225,11 @@ PARAM_LAST = {"_isclose", "_isclose_nan"}
 def vec_width(op, sig):
     types = sig[:op.nin - 1] + sig[op.nin:] if op.name in PARAM_LAST else sig
     width = max(1, 16 // max(DTYPES[c][4] for c in types))
+    if qualname(op.name) != op.name:
+        # scipy.special's rows: long compute-bound code, one element per thread;
+        # with real types that also drops the dense kernel (ca_ew_launch), so nvcc
+        # compiles each such loop twice instead of four times
+        return 1
     if heavy(op) and any(c in "FD" for c in sig):
         # complex math is long and compute-bound: one element per thread keeps
         # the kernels (and nvcc's time) small at no cost in speed

@@ -440,17 +440,37 @@ ca_ew_grid(uint32_t work)
     return blocks > (1u << 20) ? (1u << 20) : blocks;
 }
 
+/* One element per thread and every type aligned to its size: the contiguous
+ * kernel's loads are the elements' own, so it serves the dense requests too (the
+ * dispatcher asks for dense only when a pointer is off its element size, which
+ * neither kernel could load) and the dense kernel is never compiled for the op. */
+template <class Op>
+static constexpr bool
+ca_ew_contig_serves_dense()
+{
+    return Op::vec == 1 && alignof(typename Op::O) == sizeof(typename Op::O) &&
+           alignof(typename Op::I0) == sizeof(typename Op::I0) &&
+           alignof(typename Op::I1) == sizeof(typename Op::I1) &&
+           alignof(typename Op::I2) == sizeof(typename Op::I2);
+}
+
 template <class Op>
 static int
 ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     if (contig == CA_EW_DENSE) {
-        ca_ew_dense_kernel<Op>
-            <<<ca_ew_grid((p->c.n + CA_EW_DENSE_U - 1) / CA_EW_DENSE_U), CA_EW_BLOCK, 0,
-               s>>>(p->c);
+        if constexpr (ca_ew_contig_serves_dense<Op>()) {
+            contig = 1;
+        }
+        else {
+            ca_ew_dense_kernel<Op>
+                <<<ca_ew_grid((p->c.n + CA_EW_DENSE_U - 1) / CA_EW_DENSE_U), CA_EW_BLOCK,
+                   0, s>>>(p->c);
+            return (int)cudaGetLastError();
+        }
     }
-    else if (contig == CA_EW_ROWVEC && Op::vec > 1) {
+    if (contig == CA_EW_ROWVEC && Op::vec > 1) {
         if constexpr (Op::vec > 1) {
             const uint32_t wv = p->shape[0] / Op::vec;
             const uint32_t tiles =
