@@ -34,6 +34,8 @@ class JitRawKernel:
         self._lock = threading.Lock()
         self._kernels = {}  # argument Types -> RawKernel
         self._codes = {}    # argument Types -> (C name, source)
+        # a cheap key of the arguments -> (kernel handle, scalar converters)
+        self._launches = {}
         functools.update_wrapper(self, func)
 
     def __repr__(self):
@@ -109,18 +111,27 @@ class JitRawKernel:
                             "(@rawkernel(device=True)): call it from a kernel")
         if not isinstance(args, tuple):
             args = tuple(args)
-        types = self._arg_types(args)
-        kern = self._kernel(types)
+        key = _signature(args)
+        hit = self._launches.get(key)
+        if hit is None:
+            types = self._arg_types(args)
+            # per argument: None for an array (pointer, size, shape, strides follow),
+            # else the NumPy type its scalar is passed as. On the cpu device the
+            # handle is RawKernel's error.
+            conv = tuple(None if isinstance(t, _types.Array) else t.dtype.type
+                         for t in types)
+            hit = self._launches.setdefault(key, (self._kernel(types).kernel, conv))
+        handle, conv = hit
         kargs = []
-        for a, t in zip(args, types):
-            if isinstance(t, _types.Array):
+        for a, c in zip(args, conv):
+            if c is None:
                 kargs.append(a)
-                kargs.append(int(a.size))
+                kargs.append(a.size)
                 kargs += a.shape
                 kargs += a.strides
             else:
-                kargs.append(t.dtype.type(a))
-        kern(grid, block, tuple(kargs), shared_mem=shared_mem, stream=stream)
+                kargs.append(c(a))
+        _core._launch_kernel(handle, grid, block, tuple(kargs), shared_mem, stream)
 
     def __getitem__(self, grid_and_block):
         """kernel[grid, block](*args): the launch as Numba writes it."""
@@ -131,6 +142,29 @@ class JitRawKernel:
 
     def _launch_numba(self, grid, block, *args, shared_mem=0, stream=None):
         self(grid, block, args, shared_mem=shared_mem, stream=stream)
+
+
+def _signature(args):
+    """A key telling the arguments' Types apart, cheaper to make than they are:
+    an array's dtype, ndim and 1-D contiguity; a scalar's type, and for a Python
+    int the smallest of int32, int64 and uint64 that holds it."""
+    key = []
+    nd_type = _core.ndarray
+    for a in args:
+        t = type(a)
+        if t is nd_type or isinstance(a, nd_type):
+            d = a.dtype
+            nd = a.ndim
+            key.append((d, nd, nd == 1 and (a.strides[0] == d.itemsize or
+                                            a.shape[0] <= 1)))
+        elif t is int:
+            key.append("i4" if -0x80000000 <= a <= 0x7FFFFFFF else
+                       "i8" if -(1 << 63) <= a < (1 << 63) else "u8")
+        elif isinstance(a, numpy.generic):
+            key.append(a.dtype)
+        else:
+            key.append(t)
+    return tuple(key)
 
 
 def rawkernel(*, mode="cuda", device=False):
