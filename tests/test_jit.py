@@ -197,6 +197,13 @@ def atomics_misc(x, out, counters):
 
 
 @jit.rawkernel()
+def atomics_other_types(h, f, d):
+    jit.atomic_cas(h, 0, np.uint16(0), np.uint16(7))
+    jit.atomic_exch(f, 0, 2.5)
+    jit.atomic_add(d, (1, 0), 1.5)
+
+
+@jit.rawkernel()
 def warp_fns(x, out):
     i = jit.grid(1)
     v = x[i]
@@ -290,6 +297,8 @@ def _cases():
     for dt in (np.int32, np.uint32):
         yield f"atomics_misc_{np.dtype(dt).name}", atomics_misc, (
             cpu(np.ones(8, dt)), cpu(np.zeros(2, dt)), cpu(np.zeros(3, np.uint32)))
+    yield "atomics_other_types", atomics_other_types, (
+        cpu(np.zeros(2, np.uint16)), cpu(np.zeros(2, np.float32)), cpu(np.zeros((2, 2))))
     for dt in (np.int32, np.float64):
         yield f"warp_{np.dtype(dt).name}", warp_fns, (cpu(np.ones(64, dt)),
                                                       cpu(np.zeros(2, dt)))
@@ -575,7 +584,7 @@ def test_unsupported_constructs_raise_with_the_line(fn, arr, exc, match):
         _k(fn).source((x,))
     line = fn.__code__.co_firstlineno
     msg = str(info.value)
-    assert "test_jit.py, line" in msg and f"in {fn.__name__}" in msg
+    assert msg.count("test_jit.py, line") == 1 and f"in {fn.__name__}" in msg
     n = int(re.search(r"line (\d+)", msg).group(1))
     assert line < n <= line + 6
 

@@ -189,7 +189,8 @@ class _Atomic(Builtin):
         extra = ("`value` is the value to compare with and `alt_value` the value "
                  "stored when they are equal" if op == "cas" else
                  "`value` the operand")
-        super().__init__(f"atomic_{op}", f"""atomic_{op}(array, index, value{', alt_value' if op == 'cas' else ''})
+        sig = "array, index, value" + (", alt_value" if op == "cas" else "")
+        super().__init__(f"atomic_{op}", f"""atomic_{op}({sig})
 
 Calls ``{self.cname}(&array[index], ...)``, atomically, and returns the old
 value of array[index]: `array` a kernel argument or shared memory, `index`
@@ -240,7 +241,8 @@ class _Shuffle(Builtin):
     def __init__(self, kind):
         self.cname = "__shfl_" + (kind + "_" if kind else "") + "sync"
         lane = {"": "srcLane", "up": "delta", "down": "delta", "xor": "laneMask"}[kind]
-        super().__init__(self.cname[2:], f"""{self.cname[2:]}(mask, var, val_id, *, width=32)
+        name = self.cname[2:]
+        super().__init__(name, f"""{name}(mask, var, val_id, *, width=32)
 
 Calls ``{self.cname}(mask, var, {lane}, width)``: `var` of another lane of
 the warp (int32/64, uint32/64, float16/32/64).""")

@@ -54,10 +54,20 @@ def _objects():
             obj = getattr(mod, name, None)
             if obj is not None:
                 table[id(obj)] = (name, obj)
+    # NumPy 2's (and cuarray's) aliases spelled as the math module spells them
+    for name, alias_of in _MATH_NAMES.items():
+        for mod in (numpy, cuarray):
+            obj = getattr(mod, name, None)
+            if callable(obj):
+                table.setdefault(id(obj), (alias_of, obj))
     for name in set(_TABLE) | set(_MATH_NAMES):
         obj = getattr(math, name, None)
         if callable(obj):
             table[id(obj)] = (_MATH_NAMES.get(name, name), obj)
+    for mod in (numpy, cuarray):
+        obj = getattr(mod, "abs", None)
+        if callable(obj):
+            table.setdefault(id(obj), ("absolute", obj))
     table[id(abs)] = ("absolute", abs)
     table[id(min)] = ("minimum", min)
     table[id(max)] = ("maximum", max)
