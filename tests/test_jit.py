@@ -5,12 +5,13 @@ compiled (nvcc -arch=sm_90 where nvcc is, NVRTC where the build has it) so
 that C errors show without a GPU. Launches need a GPU and are compared with
 NumPy; on the cpu device a launch is RawKernel's clear error."""
 
-import functools
+import ctypes
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -632,92 +633,228 @@ def test_jit_is_a_lazy_submodule():
     assert r.stdout.strip() == "cuarray.jit"
 
 
-# ---- on the GPU -------------------------------------------------------------------------
+# ---- launches: on the GPU, and emulated on the host ----------------------------------
+#
+# The emulation compiles the generated source as host C++ (g++) over a few
+# definitions of CUDA's names, and runs each block's threads as host threads
+# (__syncthreads() a barrier, atomics under a lock), so that what the
+# translation computes is checked against NumPy on a machine without a GPU.
+# Warp shuffles, laneid and float16 are left to the GPU.
+
+_EMU_PRELUDE = r"""
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <pthread.h>
+using namespace std;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __shared__ static
+struct uint3 { unsigned int x, y, z; };
+struct dim3 { unsigned int x, y, z; };
+thread_local uint3 threadIdx, blockIdx;
+dim3 blockDim, gridDim;
+static const int warpSize = 32;
+static pthread_barrier_t emu_barrier;
+static mutex emu_lock;
+inline void __syncthreads() { pthread_barrier_wait(&emu_barrier); }
+inline void __syncwarp(unsigned int = 0xffffffffu) {}
+inline float __int_as_float(int b) { float f; memcpy(&f, &b, 4); return f; }
+inline double __longlong_as_double(long long b) { double f; memcpy(&f, &b, 8); return f; }
+#define EMU_ATOMIC(name, expr) \
+    template <typename T, typename U> T name(T *p, U v) { \
+        lock_guard<mutex> g(emu_lock); T o = *p; *p = (expr); return o; }
+EMU_ATOMIC(atomicAdd, o + (T)v)
+EMU_ATOMIC(atomicSub, o - (T)v)
+EMU_ATOMIC(atomicExch, (T)v)
+EMU_ATOMIC(atomicMin, (T)v < o ? (T)v : o)
+EMU_ATOMIC(atomicMax, (T)v > o ? (T)v : o)
+EMU_ATOMIC(atomicAnd, o & (T)v)
+EMU_ATOMIC(atomicOr, o | (T)v)
+EMU_ATOMIC(atomicXor, o ^ (T)v)
+EMU_ATOMIC(atomicInc, o >= (T)v ? (T)0 : (T)(o + 1))
+EMU_ATOMIC(atomicDec, (o == 0 || o > (T)v) ? (T)v : (T)(o - 1))
+template <typename T, typename U> T atomicCAS(T *p, U c, U v) {
+    lock_guard<mutex> g(emu_lock); T o = *p; if (o == (T)c) *p = (T)v; return o; }
+extern "C" void emu_config(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                           unsigned by, unsigned bz) {
+    static bool made = false;
+    gridDim = {gx, gy, gz}; blockDim = {bx, by, bz};
+    if (made) pthread_barrier_destroy(&emu_barrier);
+    made = true;
+    pthread_barrier_init(&emu_barrier, nullptr, bx * by * bz);
+}
+extern "C" void emu_thread(unsigned tx, unsigned ty, unsigned tz, unsigned bx,
+                           unsigned by, unsigned bz) {
+    threadIdx = {tx, ty, tz}; blockIdx = {bx, by, bz};
+}
+"""
+_CTYPES = {"?": ctypes.c_bool, "b": ctypes.c_int8, "B": ctypes.c_uint8,
+           "h": ctypes.c_int16, "H": ctypes.c_uint16, "i": ctypes.c_int32,
+           "I": ctypes.c_uint32, "l": ctypes.c_int64, "L": ctypes.c_uint64,
+           "f": ctypes.c_float, "d": ctypes.c_double}
+emu = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
 
-def gpu_case(fn):
-    """Runs on cuda:0 (skipped without a GPU)."""
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        with cuarray.Device(0):
-            fn(*args, **kwargs)
-    return requires_gpu(run)
+class View:
+    """An argument that is a view of an array (a strided launch argument):
+    base[index] on both the host and the GPU."""
+
+    def __init__(self, base, index):
+        self.base, self.index = base, index
+
+
+def _dims(d):
+    d = (d,) if isinstance(d, int) else tuple(d)
+    return d + (1,) * (3 - len(d))
+
+
+def _emulate(tmp, kernel, grid, block, args, shared_mem=0):
+    host = [a.base[a.index] if isinstance(a, View) else a for a in args]
+    types = tuple(jit._types.Array(a.dtype, a.ndim, a.ndim == 1 and (
+        a.strides[0] == a.itemsize or a.shape[0] <= 1)) if isinstance(a, np.ndarray)
+                  else jit._types.arg_type(kernel._mode, a, cuarray.ndarray) for a in host)
+    name, src = kernel._translate(types)
+    src = src.replace("extern __shared__ __align__(16) unsigned char _jit_dyn_smem[];",
+                      "alignas(16) unsigned char _jit_dyn_smem[1 << 16];")
+    src = "\n".join(line for line in src.splitlines() if not line.startswith("#include"))
+    key = abs(hash(src))
+    so = tmp / f"emu_{key}.so"
+    if not so.exists():
+        cc = tmp / f"emu_{key}.cc"
+        cc.write_text(_EMU_PRELUDE + src)
+        r = subprocess.run(["g++", "-std=c++17", "-O1", "-shared", "-fPIC", str(cc), "-o",
+                            str(so), "-lpthread"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr[-3000:]
+    lib = ctypes.CDLL(str(so))
+    fn = getattr(lib, name)
+    cargs = []
+    for a, t in zip(host, types):
+        if isinstance(a, np.ndarray):
+            cargs += [ctypes.c_void_p(a.ctypes.data), ctypes.c_longlong(a.size)]
+            cargs += [ctypes.c_longlong(n) for n in a.shape + a.strides]
+        else:
+            cargs.append(_CTYPES[t.dtype.char](t.dtype.type(a)))
+    g, b = _dims(grid), _dims(block)
+    lib.emu_config(*g, *b)
+    threads = [(x, y, z) for z in range(b[2]) for y in range(b[1]) for x in range(b[0])]
+    for bz in range(g[2]):
+        for by in range(g[1]):
+            for bx in range(g[0]):
+                def one(t, blk=(bx, by, bz)):
+                    lib.emu_thread(*t, *blk)
+                    fn(*cargs)
+                if "__syncthreads" not in src:
+                    for t in threads:
+                        one(t)
+                    continue
+                # every thread of the block at once: the barrier needs them all
+                ts = [threading.Thread(target=one, args=(t,)) for t in threads]
+                for t in ts:
+                    t.start()
+                for t in ts:
+                    t.join()
+
+
+def _on_gpu(kernel, grid, block, args, shared_mem=0):
+    with cuarray.Device(0):
+        dev = [cuarray.asarray(a.base)[a.index] if isinstance(a, View) else
+               cuarray.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        kernel[grid, block](*dev, shared_mem=shared_mem)
+        for a, d in zip(args, dev):
+            if isinstance(a, np.ndarray):
+                a[...] = cuarray.asnumpy(d)
+
+
+@pytest.fixture(params=[pytest.param("emu", marks=emu),
+                        pytest.param("cuda:0", marks=requires_gpu)])
+def launch(request, tmp_path_factory):
+    """launch(kernel, grid, block, *args, shared_mem=0): NumPy arrays in, results
+    written back into them; on the GPU or emulated on the host."""
+    tmp = tmp_path_factory.getbasetemp()
+
+    def run(kernel, grid, block, *args, shared_mem=0):
+        if request.param == "emu":
+            _emulate(tmp, kernel, grid, block, args, shared_mem)
+        else:
+            _on_gpu(kernel, grid, block, args, shared_mem)
+    run.device = request.param
+    return run
 
 
 def _blocks(n, block=128):
     return (n + block - 1) // block
 
 
-@gpu_case
-def test_gpu_saxpy():
+def test_launch_saxpy(launch):
     n = 1000
     rng = np.random.default_rng(0)
     x, y = rng.random(n, np.float32), rng.random(n, np.float32)
-    dx, dy = cuarray.asarray(x), cuarray.asarray(y)
-    out = cuarray.empty(n, np.float32)
-    saxpy[_blocks(n), 128](np.float32(2.5), dx, dy, out, n)
-    np.testing.assert_allclose(cuarray.asnumpy(out), 2.5 * x + y, rtol=1e-6)
-    # CuPy's call form, and a strided float64 view
+    out = np.zeros(n, np.float32)
+    launch(saxpy, _blocks(n), 128, np.float32(2.5), x, y, out, n)
+    np.testing.assert_allclose(out, 2.5 * x + y, rtol=1e-6)
+    # a strided float64 view and a Python float (float32 in 'cuda' mode)
     x64 = rng.random(2 * n)
-    out64 = cuarray.zeros(n)
-    saxpy((_blocks(n),), (128,), (3.0, cuarray.asarray(x64)[::2], cuarray.asarray(x64[:n]),
-                                 out64, n))
-    np.testing.assert_allclose(cuarray.asnumpy(out64), 3.0 * x64[::2] + x64[:n])
+    out64 = np.zeros(n)
+    launch(saxpy, (_blocks(n),), (128,), 3.0, View(x64, slice(None, None, 2)), x64[:n],
+           out64, n)
+    np.testing.assert_allclose(out64, 3.0 * x64[::2] + x64[:n])
 
 
-@gpu_case
-def test_gpu_atomic_reduction():
-    x = np.random.default_rng(1).random(100_000).astype(np.float32)
-    out = cuarray.zeros(1, np.float32)
-    atomic_sum[64, 256](cuarray.asarray(x), out)
-    np.testing.assert_allclose(cuarray.asnumpy(out)[0], x.astype(np.float64).sum(),
-                               rtol=1e-4)
+def test_launch_atomic_reduction(launch):
+    x = np.random.default_rng(1).random(10_000).astype(np.float32)
+    out = np.zeros(1, np.float32)
+    launch(atomic_sum, 8, 128, x, out)
+    np.testing.assert_allclose(out[0], x.astype(np.float64).sum(), rtol=1e-4)
     xi = np.arange(-50, 1000, dtype=np.int64)
-    acc = cuarray.asarray(np.array([0, -(1 << 62), 1 << 62, 0, -1, 0], np.int64))
-    atomics_int[_blocks(xi.size), 128](cuarray.asarray(xi), acc)
-    got = cuarray.asnumpy(acc)
-    assert got[0] == xi.sum() and got[1] == xi.max() and got[2] == xi.min()
-    assert got[3] == np.bitwise_or.reduce(xi) and got[4] == np.bitwise_and.reduce(xi)
-    assert got[5] == np.bitwise_xor.reduce(xi)
+    acc = np.array([0, -(1 << 62), 1 << 62, 0, -1, 0], np.int64)
+    launch(atomics_int, _blocks(xi.size), 128, xi, acc)
+    assert acc[0] == xi.sum() and acc[1] == xi.max() and acc[2] == xi.min()
+    assert acc[3] == np.bitwise_or.reduce(xi) and acc[4] == np.bitwise_and.reduce(xi)
+    assert acc[5] == np.bitwise_xor.reduce(xi)
     xs = np.arange(1, 65, dtype=np.int32)
-    out = cuarray.asarray(np.array([10_000, -1], np.int32))
-    counters = cuarray.zeros(3, np.uint32)
-    atomics_misc[1, 64](cuarray.asarray(xs), out, counters)
-    got, c = cuarray.asnumpy(out), cuarray.asnumpy(counters)
-    assert got[0] == 10_000 - xs.sum() and got[1] in xs
-    assert c[0] == 64 and c[1] == (0 - 64) % 1001 and 1 <= c[2] <= 64
+    out = np.array([10_000, -1], np.int32)
+    counters = np.zeros(3, np.uint32)
+    launch(atomics_misc, 1, 64, xs, out, counters)
+    assert out[0] == 10_000 - xs.sum() and out[1] in xs
+    assert counters[0] == 64 and counters[1] == (0 - 64) % 1001
+    assert 1 <= counters[2] <= 64
 
 
-@gpu_case
-def test_gpu_shared_memory_stencil():
+def test_launch_shared_memory_stencil(launch):
     n = 1000
     x = np.random.default_rng(2).random(n).astype(np.float32)
-    y = cuarray.empty(n, np.float32)
-    stencil3[_blocks(n, 256), 256](cuarray.asarray(x), y, n)
+    y = np.zeros(n, np.float32)
+    launch(stencil3, _blocks(n, 256), 256, x, y, n)
     p = np.concatenate([[0], x, [0]])
-    np.testing.assert_allclose(cuarray.asnumpy(y), (p[:-2] + p[1:-1] + p[2:]) / 3,
-                               rtol=1e-6)
+    np.testing.assert_allclose(y, (p[:-2] + p[1:-1] + p[2:]) / 3, rtol=1e-6)
 
 
-@gpu_case
-def test_gpu_2d_grid():
+def test_launch_2d_grid(launch):
     a = np.random.default_rng(3).random((37, 50))
-    b = cuarray.zeros((37, 50))
-    grid2d[(_blocks(37, 16), _blocks(50, 16)), (16, 16)](cuarray.asarray(a), b)
+    b = np.zeros((37, 50))
+    launch(grid2d, (_blocks(37, 16), _blocks(50, 16)), (16, 16), a, b)
     i, j = np.indices(a.shape)
-    np.testing.assert_allclose(cuarray.asnumpy(b), a * 2 + i - j)
-    # a transposed (non-contiguous) input
-    bt = cuarray.zeros((50, 37))
-    grid2d[(_blocks(50, 16), _blocks(37, 16)), (16, 16)](cuarray.asarray(a).T, bt)
+    np.testing.assert_allclose(b, a * 2 + i - j)
+    # a transposed (non-contiguous) input; int8 in, int64 out
+    bt = np.zeros((50, 37))
+    launch(grid2d, (_blocks(50, 16), _blocks(37, 16)), (16, 16), a.T, bt)
     i, j = np.indices(a.T.shape)
-    np.testing.assert_allclose(cuarray.asnumpy(bt), a.T * 2 + i - j)
+    np.testing.assert_allclose(bt, a.T * 2 + i - j)
+    a8 = np.arange(-60, 60, dtype=np.int8).reshape(8, 15)
+    b64 = np.zeros((8, 15), np.int64)
+    launch(grid2d, (1, 1), (8, 16), a8, b64)
+    i, j = np.indices(a8.shape)
+    # int8 * 2 is int32 in 'cuda' mode (a literal is int32); adding i, a uint32 as
+    # grid() gives, computes in uint32, as C and CuPy do: negative sums wrap
+    np.testing.assert_array_equal(b64, (a8.astype(np.int64) * 2 + i - j) % 2**32)
 
 
-@gpu_case
-def test_gpu_control_flow():
-    x = np.array([-5, 0, 1, 7, 50, 101, 300], np.int32)
-    out = cuarray.zeros(x.size, np.int32)
-    control_flow[1, 32](cuarray.asarray(x), out)
+def test_launch_control_flow(launch):
+    x = np.array([0, 1, 7, 50, 101, 300], np.int32)
+    out = np.zeros(x.size, np.int32)
+    launch(control_flow, 1, 32, x, out)
     want = []
     for v in x:
         k = 0
@@ -728,87 +865,99 @@ def test_gpu_control_flow():
                 v -= 1
         acc = 10 + 7 + 4 + 1
         want.append(-1 if v < 0 else (v + acc if v < 200 else k))
-    np.testing.assert_array_equal(cuarray.asnumpy(out), want)
+    np.testing.assert_array_equal(out, want)
 
 
-@gpu_case
 @pytest.mark.parametrize("dt", [np.int8, np.int32, np.int64, np.uint32, np.float32,
                                 np.float64])
-def test_gpu_operators_match_numpy(dt):
+def test_launch_operators_match_numpy(launch, dt):
     rng = np.random.default_rng(4)
     if np.dtype(dt).kind == "u":
         x, y = rng.integers(0, 50, 64).astype(dt), rng.integers(1, 9, 64).astype(dt)
     else:
         x = rng.integers(-50, 50, 64).astype(dt)
         y = rng.choice([-7, -3, -1, 1, 2, 5], 64).astype(dt)
-    out = cuarray.zeros((7, 64), dt)
-    ops[1, 64](cuarray.asarray(x), cuarray.asarray(y), out)
+    out = np.zeros((7, 64), dt)
+    launch(ops, 1, 64, x, y, out)
     with np.errstate(all="ignore"):
         want = [x // y, x % y, x * y - x + y, np.maximum(x, y),
                 np.minimum(np.minimum(x, y), x + y), np.abs(x), np.where(x > y, x, y)]
-    np.testing.assert_array_equal(cuarray.asnumpy(out), np.array(want, dt))
+    np.testing.assert_array_equal(out, np.array(want, dt))
 
 
-@gpu_case
-def test_gpu_math_functions():
+def test_launch_bit_operators(launch):
+    x = np.arange(-8, 8, dtype=np.int16)
+    out = np.zeros((3, 16), np.int64)
+    launch(bitops, 1, 16, x, out)
+    want = [(x & 12) | (x ^ 5), (x.astype(np.int32) << 2) >> 1, ~x]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_launch_math_functions(launch):
     x = np.linspace(-3, 3, 50)
-    out = cuarray.zeros((7, 50))
-    math_fns[1, 64](cuarray.asarray(x), out)
+    out = np.zeros((7, 50))
+    launch(math_fns, 1, 64, x, out)
     want = [np.sqrt(np.abs(x)), np.exp(x / 4), np.log1p(np.abs(x)), np.sin(x) + np.cos(x),
             np.arctan2(x, 2.0), np.floor(x) + np.ceil(x), x ** 2]
-    np.testing.assert_allclose(cuarray.asnumpy(out), want, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(out, want, rtol=1e-13, atol=1e-15)
     x32 = x.astype(np.float32)
-    math_fns[1, 64](cuarray.asarray(x32), out)
-    np.testing.assert_allclose(cuarray.asnumpy(out)[0], np.sqrt(np.abs(x32)), rtol=1e-6)
+    launch(math_fns, 1, 64, x32, out)
+    np.testing.assert_allclose(out[0], np.sqrt(np.abs(x32)), rtol=1e-6)
 
 
-@gpu_case
-def test_gpu_device_function_dynamic_shared_and_warps():
+def test_launch_device_function_and_dynamic_shared_memory(launch):
     x = np.linspace(-2, 2, 64)
-    out = cuarray.zeros(64)
-    uses_device_fn[1, 64](cuarray.asarray(x), out)
-    np.testing.assert_array_equal(cuarray.asnumpy(out), np.clip(x, -1, 1))
-    out = cuarray.zeros(64)
-    dyn_shared[2, 32](cuarray.asarray(x), out, shared_mem=32 * 8)
-    np.testing.assert_array_equal(cuarray.asnumpy(out), x.reshape(2, 32)[:, ::-1].ravel())
-    xi = np.arange(64, dtype=np.int32)
-    w = cuarray.zeros(2, np.int32)
-    warp_fns[1, 64](cuarray.asarray(xi), w)
-    np.testing.assert_array_equal(cuarray.asnumpy(w), xi.reshape(2, 32).sum(axis=1))
+    out = np.zeros(64)
+    launch(uses_device_fn, 1, 64, x, out)
+    np.testing.assert_array_equal(out, np.clip(x, -1, 1))
+    out = np.zeros(64)
+    launch(dyn_shared, 2, 32, x, out, shared_mem=32 * 8)
+    np.testing.assert_array_equal(out, x.reshape(2, 32)[:, ::-1].ravel())
 
 
-@gpu_case
-def test_gpu_unroll_index_forms_casts_and_float16():
+def test_launch_unroll_index_forms_and_casts(launch):
     x = np.arange(8, dtype=np.float32)
-    out = cuarray.zeros(8, np.float32)
-    unrolled[1, 8](cuarray.asarray(x), out)
-    np.testing.assert_array_equal(cuarray.asnumpy(out), x * 16 + 12)
+    out = np.zeros(8, np.float32)
+    launch(unrolled, 1, 8, x, out)
+    np.testing.assert_array_equal(out, x * 16 + 12)
     x = np.arange(5.0)
-    out = cuarray.zeros(4)
-    index_forms[1, 1](cuarray.asarray(x), out)
-    np.testing.assert_array_equal(cuarray.asnumpy(out), [4.0, 6.0, 5.0, 21.0])
-    out = cuarray.zeros(5)
-    casts[1, 8](cuarray.asarray(x), out)
-    np.testing.assert_array_equal(cuarray.asnumpy(out),
-                                  (x * 3.7).astype(np.int32) + 1 + 1.0)
-    h = np.array([1.5, -2.0, 3.0, 0.25], np.float16)
-    oh = cuarray.zeros(4, np.float16)
-    float16_ops[1, 4](cuarray.asarray(h), oh)
-    want = (h * h + np.sqrt(np.abs(h)) - h // 2 + h % 3).astype(np.float16)
-    want[0] += h.sum()
-    np.testing.assert_allclose(cuarray.asnumpy(oh).astype(np.float64), want, rtol=2e-3,
-                               atol=0.02)
+    out = np.zeros(4)
+    launch(index_forms, 1, 1, x, out)
+    np.testing.assert_array_equal(out, [4.0, 6.0, 5.0, 21.0])
+    out = np.zeros(5)
+    launch(casts, 1, 8, x, out)
+    np.testing.assert_array_equal(out, (x * 3.7).astype(np.int32) + 1 + 1.0)
+    out = np.zeros(5)
+    launch(numpy_mode, 1, 8, 3, x.astype(np.float32), out)
+    np.testing.assert_allclose(out, 3 * x + 0.1, rtol=1e-15)
 
 
-@gpu_case
+@requires_gpu
+def test_gpu_warps_and_float16():
+    with cuarray.Device(0):
+        xi = np.arange(64, dtype=np.int32)
+        w = cuarray.zeros(2, np.int32)
+        warp_fns[1, 64](cuarray.asarray(xi), w)
+        np.testing.assert_array_equal(cuarray.asnumpy(w), xi.reshape(2, 32).sum(axis=1))
+        h = np.array([1.5, -2.0, 3.0, 0.25], np.float16)
+        oh = cuarray.zeros(4, np.float16)
+        float16_ops[1, 4](cuarray.asarray(h), oh)
+        want = (h * h + np.sqrt(np.abs(h)) - h // 2 + h % 3).astype(np.float16)
+        want[0] += h.sum()
+        np.testing.assert_allclose(cuarray.asnumpy(oh).astype(np.float64), want,
+                                   rtol=2e-3, atol=0.02)
+
+
+@requires_gpu
 def test_gpu_translation_is_cached_per_signature():
-    x = cuarray.ones(8, np.float32)
-    saxpy[1, 8](np.float32(1), x, x, x, 8)
-    k = saxpy._kernels.copy()
-    saxpy[1, 8](np.float32(1), x, x, x, 8)
-    assert saxpy._kernels == k
-    saxpy[1, 8](np.float32(1), x, x, x, np.int64(8))
-    assert len(saxpy._kernels) == len(k) + 1
+    with cuarray.Device(0):
+        x = cuarray.ones(8, np.float32)
+        saxpy[1, 8](np.float32(1), x, x, x, 8)
+        k = saxpy._kernels.copy()
+        saxpy[1, 8](np.float32(1), x, x, x, 8)
+        assert saxpy._kernels == k
+        saxpy[1, 8](np.float32(1), x, x, x, np.int64(8))
+        assert len(saxpy._kernels) == len(k) + 1
 
 
 # ---- the example -------------------------------------------------------------------------
@@ -823,13 +972,14 @@ def test_example_without_a_gpu_says_so():
     assert "needs a CUDA GPU" in r.stdout
 
 
-@gpu_case
+@requires_gpu
 def test_gpu_example():
     sys.path.insert(0, os.path.join(HERE, "..", "examples"))
     try:
         import jit_kernels
     finally:
         sys.path.pop(0)
-    r = jit_kernels.main(5000)
+    with cuarray.Device(0):
+        r = jit_kernels.main(5000)
     for name in ("saxpy", "sum", "stencil"):
         np.testing.assert_allclose(r[name], r[name + "_expected"], rtol=1e-4)
