@@ -255,6 +255,21 @@ def numpy_mode(a, x, out):
         out[i] = a * x[i] + 0.1
 
 
+def _mixed(a, b, out):
+    i = jit.grid(1)
+    if i < a.size:
+        out[0, i] = a[i] / b[i]
+        out[1, i] = a[i] + b[i] * 3
+        out[2, i] = (a[i] - 1) // 2 + (b[i] > 4 and a[i] < 0 or b[i] == 1)
+        ij = jit.grid(2)
+        sh = out.shape
+        out[3, i] = ij[0] + sh[1] + len(sh)
+
+
+mixed_cuda = jit.rawkernel()(_mixed)
+mixed_numpy = jit.rawkernel(mode="numpy")(_mixed)
+
+
 @jit.rawkernel()
 def float16_ops(x, out):
     i = jit.grid(1)
@@ -307,6 +322,9 @@ def _cases():
     yield "index_forms", index_forms, (f64, f64)
     yield "casts", casts, (f64, f64)
     yield "numpy_mode", numpy_mode, (2, f32, f64)
+    for k in (mixed_cuda, mixed_numpy):
+        yield f"mixed_{k._mode}", k, (cpu(np.ones(8, np.int8)), cpu(np.ones(8, np.uint8)),
+                                      cpu(np.zeros((4, 8))))
     yield "float16", float16_ops, (cpu(np.ones(8, np.float16)),
                                    cpu(np.zeros(8, np.float16)))
 
@@ -604,6 +622,16 @@ def test_argument_errors():
         clamp((1,), (1,), (1.0, 0.0, 2.0))
     with pytest.raises(TypeError, match="kernel\\[grid, block\\]"):
         saxpy[1]
+
+
+def test_bare_decorator_and_repr():
+    @jit.rawkernel
+    def k(x):
+        x[0] = 1
+
+    assert isinstance(k, jit.JitRawKernel) and k.__name__ == "k"
+    assert repr(k).startswith("<cuarray.jit kernel ") and "device" in repr(clamp)
+    assert "x[0] = 1" not in k.source((cpu(np.ones(1)),)) and "= 1.0;" in k.cached_code
 
 
 def test_builtins_outside_a_kernel_are_errors():
@@ -930,6 +958,22 @@ def test_launch_unroll_index_forms_and_casts(launch):
     out = np.zeros(5)
     launch(numpy_mode, 1, 8, 3, x.astype(np.float32), out)
     np.testing.assert_allclose(out, 3 * x + 0.1, rtol=1e-15)
+
+
+@pytest.mark.parametrize("kernel", [mixed_cuda, mixed_numpy], ids=["cuda", "numpy"])
+def test_launch_mixed_types(launch, kernel):
+    a = np.arange(-8, 8, dtype=np.int8)
+    b = np.array([1, 2, 3, 5, 7, 9, 200, 255] * 2, np.uint8)
+    out = np.zeros((4, 16))
+    launch(kernel, 1, 16, a, b, out)
+    a64, b64 = a.astype(np.int64), b.astype(np.int64)
+    np.testing.assert_allclose(out[0], a64 / b64, rtol=1e-15)
+    np.testing.assert_array_equal(out[1], a64 + b64 * 3)
+    np.testing.assert_array_equal(out[2], (a64 - 1) // 2 + ((b > 4) & (a < 0) | (b == 1)))
+    np.testing.assert_array_equal(out[3], np.arange(16) + 16 + 2)
+    # the literal 3 is int64 in 'numpy' mode, int32 in 'cuda' mode
+    assert all(("3LL)" in c) == (kernel._mode == "numpy")
+               for c in kernel.cached_codes.values())
 
 
 @requires_gpu

@@ -167,7 +167,7 @@ def _signature(args):
     return tuple(key)
 
 
-def rawkernel(*, mode="cuda", device=False):
+def rawkernel(func=None, *, mode="cuda", device=False):
     """rawkernel(*, mode='cuda', device=False)
 
     Decorator: the function becomes a CUDA kernel written in Python (a
@@ -186,6 +186,7 @@ def rawkernel(*, mode="cuda", device=False):
     ...         out[i] = a * x[i] + y[i]
     >>> saxpy[(n + 127) // 128, 128](numpy.float32(2), x, y, out, n)  # doctest: +SKIP
     """
-    def wrap(func):
-        return JitRawKernel(func, mode, device)
-    return wrap
+    def wrap(f):
+        return JitRawKernel(f, mode, device)
+    # CuPy's form is @rawkernel(); a bare @rawkernel does the same here
+    return wrap if func is None else wrap(func)
