@@ -123,6 +123,9 @@ def ops(x, y, out):
         out[6, i] = a if a > b else b
 
 
+ops_numpy = jit.rawkernel(mode="numpy")(ops._func)
+
+
 @jit.rawkernel()
 def math_fns(x, out):
     i = jit.grid(1)
@@ -299,6 +302,8 @@ def _cases():
                np.float32, np.float64):
         z = cpu(np.ones(8, dt))
         yield f"ops_{np.dtype(dt).name}", ops, (z, z, cpu(np.zeros((7, 8), dt)))
+        yield f"ops_numpy_{np.dtype(dt).name}", ops_numpy, (z, z,
+                                                            cpu(np.zeros((7, 8), dt)))
     for dt in (np.float32, np.float64, np.int32):
         yield (f"math_{np.dtype(dt).name}", math_fns,
                (cpu(np.ones(8, dt)), cpu(np.zeros((7, 8)))))
@@ -896,9 +901,10 @@ def test_launch_control_flow(launch):
     np.testing.assert_array_equal(out, want)
 
 
-@pytest.mark.parametrize("dt", [np.int8, np.int32, np.int64, np.uint32, np.float32,
-                                np.float64])
-def test_launch_operators_match_numpy(launch, dt):
+@pytest.mark.parametrize("kernel", [ops, ops_numpy], ids=["cuda", "numpy"])
+@pytest.mark.parametrize("dt", [np.int8, np.int32, np.int64, np.uint32, np.uint64,
+                                np.float32, np.float64])
+def test_launch_operators_match_numpy(launch, dt, kernel):
     rng = np.random.default_rng(4)
     if np.dtype(dt).kind == "u":
         x, y = rng.integers(0, 50, 64).astype(dt), rng.integers(1, 9, 64).astype(dt)
@@ -906,7 +912,7 @@ def test_launch_operators_match_numpy(launch, dt):
         x = rng.integers(-50, 50, 64).astype(dt)
         y = rng.choice([-7, -3, -1, 1, 2, 5], 64).astype(dt)
     out = np.zeros((7, 64), dt)
-    launch(ops, 1, 64, x, y, out)
+    launch(kernel, 1, 64, x, y, out)
     with np.errstate(all="ignore"):
         want = [x // y, x % y, x * y - x + y, np.maximum(x, y),
                 np.minimum(np.minimum(x, y), x + y), np.abs(x), np.where(x > y, x, y)]
