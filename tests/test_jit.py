@@ -577,7 +577,63 @@ def _bool_minus_kernel(x):
     x[0] = (x[0] > 1) - (x[0] > 2)
 
 
+def _default_arg_kernel(x, y=1):
+    x[0] = y
+
+
+def _unpack_kernel(x):
+    a, b, c = jit.grid(2)
+    x[0] = a
+
+
+def _range_value_kernel(x):
+    r = jit.range(3)
+    x[0] = 1
+
+
+def _call_kernel_kernel(x):
+    saxpy(1.0, x, x, x, 1)
+
+
+@jit.rawkernel(device=True)
+def _recursive(n):
+    return _recursive(n - 1) if n > 0 else 0
+
+
+def _recursion_kernel(x):
+    x[0] = _recursive(3)
+
+
+@jit.rawkernel(device=True)
+def _mixed_returns(n):
+    if n > 0:
+        return n
+    return
+
+
+def _mixed_returns_kernel(x):
+    x[0] = _mixed_returns(3)
+
+
+def _float_range_kernel(x):
+    for i in range(0.5):
+        x[0] = i
+
+
+def _void_value_kernel(x):
+    v = jit.syncthreads()
+    x[0] = v
+
+
 ERRORS = [
+    (_default_arg_kernel, (np.float64, 1), NotImplementedError, "default arguments"),
+    (_unpack_kernel, (np.float64, 1), ValueError, "cannot unpack a tuple of 2 into 3"),
+    (_range_value_kernel, (np.float64, 1), TypeError, "only usable as a for loop"),
+    (_call_kernel_kernel, (np.float64, 1), TypeError, "is a kernel"),
+    (_recursion_kernel, (np.float64, 1), NotImplementedError, "recursion"),
+    (_mixed_returns_kernel, (np.float64, 1), TypeError, "nothing on another"),
+    (_float_range_kernel, (np.float64, 1), TypeError, "range() takes integers"),
+    (_void_value_kernel, (np.float64, 1), TypeError, "the call returns nothing"),
     (_lambda_kernel, (np.float64, 1), NotImplementedError, "lambda is not supported"),
     (_listcomp_kernel, (np.float64, 1), NotImplementedError, "a list comprehension"),
     (_fstring_kernel, (np.float64, 1), NotImplementedError, "an f-string"),
@@ -606,11 +662,15 @@ def test_unsupported_constructs_raise_with_the_line(fn, arr, exc, match):
     x = cpu(np.zeros((2,) * nd, dt))
     with pytest.raises(exc, match=re.escape(match)) as info:
         _k(fn).source((x,))
-    line = fn.__code__.co_firstlineno
+    # an error inside a device function names that function's line
+    where = {_recursion_kernel: _recursive, _mixed_returns_kernel: _mixed_returns}
+    f = where.get(fn, fn)
+    f = getattr(f, "_func", f)
+    line = f.__code__.co_firstlineno
     msg = str(info.value)
-    assert msg.count("test_jit.py, line") == 1 and f"in {fn.__name__}" in msg
+    assert msg.count("test_jit.py, line") == 1 and f"in {f.__name__}:" in msg
     n = int(re.search(r"line (\d+)", msg).group(1))
-    assert line < n <= line + 6
+    assert line <= n <= line + 6
 
 
 def test_argument_errors():
