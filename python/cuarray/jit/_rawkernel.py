@@ -56,7 +56,10 @@ class JitRawKernel:
         devices = "".join(code + "\n" for _, code, _ in tr.registry.values())
         sig = ", ".join(map(repr, types))
         head = f"// cuarray.jit: {self._func.__qualname__}({sig}), mode {self._mode!r}\n"
-        src = _with_preamble(head + _helpers.helpers(tr.needs) + "\n" + devices + body)
+        text = head + _helpers.helpers(tr.needs) + "\n" + devices + body
+        if "2half(" in text and "__half" not in text:  # a float16 literal alone
+            text = "#include <cuda_fp16.h>\n" + text
+        src = _with_preamble(text)
         with self._lock:
             hit = self._codes.setdefault(types, (tr.name, src))
         return hit
