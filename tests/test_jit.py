@@ -732,7 +732,7 @@ def test_jit_is_a_lazy_submodule():
 # definitions of CUDA's names, and runs each block's threads as host threads
 # (__syncthreads() a barrier, atomics under a lock), so that what the
 # translation computes is checked against NumPy on a machine without a GPU.
-# Warp shuffles, laneid and float16 are left to the GPU.
+# float16 is left to the GPU.
 
 _EMU_PRELUDE = r"""
 #include <cmath>
@@ -770,6 +770,36 @@ EMU_ATOMIC(atomicInc, o >= (T)v ? (T)0 : (T)(o + 1))
 EMU_ATOMIC(atomicDec, (o == 0 || o > (T)v) ? (T)v : (T)(o - 1))
 template <typename T, typename U> T atomicCAS(T *p, U c, U v) {
     lock_guard<mutex> g(emu_lock); T o = *p; if (o == (T)c) *p = (T)v; return o; }
+// warp shuffles: every thread of the block posts its value, then reads its source's
+static unsigned long long emu_slots[1024];
+inline unsigned emu_tid() {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+template <typename T> T emu_shfl(T v, unsigned src) {
+    unsigned t = emu_tid();
+    memcpy(&emu_slots[t], &v, sizeof(T));
+    __syncthreads();
+    T r;
+    memcpy(&r, &emu_slots[src], sizeof(T));
+    __syncthreads();
+    return r;
+}
+template <typename T> T __shfl_sync(unsigned, T v, int src, int w) {
+    unsigned t = emu_tid();
+    return emu_shfl(v, t - t % w + (unsigned)src % w);
+}
+template <typename T> T __shfl_up_sync(unsigned, T v, unsigned d, int w) {
+    unsigned t = emu_tid();
+    return emu_shfl(v, t % w >= d ? t - d : t);
+}
+template <typename T> T __shfl_down_sync(unsigned, T v, unsigned d, int w) {
+    unsigned t = emu_tid();
+    return emu_shfl(v, t % w + d < (unsigned)w ? t + d : t);
+}
+template <typename T> T __shfl_xor_sync(unsigned, T v, int m, int w) {
+    unsigned t = emu_tid(), s = (t % w) ^ (unsigned)m;
+    return emu_shfl(v, s < (unsigned)w ? t - t % w + s : t);
+}
 extern "C" void emu_config(unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz) {
     static bool made = false;
@@ -811,6 +841,7 @@ def _emulate(tmp, kernel, grid, block, args, shared_mem=0):
     name, src = kernel._translate(types)
     src = src.replace("extern __shared__ __align__(16) unsigned char _jit_dyn_smem[];",
                       "alignas(16) unsigned char _jit_dyn_smem[1 << 16];")
+    src = src.replace('asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));', "r = emu_tid() % 32;")
     src = "\n".join(line for line in src.splitlines() if not line.startswith("#include"))
     key = abs(hash(src))
     so = tmp / f"emu_{key}.so"
@@ -838,7 +869,7 @@ def _emulate(tmp, kernel, grid, block, args, shared_mem=0):
                 def one(t, blk=(bx, by, bz)):
                     lib.emu_thread(*t, *blk)
                     fn(*cargs)
-                if "__syncthreads" not in src:
+                if "__syncthreads" not in src and "__shfl" not in src:
                     for t in threads:
                         one(t)
                     continue
@@ -1042,13 +1073,17 @@ def test_launch_mixed_types(launch, kernel):
                for c in kernel.cached_codes.values())
 
 
+@pytest.mark.parametrize("dt", [np.int32, np.float64])
+def test_launch_warp_shuffles_and_laneid(launch, dt):
+    x = np.arange(64, dtype=dt)
+    w = np.zeros(2, dt)
+    launch(warp_fns, 1, 64, x, w)
+    np.testing.assert_array_equal(w, x.reshape(2, 32).sum(axis=1))
+
+
 @requires_gpu
-def test_gpu_warps_and_float16():
+def test_gpu_float16():
     with cuarray.Device(0):
-        xi = np.arange(64, dtype=np.int32)
-        w = cuarray.zeros(2, np.int32)
-        warp_fns[1, 64](cuarray.asarray(xi), w)
-        np.testing.assert_array_equal(cuarray.asnumpy(w), xi.reshape(2, 32).sum(axis=1))
         h = np.array([1.5, -2.0, 3.0, 0.25], np.float16)
         oh = cuarray.zeros(4, np.float16)
         float16_ops[1, 4](cuarray.asarray(h), oh)
