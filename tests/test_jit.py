@@ -730,9 +730,9 @@ def test_jit_is_a_lazy_submodule():
 #
 # The emulation compiles the generated source as host C++ (g++) over a few
 # definitions of CUDA's names, and runs each block's threads as host threads
-# (__syncthreads() a barrier, atomics under a lock), so that what the
-# translation computes is checked against NumPy on a machine without a GPU.
-# float16 is left to the GPU.
+# (__syncthreads() a barrier, atomics under a lock, shuffles through a block-wide
+# buffer, float16 as GCC's _Float16), so that what the translation computes is
+# checked against NumPy on a machine without a GPU.
 
 _EMU_PRELUDE = r"""
 #include <cmath>
@@ -755,6 +755,17 @@ inline void __syncthreads() { pthread_barrier_wait(&emu_barrier); }
 inline void __syncwarp(unsigned int = 0xffffffffu) {}
 inline float __int_as_float(int b) { float f; memcpy(&f, &b, 4); return f; }
 inline double __longlong_as_double(long long b) { double f; memcpy(&f, &b, 8); return f; }
+// float16 as GCC's _Float16, each operation computed in float and rounded once
+// (the GPU rounds each __half operation: close, not bit-equal)
+struct __half {
+    _Float16 v;
+    __half() = default;
+    __half(float f) : v((_Float16)f) {}
+    operator float() const { return (float)v; }
+};
+inline __half __float2half(float f) { return __half(f); }
+inline __half __double2half(double f) { return __half((float)f); }
+inline float __half2float(__half h) { return (float)h; }
 #define EMU_ATOMIC(name, expr) \
     template <typename T, typename U> T name(T *p, U v) { \
         lock_guard<mutex> g(emu_lock); T o = *p; *p = (expr); return o; }
@@ -1081,16 +1092,13 @@ def test_launch_warp_shuffles_and_laneid(launch, dt):
     np.testing.assert_array_equal(w, x.reshape(2, 32).sum(axis=1))
 
 
-@requires_gpu
-def test_gpu_float16():
-    with cuarray.Device(0):
-        h = np.array([1.5, -2.0, 3.0, 0.25], np.float16)
-        oh = cuarray.zeros(4, np.float16)
-        float16_ops[1, 4](cuarray.asarray(h), oh)
-        want = (h * h + np.sqrt(np.abs(h)) - h // 2 + h % 3).astype(np.float16)
-        want[0] += h.sum()
-        np.testing.assert_allclose(cuarray.asnumpy(oh).astype(np.float64), want,
-                                   rtol=2e-3, atol=0.02)
+def test_launch_float16(launch):
+    h = np.array([1.5, -2.0, 3.0, 0.25], np.float16)
+    oh = np.zeros(4, np.float16)
+    launch(float16_ops, 1, 4, h, oh)
+    want = (h * h + np.sqrt(np.abs(h)) - h // 2 + h % 3).astype(np.float16)
+    want[0] += h.sum()
+    np.testing.assert_allclose(oh.astype(np.float64), want, rtol=2e-3, atol=0.02)
 
 
 @requires_gpu
