@@ -83,6 +83,18 @@ def grid2d(a, b):
 
 
 @jit.rawkernel()
+def grid3d(a, total):
+    # a 3-D grid-stride loop over every element, and a 0-d array
+    i0, j0, k0 = jit.grid(3)
+    si, sj, sk = jit.gridsize(3)
+    for i in range(i0, a.shape[0], si):
+        for j in range(j0, a.shape[1], sj):
+            for k in range(k0, a.shape[2], sk):
+                a[i, j, k] = i * 100 + j * 10 + k
+                jit.atomic_add(total, (), 1)
+
+
+@jit.rawkernel()
 def control_flow(x, out):
     i = jit.grid(1)
     if i >= x.size:
@@ -298,6 +310,7 @@ def _cases():
     yield "grid2d_int8", grid2d, (cpu(np.zeros((4, 5), np.int8)),
                                   cpu(np.zeros((4, 5), np.int64)))
     yield "control_flow", control_flow, (i32, i32)
+    yield "grid3d", grid3d, (cpu(np.zeros((3, 4, 5))), cpu(np.zeros((), np.int32)))
     for dt in (np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64,
                np.float32, np.float64):
         z = cpu(np.ones(8, dt))
@@ -984,6 +997,15 @@ def test_launch_2d_grid(launch):
     # int8 * 2 is int32 in 'cuda' mode (a literal is int32); adding i, a uint32 as
     # grid() gives, computes in uint32, as C and CuPy do: negative sums wrap
     np.testing.assert_array_equal(b64, (a8.astype(np.int64) * 2 + i - j) % 2**32)
+
+
+def test_launch_3d_grid_stride_and_0d(launch):
+    a = np.zeros((5, 7, 9))
+    total = np.zeros((), np.int32)
+    launch(grid3d, (1, 2, 1), (2, 2, 4), a, total)
+    i, j, k = np.indices(a.shape)
+    np.testing.assert_array_equal(a, i * 100 + j * 10 + k)
+    assert total == a.size
 
 
 def test_launch_control_flow(launch):
