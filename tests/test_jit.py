@@ -212,6 +212,49 @@ def atomics_misc(x, out, counters):
         jit.atomic_cas(counters, 2, np.uint32(i), np.uint32(i + 1))
 
 
+def _adder(const):
+    # a factory of device functions, called with a constant inside a kernel
+    @jit.rawkernel(device=True)
+    def f(x, y):
+        x += 1
+        return x + y + const
+    return f
+
+
+def _tree_sum(step):
+    # a device function "template": the constant condition ends the recursion
+    @jit.rawkernel(device=True)
+    def f(x):
+        if step < 64:
+            tid = jit.threadIdx.x
+            if tid % (step * 2) == 0:
+                x[tid] += x[tid + step]
+            jit.syncthreads()
+            _tree_sum(step * 2)(x)
+    return f
+
+
+@jit.rawkernel()
+def device_factories(x, y, z):
+    tid = jit.threadIdx.x
+    z[tid] = _adder(10)(x[tid], y[tid]) + _adder(20)(x[tid], y[tid])
+    jit.syncthreads()
+    _tree_sum(1)(x)
+
+
+@jit.rawkernel()
+def warp_votes(x, out, w):
+    t = jit.threadIdx.x
+    v = x[t]
+    out[0, t] = jit.popc(v)
+    out[1, t] = jit.ffs(v)
+    out[2, t] = jit.match_any_sync(0xFFFFFFFF, v % 4)
+    m, same = jit.match_all_sync(0xFFFFFFFF, v // 64)
+    out[3, t] = m if same else 7
+    out[4, t] = jit.shfl_sync(0xFFFFFFFF, v, 0, width=w)
+    out[5, t] = jit.activemask() != 0
+
+
 @jit.rawkernel()
 def atomics_other_types(h, f, d):
     jit.atomic_cas(h, 0, np.uint16(0), np.uint16(7))
@@ -337,6 +380,8 @@ def _cases():
         yield f"warp_{np.dtype(dt).name}", warp_fns, (cpu(np.ones(64, dt)),
                                                       cpu(np.zeros(2, dt)))
     yield "unrolled", unrolled, (f32, f32)
+    yield "device_factories", device_factories, (i32, i32, i32)
+    yield "warp_votes", warp_votes, (i32, cpu(np.zeros((6, 64), np.int64)), 8)
     yield "index_forms", index_forms, (f64, f64)
     yield "casts", casts, (f64, f64)
     yield "numpy_mode", numpy_mode, (2, f32, f64)
@@ -643,7 +688,7 @@ ERRORS = [
     (_unpack_kernel, (np.float64, 1), ValueError, "cannot unpack a tuple of 2 into 3"),
     (_range_value_kernel, (np.float64, 1), TypeError, "only usable as a for loop"),
     (_call_kernel_kernel, (np.float64, 1), TypeError, "is a kernel"),
-    (_recursion_kernel, (np.float64, 1), NotImplementedError, "recursion"),
+    (_recursion_kernel, (np.float64, 1), ValueError, "recursion is not supported"),
     (_mixed_returns_kernel, (np.float64, 1), TypeError, "nothing on another"),
     (_float_range_kernel, (np.float64, 1), TypeError, "range() takes integers"),
     (_void_value_kernel, (np.float64, 1), TypeError, "the call returns nothing"),
@@ -799,6 +844,8 @@ static unsigned long long emu_slots[1024];
 inline unsigned emu_tid() {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
+template <typename T> T emu_shfl(T v, unsigned src);
+template <typename T> T emu_shfl_at(T v, unsigned src) { return emu_shfl(v, src); }
 template <typename T> T emu_shfl(T v, unsigned src) {
     unsigned t = emu_tid();
     memcpy(&emu_slots[t], &v, sizeof(T));
@@ -807,6 +854,23 @@ template <typename T> T emu_shfl(T v, unsigned src) {
     memcpy(&r, &emu_slots[src], sizeof(T));
     __syncthreads();
     return r;
+}
+inline unsigned __activemask() { return 0xffffffffu; }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+template <typename T> unsigned __match_any_sync(unsigned, T v) {
+    unsigned t = emu_tid(), base = t - t % 32, m = 0;
+    for (unsigned k = 0; k < 32; k++) {
+        if (emu_shfl_at(v, base + k) == v) m |= 1u << k;
+    }
+    return m;
+}
+template <typename T> unsigned __match_all_sync(unsigned, T v, int *pred) {
+    unsigned m = __match_any_sync(0xffffffffu, v);
+    *pred = m == 0xffffffffu;
+    return *pred ? m : 0u;
 }
 template <typename T> T __shfl_sync(unsigned, T v, int src, int w) {
     unsigned t = emu_tid();
@@ -893,7 +957,7 @@ def _emulate(tmp, kernel, grid, block, args, shared_mem=0):
                 def one(t, blk=(bx, by, bz)):
                     lib.emu_thread(*t, *blk)
                     fn(*cargs)
-                if "__syncthreads" not in src and "__shfl" not in src:
+                if not any(w in src for w in ("__syncthreads", "__shfl", "__match")):
                     for t in threads:
                         one(t)
                     continue
@@ -1112,6 +1176,30 @@ def test_launch_warp_shuffles_and_laneid(launch, dt):
     w = np.zeros(2, dt)
     launch(warp_fns, 1, 64, x, w)
     np.testing.assert_array_equal(w, x.reshape(2, 32).sum(axis=1))
+
+
+def test_launch_device_function_factories(launch):
+    x = np.arange(64, dtype=np.int32)
+    y = np.arange(64, dtype=np.int32)[::-1].copy()
+    z = np.zeros(64, np.int32)
+    x0 = x.copy()
+    launch(device_factories, 1, 64, x, y, z)
+    np.testing.assert_array_equal(z, 2 * (x0 + 1 + y) + 30)
+    assert x[0] == x0.sum()
+
+
+def test_launch_warp_votes(launch):
+    x = np.arange(1, 33, dtype=np.int32) * 3
+    out = np.zeros((6, 32), np.int64)
+    launch(warp_votes, 1, 32, x, out, 8)
+    lanes = np.arange(32)
+    assert list(out[0]) == [bin(v).count("1") for v in x]
+    assert list(out[1]) == [(int(v) & -int(v)).bit_length() for v in x]
+    want_any = [sum(1 << j for j in lanes if x[j] % 4 == x[i] % 4) for i in lanes]
+    np.testing.assert_array_equal(out[2], want_any)
+    np.testing.assert_array_equal(out[3], 7)  # v // 64 differs across the warp
+    np.testing.assert_array_equal(out[4], x[lanes - lanes % 8])
+    np.testing.assert_array_equal(out[5], 1)
 
 
 def test_launch_float16(launch):

@@ -258,11 +258,12 @@ the warp (int32/64, uint32/64, float16/32/64).""")
         if not isinstance(var.type, _types.Scalar) or var.type.dtype.char not in "iIlLefd":
             raise TypeError(f"{self.name} does not support {var.type}")
         lane = tr.operand(args[2], self.lane_type)
-        width = 32
+        width = "32"
         if "width" in kwargs:
-            width = _const_int(tr, kwargs["width"], f"{self.name}'s width")
-            if width not in (1, 2, 4, 8, 16, 32):
+            w = kwargs["width"]
+            if tr.is_const(w) and w.value not in (1, 2, 4, 8, 16, 32):
                 raise ValueError(f"{self.name}'s width must be a power of 2 up to 32")
+            width = tr.operand(w, numpy.dtype(numpy.int32))
         return tr.expr(f"{self.cname}({mask:#x}u, {var.code}, {lane}, {width})",
                        var.type)
 
@@ -271,6 +272,76 @@ shfl_sync = _Shuffle("")
 shfl_up_sync = _Shuffle("up")
 shfl_down_sync = _Shuffle("down")
 shfl_xor_sync = _Shuffle("xor")
+
+
+# ---- warp votes and bit counts ---------------------------------------------------------
+
+
+class _ActiveMask(Builtin):
+    def emit(self, tr, args, kwargs):
+        self._nargs(args, kwargs, 0)
+        return tr.expr("__activemask()", _types.UINT32)
+
+
+class _BitCount(Builtin):
+    """popc (set bits) and ffs (1 + the lowest set bit's position, 0 for 0):
+    CUDA's 32- and 64-bit forms by the argument's size; int32 results."""
+
+    def __init__(self, name, c32, c64, signed, doc):
+        super().__init__(name, doc)
+        self.c32, self.c64, self.signed = c32, c64, signed
+
+    def emit(self, tr, args, kwargs):
+        self._nargs(args, kwargs, 1)
+        d = tr.dtype(args[0])
+        if d.kind not in "iu":
+            raise TypeError(f"{self.name}() takes an integer, not {d}")
+        wide = d.itemsize == 8
+        kind = ("i" if self.signed else "u") + ("8" if wide else "4")
+        code = tr.operand(args[0], numpy.dtype(kind))
+        return tr.expr(f"{self.c64 if wide else self.c32}({code})", _types.INT32)
+
+
+class _MatchSync(Builtin):
+    def __init__(self, kind, doc):
+        super().__init__(f"match_{kind}_sync", doc)
+        self.kind = kind
+
+    def emit(self, tr, args, kwargs):
+        self._nargs(args, kwargs, 2)
+        mask = _const_int(tr, args[0], f"{self.name}'s mask")
+        if not 0 <= mask <= 0xFFFFFFFF:
+            raise ValueError(f"{self.name}'s mask {mask:#x} is out of range")
+        v = tr.value_of(args[1])
+        if not isinstance(v.type, _types.Scalar) or v.type.dtype.char not in "iIlLfd":
+            raise TypeError(f"{self.name} does not support {v.type}")
+        if self.kind == "any":
+            return tr.expr(f"__match_any_sync({mask:#x}u, {v.code})", _types.UINT32)
+        # (the matching lanes, whether all lanes match): a statement of its own
+        m, pred = tr.new_tmp("match"), tr.new_tmp("pred")
+        tr.decls[m], tr.decls[pred] = _types.UINT32, _types.INT32
+        tr.emit(f"{m} = __match_all_sync({mask:#x}u, {v.code}, &{pred});")
+        return tr.tup([tr.expr(m, _types.UINT32), tr.expr(f"({pred} != 0)", _types.BOOL)])
+
+
+activemask = _ActiveMask("activemask", """activemask()
+
+Calls ``__activemask()``: the mask of the warp's lanes executing it (uint32).""")
+popc = _BitCount("popc", "__popc", "__popcll", False, """popc(x)
+
+The number of bits set in integer `x` (``__popc``/``__popcll``; int32).""")
+ffs = _BitCount("ffs", "__ffs", "__ffsll", True, """ffs(x)
+
+The position of `x`'s lowest set bit, counting from 1, or 0 when `x` is 0
+(``__ffs``/``__ffsll``; int32).""")
+match_any_sync = _MatchSync("any", """match_any_sync(mask, value)
+
+Calls ``__match_any_sync(mask, value)``: the lanes in `mask` whose `value` is
+this lane's (uint32).""")
+match_all_sync = _MatchSync("all", """match_all_sync(mask, value)
+
+Calls ``__match_all_sync(mask, value, &pred)``: (mask, pred), the lanes
+in `mask` when every lane's `value` is the same (else 0) and that bool.""")
 
 
 # ---- range with unrolling -------------------------------------------------------------

@@ -4,6 +4,7 @@ builtins, math functions, casts and device functions)."""
 
 import ast
 import builtins
+import inspect
 import operator
 
 import numpy
@@ -294,6 +295,12 @@ class Expressions:
         from ._rawkernel import JitRawKernel
         if isinstance(obj, JitRawKernel):
             return self._call_device(obj, args, kwargs)
+        if inspect.isfunction(obj) and all(isinstance(a, Const) for a in args) and \
+                all(isinstance(a, Const) for a in kwargs.values()):
+            # a Python function of constants runs now, as CuPy does (a factory of
+            # device functions: g(step)(x))
+            r = obj(*[a.value for a in args], **{k: a.value for k, a in kwargs.items()})
+            return self.from_python(r, getattr(obj, "__name__", "?"))
         raise NotImplementedError(f"calling {getattr(obj, '__name__', repr(obj))} is not "
                                   "supported in cuarray.jit kernels")
 
@@ -335,12 +342,13 @@ class Expressions:
                             "@rawkernel(device=True) can be called from a kernel")
         vals = [a if isinstance(a, Expr) else self.value_of(a) for a in args]
         types = tuple(v.type for v in vals)
-        key = (id(kern), types)
+        key = (kern, types)  # the object itself: a factory's results come and go
         if key in self.registry:
             hit = self.registry[key]
             if hit is None:
-                raise NotImplementedError(f"recursion ({kern.__name__}) is not supported "
-                                          "in cuarray.jit kernels")
+                raise ValueError(f"{kern.__name__} calls itself for the same argument "
+                                 "types: recursion is not supported in cuarray.jit "
+                                 "kernels")
         else:
             self.registry[key] = None  # being translated: a recursive call is an error
             name = f"_jit_d{len(self.registry)}_{kern.__name__}"

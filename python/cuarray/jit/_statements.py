@@ -96,9 +96,9 @@ class Statements:
             self.emit(f"{lv} = {self.stored(v, elem.dtype, 'assignment')};")
             return
         if isinstance(target, ast.Tuple):
-            if not isinstance(v, Tup):
-                raise TypeError(f"cannot unpack {self._describe(v)} into "
-                                f"{len(target.elts)} names")
+            if not isinstance(v, Tup):  # ValueError, as CuPy's
+                raise ValueError(f"cannot unpack {self._describe(v)} into "
+                                 f"{len(target.elts)} names")
             if len(v.items) != len(target.elts):
                 raise ValueError(f"cannot unpack a tuple of {len(v.items)} into "
                                  f"{len(target.elts)} names")
@@ -177,16 +177,26 @@ class Statements:
             f"augmented assignment to {type(s.target).__name__} is", s)
 
     def stmt_If(self, s):
-        self.emit(f"if ({self.condition(s.test)}) {{")
+        test = self.visit(s.test)
+        if isinstance(test, Const):
+            # known while translating (a global, a closure's constant): only the
+            # branch taken is translated, as CuPy does (device-function templates
+            # recurse on it)
+            self.block(s.body if test.value else s.orelse)
+            return
+        self.emit(f"if ({self._cond_code(test)}) {{")
         self.nested(s.body)
         orelse = s.orelse
         while len(orelse) == 1 and isinstance(orelse[0], ast.If):
             e = orelse[0]
             try:
-                cond = self.condition(e.test)
+                test = self.visit(e.test)
             except _LOCATED as ex:
                 raise self._locate(ex, e) from None
-            self.emit(f"}} else if ({cond}) {{")
+            if isinstance(test, Const):  # the rest of the chain is known
+                orelse = e.body if test.value else e.orelse
+                break
+            self.emit(f"}} else if ({self._cond_code(test)}) {{")
             self.nested(e.body)
             orelse = e.orelse
         if orelse:
@@ -201,7 +211,9 @@ class Statements:
 
     def condition(self, node):
         """C code of a condition, without the outer parentheses (if (...))."""
-        v = self.visit(node)
+        return self._cond_code(self.visit(node))
+
+    def _cond_code(self, v):
         if isinstance(v, Const):
             return "true" if v.value else "false"
         return _unparen(self.operand(v, numpy.dtype(numpy.bool_)))
