@@ -119,7 +119,7 @@ del _sys
 # tests/test_import.py checks each list against its module (and that `import
 # cuarray` leaves these modules unimported).
 # ---------------------------------------------------------------------------
-_LAZY_SUBMODULES = ("linalg", "fft", "random", "testing", "profiler")
+_LAZY_SUBMODULES = ("linalg", "fft", "random", "testing", "profiler", "jit")
 _LAZY_MODULES = {
     # indexing helpers (take, put, diag, tril, indices, meshgrid, r_, ...)
     "_indexing": (
