@@ -168,8 +168,8 @@ py_transfer_guard(PyObject *self, PyObject *args)
 }
 
 static const char *const counter_names[] = {
-    "launches",  "library_calls", "h2d",   "d2h",
-    "bytes_h2d", "bytes_d2h",     "syncs", "graph_launches",
+    "launches",  "library_calls", "transfers_h2d", "transfers_d2h",
+    "bytes_h2d", "bytes_d2h",     "syncs",         "graph_launches",
 };
 
 /* _counters(reset=False): the counters as a dict (then zeroed when `reset`). */
