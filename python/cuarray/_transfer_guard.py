@@ -18,10 +18,12 @@ array data: ``float(x)``, ``int(x)``, ``bool(x)``, ``complex(x)``,
 ``operator.index(x)``, ``x.item()``, ``x.tolist()``, printing (repr/str), pickling,
 a DLPack export to the host, and host data (NumPy arrays, lists) that an operation
 copies to the device by itself (index arrays, assigned values, operands of
-concatenate, searchsorted, matmul, ...). Python and NumPy scalars are values, not
+concatenate, matmul, ...). Python and NumPy scalars are values, not
 transfers: ``x + 1`` passes. A NumPy view of host-accessible memory
 (``numpy.asarray(x)`` of a cpu-device, managed or pinned array) copies nothing and
 is not a transfer; of device memory it is refused anyway (TypeError).
+Functions written in Python over cuarray (take, put, pad, ...) that convert a host
+argument with cuarray.asarray make an explicit transfer in the guard's eyes.
 
 The guard sees the same sites on every device: on the cpu device a transfer is a
 copy between host buffers, but a program tested there meets the guard where it

@@ -4,8 +4,10 @@ Everything here also works where there is no GPU: the cpu device has streams
 and events too, and they are synchronous.
 
 The names of the C core are here at import; the Python submodules (runtime, stream,
-device, memory, pinned_memory, nvtx, profiler, compiler) and the names taken from
-them are imported on first use (``__getattr__`` below, as in cuarray/__init__.py).
+device, memory, pinned_memory, nvtx, profiler, compiler, driver, nvrtc, cub, thrust,
+texture, common, ...) and the names taken from them are imported on first use
+(``__getattr__`` below, as in cuarray/__init__.py). Every name of CuPy's cupy.cuda is
+here (tests/test_cuda_names.py lists the 58).
 """
 
 from .. import _core
