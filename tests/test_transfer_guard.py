@@ -119,13 +119,15 @@ def test_explicit_transfers_pass_at_disallow(device):
     with cuarray.Device(device), cuarray.transfer_guard("disallow"):
         np.testing.assert_array_equal(x.get(), h)
         np.testing.assert_array_equal(cuarray.asnumpy(x), h)
-        y = cuarray.asarray(h)
+        y = cuarray.asarray(h.copy())
         z = cuarray.array(h)
-        y.set(h[::-1].copy())
+        z.set(h[::-1].copy())
         w = x.to_device("cpu")
-    np.testing.assert_array_equal(y.get(), h[::-1])
-    np.testing.assert_array_equal(z.get(), h)
+        v = cuarray.asarray([1.0, 2.0])  # a list, explicitly
+    np.testing.assert_array_equal(y.get(), h)
+    np.testing.assert_array_equal(z.get(), h[::-1])
     np.testing.assert_array_equal(w.get(), h)
+    np.testing.assert_array_equal(v.get(), [1.0, 2.0])
 
 
 def test_explicit_levels(device):
@@ -165,7 +167,7 @@ IMPLICIT_H2D = {
     "mask": lambda x: x[np.array([True, False, True, False])],
     "assigned array": lambda x: x.__setitem__(slice(None), np.zeros(4, np.float32)),
     "assigned list": lambda x: x.__setitem__(slice(0, 2), [7.0, 8.0]),
-    "concatenate operand": lambda x: cuarray.concatenate([x, np.ones(2, np.float32)]),
+    "list in an index tuple": lambda x: x.reshape(2, 2)[[0, 1], 1],
     "searchsorted values": lambda x: cuarray.searchsorted(x, np.array([1.5])),
 }
 
