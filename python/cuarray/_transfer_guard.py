@@ -36,11 +36,9 @@ import contextlib
 
 from . import _core
 
+# (TransferGuardError and TransferGuardWarning are cuarray's, from _core, at import)
 __all__ = ["transfer_guard", "transfer_guard_host_to_device",
-           "transfer_guard_device_to_host", "TransferGuardError", "TransferGuardWarning"]
-
-TransferGuardError = _core.TransferGuardError
-TransferGuardWarning = _core.TransferGuardWarning
+           "transfer_guard_device_to_host"]
 
 _LEVELS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
 

@@ -260,10 +260,11 @@ class Counters:
                     of float(x) & co. on a GPU; on the cpu device each host loop
                     cuarray runs in its place (so a program counts the same on
                     both, but for GPU-only steps such as readbacks)
-    library_calls   calls into cuBLAS, cuFFT, cuRAND, cuSOLVER and cuSPARSE (on
-                    the cpu device: into the host LAPACK that stands in for
-                    cuSOLVER, cuRAND's host generator); one per operation (a
-                    batch counts once)
+    library_calls   calls into cuBLAS, cuFFT, cuRAND, cuSOLVER and cuSPARSE, one
+                    per operation (a batch counts once); on the cpu device the
+                    host LAPACK of cuarray's solver path and cuRAND's host
+                    generator count, while the routines the cpu device hands to
+                    NumPy (matmul, linalg, FFT, sort) count nothing
     transfers_h2d, transfers_d2h, bytes_h2d, bytes_d2h
                     copies of array data between host memory and an array (each
                     way, and their bytes): get()/asnumpy, set(), asarray of host
