@@ -1,7 +1,7 @@
 """The transfer guard's and the counters' cost per call (issue 40: "a disabled transfer
 guard costs nothing measurable per call").
 
-float(x) of a one-element float32 array and ``a + b`` on 1024 float32, per call, three
+float(x) of a 0-d float32 array and ``a + b`` on 1024 float32, per call, three
 ways for cuarray: the guard at "allow" (the default: one thread-local read per transfer
 site), the guard's checked path (host-to-device at "disallow", so float(x)'s
 device-to-host site takes the check and passes), and inside ``profiler.count()`` (the
@@ -19,7 +19,7 @@ SMALL = 1024
 
 
 def _scalar(mod):
-    x = np.ones(1, dtype=np.float32)
+    x = np.ones((), dtype=np.float32)  # 0-d: NumPy 2 refuses float() of a 1-element 1-d
     if mod.__name__ == "torch":
         t = mod.as_tensor(x, device="cuda")
         return lambda: float(t)
@@ -58,7 +58,7 @@ for _ in range(21):
 print(statistics.median(ts) * 1e6)
 """
 
-_CALLS = {"float": ("lambda: float(a)", 1), "add": ("lambda: a + a", SMALL)}
+_CALLS = {"float": ("lambda: float(a)", "()"), "add": ("lambda: a + a", SMALL)}
 _ENTER = {"allow": "",
           "checked": "ca.transfer_guard_host_to_device('disallow').__enter__()",
           "count": "ca.profiler.count().__enter__()"}
@@ -74,12 +74,12 @@ def _all(setup):
 
 
 CASES = [
-    Case("float(x), 1 float32, per call (guard at 'allow')", _all(_scalar),
+    Case("float(x), 0-d float32, per call (guard at 'allow')", _all(_scalar),
          mode="wall", unit="us", group="guard"),
     Case("a + a, 1024 float32, per call (guard at 'allow')", _all(_add),
          mode="wall", unit="us", group="guard"),
 ]
-for _call, _what in (("float", "float(x), 1 float32"), ("add", "a + a, 1024 float32")):
+for _call, _what in (("float", "float(x), 0-d float32"), ("add", "a + a, 1024 float32")):
     for _enter, _how in (("allow", "guard at 'allow' (default)"),
                          ("checked", "guard checked (h2d 'disallow', d2h passes)"),
                          ("count", "inside profiler.count()")):
