@@ -8,6 +8,7 @@
 #include "cuarray.h"
 
 #include "readback.h"
+#include "watch.h"
 
 ca_state *ca_st = NULL;
 
@@ -35,7 +36,7 @@ static const ca_init_fn ca_inits[] = {
     ca_random_init,      ca_fusion_init,      ca_search_init,        ca_format_init,
     ca_fft_init,         ca_sort_init,        ca_linalg_solver_init, ca_cuda_api_init,
     ca_kernel_user_init, ca_torch_alloc_init, ca_sparse_init,        ca_graph_init,
-    ca_ndimage_init,
+    ca_ndimage_init,     ca_watch_init,
 };
 
 static int

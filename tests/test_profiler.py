@@ -224,7 +224,8 @@ def test_time_range_bad_arguments():
 def test_profile_is_cuda_profilers():
     assert profiler.profile is cuarray.cuda.profiler.profile
     assert cuarray.cuda.profile is cuarray.cuda.profiler.profile
-    assert set(profiler.__all__) == {"benchmark", "time_range", "profile"}
+    assert set(profiler.__all__) == {"benchmark", "time_range", "profile", "counters",
+                                     "count", "Counters"}  # the last three: issue 40
     assert cuarray.profiler is profiler
 
 

@@ -7,6 +7,7 @@
  * copies) and interop.c (the protocols' readers), which never call it.
  */
 #include "launch.h"
+#include "watch.h"
 
 static PyObject *
 copy_error(void)
@@ -53,6 +54,13 @@ from_array(CaArray *a, int dtype, int device, int copy, char order, int kind)
             Py_CLEAR(r);
         }
         return r;
+    }
+    size_t nbytes = (size_t)a->size * (size_t)a->itemsize;
+    if ((a->device != CA_CPU &&
+         ca_guard(CA_TG_D2H, 0, "a copy across devices", nbytes, a->device) < 0) ||
+        (tdev != CA_CPU &&
+         ca_guard(CA_TG_H2D, 0, "a copy across devices", nbytes, tdev) < 0)) {
+        return NULL;
     }
     /* Across devices: through a NumPy array on the host. A cpu array is read
      * in place; a GPU array is copied to a fresh NumPy array first. */
@@ -249,6 +257,15 @@ is_python_literal(PyObject *obj)
            PyTuple_CheckExact(obj);
 }
 
+/* A Python or NumPy scalar: a value, not data to transfer (the guard passes it,
+ * as element-wise operators take scalars by value). */
+static int
+is_host_scalar(PyObject *obj)
+{
+    return PyFloat_CheckExact(obj) || PyLong_CheckExact(obj) || PyBool_Check(obj) ||
+           PyComplex_CheckExact(obj) || PyArray_IsScalar(obj, Generic);
+}
+
 /* A list or tuple holding cuarray arrays at some depth ([x, y], [[x], [y]]):
  * NumPy cannot read those (device memory), so they are stacked here. */
 static int
@@ -407,6 +424,12 @@ ca_asarray(PyObject *obj, int dtype, int device, int copy, char order, int kind)
             return (CaArray *)copy_error();
         }
     }
+    if (ca_tguard != 0 && !is_host_scalar(obj) &&
+        ca_guard(CA_TG_H2D, 0, "a host operand", (size_t)PyArray_NBYTES(h),
+                 device == CA_DEVICE_AUTO ? ca_current_device() : device) < 0) {
+        Py_DECREF(h);
+        return NULL;
+    }
     CaArray *r = ca_asarray_numpy(h, fresh, dtype, device, copy, order, kind);
     Py_DECREF(h);
     return r;
@@ -436,7 +459,10 @@ Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
         Py_INCREF(a);
         return (PyObject *)a;
     }
-    return (PyObject *)ca_asarray((PyObject *)a, -1, device, -1, 'K', -1);
+    int had = ca_guard_explicit_begin();
+    PyObject *r = (PyObject *)ca_asarray((PyObject *)a, -1, device, -1, 'K', -1);
+    ca_guard_explicit_end(had);
+    return r;
 }
 
 PyMethodDef ca_convert_array_methods[] = {

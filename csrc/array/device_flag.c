@@ -4,6 +4,7 @@
  */
 #include "device_flag.h"
 #include "launch.h"
+#include "watch.h"
 
 #include <string.h>
 
@@ -39,7 +40,9 @@ int
 ca_read_back_int64(int device, ca_stream_t stream, const int64_t *src, int64_t *dst,
                    size_t n)
 {
+    ca_count_d2h(n * sizeof(int64_t));
     if (device == CA_CPU) {
+        CA_COUNT(syncs); /* the GPU's memcpy_wait counts its own */
         if (dst != src) {
             memcpy(dst, src, n * sizeof(int64_t));
         }

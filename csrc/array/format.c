@@ -8,6 +8,7 @@
  * ca_format_array_methods (ndarray.c merges them).
  */
 #include "cuarray.h"
+#include "watch.h"
 
 #include <string.h>
 
@@ -89,6 +90,12 @@ array_format(CaArray *a, int is_repr, int force_copy)
     PyObject *params = NULL, *h = NULL, *fn = NULL, *dev = NULL, *res = NULL;
     CaArray *small = NULL;
     int summarized = 0;
+    /* printing is a transfer wherever the array lives (the guard's sites are
+     * where a GPU program would transfer) */
+    if (ca_guard(CA_TG_D2H, 0, is_repr ? "repr()" : "str()",
+                 (size_t)a->size * (size_t)a->itemsize, a->device) < 0) {
+        return NULL;
+    }
     if (ca_array_host_data(a) != NULL && !force_copy) {
         /* Host-accessible memory: NumPy reads (and summarises) it in place. */
         h = ca_array_numpy_view(a);
@@ -173,6 +180,10 @@ py_format_copied(PyObject *self, PyObject *args)
 static PyObject *
 array_tolist(CaArray *a, PyObject *unused)
 {
+    if (ca_guard(CA_TG_D2H, 0, "tolist()", (size_t)a->size * (size_t)a->itemsize,
+                 a->device) < 0) {
+        return NULL;
+    }
     PyObject *h = ca_array_to_numpy(a);
     if (h == NULL) {
         return NULL;
@@ -187,6 +198,10 @@ array_reduce(CaArray *a, PyObject *unused)
 {
     /* Pickle through NumPy: (cuarray.asarray, (host copy,), device). */
     PyObject *h = NULL, *fn = NULL, *dev = NULL, *res = NULL;
+    if (ca_guard(CA_TG_D2H, 0, "pickling", (size_t)a->size * (size_t)a->itemsize,
+                 a->device) < 0) {
+        return NULL;
+    }
     h = ca_array_to_numpy(a);
     fn = h ? glue("_unpickle") : NULL;
     dev = fn ? ca_device_str(a->device) : NULL;

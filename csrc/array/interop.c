@@ -22,6 +22,7 @@
 #include "cuarray.h"
 #include "dlpack.h"
 #include "launch.h"
+#include "watch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1240,6 +1241,10 @@ dlpack_parse(CaArray *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 static PyObject *
 export_host_copy(CaArray *self, const dlpack_args *r)
 {
+    if (ca_guard(CA_TG_D2H, 0, "a DLPack export to the host",
+                 (size_t)self->size * (size_t)self->itemsize, self->device) < 0) {
+        return NULL;
+    }
     PyObject *host = ca_array_to_numpy(self), *res;
     if (host == NULL) {
         return NULL;

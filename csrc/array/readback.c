@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "readback.h"
+#include "watch.h"
 #include "scalar.h"
 
 #if CA_HAVE_CUDA
@@ -247,7 +248,10 @@ ca_readback_element(int device, const void *src, int itemsize, void *buf,
          * all the same: the slot stays out of use (see the top). */
         return -1;
     }
-    if (!rb_spin(seqp, seq)) {
+    if (rb_spin(seqp, seq)) {
+        CA_COUNT(syncs); /* a wait too (the fallback's is the launch layer's) */
+    }
+    else {
         if (ca_run_stream_sync(stream) < 0) {
             /* The kernel may never have run or may still run: slot retired. */
             return -1;
@@ -410,13 +414,16 @@ static int
 array_read_element(CaArray *a, const char *p, void *buf)
 {
     if (a->device == CA_CPU) {
+        CA_COUNT(syncs); /* where a GPU's program would wait */
         memcpy(buf, p, (size_t)a->itemsize);
         return 0;
     }
     if (a->rb_slot >= 0 && p == a->data && a->rb_epoch == ca_work_epoch &&
         ca_readback_mirror_read(a->rb_slot, buf, a->itemsize) == 0) {
         /* the reduction that computed a also wrote it to host memory, and no
-         * GPU work since could have changed it: no launch at all */
+         * GPU work since could have changed it: no launch at all (a wait for
+         * the value all the same) */
+        CA_COUNT(syncs);
         return 0;
     }
     if (ca_use_device(a->device) < 0) {
@@ -507,11 +514,16 @@ scalar_to_python(int dtype, const void *buf)
     return NULL;
 }
 
-/* The Python value of the element at `p`. Synchronizes. */
+/* The Python value of the element at `p` for `what` (the transfer guard's
+ * name of the conversion). Synchronizes. */
 static PyObject *
-array_element(CaArray *a, const char *p)
+array_element(CaArray *a, const char *p, const char *what)
 {
     uint64_t buf[2];
+    if (ca_guard(CA_TG_D2H, 0, what, (size_t)a->itemsize, a->device) < 0) {
+        return NULL;
+    }
+    ca_count_d2h((size_t)a->itemsize);
     if (array_read_element(a, p, buf) < 0) {
         return NULL;
     }
@@ -530,7 +542,7 @@ array_bool(CaArray *a)
                               "is ambiguous. Use a.any() or a.all()");
         return -1;
     }
-    PyObject *v = array_element(a, a->data);
+    PyObject *v = array_element(a, a->data, "bool()");
     if (v == NULL) {
         return -1;
     }
@@ -543,20 +555,20 @@ array_bool(CaArray *a)
  * and complex(). NumPy 2 accepts only 0-d arrays here; CuPy (and NumPy 1)
  * any array of size 1, which code written for CuPy relies on. */
 static PyObject *
-scalar_value(CaArray *a)
+scalar_value(CaArray *a, const char *what)
 {
     if (a->size != 1) {
         PyErr_SetString(PyExc_TypeError,
                         "only one-element arrays can be converted to Python scalars");
         return NULL;
     }
-    return array_element(a, a->data);
+    return array_element(a, a->data, what);
 }
 
 static PyObject *
 array_int(CaArray *a)
 {
-    PyObject *v = scalar_value(a);
+    PyObject *v = scalar_value(a, "int()");
     if (v == NULL) {
         return NULL;
     }
@@ -567,7 +579,7 @@ array_int(CaArray *a)
 static PyObject *
 array_float(CaArray *a)
 {
-    PyObject *v = scalar_value(a);
+    PyObject *v = scalar_value(a, "float()");
     if (v == NULL) {
         return NULL;
     }
@@ -578,7 +590,7 @@ array_float(CaArray *a)
 static PyObject *
 array_complex(CaArray *a, PyObject *unused)
 {
-    PyObject *v = scalar_value(a);
+    PyObject *v = scalar_value(a, "complex()");
     if (v == NULL) {
         return NULL;
     }
@@ -602,7 +614,7 @@ array_index(CaArray *a)
             "only integer scalar arrays can be converted to a scalar index");
         return NULL;
     }
-    return array_element(a, a->data);
+    return array_element(a, a->data, "operator.index()");
 }
 
 /* ---- item(), tolist() ------------------------------------------------------- */
@@ -619,7 +631,7 @@ array_item(CaArray *a, PyObject *args)
                             "can only convert an array of size 1 to a Python scalar");
             return NULL;
         }
-        return array_element(a, a->data);
+        return array_element(a, a->data, "item()");
     }
     if (nargs == 1 && PyTuple_Check(PyTuple_GET_ITEM(args, 0))) {
         args = PyTuple_GET_ITEM(args, 0);
@@ -644,7 +656,7 @@ array_item(CaArray *a, PyObject *args)
             p += (i % shape[d]) * strides[d];
             i /= shape[d];
         }
-        return array_element(a, p);
+        return array_element(a, p, "item()");
     }
     if (nargs != nd) {
         PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
@@ -664,7 +676,7 @@ array_item(CaArray *a, PyObject *args)
         }
         p += j * strides[d];
     }
-    return array_element(a, p);
+    return array_element(a, p, "item()");
 }
 
 PyMethodDef ca_readback_array_methods[] = {

@@ -5,6 +5,7 @@
  * built on them.
  */
 #include "launch.h"
+#include "watch.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -659,6 +660,7 @@ ca_bounce_copy(void *dst, const void *src, size_t n, int to_host, ca_stream_t st
     if (st != 0) {
         return ca_cuda_error_int(st, call);
     }
+    CA_COUNT(syncs); /* its raw wait (the launch layer counts its own) */
     return 0;
 }
 
@@ -673,8 +675,17 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
     if (n == 0) {
         return 0;
     }
+    if (to_host) {
+        ca_count_d2h(n);
+    }
+    else {
+        ca_count_h2d(n);
+    }
     if (a->device == CA_CPU) {
         char *hp = host_data(a);
+        if (blocking) {
+            CA_COUNT(syncs); /* the cpu device's copy is a GPU's blocking one */
+        }
         Py_BEGIN_ALLOW_THREADS
             if (to_host) {
                 par_memcpy(host, hp, n);
@@ -689,7 +700,11 @@ copy_contiguous(CaArray *a, char *host, int to_host, ca_stream_t stream, int blo
         return -1;
     }
     if (n >= CA_STAGE_MIN && a->kind == CA_MEM_DEVICE && !host_is_pinned(host)) {
-        return staged_copy(a->device, a->data, host, n, to_host, stream);
+        int r = staged_copy(a->device, a->data, host, n, to_host, stream);
+        if (r == 0) {
+            CA_COUNT(syncs); /* its raw waits, one transfer */
+        }
+        return r;
     }
     /* Small and blocking: through a pinned slot, unless `host` is page-locked
      * already (asked only above 4 KiB, where copying twice would cost more than
@@ -772,7 +787,9 @@ to_numpy_ex(CaArray *a, char order, PyArrayObject *out, ca_stream_t stream,
     }
     char *hp = host_data(a);
     if (hp != NULL && a->device == CA_CPU) {
-        /* Host memory: NumPy's strided copy. */
+        /* Host memory: NumPy's strided copy (counted as a GPU's copy would be). */
+        ca_count_d2h((size_t)a->size * (size_t)a->itemsize);
+        CA_COUNT(syncs);
         PyObject *v = numpy_alias(a, hp, 0);
         if (v == NULL ||
             PyArray_CopyInto((PyArrayObject *)res, (PyArrayObject *)v) < 0) {
@@ -864,7 +881,7 @@ error:
 /* ======================================================================== */
 
 static PyObject *
-get_impl(CaArray *a, PyObject *const *v)
+get_impl(CaArray *a, PyObject *const *v, const char *what)
 {
     ca_stream_t stream;
     if (stream_from_object(v[0], a->device, &stream) < 0) {
@@ -883,6 +900,10 @@ get_impl(CaArray *a, PyObject *const *v)
         return NULL;
     }
     PyArrayObject *out = (v[2] && v[2] != Py_None) ? (PyArrayObject *)v[2] : NULL;
+    if (ca_guard(CA_TG_D2H, 1, what, (size_t)a->size * (size_t)a->itemsize, a->device) <
+        0) {
+        return NULL;
+    }
     return to_numpy_ex(a, (char)order, out, stream, blocking);
 }
 
@@ -894,7 +915,7 @@ Ndarray_get(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (ca_parse_args("get", args, nargs, kwnames, names, 4, 0, v) < 0) {
         return NULL;
     }
-    return get_impl(a, v);
+    return get_impl(a, v, "get()");
 }
 
 static PyObject *
@@ -928,6 +949,9 @@ Ndarray_set(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (dt != a->dtype) {
         PyErr_Clear();
         PyErr_SetString(PyExc_TypeError, "set(): dtype mismatch");
+        return NULL;
+    }
+    if (ca_guard(CA_TG_H2D, 1, "set()", (size_t)PyArray_NBYTES(arr), a->device) < 0) {
         return NULL;
     }
     int c = a->flags & CA_C_CONTIGUOUS, f = a->flags & CA_F_CONTIGUOUS;
@@ -1105,7 +1129,7 @@ py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         /* As CuPy: anything else goes through numpy.asarray. */
         return PyArray_FROM_O(v[0]);
     }
-    return get_impl((CaArray *)v[0], v + 1);
+    return get_impl((CaArray *)v[0], v + 1, "asnumpy()");
 }
 
 static PyMethodDef transfer_functions[] = {

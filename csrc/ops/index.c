@@ -27,6 +27,7 @@
  */
 #include "cuarray.h"
 #include "launch.h"
+#include "watch.h"
 #include "device_flag.h"
 
 /* ======================================================================== */
@@ -136,6 +137,10 @@ item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
     else {
         PyErr_SetString(PyExc_IndexError,
                         "arrays used as indices must be of integer (or boolean) type");
+        return -1;
+    }
+    if (ca_guard(CA_TG_H2D, 0, "an index array",
+                 (size_t)PyArray_SIZE(h) * (dtype == CA_BOOL ? 1 : 8), a->device) < 0) {
         return -1;
     }
     PyArray_Descr *want = ca_descr(dtype);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "readback.h"
+#include "watch.h"
 
 static PyObject *str_sum = NULL;          /* "sum" */
 static PyObject *kwnames_keepdims = NULL; /* ("keepdims",) */
@@ -90,7 +91,9 @@ nz_count_run(CaArray *a, nz_count *c)
                           c->stream) < 0) {
         goto error;
     }
+    ca_count_d2h(sizeof(int64_t)); /* the count, read back */
     if (c->device == CA_CPU) {
+        CA_COUNT(syncs); /* the GPU's paths count their own waits */
         c->count = scratch[0];
         return 0;
     }

@@ -15,6 +15,7 @@
 #include "cuarray.h"
 #include "host_lapack.h"
 #include "launch.h"
+#include "watch.h"
 
 #include <string.h>
 
@@ -428,6 +429,7 @@ dispatch(const host_call *c, ca_lint *piv)
 int
 ca_run_solver_host(const ca_solver_args *s)
 {
+    CA_COUNT(library_calls);
     host_call c;
     c.L = ca_host_lapack(s->dtype);
     if (c.L == NULL) {

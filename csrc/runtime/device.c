@@ -10,6 +10,7 @@
  * which Python clears when the thread ends.
  */
 #include "launch.h"
+#include "watch.h"
 
 #include <structmember.h>
 
@@ -473,6 +474,7 @@ static PyObject *
 Device_synchronize(CaDevice *self, PyObject *unused)
 {
     if (self->id == CA_CPU) {
+        CA_COUNT(syncs); /* synchronous already; counted as a GPU's would be */
         Py_RETURN_NONE;
     }
     int prev;
@@ -921,6 +923,7 @@ Stream_synchronize(CaStream *self, PyObject *unused)
 {
     int d = stream_device(self), prev;
     if (d == CA_CPU) {
+        CA_COUNT(syncs);
         Py_RETURN_NONE;
     }
     if (enter_device(d, &prev) < 0) {
@@ -956,6 +959,7 @@ static int
 event_synchronize(CaEvent *e)
 {
     if (e->device == CA_CPU) {
+        CA_COUNT(syncs);
         return 0;
     }
     return ca_run_event_sync(e->handle);

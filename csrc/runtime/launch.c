@@ -5,6 +5,7 @@
  */
 #include "launch.h"
 #include "cuda_compat.h"
+#include "watch.h"
 
 #include <string.h>
 
@@ -26,7 +27,9 @@ ca_launch_status(int status, const char *call)
 }
 
 /* Flush deferred work, then run and check `call`. */
-#define RUN(call) (ca_launch_flush(), CA_LAUNCH_CHECK(call))
+#define RUN(call)    (ca_launch_flush(), CA_LAUNCH_CHECK(call))
+/* RUN for a kernels.h launcher: counted (cuarray.profiler.counters). */
+#define LAUNCH(call) (CA_COUNT(launches), RUN(call))
 
 /* Clear the runtime's sticky "last error" after a failed raw call, so that the
  * next launch check does not report this failure again. */
@@ -55,13 +58,13 @@ int
 ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
                  ca_stream_t stream)
 {
-    return RUN(ca_copy_cast(device, s, dst_dtype, src_dtype, stream));
+    return LAUNCH(ca_copy_cast(device, s, dst_dtype, src_dtype, stream));
 }
 
 int
 ca_run_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream)
 {
-    return RUN(ca_fill(device, s, dtype, value, stream));
+    return LAUNCH(ca_fill(device, s, dtype, value, stream));
 }
 
 /* Flush, then run the host-or-GPU kernel call `call` into `st`, without the GIL when
@@ -69,6 +72,7 @@ ca_run_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t
 #define RUN_MAYBE_NOGIL(device, work, call, what)                                      \
     do {                                                                               \
         int st;                                                                        \
+        CA_COUNT(launches);                                                            \
         ca_launch_flush();                                                             \
         if (nogil(device, work)) {                                                     \
             Py_BEGIN_ALLOW_THREADS                                                     \
@@ -111,7 +115,7 @@ int
 ca_run_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
                       uint64_t offset, double low, double scale, ca_stream_t stream)
 {
-    return RUN(
+    return LAUNCH(
         ca_random_uniform(device, out, n, dtype, seed, offset, low, scale, stream));
 }
 
@@ -119,7 +123,7 @@ int
 ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
                      uint64_t offset, double loc, double scale, ca_stream_t stream)
 {
-    return RUN(
+    return LAUNCH(
         ca_random_normal(device, out, n, dtype, seed, offset, loc, scale, stream));
 }
 
@@ -146,8 +150,8 @@ ca_run_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t 
                        uint64_t offset, uint64_t low, uint64_t range_m1,
                        ca_stream_t stream)
 {
-    return RUN(ca_random_integers(device, out, n, itemsize, seed, offset, low, range_m1,
-                                  stream));
+    return LAUNCH(ca_random_integers(device, out, n, itemsize, seed, offset, low,
+                                     range_m1, stream));
 }
 
 int
@@ -156,36 +160,36 @@ ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
                     const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, void *c,
                     int64_t c_sb, int64_t c_sm, int64_t c_sn, ca_stream_t stream)
 {
-    return RUN(ca_matmul_tiled(device, dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b,
-                               b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, stream));
+    return LAUNCH(ca_matmul_tiled(device, dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b,
+                                  b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, stream));
 }
 
 int
 ca_run_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
                   ca_stream_t stream)
 {
-    return RUN(ca_index_take(device, p, itemsize, flag, stream));
+    return LAUNCH(ca_index_take(device, p, itemsize, flag, stream));
 }
 
 int
 ca_run_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
                  ca_stream_t stream)
 {
-    return RUN(ca_index_put(device, p, itemsize, flag, stream));
+    return LAUNCH(ca_index_put(device, p, itemsize, flag, stream));
 }
 
 int
 ca_run_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
                      ca_stream_t stream)
 {
-    return RUN(ca_index_offsets(device, p, accumulate, flag, stream));
+    return LAUNCH(ca_index_offsets(device, p, accumulate, flag, stream));
 }
 
 int
 ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
                   ca_stream_t stream)
 {
-    return RUN(ca_mask_count(device, mask, n, scratch, stream));
+    return LAUNCH(ca_mask_count(device, mask, n, scratch, stream));
 }
 
 int
@@ -193,7 +197,7 @@ ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *s
                     int ndim, const int64_t *shape, const int64_t *strides,
                     int64_t *out, ca_stream_t stream)
 {
-    return RUN(
+    return LAUNCH(
         ca_mask_offsets(device, mask, n, scratch, ndim, shape, strides, out, stream));
 }
 
@@ -201,27 +205,27 @@ int
 ca_run_mask_compress(int device, const char *src, const uint8_t *mask, int64_t n,
                      int64_t block, int64_t count, char *dst)
 {
-    return RUN(ca_mask_compress(device, src, mask, n, block, count, dst));
+    return LAUNCH(ca_mask_compress(device, src, mask, n, block, count, dst));
 }
 
 int
 ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                    ca_stream_t stream)
 {
-    return RUN(ca_masked_fill(device, s, itemsize, value, stream));
+    return LAUNCH(ca_masked_fill(device, s, itemsize, value, stream));
 }
 
 int
 ca_run_copy_pieces(int device, const ca_copy_piece *p, int npieces, ca_stream_t stream)
 {
-    return RUN(ca_copy_pieces(device, p, npieces, stream));
+    return LAUNCH(ca_copy_pieces(device, p, npieces, stream));
 }
 
 int
 ca_run_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
                 ca_stream_t stream)
 {
-    return RUN(ca_tri_copy(device, s, itemsize, k, lower, stream));
+    return LAUNCH(ca_tri_copy(device, s, itemsize, k, lower, stream));
 }
 
 int
@@ -229,7 +233,7 @@ ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
                      const int64_t *shape, char *out, int64_t out_row, int64_t out_dim,
                      ca_stream_t stream)
 {
-    return RUN(
+    return LAUNCH(
         ca_unravel_index(device, flat, n, ndim, shape, out, out_row, out_dim, stream));
 }
 
@@ -238,7 +242,7 @@ ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize,
                 uint64_t seq, ca_stream_t stream)
 {
 #if CA_HAVE_CUDA
-    return RUN(ca_readback_launch(device, slot_dev_ptr, src, itemsize, seq, stream));
+    return LAUNCH(ca_readback_launch(device, slot_dev_ptr, src, itemsize, seq, stream));
 #else
     (void)slot_dev_ptr, (void)src, (void)itemsize, (void)seq, (void)stream;
     return ca_launch_status(CA_KERR_NO_CUDA, "ca_readback_launch");
@@ -251,6 +255,7 @@ ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n, void
             int64_t *idx, int flags, void *temp, size_t *temp_bytes, ca_stream_t stream)
 {
     int st;
+    CA_COUNT(launches);
     ca_launch_flush();
     if (temp != NULL && nogil(device, nseg * n)) {
         Py_BEGIN_ALLOW_THREADS
@@ -331,6 +336,7 @@ ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n, in
                  ca_stream_t stream)
 {
     int st;
+    CA_COUNT(launches);
     ca_launch_flush();
     if (temp != NULL && nogil(device, n)) {
         Py_BEGIN_ALLOW_THREADS
@@ -349,7 +355,7 @@ ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
                     const int64_t *sorter, const void *v, int64_t nv, int right,
                     int64_t *out, void *temp, ca_stream_t stream)
 {
-    return RUN(
+    return LAUNCH(
         ca_searchsorted(device, dtype, a, n, sorter, v, nv, right, out, temp, stream));
 }
 
@@ -357,7 +363,7 @@ int
 ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
                 int64_t nbins, void *out, ca_stream_t stream)
 {
-    return RUN(ca_bincount(device, xdtype, x, n, w, nbins, out, stream));
+    return LAUNCH(ca_bincount(device, xdtype, x, n, w, nbins, out, stream));
 }
 /* end sort */
 
@@ -385,13 +391,14 @@ int
 ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
               int nk, int flags, void *out, void *scratch, ca_stream_t stream)
 {
-    return RUN(ca_select(device, dtype, x, n, ks, nk, flags, out, scratch, stream));
+    return LAUNCH(ca_select(device, dtype, x, n, ks, nk, flags, out, scratch, stream));
 }
 
 int
 ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
                   unsigned scalar_mask, ca_stream_t stream)
 {
+    CA_COUNT(launches); /* fusion.c's flush: it holds the GIL */
     return ca_elementwise(device, loop, s, scalars, scalar_mask, stream);
 }
 
@@ -399,6 +406,7 @@ int
 ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p,
                         ca_stream_t stream)
 {
+    CA_COUNT(launches);
     return ca_fused_elementwise(device, family, p, stream);
 }
 
@@ -417,6 +425,7 @@ ca_run_memcpy_wait(void *dst, const void *src, size_t n, ca_stream_t stream)
 {
     cudaError_t st;
     const char *call = "cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream)";
+    CA_COUNT(syncs);
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
         st = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, (cudaStream_t)stream);
@@ -438,6 +447,7 @@ int
 ca_run_stream_sync(ca_stream_t stream)
 {
     cudaError_t st;
+    CA_COUNT(syncs);
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
         st = cudaStreamSynchronize((cudaStream_t)stream);
@@ -449,6 +459,7 @@ int
 ca_run_device_sync(void)
 {
     cudaError_t st;
+    CA_COUNT(syncs);
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
         st = cudaDeviceSynchronize();
@@ -460,6 +471,7 @@ int
 ca_run_event_sync(ca_event_t e)
 {
     cudaError_t st;
+    CA_COUNT(syncs);
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS
         st = cudaEventSynchronize((cudaEvent_t)e);

@@ -7,6 +7,7 @@
  * float16 products accumulate in float32.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
 #include "faults.h"
@@ -311,6 +312,7 @@ ca_run_gemm(int device, ca_stream_t stream, int dtype, int opx, int opy, int64_t
             int64_t ldy, int64_t sy, void *c, int64_t ldc, int64_t sc, int64_t count,
             int tf32)
 {
+    CA_COUNT(library_calls);
     if (device == CA_CPU) {
         /* cuBLAS's host stand-in: only linalg's _linalg_emulate test switch
          * sends a cpu-device product here (the cpu device's own products are

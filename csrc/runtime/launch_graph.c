@@ -4,6 +4,7 @@
  * and what a capture keeps alive are in ops/graph.c.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 
 #if CA_HAVE_CUDA
@@ -57,6 +58,7 @@ ca_run_graph_upload(void *exec, ca_stream_t stream)
 int
 ca_run_graph_launch(void *exec, ca_stream_t stream)
 {
+    CA_COUNT(graph_launches);
     ca_launch_flush(); /* the graph reads what eager work before it wrote */
     return CA_LAUNCH_CHECK(
         cudaGraphLaunch((cudaGraphExec_t)exec, (cudaStream_t)stream));
@@ -118,6 +120,7 @@ ca_run_graph_upload(void *exec, ca_stream_t stream)
 int
 ca_run_graph_launch(void *exec, ca_stream_t stream)
 {
+    CA_COUNT(graph_launches);
     return no_device("cudaGraphLaunch");
 }
 

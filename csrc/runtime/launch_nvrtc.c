@@ -7,6 +7,7 @@
  * RawModule, ElementwiseKernel and ReductionKernel compile at run time.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
 
@@ -192,6 +193,7 @@ int
 ca_run_launch_kernel(void *kernel, const unsigned *grid, const unsigned *block,
                      void **args, size_t shmem, ca_stream_t stream)
 {
+    CA_COUNT(launches);
     dim3 g = { grid[0], grid[1], grid[2] };
     dim3 b = { block[0], block[1], block[2] };
     /* A cudaKernel_t from cudaLibraryGetKernel may be passed as the function. */
@@ -280,6 +282,7 @@ int
 ca_run_launch_kernel(void *kernel, const unsigned *grid, const unsigned *block,
                      void **args, size_t shmem, ca_stream_t stream)
 {
+    CA_COUNT(launches);
     return ca_launch_status(CA_CUDA_ERROR_NO_DEVICE, "cudaLaunchKernel");
 }
 

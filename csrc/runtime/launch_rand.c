@@ -10,6 +10,7 @@
  * stream is set per call; the GIL serializes every use of a generator.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
 #include "faults.h"
@@ -133,6 +134,7 @@ int
 ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
                        ca_stream_t stream)
 {
+    CA_COUNT(library_calls);
     const ca_curand_api *api = ca_curand();
     if (api == NULL) {
         return -1;
@@ -197,6 +199,7 @@ int
 ca_run_curand_uniform(ca_curand_gen *g, void *out, int64_t n, int dtype, int64_t chunk,
                       ca_stream_t stream)
 {
+    CA_COUNT(library_calls);
     const int64_t per = dtype == CA_FLOAT64 ? 2 : 4; /* samples per 4 words */
     const int64_t esize = dtype == CA_FLOAT64 ? 8 : 4;
     if (n <= 0) {
@@ -283,6 +286,7 @@ int
 ca_run_curand_generate(ca_curand_gen *g, void *out, int64_t n, int wide,
                        ca_stream_t stream)
 {
+    CA_COUNT(library_calls);
     return no_curand();
 }
 
@@ -290,6 +294,7 @@ int
 ca_run_curand_uniform(ca_curand_gen *g, void *out, int64_t n, int dtype, int64_t chunk,
                       ca_stream_t stream)
 {
+    CA_COUNT(library_calls);
     return no_curand();
 }
 

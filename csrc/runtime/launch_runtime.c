@@ -6,6 +6,7 @@
  * properties as a dict.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 
 #include <string.h>
@@ -86,6 +87,16 @@ ca_run_memcpy_kind(void *dst, const void *src, size_t n, int kind, ca_stream_t s
         PyErr_Format(PyExc_ValueError, "invalid cudaMemcpyKind %d (expected 0..4)",
                      kind);
         return -1;
+    }
+    /* counted by kind: cudaMemcpyDefault's direction is the pointers' */
+    if (kind == (int)cudaMemcpyHostToDevice) {
+        ca_count_h2d(n);
+    }
+    else if (kind == (int)cudaMemcpyDeviceToHost) {
+        ca_count_d2h(n);
+    }
+    if (wait) {
+        CA_COUNT(syncs);
     }
     ca_launch_flush();
     Py_BEGIN_ALLOW_THREADS

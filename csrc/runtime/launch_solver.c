@@ -19,6 +19,7 @@
  * ordered by the stream, so sharing the area is safe.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
 #include "faults.h"
@@ -630,6 +631,7 @@ solver_gpu(int device, ca_stream_t stream, const ca_solver_args *s)
 int
 ca_run_solver(int device, ca_stream_t stream, const ca_solver_args *s)
 {
+    CA_COUNT(library_calls);
     if (s->dtype != CA_FLOAT32 && s->dtype != CA_FLOAT64 && s->dtype != CA_COMPLEX64 &&
         s->dtype != CA_COMPLEX128) {
         PyErr_SetString(PyExc_TypeError,

@@ -13,6 +13,7 @@
  * (or CONJUGATE_TRANSPOSE), so A.T @ x and CSC @ x never copy the matrix.
  */
 #include "launch.h"
+#include "watch.h"
 #include "cuda_compat.h"
 #include "dynlib.h"
 #include "faults.h"
@@ -232,6 +233,7 @@ finish:
 int
 ca_run_sparse_spmm(int device, ca_stream_t stream, const ca_spmm_args *a)
 {
+    CA_COUNT(library_calls);
 #if CA_HAVE_CUDA
     const ca_cusparse_api *api = NULL;
     cusparseHandle_t h = sparse_ready(device, stream, &api);
@@ -312,6 +314,7 @@ finish:
 int
 ca_run_sparse_spgemm(int device, ca_stream_t stream, const ca_spgemm_args *a)
 {
+    CA_COUNT(library_calls);
 #if CA_HAVE_CUDA
     const ca_cusparse_api *api = NULL;
     cusparseHandle_t h = sparse_ready(device, stream, &api);

@@ -17,6 +17,9 @@ __version__ = _core.__version__
 # Runtime: devices, streams, configuration
 from . import cuda  # noqa: E402
 from ._core import Device, OutOfMemoryError  # noqa: E402,F401
+# The transfer guard's exception and warning (csrc/runtime/watch.c); the guard's
+# context managers are imported on first use (_transfer_guard.py)
+from ._core import TransferGuardError, TransferGuardWarning  # noqa: E402,F401
 from ._config import show_config  # noqa: E402,F401
 
 # Arrays: the ndarray, dtypes, creation and NumPy transfers (csrc/array/ndarray.c,
@@ -172,6 +175,9 @@ _LAZY_MODULES = {
         "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"),
     # CuPy's runtime surface (issue 14): user kernels (_kernel.py, over NVRTC)
     "_kernel": ("RawModule", "RawKernel", "ElementwiseKernel", "ReductionKernel", "fuse"),
+    # JAX's transfer guard (issue 40; its sites are in C: csrc/runtime/watch.h)
+    "_transfer_guard": ("transfer_guard", "transfer_guard_host_to_device",
+                        "transfer_guard_device_to_host"),
 }
 _LAZY = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
 

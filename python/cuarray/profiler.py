@@ -11,6 +11,13 @@ time_range() opens an NVTX range for Nsight Systems around a block or each call 
 a decorated function. cuarray compiles NVTX 3 (header-only) into its extension, so
 NVTX is always present: with no profiler attached, and in a host-only build, the
 range is a no-op costing a few nanoseconds (see cuarray.cuda.nvtx).
+
+counters() and count() answer "why is my GPU code slow" in numbers: kernel
+launches, library calls, transfers and bytes each way, and host waits for the
+device, since the process started (or the last ``counters(reset=True)``), or over
+a ``with count() as c:`` block. They are plain process-wide integers incremented
+by the C core under the GIL (csrc/runtime/watch.h), so counting costs nothing
+measurable; work of other threads during a count() block is in its deltas too.
 """
 
 import contextlib
@@ -24,7 +31,7 @@ from . import _core
 from .cuda import nvtx as _nvtx
 from .cuda.profiler import profile
 
-__all__ = ["benchmark", "time_range", "profile"]
+__all__ = ["benchmark", "time_range", "profile", "counters", "count", "Counters"]
 
 
 class _PerfCaseResult:
@@ -242,3 +249,83 @@ class time_range(contextlib.ContextDecorator):
             _core.Device().synchronize()
         _core._nvtx_pop()
         return False
+
+
+class Counters:
+    """A snapshot (or, from count(), the change over a block) of cuarray's work:
+
+    launches        kernel launches: each launch of one of cuarray's kernels (a
+                    fused element-wise program counts once), of a user kernel
+                    (RawKernel, ElementwiseKernel, ...) and of the readback kernel
+                    of float(x) & co. on a GPU; on the cpu device each host loop
+                    cuarray runs in its place (so a program counts the same on
+                    both, but for GPU-only steps such as readbacks)
+    library_calls   calls into cuBLAS, cuFFT, cuRAND, cuSOLVER and cuSPARSE, one
+                    per operation (a batch counts once); on the cpu device the
+                    host LAPACK of cuarray's solver path and cuRAND's host
+                    generator count, while the routines the cpu device hands to
+                    NumPy (matmul, linalg, FFT, sort) count nothing
+    transfers_h2d, transfers_d2h, bytes_h2d, bytes_d2h
+                    copies of array data between host memory and an array (each
+                    way, and their bytes): get()/asnumpy, set(), asarray of host
+                    data, element reads (float(x), item()), tolist, printing of
+                    device memory, read-backs of counts and index checks,
+                    cuda.runtime.memcpy with a host kind; on the cpu device the
+                    same copies between host buffers (a zero-copy wrap of a NumPy
+                    array moves nothing and counts nothing)
+    syncs           host waits for device work: Stream/Device/Event.synchronize,
+                    blocking copies, element reads and read-backs (on the cpu
+                    device, which is synchronous, the same points count)
+    graph_launches  cuda.Graph launches
+    """
+
+    __slots__ = ("launches", "library_calls", "transfers_h2d", "transfers_d2h",
+                 "bytes_h2d", "bytes_d2h", "syncs", "graph_launches")
+
+    def __init__(self, values=None, **kw):
+        values = dict(values or {}, **kw)
+        for k in self.__slots__:
+            setattr(self, k, int(values.pop(k, 0)))
+        if values:
+            raise TypeError(f"Counters: unknown counters {sorted(values)}")
+
+    def as_dict(self):
+        """The counters as a dict, in the order of the attributes."""
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __sub__(self, other):
+        if not isinstance(other, Counters):
+            return NotImplemented
+        return Counters({k: getattr(self, k) - getattr(other, k) for k in self.__slots__})
+
+    def __eq__(self, other):
+        if isinstance(other, Counters):
+            return self.as_dict() == other.as_dict()
+        if isinstance(other, dict):
+            return self.as_dict() == other
+        return NotImplemented
+
+    __hash__ = None  # mutable (count()'s result fills in at the block's end)
+
+    def __repr__(self):
+        return "Counters(" + ", ".join(f"{k}={v}" for k, v in self.as_dict().items()) + ")"
+
+
+def counters(reset=False):
+    """The counters since the process started or the last ``counters(reset=True)``
+    (a Counters snapshot; `reset` zeroes them after reading)."""
+    return Counters(_core._counters(bool(reset)))
+
+
+@contextlib.contextmanager
+def count():
+    """``with count() as c:``: c holds the counters' changes over the block once it
+    ends (zeros inside it); the process-wide counters are not reset."""
+    delta = Counters()
+    start = _core._counters(False)
+    try:
+        yield delta
+    finally:
+        end = _core._counters(False)
+        for k in Counters.__slots__:
+            setattr(delta, k, end[k] - start[k])

@@ -4,8 +4,10 @@ Everything here also works where there is no GPU: the cpu device has streams
 and events too, and they are synchronous.
 
 The names of the C core are here at import; the Python submodules (runtime, stream,
-device, memory, pinned_memory, nvtx, profiler, compiler) and the names taken from
-them are imported on first use (``__getattr__`` below, as in cuarray/__init__.py).
+device, memory, pinned_memory, nvtx, profiler, compiler, driver, nvrtc, cub, thrust,
+texture, common, ...) and the names taken from them are imported on first use
+(``__getattr__`` below, as in cuarray/__init__.py). Every name of CuPy's cupy.cuda is
+here (tests/test_cuda_names.py lists the 58).
 """
 
 from .. import _core
@@ -39,8 +41,8 @@ _LAZY_MODULES = {
     "stream": ("ExternalStream",),
     "device": ("get_cublas_handle", "get_compute_capability"),
     "memory": (
-        "BaseMemory", "UnownedMemory", "ManagedMemory", "AsyncMemory", "MemoryPointer",
-        "MemoryAsyncPool", "alloc", "malloc_managed", "malloc_async", "set_allocator",
+        "BaseMemory", "UnownedMemory", "ManagedMemory", "AsyncMemory", "MemoryAsync",
+        "MemoryPointer", "MemoryAsyncPool", "alloc", "malloc_managed", "malloc_async", "set_allocator",
         "get_allocator", "using_allocator", "PythonFunctionAllocator",
         "CFunctionAllocator", "cupy_allocator", "torch_allocator"),
     "pinned_memory": (
@@ -56,6 +58,15 @@ _LAZY_MODULES = {
                      "get_local_runtime_version"),
     # NVRTC's side (CompileException, the kernel caches): hashlib, json, tempfile
     "compiler": ("CompileException",),
+    # the rest of cupy.cuda's modules (issue 40): the driver API through ctypes,
+    # CuPy's NVRTC program API, what CUB/Thrust do for cuarray, texture objects
+    # (not supported: a documented error), CuPy's shared helpers
+    "driver": (),
+    "nvrtc": (),
+    "cub": (),
+    "thrust": (),
+    "texture": (),
+    "common": (),
 }
 _LAZY = {name: mod for mod, names in _LAZY_MODULES.items() for name in names}
 
@@ -74,7 +85,8 @@ __all__ = ["CUDAError", "CUBLASError", "CURANDError", "CUFFTError", "CUSOLVERErr
            "alloc_pinned_memory", "set_pinned_memory_allocator", "CompileException",
            "profile", "get_cuda_path", "get_nvcc_path", "get_rocm_path", "get_hipcc_path",
            "get_local_runtime_version", "memory_hook", "memory_hooks", "MemoryHook",
-           "function", "Module", "Function", "graph", "Graph"]
+           "function", "Module", "Function", "graph", "Graph", "MemoryAsync", "driver",
+           "nvrtc", "cub", "thrust", "texture", "common"]
 # memory: pools and the Memory object (csrc/memory/memory.c, csrc/memory/pool.c)
 from .._core import (  # noqa: E402,F401
     Memory, MemoryPool, PinnedMemoryPool, get_default_memory_pool,

@@ -143,6 +143,10 @@ def malloc_managed(size):
     return MemoryPointer(ManagedMemory(size), 0)
 
 
+# CuPy's name for the same class (cupy.cuda.MemoryAsync).
+MemoryAsync = AsyncMemory
+
+
 def malloc_async(size):
     """malloc_async(size): a MemoryPointer to memory from cudaMallocAsync on the
     current stream (``set_allocator(malloc_async)``)."""
@@ -340,6 +344,7 @@ def torch_allocator():
 
 
 __all__ = ["BaseMemory", "Memory", "UnownedMemory", "ManagedMemory", "AsyncMemory",
+           "MemoryAsync",
            "MemoryPointer", "MemoryPool", "MemoryAsyncPool", "OutOfMemoryError",
            "alloc", "malloc_managed", "malloc_async", "set_allocator", "get_allocator",
            "using_allocator", "PythonFunctionAllocator", "CFunctionAllocator",
