@@ -388,15 +388,21 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
 static PyObject *
 py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "obj",  "dtype",  "order", "device",
-                                         "copy", "memory", NULL };
-    PyObject *v[6];
+    static const char *const names[] = { "obj",  "dtype",  "order",    "device",
+                                         "copy", "memory", "blocking", NULL };
+    PyObject *v[7];
     /* Fast path: asarray(x) of a cuarray array. */
     if (nargs == 1 && kwnames == NULL && ca_array_check(args[0])) {
         Py_INCREF(args[0]);
         return args[0];
     }
     if (ca_parse_args("asarray", args, nargs, kwnames, names, 3, 1, v) < 0) {
+        return NULL;
+    }
+    /* CuPy's blocking=False lets the copy from host memory run on after the call;
+     * cuarray's copies of host data are done (or staged) when asarray returns, which
+     * is what either value promises the caller's buffer */
+    if (v[6] != NULL && PyObject_IsTrue(v[6]) < 0) {
         return NULL;
     }
     return asarray_impl(v, 'K', -1);
@@ -790,12 +796,13 @@ static PyMethodDef creation_functions[] = {
       "`a`." },
     { "asarray", FASTKW(py_asarray),
       "asarray(obj, dtype=None, order=None, *, device=None, copy=None, "
-      "memory=None)\n--\n\n"
+      "memory=None, blocking=False)\n--\n\n"
       "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "
       "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "
       "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "
       "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's "
-      "memory for the GPU (a pinned array kernels read in place)." },
+      "memory for the GPU (a pinned array kernels read in place).\n\nblocking: CuPy's "
+      "flag, accepted; the copy from host memory is done when asarray returns." },
     { "array", FASTKW(py_array),
       "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "
       "memory=None)\n--\n\nAs asarray, copying by default." },

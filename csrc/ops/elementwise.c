@@ -1844,6 +1844,73 @@ CA_P_UN(absolute, absolute)
 CA_P_UN(invert, invert)
 #undef CA_P_UN
 
+/* Operands whose == and != NumPy answers element by element even where no loop
+ * compares them: None, strings, builtin sequences (`x == [1, 'a']`) and NumPy
+ * scalars. Other objects keep NotImplemented (or their conversion's error), so
+ * that their own reflected comparison runs. */
+static int
+compares_unequal(PyObject *b)
+{
+    if (b == Py_None || PyUnicode_Check(b) || PyBytes_Check(b) || PyList_Check(b) ||
+        PyTuple_Check(b)) {
+        return 1;
+    }
+    /* NumPy's scalars (np.str_); not its arrays, which operands refuse (a silent
+     * copy to the device) */
+    const char *name = Py_TYPE(b)->tp_name;
+    return strncmp(name, "numpy.", 6) == 0 && strcmp(name, "numpy.ndarray") != 0;
+}
+
+/* NumPy 2's answer to == / != of an array and an operand no loop compares: every
+ * element unequal, in the broadcast of the two shapes (a shape mismatch is
+ * NumPy's ValueError); NotImplemented where NumPy would compare the values. */
+static PyObject *
+richcompare_unequal(CaArray *a, PyObject *b, int cmp)
+{
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *nb = np ? PyObject_CallMethod(np, "asarray", "(O)", b) : NULL;
+    if (nb == NULL) {
+        Py_XDECREF(np);
+        return NULL;
+    }
+    /* numbers in a list compare element by element in NumPy: cuarray's operators
+     * refuse lists of numbers (as CuPy's), so those keep NotImplemented */
+    const char kind = PyArray_Check(nb) ? PyArray_DESCR((PyArrayObject *)nb)->kind : 'O';
+    if (b != Py_None && strchr("OUSV", kind) == NULL) {
+        Py_DECREF(nb);
+        Py_DECREF(np);
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *bshape = PyObject_GetAttrString(nb, "shape");
+    Py_DECREF(nb);
+    PyObject *ashape = bshape ? PyObject_GetAttrString((PyObject *)a, "shape") : NULL;
+    PyObject *shape =
+        ashape ? PyObject_CallMethod(np, "broadcast_shapes", "(OO)", ashape, bshape) : NULL;
+    Py_XDECREF(np);
+    Py_XDECREF(bshape);
+    Py_XDECREF(ashape);
+    if (shape == NULL) {
+        return NULL;
+    }
+    Py_ssize_t dims[CA_MAX_DIMS];
+    const int nd = (int)PyTuple_GET_SIZE(shape);
+    for (int i = 0; i < nd && i < CA_MAX_DIMS; i++) {
+        dims[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+    }
+    Py_DECREF(shape);
+    if (nd > CA_MAX_DIMS) {
+        PyErr_SetString(PyExc_ValueError, "too many dimensions");
+        return NULL;
+    }
+    CaArray *r = ca_array_empty(CA_BOOL, nd, dims, 0, a->device, ca_gather_result_kind(a));
+    const uint8_t v = cmp == Py_NE;
+    if (r == NULL || ca_array_fill(r, &v) < 0) {
+        Py_XDECREF(r);
+        return NULL;
+    }
+    return (PyObject *)r;
+}
+
 static PyObject *
 ew_richcompare(PyObject *a, PyObject *b, int cmp)
 {
@@ -1852,7 +1919,15 @@ ew_richcompare(PyObject *a, PyObject *b, int cmp)
         [Py_EQ] = CA_OP_equal,   [Py_NE] = CA_OP_not_equal,
         [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
     };
-    return nb_bin(ops[cmp], a, b);
+    PyObject *r = nb_bin(ops[cmp], a, b);
+    if ((cmp == Py_EQ || cmp == Py_NE) && ca_array_check(a) && compares_unequal(b) &&
+        (r == Py_NotImplemented || (r == NULL && PyErr_ExceptionMatches(PyExc_TypeError)))) {
+        /* no loop compares them (an unsupported dtype such as a string's) */
+        Py_XDECREF(r);
+        PyErr_Clear();
+        return richcompare_unequal((CaArray *)a, b, cmp);
+    }
+    return r;
 }
 
 PyType_Slot ca_elementwise_number_slots[] = {

@@ -396,10 +396,16 @@ error:
 /* sort, argsort, partition, argpartition                                    */
 /* ======================================================================== */
 
-/* The positions asked for by argsort of a 0-d array: NumPy gives [0]. */
+/* The positions asked for by argsort (or argpartition) of a 0-d array: NumPy gives
+ * [0], treating the array as a 1-d one: the axis is checked against one dimension
+ * (axis=1 is an AxisError). */
 static PyObject *
-argsort_0d(CaArray *a)
+argsort_0d(CaArray *a, PyObject *axis)
 {
+    int ax, flat;
+    if (parse_axis(axis, 1, &ax, &flat) < 0) {
+        return NULL;
+    }
     Py_ssize_t one = 1;
     CaArray *r =
         ca_array_empty(CA_INT64, 1, &one, 0, a->device, ca_gather_result_kind(a));
@@ -418,7 +424,7 @@ sort_impl(CaArray *a, PyObject *axis, int flags, int want)
     int ax, flat;
     CaArray *r = NULL;
     if (want == 2 && CA_NDIM(a) == 0) {
-        return argsort_0d(a);
+        return argsort_0d(a, axis);
     }
     if (parse_axis(axis, CA_NDIM(a), &ax, &flat) < 0) {
         return NULL;
@@ -852,7 +858,7 @@ py_argpartition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return NULL;
     }
     if (CA_NDIM(a) == 0) {
-        return argsort_0d(a);
+        return argsort_0d(a, v[2]);
     }
     return partition_impl(a, v[1], v[2], 2);
 }
@@ -894,7 +900,7 @@ Ndarray_argpartition(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     if (CA_NDIM((CaArray *)self) == 0) {
-        return argsort_0d((CaArray *)self);
+        return argsort_0d((CaArray *)self, v[1]);
     }
     return partition_impl((CaArray *)self, v[0], v[1], 2);
 }

@@ -1,0 +1,67 @@
+"""Issue 37's long tail: behaviour NumPy has that cuarray matched one class at a time
+(each test is a class of cases, compared with NumPy on every device)."""
+
+import numpy as np
+import pytest
+
+import cuarray as ca
+from conftest import DEVICES
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["argsort", "argpartition"])
+@pytest.mark.parametrize("axis", [0, -1, None, 1, -2])
+def test_positions_of_a_0d_array(device, func, axis):
+    """NumPy treats a 0-d array as a 1-d one here: [0], and the axis is checked
+    against one dimension."""
+    a = np.asarray(5.0)
+    x = ca.asarray(a, device=device)
+    extra = (0,) if func == "argpartition" else ()
+    try:
+        want = getattr(np, func)(a, *extra, axis=axis)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(ca, func)(x, *extra, axis=axis)
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(x, func)(*extra, axis=axis)
+        return
+    for got in (getattr(ca, func)(x, *extra, axis=axis), getattr(x, func)(*extra, axis=axis)):
+        np.testing.assert_array_equal(got.get(), want)
+        assert got.dtype == want.dtype
+
+
+UNCOMPARABLE = [[1, "a"], "a", b"x", None, (1, "x"), [[1, "a"]], np.str_("a")]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("other", UNCOMPARABLE, ids=repr)
+@pytest.mark.parametrize("shape", [(2,), (3, 2), ()])
+def test_equality_with_what_no_loop_compares(device, other, shape):
+    """`x == [1, 'a']`, `x != None`: NumPy 2 answers element by element (all unequal,
+    in the broadcast shape); the ordering comparisons are TypeErrors."""
+    a = np.arange(int(np.prod(shape))).reshape(shape)
+    x = ca.asarray(a, device=device)
+    for op in ("__eq__", "__ne__"):
+        want = getattr(a, op)(other)
+        got = getattr(x, op)(other)
+        assert isinstance(got, ca.ndarray), (op, got)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(TypeError):
+        x < other
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_equality_shape_mismatch_is_a_value_error(device):
+    x = ca.arange(2, device=device)
+    with pytest.raises(ValueError):
+        np.arange(2) == [1, "a", "b"]
+    with pytest.raises(ValueError):
+        x == [1, "a", "b"]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("blocking", [True, False])
+def test_asarray_takes_cupys_blocking(device, blocking):
+    x = ca.asarray([1.5, 2.5], device=device, blocking=blocking)
+    np.testing.assert_array_equal(x.get(), [1.5, 2.5])
