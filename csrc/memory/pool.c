@@ -720,8 +720,7 @@ ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
 }
 
 int
-ca_pool_alloc_capturing(ca_pool *p, size_t nbytes, ca_stream_t stream,
-                        ca_block **out)
+ca_pool_alloc_capturing(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
 {
     ca_block *b = NULL;
     int st;
