@@ -12,11 +12,11 @@
 int
 ca_run_stream_begin_capture(ca_stream_t stream, int mode)
 {
-    ca_launch_flush(); /* deferred work from before the capture stays out of it */
-    /* Inside the capture the pools reuse blocks last used on this stream with no
+    /* Deferred work from before the capture stays out of it (the sync flushes).
+     * Inside the capture the pools reuse blocks last used on this stream with no
      * wait (pool.h, ca_pool_alloc_capturing); once the stream is idle, that work
      * is done, so the graph can be launched on any stream. */
-    if (CA_LAUNCH_CHECK(cudaStreamSynchronize((cudaStream_t)stream)) < 0) {
+    if (ca_run_stream_sync(stream) < 0) {
         return -1;
     }
     return CA_LAUNCH_CHECK(
