@@ -106,7 +106,8 @@ ca_graph_capture_error(void)
     PyObject *keep = capture_done();
     aborted_stream = s;
     /* nothing of the capture will ever run: its blocks go back to the pools
-     * (Memory deallocs run no Python, but keep the caller's exception safe) */
+     * (a Memory's dealloc may run weakref callbacks: the caller's exception is
+     * set aside meanwhile) */
     PyObject *et, *ev, *tb;
     PyErr_Fetch(&et, &ev, &tb);
     Py_DECREF(keep);
