@@ -278,6 +278,7 @@ PyObject *ca_graph_end_capture(ca_stream_t s, int device);
 PyObject *ca_graph_is_capturing(ca_stream_t s, int device);
 PyObject *ca_graph_launch(PyObject *graph, ca_stream_t s);
 PyObject *ca_graph_upload(PyObject *graph, ca_stream_t s);
+void ca_graph_capture_error(void);
 
 /* Foreign memory kept alive by a reference to `owner`. host_ptr may be NULL. */
 CaMemory *ca_memory_foreign(char *ptr, char *host_ptr, size_t size, int device,
@@ -453,6 +454,10 @@ typedef struct {
      * on `stream` (ca_memory_alloc). */
     CaMemory *(*memory_alloc)(int device, ca_memkind kind, size_t nbytes,
                               ca_stream_t stream);
+    /* errors.c, after raising a CUDA or library error: if CUDA invalidated this
+     * thread's capture, end it (ca_graph_capture_error, runtime/graph.c; the
+     * exception stays set). */
+    void (*capture_error)(void);
 } ca_hooks;
 extern const ca_hooks ca_hook;
 

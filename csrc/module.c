@@ -22,6 +22,7 @@ const ca_hooks ca_hook = {
     .mirror_drop = ca_readback_mirror_drop,
     .memptr_memory = ca_memptr_memory,
     .memory_alloc = ca_memory_alloc,
+    .capture_error = ca_graph_capture_error,
 };
 
 typedef int (*ca_init_fn)(PyObject *);

@@ -24,14 +24,32 @@ def _stream():
     return ca.cuda.Stream(non_blocking=True)
 
 
+def _end_open_capture(s):
+    if s.is_capturing():
+        try:
+            s.end_capture()
+        except (RuntimeError, ca.cuda.CUDAError):
+            pass
+
+
+@pytest.fixture
+def stream():
+    """A non-blocking stream. A capture that a failing test left open on it is
+    ended afterwards: an open capture makes CUDA refuse every device-wide wait, so
+    one failure would fail every later GPU test of this worker."""
+    s = _stream()
+    yield s
+    _end_open_capture(s)
+
+
 def _chain(x):
     return ((x * 2 + 1) ** 2).sum(), ca.sqrt(ca.abs(x)).max()
 
 
 @requires_gpu
 @pytest.mark.parametrize("n", [1000, 1 << 20])  # small eager ops and deferred (fused) ones
-def test_capture_and_replay_elementwise_and_reductions(n):
-    s = _stream()
+def test_capture_and_replay_elementwise_and_reductions(stream, n):
+    s = stream
     h = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     with s:
         x = ca.asarray(h)
@@ -52,11 +70,11 @@ def test_capture_and_replay_elementwise_and_reductions(n):
 
 
 @requires_gpu
-def test_capture_libraries():
+def test_capture_libraries(stream):
     rng = np.random.default_rng(1)
     a_h = rng.standard_normal((128, 128)).astype(np.float32)
     v_h = rng.standard_normal(4096).astype(np.float32)
-    s = _stream()
+    s = stream
     with s:
         a, v = ca.asarray(a_h), ca.asarray(v_h)
         (a @ a).sum(), ca.fft.fft(v), ca.sort(v)  # warm: plans, handles, work areas
@@ -74,8 +92,8 @@ def test_capture_libraries():
 
 
 @requires_gpu
-def test_graph_buffers_are_not_reused_by_other_work():
-    s = _stream()
+def test_graph_buffers_are_not_reused_by_other_work(stream):
+    s = stream
     with s:
         x = ca.arange(1 << 16, dtype=np.float32)
         s.synchronize()
@@ -94,8 +112,8 @@ def test_graph_buffers_are_not_reused_by_other_work():
 
 
 @requires_gpu
-def test_graph_death_returns_its_memory():
-    s = _stream()
+def test_graph_death_returns_its_memory(stream):
+    s = stream
     with s:
         x = ca.ones(1 << 18, dtype=np.float32)
         s.synchronize()
@@ -112,8 +130,8 @@ def test_graph_death_returns_its_memory():
 
 
 @requires_gpu
-def test_synchronizing_inside_a_capture_fails_cleanly():
-    s = _stream()
+def test_synchronizing_inside_a_capture_fails_cleanly(stream):
+    s = stream
     with s:
         x = ca.ones(100, dtype=np.float32)
         s.synchronize()
@@ -135,11 +153,11 @@ def test_synchronizing_inside_a_capture_fails_cleanly():
 
 
 @requires_gpu
-def test_capture_errors():
+def test_capture_errors(stream):
     null = ca.cuda.Stream.null
     with pytest.raises(RuntimeError, match="legacy default stream"):
         null.begin_capture()
-    s = _stream()
+    s = stream
     with pytest.raises(RuntimeError, match="not being captured"):
         s.end_capture()
     with pytest.raises(ValueError, match="mode must be"):
@@ -147,19 +165,22 @@ def test_capture_errors():
     with s:
         s.begin_capture()
         t = _stream()
-        with pytest.raises(RuntimeError, match="already capturing"):
-            t.begin_capture()
-        with pytest.raises(RuntimeError, match="not being captured"):
-            t.end_capture()
+        try:
+            with pytest.raises(RuntimeError, match="already capturing"):
+                t.begin_capture()
+            with pytest.raises(RuntimeError, match="not being captured"):
+                t.end_capture()
+        finally:
+            _end_open_capture(t)
         g = s.end_capture()
     assert isinstance(g, ca.cuda.Graph)
 
 
 @requires_gpu
-def test_captured_random_replays_the_same_numbers():
+def test_captured_random_replays_the_same_numbers(stream):
     """A capture records the generator's counter as launched: each replay draws
     the same numbers (as CuPy's and PyTorch's graphs without a generator hook)."""
-    s = _stream()
+    s = stream
     rs = ca.random.default_rng(5)
     with s:
         rs.random(10)
@@ -174,3 +195,52 @@ def test_captured_random_replays_the_same_numbers():
         s.synchronize()
         np.testing.assert_array_equal(ca.asnumpy(r), first)
     assert 0 <= first.min() and first.max() < 1
+
+
+@requires_gpu
+@pytest.mark.parametrize("mode", [0, 1, 2])  # global, thread-local, relaxed
+def test_capture_allocates_in_every_mode(stream, mode):
+    """The pools grow inside a capture in every capture mode (pool_upstream.c calls
+    cudaMalloc in relaxed mode), and pass over cached blocks last used on another
+    stream: the wait for that stream cannot be captured (pool.h)."""
+    h = np.arange(1 << 18, dtype=np.float32)
+    for n in (1000, 1 << 18):  # cached blocks of the null stream, of both sizes
+        t = ca.ones(n, dtype=np.float32)
+        del t
+    ca.cuda.runtime.deviceSynchronize()
+    s = stream
+    with s:
+        x = ca.asarray(h)
+        small = ca.asarray(h[:1000])
+        x * 2 + 1, small * 3  # warm: kernels loaded before the capture
+        s.synchronize()
+        s.begin_capture(mode=mode)
+        y = x * 2 + 1
+        z = small * 3
+        g = s.end_capture()
+        g.launch(s)
+        s.synchronize()
+    np.testing.assert_array_equal(ca.asnumpy(y), h * 2 + 1)
+    np.testing.assert_array_equal(ca.asnumpy(z), h[:1000] * 3)
+
+
+@requires_gpu
+def test_an_invalidating_error_ends_the_capture(stream):
+    """CUDA invalidates a capture at an operation it refuses; the error raised then
+    ends the capture, so the process works on even if end_capture is never called."""
+    s = stream
+    with s:
+        x = ca.ones(100, dtype=np.float32)
+        s.synchronize()
+        s.begin_capture()
+        y = x.sum()
+        with pytest.raises(ca.cuda.CUDAError):
+            float(y)
+        assert not s.is_capturing()
+        ca.cuda.runtime.deviceSynchronize()  # refused while a capture is open
+        t = _stream()
+        t.begin_capture()  # this thread may capture again
+        t.end_capture()
+    assert float(ca.asarray([1.0, 2.0]).sum()) == 3.0
+    with pytest.raises(RuntimeError, match="not being captured"):
+        s.end_capture()  # t's capture reported and replaced s's ended one

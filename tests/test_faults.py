@@ -197,8 +197,14 @@ def _library_workloads():
     v = rng.standard_normal(64).astype(np.float32)
 
     def blas():
-        a = ca.asarray(m, device="cuda:0")
-        return ca.asnumpy(a @ a)
+        # a 64x64 product runs on cuarray's tiled kernel (ops/linalg.c, SMALL_*):
+        # with no product small, it is the cuBLAS call the sweep must reach
+        old = _core._linalg_small_limits(0, 0)
+        try:
+            a = ca.asarray(m, device="cuda:0")
+            return ca.asnumpy(a @ a)
+        finally:
+            _core._linalg_small_limits(*old)
 
     def fft():
         return ca.asnumpy(ca.fft.fft(ca.asarray(v, device="cuda:0")))
@@ -240,10 +246,13 @@ def test_library_call_sweep(lib):
 
 @pytest.mark.skipif(not GPU, reason="no CUDA GPU on this machine")
 def test_library_load_failure_is_not_sticky():
-    """A fresh process: the first load fails as a missing library would (ImportError),
-    the next call loads it and works."""
+    """A fresh process (this worker has loaded the libraries already): the first load
+    fails as a missing library would (ImportError), the next call loads it and works.
+    An 8x8 product would run on cuarray's tiled kernel and load nothing:
+    _linalg_small_limits(0, 0) sends it to cuBLAS."""
     code = ("import numpy as np, cuarray as ca\n"
             "from cuarray import _core\n"
+            "_core._linalg_small_limits(0, 0)\n"
             "a = ca.ones((8, 8), dtype=np.float32, device='cuda:0')\n"
             "_core._fault_inject('library_load', 1)\n"
             "try:\n    a @ a\n    print('no error')\n"

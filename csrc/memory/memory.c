@@ -243,7 +243,11 @@ memory_from_pool(ca_pool *p, int device, ca_memkind kind, size_t nbytes,
 {
     ca_block *b = NULL;
     CaMemory *m;
-    int st = ca_pool_alloc(p, nbytes, ca_stream_pool_tag(stream), &b);
+    /* While this thread captures a graph (graph.c), the pool must not wait for
+     * another stream or the device: CUDA refuses both during a capture. */
+    ca_stream_t tag = ca_stream_pool_tag(stream);
+    int st = ca_capture_keep != NULL ? ca_pool_alloc_capturing(p, nbytes, tag, &b)
+                                     : ca_pool_alloc(p, nbytes, tag, &b);
     if (st != 0) {
         alloc_error(p, st, device, kind, nbytes);
         return NULL;

@@ -385,9 +385,18 @@ carve(ca_pool *p, ca_block *b, size_t size, size_t nbytes, ca_stream_t stream)
     return 0;
 }
 
-/* A cached block for the request, or NULL (*status set on a hook error). */
+/* b needs a cross-stream wait before use on `stream`. */
+static int
+needs_wait(const ca_pool *p, const ca_block *b, ca_stream_t stream)
+{
+    return p->has_streams && b->stream != stream && b->stream != ANY;
+}
+
+/* A cached block for the request, or NULL (*status set on a hook error).
+ * no_wait: only a block that needs no cross-stream wait. */
 static ca_block *
-take_cached(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, int *status)
+take_cached(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, int no_wait,
+            int *status)
 {
     ca_block *b;
     *status = 0;
@@ -397,11 +406,11 @@ take_cached(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, int *sta
             return NULL;
         }
         b = p->bins[i];
-        if (p->has_streams && b->stream != stream && b->stream != ANY) {
+        if (needs_wait(p, b, stream)) {
             /* Prefer a block of the same size that needs no cross-stream wait. */
             ca_block *c = b->fnext;
             for (int k = 0; c != NULL && k < 8; k++, c = c->fnext) {
-                if (c->stream == stream || c->stream == ANY) {
+                if (!needs_wait(p, c, stream)) {
                     b = c;
                     break;
                 }
@@ -413,6 +422,9 @@ take_cached(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, int *sta
         if (b == NULL) {
             return NULL;
         }
+    }
+    if (no_wait && needs_wait(p, b, stream)) {
+        return NULL; /* a new segment instead */
     }
     index_remove(p, b);
     *status = carve(p, b, size, nbytes, stream);
@@ -675,7 +687,7 @@ ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
     }
     size = (nbytes + CA_POOL_ALIGN - 1) & ~(CA_POOL_ALIGN - 1);
     lock(p);
-    b = take_cached(p, size, nbytes, stream, &st);
+    b = take_cached(p, size, nbytes, stream, 0, &st);
     if (b == NULL && st == 0) {
         /* No cached block fits. For a large request, when the cache holds over
          * an eighth of what the pool reserved, the cached large segments are
@@ -693,13 +705,39 @@ ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
             /* Out of memory (or the limit): give the cache back, retry once. */
             p->st.n_oom_retries++;
             (void)release_cached_locked(p, 1, 0);
-            b = take_cached(p, size, nbytes, stream, &st);
+            b = take_cached(p, size, nbytes, stream, 0, &st);
             if (b == NULL && st == 0) {
                 st = grow(p, size, nbytes, stream, &b);
             }
             if (st != 0) {
                 p->st.n_oom_errors++;
             }
+        }
+    }
+    unlock(p);
+    *out = b;
+    return st;
+}
+
+int
+ca_pool_alloc_capturing(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
+{
+    ca_block *b = NULL;
+    int st;
+    *out = NULL;
+    if (nbytes == 0) {
+        return 0;
+    }
+    if (nbytes > SIZE_MAX - CA_POOL_ALIGN) {
+        return CA_POOL_EINVAL;
+    }
+    size_t size = (nbytes + CA_POOL_ALIGN - 1) & ~(CA_POOL_ALIGN - 1);
+    lock(p);
+    b = take_cached(p, size, nbytes, stream, 1, &st);
+    if (b == NULL && st == 0) {
+        st = grow(p, size, nbytes, stream, &b); /* carves with no wait: ANY */
+        if (st != 0) {
+            p->st.n_oom_errors++;
         }
     }
     unlock(p);

@@ -138,6 +138,13 @@ int ca_pool_destroy(ca_pool *p);
  * On failure (after releasing cached blocks and retrying once) returns a status
  * and leaves *out NULL; the pool stays usable. */
 int ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out);
+/* ca_pool_alloc for a thread capturing `stream` into a CUDA graph (memory.c):
+ * no upstream call that waits or synchronizes, which CUDA refuses during a
+ * capture (and which would invalidate it). Serves only cached blocks that need
+ * no cross-stream wait (of `stream` or of no stream), else a new segment; no
+ * trim, and no release-and-retry when the upstream is out of memory. */
+int ca_pool_alloc_capturing(ca_pool *p, size_t nbytes, ca_stream_t stream,
+                            ca_block **out);
 /* Return a block to the pool (never calls the upstream). NULL is a no-op. */
 void ca_pool_free(ca_pool *p, ca_block *b);
 /* Return every wholly free segment to the upstream (after waiting for the

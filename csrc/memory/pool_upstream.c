@@ -28,12 +28,24 @@ up_alloc(void *vctx, size_t size, char **out)
     mem_ctx *ctx = (mem_ctx *)vctx;
     void *p = NULL, *dp = NULL;
     cudaError_t st;
+    /* During a stream capture (runtime/graph.c) an allocation is not captured
+     * work: it happens now, and the graph only refers to its address, which
+     * the Graph keeps until it dies, so replays are safe. CUDA prohibits such
+     * "potentially unsafe" calls on a thread whose capture was begun in global
+     * or thread-local mode (cudaErrorStreamCaptureUnsupported, and the capture
+     * is invalidated); in relaxed mode they are permitted. So the thread is in
+     * relaxed mode for just this call, whatever mode the capture took. (Graph
+     * memory nodes, cudaMallocAsync in the capture, would not do: an array made
+     * in the capture outlives it, and a graph holding an allocation it never
+     * frees cannot be launched again until that memory is freed.) */
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     if (CA_FAULT(ctx->kind == CA_MEM_PINNED ? CA_FAULT_PINNED_ALLOC
                                             : CA_FAULT_DEVICE_ALLOC)) {
         *out = NULL;
         return (int)cudaErrorMemoryAllocation;
     }
     Py_BEGIN_ALLOW_THREADS
+        const cudaError_t mst = cudaThreadExchangeStreamCaptureMode(&mode);
         if (ctx->kind == CA_MEM_DEVICE) {
             st = cudaMalloc(&p, size);
         }
@@ -55,6 +67,9 @@ up_alloc(void *vctx, size_t size, char **out)
                     p = NULL;
                 }
             }
+        }
+        if (mst == cudaSuccess) {
+            (void)cudaThreadExchangeStreamCaptureMode(&mode); /* back to the caller's */
         }
         if (st != cudaSuccess) {
             /* A failed allocation also sets the runtime's last error; clear it so

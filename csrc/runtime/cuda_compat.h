@@ -48,6 +48,11 @@ enum {
     cudaHostRegisterReadOnly = 8
 };
 enum { cudaMemAttachGlobal = 1 };
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
     cudaMemcpyHostToDevice = 1,
@@ -151,6 +156,12 @@ cudaDriverGetVersion(int *v)
 {
     *v = 0;
     return cudaSuccess;
+}
+static inline cudaError_t
+cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *m)
+{
+    (void)m;
+    return cudaSuccess; /* no device, no capture: nothing to exchange */
 }
 static inline cudaError_t
 cudaMalloc(void **p, size_t n)

@@ -194,6 +194,9 @@ raise_status(PyObject *type, int status, const char *name, const char *text,
     }
     Py_CLEAR(v);
     PyErr_SetObject(type, exc);
+    /* An operation CUDA refuses during a capture invalidates it, and until it is
+     * ended every later use of the stream and every device-wide wait fails too. */
+    ca_hook.capture_error();
 error:
     /* On any failure above, the exception of that failure (e.g. MemoryError) is
      * what the caller sees, which is still an error return. */

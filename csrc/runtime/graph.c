@@ -10,9 +10,18 @@
  * never hand the graph's buffers to other work: a replay writes only memory it
  * owns, and arrays made inside the capture see each replay's results. The blocks
  * go back to the pools when the Graph dies, after its last launch has finished.
+ * While capturing, the pools serve this thread without waiting for other streams
+ * or the device (pool.h, ca_pool_alloc_capturing), and grow with cudaMalloc,
+ * which pool_upstream.c makes in relaxed capture mode: the allocation happens at
+ * once and the graph refers to its address, kept by the Graph.
  * One capture per thread at a time. Work that synchronizes (reading a value to
- * the host, a copy to NumPy) cannot be captured: CUDA refuses it, the capture is
- * invalidated, and end_capture raises.
+ * the host, a copy to NumPy) cannot be captured: CUDA refuses it and invalidates
+ * the capture. The error raised then ends the capture at once
+ * (ca_graph_capture_error, from errors.c): until a capture is ended, CUDA refuses
+ * every later use of its stream and every device-wide wait, so a failure that
+ * skipped end_capture would break all later work of the process. end_capture
+ * on that stream then raises CUDAError. (An error that leaves the capture valid,
+ * e.g. out of memory, leaves it open: end it in a finally.)
  */
 #include "cuarray.h"
 #include "launch.h"
@@ -30,6 +39,9 @@ _Thread_local PyObject *ca_capture_keep;
 static PyTypeObject *graph_type;
 static _Thread_local ca_stream_t capturing_stream;
 static _Thread_local int capturing;
+/* the stream whose capture an error ended (ca_graph_capture_error), until
+ * end_capture reports it or a capture begins */
+static _Thread_local ca_stream_t aborted_stream;
 
 /* Stream.begin_capture: mode is cudaStreamCaptureMode (0 global, 1 thread-local,
  * 2 relaxed: the pools may call cudaMalloc). */
@@ -69,6 +81,7 @@ ca_graph_begin_capture(ca_stream_t s, int device, int mode)
     ca_capture_keep = keep;
     capturing_stream = s;
     capturing = 1;
+    aborted_stream = NULL;
     Py_RETURN_NONE;
 }
 
@@ -83,19 +96,44 @@ capture_done(void)
     return keep;
 }
 
+void
+ca_graph_capture_error(void)
+{
+    if (!capturing || !ca_capture_end_if_invalidated_quiet(capturing_stream)) {
+        return;
+    }
+    ca_stream_t s = capturing_stream;
+    PyObject *keep = capture_done();
+    aborted_stream = s;
+    /* nothing of the capture will ever run: its blocks go back to the pools
+     * (a Memory's dealloc may run weakref callbacks: the caller's exception is
+     * set aside meanwhile) */
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    Py_DECREF(keep);
+    PyErr_Restore(et, ev, tb);
+}
+
 /* Stream.end_capture -> Graph */
 PyObject *
 ca_graph_end_capture(ca_stream_t s, int device)
 {
     void *g = NULL, *exec = NULL;
+    if (!capturing && s != NULL && s == aborted_stream) {
+        aborted_stream = NULL;
+        /* 901: cudaErrorStreamCaptureInvalidated, as cudaStreamEndCapture says */
+        return ca_cuda_error(901, "cudaStreamEndCapture (the capture was invalidated "
+                                  "by an earlier error, and ended then)");
+    }
     if (!capturing || s != capturing_stream) {
         PyErr_SetString(
             PyExc_RuntimeError,
             "end_capture: this stream is not being captured by this thread");
         return NULL;
     }
-    int rc = ca_run_stream_end_capture(s, &g);
+    /* the state first: an error raised below must not end the capture again */
     PyObject *keep = capture_done();
+    int rc = ca_run_stream_end_capture(s, &g);
     if (rc < 0 || ca_run_graph_instantiate(&exec, g) < 0) {
         ca_graph_destroy_quiet(g, NULL);
         Py_DECREF(keep); /* nothing of the capture will ever run */

@@ -464,7 +464,7 @@ int ca_run_library_get_global(void **ptr, size_t *size, void *lib, const char *n
 void ca_library_unload_quiet(void *lib);
 
 /* CUDA graphs (launch_graph.c): stream capture (mode: cudaStreamCaptureMode; both
- * ends flush deferred work), *capturing 1 active / 2 invalidated / 0 none, the
+ * ends flush deferred work, the beginning waits for the stream), *capturing 1 active / 2 invalidated / 0 none, the
  * executable graph's upload and launch, and destruction for a deallocator. */
 int ca_run_stream_begin_capture(ca_stream_t stream, int mode);
 int ca_run_stream_end_capture(ca_stream_t stream, void **graph);
@@ -473,6 +473,10 @@ int ca_run_graph_instantiate(void **exec, void *graph);
 int ca_run_graph_upload(void *exec, ca_stream_t stream);
 int ca_run_graph_launch(void *exec, ca_stream_t stream);
 void ca_graph_destroy_quiet(void *graph, void *exec);
+/* After an error on a thread capturing `stream`: when CUDA invalidated the
+ * capture (or it is over), end it and discard its graph, never raising (the
+ * caller's exception stays set). 1: the capture is over now; 0: it is active. */
+int ca_capture_end_if_invalidated_quiet(ca_stream_t stream);
 /* Flush deferred work, then cudaLaunchKernel(kernel, grid, block, args, shmem,
  * stream) on the current device. */
 int ca_run_launch_kernel(void *kernel, const unsigned *grid, const unsigned *block,

@@ -12,7 +12,13 @@
 int
 ca_run_stream_begin_capture(ca_stream_t stream, int mode)
 {
-    ca_launch_flush(); /* deferred work from before the capture stays out of it */
+    /* Deferred work from before the capture stays out of it (the sync flushes).
+     * Inside the capture the pools reuse blocks last used on this stream with no
+     * wait (pool.h, ca_pool_alloc_capturing); once the stream is idle, that work
+     * is done, so the graph can be launched on any stream. */
+    if (ca_run_stream_sync(stream) < 0) {
+        return -1;
+    }
     return CA_LAUNCH_CHECK(
         cudaStreamBeginCapture((cudaStream_t)stream, (enum cudaStreamCaptureMode)mode));
 }
@@ -76,6 +82,28 @@ ca_graph_destroy_quiet(void *graph, void *exec)
     (void)cudaGetLastError();
 }
 
+int
+ca_capture_end_if_invalidated_quiet(ca_stream_t stream)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    cudaGraph_t g = NULL;
+    if (cudaStreamIsCapturing((cudaStream_t)stream, &st) == cudaSuccess &&
+        st == cudaStreamCaptureStatusActive) {
+        return 0;
+    }
+    /* Invalidated: the stream stays in capture mode, refusing work, and the
+     * device refuses to synchronize, until the capture is ended; ending it
+     * returns an error and no graph. */
+    if (st == cudaStreamCaptureStatusInvalidated) {
+        (void)cudaStreamEndCapture((cudaStream_t)stream, &g);
+        if (g != NULL) {
+            (void)cudaGraphDestroy(g);
+        }
+    }
+    (void)cudaGetLastError();
+    return 1;
+}
+
 #else /* !CA_HAVE_CUDA: no device, so every call says so */
 
 static int
@@ -127,5 +155,11 @@ ca_run_graph_launch(void *exec, ca_stream_t stream)
 void
 ca_graph_destroy_quiet(void *graph, void *exec)
 {}
+
+int
+ca_capture_end_if_invalidated_quiet(ca_stream_t stream)
+{
+    return 1;
+}
 
 #endif /* CA_HAVE_CUDA */

@@ -481,6 +481,52 @@ test_limit_and_oom(void)
     printf("limit_and_oom ok\n");
 }
 
+/* ca_pool_alloc_capturing (a thread capturing a CUDA graph): never a wait or a
+ * sync, so a block of another stream is passed over for a new segment, and an
+ * upstream failure is not retried after releasing the cache */
+static void
+test_capturing(void)
+{
+    script sc;
+    ca_pool *p = script_pool(&sc, 1);
+    ca_block *a, *b, *c, *d;
+
+    for (int large = 0; large < 2; large++) {
+        size_t n = large ? (size_t)3 << 20 : 10000;
+        EXPECT(ca_pool_alloc(p, n, S1, &a) == 0);
+        char *pa = a->ptr;
+        ca_pool_free(p, a);
+        int allocs = sc.n_alloc;
+        /* capturing S2: S1's block needs a wait, so a new segment */
+        EXPECT(ca_pool_alloc_capturing(p, n, S2, &b) == 0 && b->ptr != pa);
+        EXPECT(sc.n_alloc == allocs + 1);
+        /* capturing S1: its own block (small: the first fit of the bin, which
+         * may be the rest of S2's segment), no wait */
+        EXPECT(ca_pool_alloc_capturing(p, n, S1, &c) == 0 && (!large || c->ptr == pa));
+        /* the rest of S2's new segment needs no wait (it had no stream) */
+        EXPECT(ca_pool_alloc_capturing(p, large ? 1000 : n, S2, &d) == 0);
+        EXPECT(sc.n_wait == 0 && sc.n_stream_sync == 0 && sc.n_device_sync == 0);
+        ca_pool_free(p, b);
+        ca_pool_free(p, c);
+        ca_pool_free(p, d);
+        CHECK_POOL(p);
+        EXPECT(ca_pool_alloc_capturing(p, 0, S1, &a) == 0 && a == NULL);
+        EXPECT(ca_pool_release_cached(p) == 0);
+        sc.n_device_sync = sc.n_stream_sync = 0;
+    }
+    /* out of memory: no release and retry (it would wait for the device) */
+    sc.budget = 4 << 20;
+    EXPECT(ca_pool_alloc(p, 3 << 20, S1, &a) == 0);
+    ca_pool_free(p, a);
+    int frees = sc.n_free;
+    EXPECT(ca_pool_alloc_capturing(p, 3 << 20, S2, &b) == SCRIPT_OOM && b == NULL);
+    EXPECT(sc.n_device_sync == 0 && sc.n_stream_sync == 0 && sc.n_free == frees);
+    EXPECT(stats(p).n_oom_retries == 0 && stats(p).n_oom_errors == 1);
+    CHECK_POOL(p);
+    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
+    printf("capturing ok\n");
+}
+
 static void
 test_streams(void)
 {
@@ -670,6 +716,7 @@ main(void)
     test_fragmentation_ratio();
     test_limit_and_oom();
     test_streams();
+    test_capturing();
     test_foreign_streams();
     test_threads();
     if (failures) {
