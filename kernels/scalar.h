@@ -166,11 +166,17 @@ CA_P_BITCAST(ca_bits_double, double, uint64_t, __longlong_as_double)
 /* ---- float16 <-> float32 / float64 -------------------------------------------------
  * Host: exact bit conversions, round to nearest even, subnormals, inf and NaN
  * (the NaN keeps its sign and the top payload bits, and stays a NaN). Device:
- * cuda_fp16.h's intrinsics, which compute the same values. */
+ * cuda_fp16.h's intrinsics, which compute the same values, except that the
+ * GPU's half -> float gives every NaN as the canonical 0x7fffffff: a NaN is
+ * widened by its bits there, as NumPy does (sign and payload kept). */
 CA_HD float
 ca_half_to_float(ca_half h)
 {
 #ifdef __CUDA_ARCH__
+    if ((h.bits & 0x7fffu) > 0x7c00u) {
+        return ca_bits_float(((uint32_t)(h.bits & 0x8000u) << 16) | 0x7f800000u |
+                             ((uint32_t)(h.bits & 0x3ffu) << 13));
+    }
     return __half2float(__ushort_as_half(h.bits));
 #else
     uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
