@@ -17,7 +17,9 @@
  *   none: NaN, as PyTorch's .to() too: neither saturates); a NaN becomes the
  *   format's quiet NaN with its sign (payload dropped; bf16 -> float32/64 keeps
  *   it, being a shift); to integers they truncate, and a value whose truncation
- *   is out of the target's range, inf or NaN gives 0 (ml_dtypes' rule, not x86's).
+ *   is out of the target's range, inf or NaN gives 0 (ml_dtypes 0.7's rules, not
+ *   x86's; ml_dtypes up to 0.6 rounds int32/int64/double through float32 and
+ *   converts to int as x86 does: tests/ml_dtypes_ref.py).
  * - Float->int where NumPy has no defined answer (NaN, inf, out of range; NumPy
  *   warns "invalid value encountered in cast" and returns whatever its CPU code
  *   gives) is defined here as NumPy computes it on x86-64, identically on host
