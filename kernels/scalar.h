@@ -17,7 +17,9 @@
  *   none: NaN, as PyTorch's .to() too: neither saturates); a NaN becomes the
  *   format's quiet NaN with its sign (payload dropped; bf16 -> float32/64 keeps
  *   it, being a shift); to integers they truncate, and a value whose truncation
- *   is out of the target's range, inf or NaN gives 0 (ml_dtypes' rule, not x86's).
+ *   is out of the target's range, inf or NaN gives 0 (ml_dtypes 0.7's rules, not
+ *   x86's; ml_dtypes up to 0.6 rounds int32/int64/double through float32 and
+ *   converts to int as x86 does: tests/ml_dtypes_ref.py).
  * - Float->int where NumPy has no defined answer (NaN, inf, out of range; NumPy
  *   warns "invalid value encountered in cast" and returns whatever its CPU code
  *   gives) is defined here as NumPy computes it on x86-64, identically on host
@@ -166,11 +168,17 @@ CA_P_BITCAST(ca_bits_double, double, uint64_t, __longlong_as_double)
 /* ---- float16 <-> float32 / float64 -------------------------------------------------
  * Host: exact bit conversions, round to nearest even, subnormals, inf and NaN
  * (the NaN keeps its sign and the top payload bits, and stays a NaN). Device:
- * cuda_fp16.h's intrinsics, which compute the same values. */
+ * cuda_fp16.h's intrinsics, which compute the same values, except that the
+ * GPU's half -> float gives every NaN as the canonical 0x7fffffff: a NaN is
+ * widened by its bits there, as NumPy does (sign and payload kept). */
 CA_HD float
 ca_half_to_float(ca_half h)
 {
 #ifdef __CUDA_ARCH__
+    if ((h.bits & 0x7fffu) > 0x7c00u) {
+        return ca_bits_float(((uint32_t)(h.bits & 0x8000u) << 16) | 0x7f800000u |
+                             ((uint32_t)(h.bits & 0x3ffu) << 13));
+    }
     return __half2float(__ushort_as_half(h.bits));
 #else
     uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
