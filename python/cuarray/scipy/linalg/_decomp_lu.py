@@ -47,11 +47,11 @@ def _getrf(a, t, check_finite=True):
     """LAPACK getrf of the (..., M, N) stack a in dtype t: (lu as a (..., M, N)
     view of the column-major factors, 1-based int64 pivots, info).
 
-    cuSOLVER's getrf does not carry NaN and inf through as LAPACK does (its
-    factors of [[1, nan], [0, 1]] came back finite on an H100), so a GPU stack
-    that check_finite did not vet and that holds one is factored by the cpu
-    device's LAPACK and moved back: SciPy's answer, at a transfer's cost only
-    for such input."""
+    The GPU path does not carry NaN and inf through as LAPACK does (its factors
+    of [[1, nan], [0, 1]] came back [[1, 0], [0, 1]] on an H100; cuSOLVER
+    documents no non-finite input), so a GPU stack that check_finite did not vet
+    and that holds one is factored by the cpu device's LAPACK and moved back:
+    SciPy's answer, at a transfer's cost only for such input."""
     if not check_finite and a.device.id >= 0 and a.dtype.kind in "fc" \
             and not bool(_ca.isfinite(a).all()):
         lu, piv, info = _getrf(a.to_device("cpu"), t)
