@@ -574,7 +574,7 @@ def test_interp1d_dtypes(device, route, xd, yd):
         check(g(dev(xp, device)), w(xp), tol, tol)
 
 
-def test_interp1d_errors(device):
+def test_interp1d_errors(device, route):
     x, y = np.array([0.0, 1, 2, 3]), np.array([1.0, 2, 0, 1])
     for kw in [dict(kind="bogus"), dict(kind="cubic", x=x[:3], y=y[:3]),
                dict(fill_value="extrapolate", bounds_error=True), dict(y=y[:3]),
@@ -678,7 +678,11 @@ def test_rbf(device, route, kernel, neighbors, smoothing):
                            epsilon=2.0)
     g = ci.RBFInterpolator(dev(y, device), dev(d, device), neighbors=neighbors,
                            smoothing=smoothing, kernel=kernel, epsilon=2.0)
-    check(g(dev(x, device)), w(x), 1e-6, 1e-6)
+    # The global unsmoothed gaussian system has a condition number of about 5e11:
+    # two LU solvers (LAPACK's dgesv, cuSOLVER's getrf/getrs, SciPy 1.17's and
+    # 1.18's OpenBLAS) agree only to about 1e-5 there.
+    rt = 1e-4 if (kernel, smoothing, neighbors) == ("gaussian", 0.0, None) else 1e-6
+    check(g(dev(x, device)), w(x), rt, 1e-6)
 
 
 def test_rbf_degree_complex_shapes(device, route):

@@ -7,6 +7,7 @@ Tests that take `route` run twice on the cpu device: SciPy's own routine on view
 
 import numpy as np
 import pytest
+import scipy
 
 import cuarray as ca
 import cuarray.scipy.ndimage as cn
@@ -16,6 +17,18 @@ from ndimage_cases import MODES, check, route_of, same_error
 
 ORDERS = [0, 1, 2, 3, 4, 5]
 TOL = {"rtol": 1e-8, "atol": 1e-8}
+
+# SciPy before 1.18 summed the causal start of the reflect-form prefilter (reflect,
+# nearest, grid-mirror) into c[0] while its last term read c[0] (scipy/scipy#24615):
+# off by about z^(2n), up to 1e-4 here on lines of 7 to 9 at order 5. cuarray
+# computes the exact start, as 1.18 does; an older SciPy's answer is only that close.
+OLD_REFLECT = tuple(int(v) for v in scipy.__version__.split(".")[:2]) < (1, 18)
+
+
+def tol_for(mode, order):
+    if OLD_REFLECT and mode in ("reflect", "nearest", "grid-mirror") and order >= 2:
+        return {"rtol": 1e-5, "atol": 1e-3}
+    return TOL
 
 
 @pytest.fixture(params=ROUTES)
@@ -27,9 +40,10 @@ def route(request, monkeypatch, device):
 @pytest.mark.parametrize("mode", MODES)
 def test_spline_filter(route, device, order, mode):
     x = random_array((9, 8), np.float64)
-    check("spline_filter1d", device, x, order=order, axis=0, mode=mode, **TOL)
+    check("spline_filter1d", device, x, order=order, axis=0, mode=mode,
+          **tol_for(mode, order))
     if order > 1:
-        check("spline_filter", device, x, order=order, mode=mode, **TOL)
+        check("spline_filter", device, x, order=order, mode=mode, **tol_for(mode, order))
         check("spline_filter", device, x.astype(np.float32), order=order, mode=mode,
               output=np.float32, rtol=1e-5, atol=1e-4)
 
@@ -41,7 +55,8 @@ def test_map_coordinates(route, device, order, mode):
     rng = np.random.default_rng(order)
     c = rng.uniform(-4, 11, size=(2, 5, 6))
     c[:, 0, :3] = [[0, 6, 3], [0, 7, 2]]     # nodes, edges
-    check("map_coordinates", device, x, c, order=order, mode=mode, cval=1.5, **TOL)
+    check("map_coordinates", device, x, c, order=order, mode=mode, cval=1.5,
+          **tol_for(mode, order))
     if order > 1:
         check("map_coordinates", device, x, c, order=order, mode=mode, prefilter=False,
               **TOL)
@@ -61,13 +76,13 @@ def test_map_coordinates_dtypes(route, device, dtype):
 def test_affine_shift_zoom(route, device, order, mode):
     x = random_array((8, 9), np.float64)
     m = np.array([[0.9, 0.2], [-0.15, 1.1]])
-    check("affine_transform", device, x, m, offset=(0.5, -1.2), order=order, mode=mode,
-          **TOL)
+    t = tol_for(mode, order)
+    check("affine_transform", device, x, m, offset=(0.5, -1.2), order=order, mode=mode, **t)
     check("affine_transform", device, x, np.array([1.2, 0.8]), offset=0.3,
-          output_shape=(6, 11), order=order, mode=mode, **TOL)
-    check("shift", device, x, (1.3, -2.7), order=order, mode=mode, cval=-1.0, **TOL)
-    check("zoom", device, x, (1.6, 0.7), order=order, mode=mode, **TOL)
-    check("zoom", device, x, 2.0, order=order, mode=mode, grid_mode=True, **TOL)
+          output_shape=(6, 11), order=order, mode=mode, **t)
+    check("shift", device, x, (1.3, -2.7), order=order, mode=mode, cval=-1.0, **t)
+    check("zoom", device, x, (1.6, 0.7), order=order, mode=mode, **t)
+    check("zoom", device, x, 2.0, order=order, mode=mode, grid_mode=True, **t)
 
 
 @pytest.mark.parametrize("order", [0, 1, 3])

@@ -223,13 +223,15 @@ ca_ndi_spline_starts(double *c, int64_t n, int64_t s, double z, int mode, int an
     }
     else if (mode == CA_NDI_REFLECT || mode == CA_NDI_NEAREST) {
         if (!anti) {
+            /* The sum goes to a local: its last term reads c[0] itself, which
+             * must still be the input (SciPy before 1.18 summed into c[0] and
+             * so was off by about z^(2n); scipy/scipy#24615). */
             double zi = z, zn = pow(z, (double)n), c0 = C_(0);
-            C_(0) += zn * C_(n - 1);
+            double sum = c0 + zn * C_(n - 1);
             for (int64_t i = 1; i < n; i++, zi *= z) {
-                C_(0) += zi * (C_(i) + zn * C_(n - 1 - i));
+                sum += zi * (C_(i) + zn * C_(n - 1 - i));
             }
-            C_(0) *= z / (1.0 - zn * zn);
-            C_(0) += c0;
+            C_(0) = c0 + sum * z / (1.0 - zn * zn);
         }
         else {
             C_(n - 1) *= z / (z - 1.0);

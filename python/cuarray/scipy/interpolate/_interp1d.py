@@ -53,22 +53,24 @@ class interp1d:
             raise NotImplementedError(f"{kind} is unsupported: Use fitpack "
                                       "routines for other types.")
         self.kind = kind if kind != "spline" else order
-        if not assume_sorted:
-            ind = _ca.argsort(x, kind="stable")
-            x, y = x[ind], _ca.take(y, ind, axis=self.axis)
+        # The shape checks come before the sort: its take of y by x's order
+        # would otherwise fail first, with an IndexError SciPy does not raise.
         if x.ndim != 1:
             raise ValueError("the x array must have exactly one dimension.")
         if y.ndim == 0:
             raise ValueError("the y array must have at least one dimension.")
+        if x.shape[0] != y.shape[self.axis]:
+            raise ValueError("x and y arrays must be equal in length along "
+                             "interpolation axis.")
+        if not assume_sorted:
+            ind = _ca.argsort(x, kind="stable")
+            x, y = x[ind], _ca.take(y, ind, axis=self.axis)
         if y.dtype.kind not in "fc":
             y = y.astype(_np.float64)
         self.x, self.y = x, y
         self._yr = _ca.moveaxis(y, self.axis, 0)
         self._extra = self._yr.shape[1:]
         self._yr = self._yr.reshape(self._yr.shape[0], -1)
-        if x.shape[0] != self._yr.shape[0]:
-            raise ValueError("x and y arrays must be equal in length along "
-                             "interpolation axis.")
         minval = 1 if kind != "spline" else order + 1
         if kind == "previous" and _do_extrapolate(fill_value):
             self._no_raise()

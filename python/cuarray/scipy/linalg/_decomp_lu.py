@@ -43,9 +43,19 @@ def _types(*arrays):
     return t
 
 
-def _getrf(a, t):
+def _getrf(a, t, check_finite=True):
     """LAPACK getrf of the (..., M, N) stack a in dtype t: (lu as a (..., M, N)
-    view of the column-major factors, 1-based int64 pivots, info)."""
+    view of the column-major factors, 1-based int64 pivots, info).
+
+    The GPU path does not carry NaN and inf through as LAPACK does (its factors
+    of [[1, nan], [0, 1]] came back [[1, 0], [0, 1]] on an H100; cuSOLVER
+    documents no non-finite input), so a GPU stack that check_finite did not vet
+    and that holds one is factored by the cpu device's LAPACK and moved back:
+    SciPy's answer, at a transfer's cost only for such input."""
+    if not check_finite and a.device.id >= 0 and a.dtype.kind in "fc" \
+            and not bool(_ca.isfinite(a).all()):
+        lu, piv, info = _getrf(a.to_device("cpu"), t)
+        return tuple(x.to_device(a.device) for x in (lu, piv, info))
     m, n = a.shape[-2:]
     bshape = a.shape[:-2]
     buf = _lf._colcopy(a, t)   # read column-major: a itself
@@ -83,7 +93,7 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
         return a.copy(), _ca.empty(a.shape[:-2] + (min(a.shape[-2:]),), dtype=_np.int32,
                                    device=a.device)
     t = _types(a)
-    lu, piv, info = _getrf(a, t)
+    lu, piv, info = _getrf(a, t, check_finite)
     _warn_singular(info)
     return lu, (piv - 1).astype(_np.int32)
 
@@ -126,7 +136,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
             return one, u
         return (_ca.zeros(1, dtype=_np.int64, device=a.device) if p_indices else one,
                 one, u)
-    f, piv, _ = _getrf(a, t)
+    f, piv, _ = _getrf(a, t, check_finite)
     low = _ca.tril(f[..., :, :k], -1) + _ca.eye(m, k, dtype=t, device=a.device)
     up = _ca.triu(f[..., :k, :])
     perm = _permutation(piv, m)                         # a[perm] == low @ up
