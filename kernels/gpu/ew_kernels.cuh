@@ -465,8 +465,8 @@ ca_ew_launch(const ca_ew_sparams *p, int contig, ca_stream_t stream)
         }
         else {
             ca_ew_dense_kernel<Op>
-                <<<ca_ew_grid((p->c.n + CA_EW_DENSE_U - 1) / CA_EW_DENSE_U), CA_EW_BLOCK,
-                   0, s>>>(p->c);
+                <<<ca_ew_grid((p->c.n + CA_EW_DENSE_U - 1) / CA_EW_DENSE_U),
+                   CA_EW_BLOCK, 0, s>>>(p->c);
             return (int)cudaGetLastError();
         }
     }
