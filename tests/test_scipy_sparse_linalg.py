@@ -55,8 +55,10 @@ def words_of_1_17(msg):
     """SciPy 1.18's LinearOperator shape messages in 1.17's words, cuarray's."""
     if not SCIPY_1_18:
         return msg
-    if msg.startswith("Dimension mismatch: "):     # "...`x` must have a shape ending in"
+    if msg.startswith("Dimension mismatch: `"):    # "...`x` must have a shape ending in"
         return "dimension mismatch"
+    if msg.startswith("Dimension mismatch: "):     # matmat's, with the two shapes
+        return "d" + msg[1:]
     return msg.replace("Expected at least 2-d", "expected 2-d")
 
 
@@ -171,6 +173,8 @@ def test_linear_operator_errors(device):
         for f in ("matvec", "matmat"):
             with pytest.raises(ValueError) as e:
                 getattr(op, f)(dev(bad, device))
+            if SCIPY_1_18 and f == "matmat" and bad.ndim == 3:
+                continue   # 1.18's matmat takes stacks of matrices (not cuarray's yet)
             with pytest.raises(ValueError) as es:
                 getattr(sop, f)(bad)
             assert str(e.value) == words_of_1_17(str(es.value))

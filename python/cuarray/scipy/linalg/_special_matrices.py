@@ -111,10 +111,11 @@ def fiedler(a):
     """fiedler(a)
 
     The symmetric Fiedler matrix F[i, j] = |a[i] - a[j]| (leading dimensions are
-    batches; an empty a gives an empty 1-d array, as SciPy's)."""
+    batches; an empty a gives an empty (0, 0) float64 array, as SciPy 1.18's: 1.17
+    and earlier gave shape (0,))."""
     a = _ca.atleast_1d(_arr(a))
     if a.size == 0:
-        return _ca.empty((0,), dtype=_np.float64, device=a.device)
+        return _ca.empty((0, 0), dtype=_np.float64, device=a.device)
     if a.shape == (1,):   # SciPy's special case: float64 whatever a's dtype
         return _ca.zeros((1, 1), dtype=_np.float64, device=a.device)
     if a.dtype == _np.bool_:
