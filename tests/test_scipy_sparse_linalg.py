@@ -444,14 +444,19 @@ def test_eigsh(which, dtype, kind, device, route):
     assert w.dtype == ws.dtype and v.dtype == A.dtype
     t = 1e-3 if np.dtype(dtype).char in "fF" else 1e-9
     np.testing.assert_allclose(np.sort(w.get()), np.sort(ws), atol=t * 12)
-    # SciPy's order, but for its complex driver's 'SM' (no simple rule)
-    if not (np.dtype(dtype).kind == "c" and which == "SM"):
+    # SciPy's order, but for its complex driver's 'SM' (no simple rule) and, in
+    # SciPy 1.18 (its ARPACK rewrite), the complex driver's order on a float32 copy
+    # and on A itself can differ ('SA', complex64): compared sorted there
+    unordered = np.dtype(dtype).kind == "c" and (which == "SM" or SCIPY_1_18)
+    if not unordered:
         np.testing.assert_allclose(w.get(), ws, atol=t * 12)
     V = v.get()
     np.testing.assert_allclose(A @ V, V * w.get(), atol=t * 100)
     w2 = csl.eigsh(operand(S, kind, device), k=4, which=which,
                    return_eigenvectors=False)
     ws2 = ssl.eigsh(A, k=4, which=which, return_eigenvectors=False)
+    if unordered and SCIPY_1_18:
+        w2, ws2 = ca.sort(w2), np.sort(ws2)
     np.testing.assert_allclose(w2.get(), ws2, atol=t * 12)
 
 
