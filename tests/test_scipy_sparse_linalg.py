@@ -55,8 +55,10 @@ def words_of_1_17(msg):
     """SciPy 1.18's LinearOperator shape messages in 1.17's words, cuarray's."""
     if not SCIPY_1_18:
         return msg
-    if msg.startswith("Dimension mismatch: "):     # "...`x` must have a shape ending in"
+    if msg.startswith("Dimension mismatch: `"):    # "...`x` must have a shape ending in"
         return "dimension mismatch"
+    if msg.startswith("Dimension mismatch: "):     # matmat's, with the two shapes
+        return "d" + msg[1:]
     return msg.replace("Expected at least 2-d", "expected 2-d")
 
 
@@ -171,6 +173,8 @@ def test_linear_operator_errors(device):
         for f in ("matvec", "matmat"):
             with pytest.raises(ValueError) as e:
                 getattr(op, f)(dev(bad, device))
+            if SCIPY_1_18 and f == "matmat" and bad.ndim == 3:
+                continue   # 1.18's matmat takes stacks of matrices (not cuarray's yet)
             with pytest.raises(ValueError) as es:
                 getattr(sop, f)(bad)
             assert str(e.value) == words_of_1_17(str(es.value))
@@ -440,14 +444,19 @@ def test_eigsh(which, dtype, kind, device, route):
     assert w.dtype == ws.dtype and v.dtype == A.dtype
     t = 1e-3 if np.dtype(dtype).char in "fF" else 1e-9
     np.testing.assert_allclose(np.sort(w.get()), np.sort(ws), atol=t * 12)
-    # SciPy's order, but for its complex driver's 'SM' (no simple rule)
-    if not (np.dtype(dtype).kind == "c" and which == "SM"):
+    # SciPy's order, but for its complex driver's 'SM' (no simple rule) and, in
+    # SciPy 1.18 (its ARPACK rewrite), the complex driver's order on a float32 copy
+    # and on A itself can differ ('SA', complex64): compared sorted there
+    unordered = np.dtype(dtype).kind == "c" and (which == "SM" or SCIPY_1_18)
+    if not unordered:
         np.testing.assert_allclose(w.get(), ws, atol=t * 12)
     V = v.get()
     np.testing.assert_allclose(A @ V, V * w.get(), atol=t * 100)
     w2 = csl.eigsh(operand(S, kind, device), k=4, which=which,
                    return_eigenvectors=False)
     ws2 = ssl.eigsh(A, k=4, which=which, return_eigenvectors=False)
+    if unordered and SCIPY_1_18:
+        w2, ws2 = ca.sort(w2), np.sort(ws2)
     np.testing.assert_allclose(w2.get(), ws2, atol=t * 12)
 
 

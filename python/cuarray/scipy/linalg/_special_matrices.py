@@ -111,10 +111,11 @@ def fiedler(a):
     """fiedler(a)
 
     The symmetric Fiedler matrix F[i, j] = |a[i] - a[j]| (leading dimensions are
-    batches; an empty a gives an empty 1-d array, as SciPy's)."""
+    batches; an empty a gives an empty (0, 0) float64 array, as SciPy 1.18's: 1.17
+    and earlier gave shape (0,))."""
     a = _ca.atleast_1d(_arr(a))
     if a.size == 0:
-        return _ca.empty((0,), dtype=_np.float64, device=a.device)
+        return _ca.empty((0, 0), dtype=_np.float64, device=a.device)
     if a.shape == (1,):   # SciPy's special case: float64 whatever a's dtype
         return _ca.zeros((1, 1), dtype=_np.float64, device=a.device)
     if a.dtype == _np.bool_:
@@ -127,10 +128,12 @@ def fiedler_companion(a):
 
     Fiedler's pentadiagonal companion matrix of the polynomial a (highest power
     first, a[0] != 0), whose eigenvalues are a's roots. Leading dimensions are
-    batches; fewer than two coefficients give an empty 1-d array."""
+    batches; fewer than two coefficients give an empty array: (0, 0) for one
+    coefficient as in SciPy 1.18 (1.17: (0,)), (0,) for none."""
     a = _ca.atleast_1d(_arr(a))
     if a.shape[-1] < 2:
-        return _ca.empty((0,), dtype=_np.float64, device=a.device)
+        shape = (0, 0) if a.shape[-1] == 1 else (0,)
+        return _ca.empty(shape, dtype=_np.float64, device=a.device)
     if bool((a[..., 0] == 0).any()):
         raise ValueError("Leading coefficient is zero.")
     a = a / a[..., :1]

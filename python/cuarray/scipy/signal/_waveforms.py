@@ -64,8 +64,12 @@ def _periodic_parts(t, width_or_duty):
     """(t mod 2 pi, the parameter broadcast to t, mask of invalid parameters, the
     float type): the common preamble of sawtooth and square."""
     t = asarray(t)
+    # SciPy 1.18's type (1.17 and earlier: float64 for all but float64/complex t):
+    # t's and the parameter's promoted, a Python scalar parameter weak (NEP 50),
+    # then float64 for integer and bool results
+    weak = isinstance(width_or_duty, (bool, int, float, complex))
     w = _ca.asarray(width_or_duty, device=t.device)
-    ytype = _np.result_type(t.dtype, w.dtype)
+    ytype = _np.result_type(t.dtype, width_or_duty if weak else w.dtype)
     if ytype.kind not in "fc":
         ytype = _np.dtype(_np.float64)
     t, w = _ca.broadcast_arrays(t.astype(ytype), w.astype(ytype))
