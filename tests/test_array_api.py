@@ -758,46 +758,44 @@ def _cis_inf(b):
     return (math.copysign(inf, math.cos(b)), math.copysign(inf, math.sin(b)))
 
 
+def _nan_rows(reals):
+    """a + inf i and a + nan i give nan + nan i, for each a of `reals`."""
+    return [r for a in reals for r in (((a, inf), (nan, nan)), ((a, nan), (nan, nan)))]
+
+
+def _cis_rows(imags):
+    """inf + b i gives inf cis(b) and nan + b i gives nan + nan i, for each b."""
+    return [r for b in imags for r in (((inf, b), _cis_inf(b)), ((nan, b), (nan, nan)))]
+
+
 def _expm1_cases():
     c = [((0.0, 0.0), (0.0, 0.0)), ((-0.0, 0.0), ("0", 0.0)),
          ((inf, 0.0), (inf, 0.0)), ((-inf, inf), (-1.0, "0")), ((inf, inf), ("inf", nan)),
          ((-inf, nan), (-1.0, "0")), ((inf, nan), ("inf", nan)), ((nan, 0.0), (nan, 0.0)),
          ((nan, nan), (nan, nan))]
-    for a in [0.0, -3.0, 2.0]:
-        c += [((a, inf), (nan, nan)), ((a, nan), (nan, nan))]
-    for b in FINITE:
-        c += [((-inf, b), (-1.0, 0.0)), ((inf, b), _cis_inf(b)), ((nan, b), (nan, nan))]
-    return c
+    c += _nan_rows([0.0, -3.0, 2.0]) + _cis_rows(FINITE)
+    return c + [((-inf, b), (-1.0, 0.0)) for b in FINITE]
 
 
 def _sinh_cases():
     c = [((0.0, 0.0), (0.0, 0.0)), ((0.0, inf), ("0", nan)), ((0.0, nan), ("0", nan)),
          ((inf, 0.0), (inf, 0.0)), ((inf, inf), ("inf", nan)), ((inf, nan), ("inf", nan)),
          ((nan, 0.0), (nan, 0.0)), ((nan, nan), (nan, nan))]
-    for a in FINITE:
-        c += [((a, inf), (nan, nan)), ((a, nan), (nan, nan))]
-    for b in FINITE:
-        c += [((inf, b), _cis_inf(b)), ((nan, b), (nan, nan))]
-    return c
+    return c + _nan_rows(FINITE) + _cis_rows(FINITE)
 
 
 def _cosh_cases():
     c = [((0.0, 0.0), (1.0, 0.0)), ((0.0, inf), (nan, "0")), ((0.0, nan), (nan, "0")),
          ((inf, 0.0), (inf, 0.0)), ((inf, inf), ("inf", nan)), ((inf, nan), (inf, nan)),
          ((nan, 0.0), (nan, "0")), ((nan, nan), (nan, nan))]
-    for a in NZ_FIN:
-        c += [((a, inf), (nan, nan)), ((a, nan), (nan, nan))]
-    for b in NZ_FIN:
-        c += [((inf, b), _cis_inf(b)), ((nan, b), (nan, nan))]
-    return c
+    return c + _nan_rows(NZ_FIN) + _cis_rows(NZ_FIN)
 
 
 def _tanh_cases():
     c = [((0.0, 0.0), (0.0, 0.0)), ((0.0, inf), (0.0, nan)), ((0.0, nan), (0.0, nan)),
          ((inf, inf), (1.0, "0")), ((inf, nan), (1.0, "0")), ((nan, 0.0), (nan, 0.0)),
          ((nan, nan), (nan, nan))]
-    for a in NZ_FIN:
-        c += [((a, inf), (nan, nan)), ((a, nan), (nan, nan))]
+    c += _nan_rows(NZ_FIN)
     for b in FINITE:
         c += [((inf, b), (1.0, 0.0)), ((nan, b), (nan, nan)), ((nan, -b), (nan, nan))]
     return c
@@ -807,12 +805,8 @@ def _exp_cases():
     c = [((0.0, 0.0), (1.0, 0.0)), ((-0.0, 0.0), (1.0, 0.0)), ((inf, 0.0), (inf, 0.0)),
          ((-inf, inf), ("0", "0")), ((inf, inf), ("inf", nan)), ((-inf, nan), ("0", "0")),
          ((inf, nan), ("inf", nan)), ((nan, 0.0), (nan, 0.0)), ((nan, nan), (nan, nan))]
-    for a in [0.0, -3.0, 2.0]:
-        c += [((a, inf), (nan, nan)), ((a, nan), (nan, nan))]
-    for b in FINITE:
-        c += [((-inf, b), (0.0 * math.cos(b), 0.0 * math.sin(b))),
-              ((inf, b), _cis_inf(b)), ((nan, b), (nan, nan))]
-    return c
+    c += _nan_rows([0.0, -3.0, 2.0]) + _cis_rows(FINITE)
+    return c + [((-inf, b), (0.0 * math.cos(b), 0.0 * math.sin(b))) for b in FINITE]
 
 
 COMPLEX_TABLES = {"expm1": _expm1_cases(), "sinh": _sinh_cases(), "cosh": _cosh_cases(),

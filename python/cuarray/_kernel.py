@@ -242,40 +242,24 @@ class RawKernel:
         return _core._kernel_attributes(self.kernel)
 
     @property
-    def max_threads_per_block(self):
-        return self.attributes["max_threads_per_block"]
-
-    @property
-    def num_regs(self):
-        return self.attributes["num_regs"]
-
-    @property
-    def shared_size_bytes(self):
-        return self.attributes["shared_size_bytes"]
-
-    @property
-    def local_size_bytes(self):
-        return self.attributes["local_size_bytes"]
-
-    @property
-    def const_size_bytes(self):
-        return self.attributes["const_size_bytes"]
-
-    @property
-    def ptx_version(self):
-        return self.attributes["ptx_version"]
-
-    @property
-    def binary_version(self):
-        return self.attributes["binary_version"]
-
-    @property
     def max_dynamic_shared_size_bytes(self):
         raise AttributeError("max_dynamic_shared_size_bytes can be set, not read")
 
     @max_dynamic_shared_size_bytes.setter
     def max_dynamic_shared_size_bytes(self, nbytes):
         _core._kernel_set_max_dynamic_shared(self.kernel, int(nbytes))
+
+
+def _attribute(name):
+    return property(lambda self: self.attributes[name],
+                    doc=f"The kernel's {name} (one entry of ``attributes``).")
+
+
+# CuPy's read-only attribute properties, one per entry of cudaFuncGetAttributes
+for _name in ("max_threads_per_block", "num_regs", "shared_size_bytes",
+              "local_size_bytes", "const_size_bytes", "ptx_version", "binary_version"):
+    setattr(RawKernel, _name, _attribute(_name))
+del _name
 
 
 # ---- parameters ------------------------------------------------------------------------
