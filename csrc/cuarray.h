@@ -468,6 +468,11 @@ CaArray *ca_require_array(const char *fname, PyObject *o);
 int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                   PyObject *kwnames, const char *const *names, int npos, int nreq,
                   PyObject **out);
+/* ca_parse_args (nreq >= 1), the first argument a cuarray array (*a, borrowed;
+ * ca_require_array's TypeError else): the start of a function of an array. */
+int ca_parse_array_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames, const char *const *names, int npos,
+                        int nreq, PyObject **out, CaArray **a);
 /* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
  * (TypeError / ValueError for negative or too many dimensions). */
 int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);

@@ -592,3 +592,15 @@ ca_require_array(const char *fname, PyObject *o)
     }
     return (CaArray *)o;
 }
+
+int
+ca_parse_array_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int npos,
+                    int nreq, PyObject **out, CaArray **a)
+{
+    if (ca_parse_args(fname, args, nargs, kwnames, names, npos, nreq, out) < 0) {
+        return -1;
+    }
+    *a = ca_require_array(fname, out[0]);
+    return *a != NULL ? 0 : -1;
+}
