@@ -31,6 +31,18 @@ typedef struct {
 /* ======================================================================== */
 /* Arguments                                                                  */
 /* ======================================================================== */
+/* obj as a Python int (a new reference), or TypeError: msg, formatted with obj's
+ * type name (floats are refused, as NumPy refuses them). */
+static PyObject *
+integer_arg(PyObject *obj, const char *msg)
+{
+    if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, msg, Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return PyNumber_Index(obj);
+}
+
 /* A seed: None (fresh entropy from os.urandom) or an int in [0, 2**64). */
 static int
 seed_from_object(PyObject *obj, uint64_t *seed)
@@ -54,12 +66,7 @@ seed_from_object(PyObject *obj, uint64_t *seed)
         Py_DECREF(b);
         return 0;
     }
-    if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be None or an integer, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
+    PyObject *i = integer_arg(obj, "seed must be None or an integer, not %.100s");
     if (i == NULL) {
         return -1;
     }
@@ -130,15 +137,35 @@ device_arg(PyObject *obj)
     return ca_device_from_object(obj);
 }
 
-/* A new C-ordered array for the samples. */
+/* A new C-ordered array for the samples: dtype, the shape size= gives, on the
+ * device device= names. */
 static CaArray *
-new_output(int dtype, int ndim, const Py_ssize_t *shape, int device)
+new_output(int dtype, PyObject *size, PyObject *device_obj)
 {
-    if (ca_use_device(device) < 0) {
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int nd = size_from_object(size, shape);
+    if (nd < 0) {
         return NULL;
     }
-    return ca_array_empty(dtype, ndim, shape, 0, device,
+    int device = device_arg(device_obj);
+    if (device == CA_DEVICE_ERROR || ca_use_device(device) < 0) {
+        return NULL;
+    }
+    return ca_array_empty(dtype, nd, shape, 0, device,
                           device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+}
+
+/* out once its samples are drawn (rc: the launch's status): the generator moves
+ * past the `blocks` Philox blocks they used. NULL, out released, on error. */
+static PyObject *
+drawn(CaGenerator *g, CaArray *out, int rc, uint64_t blocks)
+{
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    g->offset += blocks;
+    return (PyObject *)out;
 }
 
 /* ======================================================================== */
@@ -149,33 +176,18 @@ static PyObject *
 sample_float(CaGenerator *g, int normal, double a, double b, PyObject *size, int dtype,
              PyObject *device_obj)
 {
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int nd = size_from_object(size, shape);
-    if (nd < 0) {
-        return NULL;
+    CaArray *out = new_output(dtype, size, device_obj);
+    if (out == NULL || out->size == 0) {
+        return (PyObject *)out;
     }
-    int device = device_arg(device_obj);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    CaArray *out = new_output(dtype, nd, shape, device);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (out->size > 0) {
-        int dist = normal ? CA_RANDOM_NORMAL : CA_RANDOM_UNIFORM;
-        ca_stream_t stream = ca_current_stream(device);
-        int rc = normal ? ca_run_random_normal(device, out->data, out->size, dtype,
-                                               g->seed, g->offset, a, b, stream)
-                        : ca_run_random_uniform(device, out->data, out->size, dtype,
-                                                g->seed, g->offset, a, b, stream);
-        if (rc < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        g->offset += ca_random_blocks(dist, dtype, 0, out->size);
-    }
-    return (PyObject *)out;
+    const int device = out->device;
+    const int dist = normal ? CA_RANDOM_NORMAL : CA_RANDOM_UNIFORM;
+    ca_stream_t stream = ca_current_stream(device);
+    int rc = normal ? ca_run_random_normal(device, out->data, out->size, dtype, g->seed,
+                                           g->offset, a, b, stream)
+                    : ca_run_random_uniform(device, out->data, out->size, dtype,
+                                            g->seed, g->offset, a, b, stream);
+    return drawn(g, out, rc, ca_random_blocks(dist, dtype, 0, out->size));
 }
 
 #define FASTKW (METH_FASTCALL | METH_KEYWORDS)
@@ -197,72 +209,57 @@ unit_sample(CaGenerator *g, int dist, const char *name, PyObject *const *args,
     return sample_float(g, dist, 0.0, 1.0, v[0], dt, v[2]);
 }
 
-static PyObject *
-Generator_random(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                 PyObject *kwnames)
-{
-    return unit_sample(g, 0, "random", args, nargs, kwnames);
-}
 
+/* normal(loc, scale, size, dtype, device) (dist 1) and uniform(low, high, ...)
+ * (dist 0): the two parameters (defaults 0 and 1, named by names[0] and
+ * names[1]), NumPy's check of them, then loc + scale * (a standard sample). */
 static PyObject *
-Generator_standard_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames)
+affine_sample(CaGenerator *g, int dist, const char *name, const char *const *names,
+              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return unit_sample(g, 1, "standard_normal", args, nargs, kwnames);
-}
-
-static PyObject *
-Generator_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                 PyObject *kwnames)
-{
-    static const char *const names[] = {
-        "loc", "scale", "size", "dtype", "device", NULL
-    };
     PyObject *v[5];
-    double loc, scale;
-    if (ca_parse_args("normal", args, nargs, kwnames, names, 4, 0, v) < 0) {
+    double p0, p1;
+    if (ca_parse_args(name, args, nargs, kwnames, names, 4, 0, v) < 0) {
         return NULL;
     }
-    if (param(v[0], 0.0, "loc", &loc) < 0 || param(v[1], 1.0, "scale", &scale) < 0) {
+    if (param(v[0], 0.0, names[0], &p0) < 0 || param(v[1], 1.0, names[1], &p1) < 0) {
         return NULL;
     }
-    if (scale < 0.0) {
+    const double scale = dist == 1 ? p1 : p1 - p0; /* uniform: high - low */
+    if (dist == 1 && scale < 0.0) {
         PyErr_SetString(PyExc_ValueError, "scale < 0");
         return NULL;
     }
-    int dt = float_dtype(v[3], "normal");
-    if (dt < 0) {
-        return NULL;
-    }
-    return sample_float(g, 1, loc, scale, v[2], dt, v[4]);
-}
-
-static PyObject *
-Generator_uniform(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                  PyObject *kwnames)
-{
-    static const char *const names[] = {
-        "low", "high", "size", "dtype", "device", NULL
-    };
-    PyObject *v[5];
-    double low, high;
-    if (ca_parse_args("uniform", args, nargs, kwnames, names, 4, 0, v) < 0) {
-        return NULL;
-    }
-    if (param(v[0], 0.0, "low", &low) < 0 || param(v[1], 1.0, "high", &high) < 0) {
-        return NULL;
-    }
-    double range = high - low;
-    if (!isfinite(range)) {
+    if (dist == 0 && !isfinite(scale)) {
         PyErr_SetString(PyExc_OverflowError, "high - low range exceeds valid bounds");
         return NULL;
     }
-    int dt = float_dtype(v[3], "uniform");
+    int dt = float_dtype(v[3], name);
     if (dt < 0) {
         return NULL;
     }
-    return sample_float(g, 0, low, range, v[2], dt, v[4]);
+    return sample_float(g, dist, p0, scale, v[2], dt, v[4]);
 }
+
+static const char *const names_normal[] = { "loc",   "scale",  "size",
+                                            "dtype", "device", NULL };
+static const char *const names_uniform[] = { "low",   "high",   "size",
+                                             "dtype", "device", NULL };
+
+/* The Generator methods of this block: FN(g, args, nargs, kwnames) calling BODY. */
+#define GENERATOR_METHOD(FN, BODY)                                                     \
+    static PyObject *FN(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,       \
+                        PyObject *kwnames)                                             \
+    {                                                                                  \
+        return BODY;                                                                   \
+    }
+GENERATOR_METHOD(Generator_random, unit_sample(g, 0, "random", args, nargs, kwnames))
+GENERATOR_METHOD(Generator_standard_normal,
+                 unit_sample(g, 1, "standard_normal", args, nargs, kwnames))
+GENERATOR_METHOD(Generator_normal,
+                 affine_sample(g, 1, "normal", names_normal, args, nargs, kwnames))
+GENERATOR_METHOD(Generator_uniform,
+                 affine_sample(g, 0, "uniform", names_uniform, args, nargs, kwnames))
 
 /* ---- integers ---- */
 typedef __int128 ca_i128;
@@ -273,12 +270,7 @@ static int
 int_param(PyObject *obj, ca_i128 *out, int *big)
 {
     *big = 0;
-    if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "integer bounds are required, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
+    PyObject *i = integer_arg(obj, "integer bounds are required, not %.100s");
     if (i == NULL) {
         return -1;
     }
@@ -426,29 +418,16 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
     const uint64_t range_m1 = (uint64_t)(last - low);
     const uint64_t ulow = (uint64_t)low; /* two's complement for negative bounds */
 
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int nd = size_from_object(v[2], shape);
-    if (nd < 0) {
-        return NULL;
+    CaArray *out = new_output(dt, v[2], v[5]);
+    if (out == NULL || out->size == 0) {
+        return (PyObject *)out;
     }
-    int device = device_arg(v[5]);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    CaArray *out = new_output(dt, nd, shape, device);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (out->size > 0) {
-        if (ca_run_random_integers(device, out->data, out->size, out->itemsize, g->seed,
-                                   g->offset, ulow, range_m1,
-                                   ca_current_stream(device)) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        g->offset += ca_random_blocks(CA_RANDOM_INTEGERS, dt, range_m1, out->size);
-    }
-    return (PyObject *)out;
+    const int device = out->device;
+    int rc =
+        ca_run_random_integers(device, out->data, out->size, out->itemsize, g->seed,
+                               g->offset, ulow, range_m1, ca_current_stream(device));
+    return drawn(g, out, rc,
+                 ca_random_blocks(CA_RANDOM_INTEGERS, dt, range_m1, out->size));
 }
 
 /* ---- distributions (kernels/shared/random_dist.h) ---- */
@@ -526,19 +505,11 @@ Generator_dist(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
         PyErr_SetString(PyExc_ValueError, "_dist: unknown op or dtype");
         return NULL;
     }
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int nd = size_from_object(v[1], shape);
-    if (nd < 0) {
-        return NULL;
-    }
-    int device = device_arg(v[7]);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    CaArray *out = new_output(dt, nd, shape, device);
+    CaArray *out = new_output(dt, v[1], v[7]);
     if (out == NULL) {
         return NULL;
     }
+    const int device = out->device;
     uint64_t blocks = ca_random_dist_blocks((int)op, dt, out->size);
     if (dist_param(v[3], out, &prm, 0) < 0 || dist_param(v[4], out, &prm, 1) < 0 ||
         dist_param(v[5], out, &prm, 2) < 0 ||
@@ -546,15 +517,12 @@ Generator_dist(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
         Py_DECREF(out);
         return NULL;
     }
-    if (out->size > 0) {
-        if (ca_run_random_dist(device, (int)op, out->data, out->size, dt, g->seed,
-                               g->offset, &prm, words, ca_current_stream(device)) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        g->offset += blocks;
+    if (out->size == 0) {
+        return (PyObject *)out;
     }
-    return (PyObject *)out;
+    int rc = ca_run_random_dist(device, (int)op, out->data, out->size, dt, g->seed,
+                                g->offset, &prm, words, ca_current_stream(device));
+    return drawn(g, out, rc, blocks);
 }
 
 static PyObject *
