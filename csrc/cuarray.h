@@ -456,6 +456,13 @@ typedef struct {
 } ca_hooks;
 extern const ca_hooks ca_hook;
 
+/* The spec of one of the module's heap types (PyType_FromModuleAndSpec): its
+ * name, object struct, flags and slot table, as every type here declares it. */
+#define CA_TYPE_SPEC(var, NAME, TYPE, FLAGS, SLOTS)                                    \
+    static PyType_Spec var = {                                                         \
+        .name = NAME, .basicsize = sizeof(TYPE), .flags = FLAGS, .slots = SLOTS        \
+    }
+
 /* ======================================================================== */
 /* Arguments and messages (array/args.c)                                      */
 /* ======================================================================== */
@@ -471,8 +478,8 @@ int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
 /* ca_parse_args (nreq >= 1), the first argument a cuarray array (*a, borrowed;
  * ca_require_array's TypeError else): the start of a function of an array. */
 int ca_parse_array_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames, const char *const *names, int npos,
-                        int nreq, PyObject **out, CaArray **a);
+                        PyObject *kwnames, const char *const *names, int npos, int nreq,
+                        PyObject **out, CaArray **a);
 /* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
  * (TypeError / ValueError for negative or too many dimensions). */
 int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);

@@ -626,12 +626,8 @@ static PyType_Slot flags_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec flags_spec = {
-    .name = "cuarray.flagsobj",
-    .basicsize = sizeof(CaFlags),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = flags_slots,
-};
+CA_TYPE_SPEC(flags_spec, "cuarray.flagsobj", CaFlags,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, flags_slots);
 
 /* ---- data: a MemoryPointer (memptr.c), as CuPy's ---------------------------- */
 
@@ -781,12 +777,8 @@ static PyType_Slot iter_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec iter_spec = {
-    .name = "cuarray.ndarray_iterator",
-    .basicsize = sizeof(CaIter),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = iter_slots,
-};
+CA_TYPE_SPEC(iter_spec, "cuarray.ndarray_iterator", CaIter,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, iter_slots);
 
 /* ======================================================================== */
 /* setflags                                                                   */

@@ -608,12 +608,9 @@ static PyType_Slot memptr_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec memptr_spec = {
-    .name = "cuarray.cuda.MemoryPointer",
-    .basicsize = sizeof(CaMemPtr),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .slots = memptr_slots,
-};
+CA_TYPE_SPEC(memptr_spec, "cuarray.cuda.MemoryPointer", CaMemPtr,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+             memptr_slots);
 
 int
 ca_memptr_init(PyObject *m)

@@ -663,29 +663,23 @@ static PyGetSetDef generator_getset[] = {
     { NULL, NULL, NULL, NULL, NULL },
 };
 
+#define DOC_GENERATOR                                                                  \
+    "Generator(seed=None)\n--\n\n"                                                     \
+    "A Philox4x32-10 random stream producing arrays on the current device (or\n"       \
+    "device=). Calls queue work on the device's current stream and do not\n"           \
+    "synchronize. For one seed the cpu device and GPUs give the same uniforms\n"       \
+    "and integers bit for bit, and normals equal to a few units in the last\n"         \
+    "place."
+
 static PyType_Slot generator_slots[] = {
-    { Py_tp_new, Generator_new },
-    { Py_tp_init, Generator_init },
-    { Py_tp_dealloc, Generator_dealloc },
-    { Py_tp_repr, Generator_repr },
-    { Py_tp_methods, generator_methods },
-    { Py_tp_getset, generator_getset },
-    { Py_tp_doc,
-      "Generator(seed=None)\n--\n\n"
-      "A Philox4x32-10 random stream producing arrays on the current device (or\n"
-      "device=). Calls queue work on the device's current stream and do not\n"
-      "synchronize. For one seed the cpu device and GPUs give the same uniforms\n"
-      "and integers bit for bit, and normals equal to a few units in the last\n"
-      "place." },
-    { 0, NULL },
+    { Py_tp_new, Generator_new },         { Py_tp_init, Generator_init },
+    { Py_tp_dealloc, Generator_dealloc }, { Py_tp_repr, Generator_repr },
+    { Py_tp_methods, generator_methods }, { Py_tp_getset, generator_getset },
+    { Py_tp_doc, DOC_GENERATOR },         { 0, NULL },
 };
 
-static PyType_Spec generator_spec = {
-    .name = "cuarray.random.Generator",
-    .basicsize = sizeof(CaGenerator),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .slots = generator_slots,
-};
+CA_TYPE_SPEC(generator_spec, "cuarray.random.Generator", CaGenerator,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, generator_slots);
 
 /* ======================================================================== */
 /* cuRAND generators (csrc/runtime/launch_rand.c): raw words for cuarray.random's bit */
@@ -885,28 +879,26 @@ static PyMemberDef curand_members[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+#define DOC_CURANDGENERATOR                                                            \
+    "CurandGenerator(kind, device=None, seed=0, offset=0)\n--\n\n"                     \
+    "One of cuRAND's generators ('XORWOW', 'MRG32k3a', 'MTGP32', 'MT19937',\n"         \
+    "'Philox4_32_10', 'Sobol32', 'ScrambledSobol32', 'Sobol64',\n"                     \
+    "'ScrambledSobol64') on a GPU, or cuRAND's host generator for the cpu\n"           \
+    "device; cuRAND is loaded on first use. Quasi-random kinds have one\n"             \
+    "dimension and ignore the seed."
+
 static PyType_Slot curand_slots[] = {
     { Py_tp_new, Curand_new },
     { Py_tp_dealloc, Curand_dealloc },
     { Py_tp_repr, Curand_repr },
     { Py_tp_methods, curand_methods },
     { Py_tp_members, curand_members },
-    { Py_tp_doc,
-      "CurandGenerator(kind, device=None, seed=0, offset=0)\n--\n\n"
-      "One of cuRAND's generators ('XORWOW', 'MRG32k3a', 'MTGP32', 'MT19937',\n"
-      "'Philox4_32_10', 'Sobol32', 'ScrambledSobol32', 'Sobol64',\n"
-      "'ScrambledSobol64') on a GPU, or cuRAND's host generator for the cpu\n"
-      "device; cuRAND is loaded on first use. Quasi-random kinds have one\n"
-      "dimension and ignore the seed." },
+    { Py_tp_doc, DOC_CURANDGENERATOR },
     { 0, NULL },
 };
 
-static PyType_Spec curand_spec = {
-    .name = "cuarray.random.CurandGenerator",
-    .basicsize = sizeof(CaCurand),
-    .flags = Py_TPFLAGS_DEFAULT,
-    .slots = curand_slots,
-};
+CA_TYPE_SPEC(curand_spec, "cuarray.random.CurandGenerator", CaCurand,
+             Py_TPFLAGS_DEFAULT, curand_slots);
 
 int
 ca_random_init(PyObject *m)
