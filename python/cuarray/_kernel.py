@@ -494,6 +494,16 @@ class _Plan:
         return None if self.ret == 0 else tuple(args[ek.nin:])
 
 
+def _kernel_params(kind, name, in_params, out_params, kwargs):
+    """The checks a user kernel's constructor starts with; the parsed (inputs,
+    outputs)."""
+    if kwargs:
+        raise TypeError(f"{kind}: unexpected arguments {sorted(kwargs)}")
+    if not _IDENT.match(name):
+        raise ValueError(f"kernel name {name!r} is not an identifier")
+    return _parse_params(in_params), _parse_params(out_params)
+
+
 class ElementwiseKernel:
     """ElementwiseKernel(in_params, out_params, operation, name='kernel',
     reduce_dims=True, preamble='', no_return=False, return_tuple=False,
@@ -510,12 +520,8 @@ class ElementwiseKernel:
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="",
                  after_loop="", options=(), **kwargs):
-        if kwargs:
-            raise TypeError(f"ElementwiseKernel: unexpected arguments {sorted(kwargs)}")
-        if not _IDENT.match(name):
-            raise ValueError(f"kernel name {name!r} is not an identifier")
-        self.in_params = _parse_params(in_params)
-        self.out_params = _parse_params(out_params)
+        self.in_params, self.out_params = _kernel_params("ElementwiseKernel", name, in_params,
+                                                         out_params, kwargs)
         self.params = self.in_params + self.out_params
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
@@ -708,12 +714,8 @@ class ReductionKernel:
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr,
                  identity, name="reduce_kernel", reduce_type=None, reduce_dims=True,
                  preamble="", options=(), **kwargs):
-        if kwargs:
-            raise TypeError(f"ReductionKernel: unexpected arguments {sorted(kwargs)}")
-        if not _IDENT.match(name):
-            raise ValueError(f"kernel name {name!r} is not an identifier")
-        self.in_params = _parse_params(in_params)
-        self.out_params = _parse_params(out_params)
+        self.in_params, self.out_params = _kernel_params("ReductionKernel", name, in_params,
+                                                         out_params, kwargs)
         if len(self.out_params) != 1 or self.out_params[0].raw:
             raise ValueError("ReductionKernel takes exactly one non-raw output parameter")
         self.params = self.in_params + self.out_params
