@@ -116,6 +116,12 @@ int ca_cufft_error(int status, const char *call);
 int ca_cusolver_error(int status, const char *call);
 /* A cuSPARSE status as CUDAError naming the status (ALLOC_FAILED: OutOfMemoryError). */
 int ca_cusparse_error(int status, const char *call);
+/* The checks before a library's per-device handle is used: device in [0, max)
+ * (else ValueError naming lib), and an injected library-call fault (faults.h)
+ * raised as the library's internal error: raise_error(internal, "<lib> (injected
+ * fault)"). 0, or -1 with the exception set. */
+int ca_library_device_check(int device, int max, const char *lib,
+                            int (*raise_error)(int, const char *), int internal);
 /* For deallocators and capsule deleters: never raises. Ignores
  * cudaErrorCudartUnloading (interpreter exit); reports anything else through
  * PyErr_WriteUnraisable. */

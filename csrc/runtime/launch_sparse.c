@@ -34,12 +34,9 @@ sp_check(cusparseStatus_t st, const char *call)
 static cusparseHandle_t
 sparse_handle(const ca_cusparse_api *api, int device, cudaStream_t stream)
 {
-    if (device < 0 || device >= CA_SPARSE_MAX_DEVICES) {
-        PyErr_Format(PyExc_ValueError, "device %d is out of cuSPARSE's range", device);
-        return NULL;
-    }
-    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
-        sp_check(CUSPARSE_STATUS_INTERNAL_ERROR, "cuSPARSE (injected fault)");
+    if (ca_library_device_check(device, CA_SPARSE_MAX_DEVICES, "cuSPARSE",
+                                ca_cusparse_error,
+                                CUSPARSE_STATUS_INTERNAL_ERROR) < 0) {
         return NULL;
     }
     if (sparse_handles[device] == NULL) {
