@@ -623,39 +623,55 @@ Generator_repr(CaGenerator *g)
                                 (unsigned long long)g->offset);
 }
 
+/* A Generator method: its name, Generator_<fn>, FASTCALL with keywords, DOC_<fn>. */
+#define GEN_METHOD(name, fn)                                                           \
+    {                                                                                  \
+        name, (PyCFunction)(void (*)(void))Generator_##fn, FASTKW, DOC_##fn            \
+    }
+
+#define DOC_random                                                                     \
+    "random(size=None, dtype=float64, *, device=None)\n--\n\n"                         \
+    "Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for\n"      \
+    "float64, as NumPy. size=None gives a 0-d array."
+#define DOC_standard_normal                                                            \
+    "standard_normal(size=None, dtype=float64, *, device=None)\n--\n\n"                \
+    "Standard normal samples (Box-Muller)."
+#define DOC_normal                                                                     \
+    "normal(loc=0.0, scale=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"     \
+    "Normal samples loc + scale * N(0, 1); loc and scale are scalars."
+#define DOC_uniform                                                                    \
+    "uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"     \
+    "Uniform samples low + (high - low) * U[0, 1); low and high are scalars."
+#define DOC_integers                                                                   \
+    "integers(low, high=None, size=None, dtype=int64, endpoint=False, *, "             \
+    "device=None)\n"                                                                   \
+    "--\n\n"                                                                           \
+    "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"      \
+    "when high is None), without bias (Lemire's method). dtype: bool or any\n"         \
+    "integer dtype."
+#define DOC_dist                                                                       \
+    "_dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None)\n--\n\n"  \
+    "Samples of distribution `op` (an index into _core.random_dist_ops) with up\n"     \
+    "to three parameters, each a number or a C-contiguous float64 array of the\n"      \
+    "output's size on its device; `words` feeds another bit generator's output\n"      \
+    "(uint32, 4 per block) instead of Philox. The primitive under\n"                   \
+    "cuarray.random's distributions."
+#define DOC_seed                                                                       \
+    "seed(seed=None)\n--\n\n"                                                          \
+    "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)."
+
+/* clang-format off: one method a row */
 static PyMethodDef generator_methods[] = {
-    { "random", (PyCFunction)(void (*)(void))Generator_random, FASTKW,
-      "random(size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for\n"
-      "float64, as NumPy. size=None gives a 0-d array." },
-    { "standard_normal", (PyCFunction)(void (*)(void))Generator_standard_normal, FASTKW,
-      "standard_normal(size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Standard normal samples (Box-Muller)." },
-    { "normal", (PyCFunction)(void (*)(void))Generator_normal, FASTKW,
-      "normal(loc=0.0, scale=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Normal samples loc + scale * N(0, 1); loc and scale are scalars." },
-    { "uniform", (PyCFunction)(void (*)(void))Generator_uniform, FASTKW,
-      "uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Uniform samples low + (high - low) * U[0, 1); low and high are scalars." },
-    { "integers", (PyCFunction)(void (*)(void))Generator_integers, FASTKW,
-      "integers(low, high=None, size=None, dtype=int64, endpoint=False, *, "
-      "device=None)\n"
-      "--\n\n"
-      "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"
-      "when high is None), without bias (Lemire's method). dtype: bool or any\n"
-      "integer dtype." },
-    { "_dist", (PyCFunction)(void (*)(void))Generator_dist, FASTKW,
-      "_dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None)\n--\n\n"
-      "Samples of distribution `op` (an index into _core.random_dist_ops) with up\n"
-      "to three parameters, each a number or a C-contiguous float64 array of the\n"
-      "output's size on its device; `words` feeds another bit generator's output\n"
-      "(uint32, 4 per block) instead of Philox. The primitive under\n"
-      "cuarray.random's distributions." },
-    { "seed", (PyCFunction)(void (*)(void))Generator_seed, FASTKW,
-      "seed(seed=None)\n--\n\n"
-      "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)." },
+    GEN_METHOD("random", random),
+    GEN_METHOD("standard_normal", standard_normal),
+    GEN_METHOD("normal", normal),
+    GEN_METHOD("uniform", uniform),
+    GEN_METHOD("integers", integers),
+    GEN_METHOD("_dist", dist),
+    GEN_METHOD("seed", seed),
     { NULL, NULL, 0, NULL },
 };
+/* clang-format on */
 
 static PyGetSetDef generator_getset[] = {
     { "state", (getter)Generator_get_state, (setter)Generator_set_state,
