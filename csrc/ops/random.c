@@ -660,7 +660,8 @@ Generator_repr(CaGenerator *g)
     "seed(seed=None)\n--\n\n"                                                          \
     "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)."
 
-/* clang-format off: one method a row */
+/* one method a row */
+/* clang-format off */
 static PyMethodDef generator_methods[] = {
     GEN_METHOD("random", random),
     GEN_METHOD("standard_normal", standard_normal),
