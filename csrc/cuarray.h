@@ -486,6 +486,9 @@ int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
 int ca_parse_array_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames, const char *const *names, int npos, int nreq,
                         PyObject **out, CaArray **a);
+/* *slot = module.name, imported on the first call and kept for the process (a
+ * static of the caller); 0, or -1 with the import's exception. */
+int ca_import_attr(PyObject **slot, const char *module, const char *name);
 /* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
  * (TypeError / ValueError for negative or too many dimensions). */
 int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);

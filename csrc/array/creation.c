@@ -587,13 +587,8 @@ py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (v[5] != NULL && v[5] != Py_None && ca_dtype_converter(v[5], CA_FLOAT64) < 0) {
         return NULL;
     }
-    if (np_linspace == NULL) {
-        PyObject *np = PyImport_ImportModule("numpy");
-        np_linspace = np ? PyObject_GetAttrString(np, "linspace") : NULL;
-        Py_XDECREF(np);
-        if (np_linspace == NULL) {
-            return NULL;
-        }
+    if (ca_import_attr(&np_linspace, "numpy", "linspace") < 0) {
+        return NULL;
     }
     start = host_scalar(v[0]);
     stop = start ? host_scalar(v[1]) : NULL;

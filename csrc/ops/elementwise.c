@@ -1061,13 +1061,8 @@ ew_numpy_run(const ew_args *A, CaArray *res)
 {
     PyObject *v[4] = { NULL, NULL, NULL, NULL }, *es = NULL, *r = NULL;
     int rc = -1;
-    if (ew_numpy_ufunc[A->op] == NULL) {
-        PyObject *np = PyImport_ImportModule("numpy");
-        ew_numpy_ufunc[A->op] = np ? PyObject_GetAttrString(np, A->o->name) : NULL;
-        Py_XDECREF(np);
-        if (ew_numpy_ufunc[A->op] == NULL) {
-            return -1;
-        }
+    if (ca_import_attr(&ew_numpy_ufunc[A->op], "numpy", A->o->name) < 0) {
+        return -1;
     }
     for (int i = 0; i < A->nin; i++) {
         if ((v[i] = ew_numpy_input(A, i)) == NULL) {
