@@ -1192,35 +1192,19 @@ static PyType_Slot ndarray_own_slots[] = {
     { 0, NULL },
 };
 
-static Py_ssize_t
-count_methods(const PyMethodDef *t)
-{
-    Py_ssize_t n = 0;
-    while (t[n].ml_name != NULL) {
-        n++;
+/* The rows of a table before its sentinel, whose `field` is zero. */
+#define COUNT_ROWS(fn, T, field)                                                       \
+    static Py_ssize_t fn(const T *t)                                                   \
+    {                                                                                  \
+        Py_ssize_t n = 0;                                                              \
+        while (t[n].field) {                                                           \
+            n++;                                                                       \
+        }                                                                              \
+        return n;                                                                      \
     }
-    return n;
-}
-
-static Py_ssize_t
-count_getset(const PyGetSetDef *t)
-{
-    Py_ssize_t n = 0;
-    while (t[n].name != NULL) {
-        n++;
-    }
-    return n;
-}
-
-static Py_ssize_t
-count_slots(const PyType_Slot *t)
-{
-    Py_ssize_t n = 0;
-    while (t[n].slot != 0) {
-        n++;
-    }
-    return n;
-}
+COUNT_ROWS(count_methods, PyMethodDef, ml_name)
+COUNT_ROWS(count_getset, PyGetSetDef, name)
+COUNT_ROWS(count_slots, PyType_Slot, slot)
 
 /* Append the slots of `src` whose ids are not in out[0:*n] yet. */
 static void
