@@ -494,6 +494,19 @@ class _Plan:
         return None if self.ret == 0 else tuple(args[ek.nin:])
 
 
+def _cached_kernel(k, key):
+    """User kernel k's RawKernel for key (its _source(key), compiled once; the
+    lock only around a miss)."""
+    kernel = k._kernels.get(key)
+    if kernel is None:
+        with k._lock:
+            kernel = k._kernels.get(key)
+            if kernel is None:
+                kernel = RawKernel(k._source(key), k.name, k.options)
+                k._kernels[key] = kernel
+    return kernel
+
+
 def _kernel_params(kind, name, in_params, out_params, kwargs):
     """The checks a user kernel's constructor starts with; the parsed (inputs,
     outputs)."""
@@ -581,14 +594,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
 """)
 
     def _kernel(self, key):
-        k = self._kernels.get(key)
-        if k is None:
-            with self._lock:
-                k = self._kernels.get(key)
-                if k is None:
-                    k = RawKernel(self._source(key), self.name, self.options)
-                    self._kernels[key] = k
-        return k
+        return _cached_kernel(self, key)
 
     def __call__(self, *args, size=None, block_size=None, stream=None):
         _require_gpu()
@@ -892,13 +898,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         rtype = self._reduce_ctype(types, dtypes[-1])
         key = (tuple(d.str for d in dtypes), ond, rnd, arg_dtypes, typeitems, rtype,
                raw_nds)
-        kernel = self._kernels.get(key)
-        if kernel is None:
-            with self._lock:
-                kernel = self._kernels.get(key)
-                if kernel is None:
-                    kernel = RawKernel(self._source(key), self.name, self.options)
-                    self._kernels[key] = kernel
+        kernel = _cached_kernel(self, key)
         kargs = []
         j = 0
         for k, p in enumerate(self.in_params):
