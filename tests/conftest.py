@@ -115,6 +115,17 @@ def errors_in_new_thread(fn, exc=RuntimeError):
     return errors_in_threads(fn, [()], exc)
 
 
+def empty_reductions_raise(x):
+    """max/min (NumPy's zero-size message) and argmax/argmin of the empty x raise
+    ValueError."""
+    for fn in ("max", "min"):
+        with pytest.raises(ValueError, match="zero-size array"):
+            getattr(cuarray, fn)(x)
+    for fn in ("argmax", "argmin"):
+        with pytest.raises(ValueError):
+            getattr(cuarray, fn)(x)
+
+
 def count_calls(monkeypatch, module, name):
     """Wrap module.name so that each call appends whether it returned something (a
     path that takes the call) or None (it handed the call back); the list."""

@@ -159,6 +159,13 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
     return _printed(a, np.array_str, str, max_line_width, precision, suppress_small)
 
 
+def _host_value(x):
+    """A cuarray array on the host (0-d: its scalar); anything else as it is."""
+    if isinstance(x, _core.ndarray):
+        return _host(x)[()] if x.ndim == 0 else _host(x)
+    return x
+
+
 def format_float_positional(x, precision=None, unique=True, fractional=True,
                             trim="k", sign=False, pad_left=None, pad_right=None,
                             min_digits=None):
@@ -170,8 +177,7 @@ def format_float_positional(x, precision=None, unique=True, fractional=True,
     -------
     str
     """
-    if isinstance(x, _core.ndarray):
-        x = _host(x)[()] if x.ndim == 0 else _host(x)
+    x = _host_value(x)
     return np.format_float_positional(x, precision, unique, fractional, trim, sign,
                                       pad_left, pad_right, min_digits)
 
@@ -186,8 +192,7 @@ def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False
     -------
     str
     """
-    if isinstance(x, _core.ndarray):
-        x = _host(x)[()] if x.ndim == 0 else _host(x)
+    x = _host_value(x)
     return np.format_float_scientific(x, precision, unique, trim, sign, pad_left,
                                       exp_digits, min_digits)
 
