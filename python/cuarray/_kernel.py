@@ -494,6 +494,16 @@ class _Plan:
         return None if self.ret == 0 else tuple(args[ek.nin:])
 
 
+def _arg_keys(params, args):
+    """Parts of a user kernel's cache key: the raw parameters' ndims (0 for the
+    others) and the array arguments' dtypes (None for scalars)."""
+    raw_nds = tuple(args[k].ndim if p.raw else 0 for k, p in enumerate(params))
+    arg_dtypes = tuple(numpy.dtype(args[k].dtype).str
+                       if (not p.raw and _is_array(args[k])) else None
+                       for k, p in enumerate(params))
+    return raw_nds, arg_dtypes
+
+
 def _cached_kernel(k, key):
     """User kernel k's RawKernel for key (its _source(key), compiled once; the
     lock only around a miss)."""
@@ -669,10 +679,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         else:
             cshape, cstrides = tuple(shape), strides
         nd = len(cshape)
-        raw_nds = tuple(args[k].ndim if p.raw else 0 for k, p in enumerate(self.params))
-        arg_dtypes = tuple(numpy.dtype(args[k].dtype).str
-                           if (not p.raw and _is_array(args[k])) else None
-                           for k, p in enumerate(self.params))
+        raw_nds, arg_dtypes = _arg_keys(self.params, args)
         key = (tuple(d.str for d in dtypes), nd, raw_nds, arg_dtypes,
                tuple(sorted((t, d.str) for t, d in types.items())))
         kernel = self._kernel(key)
@@ -890,10 +897,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
             ostr_in, ostr_out = allo[:-1], allo[-1]
             rshape, rstr = _coalesce(rshape, rstr)
         ond, rnd = len(oshape), len(rshape)
-        raw_nds = tuple(args[k].ndim if p.raw else 0 for k, p in enumerate(self.in_params))
-        arg_dtypes = tuple(numpy.dtype(args[k].dtype).str
-                           if (not p.raw and _is_array(args[k])) else None
-                           for k, p in enumerate(self.in_params))
+        raw_nds, arg_dtypes = _arg_keys(self.in_params, args)
         typeitems = tuple(sorted((t, d.str) for t, d in types.items()))
         rtype = self._reduce_ctype(types, dtypes[-1])
         key = (tuple(d.str for d in dtypes), ond, rnd, arg_dtypes, typeitems, rtype,
