@@ -52,14 +52,24 @@ def _tril(mod):
     return lambda: mod.tril(m)
 
 
-def _isclose(mod):
-    a, b = _arrays(mod, BIG, 2)
-    return lambda: mod.isclose(a, b)
+def _unary(name):
+    """fn(a) of BIG elements."""
+    def setup(mod):
+        (a,) = _arrays(mod, BIG, 1)
+        return lambda: getattr(mod, name)(a)
+    return setup
 
 
-def _diff(mod):
-    (a,) = _arrays(mod, BIG, 1)
-    return lambda: mod.diff(a)
+def _binary(name):
+    """fn(a, b) of BIG elements each."""
+    def setup(mod):
+        a, b = _arrays(mod, BIG, 2)
+        return lambda: getattr(mod, name)(a, b)
+    return setup
+
+
+_isclose = _binary("isclose")
+_diff = _unary("diff")
 
 
 def _with_nans(mod):
@@ -71,19 +81,18 @@ def _with_nans(mod):
     return h if mod.__name__ == "numpy" else mod.asarray(h)
 
 
-def _nansum(mod):
-    a = _with_nans(mod)
-    return lambda: mod.nansum(a)
+def _nan_reduction(name):
+    def setup(mod):
+        a = _with_nans(mod)
+        return lambda: getattr(mod, name)(a)
+    return setup
 
 
-def _nanmax(mod):
-    a = _with_nans(mod)
-    return lambda: mod.nanmax(a)
+_nansum = _nan_reduction("nansum")
+_nanmax = _nan_reduction("nanmax")
 
 
-def _hypot(mod):
-    a, b = _arrays(mod, BIG, 2)
-    return lambda: mod.hypot(a, b)
+_hypot = _binary("hypot")
 
 
 def _packbits(mod):

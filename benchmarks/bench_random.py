@@ -57,15 +57,7 @@ def _torch(fname, dtype):
 def _curand_philox(kind, dtype):
     """Plain cuRAND Philox4x32-10 into a preallocated buffer (the floor)."""
     def setup(cp):
-        try:
-            from cupy_backends.cuda.libs import curand
-        except ImportError:
-            try:
-                from cupy.cuda import curand
-            except ImportError:
-                raise Skip("no cuRAND bindings in this CuPy")
-        gen = curand.createGenerator(curand.CURAND_RNG_PSEUDO_PHILOX4_32_10)
-        curand.setPseudoRandomGeneratorSeed(gen, 0)
+        curand, gen = _curand_generator("CURAND_RNG_PSEUDO_PHILOX4_32_10")
         out = cp.empty(N, dtype=dtype)
         ptr = out.data.ptr
         if kind == "uniform":
@@ -76,11 +68,16 @@ def _curand_philox(kind, dtype):
     return setup
 
 
+def _ca_rng(mod):
+    """cuarray's default_rng(0), on a GPU only."""
+    _need_device(mod)
+    return mod.random.default_rng(0)
+
+
 def _integers(mod_name):
     def setup(mod):
         if mod_name == "cuarray":
-            _need_device(mod)
-            g = mod.random.default_rng(0)
+            g = _ca_rng(mod)
             return lambda: g.integers(0, 1000, size=N, dtype=np.int32)
         if mod_name == "cupy":
             return lambda: mod.random.randint(0, 1000, size=N, dtype=np.int32)
@@ -136,8 +133,7 @@ def _curand_plain_words(rng_name):
 def _shuffle(mod_name):
     def setup(mod):
         if mod_name == "cuarray":
-            _need_device(mod)
-            g = mod.random.default_rng(0)
+            g = _ca_rng(mod)
             x = mod.arange(N_PERM, dtype=np.int64)
             return lambda: g.shuffle(x)
         if mod_name == "cupy":

@@ -85,17 +85,21 @@ def _argmax_big(mod):
     return lambda: v.argmax()
 
 
+def _full_range(dtype, seed):
+    """N_BIG elements of dtype on the host: floats in [0, 1), integers over the
+    dtype's whole range."""
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "f":
+        return rng.random(N_BIG, dtype=np.float64).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, N_BIG, dtype=dtype)
+
+
 def _minmax_big(fn, dtype):
     """a.max() / a.min() of N_BIG elements of dtype (ints: the full range)."""
     def setup(mod):
         _gpu_only(mod)
-        rng = np.random.default_rng(3)
-        if np.dtype(dtype).kind == "f":
-            x = rng.random(N_BIG, dtype=np.float64).astype(dtype)
-        else:
-            info = np.iinfo(dtype)
-            x = rng.integers(info.min, info.max, N_BIG, dtype=dtype)
-        v = to_lib(mod, x)
+        v = to_lib(mod, _full_range(dtype, 3))
         if mod.__name__ == "torch":
             return lambda: getattr(v, "a" + fn)()
         return lambda: getattr(v, fn)()
@@ -107,13 +111,7 @@ def _strided(fn, dtype, step):
     step)."""
     def setup(mod):
         _gpu_only(mod)
-        rng = np.random.default_rng(4)
-        if np.dtype(dtype).kind == "f":
-            x = rng.random(N_BIG, dtype=np.float64).astype(dtype)
-        else:
-            info = np.iinfo(dtype)
-            x = rng.integers(info.min, info.max, N_BIG, dtype=dtype)
-        v = to_lib(mod, x)[::step]
+        v = to_lib(mod, _full_range(dtype, 4))[::step]
         return lambda: getattr(v, fn)()
     return setup
 

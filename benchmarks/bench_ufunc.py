@@ -116,22 +116,20 @@ def _add_outer(mod):
 # NumPy beside the throughput rows in cpu mode (on a GPU run its figure is host time)
 _CPU_NUMPY = ("numpy",) if CPU_MODE else ()
 
+
+def _per_call(title, setup, target, torch=False):
+    """A per-call (wall time, us) row of a 1024-element float32 call."""
+    libs = ("cuarray", "cupy") + (("torch",) if torch else ()) + ("numpy",)
+    return Case(f"{title}, 1024 float32, per call", {lib: setup for lib in libs},
+                mode="wall", unit="us", target=target, group="ufunc")
+
+
 CASES = [
-    Case("x.sum(), 1024 float32, per call",
-         {lib: _sum for lib in ("cuarray", "cupy", "torch", "numpy")}, mode="wall",
-         unit="us", target="<= 6", group="ufunc"),
-    Case("add.reduce(x), 1024 float32, per call",
-         {lib: _add_reduce for lib in ("cuarray", "cupy", "numpy")}, mode="wall",
-         unit="us", target="<= x.sum() + 0.3", group="ufunc"),
-    Case("np.sum(x) (__array_function__), 1024 float32, per call",
-         {lib: _np_sum for lib in ("cuarray", "cupy", "numpy")}, mode="wall", unit="us",
-         target="<= x.sum() + 1", group="ufunc"),
-    Case("add(x, 1), 1024 float32, per call",
-         {lib: _add_one for lib in ("cuarray", "cupy", "torch", "numpy")}, mode="wall",
-         unit="us", target="<= 5", group="ufunc"),
-    Case("np.add(x, 1) (__array_ufunc__), 1024 float32, per call",
-         {lib: _np_add_one for lib in ("cuarray", "cupy", "numpy")}, mode="wall",
-         unit="us", target="<= add(x, 1) + 1", group="ufunc"),
+    _per_call("x.sum()", _sum, "<= 6", torch=True),
+    _per_call("add.reduce(x)", _add_reduce, "<= x.sum() + 0.3"),
+    _per_call("np.sum(x) (__array_function__)", _np_sum, "<= x.sum() + 1"),
+    _per_call("add(x, 1)", _add_one, "<= 5", torch=True),
+    _per_call("np.add(x, 1) (__array_ufunc__)", _np_add_one, "<= add(x, 1) + 1"),
     Case("add.at, 2^24 float32 updates into 2^20 bins (torch: index_add_)",
          {lib: _add_at for lib in ("cuarray", "cupy", "torch") + _CPU_NUMPY}, mode="gpu",
          unit="Gupdates/s", work=UPDATES, target=">= best",

@@ -116,6 +116,12 @@ int ca_cufft_error(int status, const char *call);
 int ca_cusolver_error(int status, const char *call);
 /* A cuSPARSE status as CUDAError naming the status (ALLOC_FAILED: OutOfMemoryError). */
 int ca_cusparse_error(int status, const char *call);
+/* The checks before a library's per-device handle is used: device in [0, max)
+ * (else ValueError naming lib), and an injected library-call fault (faults.h)
+ * raised as the library's internal error: raise_error(internal, "<lib> (injected
+ * fault)"). 0, or -1 with the exception set. */
+int ca_library_device_check(int device, int max, const char *lib,
+                            int (*raise_error)(int, const char *), int internal);
 /* For deallocators and capsule deleters: never raises. Ignores
  * cudaErrorCudartUnloading (interpreter exit); reports anything else through
  * PyErr_WriteUnraisable. */
@@ -461,6 +467,13 @@ typedef struct {
 } ca_hooks;
 extern const ca_hooks ca_hook;
 
+/* The spec of one of the module's heap types (PyType_FromModuleAndSpec): its
+ * name, object struct, flags and slot table, as every type here declares it. */
+#define CA_TYPE_SPEC(var, NAME, TYPE, FLAGS, SLOTS)                                    \
+    static PyType_Spec var = {                                                         \
+        .name = NAME, .basicsize = sizeof(TYPE), .flags = FLAGS, .slots = SLOTS        \
+    }
+
 /* ======================================================================== */
 /* Arguments and messages (array/args.c)                                      */
 /* ======================================================================== */
@@ -473,6 +486,14 @@ CaArray *ca_require_array(const char *fname, PyObject *o);
 int ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                   PyObject *kwnames, const char *const *names, int npos, int nreq,
                   PyObject **out);
+/* ca_parse_args (nreq >= 1), the first argument a cuarray array (*a, borrowed;
+ * ca_require_array's TypeError else): the start of a function of an array. */
+int ca_parse_array_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames, const char *const *names, int npos, int nreq,
+                        PyObject **out, CaArray **a);
+/* *slot = module.name, imported on the first call and kept for the process (a
+ * static of the caller); 0, or -1 with the import's exception. */
+int ca_import_attr(PyObject **slot, const char *module, const char *name);
 /* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
  * (TypeError / ValueError for negative or too many dimensions). */
 int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);

@@ -18,6 +18,15 @@ requires_gpu = pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU on this mach
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
 
+
+def have_nvrtc():
+    """Whether NVRTC loads here (compilation needs no GPU)."""
+    try:
+        cuarray.cuda.compiler.get_nvrtc_version()
+        return True
+    except ImportError:
+        return False
+
 # Every dtype cuarray supports, in ca_dtype order.
 ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
               np.int64, np.uint64, np.float16, np.float32, np.float64,
@@ -81,21 +90,40 @@ def same_bits_on_one_and_two_threads(host_threads, results, x):
     return one
 
 
-def errors_in_new_thread(fn, exc=RuntimeError):
-    """The exceptions of type exc that fn() raised, run on a new thread (which
-    starts with no device or stream context of its own)."""
+def errors_in_threads(work, args_list, exc=Exception):
+    """The exceptions of type exc that work(*args) raised, run on one new thread per
+    args of args_list (all started before any is joined; a new thread starts with no
+    device or stream context of its own)."""
     import threading
     errs = []
 
-    def body():
+    def body(*args):
         try:
-            fn()
+            work(*args)
         except exc as e:
             errs.append(e)
-    t = threading.Thread(target=body)
-    t.start()
-    t.join()
+    ts = [threading.Thread(target=body, args=tuple(a)) for a in args_list]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
     return errs
+
+
+def errors_in_new_thread(fn, exc=RuntimeError):
+    """The exceptions of type exc that fn() raised, run on a new thread."""
+    return errors_in_threads(fn, [()], exc)
+
+
+def empty_reductions_raise(x):
+    """max/min (NumPy's zero-size message) and argmax/argmin of the empty x raise
+    ValueError."""
+    for fn in ("max", "min"):
+        with pytest.raises(ValueError, match="zero-size array"):
+            getattr(cuarray, fn)(x)
+    for fn in ("argmax", "argmin"):
+        with pytest.raises(ValueError):
+            getattr(cuarray, fn)(x)
 
 
 def count_calls(monkeypatch, module, name):

@@ -130,44 +130,44 @@ def _one(op, t, A, i, batch, b, ldb, c, ldc, w, ipiv, m, n, k, lower, trans, vec
     raise AssertionError(f"unknown op {op}")
 
 
-def _gesvd(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu, jobvt):
-    assert m >= n, "cuSOLVER's gesvd needs m >= n"
-    compute = jobu != "N"
-    assert (jobvt != "N") == compute
-    full = jobu == "A"
-    u, s, vt, inf = _fn(t, "gesvd")(A, compute_uv=int(compute), full_matrices=int(full))
-    fw, sw = _stack(w, batch)
-    fw[i * sw:i * sw + n] = s
-    if compute:
-        fb, sb = _stack(b, batch)
-        U = _mat(fb, i, sb, ldb, m, m if full else n)
-        U[...] = u
-        fc, sc = _stack(c, batch)
-        V = _mat(fc, i, sc, ldc, n, n)
-        V[...] = vt
-    A[...] = np.nan  # gesvd destroys A
-    return inf
-
-
-def _gesvdj(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu):
-    """cuSOLVER's gesvdj: any m, n; U (m x k or m x m) in b, V itself (n x k or
-    n x n, not V^H) in c; jobu 'S' econ, 'A' full, 'N' S alone."""
+def _svd_into(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu, v_of):
+    """LAPACK's SVD of A into block i of the outputs: S in w, U (m x k or m x m) in b
+    and v_of(V^H) in c unless jobu is 'N'; A destroyed, as cuSOLVER does. Returns
+    the info and the view of V's block (None without vectors)."""
     k = min(m, n)
     compute = jobu != "N"
     full = jobu == "A"
     u, s, vt, inf = _fn(t, "gesvd")(A, compute_uv=int(compute), full_matrices=int(full))
     fw, sw = _stack(w, batch)
     fw[i * sw:i * sw + k] = s
+    V = None
     if compute:
         fb, sb = _stack(b, batch)
         _mat(fb, i, sb, ldb, m, m if full else k)[...] = u
+        v = v_of(vt)
         fc, sc = _stack(c, batch)
-        _mat(fc, i, sc, ldc, n, n if full else k)[...] = np.conj(vt).T
-    A[...] = np.nan  # gesvdj destroys A
-    if gesvdj_nan and compute:
-        _mat(fc, i, sc, ldc, n, 1)[...] = np.nan
+        V = _mat(fc, i, sc, ldc, n, v.shape[1])
+        V[...] = v
+    A[...] = np.nan
+    return inf, V
+
+
+def _gesvd(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu, jobvt):
+    """cuSOLVER's gesvd: m >= n; V^H (n x n) in c."""
+    assert m >= n, "cuSOLVER's gesvd needs m >= n"
+    assert (jobvt != "N") == (jobu != "N")
+    return _svd_into(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu, lambda vt: vt)[0]
+
+
+def _gesvdj(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu):
+    """cuSOLVER's gesvdj: any m, n; U (m x k or m x m) in b, V itself (n x k or
+    n x n, not V^H) in c; jobu 'S' econ, 'A' full, 'N' S alone."""
+    inf, V = _svd_into(t, A, i, batch, b, ldb, c, ldc, w, m, n, jobu,
+                       lambda vt: np.conj(vt).T)
+    if gesvdj_nan and V is not None:
+        V[:, :1] = np.nan
     if gesvdj_fails:
-        return k + 1
+        return min(m, n) + 1
     return inf
 
 

@@ -6,7 +6,7 @@ import pytest
 import cuarray as ca
 from cuarray import cuda
 from cuarray.cuda import compiler
-from conftest import requires_gpu
+from conftest import have_nvrtc, requires_gpu
 
 SRC = r'''
 __device__ float scale = 3.0f;
@@ -16,14 +16,6 @@ extern "C" __global__ void axpy(const float *x, float *y, long long n) {
     if (i < n) y[i] += scale * x[i];
 }
 '''
-
-
-def _have_nvrtc():
-    try:
-        compiler.get_nvrtc_version()
-        return True
-    except ImportError:
-        return False
 
 
 def test_names():
@@ -52,7 +44,7 @@ def test_load_without_a_gpu_is_a_clear_error():
 
 
 def _image(kind, tmp_path):
-    if not _have_nvrtc():
+    if not have_nvrtc():
         pytest.skip("NVRTC is not installed here")
     cc = cuda.Device().compute_capability
     b = compiler.compile_with_cache(SRC, arch=("sm_" if kind == "cubin" else "compute_") + cc)

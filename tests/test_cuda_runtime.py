@@ -406,13 +406,18 @@ def test_managed_and_pinned_memory():
             memoryview(dev.data)
 
 
+def recording(calls, make):
+    """An allocator that notes each size asked for in calls, then make(size)."""
+    def alloc(n):
+        calls.append(n)
+        return make(n)
+    return alloc
+
+
 @gpu
 def test_pinned_memory_allocator():
     calls = []
-
-    def alloc(n):
-        calls.append(n)
-        return cuda.PinnedMemoryPointer(cuda.PinnedMemory(n), 0)
+    alloc = recording(calls, lambda n: cuda.PinnedMemoryPointer(cuda.PinnedMemory(n), 0))
 
     with cuarray.Device(0):
         try:
@@ -438,10 +443,7 @@ def test_pinned_memory_allocator():
 @gpu
 def test_set_allocator_backs_every_array():
     calls = []
-
-    def alloc(n):
-        calls.append(n)
-        return cuda.MemoryPointer(cuda.Memory(n), 0)
+    alloc = recording(calls, lambda n: cuda.MemoryPointer(cuda.Memory(n), 0))
 
     with cuarray.Device(0):
         try:

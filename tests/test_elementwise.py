@@ -881,6 +881,23 @@ def test_dense_misaligned_runs(device, dtype, n):
         np.testing.assert_array_equal(ca.diff(a[:n + 1]).get(), np.diff(h[:n + 1]))
 
 
+def check_row_broadcasts(device, dt, r, w, rng):
+    """A column (r,), a row (w,) and a full (r, w) array of dt: their outer sum, a
+    row and a column broadcast against the full array, and a three-input where;
+    returns (column, row)."""
+    col = random_array((r,), dt, rng)
+    row = random_array((w,), dt, rng)
+    full = random_array((r, w), dt, rng)
+    check(ca.add.outer(dev(col, device), dev(row, device)), np.add.outer(col, row))
+    check(ca.multiply(dev(full, device), dev(row, device)[None, :]),
+          np.multiply(full, row[None, :]), wide=True)
+    check(ca.subtract(dev(col, device)[:, None], dev(full, device)),
+          np.subtract(col[:, None], full))
+    check(ca.where(dev(full, device) > dev(row, device), dev(col, device)[:, None],
+                   dt(2)), np.where(full > row, col[:, None], dt(2)))
+    return col, row
+
+
 @pytest.mark.parametrize("w", [128, 512, 1024, 1000, 4100])
 def test_broadcast_rowvec_layouts(w, device):
     """Two-dimension broadcasts whose rows are whole aligned vectors (the GPU's
@@ -891,19 +908,10 @@ def test_broadcast_rowvec_layouts(w, device):
     rng = np.random.default_rng(w)
     r = 37
     for dt in (np.int8, np.float16, np.float32, np.float64, np.complex64):
-        col = random_array((r,), dt, rng)
-        row = random_array((w,), dt, rng)
-        full = random_array((r, w), dt, rng)
-        check(ca.add.outer(dev(col, device), dev(row, device)), np.add.outer(col, row))
-        check(ca.multiply(dev(full, device), dev(row, device)[None, :]),
-              np.multiply(full, row[None, :]), wide=True)
-        check(ca.subtract(dev(col, device)[:, None], dev(full, device)),
-              np.subtract(col[:, None], full))
+        col, row = check_row_broadcasts(device, dt, r, w, rng)
         if dt != np.complex64:
             check(ca.less(dev(col, device)[:, None], dev(row, device)),
                   np.less(col[:, None], row))
-        check(ca.where(dev(full, device) > dev(row, device), dev(col, device)[:, None],
-                       dt(2)), np.where(full > row, col[:, None], dt(2)))
     col = random_array((r,), np.float32, rng)
     row = random_array((w + 1,), np.float32, rng)
     want = np.add.outer(col, row[:w])
@@ -928,16 +936,7 @@ def test_broadcast_rowvec_row_tiles(rows, device):
     rng = np.random.default_rng(rows)
     for dt, w in ((np.float32, 4 * 256 + 64), (np.float32, 4 * 512 + 4),
                   (np.float16, 8 * 40), (np.float64, 2 * 300), (np.int8, 8 * 66)):
-        col = random_array((rows,), dt, rng)
-        row = random_array((w,), dt, rng)
-        full = random_array((rows, w), dt, rng)
-        check(ca.add.outer(dev(col, device), dev(row, device)), np.add.outer(col, row))
-        check(ca.multiply(dev(full, device), dev(row, device)[None, :]),
-              np.multiply(full, row[None, :]), wide=True)
-        check(ca.subtract(dev(col, device)[:, None], dev(full, device)),
-              np.subtract(col[:, None], full))
-        check(ca.where(dev(full, device) > dev(row, device), dev(col, device)[:, None],
-                       dt(2)), np.where(full > row, col[:, None], dt(2)))
+        col, row = check_row_broadcasts(device, dt, rows, w, rng)
         big = dev(np.zeros((rows, w + 16), dt), device)
         ca.add(dev(col, device)[:, None], dev(row, device), out=big[:, 8:w + 8])
         want = np.zeros((rows, w + 16), dt)

@@ -79,11 +79,17 @@ LENGTHS = [1, 2, 7, 8, 13, 16, 30, 97, 128]
 
 
 # ------------------------------------------------------------- one-axis transforms
-@pytest.mark.parametrize("fn", ["fft", "ifft"])
-@pytest.mark.parametrize("dtype", C2C_DTYPES)
+# (function, input dtype, shape) for the dtype-by-norm sweep: c2c, r2c and c2r
+DTYPE_NORM_CASES = ([(fn, dt, (3, 12)) for fn in ("fft", "ifft") for dt in C2C_DTYPES]
+                    + [(fn, dt, (4, 10)) for fn in ("rfft", "ihfft") for dt in REAL_DTYPES]
+                    + [(fn, dt, (4, 9)) for fn in ("irfft", "hfft") for dt in C2C_DTYPES])
+
+
+@pytest.mark.parametrize("fn,dtype,shape", DTYPE_NORM_CASES,
+                         ids=[f"{fn}-{np.dtype(dt).name}" for fn, dt, _ in DTYPE_NORM_CASES])
 @pytest.mark.parametrize("norm", NORMS)
-def test_c2c_dtypes_norms(fdev, fn, dtype, norm):
-    h = random_array((3, 12), dtype)
+def test_dtypes_norms(fdev, fn, dtype, shape, norm):
+    h = random_array(shape, dtype)
     check(getattr(ca.fft, fn)(on(fdev, h), norm=norm), h, fn, norm=norm)
 
 
@@ -117,22 +123,6 @@ def test_norm_with_cast_and_padding(fdev, fn, dtype, norm, n):
         return
     h = random_array((3, 12), dtype)
     check(getattr(ca.fft, fn)(on(fdev, h), n=n, norm=norm), h, fn, n=n, norm=norm)
-
-
-@pytest.mark.parametrize("fn", ["rfft", "ihfft"])
-@pytest.mark.parametrize("dtype", REAL_DTYPES)
-@pytest.mark.parametrize("norm", NORMS)
-def test_r2c_dtypes_norms(fdev, fn, dtype, norm):
-    h = random_array((4, 10), dtype)
-    check(getattr(ca.fft, fn)(on(fdev, h), norm=norm), h, fn, norm=norm)
-
-
-@pytest.mark.parametrize("fn", ["irfft", "hfft"])
-@pytest.mark.parametrize("dtype", C2C_DTYPES)
-@pytest.mark.parametrize("norm", NORMS)
-def test_c2r_dtypes_norms(fdev, fn, dtype, norm):
-    h = random_array((4, 9), dtype)
-    check(getattr(ca.fft, fn)(on(fdev, h), norm=norm), h, fn, norm=norm)
 
 
 @pytest.mark.parametrize("fn", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])

@@ -8,13 +8,12 @@ that the deferred work reaches the stream before anything that depends on it.
 The cpu device never defers (its tests check exactly that).
 """
 
-import threading
 
 import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import random_array, requires_gpu
+from conftest import errors_in_threads, random_array, requires_gpu
 
 _core = ca._core
 GPU = pytest.param("cuda:0", marks=requires_gpu)
@@ -313,23 +312,14 @@ def test_mixed_families_and_limits(device, fusion):
 
 @pytest.mark.parametrize("device", [GPU])
 def test_threads(device, fusion):
-    errors = []
-
     def work(seed):
-        try:
-            an = random_array((5000,), np.float32, np.random.default_rng(seed))
-            a = ca.asarray(an, device=device)
-            for _ in range(50):
-                r = ca.where(a > 0.5, a, a * 2).get()
-                np.testing.assert_array_equal(r, np.where(an > 0.5, an, an * 2))
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
+        an = random_array((5000,), np.float32, np.random.default_rng(seed))
+        a = ca.asarray(an, device=device)
+        for _ in range(50):
+            r = ca.where(a > 0.5, a, a * 2).get()
+            np.testing.assert_array_equal(r, np.where(an > 0.5, an, an * 2))
 
-    ts = [threading.Thread(target=work, args=(s,)) for s in range(4)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    errors = errors_in_threads(work, [(s,) for s in range(4)])
     assert not errors, errors
 
 

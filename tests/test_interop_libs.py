@@ -168,8 +168,7 @@ def test_cupy_producer_deleted_while_cuarray_lives():
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("how", ["as_tensor", "from_dlpack"])
 def test_torch_consumes_cuarray(dtype, how):
-    td = torch_dtype(dtype)
-    a = random_array((6, 8), dtype)
+    td, a = torch_dtype(dtype), random_array((6, 8), dtype)
     x = cuarray.asarray(a, device="cuda:0")
     for name, v in views(x):
         if name == "neg":
@@ -211,8 +210,7 @@ def test_torch_outlives_cuarray():
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("how", ["asarray", "from_dlpack"])
 def test_cuarray_consumes_torch(dtype, how):
-    td = torch_dtype(dtype)
-    a = random_array((6, 8), dtype)
+    td, a = torch_dtype(dtype), random_array((6, 8), dtype)
     try:
         t0 = torch.from_numpy(a).to("cuda")
     except (TypeError, RuntimeError):

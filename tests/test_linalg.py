@@ -393,15 +393,20 @@ def test_vdot_conjugates_first(ldev):
         ca.vdot(on(ldev, np.ones(3)), on(ldev, np.ones(4)))
 
 
+def check_pair(ldev, fn, op, s1, s2, dtype, seed):
+    """fn of random operands of shapes s1 and s2 against NumPy's op."""
+    rng = np.random.default_rng(seed)
+    h1 = random_array(s1, dtype, rng)
+    h2 = random_array(s2, dtype, rng)
+    check_product(fn(on(ldev, h1), on(ldev, h2)), h1, h2, op=op)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.int16],
                          ids=lambda t: np.dtype(t).name)
 @pytest.mark.parametrize("s1,s2", [((4,), (4,)), ((2, 4), (3, 4)), ((2, 3, 4), (4,)),
                                    ((), (3, 4)), ((2, 3, 4), (5, 4))])
 def test_inner(ldev, dtype, s1, s2):
-    rng = np.random.default_rng(19)
-    h1 = random_array(s1, dtype, rng)
-    h2 = random_array(s2, dtype, rng)
-    check_product(ca.inner(on(ldev, h1), on(ldev, h2)), h1, h2, op=np.inner)
+    check_pair(ldev, ca.inner, np.inner, s1, s2, dtype, 19)
 
 
 def test_inner_bad(ldev):
@@ -413,10 +418,7 @@ def test_inner_bad(ldev):
                          ids=lambda t: np.dtype(t).name)
 @pytest.mark.parametrize("s1,s2", [((4,), (3,)), ((2, 2), (3,)), ((0,), (3,)), ((1,), (1,))])
 def test_outer(ldev, dtype, s1, s2):
-    rng = np.random.default_rng(23)
-    h1 = random_array(s1, dtype, rng)
-    h2 = random_array(s2, dtype, rng)
-    check_product(ca.outer(on(ldev, h1), on(ldev, h2)), h1, h2, op=np.outer)
+    check_pair(ldev, ca.outer, np.outer, s1, s2, dtype, 23)
 
 
 def test_outer_out(ldev):
@@ -510,12 +512,15 @@ def test_gpu_tf32_switch():
     assert _core._cublas_path() is not None
 
 
+def gpu_square(seed):
+    """A random 64 x 64 float64 matrix on the host and on cuda:0, and a new stream."""
+    h = np.random.default_rng(seed).standard_normal((64, 64))
+    return h, on("cuda:0", h), ca.cuda.Stream()
+
+
 @requires_gpu
 def test_gpu_streams():
-    rng = np.random.default_rng(37)
-    h = rng.standard_normal((64, 64))
-    a = on("cuda:0", h)
-    s = ca.cuda.Stream()
+    h, a, s = gpu_square(37)
     with s:
         r1 = a @ a
     r2 = a @ a  # back on the default stream: the handle is re-pointed
@@ -715,10 +720,7 @@ def test_gpu_small_matches_cublas():
 @requires_gpu
 def test_gpu_small_streams():
     """The tiled kernel runs on the current stream."""
-    rng = np.random.default_rng(47)
-    h = rng.standard_normal((64, 64))
-    a = on("cuda:0", h)
-    s = ca.cuda.Stream()
+    h, a, s = gpu_square(47)
     with s:
         r1 = a @ a
         assert _core._linalg_last_route() == "tiled"

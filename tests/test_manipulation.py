@@ -29,6 +29,17 @@ def same(got, want):
     np.testing.assert_array_equal(g, want)
 
 
+def same_new(dev, fn, dtype, shape, *args):
+    """ca.fn(x, *args) of a random array x equals np.fn's and owns its memory;
+    returns (host input, device input)."""
+    h = random_array(shape, dtype)
+    x = ca.asarray(h, device=dev)
+    got = getattr(ca, fn)(x, *args)
+    same(got, getattr(np, fn)(h, *args))
+    assert not ca.shares_memory(got, x)
+    return h, x
+
+
 def same_list(got, want):
     assert isinstance(got, (list, tuple)) and len(got) == len(want)
     for g, w in zip(got, want):
@@ -251,11 +262,7 @@ def test_rollaxis_errors(dev):
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3), (0, 2)])
 @pytest.mark.parametrize("reps", [1, 3, 0, (2,), (2, 1), (1, 2, 2), (), (3, 0)])
 def test_tile(dev, dtype, shape, reps):
-    h = random_array(shape, dtype)
-    x = ca.asarray(h, device=dev)
-    got = ca.tile(x, reps)
-    same(got, np.tile(h, reps))
-    assert not ca.shares_memory(got, x)
+    same_new(dev, "tile", dtype, shape, reps)
 
 
 @pytest.mark.parametrize("reps", [2, 4, 8, 9, (5,), (1,), (0,)])
@@ -263,11 +270,7 @@ def test_tile(dev, dtype, shape, reps):
 def test_tile_last_axis(dev, shape, reps):
     # one rep on the last axis of a C-contiguous array: one joining launch
     for dtype in (np.float32, np.complex128, np.bool_):
-        h = random_array(shape, dtype)
-        x = ca.asarray(h, device=dev)
-        got = ca.tile(x, reps)
-        same(got, np.tile(h, reps))
-        assert not ca.shares_memory(got, x)
+        h, x = same_new(dev, "tile", dtype, shape, reps)
         if len(shape) > 1:
             same(ca.tile(x[:, ::-1], reps), np.tile(h[:, ::-1], reps))
 
@@ -315,11 +318,7 @@ def test_repeat_errors(dev):
 @pytest.mark.parametrize("shape", [(), (5,), (2, 3), (0,)])
 @pytest.mark.parametrize("new", [7, (2, 3), (3, 5), 0, (0, 4), (), (1,), (4, 1, 2)])
 def test_resize(dev, dtype, shape, new):
-    h = random_array(shape, dtype)
-    x = ca.asarray(h, device=dev)
-    got = ca.resize(x, new)
-    same(got, np.resize(h, new))
-    assert not ca.shares_memory(got, x)
+    same_new(dev, "resize", dtype, shape, new)
 
 
 def test_resize_errors(dev):

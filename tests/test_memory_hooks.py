@@ -18,17 +18,17 @@ class Recorder(ca.cuda.MemoryHook):
     def __init__(self):
         self.events = []
 
-    def _rec(event):
-        def f(self, **kw):
-            self.events.append((event, kw))
-        return f
 
-    alloc_preprocess = _rec("alloc_preprocess")
-    alloc_postprocess = _rec("alloc_postprocess")
-    malloc_preprocess = _rec("malloc_preprocess")
-    malloc_postprocess = _rec("malloc_postprocess")
-    free_preprocess = _rec("free_preprocess")
-    free_postprocess = _rec("free_postprocess")
+def _recording(event):
+    def f(self, **kw):
+        self.events.append((event, kw))
+    return f
+
+
+# every event of the hook API records itself
+for _event in ("alloc_preprocess", "alloc_postprocess", "malloc_preprocess",
+               "malloc_postprocess", "free_preprocess", "free_postprocess"):
+    setattr(Recorder, _event, _recording(_event))
 
 
 def _device_id(device):

@@ -17,7 +17,7 @@ import pytest
 import cuarray
 from cuarray import cuda
 
-from conftest import HAVE_GPU, requires_gpu
+from conftest import HAVE_GPU, errors_in_threads, requires_gpu
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -384,11 +384,7 @@ def test_threads_hammer_one_pool(pool):
         except Exception as e:  # pragma: no cover - reported below
             errors.append(repr(e))
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert not errors_in_threads(work, [(i,) for i in range(4)])
     assert not errors, errors[:3]
     s = pool.stats()
     assert s["used_bytes"] + s["free_bytes"] == s["total_bytes"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cuarray as ca
-from conftest import ALL_DTYPES, HAVE_GPU, random_array
+from conftest import ALL_DTYPES, HAVE_GPU, errors_in_threads, random_array
 
 
 def rnd(shape, dtype, seed=1234):
@@ -304,24 +304,13 @@ def test_parallel_copy_after_fork():
 
 
 def test_concurrent_large_copies():
-    import threading
-
     h = np.arange(2 << 20, dtype=np.float64)
-    errors = []
 
     def work():
-        try:
-            for _ in range(5):
-                assert np.array_equal(ca.asarray(h, device="cpu", copy=True).get(), h)
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
+        for _ in range(5):
+            assert np.array_equal(ca.asarray(h, device="cpu", copy=True).get(), h)
 
-    ts = [threading.Thread(target=work) for _ in range(4)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    assert not errors
+    assert not errors_in_threads(work, [()] * 4)
 
 
 # ---- small transfers and scalar conversions (the pinned bounce buffers) -------------
@@ -415,29 +404,18 @@ def test_small_transfers_pinned_host(device, n):
 
 def test_scalar_conversions_many_threads(device):
     # More threads than bounce buffers: some take the ordinary path.
-    import threading
-
     h = rnd((64, 100), np.float64, seed=8)
     a = ca.asarray(h, device=device)
-    errors = []
-
     def work(k):
-        try:
-            row = a[k]
-            for j in range(60):
-                assert float(row[j]) == h[k, j]
-                assert a.item(k, j) == h[k, j]
-                assert np.array_equal(row[j:j + 5].get(), h[k, j:j + 5])
-                x = ca.asarray(h[k], device=device)
-                assert float(x.sum()) == pytest.approx(h[k].sum(), abs=1e-9)
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
+        row = a[k]
+        for j in range(60):
+            assert float(row[j]) == h[k, j]
+            assert a.item(k, j) == h[k, j]
+            assert np.array_equal(row[j:j + 5].get(), h[k, j:j + 5])
+            x = ca.asarray(h[k], device=device)
+            assert float(x.sum()) == pytest.approx(h[k].sum(), abs=1e-9)
 
-    ts = [threading.Thread(target=work, args=(k,)) for k in range(12)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    errors = errors_in_threads(work, [(k,) for k in range(12)])
     assert not errors, errors[:3]
 
 

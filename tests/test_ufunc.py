@@ -261,28 +261,29 @@ def test_reduce_initial_where_out(device):
             getattr(ca, name).reduce(dev(np.zeros((0, 3)), device), axis=0)
 
 
+def raise_each(cases):
+    """Each (exception type, message pattern or None, call) of cases raises."""
+    for exc, match, call in cases:
+        with pytest.raises(exc, match=match):
+            call()
+
+
 def test_reduce_errors(device):
     d = dev(np.ones((2, 3)), device)
-    with pytest.raises(np.exceptions.AxisError):
-        ca.add.reduce(d, axis=2)
-    with pytest.raises(np.exceptions.AxisError):
-        ca.subtract.reduce(d, axis=-3)
-    with pytest.raises(ValueError, match="duplicate"):
-        ca.subtract.reduce(d, axis=(0, 0))
-    with pytest.raises(ValueError, match="reorderable"):
-        ca.subtract.reduce(d, axis=None)
-    with pytest.raises(ValueError, match="binary"):
-        ca.negative.reduce(d)
-    with pytest.raises(ValueError, match="identity"):
-        ca.maximum.reduce(d, where=np.array([True, False, True]))
-    with pytest.raises(TypeError):
-        ca.less.reduce(dev(np.arange(3), device))
-    with pytest.raises(TypeError):
-        ca.subtract.reduce(dev(np.ones(3, bool), device))
-    with pytest.raises(ValueError):
-        ca.subtract.reduce(d, axis=0, out=dev(np.zeros(2), device))
-    with pytest.raises(TypeError):
-        ca.add.reduce(np.ones(3))
+    raise_each([
+        (np.exceptions.AxisError, None, lambda: ca.add.reduce(d, axis=2)),
+        (np.exceptions.AxisError, None, lambda: ca.subtract.reduce(d, axis=-3)),
+        (ValueError, "duplicate", lambda: ca.subtract.reduce(d, axis=(0, 0))),
+        (ValueError, "reorderable", lambda: ca.subtract.reduce(d, axis=None)),
+        (ValueError, "binary", lambda: ca.negative.reduce(d)),
+        (ValueError, "identity",
+         lambda: ca.maximum.reduce(d, where=np.array([True, False, True]))),
+        (TypeError, None, lambda: ca.less.reduce(dev(np.arange(3), device))),
+        (TypeError, None, lambda: ca.subtract.reduce(dev(np.ones(3, bool), device))),
+        (ValueError, None,
+         lambda: ca.subtract.reduce(d, axis=0, out=dev(np.zeros(2), device))),
+        (TypeError, None, lambda: ca.add.reduce(np.ones(3))),
+    ])
 
 
 # ---- accumulate ---------------------------------------------------------------------
@@ -315,14 +316,12 @@ def test_accumulate_long_and_options(device):
     assert ca.maximum.accumulate(dev(xi.astype(np.float64), device), out=out) is out
     close(out, np.maximum.accumulate(xi.astype(np.float64)))
     d = dev(np.ones((2, 2)), device)
-    with pytest.raises(ValueError, match="multiple axes"):
-        ca.add.accumulate(d, axis=(0, 1))
-    with pytest.raises(ValueError, match="multiple axes"):
-        ca.maximum.accumulate(d, axis=None)
-    with pytest.raises(ValueError, match="binary"):
-        ca.negative.accumulate(d)
-    with pytest.raises(np.exceptions.AxisError):
-        ca.add.accumulate(d, axis=2)
+    raise_each([
+        (ValueError, "multiple axes", lambda: ca.add.accumulate(d, axis=(0, 1))),
+        (ValueError, "multiple axes", lambda: ca.maximum.accumulate(d, axis=None)),
+        (ValueError, "binary", lambda: ca.negative.accumulate(d)),
+        (np.exceptions.AxisError, None, lambda: ca.add.accumulate(d, axis=2)),
+    ])
 
 
 # ---- reduceat ---------------------------------------------------------------------

@@ -11,20 +11,12 @@ import pytest
 import cuarray
 from cuarray import cuda
 from cuarray.cuda import compiler
-from conftest import requires_gpu
+from conftest import have_nvrtc, requires_gpu
 
 gpu = requires_gpu
 
 
-def _have_nvrtc():
-    try:
-        compiler.get_nvrtc_version()
-        return True
-    except ImportError:
-        return False
-
-
-nvrtc = pytest.mark.skipif(not _have_nvrtc(), reason="NVRTC is not installed here")
+nvrtc = pytest.mark.skipif(not have_nvrtc(), reason="NVRTC is not installed here")
 
 ADD_SRC = r'''
 extern "C" __global__ void add(const float *x, const float *y, float *z, long long n) {

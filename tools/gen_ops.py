@@ -172,30 +172,21 @@ def translate(expr, sfx):
     return re.sub(r"\b([A-Za-z_]\w*)\s*\(", lambda m: f"ca_{m.group(1)}_{sfx}(", expr)
 
 
+# storage <-> compute conversions of the types that are not stored as computed
+# (bool, float16, bfloat16): {} is the value; other types load as they are.
+LOADS = {"?": "({} != 0)", "e": "ca_half_to_float({})", "E": "ca_bf16_to_float({})"}
+STORES = {"?": "(ca_bool)(({}) != 0)", "e": "ca_float_to_half((float)({}))",
+          "E": "ca_float_to_bf16((float)({}))", "F": "{}", "D": "{}"}
+
+
 def load(c, x, raw):
-    if raw:
-        return x
-    if c == "?":
-        return f"({x} != 0)"
-    if c == "e":
-        return f"ca_half_to_float({x})"
-    if c == "E":
-        return f"ca_bf16_to_float({x})"
-    return x
+    return x if raw or c not in LOADS else LOADS[c].format(x)
 
 
 def store(c, r, raw):
     if raw:
         return r
-    if c == "?":
-        return f"(ca_bool)(({r}) != 0)"
-    if c == "e":
-        return f"ca_float_to_half((float)({r}))"
-    if c == "E":
-        return f"ca_float_to_bf16((float)({r}))"
-    if c in "FD":
-        return r
-    return f"({DTYPES[c][1]})({r})"
+    return STORES.get(c, f"({DTYPES[c][1]})({{}})").format(r)
 
 
 def elem_func(op, k, sig, qual):

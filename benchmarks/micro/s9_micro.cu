@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <initializer_list>
+#include <type_traits>
 #include <vector>
 
 #define CK(x)                                                                          \
@@ -21,6 +23,13 @@
 
 static cudaStream_t S;
 static int SMS;
+static void
+free_all(std::initializer_list<void *> ptrs)
+{
+    for (void *p : ptrs) {
+        CK(cudaFree(p));
+    }
+}
 
 static float
 time_events(std::function<void()> f, int calls, int rounds = 5)
@@ -188,26 +197,33 @@ bench_outer()
         100);
     printf("outer %-34s              %7.2f us  %7.1f GB/s (r+w)\n",
            "cudaMemcpyAsync D2D 64 MB", us, 8.0 * n * n / us / 1e3);
-    outer_case<4, 256, 1, false>("R4 B256 V1 (current)", a, b, out, n, 0);
-    outer_case<1, 256, 1, false>("R1 B256 V1", a, b, out, n, 0);
-    outer_case<2, 256, 1, false>("R2 B256 V1", a, b, out, n, 0);
-    outer_case<8, 256, 1, false>("R8 B256 V1", a, b, out, n, 0);
-    outer_case<16, 256, 1, false>("R16 B256 V1", a, b, out, n, 0);
-    outer_case<4, 256, 1, true>("R4 B256 V1 stcs", a, b, out, n, 0);
-    outer_case<8, 256, 1, true>("R8 B256 V1 stcs", a, b, out, n, 0);
-    outer_case<4, 128, 1, false>("R4 B128 V1", a, b, out, n, 0);
-    outer_case<4, 512, 1, false>("R4 B512 V1", a, b, out, n, 0);
-    outer_case<8, 512, 1, false>("R8 B512 V1", a, b, out, n, 0);
-    outer_case<4, 256, 2, false>("R4 B256 V2", a, b, out, n, 0);
-    outer_case<2, 256, 2, false>("R2 B256 V2", a, b, out, n, 0);
-    outer_case<4, 256, 1, false>("R4 B256 V1 grid 8/SM", a, b, out, n, SMS * 8);
-    outer_case<4, 256, 1, false>("R4 B256 V1 grid 16/SM", a, b, out, n, SMS * 16);
-    outer_case<8, 256, 1, false>("R8 B256 V1 grid 8/SM", a, b, out, n, SMS * 8);
-    outer_case<4, 256, 1, false>("R4 B256 V1 (current, again)", a, b, out, n, 0);
-    CK(cudaFree(a));
-    CK(cudaFree(b));
-    CK(cudaFree(out));
-    CK(cudaFree(tmp));
+    // the variants: name, kernel, grid cap in blocks per SM (0: none)
+    static const struct {
+        const char *name;
+        void (*run)(const char *, const float *, const float *, float *, int, int);
+        int per_sm;
+    } cases[] = {
+        { "R4 B256 V1 (current)", outer_case<4, 256, 1, false>, 0 },
+        { "R1 B256 V1", outer_case<1, 256, 1, false>, 0 },
+        { "R2 B256 V1", outer_case<2, 256, 1, false>, 0 },
+        { "R8 B256 V1", outer_case<8, 256, 1, false>, 0 },
+        { "R16 B256 V1", outer_case<16, 256, 1, false>, 0 },
+        { "R4 B256 V1 stcs", outer_case<4, 256, 1, true>, 0 },
+        { "R8 B256 V1 stcs", outer_case<8, 256, 1, true>, 0 },
+        { "R4 B128 V1", outer_case<4, 128, 1, false>, 0 },
+        { "R4 B512 V1", outer_case<4, 512, 1, false>, 0 },
+        { "R8 B512 V1", outer_case<8, 512, 1, false>, 0 },
+        { "R4 B256 V2", outer_case<4, 256, 2, false>, 0 },
+        { "R2 B256 V2", outer_case<2, 256, 2, false>, 0 },
+        { "R4 B256 V1 grid 8/SM", outer_case<4, 256, 1, false>, 8 },
+        { "R4 B256 V1 grid 16/SM", outer_case<4, 256, 1, false>, 16 },
+        { "R8 B256 V1 grid 8/SM", outer_case<8, 256, 1, false>, 8 },
+        { "R4 B256 V1 (current, again)", outer_case<4, 256, 1, false>, 0 },
+    };
+    for (const auto &c : cases) {
+        c.run(c.name, a, b, out, n, c.per_sm * SMS);
+    }
+    free_all({ a, b, out, tmp });
 }
 
 /* ---------------- add.at ---------------- */
@@ -250,6 +266,9 @@ at_k(float *t, const int64_t *__restrict__ pos, int64_t extent,
     if (CHECK && bad && atomicCAS(flag, 0ull, 1ull) == 0ull)
         atomicExch(flag + 1, (unsigned long long)off);
 }
+/* Deliberately a copy of the library's at_check_kernel (kernels/gpu/ufunc_at.cu):
+ * this binary builds apart from the library, to time the fused variants above
+ * against the pass it has today. */
 __global__ void
 check_k(const int64_t *__restrict__ pos, int64_t n, int64_t extent,
         unsigned long long *flag)
@@ -321,61 +340,47 @@ bench_at(int64_t n, int64_t bins)
     at_case<4, true, true>("U4 fused check ldcs", t, pos, bins, v, n, flag);
     at_case<1, false, false>("U1 (current, again)", t, pos, bins, v, n, flag);
     // whole calls, host sync per call as the library does
+    auto report = [&](const char *name, float us) {
+        printf("at %7lld->%8lld %-30s %8.2f us  %6.1f G/s\n", (long long)n,
+               (long long)bins, name, us, n / us / 1e3);
+    };
+    // the flag read back and waited for, as the library's check does
+    auto wait_flag = [&] {
+        CK(cudaMemcpyAsync(hflag, flag, 16, cudaMemcpyDeviceToHost, S));
+        CK(cudaStreamSynchronize(S));
+        if (hflag[0])
+            exit(2);
+    };
     us = time_wall(
         [&] {
             CK(cudaMemsetAsync(flag, 0, 16, S));
             check_k<<<grid_for(n, 1), 256, 0, S>>>(pos, n, bins, flag);
-            CK(cudaMemcpyAsync(hflag, flag, 16, cudaMemcpyDeviceToHost, S));
-            CK(cudaStreamSynchronize(S));
-            if (hflag[0])
-                exit(2);
+            wait_flag();
             at_k<1, false, false>
                 <<<grid_for(n, 1), 256, 0, S>>>(t, pos, bins, v, n, flag);
         },
         20);
-    printf("at %7lld->%8lld %-30s %8.2f us  %6.1f G/s\n", (long long)n, (long long)bins,
-           "CALL check+sync+scatter", us, n / us / 1e3);
-    us = time_wall(
-        [&] {
-            CK(cudaMemcpyAsync(saved, t, bins * 4, cudaMemcpyDeviceToDevice, S));
-            CK(cudaMemsetAsync(flag, 0, 16, S));
-            at_k<1, true, false>
-                <<<grid_for(n, 1), 256, 0, S>>>(t, pos, bins, v, n, flag);
-            CK(cudaMemcpyAsync(hflag, flag, 16, cudaMemcpyDeviceToHost, S));
-            CK(cudaStreamSynchronize(S));
-            if (hflag[0])
-                exit(2);
-        },
-        20);
-    printf("at %7lld->%8lld %-30s %8.2f us  %6.1f G/s\n", (long long)n, (long long)bins,
-           "CALL copy+fused+sync", us, n / us / 1e3);
-    us = time_wall(
-        [&] {
-            CK(cudaMemcpyAsync(saved, t, bins * 4, cudaMemcpyDeviceToDevice, S));
-            CK(cudaMemsetAsync(flag, 0, 16, S));
-            at_k<1, true, true>
-                <<<grid_for(n, 1), 256, 0, S>>>(t, pos, bins, v, n, flag);
-            CK(cudaMemcpyAsync(hflag, flag, 16, cudaMemcpyDeviceToHost, S));
-            CK(cudaStreamSynchronize(S));
-            if (hflag[0])
-                exit(2);
-        },
-        20);
-    printf("at %7lld->%8lld %-30s %8.2f us  %6.1f G/s\n", (long long)n, (long long)bins,
-           "CALL copy+fused ldcs+sync", us, n / us / 1e3);
+    report("CALL check+sync+scatter", us);
+    // the target saved aside, then the fused scatter and check (plain or ldcs loads)
+    auto fused_call = [&](auto ldcs) {
+        CK(cudaMemcpyAsync(saved, t, bins * 4, cudaMemcpyDeviceToDevice, S));
+        CK(cudaMemsetAsync(flag, 0, 16, S));
+        at_k<1, true, decltype(ldcs)::value>
+            <<<grid_for(n, 1), 256, 0, S>>>(t, pos, bins, v, n, flag);
+        wait_flag();
+    };
+    us = time_wall([&] { fused_call(std::false_type()); }, 20);
+    report("CALL copy+fused+sync", us);
+    us = time_wall([&] { fused_call(std::true_type()); }, 20);
+    report("CALL copy+fused ldcs+sync", us);
     us = time_wall(
         [&] {
             at_k<1, false, false>
                 <<<grid_for(n, 1), 256, 0, S>>>(t, pos, bins, v, n, flag);
         },
         20);
-    printf("at %7lld->%8lld %-30s %8.2f us  %6.1f G/s\n", (long long)n, (long long)bins,
-           "CALL scatter only (CuPy-like)", us, n / us / 1e3);
-    CK(cudaFree(t));
-    CK(cudaFree(saved));
-    CK(cudaFree(v));
-    CK(cudaFree(pos));
-    CK(cudaFree(flag));
+    report("CALL scatter only (CuPy-like)", us);
+    free_all({ t, saved, v, pos, flag });
     CK(cudaFreeHost(hflag));
 }
 
@@ -458,11 +463,7 @@ bench_sort()
     CK(cudaMemcpyAsync(&hc, cnt, 8, cudaMemcpyDeviceToHost, S));
     CK(cudaStreamSynchronize(S));
     printf("sort reference unsorted pairs: %llu\n", hc);
-    CK(cudaFree(in));
-    CK(cudaFree(out));
-    CK(cudaFree(ref));
-    CK(cudaFree(tmp));
-    CK(cudaFree(cnt));
+    free_all({ in, out, ref, tmp, cnt });
 }
 
 int

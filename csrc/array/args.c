@@ -18,6 +18,18 @@
 /* Arguments of METH_FASTCALL | METH_KEYWORDS functions                      */
 /* ======================================================================== */
 
+/* The index of the str s among names[0:n], or -1. */
+static inline int
+ascii_index(PyObject *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (PyUnicode_CompareWithASCIIString(s, names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 int
 ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames, const char *const *names, int npos, int nreq,
@@ -43,13 +55,7 @@ ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
         Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
         for (Py_ssize_t k = 0; k < nk; k++) {
             PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-            int found = -1;
-            for (int i = 0; i < n; i++) {
-                if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
-                    found = i;
-                    break;
-                }
-            }
+            const int found = ascii_index(key, names, n);
             if (found < 0) {
                 PyErr_Format(PyExc_TypeError,
                              "%s() got an unexpected keyword argument %R", fname, key);
@@ -152,13 +158,7 @@ ca_memkind_from_object(PyObject *obj, int device)
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    int kind = -1;
-    for (int k = 0; k < CA_MEM_NKINDS; k++) {
-        if (PyUnicode_CompareWithASCIIString(obj, ca_memkind_name[k]) == 0) {
-            kind = k;
-            break;
-        }
-    }
+    const int kind = ascii_index(obj, ca_memkind_name, CA_MEM_NKINDS);
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError,
                      "memory must be 'device', 'managed', 'pinned' or 'host', not %R",
@@ -243,46 +243,19 @@ ca_new_array_args(PyObject **v, int dflt, int *dtype, int *fortran, int *device,
 
 static PyObject *np_copyto = NULL;
 
+/* *(T *)buf = v when v lies in [LO, HI] (0), else 1 (out of range). */
+#define STORE_IN_RANGE(T, LO, HI) ((v < (LO) || v > (HI)) ? 1 : (*(T *)buf = (T)v, 0))
+
 static int
 store_int(int dtype, long long v, void *buf)
 {
     switch (dtype) {
-    case CA_INT8:
-        if (v < INT8_MIN || v > INT8_MAX) {
-            return 1;
-        }
-        *(int8_t *)buf = (int8_t)v;
-        return 0;
-    case CA_UINT8:
-        if (v < 0 || v > UINT8_MAX) {
-            return 1;
-        }
-        *(uint8_t *)buf = (uint8_t)v;
-        return 0;
-    case CA_INT16:
-        if (v < INT16_MIN || v > INT16_MAX) {
-            return 1;
-        }
-        *(int16_t *)buf = (int16_t)v;
-        return 0;
-    case CA_UINT16:
-        if (v < 0 || v > UINT16_MAX) {
-            return 1;
-        }
-        *(uint16_t *)buf = (uint16_t)v;
-        return 0;
-    case CA_INT32:
-        if (v < INT32_MIN || v > INT32_MAX) {
-            return 1;
-        }
-        *(int32_t *)buf = (int32_t)v;
-        return 0;
-    case CA_UINT32:
-        if (v < 0 || v > (long long)UINT32_MAX) {
-            return 1;
-        }
-        *(uint32_t *)buf = (uint32_t)v;
-        return 0;
+    case CA_INT8: return STORE_IN_RANGE(int8_t, INT8_MIN, INT8_MAX);
+    case CA_UINT8: return STORE_IN_RANGE(uint8_t, 0, UINT8_MAX);
+    case CA_INT16: return STORE_IN_RANGE(int16_t, INT16_MIN, INT16_MAX);
+    case CA_UINT16: return STORE_IN_RANGE(uint16_t, 0, UINT16_MAX);
+    case CA_INT32: return STORE_IN_RANGE(int32_t, INT32_MIN, INT32_MAX);
+    case CA_UINT32: return STORE_IN_RANGE(uint32_t, 0, (long long)UINT32_MAX);
     case CA_INT64: *(int64_t *)buf = (int64_t)v; return 0;
     case CA_UINT64:
         if (v < 0) {
@@ -369,16 +342,8 @@ value_to_bytes(PyObject *value, int dtype, void *buf, int as_setitem)
         PyErr_SetString(PyExc_TypeError, "expected a Python or NumPy scalar");
         return -1;
     }
-    if (np_copyto == NULL) {
-        PyObject *np = PyImport_ImportModule("numpy");
-        if (np == NULL) {
-            return -1;
-        }
-        np_copyto = PyObject_GetAttrString(np, "copyto");
-        Py_DECREF(np);
-        if (np_copyto == NULL) {
-            return -1;
-        }
+    if (ca_import_attr(&np_copyto, "numpy", "copyto") < 0) {
+        return -1;
     }
     PyArray_Descr *d = ca_descr(dtype);
     Py_INCREF(d);
@@ -426,16 +391,8 @@ ca_axis_error(Py_ssize_t axis, int ndim)
 int
 ca_axis_error_in(const char *fname, Py_ssize_t axis, int ndim)
 {
-    if (axis_error_type == NULL) {
-        PyObject *mod = PyImport_ImportModule("numpy.exceptions");
-        if (mod == NULL) {
-            return -1;
-        }
-        axis_error_type = PyObject_GetAttrString(mod, "AxisError");
-        Py_DECREF(mod);
-        if (axis_error_type == NULL) {
-            return -1;
-        }
+    if (ca_import_attr(&axis_error_type, "numpy.exceptions", "AxisError") < 0) {
+        return -1;
     }
     /* AxisError(axis, ndim, msg_prefix): NumPy's message, "fname: axis 3 is out of
      * bounds for array of dimension 2" */
@@ -580,6 +537,21 @@ ca_array_misaligned(const CaArray *a)
                               align[a->dtype]);
 }
 
+int
+ca_import_attr(PyObject **slot, const char *module, const char *name)
+{
+    if (*slot != NULL) {
+        return 0;
+    }
+    PyObject *mod = PyImport_ImportModule(module);
+    if (mod == NULL) {
+        return -1;
+    }
+    *slot = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
+    return *slot != NULL ? 0 : -1;
+}
+
 CaArray *
 ca_require_array(const char *fname, PyObject *o)
 {
@@ -591,4 +563,16 @@ ca_require_array(const char *fname, PyObject *o)
         return NULL;
     }
     return (CaArray *)o;
+}
+
+int
+ca_parse_array_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int npos, int nreq,
+                    PyObject **out, CaArray **a)
+{
+    if (ca_parse_args(fname, args, nargs, kwnames, names, npos, nreq, out) < 0) {
+        return -1;
+    }
+    *a = ca_require_array(fname, out[0]);
+    return *a != NULL ? 0 : -1;
 }

@@ -8,7 +8,6 @@
  * nothing goes through Python.
  */
 #include "launch.h"
-#include "watch.h"
 
 #include <string.h>
 
@@ -41,6 +40,28 @@ zero_fill(CaArray *a)
     return ca_run_memset_async(a->data, 0, n, ca_current_stream(a->device));
 }
 
+/* The keyword names of the module functions below. */
+static const char *const full_names[] = { "shape",  "fill_value", "dtype", "order",
+                                          "device", "memory",     NULL };
+static const char *const empty_names[] = { "shape",  "dtype",  "order",
+                                           "device", "memory", NULL };
+static const char *const like_impl_names[] = { "a",     "dtype",  "order",  "subok",
+                                               "shape", "device", "memory", NULL };
+static const char *const asarray_names[] = { "obj",  "dtype",  "order",    "device",
+                                             "copy", "memory", "blocking", NULL };
+static const char *const array_names[] = { "obj",   "dtype",  "copy",   "order",
+                                           "ndmin", "device", "memory", NULL };
+static const char *const contiguous_impl_names[] = { "a", "dtype", "device", "memory",
+                                                     NULL };
+static const char *const arange_names[] = { "start",  "stop",   "step", "dtype",
+                                            "device", "memory", NULL };
+static const char *const linspace_names[] = { "start",   "stop",  "num",  "endpoint",
+                                              "retstep", "dtype", "axis", "device",
+                                              "memory",  NULL };
+static const char *const eye_names[] = { "N",     "M",      "k",      "dtype",
+                                         "order", "device", "memory", NULL };
+static const char *const identity_names[] = { "n", "dtype", "device", "memory", NULL };
+
 /* Shared by empty/zeros/ones/full: parse shape, dtype, order, device, memory
  * and allocate. `v` holds shape, dtype, order, device, memory. */
 static CaArray *
@@ -58,46 +79,34 @@ create_from_args(PyObject **v, int default_dtype)
     return ca_array_empty(dtype, ndim, shape, fortran, device, (ca_memkind)kind);
 }
 
-static const char *const empty_names[] = { "shape",  "dtype",  "order",
-                                           "device", "memory", NULL };
-
+/* empty (fill 0), zeros (1) and ones (2): (shape, dtype, order, *, device,
+ * memory). */
 static PyObject *
-py_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+new_filled(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+           PyObject *kwnames, int fill)
 {
     PyObject *v[5];
-    if (ca_parse_args("empty", args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
-        return NULL;
-    }
-    return (PyObject *)create_from_args(v, CA_FLOAT64);
-}
-
-static PyObject *
-py_zeros(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[5];
-    if (ca_parse_args("zeros", args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
+    if (ca_parse_args(fname, args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
         return NULL;
     }
     CaArray *a = create_from_args(v, CA_FLOAT64);
-    if (a != NULL && zero_fill(a) < 0) {
+    if (a != NULL && fill != 0 &&
+        (fill == 1 ? zero_fill(a) : ca_array_fill(a, ca_one_bytes[a->dtype])) < 0) {
         Py_CLEAR(a);
     }
     return (PyObject *)a;
 }
 
-static PyObject *
-py_ones(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[5];
-    if (ca_parse_args("ones", args, nargs, kwnames, empty_names, 3, 1, v) < 0) {
-        return NULL;
+/* The module functions of one line: FN(self, args, nargs, kwnames) calling BODY. */
+#define ENTRY(FN, BODY)                                                                \
+    static PyObject *FN(PyObject *self, PyObject *const *args, Py_ssize_t nargs,       \
+                        PyObject *kwnames)                                             \
+    {                                                                                  \
+        return BODY;                                                                   \
     }
-    CaArray *a = create_from_args(v, CA_FLOAT64);
-    if (a != NULL && ca_array_fill(a, ca_one_bytes[a->dtype]) < 0) {
-        Py_CLEAR(a);
-    }
-    return (PyObject *)a;
-}
+ENTRY(py_empty, new_filled("empty", args, nargs, kwnames, 0))
+ENTRY(py_zeros, new_filled("zeros", args, nargs, kwnames, 1))
+ENTRY(py_ones, new_filled("ones", args, nargs, kwnames, 2))
 
 /* The dtype NumPy gives np.array(value): for full(dtype=None). */
 static int
@@ -141,10 +150,8 @@ fill_with(CaArray *a, PyObject *value)
 static PyObject *
 py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "shape",  "fill_value", "dtype", "order",
-                                         "device", "memory",     NULL };
     PyObject *v[6];
-    if (ca_parse_args("full", args, nargs, kwnames, names, 4, 2, v) < 0) {
+    if (ca_parse_args("full", args, nargs, kwnames, full_names, 4, 2, v) < 0) {
         return NULL;
     }
     PyObject *cv[5] = { v[0], v[2], v[3], v[4], v[5] };
@@ -255,8 +262,6 @@ static PyObject *
 like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
           int mode)
 {
-    static const char *const names[] = { "a",     "dtype",  "order",  "subok",
-                                         "shape", "device", "memory", NULL };
     static const char *const fnames[] = { "a",      "fill_value", "dtype",
                                           "order",  "subok",      "shape",
                                           "device", "memory",     NULL };
@@ -269,7 +274,7 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
         fill = w[1];
         memmove(w + 1, w + 2, 6 * sizeof(PyObject *));
     }
-    else if (ca_parse_args(fname, args, nargs, kwnames, names, 5, 1, w) < 0) {
+    else if (ca_parse_args(fname, args, nargs, kwnames, like_impl_names, 5, 1, w) < 0) {
         return NULL;
     }
     PyObject *proto = w[0];
@@ -379,24 +384,19 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
             return NULL;
         }
     }
-    int had = ca_guard_explicit_begin(); /* asarray is the explicit way in */
-    PyObject *r = (PyObject *)ca_asarray(v[0], dtype, device, copy, (char)order, kind);
-    ca_guard_explicit_end(had);
-    return r;
+    return (PyObject *)ca_asarray(v[0], dtype, device, copy, (char)order, kind);
 }
 
 static PyObject *
 py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "obj",  "dtype",  "order",    "device",
-                                         "copy", "memory", "blocking", NULL };
     PyObject *v[7];
     /* Fast path: asarray(x) of a cuarray array. */
     if (nargs == 1 && kwnames == NULL && ca_array_check(args[0])) {
         Py_INCREF(args[0]);
         return args[0];
     }
-    if (ca_parse_args("asarray", args, nargs, kwnames, names, 3, 1, v) < 0) {
+    if (ca_parse_args("asarray", args, nargs, kwnames, asarray_names, 3, 1, v) < 0) {
         return NULL;
     }
     /* CuPy's blocking=False lets the copy from host memory run on after the call;
@@ -411,10 +411,8 @@ py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "obj",   "dtype",  "copy",   "order",
-                                         "ndmin", "device", "memory", NULL };
     PyObject *v[7];
-    if (ca_parse_args("array", args, nargs, kwnames, names, 5, 1, v) < 0) {
+    if (ca_parse_args("array", args, nargs, kwnames, array_names, 5, 1, v) < 0) {
         return NULL;
     }
     PyObject *w[6] = { v[0], v[1], v[3], v[5], v[2], v[6] };
@@ -459,9 +457,9 @@ static PyObject *
 contiguous_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                 PyObject *kwnames, char order)
 {
-    static const char *const names[] = { "a", "dtype", "device", "memory", NULL };
     PyObject *v[4];
-    if (ca_parse_args(fname, args, nargs, kwnames, names, 2, 1, v) < 0) {
+    if (ca_parse_args(fname, args, nargs, kwnames, contiguous_impl_names, 2, 1, v) <
+        0) {
         return NULL;
     }
     PyObject *order_obj = PyUnicode_FromOrdinal(order);
@@ -536,10 +534,8 @@ host_scalar(PyObject *o)
 static PyObject *
 py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "start",  "stop",   "step", "dtype",
-                                         "device", "memory", NULL };
     PyObject *v[6];
-    if (ca_parse_args("arange", args, nargs, kwnames, names, 4, 0, v) < 0) {
+    if (ca_parse_args("arange", args, nargs, kwnames, arange_names, 4, 0, v) < 0) {
         return NULL;
     }
     if (v[0] == NULL && v[1] == NULL) {
@@ -585,12 +581,9 @@ static PyObject *np_linspace = NULL;
 static PyObject *
 py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "start",   "stop",  "num",  "endpoint",
-                                         "retstep", "dtype", "axis", "device",
-                                         "memory",  NULL };
     PyObject *v[9];
     PyObject *start = NULL, *stop = NULL, *kw = NULL, *pargs = NULL, *res = NULL;
-    if (ca_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0) {
+    if (ca_parse_args("linspace", args, nargs, kwnames, linspace_names, 7, 2, v) < 0) {
         return NULL;
     }
     int device, kind;
@@ -600,13 +593,8 @@ py_linspace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (v[5] != NULL && v[5] != Py_None && ca_dtype_converter(v[5], CA_FLOAT64) < 0) {
         return NULL;
     }
-    if (np_linspace == NULL) {
-        PyObject *np = PyImport_ImportModule("numpy");
-        np_linspace = np ? PyObject_GetAttrString(np, "linspace") : NULL;
-        Py_XDECREF(np);
-        if (np_linspace == NULL) {
-            return NULL;
-        }
+    if (ca_import_attr(&np_linspace, "numpy", "linspace") < 0) {
+        return NULL;
     }
     start = host_scalar(v[0]);
     stop = start ? host_scalar(v[1]) : NULL;
@@ -680,44 +668,43 @@ eye_impl(Py_ssize_t n, Py_ssize_t m, Py_ssize_t k, int dtype, int fortran, int d
     return (PyObject *)a;
 }
 
-static Py_ssize_t
-int_arg(PyObject *o, const char *what)
+/* *out = the integer o (o NULL: dflt); a negative size (min 0) is NumPy's
+ * ValueError. -1 on error, TypeError naming `what` for a non-integer. */
+static int
+int_arg(PyObject *o, const char *what, Py_ssize_t dflt, Py_ssize_t min, Py_ssize_t *out)
 {
+    if (o == NULL) {
+        *out = dflt;
+        return 0;
+    }
     if (!PyIndex_Check(o)) {
         PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
                      Py_TYPE(o)->tp_name);
         return -1;
     }
-    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-    return v;
+    *out = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+    if (*out == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (*out < min) {
+        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+        return -1;
+    }
+    return 0;
 }
 
 static PyObject *
 py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "N",     "M",      "k",      "dtype",
-                                         "order", "device", "memory", NULL };
     PyObject *v[7];
-    if (ca_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0) {
+    if (ca_parse_args("eye", args, nargs, kwnames, eye_names, 5, 1, v) < 0) {
         return NULL;
     }
-    Py_ssize_t n = int_arg(v[0], "N");
-    if (n == -1 && PyErr_Occurred()) {
+    Py_ssize_t n, m, k;
+    if (int_arg(v[0], "N", 0, PY_SSIZE_T_MIN, &n) < 0 ||
+        int_arg(v[1] == Py_None ? NULL : v[1], "M", n, PY_SSIZE_T_MIN, &m) < 0 ||
+        int_arg(v[2], "k", 0, PY_SSIZE_T_MIN, &k) < 0) {
         return NULL;
-    }
-    Py_ssize_t m = n;
-    if (v[1] != NULL && v[1] != Py_None) {
-        m = int_arg(v[1], "M");
-        if (m == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    Py_ssize_t k = 0;
-    if (v[2] != NULL) {
-        k = int_arg(v[2], "k");
-        if (k == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
     }
     if (n < 0 || m < 0) {
         PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
@@ -733,17 +720,12 @@ py_eye(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
 static PyObject *
 py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "n", "dtype", "device", "memory", NULL };
     PyObject *v[4];
-    if (ca_parse_args("identity", args, nargs, kwnames, names, 2, 1, v) < 0) {
+    if (ca_parse_args("identity", args, nargs, kwnames, identity_names, 2, 1, v) < 0) {
         return NULL;
     }
-    Py_ssize_t n = int_arg(v[0], "n");
-    if (n == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+    Py_ssize_t n;
+    if (int_arg(v[0], "n", 0, 0, &n) < 0) {
         return NULL;
     }
     int dtype = ca_dtype_converter(v[1] ? v[1] : Py_None, CA_FLOAT64);
@@ -763,72 +745,89 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
+#define DOC_EMPTY                                                                      \
+    "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"      \
+    "A new array without initialising its elements.\n\n"                               \
+    "device: None (current), 'cpu', 'cuda', 'cuda:N', N or a Device.\n"                \
+    "memory: 'device' (default on a GPU), 'managed' or 'pinned' (host-accessible), "   \
+    "or 'host' (the cpu device)."
+#define DOC_ZEROS                                                                      \
+    "zeros(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"      \
+    "A new array of zeros."
+#define DOC_ONES                                                                       \
+    "ones(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"       \
+    "A new array of ones."
+#define DOC_FULL                                                                       \
+    "full(shape, fill_value, dtype=None, order='C', *, device=None, "                  \
+    "memory=None)\n--\n\n"                                                             \
+    "A new array filled with fill_value (dtype from fill_value when None)."
+#define DOC_EMPTY_LIKE                                                                 \
+    "empty_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "    \
+    "memory=None)\n--\n\nA new uninitialised array shaped like `a`."
+#define DOC_ZEROS_LIKE                                                                 \
+    "zeros_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "    \
+    "memory=None)\n--\n\nA new array of zeros shaped like `a`."
+#define DOC_ONES_LIKE                                                                  \
+    "ones_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "     \
+    "memory=None)\n--\n\nA new array of ones shaped like `a`."
+#define DOC_FULL_LIKE                                                                  \
+    "full_like(a, fill_value, dtype=None, order='K', subok=None, shape=None, *, "      \
+    "device=None, memory=None)\n--\n\nA new array filled with fill_value, shaped "     \
+    "like "                                                                            \
+    "`a`."
+#define DOC_ASARRAY                                                                    \
+    "asarray(obj, dtype=None, order=None, *, device=None, copy=None, "                 \
+    "memory=None, blocking=False)\n--\n\n"                                             \
+    "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "     \
+    "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "    \
+    "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "    \
+    "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's " \
+    "memory for the GPU (a pinned array kernels read in place).\n\nblocking: CuPy's "   \
+    "flag, accepted; the copy from host memory is done when asarray returns."
+#define DOC_ARRAY                                                                      \
+    "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "           \
+    "memory=None)\n--\n\nAs asarray, copying by default."
+#define DOC_ASCONTIGUOUSARRAY                                                          \
+    "ascontiguousarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"            \
+    "A C-contiguous array (at least 1-d), copying only when needed."
+#define DOC_ASFORTRANARRAY                                                             \
+    "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"               \
+    "A Fortran-contiguous array (at least 1-d), copying only when needed."
+#define DOC_ARANGE                                                                     \
+    "arange(start, stop=None, step=None, dtype=None, *, device=None, "                 \
+    "memory=None)\n--\n\n"                                                             \
+    "Evenly spaced values in [start, stop), with NumPy's length, dtype and values."
+#define DOC_LINSPACE                                                                   \
+    "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, " \
+    "*, "                                                                              \
+    "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, "       \
+    "stop], "                                                                          \
+    "as NumPy computes them."
+#define DOC_EYE                                                                        \
+    "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, "                   \
+    "memory=None)\n--\n\n"                                                             \
+    "A 2-d array with ones on the k-th diagonal and zeros elsewhere."
+#define DOC_IDENTITY                                                                   \
+    "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"                  \
+    "The n x n identity matrix."
+
 static PyMethodDef creation_functions[] = {
-    { "empty", FASTKW(py_empty),
-      "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
-      "A new array without initialising its elements.\n\n"
-      "device: None (current), 'cpu', 'cuda', 'cuda:N', N or a Device.\n"
-      "memory: 'device' (default on a GPU), 'managed' or 'pinned' (host-accessible), "
-      "or 'host' (the cpu device)." },
-    { "zeros", FASTKW(py_zeros),
-      "zeros(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
-      "A new array of zeros." },
-    { "ones", FASTKW(py_ones),
-      "ones(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"
-      "A new array of ones." },
-    { "full", FASTKW(py_full),
-      "full(shape, fill_value, dtype=None, order='C', *, device=None, "
-      "memory=None)\n--\n\n"
-      "A new array filled with fill_value (dtype from fill_value when None)." },
-    { "empty_like", FASTKW(py_empty_like),
-      "empty_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
-      "memory=None)\n--\n\nA new uninitialised array shaped like `a`." },
-    { "zeros_like", FASTKW(py_zeros_like),
-      "zeros_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
-      "memory=None)\n--\n\nA new array of zeros shaped like `a`." },
-    { "ones_like", FASTKW(py_ones_like),
-      "ones_like(a, dtype=None, order='K', subok=None, shape=None, *, device=None, "
-      "memory=None)\n--\n\nA new array of ones shaped like `a`." },
-    { "full_like", FASTKW(py_full_like),
-      "full_like(a, fill_value, dtype=None, order='K', subok=None, shape=None, *, "
-      "device=None, memory=None)\n--\n\nA new array filled with fill_value, shaped "
-      "like "
-      "`a`." },
-    { "asarray", FASTKW(py_asarray),
-      "asarray(obj, dtype=None, order=None, *, device=None, copy=None, "
-      "memory=None, blocking=False)\n--\n\n"
-      "Convert `obj` to an array: cuarray arrays, NumPy arrays, Python scalars and "
-      "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "
-      "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "
-      "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's "
-      "memory for the GPU (a pinned array kernels read in place).\n\nblocking: CuPy's "
-      "flag, accepted; the copy from host memory is done when asarray returns." },
-    { "array", FASTKW(py_array),
-      "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "
-      "memory=None)\n--\n\nAs asarray, copying by default." },
-    { "ascontiguousarray", FASTKW(py_ascontiguousarray),
-      "ascontiguousarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
-      "A C-contiguous array (at least 1-d), copying only when needed." },
-    { "asfortranarray", FASTKW(py_asfortranarray),
-      "asfortranarray(a, dtype=None, *, device=None, memory=None)\n--\n\n"
-      "A Fortran-contiguous array (at least 1-d), copying only when needed." },
-    { "arange", FASTKW(py_arange),
-      "arange(start, stop=None, step=None, dtype=None, *, device=None, "
-      "memory=None)\n--\n\n"
-      "Evenly spaced values in [start, stop), with NumPy's length, dtype and values." },
-    { "linspace", FASTKW(py_linspace),
-      "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, "
-      "*, "
-      "device=None, memory=None)\n--\n\n`num` evenly spaced samples over [start, "
-      "stop], "
-      "as NumPy computes them." },
-    { "eye", FASTKW(py_eye),
-      "eye(N, M=None, k=0, dtype=float64, order='C', *, device=None, "
-      "memory=None)\n--\n\n"
-      "A 2-d array with ones on the k-th diagonal and zeros elsewhere." },
-    { "identity", FASTKW(py_identity),
-      "identity(n, dtype=float64, *, device=None, memory=None)\n--\n\n"
-      "The n x n identity matrix." },
+    { "empty", FASTKW(py_empty), DOC_EMPTY },
+    { "zeros", FASTKW(py_zeros), DOC_ZEROS },
+    { "ones", FASTKW(py_ones), DOC_ONES },
+    { "full", FASTKW(py_full), DOC_FULL },
+    { "empty_like", FASTKW(py_empty_like), DOC_EMPTY_LIKE },
+    { "zeros_like", FASTKW(py_zeros_like), DOC_ZEROS_LIKE },
+    { "ones_like", FASTKW(py_ones_like), DOC_ONES_LIKE },
+    { "full_like", FASTKW(py_full_like), DOC_FULL_LIKE },
+    { "asarray", FASTKW(py_asarray), DOC_ASARRAY },
+    { "array", FASTKW(py_array), DOC_ARRAY },
+    { "ascontiguousarray", FASTKW(py_ascontiguousarray), DOC_ASCONTIGUOUSARRAY },
+    { "asfortranarray", FASTKW(py_asfortranarray), DOC_ASFORTRANARRAY },
+    { "arange", FASTKW(py_arange), DOC_ARANGE },
+    { "linspace", FASTKW(py_linspace), DOC_LINSPACE },
+    { "eye", FASTKW(py_eye), DOC_EYE },
+    { "identity", FASTKW(py_identity), DOC_IDENTITY },
     { NULL, NULL, 0, NULL },
 };
 

@@ -626,12 +626,8 @@ static PyType_Slot flags_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec flags_spec = {
-    .name = "cuarray.flagsobj",
-    .basicsize = sizeof(CaFlags),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = flags_slots,
-};
+CA_TYPE_SPEC(flags_spec, "cuarray.flagsobj", CaFlags,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, flags_slots);
 
 /* ---- data: a MemoryPointer (memptr.c), as CuPy's ---------------------------- */
 
@@ -781,12 +777,8 @@ static PyType_Slot iter_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec iter_spec = {
-    .name = "cuarray.ndarray_iterator",
-    .basicsize = sizeof(CaIter),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = iter_slots,
-};
+CA_TYPE_SPEC(iter_spec, "cuarray.ndarray_iterator", CaIter,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, iter_slots);
 
 /* ======================================================================== */
 /* setflags                                                                   */
@@ -1200,35 +1192,19 @@ static PyType_Slot ndarray_own_slots[] = {
     { 0, NULL },
 };
 
-static Py_ssize_t
-count_methods(const PyMethodDef *t)
-{
-    Py_ssize_t n = 0;
-    while (t[n].ml_name != NULL) {
-        n++;
+/* The rows of a table before its sentinel, whose `field` is zero. */
+#define COUNT_ROWS(fn, T, field)                                                       \
+    static Py_ssize_t fn(const T *t)                                                   \
+    {                                                                                  \
+        Py_ssize_t n = 0;                                                              \
+        while (t[n].field) {                                                           \
+            n++;                                                                       \
+        }                                                                              \
+        return n;                                                                      \
     }
-    return n;
-}
-
-static Py_ssize_t
-count_getset(const PyGetSetDef *t)
-{
-    Py_ssize_t n = 0;
-    while (t[n].name != NULL) {
-        n++;
-    }
-    return n;
-}
-
-static Py_ssize_t
-count_slots(const PyType_Slot *t)
-{
-    Py_ssize_t n = 0;
-    while (t[n].slot != 0) {
-        n++;
-    }
-    return n;
-}
+COUNT_ROWS(count_methods, PyMethodDef, ml_name)
+COUNT_ROWS(count_getset, PyGetSetDef, name)
+COUNT_ROWS(count_slots, PyType_Slot, slot)
 
 /* Append the slots of `src` whose ids are not in out[0:*n] yet. */
 static void

@@ -768,12 +768,8 @@ static PyType_Slot Memory_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec Memory_spec = {
-    .name = "cuarray.cuda.Memory",
-    .basicsize = sizeof(CaMemory),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
-    .slots = Memory_slots,
-};
+CA_TYPE_SPEC(Memory_spec, "cuarray.cuda.Memory", CaMemory,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, Memory_slots);
 
 /* ======================================================================== */
 /* MemoryPool: a Python handle on the pool of one (device, kind)            */
@@ -1217,12 +1213,9 @@ static PyType_Slot MemoryPool_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec MemoryPool_spec = {
-    .name = "cuarray.cuda.MemoryPool",
-    .basicsize = sizeof(CaPoolHandle),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
-    .slots = MemoryPool_slots,
-};
+CA_TYPE_SPEC(MemoryPool_spec, "cuarray.cuda.MemoryPool", CaPoolHandle,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
+             MemoryPool_slots);
 
 PyDoc_STRVAR(
     PinnedMemoryPool_doc,
@@ -1238,12 +1231,9 @@ static PyType_Slot PinnedMemoryPool_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec PinnedMemoryPool_spec = {
-    .name = "cuarray.cuda.PinnedMemoryPool",
-    .basicsize = sizeof(CaPoolHandle),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
-    .slots = PinnedMemoryPool_slots,
-};
+CA_TYPE_SPEC(PinnedMemoryPool_spec, "cuarray.cuda.PinnedMemoryPool", CaPoolHandle,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
+             PinnedMemoryPool_slots);
 
 /* ======================================================================== */
 /* Module functions                                                         */

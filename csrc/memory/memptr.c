@@ -204,33 +204,45 @@ copy_stream(CaMemPtr *self, PyObject *stream_obj, ca_stream_t *s)
     return ok ? 0 : -1;
 }
 
+/* The start of a copy or memset of `size` bytes on self's device: 1 when there
+ * is nothing to do (size 0); 0 to go on, with *s the stream (the cpu device:
+ * deferred work flushed first, *s unused); -1 on error. */
+static int
+transfer_start(CaMemPtr *self, Py_ssize_t size, PyObject *stream_obj, ca_stream_t *s)
+{
+    if (size < 0) {
+        PyErr_Format(PyExc_ValueError, "size must be >= 0, not %zd", size);
+        return -1;
+    }
+    if (size == 0) {
+        return 1;
+    }
+    if (copy_stream(self, stream_obj, s) < 0) {
+        return -1;
+    }
+    if (self->device == CA_CPU) {
+        ca_launch_flush();
+    }
+    return 0;
+}
+
 /* Copy `size` bytes dst <- src on self's device. */
 static PyObject *
 do_copy(CaMemPtr *self, char *dst, const char *src, Py_ssize_t size, PyObject *stream,
         int wait)
 {
     ca_stream_t s;
-    if (size < 0) {
-        PyErr_Format(PyExc_ValueError, "size must be >= 0, not %zd", size);
-        return NULL;
-    }
-    if (size == 0) {
-        Py_RETURN_NONE;
-    }
-    if (copy_stream(self, stream, &s) < 0) {
-        return NULL;
+    const int st = transfer_start(self, size, stream, &s);
+    if (st != 0) {
+        return st < 0 ? NULL : Py_NewRef(Py_None);
     }
     if (self->device == CA_CPU) {
-        ca_launch_flush();
         memmove(dst, src, (size_t)size);
         Py_RETURN_NONE;
     }
     int rc = wait ? ca_run_memcpy_wait(dst, src, (size_t)size, s)
                   : ca_run_memcpy_async(dst, src, (size_t)size, s);
-    if (rc < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
 }
 
 /* A host address from `o`: a buffer (bounds checked against size), else a
@@ -310,25 +322,17 @@ memset_impl(CaMemPtr *self, PyObject *args, PyObject *kwds, int wait)
                                      kwlist, &value, &size, &stream)) {
         return NULL;
     }
-    if (size < 0) {
-        PyErr_Format(PyExc_ValueError, "size must be >= 0, not %zd", size);
-        return NULL;
-    }
-    if (size == 0) {
-        Py_RETURN_NONE;
-    }
-    if (copy_stream(self, stream, &s) < 0) {
-        return NULL;
+    const int st = transfer_start(self, size, stream, &s);
+    if (st != 0) {
+        return st < 0 ? NULL : Py_NewRef(Py_None);
     }
     if (self->device == CA_CPU) {
-        ca_launch_flush();
         memset(self->ptr, value, (size_t)size);
         Py_RETURN_NONE;
     }
-    if (ca_run_memset(self->ptr, value, (size_t)size, s, wait) < 0) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return ca_run_memset(self->ptr, value, (size_t)size, s, wait) < 0
+               ? NULL
+               : Py_NewRef(Py_None);
 }
 
 static PyObject *
@@ -390,24 +394,6 @@ static PyObject *
 MemPtr_get_ptr(CaMemPtr *p, void *c)
 {
     return PyLong_FromVoidPtr(p->ptr);
-}
-
-static PyObject *
-MemPtr_get_mem(CaMemPtr *p, void *c)
-{
-    return Py_NewRef(p->mem);
-}
-
-static PyObject *
-MemPtr_get_offset(CaMemPtr *p, void *c)
-{
-    return PyLong_FromSsize_t(p->offset);
-}
-
-static PyObject *
-MemPtr_get_device_id(CaMemPtr *p, void *c)
-{
-    return PyLong_FromLong(p->device);
 }
 
 static PyObject *
@@ -585,16 +571,18 @@ static PyMethodDef memptr_methods[] = {
 
 static PyGetSetDef memptr_getset[] = {
     { "ptr", (getter)MemPtr_get_ptr, NULL, "the address, an int", NULL },
-    { "mem", (getter)MemPtr_get_mem, NULL, "the memory the address lies in", NULL },
-    { "offset", (getter)MemPtr_get_offset, NULL, "bytes from mem's start", NULL },
-    { "device_id", (getter)MemPtr_get_device_id, NULL, "device ordinal (-1: cpu)",
-      NULL },
     { "device", (getter)MemPtr_get_device, NULL, "the Device", NULL },
     { NULL, NULL, NULL, NULL, NULL },
 };
 
 static PyMemberDef memptr_members[] = {
     { "__dictoffset__", T_PYSSIZET, offsetof(CaMemPtr, dict), READONLY, NULL },
+    { "mem", T_OBJECT, offsetof(CaMemPtr, mem), READONLY,
+      "the memory the address lies in" },
+    { "offset", T_PYSSIZET, offsetof(CaMemPtr, offset), READONLY,
+      "bytes from mem's start" },
+    { "device_id", T_INT, offsetof(CaMemPtr, device), READONLY,
+      "device ordinal (-1: cpu)" },
     { NULL, 0, 0, 0, NULL },
 };
 
@@ -620,12 +608,9 @@ static PyType_Slot memptr_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec memptr_spec = {
-    .name = "cuarray.cuda.MemoryPointer",
-    .basicsize = sizeof(CaMemPtr),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .slots = memptr_slots,
-};
+CA_TYPE_SPEC(memptr_spec, "cuarray.cuda.MemoryPointer", CaMemPtr,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+             memptr_slots);
 
 int
 ca_memptr_init(PyObject *m)

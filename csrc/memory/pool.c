@@ -490,12 +490,9 @@ grow(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, ca_block **out)
         free(seg);
         return st;
     }
-    seg->base = base;
-    seg->size = seg_size;
-    seg->first = b;
-    seg->small = small;
-    seg->prev = NULL;
-    seg->next = p->segments;
+    *seg = (ca_segment){
+        .base = base, .size = seg_size, .first = b, .small = small, .next = p->segments
+    };
     if (p->segments != NULL) {
         p->segments->prev = seg;
     }

@@ -1061,13 +1061,8 @@ ew_numpy_run(const ew_args *A, CaArray *res)
 {
     PyObject *v[4] = { NULL, NULL, NULL, NULL }, *es = NULL, *r = NULL;
     int rc = -1;
-    if (ew_numpy_ufunc[A->op] == NULL) {
-        PyObject *np = PyImport_ImportModule("numpy");
-        ew_numpy_ufunc[A->op] = np ? PyObject_GetAttrString(np, A->o->name) : NULL;
-        Py_XDECREF(np);
-        if (ew_numpy_ufunc[A->op] == NULL) {
-            return -1;
-        }
+    if (ca_import_attr(&ew_numpy_ufunc[A->op], "numpy", A->o->name) < 0) {
+        return -1;
     }
     for (int i = 0; i < A->nin; i++) {
         if ((v[i] = ew_numpy_input(A, i)) == NULL) {
@@ -1380,18 +1375,13 @@ imag_of(CaArray *a)
     return (PyObject *)r;
 }
 
-static PyObject *
-get_real(PyObject *self, void *closure)
-{
-    (void)closure;
-    return real_of((CaArray *)self);
-}
+/* The real and imag attributes: closure NULL for real, IMAG for imag. */
+#define IMAG ((void *)1)
 
 static PyObject *
-get_imag(PyObject *self, void *closure)
+get_part(PyObject *self, void *closure)
 {
-    (void)closure;
-    return imag_of((CaArray *)self);
+    return closure == IMAG ? imag_of((CaArray *)self) : real_of((CaArray *)self);
 }
 
 /* dst[...] = value (an array broadcast, or a scalar). */
@@ -1415,8 +1405,9 @@ assign_value(CaArray *dst, PyObject *value)
 }
 
 static int
-set_part(PyObject *self, PyObject *value, int imag)
+set_part(PyObject *self, PyObject *value, void *closure)
 {
+    const int imag = closure == IMAG;
     CaArray *a = (CaArray *)self;
     if (value == NULL) {
         PyErr_SetString(PyExc_AttributeError,
@@ -1440,47 +1431,29 @@ set_part(PyObject *self, PyObject *value, int imag)
     return r;
 }
 
-static int
-set_real(PyObject *self, PyObject *value, void *closure)
-{
-    (void)closure;
-    return set_part(self, value, 0);
-}
-
-static int
-set_imag(PyObject *self, PyObject *value, void *closure)
-{
-    (void)closure;
-    return set_part(self, value, 1);
-}
 
 static PyGetSetDef ew_array_getset[] = {
-    { "real", get_real, set_real, "The real part (a view for complex arrays).", NULL },
-    { "imag", get_imag, set_imag,
+    { "real", get_part, set_part, "The real part (a view for complex arrays).", NULL },
+    { "imag", get_part, set_part,
       "The imaginary part (a view for complex arrays; read-only zeros otherwise).",
-      NULL },
+      IMAG },
     { NULL, NULL, NULL, NULL, NULL },
 };
 
+/* cuarray.real(val) and cuarray.imag(val): the attribute of anything else. */
 static PyObject *
-py_real(PyObject *m, PyObject *val)
+part_of(PyObject *val, int imag)
 {
-    (void)m;
     if (ca_array_check(val)) {
-        return real_of((CaArray *)val);
+        return imag ? imag_of((CaArray *)val) : real_of((CaArray *)val);
     }
-    return PyObject_GetAttrString(val, "real");
+    return PyObject_GetAttrString(val, imag ? "imag" : "real");
 }
 
-static PyObject *
-py_imag(PyObject *m, PyObject *val)
-{
-    (void)m;
-    if (ca_array_check(val)) {
-        return imag_of((CaArray *)val);
-    }
-    return PyObject_GetAttrString(val, "imag");
-}
+#define PART_FUNCTION(fn, imag)                                                        \
+    static PyObject *fn(PyObject *m, PyObject *val) { return part_of(val, imag); }
+PART_FUNCTION(py_real, 0)
+PART_FUNCTION(py_imag, 1)
 
 static PyObject *
 angle_impl(PyObject *z, int deg)
@@ -1792,31 +1765,27 @@ fast_power_op(PyObject *a, PyObject *b)
                        : -1;
 }
 
-static PyObject *
-nb_power(PyObject *a, PyObject *b, PyObject *mod)
+/* a ** b (into a when inplace): the fast exponents as their own ops. */
+static inline PyObject *
+power_op(PyObject *a, PyObject *b, PyObject *mod, int inplace)
 {
     if (mod != Py_None) {
         Py_RETURN_NOTIMPLEMENTED;
     }
     const int fast = fast_power_op(a, b);
     if (fast >= 0) {
-        return ew_call(fast, &a, NULL, -1, 1);
+        return ew_call(fast, &a, inplace ? a : NULL, -1, 1);
     }
-    return nb_bin(CA_OP_power, a, b);
+    return inplace ? nb_inplace(CA_OP_power, a, b) : nb_bin(CA_OP_power, a, b);
 }
 
-static PyObject *
-nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
-{
-    if (mod != Py_None) {
-        Py_RETURN_NOTIMPLEMENTED;
+#define POWER_SLOT(fn, inplace)                                                        \
+    static PyObject *fn(PyObject *a, PyObject *b, PyObject *mod)                       \
+    {                                                                                  \
+        return power_op(a, b, mod, inplace);                                           \
     }
-    const int fast = fast_power_op(a, b);
-    if (fast >= 0) {
-        return ew_call(fast, &a, a, -1, 1);
-    }
-    return nb_inplace(CA_OP_power, a, b);
-}
+POWER_SLOT(nb_power, 0)
+POWER_SLOT(nb_inplace_power, 1)
 
 static PyObject *
 nb_divmod(PyObject *a, PyObject *b)

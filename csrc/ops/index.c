@@ -938,10 +938,7 @@ plan_index(idx_plan *P, ca_index_pass *p, int64_t *flag)
     if (P->off->size > 0) {
         for (int i = 0; i < P->nent; i++) {
             idx_entry *e = &P->ent[i];
-            ca_index_pass q;
-            memset(&q, 0, sizeof q);
-            q.ndim = P->nb;
-            q.axis = i;
+            ca_index_pass q = { .ndim = P->nb, .axis = i };
             for (int k = 0; k < P->nb; k++) {
                 q.shape[k] = P->bshape[k];
                 q.vstrides[k] = CA_STRIDES(P->off)[k];
@@ -979,10 +976,7 @@ plan_check_entries(idx_plan *P, int64_t *flag)
         if (!P->need_check || e->extent < 0 || e->idx == NULL || e->idx->size == 0) {
             continue;
         }
-        ca_index_pass q;
-        memset(&q, 0, sizeof q);
-        q.ndim = e->nd;
-        q.axis = i;
+        ca_index_pass q = { .ndim = e->nd, .axis = i };
         for (int k = 0; k < e->nd; k++) {
             q.shape[k] = e->shape[k];
             q.istrides[k] = e->strides[k];

@@ -882,6 +882,22 @@ finish_result(CaArray *res, CaArray *out)
     return (PyObject *)out;
 }
 
+/* product(x, y, res, dtype) (matmul_compute or matrix_product_into) into res,
+ * then the value finish_result returns. Steals res (NULL: an error already set). */
+static PyObject *
+computed_result(int (*product)(CaArray *, CaArray *, CaArray *, int), CaArray *x,
+                CaArray *y, CaArray *res, CaArray *out, int dtype)
+{
+    if (res == NULL) {
+        return NULL;
+    }
+    if (product(x, y, res, dtype) < 0) {
+        Py_DECREF(res);
+        return NULL;
+    }
+    return finish_result(res, out);
+}
+
 /* The out= argument: None/absent, an array, or a 1-tuple holding one (ufunc
  * style). Borrowed; NULL for none; (CaArray *)-1 on error. */
 static CaArray *
@@ -898,6 +914,21 @@ out_arg(const char *fname, PyObject *o)
 /* matmul                                                                     */
 /* ======================================================================== */
 #define MATMUL_SIG "(n?,k),(k,m?)->(n?,m?)"
+
+/* x as a matrix operand of matmul: a 1-D x as the row (1, k) (row) or the column
+ * (k, 1), any other x itself. A new reference. */
+static CaArray *
+matmul_operand(CaArray *x, int row)
+{
+    if (CA_NDIM(x) != 1) {
+        Py_INCREF(x);
+        return x;
+    }
+    const Py_ssize_t k = CA_SHAPE(x)[0], st = CA_STRIDES(x)[0];
+    Py_ssize_t shp[2] = { row ? 1 : k, row ? k : 1 };
+    Py_ssize_t str[2] = { row ? 0 : st, row ? st : 0 };
+    return ca_array_view(x, x->dtype, 2, shp, str, x->data);
+}
 
 /* C (the result, C order, NumPy's shape) = a @ b computed on the arrays' own
  * device: NumPy on the cpu, the batched core elsewhere. a and b already have
@@ -930,32 +961,7 @@ matmul_compute(CaArray *a, CaArray *b, CaArray *res, int dtype)
     /* 1-D operands become (1, k) and (k, 1) matrices; the result gets the
      * missing dimensions back as length-1 dimensions of a view. */
     Py_ssize_t shp[CA_MAX_DIMS + 2], str[CA_MAX_DIMS + 2];
-    if (na == 1) {
-        shp[0] = 1;
-        shp[1] = CA_SHAPE(a)[0];
-        str[0] = 0;
-        str[1] = CA_STRIDES(a)[0];
-        A = ca_array_view(a, a->dtype, 2, shp, str, a->data);
-    }
-    else {
-        Py_INCREF(a);
-        A = a;
-    }
-    if (A == NULL) {
-        goto done;
-    }
-    if (nb == 1) {
-        shp[0] = CA_SHAPE(b)[0];
-        shp[1] = 1;
-        str[0] = CA_STRIDES(b)[0];
-        str[1] = 0;
-        B = ca_array_view(b, b->dtype, 2, shp, str, b->data);
-    }
-    else {
-        Py_INCREF(b);
-        B = b;
-    }
-    if (B == NULL) {
+    if ((A = matmul_operand(a, 1)) == NULL || (B = matmul_operand(b, 0)) == NULL) {
         goto done;
     }
     if (na > 1 && nb > 1) {
@@ -1069,15 +1075,8 @@ matmul_arrays(CaArray *a, CaArray *b, CaArray *out, int dtype)
     }
     else {
         res = result_array(out, a, b, dtype, a->device, nr, shape);
-        if (res == NULL) {
-            return NULL;
-        }
     }
-    if (matmul_compute(a, b, res, dtype) < 0) {
-        Py_DECREF(res);
-        return NULL;
-    }
-    return finish_result(res, out);
+    return computed_result(matmul_compute, a, b, res, out, dtype);
 }
 
 /* dtype= of matmul: the computation dtype; the inputs must cast to it by
@@ -1107,6 +1106,27 @@ compute_dtype(PyObject *obj, CaArray *a, CaArray *b)
     return dt;
 }
 
+/* r, after releasing the operands a and b. */
+static PyObject *
+release_operands(CaArray *a, CaArray *b, PyObject *r)
+{
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return r;
+}
+
+/* The operands (new references in *a and *b) and the out= argument (borrowed,
+ * NULL for none) of a product; -1 on error. */
+static int
+product_args(const char *fname, PyObject *x, PyObject *y, PyObject *out_obj,
+             CaArray **a, CaArray **b, CaArray **out)
+{
+    if ((*out = out_arg(fname, out_obj)) == (CaArray *)-1) {
+        return -1;
+    }
+    return two_operands(x, y, a, b, NULL);
+}
+
 static PyObject *
 linalg_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames)
@@ -1118,24 +1138,21 @@ linalg_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     if (ca_parse_args("matmul", args, nargs, kwnames, names, 3, 2, v) < 0) {
         return NULL;
     }
-    if ((out = out_arg("matmul", v[2])) == (CaArray *)-1) {
-        return NULL;
-    }
-    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+    if (product_args("matmul", v[0], v[1], v[2], &a, &b, &out) < 0) {
         return NULL;
     }
     int dt = compute_dtype(v[3], a, b);
     if (dt != -2) {
         r = matmul_arrays(a, b, out, dt);
     }
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return r;
+    return release_operands(a, b, r);
 }
 
 /* ---- the @ and @= operators ---- */
+/* x @ y into out (NULL: a new array); NotImplemented for an operand of a type
+ * cuarray does not know. */
 static PyObject *
-Ndarray_matmul(PyObject *x, PyObject *y)
+matmul_operator(PyObject *x, PyObject *y, CaArray *out)
 {
     CaArray *a = NULL, *b = NULL;
     int unknown = 0;
@@ -1145,31 +1162,23 @@ Ndarray_matmul(PyObject *x, PyObject *y)
         }
         return NULL;
     }
-    PyObject *r = matmul_arrays(a, b, NULL, -1);
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return r;
+    return release_operands(a, b, matmul_arrays(a, b, out, -1));
+}
+
+static PyObject *
+Ndarray_matmul(PyObject *x, PyObject *y)
+{
+    return matmul_operator(x, y, NULL);
 }
 
 static PyObject *
 Ndarray_imatmul(PyObject *x, PyObject *y)
 {
-    CaArray *a = NULL, *b = NULL;
-    int unknown = 0;
     if (!ca_array_check(x)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    if (two_operands(x, y, &a, &b, &unknown) < 0) {
-        if (unknown) {
-            Py_RETURN_NOTIMPLEMENTED;
-        }
-        return NULL;
-    }
     /* As NumPy: a @= b is matmul(a, b, out=a); a keeps its shape and dtype. */
-    PyObject *r = matmul_arrays(a, b, (CaArray *)x, -1);
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return r;
+    return matmul_operator(x, y, (CaArray *)x);
 }
 
 /* ======================================================================== */
@@ -1189,6 +1198,17 @@ matrix_product_into(CaArray *A2, CaArray *B2, CaArray *res, int dtype)
     int rc = matmul_compute(A2, B2, C, dtype);
     Py_DECREF(C);
     return rc;
+}
+
+/* The product of the 2-D operands A2 and B2 of a and b as the caller's result
+ * (nd, shape): written into out or a new array (result_array), then returned as
+ * finish_result does. */
+static PyObject *
+product_result(CaArray *A2, CaArray *B2, CaArray *out, CaArray *a, CaArray *b,
+               int dtype, int nd, const Py_ssize_t *shape)
+{
+    CaArray *res = result_array(out, a, b, dtype, a->device, nd, shape);
+    return computed_result(matrix_product_into, A2, B2, res, out, dtype);
 }
 
 /* The view of x with `axes` (n of them, in that order) moved to the end
@@ -1231,7 +1251,7 @@ static PyObject *
 tensordot_arrays(CaArray *a, CaArray *b, const int *axes_a, const int *axes_b, int n,
                  CaArray *out, const char *fname)
 {
-    CaArray *pa = NULL, *pb = NULL, *A2 = NULL, *B2 = NULL, *res = NULL;
+    CaArray *pa = NULL, *pb = NULL, *A2 = NULL, *B2 = NULL;
     PyObject *r = NULL;
     const int na = CA_NDIM(a), nb = CA_NDIM(b);
     int dtype = ca_promote(a->dtype, b->dtype);
@@ -1261,22 +1281,12 @@ tensordot_arrays(CaArray *a, CaArray *b, const int *axes_a, const int *axes_b, i
     if ((A2 = as_2d(pa, na - n)) == NULL || (B2 = as_2d(pb, n)) == NULL) {
         goto done;
     }
-    res = result_array(out, a, b, dtype, a->device, nr, shape);
-    if (res == NULL) {
-        goto done;
-    }
-    if (matrix_product_into(A2, B2, res, dtype) < 0) {
-        Py_CLEAR(res);
-        goto done;
-    }
-    r = finish_result(res, out);
-    res = NULL;
+    r = product_result(A2, B2, out, a, b, dtype, nr, shape);
 done:
     Py_XDECREF(pa);
     Py_XDECREF(pb);
     Py_XDECREF(A2);
     Py_XDECREF(B2);
-    Py_XDECREF(res);
     return r;
 }
 
@@ -1285,7 +1295,7 @@ done:
 static PyObject *
 scalar_product(CaArray *x, CaArray *s, CaArray *out, const char *fname)
 {
-    CaArray *x1 = NULL, *s1 = NULL, *res = NULL, *A = NULL, *B = NULL;
+    CaArray *x1 = NULL, *s1 = NULL, *A = NULL, *B = NULL;
     PyObject *r = NULL;
     int dtype = ca_promote(x->dtype, s->dtype);
     if (dtype < 0) {
@@ -1308,22 +1318,12 @@ scalar_product(CaArray *x, CaArray *s, CaArray *out, const char *fname)
             goto done;
         }
     }
-    res = result_array(out, x, s, dtype, x->device, CA_NDIM(x), CA_SHAPE(x));
-    if (res == NULL) {
-        goto done;
-    }
-    if (matrix_product_into(A, B, res, dtype) < 0) {
-        Py_CLEAR(res);
-        goto done;
-    }
-    r = finish_result(res, out);
-    res = NULL;
+    r = product_result(A, B, out, x, s, dtype, CA_NDIM(x), CA_SHAPE(x));
 done:
     Py_XDECREF(x1);
     Py_XDECREF(s1);
     Py_XDECREF(A);
     Py_XDECREF(B);
-    Py_XDECREF(res);
     return r;
 }
 
@@ -1364,25 +1364,26 @@ dot_arrays(CaArray *a, CaArray *b, CaArray *out)
     return tensordot_arrays(a, b, &axa, &axb, 1, out, "dot");
 }
 
+/* dot(x, y, out=out_obj) of the parsed arguments (numpy.dot and ndarray.dot). */
+static PyObject *
+dot_objects(PyObject *x, PyObject *y, PyObject *out_obj)
+{
+    CaArray *a = NULL, *b = NULL, *out;
+    if (product_args("dot", x, y, out_obj, &a, &b, &out) < 0) {
+        return NULL;
+    }
+    return release_operands(a, b, dot_arrays(a, b, out));
+}
+
 static PyObject *
 linalg_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = { "a", "b", "out", NULL };
     PyObject *v[3];
-    CaArray *a = NULL, *b = NULL, *out;
     if (ca_parse_args("dot", args, nargs, kwnames, names, 3, 2, v) < 0) {
         return NULL;
     }
-    if ((out = out_arg("dot", v[2])) == (CaArray *)-1) {
-        return NULL;
-    }
-    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
-        return NULL;
-    }
-    PyObject *r = dot_arrays(a, b, out);
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return r;
+    return dot_objects(v[0], v[1], v[2]);
 }
 
 static PyObject *
@@ -1390,20 +1391,10 @@ Ndarray_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 {
     static const char *const names[] = { "b", "out", NULL };
     PyObject *v[2];
-    CaArray *a = NULL, *b = NULL, *out;
     if (ca_parse_args("dot", args, nargs, kwnames, names, 2, 1, v) < 0) {
         return NULL;
     }
-    if ((out = out_arg("dot", v[1])) == (CaArray *)-1) {
-        return NULL;
-    }
-    if (two_operands(self, v[0], &a, &b, NULL) < 0) {
-        return NULL;
-    }
-    PyObject *r = dot_arrays(a, b, out);
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return r;
+    return dot_objects(self, v[0], v[1]);
 }
 
 static PyObject *
@@ -1431,9 +1422,19 @@ linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         int axa = na - 1, axb = nb - 1;
         r = tensordot_arrays(a, b, &axa, &axb, 1, NULL, "inner");
     }
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return r;
+    return release_operands(a, b, r);
+}
+
+/* The cleanup of outer and vdot: the operands, their 1-D forms and 2-D views. */
+static void
+release_views(CaArray *a, CaArray *b, CaArray *a1, CaArray *b1, CaArray *A, CaArray *B)
+{
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(a1);
+    Py_XDECREF(b1);
+    Py_XDECREF(A);
+    Py_XDECREF(B);
 }
 
 static PyObject *
@@ -1448,10 +1449,7 @@ linalg_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (ca_parse_args("outer", args, nargs, kwnames, names, 3, 2, v) < 0) {
         return NULL;
     }
-    if ((out = out_arg("outer", v[2])) == (CaArray *)-1) {
-        return NULL;
-    }
-    if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
+    if (product_args("outer", v[0], v[1], v[2], &a, &b, &out) < 0) {
         return NULL;
     }
     int dtype = ca_promote(a->dtype, b->dtype);
@@ -1495,12 +1493,7 @@ linalg_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     r = finish_result(res, out);
     res = NULL;
 done:
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    Py_XDECREF(a1);
-    Py_XDECREF(b1);
-    Py_XDECREF(A);
-    Py_XDECREF(B);
+    release_views(a, b, a1, b1, A, B);
     Py_XDECREF(res);
     return r;
 }
@@ -1580,12 +1573,7 @@ linalg_vdot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     r = (PyObject *)res;
     res = NULL;
 done:
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    Py_XDECREF(a1);
-    Py_XDECREF(b1);
-    Py_XDECREF(A);
-    Py_XDECREF(B);
+    release_views(a, b, a1, b1, A, B);
     Py_XDECREF(C);
     Py_XDECREF(res);
     Py_XDECREF(va);
@@ -1742,22 +1730,16 @@ swap_flag(int *flag, PyObject *arg)
     return PyBool_FromLong(old);
 }
 
-static PyObject *
-linalg_set_allow_tf32(PyObject *self, PyObject *arg)
-{
-    return swap_flag(&allow_tf32, arg);
-}
+/* The METH_O setters of the flags (_set_allow_tf32, _linalg_emulate). */
+#define FLAG_SETTER(fn, flag)                                                          \
+    static PyObject *fn(PyObject *self, PyObject *arg) { return swap_flag(&flag, arg); }
+FLAG_SETTER(linalg_set_allow_tf32, allow_tf32)
+FLAG_SETTER(linalg_emulate, emulate)
 
 static PyObject *
 linalg_get_allow_tf32(PyObject *self, PyObject *unused)
 {
     return PyBool_FromLong(allow_tf32);
-}
-
-static PyObject *
-linalg_emulate(PyObject *self, PyObject *arg)
-{
-    return swap_flag(&emulate, arg);
 }
 
 static PyObject *

@@ -421,6 +421,26 @@ moveaxis_impl(CaArray *a, PyObject *src, PyObject *dst)
     return permute(a, perm);
 }
 
+/* mask[i] = 1 for each axis `axis` names (an int or a sequence, no repeats).
+ * Returns 1, mask untouched, for axis None or absent (every axis); 0 when mask
+ * was set; -1 on error. */
+static int
+axes_mask(PyObject *axis, int nd, int *mask)
+{
+    if (axis == NULL || axis == Py_None) {
+        return 1;
+    }
+    int axes[CA_MAX_DIMS];
+    int n = axes_from_object(axis, nd, axes, "repeated axis");
+    if (n < 0) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        mask[axes[i]] = 1;
+    }
+    return 0;
+}
+
 static CaArray *
 squeeze_impl(CaArray *a, PyObject *axis)
 {
@@ -428,25 +448,18 @@ squeeze_impl(CaArray *a, PyObject *axis)
     int drop[CA_MAX_DIMS] = { 0 };
     Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
 
-    if (axis == NULL || axis == Py_None) {
-        for (int i = 0; i < nd; i++) {
+    const int all = axes_mask(axis, nd, drop);
+    if (all < 0) {
+        return NULL;
+    }
+    for (int i = 0; i < nd; i++) {
+        if (all) {
             drop[i] = CA_SHAPE(a)[i] == 1;
         }
-    }
-    else {
-        int axes[CA_MAX_DIMS];
-        int n = axes_from_object(axis, nd, axes, "repeated axis");
-        if (n < 0) {
+        else if (drop[i] && CA_SHAPE(a)[i] != 1) {
+            PyErr_SetString(PyExc_ValueError, "cannot select an axis to squeeze out "
+                                              "which has size not equal to one");
             return NULL;
-        }
-        for (int i = 0; i < n; i++) {
-            if (CA_SHAPE(a)[axes[i]] != 1) {
-                PyErr_SetString(PyExc_ValueError,
-                                "cannot select an axis to squeeze out "
-                                "which has size not equal to one");
-                return NULL;
-            }
-            drop[axes[i]] = 1;
         }
     }
     int k = 0;
@@ -464,7 +477,6 @@ static CaArray *
 expand_dims_impl(CaArray *a, PyObject *axis)
 {
     int nd = CA_NDIM(a);
-    int axes[CA_MAX_DIMS];
     Py_ssize_t shape[CA_MAX_DIMS], strides[CA_MAX_DIMS];
 
     /* The axes count in the result's dimensions. */
@@ -483,26 +495,14 @@ expand_dims_impl(CaArray *a, PyObject *axis)
                      CA_MAX_DIMS);
         return NULL;
     }
-    int out_nd = nd + (int)n_new;
-    int n = axes_from_object(axis, out_nd, axes, "repeated axis");
-    if (n < 0) {
+    const int out_nd = nd + (int)n_new;
+    int is_new[CA_MAX_DIMS] = { 0 };
+    if (axes_mask(axis, out_nd, is_new) < 0) {
         return NULL;
     }
-    int is_new[CA_MAX_DIMS] = { 0 };
-    for (int i = 0; i < n; i++) {
-        is_new[axes[i]] = 1;
-    }
-    int k = 0;
-    for (int i = 0; i < out_nd; i++) {
-        if (is_new[i]) {
-            shape[i] = 1;
-            strides[i] = 0;
-        }
-        else {
-            shape[i] = CA_SHAPE(a)[k];
-            strides[i] = CA_STRIDES(a)[k];
-            k++;
-        }
+    for (int i = 0, k = 0; i < out_nd; i++) {
+        shape[i] = is_new[i] ? 1 : CA_SHAPE(a)[k];
+        strides[i] = is_new[i] ? 0 : CA_STRIDES(a)[k++];
     }
     return ca_array_restride(a, out_nd, shape, strides, a->data);
 }
@@ -515,24 +515,13 @@ flip_impl(CaArray *a, PyObject *axis)
     Py_ssize_t strides[CA_MAX_DIMS];
     char *data = a->data;
 
-    if (axis == NULL || axis == Py_None) {
-        for (int i = 0; i < nd; i++) {
-            flip[i] = 1;
-        }
-    }
-    else {
-        int axes[CA_MAX_DIMS];
-        int n = axes_from_object(axis, nd, axes, "repeated axis");
-        if (n < 0) {
-            return NULL;
-        }
-        for (int i = 0; i < n; i++) {
-            flip[axes[i]] = 1;
-        }
+    const int all = axes_mask(axis, nd, flip);
+    if (all < 0) {
+        return NULL;
     }
     for (int i = 0; i < nd; i++) {
         strides[i] = CA_STRIDES(a)[i];
-        if (flip[i]) {
+        if (all || flip[i]) {
             if (CA_SHAPE(a)[i] > 0 && a->size > 0) {
                 data += (CA_SHAPE(a)[i] - 1) * strides[i];
             }
@@ -579,15 +568,21 @@ broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
 /* Joining: concatenate, stack                                               */
 /* ======================================================================== */
 
-/* The list of input arrays (cuarray arrays only: no silent transfers). */
+/* The list of input arrays (cuarray arrays only: no silent transfers; at least
+ * one, else ValueError saying what could not be done: `verb`). */
 static PyObject *
-join_inputs(PyObject *arrays, const char *fname)
+join_inputs(PyObject *arrays, const char *fname, const char *verb)
 {
     PyObject *seq = PySequence_Fast(arrays, "arrays must be a sequence of arrays");
     if (seq == NULL) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n == 0) {
+        PyErr_Format(PyExc_ValueError, "need at least one array to %s", verb);
+        Py_DECREF(seq);
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
         if (!ca_array_check(o)) {
@@ -823,15 +818,11 @@ concatenate_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj,
     CaArray *out = NULL;
     Py_ssize_t shape[CA_MAX_DIMS];
 
-    seq = join_inputs(arrays, fname);
+    seq = join_inputs(arrays, fname, "concatenate");
     if (seq == NULL) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n == 0) {
-        PyErr_SetString(PyExc_ValueError, "need at least one array to concatenate");
-        goto error;
-    }
     if (axis_obj == Py_None) {
         /* axis=None: the raveled inputs, joined. */
         flat = ravel_all(seq);
@@ -891,15 +882,11 @@ stack_impl(PyObject *arrays, PyObject *axis_obj, PyObject *out_obj, PyObject *dt
     PyObject *seq = NULL;
     CaArray *out = NULL;
 
-    seq = join_inputs(arrays, "stack");
+    seq = join_inputs(arrays, "stack", "stack");
     if (seq == NULL) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n == 0) {
-        PyErr_SetString(PyExc_ValueError, "need at least one array to stack");
-        goto error;
-    }
     CaArray *first = (CaArray *)PySequence_Fast_GET_ITEM(seq, 0);
     int nd = CA_NDIM(first);
     for (Py_ssize_t i = 1; i < n; i++) {
@@ -1119,31 +1106,29 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
     return (PyObject *)reshape_impl(self, nd, shape, order, copy);
 }
 
+/* a.ravel(order) (copy 0: a view when possible) and a.flatten(order) (copy 1);
+ * format names the method for PyArg's messages. */
 static PyObject *
-Ndarray_ravel(CaArray *self, PyObject *args, PyObject *kwargs)
+ravel_method(CaArray *self, PyObject *args, PyObject *kwargs, const char *format,
+             int copy)
 {
     static char *kwlist[] = { "order", NULL };
     PyObject *order_obj = NULL;
     char order;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:ravel", kwlist, &order_obj) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &order_obj) ||
         order_from_object(order_obj, 'C', "CFAK", &order) < 0) {
         return NULL;
     }
-    return (PyObject *)ravel_impl(self, order, 0);
+    return (PyObject *)ravel_impl(self, order, copy);
 }
 
-static PyObject *
-Ndarray_flatten(CaArray *self, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = { "order", NULL };
-    PyObject *order_obj = NULL;
-    char order;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:flatten", kwlist, &order_obj) ||
-        order_from_object(order_obj, 'C', "CFAK", &order) < 0) {
-        return NULL;
+#define RAVEL_METHOD(fn, format, copy)                                                 \
+    static PyObject *fn(CaArray *self, PyObject *args, PyObject *kwargs)               \
+    {                                                                                  \
+        return ravel_method(self, args, kwargs, format, copy);                         \
     }
-    return (PyObject *)ravel_impl(self, order, 1);
-}
+RAVEL_METHOD(Ndarray_ravel, "|O:ravel", 0)
+RAVEL_METHOD(Ndarray_flatten, "|O:flatten", 1)
 
 static PyObject *
 Ndarray_transpose(CaArray *self, PyObject *args)
@@ -1208,6 +1193,19 @@ Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
     return (PyObject *)v;
 }
 
+#define DOC_M_RAVEL                                                                    \
+    "ravel(order='C')\n--\n\nThe array as 1-D: a view when contiguous in that order, " \
+    "else a copy."
+#define DOC_M_TRANSPOSE                                                                \
+    "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)."
+#define DOC_M_SWAPAXES                                                                 \
+    "swapaxes(axis1, axis2)\n--\n\nA view with two axes interchanged."
+#define DOC_M_VIEW                                                                     \
+    "view(dtype=None, type=None)\n--\n\n"                                              \
+    "A view of the same memory, optionally as another dtype. With a different item\n"  \
+    "size the last axis must be contiguous and is rescaled (NumPy's rules); the\n"     \
+    "elements must also stay aligned."
+
 PyMethodDef ca_manip_array_methods[] = {
     { "reshape", (PyCFunction)(void (*)(void))Ndarray_reshape,
       METH_VARARGS | METH_KEYWORDS,
@@ -1215,28 +1213,30 @@ PyMethodDef ca_manip_array_methods[] = {
       "The array with a new shape (one dimension may be -1): a view when the strides\n"
       "allow, else a copy (copy=False raises instead, copy=True always copies)." },
     { "ravel", (PyCFunction)(void (*)(void))Ndarray_ravel, METH_VARARGS | METH_KEYWORDS,
-      "ravel(order='C')\n--\n\nThe array as 1-D: a view when contiguous in that order, "
-      "else a copy." },
+      DOC_M_RAVEL },
     { "flatten", (PyCFunction)(void (*)(void))Ndarray_flatten,
       METH_VARARGS | METH_KEYWORDS,
       "flatten(order='C')\n--\n\nA 1-D copy of the array." },
-    { "transpose", (PyCFunction)Ndarray_transpose, METH_VARARGS,
-      "transpose(*axes)\n--\n\nA view with the axes permuted (reversed by default)." },
-    { "swapaxes", (PyCFunction)Ndarray_swapaxes, METH_VARARGS,
-      "swapaxes(axis1, axis2)\n--\n\nA view with two axes interchanged." },
+    { "transpose", (PyCFunction)Ndarray_transpose, METH_VARARGS, DOC_M_TRANSPOSE },
+    { "swapaxes", (PyCFunction)Ndarray_swapaxes, METH_VARARGS, DOC_M_SWAPAXES },
     { "squeeze", (PyCFunction)(void (*)(void))Ndarray_squeeze,
       METH_VARARGS | METH_KEYWORDS,
       "squeeze(axis=None)\n--\n\nA view without the given (default: all) size-1 "
       "axes." },
     { "view", (PyCFunction)(void (*)(void))Ndarray_view, METH_VARARGS | METH_KEYWORDS,
-      "view(dtype=None, type=None)\n--\n\n"
-      "A view of the same memory, optionally as another dtype. With a different item\n"
-      "size the last axis must be contiguous and is rescaled (NumPy's rules); the\n"
-      "elements must also stay aligned." },
+      DOC_M_VIEW },
     { NULL, NULL, 0, NULL },
 };
 
 /* ---- module functions ------------------------------------------------------- */
+
+/* r (a module function's result), after releasing its asarray() operand a. */
+static PyObject *
+release_array(CaArray *a, PyObject *r)
+{
+    Py_DECREF(a);
+    return r;
+}
 
 static PyObject *
 mod_reshape(PyObject *m, PyObject *args, PyObject *kwargs)
@@ -1267,12 +1267,9 @@ mod_reshape(PyObject *m, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)reshape_impl(a, nd, shape, order, copy);
-    Py_DECREF(a);
-    return out;
+    return a == NULL
+               ? NULL
+               : release_array(a, (PyObject *)reshape_impl(a, nd, shape, order, copy));
 }
 
 static PyObject *
@@ -1287,12 +1284,7 @@ mod_ravel(PyObject *m, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)ravel_impl(a, order, 0);
-    Py_DECREF(a);
-    return out;
+    return a == NULL ? NULL : release_array(a, (PyObject *)ravel_impl(a, order, 0));
 }
 
 /* f(asarray(a_obj), x[, y]) for the module functions that take one array. */
@@ -1300,12 +1292,7 @@ static PyObject *
 on_array1(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *), PyObject *x)
 {
     CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)f(a, x);
-    Py_DECREF(a);
-    return out;
+    return a == NULL ? NULL : release_array(a, (PyObject *)f(a, x));
 }
 
 static PyObject *
@@ -1313,12 +1300,7 @@ on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *),
           PyObject *x, PyObject *y)
 {
     CaArray *a = as_array(a_obj);
-    if (a == NULL) {
-        return NULL;
-    }
-    PyObject *out = (PyObject *)f(a, x, y);
-    Py_DECREF(a);
-    return out;
+    return a == NULL ? NULL : release_array(a, (PyObject *)f(a, x, y));
 }
 
 /* The module functions that parse (array, x) or (array, x, y) by keyword and call
@@ -1415,8 +1397,9 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     arrays = PyTuple_New(n);
-    if (arrays == NULL) {
-        return NULL;
+    out = PyTuple_New(n);
+    if (arrays == NULL || out == NULL) {
+        goto error;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         CaArray *a = as_array(PyTuple_GET_ITEM(args, i));
@@ -1435,22 +1418,13 @@ mod_broadcast_arrays(PyObject *m, PyObject *args, PyObject *kwargs)
             goto error;
         }
     }
-    out = PyTuple_New(n);
-    if (out == NULL) {
-        goto error;
-    }
     for (Py_ssize_t i = 0; i < n; i++) {
         CaArray *a = (CaArray *)PyTuple_GET_ITEM(arrays, i);
-        PyObject *r;
-        if (ca_same_shape(CA_NDIM(a), CA_SHAPE(a), nd, shape)) {
-            Py_INCREF(a);
-            r = (PyObject *)a;
-        }
-        else {
-            r = (PyObject *)broadcast_view(a, nd, shape);
-            if (r == NULL) {
-                goto error;
-            }
+        PyObject *r = ca_same_shape(CA_NDIM(a), CA_SHAPE(a), nd, shape)
+                          ? Py_NewRef((PyObject *)a)
+                          : (PyObject *)broadcast_view(a, nd, shape);
+        if (r == NULL) {
+            goto error;
         }
         PyTuple_SET_ITEM(out, i, r);
     }
@@ -1571,52 +1545,69 @@ mod_tri_copy(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 
 #define CA_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
+#define DOC_RESHAPE                                                                    \
+    "reshape(a, /, shape=None, order='C', *, newshape=None, copy=None)\n--\n\n"        \
+    "Gives a new shape to an array: a view when the strides allow, else a copy."
+#define DOC_RAVEL                                                                      \
+    "ravel(a, order='C')\n--\n\nThe array as 1-D: a view when possible, else a "       \
+    "copy."
+#define DOC_TRANSPOSE "transpose(a, axes=None)\n--\n\nA view with the axes permuted."
+#define DOC_PERMUTE_DIMS                                                               \
+    "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)."
+#define DOC_SWAPAXES                                                                   \
+    "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged."
+#define DOC_MOVEAXIS                                                                   \
+    "moveaxis(a, source, destination)\n--\n\nA view with axes moved to new "           \
+    "positions."
+#define DOC_SQUEEZE "squeeze(a, axis=None)\n--\n\nA view without size-1 axes."
+#define DOC_EXPAND_DIMS                                                                \
+    "expand_dims(a, axis)\n--\n\nA view with size-1 axes inserted at `axis`."
+#define DOC_FLIP                                                                       \
+    "flip(m, axis=None)\n--\n\nA view with the order of elements reversed along the "  \
+    "axes (negative strides)."
+#define DOC_BROADCAST_TO                                                               \
+    "broadcast_to(array, shape)\n--\n\nA read-only view broadcast to `shape`."
+#define DOC_BROADCAST_ARRAYS                                                           \
+    "broadcast_arrays(*args)\n--\n\nA tuple of the arrays broadcast against each "     \
+    "other "                                                                           \
+    "(views; arrays already of the common shape are returned as they are)."
+#define DOC_BROADCAST_SHAPES                                                           \
+    "broadcast_shapes(*shapes)\n--\n\nThe shape the given shapes broadcast to."
+#define DOC_CONCATENATE                                                                \
+    "concatenate(arrays, /, axis=0, out=None, *, dtype=None, "                         \
+    "casting='same_kind')\n--\n\n"                                                     \
+    "Join arrays along an existing axis (axis=None: the raveled arrays). The "         \
+    "result's\n"                                                                       \
+    "dtype is NumPy's promotion of the inputs. All arrays must be on one device."
+#define DOC_CONCAT                                                                     \
+    "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array "   \
+    "API)."
+#define DOC_TRI_COPY                                                                   \
+    "_tri_copy(m, k, lower)\n--\n\ntril (lower) or triu of m (ndim >= 2) in one "      \
+    "kernel."
+#define DOC_STACK                                                                      \
+    "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"      \
+    "Join arrays of one shape along a new axis."
+
 static PyMethodDef manip_functions[] = {
-    { "reshape", CA_KW(mod_reshape),
-      "reshape(a, /, shape=None, order='C', *, newshape=None, copy=None)\n--\n\n"
-      "Gives a new shape to an array: a view when the strides allow, else a copy." },
-    { "ravel", CA_KW(mod_ravel),
-      "ravel(a, order='C')\n--\n\nThe array as 1-D: a view when possible, else a "
-      "copy." },
-    { "transpose", CA_KW(mod_transpose),
-      "transpose(a, axes=None)\n--\n\nA view with the axes permuted." },
-    { "permute_dims", CA_KW(mod_permute_dims),
-      "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)." },
-    { "swapaxes", CA_KW(mod_swapaxes),
-      "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged." },
-    { "moveaxis", CA_KW(mod_moveaxis),
-      "moveaxis(a, source, destination)\n--\n\nA view with axes moved to new "
-      "positions." },
-    { "squeeze", CA_KW(mod_squeeze),
-      "squeeze(a, axis=None)\n--\n\nA view without size-1 axes." },
-    { "expand_dims", CA_KW(mod_expand_dims),
-      "expand_dims(a, axis)\n--\n\nA view with size-1 axes inserted at `axis`." },
-    { "flip", CA_KW(mod_flip),
-      "flip(m, axis=None)\n--\n\nA view with the order of elements reversed along the "
-      "axes (negative strides)." },
-    { "broadcast_to", CA_KW(mod_broadcast_to),
-      "broadcast_to(array, shape)\n--\n\nA read-only view broadcast to `shape`." },
-    { "broadcast_arrays", CA_KW(mod_broadcast_arrays),
-      "broadcast_arrays(*args)\n--\n\nA tuple of the arrays broadcast against each "
-      "other "
-      "(views; arrays already of the common shape are returned as they are)." },
+    { "reshape", CA_KW(mod_reshape), DOC_RESHAPE },
+    { "ravel", CA_KW(mod_ravel), DOC_RAVEL },
+    { "transpose", CA_KW(mod_transpose), DOC_TRANSPOSE },
+    { "permute_dims", CA_KW(mod_permute_dims), DOC_PERMUTE_DIMS },
+    { "swapaxes", CA_KW(mod_swapaxes), DOC_SWAPAXES },
+    { "moveaxis", CA_KW(mod_moveaxis), DOC_MOVEAXIS },
+    { "squeeze", CA_KW(mod_squeeze), DOC_SQUEEZE },
+    { "expand_dims", CA_KW(mod_expand_dims), DOC_EXPAND_DIMS },
+    { "flip", CA_KW(mod_flip), DOC_FLIP },
+    { "broadcast_to", CA_KW(mod_broadcast_to), DOC_BROADCAST_TO },
+    { "broadcast_arrays", CA_KW(mod_broadcast_arrays), DOC_BROADCAST_ARRAYS },
     { "broadcast_shapes", (PyCFunction)mod_broadcast_shapes, METH_VARARGS,
-      "broadcast_shapes(*shapes)\n--\n\nThe shape the given shapes broadcast to." },
-    { "concatenate", CA_KW(mod_concatenate),
-      "concatenate(arrays, /, axis=0, out=None, *, dtype=None, "
-      "casting='same_kind')\n--\n\n"
-      "Join arrays along an existing axis (axis=None: the raveled arrays). The "
-      "result's\n"
-      "dtype is NumPy's promotion of the inputs. All arrays must be on one device." },
-    { "concat", CA_KW(mod_concat),
-      "concat(arrays, /, *, axis=0)\n--\n\nJoin arrays along an existing axis (Array "
-      "API)." },
+      DOC_BROADCAST_SHAPES },
+    { "concatenate", CA_KW(mod_concatenate), DOC_CONCATENATE },
+    { "concat", CA_KW(mod_concat), DOC_CONCAT },
     { "_tri_copy", (PyCFunction)(void (*)(void))mod_tri_copy, METH_FASTCALL,
-      "_tri_copy(m, k, lower)\n--\n\ntril (lower) or triu of m (ndim >= 2) in one "
-      "kernel." },
-    { "stack", CA_KW(mod_stack),
-      "stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')\n--\n\n"
-      "Join arrays of one shape along a new axis." },
+      DOC_TRI_COPY },
+    { "stack", CA_KW(mod_stack), DOC_STACK },
     { NULL, NULL, 0, NULL },
 };
 

@@ -31,6 +31,18 @@ typedef struct {
 /* ======================================================================== */
 /* Arguments                                                                  */
 /* ======================================================================== */
+/* obj as a Python int (a new reference), or TypeError: msg, formatted with obj's
+ * type name (floats are refused, as NumPy refuses them). */
+static PyObject *
+integer_arg(PyObject *obj, const char *msg)
+{
+    if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, msg, Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return PyNumber_Index(obj);
+}
+
 /* A seed: None (fresh entropy from os.urandom) or an int in [0, 2**64). */
 static int
 seed_from_object(PyObject *obj, uint64_t *seed)
@@ -54,12 +66,7 @@ seed_from_object(PyObject *obj, uint64_t *seed)
         Py_DECREF(b);
         return 0;
     }
-    if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be None or an integer, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
+    PyObject *i = integer_arg(obj, "seed must be None or an integer, not %.100s");
     if (i == NULL) {
         return -1;
     }
@@ -130,15 +137,35 @@ device_arg(PyObject *obj)
     return ca_device_from_object(obj);
 }
 
-/* A new C-ordered array for the samples. */
+/* A new C-ordered array for the samples: dtype, the shape size= gives, on the
+ * device device= names. */
 static CaArray *
-new_output(int dtype, int ndim, const Py_ssize_t *shape, int device)
+new_output(int dtype, PyObject *size, PyObject *device_obj)
 {
-    if (ca_use_device(device) < 0) {
+    Py_ssize_t shape[CA_MAX_DIMS];
+    int nd = size_from_object(size, shape);
+    if (nd < 0) {
         return NULL;
     }
-    return ca_array_empty(dtype, ndim, shape, 0, device,
+    int device = device_arg(device_obj);
+    if (device == CA_DEVICE_ERROR || ca_use_device(device) < 0) {
+        return NULL;
+    }
+    return ca_array_empty(dtype, nd, shape, 0, device,
                           device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE);
+}
+
+/* out once its samples are drawn (rc: the launch's status): the generator moves
+ * past the `blocks` Philox blocks they used. NULL, out released, on error. */
+static PyObject *
+drawn(CaGenerator *g, CaArray *out, int rc, uint64_t blocks)
+{
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    g->offset += blocks;
+    return (PyObject *)out;
 }
 
 /* ======================================================================== */
@@ -149,33 +176,18 @@ static PyObject *
 sample_float(CaGenerator *g, int normal, double a, double b, PyObject *size, int dtype,
              PyObject *device_obj)
 {
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int nd = size_from_object(size, shape);
-    if (nd < 0) {
-        return NULL;
+    CaArray *out = new_output(dtype, size, device_obj);
+    if (out == NULL || out->size == 0) {
+        return (PyObject *)out;
     }
-    int device = device_arg(device_obj);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    CaArray *out = new_output(dtype, nd, shape, device);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (out->size > 0) {
-        int dist = normal ? CA_RANDOM_NORMAL : CA_RANDOM_UNIFORM;
-        ca_stream_t stream = ca_current_stream(device);
-        int rc = normal ? ca_run_random_normal(device, out->data, out->size, dtype,
-                                               g->seed, g->offset, a, b, stream)
-                        : ca_run_random_uniform(device, out->data, out->size, dtype,
-                                                g->seed, g->offset, a, b, stream);
-        if (rc < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        g->offset += ca_random_blocks(dist, dtype, 0, out->size);
-    }
-    return (PyObject *)out;
+    const int device = out->device;
+    const int dist = normal ? CA_RANDOM_NORMAL : CA_RANDOM_UNIFORM;
+    ca_stream_t stream = ca_current_stream(device);
+    int rc = normal ? ca_run_random_normal(device, out->data, out->size, dtype, g->seed,
+                                           g->offset, a, b, stream)
+                    : ca_run_random_uniform(device, out->data, out->size, dtype,
+                                            g->seed, g->offset, a, b, stream);
+    return drawn(g, out, rc, ca_random_blocks(dist, dtype, 0, out->size));
 }
 
 #define FASTKW (METH_FASTCALL | METH_KEYWORDS)
@@ -197,72 +209,57 @@ unit_sample(CaGenerator *g, int dist, const char *name, PyObject *const *args,
     return sample_float(g, dist, 0.0, 1.0, v[0], dt, v[2]);
 }
 
-static PyObject *
-Generator_random(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                 PyObject *kwnames)
-{
-    return unit_sample(g, 0, "random", args, nargs, kwnames);
-}
 
+/* normal(loc, scale, size, dtype, device) (dist 1) and uniform(low, high, ...)
+ * (dist 0): the two parameters (defaults 0 and 1, named by names[0] and
+ * names[1]), NumPy's check of them, then loc + scale * (a standard sample). */
 static PyObject *
-Generator_standard_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames)
+affine_sample(CaGenerator *g, int dist, const char *name, const char *const *names,
+              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return unit_sample(g, 1, "standard_normal", args, nargs, kwnames);
-}
-
-static PyObject *
-Generator_normal(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                 PyObject *kwnames)
-{
-    static const char *const names[] = {
-        "loc", "scale", "size", "dtype", "device", NULL
-    };
     PyObject *v[5];
-    double loc, scale;
-    if (ca_parse_args("normal", args, nargs, kwnames, names, 4, 0, v) < 0) {
+    double p0, p1;
+    if (ca_parse_args(name, args, nargs, kwnames, names, 4, 0, v) < 0) {
         return NULL;
     }
-    if (param(v[0], 0.0, "loc", &loc) < 0 || param(v[1], 1.0, "scale", &scale) < 0) {
+    if (param(v[0], 0.0, names[0], &p0) < 0 || param(v[1], 1.0, names[1], &p1) < 0) {
         return NULL;
     }
-    if (scale < 0.0) {
+    const double scale = dist == 1 ? p1 : p1 - p0; /* uniform: high - low */
+    if (dist == 1 && scale < 0.0) {
         PyErr_SetString(PyExc_ValueError, "scale < 0");
         return NULL;
     }
-    int dt = float_dtype(v[3], "normal");
-    if (dt < 0) {
-        return NULL;
-    }
-    return sample_float(g, 1, loc, scale, v[2], dt, v[4]);
-}
-
-static PyObject *
-Generator_uniform(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
-                  PyObject *kwnames)
-{
-    static const char *const names[] = {
-        "low", "high", "size", "dtype", "device", NULL
-    };
-    PyObject *v[5];
-    double low, high;
-    if (ca_parse_args("uniform", args, nargs, kwnames, names, 4, 0, v) < 0) {
-        return NULL;
-    }
-    if (param(v[0], 0.0, "low", &low) < 0 || param(v[1], 1.0, "high", &high) < 0) {
-        return NULL;
-    }
-    double range = high - low;
-    if (!isfinite(range)) {
+    if (dist == 0 && !isfinite(scale)) {
         PyErr_SetString(PyExc_OverflowError, "high - low range exceeds valid bounds");
         return NULL;
     }
-    int dt = float_dtype(v[3], "uniform");
+    int dt = float_dtype(v[3], name);
     if (dt < 0) {
         return NULL;
     }
-    return sample_float(g, 0, low, range, v[2], dt, v[4]);
+    return sample_float(g, dist, p0, scale, v[2], dt, v[4]);
 }
+
+static const char *const names_normal[] = { "loc",   "scale",  "size",
+                                            "dtype", "device", NULL };
+static const char *const names_uniform[] = { "low",   "high",   "size",
+                                             "dtype", "device", NULL };
+
+/* The Generator methods of this block: FN(g, args, nargs, kwnames) calling BODY. */
+#define GENERATOR_METHOD(FN, BODY)                                                     \
+    static PyObject *FN(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,       \
+                        PyObject *kwnames)                                             \
+    {                                                                                  \
+        return BODY;                                                                   \
+    }
+GENERATOR_METHOD(Generator_random, unit_sample(g, 0, "random", args, nargs, kwnames))
+GENERATOR_METHOD(Generator_standard_normal,
+                 unit_sample(g, 1, "standard_normal", args, nargs, kwnames))
+GENERATOR_METHOD(Generator_normal,
+                 affine_sample(g, 1, "normal", names_normal, args, nargs, kwnames))
+GENERATOR_METHOD(Generator_uniform,
+                 affine_sample(g, 0, "uniform", names_uniform, args, nargs, kwnames))
 
 /* ---- integers ---- */
 typedef __int128 ca_i128;
@@ -273,12 +270,7 @@ static int
 int_param(PyObject *obj, ca_i128 *out, int *big)
 {
     *big = 0;
-    if (PyFloat_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "integer bounds are required, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(obj);
+    PyObject *i = integer_arg(obj, "integer bounds are required, not %.100s");
     if (i == NULL) {
         return -1;
     }
@@ -426,29 +418,16 @@ Generator_integers(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
     const uint64_t range_m1 = (uint64_t)(last - low);
     const uint64_t ulow = (uint64_t)low; /* two's complement for negative bounds */
 
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int nd = size_from_object(v[2], shape);
-    if (nd < 0) {
-        return NULL;
+    CaArray *out = new_output(dt, v[2], v[5]);
+    if (out == NULL || out->size == 0) {
+        return (PyObject *)out;
     }
-    int device = device_arg(v[5]);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    CaArray *out = new_output(dt, nd, shape, device);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (out->size > 0) {
-        if (ca_run_random_integers(device, out->data, out->size, out->itemsize, g->seed,
-                                   g->offset, ulow, range_m1,
-                                   ca_current_stream(device)) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        g->offset += ca_random_blocks(CA_RANDOM_INTEGERS, dt, range_m1, out->size);
-    }
-    return (PyObject *)out;
+    const int device = out->device;
+    int rc =
+        ca_run_random_integers(device, out->data, out->size, out->itemsize, g->seed,
+                               g->offset, ulow, range_m1, ca_current_stream(device));
+    return drawn(g, out, rc,
+                 ca_random_blocks(CA_RANDOM_INTEGERS, dt, range_m1, out->size));
 }
 
 /* ---- distributions (kernels/shared/random_dist.h) ---- */
@@ -526,19 +505,11 @@ Generator_dist(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
         PyErr_SetString(PyExc_ValueError, "_dist: unknown op or dtype");
         return NULL;
     }
-    Py_ssize_t shape[CA_MAX_DIMS];
-    int nd = size_from_object(v[1], shape);
-    if (nd < 0) {
-        return NULL;
-    }
-    int device = device_arg(v[7]);
-    if (device == CA_DEVICE_ERROR) {
-        return NULL;
-    }
-    CaArray *out = new_output(dt, nd, shape, device);
+    CaArray *out = new_output(dt, v[1], v[7]);
     if (out == NULL) {
         return NULL;
     }
+    const int device = out->device;
     uint64_t blocks = ca_random_dist_blocks((int)op, dt, out->size);
     if (dist_param(v[3], out, &prm, 0) < 0 || dist_param(v[4], out, &prm, 1) < 0 ||
         dist_param(v[5], out, &prm, 2) < 0 ||
@@ -546,15 +517,12 @@ Generator_dist(CaGenerator *g, PyObject *const *args, Py_ssize_t nargs,
         Py_DECREF(out);
         return NULL;
     }
-    if (out->size > 0) {
-        if (ca_run_random_dist(device, (int)op, out->data, out->size, dt, g->seed,
-                               g->offset, &prm, words, ca_current_stream(device)) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        g->offset += blocks;
+    if (out->size == 0) {
+        return (PyObject *)out;
     }
-    return (PyObject *)out;
+    int rc = ca_run_random_dist(device, (int)op, out->data, out->size, dt, g->seed,
+                                g->offset, &prm, words, ca_current_stream(device));
+    return drawn(g, out, rc, blocks);
 }
 
 static PyObject *
@@ -655,39 +623,56 @@ Generator_repr(CaGenerator *g)
                                 (unsigned long long)g->offset);
 }
 
+/* A Generator method: its name, Generator_<fn>, FASTCALL with keywords, DOC_<fn>. */
+#define GEN_METHOD(name, fn)                                                           \
+    {                                                                                  \
+        name, (PyCFunction)(void (*)(void))Generator_##fn, FASTKW, DOC_##fn            \
+    }
+
+#define DOC_random                                                                     \
+    "random(size=None, dtype=float64, *, device=None)\n--\n\n"                         \
+    "Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for\n"      \
+    "float64, as NumPy. size=None gives a 0-d array."
+#define DOC_standard_normal                                                            \
+    "standard_normal(size=None, dtype=float64, *, device=None)\n--\n\n"                \
+    "Standard normal samples (Box-Muller)."
+#define DOC_normal                                                                     \
+    "normal(loc=0.0, scale=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"     \
+    "Normal samples loc + scale * N(0, 1); loc and scale are scalars."
+#define DOC_uniform                                                                    \
+    "uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"     \
+    "Uniform samples low + (high - low) * U[0, 1); low and high are scalars."
+#define DOC_integers                                                                   \
+    "integers(low, high=None, size=None, dtype=int64, endpoint=False, *, "             \
+    "device=None)\n"                                                                   \
+    "--\n\n"                                                                           \
+    "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"      \
+    "when high is None), without bias (Lemire's method). dtype: bool or any\n"         \
+    "integer dtype."
+#define DOC_dist                                                                       \
+    "_dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None)\n--\n\n"  \
+    "Samples of distribution `op` (an index into _core.random_dist_ops) with up\n"     \
+    "to three parameters, each a number or a C-contiguous float64 array of the\n"      \
+    "output's size on its device; `words` feeds another bit generator's output\n"      \
+    "(uint32, 4 per block) instead of Philox. The primitive under\n"                   \
+    "cuarray.random's distributions."
+#define DOC_seed                                                                       \
+    "seed(seed=None)\n--\n\n"                                                          \
+    "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)."
+
+/* one method a row */
+/* clang-format off */
 static PyMethodDef generator_methods[] = {
-    { "random", (PyCFunction)(void (*)(void))Generator_random, FASTKW,
-      "random(size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Uniform samples in [0, 1): 24 random bits for float32 (never 1.0), 53 for\n"
-      "float64, as NumPy. size=None gives a 0-d array." },
-    { "standard_normal", (PyCFunction)(void (*)(void))Generator_standard_normal, FASTKW,
-      "standard_normal(size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Standard normal samples (Box-Muller)." },
-    { "normal", (PyCFunction)(void (*)(void))Generator_normal, FASTKW,
-      "normal(loc=0.0, scale=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Normal samples loc + scale * N(0, 1); loc and scale are scalars." },
-    { "uniform", (PyCFunction)(void (*)(void))Generator_uniform, FASTKW,
-      "uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)\n--\n\n"
-      "Uniform samples low + (high - low) * U[0, 1); low and high are scalars." },
-    { "integers", (PyCFunction)(void (*)(void))Generator_integers, FASTKW,
-      "integers(low, high=None, size=None, dtype=int64, endpoint=False, *, "
-      "device=None)\n"
-      "--\n\n"
-      "Integers uniform in [low, high) ([low, high] with endpoint=True; [0, low)\n"
-      "when high is None), without bias (Lemire's method). dtype: bool or any\n"
-      "integer dtype." },
-    { "_dist", (PyCFunction)(void (*)(void))Generator_dist, FASTKW,
-      "_dist(op, size, dtype, a=None, b=None, c=None, words=None, device=None)\n--\n\n"
-      "Samples of distribution `op` (an index into _core.random_dist_ops) with up\n"
-      "to three parameters, each a number or a C-contiguous float64 array of the\n"
-      "output's size on its device; `words` feeds another bit generator's output\n"
-      "(uint32, 4 per block) instead of Philox. The primitive under\n"
-      "cuarray.random's distributions." },
-    { "seed", (PyCFunction)(void (*)(void))Generator_seed, FASTKW,
-      "seed(seed=None)\n--\n\n"
-      "Restart the stream from `seed` (an int in [0, 2**64); None: fresh entropy)." },
+    GEN_METHOD("random", random),
+    GEN_METHOD("standard_normal", standard_normal),
+    GEN_METHOD("normal", normal),
+    GEN_METHOD("uniform", uniform),
+    GEN_METHOD("integers", integers),
+    GEN_METHOD("_dist", dist),
+    GEN_METHOD("seed", seed),
     { NULL, NULL, 0, NULL },
 };
+/* clang-format on */
 
 static PyGetSetDef generator_getset[] = {
     { "state", (getter)Generator_get_state, (setter)Generator_set_state,
@@ -695,29 +680,23 @@ static PyGetSetDef generator_getset[] = {
     { NULL, NULL, NULL, NULL, NULL },
 };
 
+#define DOC_GENERATOR                                                                  \
+    "Generator(seed=None)\n--\n\n"                                                     \
+    "A Philox4x32-10 random stream producing arrays on the current device (or\n"       \
+    "device=). Calls queue work on the device's current stream and do not\n"           \
+    "synchronize. For one seed the cpu device and GPUs give the same uniforms\n"       \
+    "and integers bit for bit, and normals equal to a few units in the last\n"         \
+    "place."
+
 static PyType_Slot generator_slots[] = {
-    { Py_tp_new, Generator_new },
-    { Py_tp_init, Generator_init },
-    { Py_tp_dealloc, Generator_dealloc },
-    { Py_tp_repr, Generator_repr },
-    { Py_tp_methods, generator_methods },
-    { Py_tp_getset, generator_getset },
-    { Py_tp_doc,
-      "Generator(seed=None)\n--\n\n"
-      "A Philox4x32-10 random stream producing arrays on the current device (or\n"
-      "device=). Calls queue work on the device's current stream and do not\n"
-      "synchronize. For one seed the cpu device and GPUs give the same uniforms\n"
-      "and integers bit for bit, and normals equal to a few units in the last\n"
-      "place." },
-    { 0, NULL },
+    { Py_tp_new, Generator_new },         { Py_tp_init, Generator_init },
+    { Py_tp_dealloc, Generator_dealloc }, { Py_tp_repr, Generator_repr },
+    { Py_tp_methods, generator_methods }, { Py_tp_getset, generator_getset },
+    { Py_tp_doc, DOC_GENERATOR },         { 0, NULL },
 };
 
-static PyType_Spec generator_spec = {
-    .name = "cuarray.random.Generator",
-    .basicsize = sizeof(CaGenerator),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .slots = generator_slots,
-};
+CA_TYPE_SPEC(generator_spec, "cuarray.random.Generator", CaGenerator,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, generator_slots);
 
 /* ======================================================================== */
 /* cuRAND generators (csrc/runtime/launch_rand.c): raw words for cuarray.random's bit */
@@ -917,28 +896,26 @@ static PyMemberDef curand_members[] = {
     { NULL, 0, 0, 0, NULL },
 };
 
+#define DOC_CURANDGENERATOR                                                            \
+    "CurandGenerator(kind, device=None, seed=0, offset=0)\n--\n\n"                     \
+    "One of cuRAND's generators ('XORWOW', 'MRG32k3a', 'MTGP32', 'MT19937',\n"         \
+    "'Philox4_32_10', 'Sobol32', 'ScrambledSobol32', 'Sobol64',\n"                     \
+    "'ScrambledSobol64') on a GPU, or cuRAND's host generator for the cpu\n"           \
+    "device; cuRAND is loaded on first use. Quasi-random kinds have one\n"             \
+    "dimension and ignore the seed."
+
 static PyType_Slot curand_slots[] = {
     { Py_tp_new, Curand_new },
     { Py_tp_dealloc, Curand_dealloc },
     { Py_tp_repr, Curand_repr },
     { Py_tp_methods, curand_methods },
     { Py_tp_members, curand_members },
-    { Py_tp_doc,
-      "CurandGenerator(kind, device=None, seed=0, offset=0)\n--\n\n"
-      "One of cuRAND's generators ('XORWOW', 'MRG32k3a', 'MTGP32', 'MT19937',\n"
-      "'Philox4_32_10', 'Sobol32', 'ScrambledSobol32', 'Sobol64',\n"
-      "'ScrambledSobol64') on a GPU, or cuRAND's host generator for the cpu\n"
-      "device; cuRAND is loaded on first use. Quasi-random kinds have one\n"
-      "dimension and ignore the seed." },
+    { Py_tp_doc, DOC_CURANDGENERATOR },
     { 0, NULL },
 };
 
-static PyType_Spec curand_spec = {
-    .name = "cuarray.random.CurandGenerator",
-    .basicsize = sizeof(CaCurand),
-    .flags = Py_TPFLAGS_DEFAULT,
-    .slots = curand_slots,
-};
+CA_TYPE_SPEC(curand_spec, "cuarray.random.CurandGenerator", CaCurand,
+             Py_TPFLAGS_DEFAULT, curand_slots);
 
 int
 ca_random_init(PyObject *m)

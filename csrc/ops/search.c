@@ -347,20 +347,23 @@ count_nonzero_impl(CaArray *a, PyObject *axis, PyObject *keepdims)
 /* ======================================================================== */
 
 static const char *const names_a[] = { "a", NULL };
+
+/* The module functions of one array and nothing else: FN(a) = IMPL(a). */
+#define ENTRY_1(FN, NAME, IMPL)                                                        \
+    static PyObject *FN(PyObject *m, PyObject *const *args, Py_ssize_t nargs,          \
+                        PyObject *kwnames)                                             \
+    {                                                                                  \
+        PyObject *v[1];                                                                \
+        CaArray *a;                                                                    \
+        if (ca_parse_array_args(NAME, args, nargs, kwnames, names_a, 1, 1, v, &a) <    \
+            0) {                                                                       \
+            return NULL;                                                               \
+        }                                                                              \
+        return IMPL(a);                                                                \
+    }
 static const char *const names_count[] = { "a", "axis", "keepdims", NULL };
 
-static PyObject *
-py_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[1];
-    CaArray *a;
-    (void)m;
-    if (ca_parse_args("nonzero", args, nargs, kwnames, names_a, 1, 1, v) < 0 ||
-        (a = ca_require_array("nonzero", v[0])) == NULL) {
-        return NULL;
-    }
-    return nonzero_impl(a);
-}
+ENTRY_1(py_nonzero, "nonzero", nonzero_impl)
 
 PyObject *
 ca_nonzero(PyObject *obj, const char *fname)
@@ -376,31 +379,9 @@ Ndarray_nonzero(PyObject *self, PyObject *unused)
     return nonzero_impl((CaArray *)self);
 }
 
-static PyObject *
-py_flatnonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[1];
-    CaArray *a;
-    (void)m;
-    if (ca_parse_args("flatnonzero", args, nargs, kwnames, names_a, 1, 1, v) < 0 ||
-        (a = ca_require_array("flatnonzero", v[0])) == NULL) {
-        return NULL;
-    }
-    return flatnonzero_impl(a);
-}
+ENTRY_1(py_flatnonzero, "flatnonzero", flatnonzero_impl)
 
-static PyObject *
-py_argwhere(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[1];
-    CaArray *a;
-    (void)m;
-    if (ca_parse_args("argwhere", args, nargs, kwnames, names_a, 1, 1, v) < 0 ||
-        (a = ca_require_array("argwhere", v[0])) == NULL) {
-        return NULL;
-    }
-    return argwhere_impl(a);
-}
+ENTRY_1(py_argwhere, "argwhere", argwhere_impl)
 
 static PyObject *
 py_count_nonzero(PyObject *m, PyObject *const *args, Py_ssize_t nargs,

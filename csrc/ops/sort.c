@@ -194,71 +194,53 @@ unrows(CaArray *r, int axis)
     return v;
 }
 
-/* NumPy's sort / argsort of the rows of w into vals / idx, of the kind the
- * SORT_NP_* bits of flags name (stable without them). */
+/* Copy r, a NumPy result (NULL: its error is set), into dst; -1 on error. */
 static int
-numpy_rows(CaArray *w, CaArray *vals, CaArray *idx, int flags)
+numpy_result_into(PyObject *r, CaArray *dst)
+{
+    PyObject *vo = r != NULL ? ca_cpu_numpy_view(dst) : NULL;
+    int rc =
+        vo != NULL && PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) == 0
+            ? 0
+            : -1;
+    Py_XDECREF(vo);
+    return rc;
+}
+
+/* NumPy's sort / argsort of the rows of w into vals / idx, of the kind the
+ * SORT_NP_* bits of flags name (stable without them); with kth, its partition /
+ * argpartition (introselect) at kth as numpy.partition runs it on each row, into
+ * vals, else idx. */
+static int
+numpy_rows(CaArray *w, PyObject *kth, CaArray *vals, CaArray *idx, int flags)
 {
     const int np = flags & SORT_NP_MASK;
     const NPY_SORTKIND kind = np == SORT_NP_QUICK  ? NPY_QUICKSORT
                               : np == SORT_NP_HEAP ? NPY_HEAPSORT
                                                    : NPY_STABLESORT;
-    PyObject *vw = ca_cpu_numpy_view(w), *vo = NULL, *r = NULL;
+    PyObject *vw = ca_cpu_numpy_view(w), *vo = NULL, *r = NULL, *k = NULL;
     int rc = -1;
-    if (vw == NULL) {
-        return -1;
-    }
-    if (vals != NULL) {
-        vo = ca_cpu_numpy_view(vals);
-        if (vo == NULL ||
-            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
-            PyArray_Sort((PyArrayObject *)vo, -1, kind) < 0) {
-            goto finish;
-        }
-        Py_CLEAR(vo);
-    }
-    if (idx != NULL) {
-        r = PyArray_ArgSort((PyArrayObject *)vw, -1, kind);
-        vo = r != NULL ? ca_cpu_numpy_view(idx) : NULL;
-        if (vo == NULL ||
-            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
-            goto finish;
-        }
-    }
-    rc = 0;
-finish:
-    Py_XDECREF(vw);
-    Py_XDECREF(vo);
-    Py_XDECREF(r);
-    return rc;
-}
-
-/* NumPy's partition / argpartition (introselect) of the rows of w at kth into
- * vals / idx, as numpy.partition runs it on each row. */
-static int
-numpy_partition_rows(CaArray *w, PyObject *kth, CaArray *vals, CaArray *idx)
-{
-    PyObject *vw = ca_cpu_numpy_view(w), *vo = NULL, *r = NULL;
-    PyObject *k = PyArray_FromAny(kth, NULL, 0, 1, NPY_ARRAY_DEFAULT, NULL);
-    int rc = -1;
-    if (vw == NULL || k == NULL) {
+    if (vw == NULL ||
+        (kth != NULL &&
+         (k = PyArray_FromAny(kth, NULL, 0, 1, NPY_ARRAY_DEFAULT, NULL)) == NULL)) {
         goto finish;
     }
     if (vals != NULL) {
         vo = ca_cpu_numpy_view(vals);
         if (vo == NULL ||
             PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)vw) < 0 ||
-            PyArray_Partition((PyArrayObject *)vo, (PyArrayObject *)k, -1,
-                              NPY_INTROSELECT) < 0) {
+            (k != NULL ? PyArray_Partition((PyArrayObject *)vo, (PyArrayObject *)k, -1,
+                                           NPY_INTROSELECT)
+                       : PyArray_Sort((PyArrayObject *)vo, -1, kind)) < 0) {
             goto finish;
         }
+        Py_CLEAR(vo);
     }
-    else {
-        r = PyArray_ArgPartition((PyArrayObject *)vw, (PyArrayObject *)k, -1,
-                                 NPY_INTROSELECT);
-        vo = r != NULL ? ca_cpu_numpy_view(idx) : NULL;
-        if (vo == NULL ||
-            PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
+    if (idx != NULL && (k == NULL || vals == NULL)) {
+        r = k != NULL ? PyArray_ArgPartition((PyArrayObject *)vw, (PyArrayObject *)k,
+                                             -1, NPY_INTROSELECT)
+                      : PyArray_ArgSort((PyArrayObject *)vw, -1, kind);
+        if (numpy_result_into(r, idx) < 0) {
             goto finish;
         }
     }
@@ -361,9 +343,8 @@ sort_run_keys(CaArray *a, int axis, int flat, int flags, PyObject *kth, CaArray 
     if (w->size > 0) {
         int np_path =
             w->device == CA_CPU && !use_host_kernels && !(flags & CA_SORT_DESCENDING);
-        int rc = !np_path ? kernel_rows(w, v, x, flags & ~SORT_NP_MASK)
-                 : kth    ? numpy_partition_rows(w, kth, v, x)
-                          : numpy_rows(w, v, x, flags);
+        int rc = np_path ? numpy_rows(w, kth, v, x, flags)
+                         : kernel_rows(w, v, x, flags & ~SORT_NP_MASK);
         if (rc < 0) {
             goto error;
         }
@@ -547,25 +528,18 @@ static int
 search_numpy(CaArray *a, CaArray *v, CaArray *sorter, int right, CaArray *out)
 {
     PyObject *va = ca_cpu_numpy_view(a), *vv = ca_cpu_numpy_view(v), *vs = NULL,
-             *r = NULL, *vo = NULL;
+             *r = NULL;
     int rc = -1;
-    if (va == NULL || vv == NULL ||
-        (sorter && (vs = ca_cpu_numpy_view(sorter)) == NULL)) {
-        goto finish;
+    if (va != NULL && vv != NULL &&
+        (sorter == NULL || (vs = ca_cpu_numpy_view(sorter)) != NULL)) {
+        r = PyArray_SearchSorted((PyArrayObject *)va, vv,
+                                 right ? NPY_SEARCHRIGHT : NPY_SEARCHLEFT, vs);
+        rc = numpy_result_into(r, out);
     }
-    r = PyArray_SearchSorted((PyArrayObject *)va, vv,
-                             right ? NPY_SEARCHRIGHT : NPY_SEARCHLEFT, vs);
-    if (r == NULL || (vo = ca_cpu_numpy_view(out)) == NULL ||
-        PyArray_CopyInto((PyArrayObject *)vo, (PyArrayObject *)r) < 0) {
-        goto finish;
-    }
-    rc = 0;
-finish:
     Py_XDECREF(va);
     Py_XDECREF(vv);
     Py_XDECREF(vs);
     Py_XDECREF(r);
-    Py_XDECREF(vo);
     return rc;
 }
 
@@ -766,30 +740,89 @@ sort_entry(CaArray *a, PyObject **v, int want)
     return sort_impl(a, v[0], flags | desc, want);
 }
 
+/* The module functions and methods of this block, as FASTCALL entry points:
+ * FN(PyObject *self_or_module, args, nargs, kwnames) calling BODY. */
+#define ENTRY(FN, BODY)                                                                \
+    static PyObject *FN(PyObject *self, PyObject *const *args, Py_ssize_t nargs,       \
+                        PyObject *kwnames)                                             \
+    {                                                                                  \
+        return BODY;                                                                   \
+    }
+
+/* sort(a, axis, kind, order, *, stable, descending) and argsort: want 1 the
+ * sorted values, 2 the positions. */
 static PyObject *
-py_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+sort_call(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+          int want)
 {
     PyObject *v[6];
     CaArray *a;
-    (void)m;
-    if (ca_parse_args("sort", args, nargs, kwnames, names_sort, 4, 1, v) < 0 ||
-        (a = ca_require_array("sort", v[0])) == NULL) {
+    if (ca_parse_array_args(fname, args, nargs, kwnames, names_sort, 4, 1, v, &a) < 0) {
         return NULL;
     }
-    return sort_entry(a, v + 1, 1);
+    return sort_entry(a, v + 1, want);
 }
 
+/* partition(a, kth, axis, kind, order) and argpartition (want 2). */
 static PyObject *
-py_argsort(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+partition_call(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames, int want)
 {
-    PyObject *v[6];
+    PyObject *v[5];
     CaArray *a;
-    (void)m;
-    if (ca_parse_args("argsort", args, nargs, kwnames, names_sort, 4, 1, v) < 0 ||
-        (a = ca_require_array("argsort", v[0])) == NULL) {
+    if (ca_parse_array_args(fname, args, nargs, kwnames, names_part, 5, 2, v, &a) < 0 ||
+        check_kind(v[3], NULL, v[4], 1) < 0) {
         return NULL;
     }
-    return sort_entry(a, v + 1, 2);
+    if (want == 2 && CA_NDIM(a) == 0) {
+        return argsort_0d(a, v[2]);
+    }
+    return partition_impl(a, v[1], v[2], want);
+}
+
+static int
+check_writeable(CaArray *a)
+{
+    if (!(a->flags & CA_WRITEABLE)) {
+        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+        return -1;
+    }
+    return 0;
+}
+
+/* a.argpartition(kth, axis, kind, order) and, into a copy, a.partition. */
+static PyObject *
+partition_method(const char *fname, CaArray *a, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames, int want)
+{
+    PyObject *v[4];
+    if (ca_parse_args(fname, args, nargs, kwnames, names_mpart, 4, 1, v) < 0 ||
+        check_kind(v[2], NULL, v[3], 1) < 0) {
+        return NULL;
+    }
+    if (want == 1 && check_writeable(a) < 0) {
+        return NULL;
+    }
+    if (want == 1 && v[1] == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "partition axis must be an int, not None");
+        return NULL;
+    }
+    if (want == 2 && CA_NDIM(a) == 0) {
+        return argsort_0d(a, v[1]);
+    }
+    return partition_impl(a, v[0], v[1], want);
+}
+
+/* a.sort() and a.partition(): a = r, its sorted copy; None. */
+static PyObject *
+assign_sorted(CaArray *a, PyObject *r)
+{
+    if (r == NULL) {
+        return NULL;
+    }
+    int rc = ca_assign(a, (CaArray *)r);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
 }
 
 /* a.sort(): in place, through a sorted copy. */
@@ -798,11 +831,8 @@ Ndarray_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
 {
     PyObject *v[5];
     CaArray *a = (CaArray *)self;
-    if (ca_parse_args("sort", args, nargs, kwnames, names_msort, 3, 0, v) < 0) {
-        return NULL;
-    }
-    if (!(a->flags & CA_WRITEABLE)) {
-        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    if (ca_parse_args("sort", args, nargs, kwnames, names_msort, 3, 0, v) < 0 ||
+        check_writeable(a) < 0) {
         return NULL;
     }
     if (CA_NDIM(a) == 0 || a->size == 0) {
@@ -812,13 +842,7 @@ Ndarray_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (v[0] == Py_None) {
         return PyErr_Format(PyExc_ValueError, "sort axis must be an int, not None");
     }
-    PyObject *r = sort_entry(a, v, 1);
-    if (r == NULL) {
-        return NULL;
-    }
-    int rc = ca_assign(a, (CaArray *)r);
-    Py_DECREF(r);
-    return rc < 0 ? NULL : Py_NewRef(Py_None);
+    return assign_sorted(a, sort_entry(a, v, 1));
 }
 
 static PyObject *
@@ -832,77 +856,13 @@ Ndarray_argsort(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     return sort_entry((CaArray *)self, v, 2);
 }
 
-static PyObject *
-py_partition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[5];
-    CaArray *a;
-    (void)m;
-    if (ca_parse_args("partition", args, nargs, kwnames, names_part, 5, 2, v) < 0 ||
-        (a = ca_require_array("partition", v[0])) == NULL ||
-        check_kind(v[3], NULL, v[4], 1) < 0) {
-        return NULL;
-    }
-    return partition_impl(a, v[1], v[2], 1);
-}
-
-static PyObject *
-py_argpartition(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *v[5];
-    CaArray *a;
-    (void)m;
-    if (ca_parse_args("argpartition", args, nargs, kwnames, names_part, 5, 2, v) < 0 ||
-        (a = ca_require_array("argpartition", v[0])) == NULL ||
-        check_kind(v[3], NULL, v[4], 1) < 0) {
-        return NULL;
-    }
-    if (CA_NDIM(a) == 0) {
-        return argsort_0d(a, v[2]);
-    }
-    return partition_impl(a, v[1], v[2], 2);
-}
-
+/* a.partition(): in place, as a.sort(). */
 static PyObject *
 Ndarray_partition(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                   PyObject *kwnames)
 {
-    PyObject *v[4];
     CaArray *a = (CaArray *)self;
-    if (ca_parse_args("partition", args, nargs, kwnames, names_mpart, 4, 1, v) < 0 ||
-        check_kind(v[2], NULL, v[3], 1) < 0) {
-        return NULL;
-    }
-    if (!(a->flags & CA_WRITEABLE)) {
-        PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
-        return NULL;
-    }
-    if (v[1] == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "partition axis must be an int, not None");
-        return NULL;
-    }
-    PyObject *r = partition_impl(a, v[0], v[1], 1);
-    if (r == NULL) {
-        return NULL;
-    }
-    int rc = ca_assign(a, (CaArray *)r);
-    Py_DECREF(r);
-    return rc < 0 ? NULL : Py_NewRef(Py_None);
-}
-
-static PyObject *
-Ndarray_argpartition(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                     PyObject *kwnames)
-{
-    PyObject *v[4];
-    if (ca_parse_args("argpartition", args, nargs, kwnames, names_mpart, 4, 1, v) < 0 ||
-        check_kind(v[2], NULL, v[3], 1) < 0) {
-        return NULL;
-    }
-    if (CA_NDIM((CaArray *)self) == 0) {
-        return argsort_0d((CaArray *)self, v[1]);
-    }
-    return partition_impl((CaArray *)self, v[0], v[1], 2);
+    return assign_sorted(a, partition_method("partition", a, args, nargs, kwnames, 1));
 }
 
 static PyObject *
@@ -911,9 +871,8 @@ py_searchsorted(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *
     PyObject *v[4];
     CaArray *a;
     (void)m;
-    if (ca_parse_args("searchsorted", args, nargs, kwnames, names_search, 4, 2, v) <
-            0 ||
-        (a = ca_require_array("searchsorted", v[0])) == NULL) {
+    if (ca_parse_array_args("searchsorted", args, nargs, kwnames, names_search, 4, 2, v,
+                            &a) < 0) {
         return NULL;
     }
     return searchsorted_impl(a, v[1], v[2], v[3]);
@@ -931,17 +890,35 @@ Ndarray_searchsorted(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     return searchsorted_impl((CaArray *)self, v[0], v[1], v[2]);
 }
 
+ENTRY(py_sort, sort_call("sort", args, nargs, kwnames, 1))
+ENTRY(py_argsort, sort_call("argsort", args, nargs, kwnames, 2))
+ENTRY(py_partition, partition_call("partition", args, nargs, kwnames, 1))
+ENTRY(py_argpartition, partition_call("argpartition", args, nargs, kwnames, 2))
+ENTRY(Ndarray_argpartition,
+      partition_method("argpartition", (CaArray *)self, args, nargs, kwnames, 2))
+
+/* The start of the private METH_FASTCALL functions below: exactly n arguments
+ * (TypeError showing `usage` else), the first a cuarray array (returned,
+ * borrowed). NULL on error. */
+static CaArray *
+fixed_args(const char *fname, const char *usage, PyObject *const *args,
+           Py_ssize_t nargs, Py_ssize_t n)
+{
+    if (nargs != n) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    return ca_require_array(fname, args[0]);
+}
+
 static PyObject *
 py_bincount(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     CaArray *x;
     Py_ssize_t nbins;
     (void)m;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_bincount(x, weights, nbins)");
-        return NULL;
-    }
-    if ((x = ca_require_array("_bincount", args[0])) == NULL) {
+    if ((x = fixed_args("_bincount", "_bincount(x, weights, nbins)", args, nargs, 3)) ==
+        NULL) {
         return NULL;
     }
     nbins = PyNumber_AsSsize_t(args[2], PyExc_OverflowError);
@@ -965,11 +942,8 @@ py_sort_bits(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     CaArray *a, *r = NULL;
     (void)m;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_sort_bits(a, bits, positions)");
-        return NULL;
-    }
-    if ((a = ca_require_array("_sort_bits", args[0])) == NULL) {
+    if ((a = fixed_args("_sort_bits", "_sort_bits(a, bits, positions)", args, nargs,
+                        3)) == NULL) {
         return NULL;
     }
     long bits = PyLong_AsLong(args[1]);
@@ -1027,11 +1001,8 @@ py_perm_sort(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     CaArray *k, *w, *perm = NULL, *flag = NULL;
     CaMemory *tmp = NULL;
     (void)m;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_perm_sort(k, w, shift)");
-        return NULL;
-    }
-    if ((k = ca_require_array("_perm_sort", args[0])) == NULL ||
+    if ((k = fixed_args("_perm_sort", "_perm_sort(k, w, shift)", args, nargs, 3)) ==
+            NULL ||
         (w = ca_require_array("_perm_sort", args[1])) == NULL) {
         return NULL;
     }
@@ -1088,11 +1059,8 @@ py_merge_runs(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     CaArray *keys, *idx = NULL, *out;
     (void)m;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "_merge_runs(keys, h, idx, out)");
-        return NULL;
-    }
-    if ((keys = ca_require_array("_merge_runs", args[0])) == NULL ||
+    if ((keys = fixed_args("_merge_runs", "_merge_runs(keys, h, idx, out)", args, nargs,
+                           4)) == NULL ||
         (args[2] != Py_None &&
          (idx = ca_require_array("_merge_runs", args[2])) == NULL) ||
         (out = ca_require_array("_merge_runs", args[3])) == NULL) {
@@ -1238,53 +1206,67 @@ py_select(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
     return (PyObject *)out;
 }
 
+#define DOC_BINCOUNT                                                                   \
+    "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)."
+#define DOC_SORT_BITS                                                                  \
+    "_sort_bits(a, bits, positions)\n--\n\nsort (positions 0), argsort (1) or both "   \
+    "as (values,\npositions) from one sort (2) of a.ravel(), whose keys agree above "  \
+    "their\nlow `bits` bits (fewer radix passes on a GPU)."
+#define DOC_PERM_SORT                                                                  \
+    "_perm_sort(k, w, shift)\n--\n\n(perm, tied): a random permutation from the "      \
+    "uint32 keys k and\nslot words w (one radix sort over key bits [shift, 32) and "   \
+    "a placement\npass, kernels/shared/perm_impl.h); tied (0-d int32) nonzero: perm "  \
+    "is not\nvalid, take the generic path."
+#define DOC_MERGE_RUNS                                                                 \
+    "_merge_runs(keys, h, idx, out)\n--\n\nThe stable merge of the sorted runs "       \
+    "keys[:h] and keys[h:]\n(cpu arrays) into out: the keys, or idx's entries in "     \
+    "that order\nwhen idx is not None (kernels.h: ca_host_merge)."
+#define DOC_SELECT                                                                     \
+    "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "     \
+    "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "      \
+    "nan_poison and a\nholds a NaN; None where there is none."
+#define DOC_SORT_HOST_KERNELS                                                          \
+    "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"  \
+    "kernels (the GPU's key order) instead of NumPy; returns the old setting."
+
+#define DOC_M_SORT                                                                     \
+    "sort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"           \
+    "Sort in place along axis (see cuarray.sort)."
+#define DOC_M_ARGSORT                                                                  \
+    "argsort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"        \
+    "The indices that sort the array (see cuarray.argsort)."
+#define DOC_M_PARTITION                                                                \
+    "partition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"        \
+    "Partition in place (see cuarray.partition)."
+#define DOC_M_ARGPARTITION                                                             \
+    "argpartition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"     \
+    "Indices that partition the array (see cuarray.argpartition)."
+#define DOC_M_SEARCHSORTED                                                             \
+    "searchsorted($self, /, v, side='left', sorter=None)\n--\n\n"                      \
+    "Insertion points of v (see cuarray.searchsorted)."
+
+
+PyMethodDef ca_sort_array_methods[] = {
+    { "sort", CA_FC Ndarray_sort, CA_FLAGS, DOC_M_SORT },
+    { "argsort", CA_FC Ndarray_argsort, CA_FLAGS, DOC_M_ARGSORT },
+    { "partition", CA_FC Ndarray_partition, CA_FLAGS, DOC_M_PARTITION },
+    { "argpartition", CA_FC Ndarray_argpartition, CA_FLAGS, DOC_M_ARGPARTITION },
+    { "searchsorted", CA_FC Ndarray_searchsorted, CA_FLAGS, DOC_M_SEARCHSORTED },
+    { NULL, NULL, 0, NULL },
+};
+
 static PyMethodDef sort_functions[] = {
     { "sort", CA_FC py_sort, CA_FLAGS, DOC_SORT },
     { "argsort", CA_FC py_argsort, CA_FLAGS, DOC_ARGSORT },
     { "partition", CA_FC py_partition, CA_FLAGS, DOC_PARTITION },
     { "argpartition", CA_FC py_argpartition, CA_FLAGS, DOC_ARGPARTITION },
     { "searchsorted", CA_FC py_searchsorted, CA_FLAGS, DOC_SEARCHSORTED },
-    { "_bincount", CA_FC py_bincount, METH_FASTCALL,
-      "_bincount(x, weights, nbins)\n--\n\nbincount's kernel (see cuarray.bincount)." },
-    { "_sort_bits", CA_FC py_sort_bits, METH_FASTCALL,
-      "_sort_bits(a, bits, positions)\n--\n\nsort (positions 0), argsort (1) or both "
-      "as (values,\npositions) from one sort (2) of a.ravel(), whose keys agree above "
-      "their\nlow `bits` bits (fewer radix passes on a GPU)." },
-    { "_perm_sort", CA_FC py_perm_sort, METH_FASTCALL,
-      "_perm_sort(k, w, shift)\n--\n\n(perm, tied): a random permutation from the "
-      "uint32 keys k and\nslot words w (one radix sort over key bits [shift, 32) and "
-      "a placement\npass, kernels/shared/perm_impl.h); tied (0-d int32) nonzero: perm "
-      "is not\nvalid, take the generic path." },
-    { "_merge_runs", CA_FC py_merge_runs, METH_FASTCALL,
-      "_merge_runs(keys, h, idx, out)\n--\n\nThe stable merge of the sorted runs "
-      "keys[:h] and keys[h:]\n(cpu arrays) into out: the keys, or idx's entries in "
-      "that order\nwhen idx is not None (kernels.h: ca_host_merge)." },
-    { "_select", CA_FC py_select, METH_FASTCALL,
-      "_select(a, ranks, nan_poison=False)\n--\n\nThe elements of a contiguous GPU "
-      "array at 1 or 2 sorted\nranks (NaNs last), by a radix select; all NaN when "
-      "nan_poison and a\nholds a NaN; None where there is none." },
-    { "_sort_host_kernels", py_sort_host_kernels, METH_O,
-      "_sort_host_kernels(flag)\n--\n\nRoute the cpu device's sorts through the host\n"
-      "kernels (the GPU's key order) instead of NumPy; returns the old setting." },
-    { NULL, NULL, 0, NULL },
-};
-
-PyMethodDef ca_sort_array_methods[] = {
-    { "sort", CA_FC Ndarray_sort, CA_FLAGS,
-      "sort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
-      "Sort in place along axis (see cuarray.sort)." },
-    { "argsort", CA_FC Ndarray_argsort, CA_FLAGS,
-      "argsort($self, /, axis=-1, kind=None, order=None, *, stable=None)\n--\n\n"
-      "The indices that sort the array (see cuarray.argsort)." },
-    { "partition", CA_FC Ndarray_partition, CA_FLAGS,
-      "partition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
-      "Partition in place (see cuarray.partition)." },
-    { "argpartition", CA_FC Ndarray_argpartition, CA_FLAGS,
-      "argpartition($self, /, kth, axis=-1, kind='introselect', order=None)\n--\n\n"
-      "Indices that partition the array (see cuarray.argpartition)." },
-    { "searchsorted", CA_FC Ndarray_searchsorted, CA_FLAGS,
-      "searchsorted($self, /, v, side='left', sorter=None)\n--\n\n"
-      "Insertion points of v (see cuarray.searchsorted)." },
+    { "_bincount", CA_FC py_bincount, METH_FASTCALL, DOC_BINCOUNT },
+    { "_sort_bits", CA_FC py_sort_bits, METH_FASTCALL, DOC_SORT_BITS },
+    { "_perm_sort", CA_FC py_perm_sort, METH_FASTCALL, DOC_PERM_SORT },
+    { "_merge_runs", CA_FC py_merge_runs, METH_FASTCALL, DOC_MERGE_RUNS },
+    { "_select", CA_FC py_select, METH_FASTCALL, DOC_SELECT },
+    { "_sort_host_kernels", py_sort_host_kernels, METH_O, DOC_SORT_HOST_KERNELS },
     { NULL, NULL, 0, NULL },
 };
 

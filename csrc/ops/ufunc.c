@@ -237,13 +237,10 @@ static PyType_Slot ufunc_slots[] = {
 };
 
 /* Not immutable: cuarray/_ufunc.py adds the methods that are compositions. */
-static PyType_Spec ufunc_spec = {
-    .name = "cuarray.ufunc",
-    .basicsize = sizeof(CaUfunc),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL |
-             Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = ufunc_slots,
-};
+CA_TYPE_SPEC(ufunc_spec, "cuarray.ufunc", CaUfunc,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL |
+                 Py_TPFLAGS_DISALLOW_INSTANTIATION,
+             ufunc_slots);
 
 int
 ca_ufunc_check(PyObject *o)

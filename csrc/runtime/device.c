@@ -654,12 +654,8 @@ static PyType_Slot device_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec device_spec = {
-    .name = "cuarray.cuda.Device",
-    .basicsize = sizeof(CaDevice),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
-    .slots = device_slots,
-};
+CA_TYPE_SPEC(device_spec, "cuarray.cuda.Device", CaDevice,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, device_slots);
 
 /* ======================================================================== */
 /* Stream type                                                               */
@@ -1334,12 +1330,8 @@ static PyType_Slot stream_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec stream_spec = {
-    .name = "cuarray.cuda.Stream",
-    .basicsize = sizeof(CaStream),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
-    .slots = stream_slots,
-};
+CA_TYPE_SPEC(stream_spec, "cuarray.cuda.Stream", CaStream,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, stream_slots);
 
 /* ======================================================================== */
 /* Event type                                                                */
@@ -1551,12 +1543,8 @@ static PyType_Slot event_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec event_spec = {
-    .name = "cuarray.cuda.Event",
-    .basicsize = sizeof(CaEvent),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
-    .slots = event_slots,
-};
+CA_TYPE_SPEC(event_spec, "cuarray.cuda.Event", CaEvent,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE, event_slots);
 
 /* ======================================================================== */
 /* Module functions                                                          */

@@ -10,6 +10,9 @@
  */
 #include "cuarray.h"
 #include "cuda_compat.h"
+#include "faults.h"
+
+#include <stdio.h>
 
 /* ---- status names -------------------------------------------------------- */
 
@@ -302,6 +305,23 @@ library_error(PyObject *type, const ca_status_name *table, const char *lib, int 
         return raise_status(type, status, name, "unknown status", call, NULL);
     }
     return raise_status(type, status, e->name, e->text, call, NULL);
+}
+
+int
+ca_library_device_check(int device, int max, const char *lib,
+                        int (*raise_error)(int, const char *), int internal)
+{
+    if (device < 0 || device >= max) {
+        PyErr_Format(PyExc_ValueError, "device %d is out of %s's range", device, lib);
+        return -1;
+    }
+    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
+        char call[64];
+        snprintf(call, sizeof call, "%s (injected fault)", lib);
+        raise_error(internal, call);
+        return -1;
+    }
+    return 0;
 }
 
 int

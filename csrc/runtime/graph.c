@@ -215,13 +215,9 @@ static PyType_Slot Graph_slots[] = {
     { 0, NULL },
 };
 
-static PyType_Spec Graph_spec = {
-    .name = "cuarray.cuda.Graph",
-    .basicsize = sizeof(CaGraph),
-    /* not immutable: cuda/graph.py adds launch() and upload() */
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = Graph_slots,
-};
+/* not immutable: cuda/graph.py adds launch() and upload() */
+CA_TYPE_SPEC(Graph_spec, "cuarray.cuda.Graph", CaGraph,
+             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, Graph_slots);
 
 int
 ca_graph_init(PyObject *m)

@@ -31,12 +31,8 @@ static blas_slot blas_slots[CA_BLAS_MAX_DEVICES];
 static cublasHandle_t
 blas_handle(const ca_cublas_api *api, int device, cudaStream_t stream)
 {
-    if (device < 0 || device >= CA_BLAS_MAX_DEVICES) {
-        PyErr_Format(PyExc_ValueError, "device %d is out of cuBLAS's range", device);
-        return NULL;
-    }
-    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
-        ca_cublas_error(CUBLAS_STATUS_INTERNAL_ERROR, "cuBLAS (injected fault)");
+    if (ca_library_device_check(device, CA_BLAS_MAX_DEVICES, "cuBLAS", ca_cublas_error,
+                                CUBLAS_STATUS_INTERNAL_ERROR) < 0) {
         return NULL;
     }
     blas_slot *s = &blas_slots[device];
@@ -125,10 +121,29 @@ gemm_half(const ca_cublas_api *api, const gemm_args *g, cudaDataType t, const ch
                        CUBLAS_GEMM_DEFAULT);
 }
 
-/* float16 and bfloat16 (float32 accumulation), float32 (TF32 if asked), float64. */
+/* cuBLAS's gemm of type letter P (S, D, C, Z) on T, alpha ONE and beta ZERO:
+ * the strided-batched call when batched, else the plain one. */
+#define GEMM_TYPED(P, T, ONE, ZERO)                                                    \
+    do {                                                                               \
+        const T one = ONE, zero = ZERO;                                                \
+        if (batched) {                                                                 \
+            call = "cublas" #P "gemmStridedBatched";                                   \
+            st = api->P##gemmStridedBatched(h, ox, oy, M, N, K, &one, (const T *)x,    \
+                                            ldx, sx, (const T *)y, ldy, sy, &zero,     \
+                                            (T *)c, ldc, sc, count);                   \
+        }                                                                              \
+        else {                                                                         \
+            call = "cublas" #P "gemm";                                                 \
+            st = api->P##gemm(h, ox, oy, M, N, K, &one, (const T *)x, ldx,             \
+                              (const T *)y, ldy, &zero, (T *)c, ldc);                  \
+        }                                                                              \
+    } while (0)
+
+/* float16 and bfloat16 (float32 accumulation), float32 (TF32 if asked), float64,
+ * complex64 and complex128. */
 static cublasStatus_t
-gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x,
-          const char *y, char *c, const char **callp)
+gemm_typed(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x,
+           const char *y, char *c, const char **callp)
 {
     cublasHandle_t h = g->h;
     cublasOperation_t ox = g->ox, oy = g->oy;
@@ -148,9 +163,9 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
             batched ? "cublasGemmStridedBatchedEx(bfloat16)" : "cublasGemmEx(bfloat16)";
         st = gemm_half(api, g, CUDA_R_16BF, x, y, c);
         break;
-    case CA_FLOAT32: {
-        const float one = 1.0f, zero = 0.0f;
+    case CA_FLOAT32:
         if (g->tf32) {
+            const float one = 1.0f, zero = 0.0f;
             if (batched) {
                 call = "cublasGemmStridedBatchedEx(float32, TF32)";
                 st = api->GemmStridedBatchedEx(
@@ -165,86 +180,19 @@ gemm_real(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x
                                  CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
             }
         }
-        else if (batched) {
-            call = "cublasSgemmStridedBatched";
-            st = api->SgemmStridedBatched(h, ox, oy, M, N, K, &one, (const float *)x,
-                                          ldx, sx, (const float *)y, ldy, sy, &zero,
-                                          (float *)c, ldc, sc, count);
-        }
         else {
-            call = "cublasSgemm";
-            st = api->Sgemm(h, ox, oy, M, N, K, &one, (const float *)x, ldx,
-                            (const float *)y, ldy, &zero, (float *)c, ldc);
+            GEMM_TYPED(S, float, 1.0f, 0.0f);
         }
         break;
-    }
-    case CA_FLOAT64: {
-        const double one = 1.0, zero = 0.0;
-        if (batched) {
-            call = "cublasDgemmStridedBatched";
-            st = api->DgemmStridedBatched(h, ox, oy, M, N, K, &one, (const double *)x,
-                                          ldx, sx, (const double *)y, ldy, sy, &zero,
-                                          (double *)c, ldc, sc, count);
-        }
-        else {
-            call = "cublasDgemm";
-            st = api->Dgemm(h, ox, oy, M, N, K, &one, (const double *)x, ldx,
-                            (const double *)y, ldy, &zero, (double *)c, ldc);
-        }
+    case CA_FLOAT64: GEMM_TYPED(D, double, 1.0, 0.0); break;
+    case CA_COMPLEX64:
+        GEMM_TYPED(C, cuComplex, make_cuComplex(1.0f, 0.0f),
+                   make_cuComplex(0.0f, 0.0f));
         break;
-    }
-    default: break;
-    }
-    *callp = call;
-    return st;
-}
-
-/* complex64 and complex128. */
-static cublasStatus_t
-gemm_complex(const ca_cublas_api *api, const gemm_args *g, int dtype, const char *x,
-             const char *y, char *c, const char **callp)
-{
-    cublasHandle_t h = g->h;
-    cublasOperation_t ox = g->ox, oy = g->oy;
-    const int M = g->M, N = g->N, K = g->K, ldx = g->ldx, ldy = g->ldy, ldc = g->ldc;
-    const long long sx = g->sx, sy = g->sy, sc = g->sc;
-    const int count = g->count, batched = count > 1;
-    cublasStatus_t st = CUBLAS_STATUS_NOT_SUPPORTED;
-    const char *call = "cublasGemm";
-    switch (dtype) {
-    case CA_COMPLEX64: {
-        const cuComplex one = { 1.0f, 0.0f }, zero = { 0.0f, 0.0f };
-        if (batched) {
-            call = "cublasCgemmStridedBatched";
-            st = api->CgemmStridedBatched(
-                h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx, sx,
-                (const cuComplex *)y, ldy, sy, &zero, (cuComplex *)c, ldc, sc, count);
-        }
-        else {
-            call = "cublasCgemm";
-            st = api->Cgemm(h, ox, oy, M, N, K, &one, (const cuComplex *)x, ldx,
-                            (const cuComplex *)y, ldy, &zero, (cuComplex *)c, ldc);
-        }
+    case CA_COMPLEX128:
+        GEMM_TYPED(Z, cuDoubleComplex, make_cuDoubleComplex(1.0, 0.0),
+                   make_cuDoubleComplex(0.0, 0.0));
         break;
-    }
-    case CA_COMPLEX128: {
-        const cuDoubleComplex one = { 1.0, 0.0 }, zero = { 0.0, 0.0 };
-        if (batched) {
-            call = "cublasZgemmStridedBatched";
-            st = api->ZgemmStridedBatched(h, ox, oy, M, N, K, &one,
-                                          (const cuDoubleComplex *)x, ldx, sx,
-                                          (const cuDoubleComplex *)y, ldy, sy, &zero,
-                                          (cuDoubleComplex *)c, ldc, sc, count);
-        }
-        else {
-            call = "cublasZgemm";
-            st = api->Zgemm(h, ox, oy, M, N, K, &one, (const cuDoubleComplex *)x, ldx,
-                            (const cuDoubleComplex *)y, ldy, &zero,
-                            (cuDoubleComplex *)c, ldc);
-        }
-        break;
-    }
-
     default: break;
     }
     *callp = call;
@@ -257,9 +205,7 @@ cublas_gemm(const ca_cublas_api *api, const gemm_args *g, int dtype, const char 
             const char *y, char *c)
 {
     const char *call = "cublasGemm";
-    cublasStatus_t st = ca_is_complex(dtype)
-                            ? gemm_complex(api, g, dtype, x, y, c, &call)
-                            : gemm_real(api, g, dtype, x, y, c, &call);
+    cublasStatus_t st = gemm_typed(api, g, dtype, x, y, c, &call);
     if (st != CUBLAS_STATUS_SUCCESS) {
         return ca_cublas_error((int)st, call);
     }

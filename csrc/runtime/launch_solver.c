@@ -38,41 +38,45 @@ typedef struct {
 
 static solver_slot solver_slots[CA_SOLVER_MAX_DEVICES];
 
+/* The handle and params object of a slot, made on the device's first use; -1
+ * with the exception set. */
+static int
+solver_slot_init(const ca_cusolver_api *api, solver_slot *s)
+{
+    cusolverDnHandle_t h = NULL;
+    cusolverDnParams_t p = NULL;
+    cusolverStatus_t st = api->Create(&h);
+    if (st != CUSOLVER_STATUS_SUCCESS) {
+        return ca_cusolver_error((int)st, "cusolverDnCreate");
+    }
+    st = api->CreateParams(&p);
+    if (st != CUSOLVER_STATUS_SUCCESS) {
+        /* the handle is kept out of the table; it leaks once */
+        return ca_cusolver_error((int)st, "cusolverDnCreateParams");
+    }
+    s->handle = h;
+    s->params = p;
+    s->stream_set = 0;
+    return 0;
+}
+
 /* The device's handle, pointed at `stream`. (GIL held: the GIL serializes use
  * of a handle.) */
 static solver_slot *
 solver_handle(const ca_cusolver_api *api, int device, cudaStream_t stream)
 {
-    if (device < 0 || device >= CA_SOLVER_MAX_DEVICES) {
-        PyErr_Format(PyExc_ValueError, "device %d is out of cuSOLVER's range", device);
-        return NULL;
-    }
-    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
-        ca_cusolver_error(CUSOLVER_STATUS_INTERNAL_ERROR, "cuSOLVER (injected fault)");
+    if (ca_library_device_check(device, CA_SOLVER_MAX_DEVICES, "cuSOLVER",
+                                ca_cusolver_error,
+                                CUSOLVER_STATUS_INTERNAL_ERROR) < 0) {
         return NULL;
     }
     solver_slot *s = &solver_slots[device];
-    cusolverStatus_t st;
-    if (s->handle == NULL) {
-        cusolverDnHandle_t h = NULL;
-        cusolverDnParams_t p = NULL;
-        st = api->Create(&h);
-        if (st != CUSOLVER_STATUS_SUCCESS) {
-            ca_cusolver_error((int)st, "cusolverDnCreate");
-            return NULL;
-        }
-        st = api->CreateParams(&p);
-        if (st != CUSOLVER_STATUS_SUCCESS) {
-            ca_cusolver_error((int)st, "cusolverDnCreateParams");
-            return NULL; /* the handle is kept out of the table; it leaks once */
-        }
-        s->handle = h;
-        s->params = p;
-        s->stream_set = 0;
+    if (s->handle == NULL && solver_slot_init(api, s) < 0) {
+        return NULL;
     }
     if (!s->stream_set || s->stream != stream) {
         s->stream_set = 0;
-        st = api->SetStream(s->handle, stream);
+        cusolverStatus_t st = api->SetStream(s->handle, stream);
         if (st != CUSOLVER_STATUS_SUCCESS) {
             ca_cusolver_error((int)st, "cusolverDnSetStream");
             return NULL;

@@ -35,12 +35,9 @@ sp_check(cusparseStatus_t st, const char *call)
 static cusparseHandle_t
 sparse_handle(const ca_cusparse_api *api, int device, cudaStream_t stream)
 {
-    if (device < 0 || device >= CA_SPARSE_MAX_DEVICES) {
-        PyErr_Format(PyExc_ValueError, "device %d is out of cuSPARSE's range", device);
-        return NULL;
-    }
-    if (CA_FAULT(CA_FAULT_LIBRARY_CALL)) {
-        sp_check(CUSPARSE_STATUS_INTERNAL_ERROR, "cuSPARSE (injected fault)");
+    if (ca_library_device_check(device, CA_SPARSE_MAX_DEVICES, "cuSPARSE",
+                                ca_cusparse_error,
+                                CUSPARSE_STATUS_INTERNAL_ERROR) < 0) {
         return NULL;
     }
     if (sparse_handles[device] == NULL) {
@@ -144,89 +141,78 @@ csr_descr(const ca_cusparse_api *api, int64_t rows, int64_t cols, int64_t nnz,
                     "cusparseCreateConstCsr");
 }
 
+/* Destroy the cuSPARSE object x (NULL: none) with api->fn. */
+#define SP_RELEASE(fn, x)                                                              \
+    do {                                                                               \
+        if ((x) != NULL) {                                                             \
+            api->fn(x);                                                                \
+        }                                                                              \
+    } while (0)
+
+/* One SpMV or SpMM: the value type, the scalars 1 and 0 of it, the dense
+ * descriptors (vectors x and y, or matrices; NULL until made) and the work
+ * buffer (its size, the pool block, its address). */
+typedef struct {
+    cudaDataType vt;
+    sp_scalar one, zero;
+    cusparseConstDnVecDescr_t vx;
+    cusparseDnVecDescr_t vy;
+    cusparseConstDnMatDescr_t mx;
+    cusparseDnMatDescr_t my;
+    size_t size;
+    CaMemory *buf;
+    void *bp;
+} sp_product;
+
 /* y = op(A) x, vectors. */
 static int
 run_spmv(const ca_cusparse_api *api, cusparseHandle_t h, int device,
          cudaStream_t stream, const ca_spmm_args *a, cusparseConstSpMatDescr_t mat,
-         cusparseOperation_t op)
+         cusparseOperation_t op, sp_product *w)
 {
-    cusparseConstDnVecDescr_t vx = NULL;
-    cusparseDnVecDescr_t vy = NULL;
-    CaMemory *buf = NULL;
-    void *bp = NULL;
-    size_t size = 0;
-    sp_scalar one, zero;
-    int rc = -1;
-    const cudaDataType vt = value_type(a->dtype);
     const int64_t xlen = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? a->cols : a->rows;
     const int64_t ylen = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? a->rows : a->cols;
-    scalars(a->dtype, &one, &zero);
-    if (sp_check(api->CreateConstDnVec(&vx, xlen, a->x, vt),
+    if (sp_check(api->CreateConstDnVec(&w->vx, xlen, a->x, w->vt),
                  "cusparseCreateConstDnVec") < 0 ||
-        sp_check(api->CreateDnVec(&vy, ylen, a->y, vt), "cusparseCreateDnVec") < 0 ||
-        sp_check(api->SpMV_bufferSize(h, op, &one, mat, vx, &zero, vy, vt,
-                                      CUSPARSE_SPMV_ALG_DEFAULT, &size),
+        sp_check(api->CreateDnVec(&w->vy, ylen, a->y, w->vt), "cusparseCreateDnVec") <
+            0 ||
+        sp_check(api->SpMV_bufferSize(h, op, &w->one, mat, w->vx, &w->zero, w->vy,
+                                      w->vt, CUSPARSE_SPMV_ALG_DEFAULT, &w->size),
                  "cusparseSpMV_bufferSize") < 0 ||
-        work_buffer(device, stream, size, &buf, &bp) < 0 ||
-        sp_check(api->SpMV(h, op, &one, mat, vx, &zero, vy, vt,
-                           CUSPARSE_SPMV_ALG_DEFAULT, bp),
+        work_buffer(device, stream, w->size, &w->buf, &w->bp) < 0 ||
+        sp_check(api->SpMV(h, op, &w->one, mat, w->vx, &w->zero, w->vy, w->vt,
+                           CUSPARSE_SPMV_ALG_DEFAULT, w->bp),
                  "cusparseSpMV") < 0) {
-        goto finish;
+        return -1;
     }
-    rc = 0;
-finish:
-    Py_XDECREF(buf);
-    if (vx != NULL) {
-        api->DestroyDnVec(vx);
-    }
-    if (vy != NULL) {
-        api->DestroyDnVec(vy);
-    }
-    return rc;
+    return 0;
 }
 
 /* Y = op(A) X, row-major dense matrices of k columns. */
 static int
 run_spmm(const ca_cusparse_api *api, cusparseHandle_t h, int device,
          cudaStream_t stream, const ca_spmm_args *a, cusparseConstSpMatDescr_t mat,
-         cusparseOperation_t op)
+         cusparseOperation_t op, sp_product *w)
 {
-    cusparseConstDnMatDescr_t mx = NULL;
-    cusparseDnMatDescr_t my = NULL;
-    CaMemory *buf = NULL;
-    void *bp = NULL;
-    size_t size = 0;
-    sp_scalar one, zero;
-    int rc = -1;
-    const cudaDataType vt = value_type(a->dtype);
     const cusparseOperation_t nop = CUSPARSE_OPERATION_NON_TRANSPOSE;
     const int64_t xr = op == nop ? a->cols : a->rows;
     const int64_t yr = op == nop ? a->rows : a->cols;
-    scalars(a->dtype, &one, &zero);
-    if (sp_check(
-            api->CreateConstDnMat(&mx, xr, a->k, a->k, a->x, vt, CUSPARSE_ORDER_ROW),
-            "cusparseCreateConstDnMat") < 0 ||
-        sp_check(api->CreateDnMat(&my, yr, a->k, a->k, a->y, vt, CUSPARSE_ORDER_ROW),
-                 "cusparseCreateDnMat") < 0 ||
-        sp_check(api->SpMM_bufferSize(h, op, nop, &one, mat, mx, &zero, my, vt,
-                                      CUSPARSE_SPMM_ALG_DEFAULT, &size),
+    if (sp_check(api->CreateConstDnMat(&w->mx, xr, a->k, a->k, a->x, w->vt,
+                                       CUSPARSE_ORDER_ROW),
+                 "cusparseCreateConstDnMat") < 0 ||
+        sp_check(
+            api->CreateDnMat(&w->my, yr, a->k, a->k, a->y, w->vt, CUSPARSE_ORDER_ROW),
+            "cusparseCreateDnMat") < 0 ||
+        sp_check(api->SpMM_bufferSize(h, op, nop, &w->one, mat, w->mx, &w->zero, w->my,
+                                      w->vt, CUSPARSE_SPMM_ALG_DEFAULT, &w->size),
                  "cusparseSpMM_bufferSize") < 0 ||
-        work_buffer(device, stream, size, &buf, &bp) < 0 ||
-        sp_check(api->SpMM(h, op, nop, &one, mat, mx, &zero, my, vt,
-                           CUSPARSE_SPMM_ALG_DEFAULT, bp),
+        work_buffer(device, stream, w->size, &w->buf, &w->bp) < 0 ||
+        sp_check(api->SpMM(h, op, nop, &w->one, mat, w->mx, &w->zero, w->my, w->vt,
+                           CUSPARSE_SPMM_ALG_DEFAULT, w->bp),
                  "cusparseSpMM") < 0) {
-        goto finish;
+        return -1;
     }
-    rc = 0;
-finish:
-    Py_XDECREF(buf);
-    if (mx != NULL) {
-        api->DestroyDnMat(mx);
-    }
-    if (my != NULL) {
-        api->DestroyDnMat(my);
-    }
-    return rc;
+    return 0;
 }
 #endif /* CA_HAVE_CUDA */
 
@@ -235,24 +221,33 @@ ca_run_sparse_spmm(int device, ca_stream_t stream, const ca_spmm_args *a)
 {
     CA_COUNT(library_calls);
 #if CA_HAVE_CUDA
-    const ca_cusparse_api *api = NULL;
-    cusparseHandle_t h = sparse_ready(device, stream, &api);
-    if (h == NULL) {
-        return -1;
-    }
     const int real = a->dtype == CA_FLOAT32 || a->dtype == CA_FLOAT64;
     /* op C on real data is op T. */
     cusparseOperation_t op = a->op == 0   ? CUSPARSE_OPERATION_NON_TRANSPOSE
                              : a->op == 1 ? CUSPARSE_OPERATION_TRANSPOSE
                              : real       ? CUSPARSE_OPERATION_TRANSPOSE
                                           : CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    const ca_cusparse_api *api = NULL;
+    cusparseHandle_t h = sparse_ready(device, stream, &api);
+    if (h == NULL) {
+        return -1;
+    }
     cusparseConstSpMatDescr_t mat = NULL;
     if (csr_descr(api, a->rows, a->cols, a->nnz, a->indptr, a->indices, a->values,
                   a->index_dtype, a->dtype, &mat) < 0) {
         return -1;
     }
-    int rc = a->k == 0 ? run_spmv(api, h, device, (cudaStream_t)stream, a, mat, op)
-                       : run_spmm(api, h, device, (cudaStream_t)stream, a, mat, op);
+    sp_product w;
+    memset(&w, 0, sizeof w);
+    w.vt = value_type(a->dtype);
+    scalars(a->dtype, &w.one, &w.zero);
+    int rc = a->k == 0 ? run_spmv(api, h, device, (cudaStream_t)stream, a, mat, op, &w)
+                       : run_spmm(api, h, device, (cudaStream_t)stream, a, mat, op, &w);
+    Py_XDECREF(w.buf);
+    SP_RELEASE(DestroyDnVec, w.vx);
+    SP_RELEASE(DestroyDnVec, w.vy);
+    SP_RELEASE(DestroyDnMat, w.mx);
+    SP_RELEASE(DestroyDnMat, w.my);
     api->DestroySpMat(mat);
     return rc;
 #else
@@ -318,15 +313,13 @@ ca_run_sparse_spgemm(int device, ca_stream_t stream, const ca_spgemm_args *a)
 #if CA_HAVE_CUDA
     const ca_cusparse_api *api = NULL;
     cusparseHandle_t h = sparse_ready(device, stream, &api);
-    if (h == NULL) {
-        return -1;
-    }
     cusparseConstSpMatDescr_t ma = NULL, mb = NULL;
     cusparseSpMatDescr_t mc = NULL;
     cusparseSpGEMMDescr_t d = NULL;
     cusparseIndexType_t it = index_type(a->index_dtype);
     int rc = -1;
-    if (csr_descr(api, a->m, a->k, a->a_nnz, a->a_ptr, a->a_ind, a->a_val,
+    if (h == NULL ||
+        csr_descr(api, a->m, a->k, a->a_nnz, a->a_ptr, a->a_ind, a->a_val,
                   a->index_dtype, a->dtype, &ma) < 0 ||
         csr_descr(api, a->k, a->n, a->b_nnz, a->b_ptr, a->b_ind, a->b_val,
                   a->index_dtype, a->dtype, &mb) < 0 ||
@@ -338,18 +331,10 @@ ca_run_sparse_spgemm(int device, ca_stream_t stream, const ca_spgemm_args *a)
     }
     rc = spgemm_phases(api, h, device, (cudaStream_t)stream, a, ma, mb, mc, d);
 finish:
-    if (d != NULL) {
-        api->SpGEMM_destroyDescr(d);
-    }
-    if (ma != NULL) {
-        api->DestroySpMat(ma);
-    }
-    if (mb != NULL) {
-        api->DestroySpMat(mb);
-    }
-    if (mc != NULL) {
-        api->DestroySpMat(mc);
-    }
+    SP_RELEASE(SpGEMM_destroyDescr, d);
+    SP_RELEASE(DestroySpMat, ma);
+    SP_RELEASE(DestroySpMat, mb);
+    SP_RELEASE(DestroySpMat, mc);
     return rc;
 #else
     (void)device, (void)stream, (void)a;

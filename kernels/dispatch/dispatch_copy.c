@@ -25,20 +25,30 @@ valid_dtype(int t)
     return t >= 0 && t < CA_NTYPES;
 }
 
+/* The start of a strided call on its first `nops` operands (args_ok: the call's
+ * own checks): the layout checked, then coalesced. 1 to go on; 0 to return
+ * *status (an error, or 0 when there are no elements). */
+static int
+strided_ready(ca_strided *s, int nops, int args_ok, int *status)
+{
+    *status = check_layout(s);
+    if (*status == 0 && (s->nops < nops || !args_ok)) {
+        *status = CA_KERR_UNSUPPORTED;
+    }
+    if (*status != 0) {
+        return 0;
+    }
+    s->nops = nops;
+    return ca_strided_coalesce(s) != 0;
+}
+
 int
 ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
              ca_stream_t stream)
 {
-    int err = check_layout(s);
-    if (err) {
+    int err;
+    if (!strided_ready(s, 2, valid_dtype(dst_dtype) && valid_dtype(src_dtype), &err)) {
         return err;
-    }
-    if (s->nops < 2 || !valid_dtype(dst_dtype) || !valid_dtype(src_dtype)) {
-        return CA_KERR_UNSUPPORTED;
-    }
-    s->nops = 2;
-    if (ca_strided_coalesce(s) == 0) {
-        return 0;
     }
     return CA_DISPATCH(device, ca_copy_cast_host(s, dst_dtype, src_dtype),
                        ca_copy_cast_cuda(s, dst_dtype, src_dtype, stream));
@@ -47,16 +57,9 @@ ca_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
 int
 ca_fill(int device, ca_strided *s, int dtype, const void *value, ca_stream_t stream)
 {
-    int err = check_layout(s);
-    if (err) {
+    int err;
+    if (!strided_ready(s, 1, valid_dtype(dtype) && value != NULL, &err)) {
         return err;
-    }
-    if (s->nops < 1 || !valid_dtype(dtype) || value == NULL) {
-        return CA_KERR_UNSUPPORTED;
-    }
-    s->nops = 1;
-    if (ca_strided_coalesce(s) == 0) {
-        return 0;
     }
     return CA_DISPATCH(device, ca_fill_host(s, dtype, value),
                        ca_fill_cuda(s, dtype, value, stream));

@@ -153,43 +153,52 @@ ca_mask_offsets(int device, const uint8_t *mask, int64_t n, const int64_t *scrat
                        ca_cuda_mask_offsets(mask, n, scratch, nd, sh, st, out, stream));
 }
 
+/* q = the two operands of s over its dims [0, n): size-1 dims dropped, each dim
+ * merged into the one before it where both strides allow. Returns q's dims so
+ * far (the caller sets q->ndim). */
+static int
+merged_pair(ca_strided *q, const ca_strided *s, int n)
+{
+    memset(q, 0, sizeof *q);
+    q->nops = 2;
+    q->data[0] = s->data[0];
+    q->data[1] = s->data[1];
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        const int64_t e = s->shape[k];
+        if (e == 1) {
+            continue;
+        }
+        if (m > 0 && q->strides[0][m - 1] == s->strides[0][k] * e &&
+            q->strides[1][m - 1] == s->strides[1][k] * e) {
+            q->shape[m - 1] *= e;
+            q->strides[0][m - 1] = s->strides[0][k];
+            q->strides[1][m - 1] = s->strides[1][k];
+            continue;
+        }
+        q->shape[m] = e;
+        q->strides[0][m] = s->strides[0][k];
+        q->strides[1][m] = s->strides[1][k];
+        m++;
+    }
+    return m;
+}
+
 int
 ca_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
                ca_stream_t stream)
 {
     ca_strided q;
-    int nd = 0;
 
     if (s->ndim < 0 || s->ndim > CA_MAX_DIMS || itemsize <= 0 || itemsize > 16) {
         return CA_KERR_UNSUPPORTED;
     }
-    memset(&q, 0, sizeof q);
-    q.nops = 2;
-    q.data[0] = s->data[0];
-    q.data[1] = s->data[1];
     for (int k = 0; k < s->ndim; k++) {
         if (s->shape[k] == 0) {
             return 0;
         }
     }
-    for (int k = 0; k < s->ndim; k++) {
-        int64_t e = s->shape[k];
-        if (e == 1) {
-            continue;
-        }
-        if (nd > 0 && q.strides[0][nd - 1] == s->strides[0][k] * e &&
-            q.strides[1][nd - 1] == s->strides[1][k] * e) {
-            q.shape[nd - 1] *= e;
-            q.strides[0][nd - 1] = s->strides[0][k];
-            q.strides[1][nd - 1] = s->strides[1][k];
-            continue;
-        }
-        q.shape[nd] = e;
-        q.strides[0][nd] = s->strides[0][k];
-        q.strides[1][nd] = s->strides[1][k];
-        nd++;
-    }
-    q.ndim = nd;
+    q.ndim = merged_pair(&q, s, s->ndim);
     return CA_DISPATCH(device, ca_host_masked_fill(&q, itemsize, value),
                        ca_cuda_masked_fill(&q, itemsize, value, stream));
 }
@@ -211,28 +220,7 @@ ca_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
     }
     /* the stack dimensions (all but the last two) merged where they can be, size-1
      * ones dropped; the matrix dimensions stay as they are */
-    memset(&q, 0, sizeof q);
-    q.nops = 2;
-    q.data[0] = s->data[0];
-    q.data[1] = s->data[1];
-    int m = 0;
-    for (int j = 0; j < nd - 2; j++) {
-        const int64_t e = s->shape[j];
-        if (e == 1) {
-            continue;
-        }
-        if (m > 0 && q.strides[0][m - 1] == s->strides[0][j] * e &&
-            q.strides[1][m - 1] == s->strides[1][j] * e) {
-            q.shape[m - 1] *= e;
-            q.strides[0][m - 1] = s->strides[0][j];
-            q.strides[1][m - 1] = s->strides[1][j];
-            continue;
-        }
-        q.shape[m] = e;
-        q.strides[0][m] = s->strides[0][j];
-        q.strides[1][m] = s->strides[1][j];
-        m++;
-    }
+    int m = merged_pair(&q, s, nd - 2);
     for (int j = nd - 2; j < nd; j++, m++) {
         q.shape[m] = s->shape[j];
         q.strides[0][m] = s->strides[0][j];

@@ -33,31 +33,24 @@ check_float(void *out, int64_t n, int dtype)
     return 0;
 }
 
-int
-ca_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                  uint64_t offset, double low, double scale, ca_stream_t stream)
-{
-    int err = check_float(out, n, dtype);
-    if (err || n == 0) {
-        return err;
+/* ca_random_uniform and ca_random_normal (kernels.h): one definition, the
+ * distribution's name pasted into the host and GPU halves (uniform's loc and
+ * scale are low and high - low). */
+#define FLOAT_DIST(dist)                                                               \
+    int ca_random_##dist(int device, void *out, int64_t n, int dtype, uint64_t seed,   \
+                         uint64_t offset, double loc, double scale,                    \
+                         ca_stream_t stream)                                           \
+    {                                                                                  \
+        int err = check_float(out, n, dtype);                                          \
+        if (err || n == 0) {                                                           \
+            return err;                                                                \
+        }                                                                              \
+        return CA_DISPATCH(                                                            \
+            device, ca_random_##dist##_host(out, n, dtype, seed, offset, loc, scale),  \
+            ca_random_##dist##_cuda(out, n, dtype, seed, offset, loc, scale, stream)); \
     }
-    return CA_DISPATCH(
-        device, ca_random_uniform_host(out, n, dtype, seed, offset, low, scale),
-        ca_random_uniform_cuda(out, n, dtype, seed, offset, low, scale, stream));
-}
-
-int
-ca_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                 uint64_t offset, double loc, double scale, ca_stream_t stream)
-{
-    int err = check_float(out, n, dtype);
-    if (err || n == 0) {
-        return err;
-    }
-    return CA_DISPATCH(
-        device, ca_random_normal_host(out, n, dtype, seed, offset, loc, scale),
-        ca_random_normal_cuda(out, n, dtype, seed, offset, loc, scale, stream));
-}
+FLOAT_DIST(uniform)
+FLOAT_DIST(normal)
 
 int
 ca_random_integers(int device, void *out, int64_t n, int itemsize, uint64_t seed,

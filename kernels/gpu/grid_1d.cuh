@@ -51,6 +51,19 @@ temp_answered(const void *temp, size_t *temp_bytes, size_t need, int *status)
     return *status != 0;
 }
 
+/* temp_answered for scratch whose last part is CUB's, of cub_bytes at o_cub, once
+ * CUB's sizing call returned e: an error e is answered as well. */
+inline bool
+cub_temp_answered(const void *temp, size_t *temp_bytes, size_t o_cub, size_t cub_bytes,
+                  int e, int *status)
+{
+    if (e != 0) {
+        *status = e;
+        return true;
+    }
+    return temp_answered(temp, temp_bytes, o_cub + round256(cub_bytes), status);
+}
+
 /* The largest power of two (up to 16) dividing x. */
 inline int
 align_of(uint64_t x)

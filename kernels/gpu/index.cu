@@ -359,6 +359,21 @@ struct value16 {
     unsigned char b[16];
 };
 
+/* The byte offsets d and m of element i (C order) in s's two operands. */
+__device__ __forceinline__ void
+offsets2(const ca_strided &s, int64_t i, int64_t *d, int64_t *m)
+{
+    int64_t rem = i;
+    *d = 0;
+    *m = 0;
+    for (int k = s.ndim - 1; k >= 0; k--) {
+        int64_t c = rem % s.shape[k];
+        rem /= s.shape[k];
+        *d += c * s.strides[0][k];
+        *m += c * s.strides[1][k];
+    }
+}
+
 template <int SZ>
 __global__ void
 masked_fill_kernel(const ca_strided s, int64_t n, const value16 v)
@@ -368,15 +383,8 @@ masked_fill_kernel(const ca_strided s, int64_t n, const value16 v)
     memcpy(&val, v.b, sizeof(T));
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (int64_t)gridDim.x * blockDim.x) {
-        int64_t rem = i;
-        int64_t d = 0;
-        int64_t m = 0;
-        for (int k = s.ndim - 1; k >= 0; k--) {
-            int64_t c = rem % s.shape[k];
-            rem /= s.shape[k];
-            d += c * s.strides[0][k];
-            m += c * s.strides[1][k];
-        }
+        int64_t d, m;
+        offsets2(s, i, &d, &m);
         if (s.data[1][m] != 0) {
             *reinterpret_cast<T *>(s.data[0] + d) = val;
         }
@@ -388,15 +396,8 @@ masked_fill_bytes_kernel(const ca_strided s, int64_t n, int itemsize, const valu
 {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (int64_t)gridDim.x * blockDim.x) {
-        int64_t rem = i;
-        int64_t d = 0;
-        int64_t m = 0;
-        for (int k = s.ndim - 1; k >= 0; k--) {
-            int64_t c = rem % s.shape[k];
-            rem /= s.shape[k];
-            d += c * s.strides[0][k];
-            m += c * s.strides[1][k];
-        }
+        int64_t d, m;
+        offsets2(s, i, &d, &m);
         if (s.data[1][m] != 0) {
             for (int b = 0; b < itemsize; b++) {
                 s.data[0][d + b] = (char)v.b[b];

@@ -82,11 +82,7 @@ ca_cuda_perm_sort(const uint32_t *k, const uint32_t *w, int64_t n, int shift,
     size_t cub_bytes = 0;
     int e = cub_pairs(nullptr, &cub_bytes, nullptr, nullptr, nullptr, nullptr, n, shift,
                       st);
-    if (e != 0) {
-        return e;
-    }
-    const size_t all = o_cub + round256(cub_bytes);
-    if (temp_answered(temp, temp_bytes, all, &e)) {
+    if (cub_temp_answered(temp, temp_bytes, o_cub, cub_bytes, e, &e)) {
         return e;
     }
     char *t = (char *)temp;

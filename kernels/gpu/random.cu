@@ -76,115 +76,98 @@ thread_index()
     return (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 }
 
-/* ---- uniform ----------------------------------------------------------------- */
-template <bool kVec>
-__global__ void
-__launch_bounds__(kBlock)
-    uniform_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk,
-                       uint64_t seed, uint64_t offset, float low, float scale)
+/* ---- uniform and normal ------------------------------------------------------ */
+/* The samples of one Philox block as one 16-byte vector: 4 float32 or 2 float64
+ * (random_impl.h's samples per block). */
+template <class T> struct BlockOf;
+template <> struct BlockOf<float> {
+    typedef float4 type;
+    static constexpr int kPer = 4;
+};
+template <> struct BlockOf<double> {
+    typedef double2 type;
+    static constexpr int kPer = 2;
+};
+
+__device__ __forceinline__ float
+lane(const float4 &v, int t)
 {
-    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t j = thread_index(); j < nblk; j += step) {
-        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
-        float4 v;
-        v.x = fmaf(ca_u01_f32(r.x), scale, low);
-        v.y = fmaf(ca_u01_f32(r.y), scale, low);
-        v.z = fmaf(ca_u01_f32(r.z), scale, low);
-        v.w = fmaf(ca_u01_f32(r.w), scale, low);
-        const uint64_t i = j * 4;
-        if (kVec && i + 4 <= n) {
-            reinterpret_cast<float4 *>(out)[j] = v;
-        }
-        else {
-            out[i] = v.x;
-            if (i + 1 < n)
-                out[i + 1] = v.y;
-            if (i + 2 < n)
-                out[i + 2] = v.z;
-            if (i + 3 < n)
-                out[i + 3] = v.w;
-        }
-    }
+    return t == 0 ? v.x : t == 1 ? v.y : t == 2 ? v.z : v.w;
 }
 
-template <bool kVec>
-__global__ void
-__launch_bounds__(kBlock)
-    uniform_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk,
-                       uint64_t seed, uint64_t offset, double low, double scale)
+__device__ __forceinline__ double
+lane(const double2 &v, int t)
 {
-    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t j = thread_index(); j < nblk; j += step) {
-        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
-        double2 v;
-        v.x = fma(ca_u01_f64(r.x, r.y), scale, low);
-        v.y = fma(ca_u01_f64(r.z, r.w), scale, low);
-        const uint64_t i = j * 2;
-        if (kVec && i + 2 <= n) {
-            reinterpret_cast<double2 *>(out)[j] = v;
-        }
-        else {
-            out[i] = v.x;
-            if (i + 1 < n)
-                out[i + 1] = v.y;
-        }
-    }
+    return t == 0 ? v.x : v.y;
 }
 
-/* ---- normal ------------------------------------------------------------------ */
-template <bool kVec>
-__global__ void
-__launch_bounds__(kBlock)
-    normal_f32_kernel(float *__restrict__ out, uint64_t n, uint64_t nblk, uint64_t seed,
-                      uint64_t offset, float loc, float scale)
+__device__ __forceinline__ float4
+affine(float4 v, float loc, float scale)
 {
-    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t j = thread_index(); j < nblk; j += step) {
-        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
+    return make_float4(fmaf(v.x, scale, loc), fmaf(v.y, scale, loc),
+                       fmaf(v.z, scale, loc), fmaf(v.w, scale, loc));
+}
+
+__device__ __forceinline__ double2
+affine(double2 v, double loc, double scale)
+{
+    return make_double2(fma(v.x, scale, loc), fma(v.y, scale, loc));
+}
+
+/* The standard samples of a block: uniform in [0, 1), or normal (Box-Muller). */
+struct Uniform {
+    static __device__ __forceinline__ float4 standard(ca_u32x4 r, float)
+    {
+        return make_float4(ca_u01_f32(r.x), ca_u01_f32(r.y), ca_u01_f32(r.z),
+                           ca_u01_f32(r.w));
+    }
+    static __device__ __forceinline__ double2 standard(ca_u32x4 r, double)
+    {
+        return make_double2(ca_u01_f64(r.x, r.y), ca_u01_f64(r.z, r.w));
+    }
+};
+
+struct Normal {
+    static __device__ __forceinline__ float4 standard(ca_u32x4 r, float)
+    {
         float4 v;
         ca_box_muller_f32(r.x, r.y, &v.x, &v.y);
         ca_box_muller_f32(r.z, r.w, &v.z, &v.w);
-        v.x = fmaf(v.x, scale, loc);
-        v.y = fmaf(v.y, scale, loc);
-        v.z = fmaf(v.z, scale, loc);
-        v.w = fmaf(v.w, scale, loc);
-        const uint64_t i = j * 4;
-        if (kVec && i + 4 <= n) {
-            reinterpret_cast<float4 *>(out)[j] = v;
-        }
-        else {
-            out[i] = v.x;
-            if (i + 1 < n)
-                out[i + 1] = v.y;
-            if (i + 2 < n)
-                out[i + 2] = v.z;
-            if (i + 3 < n)
-                out[i + 3] = v.w;
-        }
+        return v;
     }
-}
-
-template <bool kVec>
-__global__ void
-__launch_bounds__(kBlock)
-    normal_f64_kernel(double *__restrict__ out, uint64_t n, uint64_t nblk,
-                      uint64_t seed, uint64_t offset, double loc, double scale)
-{
-    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t j = thread_index(); j < nblk; j += step) {
-        ca_u32x4 r = ca_philox_block(seed, offset + j, 0);
+    static __device__ __forceinline__ double2 standard(ca_u32x4 r, double)
+    {
         double2 v;
         ca_box_muller_f64(r, &v.x, &v.y);
-        v.x = fma(v.x, scale, loc);
-        v.y = fma(v.y, scale, loc);
-        const uint64_t i = j * 2;
-        if (kVec && i + 2 <= n) {
-            reinterpret_cast<double2 *>(out)[j] = v;
+        return v;
+    }
+};
+
+/* loc + scale * (a standard sample of Dist): one vector store per block where the
+ * output is aligned (kVec) and the block lies inside it. */
+template <class Dist, class T, bool kVec>
+__global__ void
+__launch_bounds__(kBlock) affine_kernel(T *__restrict__ out, uint64_t n, uint64_t nblk,
+                                        uint64_t seed, uint64_t offset, T loc, T scale)
+{
+    typedef typename BlockOf<T>::type V;
+    constexpr int kPer = BlockOf<T>::kPer;
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t j = thread_index(); j < nblk; j += step) {
+        const V v = affine(Dist::standard(ca_philox_block(seed, offset + j, 0), T()),
+                           loc, scale);
+        const uint64_t i = j * kPer;
+        if (kVec && i + kPer <= n) {
+            reinterpret_cast<V *>(out)[j] = v;
         }
         else {
-            out[i] = v.x;
-            if (i + 1 < n)
-                out[i + 1] = v.y;
+            out[i] = lane(v, 0);
+#pragma unroll
+            for (int t = 1; t < kPer; t++) {
+                if (i + t < n) {
+                    out[i + t] = lane(v, t);
+                }
+            }
         }
     }
 }
@@ -257,82 +240,56 @@ aligned16(const void *p)
     return ((uintptr_t)p & 15u) == 0;
 }
 
+template <class Dist, class T>
+int
+launch_affine(void *out, int64_t n, uint64_t seed, uint64_t offset, double loc,
+              double scale, ca_stream_t stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    T *o = (T *)out;
+    const uint64_t un = (uint64_t)n;
+    const uint64_t kPer = BlockOf<T>::kPer;
+    const uint64_t nblk = (un + kPer - 1) / kPer;
+    int grid = 0;
+    cudaError_t err = grid_for(nblk, &grid);
+    if (err != cudaSuccess) {
+        return (int)err;
+    }
+    if (aligned16(out)) {
+        affine_kernel<Dist, T, true>
+            <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, (T)loc, (T)scale);
+    }
+    else {
+        affine_kernel<Dist, T, false>
+            <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, (T)loc, (T)scale);
+    }
+    return (int)cudaGetLastError();
+}
+
+template <class Dist>
+int
+launch_dist(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset, double loc,
+            double scale, ca_stream_t stream)
+{
+    return dtype == CA_FLOAT32
+               ? launch_affine<Dist, float>(out, n, seed, offset, loc, scale, stream)
+               : launch_affine<Dist, double>(out, n, seed, offset, loc, scale, stream);
+}
+
 } // namespace
 
 extern "C" int
 ca_random_uniform_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
                        double low, double scale, ca_stream_t stream)
 {
-    cudaStream_t st = (cudaStream_t)stream;
-    const uint64_t un = (uint64_t)n;
-    const uint64_t nblk = dtype == CA_FLOAT32 ? (un + 3) / 4 : (un + 1) / 2;
-    int grid = 0;
-    cudaError_t err = grid_for(nblk, &grid);
-    if (err != cudaSuccess) {
-        return (int)err;
-    }
-    const bool vec = aligned16(out);
-    if (dtype == CA_FLOAT32) {
-        float *o = (float *)out;
-        if (vec) {
-            uniform_f32_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
-                                                              (float)low, (float)scale);
-        }
-        else {
-            uniform_f32_kernel<false><<<grid, kBlock, 0, st>>>(
-                o, un, nblk, seed, offset, (float)low, (float)scale);
-        }
-    }
-    else {
-        double *o = (double *)out;
-        if (vec) {
-            uniform_f64_kernel<true>
-                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, low, scale);
-        }
-        else {
-            uniform_f64_kernel<false>
-                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, low, scale);
-        }
-    }
-    return (int)cudaGetLastError();
+    return launch_dist<Uniform>(out, n, dtype, seed, offset, low, scale, stream);
 }
 
 extern "C" int
 ca_random_normal_cuda(void *out, int64_t n, int dtype, uint64_t seed, uint64_t offset,
                       double loc, double scale, ca_stream_t stream)
 {
-    cudaStream_t st = (cudaStream_t)stream;
-    const uint64_t un = (uint64_t)n;
-    const uint64_t nblk = dtype == CA_FLOAT32 ? (un + 3) / 4 : (un + 1) / 2;
-    int grid = 0;
-    cudaError_t err = grid_for(nblk, &grid);
-    if (err != cudaSuccess) {
-        return (int)err;
-    }
-    const bool vec = aligned16(out);
-    if (dtype == CA_FLOAT32) {
-        float *o = (float *)out;
-        if (vec) {
-            normal_f32_kernel<true><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
-                                                             (float)loc, (float)scale);
-        }
-        else {
-            normal_f32_kernel<false><<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset,
-                                                              (float)loc, (float)scale);
-        }
-    }
-    else {
-        double *o = (double *)out;
-        if (vec) {
-            normal_f64_kernel<true>
-                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, loc, scale);
-        }
-        else {
-            normal_f64_kernel<false>
-                <<<grid, kBlock, 0, st>>>(o, un, nblk, seed, offset, loc, scale);
-        }
-    }
-    return (int)cudaGetLastError();
+    return launch_dist<Normal>(out, n, dtype, seed, offset, loc, scale, stream);
 }
 
 extern "C" int

@@ -99,6 +99,24 @@ iabs(int64_t v)
 }
 
 /* ---- the plan ---------------------------------------------------------------------------- */
+/* The plan's splits of each output's R reduced elements: S of them, `chunk`
+ * elements each (S recounted from it), and their partial results' workspace (AS
+ * bytes each) when S > 1. */
+static int
+split_rows(ca_reduce_desc *d, int64_t S, int64_t chunk, int64_t AS)
+{
+    const int64_t R = d->nred_elems;
+    if (S > 1) {
+        S = ceil_div(R, chunk);
+        d->chunk = chunk;
+    }
+    d->splits = (int)S;
+    if (S > 1) {
+        d->workspace_bytes = (size_t)(d->nout * S * AS);
+    }
+    return 0;
+}
+
 extern "C" int
 ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out_dtype)
 {
@@ -138,17 +156,8 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
             const int64_t most = R / ((int64_t)G * 64);
             S = S < most ? S : most;
         }
-        if (S > 1) {
-            /* chunks of a multiple of 64 elements keep each split's alignment */
-            int64_t chunk = ceil_div(ceil_div(R, S), 64) * 64;
-            S = ceil_div(R, chunk);
-            d->chunk = chunk;
-        }
-        d->splits = (int)S;
-        if (S > 1) {
-            d->workspace_bytes = (size_t)(nout * S * AS);
-        }
-        return 0;
+        /* chunks of a multiple of 64 elements keep each split's alignment */
+        return split_rows(d, S, S > 1 ? ceil_div(ceil_div(R, S), 64) * 64 : R, AS);
     }
 
     /* COL, COLVEC */
@@ -175,16 +184,7 @@ ca_cuda_reduce_plan(int device, int op, ca_reduce_desc *d, int in_dtype, int out
         const int64_t most = R / 32;
         S = S < most ? S : most;
     }
-    if (S > 1) {
-        const int64_t chunk = ceil_div(R, S);
-        S = ceil_div(R, chunk);
-        d->chunk = chunk;
-    }
-    d->splits = (int)S;
-    if (S > 1) {
-        d->workspace_bytes = (size_t)(nout * S * AS);
-    }
-    return 0;
+    return split_rows(d, S, S > 1 ? ceil_div(R, S) : R, AS);
 }
 
 extern "C" int

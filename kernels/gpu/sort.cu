@@ -151,45 +151,23 @@ offsets_kernel(int64_t *off, int64_t nseg, int64_t n)
 
 /* The CUB calls of key word K (sort_cub_*.cu, sort_seg_*.cu). */
 template <typename K> struct cub_of;
-template <> struct cub_of<uint32_t> {
-    static int radix(void *t, size_t *b, uint32_t *k0, uint32_t *k1, void *v0, void *v1,
-                     int vs, int64_t n, int eb, int *sel, cudaStream_t st)
-    {
-        return ca_cub_radix_u32(t, b, k0, k1, v0, v1, vs, n, eb, sel, st);
-    }
-    static int seg(void *t, size_t *b, uint32_t *k0, uint32_t *k1, uint32_t *v0,
-                   uint32_t *v1, int pairs, int64_t n, int64_t ns, const int64_t *off,
-                   int *sel, cudaStream_t st)
-    {
-        return ca_cub_seg_u32(t, b, k0, k1, v0, v1, pairs, n, ns, off, sel, st);
-    }
-};
-template <> struct cub_of<uint64_t> {
-    static int radix(void *t, size_t *b, uint64_t *k0, uint64_t *k1, void *v0, void *v1,
-                     int vs, int64_t n, int eb, int *sel, cudaStream_t st)
-    {
-        return ca_cub_radix_u64(t, b, k0, k1, v0, v1, vs, n, eb, sel, st);
-    }
-    static int seg(void *t, size_t *b, uint64_t *k0, uint64_t *k1, uint32_t *v0,
-                   uint32_t *v1, int pairs, int64_t n, int64_t ns, const int64_t *off,
-                   int *sel, cudaStream_t st)
-    {
-        return ca_cub_seg_u64(t, b, k0, k1, v0, v1, pairs, n, ns, off, sel, st);
-    }
-};
-template <> struct cub_of<ca_u128> {
-    static int radix(void *t, size_t *b, ca_u128 *k0, ca_u128 *k1, void *v0, void *v1,
-                     int vs, int64_t n, int eb, int *sel, cudaStream_t st)
-    {
-        return ca_cub_radix_u128(t, b, k0, k1, v0, v1, vs, n, eb, sel, st);
-    }
-    static int seg(void *t, size_t *b, ca_u128 *k0, ca_u128 *k1, uint32_t *v0,
-                   uint32_t *v1, int pairs, int64_t n, int64_t ns, const int64_t *off,
-                   int *sel, cudaStream_t st)
-    {
-        return ca_cub_seg_u128(t, b, k0, k1, v0, v1, pairs, n, ns, off, sel, st);
-    }
-};
+#define CA_CUB_OF(K, sfx)                                                              \
+    template <> struct cub_of<K> {                                                     \
+        static int radix(void *t, size_t *b, K *k0, K *k1, void *v0, void *v1, int vs, \
+                         int64_t n, int eb, int *sel, cudaStream_t st)                 \
+        {                                                                              \
+            return ca_cub_radix_##sfx(t, b, k0, k1, v0, v1, vs, n, eb, sel, st);       \
+        }                                                                              \
+        static int seg(void *t, size_t *b, K *k0, K *k1, uint32_t *v0, uint32_t *v1,   \
+                       int pairs, int64_t n, int64_t ns, const int64_t *off, int *sel, \
+                       cudaStream_t st)                                                \
+        {                                                                              \
+            return ca_cub_seg_##sfx(t, b, k0, k1, v0, v1, pairs, n, ns, off, sel, st); \
+        }                                                                              \
+    };
+CA_CUB_OF(uint32_t, u32)
+CA_CUB_OF(uint64_t, u64)
+CA_CUB_OF(ca_u128, u128)
 
 /* One sort: the rows, what to write, and how the keys are made. */
 struct job {
@@ -550,11 +528,7 @@ f32_argsort(const job &j, void *temp, size_t *temp_bytes, cudaStream_t st)
     size_t cub_bytes = 0;
     int e = ca_cub_f32_pairs(nullptr, &cub_bytes, nullptr, nullptr, nullptr, nullptr, n,
                              st);
-    if (e != 0) {
-        return e;
-    }
-    const size_t all = o_cub + round256(cub_bytes);
-    if (temp_answered(temp, temp_bytes, all, &e)) {
+    if (cub_temp_answered(temp, temp_bytes, o_cub, cub_bytes, e, &e)) {
         return e;
     }
     char *t = (char *)temp;

@@ -103,6 +103,38 @@ take_run_checked(const int64_t ext, const int64_t sc, const int sz, const char *
     return bad;
 }
 
+/* One step of the odometer over dims [0, last] of pass p: the counters, and the
+ * data (d NULL: not walked), values and index pointers (*v, *ix NULL: absent). */
+static CA_ALWAYS_INLINE void
+step_pass(const ca_index_pass *p, int last, int64_t *coord, char **d, char **v,
+          const char **ix)
+{
+    for (int k = last; k >= 0; k--) {
+        if (++coord[k] < p->shape[k]) {
+            if (d != NULL) {
+                *d += p->strides[k];
+            }
+            if (*v != NULL) {
+                *v += p->vstrides[k];
+            }
+            if (*ix != NULL) {
+                *ix += p->istrides[k];
+            }
+            return;
+        }
+        coord[k] = 0;
+        if (d != NULL) {
+            *d -= p->strides[k] * (p->shape[k] - 1);
+        }
+        if (*v != NULL) {
+            *v -= p->vstrides[k] * (p->shape[k] - 1);
+        }
+        if (*ix != NULL) {
+            *ix -= p->istrides[k] * (p->shape[k] - 1);
+        }
+    }
+}
+
 /* A run of n elements along the innermost dim (strides ds, vs, is). A take
  * with an index per element is take_run_checked's. One index for the whole run
  * (is == 0: rows of m[idx]) is checked once and the run is copied as one block
@@ -190,26 +222,7 @@ take_put(const ca_index_pass *p, const int sz, const int put, int64_t *flag)
 
     for (int64_t r = 0; r < runs; r++) {
         tp_run(p, sz, put, d, v, ix, len, ds, vs, is, flag);
-        for (int k = in - 1; k >= 0; k--) {
-            if (++coord[k] < p->shape[k]) {
-                d += p->strides[k];
-                if (v != NULL) {
-                    v += p->vstrides[k];
-                }
-                if (ix != NULL) {
-                    ix += p->istrides[k];
-                }
-                break;
-            }
-            coord[k] = 0;
-            d -= p->strides[k] * (p->shape[k] - 1);
-            if (v != NULL) {
-                v -= p->vstrides[k] * (p->shape[k] - 1);
-            }
-            if (ix != NULL) {
-                ix -= p->istrides[k] * (p->shape[k] - 1);
-            }
-        }
+        step_pass(p, in - 1, coord, &d, &v, &ix);
     }
 }
 
@@ -267,13 +280,15 @@ take_piece(const tp_job *j, const int sz, int64_t t, int64_t *flag)
            p->vstrides[0], p->istrides[0], flag);
 }
 
-static void
-take_task(void *ctx, int64_t t)
-{
-    tp_job *j = ctx;
-    int64_t *flag = j->flags[t];
-    CA_TP_BY_SIZE(take_piece, j, t, flag);
-}
+/* The pool task of piece function PIECE: task t with its own bad-index flag. */
+#define TP_TASK(fn, PIECE)                                                             \
+    static void fn(void *ctx, int64_t t)                                               \
+    {                                                                                  \
+        tp_job *j = ctx;                                                               \
+        int64_t *flag = j->flags[t];                                                   \
+        CA_TP_BY_SIZE(PIECE, j, t, flag);                                              \
+    }
+TP_TASK(take_task, take_piece)
 
 /* Run task over the CA_TP_TASKS pieces of j's run on the pool, then report the
  * lowest piece's bad index: the first in pass order, as one thread's would be. */
@@ -338,13 +353,7 @@ put_band(const tp_job *j, const int sz, int64_t t, int64_t *flag)
     }
 }
 
-static void
-put_task(void *ctx, int64_t t)
-{
-    tp_job *j = ctx;
-    int64_t *flag = j->flags[t];
-    CA_TP_BY_SIZE(put_band, j, t, flag);
-}
+TP_TASK(put_task, put_band)
 
 /* The bands split the indexed axis, so only a pass whose whole target is that
  * axis qualifies: one dim along which the data pointer does not move. */
@@ -484,24 +493,7 @@ ca_host_index_offsets(const ca_index_pass *p, int accumulate, int64_t *flag)
 
     for (int64_t r = 0; r < runs; r++) {
         offsets_run(p, accumulate, v, ix, p->shape[in], vs, is, flag);
-        for (int k = in - 1; k >= 0; k--) {
-            if (++coord[k] < p->shape[k]) {
-                if (v != NULL) {
-                    v += p->vstrides[k];
-                }
-                if (ix != NULL) {
-                    ix += p->istrides[k];
-                }
-                break;
-            }
-            coord[k] = 0;
-            if (v != NULL) {
-                v -= p->vstrides[k] * (p->shape[k] - 1);
-            }
-            if (ix != NULL) {
-                ix -= p->istrides[k] * (p->shape[k] - 1);
-            }
-        }
+        step_pass(p, in - 1, coord, NULL, &v, &ix);
     }
     return 0;
 }
@@ -542,6 +534,23 @@ masked_fill_run(const int sz, char *d, const char *m, int64_t n, int64_t ds, int
     }
 }
 
+/* One step of the odometer over dims [0, last] of s (the innermost dims run
+ * inside): the counters, and the pointers d and m by s's two stride rows. */
+static CA_ALWAYS_INLINE void
+step2(const ca_strided *s, int last, int64_t *coord, char **d, const char **m)
+{
+    for (int k = last; k >= 0; k--) {
+        if (++coord[k] < s->shape[k]) {
+            *d += s->strides[0][k];
+            *m += s->strides[1][k];
+            return;
+        }
+        coord[k] = 0;
+        *d -= s->strides[0][k] * (s->shape[k] - 1);
+        *m -= s->strides[1][k] * (s->shape[k] - 1);
+    }
+}
+
 static CA_ALWAYS_INLINE void
 masked_fill(const ca_strided *s, const int sz, const void *value)
 {
@@ -559,16 +568,7 @@ masked_fill(const ca_strided *s, const int sz, const void *value)
     for (int64_t r = 0; r < runs; r++) {
         masked_fill_run(sz, d, m, s->shape[in], s->strides[0][in], s->strides[1][in],
                         value);
-        for (int k = in - 1; k >= 0; k--) {
-            if (++coord[k] < s->shape[k]) {
-                d += s->strides[0][k];
-                m += s->strides[1][k];
-                break;
-            }
-            coord[k] = 0;
-            d -= s->strides[0][k] * (s->shape[k] - 1);
-            m -= s->strides[1][k] * (s->shape[k] - 1);
-        }
+        step2(s, in - 1, coord, &d, &m);
     }
 }
 
@@ -630,16 +630,7 @@ ca_host_tri_copy(const ca_strided *s, int itemsize, int64_t k, int lower)
         hi = hi < lo ? lo : (hi > ncol ? ncol : hi);
         tri_row(d, m, ncol, s->strides[0][nd - 1], s->strides[1][nd - 1], itemsize, lo,
                 hi);
-        for (int j = nd - 2; j >= 0; j--) {
-            if (++coord[j] < s->shape[j]) {
-                d += s->strides[0][j];
-                m += s->strides[1][j];
-                break;
-            }
-            coord[j] = 0;
-            d -= s->strides[0][j] * (s->shape[j] - 1);
-            m -= s->strides[1][j] * (s->shape[j] - 1);
-        }
+        step2(s, nd - 2, coord, &d, &m);
     }
     return 0;
 }

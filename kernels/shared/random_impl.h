@@ -65,39 +65,20 @@ ca_philox_round(ca_u32x4 c, uint32_t k0, uint32_t k1)
 }
 
 /* Philox4x32-10 (Salmon et al., SC'11): ten rounds, the key bumped between
- * them. */
+ * them. A loop of constant trip count: nvcc (#pragma unroll) and gcc -O3 unroll it
+ * completely, as the ten rounds were written out before. */
 CA_HD ca_u32x4
 ca_philox4x32_10(ca_u32x4 c, uint32_t k0, uint32_t k1)
 {
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    k0 += CA_PHILOX_W0;
-    k1 += CA_PHILOX_W1;
-    c = ca_philox_round(c, k0, k1);
-    return c;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int round = 0; round < 9; round++) {
+        c = ca_philox_round(c, k0, k1);
+        k0 += CA_PHILOX_W0;
+        k1 += CA_PHILOX_W1;
+    }
+    return ca_philox_round(c, k0, k1);
 }
 
 /* Block `block` (offset already added) of the stream of `seed`. */

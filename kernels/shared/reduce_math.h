@@ -38,63 +38,22 @@ typedef int ca_red_truth;
 /* sums and products (accumulators int64, uint64, float32, float64,          */
 /* complex128)                                                                */
 /* ======================================================================== */
-CA_HD int64_t
-ca_red_zero_int64(void)
-{
-    return 0;
-}
-CA_HD uint64_t
-ca_red_zero_uint64(void)
-{
-    return 0;
-}
-CA_HD float
-ca_red_zero_float32(void)
-{
-    return -0.0f;
-}
-CA_HD double
-ca_red_zero_float64(void)
-{
-    return -0.0;
-}
-CA_HD ca_complex128
-ca_red_zero_complex128(void)
-{
-    ca_complex128 r;
-    r.re = -0.0;
-    r.im = -0.0;
-    return r;
-}
-
-CA_HD int64_t
-ca_red_one_int64(void)
-{
-    return 1;
-}
-CA_HD uint64_t
-ca_red_one_uint64(void)
-{
-    return 1;
-}
-CA_HD float
-ca_red_one_float32(void)
-{
-    return 1.0f;
-}
-CA_HD double
-ca_red_one_float64(void)
-{
-    return 1.0;
-}
-CA_HD ca_complex128
-ca_red_one_complex128(void)
-{
-    ca_complex128 r;
-    r.re = 1.0;
-    r.im = 0.0;
-    return r;
-}
+/* The identities of the sums (-0.0: a sum of -0.0 stays -0.0) and products, one
+ * function per accumulator type (complex: re + im i). */
+#define CA_RED_CONSTANTS(what, INT, F32, F64, RE, IM)                                  \
+    CA_HD int64_t ca_red_##what##_int64(void) { return INT; }                          \
+    CA_HD uint64_t ca_red_##what##_uint64(void) { return INT; }                        \
+    CA_HD float ca_red_##what##_float32(void) { return F32; }                          \
+    CA_HD double ca_red_##what##_float64(void) { return F64; }                         \
+    CA_HD ca_complex128 ca_red_##what##_complex128(void)                               \
+    {                                                                                  \
+        ca_complex128 r;                                                               \
+        r.re = RE;                                                                     \
+        r.im = IM;                                                                     \
+        return r;                                                                      \
+    }
+CA_RED_CONSTANTS(zero, 0, -0.0f, -0.0, -0.0, -0.0)
+CA_RED_CONSTANTS(one, 1, 1.0f, 1.0, 1.0, 0.0)
 
 CA_HD int64_t
 ca_red_add_int64(int64_t a, int64_t b)
@@ -156,20 +115,16 @@ ca_red_mul_complex128(ca_complex128 a, ca_complex128 b)
 
 /* Division by the element count (mean, var); integers never divide. float32
  * divides in float, as the GPU's float16 sums do. */
-CA_HD int64_t
-ca_red_fin_div_int64(int64_t a, double d, int flags)
-{
-    (void)d;
-    (void)flags;
-    return a;
-}
-CA_HD uint64_t
-ca_red_fin_div_uint64(uint64_t a, double d, int flags)
-{
-    (void)d;
-    (void)flags;
-    return a;
-}
+/* A finish step that needs neither the divisor nor the flags: EXPR of a. */
+#define CA_RED_FIN(Out, fn, Acc, EXPR)                                                 \
+    CA_HD Out fn(Acc a, double d, int flags)                                           \
+    {                                                                                  \
+        (void)d;                                                                       \
+        (void)flags;                                                                   \
+        return EXPR;                                                                   \
+    }
+CA_RED_FIN(int64_t, ca_red_fin_div_int64, int64_t, a)
+CA_RED_FIN(uint64_t, ca_red_fin_div_uint64, uint64_t, a)
 CA_HD float
 ca_red_fin_div_float32(float a, double d, int flags)
 {
@@ -284,6 +239,24 @@ ca_cast_bool_truth(ca_red_truth a)
     return (ca_bool)(a != 0);
 }
 
+/* The value types of the ordered and NaN-skipping forms, as X(T, name) rows. */
+#define CA_RED_INT_TYPES(X)                                                            \
+    X(ca_bool, bool)                                                                   \
+    X(int8_t, int8)                                                                    \
+    X(uint8_t, uint8)                                                                  \
+    X(int16_t, int16)                                                                  \
+    X(uint16_t, uint16)                                                                \
+    X(int32_t, int32)                                                                  \
+    X(uint32_t, uint32)                                                                \
+    X(int64_t, int64)                                                                  \
+    X(uint64_t, uint64)
+#define CA_RED_VALUE_TYPES(X)                                                          \
+    CA_RED_INT_TYPES(X)                                                                \
+    X(float, float32)                                                                  \
+    X(double, float64)                                                                 \
+    X(ca_complex64, complex64)                                                         \
+    X(ca_complex128, complex128)
+
 /* ======================================================================== */
 /* ordered values (max, min, argmax, argmin)                                 */
 /* ======================================================================== */
@@ -315,16 +288,14 @@ ca_cast_bool_truth(ca_red_truth a)
     CA_HD int ca_red_argmin_better_##name(T a, T b) { return ca_red_gt_##name(b, a); } \
     CA_RED_ARG_COMBINE(T, name, argmax)                                                \
     CA_RED_ARG_COMBINE(T, name, argmin)                                                \
-    CA_HD int64_t ca_red_fin_index_##name(ca_red_arg_##name a, double d, int flags)    \
-    {                                                                                  \
-        (void)d;                                                                       \
-        (void)flags;                                                                   \
-        return a.i;                                                                    \
-    }
+    CA_RED_FIN(int64_t, ca_red_fin_index_##name, ca_red_arg_##name, a.i)
 
-#define CA_RED_ARG_COMBINE(T, name, which)                                             \
-    CA_HD ca_red_arg_##name ca_red_##which##_##name(ca_red_arg_##name a,               \
-                                                    ca_red_arg_##name b)               \
+/* The combine of two (value, index) pairs: the better value, the lower index on a
+ * tie or of two NaNs. With one NaN: IF_A_NAN if it is a's, else the other;
+ * IF_A_NAN a for argmax and argmin (a NaN beats every number), b for nanargmax
+ * and nanargmin (every number beats a NaN). */
+#define CA_RED_ARG_PAIR(T, name, fn, which, IF_A_NAN, ELSE)                            \
+    CA_HD ca_red_arg_##name fn(ca_red_arg_##name a, ca_red_arg_##name b)               \
     {                                                                                  \
         if (a.i < 0) {                                                                 \
             return b;                                                                  \
@@ -337,7 +308,7 @@ ca_cast_bool_truth(ca_red_truth a)
             if (an && bn) {                                                            \
                 return a.i < b.i ? a : b;                                              \
             }                                                                          \
-            return an ? a : b;                                                         \
+            return an ? IF_A_NAN : ELSE;                                               \
         }                                                                              \
         if (ca_red_##which##_better_##name(a.v, b.v)) {                                \
             return a;                                                                  \
@@ -346,7 +317,10 @@ ca_cast_bool_truth(ca_red_truth a)
             return b;                                                                  \
         }                                                                              \
         return a.i < b.i ? a : b;                                                      \
-    }                                                                                  \
+    }
+
+#define CA_RED_ARG_COMBINE(T, name, which)                                             \
+    CA_RED_ARG_PAIR(T, name, ca_red_##which##_##name, which, a, b)                     \
     /* The combine with the element (v, i) when i is past every position in a (the  \
      * host loops meet elements in order): v wins if nothing was seen, or if a holds \
      * no NaN and v is NaN or better. */  \
@@ -361,40 +335,36 @@ ca_cast_bool_truth(ca_red_truth a)
         return ca_red_argat_##name(v, i);                                              \
     }
 
-/* Max and min of real values: NaN first, in one test, so that the plain select
- * after it compiles to maxsd/minsd on the host. */
-#define CA_RED_MAXMIN_REAL(T, name)                                                    \
-    CA_HD T ca_red_max_##name(T a, T b)                                                \
+/* One of max, min, fmax, fmin: NaN first, in one test, so that the plain select
+ * after it compiles to maxsd/minsd on the host. With a NaN: NAN_A if a is NaN,
+ * else NAN_B; without: b where X > Y, else a. */
+#define CA_RED_SELECT(T, name, fn, NAN_A, NAN_B, X, Y)                                 \
+    CA_HD T fn(T a, T b)                                                               \
     {                                                                                  \
         if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
-            return ca_red_isnan_##name(a) ? a : b;                                     \
+            return ca_red_isnan_##name(a) ? NAN_A : NAN_B;                             \
         }                                                                              \
-        return ca_red_gt_##name(b, a) ? b : a;                                         \
-    }                                                                                  \
-    CA_HD T ca_red_min_##name(T a, T b)                                                \
-    {                                                                                  \
-        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
-            return ca_red_isnan_##name(a) ? a : b;                                     \
-        }                                                                              \
-        return ca_red_gt_##name(a, b) ? b : a;                                         \
+        return ca_red_gt_##name(X, Y) ? b : a;                                         \
     }
 
-/* Complex: the tests short-circuit (each isnan is two compares). */
-#define CA_RED_MAXMIN_COMPLEX(T, name)                                                 \
-    CA_HD T ca_red_max_##name(T a, T b)                                                \
+/* Max and min of real values: a NaN wins. */
+#define CA_RED_MAXMIN_REAL(T, name)                                                    \
+    CA_RED_SELECT(T, name, ca_red_max_##name, a, b, b, a)                              \
+    CA_RED_SELECT(T, name, ca_red_min_##name, a, b, a, b)
+
+/* Complex: the tests short-circuit (each isnan is two compares); b where b is
+ * NaN or X > Y, unless a is NaN. */
+#define CA_RED_SELECT_COMPLEX(T, name, fn, X, Y)                                       \
+    CA_HD T fn(T a, T b)                                                               \
     {                                                                                  \
         return (!ca_red_isnan_##name(a) &&                                             \
-                (ca_red_isnan_##name(b) || ca_red_gt_##name(b, a)))                    \
-                   ? b                                                                 \
-                   : a;                                                                \
-    }                                                                                  \
-    CA_HD T ca_red_min_##name(T a, T b)                                                \
-    {                                                                                  \
-        return (!ca_red_isnan_##name(a) &&                                             \
-                (ca_red_isnan_##name(b) || ca_red_gt_##name(a, b)))                    \
+                (ca_red_isnan_##name(b) || ca_red_gt_##name(X, Y)))                    \
                    ? b                                                                 \
                    : a;                                                                \
     }
+#define CA_RED_MAXMIN_COMPLEX(T, name)                                                 \
+    CA_RED_SELECT_COMPLEX(T, name, ca_red_max_##name, b, a)                            \
+    CA_RED_SELECT_COMPLEX(T, name, ca_red_min_##name, a, b)
 
 #define CA_RED_ORDERED_INT(T, name, LO, HI)                                            \
     CA_HD int ca_red_isnan_##name(T v)                                                 \
@@ -457,34 +427,7 @@ CA_RED_ORDERED_COMPLEX(ca_complex128, double, complex128)
 /* NaN-skipping forms (nansum ... nanargmin, the non-NaN count)              */
 /* ======================================================================== */
 /* nansum's identity: +0, so that nansum([-0.0]) is 0.0 as NumPy's. */
-CA_HD int64_t
-ca_red_pzero_int64(void)
-{
-    return 0;
-}
-CA_HD uint64_t
-ca_red_pzero_uint64(void)
-{
-    return 0;
-}
-CA_HD float
-ca_red_pzero_float32(void)
-{
-    return 0.0f;
-}
-CA_HD double
-ca_red_pzero_float64(void)
-{
-    return 0.0;
-}
-CA_HD ca_complex128
-ca_red_pzero_complex128(void)
-{
-    ca_complex128 r;
-    r.re = 0.0;
-    r.im = 0.0;
-    return r;
-}
+CA_RED_CONSTANTS(pzero, 0, 0.0f, 0.0, 0.0, 0.0)
 
 /* The map steps of nansum/nanprod: a NaN enters as +0 (so that an all-NaN sum
  * is +0.0, as NumPy's NaN-replaced copy gives) or as 1. */
@@ -499,24 +442,17 @@ CA_RED_NANREPL_INT(uint64_t, uint64)
 CA_RED_NANREPL_FLOAT(float, float32)
 CA_RED_NANREPL_FLOAT(double, float64)
 /* a complex number with a NaN part is NaN (numpy.isnan) */
-CA_HD ca_complex128
-ca_red_nanzero_complex128(ca_complex128 x)
-{
-    if (x.re != x.re || x.im != x.im) {
-        x.re = 0.0;
-        x.im = 0.0;
+#define CA_RED_NANREPL_COMPLEX(what, RE)                                               \
+    CA_HD ca_complex128 ca_red_##what##_complex128(ca_complex128 x)                    \
+    {                                                                                  \
+        if (x.re != x.re || x.im != x.im) {                                            \
+            x.re = RE;                                                                 \
+            x.im = 0.0;                                                                \
+        }                                                                              \
+        return x;                                                                      \
     }
-    return x;
-}
-CA_HD ca_complex128
-ca_red_nanone_complex128(ca_complex128 x)
-{
-    if (x.re != x.re || x.im != x.im) {
-        x.re = 1.0;
-        x.im = 0.0;
-    }
-    return x;
-}
+CA_RED_NANREPL_COMPLEX(nanzero, 0.0)
+CA_RED_NANREPL_COMPLEX(nanone, 1.0)
 
 /* nanmax/nanmin: fmax/fmin skip NaN; the identity is NaN, so an all-NaN slice
  * gives NaN (integers: lo and hi as max and min). */
@@ -525,32 +461,12 @@ ca_red_nanone_complex128(ca_complex128 x)
     CA_HD T ca_red_nanhi_##name(void) { return ca_red_hi_##name(); }                   \
     CA_HD T ca_red_fmax_##name(T a, T b) { return b > a ? b : a; }                     \
     CA_HD T ca_red_fmin_##name(T a, T b) { return b < a ? b : a; }
-CA_RED_NANORDER_INT(ca_bool, bool)
-CA_RED_NANORDER_INT(int8_t, int8)
-CA_RED_NANORDER_INT(uint8_t, uint8)
-CA_RED_NANORDER_INT(int16_t, int16)
-CA_RED_NANORDER_INT(uint16_t, uint16)
-CA_RED_NANORDER_INT(int32_t, int32)
-CA_RED_NANORDER_INT(uint32_t, uint32)
-CA_RED_NANORDER_INT(int64_t, int64)
-CA_RED_NANORDER_INT(uint64_t, uint64)
+CA_RED_INT_TYPES(CA_RED_NANORDER_INT)
 #define CA_RED_NANORDER_NAN(T, name, NANV)                                             \
     CA_HD T ca_red_nanlo_##name(void) { return NANV; }                                 \
     CA_HD T ca_red_nanhi_##name(void) { return NANV; }                                 \
-    CA_HD T ca_red_fmax_##name(T a, T b)                                               \
-    {                                                                                  \
-        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
-            return ca_red_isnan_##name(a) ? b : a;                                     \
-        }                                                                              \
-        return ca_red_gt_##name(b, a) ? b : a;                                         \
-    }                                                                                  \
-    CA_HD T ca_red_fmin_##name(T a, T b)                                               \
-    {                                                                                  \
-        if (ca_red_isnan_##name(a) || ca_red_isnan_##name(b)) {                        \
-            return ca_red_isnan_##name(a) ? b : a;                                     \
-        }                                                                              \
-        return ca_red_gt_##name(a, b) ? b : a;                                         \
-    }
+    CA_RED_SELECT(T, name, ca_red_fmax_##name, b, a, b, a)                             \
+    CA_RED_SELECT(T, name, ca_red_fmin_##name, b, a, a, b)
 CA_HD ca_complex64
 ca_red_p_nan_complex64(void)
 {
@@ -575,30 +491,7 @@ CA_RED_NANORDER_NAN(ca_complex128, complex128, ca_red_p_nan_complex128())
  * all-NaN slice) into -1, which the Python function reports as NumPy's
  * ValueError. */
 #define CA_RED_NANARG(T, name, which)                                                  \
-    CA_HD ca_red_arg_##name ca_red_nan##which##_##name(ca_red_arg_##name a,            \
-                                                       ca_red_arg_##name b)            \
-    {                                                                                  \
-        if (a.i < 0) {                                                                 \
-            return b;                                                                  \
-        }                                                                              \
-        if (b.i < 0) {                                                                 \
-            return a;                                                                  \
-        }                                                                              \
-        const int an = ca_red_isnan_##name(a.v), bn = ca_red_isnan_##name(b.v);        \
-        if (an || bn) {                                                                \
-            if (an && bn) {                                                            \
-                return a.i < b.i ? a : b;                                              \
-            }                                                                          \
-            return an ? b : a;                                                         \
-        }                                                                              \
-        if (ca_red_##which##_better_##name(a.v, b.v)) {                                \
-            return a;                                                                  \
-        }                                                                              \
-        if (ca_red_##which##_better_##name(b.v, a.v)) {                                \
-            return b;                                                                  \
-        }                                                                              \
-        return a.i < b.i ? a : b;                                                      \
-    }                                                                                  \
+    CA_RED_ARG_PAIR(T, name, ca_red_nan##which##_##name, which, b, a)                  \
     CA_HD ca_red_arg_##name ca_red_nan##which##_later_##name(ca_red_arg_##name a, T v, \
                                                              int64_t i)                \
     {                                                                                  \
@@ -613,41 +506,13 @@ CA_RED_NANORDER_NAN(ca_complex128, complex128, ca_red_p_nan_complex128())
 #define CA_RED_NANARG_ALL(T, name)                                                     \
     CA_RED_NANARG(T, name, argmax)                                                     \
     CA_RED_NANARG(T, name, argmin)                                                     \
-    CA_HD int64_t ca_red_fin_nanindex_##name(ca_red_arg_##name a, double d, int flags) \
-    {                                                                                  \
-        (void)d;                                                                       \
-        (void)flags;                                                                   \
-        return ca_red_isnan_##name(a.v) ? -1 : a.i;                                    \
-    }
-CA_RED_NANARG_ALL(ca_bool, bool)
-CA_RED_NANARG_ALL(int8_t, int8)
-CA_RED_NANARG_ALL(uint8_t, uint8)
-CA_RED_NANARG_ALL(int16_t, int16)
-CA_RED_NANARG_ALL(uint16_t, uint16)
-CA_RED_NANARG_ALL(int32_t, int32)
-CA_RED_NANARG_ALL(uint32_t, uint32)
-CA_RED_NANARG_ALL(int64_t, int64)
-CA_RED_NANARG_ALL(uint64_t, uint64)
-CA_RED_NANARG_ALL(float, float32)
-CA_RED_NANARG_ALL(double, float64)
-CA_RED_NANARG_ALL(ca_complex64, complex64)
-CA_RED_NANARG_ALL(ca_complex128, complex128)
+    CA_RED_FIN(int64_t, ca_red_fin_nanindex_##name, ca_red_arg_##name,                 \
+               ca_red_isnan_##name(a.v) ? -1 : a.i)
+CA_RED_VALUE_TYPES(CA_RED_NANARG_ALL)
 
 /* The non-NaN count's map step (nanmean, nanvar, nanstd). */
 #define CA_RED_NOTNAN(T, name)                                                         \
     CA_HD int64_t ca_red_notnan_##name(T x) { return ca_red_isnan_##name(x) ? 0 : 1; }
-CA_RED_NOTNAN(ca_bool, bool)
-CA_RED_NOTNAN(int8_t, int8)
-CA_RED_NOTNAN(uint8_t, uint8)
-CA_RED_NOTNAN(int16_t, int16)
-CA_RED_NOTNAN(uint16_t, uint16)
-CA_RED_NOTNAN(int32_t, int32)
-CA_RED_NOTNAN(uint32_t, uint32)
-CA_RED_NOTNAN(int64_t, int64)
-CA_RED_NOTNAN(uint64_t, uint64)
-CA_RED_NOTNAN(float, float32)
-CA_RED_NOTNAN(double, float64)
-CA_RED_NOTNAN(ca_complex64, complex64)
-CA_RED_NOTNAN(ca_complex128, complex128)
+CA_RED_VALUE_TYPES(CA_RED_NOTNAN)
 
 #endif /* CA_REDUCE_MATH_H */

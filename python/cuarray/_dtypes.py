@@ -9,6 +9,7 @@ array's elements, except min_scalar_type of a 0-d array (NumPy's rule for it
 depends on the value, so that one reads the element back).
 """
 
+import operator as _operator
 import sys as _sys
 
 import numpy as _np
@@ -269,35 +270,13 @@ class broadcast:
         self._size = int(_np.prod(self._shape, dtype=_np.int64))
         self._index = 0
 
-    @property
-    def values(self):
-        return self._values
-
-    @property
-    def shape(self):
-        return self._shape
-
-    @property
-    def ndim(self):
-        return len(self._shape)
-
-    nd = ndim
-
-    @property
-    def size(self):
-        return self._size
-
-    @property
-    def numiter(self):
-        return len(self._values)
-
-    @property
-    def iters(self):
-        return tuple(flatiter(v) for v in self._values)
-
-    @property
-    def index(self):
-        return self._index
+    values = property(_operator.attrgetter("_values"))
+    shape = property(_operator.attrgetter("_shape"))
+    size = property(_operator.attrgetter("_size"))
+    index = property(_operator.attrgetter("_index"))
+    ndim = nd = property(lambda self: len(self._shape))
+    numiter = property(lambda self: len(self._values))
+    iters = property(lambda self: tuple(flatiter(v) for v in self._values))
 
     def reset(self):
         self._index = 0
@@ -330,13 +309,8 @@ class flatiter:
         self._base = a
         self._index = 0
 
-    @property
-    def base(self):
-        return self._base
-
-    @property
-    def index(self):
-        return self._index
+    base = property(_operator.attrgetter("_base"))
+    index = property(_operator.attrgetter("_index"))
 
     @property
     def coords(self):

@@ -104,7 +104,11 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None,
         floatmode=floatmode, suffix=suffix, legacy=legacy)
 
 
-def _opts(max_line_width, precision, suppress_small):
+def _printed(a, np_fn, fn, max_line_width, precision, suppress_small):
+    """fn(a) (repr or str) under the given print options for a cuarray array,
+    else NumPy's np_fn's."""
+    if not isinstance(a, _core.ndarray):
+        return np_fn(a, max_line_width, precision, suppress_small)
     opts = {}
     if max_line_width is not None:
         opts["linewidth"] = max_line_width
@@ -112,7 +116,8 @@ def _opts(max_line_width, precision, suppress_small):
         opts["precision"] = precision
     if suppress_small is not None:
         opts["suppress"] = suppress_small
-    return opts
+    with np.printoptions(**opts):
+        return fn(a)
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
@@ -135,10 +140,7 @@ def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
     -------
     str
     """
-    if not isinstance(arr, _core.ndarray):
-        return np.array_repr(arr, max_line_width, precision, suppress_small)
-    with np.printoptions(**_opts(max_line_width, precision, suppress_small)):
-        return repr(arr)
+    return _printed(arr, np.array_repr, repr, max_line_width, precision, suppress_small)
 
 
 def array_str(a, max_line_width=None, precision=None, suppress_small=None):
@@ -154,10 +156,14 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
     -------
     str
     """
-    if not isinstance(a, _core.ndarray):
-        return np.array_str(a, max_line_width, precision, suppress_small)
-    with np.printoptions(**_opts(max_line_width, precision, suppress_small)):
-        return str(a)
+    return _printed(a, np.array_str, str, max_line_width, precision, suppress_small)
+
+
+def _host_value(x):
+    """A cuarray array on the host (0-d: its scalar); anything else as it is."""
+    if isinstance(x, _core.ndarray):
+        return _host(x)[()] if x.ndim == 0 else _host(x)
+    return x
 
 
 def format_float_positional(x, precision=None, unique=True, fractional=True,
@@ -171,8 +177,7 @@ def format_float_positional(x, precision=None, unique=True, fractional=True,
     -------
     str
     """
-    if isinstance(x, _core.ndarray):
-        x = _host(x)[()] if x.ndim == 0 else _host(x)
+    x = _host_value(x)
     return np.format_float_positional(x, precision, unique, fractional, trim, sign,
                                       pad_left, pad_right, min_digits)
 
@@ -187,8 +192,7 @@ def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False
     -------
     str
     """
-    if isinstance(x, _core.ndarray):
-        x = _host(x)[()] if x.ndim == 0 else _host(x)
+    x = _host_value(x)
     return np.format_float_scientific(x, precision, unique, trim, sign, pad_left,
                                       exp_digits, min_digits)
 

@@ -242,40 +242,24 @@ class RawKernel:
         return _core._kernel_attributes(self.kernel)
 
     @property
-    def max_threads_per_block(self):
-        return self.attributes["max_threads_per_block"]
-
-    @property
-    def num_regs(self):
-        return self.attributes["num_regs"]
-
-    @property
-    def shared_size_bytes(self):
-        return self.attributes["shared_size_bytes"]
-
-    @property
-    def local_size_bytes(self):
-        return self.attributes["local_size_bytes"]
-
-    @property
-    def const_size_bytes(self):
-        return self.attributes["const_size_bytes"]
-
-    @property
-    def ptx_version(self):
-        return self.attributes["ptx_version"]
-
-    @property
-    def binary_version(self):
-        return self.attributes["binary_version"]
-
-    @property
     def max_dynamic_shared_size_bytes(self):
         raise AttributeError("max_dynamic_shared_size_bytes can be set, not read")
 
     @max_dynamic_shared_size_bytes.setter
     def max_dynamic_shared_size_bytes(self, nbytes):
         _core._kernel_set_max_dynamic_shared(self.kernel, int(nbytes))
+
+
+def _attribute(name):
+    return property(lambda self: self.attributes[name],
+                    doc=f"The kernel's {name} (one entry of ``attributes``).")
+
+
+# CuPy's read-only attribute properties, one per entry of cudaFuncGetAttributes
+for _name in ("max_threads_per_block", "num_regs", "shared_size_bytes",
+              "local_size_bytes", "const_size_bytes", "ptx_version", "binary_version"):
+    setattr(RawKernel, _name, _attribute(_name))
+del _name
 
 
 # ---- parameters ------------------------------------------------------------------------
@@ -510,6 +494,39 @@ class _Plan:
         return None if self.ret == 0 else tuple(args[ek.nin:])
 
 
+def _arg_keys(params, args):
+    """Parts of a user kernel's cache key: the raw parameters' ndims (0 for the
+    others) and the array arguments' dtypes (None for scalars)."""
+    raw_nds = tuple(args[k].ndim if p.raw else 0 for k, p in enumerate(params))
+    arg_dtypes = tuple(numpy.dtype(args[k].dtype).str
+                       if (not p.raw and _is_array(args[k])) else None
+                       for k, p in enumerate(params))
+    return raw_nds, arg_dtypes
+
+
+def _cached_kernel(k, key):
+    """User kernel k's RawKernel for key (its _source(key), compiled once; the
+    lock only around a miss)."""
+    kernel = k._kernels.get(key)
+    if kernel is None:
+        with k._lock:
+            kernel = k._kernels.get(key)
+            if kernel is None:
+                kernel = RawKernel(k._source(key), k.name, k.options)
+                k._kernels[key] = kernel
+    return kernel
+
+
+def _kernel_params(kind, name, in_params, out_params, kwargs):
+    """The checks a user kernel's constructor starts with; the parsed (inputs,
+    outputs)."""
+    if kwargs:
+        raise TypeError(f"{kind}: unexpected arguments {sorted(kwargs)}")
+    if not _IDENT.match(name):
+        raise ValueError(f"kernel name {name!r} is not an identifier")
+    return _parse_params(in_params), _parse_params(out_params)
+
+
 class ElementwiseKernel:
     """ElementwiseKernel(in_params, out_params, operation, name='kernel',
     reduce_dims=True, preamble='', no_return=False, return_tuple=False,
@@ -526,12 +543,8 @@ class ElementwiseKernel:
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="",
                  after_loop="", options=(), **kwargs):
-        if kwargs:
-            raise TypeError(f"ElementwiseKernel: unexpected arguments {sorted(kwargs)}")
-        if not _IDENT.match(name):
-            raise ValueError(f"kernel name {name!r} is not an identifier")
-        self.in_params = _parse_params(in_params)
-        self.out_params = _parse_params(out_params)
+        self.in_params, self.out_params = _kernel_params("ElementwiseKernel", name, in_params,
+                                                         out_params, kwargs)
         self.params = self.in_params + self.out_params
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
@@ -591,14 +604,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
 """)
 
     def _kernel(self, key):
-        k = self._kernels.get(key)
-        if k is None:
-            with self._lock:
-                k = self._kernels.get(key)
-                if k is None:
-                    k = RawKernel(self._source(key), self.name, self.options)
-                    self._kernels[key] = k
-        return k
+        return _cached_kernel(self, key)
 
     def __call__(self, *args, size=None, block_size=None, stream=None):
         _require_gpu()
@@ -673,10 +679,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         else:
             cshape, cstrides = tuple(shape), strides
         nd = len(cshape)
-        raw_nds = tuple(args[k].ndim if p.raw else 0 for k, p in enumerate(self.params))
-        arg_dtypes = tuple(numpy.dtype(args[k].dtype).str
-                           if (not p.raw and _is_array(args[k])) else None
-                           for k, p in enumerate(self.params))
+        raw_nds, arg_dtypes = _arg_keys(self.params, args)
         key = (tuple(d.str for d in dtypes), nd, raw_nds, arg_dtypes,
                tuple(sorted((t, d.str) for t, d in types.items())))
         kernel = self._kernel(key)
@@ -724,12 +727,8 @@ class ReductionKernel:
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr,
                  identity, name="reduce_kernel", reduce_type=None, reduce_dims=True,
                  preamble="", options=(), **kwargs):
-        if kwargs:
-            raise TypeError(f"ReductionKernel: unexpected arguments {sorted(kwargs)}")
-        if not _IDENT.match(name):
-            raise ValueError(f"kernel name {name!r} is not an identifier")
-        self.in_params = _parse_params(in_params)
-        self.out_params = _parse_params(out_params)
+        self.in_params, self.out_params = _kernel_params("ReductionKernel", name, in_params,
+                                                         out_params, kwargs)
         if len(self.out_params) != 1 or self.out_params[0].raw:
             raise ValueError("ReductionKernel takes exactly one non-raw output parameter")
         self.params = self.in_params + self.out_params
@@ -898,21 +897,12 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
             ostr_in, ostr_out = allo[:-1], allo[-1]
             rshape, rstr = _coalesce(rshape, rstr)
         ond, rnd = len(oshape), len(rshape)
-        raw_nds = tuple(args[k].ndim if p.raw else 0 for k, p in enumerate(self.in_params))
-        arg_dtypes = tuple(numpy.dtype(args[k].dtype).str
-                           if (not p.raw and _is_array(args[k])) else None
-                           for k, p in enumerate(self.in_params))
+        raw_nds, arg_dtypes = _arg_keys(self.in_params, args)
         typeitems = tuple(sorted((t, d.str) for t, d in types.items()))
         rtype = self._reduce_ctype(types, dtypes[-1])
         key = (tuple(d.str for d in dtypes), ond, rnd, arg_dtypes, typeitems, rtype,
                raw_nds)
-        kernel = self._kernels.get(key)
-        if kernel is None:
-            with self._lock:
-                kernel = self._kernels.get(key)
-                if kernel is None:
-                    kernel = RawKernel(self._source(key), self.name, self.options)
-                    self._kernels[key] = kernel
+        kernel = _cached_kernel(self, key)
         kargs = []
         j = 0
         for k, p in enumerate(self.in_params):

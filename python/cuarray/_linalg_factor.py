@@ -303,6 +303,14 @@ def _assert_stacked_square(a):
         raise LinAlgError("Last 2 dimensions of the array must be square")
 
 
+def _square_arr(a):
+    """a as an ndarray of stacked square matrices (else LinAlgError) and its
+    compute dtype."""
+    a = _arr(a)
+    _assert_stacked_square(a)
+    return a, _ctype(a)
+
+
 def _assert_2d(a):
     if a.ndim != 2:
         raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be "
@@ -384,9 +392,7 @@ def det(a):
     ``config.batched_max_n``, else cuSOLVER's Xgetrf per matrix; then the
     product of U's diagonal with the pivots' sign. Never waits.
     """
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return _wrap(_np_linalg(_np.linalg.det, a), a.device)
     n = a.shape[-1]
@@ -405,9 +411,7 @@ def slogdet(a):
     (numpy.linalg.slogdet). A singular matrix gives sign 0 and logabsdet -inf.
     The same LU as det; never waits.
     """
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     # (its dozen array operations after the LU: host LAPACK pays from n = 256)
     if _is_cpu(a, SLOGDET_HOST_MIN_N):
         r = _np_linalg(_np.linalg.slogdet, a)
@@ -482,9 +486,7 @@ def inv(a):
     for the info flags: LinAlgError("Singular matrix") unless
     ``config.check_errors`` is False.
     """
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return _wrap(_np_linalg(_np.linalg.inv, a), a.device)
     n = a.shape[-1]
@@ -521,9 +523,7 @@ def cholesky(a, /, *, upper=False):
     LinAlgError("Matrix is not positive definite") unless
     ``config.check_errors`` is False.
     """
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return _wrap(_np_linalg(_np.linalg.cholesky, a, upper=upper), a.device)
     n = a.shape[-1]
@@ -647,9 +647,7 @@ def eigh(a, UPLO="L"):
     ``config.check_errors`` is False.
     """
     _uplo(UPLO)
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return EighResult(*_wrap(tuple(_np_linalg(_np.linalg.eigh, a, UPLO=UPLO)),
                                  a.device))
@@ -666,9 +664,7 @@ def eigvalsh(a, UPLO="L"):
     (numpy.linalg.eigvalsh): eigh without the eigenvectors.
     """
     _uplo(UPLO)
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return _wrap(_np_linalg(_np.linalg.eigvalsh, a, UPLO=UPLO), a.device)
     if a.size == 0:
@@ -725,9 +721,7 @@ def eig(a):
     always complex. On a GPU: cuSOLVER Xgeev per matrix (it
     runs partly on the host and waits for the GPU itself).
     """
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return EigResult(*_wrap(tuple(_np_linalg(_np.linalg.eig, a)), a.device))
     if a.size == 0:
@@ -742,9 +736,7 @@ def eigvals(a):
     The eigenvalues of a general (..., M, M) stack (numpy.linalg.eigvals):
     eig without the eigenvectors.
     """
-    a = _arr(a)
-    _assert_stacked_square(a)
-    t = _ctype(a)
+    a, t = _square_arr(a)
     if _is_cpu(a):
         return _wrap(_np_linalg(_np.linalg.eigvals, a), a.device)
     if a.size == 0:

@@ -524,18 +524,22 @@ def _host_index(obj):
     return _np.asarray(obj), isinstance(obj, _np.ndarray)
 
 
+def _arr_axis(arr, axis):
+    """delete's and insert's (arr, axis): axis None is the raveled array's one axis."""
+    arr = _as(arr)
+    if axis is None:
+        if arr.ndim != 1:
+            arr = arr.ravel()
+        return arr, arr.ndim - 1
+    return arr, _norm_axis(axis, arr.ndim)
+
+
 def delete(arr, obj, axis=None):
     """delete(arr, obj, axis=None)
 
     A copy of `arr` without the entries `obj` (int, slice, int or bool array)
     along `axis` (None: of the raveled array)."""
-    arr = _as(arr)
-    if axis is None:
-        if arr.ndim != 1:
-            arr = arr.ravel()
-        axis = arr.ndim - 1
-    else:
-        axis = _norm_axis(axis, arr.ndim)
+    arr, axis = _arr_axis(arr, axis)
     n = arr.shape[axis]
     if isinstance(obj, slice):
         keep = _np.ones(n, dtype=bool)
@@ -574,13 +578,7 @@ def insert(arr, obj, values, axis=None):
     (None: of the raveled array). A scalar index inserts all of `values` there
     (moved so that their first axis lies along `axis`); a sequence inserts one
     value before each index."""
-    arr = _as(arr)
-    if axis is None:
-        if arr.ndim != 1:
-            arr = arr.ravel()
-        axis = arr.ndim - 1
-    else:
-        axis = _norm_axis(axis, arr.ndim)
+    arr, axis = _arr_axis(arr, axis)
     nd = arr.ndim
     n = arr.shape[axis]
     shape = list(arr.shape)

@@ -122,30 +122,26 @@ class CuarrayBackendEntrypoint(_ArrayBackendEntrypoint):
                 "use da.random.RandomState with the cuarray backend")
         return bg
 
-    # Dask's own creation functions, run by its numpy backend with a cuarray meta
-    # array: the chunks are made by cuarray (through NumPy's dispatch on the meta)
-    @staticmethod
-    def ones(*args, **kwargs):
-        return _with_cuarray_meta("ones", *args, **kwargs)
-
-    @staticmethod
-    def zeros(*args, **kwargs):
-        return _with_cuarray_meta("zeros", *args, **kwargs)
-
-    @staticmethod
-    def empty(*args, **kwargs):
-        return _with_cuarray_meta("empty", *args, **kwargs)
-
-    @staticmethod
-    def full(*args, **kwargs):
-        return _with_cuarray_meta("full", *args, **kwargs)
-
     @staticmethod
     def arange(*args, like=None, **kwargs):
         import dask.array as da
         like = _ca.empty(()) if like is None else like
         with _dask_config.set({"array.backend": "numpy"}):
             return da.arange(*args, like=like, **kwargs)
+
+
+def _creation(name):
+    def make(*args, **kwargs):
+        return _with_cuarray_meta(name, *args, **kwargs)
+    make.__name__ = make.__qualname__ = name
+    return staticmethod(make)
+
+
+# Dask's own creation functions, run by its numpy backend with a cuarray meta array:
+# the chunks are made by cuarray (through NumPy's dispatch on the meta)
+for _name in ("ones", "zeros", "empty", "full"):
+    setattr(CuarrayBackendEntrypoint, _name, _creation(_name))
+del _name
 
 
 _seeded_class = None

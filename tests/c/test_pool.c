@@ -302,6 +302,28 @@ test_random_sequences(void)
     printf("random_sequences ok\n");
 }
 
+/* Free bufs[i] for a random i and allocate it again at a new mixed size (up to
+ * 2^bits more than 1024 bytes); the allocation's status. */
+static int
+replace_one(ca_pool *p, ca_block **bufs, int n, uint64_t *s, int bits)
+{
+    int j = (int)(rnd(s) % (uint64_t)n);
+    ca_pool_free(p, bufs[j]);
+    return ca_pool_alloc(p, 1024 + mixed_size(s, bits), NULL, &bufs[j]);
+}
+
+/* Free bufs[0:n]; then the reserved bytes over the peak of requested bytes. */
+static double
+release_and_ratio(ca_pool *p, ca_block **bufs, int n)
+{
+    ca_pool_stats st;
+    for (int i = 0; i < n; i++) {
+        ca_pool_free(p, bufs[i]);
+    }
+    ca_pool_get_stats(p, &st);
+    return (double)st.peak_total_bytes / (double)st.peak_requested_bytes;
+}
+
 /* Reserved bytes over the peak of requested bytes (what the program needed at
  * once) on a mixed-size workload shaped like an array program: long-lived
  * arrays of many sizes, some replaced now and then, and per iteration a burst
@@ -313,7 +335,6 @@ program_workload(ca_pool *p, uint64_t seed)
     ca_block *keep[PERSIST], *tmp[TEMPS];
     size_t menu[MENU];
     uint64_t s = seed * 0x51ED27ull;
-    ca_pool_stats st;
     for (int i = 0; i < MENU; i++) {
         menu[i] = 512 + mixed_size(&s, 25);
     }
@@ -335,19 +356,13 @@ program_workload(ca_pool *p, uint64_t seed)
         }
         if (it % 10 == 9) {
             for (int k = 0; k < 5; k++) {
-                int j = (int)(rnd(&s) % PERSIST);
-                ca_pool_free(p, keep[j]);
-                if (ca_pool_alloc(p, 1024 + mixed_size(&s, 26), NULL, &keep[j]) != 0) {
+                if (replace_one(p, keep, PERSIST, &s, 26) != 0) {
                     return 99.0;
                 }
             }
         }
     }
-    for (int i = 0; i < PERSIST; i++) {
-        ca_pool_free(p, keep[i]);
-    }
-    ca_pool_get_stats(p, &st);
-    return (double)st.peak_total_bytes / (double)st.peak_requested_bytes;
+    return release_and_ratio(p, keep, PERSIST);
 }
 
 /* The harshest case: a steady state of live buffers of log-uniform sizes, each
@@ -358,24 +373,17 @@ random_churn_workload(ca_pool *p, uint64_t seed)
     enum { LIVE = 256 };
     ca_block *live[LIVE];
     uint64_t s = seed * 12345;
-    ca_pool_stats st;
     for (int i = 0; i < LIVE; i++) {
         if (ca_pool_alloc(p, 1024 + mixed_size(&s, 25), NULL, &live[i]) != 0) {
             return 99.0;
         }
     }
     for (int op = 0; op < 20000; op++) {
-        int i = (int)(rnd(&s) % LIVE);
-        ca_pool_free(p, live[i]);
-        if (ca_pool_alloc(p, 1024 + mixed_size(&s, 25), NULL, &live[i]) != 0) {
+        if (replace_one(p, live, LIVE, &s, 25) != 0) {
             return 99.0;
         }
     }
-    for (int i = 0; i < LIVE; i++) {
-        ca_pool_free(p, live[i]);
-    }
-    ca_pool_get_stats(p, &st);
-    return (double)st.peak_total_bytes / (double)st.peak_requested_bytes;
+    return release_and_ratio(p, live, LIVE);
 }
 
 /* The target (reserved / peak requested < 1.15) holds for the mean over seeds;

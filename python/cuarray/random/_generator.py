@@ -185,6 +185,15 @@ def _array_integers(gen, low, high, size, dtype, endpoint, device):
     return v.astype(dt)
 
 
+def _new_generator(cls, key, seq, bitgen):
+    """A new cls (Generator or RandomState) on the Philox key, with its seed
+    sequence and the BitGenerator it was made from (None: its own)."""
+    self = _CoreGenerator.__new__(cls, key)
+    self._seq = seq
+    self._bitgen = bitgen
+    return self
+
+
 class Generator(_Distributions, _CoreGenerator):
     """Generator(bit_generator=None)
 
@@ -208,10 +217,7 @@ class Generator(_Distributions, _CoreGenerator):
             key, seq = bitgen._key, bitgen._seed_seq
         else:
             key, seq = _seed_and_sequence(bit_generator)
-        self = _CoreGenerator.__new__(cls, key)
-        self._seq = seq
-        self._bitgen = bitgen
-        return self
+        return _new_generator(cls, key, seq, bitgen)
 
     def __init__(self, bit_generator=None):
         pass

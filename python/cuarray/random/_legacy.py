@@ -9,7 +9,8 @@ import numpy as _np
 from .. import _core
 from . import _params as P
 from ._bitgen import _seed_and_sequence
-from ._generator import _choice, _CoreGenerator, _Distributions, _norm_axis
+from ._generator import (_choice, _CoreGenerator, _Distributions, _new_generator,
+                         _norm_axis)
 
 import cuarray as _ca
 
@@ -26,11 +27,7 @@ class RandomState(_Distributions, _CoreGenerator):
     __slots__ = ("_seq", "_bitgen")
 
     def __new__(cls, seed=None):
-        key, seq = _seed_and_sequence(seed)
-        self = _CoreGenerator.__new__(cls, key)
-        self._seq = seq
-        self._bitgen = None
-        return self
+        return _new_generator(cls, *_seed_and_sequence(seed), None)
 
     def __init__(self, seed=None):
         pass

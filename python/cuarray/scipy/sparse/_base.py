@@ -426,24 +426,6 @@ class _spbase:
                 return _wrap(op(self._sp(), _unwrap(other)))
         return _arith.compare(self, other, op)
 
-    def __eq__(self, other):
-        return self._comparison(other, operator.eq)
-
-    def __ne__(self, other):
-        return self._comparison(other, operator.ne)
-
-    def __lt__(self, other):
-        return self._comparison(other, operator.lt)
-
-    def __le__(self, other):
-        return self._comparison(other, operator.le)
-
-    def __gt__(self, other):
-        return self._comparison(other, operator.gt)
-
-    def __ge__(self, other):
-        return self._comparison(other, operator.ge)
-
     __hash__ = None
 
     # -- products -------------------------------------------------------------
@@ -544,6 +526,19 @@ class _spbase:
         small = coo._from_parts((coo.data[keep], coo.row[keep].astype(idx),
                                  coo.col[keep].astype(idx)), shape)
         self._set_parts(*self._from_csr(small.tocsr()))
+
+
+def _comparison_method(op):
+    def method(self, other):
+        return self._comparison(other, op)
+    method.__name__ = method.__qualname__ = f"__{op.__name__}__"
+    return method
+
+
+# __eq__ ... __ge__: _comparison with the operator of the name
+for _op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+    setattr(_spbase, f"__{_op.__name__}__", _comparison_method(_op))
+del _op
 
 
 class sparray:

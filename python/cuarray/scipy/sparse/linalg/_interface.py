@@ -304,12 +304,16 @@ class _CustomLinearOperator(LinearOperator):
             rmatmat=self.__matmat_impl, dtype=self.dtype)
 
 
-class _AdjointLinearOperator(LinearOperator):
+class _OperatorOfA(LinearOperator):
+    """An operator derived from A, of A's transposed shape."""
+
     def __init__(self, A):
         super().__init__(A.dtype, (A.shape[1], A.shape[0]))
         self.A = A
         self.args = (A,)
 
+
+class _AdjointLinearOperator(_OperatorOfA):
     def _matvec(self, x):
         return self.A._rmatvec(x)
 
@@ -323,13 +327,8 @@ class _AdjointLinearOperator(LinearOperator):
         return self.A._matmat(X)
 
 
-class _TransposedLinearOperator(LinearOperator):
+class _TransposedLinearOperator(_OperatorOfA):
     # A^T x = conj(A^H conj(x)): the transpose from the adjoint's products.
-    def __init__(self, A):
-        super().__init__(A.dtype, (A.shape[1], A.shape[0]))
-        self.A = A
-        self.args = (A,)
-
     def _matvec(self, x):
         return _ca.conj(self.A._rmatvec(_ca.conj(x)))
 
