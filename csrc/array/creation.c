@@ -782,7 +782,7 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     "sequences, buffer-protocol objects, objects with __cuda_array_interface__ or "    \
     "__dlpack__.\n\ncopy: None copies only when needed; True always copies; False "    \
     "never copies (ValueError if it must). On a GPU, copy=False maps a NumPy array's " \
-    "memory for the GPU (a pinned array kernels read in place).\n\nblocking: CuPy's "   \
+    "memory for the GPU (a pinned array kernels read in place).\n\nblocking: CuPy's "  \
     "flag, accepted; the copy from host memory is done when asarray returns."
 #define DOC_ARRAY                                                                      \
     "array(obj, dtype=None, copy=True, order='K', ndmin=0, *, device=None, "           \

@@ -1844,7 +1844,8 @@ richcompare_unequal(CaArray *a, PyObject *b, int cmp)
     }
     /* numbers in a list compare element by element in NumPy: cuarray's operators
      * refuse lists of numbers (as CuPy's), so those keep NotImplemented */
-    const char kind = PyArray_Check(nb) ? PyArray_DESCR((PyArrayObject *)nb)->kind : 'O';
+    const char kind =
+        PyArray_Check(nb) ? PyArray_DESCR((PyArrayObject *)nb)->kind : 'O';
     if (b != Py_None && strchr("OUSV", kind) == NULL) {
         Py_DECREF(nb);
         Py_DECREF(np);
@@ -1854,7 +1855,8 @@ richcompare_unequal(CaArray *a, PyObject *b, int cmp)
     Py_DECREF(nb);
     PyObject *ashape = bshape ? PyObject_GetAttrString((PyObject *)a, "shape") : NULL;
     PyObject *shape =
-        ashape ? PyObject_CallMethod(np, "broadcast_shapes", "(OO)", ashape, bshape) : NULL;
+        ashape ? PyObject_CallMethod(np, "broadcast_shapes", "(OO)", ashape, bshape)
+               : NULL;
     Py_XDECREF(np);
     Py_XDECREF(bshape);
     Py_XDECREF(ashape);
@@ -1871,7 +1873,8 @@ richcompare_unequal(CaArray *a, PyObject *b, int cmp)
         PyErr_SetString(PyExc_ValueError, "too many dimensions");
         return NULL;
     }
-    CaArray *r = ca_array_empty(CA_BOOL, nd, dims, 0, a->device, ca_gather_result_kind(a));
+    CaArray *r =
+        ca_array_empty(CA_BOOL, nd, dims, 0, a->device, ca_gather_result_kind(a));
     const uint8_t v = cmp == Py_NE;
     if (r == NULL || ca_array_fill(r, &v) < 0) {
         Py_XDECREF(r);
@@ -1890,7 +1893,8 @@ ew_richcompare(PyObject *a, PyObject *b, int cmp)
     };
     PyObject *r = nb_bin(ops[cmp], a, b);
     if ((cmp == Py_EQ || cmp == Py_NE) && ca_array_check(a) && compares_unequal(b) &&
-        (r == Py_NotImplemented || (r == NULL && PyErr_ExceptionMatches(PyExc_TypeError)))) {
+        (r == Py_NotImplemented ||
+         (r == NULL && PyErr_ExceptionMatches(PyExc_TypeError)))) {
         /* no loop compares them (an unsupported dtype such as a string's) */
         Py_XDECREF(r);
         PyErr_Clear();
