@@ -43,36 +43,18 @@ def cpu(a):
 # ---- kernels ---------------------------------------------------------------------------
 
 
-@jit.rawkernel()
-def saxpy(a, x, y, out, n):
-    i = jit.grid(1)
-    if i < n:
-        out[i] = a * x[i] + y[i]
+def _example():
+    """examples/jit_kernels.py as a module: its three kernels are the ones tested here
+    (and test_gpu_example runs its main)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "examples"))
+    try:
+        import jit_kernels
+    finally:
+        sys.path.pop(0)
+    return jit_kernels
 
 
-@jit.rawkernel()
-def atomic_sum(x, out):
-    s = 0.0
-    for j in range(jit.grid(1), x.size, jit.gridsize(1)):
-        s += x[j]
-    jit.atomic_add(out, 0, s)
-
-
-@jit.rawkernel()
-def stencil3(x, y, n):
-    # a 3-point moving average: each block stages its slice and a halo in shared memory
-    smem = jit.shared_memory(np.float32, 258)
-    i = jit.grid(1)
-    t = jit.threadIdx.x + 1
-    if i < n:
-        smem[t] = x[i]
-    if jit.threadIdx.x == 0:
-        smem[0] = x[i - 1] if i > 0 else 0.0
-    if jit.threadIdx.x == jit.blockDim.x - 1 or i == n - 1:
-        smem[t + 1] = x[i + 1] if i + 1 < n else 0.0
-    jit.syncthreads()
-    if i < n:
-        y[i] = (smem[t - 1] + smem[t] + smem[t + 1]) / 3
+saxpy, atomic_sum, stencil3 = _example().saxpy, _example().atomic_sum, _example().stencil3
 
 
 @jit.rawkernel()
@@ -1237,11 +1219,7 @@ def test_example_without_a_gpu_says_so():
 
 @requires_gpu
 def test_gpu_example():
-    sys.path.insert(0, os.path.join(HERE, "..", "examples"))
-    try:
-        import jit_kernels
-    finally:
-        sys.path.pop(0)
+    jit_kernels = _example()
     with cuarray.Device(0):
         r = jit_kernels.main(5000)
     # float32 results against float64 NumPy: an element's rounding is relative
