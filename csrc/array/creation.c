@@ -8,6 +8,7 @@
  * nothing goes through Python.
  */
 #include "launch.h"
+#include "watch.h"
 
 #include <string.h>
 
@@ -384,7 +385,10 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
             return NULL;
         }
     }
-    return (PyObject *)ca_asarray(v[0], dtype, device, copy, (char)order, kind);
+    int had = ca_guard_explicit_begin(); /* asarray is the explicit way in */
+    PyObject *r = (PyObject *)ca_asarray(v[0], dtype, device, copy, (char)order, kind);
+    ca_guard_explicit_end(had);
+    return r;
 }
 
 static PyObject *
