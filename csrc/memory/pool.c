@@ -668,21 +668,33 @@ ca_pool_destroy(ca_pool *p)
     return first_err;
 }
 
-int
-ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
+/* A request's rounded size in *size: 0 for a request to serve, 1 for nbytes 0
+ * (no block), CA_POOL_EINVAL when rounding would overflow. Shared by both
+ * allocation paths. */
+static int
+request_size(size_t nbytes, size_t *size)
 {
-    size_t size;
-    ca_block *b = NULL;
-    int st;
-
-    *out = NULL;
     if (nbytes == 0) {
-        return 0;
+        return 1;
     }
     if (nbytes > SIZE_MAX - CA_POOL_ALIGN) {
         return CA_POOL_EINVAL;
     }
-    size = (nbytes + CA_POOL_ALIGN - 1) & ~(CA_POOL_ALIGN - 1);
+    *size = (nbytes + CA_POOL_ALIGN - 1) & ~(CA_POOL_ALIGN - 1);
+    return 0;
+}
+
+int
+ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
+{
+    size_t size = 0;
+    ca_block *b = NULL;
+    int st = request_size(nbytes, &size);
+
+    *out = NULL;
+    if (st != 0) {
+        return st == 1 ? 0 : st;
+    }
     lock(p);
     b = take_cached(p, size, nbytes, stream, 0, &st);
     if (b == NULL && st == 0) {
@@ -719,16 +731,13 @@ ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
 int
 ca_pool_alloc_capturing(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
 {
+    size_t size = 0;
     ca_block *b = NULL;
-    int st;
+    int st = request_size(nbytes, &size);
     *out = NULL;
-    if (nbytes == 0) {
-        return 0;
+    if (st != 0) {
+        return st == 1 ? 0 : st;
     }
-    if (nbytes > SIZE_MAX - CA_POOL_ALIGN) {
-        return CA_POOL_EINVAL;
-    }
-    size_t size = (nbytes + CA_POOL_ALIGN - 1) & ~(CA_POOL_ALIGN - 1);
     lock(p);
     b = take_cached(p, size, nbytes, stream, 1, &st);
     if (b == NULL && st == 0) {

@@ -1892,9 +1892,10 @@ ew_richcompare(PyObject *a, PyObject *b, int cmp)
         [Py_GT] = CA_OP_greater, [Py_GE] = CA_OP_greater_equal,
     };
     PyObject *r = nb_bin(ops[cmp], a, b);
-    if ((cmp == Py_EQ || cmp == Py_NE) && ca_array_check(a) && compares_unequal(b) &&
-        (r == Py_NotImplemented ||
-         (r == NULL && PyErr_ExceptionMatches(PyExc_TypeError)))) {
+    /* the result first: a comparison that ran pays one pointer test here */
+    if ((r == Py_NotImplemented ||
+         (r == NULL && PyErr_ExceptionMatches(PyExc_TypeError))) &&
+        (cmp == Py_EQ || cmp == Py_NE) && ca_array_check(a) && compares_unequal(b)) {
         /* no loop compares them (an unsupported dtype such as a string's) */
         Py_XDECREF(r);
         PyErr_Clear();
