@@ -7,6 +7,7 @@
     python benchmarks/run.py sparse_linalg   # only bench_sparse_linalg.py (cg on 2-D Poisson)
     python benchmarks/run.py scipy_fft       # only bench_scipy_fft.py (dct/dctn, cuFFT)
     python benchmarks/run.py profiler        # only bench_profiler.py (benchmark()'s overhead)
+    python benchmarks/run.py graph           # only bench_graph.py (CUDA graph replay vs eager)
     python benchmarks/run.py scipy_linalg    # only bench_scipy_linalg.py (lu_factor, expm, ...)
     python benchmarks/run.py scipy_signal    # only bench_scipy_signal.py (fftconvolve, convolve2d)
     python benchmarks/run.py scipy_interpolate  # only bench_scipy_interpolate.py (CubicSpline)
