@@ -501,9 +501,13 @@ int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);
  * "host" on the cpu); "device"/"managed"/"pinned" on a GPU, "host" on the cpu.
  * Returns the ca_memkind, or -1 with ValueError. */
 int ca_memkind_from_object(PyObject *obj, int device);
-/* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case). -1 with
- * ValueError. */
+/* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case, str or
+ * bytes). -1 with TypeError for a non-str, ValueError for another str. */
 int ca_order_from_object(PyObject *obj, char dflt);
+/* copy= as NumPy reads it: absent (NULL) -> dflt, None -> -1 ("only if needed"),
+ * else its truth value; a str is NumPy's ValueError. -1 with an exception set on
+ * error (test PyErr_Occurred()). */
+int ca_copy_from_object(PyObject *obj, int dflt);
 /* device= and memory= (either may be NULL or None; device None -> current)
  * -> *device, *kind. 0 or -1. */
 int ca_device_kind_from_objects(PyObject *dev, PyObject *mem, int *device, int *kind);
@@ -575,6 +579,10 @@ int ca_array_misaligned(const CaArray *a);
  * device required. The one strided copy-and-cast path: copy, astype,
  * ascontiguousarray and assignment all go through it. */
 int ca_assign(CaArray *dst, CaArray *src);
+/* v without the leading length-1 dimensions beyond nd (a view; v itself, with a
+ * new reference, when there are none): NumPy drops them from an assigned value,
+ * so a (1, 3) value fills a (3,) target. */
+CaArray *ca_drop_leading_ones(CaArray *v, int nd);
 /* A copy of `a` with `dtype` in C ('C') or F ('F') order, or keeping the
  * layout ('K'/'A'). */
 CaArray *ca_array_copy(CaArray *a, int dtype, char order);

@@ -120,9 +120,6 @@ def test_ragged_is_value_error(obj):
         ca.asarray(obj, device="cpu")
 
 
-@pytest.mark.xfail(strict=True, reason="csrc/creation.c stack_sequence: an empty list "
-                   "row beside cuarray rows is converted on its own (float64) and promoted, "
-                   "where NumPy's discovery gives it no dtype (bool here)")
 def test_empty_list_row_beside_arrays():
     e = np.array([], bool)
     want = np.asarray([e, []])
@@ -130,9 +127,6 @@ def test_empty_list_row_beside_arrays():
     same_array(got, want, "asarray([bool[0], []])")
 
 
-@pytest.mark.xfail(strict=True, reason="csrc/creation.c copy_from_object (and "
-                   "csrc/interop.c __dlpack__'s copy=) take any object's truth value; "
-                   "NumPy raises ValueError for a str copy=")
 @pytest.mark.parametrize("call", [lambda m, x: m.asarray(x, copy="x"),
                                   lambda m, x: m.array(x, copy="no"),
                                   lambda m, x: x.__dlpack__(copy="x")])

@@ -83,7 +83,7 @@ ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
 static Py_ssize_t
 dim_from_object(PyObject *o)
 {
-    if (!PyLong_Check(o) && !PyIndex_Check(o)) {
+    if (PyBool_Check(o) || (!PyLong_Check(o) && !PyIndex_Check(o))) {
         PyErr_Format(PyExc_TypeError,
                      "'%.200s' object cannot be interpreted as an integer",
                      Py_TYPE(o)->tp_name);
@@ -188,8 +188,17 @@ ca_order_from_object(PyObject *obj, char dflt)
     if (obj == NULL || obj == Py_None) {
         return dflt;
     }
-    if (PyUnicode_Check(obj) && PyUnicode_GET_LENGTH(obj) == 1) {
-        Py_UCS4 c = PyUnicode_READ_CHAR(obj, 0);
+    if (!PyUnicode_Check(obj) && !PyBytes_Check(obj)) { /* NumPy: a TypeError */
+        PyErr_Format(PyExc_TypeError, "order must be str, not %.200s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t len =
+        PyUnicode_Check(obj) ? PyUnicode_GET_LENGTH(obj) : PyBytes_GET_SIZE(obj);
+    if (len == 1) {
+        Py_UCS4 c = PyUnicode_Check(obj)
+                        ? PyUnicode_READ_CHAR(obj, 0)
+                        : (Py_UCS4)(unsigned char)PyBytes_AS_STRING(obj)[0];
         switch (c) {
         case 'C':
         case 'c': return 'C';
@@ -204,6 +213,25 @@ ca_order_from_object(PyObject *obj, char dflt)
     PyErr_Format(PyExc_ValueError,
                  "order must be one of 'C', 'F', 'A', or 'K' (got %R)", obj);
     return -1;
+}
+
+int
+ca_copy_from_object(PyObject *obj, int dflt)
+{
+    if (obj == NULL) {
+        return dflt;
+    }
+    if (obj == Py_None) {
+        return -1;
+    }
+    if (PyUnicode_Check(obj)) { /* NumPy 2 removed copy="never" and friends */
+        PyErr_SetString(
+            PyExc_ValueError,
+            "strings are not allowed for 'copy' keyword. Use True/False/None "
+            "instead.");
+        return -1;
+    }
+    return PyObject_IsTrue(obj);
 }
 
 int

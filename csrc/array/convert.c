@@ -322,9 +322,18 @@ stack_sequence(PyObject *obj, int device)
                             "array has an inhomogeneous shape");
             goto done;
         }
-        if ((dt = i ? ca_promote(dt, x->dtype) : x->dtype) < 0) {
+        /* NumPy's discovery: an empty list or tuple ([], [[], []]) adds no
+         * dtype (its float64 is only the default when nothing else has one) */
+        if (x->size == 0 && (PyList_CheckExact(o) || PyTuple_CheckExact(o)) &&
+            !seq_holds_arrays(o, 1)) {
+            continue;
+        }
+        if ((dt = dt < 0 ? x->dtype : ca_promote(dt, x->dtype)) < 0) {
             goto done;
         }
+    }
+    if (dt < 0) {
+        dt = items[0]->dtype;
     }
     int nd = n ? CA_NDIM(items[0]) + 1 : 1;
     if (nd > CA_MAX_DIMS) {

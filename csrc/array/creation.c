@@ -334,18 +334,6 @@ py_full_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
 /* asarray                                                                    */
 /* ======================================================================== */
 
-static int
-copy_from_object(PyObject *obj, int dflt)
-{
-    if (obj == NULL) {
-        return dflt;
-    }
-    if (obj == Py_None) {
-        return -1;
-    }
-    return PyObject_IsTrue(obj);
-}
-
 /* Shared tail of asarray/array/ascontiguousarray: v = obj, dtype, order, device,
  * copy, memory. */
 static PyObject *
@@ -369,7 +357,7 @@ asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
             return NULL;
         }
     }
-    int copy = copy_from_object(v[4], dflt_copy);
+    int copy = ca_copy_from_object(v[4], dflt_copy);
     if (copy == -1 && PyErr_Occurred()) {
         return NULL;
     }

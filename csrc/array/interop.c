@@ -1226,7 +1226,7 @@ dlpack_parse(CaArray *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
         r->versioned = major >= 1;
     }
     /* copy: None, True, False */
-    if (o[3] != NULL && o[3] != Py_None && (r->copy = PyObject_IsTrue(o[3])) < 0) {
+    if ((r->copy = ca_copy_from_object(o[3], -1)) == -1 && PyErr_Occurred()) {
         return -1;
     }
     /* stream: checked whatever the device, so bad values never pass silently */
@@ -2147,7 +2147,7 @@ interop_from_dlpack(PyObject *mod, PyObject *const *args, Py_ssize_t nargs,
         (device = ca_device_from_object(v[1])) == CA_DEVICE_ERROR) {
         return NULL;
     }
-    if (v[2] != NULL && v[2] != Py_None && (copy = PyObject_IsTrue(v[2])) < 0) {
+    if ((copy = ca_copy_from_object(v[2], -1)) == -1 && PyErr_Occurred()) {
         return NULL;
     }
     res = ca_from_dlpack_obj(v[0], device, copy, &found);

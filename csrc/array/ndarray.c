@@ -84,8 +84,8 @@ ca_array_update_flags(CaArray *a)
 }
 
 /* Validate a shape and return the element count, or -1 with ValueError. */
-static Py_ssize_t
-shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
+Py_ssize_t
+ca_shape_size(int ndim, const Py_ssize_t *shape, int itemsize)
 {
     if (ndim < 0 || ndim > CA_MAX_DIMS) {
         PyErr_Format(PyExc_ValueError, "arrays may have at most %d dimensions, got %d",
@@ -147,7 +147,7 @@ ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int de
         return NULL;
     }
     int itemsize = ca_dtype_size[dtype];
-    Py_ssize_t size = shape_size(ndim, shape, itemsize);
+    Py_ssize_t size = ca_shape_size(ndim, shape, itemsize);
     if (size < 0) {
         return NULL;
     }
@@ -311,7 +311,7 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
         return NULL;
     }
     int itemsize = ca_dtype_size[dtype];
-    Py_ssize_t size = shape_size(ndim, shape, itemsize);
+    Py_ssize_t size = ca_shape_size(ndim, shape, itemsize);
     if (size < 0) {
         return NULL;
     }

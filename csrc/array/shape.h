@@ -142,6 +142,11 @@ int ca_reshape_strides(int nd, const Py_ssize_t *shape, const Py_ssize_t *stride
                        Py_ssize_t itemsize, int newnd, const Py_ssize_t *newshape,
                        int fortran, Py_ssize_t *newstrides);
 
+/* The element count of a new array of that shape, or -1 with NumPy's ValueError
+ * (negative extents; "array is too big" when the nonzero extents times itemsize
+ * overflow, even where another extent is 0). Defined in ndarray.c. */
+Py_ssize_t ca_shape_size(int ndim, const Py_ssize_t *shape, int itemsize);
+
 /* ---- Python values --------------------------------------------------------------- */
 /* A new tuple of Python ints (for messages and the `shape` of results). */
 PyObject *ca_shape_tuple(int ndim, const Py_ssize_t *shape);

@@ -152,8 +152,43 @@ assign_kernel(CaArray *dst, CaArray *src)
     return 0;
 }
 
+CaArray *
+ca_drop_leading_ones(CaArray *v, int nd)
+{
+    int extra = CA_NDIM(v) - nd;
+    for (int i = 0; i < extra; i++) {
+        if (CA_SHAPE(v)[i] != 1) {
+            extra = 0; /* not droppable: the broadcast check reports it */
+        }
+    }
+    if (extra <= 0) {
+        Py_INCREF(v);
+        return v;
+    }
+    return ca_array_restride(v, nd, CA_SHAPE(v) + extra, CA_STRIDES(v) + extra,
+                             v->data);
+}
+
+static int assign_same_rank(CaArray *dst, CaArray *src);
+
 int
 ca_assign(CaArray *dst, CaArray *src)
+{
+    if (CA_NDIM(src) <= CA_NDIM(dst)) {
+        return assign_same_rank(dst, src);
+    }
+    CaArray *v = ca_drop_leading_ones(src, CA_NDIM(dst));
+    if (v == NULL) {
+        return -1;
+    }
+    int r = assign_same_rank(dst, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* ca_assign once src has no more dimensions than dst (or cannot lose them). */
+static int
+assign_same_rank(CaArray *dst, CaArray *src)
 {
     if (check_assign(dst, src) < 0) {
         return -1;

@@ -117,9 +117,11 @@ as_index_array(CaArray *x)
     return ca_array_copy(x, CA_INT64, 'K');
 }
 
-/* A NumPy array (bool or integer) -> an item on `device`. */
+/* A NumPy array (bool or integer) -> an item on `device`. from_list: h came from
+ * a Python list, where NumPy takes an empty one ([], [[], []]: float64 by
+ * discovery) as intp; an empty float array given as such is an IndexError. */
 static int
-item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
+item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it, int from_list)
 {
     PyArray_Descr *d = PyArray_DESCR(h);
     PyArrayObject *c = NULL;
@@ -130,7 +132,7 @@ item_from_numpy(CaArray *a, PyArrayObject *h, idx_item *it)
         dtype = CA_BOOL;
     }
     else if (d->kind == 'i' || d->kind == 'u' ||
-             (PyArray_SIZE(h) == 0 && PyArray_NDIM(h) == 1 && d->kind == 'f')) {
+             (from_list && PyArray_SIZE(h) == 0 && d->kind == 'f')) {
         it->type = IT_ARR;
         dtype = CA_INT64;
     }
@@ -196,7 +198,7 @@ item_from_ndarray(CaArray *a, PyArrayObject *h, idx_item *it)
             return it->start == -1 && PyErr_Occurred() ? -1 : 0;
         }
     }
-    return item_from_numpy(a, h, it);
+    return item_from_numpy(a, h, it, 0);
 }
 
 /* A list (or other sequence) of indices or bools, through NumPy. */
@@ -213,7 +215,7 @@ item_from_sequence(CaArray *a, PyObject *o, idx_item *it)
         rc = -1;
     }
     else {
-        rc = item_from_numpy(a, (PyArrayObject *)h, it);
+        rc = item_from_numpy(a, (PyArrayObject *)h, it, 1);
     }
     Py_DECREF(h);
     return rc;
@@ -1337,6 +1339,12 @@ scatter_value(CaArray *a, idx_plan *P, PyObject *value, ca_index_pass *p)
     CaArray *val = value_array(a, value);
     if (val == NULL) {
         return NULL;
+    }
+    if (CA_NDIM(val) > P->rnd) {
+        Py_SETREF(val, ca_drop_leading_ones(val, P->rnd));
+        if (val == NULL) {
+            return NULL;
+        }
     }
     if (val->dtype != a->dtype || may_overlap(a, val)) {
         Py_SETREF(val, ca_array_copy(val, a->dtype, 'K'));

@@ -62,7 +62,7 @@ axes_from_object(PyObject *obj, int ndim, int *axes, const char *repeat_msg)
 static int
 shape_from_object(PyObject *obj, Py_ssize_t *shape)
 {
-    if (PyIndex_Check(obj)) {
+    if (PyIndex_Check(obj) && !PyBool_Check(obj)) {
         shape[0] = PyNumber_AsSsize_t(obj, PyExc_ValueError);
         return shape[0] == -1 && PyErr_Occurred() ? -1 : 1;
     }
@@ -82,7 +82,7 @@ shape_from_object(PyObject *obj, Py_ssize_t *shape)
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyIndex_Check(o)) {
+        if (!PyIndex_Check(o) || PyBool_Check(o)) { /* NumPy refuses bools too */
             Py_DECREF(seq);
             PyErr_Format(PyExc_TypeError,
                          "'%.100s' object cannot be interpreted as an "
@@ -108,45 +108,15 @@ order_from_object(PyObject *obj, char dflt, const char *allowed, char *out)
         *out = dflt;
         return 0;
     }
-    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (s != NULL && s[0] != '\0' && s[1] == '\0') {
-        char c = s[0] >= 'a' && s[0] <= 'z' ? (char)(s[0] - 'a' + 'A') : s[0];
-        if (strchr(allowed, c) != NULL) {
-            *out = c;
-            return 0;
-        }
-        if (c == 'K') {
-            PyErr_SetString(PyExc_ValueError,
-                            "order 'K' is not permitted for reshaping");
-            return -1;
-        }
-    }
-    if (!PyErr_Occurred()) {
-        PyErr_Format(PyExc_ValueError, "order must be one of %s, not %R", allowed, obj);
-    }
-    return -1;
-}
-
-/* copy= : None -> -1, else truthiness. */
-static int
-copy_from_object(PyObject *obj, int *out)
-{
-    if (obj == NULL || obj == Py_None) {
-        *out = -1;
-        return 0;
-    }
-    if (PyUnicode_Check(obj)) { /* NumPy's message: "never" and friends are gone */
-        PyErr_SetString(
-            PyExc_ValueError,
-            "strings are not allowed for 'copy' keyword. Use True/False/None "
-            "instead.");
+    const int c = ca_order_from_object(obj, dflt); /* NumPy's TypeError/ValueError */
+    if (c < 0) {
         return -1;
     }
-    int t = PyObject_IsTrue(obj);
-    if (t < 0) {
+    if (strchr(allowed, c) == NULL) { /* only 'K' is ever left out */
+        PyErr_SetString(PyExc_ValueError, "order 'K' is not permitted for reshaping");
         return -1;
     }
-    *out = t;
+    *out = (char)c;
     return 0;
 }
 
@@ -244,6 +214,9 @@ reshape_impl(CaArray *a, int nd, const Py_ssize_t *shape_in, char order, int cop
     int fortran = order == 'F';
     if (copy != 1) {
         if (a->size == 0) {
+            if (ca_shape_size(nd, shape, a->itemsize) < 0) { /* "array is too big" */
+                return NULL;
+            }
             ca_contiguous_strides(nd, shape, a->itemsize, fortran, strides);
             return ca_array_restride(a, nd, shape, strides, a->data);
         }
@@ -325,6 +298,32 @@ permute(CaArray *a, const int *perm)
     return ca_array_restride(a, CA_NDIM(a), shape, strides, a->data);
 }
 
+/* NumPy converts transpose's axes to ints before it counts them: a str, float or
+ * bool axis is a TypeError, one beyond intp a ValueError (not "axes don't match"
+ * or OverflowError). */
+static int
+transpose_axes_are_ints(PyObject *seq)
+{
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyIndex_Check(o) || PyBool_Check(o)) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.100s' object cannot be interpreted as an "
+                         "integer",
+                         Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_ValueError);
+        if (v == -1 && PyErr_Occurred()) {
+            if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+                PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* axes None (reverse), or a sequence that is a permutation of range(ndim). */
 static CaArray *
 transpose_impl(CaArray *a, PyObject *axes)
@@ -340,6 +339,10 @@ transpose_impl(CaArray *a, PyObject *axes)
     }
     PyObject *seq = PySequence_Fast(axes, "axes must be a sequence of integers");
     if (seq == NULL) {
+        return NULL;
+    }
+    if (transpose_axes_are_ints(seq) < 0) {
+        Py_DECREF(seq);
         return NULL;
     }
     if (PySequence_Fast_GET_SIZE(seq) != nd) {
@@ -1081,7 +1084,7 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
 
     if (kw_only(kwargs, names, kw, "reshape") < 0 ||
         order_from_object(kw[0], 'C', "CFA", &order) < 0 ||
-        copy_from_object(kw[1], &copy) < 0) {
+        ((copy = ca_copy_from_object(kw[1], -1)) == -1 && PyErr_Occurred())) {
         return NULL;
     }
     if (kw[2] != NULL) {
@@ -1096,6 +1099,10 @@ Ndarray_reshape(CaArray *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError,
                         "reshape() takes exactly 1 argument (0 given)");
         return NULL;
+    }
+    else if (PyTuple_GET_SIZE(args) == 1 && PyTuple_GET_ITEM(args, 0) == Py_None) {
+        nd = CA_NDIM(self); /* NumPy: reshape(None) keeps the shape */
+        memcpy(shape, CA_SHAPE(self), (size_t)nd * sizeof(Py_ssize_t));
     }
     else {
         nd = shape_from_args(args, 0, shape);
@@ -1251,25 +1258,31 @@ mod_reshape(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &shape_obj, &order_obj, &newshape, &copy_obj)) {
         return NULL;
     }
-    if (shape_obj == NULL || shape_obj == Py_None) {
-        shape_obj = newshape;
-    }
-    if (shape_obj == NULL || shape_obj == Py_None) {
+    if (shape_obj == NULL && newshape == NULL) {
         PyErr_SetString(PyExc_TypeError, "reshape() missing required argument 'shape'");
         return NULL;
     }
-    if (order_from_object(order_obj, 'C', "CFA", &order) < 0 ||
-        copy_from_object(copy_obj, &copy) < 0) {
-        return NULL;
+    if (shape_obj == NULL || (shape_obj == Py_None && newshape != NULL)) {
+        shape_obj = newshape;
     }
-    int nd = shape_from_object(shape_obj, shape);
-    if (nd < 0) {
+    if (order_from_object(order_obj, 'C', "CFA", &order) < 0 ||
+        ((copy = ca_copy_from_object(copy_obj, -1)) == -1 && PyErr_Occurred())) {
         return NULL;
     }
     CaArray *a = as_array(a_obj);
-    return a == NULL
-               ? NULL
-               : release_array(a, (PyObject *)reshape_impl(a, nd, shape, order, copy));
+    if (a == NULL) {
+        return NULL;
+    }
+    /* NumPy: a shape of None keeps the array's shape */
+    int nd = shape_obj == Py_None ? CA_NDIM(a) : shape_from_object(shape_obj, shape);
+    if (shape_obj == Py_None) {
+        memcpy(shape, CA_SHAPE(a), (size_t)nd * sizeof(Py_ssize_t));
+    }
+    if (nd < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return release_array(a, (PyObject *)reshape_impl(a, nd, shape, order, copy));
 }
 
 static PyObject *
