@@ -30,7 +30,14 @@ def test_positions_of_a_0d_array(device, func, axis):
         assert got.dtype == want.dtype
 
 
-UNCOMPARABLE = [[1, "a"], "a", b"x", None, (1, "x"), [[1, "a"]], np.str_("a")]
+class _Plain:
+    """An object with object's own == (NumPy: `x == object()` is all False)."""
+
+    def __repr__(self):
+        return "plain object"
+
+
+UNCOMPARABLE = [[1, "a"], "a", b"x", None, (1, "x"), [[1, "a"]], np.str_("a"), _Plain()]
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -65,3 +72,41 @@ def test_equality_shape_mismatch_is_a_value_error(device):
 def test_asarray_takes_cupys_blocking(device, blocking):
     x = ca.asarray([1.5, 2.5], device=device, blocking=blocking)
     np.testing.assert_array_equal(x.get(), [1.5, 2.5])
+
+
+class _OwnEquality:
+    """A type with its own == keeps it: the array's comparison steps aside and the
+    reflected one runs (NumPy calls it per element into an object array, a dtype
+    cuarray does not hold)."""
+
+    def __eq__(self, other):
+        return "own"
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_equality_with_an_object_that_has_its_own(device):
+    x = ca.arange(3, device=device)
+    assert (np.arange(3) == _OwnEquality()).tolist() == ["own"] * 3
+    assert (x == _OwnEquality()) == "own"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_arg_reductions_take_cupys_dtype(device, func, dtype, axis):
+    """CuPy's argmax/argmin(dtype=): the indices in that integer type (a keyword
+    after NumPy's parameters; NumPy has none)."""
+    a = np.random.default_rng(1).integers(0, 50, size=(4, 5)).astype(np.float32)
+    x = ca.asarray(a, device=device)
+    want = getattr(np, func)(a, axis=axis).astype(dtype)
+    for got in (getattr(ca, func)(x, axis=axis, dtype=dtype),
+                getattr(x, func)(axis=axis, dtype=dtype)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(TypeError):
+        getattr(ca, func)(x, dtype="float32")
+    with pytest.raises(TypeError):
+        getattr(ca, func)(x, out=ca.zeros((), dtype="int64", device=device), dtype="int32")

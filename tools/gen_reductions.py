@@ -77,7 +77,8 @@ RULES = ["sum", "mean", "var", "same", "index", "bool"]
 SIGS = {
     "sum": "(a, axis=None, dtype=None, out=None, keepdims=False)",
     "max": "(a, axis=None, out=None, keepdims=False)",
-    "arg": "(a, axis=None, out=None, *, keepdims=False)",
+    # dtype= (keyword only, after NumPy's parameters): CuPy's type of the indices
+    "arg": "(a, axis=None, out=None, *, keepdims=False, dtype=None)",
     "var": "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)",
     "scan": "(a, axis=None, dtype=None, out=None)",
 }

@@ -1813,15 +1813,29 @@ CA_P_UN(absolute, absolute)
 CA_P_UN(invert, invert)
 #undef CA_P_UN
 
+/* An object with object's own == (no __eq__ of its type's), no number and no
+ * array protocol: NumPy compares it as a 0-d object array (`x == object()` is
+ * all False), where Python's fallback would give one False. */
+static int
+is_plain_object(PyObject *b)
+{
+    return Py_TYPE(b)->tp_richcompare == PyBaseObject_Type.tp_richcompare &&
+           !PyNumber_Check(b) && !PySequence_Check(b) &&
+           !PyObject_HasAttrString(b, "__array__") &&
+           !PyObject_HasAttrString(b, "__array_interface__") &&
+           !PyObject_HasAttrString(b, "__cuda_array_interface__") &&
+           !PyObject_HasAttrString(b, "__dlpack__");
+}
+
 /* Operands whose == and != NumPy answers element by element even where no loop
- * compares them: None, strings, builtin sequences (`x == [1, 'a']`) and NumPy
- * scalars. Other objects keep NotImplemented (or their conversion's error), so
- * that their own reflected comparison runs. */
+ * compares them: None, strings, builtin sequences (`x == [1, 'a']`), NumPy
+ * scalars and plain objects. Other objects keep NotImplemented (or their
+ * conversion's error), so that their own reflected comparison runs. */
 static int
 compares_unequal(PyObject *b)
 {
     if (b == Py_None || PyUnicode_Check(b) || PyBytes_Check(b) || PyList_Check(b) ||
-        PyTuple_Check(b)) {
+        PyTuple_Check(b) || is_plain_object(b)) {
         return 1;
     }
     /* NumPy's scalars (np.str_); not its arrays, which operands refuse (a silent

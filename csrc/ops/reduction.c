@@ -927,6 +927,8 @@ error:
 /* ======================================================================== */
 
 static PyObject *run_fn(int fn, CaArray *a, PyObject *const *v);
+static PyObject *dispatch_parsed(int fn, CaArray *a, PyObject **v);
+static PyObject *arg_as_dtype(int fn, CaArray *a, PyObject **v);
 
 /* ml_dtypes' types (an input or dtype=) reduce in float32, as PyTorch: the input
  * cast to float32, the float32 result rounded once into the ml type (out= takes
@@ -994,6 +996,49 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         }
         a = (CaArray *)v[0];
     }
+    if (f->sig == CA_RSIG_ARG && v[s->dtype] != NULL && v[s->dtype] != Py_None) {
+        return arg_as_dtype(fn, a, v);
+    }
+    return dispatch_parsed(fn, a, v);
+}
+
+/* CuPy's argmax/argmin(dtype=): the int64 indices, then cast to that integer type
+ * (NumPy has no dtype= there; with out= the out's type decides, so both at once
+ * are refused). */
+static PyObject *
+arg_as_dtype(int fn, CaArray *a, PyObject **v)
+{
+    const ca_red_fn *f = &ca_red_fns[fn];
+    const ca_red_sig *s = &ca_red_sigs[f->sig];
+    const int dt = ca_dtype_converter(v[s->dtype], -1);
+    if (dt < 0) {
+        return NULL;
+    }
+    if (!ca_is_integer(dt)) {
+        PyErr_Format(PyExc_TypeError, "%s(): dtype must be an integer type", f->name);
+        return NULL;
+    }
+    if (v[s->out] != NULL && v[s->out] != Py_None) {
+        PyErr_Format(PyExc_TypeError, "%s(): give dtype= or out=, not both", f->name);
+        return NULL;
+    }
+    PyObject *w[8];
+    memcpy(w, v, sizeof(w));
+    w[s->dtype] = NULL;
+    PyObject *r = dispatch_parsed(fn, a, w);
+    if (r != NULL && ca_array_check(r) && ((CaArray *)r)->dtype != dt) {
+        Py_SETREF(r, (PyObject *)ca_array_copy((CaArray *)r, dt, 'K'));
+    }
+    return r;
+}
+
+/* The row's function over parsed arguments v (v[0] is `a` for functions), by way
+ * of ml_reduction for the ml_dtypes types. */
+static PyObject *
+dispatch_parsed(int fn, CaArray *a, PyObject **v)
+{
+    const ca_red_fn *f = &ca_red_fns[fn];
+    const ca_red_sig *s = &ca_red_sigs[f->sig];
     /* bfloat16 has GPU kernels of its own (gen_reductions.py's bf16 twins of the
      * float16 pairs: one read of the bf16 data) but no scans; float8 none. On the
      * cpu device the float32 copy is faster (host_minmax.c's lanes, the threads:
