@@ -76,8 +76,8 @@ def test_asarray_takes_cupys_blocking(device, blocking):
 
 class _OwnEquality:
     """A type with its own == keeps it: the array's comparison steps aside and the
-    reflected one runs (NumPy calls it per element into an object array, a dtype
-    cuarray does not hold)."""
+    reflected one runs (NumPy calls it per element and keeps the truth values, an
+    object loop cuarray does not have)."""
 
     def __eq__(self, other):
         return "own"
@@ -88,7 +88,6 @@ class _OwnEquality:
 @pytest.mark.parametrize("device", DEVICES)
 def test_equality_with_an_object_that_has_its_own(device):
     x = ca.arange(3, device=device)
-    assert (np.arange(3) == _OwnEquality()).tolist() == ["own"] * 3
     assert (x == _OwnEquality()) == "own"
 
 
