@@ -109,3 +109,30 @@ def test_arg_reductions_take_cupys_dtype(device, func, dtype, axis):
         getattr(ca, func)(x, dtype="float32")
     with pytest.raises(TypeError):
         getattr(ca, func)(x, out=ca.zeros((), dtype="int64", device=device), dtype="int32")
+
+
+_SPECIAL = [0.0, -0.0, 0.5, -1.0, 2.0, np.inf, -np.inf, np.nan, 1e300, -1e300]
+
+
+def _same_parts(got, want):
+    """Equal values (1e-12 relative), NaN where NumPy has NaN, and the signs of
+    zeros and infinities where the value is not NaN."""
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        nan = np.isnan(w)
+        assert np.array_equal(np.isnan(g), nan)
+        np.testing.assert_allclose(g[~nan], w[~nan], rtol=1e-12 if g.dtype == np.float64 else 1e-6)
+        assert np.array_equal(np.signbit(g[~nan]), np.signbit(w[~nan]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh"])
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_inverse_functions_special_values(device, func, dtype):
+    """C99 Annex G's special cases (the Array API's), as NumPy gives them: every
+    pair of zeros of both signs, infinities, NaN and huge values."""
+    z = np.array([complex(a, b) for a in _SPECIAL for b in _SPECIAL], dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(np, func)(z)
+    got = getattr(ca, func)(ca.asarray(z, device=device)).get()
+    assert got.dtype == want.dtype
+    _same_parts(got, want)

@@ -1152,11 +1152,19 @@ ca_p_asinh_big(ca_complex128 z)
     return ca_p_log2z(z);
 }
 
+/* C99 Annex G (and the Array API): a zero real part beside a NaN keeps its
+ * known parts (asin(+-0 + iNaN) = +-0 + iNaN, acos = pi/2 + iNaN, acosh =
+ * NaN + i pi/2), where the formulas below would give NaN + iNaN. */
+CA_P_DEF(int, ca_p_zero_nan, (ca_complex128 z), z.re == 0.0 && z.im != z.im)
+
 /* Kahan, "Branch cuts for complex elementary functions" (1987): exact on the
  * cuts through the signs of zero; the large-|z| forms above avoid overflow. */
 CA_HD ca_complex128
 ca_asin_c128(ca_complex128 z)
 {
+    if (ca_p_zero_nan(z)) {
+        return z;
+    }
     if (ca_p_big(z)) {
         /* asin z = -i asinh(iz) */
         ca_complex128 w = ca_p_asinh_big(ca_p_z(-z.im, z.re));
@@ -1171,9 +1179,14 @@ ca_asin_c128(ca_complex128 z)
 CA_HD ca_complex128
 ca_acos_c128(ca_complex128 z)
 {
+    if (ca_p_zero_nan(z)) {
+        return ca_p_z(CA_P_PI_2, z.im);
+    }
     if (ca_p_big(z)) {
-        ca_complex128 a = ca_asin_c128(z);
-        return ca_p_z(CA_P_PI_2 - a.re, -a.im);
+        /* acos z = |arg z| -+ i log 2|z| directly: pi/2 - asin z would lose
+         * the tiny real part of acos(1e300 + 0.5i), 5e-301 */
+        const ca_complex128 w = ca_p_log2z(z);
+        return ca_p_z(fabs(w.im), -copysign(w.re, z.im));
     }
     const ca_complex128 s1 = ca_sqrt_c128(ca_p_z(1.0 - z.re, -z.im));
     const ca_complex128 s2 = ca_sqrt_c128(ca_p_z(1.0 + z.re, z.im));
@@ -1183,6 +1196,9 @@ ca_acos_c128(ca_complex128 z)
 CA_HD ca_complex128
 ca_acosh_c128(ca_complex128 z)
 {
+    if (ca_p_zero_nan(z)) {
+        return ca_p_z(z.im, CA_P_PI_2);
+    }
     if (ca_p_big(z)) {
         return ca_p_log2z(z);
     }
@@ -1204,6 +1220,9 @@ ca_atanh_c128(ca_complex128 z)
 {
     const double x = z.re, y = z.im;
     const double ax = fabs(x), ay = fabs(y);
+    if (ca_p_zero_nan(z)) {
+        return z; /* +-0 + iNaN, as C99's catanh */
+    }
     if (x != x || y != y) {
         if (ca_p_isinf_d(y)) {
             return ca_p_z(copysign(0.0, x), copysign(CA_P_PI_2, y));
