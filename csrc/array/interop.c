@@ -608,13 +608,19 @@ cai_parse_layout(PyObject *iface, cai_desc *c)
     return 0;
 }
 
-/* data: (pointer, readonly). */
+/* data: (pointer, readonly); None for an array of no elements (as CuPy and
+ * Numba take it: there is no memory to point to). After the layout (c->size). */
 static int
 cai_parse_data(PyObject *iface, cai_desc *c)
 {
     PyObject *v = dict_require(iface, k_data, "data");
     if (v == NULL) {
         return -1;
+    }
+    if (v == Py_None && c->size == 0) {
+        c->ptr = 0;
+        c->readonly = 0;
+        return 0;
     }
     if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) {
         PyErr_SetString(PyExc_TypeError,
