@@ -405,3 +405,39 @@ def test_race_cuarray_to_cupy_cai():
             c = cupy.asarray(x)  # our interface names `ours`
             ok = bool((c == 2.0).all())
     assert ok
+
+
+@need_cupy
+def test_cupy_arrays_inside_lists_and_as_indices():
+    """CuPy's own arrays where cuarray takes arrays: inside lists (stacked on the
+    device), as integer and mask indices (read, not converted through __index__),
+    as set values; each compared with NumPy on the same data (issue 37)."""
+    h = np.arange(12.0).reshape(3, 4)
+    x = ca.asarray(h)
+    rows = [cupy.asarray(h[0]), cupy.asarray(h[2])]
+    got = ca.asarray(rows)
+    np.testing.assert_array_equal(ca.asnumpy(got), np.stack([h[0], h[2]]))
+    mixed = ca.asarray([x[1], rows[0]])
+    np.testing.assert_array_equal(ca.asnumpy(mixed), np.stack([h[1], h[0]]))
+    idx = np.array([2, 0, 2])
+    np.testing.assert_array_equal(ca.asnumpy(x[cupy.asarray(idx)]), h[idx])
+    mask = h[:, 0] > 3
+    np.testing.assert_array_equal(ca.asnumpy(x[cupy.asarray(mask)]), h[mask])
+    np.testing.assert_array_equal(ca.asnumpy(x[cupy.asarray(1), 2]), h[1, 2])
+    y = ca.asarray(h.copy())
+    want = h.copy()
+    want[idx] = -1.0
+    y[cupy.asarray(idx)] = cupy.full((3, 4), -1.0)
+    np.testing.assert_array_equal(ca.asnumpy(y), want)
+    with pytest.raises(IndexError):
+        x[cupy.asarray([0.5])]
+
+
+@need_torch
+def test_torch_cuda_tensors_inside_lists_and_as_indices():
+    h = np.arange(6.0, dtype=np.float32)
+    x = ca.asarray(h)
+    t = torch.as_tensor(h, device="cuda")
+    np.testing.assert_array_equal(ca.asnumpy(ca.asarray([t, t])), np.stack([h, h]))
+    i = torch.as_tensor([5, 1], device="cuda")
+    np.testing.assert_array_equal(ca.asnumpy(x[i]), h[[5, 1]])

@@ -266,8 +266,22 @@ is_host_scalar(PyObject *obj)
            PyComplex_CheckExact(obj) || PyArray_IsScalar(obj, Generic);
 }
 
-/* A list or tuple holding cuarray arrays at some depth ([x, y], [[x], [y]]):
- * NumPy cannot read those (device memory), so they are stacked here. */
+/* Another library's device array (CuPy's, PyTorch's CUDA tensors, Numba's): an
+ * object with __cuda_array_interface__. Python's and NumPy's own values are
+ * passed over without the attribute lookup. */
+static int
+is_foreign_device_array(PyObject *o)
+{
+    if (is_python_literal(o) || PyUnicode_Check(o) || PyBytes_Check(o) ||
+        o == Py_None || PyArray_Check(o) || PyArray_IsScalar(o, Generic)) {
+        return 0;
+    }
+    return PyObject_HasAttr(o, ca_st->str_cai);
+}
+
+/* A list or tuple holding cuarray arrays (or other libraries' device arrays) at
+ * some depth ([x, y], [[x], [y]]): NumPy cannot read those (device memory), so
+ * they are stacked here. */
 static int
 seq_holds_arrays(PyObject *obj, int depth)
 {
@@ -277,7 +291,8 @@ seq_holds_arrays(PyObject *obj, int depth)
     Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(obj, i);
-        if (ca_array_check(item) || seq_holds_arrays(item, depth + 1)) {
+        if (ca_array_check(item) || seq_holds_arrays(item, depth + 1) ||
+            is_foreign_device_array(item)) {
             return 1;
         }
     }
@@ -301,7 +316,10 @@ stack_sequence(PyObject *obj, int device)
         /* arrays stay where they are (no silent transfer); scalars and plain
          * lists go to the device asked for, else the first item's */
         PyObject *o = PySequence_Fast_GET_ITEM(obj, i);
-        int dev = ca_array_check(o) || seq_holds_arrays(o, 1) ? device : fill_device;
+        int dev =
+            ca_array_check(o) || seq_holds_arrays(o, 1) || is_foreign_device_array(o)
+                ? device
+                : fill_device;
         items[i] = ca_asarray(o, -1, dev, -1, 'K', -1);
         if (items[i] == NULL) {
             goto done;

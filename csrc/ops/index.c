@@ -262,6 +262,17 @@ parse_item(CaArray *a, PyObject *o, idx_item *it)
     if (PyArray_Check(o)) {
         return item_from_ndarray(a, (PyArrayObject *)o, it);
     }
+    if (!PyArray_IsScalar(o, Generic) && !PyLong_Check(o)) {
+        /* another library's device array (CuPy's, a CUDA tensor): before
+         * __index__, which CuPy defines for its 0-d arrays only */
+        int found = 0;
+        CaArray *x = ca_from_cai(o, &found);
+        if (found) {
+            int rc = x == NULL ? -1 : item_from_cuarray(a, x, it);
+            Py_XDECREF(x);
+            return rc;
+        }
+    }
     if (PyIndex_Check(o)) {
         it->type = IT_INT;
         it->start = PyNumber_AsSsize_t(o, PyExc_IndexError);
