@@ -541,6 +541,42 @@ ca_device_str(int device)
     return PyUnicode_FromString(ca_device_name(device, buf));
 }
 
+/* Small helpers of the modules' Python entry points, inline so that every
+ * layer (ops and runtime alike) shares one definition. */
+/* *flag = bool(arg); the old value as a Python bool (the test hooks that
+ * switch a module's route, e.g. _set_allow_tf32). NULL on error. */
+static inline PyObject *
+ca_swap_flag(int *flag, PyObject *arg)
+{
+    const int v = PyObject_IsTrue(arg);
+    if (v < 0) {
+        return NULL;
+    }
+    const int old = *flag;
+    *flag = v;
+    return PyBool_FromLong(old);
+}
+/* A loaded library's path as str, or None for NULL (not loaded). */
+static inline PyObject *
+ca_path_or_none(const char *path)
+{
+    if (path == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(path);
+}
+/* An int (or an object with __index__) as a 1-tuple, anything else as
+ * tuple(o): for arguments that take one int or a sequence of them (kth=,
+ * axes=). New reference, or NULL. */
+static inline PyObject *
+ca_ints_tuple(PyObject *o)
+{
+    if (PyLong_Check(o) || PyIndex_Check(o)) {
+        return PyTuple_Pack(1, o);
+    }
+    return PySequence_Tuple(o);
+}
+
 /* Raise numpy.exceptions.AxisError(axis, ndim); returns -1. */
 int ca_axis_error(Py_ssize_t axis, int ndim);
 /* The same with `fname: ` before the message (NumPy's msg_prefix; NULL: none). */
