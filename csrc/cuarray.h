@@ -456,8 +456,8 @@ typedef struct {
      * through memptr.c's reader of MemoryPointer-like objects (ca_memptr_memory). */
     CaMemory *(*memptr_memory)(PyObject *obj, char **data, Py_ssize_t *before,
                                Py_ssize_t *avail);
-    /* launch_fft.c: a plan's work area from the pool of (device, kind), ordered
-     * on `stream` (ca_memory_alloc). */
+    /* launch_*.c (and ca_scratch_alloc): a work area from the pool of (device,
+     * kind), ordered on `stream` (ca_memory_alloc). */
     CaMemory *(*memory_alloc)(int device, ca_memkind kind, size_t nbytes,
                               ca_stream_t stream);
     /* errors.c, after raising a CUDA or library error: if CUDA invalidated this
@@ -466,6 +466,35 @@ typedef struct {
     void (*capture_error)(void);
 } ca_hooks;
 extern const ca_hooks ca_hook;
+
+/* Optional device scratch of `bytes` from the pool, ordered on `stream`: *mem
+ * owns it, *ptr is its address; both NULL when bytes is 0. 0, or -1 with an
+ * exception. Through the hook, so that ops and the runtime layer share it. */
+static inline int
+ca_scratch_alloc(int device, size_t bytes, ca_stream_t stream, CaMemory **mem,
+                 void **ptr)
+{
+    *mem = NULL;
+    *ptr = NULL;
+    if (bytes == 0) {
+        return 0;
+    }
+    *mem = ca_hook.memory_alloc(device, CA_MEM_DEVICE, bytes, stream);
+    if (*mem == NULL) {
+        return -1;
+    }
+    *ptr = (*mem)->ptr;
+    return 0;
+}
+
+/* The member table of a heap type whose one member is an offset the type
+ * machinery reads (SLOT: "__weaklistoffset__", "__vectorcalloffset__") at
+ * TYPE's `field`; the file includes structmember.h. */
+#define CA_OFFSET_MEMBERS(var, SLOT, TYPE, field)                                      \
+    static PyMemberDef var[] = {                                                       \
+        { SLOT, T_PYSSIZET, offsetof(TYPE, field), READONLY, NULL },                   \
+        { NULL, 0, 0, 0, NULL },                                                       \
+    }
 
 /* The spec of one of the module's heap types (PyType_FromModuleAndSpec): its
  * name, object struct, flags and slot table, as every type here declares it. */
