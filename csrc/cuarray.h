@@ -605,6 +605,21 @@ ca_ints_tuple(PyObject *o)
     }
     return PySequence_Tuple(o);
 }
+/* ValueError(fmt) with the shapes (nd1, s1) and (nd2, s2) as fmt's two %S / %R
+ * arguments, for the messages that name two shapes that do not fit. -1. */
+static inline int
+ca_two_shapes_error(const char *fmt, int nd1, const Py_ssize_t *s1, int nd2,
+                    const Py_ssize_t *s2)
+{
+    PyObject *a = ca_shape_tuple(nd1, s1);
+    PyObject *b = a != NULL ? ca_shape_tuple(nd2, s2) : NULL;
+    if (b != NULL) {
+        PyErr_Format(PyExc_ValueError, fmt, a, b);
+    }
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return -1;
+}
 
 /* Raise numpy.exceptions.AxisError(axis, ndim); returns -1. */
 int ca_axis_error(Py_ssize_t axis, int ndim);
