@@ -456,8 +456,8 @@ typedef struct {
      * through memptr.c's reader of MemoryPointer-like objects (ca_memptr_memory). */
     CaMemory *(*memptr_memory)(PyObject *obj, char **data, Py_ssize_t *before,
                                Py_ssize_t *avail);
-    /* launch_fft.c: a plan's work area from the pool of (device, kind), ordered
-     * on `stream` (ca_memory_alloc). */
+    /* launch_*.c (and ca_scratch_alloc): a work area from the pool of (device,
+     * kind), ordered on `stream` (ca_memory_alloc). */
     CaMemory *(*memory_alloc)(int device, ca_memkind kind, size_t nbytes,
                               ca_stream_t stream);
     /* errors.c, after raising a CUDA or library error: if CUDA invalidated this
@@ -466,6 +466,35 @@ typedef struct {
     void (*capture_error)(void);
 } ca_hooks;
 extern const ca_hooks ca_hook;
+
+/* Optional device scratch of `bytes` from the pool, ordered on `stream`: *mem
+ * owns it, *ptr is its address; both NULL when bytes is 0. 0, or -1 with an
+ * exception. Through the hook, so that ops and the runtime layer share it. */
+static inline int
+ca_scratch_alloc(int device, size_t bytes, ca_stream_t stream, CaMemory **mem,
+                 void **ptr)
+{
+    *mem = NULL;
+    *ptr = NULL;
+    if (bytes == 0) {
+        return 0;
+    }
+    *mem = ca_hook.memory_alloc(device, CA_MEM_DEVICE, bytes, stream);
+    if (*mem == NULL) {
+        return -1;
+    }
+    *ptr = (*mem)->ptr;
+    return 0;
+}
+
+/* The member table of a heap type whose one member is an offset the type
+ * machinery reads (SLOT: "__weaklistoffset__", "__vectorcalloffset__") at
+ * TYPE's `field`; the file includes structmember.h. */
+#define CA_OFFSET_MEMBERS(var, SLOT, TYPE, field)                                      \
+    static PyMemberDef var[] = {                                                       \
+        { SLOT, T_PYSSIZET, offsetof(TYPE, field), READONLY, NULL },                   \
+        { NULL, 0, 0, 0, NULL },                                                       \
+    }
 
 /* The spec of one of the module's heap types (PyType_FromModuleAndSpec): its
  * name, object struct, flags and slot table, as every type here declares it. */
@@ -543,6 +572,57 @@ ca_device_str(int device)
 {
     char buf[CA_DEVICE_NAME_LEN];
     return PyUnicode_FromString(ca_device_name(device, buf));
+}
+
+/* Small helpers of the modules' Python entry points, inline so that every
+ * layer (ops and runtime alike) shares one definition. */
+/* *flag = bool(arg); the old value as a Python bool (the test hooks that
+ * switch a module's route, e.g. _set_allow_tf32). NULL on error. */
+static inline PyObject *
+ca_swap_flag(int *flag, PyObject *arg)
+{
+    const int v = PyObject_IsTrue(arg);
+    if (v < 0) {
+        return NULL;
+    }
+    const int old = *flag;
+    *flag = v;
+    return PyBool_FromLong(old);
+}
+/* A loaded library's path as str, or None for NULL (not loaded). */
+static inline PyObject *
+ca_path_or_none(const char *path)
+{
+    if (path == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(path);
+}
+/* An int (or an object with __index__) as a 1-tuple, anything else as
+ * tuple(o): for arguments that take one int or a sequence of them (kth=,
+ * axes=). New reference, or NULL. */
+static inline PyObject *
+ca_ints_tuple(PyObject *o)
+{
+    if (PyLong_Check(o) || PyIndex_Check(o)) {
+        return PyTuple_Pack(1, o);
+    }
+    return PySequence_Tuple(o);
+}
+/* ValueError(fmt) with the shapes (nd1, s1) and (nd2, s2) as fmt's two %S / %R
+ * arguments, for the messages that name two shapes that do not fit. -1. */
+static inline int
+ca_two_shapes_error(const char *fmt, int nd1, const Py_ssize_t *s1, int nd2,
+                    const Py_ssize_t *s2)
+{
+    PyObject *a = ca_shape_tuple(nd1, s1);
+    PyObject *b = a != NULL ? ca_shape_tuple(nd2, s2) : NULL;
+    if (b != NULL) {
+        PyErr_Format(PyExc_ValueError, fmt, a, b);
+    }
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return -1;
 }
 
 /* Raise numpy.exceptions.AxisError(axis, ndim); returns -1. */

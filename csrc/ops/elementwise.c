@@ -763,17 +763,9 @@ ew_broadcast(ew_args *A)
     }
     const CaArray *out = A->out;
     if (out != NULL && !ca_same_shape(CA_NDIM(out), CA_SHAPE(out), A->ndim, A->shape)) {
-        PyObject *os = ca_shape_tuple(CA_NDIM(out), CA_SHAPE(out));
-        PyObject *t = ca_shape_tuple(A->ndim, A->shape);
-        if (t != NULL && os != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "non-broadcastable output operand with shape %S doesn't match "
-                         "the broadcast shape %S",
-                         os, t);
-        }
-        Py_XDECREF(t);
-        Py_XDECREF(os);
-        return -1;
+        return ca_two_shapes_error("non-broadcastable output operand with shape %S "
+                                   "doesn't match the broadcast shape %S",
+                                   CA_NDIM(out), CA_SHAPE(out), A->ndim, A->shape);
     }
     return 0;
 }

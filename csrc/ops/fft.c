@@ -1086,24 +1086,14 @@ static PyObject *
 set_emulate(PyObject *self, PyObject *arg)
 {
     (void)self;
-    int prev = emulate;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0) {
-        return NULL;
-    }
-    emulate = on;
-    return PyBool_FromLong(prev);
+    return ca_swap_flag(&emulate, arg);
 }
 
 static PyObject *
 cufft_path(PyObject *self, PyObject *unused)
 {
     (void)self, (void)unused;
-    const char *p = ca_fft_lib_path();
-    if (p == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyUnicode_DecodeFSDefault(p);
+    return ca_path_or_none(ca_fft_lib_path());
 }
 
 static PyMethodDef fft_methods[] = {

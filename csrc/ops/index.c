@@ -1329,17 +1329,9 @@ broadcast_value(idx_plan *P, const CaArray *val, ca_index_pass *p)
         }
         return 0;
     }
-    PyObject *vs = ca_shape_tuple(vnd, CA_SHAPE(val));
-    PyObject *rs = ca_shape_tuple(P->rnd, P->rshape);
-    if (vs != NULL && rs != NULL) {
-        PyErr_Format(PyExc_ValueError,
-                     "shape mismatch: value array of shape %R could not be "
-                     "broadcast to indexing result of shape %R",
-                     vs, rs);
-    }
-    Py_XDECREF(vs);
-    Py_XDECREF(rs);
-    return -1;
+    return ca_two_shapes_error("shape mismatch: value array of shape %R could not be "
+                               "broadcast to indexing result of shape %R",
+                               vnd, CA_SHAPE(val), P->rnd, P->rshape);
 }
 
 /* An array value of a scatter, in a's dtype and apart from a (a copy when it

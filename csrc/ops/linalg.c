@@ -1595,14 +1595,8 @@ axis_error(const char *msg, int axis, int ndim)
 static int
 axes_list(PyObject *o, int ndim, int *out)
 {
-    PyObject *seq = NULL;
+    PyObject *seq = ca_ints_tuple(o);
     int n;
-    if (PyLong_Check(o) || PyIndex_Check(o)) {
-        seq = PyTuple_Pack(1, o);
-    }
-    else {
-        seq = PySequence_Tuple(o);
-    }
     if (seq == NULL) {
         return -1;
     }
@@ -1717,22 +1711,12 @@ done:
 /* ======================================================================== */
 /* Settings and test hooks                                                    */
 /* ======================================================================== */
-/* *flag = bool(arg); returns the old value as a Python bool. */
-static PyObject *
-swap_flag(int *flag, PyObject *arg)
-{
-    const int v = PyObject_IsTrue(arg);
-    if (v < 0) {
-        return NULL;
-    }
-    const int old = *flag;
-    *flag = v;
-    return PyBool_FromLong(old);
-}
-
 /* The METH_O setters of the flags (_set_allow_tf32, _linalg_emulate). */
 #define FLAG_SETTER(fn, flag)                                                          \
-    static PyObject *fn(PyObject *self, PyObject *arg) { return swap_flag(&flag, arg); }
+    static PyObject *fn(PyObject *self, PyObject *arg)                                 \
+    {                                                                                  \
+        return ca_swap_flag(&flag, arg);                                               \
+    }
 FLAG_SETTER(linalg_set_allow_tf32, allow_tf32)
 FLAG_SETTER(linalg_emulate, emulate)
 
@@ -1770,11 +1754,7 @@ linalg_last_route(PyObject *self, PyObject *unused)
 static PyObject *
 linalg_cublas_path(PyObject *self, PyObject *unused)
 {
-    const char *p = ca_blas_path();
-    if (p == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyUnicode_DecodeFSDefault(p);
+    return ca_path_or_none(ca_blas_path());
 }
 
 static PyObject *

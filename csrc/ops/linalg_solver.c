@@ -222,11 +222,7 @@ static PyObject *
 linalg_cusolver_path(PyObject *self, PyObject *unused)
 {
     (void)self, (void)unused;
-    const char *p = ca_solver_lib_path();
-    if (p == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyUnicode_DecodeFSDefault(p);
+    return ca_path_or_none(ca_solver_lib_path());
 }
 
 static PyObject *
@@ -237,10 +233,7 @@ linalg_host_lapack_path(PyObject *self, PyObject *unused)
     Py_BEGIN_ALLOW_THREADS
         p = ca_host_lapack(CA_FLOAT32) != NULL ? ca_host_lapack_path() : NULL;
     Py_END_ALLOW_THREADS
-    if (p == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyUnicode_DecodeFSDefault(p);
+    return ca_path_or_none(p);
 }
 
 static PyMethodDef solver_functions[] = {

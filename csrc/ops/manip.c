@@ -552,16 +552,8 @@ broadcast_view(CaArray *a, int nd, const Py_ssize_t *shape)
     }
     if (ca_broadcast_strides(CA_NDIM(a), CA_SHAPE(a), CA_STRIDES(a), nd, shape,
                              strides) < 0) {
-        PyObject *from = ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
-        PyObject *to = ca_shape_tuple(nd, shape);
-        if (from != NULL && to != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "cannot broadcast an array of shape %R to "
-                         "shape %R",
-                         from, to);
-        }
-        Py_XDECREF(from);
-        Py_XDECREF(to);
+        ca_two_shapes_error("cannot broadcast an array of shape %R to shape %R",
+                            CA_NDIM(a), CA_SHAPE(a), nd, shape);
         return NULL;
     }
     return ca_array_restride(a, nd, shape, strides, a->data);

@@ -860,11 +860,7 @@ Curand_repr(CaCurand *c)
 static PyObject *
 Curand_library_path(PyObject *cls, PyObject *unused)
 {
-    const char *p = ca_rand_library_path();
-    if (p == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyUnicode_DecodeFSDefault(p);
+    return ca_path_or_none(ca_rand_library_path());
 }
 
 static PyMethodDef curand_methods[] = {

@@ -182,22 +182,6 @@ as_input(CaArray *a, int dtype)
     return ca_array_copy(a, dtype, 'K');
 }
 
-/* Device memory for a plan's scratch (none when bytes is 0); *ws owns it. */
-static int
-alloc_workspace(int device, size_t bytes, ca_stream_t stream, CaMemory **ws, void **ptr)
-{
-    *ptr = NULL;
-    if (bytes == 0) {
-        return 0;
-    }
-    *ws = ca_memory_alloc(device, CA_MEM_DEVICE, bytes, stream);
-    if (*ws == NULL) {
-        return -1;
-    }
-    *ptr = (*ws)->ptr;
-    return 0;
-}
-
 /* ======================================================================== */
 /* Running one reduction kernel                                              */
 /* ======================================================================== */
@@ -346,7 +330,7 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
     d.divisor = divisor;
     d.flags = flags;
     if (plan_reduce(fname, op, arr, red, omap, res, kout, aux, &d, &copy) < 0 ||
-        alloc_workspace(device, d.workspace_bytes, stream, &ws, &d.workspace) < 0) {
+        ca_scratch_alloc(device, d.workspace_bytes, stream, &ws, &d.workspace) < 0) {
         goto error;
     }
     if (d.workspace != NULL && d.splits > 1) {
@@ -868,7 +852,7 @@ run_scan(const char *fname, int op, CaArray **arr, int ax, CaArray **kres,
     ca_stream_t stream = device == CA_CPU ? NULL : ca_current_stream(device);
     int rc = -1;
     if (plan_scan(fname, op, arr, ax, kres, out, kout, &d) == 0 &&
-        alloc_workspace(device, d.workspace_bytes, stream, &ws, &d.workspace) == 0) {
+        ca_scratch_alloc(device, d.workspace_bytes, stream, &ws, &d.workspace) == 0) {
         rc = ca_run_scan(device, op, &d, (*arr)->dtype, kout, stream, (*kres)->size,
                          fname);
     }

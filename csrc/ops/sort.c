@@ -421,13 +421,7 @@ sort_impl(CaArray *a, PyObject *axis, int flags, int want)
 static int
 check_kth(PyObject *kth, Py_ssize_t n)
 {
-    PyObject *seq = NULL;
-    if (PyLong_Check(kth) || PyIndex_Check(kth)) {
-        seq = PyTuple_Pack(1, kth);
-    }
-    else {
-        seq = PySequence_Tuple(kth);
-    }
+    PyObject *seq = ca_ints_tuple(kth);
     if (seq == NULL) {
         return -1;
     }
@@ -1100,13 +1094,7 @@ static PyObject *
 py_sort_host_kernels(PyObject *m, PyObject *arg)
 {
     (void)m;
-    int old = use_host_kernels;
-    int t = PyObject_IsTrue(arg);
-    if (t < 0) {
-        return NULL;
-    }
-    use_host_kernels = t;
-    return PyBool_FromLong(old);
+    return ca_swap_flag(&use_host_kernels, arg);
 }
 
 #define CA_FC    (PyCFunction)(void (*)(void))

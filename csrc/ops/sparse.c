@@ -219,11 +219,7 @@ static PyObject *
 sparse_cusparse_path(PyObject *self, PyObject *unused)
 {
     (void)self, (void)unused;
-    const char *p = ca_sparse_lib_path();
-    if (p == NULL) {
-        Py_RETURN_NONE;
-    }
-    return PyUnicode_DecodeFSDefault(p);
+    return ca_path_or_none(ca_sparse_lib_path());
 }
 
 static PyMethodDef sparse_functions[] = {

@@ -224,11 +224,7 @@ static PyMethodDef ufunc_methods[] = {
     { NULL, NULL, 0, NULL },
 };
 
-static PyMemberDef ufunc_members[] = {
-    { "__vectorcalloffset__", T_PYSSIZET, offsetof(CaUfunc, vectorcall), READONLY,
-      NULL },
-    { NULL, 0, 0, 0, NULL },
-};
+CA_OFFSET_MEMBERS(ufunc_members, "__vectorcalloffset__", CaUfunc, vectorcall);
 
 static PyType_Slot ufunc_slots[] = {
     { Py_tp_call, PyVectorcall_Call }, { Py_tp_repr, ufunc_repr },

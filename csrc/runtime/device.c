@@ -1303,11 +1303,7 @@ static PyMethodDef Stream_methods[] = {
     { NULL, NULL, 0, NULL },
 };
 
-static PyMemberDef Stream_members[] = {
-    { "__weaklistoffset__", T_PYSSIZET, offsetof(CaStream, weakreflist), READONLY,
-      NULL },
-    { NULL, 0, 0, 0, NULL },
-};
+CA_OFFSET_MEMBERS(Stream_members, "__weaklistoffset__", CaStream, weakreflist);
 
 static PyType_Slot stream_slots[] = {
     { Py_tp_doc,
@@ -1523,11 +1519,7 @@ static PyMethodDef Event_methods[] = {
     { NULL, NULL, 0, NULL },
 };
 
-static PyMemberDef Event_members[] = {
-    { "__weaklistoffset__", T_PYSSIZET, offsetof(CaEvent, weakreflist), READONLY,
-      NULL },
-    { NULL, 0, 0, 0, NULL },
-};
+CA_OFFSET_MEMBERS(Event_members, "__weaklistoffset__", CaEvent, weakreflist);
 
 static PyType_Slot event_slots[] = {
     { Py_tp_doc,

@@ -626,30 +626,24 @@ loaded_path(const lib_desc *lib)
                                                                : NULL;
 }
 
-const ca_cublas_api *
-ca_cublas(void)
-{
-    return load_lib(&cublas_lib) < 0 ? NULL : &api;
-}
+/* A library's entry points: its table, loaded on the first call, and where it
+ * was loaded from (NULL while it is not). */
+#define CA_LIB_PATH(name, lib)                                                         \
+    const char *ca_##name##_path(void) { return loaded_path(&lib); }
+#define CA_LIB_ENTRY(name, lib, table)                                                 \
+    const ca_##name##_api *ca_##name(void)                                             \
+    {                                                                                  \
+        return load_lib(&lib) < 0 ? NULL : &table;                                     \
+    }                                                                                  \
+    CA_LIB_PATH(name, lib)
+CA_LIB_ENTRY(cublas, cublas_lib, api)
+CA_LIB_ENTRY(cufft, cufft_lib, fft_api)
+CA_LIB_ENTRY(curand, curand_lib, rand_api)
+CA_LIB_ENTRY(nvrtc, nvrtc_lib, nvrtc_api)
+CA_LIB_ENTRY(cusparse, cusparse_lib, sparse_api)
+CA_LIB_PATH(cusolver, cusolver_lib)
 
-const char *
-ca_cublas_path(void)
-{
-    return loaded_path(&cublas_lib);
-}
-
-const ca_cufft_api *
-ca_cufft(void)
-{
-    return load_lib(&cufft_lib) < 0 ? NULL : &fft_api;
-}
-
-const char *
-ca_cufft_path(void)
-{
-    return loaded_path(&cufft_lib);
-}
-
+/* cuSOLVER's dependencies resolve against the cuBLAS loaded first. */
 const ca_cusolver_api *
 ca_cusolver(void)
 {
@@ -659,52 +653,10 @@ ca_cusolver(void)
     return load_lib(&cusolver_lib) < 0 ? NULL : &solver_api;
 }
 
-const char *
-ca_cusolver_path(void)
-{
-    return loaded_path(&cusolver_lib);
-}
-
 const ca_cublas_lu_api *
 ca_cublas_lu(void)
 {
     return load_lib(&cublas_lu_lib) < 0 ? NULL : &lu_api;
-}
-
-const ca_curand_api *
-ca_curand(void)
-{
-    return load_lib(&curand_lib) < 0 ? NULL : &rand_api;
-}
-
-const char *
-ca_curand_path(void)
-{
-    return loaded_path(&curand_lib);
-}
-
-const ca_nvrtc_api *
-ca_nvrtc(void)
-{
-    return load_lib(&nvrtc_lib) < 0 ? NULL : &nvrtc_api;
-}
-
-const char *
-ca_nvrtc_path(void)
-{
-    return loaded_path(&nvrtc_lib);
-}
-
-const ca_cusparse_api *
-ca_cusparse(void)
-{
-    return load_lib(&cusparse_lib) < 0 ? NULL : &sparse_api;
-}
-
-const char *
-ca_cusparse_path(void)
-{
-    return loaded_path(&cusparse_lib);
 }
 
 #else /* !CA_HAVE_CUDA */

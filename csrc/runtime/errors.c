@@ -294,15 +294,21 @@ ca_cuda_error(int status, const char *call)
     return NULL;
 }
 
+/* `oom`: the library's allocation-failure status (0: none), raised as
+ * OutOfMemoryError as cudaErrorMemoryAllocation is, so `except MemoryError`
+ * works. */
 static int
 library_error(PyObject *type, const ca_status_name *table, const char *lib, int status,
-              const char *call)
+              const char *call, int oom)
 {
     const ca_status_name *e = lookup(table, status);
     char name[64];
     if (e == NULL) {
         PyOS_snprintf(name, sizeof name, "%s status %d", lib, status);
         return raise_status(type, status, name, "unknown status", call, NULL);
+    }
+    if (oom != 0 && status == oom) {
+        type = ca_st->OutOfMemoryError;
     }
     return raise_status(type, status, e->name, e->text, call, NULL);
 }
@@ -327,50 +333,33 @@ ca_library_device_check(int device, int max, const char *lib,
 int
 ca_cublas_error(int status, const char *call)
 {
-    return library_error(ca_st->CUBLASError, cublas_names, "cuBLAS", status, call);
+    return library_error(ca_st->CUBLASError, cublas_names, "cuBLAS", status, call, 0);
 }
 
 int
 ca_curand_error(int status, const char *call)
 {
-    return library_error(ca_st->CURANDError, curand_names, "cuRAND", status, call);
+    return library_error(ca_st->CURANDError, curand_names, "cuRAND", status, call, 0);
 }
 
 int
 ca_cufft_error(int status, const char *call)
 {
-    if (status == 2) {
-        /* As cudaErrorMemoryAllocation: `except MemoryError` works. */
-        return raise_status(ca_st->OutOfMemoryError, status, "CUFFT_ALLOC_FAILED",
-                            cufft_names[1].text, call, NULL);
-    }
-    return library_error(ca_st->CUFFTError, cufft_names, "cuFFT", status, call);
+    return library_error(ca_st->CUFFTError, cufft_names, "cuFFT", status, call, 2);
 }
 
 int
 ca_cusolver_error(int status, const char *call)
 {
-    if (status == 2) {
-        /* As cudaErrorMemoryAllocation: `except MemoryError` works. */
-        return raise_status(ca_st->OutOfMemoryError, status,
-                            "CUSOLVER_STATUS_ALLOC_FAILED", cusolver_names[1].text,
-                            call, NULL);
-    }
-    return library_error(ca_st->CUSOLVERError, cusolver_names, "cuSOLVER", status,
-                         call);
+    return library_error(ca_st->CUSOLVERError, cusolver_names, "cuSOLVER", status, call,
+                         2);
 }
 
 int
 ca_cusparse_error(int status, const char *call)
 {
-    if (status == 2) {
-        /* As cudaErrorMemoryAllocation: `except MemoryError` works. */
-        return raise_status(ca_st->OutOfMemoryError, status,
-                            "CUSPARSE_STATUS_ALLOC_FAILED", cusparse_names[1].text,
-                            call, NULL);
-    }
-    return library_error(ca_st->CUSPARSEError, cusparse_names, "cuSPARSE", status,
-                         call);
+    return library_error(ca_st->CUSPARSEError, cusparse_names, "cuSPARSE", status, call,
+                         2);
 }
 
 void

@@ -111,21 +111,18 @@ ca_run_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
                     what);
 }
 
-int
-ca_run_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                      uint64_t offset, double low, double scale, ca_stream_t stream)
-{
-    return LAUNCH(
-        ca_random_uniform(device, out, n, dtype, seed, offset, low, scale, stream));
-}
-
-int
-ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                     uint64_t offset, double loc, double scale, ca_stream_t stream)
-{
-    return LAUNCH(
-        ca_random_normal(device, out, n, dtype, seed, offset, loc, scale, stream));
-}
+/* uniform and normal take the same arguments (two doubles: low and scale, loc and
+ * scale): one wrapper shape. */
+#define RUN_RANDOM(kind, a, b)                                                         \
+    int ca_run_random_##kind(int device, void *out, int64_t n, int dtype,              \
+                             uint64_t seed, uint64_t offset, double a, double b,       \
+                             ca_stream_t stream)                                       \
+    {                                                                                  \
+        return LAUNCH(                                                                 \
+            ca_random_##kind(device, out, n, dtype, seed, offset, a, b, stream));      \
+    }
+RUN_RANDOM(uniform, low, scale)
+RUN_RANDOM(normal, loc, scale)
 
 int
 ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype, uint64_t seed,
@@ -164,26 +161,17 @@ ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
                                   b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, stream));
 }
 
-int
-ca_run_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
-                  ca_stream_t stream)
-{
-    return LAUNCH(ca_index_take(device, p, itemsize, flag, stream));
-}
-
-int
-ca_run_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
-                 ca_stream_t stream)
-{
-    return LAUNCH(ca_index_put(device, p, itemsize, flag, stream));
-}
-
-int
-ca_run_index_offsets(int device, const ca_index_pass *p, int accumulate, int64_t *flag,
-                     ca_stream_t stream)
-{
-    return LAUNCH(ca_index_offsets(device, p, accumulate, flag, stream));
-}
+/* The index passes take the same arguments (the int is the item size for take
+ * and put, the accumulate flag for offsets): one wrapper shape. */
+#define RUN_INDEX(pass, arg)                                                           \
+    int ca_run_index_##pass(int device, const ca_index_pass *p, int arg,               \
+                            int64_t *flag, ca_stream_t stream)                         \
+    {                                                                                  \
+        return LAUNCH(ca_index_##pass(device, p, arg, flag, stream));                  \
+    }
+RUN_INDEX(take, itemsize)
+RUN_INDEX(put, itemsize)
+RUN_INDEX(offsets, accumulate)
 
 int
 ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
@@ -443,40 +431,36 @@ ca_run_memset_async(void *dst, int value, size_t n, ca_stream_t stream)
     return RUN(cudaMemsetAsync(dst, value, n, (cudaStream_t)stream));
 }
 
+/* Flush, then wait on `call` without the GIL, counted as a sync; the status is
+ * checked against `what`. */
+#define RUN_WAIT(call, what)                                                           \
+    do {                                                                               \
+        cudaError_t st;                                                                \
+        CA_COUNT(syncs);                                                               \
+        ca_launch_flush();                                                             \
+        Py_BEGIN_ALLOW_THREADS                                                         \
+            st = (call);                                                               \
+        Py_END_ALLOW_THREADS                                                           \
+        return ca_launch_status(st, what);                                             \
+    } while (0)
+
 int
 ca_run_stream_sync(ca_stream_t stream)
 {
-    cudaError_t st;
-    CA_COUNT(syncs);
-    ca_launch_flush();
-    Py_BEGIN_ALLOW_THREADS
-        st = cudaStreamSynchronize((cudaStream_t)stream);
-    Py_END_ALLOW_THREADS
-    return ca_launch_status(st, "cudaStreamSynchronize(stream)");
+    RUN_WAIT(cudaStreamSynchronize((cudaStream_t)stream),
+             "cudaStreamSynchronize(stream)");
 }
 
 int
 ca_run_device_sync(void)
 {
-    cudaError_t st;
-    CA_COUNT(syncs);
-    ca_launch_flush();
-    Py_BEGIN_ALLOW_THREADS
-        st = cudaDeviceSynchronize();
-    Py_END_ALLOW_THREADS
-    return ca_launch_status(st, "cudaDeviceSynchronize()");
+    RUN_WAIT(cudaDeviceSynchronize(), "cudaDeviceSynchronize()");
 }
 
 int
 ca_run_event_sync(ca_event_t e)
 {
-    cudaError_t st;
-    CA_COUNT(syncs);
-    ca_launch_flush();
-    Py_BEGIN_ALLOW_THREADS
-        st = cudaEventSynchronize((cudaEvent_t)e);
-    Py_END_ALLOW_THREADS
-    return ca_launch_status(st, "cudaEventSynchronize(event)");
+    RUN_WAIT(cudaEventSynchronize((cudaEvent_t)e), "cudaEventSynchronize(event)");
 }
 
 int
@@ -599,27 +583,34 @@ ca_stream_destroy_quiet(ca_stream_t s)
                             "cudaStreamDestroy(s)");
 }
 
+/* cuarray's flag bits -> the runtime's, by { ours, CUDA's } pairs (events and
+ * host registration spell the same translation). */
+typedef struct {
+    unsigned ours, cuda;
+} flag_map;
+
 static unsigned
-event_flags(unsigned flags)
+map_flags(unsigned flags, const flag_map *m, size_t n)
 {
     unsigned cf = 0;
-    if (flags & CA_EVENT_BLOCKING_SYNC) {
-        cf |= cudaEventBlockingSync;
-    }
-    if (flags & CA_EVENT_DISABLE_TIMING) {
-        cf |= cudaEventDisableTiming;
-    }
-    if (flags & CA_EVENT_INTERPROCESS) {
-        cf |= cudaEventInterprocess;
+    for (size_t i = 0; i < n; i++) {
+        cf |= (flags & m[i].ours) ? m[i].cuda : 0u;
     }
     return cf;
 }
+#define MAP_FLAGS(flags, m) map_flags(flags, m, sizeof(m) / sizeof(m[0]))
+
+static const flag_map event_map[] = {
+    { CA_EVENT_BLOCKING_SYNC, cudaEventBlockingSync },
+    { CA_EVENT_DISABLE_TIMING, cudaEventDisableTiming },
+    { CA_EVENT_INTERPROCESS, cudaEventInterprocess },
+};
 
 int
 ca_rt_event_create(ca_event_t *e, unsigned flags)
 {
     cudaEvent_t h = NULL;
-    int st = raw(cudaEventCreateWithFlags(&h, event_flags(flags)));
+    int st = raw(cudaEventCreateWithFlags(&h, MAP_FLAGS(flags, event_map)));
     *e = (ca_event_t)h;
     return st;
 }
@@ -771,17 +762,12 @@ ca_rt_pointer_info(const void *p, ca_pointer_info *info)
 int
 ca_rt_host_register(void *p, size_t n, unsigned flags)
 {
-    unsigned cf = 0;
-    if (flags & CA_HOST_REGISTER_PORTABLE) {
-        cf |= cudaHostRegisterPortable;
-    }
-    if (flags & CA_HOST_REGISTER_MAPPED) {
-        cf |= cudaHostRegisterMapped;
-    }
-    if (flags & CA_HOST_REGISTER_READ_ONLY) {
-        cf |= cudaHostRegisterReadOnly;
-    }
-    return raw(cudaHostRegister(p, n, cf));
+    static const flag_map m[] = {
+        { CA_HOST_REGISTER_PORTABLE, cudaHostRegisterPortable },
+        { CA_HOST_REGISTER_MAPPED, cudaHostRegisterMapped },
+        { CA_HOST_REGISTER_READ_ONLY, cudaHostRegisterReadOnly },
+    };
+    return raw(cudaHostRegister(p, n, MAP_FLAGS(flags, m)));
 }
 
 int

@@ -112,23 +112,6 @@ scalars(int dtype, sp_scalar *one, sp_scalar *zero)
     }
 }
 
-/* A pool buffer of `size` bytes on `stream` (NULL data for size 0). */
-static int
-work_buffer(int device, cudaStream_t stream, size_t size, CaMemory **mem, void **ptr)
-{
-    *mem = NULL;
-    *ptr = NULL;
-    if (size == 0) {
-        return 0;
-    }
-    *mem = ca_hook.memory_alloc(device, CA_MEM_DEVICE, size, (ca_stream_t)stream);
-    if (*mem == NULL) {
-        return -1;
-    }
-    *ptr = (*mem)->ptr;
-    return 0;
-}
-
 /* The stored CSR as a (const) descriptor. */
 static int
 csr_descr(const ca_cusparse_api *api, int64_t rows, int64_t cols, int64_t nnz,
@@ -179,7 +162,7 @@ run_spmv(const ca_cusparse_api *api, cusparseHandle_t h, int device,
         sp_check(api->SpMV_bufferSize(h, op, &w->one, mat, w->vx, &w->zero, w->vy,
                                       w->vt, CUSPARSE_SPMV_ALG_DEFAULT, &w->size),
                  "cusparseSpMV_bufferSize") < 0 ||
-        work_buffer(device, stream, w->size, &w->buf, &w->bp) < 0 ||
+        ca_scratch_alloc(device, w->size, (ca_stream_t)stream, &w->buf, &w->bp) < 0 ||
         sp_check(api->SpMV(h, op, &w->one, mat, w->vx, &w->zero, w->vy, w->vt,
                            CUSPARSE_SPMV_ALG_DEFAULT, w->bp),
                  "cusparseSpMV") < 0) {
@@ -206,7 +189,7 @@ run_spmm(const ca_cusparse_api *api, cusparseHandle_t h, int device,
         sp_check(api->SpMM_bufferSize(h, op, nop, &w->one, mat, w->mx, &w->zero, w->my,
                                       w->vt, CUSPARSE_SPMM_ALG_DEFAULT, &w->size),
                  "cusparseSpMM_bufferSize") < 0 ||
-        work_buffer(device, stream, w->size, &w->buf, &w->bp) < 0 ||
+        ca_scratch_alloc(device, w->size, (ca_stream_t)stream, &w->buf, &w->bp) < 0 ||
         sp_check(api->SpMM(h, op, nop, &w->one, mat, w->mx, &w->zero, w->my, w->vt,
                            CUSPARSE_SPMM_ALG_DEFAULT, w->bp),
                  "cusparseSpMM") < 0) {
@@ -278,14 +261,14 @@ spgemm_phases(const ca_cusparse_api *api, cusparseHandle_t h, int device,
     if (sp_check(api->SpGEMM_workEstimation(h, nop, nop, &one, ma, mb, &zero, mc, vt,
                                             alg, d, &s1, NULL),
                  "cusparseSpGEMM_workEstimation") < 0 ||
-        work_buffer(device, stream, s1, &b1, &p1) < 0 ||
+        ca_scratch_alloc(device, s1, (ca_stream_t)stream, &b1, &p1) < 0 ||
         sp_check(api->SpGEMM_workEstimation(h, nop, nop, &one, ma, mb, &zero, mc, vt,
                                             alg, d, &s1, p1),
                  "cusparseSpGEMM_workEstimation") < 0 ||
         sp_check(api->SpGEMM_compute(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg, d,
                                      &s2, NULL),
                  "cusparseSpGEMM_compute") < 0 ||
-        work_buffer(device, stream, s2, &b2, &p2) < 0 ||
+        ca_scratch_alloc(device, s2, (ca_stream_t)stream, &b2, &p2) < 0 ||
         sp_check(api->SpGEMM_compute(h, nop, nop, &one, ma, mb, &zero, mc, vt, alg, d,
                                      &s2, p2),
                  "cusparseSpGEMM_compute") < 0 ||
