@@ -526,6 +526,9 @@ int ca_import_attr(PyObject **slot, const char *module, const char *name);
 /* An int or a sequence of ints -> shape[CA_MAX_DIMS]; returns ndim, or -1
  * (TypeError / ValueError for negative or too many dimensions). */
 int ca_shape_from_object(PyObject *obj, Py_ssize_t *shape);
+/* An int (not a bool: NumPy's TypeError) as intp; beyond intp NumPy's ValueError
+ * "Maximum allowed dimension exceeded". 0 or -1. */
+int ca_intp_from_object(PyObject *o, Py_ssize_t *out);
 /* memory= argument: None -> the device's default kind ("device" on a GPU,
  * "host" on the cpu); "device"/"managed"/"pinned" on a GPU, "host" on the cpu.
  * Returns the ca_memkind, or -1 with ValueError. */

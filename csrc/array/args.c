@@ -80,8 +80,8 @@ ca_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     return 0;
 }
 
-static Py_ssize_t
-dim_from_object(PyObject *o)
+int
+ca_intp_from_object(PyObject *o, Py_ssize_t *out)
 {
     if (PyBool_Check(o) || (!PyLong_Check(o) && !PyIndex_Check(o))) {
         PyErr_Format(PyExc_TypeError,
@@ -89,11 +89,21 @@ dim_from_object(PyObject *o)
                      Py_TYPE(o)->tp_name);
         return -1;
     }
-    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_ValueError);
-    if (v == -1 && PyErr_Occurred()) {
+    *out = PyNumber_AsSsize_t(o, PyExc_ValueError);
+    if (*out == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
             PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
         }
+        return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t
+dim_from_object(PyObject *o)
+{
+    Py_ssize_t v;
+    if (ca_intp_from_object(o, &v) < 0) {
         return -1;
     }
     if (v < 0) {

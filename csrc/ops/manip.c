@@ -304,20 +304,9 @@ permute(CaArray *a, const int *perm)
 static int
 transpose_axes_are_ints(PyObject *seq)
 {
+    Py_ssize_t v;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyIndex_Check(o) || PyBool_Check(o)) {
-            PyErr_Format(PyExc_TypeError,
-                         "'%.100s' object cannot be interpreted as an "
-                         "integer",
-                         Py_TYPE(o)->tp_name);
-            return -1;
-        }
-        Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_ValueError);
-        if (v == -1 && PyErr_Occurred()) {
-            if (PyErr_ExceptionMatches(PyExc_ValueError)) {
-                PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
-            }
+        if (ca_intp_from_object(PySequence_Fast_GET_ITEM(seq, i), &v) < 0) {
             return -1;
         }
     }
