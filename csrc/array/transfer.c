@@ -130,17 +130,25 @@ check_assign(CaArray *dst, CaArray *src)
     return 0;
 }
 
+/* A strided loop over a's shape with a as operand 0 (the destination of the
+ * copy and fill kernels); set_operand counts the operands. */
+static inline void
+strided_over(ca_strided *s, CaArray *a)
+{
+    s->ndim = CA_NDIM(a);
+    s->nops = 0;
+    for (int i = 0; i < s->ndim; i++) {
+        s->shape[i] = CA_SHAPE(a)[i];
+    }
+    ca_strided_set_operand(s, 0, a);
+}
+
 /* The one strided copy-and-cast call (kernels/gpu/copy.cu, kernels/host/host_copy.c). */
 static int
 assign_kernel(CaArray *dst, CaArray *src)
 {
     ca_strided s;
-    s.ndim = CA_NDIM(dst);
-    s.nops = 2;
-    for (int i = 0; i < s.ndim; i++) {
-        s.shape[i] = CA_SHAPE(dst)[i];
-    }
-    ca_strided_set_operand(&s, 0, dst);
+    strided_over(&s, dst);
     ca_strided_set_operand(&s, 1, src);
     if (ca_use_device(dst->device) < 0) {
         return -1;
@@ -264,12 +272,7 @@ array_fill_bytes(CaArray *a, const void *value)
         return 0;
     }
     ca_strided s;
-    s.ndim = CA_NDIM(a);
-    s.nops = 1;
-    for (int i = 0; i < s.ndim; i++) {
-        s.shape[i] = CA_SHAPE(a)[i];
-    }
-    ca_strided_set_operand(&s, 0, a);
+    strided_over(&s, a);
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
@@ -475,6 +478,25 @@ host_is_pinned(const void *p)
     return info.type == CA_PTR_HOST || info.type == CA_PTR_MANAGED;
 }
 
+/* Queue one chunk's DMA between the device and a pinned stage on s, then record
+ * the stage's event behind it so the host waits for that chunk alone. Runs
+ * without the GIL; *call names the runtime call that failed. */
+static int
+stage_dma(void *dst, const void *src, size_t len, int to_host, ca_event_t ev,
+          ca_stream_t s, const char **call)
+{
+    *call = to_host ? "cudaMemcpyAsync(pinned stage, device, chunk, "
+                      "cudaMemcpyDeviceToHost)"
+                    : "cudaMemcpyAsync(device, pinned stage, chunk, "
+                      "cudaMemcpyHostToDevice)";
+    int st = ca_rt_memcpy_async(dst, src, len, s);
+    if (st == 0) {
+        *call = "cudaEventRecord";
+        st = ca_rt_event_record(ev, s);
+    }
+    return st;
+}
+
 /* Move n bytes between host memory `host` (pageable) and device memory `dev`
  * of `device` through pinned staging buffers; waits for completion. Called
  * with the GIL held (allocates the staging Memory), releases it to copy. */
@@ -523,26 +545,14 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
                     }
                 }
                 par_memcpy(buf[b], host + off, len);
-                call = "cudaMemcpyAsync(device, pinned stage, chunk, "
-                       "cudaMemcpyHostToDevice)";
-                st = ca_rt_memcpy_async(dev + off, buf[b], len, s);
-                if (st == 0) {
-                    call = "cudaEventRecord";
-                    st = ca_rt_event_record(ev[b], s);
-                }
+                st = stage_dma(dev + off, buf[b], len, 0, ev[b], s, &call);
             }
         }
         else if (st == 0) {
             /* device -> pinned (DMA) ahead of pinned -> host (threads). */
             for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == 0; i++) {
                 size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-                call = "cudaMemcpyAsync(pinned stage, device, chunk, "
-                       "cudaMemcpyDeviceToHost)";
-                st = ca_rt_memcpy_async(buf[i], dev + off, len, s);
-                if (st == 0) {
-                    call = "cudaEventRecord";
-                    st = ca_rt_event_record(ev[i], s);
-                }
+                st = stage_dma(buf[i], dev + off, len, 1, ev[i], s, &call);
             }
             for (size_t i = 0; i < nchunks && st == 0; i++) {
                 int b = (int)(i % CA_STAGE_NBUF);
@@ -557,13 +567,7 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
                 if (next < nchunks) {
                     size_t noff = next * chunk;
                     size_t nlen = n - noff < chunk ? n - noff : chunk;
-                    call = "cudaMemcpyAsync(pinned stage, device, chunk, "
-                           "cudaMemcpyDeviceToHost)";
-                    st = ca_rt_memcpy_async(buf[b], dev + noff, nlen, s);
-                    if (st == 0) {
-                        call = "cudaEventRecord";
-                        st = ca_rt_event_record(ev[b], s);
-                    }
+                    st = stage_dma(buf[b], dev + noff, nlen, 1, ev[b], s, &call);
                 }
             }
         }
