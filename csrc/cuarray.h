@@ -585,6 +585,9 @@ CaArray *ca_array_empty_like(CaArray *a, int dtype, char order, int device,
 /* Set every element of `a` to the element at `value` (host bytes of a's
  * dtype), through ca_fill. */
 int ca_array_fill(CaArray *a, const void *value);
+/* Fill `a` from a Python value, or broadcast a cuarray array into it: the value
+ * converted as np.full does (setitem 0) or as a.fill / a[...] = v (setitem 1). */
+int ca_array_fill_object(CaArray *a, PyObject *value, int setitem);
 /* Device array -> a new NumPy array (synchronizes). */
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */

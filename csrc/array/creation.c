@@ -134,20 +134,6 @@ value_dtype(PyObject *value)
     return t;
 }
 
-/* Fill `a` as np.full / ndarray.fill do: a cuarray array is broadcast. */
-static int
-fill_with(CaArray *a, PyObject *value)
-{
-    if (ca_array_check(value)) {
-        return ca_assign(a, (CaArray *)value);
-    }
-    uint64_t buf[2];
-    if (ca_value_to_bytes(value, a->dtype, buf) < 0) {
-        return -1;
-    }
-    return ca_array_fill(a, buf);
-}
-
 static PyObject *
 py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -164,7 +150,7 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         cv[1] = (PyObject *)ca_descr(t);
     }
     CaArray *a = create_from_args(cv, CA_FLOAT64);
-    if (a != NULL && fill_with(a, v[1]) < 0) {
+    if (a != NULL && ca_array_fill_object(a, v[1], 0) < 0) {
         Py_CLEAR(a);
     }
     return (PyObject *)a;
@@ -293,7 +279,7 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     if ((mode == 1 && zero_fill(r) < 0) ||
         (mode == 2 && ca_array_fill(r, ca_one_bytes[r->dtype]) < 0) ||
-        (mode == 3 && fill_with(r, fill) < 0)) {
+        (mode == 3 && ca_array_fill_object(r, fill, 0) < 0)) {
         goto error;
     }
     Py_XDECREF(src);
@@ -531,8 +517,7 @@ host_scalar(PyObject *o)
     if (o != NULL && ca_array_check(o)) {
         return ca_array_to_numpy((CaArray *)o);
     }
-    Py_XINCREF(o);
-    return o;
+    return Py_XNewRef(o);
 }
 
 static PyObject *

@@ -260,9 +260,8 @@ ca_array_copy(CaArray *a, int dtype, char order)
     return r;
 }
 
-/* Fill every element of `a` with the element at `value` (host bytes). */
-static int
-array_fill_bytes(CaArray *a, const void *value)
+int
+ca_array_fill(CaArray *a, const void *value)
 {
     if (!(a->flags & CA_WRITEABLE)) {
         PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
@@ -283,23 +282,17 @@ array_fill_bytes(CaArray *a, const void *value)
 }
 
 int
-ca_array_fill(CaArray *a, const void *value)
-{
-    return array_fill_bytes(a, value);
-}
-
-/* a.fill(value) semantics: a Python value, or a cuarray array broadcast. */
-static int
-array_fill_object(CaArray *a, PyObject *value)
+ca_array_fill_object(CaArray *a, PyObject *value, int setitem)
 {
     if (ca_array_check(value)) {
         return ca_assign(a, (CaArray *)value);
     }
     uint64_t buf[2];
-    if (ca_value_to_bytes_setitem(value, a->dtype, buf) < 0) {
+    if ((setitem ? ca_value_to_bytes_setitem(value, a->dtype, buf)
+                 : ca_value_to_bytes(value, a->dtype, buf)) < 0) {
         return -1;
     }
-    return array_fill_bytes(a, buf);
+    return ca_array_fill(a, buf);
 }
 
 /* ======================================================================== */
@@ -1086,7 +1079,7 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 Ndarray_fill(CaArray *a, PyObject *value)
 {
-    if (array_fill_object(a, value) < 0) {
+    if (ca_array_fill_object(a, value, 1) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;
