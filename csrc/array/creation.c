@@ -290,31 +290,17 @@ error:
     return NULL;
 }
 
-static PyObject *
-py_empty_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
-{
-    return like_impl("empty_like", args, nargs, kwnames, 0);
-}
-
-static PyObject *
-py_zeros_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
-{
-    return like_impl("zeros_like", args, nargs, kwnames, 1);
-}
-
-static PyObject *
-py_ones_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_impl("ones_like", args, nargs, kwnames, 2);
-}
-
-static PyObject *
-py_full_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_impl("full_like", args, nargs, kwnames, 3);
-}
+/* The four *_like entry points: like_impl under their name, with their mode. */
+#define LIKE_FUNCTION(name, mode)                                                      \
+    static PyObject *py_##name(PyObject *self, PyObject *const *args,                  \
+                               Py_ssize_t nargs, PyObject *kwnames)                    \
+    {                                                                                  \
+        return like_impl(#name, args, nargs, kwnames, mode);                           \
+    }
+LIKE_FUNCTION(empty_like, 0)
+LIKE_FUNCTION(zeros_like, 1)
+LIKE_FUNCTION(ones_like, 2)
+LIKE_FUNCTION(full_like, 3)
 
 /* ======================================================================== */
 /* asarray                                                                    */
