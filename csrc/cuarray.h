@@ -423,6 +423,11 @@ extern PyType_Slot ca_readback_number_slots[];  /* readback.c: nb_bool, nb_int, 
 extern PyMethodDef ca_format_array_methods[];   /* format.c: __reduce__ */
 extern PyType_Slot ca_format_slots[];           /* format.c: tp_repr, tp_str */
 
+/* A getset getter that returns one expression of `self` (a T *): the one-line
+ * attributes of ndarray, Memory, MemoryPool and MemoryPointer. */
+#define CA_GETTER(fn, T, expr)                                                         \
+    static PyObject *fn(T *self, void *closure) { return expr; }
+
 /* ca_<name>_init(m) of a file whose module part is its table of functions. */
 #define CA_INIT_FUNCTIONS(name, table)                                                 \
     int ca_##name##_init(PyObject *m) { return PyModule_AddFunctions(m, table); }

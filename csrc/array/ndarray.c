@@ -449,69 +449,16 @@ ca_cpu_numpy_view(CaArray *x)
 /* Attributes                                                                */
 /* ======================================================================== */
 
-static PyObject *
-get_shape(CaArray *a, void *c)
-{
-    return ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
-}
-
-static PyObject *
-get_strides(CaArray *a, void *c)
-{
-    return ca_shape_tuple(CA_NDIM(a), CA_STRIDES(a));
-}
-
-static PyObject *
-get_ndim(CaArray *a, void *c)
-{
-    return PyLong_FromLong(CA_NDIM(a));
-}
-
-static PyObject *
-get_size(CaArray *a, void *c)
-{
-    return PyLong_FromSsize_t(a->size);
-}
-
-static PyObject *
-get_itemsize(CaArray *a, void *c)
-{
-    return PyLong_FromLong(a->itemsize);
-}
-
-static PyObject *
-get_nbytes(CaArray *a, void *c)
-{
-    return PyLong_FromSsize_t(a->size * a->itemsize);
-}
-
-static PyObject *
-get_dtype(CaArray *a, void *c)
-{
-    PyObject *d = (PyObject *)ca_descr(a->dtype);
-    Py_INCREF(d);
-    return d;
-}
-
-static PyObject *
-get_device(CaArray *a, void *c)
-{
-    return ca_device_object(a->device);
-}
-
-static PyObject *
-get_memory(CaArray *a, void *c)
-{
-    return PyUnicode_FromString(ca_memkind_name[a->kind]);
-}
-
-static PyObject *
-get_base(CaArray *a, void *c)
-{
-    PyObject *b = a->base ? a->base : Py_None;
-    Py_INCREF(b);
-    return b;
-}
+CA_GETTER(get_shape, CaArray, ca_shape_tuple(CA_NDIM(self), CA_SHAPE(self)))
+CA_GETTER(get_strides, CaArray, ca_shape_tuple(CA_NDIM(self), CA_STRIDES(self)))
+CA_GETTER(get_ndim, CaArray, PyLong_FromLong(CA_NDIM(self)))
+CA_GETTER(get_size, CaArray, PyLong_FromSsize_t(self->size))
+CA_GETTER(get_itemsize, CaArray, PyLong_FromLong(self->itemsize))
+CA_GETTER(get_nbytes, CaArray, PyLong_FromSsize_t(self->size * self->itemsize))
+CA_GETTER(get_dtype, CaArray, Py_NewRef((PyObject *)ca_descr(self->dtype)))
+CA_GETTER(get_device, CaArray, ca_device_object(self->device))
+CA_GETTER(get_memory, CaArray, PyUnicode_FromString(ca_memkind_name[self->kind]))
+CA_GETTER(get_base, CaArray, Py_NewRef(self->base ? self->base : Py_None))
 
 /* ---- flags: a snapshot object, as NumPy's flagsobj but read-only ---------- */
 
@@ -631,11 +578,7 @@ CA_TYPE_SPEC(flags_spec, "cuarray.flagsobj", CaFlags,
 
 /* ---- data: a MemoryPointer (memptr.c), as CuPy's ---------------------------- */
 
-static PyObject *
-get_data(CaArray *a, void *c)
-{
-    return ca_memptr_new(a->mem, a->data, a->device);
-}
+CA_GETTER(get_data, CaArray, ca_memptr_new(self->mem, self->data, self->device))
 
 /* ---- T, mT ------------------------------------------------------------------ */
 

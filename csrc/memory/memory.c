@@ -555,29 +555,10 @@ Memory_get_ptr(CaMemory *self, void *closure)
     return PyLong_FromVoidPtr(self->ptr);
 }
 
-static PyObject *
-Memory_get_size(CaMemory *self, void *closure)
-{
-    return PyLong_FromSize_t(self->size);
-}
-
-static PyObject *
-Memory_get_device(CaMemory *self, void *closure)
-{
-    return ca_device_object(self->device);
-}
-
-static PyObject *
-Memory_get_device_id(CaMemory *self, void *closure)
-{
-    return PyLong_FromLong(self->device);
-}
-
-static PyObject *
-Memory_get_kind(CaMemory *self, void *closure)
-{
-    return PyUnicode_FromString(ca_memkind_name[self->kind]);
-}
+CA_GETTER(Memory_get_size, CaMemory, PyLong_FromSize_t(self->size))
+CA_GETTER(Memory_get_device, CaMemory, ca_device_object(self->device))
+CA_GETTER(Memory_get_device_id, CaMemory, PyLong_FromLong(self->device))
+CA_GETTER(Memory_get_kind, CaMemory, PyUnicode_FromString(ca_memkind_name[self->kind]))
 
 /* A stream as CAI v3 writes it: 1 for the legacy default stream, 2 for the
  * per-thread default stream, else the handle. */
@@ -684,11 +665,7 @@ Memory_releasebuffer(CaMemory *self, Py_buffer *view)
     self->exports--;
 }
 
-static PyObject *
-Memory_get_exports(CaMemory *self, void *closure)
-{
-    return PyLong_FromSsize_t(self->exports);
-}
+CA_GETTER(Memory_get_exports, CaMemory, PyLong_FromSsize_t(self->exports))
 
 static PyGetSetDef Memory_getset[] = {
     { "ptr", (getter)Memory_get_ptr, NULL, "The address kernels use (int).", NULL },
@@ -1111,17 +1088,9 @@ MemoryPool_get_limit(CaPoolHandle *self, PyObject *unused)
     return PyLong_FromSize_t(ca_pool_get_limit(p));
 }
 
-static PyObject *
-MemoryPool_get_device(CaPoolHandle *self, void *closure)
-{
-    return ca_device_object(self->device);
-}
-
-static PyObject *
-MemoryPool_get_kind(CaPoolHandle *self, void *closure)
-{
-    return PyUnicode_FromString(ca_memkind_name[self->kind]);
-}
+CA_GETTER(MemoryPool_get_device, CaPoolHandle, ca_device_object(self->device))
+CA_GETTER(MemoryPool_get_kind, CaPoolHandle,
+          PyUnicode_FromString(ca_memkind_name[self->kind]))
 
 static PyObject *
 MemoryPool_repr(CaPoolHandle *self)

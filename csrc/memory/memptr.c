@@ -390,17 +390,8 @@ MemPtr_int(CaMemPtr *p)
     return PyLong_FromVoidPtr(p->ptr);
 }
 
-static PyObject *
-MemPtr_get_ptr(CaMemPtr *p, void *c)
-{
-    return PyLong_FromVoidPtr(p->ptr);
-}
-
-static PyObject *
-MemPtr_get_device(CaMemPtr *p, void *c)
-{
-    return ca_device_object(p->device);
-}
+CA_GETTER(MemPtr_get_ptr, CaMemPtr, PyLong_FromVoidPtr(self->ptr))
+CA_GETTER(MemPtr_get_device, CaMemPtr, ca_device_object(self->device))
 
 static PyObject *
 MemPtr_repr(CaMemPtr *p)
