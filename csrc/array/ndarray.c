@@ -138,12 +138,14 @@ fill_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, int itemsiz
     ca_contiguous_strides(ndim, shape, itemsize, fortran, strides);
 }
 
-CaArray *
-ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int device,
-               ca_memkind kind)
+/* A new array object of a checked dtype and shape, with no memory yet: dtype,
+ * itemsize, size and shape set, the rest left to the caller (`who`, named in
+ * the SystemError of a bad dtype). Inline: it is the start of every creation. */
+static inline CaArray *
+array_new_shaped(const char *who, int dtype, int ndim, const Py_ssize_t *shape)
 {
     if (dtype < 0 || dtype >= CA_NTYPES) {
-        PyErr_SetString(PyExc_SystemError, "ca_array_empty: bad dtype");
+        PyErr_Format(PyExc_SystemError, "%s: bad dtype", who);
         return NULL;
     }
     int itemsize = ca_dtype_size[dtype];
@@ -157,13 +159,26 @@ ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int de
     }
     a->dtype = dtype;
     a->itemsize = itemsize;
-    a->device = device;
-    a->kind = kind;
     a->size = size;
-    a->flags = CA_OWNDATA | CA_WRITEABLE;
     if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
         memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
     }
+    return a;
+}
+
+CaArray *
+ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int device,
+               ca_memkind kind)
+{
+    CaArray *a = array_new_shaped("ca_array_empty", dtype, ndim, shape);
+    if (a == NULL) {
+        return NULL;
+    }
+    int itemsize = a->itemsize;
+    Py_ssize_t size = a->size;
+    a->device = device;
+    a->kind = kind;
+    a->flags = CA_OWNDATA | CA_WRITEABLE;
     fill_strides(ndim, shape, CA_STRIDES(a), itemsize, fortran, size);
     if (size == 0) {
         a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
@@ -306,27 +321,16 @@ CaArray *
 ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                      const Py_ssize_t *shape, const Py_ssize_t *strides, PyObject *base)
 {
-    if (dtype < 0 || dtype >= CA_NTYPES) {
-        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: bad dtype");
-        return NULL;
-    }
-    int itemsize = ca_dtype_size[dtype];
-    Py_ssize_t size = shape_size(ndim, shape, itemsize);
-    if (size < 0) {
-        return NULL;
-    }
-    if (mem == NULL && size != 0) {
-        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: no memory");
-        return NULL;
-    }
-    CaArray *a = array_alloc(ndim);
+    CaArray *a = array_new_shaped("ca_array_from_memory", dtype, ndim, shape);
     if (a == NULL) {
         return NULL;
     }
+    if (mem == NULL && a->size != 0) {
+        Py_DECREF(a);
+        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: no memory");
+        return NULL;
+    }
     a->data = data;
-    a->dtype = dtype;
-    a->itemsize = itemsize;
-    a->size = size;
     if (mem != NULL) {
         a->device = mem->device;
         a->kind = mem->kind;
@@ -336,14 +340,11 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
         a->kind = a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
     }
     a->flags = CA_WRITEABLE | (base == NULL ? CA_OWNDATA : 0);
-    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
-        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    }
     if (strides != NULL && ndim > 0) {
         memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
     }
     else {
-        fill_strides(ndim, shape, CA_STRIDES(a), itemsize, 0, size);
+        fill_strides(ndim, shape, CA_STRIDES(a), a->itemsize, 0, a->size);
     }
     ca_array_update_flags(a);
     Py_XINCREF(mem);
