@@ -509,6 +509,35 @@ int ca_memkind_from_object(PyObject *obj, int device);
 /* order= argument: None -> dflt; 'C', 'F', 'A', 'K' (either case). -1 with
  * ValueError. */
 int ca_order_from_object(PyObject *obj, char dflt);
+/* dtype= and order= of a call (either may be NULL or None) -> *dtype (default
+ * dflt_dtype), *order (default dflt_order). 0 or -1. Inline: creation calls it. */
+static inline int
+ca_dtype_order_from_objects(PyObject *dt, int dflt_dtype, PyObject *ord,
+                            char dflt_order, int *dtype, int *order)
+{
+    *dtype = ca_dtype_converter(dt != NULL ? dt : Py_None, dflt_dtype);
+    if (*dtype < 0) {
+        return -1;
+    }
+    *order = ca_order_from_object(ord, dflt_order);
+    return *order < 0 ? -1 : 0;
+}
+/* *out = the address an int holds, from a new reference `v` that this
+ * consumes (NULL: an error is set already). 0 or -1. */
+static inline int
+ca_pointer_from_long(PyObject *v, void **out)
+{
+    if (v == NULL) {
+        return -1;
+    }
+    void *p = PyLong_AsVoidPtr(v);
+    Py_DECREF(v);
+    if (p == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
 /* device= and memory= (either may be NULL or None; device None -> current)
  * -> *device, *kind. 0 or -1. */
 int ca_device_kind_from_objects(PyObject *dev, PyObject *mem, int *device, int *kind);

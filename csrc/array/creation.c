@@ -163,12 +163,8 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static CaArray *
 like_array(CaArray *src, PyObject *const *w)
 {
-    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
-    if (dtype < 0) {
-        return NULL;
-    }
-    int order = ca_order_from_object(w[2], 'K');
-    if (order < 0) {
+    int dtype, order;
+    if (ca_dtype_order_from_objects(w[1], src->dtype, w[2], 'K', &dtype, &order) < 0) {
         return NULL;
     }
     int device = src->device, kind = src->kind;
@@ -222,12 +218,9 @@ like_array_like(PyObject *proto, PyObject *const *w)
     int nd = PyArray_NDIM((PyArrayObject *)h);
     memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
     Py_DECREF(h);
-    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
-    if (dtype < 0) {
-        return NULL;
-    }
-    int order = ca_order_from_object(w[2], 'K');
-    if (order < 0) {
+    int dtype, order;
+    if (ca_dtype_order_from_objects(w[1], t < 0 ? CA_FLOAT64 : t, w[2], 'K', &dtype,
+                                    &order) < 0) {
         return NULL;
     }
     if (w[4] != NULL && w[4] != Py_None) {

@@ -87,13 +87,10 @@ stream_from_object(PyObject *obj, int device, ca_stream_t *out)
         PyErr_SetString(PyExc_TypeError, "stream must be None or a Stream");
         return -1;
     }
-    void *v = PyLong_AsVoidPtr(p);
-    Py_DECREF(p);
-    if (v == NULL && PyErr_Occurred()) {
-        return -1;
-    }
-    *out = (ca_stream_t)v;
-    return 0;
+    void *v = NULL;
+    int r = ca_pointer_from_long(p, &v);
+    *out = (ca_stream_t)v; /* NULL when r is -1 */
+    return r;
 }
 
 /* ======================================================================== */
@@ -1026,12 +1023,8 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (ca_parse_args("astype", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
     }
-    int dtype = ca_dtype_converter(v[0], CA_FLOAT64);
-    if (dtype < 0) {
-        return NULL;
-    }
-    int order = ca_order_from_object(v[1], 'K');
-    if (order < 0) {
+    int dtype, order;
+    if (ca_dtype_order_from_objects(v[0], CA_FLOAT64, v[1], 'K', &dtype, &order) < 0) {
         return NULL;
     }
     if (v[2] != NULL && v[2] != Py_None) {

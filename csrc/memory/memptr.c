@@ -61,12 +61,8 @@ address_of(PyObject *o, char **out)
                      Py_TYPE(o)->tp_name);
         return -1;
     }
-    if (v == NULL) {
-        return -1;
-    }
-    void *p = PyLong_AsVoidPtr(v);
-    Py_DECREF(v);
-    if (p == NULL && PyErr_Occurred()) {
+    void *p;
+    if (ca_pointer_from_long(v, &p) < 0) {
         return -1;
     }
     *out = (char *)p;
