@@ -1254,29 +1254,25 @@ static PyMethodDef memory_functions[] = {
 /* Module init                                                              */
 /* ======================================================================== */
 
+/* One of this file's heap types (base: its base type, or NULL), added to the
+ * module under its short name; a strong reference kept for the process's
+ * lifetime, like the module state. NULL on error. */
+static PyTypeObject *
+add_type(PyObject *m, PyType_Spec *spec, PyTypeObject *base)
+{
+    PyObject *t = PyType_FromModuleAndSpec(m, spec, (PyObject *)base);
+    if (t != NULL && PyModule_AddType(m, (PyTypeObject *)t) < 0) {
+        Py_CLEAR(t);
+    }
+    return (PyTypeObject *)t;
+}
+
 int
 ca_memory_init(PyObject *m)
 {
-    ca_st->memory_type =
-        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Memory_spec, NULL);
-    if (ca_st->memory_type == NULL) {
-        return -1;
-    }
-    ca_st->pool_type =
-        (PyTypeObject *)PyType_FromModuleAndSpec(m, &MemoryPool_spec, NULL);
-    if (ca_st->pool_type == NULL) {
-        return -1;
-    }
-    /* Strong reference for the process's lifetime, like the module state. */
-    pinned_pool_type = (PyTypeObject *)PyType_FromModuleAndSpec(
-        m, &PinnedMemoryPool_spec, (PyObject *)ca_st->pool_type);
-    if (pinned_pool_type == NULL) {
-        return -1;
-    }
-    if (PyModule_AddObjectRef(m, "Memory", (PyObject *)ca_st->memory_type) < 0 ||
-        PyModule_AddObjectRef(m, "MemoryPool", (PyObject *)ca_st->pool_type) < 0 ||
-        PyModule_AddObjectRef(m, "PinnedMemoryPool", (PyObject *)pinned_pool_type) <
-            0 ||
+    if (!(ca_st->memory_type = add_type(m, &Memory_spec, NULL)) ||
+        !(ca_st->pool_type = add_type(m, &MemoryPool_spec, NULL)) ||
+        !(pinned_pool_type = add_type(m, &PinnedMemoryPool_spec, ca_st->pool_type)) ||
         PyModule_AddFunctions(m, memory_functions) < 0 ||
         PyModule_AddFunctions(m, ca_memory_hook_functions) < 0) {
         return -1;
