@@ -428,6 +428,17 @@ extern PyType_Slot ca_format_slots[];           /* format.c: tp_repr, tp_str */
 #define CA_GETTER(fn, T, expr)                                                         \
     static PyObject *fn(T *self, void *closure) { return expr; }
 
+/* The start of the tp_dealloc of a heap type with weak references: clears them
+ * and returns the type, which the dealloc releases once self is freed. */
+static inline PyTypeObject *
+ca_dealloc_start(PyObject *self, PyObject *weakreflist)
+{
+    if (weakreflist != NULL) {
+        PyObject_ClearWeakRefs(self);
+    }
+    return Py_TYPE(self);
+}
+
 /* ca_<name>_init(m) of a file whose module part is its table of functions. */
 #define CA_INIT_FUNCTIONS(name, table)                                                 \
     int ca_##name##_init(PyObject *m) { return PyModule_AddFunctions(m, table); }

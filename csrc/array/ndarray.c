@@ -57,10 +57,7 @@ array_alloc(int ndim)
 static void
 Ndarray_dealloc(CaArray *a)
 {
-    PyTypeObject *tp = Py_TYPE(a);
-    if (a->weakreflist != NULL) {
-        PyObject_ClearWeakRefs((PyObject *)a);
-    }
+    PyTypeObject *tp = ca_dealloc_start((PyObject *)a, a->weakreflist);
     if (a->pending != NULL) {
         /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
         ca_hook.pending_dealloc(a);

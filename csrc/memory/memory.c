@@ -523,10 +523,7 @@ free_hooked(CaMemory *self)
 static void
 Memory_dealloc(CaMemory *self)
 {
-    PyTypeObject *tp = Py_TYPE(self);
-    if (self->weakreflist != NULL) {
-        PyObject_ClearWeakRefs((PyObject *)self);
-    }
+    PyTypeObject *tp = ca_dealloc_start((PyObject *)self, self->weakreflist);
     if (self->block != NULL) {
         if (ca_memory_hook != NULL && self->kind != CA_MEM_PINNED) {
             free_hooked(self);
