@@ -439,6 +439,11 @@ ca_dealloc_start(PyObject *self, PyObject *weakreflist)
     return Py_TYPE(self);
 }
 
+/* The function and flags of a PyMethodDef taking keywords, with the cast to
+ * PyCFunction that its other signature needs: fastcall or tuple and dict. */
+#define CA_FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+#define CA_VARKW(f)  (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+
 /* ca_<name>_init(m) of a file whose module part is its table of functions. */
 #define CA_INIT_FUNCTIONS(name, table)                                                 \
     int ca_##name##_init(PyObject *m) { return PyModule_AddFunctions(m, table); }

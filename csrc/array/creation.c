@@ -711,7 +711,6 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 /* Module                                                                     */
 /* ======================================================================== */
 
-#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 #define DOC_EMPTY                                                                      \
     "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"      \
@@ -780,22 +779,22 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     "The n x n identity matrix."
 
 static PyMethodDef creation_functions[] = {
-    { "empty", FASTKW(py_empty), DOC_EMPTY },
-    { "zeros", FASTKW(py_zeros), DOC_ZEROS },
-    { "ones", FASTKW(py_ones), DOC_ONES },
-    { "full", FASTKW(py_full), DOC_FULL },
-    { "empty_like", FASTKW(py_empty_like), DOC_EMPTY_LIKE },
-    { "zeros_like", FASTKW(py_zeros_like), DOC_ZEROS_LIKE },
-    { "ones_like", FASTKW(py_ones_like), DOC_ONES_LIKE },
-    { "full_like", FASTKW(py_full_like), DOC_FULL_LIKE },
-    { "asarray", FASTKW(py_asarray), DOC_ASARRAY },
-    { "array", FASTKW(py_array), DOC_ARRAY },
-    { "ascontiguousarray", FASTKW(py_ascontiguousarray), DOC_ASCONTIGUOUSARRAY },
-    { "asfortranarray", FASTKW(py_asfortranarray), DOC_ASFORTRANARRAY },
-    { "arange", FASTKW(py_arange), DOC_ARANGE },
-    { "linspace", FASTKW(py_linspace), DOC_LINSPACE },
-    { "eye", FASTKW(py_eye), DOC_EYE },
-    { "identity", FASTKW(py_identity), DOC_IDENTITY },
+    { "empty", CA_FASTKW(py_empty), DOC_EMPTY },
+    { "zeros", CA_FASTKW(py_zeros), DOC_ZEROS },
+    { "ones", CA_FASTKW(py_ones), DOC_ONES },
+    { "full", CA_FASTKW(py_full), DOC_FULL },
+    { "empty_like", CA_FASTKW(py_empty_like), DOC_EMPTY_LIKE },
+    { "zeros_like", CA_FASTKW(py_zeros_like), DOC_ZEROS_LIKE },
+    { "ones_like", CA_FASTKW(py_ones_like), DOC_ONES_LIKE },
+    { "full_like", CA_FASTKW(py_full_like), DOC_FULL_LIKE },
+    { "asarray", CA_FASTKW(py_asarray), DOC_ASARRAY },
+    { "array", CA_FASTKW(py_array), DOC_ARRAY },
+    { "ascontiguousarray", CA_FASTKW(py_ascontiguousarray), DOC_ASCONTIGUOUSARRAY },
+    { "asfortranarray", CA_FASTKW(py_asfortranarray), DOC_ASFORTRANARRAY },
+    { "arange", CA_FASTKW(py_arange), DOC_ARANGE },
+    { "linspace", CA_FASTKW(py_linspace), DOC_LINSPACE },
+    { "eye", CA_FASTKW(py_eye), DOC_EYE },
+    { "identity", CA_FASTKW(py_identity), DOC_IDENTITY },
     { NULL, NULL, 0, NULL },
 };
 

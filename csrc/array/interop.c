@@ -1374,8 +1374,7 @@ error:
 }
 
 PyMethodDef ca_interop_array_methods[] = {
-    { "__dlpack__", (PyCFunction)(void (*)(void))Ndarray_dlpack,
-      METH_FASTCALL | METH_KEYWORDS,
+    { "__dlpack__", CA_FASTKW(Ndarray_dlpack),
       "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, "
       "copy=None)\n--\n\n"
       "Export the array as a DLPack capsule (Python array API).\n\n"
@@ -2178,8 +2177,7 @@ interop_cai_sync(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyMethodDef interop_functions[] = {
-    { "from_dlpack", (PyCFunction)(void (*)(void))interop_from_dlpack,
-      METH_FASTCALL | METH_KEYWORDS,
+    { "from_dlpack", CA_FASTKW(interop_from_dlpack),
       "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
       "An array sharing the memory of a DLPack producer `x`.\n\n"
       "Calls ``x.__dlpack__(stream=<current stream>, max_version=(1, 0))`` (the\n"

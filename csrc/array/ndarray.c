@@ -1100,17 +1100,14 @@ Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 /* ======================================================================== */
 
 static PyMethodDef ndarray_methods[] = {
-    { "__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
-      METH_VARARGS | METH_KEYWORDS,
+    { "__array_namespace__", CA_VARKW(Ndarray_array_namespace),
       "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module." },
-    { "setflags", (PyCFunction)(void (*)(void))Ndarray_setflags,
-      METH_VARARGS | METH_KEYWORDS,
+    { "setflags", CA_VARKW(Ndarray_setflags),
       "setflags(write=None, align=None, uic=None)\n--\n\nSet the WRITEABLE flag "
       "(True only where the memory may be written:\nnot for read-only imports, "
       "broadcast views or views of read-only arrays),\nas NumPy's; every array "
       "stays ALIGNED." },
-    { "__array__", (PyCFunction)(void (*)(void))Ndarray_array,
-      METH_VARARGS | METH_KEYWORDS,
+    { "__array__", CA_VARKW(Ndarray_array),
       "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
       "TypeError for device memory (use .get())." },
     { NULL, NULL, 0, NULL },

@@ -1078,22 +1078,21 @@ Ndarray_fill(CaArray *a, PyObject *value)
     Py_RETURN_NONE;
 }
 
-#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef ca_transfer_array_methods[] = {
-    { "get", FASTKW(Ndarray_get),
+    { "get", CA_FASTKW(Ndarray_get),
       "get(stream=None, order='C', out=None, blocking=True)\n--\n\n"
       "Copy the array to a NumPy array on the host (into `out` if given). Waits for "
       "the copy unless blocking=False (only meaningful with a pinned `out`)." },
-    { "set", FASTKW(Ndarray_set),
+    { "set", CA_FASTKW(Ndarray_set),
       "set(arr, stream=None)\n--\n\nCopy the NumPy array `arr` (same shape and dtype) "
       "into this array." },
-    { "copy", FASTKW(Ndarray_copy),
+    { "copy", CA_FASTKW(Ndarray_copy),
       "copy(order='C')\n--\n\nA copy of the array, on the same device and memory "
       "kind." },
     { "__copy__", (PyCFunction)Ndarray_copy_noargs, METH_NOARGS, NULL },
     { "__deepcopy__", (PyCFunction)Ndarray_deepcopy, METH_O, NULL },
-    { "astype", FASTKW(Ndarray_astype),
+    { "astype", CA_FASTKW(Ndarray_astype),
       "astype(dtype, order='K', casting='unsafe', subok=True, copy=True)\n--\n\n"
       "The array cast to `dtype` with NumPy's cast results." },
     { "fill", (PyCFunction)Ndarray_fill, METH_O,
@@ -1123,7 +1122,7 @@ py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 static PyMethodDef transfer_functions[] = {
-    { "asnumpy", FASTKW(py_asnumpy),
+    { "asnumpy", CA_FASTKW(py_asnumpy),
       "asnumpy(a, stream=None, order='C', out=None, blocking=True)\n--\n\n"
       "A NumPy array with the contents of `a` (a copy for cuarray arrays)." },
     { NULL, NULL, 0, NULL },

@@ -1109,8 +1109,7 @@ static PyMethodDef MemoryPool_methods[] = {
       "malloc(nbytes)\n--\n\nA Memory of `nbytes` bytes from this pool, ordered on the "
       "device's\ncurrent stream. 0 gives a Memory with ptr 0 and size 0. Raises\n"
       "OutOfMemoryError when neither the cache nor the upstream can serve it." },
-    { "free_all_blocks", (PyCFunction)(void (*)(void))MemoryPool_free_all_blocks,
-      METH_VARARGS | METH_KEYWORDS,
+    { "free_all_blocks", CA_VARKW(MemoryPool_free_all_blocks),
       "free_all_blocks(stream=None)\n--\n\nReturn every wholly free segment to CUDA "
       "(or the system), after\nwaiting for the device. `stream` is accepted for CuPy "
       "compatibility;\nthe cached blocks of every stream are released." },
@@ -1130,8 +1129,7 @@ static PyMethodDef MemoryPool_methods[] = {
     { "reset_peak_stats", (PyCFunction)MemoryPool_reset_peak_stats, METH_NOARGS,
       "reset_peak_stats()\n--\n\nRestart the peak statistics of stats() from the "
       "current values." },
-    { "set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
-      METH_VARARGS | METH_KEYWORDS,
+    { "set_limit", CA_VARKW(MemoryPool_set_limit),
       "set_limit(size=None, fraction=None)\n--\n\nCap the bytes this pool reserves: "
       "`size` in bytes, or `fraction` of\nthe device's memory (the machine's RAM for "
       "pinned and host pools).\nNo argument, or 0, removes the limit. For device pools "
@@ -1239,8 +1237,7 @@ static PyMethodDef memory_functions[] = {
     { "get_default_pinned_memory_pool", get_default_pinned_memory_pool, METH_NOARGS,
       "get_default_pinned_memory_pool()\n--\n\nThe pinned host memory pool of the "
       "current GPU (GPU 0 when the cpu\ndevice is current)." },
-    { "get_managed_memory_pool", (PyCFunction)(void (*)(void))get_managed_memory_pool,
-      METH_VARARGS | METH_KEYWORDS,
+    { "get_managed_memory_pool", CA_VARKW(get_managed_memory_pool),
       "get_managed_memory_pool(device=None)\n--\n\nThe managed (unified) memory pool "
       "of a GPU (default: the current GPU,\nGPU 0 when the cpu device is current). "
       "Arrays made with\nmemory='managed' allocate from it." },

@@ -529,8 +529,7 @@ ca_memptr_memory(PyObject *obj, char **data, Py_ssize_t *before, Py_ssize_t *ava
 
 #define M(name, doc)                                                                   \
     {                                                                                  \
-#name, (PyCFunction)(void (*)(void))MemPtr_##name,                             \
-            METH_VARARGS | METH_KEYWORDS, doc                                          \
+#name, CA_VARKW(MemPtr_##name), doc                                            \
     }
 
 static PyMethodDef memptr_methods[] = {
