@@ -423,6 +423,27 @@ extern PyType_Slot ca_readback_number_slots[];  /* readback.c: nb_bool, nb_int, 
 extern PyMethodDef ca_format_array_methods[];   /* format.c: __reduce__ */
 extern PyType_Slot ca_format_slots[];           /* format.c: tp_repr, tp_str */
 
+/* A getset getter that returns one expression of `self` (a T *): the one-line
+ * attributes of ndarray, Memory, MemoryPool and MemoryPointer. */
+#define CA_GETTER(fn, T, expr)                                                         \
+    static PyObject *fn(T *self, void *closure) { return expr; }
+
+/* The start of the tp_dealloc of a heap type with weak references: clears them
+ * and returns the type, which the dealloc releases once self is freed. */
+static inline PyTypeObject *
+ca_dealloc_start(PyObject *self, PyObject *weakreflist)
+{
+    if (weakreflist != NULL) {
+        PyObject_ClearWeakRefs(self);
+    }
+    return Py_TYPE(self);
+}
+
+/* The function and flags of a PyMethodDef taking keywords, with the cast to
+ * PyCFunction that its other signature needs: fastcall or tuple and dict. */
+#define CA_FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+#define CA_VARKW(f)  (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+
 /* ca_<name>_init(m) of a file whose module part is its table of functions. */
 #define CA_INIT_FUNCTIONS(name, table)                                                 \
     int ca_##name##_init(PyObject *m) { return PyModule_AddFunctions(m, table); }
@@ -540,6 +561,35 @@ int ca_order_from_object(PyObject *obj, char dflt);
  * else its truth value; a str is NumPy's ValueError. -1 with an exception set on
  * error (test PyErr_Occurred()). */
 int ca_copy_from_object(PyObject *obj, int dflt);
+/* dtype= and order= of a call (either may be NULL or None) -> *dtype (default
+ * dflt_dtype), *order (default dflt_order). 0 or -1. Inline: creation calls it. */
+static inline int
+ca_dtype_order_from_objects(PyObject *dt, int dflt_dtype, PyObject *ord,
+                            char dflt_order, int *dtype, int *order)
+{
+    *dtype = ca_dtype_converter(dt != NULL ? dt : Py_None, dflt_dtype);
+    if (*dtype < 0) {
+        return -1;
+    }
+    *order = ca_order_from_object(ord, dflt_order);
+    return *order < 0 ? -1 : 0;
+}
+/* *out = the address an int holds, from a new reference `v` that this
+ * consumes (NULL: an error is set already). 0 or -1. */
+static inline int
+ca_pointer_from_long(PyObject *v, void **out)
+{
+    if (v == NULL) {
+        return -1;
+    }
+    void *p = PyLong_AsVoidPtr(v);
+    Py_DECREF(v);
+    if (p == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
 /* device= and memory= (either may be NULL or None; device None -> current)
  * -> *device, *kind. 0 or -1. */
 int ca_device_kind_from_objects(PyObject *dev, PyObject *mem, int *device, int *kind);
@@ -676,6 +726,9 @@ CaArray *ca_array_empty_like(CaArray *a, int dtype, char order, int device,
 /* Set every element of `a` to the element at `value` (host bytes of a's
  * dtype), through ca_fill. */
 int ca_array_fill(CaArray *a, const void *value);
+/* Fill `a` from a Python value, or broadcast a cuarray array into it: the value
+ * converted as np.full does (setitem 0) or as a.fill / a[...] = v (setitem 1). */
+int ca_array_fill_object(CaArray *a, PyObject *value, int setitem);
 /* Device array -> a new NumPy array (synchronizes). */
 PyObject *ca_array_to_numpy(CaArray *a);
 /* NumPy array -> a new array on device/kind (copy). */

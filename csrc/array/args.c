@@ -260,11 +260,8 @@ int
 ca_new_array_args(PyObject **v, int dflt, int *dtype, int *fortran, int *device,
                   int *kind)
 {
-    if ((*dtype = ca_dtype_converter(v[0] ? v[0] : Py_None, dflt)) < 0) {
-        return -1;
-    }
-    const int order = ca_order_from_object(v[1], 'C');
-    if (order < 0) {
+    int order;
+    if (ca_dtype_order_from_objects(v[0], dflt, v[1], 'C', dtype, &order) < 0) {
         return -1;
     }
     if (order != 'C' && order != 'F') {

@@ -493,8 +493,7 @@ Ndarray_to_device(CaArray *a, PyObject *args, PyObject *kwds)
 }
 
 PyMethodDef ca_convert_array_methods[] = {
-    { "to_device", (PyCFunction)(void (*)(void))Ndarray_to_device,
-      METH_VARARGS | METH_KEYWORDS,
+    { "to_device", CA_VARKW(Ndarray_to_device),
       "to_device(device, /, *, stream=None)\n--\n\nThe array on `device` (a copy "
       "unless it is there already)." },
     { NULL, NULL, 0, NULL },

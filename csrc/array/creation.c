@@ -134,20 +134,6 @@ value_dtype(PyObject *value)
     return t;
 }
 
-/* Fill `a` as np.full / ndarray.fill do: a cuarray array is broadcast. */
-static int
-fill_with(CaArray *a, PyObject *value)
-{
-    if (ca_array_check(value)) {
-        return ca_assign(a, (CaArray *)value);
-    }
-    uint64_t buf[2];
-    if (ca_value_to_bytes(value, a->dtype, buf) < 0) {
-        return -1;
-    }
-    return ca_array_fill(a, buf);
-}
-
 static PyObject *
 py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -164,7 +150,7 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         cv[1] = (PyObject *)ca_descr(t);
     }
     CaArray *a = create_from_args(cv, CA_FLOAT64);
-    if (a != NULL && fill_with(a, v[1]) < 0) {
+    if (a != NULL && ca_array_fill_object(a, v[1], 0) < 0) {
         Py_CLEAR(a);
     }
     return (PyObject *)a;
@@ -177,12 +163,8 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static CaArray *
 like_array(CaArray *src, PyObject *const *w)
 {
-    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, src->dtype);
-    if (dtype < 0) {
-        return NULL;
-    }
-    int order = ca_order_from_object(w[2], 'K');
-    if (order < 0) {
+    int dtype, order;
+    if (ca_dtype_order_from_objects(w[1], src->dtype, w[2], 'K', &dtype, &order) < 0) {
         return NULL;
     }
     int device = src->device, kind = src->kind;
@@ -236,12 +218,9 @@ like_array_like(PyObject *proto, PyObject *const *w)
     int nd = PyArray_NDIM((PyArrayObject *)h);
     memcpy(shp, PyArray_DIMS((PyArrayObject *)h), (size_t)nd * sizeof(Py_ssize_t));
     Py_DECREF(h);
-    int dtype = ca_dtype_converter(w[1] ? w[1] : Py_None, t < 0 ? CA_FLOAT64 : t);
-    if (dtype < 0) {
-        return NULL;
-    }
-    int order = ca_order_from_object(w[2], 'K');
-    if (order < 0) {
+    int dtype, order;
+    if (ca_dtype_order_from_objects(w[1], t < 0 ? CA_FLOAT64 : t, w[2], 'K', &dtype,
+                                    &order) < 0) {
         return NULL;
     }
     if (w[4] != NULL && w[4] != Py_None) {
@@ -293,7 +272,7 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     if ((mode == 1 && zero_fill(r) < 0) ||
         (mode == 2 && ca_array_fill(r, ca_one_bytes[r->dtype]) < 0) ||
-        (mode == 3 && fill_with(r, fill) < 0)) {
+        (mode == 3 && ca_array_fill_object(r, fill, 0) < 0)) {
         goto error;
     }
     Py_XDECREF(src);
@@ -304,31 +283,17 @@ error:
     return NULL;
 }
 
-static PyObject *
-py_empty_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
-{
-    return like_impl("empty_like", args, nargs, kwnames, 0);
-}
-
-static PyObject *
-py_zeros_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
-{
-    return like_impl("zeros_like", args, nargs, kwnames, 1);
-}
-
-static PyObject *
-py_ones_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_impl("ones_like", args, nargs, kwnames, 2);
-}
-
-static PyObject *
-py_full_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_impl("full_like", args, nargs, kwnames, 3);
-}
+/* The four *_like entry points: like_impl under their name, with their mode. */
+#define LIKE_FUNCTION(name, mode)                                                      \
+    static PyObject *py_##name(PyObject *self, PyObject *const *args,                  \
+                               Py_ssize_t nargs, PyObject *kwnames)                    \
+    {                                                                                  \
+        return like_impl(#name, args, nargs, kwnames, mode);                           \
+    }
+LIKE_FUNCTION(empty_like, 0)
+LIKE_FUNCTION(zeros_like, 1)
+LIKE_FUNCTION(ones_like, 2)
+LIKE_FUNCTION(full_like, 3)
 
 /* ======================================================================== */
 /* asarray                                                                    */
@@ -519,8 +484,7 @@ host_scalar(PyObject *o)
     if (o != NULL && ca_array_check(o)) {
         return ca_array_to_numpy((CaArray *)o);
     }
-    Py_XINCREF(o);
-    return o;
+    return Py_XNewRef(o);
 }
 
 static PyObject *
@@ -735,7 +699,6 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 /* Module                                                                     */
 /* ======================================================================== */
 
-#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 #define DOC_EMPTY                                                                      \
     "empty(shape, dtype=float64, order='C', *, device=None, memory=None)\n--\n\n"      \
@@ -804,22 +767,22 @@ py_identity(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     "The n x n identity matrix."
 
 static PyMethodDef creation_functions[] = {
-    { "empty", FASTKW(py_empty), DOC_EMPTY },
-    { "zeros", FASTKW(py_zeros), DOC_ZEROS },
-    { "ones", FASTKW(py_ones), DOC_ONES },
-    { "full", FASTKW(py_full), DOC_FULL },
-    { "empty_like", FASTKW(py_empty_like), DOC_EMPTY_LIKE },
-    { "zeros_like", FASTKW(py_zeros_like), DOC_ZEROS_LIKE },
-    { "ones_like", FASTKW(py_ones_like), DOC_ONES_LIKE },
-    { "full_like", FASTKW(py_full_like), DOC_FULL_LIKE },
-    { "asarray", FASTKW(py_asarray), DOC_ASARRAY },
-    { "array", FASTKW(py_array), DOC_ARRAY },
-    { "ascontiguousarray", FASTKW(py_ascontiguousarray), DOC_ASCONTIGUOUSARRAY },
-    { "asfortranarray", FASTKW(py_asfortranarray), DOC_ASFORTRANARRAY },
-    { "arange", FASTKW(py_arange), DOC_ARANGE },
-    { "linspace", FASTKW(py_linspace), DOC_LINSPACE },
-    { "eye", FASTKW(py_eye), DOC_EYE },
-    { "identity", FASTKW(py_identity), DOC_IDENTITY },
+    { "empty", CA_FASTKW(py_empty), DOC_EMPTY },
+    { "zeros", CA_FASTKW(py_zeros), DOC_ZEROS },
+    { "ones", CA_FASTKW(py_ones), DOC_ONES },
+    { "full", CA_FASTKW(py_full), DOC_FULL },
+    { "empty_like", CA_FASTKW(py_empty_like), DOC_EMPTY_LIKE },
+    { "zeros_like", CA_FASTKW(py_zeros_like), DOC_ZEROS_LIKE },
+    { "ones_like", CA_FASTKW(py_ones_like), DOC_ONES_LIKE },
+    { "full_like", CA_FASTKW(py_full_like), DOC_FULL_LIKE },
+    { "asarray", CA_FASTKW(py_asarray), DOC_ASARRAY },
+    { "array", CA_FASTKW(py_array), DOC_ARRAY },
+    { "ascontiguousarray", CA_FASTKW(py_ascontiguousarray), DOC_ASCONTIGUOUSARRAY },
+    { "asfortranarray", CA_FASTKW(py_asfortranarray), DOC_ASFORTRANARRAY },
+    { "arange", CA_FASTKW(py_arange), DOC_ARANGE },
+    { "linspace", CA_FASTKW(py_linspace), DOC_LINSPACE },
+    { "eye", CA_FASTKW(py_eye), DOC_EYE },
+    { "identity", CA_FASTKW(py_identity), DOC_IDENTITY },
     { NULL, NULL, 0, NULL },
 };
 

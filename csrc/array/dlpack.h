@@ -39,18 +39,10 @@ typedef struct {
 /* Device types (DLDeviceType). Only those cuarray maps are listed; any other
  * value read from a foreign tensor is rejected. */
 typedef enum {
-    kDLCPU = 1,      /* host memory from malloc or similar */
-    kDLCUDA = 2,     /* CUDA device memory (cudaMalloc) */
-    kDLCUDAHost = 3, /* pinned host memory (cudaMallocHost / registered) */
-    kDLOpenCL = 4,
-    kDLVulkan = 7,
-    kDLMetal = 8,
-    kDLVPI = 9,
-    kDLROCM = 10,
-    kDLROCMHost = 11,
-    kDLExtDev = 12,
+    kDLCPU = 1,          /* host memory from malloc or similar */
+    kDLCUDA = 2,         /* CUDA device memory (cudaMalloc) */
+    kDLCUDAHost = 3,     /* pinned host memory (cudaMallocHost / registered) */
     kDLCUDAManaged = 13, /* CUDA managed (unified) memory (cudaMallocManaged) */
-    kDLOneAPI = 14,
 } DLDeviceType;
 
 /* Where the data lives. */

@@ -344,6 +344,36 @@ PyGetSetDef ca_interop_array_getset[] = {
 /* __cuda_array_interface__ import                                           */
 /* ======================================================================== */
 
+/* The dtype of NumPy kind `kind` ('b', 'i', 'u', 'f', 'c') and `size` bytes,
+ * or -1 where cuarray has none: what both imports (a CAI typestr, a DLPack
+ * dtype) read their standard types through. */
+static int
+dtype_of_kind(char kind, int size)
+{
+    switch (kind) {
+    case 'b': return size == 1 ? CA_BOOL : -1;
+    case 'i':
+        return size == 1   ? CA_INT8
+               : size == 2 ? CA_INT16
+               : size == 4 ? CA_INT32
+               : size == 8 ? CA_INT64
+                           : -1;
+    case 'u':
+        return size == 1   ? CA_UINT8
+               : size == 2 ? CA_UINT16
+               : size == 4 ? CA_UINT32
+               : size == 8 ? CA_UINT64
+                           : -1;
+    case 'f':
+        return size == 2   ? CA_FLOAT16
+               : size == 4 ? CA_FLOAT32
+               : size == 8 ? CA_FLOAT64
+                           : -1;
+    case 'c': return size == 8 ? CA_COMPLEX64 : size == 16 ? CA_COMPLEX128 : -1;
+    default: return -1;
+    }
+}
+
 /* typestr -> ca_dtype. ValueError for malformed strings and foreign byte
  * order, TypeError for types cuarray does not have. */
 static int
@@ -378,36 +408,16 @@ parse_typestr(PyObject *s)
                      s, CA_ORDER_CHAR);
         return -1;
     }
-    switch (p[1]) {
-    case 'b': dtype = size == 1 ? CA_BOOL : -1; break;
-    case 'i':
-        dtype = size == 1   ? CA_INT8
-                : size == 2 ? CA_INT16
-                : size == 4 ? CA_INT32
-                : size == 8 ? CA_INT64
-                            : -1;
-        break;
-    case 'u':
-        dtype = size == 1   ? CA_UINT8
-                : size == 2 ? CA_UINT16
-                : size == 4 ? CA_UINT32
-                : size == 8 ? CA_UINT64
-                            : -1;
-        break;
-    case 'f':
-        dtype = size == 2   ? CA_FLOAT16
-                : size == 4 ? CA_FLOAT32
-                : size == 8 ? CA_FLOAT64
-                            : -1;
-        break;
-    case 'c': dtype = size == 8 ? CA_COMPLEX64 : size == 16 ? CA_COMPLEX128 : -1; break;
     /* NumPy's strings for ml_dtypes' types: bfloat16 is '<V2' (PyTorch writes
      * it too), float8_e5m2 '<f1'; float8_e4m3fn's '<V1' names no one type */
-    case 'V': dtype = size == 2 ? CA_BFLOAT16 : -1; break;
-    default: break;
+    if (p[1] == 'V') {
+        dtype = size == 2 ? CA_BFLOAT16 : -1;
     }
-    if (p[1] == 'f' && size == 1) {
+    else if (p[1] == 'f' && size == 1) {
         dtype = CA_FLOAT8_E5M2;
+    }
+    else {
+        dtype = dtype_of_kind(p[1], size);
     }
     if (dtype >= 0 && ca_is_ml(dtype)) {
         return ca_ml_dtypes_load(1) < 0 ? -1 : dtype;
@@ -759,6 +769,20 @@ cai_build(PyObject *owner, const cai_desc *c)
                         c->strides, device, kind, owner, c->readonly);
 }
 
+/* obj.<name> of an optional protocol (a new reference), or NULL. *found is 0
+ * when obj has no such attribute (no error set), else 1: a property that
+ * exists and raised is reported, not taken for a missing protocol. */
+static PyObject *
+protocol_attr(PyObject *obj, PyObject *name, int *found)
+{
+    PyObject *v = PyObject_GetAttr(obj, name);
+    *found = v != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError);
+    if (!*found) {
+        PyErr_Clear();
+    }
+    return v;
+}
+
 CaArray *
 ca_from_cai(PyObject *obj, int *found)
 {
@@ -766,18 +790,10 @@ ca_from_cai(PyObject *obj, int *found)
     CaArray *res = NULL;
     cai_desc c;
 
-    *found = 0;
-    iface = PyObject_GetAttr(obj, ca_st->str_cai);
+    iface = protocol_attr(obj, ca_st->str_cai, found);
     if (iface == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Clear();
-        }
-        else {
-            *found = 1; /* the property exists and raised: report that */
-        }
         return NULL;
     }
-    *found = 1;
     if (cai_parse(iface, &c) == 0) {
         res = cai_build(obj, &c);
     }
@@ -823,32 +839,13 @@ static int
 dtype_from_dl(DLDataType t)
 {
     int bits = t.bits, dtype = -1;
-    if (t.lanes == 1) {
+    if (t.lanes == 1 && bits % 8 == 0) {
         switch (t.code) {
-        case kDLBool: dtype = bits == 8 ? CA_BOOL : -1; break;
-        case kDLInt:
-            dtype = bits == 8    ? CA_INT8
-                    : bits == 16 ? CA_INT16
-                    : bits == 32 ? CA_INT32
-                    : bits == 64 ? CA_INT64
-                                 : -1;
-            break;
-        case kDLUInt:
-            dtype = bits == 8    ? CA_UINT8
-                    : bits == 16 ? CA_UINT16
-                    : bits == 32 ? CA_UINT32
-                    : bits == 64 ? CA_UINT64
-                                 : -1;
-            break;
-        case kDLFloat:
-            dtype = bits == 16   ? CA_FLOAT16
-                    : bits == 32 ? CA_FLOAT32
-                    : bits == 64 ? CA_FLOAT64
-                                 : -1;
-            break;
-        case kDLComplex:
-            dtype = bits == 64 ? CA_COMPLEX64 : bits == 128 ? CA_COMPLEX128 : -1;
-            break;
+        case kDLBool: dtype = dtype_of_kind('b', bits / 8); break;
+        case kDLInt: dtype = dtype_of_kind('i', bits / 8); break;
+        case kDLUInt: dtype = dtype_of_kind('u', bits / 8); break;
+        case kDLFloat: dtype = dtype_of_kind('f', bits / 8); break;
+        case kDLComplex: dtype = dtype_of_kind('c', bits / 8); break;
         case kDLBfloat: dtype = bits == 16 ? CA_BFLOAT16 : -1; break;
         case kDLFloat8_e4m3fn: dtype = bits == 8 ? CA_FLOAT8_E4M3FN : -1; break;
         case kDLFloat8_e5m2: dtype = bits == 8 ? CA_FLOAT8_E5M2 : -1; break;
@@ -960,28 +957,32 @@ deleter_legacy(DLManagedTensor *self)
     export_free((export_ctx *)self->manager_ctx);
 }
 
-/* Capsule destructors: only an unconsumed capsule (still named dltensor*) owns
- * its tensor; a consumer renamed it and calls the deleter itself. */
+/* Call the deleter of the tensor in `cap` when the capsule is named name_v (a
+ * versioned tensor) or name_l (a legacy one); under any other name it is not
+ * the destructor's to delete. */
 static void
-capsule_dtor_versioned(PyObject *cap)
+call_deleter(PyObject *cap, const char *name_v, const char *name_l)
 {
-    if (PyCapsule_IsValid(cap, PTR_NAME_V)) {
-        DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, PTR_NAME_V);
-        if (m != NULL && m->deleter != NULL) {
+    if (PyCapsule_IsValid(cap, name_v)) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, name_v);
+        if (m->deleter != NULL) {
+            m->deleter(m);
+        }
+    }
+    else if (PyCapsule_IsValid(cap, name_l)) {
+        DLManagedTensor *m = PyCapsule_GetPointer(cap, name_l);
+        if (m->deleter != NULL) {
             m->deleter(m);
         }
     }
 }
 
+/* The destructor of an exported capsule: only an unconsumed one (still named
+ * dltensor*) owns its tensor; a consumer renamed it and calls the deleter. */
 static void
-capsule_dtor_legacy(PyObject *cap)
+capsule_dtor(PyObject *cap)
 {
-    if (PyCapsule_IsValid(cap, PTR_NAME_L)) {
-        DLManagedTensor *m = PyCapsule_GetPointer(cap, PTR_NAME_L);
-        if (m != NULL && m->deleter != NULL) {
-            m->deleter(m);
-        }
-    }
+    call_deleter(cap, PTR_NAME_V, PTR_NAME_L);
 }
 
 /* Build the capsule for `owner`'s data (a reference is taken). */
@@ -1034,8 +1035,7 @@ make_capsule(PyObject *owner, void *data, int dtype, int ndim, const Py_ssize_t 
     t->strides = ndim > 0 ? ctx->dims + ndim : NULL;
     t->byte_offset = 0;
     ctx->owner = Py_NewRef(owner);
-    cap = PyCapsule_New(&ctx->mt, versioned ? PTR_NAME_V : PTR_NAME_L,
-                        versioned ? capsule_dtor_versioned : capsule_dtor_legacy);
+    cap = PyCapsule_New(&ctx->mt, versioned ? PTR_NAME_V : PTR_NAME_L, capsule_dtor);
     if (cap == NULL) {
         Py_DECREF(ctx->owner);
         free(ctx);
@@ -1380,8 +1380,7 @@ error:
 }
 
 PyMethodDef ca_interop_array_methods[] = {
-    { "__dlpack__", (PyCFunction)(void (*)(void))Ndarray_dlpack,
-      METH_FASTCALL | METH_KEYWORDS,
+    { "__dlpack__", CA_FASTKW(Ndarray_dlpack),
       "__dlpack__($self, /, *, stream=None, max_version=None, dl_device=None, "
       "copy=None)\n--\n\n"
       "Export the array as a DLPack capsule (Python array API).\n\n"
@@ -1455,25 +1454,13 @@ restore_error(saved_error e)
 #endif
 }
 
+/* The destructor of an imported tensor's owner: the deleter may run while an
+ * exception is set (a failed import), which it must neither see nor lose. */
 static void
-owner_dtor_versioned(PyObject *cap)
+owner_dtor(PyObject *cap)
 {
     saved_error e = save_error();
-    DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, OWNER_NAME_V);
-    if (m != NULL && m->deleter != NULL) {
-        m->deleter(m);
-    }
-    restore_error(e);
-}
-
-static void
-owner_dtor_legacy(PyObject *cap)
-{
-    saved_error e = save_error();
-    DLManagedTensor *m = PyCapsule_GetPointer(cap, OWNER_NAME_L);
-    if (m != NULL && m->deleter != NULL) {
-        m->deleter(m);
-    }
+    call_deleter(cap, OWNER_NAME_V, OWNER_NAME_L);
     restore_error(e);
 }
 
@@ -1756,8 +1743,7 @@ static PyObject *
 consume_capsule(PyObject *cap, const dl_import *d)
 {
     PyObject *owner =
-        PyCapsule_New(d->mt, d->versioned ? OWNER_NAME_V : OWNER_NAME_L,
-                      d->versioned ? owner_dtor_versioned : owner_dtor_legacy);
+        PyCapsule_New(d->mt, d->versioned ? OWNER_NAME_V : OWNER_NAME_L, owner_dtor);
     if (owner == NULL) {
         return NULL;
     }
@@ -2078,17 +2064,10 @@ ca_from_dlpack_obj(PyObject *obj, int device, int copy, int *found)
             return res;
         }
     }
-    meth = PyObject_GetAttr(obj, ca_st->str_dlpack);
+    meth = protocol_attr(obj, ca_st->str_dlpack, found);
     if (meth == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Clear();
-        }
-        else {
-            *found = 1;
-        }
         return NULL;
     }
-    *found = 1;
     devt = PyObject_CallMethodNoArgs(obj, ca_st->str_dlpack_device);
     if (devt == NULL) {
         goto error;
@@ -2204,8 +2183,7 @@ interop_cai_sync(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyMethodDef interop_functions[] = {
-    { "from_dlpack", (PyCFunction)(void (*)(void))interop_from_dlpack,
-      METH_FASTCALL | METH_KEYWORDS,
+    { "from_dlpack", CA_FASTKW(interop_from_dlpack),
       "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
       "An array sharing the memory of a DLPack producer `x`.\n\n"
       "Calls ``x.__dlpack__(stream=<current stream>, max_version=(1, 0))`` (the\n"

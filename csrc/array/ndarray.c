@@ -57,10 +57,7 @@ array_alloc(int ndim)
 static void
 Ndarray_dealloc(CaArray *a)
 {
-    PyTypeObject *tp = Py_TYPE(a);
-    if (a->weakreflist != NULL) {
-        PyObject_ClearWeakRefs((PyObject *)a);
-    }
+    PyTypeObject *tp = ca_dealloc_start((PyObject *)a, a->weakreflist);
     if (a->pending != NULL) {
         /* a deferred kernel of a (fusion.c): launch it, or drop it if fused */
         ca_hook.pending_dealloc(a);
@@ -138,12 +135,14 @@ fill_strides(int ndim, const Py_ssize_t *shape, Py_ssize_t *strides, int itemsiz
     ca_contiguous_strides(ndim, shape, itemsize, fortran, strides);
 }
 
-CaArray *
-ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int device,
-               ca_memkind kind)
+/* A new array object of a checked dtype and shape, with no memory yet: dtype,
+ * itemsize, size and shape set, the rest left to the caller (`who`, named in
+ * the SystemError of a bad dtype). Inline: it is the start of every creation. */
+static inline CaArray *
+array_new_shaped(const char *who, int dtype, int ndim, const Py_ssize_t *shape)
 {
     if (dtype < 0 || dtype >= CA_NTYPES) {
-        PyErr_SetString(PyExc_SystemError, "ca_array_empty: bad dtype");
+        PyErr_Format(PyExc_SystemError, "%s: bad dtype", who);
         return NULL;
     }
     int itemsize = ca_dtype_size[dtype];
@@ -157,13 +156,26 @@ ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int de
     }
     a->dtype = dtype;
     a->itemsize = itemsize;
-    a->device = device;
-    a->kind = kind;
     a->size = size;
-    a->flags = CA_OWNDATA | CA_WRITEABLE;
     if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
         memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
     }
+    return a;
+}
+
+CaArray *
+ca_array_empty(int dtype, int ndim, const Py_ssize_t *shape, int fortran, int device,
+               ca_memkind kind)
+{
+    CaArray *a = array_new_shaped("ca_array_empty", dtype, ndim, shape);
+    if (a == NULL) {
+        return NULL;
+    }
+    int itemsize = a->itemsize;
+    Py_ssize_t size = a->size;
+    a->device = device;
+    a->kind = kind;
+    a->flags = CA_OWNDATA | CA_WRITEABLE;
     fill_strides(ndim, shape, CA_STRIDES(a), itemsize, fortran, size);
     if (size == 0) {
         a->flags |= CA_C_CONTIGUOUS | CA_F_CONTIGUOUS;
@@ -306,27 +318,16 @@ CaArray *
 ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
                      const Py_ssize_t *shape, const Py_ssize_t *strides, PyObject *base)
 {
-    if (dtype < 0 || dtype >= CA_NTYPES) {
-        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: bad dtype");
-        return NULL;
-    }
-    int itemsize = ca_dtype_size[dtype];
-    Py_ssize_t size = ca_shape_size(ndim, shape, itemsize);
-    if (size < 0) {
-        return NULL;
-    }
-    if (mem == NULL && size != 0) {
-        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: no memory");
-        return NULL;
-    }
-    CaArray *a = array_alloc(ndim);
+    CaArray *a = array_new_shaped("ca_array_from_memory", dtype, ndim, shape);
     if (a == NULL) {
         return NULL;
     }
+    if (mem == NULL && a->size != 0) {
+        Py_DECREF(a);
+        PyErr_SetString(PyExc_SystemError, "ca_array_from_memory: no memory");
+        return NULL;
+    }
     a->data = data;
-    a->dtype = dtype;
-    a->itemsize = itemsize;
-    a->size = size;
     if (mem != NULL) {
         a->device = mem->device;
         a->kind = mem->kind;
@@ -336,14 +337,11 @@ ca_array_from_memory(CaMemory *mem, char *data, int dtype, int ndim,
         a->kind = a->device == CA_CPU ? CA_MEM_HOST : CA_MEM_DEVICE;
     }
     a->flags = CA_WRITEABLE | (base == NULL ? CA_OWNDATA : 0);
-    if (ndim > 0) { /* memcpy from NULL is UB even for 0 bytes */
-        memcpy(CA_SHAPE(a), shape, (size_t)ndim * sizeof(Py_ssize_t));
-    }
     if (strides != NULL && ndim > 0) {
         memcpy(CA_STRIDES(a), strides, (size_t)ndim * sizeof(Py_ssize_t));
     }
     else {
-        fill_strides(ndim, shape, CA_STRIDES(a), itemsize, 0, size);
+        fill_strides(ndim, shape, CA_STRIDES(a), a->itemsize, 0, a->size);
     }
     ca_array_update_flags(a);
     Py_XINCREF(mem);
@@ -449,69 +447,16 @@ ca_cpu_numpy_view(CaArray *x)
 /* Attributes                                                                */
 /* ======================================================================== */
 
-static PyObject *
-get_shape(CaArray *a, void *c)
-{
-    return ca_shape_tuple(CA_NDIM(a), CA_SHAPE(a));
-}
-
-static PyObject *
-get_strides(CaArray *a, void *c)
-{
-    return ca_shape_tuple(CA_NDIM(a), CA_STRIDES(a));
-}
-
-static PyObject *
-get_ndim(CaArray *a, void *c)
-{
-    return PyLong_FromLong(CA_NDIM(a));
-}
-
-static PyObject *
-get_size(CaArray *a, void *c)
-{
-    return PyLong_FromSsize_t(a->size);
-}
-
-static PyObject *
-get_itemsize(CaArray *a, void *c)
-{
-    return PyLong_FromLong(a->itemsize);
-}
-
-static PyObject *
-get_nbytes(CaArray *a, void *c)
-{
-    return PyLong_FromSsize_t(a->size * a->itemsize);
-}
-
-static PyObject *
-get_dtype(CaArray *a, void *c)
-{
-    PyObject *d = (PyObject *)ca_descr(a->dtype);
-    Py_INCREF(d);
-    return d;
-}
-
-static PyObject *
-get_device(CaArray *a, void *c)
-{
-    return ca_device_object(a->device);
-}
-
-static PyObject *
-get_memory(CaArray *a, void *c)
-{
-    return PyUnicode_FromString(ca_memkind_name[a->kind]);
-}
-
-static PyObject *
-get_base(CaArray *a, void *c)
-{
-    PyObject *b = a->base ? a->base : Py_None;
-    Py_INCREF(b);
-    return b;
-}
+CA_GETTER(get_shape, CaArray, ca_shape_tuple(CA_NDIM(self), CA_SHAPE(self)))
+CA_GETTER(get_strides, CaArray, ca_shape_tuple(CA_NDIM(self), CA_STRIDES(self)))
+CA_GETTER(get_ndim, CaArray, PyLong_FromLong(CA_NDIM(self)))
+CA_GETTER(get_size, CaArray, PyLong_FromSsize_t(self->size))
+CA_GETTER(get_itemsize, CaArray, PyLong_FromLong(self->itemsize))
+CA_GETTER(get_nbytes, CaArray, PyLong_FromSsize_t(self->size * self->itemsize))
+CA_GETTER(get_dtype, CaArray, Py_NewRef((PyObject *)ca_descr(self->dtype)))
+CA_GETTER(get_device, CaArray, ca_device_object(self->device))
+CA_GETTER(get_memory, CaArray, PyUnicode_FromString(ca_memkind_name[self->kind]))
+CA_GETTER(get_base, CaArray, Py_NewRef(self->base ? self->base : Py_None))
 
 /* ---- flags: a snapshot object, as NumPy's flagsobj but read-only ---------- */
 
@@ -631,11 +576,7 @@ CA_TYPE_SPEC(flags_spec, "cuarray.flagsobj", CaFlags,
 
 /* ---- data: a MemoryPointer (memptr.c), as CuPy's ---------------------------- */
 
-static PyObject *
-get_data(CaArray *a, void *c)
-{
-    return ca_memptr_new(a->mem, a->data, a->device);
-}
+CA_GETTER(get_data, CaArray, ca_memptr_new(self->mem, self->data, self->device))
 
 /* ---- T, mT ------------------------------------------------------------------ */
 
@@ -1159,17 +1100,14 @@ Ndarray_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 /* ======================================================================== */
 
 static PyMethodDef ndarray_methods[] = {
-    { "__array_namespace__", (PyCFunction)(void (*)(void))Ndarray_array_namespace,
-      METH_VARARGS | METH_KEYWORDS,
+    { "__array_namespace__", CA_VARKW(Ndarray_array_namespace),
       "__array_namespace__(*, api_version=None)\n--\n\nThe cuarray module." },
-    { "setflags", (PyCFunction)(void (*)(void))Ndarray_setflags,
-      METH_VARARGS | METH_KEYWORDS,
+    { "setflags", CA_VARKW(Ndarray_setflags),
       "setflags(write=None, align=None, uic=None)\n--\n\nSet the WRITEABLE flag "
       "(True only where the memory may be written:\nnot for read-only imports, "
       "broadcast views or views of read-only arrays),\nas NumPy's; every array "
       "stays ALIGNED." },
-    { "__array__", (PyCFunction)(void (*)(void))Ndarray_array,
-      METH_VARARGS | METH_KEYWORDS,
+    { "__array__", CA_VARKW(Ndarray_array),
       "__array__(dtype=None, copy=None)\n--\n\nA NumPy view of host-accessible memory; "
       "TypeError for device memory (use .get())." },
     { NULL, NULL, 0, NULL },

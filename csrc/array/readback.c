@@ -553,44 +553,39 @@ array_bool(CaArray *a)
 
 /* The element of a one-element array as a Python object, for int(), float()
  * and complex(). NumPy 2 accepts only 0-d arrays here; CuPy (and NumPy 1)
- * any array of size 1, which code written for CuPy relies on. */
+ * any array of size 1, which code written for CuPy relies on. `convert`, when
+ * not NULL, turns it into the type asked for (int(), float()). */
 static PyObject *
-scalar_value(CaArray *a, const char *what)
+scalar_value(CaArray *a, const char *what, PyObject *(*convert)(PyObject *))
 {
     if (a->size != 1) {
         PyErr_SetString(PyExc_TypeError,
                         "only one-element arrays can be converted to Python scalars");
         return NULL;
     }
-    return array_element(a, a->data, what);
+    PyObject *v = array_element(a, a->data, what);
+    if (v != NULL && convert != NULL) {
+        Py_SETREF(v, convert(v));
+    }
+    return v;
 }
 
 static PyObject *
 array_int(CaArray *a)
 {
-    PyObject *v = scalar_value(a, "int()");
-    if (v == NULL) {
-        return NULL;
-    }
-    Py_SETREF(v, PyNumber_Long(v));
-    return v;
+    return scalar_value(a, "int()", PyNumber_Long);
 }
 
 static PyObject *
 array_float(CaArray *a)
 {
-    PyObject *v = scalar_value(a, "float()");
-    if (v == NULL) {
-        return NULL;
-    }
-    Py_SETREF(v, PyNumber_Float(v));
-    return v;
+    return scalar_value(a, "float()", PyNumber_Float);
 }
 
 static PyObject *
 array_complex(CaArray *a, PyObject *unused)
 {
-    PyObject *v = scalar_value(a, "complex()");
+    PyObject *v = scalar_value(a, "complex()", NULL);
     if (v == NULL) {
         return NULL;
     }

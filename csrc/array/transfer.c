@@ -87,13 +87,10 @@ stream_from_object(PyObject *obj, int device, ca_stream_t *out)
         PyErr_SetString(PyExc_TypeError, "stream must be None or a Stream");
         return -1;
     }
-    void *v = PyLong_AsVoidPtr(p);
-    Py_DECREF(p);
-    if (v == NULL && PyErr_Occurred()) {
-        return -1;
-    }
-    *out = (ca_stream_t)v;
-    return 0;
+    void *v = NULL;
+    int r = ca_pointer_from_long(p, &v);
+    *out = (ca_stream_t)v; /* NULL when r is -1 */
+    return r;
 }
 
 /* ======================================================================== */
@@ -130,17 +127,25 @@ check_assign(CaArray *dst, CaArray *src)
     return 0;
 }
 
+/* A strided loop over a's shape with a as operand 0 (the destination of the
+ * copy and fill kernels); set_operand counts the operands. */
+static inline void
+strided_over(ca_strided *s, CaArray *a)
+{
+    s->ndim = CA_NDIM(a);
+    s->nops = 0;
+    for (int i = 0; i < s->ndim; i++) {
+        s->shape[i] = CA_SHAPE(a)[i];
+    }
+    ca_strided_set_operand(s, 0, a);
+}
+
 /* The one strided copy-and-cast call (kernels/gpu/copy.cu, kernels/host/host_copy.c). */
 static int
 assign_kernel(CaArray *dst, CaArray *src)
 {
     ca_strided s;
-    s.ndim = CA_NDIM(dst);
-    s.nops = 2;
-    for (int i = 0; i < s.ndim; i++) {
-        s.shape[i] = CA_SHAPE(dst)[i];
-    }
-    ca_strided_set_operand(&s, 0, dst);
+    strided_over(&s, dst);
     ca_strided_set_operand(&s, 1, src);
     if (ca_use_device(dst->device) < 0) {
         return -1;
@@ -287,9 +292,8 @@ ca_array_copy(CaArray *a, int dtype, char order)
     return r;
 }
 
-/* Fill every element of `a` with the element at `value` (host bytes). */
-static int
-array_fill_bytes(CaArray *a, const void *value)
+int
+ca_array_fill(CaArray *a, const void *value)
 {
     if (!(a->flags & CA_WRITEABLE)) {
         PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
@@ -299,12 +303,7 @@ array_fill_bytes(CaArray *a, const void *value)
         return 0;
     }
     ca_strided s;
-    s.ndim = CA_NDIM(a);
-    s.nops = 1;
-    for (int i = 0; i < s.ndim; i++) {
-        s.shape[i] = CA_SHAPE(a)[i];
-    }
-    ca_strided_set_operand(&s, 0, a);
+    strided_over(&s, a);
     if (ca_use_device(a->device) < 0) {
         return -1;
     }
@@ -315,23 +314,17 @@ array_fill_bytes(CaArray *a, const void *value)
 }
 
 int
-ca_array_fill(CaArray *a, const void *value)
-{
-    return array_fill_bytes(a, value);
-}
-
-/* a.fill(value) semantics: a Python value, or a cuarray array broadcast. */
-static int
-array_fill_object(CaArray *a, PyObject *value)
+ca_array_fill_object(CaArray *a, PyObject *value, int setitem)
 {
     if (ca_array_check(value)) {
         return ca_assign(a, (CaArray *)value);
     }
     uint64_t buf[2];
-    if (ca_value_to_bytes_setitem(value, a->dtype, buf) < 0) {
+    if ((setitem ? ca_value_to_bytes_setitem(value, a->dtype, buf)
+                 : ca_value_to_bytes(value, a->dtype, buf)) < 0) {
         return -1;
     }
-    return array_fill_bytes(a, buf);
+    return ca_array_fill(a, buf);
 }
 
 /* ======================================================================== */
@@ -510,6 +503,25 @@ host_is_pinned(const void *p)
     return info.type == CA_PTR_HOST || info.type == CA_PTR_MANAGED;
 }
 
+/* Queue one chunk's DMA between the device and a pinned stage on s, then record
+ * the stage's event behind it so the host waits for that chunk alone. Runs
+ * without the GIL; *call names the runtime call that failed. */
+static int
+stage_dma(void *dst, const void *src, size_t len, int to_host, ca_event_t ev,
+          ca_stream_t s, const char **call)
+{
+    *call = to_host ? "cudaMemcpyAsync(pinned stage, device, chunk, "
+                      "cudaMemcpyDeviceToHost)"
+                    : "cudaMemcpyAsync(device, pinned stage, chunk, "
+                      "cudaMemcpyHostToDevice)";
+    int st = ca_rt_memcpy_async(dst, src, len, s);
+    if (st == 0) {
+        *call = "cudaEventRecord";
+        st = ca_rt_event_record(ev, s);
+    }
+    return st;
+}
+
 /* Move n bytes between host memory `host` (pageable) and device memory `dev`
  * of `device` through pinned staging buffers; waits for completion. Called
  * with the GIL held (allocates the staging Memory), releases it to copy. */
@@ -558,26 +570,14 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
                     }
                 }
                 par_memcpy(buf[b], host + off, len);
-                call = "cudaMemcpyAsync(device, pinned stage, chunk, "
-                       "cudaMemcpyHostToDevice)";
-                st = ca_rt_memcpy_async(dev + off, buf[b], len, s);
-                if (st == 0) {
-                    call = "cudaEventRecord";
-                    st = ca_rt_event_record(ev[b], s);
-                }
+                st = stage_dma(dev + off, buf[b], len, 0, ev[b], s, &call);
             }
         }
         else if (st == 0) {
             /* device -> pinned (DMA) ahead of pinned -> host (threads). */
             for (size_t i = 0; i < nchunks && i < CA_STAGE_NBUF && st == 0; i++) {
                 size_t off = i * chunk, len = n - off < chunk ? n - off : chunk;
-                call = "cudaMemcpyAsync(pinned stage, device, chunk, "
-                       "cudaMemcpyDeviceToHost)";
-                st = ca_rt_memcpy_async(buf[i], dev + off, len, s);
-                if (st == 0) {
-                    call = "cudaEventRecord";
-                    st = ca_rt_event_record(ev[i], s);
-                }
+                st = stage_dma(buf[i], dev + off, len, 1, ev[i], s, &call);
             }
             for (size_t i = 0; i < nchunks && st == 0; i++) {
                 int b = (int)(i % CA_STAGE_NBUF);
@@ -592,13 +592,7 @@ staged_copy(int device, char *dev, char *host, size_t n, int to_host,
                 if (next < nchunks) {
                     size_t noff = next * chunk;
                     size_t nlen = n - noff < chunk ? n - noff : chunk;
-                    call = "cudaMemcpyAsync(pinned stage, device, chunk, "
-                           "cudaMemcpyDeviceToHost)";
-                    st = ca_rt_memcpy_async(buf[b], dev + noff, nlen, s);
-                    if (st == 0) {
-                        call = "cudaEventRecord";
-                        st = ca_rt_event_record(ev[b], s);
-                    }
+                    st = stage_dma(buf[b], dev + noff, nlen, 1, ev[b], s, &call);
                 }
             }
         }
@@ -1064,12 +1058,8 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (ca_parse_args("astype", args, nargs, kwnames, names, 5, 1, v) < 0) {
         return NULL;
     }
-    int dtype = ca_dtype_converter(v[0], CA_FLOAT64);
-    if (dtype < 0) {
-        return NULL;
-    }
-    int order = ca_order_from_object(v[1], 'K');
-    if (order < 0) {
+    int dtype, order;
+    if (ca_dtype_order_from_objects(v[0], CA_FLOAT64, v[1], 'K', &dtype, &order) < 0) {
         return NULL;
     }
     if (v[2] != NULL && v[2] != Py_None) {
@@ -1117,28 +1107,27 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 Ndarray_fill(CaArray *a, PyObject *value)
 {
-    if (array_fill_object(a, value) < 0) {
+    if (ca_array_fill_object(a, value, 1) < 0) {
         return NULL;
     }
     Py_RETURN_NONE;
 }
 
-#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef ca_transfer_array_methods[] = {
-    { "get", FASTKW(Ndarray_get),
+    { "get", CA_FASTKW(Ndarray_get),
       "get(stream=None, order='C', out=None, blocking=True)\n--\n\n"
       "Copy the array to a NumPy array on the host (into `out` if given). Waits for "
       "the copy unless blocking=False (only meaningful with a pinned `out`)." },
-    { "set", FASTKW(Ndarray_set),
+    { "set", CA_FASTKW(Ndarray_set),
       "set(arr, stream=None)\n--\n\nCopy the NumPy array `arr` (same shape and dtype) "
       "into this array." },
-    { "copy", FASTKW(Ndarray_copy),
+    { "copy", CA_FASTKW(Ndarray_copy),
       "copy(order='C')\n--\n\nA copy of the array, on the same device and memory "
       "kind." },
     { "__copy__", (PyCFunction)Ndarray_copy_noargs, METH_NOARGS, NULL },
     { "__deepcopy__", (PyCFunction)Ndarray_deepcopy, METH_O, NULL },
-    { "astype", FASTKW(Ndarray_astype),
+    { "astype", CA_FASTKW(Ndarray_astype),
       "astype(dtype, order='K', casting='unsafe', subok=True, copy=True)\n--\n\n"
       "The array cast to `dtype` with NumPy's cast results." },
     { "fill", (PyCFunction)Ndarray_fill, METH_O,
@@ -1168,7 +1157,7 @@ py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 }
 
 static PyMethodDef transfer_functions[] = {
-    { "asnumpy", FASTKW(py_asnumpy),
+    { "asnumpy", CA_FASTKW(py_asnumpy),
       "asnumpy(a, stream=None, order='C', out=None, blocking=True)\n--\n\n"
       "A NumPy array with the contents of `a` (a copy for cuarray arrays)." },
     { NULL, NULL, 0, NULL },

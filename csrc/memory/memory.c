@@ -523,10 +523,7 @@ free_hooked(CaMemory *self)
 static void
 Memory_dealloc(CaMemory *self)
 {
-    PyTypeObject *tp = Py_TYPE(self);
-    if (self->weakreflist != NULL) {
-        PyObject_ClearWeakRefs((PyObject *)self);
-    }
+    PyTypeObject *tp = ca_dealloc_start((PyObject *)self, self->weakreflist);
     if (self->block != NULL) {
         if (ca_memory_hook != NULL && self->kind != CA_MEM_PINNED) {
             free_hooked(self);
@@ -555,29 +552,10 @@ Memory_get_ptr(CaMemory *self, void *closure)
     return PyLong_FromVoidPtr(self->ptr);
 }
 
-static PyObject *
-Memory_get_size(CaMemory *self, void *closure)
-{
-    return PyLong_FromSize_t(self->size);
-}
-
-static PyObject *
-Memory_get_device(CaMemory *self, void *closure)
-{
-    return ca_device_object(self->device);
-}
-
-static PyObject *
-Memory_get_device_id(CaMemory *self, void *closure)
-{
-    return PyLong_FromLong(self->device);
-}
-
-static PyObject *
-Memory_get_kind(CaMemory *self, void *closure)
-{
-    return PyUnicode_FromString(ca_memkind_name[self->kind]);
-}
+CA_GETTER(Memory_get_size, CaMemory, PyLong_FromSize_t(self->size))
+CA_GETTER(Memory_get_device, CaMemory, ca_device_object(self->device))
+CA_GETTER(Memory_get_device_id, CaMemory, PyLong_FromLong(self->device))
+CA_GETTER(Memory_get_kind, CaMemory, PyUnicode_FromString(ca_memkind_name[self->kind]))
 
 /* A stream as CAI v3 writes it: 1 for the legacy default stream, 2 for the
  * per-thread default stream, else the handle. */
@@ -684,11 +662,7 @@ Memory_releasebuffer(CaMemory *self, Py_buffer *view)
     self->exports--;
 }
 
-static PyObject *
-Memory_get_exports(CaMemory *self, void *closure)
-{
-    return PyLong_FromSsize_t(self->exports);
-}
+CA_GETTER(Memory_get_exports, CaMemory, PyLong_FromSsize_t(self->exports))
 
 static PyGetSetDef Memory_getset[] = {
     { "ptr", (getter)Memory_get_ptr, NULL, "The address kernels use (int).", NULL },
@@ -1111,17 +1085,9 @@ MemoryPool_get_limit(CaPoolHandle *self, PyObject *unused)
     return PyLong_FromSize_t(ca_pool_get_limit(p));
 }
 
-static PyObject *
-MemoryPool_get_device(CaPoolHandle *self, void *closure)
-{
-    return ca_device_object(self->device);
-}
-
-static PyObject *
-MemoryPool_get_kind(CaPoolHandle *self, void *closure)
-{
-    return PyUnicode_FromString(ca_memkind_name[self->kind]);
-}
+CA_GETTER(MemoryPool_get_device, CaPoolHandle, ca_device_object(self->device))
+CA_GETTER(MemoryPool_get_kind, CaPoolHandle,
+          PyUnicode_FromString(ca_memkind_name[self->kind]))
 
 static PyObject *
 MemoryPool_repr(CaPoolHandle *self)
@@ -1143,8 +1109,7 @@ static PyMethodDef MemoryPool_methods[] = {
       "malloc(nbytes)\n--\n\nA Memory of `nbytes` bytes from this pool, ordered on the "
       "device's\ncurrent stream. 0 gives a Memory with ptr 0 and size 0. Raises\n"
       "OutOfMemoryError when neither the cache nor the upstream can serve it." },
-    { "free_all_blocks", (PyCFunction)(void (*)(void))MemoryPool_free_all_blocks,
-      METH_VARARGS | METH_KEYWORDS,
+    { "free_all_blocks", CA_VARKW(MemoryPool_free_all_blocks),
       "free_all_blocks(stream=None)\n--\n\nReturn every wholly free segment to CUDA "
       "(or the system), after\nwaiting for the device. `stream` is accepted for CuPy "
       "compatibility;\nthe cached blocks of every stream are released." },
@@ -1164,8 +1129,7 @@ static PyMethodDef MemoryPool_methods[] = {
     { "reset_peak_stats", (PyCFunction)MemoryPool_reset_peak_stats, METH_NOARGS,
       "reset_peak_stats()\n--\n\nRestart the peak statistics of stats() from the "
       "current values." },
-    { "set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
-      METH_VARARGS | METH_KEYWORDS,
+    { "set_limit", CA_VARKW(MemoryPool_set_limit),
       "set_limit(size=None, fraction=None)\n--\n\nCap the bytes this pool reserves: "
       "`size` in bytes, or `fraction` of\nthe device's memory (the machine's RAM for "
       "pinned and host pools).\nNo argument, or 0, removes the limit. For device pools "
@@ -1273,8 +1237,7 @@ static PyMethodDef memory_functions[] = {
     { "get_default_pinned_memory_pool", get_default_pinned_memory_pool, METH_NOARGS,
       "get_default_pinned_memory_pool()\n--\n\nThe pinned host memory pool of the "
       "current GPU (GPU 0 when the cpu\ndevice is current)." },
-    { "get_managed_memory_pool", (PyCFunction)(void (*)(void))get_managed_memory_pool,
-      METH_VARARGS | METH_KEYWORDS,
+    { "get_managed_memory_pool", CA_VARKW(get_managed_memory_pool),
       "get_managed_memory_pool(device=None)\n--\n\nThe managed (unified) memory pool "
       "of a GPU (default: the current GPU,\nGPU 0 when the cpu device is current). "
       "Arrays made with\nmemory='managed' allocate from it." },
@@ -1285,29 +1248,25 @@ static PyMethodDef memory_functions[] = {
 /* Module init                                                              */
 /* ======================================================================== */
 
+/* One of this file's heap types (base: its base type, or NULL), added to the
+ * module under its short name; a strong reference kept for the process's
+ * lifetime, like the module state. NULL on error. */
+static PyTypeObject *
+add_type(PyObject *m, PyType_Spec *spec, PyTypeObject *base)
+{
+    PyObject *t = PyType_FromModuleAndSpec(m, spec, (PyObject *)base);
+    if (t != NULL && PyModule_AddType(m, (PyTypeObject *)t) < 0) {
+        Py_CLEAR(t);
+    }
+    return (PyTypeObject *)t;
+}
+
 int
 ca_memory_init(PyObject *m)
 {
-    ca_st->memory_type =
-        (PyTypeObject *)PyType_FromModuleAndSpec(m, &Memory_spec, NULL);
-    if (ca_st->memory_type == NULL) {
-        return -1;
-    }
-    ca_st->pool_type =
-        (PyTypeObject *)PyType_FromModuleAndSpec(m, &MemoryPool_spec, NULL);
-    if (ca_st->pool_type == NULL) {
-        return -1;
-    }
-    /* Strong reference for the process's lifetime, like the module state. */
-    pinned_pool_type = (PyTypeObject *)PyType_FromModuleAndSpec(
-        m, &PinnedMemoryPool_spec, (PyObject *)ca_st->pool_type);
-    if (pinned_pool_type == NULL) {
-        return -1;
-    }
-    if (PyModule_AddObjectRef(m, "Memory", (PyObject *)ca_st->memory_type) < 0 ||
-        PyModule_AddObjectRef(m, "MemoryPool", (PyObject *)ca_st->pool_type) < 0 ||
-        PyModule_AddObjectRef(m, "PinnedMemoryPool", (PyObject *)pinned_pool_type) <
-            0 ||
+    if (!(ca_st->memory_type = add_type(m, &Memory_spec, NULL)) ||
+        !(ca_st->pool_type = add_type(m, &MemoryPool_spec, NULL)) ||
+        !(pinned_pool_type = add_type(m, &PinnedMemoryPool_spec, ca_st->pool_type)) ||
         PyModule_AddFunctions(m, memory_functions) < 0 ||
         PyModule_AddFunctions(m, ca_memory_hook_functions) < 0) {
         return -1;

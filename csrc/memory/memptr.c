@@ -61,12 +61,8 @@ address_of(PyObject *o, char **out)
                      Py_TYPE(o)->tp_name);
         return -1;
     }
-    if (v == NULL) {
-        return -1;
-    }
-    void *p = PyLong_AsVoidPtr(v);
-    Py_DECREF(v);
-    if (p == NULL && PyErr_Occurred()) {
+    void *p;
+    if (ca_pointer_from_long(v, &p) < 0) {
         return -1;
     }
     *out = (char *)p;
@@ -390,17 +386,8 @@ MemPtr_int(CaMemPtr *p)
     return PyLong_FromVoidPtr(p->ptr);
 }
 
-static PyObject *
-MemPtr_get_ptr(CaMemPtr *p, void *c)
-{
-    return PyLong_FromVoidPtr(p->ptr);
-}
-
-static PyObject *
-MemPtr_get_device(CaMemPtr *p, void *c)
-{
-    return ca_device_object(p->device);
-}
+CA_GETTER(MemPtr_get_ptr, CaMemPtr, PyLong_FromVoidPtr(self->ptr))
+CA_GETTER(MemPtr_get_device, CaMemPtr, ca_device_object(self->device))
 
 static PyObject *
 MemPtr_repr(CaMemPtr *p)
@@ -542,8 +529,7 @@ ca_memptr_memory(PyObject *obj, char **data, Py_ssize_t *before, Py_ssize_t *ava
 
 #define M(name, doc)                                                                   \
     {                                                                                  \
-#name, (PyCFunction)(void (*)(void))MemPtr_##name,                             \
-            METH_VARARGS | METH_KEYWORDS, doc                                          \
+#name, CA_VARKW(MemPtr_##name), doc                                            \
     }
 
 static PyMethodDef memptr_methods[] = {

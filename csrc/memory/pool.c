@@ -278,13 +278,13 @@ index_insert(ca_pool *p, ca_block *b)
 static void
 index_remove(ca_pool *p, ca_block *b)
 {
+    p->st.n_free_blocks--;
     if (b->seg->small) {
         bin_remove(p, b);
     }
     else {
         treap_remove(p, b);
     }
-    p->st.n_free_blocks--;
 }
 
 /* ======================================================================== */
@@ -684,8 +684,42 @@ request_size(size_t nbytes, size_t *size)
     return 0;
 }
 
-int
-ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
+/* A miss outside a capture (lock held): new memory from the upstream, first
+ * trimming a drifted cache, and once more after giving the cache back. */
+static int
+grow_or_retry(ca_pool *p, size_t size, size_t nbytes, ca_stream_t stream, ca_block **b)
+{
+    int st;
+    /* No cached block fits. For a large request, when the cache holds over
+     * an eighth of what the pool reserved, the cached large segments are
+     * too small for the sizes in use now: give back the wholly free ones
+     * smaller than this request (none of them could serve it) before
+     * reserving more. That keeps reserved/requested low when sizes drift;
+     * loops that repeat their sizes never get here once warm. */
+    if (size > CA_POOL_SMALL_MAX &&
+        p->st.total_bytes - p->st.used_bytes > p->st.total_bytes / 8) {
+        p->st.n_trims++;
+        (void)release_cached_locked(p, 0, size);
+    }
+    st = grow(p, size, nbytes, stream, b);
+    if (st != 0) {
+        /* Out of memory (or the limit): give the cache back, retry once. */
+        p->st.n_oom_retries++;
+        (void)release_cached_locked(p, 1, 0);
+        *b = take_cached(p, size, nbytes, stream, 0, &st);
+        if (*b == NULL && st == 0) {
+            st = grow(p, size, nbytes, stream, b);
+        }
+    }
+    return st;
+}
+
+/* Both allocation paths in one body; `capturing` is a constant at each call, so
+ * inlining leaves each entry point its own straight-line code. A capture never
+ * trims nor retries: those would wait for the device (or free memory that the
+ * graph being captured may use). */
+static inline __attribute__((always_inline)) int
+pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, int capturing, ca_block **out)
 {
     size_t size = 0;
     ca_block *b = NULL;
@@ -696,31 +730,12 @@ ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
         return st == 1 ? 0 : st;
     }
     lock(p);
-    b = take_cached(p, size, nbytes, stream, 0, &st);
+    b = take_cached(p, size, nbytes, stream, capturing, &st);
     if (b == NULL && st == 0) {
-        /* No cached block fits. For a large request, when the cache holds over
-         * an eighth of what the pool reserved, the cached large segments are
-         * too small for the sizes in use now: give back the wholly free ones
-         * smaller than this request (none of them could serve it) before
-         * reserving more. That keeps reserved/requested low when sizes drift;
-         * loops that repeat their sizes never get here once warm. */
-        if (size > CA_POOL_SMALL_MAX &&
-            p->st.total_bytes - p->st.used_bytes > p->st.total_bytes / 8) {
-            p->st.n_trims++;
-            (void)release_cached_locked(p, 0, size);
-        }
-        st = grow(p, size, nbytes, stream, &b);
+        st = capturing ? grow(p, size, nbytes, stream, &b) /* no wait: ANY */
+                       : grow_or_retry(p, size, nbytes, stream, &b);
         if (st != 0) {
-            /* Out of memory (or the limit): give the cache back, retry once. */
-            p->st.n_oom_retries++;
-            (void)release_cached_locked(p, 1, 0);
-            b = take_cached(p, size, nbytes, stream, 0, &st);
-            if (b == NULL && st == 0) {
-                st = grow(p, size, nbytes, stream, &b);
-            }
-            if (st != 0) {
-                p->st.n_oom_errors++;
-            }
+            p->st.n_oom_errors++;
         }
     }
     unlock(p);
@@ -729,26 +744,15 @@ ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
 }
 
 int
+ca_pool_alloc(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
+{
+    return pool_alloc(p, nbytes, stream, 0, out);
+}
+
+int
 ca_pool_alloc_capturing(ca_pool *p, size_t nbytes, ca_stream_t stream, ca_block **out)
 {
-    size_t size = 0;
-    ca_block *b = NULL;
-    int st = request_size(nbytes, &size);
-    *out = NULL;
-    if (st != 0) {
-        return st == 1 ? 0 : st;
-    }
-    lock(p);
-    b = take_cached(p, size, nbytes, stream, 1, &st);
-    if (b == NULL && st == 0) {
-        st = grow(p, size, nbytes, stream, &b); /* carves with no wait: ANY */
-        if (st != 0) {
-            p->st.n_oom_errors++;
-        }
-    }
-    unlock(p);
-    *out = b;
-    return st;
+    return pool_alloc(p, nbytes, stream, 1, out);
 }
 
 void
