@@ -7,6 +7,7 @@
  * Creation is a hot path: arguments are parsed by hand (METH_FASTCALL) and
  * nothing goes through Python.
  */
+#include "datetime_hook.h"
 #include "launch.h"
 #include "watch.h"
 
@@ -105,9 +106,11 @@ new_filled(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     {                                                                                  \
         return BODY;                                                                   \
     }
-ENTRY(py_empty, new_filled("empty", args, nargs, kwnames, 0))
-ENTRY(py_zeros, new_filled("zeros", args, nargs, kwnames, 1))
-ENTRY(py_ones, new_filled("ones", args, nargs, kwnames, 2))
+/* (a datetime64/timedelta64 dtype or array hands the call to cuarray._datetime) */
+#define DT_RETRY(NAME, CALL) ca_dt_retry(CALL, NAME, args, nargs, kwnames)
+ENTRY(py_empty, DT_RETRY("empty", new_filled("empty", args, nargs, kwnames, 0)))
+ENTRY(py_zeros, DT_RETRY("zeros", new_filled("zeros", args, nargs, kwnames, 1)))
+ENTRY(py_ones, DT_RETRY("ones", new_filled("ones", args, nargs, kwnames, 2)))
 
 /* The dtype NumPy gives np.array(value): for full(dtype=None). */
 static int
@@ -149,7 +152,7 @@ fill_with(CaArray *a, PyObject *value)
 }
 
 static PyObject *
-py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+full_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[6];
     if (ca_parse_args("full", args, nargs, kwnames, full_names, 4, 2, v) < 0) {
@@ -169,6 +172,8 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     }
     return (PyObject *)a;
 }
+
+ENTRY(py_full, DT_RETRY("full", full_impl(args, nargs, kwnames)))
 
 /* ---- *_like -------------------------------------------------------------- */
 
@@ -279,6 +284,9 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return NULL;
     }
     PyObject *proto = w[0];
+    if (ca_dt_is(proto)) {
+        return ca_dt_raise(proto), NULL;
+    }
     CaArray *src = NULL, *r = NULL;
     if (ca_array_check(proto)) {
         src = (CaArray *)proto;
@@ -308,26 +316,26 @@ static PyObject *
 py_empty_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames)
 {
-    return like_impl("empty_like", args, nargs, kwnames, 0);
+    return DT_RETRY("empty_like", like_impl("empty_like", args, nargs, kwnames, 0));
 }
 
 static PyObject *
 py_zeros_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames)
 {
-    return like_impl("zeros_like", args, nargs, kwnames, 1);
+    return DT_RETRY("zeros_like", like_impl("zeros_like", args, nargs, kwnames, 1));
 }
 
 static PyObject *
 py_ones_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return like_impl("ones_like", args, nargs, kwnames, 2);
+    return DT_RETRY("ones_like", like_impl("ones_like", args, nargs, kwnames, 2));
 }
 
 static PyObject *
 py_full_like(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return like_impl("full_like", args, nargs, kwnames, 3);
+    return DT_RETRY("full_like", like_impl("full_like", args, nargs, kwnames, 3));
 }
 
 /* ======================================================================== */
@@ -351,6 +359,9 @@ copy_from_object(PyObject *obj, int dflt)
 static PyObject *
 asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
 {
+    if (ca_dt_is(v[0])) {
+        return ca_dt_raise(v[0]), NULL;
+    }
     int dtype = -1;
     if (v[1] != NULL && v[1] != Py_None) {
         dtype = ca_dtype_converter(v[1], CA_FLOAT64);
@@ -409,11 +420,11 @@ py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (v[6] != NULL && PyObject_IsTrue(v[6]) < 0) {
         return NULL;
     }
-    return asarray_impl(v, 'K', -1);
+    return DT_RETRY("asarray", asarray_impl(v, 'K', -1));
 }
 
 static PyObject *
-py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+array_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[7];
     if (ca_parse_args("array", args, nargs, kwnames, array_names, 5, 1, v) < 0) {
@@ -457,6 +468,8 @@ py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return (PyObject *)res;
 }
 
+ENTRY(py_array, DT_RETRY("array", array_impl(args, nargs, kwnames)))
+
 static PyObject *
 contiguous_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                 PyObject *kwnames, char order)
@@ -488,14 +501,16 @@ static PyObject *
 py_ascontiguousarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                      PyObject *kwnames)
 {
-    return contiguous_impl("ascontiguousarray", args, nargs, kwnames, 'C');
+    return DT_RETRY("ascontiguousarray",
+                    contiguous_impl("ascontiguousarray", args, nargs, kwnames, 'C'));
 }
 
 static PyObject *
 py_asfortranarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                   PyObject *kwnames)
 {
-    return contiguous_impl("asfortranarray", args, nargs, kwnames, 'F');
+    return DT_RETRY("asfortranarray",
+                    contiguous_impl("asfortranarray", args, nargs, kwnames, 'F'));
 }
 
 /* ======================================================================== */
@@ -536,7 +551,7 @@ host_scalar(PyObject *o)
 }
 
 static PyObject *
-py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+arange_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[6];
     if (ca_parse_args("arange", args, nargs, kwnames, arange_names, 4, 0, v) < 0) {
@@ -579,6 +594,8 @@ py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     Py_XDECREF(step);
     return from_host_result(h, device, kind);
 }
+
+ENTRY(py_arange, DT_RETRY("arange", arange_impl(args, nargs, kwnames)))
 
 static PyObject *np_linspace = NULL;
 

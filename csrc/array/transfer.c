@@ -4,6 +4,7 @@
  * transfers (get, set, asnumpy, ca_array_from_numpy) and the array methods
  * built on them.
  */
+#include "datetime_hook.h"
 #include "launch.h"
 #include "watch.h"
 
@@ -1030,8 +1031,8 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         return NULL;
     }
     int dtype = ca_dtype_converter(v[0], CA_FLOAT64);
-    if (dtype < 0) {
-        return NULL;
+    if (dtype < 0) { /* to datetime64: cuarray._datetime.astype(a, ...) */
+        return ca_dt_retry_self(NULL, "astype", (PyObject *)a, args, nargs, kwnames);
     }
     int order = ca_order_from_object(v[1], 'K');
     if (order < 0) {
@@ -1128,6 +1129,10 @@ py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (!ca_array_check(v[0])) {
         /* As CuPy: anything else goes through numpy.asarray. */
         return PyArray_FROM_O(v[0]);
+    }
+    if (ca_dt_is(v[0])) { /* cuarray._datetime's: its get() */
+        ca_dt_raise(v[0]);
+        return ca_dt_retry(NULL, "asnumpy", args, nargs, kwnames);
     }
     return get_impl((CaArray *)v[0], v + 1, "asnumpy()");
 }

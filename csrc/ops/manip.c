@@ -11,6 +11,7 @@
  * impossible shapes, mixed devices and repeated axes.
  */
 #include "cuarray.h"
+#include "datetime_hook.h"
 #include "launch.h"
 
 /* ======================================================================== */
@@ -1187,6 +1188,11 @@ Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
         type = dtype; /* a.view(Subclass), as NumPy's */
     }
     CaArray *v = view_dtype_impl(self, dtype);
+    if (v == NULL) { /* as datetime64: cuarray._datetime.view(a, dtype, type) */
+        PyObject *w[2] = { dtype != NULL ? dtype : Py_None,
+                           type != NULL ? type : Py_None };
+        return ca_dt_retry_self(NULL, "view", (PyObject *)self, w, 2, NULL);
+    }
     if (v != NULL && type != NULL && type != Py_None) {
         v = ca_array_as_type(v, (PyTypeObject *)type, (PyObject *)self);
     }

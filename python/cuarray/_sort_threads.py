@@ -220,12 +220,23 @@ _SORT_BASES = (SORT_MIN_SIZE, RUN_SORT_MIN_SIZE, True)
 _ARGSORT_BASES = (ARGSORT_MIN_SIZE, RUN_ARGSORT_MIN_SIZE, False)
 
 
+def _datetime(a):
+    """a is a datetime64/timedelta64 array (cuarray._datetime's: NaT sorts last)."""
+    return type(a) is not _core.ndarray and isinstance(getattr(a, "_dt", None), _np.dtype)
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    if _datetime(a) and not descending:
+        from ._datetime import sort
+        return sort(a, axis, kind, order, stable=stable)
     return _sort_or_argsort(_core.sort, _SORTS, _SORT_BASES, None, a, axis, kind,
                             order, stable, descending)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    if _datetime(a) and not descending:
+        from ._datetime import argsort
+        return argsort(a, axis, kind, order, stable=stable)
     return _sort_or_argsort(_core.argsort, _ARGSORTS, _ARGSORT_BASES, _np.int64, a,
                             axis, kind, order, stable, descending)
 
