@@ -293,3 +293,232 @@ def test_cai_round_trip(dtype):
     same(y, h)
     assert y.__cuda_array_interface__["data"][0] == cai["data"][0]
     same(ca.asarray(Producer(x.T.__cuda_array_interface__, keep=x)), h.T)
+
+
+# ---------------------------------------------------------------- comparisons, order
+
+CMP = ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"]
+
+
+@pytest.mark.parametrize("pair", [("M8[s]", "M8[s]"), ("M8[s]", "M8[ms]"),
+                                  ("m8[h]", "m8[m]"), ("M8[D]", "M8[ns]"),
+                                  ("M8[Y]", "M8[D]"), ("m8[us]", "m8[us]")])
+def test_comparisons(device, pair):
+    a = data(np.dtype(pair[0]), (5, 8), seed=6, span=50, nat=0.25)
+    b = data(np.dtype(pair[1]), (5, 8), seed=7, span=50, nat=0.25)
+    b[1] = a[1]  # equal values (and NaT == NaT is False)
+    x, y = ca.asarray(a, device=device), ca.asarray(b, device=device)
+    for op in CMP:
+        same(getattr(x, op)(y), getattr(a, op)(b))
+        same(getattr(x, op)(y[0]), getattr(a, op)(b[0]))  # broadcast
+        same(getattr(x, op)(b[0, 0]), getattr(a, op)(b[0, 0]))  # a NumPy scalar
+        same(getattr(y[2, 3], op)(x), getattr(b[2, 3], op)(a))  # a 0-d array
+        with pytest.raises(TypeError, match="NumPy arrays"):  # as cuarray's ops
+            getattr(x, op)(b)
+
+
+def test_comparisons_nat_and_refusals(device):
+    a = np.array(["NaT", "2020-01-01", "NaT"], "M8[s]")
+    x = ca.asarray(a, device=device)
+    nat = np.datetime64("NaT")
+    for op in CMP:
+        same(getattr(x, op)(nat), getattr(a, op)(nat))
+        same(getattr(x, op)(x), getattr(a, op)(a))
+    # == and != of operands NumPy has no loop for: all False / all True
+    t = np.array([1, 2, 3], "m8[s]")
+    same(x == ca.asarray(t, device=device), a == t)
+    same(x != ca.asarray(t, device=device), a != t)
+    same(x == 1, a == 1)
+    same(x == "2020-01-01", a == "2020-01-01")
+    for bad in (ca.asarray(t, device=device), 1):
+        with pytest.raises(TypeError) as ref:
+            a < (t if not isinstance(bad, int) else bad)
+        with pytest.raises(type(ref.value)):
+            x < bad
+
+
+@pytest.mark.parametrize("dtype", ["M8[ns]", "m8[s]", "M8[D]"])
+def test_isnat(device, dtype):
+    h = data(np.dtype(dtype), (4, 5), nat=0.4, edges=True)
+    x = ca.asarray(h, device=device)
+    same(ca.isnat(x), np.isnat(h))
+    same(ca.isnat(h), np.isnat(h))
+    for bad in (ca.arange(3, device=device), np.arange(3)):
+        with pytest.raises(TypeError):
+            np.isnat(np.arange(3))
+        with pytest.raises(TypeError):
+            ca.isnat(bad)
+
+
+@pytest.mark.parametrize("dtype", ["M8[ns]", "m8[s]", "M8[D]", "m8[Y]"])
+def test_min_max(device, dtype):
+    h = data(np.dtype(dtype), (6, 7), seed=8, nat=0.05, edges=True)
+    h[:, 0] = np.array(1, dtype)  # a column without NaT
+    h[1:, 0] = np.array(5, dtype)
+    h[2] = np.array("NaT", dtype)  # a row of NaT only
+    x = ca.asarray(h, device=device)
+    for f in ("min", "max"):
+        for axis in (None, 0, 1, (0, 1)):
+            for keepdims in (False, True):
+                want = getattr(h, f)(axis=axis, keepdims=keepdims)
+                same(getattr(x, f)(axis=axis, keepdims=keepdims), np.asarray(want))
+    clean = h[3:, :1]
+    if not np.isnat(clean).any():
+        same(ca.asarray(clean, device=device).max(), np.asarray(clean.max()))
+    with pytest.raises(ValueError):
+        x[:0].max()
+
+
+@pytest.mark.parametrize("dtype", ["M8[ns]", "m8[s]", "M8[D]"])
+def test_sort_argsort(device, dtype):
+    h = data(np.dtype(dtype), (5, 30), seed=9, span=20, nat=0.2, edges=True)
+    x = ca.asarray(h, device=device)
+    for axis in (-1, 0, None):
+        same(ca.sort(x, axis=axis), np.sort(h, axis=axis))
+        idx = ca.argsort(x, axis=axis, kind="stable")
+        same(idx, np.argsort(h, axis=axis, kind="stable"))
+        same(x.argsort(axis=axis, stable=True), np.argsort(h, axis=axis, kind="stable"))
+    y = x.copy()
+    y.sort(axis=0)
+    s = h.copy()
+    s.sort(axis=0)
+    same(y, s)
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def arith_data(dtype, seed, shape=(4, 9)):
+    return data(np.dtype(dtype), shape, seed=seed, span=10**4, nat=0.2)
+
+
+def check_binary(device, op, a, b):
+    """op(x, y) against NumPy: NumPy arrays go to the device, scalars stay (Python's
+    and NumPy's, which then meet DatetimeArray's __array_ufunc__ when on the left)."""
+    def dev(v):
+        return ca.asarray(v, device=device) if isinstance(v, np.ndarray) else v
+    with np.errstate(all="ignore"):
+        want = op(a, b)
+    same(op(dev(a), dev(b)), np.asarray(want))
+
+
+ADD_SUB = [("M8[s]", "m8[s]"), ("M8[s]", "m8[ms]"), ("M8[D]", "m8[h]"),
+           ("m8[us]", "m8[ns]"), ("m8[h]", "M8[m]"), ("M8[ns]", "M8[ns]"),
+           ("M8[s]", "M8[us]"), ("m8[W]", "m8[D]"), ("M8[M]", "m8[M]"),
+           ("M8[Y]", "m8[Y]"), ("M8[D]", "int64"), ("m8[s]", "int32"),
+           ("M8[D]", "M8[Y]")]
+
+
+@pytest.mark.parametrize("pair", ADD_SUB, ids="-".join)
+def test_add_subtract(device, pair):
+    a = arith_data(pair[0], 10)
+    b = arith_data(pair[1], 11) if pair[1][0] in "Mm" else \
+        np.random.default_rng(0).integers(-99, 99, (4, 9)).astype(pair[1])
+    for op in (lambda p, q: p + q, lambda p, q: q + p, lambda p, q: p - q,
+               lambda p, q: q - p):
+        try:
+            with np.errstate(all="ignore"):
+                op(a, b)
+        except TypeError as e:  # datetime + datetime, int - datetime ...
+            with pytest.raises(TypeError) as got:
+                op(ca.asarray(a, device=device), ca.asarray(b, device=device))
+            assert isinstance(got.value, type(e)) or type(e).__name__.startswith("_UFunc")
+            continue
+        check_binary(device, op, a, b)
+        check_binary(device, op, a, b[0, 0])  # a NumPy scalar
+        check_binary(device, op, a[1, 2], b)
+    x = ca.asarray(a, device=device)
+    same(x + 3, a + 3) if a.dtype.kind in "Mm" else None
+    same(x - True, a - True)
+
+
+@pytest.mark.parametrize("dtype", ["m8[s]", "m8[ns]", "m8[D]"])
+def test_timedelta_scaling(device, dtype):
+    a = arith_data(dtype, 12)
+    a.flat[:2] = np.array([-7, 7], dtype)
+    ints = np.random.default_rng(1).integers(-5, 6, (4, 9))
+    floats = np.random.default_rng(2).uniform(-3, 3, (4, 9))
+    floats.flat[:3] = [np.nan, np.inf, 0.0]
+    for b in (ints, ints.astype(np.int16), 3, -2, 0, floats, 1.5, np.float32(2.5)):
+        for op in (lambda p, q: p * q, lambda p, q: q * p, lambda p, q: p // q,
+                   lambda p, q: p / q):
+            check_binary(device, op, a, b)
+
+
+@pytest.mark.parametrize("pair", [("m8[s]", "m8[s]"), ("m8[s]", "m8[ms]"),
+                                  ("m8[h]", "m8[D]")])
+def test_timedelta_division(device, pair):
+    a, b = arith_data(pair[0], 13), arith_data(pair[1], 14)
+    b.flat[:3] = np.array(0, b.dtype)
+    a.flat[:2] = np.array([-7, 7], a.dtype)
+    for op in (lambda p, q: p / q, lambda p, q: p // q, lambda p, q: p % q):
+        check_binary(device, op, a, b)
+
+
+@pytest.mark.parametrize("dtype", ["m8[s]", "m8[as]", "M8[s]"])
+def test_unary(device, dtype):
+    a = data(np.dtype(dtype), edges=True)
+    x = ca.asarray(a, device=device)
+    for op in (lambda p: -p, lambda p: abs(p), lambda p: +p):
+        try:
+            want = op(a)
+        except TypeError:
+            with pytest.raises(TypeError):
+                op(x)
+            continue
+        same(op(x), want)
+
+
+def test_refused_as_numpy(device):
+    d = ca.asarray(arith_data("M8[s]", 15), device=device)
+    t = ca.asarray(arith_data("m8[s]", 16), device=device)
+    for op in (lambda p, q: p + p, lambda p, q: p * 2, lambda p, q: p * q,
+               lambda p, q: t * t, lambda p, q: p / 2, lambda p, q: q + 1.5,
+               lambda p, q: 2 // q, lambda p, q: p // p):
+        with pytest.raises(TypeError) as ref:
+            op(d.get(), t.get())
+        with pytest.raises(TypeError) as got:
+            op(d, t)
+        assert type(got.value) is type(ref.value)  # NumPy's own exception class
+
+
+def test_inplace(device):
+    a = arith_data("M8[s]", 17)
+    t = arith_data("m8[s]", 18)
+    x, y = ca.asarray(a.copy(), device=device), ca.asarray(t, device=device)
+    x += y
+    a = a + t
+    same(x, a)
+    x -= y[0]
+    a -= t[0]
+    same(x, a)
+    with pytest.raises(TypeError):
+        x *= 2
+
+
+def test_ufunc_functions_and_numpy_dispatch(device):
+    a, t = arith_data("M8[s]", 19), arith_data("m8[ms]", 20)
+    x, y = ca.asarray(a, device=device), ca.asarray(t, device=device)
+    same(ca.add(x, y), a + t)
+    same(ca.subtract(x, x), a - a)
+    same(np.add(x, y), a + t)  # NumPy's dispatch to DatetimeArray.__array_ufunc__
+    same(np.isnat(x), np.isnat(a))
+    same(ca.less(x, x[0]), a < a[0])
+    same(ca.maximum(x, x[::-1]), np.maximum(a, a[::-1]))
+    same(ca.minimum(y, y[0]), np.minimum(t, t[0]))
+    same(ca.negative(y), -t)
+    s = np.timedelta64(5, "s")
+    i = np.arange(9)
+    same(s + ca.asarray(i, device=device), s + i)  # NumPy scalar with a plain array
+    same(ca.asarray(i, device=device) * s, i * s)
+    same(ca.min(x, axis=0), a.min(axis=0))
+    same(ca.max(x), np.asarray(a.max()))
+    same(ca.sum(y, axis=1), t.sum(axis=1))
+    same(y.sum(), np.asarray(t.sum()))
+    with pytest.raises(TypeError):
+        ca.sum(x)  # NumPy refuses datetime64 sums
+    with pytest.raises(TypeError):
+        ca.sin(y)
+    o = ca.empty(a.shape, "M8[ms]", device=device)
+    assert ca.add(x, y, out=o) is o
+    same(o, a + t)

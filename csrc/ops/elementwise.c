@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cuarray.h"
+#include "datetime_hook.h"
 #include "ew_table.h"
 #include "launch.h"
 #include "scalar.h"
@@ -1268,8 +1269,39 @@ kw_is(PyObject *key, PyObject *interned, const char *name)
 
 /* name(x1, ..., /, out=None, *, dtype=None): the arguments of every op (the
  * ufunc objects' call, ufunc.c). */
+/* cuarray._datetime._ufunc(name, *args, **kwargs): the call with a datetime64 or
+ * timedelta64 operand (an array of its subclass, or a NumPy scalar the C layer
+ * refused: datetime_hook.h). */
+static PyObject *
+ew_datetime(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *name = PyUnicode_FromString(ca_ew_ops[op].name);
+    if (name == NULL) {
+        return NULL;
+    }
+    PyObject *r = ca_dt_retry_self(NULL, "_ufunc", name, args, nargs, kwnames);
+    Py_DECREF(name);
+    return r;
+}
+
+static PyObject *ew_py(int op, PyObject *const *args, Py_ssize_t nargs,
+                       PyObject *kwnames);
+
 PyObject *
 ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (!Py_IS_TYPE(args[i], ca_st->ndarray_type) && ca_dt_is(args[i])) {
+            ca_dt_raise(args[i]);
+            return ew_datetime(op, args, nargs, kwnames);
+        }
+    }
+    PyObject *r = ew_py(op, args, nargs, kwnames);
+    return r != NULL ? r : ew_datetime(op, args, nargs, kwnames);
+}
+
+static PyObject *
+ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     const int nin = ca_ew_ops[op].nin;
     PyObject *out = NULL, *dtype = NULL;
@@ -1691,7 +1723,8 @@ static PyObject *
 nb_bin(int op, PyObject *a, PyObject *b)
 {
     PyObject *args[2] = { a, b };
-    return ew_call(op, args, NULL, -1, 1);
+    PyObject *r = ew_call(op, args, NULL, -1, 1);
+    return r != NULL ? r : ew_datetime(op, args, 2, NULL); /* x + np.timedelta64 */
 }
 
 static PyObject *

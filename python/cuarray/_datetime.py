@@ -233,8 +233,27 @@ class DatetimeArray(_base):
 
     __hash__ = None
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy's ufuncs (np.add(x, t), np.datetime64(...) - x, np.isnat(x)) over the
+        compositions below."""
+        name = _UFUNC_NAMES.get(ufunc.__name__, ufunc.__name__)
+        if method != "__call__" or kwargs:
+            return NotImplemented
+        if name in _BINARIES and len(inputs) == 2:
+            return _binary(name, *inputs)
+        if name in _COMPARISONS and len(inputs) == 2:
+            return _compare(name, *inputs)
+        if name in ("negative", "absolute", "positive") and len(inputs) == 1:
+            return _unary(name, inputs[0])
+        if name == "isnat" and len(inputs) == 1:
+            return isnat(inputs[0])
+        return NotImplemented
+
 
 _builtin_type = type
+_UFUNC_NAMES = {"divide": "true_divide"}
+_BINARIES = ("add", "subtract", "multiply", "floor_divide", "true_divide", "remainder")
+_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 
 def _inplace(name):
@@ -575,6 +594,10 @@ def _operand(o, device):
         return o, None, o.dtype
     if isinstance(o, (int, float, bool)):
         return o, None, None
+    if isinstance(o, _np.ndarray):
+        raise TypeError("cuarray functions do not take NumPy arrays (that would be a "
+                        "silent copy to the device): convert with cuarray.asarray() "
+                        "first")
     h = _np.asarray(o)
     if _is_dt(h.dtype):
         b = _core.asarray(_host_bits(h), device=device)
@@ -772,3 +795,84 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
         a, axis = a.ravel(), -1
     return _ca.argsort(_ca.ascontiguousarray(_keys(_bits(a))), axis=axis, kind=kind,
                        stable=stable)
+
+
+def _minmax(name, a, b):
+    """maximum/minimum: NaT propagates (NumPy's loops)."""
+    _resolve(name, a, b)
+    dev = _device(a, b)
+    (x, mx, dx), (y, my, dy) = _operand(a, dev), _operand(b, dev)
+    cu = _resolve(name, a, b)
+    if _is_dt(dx):
+        x = _in_unit(x, dx, cu, dev)
+    if _is_dt(dy):
+        y = _in_unit(y, dy, cu, dev)
+    r = getattr(_ca, name)(_i8(x), _i8(y))
+    return _wrap(_ca.where(_either(mx, my), _NAT, r), cu)
+
+
+def _numpy_refusal(f, *protos):
+    """NumPy's exception for f on these stand-ins, else NotImplementedError (NumPy
+    has the operation, cuarray's datetime64 does not yet)."""
+    try:
+        with _np.errstate(all="ignore"):
+            f(*protos)
+    except TypeError:
+        raise
+    raise NotImplementedError(f"cuarray: {getattr(f, '__name__', f)} of datetime64/"
+                              "timedelta64 is not implemented (NumPy has it)")
+
+
+def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
+    """cuarray.<ufunc>(...) with a datetime64/timedelta64 operand
+    (csrc/ops/elementwise.c hands these calls here)."""
+    name = _UFUNC_NAMES.get(name, name)
+    f = getattr(_np, name, None)
+    nin = f.nin if f is not None else len(args)
+    if len(args) > nin:
+        args, out = args[:nin], args[nin]
+    if name in _BINARIES and nin == 2:
+        r = _binary(name, *args)
+    elif name in _COMPARISONS:
+        r = _compare(name, *args)
+    elif name in ("maximum", "minimum"):
+        r = _minmax(name, *args)
+    elif name in ("negative", "absolute", "positive"):
+        r = _unary(name, *args)
+    elif f is None:
+        raise TypeError(f"cuarray.{name} does not take datetime64/timedelta64")
+    else:
+        _numpy_refusal(f, *(_proto(a) for a in args))
+    if r is NotImplemented:
+        raise TypeError(f"unsupported operand types for {name}")
+    if dtype is not None:
+        r = r.astype(dtype)
+    if out is not None:
+        out = out[0] if isinstance(out, tuple) else out
+        out[...] = r
+        return out
+    return r
+
+
+_MINMAX = {"min": False, "amin": False, "max": True, "amax": True}
+
+
+def _reduce(name, a, axis=None, *args, out=None, keepdims=False, **kwargs):
+    """cuarray.<reduction>(a, ...) of a datetime64/timedelta64 array
+    (csrc/ops/reduction.c hands these calls here)."""
+    if name in _MINMAX and not args and not kwargs.get("initial") and \
+            kwargs.get("where", True) is True:
+        return _reduce_minmax(a, axis, keepdims, _MINMAX[name], out)
+    if name == "sum" and a.dtype.kind == "m" and not args and not kwargs:
+        b = _bits(a)  # NaT propagates; int64 wraps as NumPy's loop
+        r = _ca.sum(b, axis=axis, keepdims=keepdims)
+        r = _wrap(_ca.asarray(_ca.where(_ca.any(_nat_mask(b), axis=axis, keepdims=keepdims),
+                                        _NAT, r)), a.dtype)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+    f = getattr(_np, name, None)
+    if f is None:
+        raise TypeError(f"cuarray.{name} does not take {a.dtype}")
+    _numpy_refusal(f, _np.zeros(1, a.dtype))
