@@ -522,3 +522,23 @@ def test_ufunc_functions_and_numpy_dispatch(device):
     o = ca.empty(a.shape, "M8[ms]", device=device)
     assert ca.add(x, y, out=o) is o
     same(o, a + t)
+
+
+def test_concatenate_stack_where(device):
+    a, b = arith_data("M8[s]", 21), arith_data("M8[ms]", 22)
+    t = arith_data("m8[s]", 23)
+    x, y, z = (ca.asarray(v, device=device) for v in (a, b, t))
+    same(ca.concatenate([x, y]), np.concatenate([a, b]))
+    same(ca.concatenate([x, x], axis=1), np.concatenate([a, a], axis=1))
+    same(ca.concatenate([x, y], axis=None), np.concatenate([a, b], axis=None))
+    same(ca.concat([x, y]), np.concatenate([a, b]))
+    same(ca.stack([x, y], axis=1), np.stack([a, b], axis=1))
+    with pytest.raises(TypeError):
+        np.concatenate([a, t])
+    with pytest.raises(TypeError):
+        ca.concatenate([x, z])
+    c = np.isnat(a) | (a.view(np.int64) % 3 == 0)
+    cc = ca.asarray(c, device=device)
+    same(ca.where(cc, x, y), np.where(c, a, b))
+    same(ca.where(cc, x, np.datetime64("NaT")), np.where(c, a, np.datetime64("NaT")))
+    same(ca.where(cc, np.timedelta64(4, "h"), z), np.where(c, np.timedelta64(4, "h"), t))

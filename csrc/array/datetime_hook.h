@@ -23,5 +23,8 @@ PyObject *ca_dt_retry(PyObject *r, const char *fname, PyObject *const *args,
 /* The same for a method of `self`: cuarray._datetime.<fname>(self, *args, **kw). */
 PyObject *ca_dt_retry_self(PyObject *r, const char *fname, PyObject *self,
                            PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* The same for a METH_VARARGS | METH_KEYWORDS function: fname(*args, **kwargs). */
+PyObject *ca_dt_retry_tuple(PyObject *r, const char *fname, PyObject *args,
+                            PyObject *kwargs);
 
 #endif

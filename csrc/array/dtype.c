@@ -316,6 +316,24 @@ ca_dt_retry_self(PyObject *r, const char *fname, PyObject *self, PyObject *const
     return r;
 }
 
+PyObject *
+ca_dt_retry_tuple(PyObject *r, const char *fname, PyObject *args, PyObject *kwargs)
+{
+    if (r != NULL || !PyErr_ExceptionMatches(dt_error)) {
+        return r;
+    }
+    PyErr_Clear();
+    PyObject *mod = PyImport_ImportModule("cuarray._datetime");
+    PyObject *f = mod == NULL ? NULL : PyObject_GetAttrString(mod, fname);
+    Py_XDECREF(mod);
+    if (f == NULL) {
+        return NULL;
+    }
+    r = PyObject_Call(f, args, kwargs);
+    Py_DECREF(f);
+    return r;
+}
+
 /* _core._datetime_setup(cls): the subclass ca_dt_is recognises. */
 static PyObject *
 py_datetime_setup(PyObject *self, PyObject *cls)

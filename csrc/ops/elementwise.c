@@ -1690,7 +1690,14 @@ py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
                         "either both or neither of x and y should be given");
         return NULL;
     }
-    return ew_call(CA_OP_where, v, NULL, -1, 0);
+    for (int i = 1; i < 3; i++) { /* datetime64: cuarray._datetime.where */
+        if (!Py_IS_TYPE(v[i], ca_st->ndarray_type) && ca_dt_is(v[i])) {
+            ca_dt_raise(v[i]);
+            return ca_dt_retry(NULL, "where", args, nargs, kwnames);
+        }
+    }
+    return ca_dt_retry(ew_call(CA_OP_where, v, NULL, -1, 0), "where", args, nargs,
+                       kwnames);
 }
 
 static PyMethodDef ew_extra_defs[] = {

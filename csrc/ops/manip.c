@@ -594,6 +594,11 @@ join_inputs(PyObject *arrays, const char *fname, const char *verb)
             Py_DECREF(seq);
             return NULL;
         }
+        if (!Py_IS_TYPE(o, ca_st->ndarray_type) && ca_dt_is(o)) {
+            ca_dt_raise(o); /* the caller hands the call to cuarray._datetime */
+            Py_DECREF(seq);
+            return NULL;
+        }
         if (((CaArray *)o)->device !=
             ((CaArray *)PySequence_Fast_GET_ITEM(seq, 0))->device) {
             PyErr_Format(PyExc_ValueError,
@@ -1456,7 +1461,9 @@ mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
                                          "an argument, but both were provided.");
         return NULL;
     }
-    return concatenate_impl(arrays, axis, out, dtype, casting, "concatenate");
+    return ca_dt_retry_tuple(
+        concatenate_impl(arrays, axis, out, dtype, casting, "concatenate"),
+        "concatenate", args, kwargs);
 }
 
 static PyObject *
@@ -1468,7 +1475,8 @@ mod_concat(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axis)) {
         return NULL;
     }
-    return concatenate_impl(arrays, axis, NULL, NULL, NULL, "concat");
+    return ca_dt_retry_tuple(concatenate_impl(arrays, axis, NULL, NULL, NULL, "concat"),
+                             "concatenate", args, kwargs);
 }
 
 static PyObject *
@@ -1480,7 +1488,8 @@ mod_stack(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axis, &out, &dtype, &casting)) {
         return NULL;
     }
-    return stack_impl(arrays, axis, out, dtype, casting);
+    return ca_dt_retry_tuple(stack_impl(arrays, axis, out, dtype, casting), "stack",
+                             args, kwargs);
 }
 
 /* _tri_copy(m, k, lower): tril (lower true) or triu of m (ndim >= 2) as one

@@ -811,12 +811,12 @@ def _minmax(name, a, b):
     return _wrap(_ca.where(_either(mx, my), _NAT, r), cu)
 
 
-def _numpy_refusal(f, *protos):
+def _numpy_refusal(f, *protos, **kwargs):
     """NumPy's exception for f on these stand-ins, else NotImplementedError (NumPy
     has the operation, cuarray's datetime64 does not yet)."""
     try:
         with _np.errstate(all="ignore"):
-            f(*protos)
+            f(*protos, **kwargs)
     except TypeError:
         raise
     raise NotImplementedError(f"cuarray: {getattr(f, '__name__', f)} of datetime64/"
@@ -831,6 +831,9 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
     nin = f.nin if f is not None else len(args)
     if len(args) > nin:
         args, out = args[:nin], args[nin]
+    protos = [_proto(a) for a in args]
+    if f is not None and not any(_is_dt(getattr(p, "dtype", None)) for p in protos):
+        _numpy_refusal(f, *protos, dtype=dtype)  # dtype= named a datetime: NumPy's error
     if name in _BINARIES and nin == 2:
         r = _binary(name, *args)
     elif name in _COMPARISONS:
@@ -842,7 +845,7 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
     elif f is None:
         raise TypeError(f"cuarray.{name} does not take datetime64/timedelta64")
     else:
-        _numpy_refusal(f, *(_proto(a) for a in args))
+        _numpy_refusal(f, *protos)
     if r is NotImplemented:
         raise TypeError(f"unsupported operand types for {name}")
     if dtype is not None:
@@ -876,3 +879,47 @@ def _reduce(name, a, axis=None, *args, out=None, keepdims=False, **kwargs):
     if f is None:
         raise TypeError(f"cuarray.{name} does not take {a.dtype}")
     _numpy_refusal(f, _np.zeros(1, a.dtype))
+
+
+# ---- joins and selection (csrc/ops/manip.c and elementwise.c hand them here) ------
+def _common(arrays, dtype):
+    """The result dtype NumPy gives concatenating these (its TypeError if none)."""
+    if dtype is not None:
+        return _native(_np.dtype(dtype))
+    return _np.concatenate([_np.empty((0,), a.dtype) for a in arrays]).dtype
+
+
+def _join(fn, arrays, axis, out, dtype, casting):
+    arrays = list(arrays)
+    dt = _common(arrays, dtype)
+    for a in arrays:
+        if not _np.can_cast(a.dtype, dt, casting):
+            raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dt!r} "
+                            f"according to the rule {casting!r}")
+    if not _is_dt(dt):
+        return fn([a.astype(dt) for a in arrays], axis)
+    r = _wrap(fn([_bits(astype(a, dt, copy=False)) for a in arrays], axis), dt)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """cuarray.concatenate of datetime64/timedelta64 arrays (in NumPy's result dtype)."""
+    return _join(_core.concatenate, arrays, axis, out, dtype, casting)
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """cuarray.stack of datetime64/timedelta64 arrays (in NumPy's result dtype)."""
+    return _join(_core.stack, arrays, axis, out, dtype, casting)
+
+
+def where(condition, x, y):
+    """cuarray.where(condition, x, y) with a datetime64/timedelta64 operand."""
+    dt = _native(_np.where(_np.empty(0, bool), _proto(x), _proto(y)).dtype)
+    dev = _device(condition, x, y)
+    if not _is_dt(dt):
+        return _ca.where(condition, x, y)
+    xb, yb = (_ca.asarray(_value_bits(v, dt, dev), device=dev) for v in (x, y))
+    return _wrap(_ca.where(condition, xb, yb), dt)
