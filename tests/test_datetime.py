@@ -542,3 +542,27 @@ def test_concatenate_stack_where(device):
     same(ca.where(cc, x, y), np.where(c, a, b))
     same(ca.where(cc, x, np.datetime64("NaT")), np.where(c, a, np.datetime64("NaT")))
     same(ca.where(cc, np.timedelta64(4, "h"), z), np.where(c, np.timedelta64(4, "h"), t))
+
+
+@pytest.mark.parametrize("dtype", ["M8[s]", "m8[ms]"])
+def test_unique_searchsorted_isin_clip(device, dtype):
+    h = data(np.dtype(dtype), (50,), seed=24, span=12, nat=0.2, edges=True)
+    x = ca.asarray(h, device=device)
+    same(ca.unique(x), np.unique(h))
+    got, want = ca.unique(x, return_counts=True), np.unique(h, return_counts=True)
+    same(got[0], want[0])
+    same(got[1], want[1])
+    s = np.sort(h)
+    xs = ca.asarray(s, device=device)
+    q = h[:10]
+    for side in ("left", "right"):
+        same(ca.searchsorted(xs, ca.asarray(q, device=device), side=side),
+             np.searchsorted(s, q, side=side))
+        same(xs.searchsorted(ca.asarray(q, device=device), side=side),
+             s.searchsorted(q, side=side))
+    same(ca.isin(x, x[:7]), np.isin(h, h[:7]))
+    same(ca.isin(x, x[:7], invert=True), np.isin(h, h[:7], invert=True))
+    lo, hi = np.array(-3, dtype)[()], np.array(4, dtype)[()]
+    same(ca.clip(x, lo, hi), np.clip(h, lo, hi))
+    same(x.clip(min=lo), h.clip(min=lo))
+    same(ca.clip(x, x[::-1], None), np.clip(h, h[::-1], None))

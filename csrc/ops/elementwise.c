@@ -1664,6 +1664,10 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     if (ca_parse_args("clip", args, nargs, kwnames, names, 4, 1, v) < 0) {
         return NULL;
     }
+    if (!Py_IS_TYPE(v[0], ca_st->ndarray_type) && ca_dt_is(v[0])) {
+        ca_dt_raise(v[0]); /* cuarray._datetime.clip: NaT propagates */
+        return ca_dt_retry(NULL, "clip", args, nargs, kwnames);
+    }
     if ((v[1] && v[4]) || (v[2] && v[5])) {
         PyErr_SetString(PyExc_TypeError,
                         "clip() got both a_min/a_max and min/max: pass one of each");

@@ -242,6 +242,9 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 
 
 def searchsorted(a, v, side="left", sorter=None):
+    if _datetime(a) or _datetime(v):  # in the order that puts NaT last
+        from ._datetime import searchsorted
+        return searchsorted(a, v, side, sorter)
     if (getattr(v, "size", 0) >= SEARCH_MIN_QUERIES  # small calls stop here
             and _cpu_array(v) and sorter is None and v.ndim >= 1
             and v.shape[0] >= 2 and _same_dense(a, v)):
