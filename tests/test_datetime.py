@@ -566,3 +566,18 @@ def test_unique_searchsorted_isin_clip(device, dtype):
     same(ca.clip(x, lo, hi), np.clip(h, lo, hi))
     same(x.clip(min=lo), h.clip(min=lo))
     same(ca.clip(x, x[::-1], None), np.clip(h, h[::-1], None))
+
+
+@pytest.mark.parametrize("dtype", ["M8[us]", "m8[D]"])
+def test_partition(device, dtype):
+    h = data(np.dtype(dtype), (3, 40), seed=25, span=1000, nat=0.3, edges=True)
+    x = ca.asarray(h, device=device)
+    for kth in (0, 5, 39, (3, 20)):
+        got, want = ca.partition(x, kth, axis=1), np.partition(h, kth, axis=1)
+        k = np.atleast_1d(kth)
+        same(got[:, k], want[:, k])  # the kth elements; the rest are only bounded
+        idx = ca.argpartition(x, kth, axis=1)
+        same(ca.take_along_axis(x, idx, axis=1)[:, k], want[:, k])
+    y = x.copy()
+    y.partition(7)
+    same(y[:, 7], np.partition(h, 7)[:, 7])

@@ -164,6 +164,12 @@ class DatetimeArray(_base):
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
         return argsort(self, axis, kind, order, stable=stable)
 
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        self[...] = partition(self, kth, axis, kind, order)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return argpartition(self, kth, axis, kind, order)
+
     def searchsorted(self, v, side="left", sorter=None):
         return searchsorted(self, v, side, sorter)
 
@@ -995,3 +1001,15 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)
         out[...] = r
         return out
     return r
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """cuarray.partition of a datetime64/timedelta64 array (NaT last, as NumPy)."""
+    k = _core.partition(_ca.ascontiguousarray(_keys(_bits(a))), kth, axis, kind, order)
+    return _wrap(_from_keys(k), a.dtype)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """cuarray.argpartition of a datetime64/timedelta64 array (NaT last)."""
+    return _core.argpartition(_ca.ascontiguousarray(_keys(_bits(a))), kth, axis, kind,
+                              order)
