@@ -515,6 +515,10 @@ def test_ufunc_functions_and_numpy_dispatch(device):
     same(ca.max(x), np.asarray(a.max()))
     same(ca.sum(y, axis=1), t.sum(axis=1))
     same(y.sum(), np.asarray(t.sum()))
+    same(ca.mean(y, axis=0), t.mean(axis=0))
+    same(y[:, :3].mean(axis=1, keepdims=True), t[:, :3].mean(axis=1, keepdims=True))
+    clean = ca.asarray(np.array([-7, 2, 3, -9, 1], "m8[s]"), device=device)
+    same(clean.mean(), np.asarray(clean.get().mean()))
     with pytest.raises(TypeError):
         ca.sum(x)  # NumPy refuses datetime64 sums
     with pytest.raises(TypeError):

@@ -76,9 +76,12 @@ class DatetimeArray(_base):
 
     # ---- conversions ------------------------------------------------------
     def get(self, stream=None, order="C", out=None, blocking=True):
-        o = None if out is None else _host_bits(out, self._dt)
-        return _base.get(_bits(self), stream, order, o, blocking).view(self._dt) \
-            if out is None else (_base.get(_bits(self), stream, order, o, blocking), out)[1]
+        if out is None:
+            return _base.get(_bits(self), stream, order, None, blocking).view(self._dt)
+        if not isinstance(out, _np.ndarray) or out.dtype != self._dt:
+            raise TypeError(f"get(out=): a numpy.ndarray of {self._dt}")
+        _base.get(_bits(self), stream, order, out.view(_I8), blocking)
+        return out
 
     def __array__(self, dtype=None, copy=None):
         h = _base.__array__(_bits(self), None, copy).view(self._dt)
@@ -336,10 +339,6 @@ def _nat_mask(b):
     return b == _NAT
 
 
-def _device_of(x):
-    return x.device
-
-
 def _via_numpy(x, fn):
     """fn applied to x as a NumPy array (zero-copy on the cpu device), back on x's
     device."""
@@ -470,7 +469,8 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, memory=None,
                 raise ValueError("Unable to avoid copy while creating an array as "
                                  "requested.")
             return r.astype(dt, order="K" if order is None else order)
-        if copy or order in ("C", "F") and not getattr(r.flags, f"{order.lower()}_contiguous"):
+        laid = order not in ("C", "F") or getattr(r.flags, f"{order.lower()}_contiguous")
+        if copy or not laid:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as "
                                  "requested.")
@@ -669,7 +669,7 @@ def _binary(name, a, b):
         raise
     dev = _device(a, b)
     (x, mx, dx), (y, my, dy) = _operand(a, dev), _operand(b, dev)
-    xt, yt = _is_dt(dx) if dx is not None else False, _is_dt(dy) if dy is not None else False
+    xt, yt = _is_dt(dx), _is_dt(dy)
     if xt and yt:
         # same-kind pairs meet in the finer unit; M - M gives m8 of that unit
         cu = rt if name in ("add", "subtract", "remainder") else _np.result_type(dx, dy)
@@ -878,9 +878,14 @@ def _reduce(name, a, axis=None, *args, out=None, keepdims=False, **kwargs):
     if name in _MINMAX and not args and not kwargs.get("initial") and \
             kwargs.get("where", True) is True:
         return _reduce_minmax(a, axis, keepdims, _MINMAX[name], out)
-    if name == "sum" and a.dtype.kind == "m" and not args and not kwargs:
+    if name in ("sum", "mean") and a.dtype.kind == "m" and not args and not kwargs:
         b = _bits(a)  # NaT propagates; int64 wraps as NumPy's loop
         r = _ca.sum(b, axis=axis, keepdims=keepdims)
+        if name == "mean":  # NumPy's sum / count: timedelta / int truncates
+            n = a.size // max(r.size, 1)
+            if n == 0:
+                raise NotImplementedError("cuarray: mean of an empty timedelta64")
+            r = _trunc_div(r, n)
         r = _wrap(_ca.asarray(_ca.where(_ca.any(_nat_mask(b), axis=axis, keepdims=keepdims),
                                         _NAT, r)), a.dtype)
         if out is not None:
