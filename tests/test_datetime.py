@@ -505,6 +505,10 @@ def test_ufunc_functions_and_numpy_dispatch(device):
     same(np.isnat(x), np.isnat(a))
     same(ca.less(x, x[0]), a < a[0])
     same(ca.maximum(x, x[::-1]), np.maximum(a, a[::-1]))
+    same(np.minimum(x, x[0]), np.minimum(a, a[0]))
+    same(np.subtract(x, x[0]), a - a[0])
+    with pytest.raises(TypeError):
+        np.sin(y)
     same(ca.minimum(y, y[0]), np.minimum(t, t[0]))
     same(ca.negative(y), -t)
     s = np.timedelta64(5, "s")

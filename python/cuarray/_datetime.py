@@ -251,18 +251,11 @@ class DatetimeArray(_base):
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         """NumPy's ufuncs (np.add(x, t), np.datetime64(...) - x, np.isnat(x)) over the
         compositions below."""
-        name = _UFUNC_NAMES.get(ufunc.__name__, ufunc.__name__)
-        if method != "__call__" or kwargs:
+        if method != "__call__":
             return NotImplemented
-        if name in _BINARIES and len(inputs) == 2:
-            return _binary(name, *inputs)
-        if name in _COMPARISONS and len(inputs) == 2:
-            return _compare(name, *inputs)
-        if name in ("negative", "absolute", "positive") and len(inputs) == 1:
-            return _unary(name, inputs[0])
-        if name == "isnat" and len(inputs) == 1:
+        if ufunc.__name__ == "isnat" and len(inputs) == 1 and not kwargs:
             return isnat(inputs[0])
-        return NotImplemented
+        return _ufunc(ufunc.__name__, *inputs, **kwargs)
 
 
 _builtin_type = type
