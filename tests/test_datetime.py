@@ -589,3 +589,25 @@ def test_partition(device, dtype):
     y = x.copy()
     y.partition(7)
     same(y[:, 7], np.partition(h, 7)[:, 7])
+
+
+@pytest.mark.parametrize("unit", UNITS + ["generic"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_creation_every_unit(device, kind, unit):
+    d = np.dtype(kind if unit == "generic" else f"{kind}[{unit}]")
+    for f in (np.zeros, np.ones):
+        try:
+            want = f((2, 3), d)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)):
+                getattr(ca, f.__name__)((2, 3), dtype=d, device=device)
+            continue
+        same(getattr(ca, f.__name__)((2, 3), dtype=d, device=device), want)
+    e = ca.empty((4,), dtype=d, device=device)
+    assert e.dtype == d and e.shape == (4,)
+    same(ca.full(3, "NaT", dtype=d, device=device), np.full(3, "NaT", d))
+    h = data(d, (7,), edges=True) if unit != "generic" or kind == "m8" else \
+        np.array(["NaT"] * 7, d)
+    x = ca.asarray(h, device=device)
+    same(x.astype(np.int64).astype(d), h.astype(np.int64).astype(d))
+    same(ca.asarray(x.view(np.int64)).view(d), h)
