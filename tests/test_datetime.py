@@ -114,6 +114,10 @@ def test_creation(device, dtype):
     assert ca.empty_like(x).dtype == d and ca.empty_like(x).shape == (3, 4)
     same(ca.zeros_like(x, dtype=np.int64), np.zeros_like(h, dtype=np.int64))
     same(ca.zeros_like(ca.zeros(3, device=device), dtype=dtype), np.zeros(3, dtype))
+    with ca.Device(device):
+        same(ca.zeros_like(h), np.zeros_like(h))  # a NumPy prototype
+        same(ca.full_like(h, 3), np.full_like(h, 3))
+        same(ca.ones_like(h.view(np.int64), dtype=dtype), np.ones_like(h))
     same(ca.ascontiguousarray(x.T), np.ascontiguousarray(h.T))
     same(ca.asfortranarray(x), np.asfortranarray(h))
     assert ca.asfortranarray(x).flags.f_contiguous

@@ -383,15 +383,15 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, memory=None):
 
 
 def _like(fname, a, dtype, order, subok, shape, device, memory, fill=None):
-    if not isinstance(a, DatetimeArray):
-        # the prototype is not ours, so the dtype is: NumPy's prototype shape and order
-        proto = _ca.asarray(_host_bits(a)) if _is_dt(_np.asarray(a).dtype) else a
-        a = proto
-        kind = _I8
-    else:
-        kind = a.dtype
+    if isinstance(a, DatetimeArray):
+        src, kind = _bits(a), a.dtype
+    elif isinstance(a, _base):
+        src, kind = a, a.dtype
+    else:  # a host prototype: the C functions read its shape and order only
+        h = _np.asarray(a)
+        kind = _native(h.dtype)
+        src = _host_bits(h) if _is_dt(h.dtype) else a
     dt = _dt_arg(dtype) or kind
-    src = _bits(a) if isinstance(a, DatetimeArray) else a
     f = getattr(_core, fname)
     if not _is_dt(dt):
         args = (src,) if fill is None else (src, fill)
