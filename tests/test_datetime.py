@@ -366,6 +366,10 @@ def test_min_max(device, dtype):
             for keepdims in (False, True):
                 want = getattr(h, f)(axis=axis, keepdims=keepdims)
                 same(getattr(x, f)(axis=axis, keepdims=keepdims), np.asarray(want))
+    for f in ("argmin", "argmax"):
+        for axis in (None, 0, 1):
+            same(getattr(ca, f)(x, axis=axis), np.asarray(getattr(np, f)(h, axis=axis)))
+            same(getattr(x, f)(axis=axis), np.asarray(getattr(h, f)(axis=axis)))
     clean = h[3:, :1]
     if not np.isnat(clean).any():
         same(ca.asarray(clean, device=device).max(), np.asarray(clean.max()))

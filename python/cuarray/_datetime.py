@@ -871,6 +871,19 @@ def _reduce(name, a, axis=None, *args, out=None, keepdims=False, **kwargs):
     if name in _MINMAX and not args and not kwargs.get("initial") and \
             kwargs.get("where", True) is True:
         return _reduce_minmax(a, axis, keepdims, _MINMAX[name], out)
+    if name in ("argmin", "argmax") and not args and not kwargs:
+        # NaT propagates: the first NaT's index (int64's minimum: argmin by itself)
+        b = _bits(a)
+        r = _ca.argmin(b, axis=axis, keepdims=keepdims)
+        if name == "argmax":
+            nat = _nat_mask(b)
+            r = _ca.where(_ca.any(nat, axis=axis, keepdims=keepdims),
+                          _ca.argmax(nat, axis=axis, keepdims=keepdims),
+                          _ca.argmax(b, axis=axis, keepdims=keepdims))
+        if out is not None:
+            out[...] = r
+            return out
+        return r
     if name in ("sum", "mean") and a.dtype.kind == "m" and not args and not kwargs:
         b = _bits(a)  # NaT propagates; int64 wraps as NumPy's loop
         r = _ca.sum(b, axis=axis, keepdims=keepdims)
