@@ -299,8 +299,8 @@ def test_asarray_strided_numpy(device):
 
 
 def test_asarray_unsupported(device):
-    for obj in [np.array(["a", "b"]), np.array([object()]), np.array([1], dtype="M8[s]"),
-                ["a", "b"], np.zeros(2, dtype=[("x", "f4")])]:
+    for obj in [np.array(["a", "b"]), np.array([object()]), ["a", "b"],
+                np.zeros(2, dtype=[("x", "f4")])]:  # (datetime64: tests/test_datetime.py)
         with pytest.raises(TypeError):
             ca.asarray(obj, device=device)
     with pytest.raises(ValueError):

@@ -4,7 +4,7 @@ dtypes, Python and NumPy type objects) to cuarray's creation functions and astyp
 Where numpy.dtype(d) raises, cuarray raises the same type (TypeError for a string
 NumPy does not understand); where NumPy's dtype is one cuarray's arrays hold, the
 result is NumPy's, dtype and values; where it is not (object, strings, void,
-datetimes, a byte-swapped dtype), TypeError. Budget: tests/fuzz_budget.py.
+a byte-swapped dtype), TypeError; datetime64 and timedelta64 are held. Budget: tests/fuzz_budget.py.
 """
 
 import numpy as np

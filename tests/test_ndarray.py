@@ -56,7 +56,7 @@ def test_dtype_objects_are_numpy_types():
     assert ca.bool is np.bool_
 
 
-@pytest.mark.parametrize("bad", [object, np.str_, "U3", "S2", "M8[s]", "m8[s]",
+@pytest.mark.parametrize("bad", [object, np.str_, "U3", "S2", ">M8[s]",  # (test_datetime.py)
                                  ">f8", [("a", "f4")], np.longdouble, np.clongdouble,
                                  "V8"])
 def test_unsupported_dtypes(device, bad):

@@ -7,6 +7,7 @@
  * Creation is a hot path: arguments are parsed by hand (METH_FASTCALL) and
  * nothing goes through Python.
  */
+#include "datetime_hook.h"
 #include "launch.h"
 #include "watch.h"
 
@@ -105,9 +106,11 @@ new_filled(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     {                                                                                  \
         return BODY;                                                                   \
     }
-ENTRY(py_empty, new_filled("empty", args, nargs, kwnames, 0))
-ENTRY(py_zeros, new_filled("zeros", args, nargs, kwnames, 1))
-ENTRY(py_ones, new_filled("ones", args, nargs, kwnames, 2))
+/* (a datetime64/timedelta64 dtype or array hands the call to cuarray._datetime) */
+#define DT_RETRY(NAME, CALL) ca_dt_retry(CALL, NAME, args, nargs, kwnames)
+ENTRY(py_empty, DT_RETRY("empty", new_filled("empty", args, nargs, kwnames, 0)))
+ENTRY(py_zeros, DT_RETRY("zeros", new_filled("zeros", args, nargs, kwnames, 1)))
+ENTRY(py_ones, DT_RETRY("ones", new_filled("ones", args, nargs, kwnames, 2)))
 
 /* The dtype NumPy gives np.array(value): for full(dtype=None). */
 static int
@@ -135,7 +138,7 @@ value_dtype(PyObject *value)
 }
 
 static PyObject *
-py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+full_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[6];
     if (ca_parse_args("full", args, nargs, kwnames, full_names, 4, 2, v) < 0) {
@@ -155,6 +158,8 @@ py_full(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     }
     return (PyObject *)a;
 }
+
+ENTRY(py_full, DT_RETRY("full", full_impl(args, nargs, kwnames)))
 
 /* ---- *_like -------------------------------------------------------------- */
 
@@ -258,6 +263,9 @@ like_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return NULL;
     }
     PyObject *proto = w[0];
+    if (ca_dt_is(proto)) {
+        return ca_dt_raise(proto), NULL;
+    }
     CaArray *src = NULL, *r = NULL;
     if (ca_array_check(proto)) {
         src = (CaArray *)proto;
@@ -283,12 +291,13 @@ error:
     return NULL;
 }
 
-/* The four *_like entry points: like_impl under their name, with their mode. */
+/* The four *_like entry points: like_impl under their name, with their mode
+ * (a datetime prototype retried in Python: DT_RETRY). */
 #define LIKE_FUNCTION(name, mode)                                                      \
     static PyObject *py_##name(PyObject *self, PyObject *const *args,                  \
                                Py_ssize_t nargs, PyObject *kwnames)                    \
     {                                                                                  \
-        return like_impl(#name, args, nargs, kwnames, mode);                           \
+        return DT_RETRY(#name, like_impl(#name, args, nargs, kwnames, mode));          \
     }
 LIKE_FUNCTION(empty_like, 0)
 LIKE_FUNCTION(zeros_like, 1)
@@ -304,6 +313,9 @@ LIKE_FUNCTION(full_like, 3)
 static PyObject *
 asarray_impl(PyObject **v, char dflt_order, int dflt_copy)
 {
+    if (ca_dt_is(v[0])) {
+        return ca_dt_raise(v[0]), NULL;
+    }
     int dtype = -1;
     if (v[1] != NULL && v[1] != Py_None) {
         dtype = ca_dtype_converter(v[1], CA_FLOAT64);
@@ -362,11 +374,11 @@ py_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (v[6] != NULL && PyObject_IsTrue(v[6]) < 0) {
         return NULL;
     }
-    return asarray_impl(v, 'K', -1);
+    return DT_RETRY("asarray", asarray_impl(v, 'K', -1));
 }
 
 static PyObject *
-py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+array_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[7];
     if (ca_parse_args("array", args, nargs, kwnames, array_names, 5, 1, v) < 0) {
@@ -410,6 +422,8 @@ py_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return (PyObject *)res;
 }
 
+ENTRY(py_array, DT_RETRY("array", array_impl(args, nargs, kwnames)))
+
 static PyObject *
 contiguous_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                 PyObject *kwnames, char order)
@@ -441,14 +455,16 @@ static PyObject *
 py_ascontiguousarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                      PyObject *kwnames)
 {
-    return contiguous_impl("ascontiguousarray", args, nargs, kwnames, 'C');
+    return DT_RETRY("ascontiguousarray",
+                    contiguous_impl("ascontiguousarray", args, nargs, kwnames, 'C'));
 }
 
 static PyObject *
 py_asfortranarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                   PyObject *kwnames)
 {
-    return contiguous_impl("asfortranarray", args, nargs, kwnames, 'F');
+    return DT_RETRY("asfortranarray",
+                    contiguous_impl("asfortranarray", args, nargs, kwnames, 'F'));
 }
 
 /* ======================================================================== */
@@ -488,7 +504,7 @@ host_scalar(PyObject *o)
 }
 
 static PyObject *
-py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+arange_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[6];
     if (ca_parse_args("arange", args, nargs, kwnames, arange_names, 4, 0, v) < 0) {
@@ -531,6 +547,8 @@ py_arange(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     Py_XDECREF(step);
     return from_host_result(h, device, kind);
 }
+
+ENTRY(py_arange, DT_RETRY("arange", arange_impl(args, nargs, kwnames)))
 
 static PyObject *np_linspace = NULL;
 

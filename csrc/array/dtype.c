@@ -6,6 +6,7 @@
  * the 14 native descriptors and a promotion table computed once from NumPy.
  */
 #include "cuarray.h"
+#include "datetime_hook.h"
 
 /* NumPy type numbers of the 14 supported types, in ca_dtype order. int64 and
  * uint64 use NPY_LONG/NPY_ULONG where long is 64-bit (Linux, macOS), else
@@ -40,6 +41,9 @@ static signed char ca_promote_table[CA_NTYPES][CA_NTYPES];
 static int
 unsupported(PyArray_Descr *d)
 {
+    if (d->kind == 'M' || d->kind == 'm') {
+        return ca_dt_raise((PyObject *)d);
+    }
     PyErr_Format(PyExc_TypeError,
                  "cuarray does not support dtype %R: arrays hold bool, int8-int64, "
                  "uint8-uint64, float16, float32, float64, complex64, complex128, "
@@ -251,6 +255,107 @@ ca_promote(int a, int b)
     return ca_promote_table[a][b];
 }
 
+/* ---- datetime64 / timedelta64 (datetime_hook.h) ----------------------------- */
+static PyObject *dt_error = NULL;    /* _core._DatetimeDtypeError */
+static PyTypeObject *dt_type = NULL; /* cuarray._datetime's subclass */
+
+int
+ca_dt_raise(PyObject *what)
+{
+    PyErr_Format(dt_error,
+                 "cuarray's C functions do not take %R: datetime64 and timedelta64 "
+                 "arrays are made by cuarray.asarray, array, empty, zeros, ones and "
+                 "full (cuarray._datetime)",
+                 what);
+    return -1;
+}
+
+int
+ca_dt_is(PyObject *o)
+{
+    return dt_type != NULL && PyObject_TypeCheck(o, dt_type);
+}
+
+PyObject *
+ca_dt_retry(PyObject *r, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+            PyObject *kwnames)
+{
+    if (r != NULL || !PyErr_ExceptionMatches(dt_error)) {
+        return r;
+    }
+    PyErr_Clear();
+    PyObject *mod = PyImport_ImportModule("cuarray._datetime");
+    PyObject *f = mod == NULL ? NULL : PyObject_GetAttrString(mod, fname);
+    Py_XDECREF(mod);
+    if (f == NULL) {
+        return NULL;
+    }
+    r = PyObject_Vectorcall(f, args, (size_t)nargs, kwnames);
+    Py_DECREF(f);
+    return r;
+}
+
+PyObject *
+ca_dt_retry_self(PyObject *r, const char *fname, PyObject *self, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (r != NULL || !PyErr_ExceptionMatches(dt_error)) {
+        return r;
+    }
+    Py_ssize_t n = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject **all = PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
+    if (all == NULL) {
+        return PyErr_NoMemory();
+    }
+    all[0] = self;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        all[i + 1] = args[i];
+    }
+    r = ca_dt_retry(NULL, fname, all, nargs + 1, kwnames);
+    PyMem_Free(all);
+    return r;
+}
+
+PyObject *
+ca_dt_retry_tuple(PyObject *r, const char *fname, PyObject *args, PyObject *kwargs)
+{
+    if (r != NULL || !PyErr_ExceptionMatches(dt_error)) {
+        return r;
+    }
+    PyErr_Clear();
+    PyObject *mod = PyImport_ImportModule("cuarray._datetime");
+    PyObject *f = mod == NULL ? NULL : PyObject_GetAttrString(mod, fname);
+    Py_XDECREF(mod);
+    if (f == NULL) {
+        return NULL;
+    }
+    r = PyObject_Call(f, args, kwargs);
+    Py_DECREF(f);
+    return r;
+}
+
+/* _core._datetime_setup(cls): the subclass ca_dt_is recognises. */
+static PyObject *
+py_datetime_setup(PyObject *self, PyObject *cls)
+{
+    if (!PyType_Check(cls) ||
+        !PyType_IsSubtype((PyTypeObject *)cls, ca_st->ndarray_type)) {
+        PyErr_SetString(PyExc_TypeError, "_datetime_setup: an ndarray subclass");
+        return NULL;
+    }
+    Py_XSETREF(dt_type, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+static int
+dt_init(PyObject *m)
+{
+    dt_error =
+        PyErr_NewException("cuarray._core._DatetimeDtypeError", PyExc_TypeError, NULL);
+    return dt_error == NULL ? -1
+                            : PyModule_AddObjectRef(m, "_DatetimeDtypeError", dt_error);
+}
+
 /* ---- Python-level helpers ------------------------------------------------- */
 
 /* _core._dtype_code(dtype) -> int: the internal code; TypeError if unsupported.
@@ -284,6 +389,9 @@ py_ml_dtype(PyObject *self, PyObject *name)
 }
 
 static PyMethodDef dtype_functions[] = {
+    { "_datetime_setup", py_datetime_setup, METH_O,
+      "_datetime_setup(cls)\n--\n\nThe ndarray subclass of datetime64/timedelta64 "
+      "arrays." },
     { "_ml_dtype", py_ml_dtype, METH_O,
       "_ml_dtype(name)\n--\n\nml_dtypes' scalar type `name`, importing ml_dtypes." },
     { "_dtype_code", py_dtype_code, METH_O,
@@ -391,6 +499,9 @@ ca_dtype_init(PyObject *m)
             }
             Py_XDECREF(cands[k]);
         }
+    }
+    if (dt_init(m) < 0) {
+        return -1;
     }
     return PyModule_AddFunctions(m, dtype_functions);
 }

@@ -20,6 +20,7 @@
  * and a capsule is only renamed (consumed) once it is known to be usable.
  */
 #include "cuarray.h"
+#include "datetime_hook.h"
 #include "dlpack.h"
 #include "launch.h"
 #include "watch.h"
@@ -391,6 +392,9 @@ parse_typestr(PyObject *s)
     p = PyUnicode_AsUTF8AndSize(s, &n);
     if (p == NULL) {
         return -1;
+    }
+    if (n >= 3 && (p[1] == 'M' || p[1] == 'm') && strchr("<>|=", p[0]) != NULL) {
+        return ca_dt_raise(s); /* '<M8[ns]': cuarray._datetime's */
     }
     if (n < 3 || n > 5 || strchr("<>|=", p[0]) == NULL) {
         goto malformed;

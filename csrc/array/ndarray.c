@@ -20,6 +20,7 @@
 
 #include "structmember.h"
 
+#include "datetime_hook.h"
 #include "launch.h"
 
 /* The iterator type (file-local: only ndarray.c creates iterators). */
@@ -853,11 +854,12 @@ static int
 Ndarray_getbuffer(CaArray *a, Py_buffer *view, int flags)
 {
     view->obj = NULL;
-    if (a->dtype >= CA_NNUMPY_TYPES) {
-        /* PEP 3118 has no code for them (NumPy refuses too); np.asarray takes
-         * __array__ instead, zero-copy. */
+    if (a->dtype >= CA_NNUMPY_TYPES || ca_dt_is((PyObject *)a)) {
+        /* PEP 3118 has no code for them or datetime64 (NumPy refuses too);
+         * np.asarray takes __array__ instead, zero-copy. */
         PyErr_Format(PyExc_BufferError, "cannot include dtype %s in a buffer",
-                     ca_dtype_name[a->dtype]);
+                     ca_dt_is((PyObject *)a) ? "datetime64/timedelta64"
+                                             : ca_dtype_name[a->dtype]);
         return -1;
     }
     char *p = ca_array_host_data(a);

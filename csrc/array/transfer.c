@@ -4,6 +4,7 @@
  * transfers (get, set, asnumpy, ca_array_from_numpy) and the array methods
  * built on them.
  */
+#include "datetime_hook.h"
 #include "launch.h"
 #include "watch.h"
 
@@ -1060,7 +1061,8 @@ Ndarray_astype(CaArray *a, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     }
     int dtype, order;
     if (ca_dtype_order_from_objects(v[0], CA_FLOAT64, v[1], 'K', &dtype, &order) < 0) {
-        return NULL;
+        /* to datetime64: cuarray._datetime.astype(a, ...); other errors stay */
+        return ca_dt_retry_self(NULL, "astype", (PyObject *)a, args, nargs, kwnames);
     }
     if (v[2] != NULL && v[2] != Py_None) {
         /* casting=: checked against NumPy's rule, then the cast is the same. */
@@ -1152,6 +1154,10 @@ py_asnumpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (!ca_array_check(v[0])) {
         /* As CuPy: anything else goes through numpy.asarray. */
         return PyArray_FROM_O(v[0]);
+    }
+    if (ca_dt_is(v[0])) { /* cuarray._datetime's: its get() */
+        ca_dt_raise(v[0]);
+        return ca_dt_retry(NULL, "asnumpy", args, nargs, kwnames);
     }
     return get_impl((CaArray *)v[0], v + 1, "asnumpy()");
 }

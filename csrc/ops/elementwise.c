@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cuarray.h"
+#include "datetime_hook.h"
 #include "ew_table.h"
 #include "launch.h"
 #include "scalar.h"
@@ -1260,8 +1261,39 @@ kw_is(PyObject *key, PyObject *interned, const char *name)
 
 /* name(x1, ..., /, out=None, *, dtype=None): the arguments of every op (the
  * ufunc objects' call, ufunc.c). */
+/* cuarray._datetime._ufunc(name, *args, **kwargs): the call with a datetime64 or
+ * timedelta64 operand (an array of its subclass, or a NumPy scalar the C layer
+ * refused: datetime_hook.h). */
+static PyObject *
+ew_datetime(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *name = PyUnicode_FromString(ca_ew_ops[op].name);
+    if (name == NULL) {
+        return NULL;
+    }
+    PyObject *r = ca_dt_retry_self(NULL, "_ufunc", name, args, nargs, kwnames);
+    Py_DECREF(name);
+    return r;
+}
+
+static PyObject *ew_py(int op, PyObject *const *args, Py_ssize_t nargs,
+                       PyObject *kwnames);
+
 PyObject *
 ca_ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        if (!Py_IS_TYPE(args[i], ca_st->ndarray_type) && ca_dt_is(args[i])) {
+            ca_dt_raise(args[i]);
+            return ew_datetime(op, args, nargs, kwnames);
+        }
+    }
+    PyObject *r = ew_py(op, args, nargs, kwnames);
+    return r != NULL ? r : ew_datetime(op, args, nargs, kwnames);
+}
+
+static PyObject *
+ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     const int nin = ca_ew_ops[op].nin;
     PyObject *out = NULL, *dtype = NULL;
@@ -1624,6 +1656,10 @@ py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     if (ca_parse_args("clip", args, nargs, kwnames, names, 4, 1, v) < 0) {
         return NULL;
     }
+    if (!Py_IS_TYPE(v[0], ca_st->ndarray_type) && ca_dt_is(v[0])) {
+        ca_dt_raise(v[0]); /* cuarray._datetime.clip: NaT propagates */
+        return ca_dt_retry(NULL, "clip", args, nargs, kwnames);
+    }
     if ((v[1] && v[4]) || (v[2] && v[5])) {
         PyErr_SetString(PyExc_TypeError,
                         "clip() got both a_min/a_max and min/max: pass one of each");
@@ -1650,7 +1686,14 @@ py_where(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
                         "either both or neither of x and y should be given");
         return NULL;
     }
-    return ew_call(CA_OP_where, v, NULL, -1, 0);
+    for (int i = 1; i < 3; i++) { /* datetime64: cuarray._datetime.where */
+        if (!Py_IS_TYPE(v[i], ca_st->ndarray_type) && ca_dt_is(v[i])) {
+            ca_dt_raise(v[i]);
+            return ca_dt_retry(NULL, "where", args, nargs, kwnames);
+        }
+    }
+    return ca_dt_retry(ew_call(CA_OP_where, v, NULL, -1, 0), "where", args, nargs,
+                       kwnames);
 }
 
 static PyMethodDef ew_extra_defs[] = {
@@ -1683,7 +1726,8 @@ static PyObject *
 nb_bin(int op, PyObject *a, PyObject *b)
 {
     PyObject *args[2] = { a, b };
-    return ew_call(op, args, NULL, -1, 1);
+    PyObject *r = ew_call(op, args, NULL, -1, 1);
+    return r != NULL ? r : ew_datetime(op, args, 2, NULL); /* x + np.timedelta64 */
 }
 
 static PyObject *

@@ -11,6 +11,7 @@
  * impossible shapes, mixed devices and repeated axes.
  */
 #include "cuarray.h"
+#include "datetime_hook.h"
 #include "launch.h"
 
 /* ======================================================================== */
@@ -574,6 +575,11 @@ join_inputs(PyObject *arrays, const char *fname, const char *verb)
                          "%s: expected cuarray arrays, got '%.100s' at "
                          "index %zd (convert it with cuarray.asarray)",
                          fname, Py_TYPE(o)->tp_name, i);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (!Py_IS_TYPE(o, ca_st->ndarray_type) && ca_dt_is(o)) {
+            ca_dt_raise(o); /* the caller hands the call to cuarray._datetime */
             Py_DECREF(seq);
             return NULL;
         }
@@ -1175,6 +1181,11 @@ Ndarray_view(CaArray *self, PyObject *args, PyObject *kwargs)
         type = dtype; /* a.view(Subclass), as NumPy's */
     }
     CaArray *v = view_dtype_impl(self, dtype);
+    if (v == NULL) { /* as datetime64: cuarray._datetime.view(a, dtype, type) */
+        PyObject *w[2] = { dtype != NULL ? dtype : Py_None,
+                           type != NULL ? type : Py_None };
+        return ca_dt_retry_self(NULL, "view", (PyObject *)self, w, 2, NULL);
+    }
     if (v != NULL && type != NULL && type != Py_None) {
         v = ca_array_as_type(v, (PyTypeObject *)type, (PyObject *)self);
     }
@@ -1444,7 +1455,9 @@ mod_concatenate(PyObject *m, PyObject *args, PyObject *kwargs)
                                          "an argument, but both were provided.");
         return NULL;
     }
-    return concatenate_impl(arrays, axis, out, dtype, casting, "concatenate");
+    return ca_dt_retry_tuple(
+        concatenate_impl(arrays, axis, out, dtype, casting, "concatenate"),
+        "concatenate", args, kwargs);
 }
 
 static PyObject *
@@ -1456,7 +1469,8 @@ mod_concat(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axis)) {
         return NULL;
     }
-    return concatenate_impl(arrays, axis, NULL, NULL, NULL, "concat");
+    return ca_dt_retry_tuple(concatenate_impl(arrays, axis, NULL, NULL, NULL, "concat"),
+                             "concatenate", args, kwargs);
 }
 
 static PyObject *
@@ -1468,7 +1482,8 @@ mod_stack(PyObject *m, PyObject *args, PyObject *kwargs)
                                      &axis, &out, &dtype, &casting)) {
         return NULL;
     }
-    return stack_impl(arrays, axis, out, dtype, casting);
+    return ca_dt_retry_tuple(stack_impl(arrays, axis, out, dtype, casting), "stack",
+                             args, kwargs);
 }
 
 /* _tri_copy(m, k, lower): tril (lower true) or triu of m (ndim >= 2) as one

@@ -18,6 +18,7 @@
  * synchronizes.
  */
 #include "cuarray.h"
+#include "datetime_hook.h"
 #include "launch.h"
 #include "readback.h"
 #include "red_table.h"
@@ -946,6 +947,34 @@ ml_reduction(int fn, CaArray *a, PyObject **v, int dslot, int oslot)
     return r;
 }
 
+/* cuarray._datetime._reduce(name, a, ...): the call on a datetime64/timedelta64
+ * array (datetime_hook.h); self as dispatch's. */
+static PyObject *
+red_datetime(const char *fname, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *kwnames)
+{
+    Py_ssize_t n = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *name = PyUnicode_FromString(fname);
+    PyObject **all = PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
+    PyObject *r = NULL;
+    if (name != NULL && all != NULL) {
+        all[0] = self;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            all[i + 1] = args[i];
+        }
+        ca_dt_raise(self != NULL ? self : args[0]);
+        r = self != NULL
+                ? ca_dt_retry_self(NULL, "_reduce", name, all, nargs + 1, kwnames)
+                : ca_dt_retry_self(NULL, "_reduce", name, args, nargs, kwnames);
+    }
+    else if (all == NULL) {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(name);
+    PyMem_Free(all);
+    return r;
+}
+
 /* self: the array of a method call, NULL for the module function. */
 static PyObject *
 dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -965,6 +994,9 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
             }
         }
         a = (CaArray *)self;
+        if (!Py_IS_TYPE(self, ca_st->ndarray_type) && ca_dt_is(self)) {
+            return red_datetime(f->name, self, args, nargs, kwnames);
+        }
     }
     else {
         if (ca_parse_args(f->name, args, nargs, kwnames, s->names, s->npos, 1, v) < 0) {
@@ -979,6 +1011,9 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
             return NULL;
         }
         a = (CaArray *)v[0];
+        if (!Py_IS_TYPE(v[0], ca_st->ndarray_type) && ca_dt_is(v[0])) {
+            return red_datetime(f->name, NULL, args, nargs, kwnames);
+        }
     }
     if (f->sig == CA_RSIG_ARG && v[s->dtype] != NULL && v[s->dtype] != Py_None) {
         return arg_as_dtype(fn, a, v);

@@ -23,6 +23,7 @@
  * checked as NumPy checks it.
  */
 #include "launch.h"
+#include "datetime_hook.h"
 
 #include <string.h>
 
@@ -767,6 +768,10 @@ partition_call(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     if (ca_parse_array_args(fname, args, nargs, kwnames, names_part, 5, 2, v, &a) < 0 ||
         check_kind(v[3], NULL, v[4], 1) < 0) {
         return NULL;
+    }
+    if (!Py_IS_TYPE(a, ca_st->ndarray_type) && ca_dt_is((PyObject *)a)) {
+        ca_dt_raise((PyObject *)a); /* cuarray._datetime's: NaT last */
+        return ca_dt_retry(NULL, fname, args, nargs, kwnames);
     }
     if (want == 2 && CA_NDIM(a) == 0) {
         return argsort_0d(a, v[2]);

@@ -171,6 +171,9 @@ _LAZY_MODULES = {
         "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "fromfile", "frombuffer",
         "fromiter", "fromstring", "fromfunction"),
     "_math": ("fix", "modf", "frexp", "divmod", "packbits", "unpackbits"),
+    # datetime64 / timedelta64 (int64 arrays keeping NumPy's dtype; csrc's creation
+    # functions hand such calls to the module: csrc/array/datetime_hook.h)
+    "_datetime": ("isnat",),
     "_nanfunctions": (
         "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"),
     # CuPy's runtime surface (issue 14): user kernels (_kernel.py, over NVRTC)

@@ -22,6 +22,7 @@ import numpy as _np
 from . import _core
 from ._cpu_numpy import view as _view
 from ._cpu_numpy import wrap as _wrap
+from ._sort_threads import _datetime
 from ._sorting import _as_array
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
@@ -189,6 +190,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     nor return_inverse is asked for, where measured faster (_np_unique_1d).
     """
     ar = _as_array(ar)
+    if _datetime(ar):  # NaT sorts last (one NaT with equal_nan): _datetime.unique
+        from ._datetime import unique as dt_unique
+        return dt_unique(ar, return_index, return_inverse, return_counts, axis,
+                         equal_nan=equal_nan, sorted=sorted)
     ret = None
     if axis is None and not (return_index or return_inverse):
         ret = _np_unique_1d(ar, return_counts, equal_nan)
@@ -251,6 +256,9 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     e = _as_array(element)
     t = _as_array(test_elements, device=e.device).reshape(-1)
+    if _datetime(e) or _datetime(t):  # NaT is in nothing: _datetime.isin
+        from ._datetime import isin as dt_isin
+        return dt_isin(e, t, invert)
     if e.size >= NP_ISIN_MIN and t.size and _cpu(e, t) and _np_table(e, t):
         return _wrap(_np.isin(_view(e), _view(t), invert=bool(invert)), e.device)
     if t.size == 0:

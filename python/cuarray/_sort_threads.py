@@ -220,17 +220,31 @@ _SORT_BASES = (SORT_MIN_SIZE, RUN_SORT_MIN_SIZE, True)
 _ARGSORT_BASES = (ARGSORT_MIN_SIZE, RUN_ARGSORT_MIN_SIZE, False)
 
 
+def _datetime(a):
+    """a is a datetime64/timedelta64 array (cuarray._datetime's: NaT sorts last)."""
+    return type(a) is not _core.ndarray and isinstance(getattr(a, "_dt", None), _np.dtype)
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    if _datetime(a) and not descending:
+        from ._datetime import sort
+        return sort(a, axis, kind, order, stable=stable)
     return _sort_or_argsort(_core.sort, _SORTS, _SORT_BASES, None, a, axis, kind,
                             order, stable, descending)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    if _datetime(a) and not descending:
+        from ._datetime import argsort
+        return argsort(a, axis, kind, order, stable=stable)
     return _sort_or_argsort(_core.argsort, _ARGSORTS, _ARGSORT_BASES, _np.int64, a,
                             axis, kind, order, stable, descending)
 
 
 def searchsorted(a, v, side="left", sorter=None):
+    if _datetime(a) or _datetime(v):  # in the order that puts NaT last
+        from ._datetime import searchsorted
+        return searchsorted(a, v, side, sorter)
     if (getattr(v, "size", 0) >= SEARCH_MIN_QUERIES  # small calls stop here
             and _cpu_array(v) and sorter is None and v.ndim >= 1
             and v.shape[0] >= 2 and _same_dense(a, v)):
