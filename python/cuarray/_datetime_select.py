@@ -1,0 +1,152 @@
+"""datetime64/timedelta64 joins, selection, sets, searching and clip (the second
+half of cuarray._datetime, which re-exports these names: the C layer and the hooks
+look them up there). The same int64-bits compositions as _datetime.py."""
+
+import numpy as _np
+
+from ._datetime import (  # noqa: F401 (the first half's helpers)
+    DatetimeArray,
+    _I8,
+    _SIGN,
+    _bits,
+    _ca,
+    _core,
+    _device,
+    _host_bits,
+    _is_dt,
+    _keys,
+    _minmax,
+    _nat_mask,
+    _native,
+    _proto,
+    _value_bits,
+    _wrap,
+    array,
+    asarray,
+    ascontiguousarray,
+    astype,
+    empty,
+    view,
+)
+
+
+# ---- joins and selection (csrc/ops/manip.c and elementwise.c hand them here) ------
+def _common(arrays, dtype):
+    """The result dtype NumPy gives concatenating these (its TypeError if none)."""
+    if dtype is not None:
+        return _native(_np.dtype(dtype))
+    return _np.concatenate([_np.empty((0,), a.dtype) for a in arrays]).dtype
+
+
+def _join(fn, arrays, axis, out, dtype, casting):
+    arrays = list(arrays)
+    dt = _common(arrays, dtype)
+    for a in arrays:
+        if not _np.can_cast(a.dtype, dt, casting):
+            raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dt!r} "
+                            f"according to the rule {casting!r}")
+    if not _is_dt(dt):
+        return fn([a.astype(dt) for a in arrays], axis)
+    r = _wrap(fn([_bits(astype(a, dt, copy=False)) for a in arrays], axis), dt)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """cuarray.concatenate of datetime64/timedelta64 arrays (in NumPy's result dtype)."""
+    return _join(_core.concatenate, arrays, axis, out, dtype, casting)
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """cuarray.stack of datetime64/timedelta64 arrays (in NumPy's result dtype)."""
+    return _join(_core.stack, arrays, axis, out, dtype, casting)
+
+
+def where(condition, x, y):
+    """cuarray.where(condition, x, y) with a datetime64/timedelta64 operand."""
+    dt = _native(_np.where(_np.empty(0, bool), _proto(x), _proto(y)).dtype)
+    dev = _device(condition, x, y)
+    if not _is_dt(dt):
+        return _ca.where(condition, x, y)
+    xb, yb = (_ca.asarray(_value_bits(v, dt, dev), device=dev) for v in (x, y))
+    return _wrap(_ca.where(condition, xb, yb), dt)
+
+
+# ---- sets, searching, clip (hooks in _sets.py, _sort_threads.py, elementwise.c) ----
+def _from_keys(k):
+    return ((k + _np.uint64(1)) ^ _SIGN).view(_I8)
+
+
+def _same_unit_bits(x, dt):
+    """x (a cuarray array or a value) as int64 bits of dtype dt, on x's device."""
+    if isinstance(x, DatetimeArray):
+        if x.dtype.kind != dt.kind:
+            raise TypeError(f"Cannot compare {x.dtype} with {dt}")
+        return _bits(astype(x, dt, copy=False))
+    if isinstance(x, _base):
+        raise TypeError(f"Cannot compare {x.dtype} with {dt}")
+    return _ca.asarray(_host_bits(_np.asarray(x).astype(dt)))
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False,
+           axis=None, *, equal_nan=True, sorted=True):
+    """unique of a datetime64/timedelta64 array: NaT last, one NaT (equal_nan)."""
+    if not equal_nan or axis is not None:
+        raise NotImplementedError("cuarray: unique of datetime64 with equal_nan=False "
+                                  "or axis= is not implemented")
+    r = _ca.unique(_keys(_bits(ar)), return_index, return_inverse, return_counts)
+    if isinstance(r, tuple):
+        return type(r)(_wrap(_from_keys(r[0]), ar.dtype), *r[1:]) \
+            if hasattr(r, "_fields") else (_wrap(_from_keys(r[0]), ar.dtype), *r[1:])
+    return _wrap(_from_keys(r), ar.dtype)
+
+
+def isin(element, test_elements, invert=False):
+    """isin with datetime64/timedelta64 operands: NumPy's ==, so NaT is in nothing."""
+    dt = _np.result_type(element.dtype, test_elements.dtype)
+    e, t = _same_unit_bits(element, dt), _same_unit_bits(test_elements, dt)
+    r = _ca.isin(e, t) & ~_nat_mask(e)
+    return ~r if invert else r
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """searchsorted over a datetime64/timedelta64 array (sorted with NaT last)."""
+    if not isinstance(a, DatetimeArray):
+        raise TypeError(f"searchsorted: {a.dtype} and {v.dtype} cannot be compared")
+    dt = _np.result_type(a.dtype, getattr(v, "dtype", None) or _np.asarray(v).dtype)
+    ka = _keys(_same_unit_bits(a, dt))
+    kv = _keys(_same_unit_bits(v, dt))
+    return _ca.searchsorted(ka, kv, side, sorter)
+
+
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None):
+    """clip of a datetime64/timedelta64 array: maximum and minimum, NaT propagating."""
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    r = a
+    if lo is not None:
+        r = _minmax("maximum", r, lo)
+    if hi is not None:
+        r = _minmax("minimum", r, hi)
+    if r is a:
+        r = a.copy()
+    if dtype is not None:
+        r = r.astype(dtype)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """cuarray.partition of a datetime64/timedelta64 array (NaT last, as NumPy)."""
+    k = _core.partition(_ca.ascontiguousarray(_keys(_bits(a))), kth, axis, kind, order)
+    return _wrap(_from_keys(k), a.dtype)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """cuarray.argpartition of a datetime64/timedelta64 array (NaT last)."""
+    return _core.argpartition(_ca.ascontiguousarray(_keys(_bits(a))), kth, axis, kind,
+                              order)
