@@ -1,5 +1,6 @@
 """What tools/gen_ops.py and tools/gen_reductions.py share: their command line, the
-stamp of their inputs and writing a generated file only when its text changed."""
+stamp of their inputs, writing a generated file only when its text changed and the
+C tables they write."""
 
 import argparse
 import hashlib
@@ -25,6 +26,17 @@ def inputs_stamp(table, generator):
         if p.exists():
             h.update(p.read_bytes())
     return h.hexdigest()[:16]
+
+
+def c_array(decl, rows):
+    """The lines of a C array definition: `decl = {`, a row a line, `};`."""
+    return [f"{decl} = {{"] + [f"    {r}" for r in rows] + ["};"]
+
+
+def x_macro(head, rows):
+    """The lines of an X-macro `#define head`, a row a line, ended by an empty line
+    (the last row's backslash continues onto it)."""
+    return [f"#define {head} \\"] + [f"    {r} \\" for r in rows] + [""]
 
 
 def write_if_changed(path, text, written):

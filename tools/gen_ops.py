@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-from gen_common import inputs_stamp, parse_args, write_if_changed
+from gen_common import c_array, inputs_stamp, parse_args, write_if_changed, x_macro
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "kernels"
@@ -248,38 +248,33 @@ def gen_table_h(ops, loops):
     lines.append("extern const int16_t ca_ew_fuse_slot[CA_FUSE_NFAM][CA_EW_NLOOPS];")
     lines.append("")
     lines.append("/* X(name, nin, nout) for every op, in table order. */")
-    lines.append("#define CA_EW_FOR_EACH_OP(X) \\")
-    for op in ops:
-        lines.append(f"    X({op.name}, {op.nin}, {op.nout}) \\")
-    lines.append("")
+    lines += x_macro("CA_EW_FOR_EACH_OP(X)", [f"X({op.name}, {op.nin}, {op.nout})" for op in ops])
     lines.append("#endif")
     return "\n".join(lines) + "\n"
 
 
 def gen_table_c(ops, loops, gpu_names):
     out = [HEADER, '#include "ew_internal.h"', '#include "ew_table.h"', ""]
-    out.append("const ca_ew_op ca_ew_ops[CA_EW_NOPS] = {")
+    rows = []
     for op in ops:
         first = next(i for i, (o, _, _) in enumerate(loops) if o is op)
-        out.append(f'    {{"{op.name}", "{qualname(op.name)}", {op.nin}, {op.nout}, {op.flags}, {first}, '
-                   f'{len(op.loops) + len(op.bf16)}}},')
-    out.append("};")
+        rows.append(f'{{"{op.name}", "{qualname(op.name)}", {op.nin}, {op.nout}, {op.flags}, '
+                    f'{first}, {len(op.loops) + len(op.bf16)}}},')
+    out += c_array("const ca_ew_op ca_ew_ops[CA_EW_NOPS]", rows)
     out.append("")
-    out.append("const ca_ew_loop ca_ew_loops[CA_EW_NLOOPS] = {")
+    rows = []
     for op, k, sig in loops:
         types = ", ".join(DTYPES[c][0] for c in sig)
         pad = ", -1" * (4 - len(sig))
-        out.append(f"    {{CA_OP_{op.name}, {vec_width(op, sig)}, {{{types}{pad}}}}}, "
-                   f"/* {sig[:op.nin]}->{sig[op.nin:]} */")
-    out.append("};")
+        rows.append(f"{{CA_OP_{op.name}, {vec_width(op, sig)}, {{{types}{pad}}}}}, "
+                    f"/* {sig[:op.nin]}->{sig[op.nin:]} */")
+    out += c_array("const ca_ew_loop ca_ew_loops[CA_EW_NLOOPS]", rows)
     out.append("")
     for op, k, sig in loops:
         out.append(f"void ca_ewh_{op.name}_{k}(char *const *p, const int64_t *s, int64_t n);")
     out.append("")
-    out.append("const ca_ew_host_fn ca_ew_host[CA_EW_NLOOPS] = {")
-    for op, k, sig in loops:
-        out.append(f"    ca_ewh_{op.name}_{k},")
-    out.append("};")
+    out += c_array("const ca_ew_host_fn ca_ew_host[CA_EW_NLOOPS]",
+                   [f"ca_ewh_{op.name}_{k}," for op, k, _ in loops])
     out.append("")
     out += gen_fuse_table(loops)
     out.append("")
@@ -287,10 +282,7 @@ def gen_table_c(ops, loops, gpu_names):
     for name in gpu_names:
         out.append(f"int {name}(const ca_ew_sparams *p, int contig, ca_stream_t stream);")
     out.append("")
-    out.append("const ca_ew_gpu_fn ca_ew_gpu[CA_EW_NLOOPS] = {")
-    for name in gpu_names:
-        out.append(f"    {name},")
-    out.append("};")
+    out += c_array("const ca_ew_gpu_fn ca_ew_gpu[CA_EW_NLOOPS]", [f"{n}," for n in gpu_names])
     out.append("#endif")
     return "\n".join(out) + "\n"
 
@@ -462,14 +454,12 @@ def fuse_slots(loops):
 
 
 def gen_fuse_table(loops):
-    out = ["/* The program slot of each loop per fusion family (-1: does not fit). */",
-           "const int16_t ca_ew_fuse_slot[CA_FUSE_NFAM][CA_EW_NLOOPS] = {"]
+    rows = []
     for fam in fuse_slots(loops):
         slot = {i: j for j, (i, _, _, _) in enumerate(fam)}
-        row = ", ".join(str(slot.get(i, -1)) for i in range(len(loops)))
-        out.append(f"    {{{row}}},")
-    out.append("};")
-    return out
+        rows.append("{" + ", ".join(str(slot.get(i, -1)) for i in range(len(loops))) + "},")
+    return (["/* The program slot of each loop per fusion family (-1: does not fit). */"] +
+            c_array("const int16_t ca_ew_fuse_slot[CA_FUSE_NFAM][CA_EW_NLOOPS]", rows))
 
 
 def gen_fuse(loops, stamp):

@@ -26,7 +26,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from gen_common import inputs_stamp, parse_args, write_if_changed
+from gen_common import c_array, inputs_stamp, parse_args, write_if_changed, x_macro
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "kernels"
@@ -369,28 +369,22 @@ def gen_table_h(kernels, fns):
     out.append("")
     out.append("/* X(name, CA_RF_<NAME>, docstring) per function; X(alias, CA_RF_<NAME>,")
     out.append(" * docstring) per alias. */")
-    out.append("#define CA_RED_FOR_EACH_FN(X) \\")
-    for f in fns:
-        out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
-    out.append("")
+    out += x_macro("CA_RED_FOR_EACH_FN(X)",
+                   [f'X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}")' for f in fns])
     out.append("/* X(name, CA_RF_<NAME>, docstring) per function that is an ndarray method. */")
-    out.append("#define CA_RED_FOR_EACH_METHOD(X) \\")
-    for f in fns:
-        if f.method:
-            out.append(f'    X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}") \\')
-    out.append("")
-    out.append("#define CA_RED_FOR_EACH_ALIAS(X) \\")
-    for f in fns:
-        for a in f.aliases:
-            out.append(f'    X({a}, {f.name}, CA_RF_{f.name.upper()}, "{f.full_doc(a)}") \\')
-    out.append("")
+    out += x_macro("CA_RED_FOR_EACH_METHOD(X)",
+                   [f'X({f.name}, CA_RF_{f.name.upper()}, "{f.full_doc()}")'
+                    for f in fns if f.method])
+    out += x_macro("CA_RED_FOR_EACH_ALIAS(X)",
+                   [f'X({a}, {f.name}, CA_RF_{f.name.upper()}, "{f.full_doc(a)}")'
+                    for f in fns for a in f.aliases])
     out += ["#ifdef __cplusplus", "}", "#endif", "#endif"]
     return "\n".join(out) + "\n"
 
 
 def gen_table_c(kernels, fns):
     out = [HEADER, '#include "red_table.h"', ""]
-    out.append("const ca_red_fn ca_red_fns[CA_RF_N] = {")
+    rows = []
     for f in fns:
         # NumPy's 14, bfloat16, and -1 for the float8 types (no reductions)
         res = ", ".join([DT[c][1] for c in f.result + bf16_result(f)] + ["-1", "-1"])
@@ -398,34 +392,31 @@ def gen_table_c(kernels, fns):
         ea = f'"{f.empty_arg}"' if f.empty_arg else "NULL"
         empty = "NONE" if f.empty == "-" else {"0": "ZERO", "1": "ONE"}.get(f.empty,
                                                                       f.empty.upper())
-        out.append(f'    {{"{f.name}", CA_RED_{f.kernel}, {bk}, CA_RR_{f.rule.upper()}, '
-                   f"CA_RSIG_{f.sig.upper()}, CA_REMPTY_{empty}, "
-                   f"CA_RDIV_{DIVISORS[f.divisor]}, {'CA_RED_SQRT' if f.sqrt else 0}, "
-                   f"{ea},")
-        out.append(f"     {{{res}}}}},")
-    out.append("};")
+        rows.append(f'{{"{f.name}", CA_RED_{f.kernel}, {bk}, CA_RR_{f.rule.upper()}, '
+                    f"CA_RSIG_{f.sig.upper()}, CA_REMPTY_{empty}, "
+                    f"CA_RDIV_{DIVISORS[f.divisor]}, {'CA_RED_SQRT' if f.sqrt else 0}, "
+                    f"{ea},")
+        rows.append(f" {{{res}}}}},")
+    out += c_array("const ca_red_fn ca_red_fns[CA_RF_N]", rows)
     out.append("")
+    rows = []
     for name, text in SIGS.items():
         params = [p.split("=")[0] for p in text.strip("()").split(", ")]
         names = ", ".join(f'"{p}"' for p in params if p != "*")
         out.append(f"static const char *const sig_{name}[] = {{{names}, NULL}};")
-    out.append("const ca_red_sig ca_red_sigs[] = {")
-    for name, text in SIGS.items():
-        params = [p.split("=")[0] for p in text.strip("()").split(", ")]
         npos = params.index("*") if "*" in params else len(params)
         named = [p for p in params if p != "*"]
         slots = ", ".join(str(named.index(a)) if a in named else "-1"
                           for a in ("axis", "dtype", "out", "keepdims", "ddof",
                                     "correction"))
-        out.append(f"    [CA_RSIG_{name.upper()}] = {{sig_{name}, {npos}, {slots}}},")
-    out.append("};")
+        rows.append(f"[CA_RSIG_{name.upper()}] = {{sig_{name}, {npos}, {slots}}},")
+    out += c_array("const ca_red_sig ca_red_sigs[]", rows)
     out.append("")
-    out.append("const int8_t ca_red_aux_op[CA_RED_NOPS] = {")
-    for k in kernels:
-        out.append(f"    {'CA_RED_SUM' if k.aux == 'mean' else -1}, /* {k.name} */")
-    out.append("};")
+    out += c_array("const int8_t ca_red_aux_op[CA_RED_NOPS]",
+                   [f"{'CA_RED_SUM' if k.aux == 'mean' else -1}, /* {k.name} */"
+                    for k in kernels])
     out.append("")
-    out.append("const int8_t ca_red_aux_dtype[CA_RED_NOPS][CA_NTYPES] = {")
+    rows = []
     for k in kernels:
         if k.aux == "-":
             row = ", ".join("-1" for _ in CHARS + "E")
@@ -433,18 +424,16 @@ def gen_table_c(kernels, fns):
             row = ", ".join(DT[c][1] for c in (next(x for x, v in DT.items()
                                                     if v[0] == aux_dtype(i))
                                                for i in CHARS + "E"))
-        out.append(f"    {{{row}}}, /* {k.name} */")
-    out.append("};")
+        rows.append(f"{{{row}}}, /* {k.name} */")
+    out += c_array("const int8_t ca_red_aux_dtype[CA_RED_NOPS][CA_NTYPES]", rows)
     out.append("")
-    out.append("const uint8_t ca_red_positional[CA_RED_NOPS] = {")
-    out.append("    " + ", ".join("1" if k.map == "index" else "0" for k in kernels) + ",")
-    out.append("};")
+    out += c_array("const uint8_t ca_red_positional[CA_RED_NOPS]",
+                   [", ".join("1" if k.map == "index" else "0" for k in kernels) + ","])
     out.append("")
     for var, get in (("ca_red_has", triples), ("ca_red_scan_has", scan_pairs)):
-        out.append(f"const uint8_t {var}[CA_RED_NOPS][CA_NTYPES][CA_NTYPES] = {{")
-        for k, i, o in get(kernels):
-            out.append(f"    [CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = 1,")
-        out.append("};")
+        out += c_array(f"const uint8_t {var}[CA_RED_NOPS][CA_NTYPES][CA_NTYPES]",
+                       [f"[CA_RED_{k.name}][{DT[i][1]}][{DT[o][1]}] = 1,"
+                        for k, i, o in get(kernels)])
         out.append("")
     return "\n".join(out)
 
@@ -824,6 +813,12 @@ def order_free(k, acc):
     return k.combine == "add" and acc in ("int64", "uint64")
 
 
+def c_func(head, body):
+    """The lines of a static void C function: its name and parameters `head`, then
+    the `body` lines in braces."""
+    return [f"static void\n{head}\n{{"] + body + ["}"]
+
+
 def host_triple(k, i, o):
     acc, conv = types(k, i, o, gpu=False)
     t = tname(k, i, o)
@@ -835,11 +830,9 @@ def host_triple(k, i, o):
                f"ca_red_{k.identity}_{s}();\n}}")
     if k.aux != "-":
         ad = aux_dtype(i)
-        out.append(f"static void\nhc_{t}(ca_hctx *c, const char *aux)\n{{")
-        out.append(f"    {CTYPE[ad]} m;")
-        out.append("    memcpy(&m, aux, sizeof m);")
-        out.append(f"    c->{conv} = ca_cast_{conv}_{ad}(m);")
-        out.append("}")
+        out += c_func(f"hc_{t}(ca_hctx *c, const char *aux)",
+                      [f"    {CTYPE[ad]} m;", "    memcpy(&m, aux, sizeof m);",
+                       f"    c->{conv} = ca_cast_{conv}_{ad}(m);"])
     m = f"c->{conv}" if k.aux != "-" else "0"
     pairwise = k.combine == "add" and acc in ("float64", "complex128")
     if k.map == "truth" and k.combine in TRUTH_RUN:
@@ -906,24 +899,17 @@ def host_triple(k, i, o):
     out.append("}")
     out += host_column(k, i, o, t, acc, conv, ic, at)
     if order_free(k, acc):
-        out.append(f"static void\nhvc_{t}(void *av, const void *bv, int64_t nb)\n{{")
-        out.append(f"    {at} *A = ({at} *)av;")
-        out.append(f"    const {at} *B = (const {at} *)bv;")
-        out.append("    for (int64_t j = 0; j < nb; j++) {")
-        out.append(f"        A[j] = {host_comb(k, s)}(A[j], B[j]);")
-        out.append("    }")
-        out.append("}")
+        out += c_func(f"hvc_{t}(void *av, const void *bv, int64_t nb)",
+                      [f"    {at} *A = ({at} *)av;", f"    const {at} *B = (const {at} *)bv;",
+                       "    for (int64_t j = 0; j < nb; j++) {",
+                       f"        A[j] = {host_comb(k, s)}(A[j], B[j]);", "    }"])
     if k.combine != "mul":
-        out.append(f"static void\nhk_{t}(ca_hacc *a, const ca_hacc *b)\n{{")
-        out.append(f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, b->{acc});")
-        out.append("}")
-    out.append(f"static void\nhs_{t}(char *out, const ca_hacc *a, double divisor, int flags)\n{{")
-    if k.finish == "-":
-        out.append("    (void)divisor;")
-        out.append("    (void)flags;")
-    out.append(f"    const {DT[o][2]} v = {finish_expr(k, acc, o, 'a->' + acc)};")
-    out.append("    memcpy(out, &v, sizeof v);")
-    out.append("}")
+        out += c_func(f"hk_{t}(ca_hacc *a, const ca_hacc *b)",
+                      [f"    a->{acc} = ca_red_{k.combine}_{s}(a->{acc}, b->{acc});"])
+    unused = ["    (void)divisor;", "    (void)flags;"] if k.finish == "-" else []
+    out += c_func(f"hs_{t}(char *out, const ca_hacc *a, double divisor, int flags)",
+                  unused + [f"    const {DT[o][2]} v = {finish_expr(k, acc, o, 'a->' + acc)};",
+                            "    memcpy(out, &v, sizeof v);"])
     return "\n".join(out) + "\n"
 
 
@@ -969,6 +955,12 @@ def gen_host(kernels, stamp):
 
 # ---- GPU --------------------------------------------------------------------------
 
+def dev_method(F, sig, body):
+    """The lines of a member function of a kernel's struct: the qualifiers `F`, its
+    signature `sig`, then the `body` statements in braces."""
+    return [f"    {F} {sig}", "    {"] + [f"        {b}" for b in body] + ["    }"]
+
+
 def gpu_struct(k, i, o):
     acc, conv = types(k, i, o, gpu=True)
     t = tname(k, i, o)
@@ -983,12 +975,9 @@ def gpu_struct(k, i, o):
         out.append(f"    struct Ctx {{")
         out.append(f"        {CTYPE[conv]} m;")
         out.append("    };")
-        out.append(f"    {F} Ctx ctx(const char *aux)")
-        out.append("    {")
-        out.append("        Ctx c;")
-        out.append(f"        c.m = ca_cast_{conv}_{ad}(*(const {CTYPE[ad]} *)aux);")
-        out.append("        return c;")
-        out.append("    }")
+        out += dev_method(F, "Ctx ctx(const char *aux)",
+                          ["Ctx c;", f"c.m = ca_cast_{conv}_{ad}(*(const {CTYPE[ad]} *)aux);",
+                           "return c;"])
         m = "c.m"
         cparam = "const Ctx &c"
     else:
@@ -998,26 +987,19 @@ def gpu_struct(k, i, o):
         cparam = "const Ctx &"
     rparam = "int64_t r" if k.map == "index" else "int64_t"
     out.append(f"    {F} Acc init() {{ return ca_red_{k.identity}_{s}(); }}")
-    out.append(f"    {F} Acc load(In x, {rparam}, {cparam})")
-    out.append("    {")
-    out.append(f"        return {map_expr(k, i, conv, 'x', 'r', m)};")
-    out.append("    }")
+    out += dev_method(F, f"Acc load(In x, {rparam}, {cparam})",
+                      [f"return {map_expr(k, i, conv, 'x', 'r', m)};"])
     out.append(f"    {F} Acc comb(Acc a, Acc b) {{ return ca_red_{k.combine}_{s}(a, b); }}")
     dp = "double divisor, int flags" if k.finish != "-" else "double, int"
-    out.append(f"    {F} Out fin(Acc a, {dp})")
-    out.append("    {")
-    out.append(f"        return {finish_expr(k, acc, o, 'a')};")
-    out.append("    }")
+    out += dev_method(F, f"Out fin(Acc a, {dp})", [f"return {finish_expr(k, acc, o, 'a')};"])
     if k.map == "index" and k.combine in FAST_ARG:
         # what the arg kernels' fast path needs (reduce_impl.cuh, vec_comb)
         out.append("    static constexpr bool is_arg = true;")
         out.append(f"    typedef {CTYPE[conv]} Val;")
         out.append(f"    {F} Val value(In x) {{ return ca_cast_{conv}_{NAME[i]}(x); }}")
         out.append(f"    {F} bool isnan_v(Val v) {{ return ca_red_isnan_{conv}(v) != 0; }}")
-        out.append(f"    {F} bool better(Val a, Val b)")
-        out.append("    {")
-        out.append(f"        return ca_red_{k.combine}_better_{conv}(a, b) != 0;")
-        out.append("    }")
+        out += dev_method(F, "bool better(Val a, Val b)",
+                          [f"return ca_red_{k.combine}_better_{conv}(a, b) != 0;"])
     out.append("};")
     return "\n".join(out) + "\n"
 

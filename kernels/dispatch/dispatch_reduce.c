@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "dim_merge.h"
 #include "reduce_plan.h"
 
 /* ---- which triples exist --------------------------------------------------------- */
@@ -63,18 +64,7 @@ typedef struct {
 static void
 dims_drop_ones(dimset *s)
 {
-    int k = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (s->shape[i] == 1) {
-            continue;
-        }
-        s->shape[k] = s->shape[i];
-        for (int j = 0; j < s->nstr; j++) {
-            s->str[j][k] = s->str[j][i];
-        }
-        k++;
-    }
-    s->n = k;
+    s->n = ca_drop_unit_dims(s->n, s->shape, s->nstr, s->str);
 }
 
 /* Stable insertion sort, largest |first stride| first (the innermost dim is the
@@ -107,33 +97,7 @@ dims_sort(dimset *s)
 static void
 dims_merge(dimset *s)
 {
-    if (s->n <= 1) {
-        return;
-    }
-    int k = 0; /* last kept index */
-    for (int i = 1; i < s->n; i++) {
-        int ok = 1;
-        for (int j = 0; j < s->nstr; j++) {
-            if (s->str[j][k] != s->shape[i] * s->str[j][i]) {
-                ok = 0;
-                break;
-            }
-        }
-        if (ok) {
-            s->shape[k] *= s->shape[i];
-            for (int j = 0; j < s->nstr; j++) {
-                s->str[j][k] = s->str[j][i];
-            }
-        }
-        else {
-            k++;
-            s->shape[k] = s->shape[i];
-            for (int j = 0; j < s->nstr; j++) {
-                s->str[j][k] = s->str[j][i];
-            }
-        }
-    }
-    s->n = k + 1;
+    s->n = ca_merge_dims(s->n, s->shape, s->nstr, s->str);
 }
 
 void

@@ -254,6 +254,35 @@ CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
         i = j / (k);                                                                   \
     } while (0)
 
+/* A run with a negative stride walked from its other end (max / min do not
+ * care about the order). */
+#define CA_MMS_FORWARD(p, n, s)                                                        \
+    do {                                                                               \
+        if (s < 0) {                                                                   \
+            p += (n - 1) * s;                                                          \
+            s = -s;                                                                    \
+        }                                                                              \
+    } while (0)
+
+/* r folded with every element of a run of positive stride s: the span walk
+ * (LANE_OP, FOLD, lo, hiv, id as there) where it reads its span, else the
+ * scalar loop of STEP; then the tail by STEP. It declares the index i in the
+ * caller's scope (the NaN scans after it reuse it). */
+#define CA_MMS_RUN(T, ISF, p, n, s, r, LANE_OP, FOLD, lo, hiv, id, STEP)               \
+    int64_t i = 0;                                                                     \
+    if (CA_MMS_DENSE(T, ISF, p, s, n)) {                                               \
+        const int64_t k = s / (int64_t)sizeof(T);                                      \
+        CA_MMS_SPANWALK(T, p, n, k, LANE_OP, FOLD, lo, hiv, id, r);                    \
+    }                                                                                  \
+    else {                                                                             \
+        CA_MMS_SCALAR(T, p, n, s, i, r, STEP);                                         \
+    }                                                                                  \
+    for (; i < n; i++) {                                                               \
+        T v;                                                                           \
+        memcpy(&v, p + i * s, sizeof v);                                               \
+        r = STEP(r, v);                                                                \
+    }
+
 #define CA_MMS_FN(fname, cname, T, GT, ISF, LO, HI)                                    \
     static inline T fname##_best(T a, T v) { return CA_MMS_BEST(a, v, GT); }           \
     static inline T fname##_clip(T v, T q) { return CA_MMS_CLIP(v, q, GT); }           \
@@ -265,29 +294,15 @@ CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
     CA_HOST_CLONES T fname(const char *p, int64_t n, int64_t s, int *nan)              \
     {                                                                                  \
         const T lo = GT ? LO : HI, hi = GT ? HI : LO;                                  \
-        if (s < 0) {                                                                   \
-            p += (n - 1) * s;                                                          \
-            s = -s;                                                                    \
-        }                                                                              \
+        CA_MMS_FORWARD(p, n, s);                                                       \
         if (s == (int64_t)sizeof(T)) {                                                 \
             return cname((const T *)p, n, nan);                                        \
         }                                                                              \
         T r;                                                                           \
         memcpy(&r, p, sizeof r);                                                       \
         r = fname##_bv(lo, r);                                                         \
-        int64_t i = 0;                                                                 \
-        if (CA_MMS_DENSE(T, ISF, p, s, n)) {                                           \
-            const int64_t k = s / (int64_t)sizeof(T);                                  \
-            CA_MMS_SPANWALK(T, p, n, k, fname##_clip, fname##_best, lo, hi, lo, r);    \
-        }                                                                              \
-        else {                                                                         \
-            CA_MMS_SCALAR(T, p, n, s, i, r, fname##_bv);                               \
-        }                                                                              \
-        for (; i < n; i++) {                                                           \
-            T v;                                                                       \
-            memcpy(&v, p + i * s, sizeof v);                                           \
-            r = fname##_bv(r, v);                                                      \
-        }                                                                              \
+        CA_MMS_RUN(T, ISF, p, n, s, r, fname##_clip, fname##_best, lo, hi, lo,         \
+                   fname##_bv);                                                        \
         int bad = 0;                                                                   \
         if (ISF && r == hi) {                                                          \
             for (i = 0; i < n; i++) {                                                  \
@@ -307,28 +322,13 @@ CA_MM_FFN(ca_hr_mm_fmin_float64, double, 0)
     CA_HOST_CLONES T fname(const char *p, int64_t n, int64_t s, int *nonum)            \
     {                                                                                  \
         const T id = GT ? -(T)INFINITY : (T)INFINITY;                                  \
-        if (s < 0) {                                                                   \
-            p += (n - 1) * s;                                                          \
-            s = -s;                                                                    \
-        }                                                                              \
+        CA_MMS_FORWARD(p, n, s);                                                       \
         if (s == (int64_t)sizeof(T)) {                                                 \
             return cname((const T *)p, n, nonum);                                      \
         }                                                                              \
         T r = id;                                                                      \
-        int64_t i = 0;                                                                 \
-        if (CA_MMS_DENSE(T, 1, p, s, n)) {                                             \
-            const int64_t k = s / (int64_t)sizeof(T);                                  \
-            CA_MMS_SPANWALK(T, p, n, k, fname##_mul, fname##_best, (T)NAN, (T)1, id,   \
-                            r);                                                        \
-        }                                                                              \
-        else {                                                                         \
-            CA_MMS_SCALAR(T, p, n, s, i, r, fname##_best);                             \
-        }                                                                              \
-        for (; i < n; i++) {                                                           \
-            T v;                                                                       \
-            memcpy(&v, p + i * s, sizeof v);                                           \
-            r = fname##_best(r, v);                                                    \
-        }                                                                              \
+        CA_MMS_RUN(T, 1, p, n, s, r, fname##_mul, fname##_best, (T)NAN, (T)1, id,      \
+                   fname##_best);                                                      \
         int none = 0;                                                                  \
         if (r == id) {                                                                 \
             none = 1;                                                                  \

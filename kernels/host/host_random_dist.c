@@ -29,57 +29,45 @@ dist_lanes(uint64_t seed, uint64_t offset, const uint32_t *words, uint64_t j0,
     }
 }
 
-/* Samples [first, n) of a transform (first a multiple of 4 * CA_RNG_LANES). */
-static CA_RNG_CLONES void
-transform_f32(int op, float *o, int64_t first, int64_t n, uint64_t seed,
-              uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
-{
-    const int base = ca_rd_base(op);
-    for (int64_t g = first; g < n; g += 4 * CA_RNG_LANES) {
-        rng_lanes r;
-        dist_lanes(seed, offset, words, (uint64_t)g >> 2, &r);
-        for (int k = 0; k < CA_RNG_LANES && g + 4 * k < n; k++) {
-            const int64_t i0 = g + 4 * k;
-            const ca_u32x4 blk = { r.x[k], r.y[k], r.z[k], r.w[k] };
-            float v[4];
-            ca_rd_base_f32(base, blk, v);
-            for (int64_t t = 0; t < 4 && i0 + t < n; t++) {
-                uint64_t i = (uint64_t)(i0 + t);
-                o[i] = ca_rd_transform_f32(op, v[t], (float)ca_rd_param(prm, 0, i),
-                                           (float)ca_rd_param(prm, 1, i),
-                                           (float)ca_rd_param(prm, 2, i));
-            }
-        }
+/* Samples [first, n) of a transform (first a multiple of 4 * CA_RNG_LANES).
+ * TRANSFORM_RANGE writes the function for base samples of type T, PER of them
+ * a block (2^SHIFT) from ca_rd_base_SFX, each stored by STORE (sample v[t],
+ * index i). */
+#define TRANSFORM_RANGE(name, OUT_T, T, SFX, PER, SHIFT, STORE)                        \
+    static CA_RNG_CLONES void name(int op, OUT_T *out, int64_t first, int64_t n,       \
+                                   uint64_t seed, uint64_t offset,                     \
+                                   const ca_rd_params *prm, const uint32_t *words)     \
+    {                                                                                  \
+        const int base = ca_rd_base(op);                                               \
+        for (int64_t g = first; g < n; g += PER * CA_RNG_LANES) {                      \
+            rng_lanes r;                                                               \
+            dist_lanes(seed, offset, words, (uint64_t)g >> SHIFT, &r);                 \
+            for (int k = 0; k < CA_RNG_LANES && g + PER * k < n; k++) {                \
+                const int64_t i0 = g + PER * k;                                        \
+                const ca_u32x4 blk = { r.x[k], r.y[k], r.z[k], r.w[k] };               \
+                T v[PER];                                                              \
+                ca_rd_base_##SFX(base, blk, v);                                        \
+                for (int64_t t = 0; t < PER && i0 + t < n; t++) {                      \
+                    uint64_t i = (uint64_t)(i0 + t);                                   \
+                    STORE                                                              \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
     }
-}
 
-static CA_RNG_CLONES void
-transform_f64(int op, void *out, int64_t first, int64_t n, uint64_t seed,
-              uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
-{
-    const int base = ca_rd_base(op);
-    for (int64_t g = first; g < n; g += 2 * CA_RNG_LANES) {
-        rng_lanes r;
-        dist_lanes(seed, offset, words, (uint64_t)g >> 1, &r);
-        for (int k = 0; k < CA_RNG_LANES && g + 2 * k < n; k++) {
-            const int64_t i0 = g + 2 * k;
-            const ca_u32x4 blk = { r.x[k], r.y[k], r.z[k], r.w[k] };
-            double v[2];
-            ca_rd_base_f64(base, blk, v);
-            for (int64_t t = 0; t < 2 && i0 + t < n; t++) {
-                uint64_t i = (uint64_t)(i0 + t);
-                if (op == CA_RD_GEOMETRIC) {
-                    ((int64_t *)out)[i] = ca_rd_geometric(v[t], ca_rd_param(prm, 0, i));
-                }
-                else {
-                    ((double *)out)[i] = ca_rd_transform_f64(
-                        op, v[t], ca_rd_param(prm, 0, i), ca_rd_param(prm, 1, i),
-                        ca_rd_param(prm, 2, i));
-                }
-            }
-        }
-    }
-}
+TRANSFORM_RANGE(transform_f32, float, float, f32, 4, 2,
+                out[i] = ca_rd_transform_f32(op, v[t], (float)ca_rd_param(prm, 0, i),
+                                             (float)ca_rd_param(prm, 1, i),
+                                             (float)ca_rd_param(prm, 2, i));)
+TRANSFORM_RANGE(
+    transform_f64, void, double, f64, 2, 1,
+    if (op == CA_RD_GEOMETRIC) {
+        ((int64_t *)out)[i] = ca_rd_geometric(v[t], ca_rd_param(prm, 0, i));
+    } else {
+        ((double *)out)[i] =
+            ca_rd_transform_f64(op, v[t], ca_rd_param(prm, 0, i),
+                                ca_rd_param(prm, 1, i), ca_rd_param(prm, 2, i));
+    })
 
 /* A float32 or float64 sample. */
 static inline void

@@ -78,35 +78,17 @@ typedef struct {
  * compares): a NaN accumulator stays, a NaN element wins, else the larger
  * (smaller) one; the column loops use them, float32 inputs in float32 (exact:
  * widening to double keeps the order). */
-static inline double
-ca_hr_max_float64(double a, double v)
-{
-    double r = v > a ? v : a;
-    r = v != v ? v : r;
-    return a != a ? a : r;
-}
-static inline double
-ca_hr_min_float64(double a, double v)
-{
-    double r = v < a ? v : a;
-    r = v != v ? v : r;
-    return a != a ? a : r;
-}
-
-static inline float
-ca_hr_max_float32(float a, float v)
-{
-    float r = v > a ? v : a;
-    r = v != v ? v : r;
-    return a != a ? a : r;
-}
-static inline float
-ca_hr_min_float32(float a, float v)
-{
-    float r = v < a ? v : a;
-    r = v != v ? v : r;
-    return a != a ? a : r;
-}
+#define CA_HR_MAXMIN(name, T, op)                                                      \
+    static inline T ca_hr_##name(T a, T v)                                             \
+    {                                                                                  \
+        T r = v op a ? v : a;                                                          \
+        r = v != v ? v : r;                                                            \
+        return a != a ? a : r;                                                         \
+    }
+CA_HR_MAXMIN(max_float64, double, >)
+CA_HR_MAXMIN(min_float64, double, <)
+CA_HR_MAXMIN(max_float32, float, >)
+CA_HR_MAXMIN(min_float32, float, <)
 
 /* The lane loops of max, min, argmax, argmin (and float fmax, fmin) over a
  * contiguous run of n >= 1 elements (kernels/host/host_minmax.c: 256 bytes of lanes,

@@ -31,6 +31,24 @@
  * deciding element near the start ends the walk at once (a page, in L1). */
 #define CA_HT_BLOCK 4096
 
+/* CA_HT_WALK(name, U, PARTS, which, found): the walk of a run for `which` (any
+ * or all) in blocks, stopping at the first block whose answer is `found` (any:
+ * a true element, 1; all: a false one, 0). */
+#define CA_HT_WALK(name, U, PARTS, which, found)                                       \
+    CA_HOST_CLONES int ca_hr_##which##_##name(const char *p, int64_t n, int64_t s)     \
+    {                                                                                  \
+        const int64_t es = PARTS * (int64_t)sizeof(U), per = CA_HT_BLOCK / es;         \
+        for (int64_t i = 0; i < n; i += per) {                                         \
+            const int64_t m = n - i < per ? n - i : per;                               \
+            const char *q = p + i * s;                                                 \
+            if ((s == es ? ht_##which##_block_##name(q, m, es)                         \
+                         : ht_##which##_block_##name(q, m, s)) == found) {             \
+                return found;                                                          \
+            }                                                                          \
+        }                                                                              \
+        return !found;                                                                 \
+    }
+
 /* CA_HT_FNS(name, U, MASK, PARTS): an element is PARTS words of type U (two
  * for complex), true when (word0 | word1) & MASK is nonzero. The words are
  * loaded by memcpy (not through a U pointer: the data may be floats), which
@@ -63,32 +81,8 @@
         }                                                                              \
         return z == 0;                                                                 \
     }                                                                                  \
-    CA_HOST_CLONES int ca_hr_any_##name(const char *p, int64_t n, int64_t s)           \
-    {                                                                                  \
-        const int64_t es = PARTS * (int64_t)sizeof(U), per = CA_HT_BLOCK / es;         \
-        for (int64_t i = 0; i < n; i += per) {                                         \
-            const int64_t m = n - i < per ? n - i : per;                               \
-            const char *q = p + i * s;                                                 \
-            if (s == es ? ht_any_block_##name(q, m, es)                                \
-                        : ht_any_block_##name(q, m, s)) {                              \
-                return 1;                                                              \
-            }                                                                          \
-        }                                                                              \
-        return 0;                                                                      \
-    }                                                                                  \
-    CA_HOST_CLONES int ca_hr_all_##name(const char *p, int64_t n, int64_t s)           \
-    {                                                                                  \
-        const int64_t es = PARTS * (int64_t)sizeof(U), per = CA_HT_BLOCK / es;         \
-        for (int64_t i = 0; i < n; i += per) {                                         \
-            const int64_t m = n - i < per ? n - i : per;                               \
-            const char *q = p + i * s;                                                 \
-            if (!(s == es ? ht_all_block_##name(q, m, es)                              \
-                          : ht_all_block_##name(q, m, s))) {                           \
-                return 0;                                                              \
-            }                                                                          \
-        }                                                                              \
-        return 1;                                                                      \
-    }
+    CA_HT_WALK(name, U, PARTS, any, 1)                                                 \
+    CA_HT_WALK(name, U, PARTS, all, 0)
 
 /* bool and the integers: every bit counts */
 CA_HT_FNS(w8, uint8_t, 0xffu, 1)

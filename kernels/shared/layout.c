@@ -1,4 +1,5 @@
 /* layout.c: dimension coalescing and the layout predicates of ca_strided. */
+#include "dim_merge.h"
 #include "kernels.h"
 
 /* |x| without the undefined behaviour of llabs(INT64_MIN) (no valid stride is). */
@@ -38,7 +39,6 @@ swap_dims(ca_strided *s, int a, int b)
 int64_t
 ca_strided_coalesce(ca_strided *s)
 {
-    int nd = 0;
     int64_t n = 1;
 
     for (int d = 0; d < s->ndim; d++) {
@@ -53,17 +53,11 @@ ca_strided_coalesce(ca_strided *s)
         return 0;
     }
 
-    /* Size-1 dimensions carry no offset: drop them. */
-    for (int d = 0; d < s->ndim; d++) {
-        if (s->shape[d] == 1) {
-            continue;
-        }
-        s->shape[nd] = s->shape[d];
-        for (int op = 0; op < s->nops; op++) {
-            s->strides[op][nd] = s->strides[op][d];
-        }
-        nd++;
+    int64_t *str[CA_MAX_OPERANDS];
+    for (int op = 0; op < s->nops; op++) {
+        str[op] = s->strides[op];
     }
+    int nd = ca_drop_unit_dims(s->ndim, s->shape, s->nops, str);
 
     /* Walk every dimension the way the output runs forward: where operand 0 has a
      * negative stride, reverse that dimension in all operands at once (the element
@@ -88,33 +82,7 @@ ca_strided_coalesce(ca_strided *s)
 
     /* Merge dimension d into the one outside it when, in every operand, stepping
      * the outer one is the same as running off the end of the inner one. */
-    if (nd > 0) {
-        int out = 0;
-        for (int d = 1; d < nd; d++) {
-            int merge = 1;
-            for (int op = 0; op < s->nops; op++) {
-                if (s->strides[op][out] != s->strides[op][d] * s->shape[d]) {
-                    merge = 0;
-                    break;
-                }
-            }
-            if (merge) {
-                s->shape[out] *= s->shape[d];
-                for (int op = 0; op < s->nops; op++) {
-                    s->strides[op][out] = s->strides[op][d];
-                }
-            }
-            else {
-                out++;
-                s->shape[out] = s->shape[d];
-                for (int op = 0; op < s->nops; op++) {
-                    s->strides[op][out] = s->strides[op][d];
-                }
-            }
-        }
-        nd = out + 1;
-    }
-    s->ndim = nd;
+    s->ndim = ca_merge_dims(nd, s->shape, s->nops, str);
     return n;
 }
 

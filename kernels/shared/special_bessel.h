@@ -329,10 +329,7 @@ ca_p_sp_bessel_k(double x, int nu, int scaled)
     return scaled ? ke : ke * exp(-x);
 }
 
-CA_P_DEF(double, ca_p_sp_k0, (double x), ca_p_sp_bessel_k(x, 0, 0))
-CA_P_DEF(double, ca_p_sp_k1, (double x), ca_p_sp_bessel_k(x, 1, 0))
-CA_P_DEF(double, ca_p_sp_k0e, (double x), ca_p_sp_bessel_k(x, 0, 1))
-CA_P_DEF(double, ca_p_sp_k1e, (double x), ca_p_sp_bessel_k(x, 1, 1))
+CA_SP_FLAGS4(ca_p_sp_bessel_k, k0, k0e, k1, k1e)
 
 CA_SP_LOOPS1(j0)
 CA_SP_LOOPS1(j1)
@@ -340,9 +337,5 @@ CA_SP_LOOPS1(y0)
 CA_SP_LOOPS1(y1)
 CA_SP_LOOPS2(yn)
 CA_P_DEF(double, ca_sp_yn_i64_f64, (int64_t n, double x), ca_p_sp_yn_int(n, x))
-CA_SP_LOOPS1(k0)
-CA_SP_LOOPS1(k1)
-CA_SP_LOOPS1(k0e)
-CA_SP_LOOPS1(k1e)
 
 #endif /* CA_SPECIAL_BESSEL_H */

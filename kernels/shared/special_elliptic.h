@@ -314,13 +314,6 @@ ca_p_sp_sici(double x, int hyper, int which)
     return which ? c : (x < 0.0 ? -s : s);
 }
 
-CA_P_DEF(double, ca_p_sp__sici_si, (double x), ca_p_sp_sici(x, 0, 0))
-CA_P_DEF(double, ca_p_sp__sici_ci, (double x), ca_p_sp_sici(x, 0, 1))
-CA_P_DEF(double, ca_p_sp__shichi_shi, (double x), ca_p_sp_sici(x, 1, 0))
-CA_P_DEF(double, ca_p_sp__shichi_chi, (double x), ca_p_sp_sici(x, 1, 1))
-CA_SP_LOOPS1(_sici_si)
-CA_SP_LOOPS1(_sici_ci)
-CA_SP_LOOPS1(_shichi_shi)
-CA_SP_LOOPS1(_shichi_chi)
+CA_SP_FLAGS4(ca_p_sp_sici, _sici_si, _sici_ci, _shichi_shi, _shichi_chi)
 
 #endif /* CA_SPECIAL_ELLIPTIC_H */

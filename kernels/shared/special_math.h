@@ -33,6 +33,17 @@
     CA_P_DEF(double, ca_sp_##f##_f64, (double a, double b), ca_p_sp_##f(a, b))         \
     CA_P_DEF(float, ca_sp_##f##_f32, (float a, float b),                               \
              (float)ca_p_sp_##f((double)a, (double)b))
+/* The four functions of a double form F(x, flag1, flag2), named by their flags
+ * (f00: F(x, 0, 0), f01: F(x, 0, 1), ...), with their loop helpers. */
+#define CA_SP_FLAGS4(F, f00, f01, f10, f11)                                            \
+    CA_P_DEF(double, ca_p_sp_##f00, (double x), F(x, 0, 0))                            \
+    CA_P_DEF(double, ca_p_sp_##f01, (double x), F(x, 0, 1))                            \
+    CA_P_DEF(double, ca_p_sp_##f10, (double x), F(x, 1, 0))                            \
+    CA_P_DEF(double, ca_p_sp_##f11, (double x), F(x, 1, 1))                            \
+    CA_SP_LOOPS1(f00)                                                                  \
+    CA_SP_LOOPS1(f01)                                                                  \
+    CA_SP_LOOPS1(f10)                                                                  \
+    CA_SP_LOOPS1(f11)
 
 /* ---- logistic: expit, logit, log_expit ------------------------------------ */
 
@@ -527,14 +538,7 @@ ca_p_sp_bessel_i(double x, int nu, int scaled)
     return (nu && x < 0.0) ? -v : v;
 }
 
-CA_P_DEF(double, ca_p_sp_i0, (double x), ca_p_sp_bessel_i(x, 0, 0))
-CA_P_DEF(double, ca_p_sp_i1, (double x), ca_p_sp_bessel_i(x, 1, 0))
-CA_P_DEF(double, ca_p_sp_i0e, (double x), ca_p_sp_bessel_i(x, 0, 1))
-CA_P_DEF(double, ca_p_sp_i1e, (double x), ca_p_sp_bessel_i(x, 1, 1))
-CA_SP_LOOPS1(i0)
-CA_SP_LOOPS1(i1)
-CA_SP_LOOPS1(i0e)
-CA_SP_LOOPS1(i1e)
+CA_SP_FLAGS4(ca_p_sp_bessel_i, i0, i0e, i1, i1e)
 
 /* The rest of the functions, by family. */
 #include "special_normal.h"

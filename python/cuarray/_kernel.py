@@ -406,6 +406,13 @@ def _raw_args(a):
     return [a, int(a.size)] + [int(n) for n in a.shape] + [int(s) for s in a.strides]
 
 
+def _raw_param_args(kernel_name, p, a):
+    """The launch arguments of raw parameter p, given a: it must be an array."""
+    if not _is_array(a):
+        raise TypeError(f"{kernel_name}: raw parameter {p.name} takes an array")
+    return _raw_args(a)
+
+
 def _raw_param_decl(p, ct, nd):
     dims = ", ".join([f"long long _sh_{p.name}_{d}" for d in range(nd)] +
                      [f"long long _rs_{p.name}_{d}" for d in range(nd)])
@@ -419,6 +426,30 @@ def _raw_param_init(p, ct, nd):
         s += (f" {p.name}.shape_[{d}] = _sh_{p.name}_{d}; "
               f"{p.name}.strides_[{d}] = _rs_{p.name}_{d};")
     return s
+
+
+def _array_params(params, dtypes, raw_nds, arg_dtypes, decls, inits):
+    """Declares the raw parameters (with their CArray's set-up) and the scalar ones
+    of a user kernel; yields (k, p, C type) for the array ones, left to the caller."""
+    for k, p in enumerate(params):
+        ct = _ctype(dtypes[k])
+        if p.raw:
+            decls.append(_raw_param_decl(p, ct, raw_nds[k]))
+            inits.append(_raw_param_init(p, ct, raw_nds[k]))
+        elif arg_dtypes[k] is None:
+            decls.append(f"{ct} {p.name}")
+        else:
+            yield k, p, ct
+
+
+def _user_kernel_init(kernel, name, reduce_dims, preamble, options):
+    """What ElementwiseKernel and ReductionKernel keep alike."""
+    kernel.name = name
+    kernel.reduce_dims = reduce_dims
+    kernel.preamble = preamble
+    kernel.options = tuple(options)
+    kernel._kernels = {}
+    kernel._lock = threading.Lock()
 
 
 def _launch_config(n, block=256):
@@ -551,39 +582,27 @@ class ElementwiseKernel:
             raise ValueError("an input and an output share a name")
         self.nin, self.nout, self.nargs = (len(self.in_params), len(self.out_params),
                                            len(self.params))
+        _user_kernel_init(self, name, reduce_dims, preamble, options)
         self.operation = operation
-        self.name = name
-        self.reduce_dims = reduce_dims
-        self.preamble = preamble
         self.no_return = no_return
         self.return_tuple = return_tuple
         self.loop_prep = loop_prep
         self.after_loop = after_loop
-        self.options = tuple(options)
-        self._kernels = {}
         self._plans = {}
-        self._lock = threading.Lock()
 
     def _source(self, key):
         dtypes, nd, raw_nds, arg_dtypes, typeitems = key
         decls, inits, loads = [], [], []
-        for k, p in enumerate(self.params):
-            ct = _ctype(dtypes[k])
-            if p.raw:
-                decls.append(_raw_param_decl(p, ct, raw_nds[k]))
-                inits.append(_raw_param_init(p, ct, raw_nds[k]))
-            elif arg_dtypes[k] is None:  # a scalar
-                decls.append(f"{ct} {p.name}")
+        for k, p, ct in _array_params(self.params, dtypes, raw_nds, arg_dtypes, decls, inits):
+            decls.append(f"char *_p_{p.name}" + "".join(
+                f", long long _st_{p.name}__e{d}" for d in range(nd)))
+            ptr = f"(_p_{p.name} + {_offset(p.name, nd, '_e')})"
+            if k < self.nin:
+                src = _ctype(arg_dtypes[k])
+                loads.append(f"const {ct} {p.name} = ({ct})"
+                             f"(*reinterpret_cast<const {src} *>{ptr});")
             else:
-                decls.append(f"char *_p_{p.name}" + "".join(
-                    f", long long _st_{p.name}__e{d}" for d in range(nd)))
-                ptr = f"(_p_{p.name} + {_offset(p.name, nd, '_e')})"
-                if k < self.nin:
-                    src = _ctype(arg_dtypes[k])
-                    loads.append(f"const {ct} {p.name} = ({ct})"
-                                 f"(*reinterpret_cast<const {src} *>{ptr});")
-                else:
-                    loads.append(f"{ct} &{p.name} = *reinterpret_cast<{ct} *>{ptr};")
+                loads.append(f"{ct} &{p.name} = *reinterpret_cast<{ct} *>{ptr};")
         decls.append("long long _n")
         decls += [f"long long _es{d}" for d in range(nd)]
         typedefs = "".join(f"typedef {_ctype(d)} {t};\n" for t, d in typeitems)
@@ -688,9 +707,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         for k, p in enumerate(self.params):
             a = args[k]
             if p.raw:
-                if not _is_array(a):
-                    raise TypeError(f"{self.name}: raw parameter {p.name} takes an array")
-                tail = _raw_args(a)[1:]
+                tail = _raw_param_args(self.name, p, a)[1:]
             elif _is_array(a):
                 tail = list(cstrides[j])
                 j += 1
@@ -737,13 +754,8 @@ class ReductionKernel:
         self.reduce_expr = reduce_expr
         self.post_map_expr = post_map_expr
         self.identity = None if identity is None else str(identity)
-        self.name = name
         self.reduce_type = reduce_type
-        self.reduce_dims = reduce_dims
-        self.preamble = preamble
-        self.options = tuple(options)
-        self._kernels = {}
-        self._lock = threading.Lock()
+        _user_kernel_init(self, name, reduce_dims, preamble, options)
 
     def _reduce_ctype(self, types, out_dtype):
         rt = self.reduce_type
@@ -762,22 +774,16 @@ class ReductionKernel:
     def _source(self, key):
         dtypes, ond, rnd, arg_dtypes, typeitems, rtype, raw_nds = key
         decls, inits, loads = [], [], []
-        for k, p in enumerate(self.in_params):
-            ct = _ctype(dtypes[k])
-            if p.raw:
-                decls.append(_raw_param_decl(p, ct, raw_nds[k]))
-                inits.append(_raw_param_init(p, ct, raw_nds[k]))
-            elif arg_dtypes[k] is None:
-                decls.append(f"{ct} {p.name}")
-            else:
-                decls.append(f"char *_p_{p.name}" +
-                             "".join(f", long long _st_{p.name}__o{d}" for d in range(ond)) +
-                             "".join(f", long long _st_{p.name}__r{d}" for d in range(rnd)))
-                ptr = (f"(_p_{p.name} + ({_offset(p.name, ond, '_o')}) + "
-                       f"({_offset(p.name, rnd, '_r')}))")
-                src = _ctype(arg_dtypes[k])
-                loads.append(f"const {ct} {p.name} = ({ct})"
-                             f"(*reinterpret_cast<const {src} *>{ptr});")
+        for k, p, ct in _array_params(self.in_params, dtypes, raw_nds, arg_dtypes, decls,
+                                      inits):
+            decls.append(f"char *_p_{p.name}" +
+                         "".join(f", long long _st_{p.name}__o{d}" for d in range(ond)) +
+                         "".join(f", long long _st_{p.name}__r{d}" for d in range(rnd)))
+            ptr = (f"(_p_{p.name} + ({_offset(p.name, ond, '_o')}) + "
+                   f"({_offset(p.name, rnd, '_r')}))")
+            src = _ctype(arg_dtypes[k])
+            loads.append(f"const {ct} {p.name} = ({ct})"
+                         f"(*reinterpret_cast<const {src} *>{ptr});")
         op = self.out_params[0]
         oct_ = _ctype(dtypes[-1])
         decls.append(f"char *_p_{op.name}" +
@@ -908,9 +914,7 @@ extern "C" __global__ void {self.name}({", ".join(decls)}) {{
         for k, p in enumerate(self.in_params):
             a = args[k]
             if p.raw:
-                if not _is_array(a):
-                    raise TypeError(f"{self.name}: raw parameter {p.name} takes an array")
-                kargs += _raw_args(a)
+                kargs += _raw_param_args(self.name, p, a)
             elif _is_array(a):
                 kargs.append(a)
                 kargs += list(ostr_in[j]) + list(rstr[j])

@@ -79,20 +79,9 @@ class MemoryHook:
             del hooks[self.name]
         _install()
 
-    def alloc_preprocess(self, **kwargs):
-        pass
+    def _ignore(self, **kwargs):
+        """An event this hook does not override: nothing to do."""
 
-    def alloc_postprocess(self, **kwargs):
-        pass
-
-    def malloc_preprocess(self, **kwargs):
-        pass
-
-    def malloc_postprocess(self, **kwargs):
-        pass
-
-    def free_preprocess(self, **kwargs):
-        pass
-
-    def free_postprocess(self, **kwargs):
-        pass
+    alloc_preprocess = alloc_postprocess = _ignore
+    malloc_preprocess = malloc_postprocess = _ignore
+    free_preprocess = free_postprocess = _ignore

@@ -50,42 +50,40 @@ def _swap_norm(norm):
                          '"forward".') from None
 
 
-def fft(a, n=None, axis=-1, norm=None, out=None):
-    """One-dimensional discrete Fourier transform (numpy.fft.fft).
-
-    ``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
-    (default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
-    """
-    return _c2c(a, 0, n, axis, norm, out)
-
-
-def ifft(a, n=None, axis=-1, norm=None, out=None):
-    """One-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
-    return _c2c(a, 1, n, axis, norm, out)
-
-
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan."""
-    return _c2c(a, 0, s, axes, norm, out)
+def _make(name, kind, axes_default, doc):
+    """numpy.fft's `name`: one call of `kind` (0, 1: the complex forward and inverse
+    transforms, through _c2c; 2, 3: the real ones), along one axis (axes_default
+    -1: numpy's n and axis) or over axes (s and axes)."""
+    run = _c2c if kind < 2 else _fft
+    if axes_default == -1:
+        def transform(a, n=None, axis=-1, norm=None, out=None):
+            return run(a, kind, n, axis, norm, out)
+    else:
+        def transform(a, s=None, axes=axes_default, norm=None, out=None):
+            return run(a, kind, s, axes, norm, out)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = doc
+    return transform
 
 
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
-    return _c2c(a, 1, s, axes, norm, out)
+fft = _make("fft", 0, -1, """One-dimensional discrete Fourier transform (numpy.fft.fft).
 
+``n`` crops or zero-pads the input along ``axis``; ``norm`` is "backward"
+(default: no scaling), "ortho" (1/sqrt(n)) or "forward" (1/n).
+""")
+ifft = _make("ifft", 1, -1,
+             "One-dimensional inverse discrete Fourier transform (numpy.fft.ifft).")
+fft2 = _make("fft2", 0, (-2, -1),
+             "Two-dimensional discrete Fourier transform (numpy.fft.fft2): one plan.")
+ifft2 = _make("ifft2", 1, (-2, -1),
+              "Two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2).")
+fftn = _make("fftn", 0, None, """N-dimensional discrete Fourier transform (numpy.fft.fftn).
 
-def fftn(a, s=None, axes=None, norm=None, out=None):
-    """N-dimensional discrete Fourier transform (numpy.fft.fftn).
-
-    ``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
-    in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
-    """
-    return _c2c(a, 0, s, axes, norm, out)
-
-
-def ifftn(a, s=None, axes=None, norm=None, out=None):
-    """N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
-    return _c2c(a, 1, s, axes, norm, out)
+``axes`` None: all axes (the last ``len(s)`` if ``s`` is given, deprecated as
+in NumPy 2); ``s[i]`` is the length along ``axes[i]`` (-1: the input's).
+""")
+ifftn = _make("ifftn", 1, None,
+              "N-dimensional inverse discrete Fourier transform (numpy.fft.ifftn).")
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
@@ -100,29 +98,13 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     return _fft(a, 2, n, axis, norm, out)
 
 
-def irfft(a, n=None, axis=-1, norm=None, out=None):
-    """Inverse of rfft (numpy.fft.irfft): n real outputs, n = 2*(m - 1) by default."""
-    return _fft(a, 3, n, axis, norm, out)
-
-
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Two-dimensional FFT of real input (numpy.fft.rfft2)."""
-    return _fft(a, 2, s, axes, norm, out)
-
-
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Inverse of rfft2 (numpy.fft.irfft2)."""
-    return _fft(a, 3, s, axes, norm, out)
-
-
-def rfftn(a, s=None, axes=None, norm=None, out=None):
-    """N-dimensional FFT of real input (numpy.fft.rfftn): the last axis is halved."""
-    return _fft(a, 2, s, axes, norm, out)
-
-
-def irfftn(a, s=None, axes=None, norm=None, out=None):
-    """Inverse of rfftn (numpy.fft.irfftn)."""
-    return _fft(a, 3, s, axes, norm, out)
+irfft = _make("irfft", 3, -1,
+              "Inverse of rfft (numpy.fft.irfft): n real outputs, n = 2*(m - 1) by default.")
+rfft2 = _make("rfft2", 2, (-2, -1), "Two-dimensional FFT of real input (numpy.fft.rfft2).")
+irfft2 = _make("irfft2", 3, (-2, -1), "Inverse of rfft2 (numpy.fft.irfft2).")
+rfftn = _make("rfftn", 2, None,
+              "N-dimensional FFT of real input (numpy.fft.rfftn): the last axis is halved.")
+irfftn = _make("irfftn", 3, None, "Inverse of rfftn (numpy.fft.irfftn).")
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):

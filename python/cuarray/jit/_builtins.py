@@ -166,26 +166,28 @@ the dynamic shared memory given at launch (``shared_mem=`` bytes), seen as
 
 # ---- atomics ---------------------------------------------------------------------------
 
-# dtype chars CUDA has the atomic for; int64 ('l') uses the unsigned long long
-# form where two's complement makes them the same operation.
+# op -> (the dtype chars CUDA has atomic<Op> for, those done through its unsigned
+# long long form): int64 ('l') uses that form where two's complement makes them
+# the same operation.
 _ATOMICS = {
-    "add": ("atomicAdd", "iILfde", "l"),
-    "sub": ("atomicSub", "iI", ""),
-    "exch": ("atomicExch", "iILf", "l"),
-    "min": ("atomicMin", "iIlL", ""),
-    "max": ("atomicMax", "iIlL", ""),
-    "inc": ("atomicInc", "I", ""),
-    "dec": ("atomicDec", "I", ""),
-    "cas": ("atomicCAS", "iILH", "l"),
-    "and": ("atomicAnd", "iIL", "l"),
-    "or": ("atomicOr", "iIL", "l"),
-    "xor": ("atomicXor", "iIL", "l"),
+    "add": ("iILfde", "l"),
+    "sub": ("iI", ""),
+    "exch": ("iILf", "l"),
+    "min": ("iIlL", ""),
+    "max": ("iIlL", ""),
+    "inc": ("I", ""),
+    "dec": ("I", ""),
+    "cas": ("iILH", "l"),
+    "and": ("iIL", "l"),
+    "or": ("iIL", "l"),
+    "xor": ("iIL", "l"),
 }
 
 
 class _Atomic(Builtin):
     def __init__(self, op):
-        self.cname, self.native, self.via_unsigned = _ATOMICS[op]
+        self.cname = "atomic" + ("CAS" if op == "cas" else op.capitalize())
+        self.native, self.via_unsigned = _ATOMICS[op]
         extra = ("`value` is the value to compare with and `alt_value` the value "
                  "stored when they are equal" if op == "cas" else
                  "`value` the operand")
@@ -219,22 +221,24 @@ dtype (NumPy's 'same_kind' casting). dtypes:
         return tr.expr(code, elem)
 
 
-atomic_add = _Atomic("add")
-atomic_sub = _Atomic("sub")
-atomic_exch = _Atomic("exch")
-atomic_min = _Atomic("min")
-atomic_max = _Atomic("max")
-atomic_inc = _Atomic("inc")
-atomic_dec = _Atomic("dec")
-atomic_cas = _Atomic("cas")
-atomic_and = _Atomic("and")
-atomic_or = _Atomic("or")
-atomic_xor = _Atomic("xor")
-ATOMICS = (atomic_add, atomic_sub, atomic_exch, atomic_min, atomic_max, atomic_inc,
-           atomic_dec, atomic_cas, atomic_and, atomic_or, atomic_xor)
+ATOMICS = tuple(_Atomic(op) for op in _ATOMICS)
+(atomic_add, atomic_sub, atomic_exch, atomic_min, atomic_max, atomic_inc,
+ atomic_dec, atomic_cas, atomic_and, atomic_or, atomic_xor) = ATOMICS
 
 
 # ---- warp shuffles ---------------------------------------------------------------------
+
+
+def _mask_and_value(builtin, tr, args, chars):
+    """A warp builtin's constant lane mask (args[0]) and its scalar value
+    (args[1], of one of the dtype `chars`)."""
+    mask = _const_int(tr, args[0], f"{builtin.name}'s mask")
+    if not 0 <= mask <= 0xFFFFFFFF:
+        raise ValueError(f"{builtin.name}'s mask {mask:#x} is out of range")
+    v = tr.value_of(args[1])
+    if not isinstance(v.type, _types.Scalar) or v.type.dtype.char not in chars:
+        raise TypeError(f"{builtin.name} does not support {v.type}")
+    return mask, v
 
 
 class _Shuffle(Builtin):
@@ -251,12 +255,7 @@ the warp (int32/64, uint32/64, float16/32/64).""")
 
     def emit(self, tr, args, kwargs):
         self._nargs(args, kwargs, 3, keys=("width",))
-        mask = _const_int(tr, args[0], f"{self.name}'s mask")
-        if not 0 <= mask <= 0xFFFFFFFF:
-            raise ValueError(f"{self.name}'s mask {mask:#x} is out of range")
-        var = tr.value_of(args[1])
-        if not isinstance(var.type, _types.Scalar) or var.type.dtype.char not in "iIlLefd":
-            raise TypeError(f"{self.name} does not support {var.type}")
+        mask, var = _mask_and_value(self, tr, args, "iIlLefd")
         lane = tr.operand(args[2], self.lane_type)
         width = "32"
         if "width" in kwargs:
@@ -309,12 +308,7 @@ class _MatchSync(Builtin):
 
     def emit(self, tr, args, kwargs):
         self._nargs(args, kwargs, 2)
-        mask = _const_int(tr, args[0], f"{self.name}'s mask")
-        if not 0 <= mask <= 0xFFFFFFFF:
-            raise ValueError(f"{self.name}'s mask {mask:#x} is out of range")
-        v = tr.value_of(args[1])
-        if not isinstance(v.type, _types.Scalar) or v.type.dtype.char not in "iIlLfd":
-            raise TypeError(f"{self.name} does not support {v.type}")
+        mask, v = _mask_and_value(self, tr, args, "iIlLfd")
         if self.kind == "any":
             return tr.expr(f"__match_any_sync({mask:#x}u, {v.code})", _types.UINT32)
         # (the matching lanes, whether all lanes match): a statement of its own

@@ -280,28 +280,28 @@ def _run(name, x, type_, size, ax, norm, workers, orth):
 
 # ---- the public functions (SciPy's signatures) ------------------------------------
 
-def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
-        orthogonalize=None):
-    """scipy.fft.dct: the DCT of type 1-4 along axis (real FFTs; module notes)."""
-    return _run("dct", x, type, n, axis, norm, workers, orthogonalize)
+def _make_1d(name, doc):
+    def transform(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+                  orthogonalize=None):
+        return _run(name, x, type, n, axis, norm, workers, orthogonalize)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"scipy.fft.{name}: {doc}."
+    return transform
 
 
-def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
-         orthogonalize=None):
-    """scipy.fft.idct: the inverse DCT (the inverse type, the norm swapped)."""
-    return _run("idct", x, type, n, axis, norm, workers, orthogonalize)
+def _make_nd(name, doc):
+    def transform(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+                  orthogonalize=None):
+        return _run(name, x, type, s, axes, norm, workers, orthogonalize)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"scipy.fft.{name}: {doc}."
+    return transform
 
 
-def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
-        orthogonalize=None):
-    """scipy.fft.dst: the DST of type 1-4 along axis (real FFTs; module notes)."""
-    return _run("dst", x, type, n, axis, norm, workers, orthogonalize)
-
-
-def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
-         orthogonalize=None):
-    """scipy.fft.idst: the inverse DST (the inverse type, the norm swapped)."""
-    return _run("idst", x, type, n, axis, norm, workers, orthogonalize)
+dct = _make_1d("dct", "the DCT of type 1-4 along axis (real FFTs; module notes)")
+idct = _make_1d("idct", "the inverse DCT (the inverse type, the norm swapped)")
+dst = _make_1d("dst", "the DST of type 1-4 along axis (real FFTs; module notes)")
+idst = _make_1d("idst", "the inverse DST (the inverse type, the norm swapped)")
 
 
 def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
@@ -311,19 +311,6 @@ def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=Non
     return _run("dctn", x, type, s, axes, norm, workers, orthogonalize)
 
 
-def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
-          orthogonalize=None):
-    """scipy.fft.idctn: idct along each of axes."""
-    return _run("idctn", x, type, s, axes, norm, workers, orthogonalize)
-
-
-def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
-         orthogonalize=None):
-    """scipy.fft.dstn: dst along each of axes."""
-    return _run("dstn", x, type, s, axes, norm, workers, orthogonalize)
-
-
-def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
-          orthogonalize=None):
-    """scipy.fft.idstn: idst along each of axes."""
-    return _run("idstn", x, type, s, axes, norm, workers, orthogonalize)
+idctn = _make_nd("idctn", "idct along each of axes")
+dstn = _make_nd("dstn", "dst along each of axes")
+idstn = _make_nd("idstn", "idst along each of axes")

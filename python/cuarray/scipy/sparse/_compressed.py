@@ -324,6 +324,28 @@ class _cs_base(_spbase):
         from ._coo import set_diagonal
         return set_diagonal(self, values, k)
 
+    # -- conversions ------------------------------------------------------------
+
+    @_scipy_first
+    def tocsr(self, copy=False):
+        if self._format == "csr":
+            return self.copy() if copy else self
+        return self.transpose().tocsc().transpose()
+
+    @_scipy_first
+    def tocsc(self, copy=False):
+        """The same matrix in CSC, from CSR by a stable sort of the entries by column."""
+        if self._format == "csc":
+            return self.copy() if copy else self
+        m, n = self.shape
+        row = expand_ptr(self.indptr)
+        col = self.indices
+        ptr, ind, data = coo_to_csr((n, m), col, row, self.data,
+                                    sum_duplicates=False)
+        return self._like("csc")._from_parts(
+            (data, ind.astype(self.indices.dtype), ptr.astype(self.indptr.dtype)),
+            self.shape, canonical=self._canonical)
+
     # -- indexing ---------------------------------------------------------------
 
     def __getitem__(self, key):
@@ -479,33 +501,9 @@ def _from_triple(fmt, arg1, shape, dtype, copy, device, keep_index_dtype=False):
 class _csr_base(_cs_base):
     _format = "csr"
 
-    @_scipy_first
-    def tocsr(self, copy=False):
-        return self.copy() if copy else self
-
-    @_scipy_first
-    def tocsc(self, copy=False):
-        """The same matrix in CSC, by a stable sort of the entries by column."""
-        m, n = self.shape
-        row = expand_ptr(self.indptr)
-        col = self.indices
-        ptr, ind, data = coo_to_csr((n, m), col, row, self.data,
-                                    sum_duplicates=False)
-        return self._like("csc")._from_parts(
-            (data, ind.astype(self.indices.dtype), ptr.astype(self.indptr.dtype)),
-            self.shape, canonical=self._canonical)
-
 
 class _csc_base(_cs_base):
     _format = "csc"
-
-    @_scipy_first
-    def tocsc(self, copy=False):
-        return self.copy() if copy else self
-
-    @_scipy_first
-    def tocsr(self, copy=False):
-        return self.transpose().tocsc().transpose()
 
 
 @_register

@@ -163,12 +163,8 @@ class LinearOperator:
             return _ProductLinearOperator(x, self)
         if _isscalar(x):
             return _ScaledLinearOperator(self, x)
-        x = _as_vector(x)
-        if x.ndim == 1 or (x.ndim == 2 and x.shape[0] == 1):
-            return self.T.matvec(x.T).T
-        if x.ndim == 2:
-            return self.T.matmat(x.T).T
-        raise ValueError(f"expected 1-d or 2-d array or matrix, got {x!r}")
+        # x @ A = (A^T @ x^T)^T
+        return self.T.dot(_as_vector(x).T).T
 
     __mul__ = dot
 
@@ -176,14 +172,10 @@ class LinearOperator:
         return self._rdot(x)
 
     def __matmul__(self, other):
-        if _np.isscalar(other):
-            raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return self.dot(other)
+        return self.dot(_matmul_operand(other))
 
     def __rmatmul__(self, other):
-        if _np.isscalar(other):
-            raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return self._rdot(other)
+        return self._rdot(_matmul_operand(other))
 
     def __truediv__(self, other):
         if not _np.isscalar(other):
@@ -255,6 +247,13 @@ def _op_device(op):
     if getattr(op, "_device", None) is None:
         _probe(op)
     return op._device
+
+
+def _matmul_operand(x):
+    """x, the other operand of an @ product: a scalar is refused, as in SciPy."""
+    if _np.isscalar(x):
+        raise ValueError("Scalar operands are not allowed, use '*' instead")
+    return x
 
 
 def _as_vector(x):
