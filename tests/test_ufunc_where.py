@@ -4,6 +4,7 @@ NumPy on every device (random data, broadcasting masks, out= given or not, empty
 selections, NumPy's exceptions)."""
 
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -162,3 +163,166 @@ def test_numpy_dispatch_where(device):
     o = ca.zeros(4, device=device)
     np.add(X, 1, out=o, where=ca.asarray(x > 1, device=device))
     _close(o, np.array([0, 0, 3.0, 4.0]))
+
+
+# ---- reductions: initial= and where= --------------------------------------------
+
+WITH_INITIAL = ["sum", "prod", "max", "min", "amax", "amin", "nansum", "nanprod",
+                "nanmax", "nanmin"]
+WHERE_ONLY = ["mean", "std", "var", "nanmean", "nanstd", "nanvar", "any", "all"]
+METHODS = ["sum", "prod", "max", "min", "mean", "std", "var", "any", "all"]
+
+
+def _red_data(rng, dtype="float64"):
+    x = rng.uniform(-1, 2, (4, 5))
+    if dtype == "float64":
+        x[1, 2] = np.nan
+        x[3, 0] = np.nan
+        return x
+    return (x * 3).astype(dtype)
+
+
+def _red_close(got, want):
+    got = ca.asnumpy(got) if isinstance(got, ca.ndarray) else np.asarray(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", WITH_INITIAL + WHERE_ONLY)
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("mask_shape", [(4, 5), (5,), (4, 1)])
+def test_reduction_where(device, name, axis, keepdims, mask_shape):
+    rng = np.random.default_rng(zlib.crc32(repr((name, axis, keepdims, mask_shape)).encode()))
+    x = _red_data(rng)
+    m = rng.random(mask_shape) > 0.3
+    kw = dict(axis=axis, keepdims=keepdims)
+    if name in WITH_INITIAL:
+        kw["initial"] = 0.25
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(np, name)(x, where=m, **kw)
+        got = getattr(ca, name)(ca.asarray(x, device=device),
+                                where=ca.asarray(m, device=device), **kw)
+    _red_close(got, want)
+
+
+@pytest.mark.parametrize("name", WITH_INITIAL)
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@pytest.mark.parametrize("dtype", ["float64", "int8", "int64", "uint16"])
+def test_reduction_initial(device, name, axis, dtype):
+    rng = np.random.default_rng(3)
+    x = _red_data(rng, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(np, name)(x, axis=axis, initial=2)
+        got = getattr(ca, name)(ca.asarray(x, device=device), axis=axis, initial=2)
+    _red_close(got, want)
+
+
+@pytest.mark.parametrize("name", WITH_INITIAL)
+def test_reduction_empty_initial(device, name):
+    x = np.ones((0, 3))
+    for axis in (None, 0):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(np, name)(x, axis=axis, initial=5.0)
+            got = getattr(ca, name)(ca.asarray(x, device=device), axis=axis, initial=5.0)
+        _red_close(got, want)
+
+
+@pytest.mark.parametrize("name", WITH_INITIAL + WHERE_ONLY)
+def test_reduction_empty_selection(device, name):
+    x = np.arange(6.0).reshape(2, 3)
+    m = np.array([[False, True, False], [False, True, False]])
+    X, M = ca.asarray(x, device=device), ca.asarray(m, device=device)
+    kw = {"initial": -3.0} if name in WITH_INITIAL else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(np, name)(x, axis=0, where=m, **kw)
+        got = getattr(ca, name)(X, axis=0, where=M, **kw)
+    _red_close(got, want)
+    if name in ("max", "min", "amax", "amin", "nanmax", "nanmin"):
+        for mod, arr, mask in ((np, x, m), (ca, X, M)):
+            with pytest.raises(ValueError, match="to use a where mask one has to specify "
+                               "'initial'"):
+                getattr(mod, name)(arr, axis=0, where=mask)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "mean", "var", "any", "nansum"])
+def test_reduction_where_out(device, name):
+    rng = np.random.default_rng(5)
+    x = rng.random((4, 5))
+    m = rng.random((4, 5)) > 0.5
+    kw = {"initial": 1.0} if name in WITH_INITIAL else {}
+    want = getattr(np, name)(x, axis=1, where=m, **kw)
+    o = ca.zeros(want.shape, dtype=want.dtype, device=device)
+    r = getattr(ca, name)(ca.asarray(x, device=device), axis=1, out=o,
+                          where=ca.asarray(m, device=device), **kw)
+    assert r is o
+    _red_close(o, want)
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_reduction_methods(device, name):
+    rng = np.random.default_rng(6)
+    x = rng.random((3, 4))
+    m = rng.random((4,)) > 0.3
+    kw = {"initial": 0.5} if name in WITH_INITIAL else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # var/std of a one-element selection
+        want = getattr(x, name)(axis=0, where=m, **kw)
+        got = getattr(ca.asarray(x, device=device), name)(
+            axis=0, where=ca.asarray(m, device=device), **kw)
+    _red_close(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool", "float32", "float16", "complex128"])
+@pytest.mark.parametrize("name", ["sum", "mean", "var", "std", "any", "nanmean"])
+def test_reduction_where_dtypes(device, dtype, name):
+    rng = np.random.default_rng(7)
+    x = (rng.random((3, 4)) * 4).astype(dtype)
+    if dtype == "complex128":
+        x = x + 1j * rng.random((3, 4))
+    m = rng.random((3, 4)) > 0.3
+    want = getattr(np, name)(x, axis=1, where=m)
+    got = getattr(ca, name)(ca.asarray(x, device=device), axis=1,
+                            where=ca.asarray(m, device=device))
+    got_h = ca.asnumpy(got)
+    assert got_h.dtype == want.dtype
+    tol = 2e-3 if dtype == "float16" else 1e-5 if dtype == "float32" else 1e-10
+    np.testing.assert_allclose(got_h, want, rtol=tol, atol=tol)
+
+
+def test_reduction_kw_errors(device):
+    X = ca.ones((3, 4), device=device)
+    x = np.ones((3, 4))
+    for mod, arr, bad in ((np, x, np.ones((3, 4))), (ca, X, ca.ones((3, 4), device=device))):
+        with pytest.raises(TypeError, match="to dtype\\('bool'\\)"):
+            mod.sum(arr, where=bad)
+    with pytest.raises(ValueError):
+        np.sum(x, where=np.ones((5,), bool))
+    with pytest.raises(ValueError):
+        ca.sum(X, where=ca.ones((5,), dtype=bool, device=device))
+    with pytest.raises(ValueError):
+        ca.sum(X, where=ca.ones((2, 3, 4), dtype=bool, device=device))
+    for name, kw in (("any", {"initial": 1}), ("mean", {"initial": 1}),
+                     ("argmax", {"where": True}), ("cumsum", {"initial": 0})):
+        with pytest.raises(TypeError, match=f"{name}\\(\\) got an unexpected keyword"):
+            getattr(ca, name)(X, **kw)
+    with pytest.raises(TypeError, match="requires a cuarray.ndarray"):
+        ca.sum([1, 2], where=True)
+
+
+def test_reduction_positional_initial(device):
+    x = np.arange(6.0).reshape(2, 3)
+    X = ca.asarray(x, device=device)
+    _red_close(X.sum(0, None, None, False, 7), x.sum(0, None, None, False, 7))
+    _red_close(ca.max(X, 1, None, True, 4.5), np.max(x, 1, None, True, 4.5))
+    m = np.array([True, False, True])
+    _red_close(ca.prod(X, None, None, None, False, 2, ca.asarray(m, device=device)),
+               np.prod(x, None, None, None, False, 2, m))
+    with pytest.raises(TypeError):
+        ca.any(X, 0, None, False, True)
