@@ -802,9 +802,9 @@ def test_bad_axes(device):
 def test_bad_arguments(device):
     a = dev(np.ones((2, 3)), device)
     with pytest.raises(TypeError):
-        a.sum(initial=0)
+        a.argmax(initial=0)  # sum's initial= and where=: tests/test_ufunc_where.py
     with pytest.raises(TypeError):
-        a.sum(0, None, None, False, 7)
+        a.sum(0, None, None, False, 7, True, 1)
     with pytest.raises(TypeError):
         a.argmax(0, None, True)  # keepdims is keyword-only
     with pytest.raises(TypeError):

@@ -1259,6 +1259,51 @@ kw_is(PyObject *key, PyObject *interned, const char *name)
     return key == interned || PyUnicode_CompareWithASCIIString(key, name) == 0;
 }
 
+/* NumPy's ufunc keywords the fast call leaves to cuarray/_ufunc.py: where=,
+ * order=, subok=, signature= (compositions, so only a call that names one pays) */
+static int
+is_numpy_kw(PyObject *key)
+{
+    static const char *const names[] = { "where", "order", "subok", "signature" };
+    for (int i = 0; i < 4; i++) {
+        if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The whole call as cuarray._ufunc._call_numpy_kw(ufunc name, args, kwargs). */
+static PyObject *
+ew_py_numpy_kw(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static PyObject *hook = NULL;
+    if (ca_import_attr(&hook, "cuarray._ufunc", "_call_numpy_kw") < 0) {
+        return NULL;
+    }
+    PyObject *name = PyUnicode_FromString(ca_ew_ops[op].name);
+    PyObject *pos = PyTuple_New(nargs);
+    PyObject *kw = PyDict_New();
+    PyObject *r = NULL;
+    if (name == NULL || pos == NULL || kw == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) {
+            goto done;
+        }
+    }
+    r = PyObject_CallFunctionObjArgs(hook, name, pos, kw, NULL);
+done:
+    Py_XDECREF(name);
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    return r;
+}
+
 /* name(x1, ..., /, out=None, *, dtype=None): the arguments of every op (the
  * ufunc objects' call, ufunc.c). */
 /* cuarray._datetime._ufunc(name, *args, **kwargs): the call with a datetime64 or
@@ -1328,6 +1373,9 @@ ew_py(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
                 if ((casting = casting_arg(v)) < 0) {
                     return NULL;
                 }
+            }
+            else if (is_numpy_kw(key)) {
+                return ew_py_numpy_kw(op, args, nargs, kwnames);
             }
             else {
                 PyErr_Format(PyExc_TypeError,

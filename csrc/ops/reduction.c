@@ -975,6 +975,56 @@ red_datetime(const char *fname, PyObject *self, PyObject *const *args, Py_ssize_
     return r;
 }
 
+/* NumPy's initial= and where=, which the table's signatures lack: after
+ * ca_parse_args refused the call (no cost to a call without them), one naming
+ * either (or passing them by position, sum(a, 0, None, None, False, 7)) goes
+ * whole to cuarray/_reduce_kw.py's composition; else the error. */
+static PyObject *
+numpy_kw(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+         PyObject *kwnames)
+{
+    static PyObject *hook = NULL;
+    int found = 0;
+    for (Py_ssize_t k = 0; kwnames != NULL && k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        found |= PyUnicode_CompareWithASCIIString(key, "initial") == 0 ||
+                 PyUnicode_CompareWithASCIIString(key, "where") == 0;
+    }
+    const int sig = ca_red_fns[fn].sig;
+    const Py_ssize_t npos = ca_red_sigs[sig].npos - (self != NULL);
+    found |=
+        (sig == CA_RSIG_SUM || sig == CA_RSIG_MAX) && nargs > npos && nargs <= npos + 2;
+    if (!found) {
+        return NULL;
+    }
+    PyErr_Clear();
+    if (ca_import_attr(&hook, "cuarray._reduce_kw", "_reduce_numpy_kw") < 0) {
+        return NULL;
+    }
+    PyObject *name = PyUnicode_FromString(ca_red_fns[fn].name);
+    PyObject *pos = PyTuple_New(nargs);
+    PyObject *kw = PyDict_New();
+    PyObject *r = NULL;
+    if (name == NULL || pos == NULL || kw == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+    }
+    for (Py_ssize_t k = 0; kwnames != NULL && k < PyTuple_GET_SIZE(kwnames); k++) {
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) {
+            goto done;
+        }
+    }
+    r = PyObject_CallFunctionObjArgs(hook, name, self != NULL ? self : Py_None, pos, kw,
+                                     NULL);
+done:
+    Py_XDECREF(name);
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    return r;
+}
+
 /* self: the array of a method call, NULL for the module function. */
 static PyObject *
 dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -990,7 +1040,7 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         if (nargs != 0 || kwnames != NULL) {
             if (ca_parse_args(f->name, args, nargs, kwnames, s->names + 1, s->npos - 1,
                               0, v + 1) < 0) {
-                return NULL;
+                return numpy_kw(fn, self, args, nargs, kwnames);
             }
         }
         a = (CaArray *)self;
@@ -1000,7 +1050,7 @@ dispatch(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     }
     else {
         if (ca_parse_args(f->name, args, nargs, kwnames, s->names, s->npos, 1, v) < 0) {
-            return NULL;
+            return numpy_kw(fn, NULL, args, nargs, kwnames);
         }
         if (!ca_array_check(v[0])) {
             PyErr_Format(

@@ -182,10 +182,13 @@ get_doc(PyObject *self, void *c)
     static const char *const params[] = { "", "x", "x1, x2", "x1, x2, x3" };
     const int ns = strchr(o->qualname, '.') != NULL; /* scipy.special.erf */
     return PyUnicode_FromFormat(
-        "%s(%s, /, out=None, *, dtype=None)\n\n"
+        "%s(%s, /, out=None, *, where=True, casting='same_kind', order='K', "
+        "dtype=None, subok=True, signature=None)\n\n"
         "Element-wise %s as %s%s: cuarray arrays (all on one device), Python "
         "and NumPy scalars; broadcasting; NEP 50 promotion; the first loop of "
-        "`types` the inputs cast to safely.\n\n"
+        "`types` the inputs cast to safely. where=: where it is False the result "
+        "keeps out's value (without out=, 0 there: NumPy leaves those elements "
+        "uninitialised).\n\n"
         "Methods: reduce, accumulate, reduceat, outer, at (as numpy.ufunc's).",
         pyname(self), params[o->nin], pyname(self), ns ? "" : "numpy.", o->qualname);
 }

@@ -17,10 +17,20 @@ import warnings as _warnings
 import numpy as _np
 
 from . import _core
+from . import _ufunc
 
 _ca = _sys.modules[__package__]
 
 __all__ = ["nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"]
+
+
+_NoValue = _ufunc._NoValue
+
+
+def _kw():
+    """initial= and where= (cuarray/_reduce_kw.py's compositions)."""
+    from . import _reduce_kw
+    return _reduce_kw
 
 
 def _check(a, name):
@@ -47,21 +57,27 @@ def _nan_extreme(reduce, name, a, axis, out, keepdims):
     return r
 
 
-def nanmax(a, axis=None, out=None, keepdims=False):
-    """nanmax(a, axis=None, out=None, keepdims=False)
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """nanmax(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)
 
     The largest element over the given axes, ignoring NaN (numpy.nanmax). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
+    if initial is not _NoValue or where is not True:
+        _check(a, "nanmax")
+        return _kw().nanmax(a, axis, out, keepdims, initial, where)
     return _nan_extreme(_core._nanmax, "nanmax", a, axis, out, keepdims)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False):
-    """nanmin(a, axis=None, out=None, keepdims=False)
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """nanmin(a, axis=None, out=None, keepdims=False, initial=<no value>, where=True)
 
     The smallest element over the given axes, ignoring NaN (numpy.nanmin). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
+    if initial is not _NoValue or where is not True:
+        _check(a, "nanmin")
+        return _kw().nanmin(a, axis, out, keepdims, initial, where)
     return _nan_extreme(_core._nanmin, "nanmin", a, axis, out, keepdims)
 
 
@@ -109,13 +125,16 @@ def _to_out(r, out):
     return out
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """nanmean(a, axis=None, dtype=None, out=None, keepdims=False)
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)
 
     The mean over the given axes ignoring NaN (numpy.nanmean): nansum over the
     count of non-NaN elements, in the input's dtype (or dtype=). An all-NaN or
     empty slice gives NaN with a RuntimeWarning ("Mean of empty slice").
     """
+    if where is not True:
+        _check(a, "nanmean")
+        return _kw().nanmean(a, axis, dtype, out, keepdims, where=where)
     _check(a, "nanmean")
     if not _inexact(a):
         return _ca.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
@@ -155,20 +174,28 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, name, root):
     return _to_out(v.astype(rdt), out)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+    """nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+    where=True)
 
     The variance ignoring NaN (numpy.nanvar): the mean of |x - nanmean(x)|**2 over
     the non-NaN elements, with count - ddof as the divisor; NaN (RuntimeWarning
     "Degrees of freedom <= 0 for slice.") where that is not positive. Complex
     inputs give their real dtype.
     """
+    if where is not True:
+        _check(a, "nanvar")
+        return _kw().nanvar(a, axis, dtype, out, ddof, keepdims, where=where)
     return _nanvar(a, axis, dtype, out, ddof, keepdims, "nanvar", False)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+    """nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+    where=True)
 
     The standard deviation ignoring NaN (numpy.nanstd): the square root of nanvar.
     """
+    if where is not True:
+        _check(a, "nanstd")
+        return _kw().nanstd(a, axis, dtype, out, ddof, keepdims, where=where)
     return _nanvar(a, axis, dtype, out, ddof, keepdims, "nanstd", True)

@@ -496,6 +496,179 @@ def at(self, a, indices, b=None, /):
     return None
 
 
+# ---- __call__ with NumPy's where=, order=, subok=, signature= -------------------
+#
+# The C call (elementwise.c's ca_ew_py) hands a call that names one of these here,
+# so a call without them costs nothing more. Each is a composition: the result
+# computed as without the keyword, then laid out (order=) or copied in under the
+# mask (where=). Without out=, where= leaves zeros where the mask is False (NumPy
+# leaves those elements uninitialised).
+
+_ORDERS = ("K", "A", "C", "F")
+
+
+def _call_numpy_kw(name, args, kwargs):
+    u = _ops[name]
+    where = kwargs.pop("where", True)
+    order = kwargs.pop("order", "K")
+    subok = kwargs.pop("subok", True)
+    sig = kwargs.pop("signature", None)
+    if not isinstance(subok, bool):
+        raise TypeError("'subok' must be a boolean")
+    order = _call_order(order)
+    if len(args) > u.nin:
+        if "out" in kwargs:
+            raise TypeError(f"{name}() got multiple values for 'out'")
+        kwargs["out"] = args[u.nin]
+        args = args[:u.nin]
+    out = kwargs.get("out")
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        out = kwargs["out"] = out[0]
+    if sig is not None:
+        args, kwargs = _apply_signature(u, args, kwargs, sig)
+    if where is not True:
+        return _call_where(u, args, kwargs, _where_mask(where, args, out), order)
+    res = u(*args, **kwargs)
+    return res if out is not None else _in_order(res, order, args)
+
+
+def _call_order(order):
+    if order is None:
+        return "K"
+    if not isinstance(order, str) or order.upper() not in _ORDERS:
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return order.upper()
+
+
+def _in_order(res, order, args):
+    """A fresh result in order= 'C', 'F' or 'A' (F where every array input is
+    F- and not C-contiguous); 'K' keeps the C call's layout (the inputs')."""
+    if order == "A":
+        arrs = [a for a in args if isinstance(a, _core.ndarray)]
+        fort = bool(arrs) and all(a.flags.f_contiguous and not a.flags.c_contiguous
+                                  for a in arrs)
+        order = "F" if fort else "C"
+    if order == "C" and not res.flags.c_contiguous:
+        return _core.ascontiguousarray(res)
+    if order == "F" and not res.flags.f_contiguous:
+        return _core.asfortranarray(res)
+    return res
+
+
+def _where_mask(where, args, out):
+    """where= as a bool cuarray on the operands' device (NumPy's TypeError for a
+    mask that does not cast safely to bool)."""
+    like = out if isinstance(out, _core.ndarray) else next(
+        (a for a in args if isinstance(a, _core.ndarray)), None)
+    if where is None:
+        where = False
+    if isinstance(where, (bool, int, float)):
+        where = bool(where)  # a Python scalar is weak: its value decides
+    w = where if isinstance(where, _core.ndarray) else _np.asarray(where)
+    if not _np.can_cast(w.dtype, _np.bool_, "safe"):
+        raise TypeError(f"Cannot cast array data from {w.dtype!r} to dtype('bool') "
+                        f"according to the rule 'safe'")
+    if isinstance(w, _np.ndarray):
+        w = _core.asarray(w, device=like.device) if like is not None else _core.asarray(w)
+    return w.astype(_np.bool_, copy=False)
+
+
+def _call_where(u, args, kwargs, mask, order):
+    out = kwargs.pop("out", None)
+    if out is not None:
+        if not isinstance(out, _core.ndarray):
+            raise TypeError("return arrays must be of ArrayType")
+        tmp = _core.empty(out.shape, dtype=out.dtype, device=out.device)
+        u(*args, out=tmp, **kwargs)
+        from ._manipulation import copyto
+        copyto(out, tmp, casting="unsafe", where=mask)
+        return out
+    res = u(*args, **kwargs)
+    shape = _np.broadcast_shapes(tuple(res.shape), tuple(mask.shape))
+    if tuple(res.shape) != shape:
+        res = _core.broadcast_to(res, shape)
+    zero = _core.zeros((), dtype=res.dtype, device=res.device)
+    return _in_order(_core.where(mask, res, zero), order, args)
+
+
+def _sig_types(u, sig):
+    """signature= as nin + nout entries (a NumPy dtype or None), as NumPy reads
+    it: 'dd->d' or a tuple; a bare dtype is NumPy's TypeError."""
+    n = u.nin + u.nout
+    if isinstance(sig, str):
+        if "->" in sig:
+            ins, _, outs = sig.partition("->")
+            chars = list(ins.replace(",", "")) + list(outs.replace(",", ""))
+        else:
+            chars = list(sig)
+        if len(chars) == 1:
+            raise TypeError("Use `dtype` or  fill the tuple with more than one 'None'.")
+        if len(chars) != n:
+            raise ValueError(f"signature with {len(chars)} types does not match the "
+                             f"ufunc's {n} operands")
+        return [_np.dtype(c) for c in chars]
+    if not isinstance(sig, tuple):
+        raise TypeError("the signature object to ufunc must be a string or a tuple.")
+    if len(sig) == 1 and u.nout == 1 and n != 1:
+        raise TypeError("Use `dtype` or  fill the tuple with more than one 'None'.")
+    if len(sig) != n:
+        raise ValueError(f"a type-tuple must be specified of length {n} for ufunc "
+                         f"'{_name(u)}'")
+    return [None if t is None else _np.dtype(t) for t in sig]
+
+
+def _operand_dtype(x):
+    return x.dtype if isinstance(x, (_core.ndarray, _np.generic)) else None
+
+
+def _apply_signature(u, args, kwargs, sig):
+    """The operands cast to the loop signature= names (the first of u.types whose
+    fixed entries match, the free inputs casting safely) and dtype= its output."""
+    types = _sig_types(u, sig)
+    if "dtype" in kwargs and kwargs["dtype"] is not None:
+        raise TypeError("cannot specify both 'signature' and 'dtype'")
+    kwargs = dict(kwargs)
+    ins, res = types[:u.nin], types[u.nin]
+    if all(t is None for t in ins):
+        if res is not None:
+            kwargs["dtype"] = res
+        return args, kwargs
+    loop = None
+    for t in u.types:
+        if any(c in "E45" for c in t):
+            continue  # ml_dtypes' loops: no NumPy type character
+        lt = [_np.dtype(c) for c in t.replace("->", "")]
+        if any(f is not None and f != g for f, g in zip(types, lt)):
+            continue
+        if all(f is not None or _operand_dtype(x) is None
+               or _np.can_cast(_operand_dtype(x), g, "safe")
+               for f, g, x in zip(ins, lt, args)):
+            loop = lt
+            break
+    if loop is None:
+        raise TypeError(f"No loop matching the specified signature and casting was "
+                        f"found for ufunc {_name(u)}")
+    casting = kwargs.get("casting", "same_kind")
+    dev = next((a.device for a in args if isinstance(a, _core.ndarray)), None)
+    cast = []
+    for i, (x, t) in enumerate(zip(args, loop)):
+        dt = _operand_dtype(x)
+        if dt is not None and not _np.can_cast(dt, t, casting):
+            raise TypeError(f"Cannot cast ufunc '{_name(u)}' input {i} from {dt!r} to "
+                            f"{t!r} with casting rule '{casting}'")
+        if isinstance(x, _core.ndarray):
+            cast.append(x.astype(t, copy=False))
+        else:
+            with _np.errstate(all="ignore"):
+                v = _np.asarray(x).astype(t)
+            cast.append(_core.asarray(v, device=dev) if dev is not None else
+                        _core.asarray(v))
+    kwargs["dtype"] = loop[u.nin]
+    return tuple(cast), kwargs
+
+
 def _install():
     for f in (reduce, accumulate, reduceat, outer, at):
         setattr(_ufunc, f.__name__, f)
