@@ -561,6 +561,10 @@ int ca_order_from_object(PyObject *obj, char dflt);
  * else its truth value; a str is NumPy's ValueError. -1 with an exception set on
  * error (test PyErr_Occurred()). */
 int ca_copy_from_object(PyObject *obj, int dflt);
+/* A METH_FASTCALL | METH_KEYWORDS call's arguments as a new tuple and dict (for
+ * handing the whole call to a Python function). 0, or -1 with both NULL. */
+int ca_fastcall_tuple_dict(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                           PyObject **pos, PyObject **kw);
 /* dtype= and order= of a call (either may be NULL or None) -> *dtype (default
  * dflt_dtype), *order (default dflt_order). 0 or -1. Inline: creation calls it. */
 static inline int

@@ -226,6 +226,29 @@ ca_order_from_object(PyObject *obj, char dflt)
 }
 
 int
+ca_fastcall_tuple_dict(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                       PyObject **pos, PyObject **kw)
+{
+    *pos = PyTuple_New(nargs);
+    *kw = *pos != NULL ? PyDict_New() : NULL;
+    if (*kw == NULL) {
+        Py_CLEAR(*pos);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(*pos, i, Py_NewRef(args[i]));
+    }
+    for (Py_ssize_t k = 0; kwnames != NULL && k < PyTuple_GET_SIZE(kwnames); k++) {
+        if (PyDict_SetItem(*kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) {
+            Py_CLEAR(*pos);
+            Py_CLEAR(*kw);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
 ca_copy_from_object(PyObject *obj, int dflt)
 {
     if (obj == NULL) {

@@ -1282,22 +1282,10 @@ ew_py_numpy_kw(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         return NULL;
     }
     PyObject *name = PyUnicode_FromString(ca_ew_ops[op].name);
-    PyObject *pos = PyTuple_New(nargs);
-    PyObject *kw = PyDict_New();
-    PyObject *r = NULL;
-    if (name == NULL || pos == NULL || kw == NULL) {
-        goto done;
+    PyObject *pos = NULL, *kw = NULL, *r = NULL;
+    if (name != NULL && ca_fastcall_tuple_dict(args, nargs, kwnames, &pos, &kw) == 0) {
+        r = PyObject_CallFunctionObjArgs(hook, name, pos, kw, NULL);
     }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
-    }
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
-        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) {
-            goto done;
-        }
-    }
-    r = PyObject_CallFunctionObjArgs(hook, name, pos, kw, NULL);
-done:
     Py_XDECREF(name);
     Py_XDECREF(pos);
     Py_XDECREF(kw);

@@ -1002,23 +1002,11 @@ numpy_kw(int fn, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
         return NULL;
     }
     PyObject *name = PyUnicode_FromString(ca_red_fns[fn].name);
-    PyObject *pos = PyTuple_New(nargs);
-    PyObject *kw = PyDict_New();
-    PyObject *r = NULL;
-    if (name == NULL || pos == NULL || kw == NULL) {
-        goto done;
+    PyObject *pos = NULL, *kw = NULL, *r = NULL;
+    if (name != NULL && ca_fastcall_tuple_dict(args, nargs, kwnames, &pos, &kw) == 0) {
+        r = PyObject_CallFunctionObjArgs(hook, name, self != NULL ? self : Py_None, pos,
+                                         kw, NULL);
     }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
-    }
-    for (Py_ssize_t k = 0; kwnames != NULL && k < PyTuple_GET_SIZE(kwnames); k++) {
-        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) {
-            goto done;
-        }
-    }
-    r = PyObject_CallFunctionObjArgs(hook, name, self != NULL ? self : Py_None, pos, kw,
-                                     NULL);
-done:
     Py_XDECREF(name);
     Py_XDECREF(pos);
     Py_XDECREF(kw);
