@@ -276,17 +276,29 @@ ca_dt_is(PyObject *o)
     return dt_type != NULL && PyObject_TypeCheck(o, dt_type);
 }
 
-PyObject *
-ca_dt_retry(PyObject *r, const char *fname, PyObject *const *args, Py_ssize_t nargs,
-            PyObject *kwnames)
+/* cuarray._datetime.<fname> (new ref) when the error set is _DatetimeDtypeError,
+ * that error cleared; NULL otherwise (the other error kept, or the lookup's). */
+static PyObject *
+dt_function(const char *fname)
 {
-    if (r != NULL || !PyErr_ExceptionMatches(dt_error)) {
-        return r;
+    if (!PyErr_ExceptionMatches(dt_error)) {
+        return NULL;
     }
     PyErr_Clear();
     PyObject *mod = PyImport_ImportModule("cuarray._datetime");
     PyObject *f = mod == NULL ? NULL : PyObject_GetAttrString(mod, fname);
     Py_XDECREF(mod);
+    return f;
+}
+
+PyObject *
+ca_dt_retry(PyObject *r, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+            PyObject *kwnames)
+{
+    if (r != NULL) {
+        return r;
+    }
+    PyObject *f = dt_function(fname);
     if (f == NULL) {
         return NULL;
     }
@@ -319,13 +331,10 @@ ca_dt_retry_self(PyObject *r, const char *fname, PyObject *self, PyObject *const
 PyObject *
 ca_dt_retry_tuple(PyObject *r, const char *fname, PyObject *args, PyObject *kwargs)
 {
-    if (r != NULL || !PyErr_ExceptionMatches(dt_error)) {
+    if (r != NULL) {
         return r;
     }
-    PyErr_Clear();
-    PyObject *mod = PyImport_ImportModule("cuarray._datetime");
-    PyObject *f = mod == NULL ? NULL : PyObject_GetAttrString(mod, fname);
-    Py_XDECREF(mod);
+    PyObject *f = dt_function(fname);
     if (f == NULL) {
         return NULL;
     }
