@@ -444,10 +444,12 @@ def test_eigsh(which, dtype, kind, device, route):
     assert w.dtype == ws.dtype and v.dtype == A.dtype
     t = 1e-3 if np.dtype(dtype).char in "fF" else 1e-9
     np.testing.assert_allclose(np.sort(w.get()), np.sort(ws), atol=t * 12)
-    # SciPy's order, but for its complex driver's 'SM' (no simple rule) and, in
-    # SciPy 1.18 (its ARPACK rewrite), the complex driver's order on a float32 copy
-    # and on A itself can differ ('SA', complex64): compared sorted there
-    unordered = np.dtype(dtype).kind == "c" and (which == "SM" or SCIPY_1_18)
+    # SciPy's order, but for its complex driver's 'SM' (no simple rule) and where
+    # the complex driver's order follows its random start: complex64 (seen with
+    # SciPy 1.17.1 for 'LM' and 'SA', about one run in ten) and every complex
+    # dtype in SciPy 1.18 (its ARPACK rewrite): compared sorted there
+    unordered = np.dtype(dtype).kind == "c" and (
+        which == "SM" or np.dtype(dtype) == np.complex64 or SCIPY_1_18)
     if not unordered:
         np.testing.assert_allclose(w.get(), ws, atol=t * 12)
     V = v.get()
@@ -455,7 +457,7 @@ def test_eigsh(which, dtype, kind, device, route):
     w2 = csl.eigsh(operand(S, kind, device), k=4, which=which,
                    return_eigenvectors=False)
     ws2 = ssl.eigsh(A, k=4, which=which, return_eigenvectors=False)
-    if unordered and SCIPY_1_18:
+    if unordered and (SCIPY_1_18 or np.dtype(dtype) == np.complex64):
         w2, ws2 = ca.sort(w2), np.sort(ws2)
     np.testing.assert_allclose(w2.get(), ws2, atol=t * 12)
 
