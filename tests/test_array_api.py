@@ -495,6 +495,30 @@ class _DeviceNS:
         return f
 
 
+def test_clip_signature_and_spellings(device):
+    """clip's bound slots carry the standard's names (min, max: positional or
+    keyword, as its signature test reads them); NumPy's a_min=/a_max= still work,
+    and every spelling gives NumPy's values."""
+    import inspect
+
+    p = list(inspect.signature(ca.clip).parameters.values())
+    assert [q.name for q in p[1:3]] == ["min", "max"]
+    assert all(q.kind == q.POSITIONAL_OR_KEYWORD for q in p[1:3])
+    x, lo, hi = _F, -1.0, np.full(4, 1.5)
+    want = np.clip(x, lo, hi)
+    xc, hc = ca.asarray(x, device=device), ca.asarray(hi, device=device)
+    for got in (ca.clip(xc, lo, hc), ca.clip(xc, min=lo, max=hc),
+                ca.clip(xc, a_min=lo, a_max=hc), ca.clip(xc, lo, a_max=hc),
+                ca.clip(xc, a_min=lo, max=hc)):
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(ca.clip(xc, max=hc).get(), np.clip(x, max=hi))
+    out = ca.empty_like(xc)
+    assert ca.clip(xc, lo, hc, out) is out
+    np.testing.assert_array_equal(out.get(), want)
+    with pytest.raises(TypeError):
+        ca.clip(xc, lo, a_min=lo)
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_sort_descending_stable(device, axis):
     """descending=True: the reverse order, equal elements keeping their order (stable),
@@ -824,3 +848,49 @@ def test_complex_values_against_numpy(device, fn, dtype):
     want = getattr(np, fn)(z.astype(np.complex128))
     tol = 1e-12 if dtype == "complex128" else 2e-6
     np.testing.assert_allclose(got, want.astype(dtype), rtol=tol, atol=0)
+
+
+# Where the standard leaves a zero's sign open or has no row (finite parts beside a
+# zero, 0 ** z), the results are NumPy's: exp, sinh and cosh as glibc's cexp, csinh
+# and ccosh (which NumPy calls), sin and cos through them, and npy_cpow's 0 ** z
+# (0 where re(z) > 0, else NaN). tanh and tan keep the standard's 1 + 0i at an
+# infinite real part (NumPy: the sign of sin(2y)); expm1 keeps the standard's table.
+SIGN_GRID = [0.0, -0.0, 1.0, -1.0, 2.5, -2.5, inf, -inf, nan]
+
+
+def _cgrid(parts, dtype):
+    z = np.zeros(len(parts) ** 2, dtype=dtype)
+    z.real[:], z.imag[:] = zip(*[(a, b) for a in parts for b in parts])
+    return z
+
+
+def _assert_same_complex(got, want, rtol, what):
+    for g, w, z in zip(got.tolist(), want.tolist(), what):
+        for p, q in ((g.real, w.real), (g.imag, w.imag)):
+            ok = (math.isnan(p) and math.isnan(q)) or (
+                p == q if p == 0 or math.isinf(q) else math.isclose(p, q, rel_tol=rtol))
+            assert ok and (math.isnan(q) or math.copysign(1, p) == math.copysign(1, q)), \
+                f"{z}: {g}, NumPy {w}"
+
+
+@pytest.mark.parametrize("fn", ["exp", "sinh", "cosh", "sin", "cos"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_zero_signs_as_numpy(device, fn, dtype):
+    z = _cgrid(SIGN_GRID, dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(np, fn)(z)
+        got = getattr(ca, fn)(ca.asarray(z, device=device)).get()
+    _assert_same_complex(got, want, 1e-5 if dtype == "complex64" else 1e-13,
+                         [f"{fn}({v})" for v in z.tolist()])
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_pow_zero_base_as_numpy(device, dtype):
+    zeros = np.array([0j, complex(-0.0, 0.0), complex(0.0, -0.0), complex(-0.0, -0.0)],
+                     dtype=dtype)
+    b = np.tile(_cgrid(SIGN_GRID + [0.5, -0.5], dtype), 4)
+    a = np.repeat(zeros, b.size // 4)
+    with np.errstate(all="ignore"):
+        want = np.power(a, b)
+        got = ca.power(ca.asarray(a, device=device), ca.asarray(b, device=device)).get()
+    _assert_same_complex(got, want, 0, [f"{p} ** {q}" for p, q in zip(a, b)])

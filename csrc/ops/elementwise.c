@@ -1685,8 +1685,10 @@ clip_impl(PyObject *a, PyObject *lo, PyObject *hi, PyObject *out, PyObject *dtyp
 static PyObject *
 py_clip(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "a",   "a_min", "a_max", "out",
-                                         "min", "max",   "dtype", NULL };
+    /* the Array API's names for the bound slots (its signature test reads them);
+     * NumPy's a_min= and a_max= as keywords */
+    static const char *const names[] = { "a",     "min",   "max",   "out",
+                                         "a_min", "a_max", "dtype", NULL };
     PyObject *v[7];
     (void)m;
     if (ca_parse_args("clip", args, nargs, kwnames, names, 4, 1, v) < 0) {
@@ -1745,9 +1747,10 @@ static PyMethodDef ew_extra_defs[] = {
     { "round", (PyCFunction)(void (*)(void))py_round, METH_FASTCALL | METH_KEYWORDS,
       "round(a, decimals=0, out=None)\n--\n\nRound half to even, as numpy.round." },
     { "clip", (PyCFunction)(void (*)(void))py_clip, METH_FASTCALL | METH_KEYWORDS,
-      "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, "
+      "clip(a, min=None, max=None, out=None, *, a_min=None, a_max=None, "
       "dtype=None)\n--\n\n"
-      "Limit the values to [a_min, a_max]; NaN propagates, as numpy.clip." },
+      "Limit the values to [min, max] (a_min= and a_max=, NumPy's names, too); NaN "
+      "propagates, as numpy.clip." },
     { "where", (PyCFunction)(void (*)(void))py_where, METH_FASTCALL | METH_KEYWORDS,
       "where(condition, x, y, /)\n--\n\nx where condition is true, else y "
       "(broadcast; the result dtype is NumPy's result_type(x, y))." },

@@ -840,9 +840,8 @@ CA_P_GCD_UNSIGNED(u64, uint64_t, uint64_t)
         if (b.re == (R)0 && b.im == (R)0) {                                            \
             return P((R)1, (R)0);                                                      \
         }                                                                              \
-        if (a.re == (R)0 && a.im == (R)0 && b.im == (R)0) {                            \
-            /* 0 ** real: 0 for a positive exponent, else undefined; a complex  \
-             * exponent takes the general exp(b log a) path */      \
+        if (a.re == (R)0 && a.im == (R)0) {                                            \
+            /* 0 ** b (b complex too): 0 where re(b) > 0, else NaN (NumPy 2) */        \
             return b.re > (R)0 ? P((R)0, (R)0) : P((R)NAN, (R)NAN);                    \
         }                                                                              \
         if (b.im == (R)0 && b.re > (R)-100 && b.re < (R)100 && (R)(int)b.re == b.re) { \
@@ -950,7 +949,8 @@ ca_exp_c128(ca_complex128 z)
     }
     if (!ca_p_isfinite_d(y)) {
         if (ca_p_isinf_d(x)) {
-            return x > 0.0 ? ca_p_z(x, y - y) : ca_p_z(0.0, 0.0);
+            /* -inf: +0 and a zero signed as y (unspecified in Annex G; glibc's) */
+            return x > 0.0 ? ca_p_z(x, y - y) : ca_p_z(0.0, copysign(0.0, y));
         }
         return ca_p_z(y - y, y - y);
     }
@@ -1051,11 +1051,13 @@ ca_sinh_c128(ca_complex128 z)
         return ca_p_z(sinh(x), y);
     }
     if (x == 0.0) {
-        return ca_p_z(x, sin(y));
+        /* sinh(+-0) cos(y): the zero's sign follows cos(y) where y is finite */
+        return ca_p_z(ca_p_isfinite_d(y) ? x * cos(y) : x, sin(y));
     }
     if (ca_p_isinf_d(x) && !ca_p_isfinite_d(y)) {
-        /* Annex G: +-inf + i(inf or NaN) -> +-inf + NaN i */
-        return ca_p_z(x, y - y);
+        /* Annex G: +-inf + i(inf or NaN) -> inf + NaN i, the infinity's sign
+         * unspecified: + as glibc's csinh (so NumPy) */
+        return ca_p_z(fabs(x), y - y);
     }
     return ca_p_z(sinh(x) * cos(y), cosh(x) * sin(y));
 }
@@ -1071,9 +1073,9 @@ ca_cosh_c128(ca_complex128 z)
         return ca_p_z(cosh(x), im);
     }
     if (!ca_p_isfinite_d(y) && (x == 0.0 || ca_p_isinf_d(x))) {
-        /* Annex G: +-0 + i(inf or NaN) -> NaN + 0i; +-inf + i(inf or NaN) ->
-         * inf + NaN i */
-        return x == 0.0 ? ca_p_z(y - y, x) : ca_p_z(fabs(x), y - y);
+        /* Annex G: +-0 + i(inf or NaN) -> NaN + 0i (the zero's sign unspecified:
+         * +0, as glibc and so NumPy); +-inf + i(inf or NaN) -> inf + NaN i */
+        return x == 0.0 ? ca_p_z(y - y, 0.0) : ca_p_z(fabs(x), y - y);
     }
     if (x == 0.0) {
         return ca_p_z(cos(y), x * sin(y));
@@ -1116,6 +1118,10 @@ ca_tanh_c128(ca_complex128 z)
 CA_HD ca_complex128
 ca_sin_c128(ca_complex128 z)
 {
+    if (!ca_p_isfinite_d(z.re) && ca_p_isinf_d(z.im)) {
+        /* NaN + inf i, the infinity's sign unspecified: + as glibc's csin */
+        return ca_p_z(z.re - z.re, (double)INFINITY);
+    }
     ca_complex128 w = ca_sinh_c128(ca_p_z(-z.im, z.re));
     return ca_p_z(w.im, -w.re);
 }
