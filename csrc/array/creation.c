@@ -493,10 +493,15 @@ from_host_result(PyObject *h, int device, int kind)
     return (PyObject *)r;
 }
 
-/* A NumPy-readable scalar from an argument: cuarray arrays are fetched. */
+/* A NumPy-readable scalar from an argument: cuarray arrays are fetched (a
+ * datetime64 array by its get(), which keeps NumPy's dtype: linspace then
+ * raises NumPy's error, arange computes in the datetime unit). */
 static PyObject *
 host_scalar(PyObject *o)
 {
+    if (o != NULL && ca_dt_is(o)) {
+        return PyObject_CallMethod(o, "get", NULL);
+    }
     if (o != NULL && ca_array_check(o)) {
         return ca_array_to_numpy((CaArray *)o);
     }

@@ -1596,6 +1596,10 @@ round_complex(CaArray *a, PyObject *decimals_obj, PyObject *out)
 static PyObject *
 round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
 {
+    if (!Py_IS_TYPE(a, ca_st->ndarray_type) && ca_dt_is(a)) {
+        ca_dt_raise(a); /* NumPy's TypeError (its rint has no datetime loop) */
+        return ew_datetime(CA_OP_rint, &a, 1, NULL);
+    }
     long decimals = 0;
     if (decimals_obj != NULL && decimals_obj != Py_None) {
         decimals = PyLong_AsLong(decimals_obj);

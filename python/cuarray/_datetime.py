@@ -108,6 +108,19 @@ class DatetimeArray(_base):
     def __bool__(self):
         return bool(self.get())
 
+    # NumPy's conversions of its datetime arrays (TypeError: through datetime.datetime)
+    def __int__(self):
+        return int(self.get())
+
+    def __float__(self):
+        return float(self.get())
+
+    def __complex__(self):
+        return complex(self.get())
+
+    def __index__(self):
+        return self.get().__index__()
+
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
@@ -725,6 +738,8 @@ def _unary(name, a):
     b = _bits(a)
     if name == "positive":
         return a.copy()
+    if name == "sign":  # NumPy's loop: NaT (int64's minimum) has the sign -1
+        return _wrap(_ca.sign(b), a.dtype)
     r = -b if name == "negative" else _ca.absolute(b)
     return _wrap(_ca.where(_nat_mask(b), _NAT, r), a.dtype)
 
@@ -816,6 +831,18 @@ def _minmax(name, a, b):
     return _wrap(_ca.where(_either(mx, my), _NAT, r), cu)
 
 
+def _fminmax(name, a, b):
+    """fmax/fmin: NaT gives way to the other operand (NumPy's loops)."""
+    cu = _resolve(name, a, b)
+    dev = _device(a, b)
+    (x, mx, dx), (y, my, dy) = _operand(a, dev), _operand(b, dev)
+    x, y = _in_unit(x, dx, cu, dev), _in_unit(y, dy, cu, dev)
+    r = getattr(_ca, "maximum" if name == "fmax" else "minimum")(x, y)
+    r = _ca.where(mx, y, r) if mx is not None else r
+    r = _ca.where(my, x, r) if my is not None else r
+    return _wrap(_ca.asarray(r), cu)
+
+
 def _numpy_refusal(f, *protos, **kwargs):
     """NumPy's exception for f on these stand-ins, else NotImplementedError (NumPy
     has the operation, cuarray's datetime64 does not yet)."""
@@ -845,8 +872,17 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
         r = _compare(name, *args)
     elif name in ("maximum", "minimum"):
         r = _minmax(name, *args)
-    elif name in ("negative", "absolute", "positive"):
+    elif name in ("negative", "absolute", "positive", "sign"):
         r = _unary(name, *args)
+    elif name in ("isnan", "isfinite", "isinf") and len(args) == 1:
+        _resolve(name, *args)
+        r = _nat_mask(_bits(asarray(args[0])))
+        r = ~r if name == "isfinite" else r if name == "isnan" else _ca.zeros_like(r)
+    elif name in ("fmax", "fmin"):
+        r = _fminmax(name, *args)
+    elif name == "divmod":
+        _resolve(name, *args)
+        r = (_binary("floor_divide", *args), _binary("remainder", *args))
     elif f is None:
         raise TypeError(f"cuarray.{name} does not take datetime64/timedelta64")
     else:
@@ -856,52 +892,21 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
     if dtype is not None:
         r = r.astype(dtype)
     if out is not None:
+        if isinstance(r, tuple):
+            for o, v in zip(out, r):
+                o[...] = v
+            return out
         out = out[0] if isinstance(out, tuple) else out
         out[...] = r
         return out
     return r
 
 
-_MINMAX = {"min": False, "amin": False, "max": True, "amax": True}
-
-
-def _reduce(name, a, axis=None, *args, out=None, keepdims=False, **kwargs):
+def _reduce(name, a, *args, **kwargs):
     """cuarray.<reduction>(a, ...) of a datetime64/timedelta64 array
-    (csrc/ops/reduction.c hands these calls here)."""
-    if name in _MINMAX and not args and not kwargs.get("initial") and \
-            kwargs.get("where", True) is True:
-        return _reduce_minmax(a, axis, keepdims, _MINMAX[name], out)
-    if name in ("argmin", "argmax") and not args and not kwargs:
-        # NaT propagates: the first NaT's index (int64's minimum: argmin by itself)
-        b = _bits(a)
-        r = _ca.argmin(b, axis=axis, keepdims=keepdims)
-        if name == "argmax":
-            nat = _nat_mask(b)
-            r = _ca.where(_ca.any(nat, axis=axis, keepdims=keepdims),
-                          _ca.argmax(nat, axis=axis, keepdims=keepdims),
-                          _ca.argmax(b, axis=axis, keepdims=keepdims))
-        if out is not None:
-            out[...] = r
-            return out
-        return r
-    if name in ("sum", "mean") and a.dtype.kind == "m" and not args and not kwargs:
-        b = _bits(a)  # NaT propagates; int64 wraps as NumPy's loop
-        r = _ca.sum(b, axis=axis, keepdims=keepdims)
-        if name == "mean":  # NumPy's sum / count: timedelta / int truncates
-            n = a.size // max(r.size, 1)
-            if n == 0:
-                raise NotImplementedError("cuarray: mean of an empty timedelta64")
-            r = _trunc_div(r, n)
-        r = _wrap(_ca.asarray(_ca.where(_ca.any(_nat_mask(b), axis=axis, keepdims=keepdims),
-                                        _NAT, r)), a.dtype)
-        if out is not None:
-            out[...] = r
-            return out
-        return r
-    f = getattr(_np, name, None)
-    if f is None:
-        raise TypeError(f"cuarray.{name} does not take {a.dtype}")
-    _numpy_refusal(f, _np.zeros(1, a.dtype))
+    (csrc/ops/reduction.c hands these calls here; _datetime_stats.py's)."""
+    from ._datetime_stats import reduce
+    return reduce(name, a, args, kwargs)
 
 
 # The second half (joins, selection, sets, searching, clip): its names are this

@@ -377,8 +377,12 @@ def select(condlist, choicelist, default=0):
     dflt = default if isinstance(default, (int, float, complex)) and not isinstance(
         default, bool) else _arr(default, dev)
     # NumPy 2's rule: Python scalars are weak in the promotion.
-    dt = _np.result_type(*[c.dtype if isinstance(c, _core.ndarray) else c
-                           for c in (*choices, dflt)])
+    try:
+        dt = _np.result_type(*[c.dtype if isinstance(c, _core.ndarray) else c
+                               for c in (*choices, dflt)])
+    except TypeError as e:  # (datetime64 choices with default=0: NumPy's words)
+        raise TypeError("Choicelist and default value do not have a common dtype: "
+                        f"{e}") from None
     shape = _core.broadcast_shapes(*[tuple(c.shape) for c in conds],
                                    *[tuple(c.shape) for c in choices
                                      if isinstance(c, _core.ndarray)],
