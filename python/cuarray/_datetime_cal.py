@@ -36,7 +36,26 @@ __all__ = ["datetime_as_string", "datetime_data", "busdaycalendar", "is_busday",
 
 datetime_data = _np.datetime_data
 _DAY = _np.dtype("M8[D]")
-_WEEKMASK = "1111100"
+
+class _Default(str):
+    """NumPy's default weekmask, told apart from one passed (NumPy refuses a
+    weekmask passed with busdaycal=, even '1111100')."""
+
+    def __repr__(self):
+        return "'1111100'"
+
+
+_WEEKMASK = _Default("1111100")
+
+
+class _NoHolidays:
+    """No holidays= given (NumPy refuses an explicit None)."""
+
+    def __repr__(self):
+        return "None"
+
+
+_NOHOL = _NoHolidays()
 
 
 def _host(v):
@@ -61,9 +80,8 @@ class busdaycalendar:
     `holidays` (datetime64[D]) are cuarray arrays on the current device.
     """
 
-    def __init__(self, weekmask=_WEEKMASK, holidays=None):
-        self._np = _np.busdaycalendar(weekmask=_host(weekmask),
-                                      holidays=_host(holidays))
+    def __init__(self, weekmask=_WEEKMASK, holidays=_NOHOL):
+        self._np = _np.busdaycalendar(**_cal_kw(weekmask, holidays, None))
 
     @property
     def weekmask(self):
@@ -82,18 +100,47 @@ def _np_cal(busdaycal):
     return busdaycal._np if isinstance(busdaycal, busdaycalendar) else busdaycal
 
 
+def _cal_kw(weekmask, holidays, busdaycal):
+    """The calendar arguments for NumPy (which takes no None for them), on the
+    host."""
+    kw = {} if weekmask is _WEEKMASK else {"weekmask": _host(weekmask)}
+    if holidays is not _NOHOL:
+        kw["holidays"] = _host(holidays)
+    if busdaycal is not None:
+        kw["busdaycal"] = _np_cal(busdaycal)
+    return kw
+
+
 def _proto(x):
-    """An empty NumPy stand-in of x (its dtype) for NumPy's checks."""
+    """A stand-in of x for NumPy's checks: empty, of a cuarray array's dtype; a
+    host value itself (NumPy converts lists, strings and Python floats its way)."""
     if isinstance(x, _base):
         return _np.empty(0, x.dtype)
-    return _np.empty(0, _np.asarray(x).dtype)
+    return x
+
+
+def _shape_str(s):
+    return "(" + ",".join(map(str, s)) + ("," if len(s) == 1 else "") + ")"
+
+
+def _broadcast(arrays, out):
+    """The arrays broadcast together (and to out's shape): NumPy's iterator error."""
+    shapes = [a.shape for a in arrays] + ([tuple(out.shape)] if out is not None else [])
+    try:
+        shape = _np.broadcast_shapes(*shapes)
+        if out is not None and shape != tuple(out.shape):
+            raise ValueError
+    except ValueError:
+        raise ValueError("operands could not be broadcast together with shapes " +
+                         "".join(_shape_str(s) + " " for s in shapes)) from None
+    return [_ca.broadcast_to(a, shape) for a in arrays]
 
 
 def _tables(weekmask, holidays, busdaycal, device):
     """The calendar as device tables: (days per week k, cum[r] = weekmask days
     among the first r of a week, pos[j] = the weekday of the j-th, holidays)."""
     cal = _np_cal(busdaycal) if busdaycal is not None else \
-        _np.busdaycalendar(weekmask=_host(weekmask), holidays=_host(holidays))
+        _np.busdaycalendar(**_cal_kw(weekmask, holidays, None))
     wm = cal.weekmask.astype(_I8)
     cum = _np.concatenate([[0], _np.cumsum(wm)]).astype(_I8)
     pos = _np.flatnonzero(wm).astype(_I8)
@@ -111,6 +158,12 @@ def _days(dates, device=None):
     if isinstance(dates, _base):
         return dates.astype(_I8)  # (NumPy refused a non-datetime array already)
     return _bits(asarray(_np.asarray(dates).astype(_DAY), device=device))
+
+
+def _offsets(offsets, device):
+    if isinstance(offsets, _base):
+        return offsets.astype(_I8)
+    return _ca.asarray(_np.asarray(offsets).astype(_I8), device=device)  # (truncates)
 
 
 def _device(*xs):
@@ -163,20 +216,19 @@ def _finish(r, out):
     return out
 
 
-def is_busday(dates, weekmask=_WEEKMASK, holidays=None, busdaycal=None, out=None):
+def is_busday(dates, weekmask=_WEEKMASK, holidays=_NOHOL, busdaycal=None, out=None):
     """is_busday(dates, weekmask='1111100', holidays=None, busdaycal=None, out=None)
 
     Whether each date is a business day (numpy.is_busday; NaT is not).
     """
-    _np.is_busday(_proto(dates), weekmask=_host(weekmask), holidays=_host(holidays),
-                  busdaycal=_np_cal(busdaycal))
+    _np.is_busday(_proto(dates), **_cal_kw(weekmask, holidays, busdaycal))
     dev = _device(dates, out)
-    d = _days(dates, dev)
+    d, = _broadcast([_days(dates, dev)], out)
     k, wm, cum, pos, hol = _tables(weekmask, holidays, busdaycal, d.device)
     return _finish(_is_bus(d, wm, hol), out)
 
 
-def busday_count(begindates, enddates, weekmask=_WEEKMASK, holidays=None,
+def busday_count(begindates, enddates, weekmask=_WEEKMASK, holidays=_NOHOL,
                  busdaycal=None, out=None):
     """busday_count(begindates, enddates, weekmask='1111100', holidays=None,
     busdaycal=None, out=None)
@@ -184,15 +236,17 @@ def busday_count(begindates, enddates, weekmask=_WEEKMASK, holidays=None,
     The business days in [begin, end) (numpy.busday_count; negative when end is
     before begin); a NaT date raises NumPy's ValueError.
     """
-    _np.busday_count(_proto(begindates), _proto(enddates), weekmask=_host(weekmask),
-                     holidays=_host(holidays), busdaycal=_np_cal(busdaycal))
+    _np.busday_count(_proto(begindates), _proto(enddates),
+                     **_cal_kw(weekmask, holidays, busdaycal))
     dev = _device(begindates, enddates, out)
-    b, e = _days(begindates, dev), _days(enddates, dev)
-    _np.broadcast_shapes(b.shape, e.shape)
+    b, e = _broadcast([_days(begindates, dev), _days(enddates, dev)], out)
     if bool(_ca.any(_nat_mask(b))) or bool(_ca.any(_nat_mask(e))):
         raise ValueError("Cannot compute a business day count with a NaT "
                          "(not-a-time) date")
     k, wm, cum, pos, hol = _tables(weekmask, holidays, busdaycal, b.device)
+    # end before begin: NumPy counts (end, begin], negated
+    swap = (b > e).astype(_I8)
+    b, e = b + swap, e + swap
     return _finish(_index(e, k, cum, hol) - _index(b, k, cum, hol), out)
 
 
@@ -213,7 +267,7 @@ _ROLLS = ("raise", "nat", "forward", "following", "backward", "preceding",
           "modifiedfollowing", "modifiedpreceding")
 
 
-def busday_offset(dates, offsets, roll="raise", weekmask=_WEEKMASK, holidays=None,
+def busday_offset(dates, offsets, roll="raise", weekmask=_WEEKMASK, holidays=_NOHOL,
                   busdaycal=None, out=None):
     """busday_offset(dates, offsets, roll='raise', weekmask='1111100',
     holidays=None, busdaycal=None, out=None)
@@ -222,13 +276,10 @@ def busday_offset(dates, offsets, roll="raise", weekmask=_WEEKMASK, holidays=Non
     business days (numpy.busday_offset, every roll mode).
     """
     _np.busday_offset(_proto(dates), _proto(offsets), roll=roll,
-                      weekmask=_host(weekmask), holidays=_host(holidays),
-                      busdaycal=_np_cal(busdaycal))
+                      **_cal_kw(weekmask, holidays, busdaycal))
     dev = _device(dates, offsets, out)
     d = _days(dates, dev)
-    off = offsets.astype(_I8) if isinstance(offsets, _base) else \
-        _ca.asarray(_np.asarray(offsets).astype(_I8), device=d.device)
-    d, off = _ca.broadcast_arrays(d, off)
+    d, off = _broadcast([d, _offsets(offsets, d.device)], out)
     k, wm, cum, pos, hol = _tables(weekmask, holidays, busdaycal, d.device)
     nat = _nat_mask(d)
     bus = _is_bus(d, wm, hol)
