@@ -1593,19 +1593,43 @@ round_complex(CaArray *a, PyObject *decimals_obj, PyObject *out)
     return (PyObject *)res;
 }
 
+/* round of a datetime64/timedelta64 array: NumPy's error, from the step that
+ * refuses it (the scaling by 10**decimals for datetime64, else rint). */
+static PyObject *
+round_datetime(PyObject *a, long decimals)
+{
+    if (decimals != 0) {
+        PyObject *f = PyFloat_FromDouble(
+            pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
+        PyObject *args[2] = { a, f };
+        PyObject *y = NULL;
+        if (f != NULL) {
+            ca_dt_raise(a);
+            y = ew_datetime(decimals > 0 ? CA_OP_multiply : CA_OP_divide, args, 2,
+                            NULL);
+        }
+        Py_XDECREF(f);
+        if (y == NULL) {
+            return NULL;
+        }
+        Py_DECREF(y);
+    }
+    ca_dt_raise(a);
+    return ew_datetime(CA_OP_rint, &a, 1, NULL); /* (rint has no datetime loop) */
+}
+
 static PyObject *
 round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
 {
-    if (!Py_IS_TYPE(a, ca_st->ndarray_type) && ca_dt_is(a)) {
-        ca_dt_raise(a); /* NumPy's TypeError (its rint has no datetime loop) */
-        return ew_datetime(CA_OP_rint, &a, 1, NULL);
-    }
     long decimals = 0;
     if (decimals_obj != NULL && decimals_obj != Py_None) {
         decimals = PyLong_AsLong(decimals_obj);
         if (decimals == -1 && PyErr_Occurred()) {
             return NULL;
         }
+    }
+    if (!Py_IS_TYPE(a, ca_st->ndarray_type) && ca_dt_is(a)) {
+        return round_datetime(a, decimals);
     }
     if (decimals == 0) {
         return call1(CA_OP_round, a, out);

@@ -514,7 +514,12 @@ def asfortranarray(a, dtype=None, *, device=None, memory=None):
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, memory=None):
     """arange of datetime64/timedelta64: NumPy's on the host, then moved."""
-    h = _np.arange(start, stop, step, dtype=dtype)
+    def host(v):  # a 0-d array as NumPy's scalar (as NumPy's arange reads it)
+        if isinstance(v, _base):
+            v = v.get()
+            return v[()] if v.ndim == 0 else v
+        return v
+    h = _np.arange(host(start), host(stop), host(step), dtype=dtype)
     return asarray(h, device=device, memory=memory)
 
 
@@ -881,7 +886,8 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
     elif name in ("fmax", "fmin"):
         r = _fminmax(name, *args)
     elif name == "divmod":
-        _resolve(name, *args)
+        with _np.errstate(all="ignore"):  # (NumPy's refusal; two results)
+            _np.divmod(*(_proto(a) for a in args))
         r = (_binary("floor_divide", *args), _binary("remainder", *args))
     elif f is None:
         raise TypeError(f"cuarray.{name} does not take datetime64/timedelta64")

@@ -283,11 +283,12 @@ def busday_offset(dates, offsets, roll="raise", weekmask=_WEEKMASK, holidays=_NO
     k, wm, cum, pos, hol = _tables(weekmask, holidays, busdaycal, d.device)
     nat = _nat_mask(d)
     bus = _is_bus(d, wm, hol)
-    if roll == "raise":
-        if bool(_ca.any(nat)):
+    if roll == "raise" and not bool(_ca.all(bus)):
+        # NumPy stops at the first offending date, in C order
+        first = int(_ca.argmax((~bus).reshape(-1)))
+        if bool(nat.reshape(-1)[first]):
             raise ValueError("NaT input in busday_offset")
-        if not bool(_ca.all(bus)):
-            raise ValueError("Non-business day date in busday_offset")
+        raise ValueError("Non-business day date in busday_offset")
     dd = _ca.where(nat, 0, d)  # (NaT: any day, masked at the end)
     t = _index(dd, k, cum, hol)  # the first business day on or after d has index t
     back = _ca.where(bus, t, t - 1)

@@ -41,9 +41,11 @@ from ._datetime import (  # noqa: F401 (the first part's helpers)
 
 # ---- NumPy as the judge ----------------------------------------------------------
 def _standin(x):
-    """A small NumPy array of x's dtype and ndim (zeros; each non-zero length 1)."""
-    if isinstance(x, _base):
-        return _np.zeros(tuple(min(s, 1) for s in x.shape), x.dtype)
+    """A small NumPy array of x's dtype and ndim (zeros; each non-zero length at
+    most 2, so that ddof=1 gives no warning of its own)."""
+    if isinstance(x, _base):  # (ones elsewhere: weights that are not all zero)
+        f = _np.zeros if x.dtype.kind in "Mm" else _np.ones
+        return f(tuple(min(s, 2) for s in x.shape), x.dtype)
     return x
 
 
@@ -263,8 +265,7 @@ def _q_args(q, scale, name):
     if isinstance(q, _base):
         q = q.get()
     from ._statistics import _check_q
-    qs, weak = _check_q(q, scale, name)
-    return qs / scale if scale != 1 else qs, weak
+    return _check_q(q, scale, name)
 
 
 def quantiles(np_fn, a, q, axis, out, overwrite_input, method, keepdims, weights,
@@ -310,6 +311,8 @@ def _nanquantile(a, q, axis, method, keepdims, weak):
     qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
     qd = _ca.asarray(qf, device=a.device) if q.ndim else float(q)
     vi, how, gfix = _nan_virtual(k, qd, method)
+    if method == "linear":  # NumPy's (n - 1) * q (the general formula rounds apart)
+        vi = (k.astype(_np.float64) - 1) * qd
     hi_i = _ca.maximum(k - 1, 0).astype(_np.float64)
     vi = _ca.broadcast_to(vi, q.shape + kept) if q.ndim else vi
     prev = _ca.minimum(_ca.maximum(_ca.floor(vi), 0), hi_i)
