@@ -181,24 +181,6 @@ def cumsum(a, axis=None):
     return _wrap(_ca.where(nat, _NAT, r), a.dtype)
 
 
-def cumulative_sum(x, axis=None, dtype=None, out=None, include_initial=False):
-    """cuarray.cumulative_sum of a timedelta64 array (NumPy's errors otherwise)."""
-    f = _np.cumulative_sum
-    _judge(f, x, axis=axis, dtype=dtype, include_initial=include_initial)
-    if dtype is not None:
-        return _host(f, x, axis=axis, dtype=dtype, out=out,
-                     include_initial=include_initial)
-    if axis is None:
-        axis = 0  # (NumPy takes no axis for 1-d input only: _judge checked)
-    r = cumsum(x, axis)
-    if include_initial:
-        shape = list(r.shape)
-        shape[axis] = 1
-        z = _wrap(_ca.zeros(tuple(shape), dtype=_I8, device=x.device), x.dtype)
-        r = _ca.concatenate([z, r], axis=axis)
-    return _finish(r, out)
-
-
 # ---- order statistics ------------------------------------------------------------
 def _rows(a, axis):
     """a's bits with the reduced axes merged into the last one, sorted with NaT
