@@ -517,3 +517,26 @@ def test_host_compositions(device):
           lambda: ca.histogram(ca.asarray(tw, device=device),
                                bins=ca.asarray(np.array([-10**5, 0, 10**5], "m8[s]"),
                                                device=device)))
+
+
+def test_parts_triangles_sets(device):
+    for h in (dts(seed=80, shape=(4, 4)), td(seed=81, shape=(4, 4))):
+        x = ca.asarray(h, device=device)
+        for name in ("real", "imag", "isreal", "iscomplex", "angle", "tril", "triu",
+                     "i0", "conj", "fix", "nan_to_num", "real_if_close", "positive"):
+            check(lambda: getattr(np, name)(h), lambda: getattr(ca, name)(x))
+        same(x.imag, h.imag)
+        same(x.real, h.real)
+        check(lambda: np.tril(h, -1), lambda: ca.tril(x, -1))
+        check(lambda: np.triu(h, 2), lambda: ca.triu(x, 2))
+        check(lambda: np.clip(h), lambda: ca.clip(x))
+        check(lambda: np.clip(h, None, None), lambda: ca.clip(x, None, None))
+        for name in ("unique_all", "unique_counts", "unique_inverse"):
+            check(lambda: tuple(getattr(np, name)(h)), lambda: tuple(getattr(ca, name)(x)))
+        same(ca.unique_values(x), np.unique(h))
+        for en in (True, False):
+            check(lambda: np.unique(h, True, True, True, equal_nan=en),
+                  lambda: ca.unique(x, True, True, True, equal_nan=en))
+            check(lambda: np.unique(h, equal_nan=en), lambda: ca.unique(x, equal_nan=en))
+            check(lambda: np.unique(h, return_counts=True, equal_nan=en),
+                  lambda: ca.unique(x, return_counts=True, equal_nan=en))

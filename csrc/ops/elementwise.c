@@ -1504,7 +1504,7 @@ static PyGetSetDef ew_array_getset[] = {
 static PyObject *
 part_of(PyObject *val, int imag)
 {
-    if (ca_array_check(val)) {
+    if (ca_array_check(val) && !ca_dt_is(val)) { /* (datetime64: its properties) */
         return imag ? imag_of((CaArray *)val) : real_of((CaArray *)val);
     }
     return PyObject_GetAttrString(val, imag ? "imag" : "real");
@@ -1518,6 +1518,18 @@ PART_FUNCTION(py_imag, 1)
 static PyObject *
 angle_impl(PyObject *z, int deg)
 {
+    if (!Py_IS_TYPE(z, ca_st->ndarray_type) && ca_dt_is(z)) {
+        /* NumPy's angle of a real array: arctan2(0, z), its TypeError here */
+        PyObject *zero = PyLong_FromLong(0);
+        PyObject *args[2] = { zero, z };
+        if (zero == NULL) {
+            return NULL;
+        }
+        ca_dt_raise(z);
+        PyObject *r = ew_datetime(CA_OP_arctan2, args, 2, NULL);
+        Py_DECREF(zero);
+        return r;
+    }
     PyObject *r = call1(CA_OP_angle, z, NULL);
     if (r == NULL || !deg) {
         return r;

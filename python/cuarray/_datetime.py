@@ -140,6 +140,19 @@ class DatetimeArray(_base):
     def __dlpack_device__(self):
         return _bits(self).__dlpack_device__()
 
+    @property
+    def real(self):
+        return self
+
+    @real.setter
+    def real(self, value):
+        self[...] = value
+
+    @property
+    def imag(self):  # NumPy's zeros of the dtype (read-only)
+        r = _wrap(_ca.zeros(self.shape, dtype=_I8, device=self.device), self._dt)
+        return r
+
     # ---- dtype views and casts ----------------------------------------------
     def view(self, dtype=None, type=None):
         if isinstance(dtype, _builtin_type) and issubclass(dtype, _base):
@@ -849,15 +862,17 @@ def _fminmax(name, a, b):
 
 
 def _numpy_refusal(f, *protos, **kwargs):
-    """NumPy's exception for f on these stand-ins, else NotImplementedError (NumPy
-    has the operation, cuarray's datetime64 does not yet)."""
-    try:
-        with _np.errstate(all="ignore"):
-            f(*protos, **kwargs)
-    except TypeError:
-        raise
-    raise NotImplementedError(f"cuarray: {getattr(f, '__name__', f)} of datetime64/"
-                              "timedelta64 is not implemented (NumPy has it)")
+    """NumPy's exception for f on these stand-ins (nothing if it takes them)."""
+    with _np.errstate(all="ignore"):
+        f(*protos, **kwargs)
+
+
+def _on_host(f, args):
+    """NumPy's f on host copies of the arguments, the result on their device (the
+    operations without a composition of their own)."""
+    dev = _device(*args)
+    r = f(*(a.get() if isinstance(a, _base) else a for a in args))  # (its warnings)
+    return asarray(_np.asarray(r), device=dev)
 
 
 def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
@@ -865,7 +880,7 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
     (csrc/ops/elementwise.c hands these calls here)."""
     name = _UFUNC_NAMES.get(name, name)
     f = getattr(_np, name, None)
-    nin = f.nin if f is not None else len(args)
+    nin = getattr(f, "nin", len(args))
     if len(args) > nin:
         args, out = args[:nin], args[nin]
     protos = [_proto(a) for a in args]
@@ -891,8 +906,9 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
         r = (_binary("floor_divide", *args), _binary("remainder", *args))
     elif f is None:
         raise TypeError(f"cuarray.{name} does not take datetime64/timedelta64")
-    else:
+    else:  # NumPy's refusal, or its answer on the host copies (i0 ...)
         _numpy_refusal(f, *protos)
+        r = _on_host(f, args)
     if r is NotImplemented:
         raise TypeError(f"unsupported operand types for {name}")
     if dtype is not None:

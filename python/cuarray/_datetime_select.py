@@ -92,15 +92,42 @@ def _same_unit_bits(x, dt):
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False,
            axis=None, *, equal_nan=True, sorted=True):
-    """unique of a datetime64/timedelta64 array: NaT last, one NaT (equal_nan)."""
-    if not equal_nan or axis is not None:
-        raise NotImplementedError("cuarray: unique of datetime64 with equal_nan=False "
-                                  "or axis= is not implemented")
-    r = _ca.unique(_keys(_bits(ar)), return_index, return_inverse, return_counts)
-    if isinstance(r, tuple):
-        return type(r)(_wrap(_from_keys(r[0]), ar.dtype), *r[1:]) \
-            if hasattr(r, "_fields") else (_wrap(_from_keys(r[0]), ar.dtype), *r[1:])
-    return _wrap(_from_keys(r), ar.dtype)
+    """unique of a datetime64/timedelta64 array: NaT last, one NaT (equal_nan) or
+    each NaT its own value (equal_nan=False, as NumPy)."""
+    if axis is not None:
+        raise NotImplementedError("cuarray: unique of datetime64 with axis= is not "
+                                  "implemented")
+    b = _bits(ar)
+    want = (True, return_index, return_inverse, return_counts)
+    if not any(want[1:]):
+        equal_nan = True  # NumPy's values-only path (a hash table) merges NaT too
+    ask = [w or not equal_nan for w in want[1:]]  # (all four to set NaTs apart)
+    r = _ca.unique(_keys(b), *ask)
+    r = list(r) if isinstance(r, tuple) else [r]
+    got = [r.pop(0) if w else None for w in [True] + ask]
+    vals, idx, inv, cnt = _wrap(_from_keys(got[0]), ar.dtype), got[1], got[2], got[3]
+    if not equal_nan:
+        vals, idx, inv, cnt = _nat_apart(b, vals, idx, inv, cnt)
+    out = tuple(v for v, w in zip((vals, idx, inv, cnt), want) if w)
+    return out if len(out) > 1 else out[0]
+
+
+def _nat_apart(b, vals, idx, inv, cnt):
+    """unique's four results with each NaT a value of its own (the merged NaT is
+    the last value): NaN's rule in NumPy's unique with equal_nan=False."""
+    flat = b.reshape(-1)
+    nat = _nat_mask(flat)
+    n = int(_ca.sum(nat))
+    if n <= 1:
+        return vals, idx, inv, cnt
+    m = vals.shape[0] - 1  # the merged NaT's slot
+    pos = _ca.flatnonzero(nat)
+    vals = _ca.concatenate([vals, vals[m:].repeat(n - 1)])
+    idx = _ca.concatenate([idx[:m], pos])
+    rank = _ca.cumsum(nat.astype(_I8)) - 1
+    inv = _ca.where(nat, m + rank, inv.reshape(-1)).reshape(inv.shape)
+    cnt = _ca.concatenate([cnt[:m], _ca.ones(n, dtype=cnt.dtype, device=cnt.device)])
+    return vals, idx, inv, cnt
 
 
 def isin(element, test_elements, invert=False):
@@ -130,8 +157,9 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)
         r = _minmax("maximum", r, lo)
     if hi is not None:
         r = _minmax("minimum", r, hi)
-    if r is a:
-        r = a.copy()
+    if r is a:  # NumPy's positive: its error for datetime64
+        from ._datetime import _unary
+        r = _unary("positive", a)
     if dtype is not None:
         r = r.astype(dtype)
     if out is not None:

@@ -809,7 +809,7 @@ def isreal(x):
     True where x has a zero imaginary part (numpy.isreal).
     """
     x = _arr(x)
-    if x.dtype.kind == "c":
+    if x.dtype.kind in "cM":  # (datetime64: NumPy's imag == 0, all False)
         return _ca.imag(x) == 0
     return _ca.ones(x.shape, dtype=_np.bool_, device=x.device)
 
