@@ -1504,7 +1504,9 @@ static PyGetSetDef ew_array_getset[] = {
 static PyObject *
 part_of(PyObject *val, int imag)
 {
-    if (ca_array_check(val) && !ca_dt_is(val)) { /* (datetime64: its properties) */
+    if (ca_array_check(val) &&
+        (Py_IS_TYPE(val, ca_st->ndarray_type) || !ca_dt_is(val))) {
+        /* (a datetime64 array: its properties) */
         return imag ? imag_of((CaArray *)val) : real_of((CaArray *)val);
     }
     return PyObject_GetAttrString(val, imag ? "imag" : "real");

@@ -23,6 +23,10 @@ toward zero, a zero divisor gives NaT (``//`` of two timedeltas: 0), casts to a
 coarser unit floor. Conversions involving the calendar units Y and M, the generic
 unit, or dtypes other than int64 and the datetime kinds are NumPy's on the host (on
 the cpu device over zero-copy views).
+
+Joins, selection, sets and clip are _datetime_select.py's (re-exported below), the
+reductions, scans and order statistics _datetime_stats.py's (`_reduce` hands them
+on), NumPy's calendar functions _datetime_cal.py's.
 """
 
 import sys as _sys

@@ -346,10 +346,17 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     km = _ca.maximum(k - 1, 0)
     lo = _take_last(s, km // 2)[..., 0]
     hi = _take_last(s, _ca.minimum(k // 2, km))[..., 0]
-    if axis is None or a.ndim == 1 or len(axes) == a.ndim:
-        mid = _trunc_div(lo + hi, 2)  # NumPy's median of the parsed row: a mean
-    else:  # NumPy's masked median: the sum divided by 2.0 (a float product)
-        mid = _ca.where(lo == hi, lo, _td_times(lo + hi, 0.5))
+    if axis is None or a.ndim == 1 or len(axes) == a.ndim or s.shape[-1] >= 600:
+        # NumPy's median of each row without NaT: the mean of the middle one or two
+        mid = _ca.where(k[..., 0] % 2 == 1, lo, _trunc_div(lo + hi, 2))
+    else:
+        # NumPy's masked median (rows shorter than 600): the mean of [lo, hi]
+        # ([h, h] for an odd count), through sum * 1.0 (a float product) where the
+        # array holds any NaT, else the plain int64 mean
+        two = lo + hi
+        if bool(_ca.any(_nat_mask(s))):
+            two = _td_times(two, 1.0)
+        mid = _ca.where(_nat_mask(two), _NAT, _trunc_div(two, 2))
     empty = k[..., 0] == 0
     if bool(_ca.any(empty)):
         _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
