@@ -350,12 +350,13 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         # NumPy's median of each row without NaT: the mean of the middle one or two
         mid = _ca.where(k[..., 0] % 2 == 1, lo, _trunc_div(lo + hi, 2))
     else:
-        # NumPy's masked median (rows shorter than 600): the mean of [lo, hi]
-        # ([h, h] for an odd count), through sum * 1.0 (a float product) where the
-        # array holds any NaT, else the plain int64 mean
-        two = lo + hi
-        if bool(_ca.any(_nat_mask(s))):
-            two = _td_times(two, 1.0)
+        # NumPy's masked median (rows shorter than 600): the masked mean of [lo, hi]
+        # ([h, h] for an odd count), sum * 1.0 (a float product) / 2; near int64's
+        # ends its masked sum is its own, so NumPy's runs on the host copy there
+        big = (_ca.absolute(_ca.where(_nat_mask(s), 0, s)) >= 2**61)
+        if bool(_ca.any(big)):  # (NumPy's warnings too)
+            return _host(_np.nanmedian, a, axis=axis, keepdims=keepdims, out=out)
+        two = _td_times(lo + hi, 1.0)
         mid = _ca.where(_nat_mask(two), _NAT, _trunc_div(two, 2))
     empty = k[..., 0] == 0
     if bool(_ca.any(empty)):
