@@ -280,7 +280,11 @@ def test_hypothesis_sum_mean_cumsum(device, values, unit, axis):
                      "nanmedian"):
             check(lambda: getattr(np, name)(h, axis=axis),
                   lambda: getattr(ca, name)(x, axis=axis))
-        check(lambda: np.quantile(h, 0.3), lambda: ca.quantile(x, 0.3))
+        for m in ("linear", "midpoint", "hazen", "nearest", "inverted_cdf"):
+            check(lambda: np.quantile(h, 0.3, axis=axis, method=m),
+                  lambda: ca.quantile(x, 0.3, axis=axis, method=m))
+            check(lambda: np.nanquantile(h, [0.1, 0.7], axis=axis, method=m),
+                  lambda: ca.nanquantile(x, [0.1, 0.7], axis=axis, method=m))
         check(lambda: np.diff(h), lambda: ca.diff(x))
 
 
