@@ -547,3 +547,33 @@ def test_parts_triangles_sets(device):
             check(lambda: np.unique(h, equal_nan=en), lambda: ca.unique(x, equal_nan=en))
             check(lambda: np.unique(h, return_counts=True, equal_nan=en),
                   lambda: ca.unique(x, return_counts=True, equal_nan=en))
+
+
+PAIR_FUNCS = [
+    ("isin", lambda m, a, b: m.isin(a, b)), ("intersect1d", lambda m, a, b: m.intersect1d(a, b)),
+    ("intersect1d_idx", lambda m, a, b: m.intersect1d(a, b, return_indices=True)),
+    ("union1d", lambda m, a, b: m.union1d(a, b)), ("setdiff1d", lambda m, a, b: m.setdiff1d(a, b)),
+    ("setxor1d", lambda m, a, b: m.setxor1d(a, b)), ("digitize", lambda m, a, b: m.digitize(a, b)),
+    ("dot", lambda m, a, b: m.dot(a, b)), ("matmul", lambda m, a, b: m.matmul(a, b)),
+    ("matmul_op", lambda m, a, b: a @ b), ("outer", lambda m, a, b: m.outer(a, b)),
+    ("inner", lambda m, a, b: m.inner(a, b)), ("vdot", lambda m, a, b: m.vdot(a, b)),
+    ("tensordot", lambda m, a, b: m.tensordot(a, b, 1)), ("kron", lambda m, a, b: m.kron(a, b)),
+    ("einsum", lambda m, a, b: m.einsum("i,i", a, b)), ("vecdot", lambda m, a, b: m.vecdot(a, b)),
+    ("searchsorted", lambda m, a, b: m.searchsorted(m.sort(a), b)),
+    ("concatenate", lambda m, a, b: m.concatenate([a, b])), ("stack", lambda m, a, b: m.stack([a, b])),
+    ("fmax", lambda m, a, b: m.fmax(a, b)), ("fmin", lambda m, a, b: m.fmin(a, b)),
+    ("where", lambda m, a, b: m.where(m.isnat(a), a, b)), ("bincount", lambda m, a, b: m.bincount(a)),
+    ("interp", lambda m, a, b: m.interp(a, a, a)), ("cov", lambda m, a, b: m.cov(a)),
+]
+
+
+@pytest.mark.parametrize("name,f", PAIR_FUNCS, ids=[n for n, _ in PAIR_FUNCS])
+def test_pairs(device, name, f):
+    h = dts(seed=90, shape=(12,), nat=0.2, span=20)
+    t = td(seed=91, shape=(12,), nat=0.2, span=20)
+    for a, b in ((h, h[::-1]), (t, t[::-1]), (h, t), (t, 3), (t, np.int64(2)),
+                 (np.sort(h), h[:5])):
+        x = ca.asarray(a, device=device)
+        y = ca.asarray(b, device=device) if isinstance(b, np.ndarray) else b
+        with np.errstate(all="ignore"):
+            check(lambda: f(np, a, b), lambda: f(ca, x, y))

@@ -249,6 +249,14 @@ class DatetimeArray(_base):
     def __divmod__(self, o):
         return _binary("floor_divide", self, o), _binary("remainder", self, o)
 
+    def __matmul__(self, o):
+        from ._datetime_stats import matmul
+        return matmul(self, o)
+
+    def __rmatmul__(self, o):
+        from ._datetime_stats import matmul
+        return matmul(o, self)
+
     def __neg__(self):
         return _unary("negative", self)
 
@@ -858,7 +866,8 @@ def _fminmax(name, a, b):
     cu = _resolve(name, a, b)
     dev = _device(a, b)
     (x, mx, dx), (y, my, dy) = _operand(a, dev), _operand(b, dev)
-    x, y = _in_unit(x, dx, cu, dev), _in_unit(y, dy, cu, dev)
+    x = _in_unit(x, dx, cu, dev) if _is_dt(dx) else _i8(x)
+    y = _in_unit(y, dy, cu, dev) if _is_dt(dy) else _i8(y)
     r = getattr(_ca, "maximum" if name == "fmax" else "minimum")(x, y)
     r = _ca.where(mx, y, r) if mx is not None else r
     r = _ca.where(my, x, r) if my is not None else r
@@ -952,3 +961,6 @@ from ._datetime_select import (  # noqa: E402
     partition,
     argpartition,
 )
+
+# The linear-algebra products (csrc/ops/linalg.c hands them here): NumPy's on the host.
+from ._datetime_stats import inner, outer, tensordot, vdot  # noqa: E402,F401

@@ -8,6 +8,7 @@ from ._datetime import (  # noqa: F401 (the first half's helpers)
     DatetimeArray,
     _I8,
     _SIGN,
+    _base,
     _bits,
     _ca,
     _core,
@@ -31,16 +32,18 @@ from ._datetime import (  # noqa: F401 (the first half's helpers)
 
 
 # ---- joins and selection (csrc/ops/manip.c and elementwise.c hand them here) ------
-def _common(arrays, dtype):
-    """The result dtype NumPy gives concatenating these (its TypeError if none)."""
+def _common(arrays, dtype, np_fn=_np.concatenate):
+    """The result dtype NumPy gives joining these (its TypeError if none; its
+    ValueError for a Python scalar among them)."""
     if dtype is not None:
         return _native(_np.dtype(dtype))
-    return _np.concatenate([_np.empty((0,), a.dtype) for a in arrays]).dtype
+    return np_fn([_np.empty((0,), a.dtype) if isinstance(a, _base) else _np.asarray(a)
+                  for a in arrays]).dtype
 
 
 def _join(fn, arrays, axis, out, dtype, casting):
     arrays = list(arrays)
-    dt = _common(arrays, dtype)
+    dt = _common(arrays, dtype, _np.stack if fn is _core.stack else _np.concatenate)
     for a in arrays:
         if not _np.can_cast(a.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dt!r} "
@@ -85,8 +88,10 @@ def _same_unit_bits(x, dt):
         if x.dtype.kind != dt.kind:
             raise TypeError(f"Cannot compare {x.dtype} with {dt}")
         return _bits(astype(x, dt, copy=False))
-    if isinstance(x, _base):
-        raise TypeError(f"Cannot compare {x.dtype} with {dt}")
+    if isinstance(x, _base):  # integers as the timedelta unit (NumPy's same_kind)
+        if x.dtype.kind not in "iu" or not _np.can_cast(x.dtype, dt, "same_kind"):
+            raise TypeError(f"Cannot compare {x.dtype} with {dt}")
+        return x.astype(_I8)
     return _ca.asarray(_host_bits(_np.asarray(x).astype(dt)))
 
 
@@ -132,14 +137,18 @@ def _nat_apart(b, vals, idx, inv, cnt):
 
 def isin(element, test_elements, invert=False):
     """isin with datetime64/timedelta64 operands: NumPy's ==, so NaT is in nothing."""
-    dt = _np.result_type(element.dtype, test_elements.dtype)
-    e, t = _same_unit_bits(element, dt), _same_unit_bits(test_elements, dt)
+    try:
+        dt = _np.result_type(element.dtype, test_elements.dtype)
+        e, t = _same_unit_bits(element, dt), _same_unit_bits(test_elements, dt)
+    except TypeError:  # no common type: NumPy's == is False everywhere
+        return _ca.full(element.shape, bool(invert), dtype=bool, device=element.device)
     r = _ca.isin(e, t) & ~_nat_mask(e)
     return ~r if invert else r
 
 
 def searchsorted(a, v, side="left", sorter=None):
     """searchsorted over a datetime64/timedelta64 array (sorted with NaT last)."""
+    _np.searchsorted(_proto(a), _proto(v))  # NumPy's casting error, if any
     if not isinstance(a, DatetimeArray):
         raise TypeError(f"searchsorted: {a.dtype} and {v.dtype} cannot be compared")
     dt = _np.result_type(a.dtype, getattr(v, "dtype", None) or _np.asarray(v).dtype)

@@ -398,3 +398,18 @@ def host_function(f, *args, **kwargs):
     """NumPy's f (average, histogram, trapezoid ...) with datetime arguments: its
     exception, or its result computed on the host copy and moved back."""
     return _host(f, *args, **kwargs)
+
+
+def _numpy_product(name):
+    f = getattr(_np, name)
+
+    def product(*args, **kwargs):
+        return _host(f, *args, **kwargs)
+    product.__name__ = name
+    product.__doc__ = (f"{name} with a datetime64/timedelta64 operand: NumPy's answer "
+                       "(its error for most) on the host copies (csrc/ops/linalg.c).")
+    return product
+
+
+inner, outer, vdot, tensordot, dot, matmul = (
+    _numpy_product(n) for n in ("inner", "outer", "vdot", "tensordot", "dot", "matmul"))

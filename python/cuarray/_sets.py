@@ -301,6 +301,14 @@ def in1d(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
     return isin(_as_array(ar1).reshape(-1), ar2, assume_unique, invert, kind=kind)
 
 
+def _sorted(a, arg):
+    """The stable sort (or argsort) of a, NaT last for datetime64 (NumPy's order)."""
+    if _datetime(a):
+        from ._datetime import argsort, sort
+        return (argsort if arg else sort)(a, kind="stable")
+    return (_core.argsort if arg else _core.sort)(a, kind="stable")
+
+
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """intersect1d(ar1, ar2, assume_unique=False, return_indices=False)
 
@@ -321,10 +329,10 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         ar2 = ar2.reshape(-1)
     aux = _core.concatenate((ar1, ar2))
     if return_indices:
-        order = _core.argsort(aux, kind="stable")
+        order = _sorted(aux, True)
         aux = aux[order]
     else:
-        aux = _core.sort(aux, kind="stable")
+        aux = _sorted(aux, False)
     if aux.size == 0:
         mask = _core.zeros((0,), dtype=_np.bool_, device=aux.device)
     else:
@@ -364,7 +372,7 @@ def setxor1d(ar1, ar2, assume_unique=False):
     aux = _core.concatenate((ar1.reshape(-1), ar2.reshape(-1)))
     if aux.size == 0:
         return aux
-    aux = _core.sort(aux, kind="stable")
+    aux = _sorted(aux, False)
     n = aux.size
     flag = _core.empty((n + 1,), dtype=_np.bool_, device=aux.device)
     flag[:1] = True

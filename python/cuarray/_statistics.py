@@ -67,6 +67,9 @@ def bincount(x, weights=None, minlength=0):
     (numpy.bincount), or the sum of the weights (float64) at each. The length is
     max(x) + 1 (at least minlength), read back from the device with min(x).
     """
+    if _datetime(x) or _datetime(weights):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return host_function(_np.bincount, x, weights=weights, minlength=minlength)
     x = _as_array(x)
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1
@@ -408,6 +411,8 @@ def digitize(x, bins, right=False):
     The bin of each value of x (numpy.digitize): bins monotonically increasing or
     decreasing; a searchsorted of x into them (checked once on the host).
     """
+    if _datetime(x) or _datetime(bins):  # NumPy's answer (its error) on the host
+        return _dts().host_function(_np.digitize, x, bins, right=right)
     x = _as_array(x)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")

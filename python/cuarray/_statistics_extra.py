@@ -171,6 +171,10 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     The covariance matrix of the variables in the rows (or columns) of m and y
     (numpy.cov): the centred data times its conjugate transpose in one matmul.
     """
+    if _datetime(m) or _datetime(y):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return host_function(_np.cov, m, y, rowvar=rowvar, bias=bias, ddof=ddof, fweights=fweights,
+                             aweights=aweights, dtype=dtype)
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = _arr(m, _dev(m, y))
@@ -242,6 +246,9 @@ def corrcoef(x, y=None, rowvar=True, bias=_NoValue, ddof=_NoValue, *, dtype=None
     Pearson correlation coefficients (numpy.corrcoef): the covariance scaled by
     the outer product of the standard deviations, clipped to [-1, 1].
     """
+    if _datetime(x) or _datetime(y):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return host_function(_np.corrcoef, x, y, rowvar=rowvar, dtype=dtype)
     if bias is not _NoValue or ddof is not _NoValue:
         import warnings
         warnings.warn("bias and ddof have no effect and are deprecated",
