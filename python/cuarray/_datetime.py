@@ -962,5 +962,11 @@ from ._datetime_select import (  # noqa: E402
     argpartition,
 )
 
-# The linear-algebra products (csrc/ops/linalg.c hands them here): NumPy's on the host.
-from ._datetime_stats import inner, outer, tensordot, vdot  # noqa: E402,F401
+
+def __getattr__(name):
+    """The products csrc/ops/linalg.c hands here (inner, outer, vdot, tensordot:
+    _datetime_stats.py's, NumPy's on the host), found on first use."""
+    if name in ("inner", "outer", "vdot", "tensordot"):
+        from . import _datetime_stats
+        return getattr(_datetime_stats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

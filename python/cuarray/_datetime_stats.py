@@ -1,18 +1,19 @@
 """datetime64/timedelta64 reductions, scans and order statistics (the third part of
 cuarray._datetime: the C layer's reductions reach `_reduce`, the Python functions
-median, percentile, quantile, the nan- forms, ptp and average call the functions
-here first for such an array).
+median, percentile, quantile, the nan- forms, ptp, average and the others that
+docs/ARCHITECTURE.md lists call the functions here first for such an array).
 
 NumPy decides what is refused, and with which exception: each call first runs the
 NumPy function on a stand-in of the operand (zeros of its dtype and number of
-dimensions, each non-zero length 1), which also gives NumPy's warnings about
-empty slices. The values are int64 compositions on the `_bits` view, on the
+dimensions, each non-zero length at most 2), which also gives NumPy's warnings
+about empty slices. The values are int64 compositions on the `_bits` view, on the
 array's device: NaT propagates through sums, means, cumulative sums, medians and
 quantiles (NumPy's loops carry the int64 minimum through, and a quantile of a slice
 holding NaT is NaT), while nanmin, nanmax and the nan- order statistics skip it
 (fmin/fmax, and NumPy's isnan sees NaT). Calls with arguments outside these
-compositions (dtype=, where=, initial=, weights) run NumPy's function on the host
-copy and move the result back.
+compositions (dtype=, where=, initial=, weights), and the functions NumPy refuses
+for most datetime operands (the products, average, histogram ...), run NumPy's
+function on the host copy and move the result back.
 """
 
 import inspect as _inspect
