@@ -74,7 +74,8 @@ def samples(make, seed):
     clean = make(seed=seed + 1, nat=0.0)
     rows = make(seed=seed + 2)
     rows[1] = np.array("NaT", rows.dtype)
-    return [a, clean, rows, make(shape=(0, 3), seed=seed), make(shape=(3, 0), seed=seed)]
+    return [a, clean, rows, make(shape=(0, 3), seed=seed),
+            make(shape=(3, 0), seed=seed)]
 
 
 AXES = [None, 0, 1, -1, (0, 1)]
@@ -99,7 +100,8 @@ def test_reductions(device, kind, name):
                 if isinstance(axis, tuple):
                     continue
             kw = {} if axis is None else {"axis": axis}
-            check(lambda: getattr(np, name)(h, **kw), lambda: getattr(ca, name)(x, **kw))
+            check(lambda: getattr(np, name)(h, **kw),
+                  lambda: getattr(ca, name)(x, **kw))
             if name not in ("count_nonzero",):
                 kw["keepdims"] = True
                 check(lambda: getattr(np, name)(h, **kw),
@@ -127,9 +129,11 @@ def test_reduction_arguments(device):
     same(o, h.sum(axis=0))
     check(lambda: np.sum(h, dtype="m8[ms]"), lambda: ca.sum(x, dtype="m8[ms]"))
     check(lambda: np.sum(h, dtype=np.int64), lambda: ca.sum(x, dtype=np.int64))
-    check(lambda: np.mean(h, axis=1, dtype=float), lambda: ca.mean(x, axis=1, dtype=float))
+    check(lambda: np.mean(h, axis=1, dtype=float),
+          lambda: ca.mean(x, axis=1, dtype=float))
     m = h != np.timedelta64("NaT")
-    check(lambda: np.sum(h, where=m), lambda: ca.sum(x, where=ca.asarray(m, device=device)))
+    check(lambda: np.sum(h, where=m),
+          lambda: ca.sum(x, where=ca.asarray(m, device=device)))
     check(lambda: np.max(h, initial=np.timedelta64(5, "s")),
           lambda: ca.max(x, initial=np.timedelta64(5, "s")))
     check(lambda: np.nanmax(h, axis=0, initial=np.timedelta64(5, "s")),
@@ -147,7 +151,8 @@ def test_scans(device, name):
         x = ca.asarray(h, device=device)
         for axis in (None, 0, 1, -1):
             kw = {} if axis is None else {"axis": axis}
-            check(lambda: getattr(np, name)(h, **kw), lambda: getattr(ca, name)(x, **kw))
+            check(lambda: getattr(np, name)(h, **kw),
+                  lambda: getattr(ca, name)(x, **kw))
     h = td(seed=22)
     x = ca.asarray(h, device=device)
     check(lambda: getattr(h, "cumsum")(1), lambda: x.cumsum(1))
@@ -160,7 +165,8 @@ def test_cumulative_sum(device):
             for init in (False, True):
                 check(lambda: np.cumulative_sum(h, axis=axis, include_initial=init),
                       lambda: ca.cumulative_sum(x, axis=axis, include_initial=init))
-        check(lambda: np.cumulative_prod(h, axis=0), lambda: ca.cumulative_prod(x, axis=0))
+        check(lambda: np.cumulative_prod(h, axis=0),
+              lambda: ca.cumulative_prod(x, axis=0))
 
 
 def test_diff_ediff1d(device):
@@ -223,7 +229,8 @@ def test_quantile_edges(device):
     same(o, np.median(h, axis=0))
     big = np.array([I64 - 10, I64 - 2, -I64 + 5, 3], "m8[ns]")  # wrapping sums
     check(lambda: np.median(big), lambda: ca.median(ca.asarray(big, device=device)))
-    check(lambda: np.nanmedian(big), lambda: ca.nanmedian(ca.asarray(big, device=device)))
+    check(lambda: np.nanmedian(big),
+          lambda: ca.nanmedian(ca.asarray(big, device=device)))
 
 
 I64 = int(np.iinfo(np.int64).max)
@@ -342,7 +349,8 @@ def test_busday_offset(device, roll, wm):
               lambda: ca.busday_offset(x, o, roll=roll, **kc))
         dn = d[~np.isnat(d)]
         check(lambda: np.busday_offset(dn, 3, roll=roll, **kw),
-              lambda: ca.busday_offset(ca.asarray(dn, device=device), 3, roll=roll, **kc))
+              lambda: ca.busday_offset(ca.asarray(dn, device=device), 3,
+                                       roll=roll, **kc))
         # every day of two months: month ends for the modified rolls
         span = np.arange("2020-01-25", "2020-03-08", dtype="M8[D]")
         check(lambda: np.busday_offset(span, 0, roll=roll, **kw),
@@ -359,17 +367,20 @@ def test_busday_arguments(device):
     np.testing.assert_array_equal(cc.weekmask.get(), c.weekmask)
     same(cc.holidays, c.holidays)
     for cal in (c, cc):
-        check(lambda: np.is_busday(d, busdaycal=c), lambda: ca.is_busday(x, busdaycal=cal))
+        check(lambda: np.is_busday(d, busdaycal=c),
+              lambda: ca.is_busday(x, busdaycal=cal))
         check(lambda: np.busday_offset(d, 2, roll="backward", busdaycal=c),
               lambda: ca.busday_offset(x, 2, roll="backward", busdaycal=cal))
         check(lambda: np.busday_count(d, d[::-1], busdaycal=c),
               lambda: ca.busday_count(x, x[::-1], busdaycal=cal))
         check(lambda: np.is_busday(d, busdaycal=c, weekmask="1111100"),
               lambda: ca.is_busday(x, busdaycal=cal, weekmask="1111100"))
-    check(lambda: np.busdaycalendar(holidays=None), lambda: ca.busdaycalendar(holidays=None))
+    check(lambda: np.busdaycalendar(holidays=None),
+          lambda: ca.busdaycalendar(holidays=None))
     check(lambda: np.busdaycalendar(weekmask="0000000"),
           lambda: ca.busdaycalendar(weekmask="0000000"))
-    check(lambda: np.is_busday(d, holidays=None), lambda: ca.is_busday(x, holidays=None))
+    check(lambda: np.is_busday(d, holidays=None),
+          lambda: ca.is_busday(x, holidays=None))
     for v in ("2020-01-01", ["2020-01-04", "2020-01-05"], np.datetime64("2020-02-29")):
         with ca.Device(device):
             check(lambda: np.is_busday(v), lambda: ca.is_busday(v))
@@ -539,30 +550,39 @@ def test_parts_triangles_sets(device):
         check(lambda: np.clip(h), lambda: ca.clip(x))
         check(lambda: np.clip(h, None, None), lambda: ca.clip(x, None, None))
         for name in ("unique_all", "unique_counts", "unique_inverse"):
-            check(lambda: tuple(getattr(np, name)(h)), lambda: tuple(getattr(ca, name)(x)))
+            check(lambda: tuple(getattr(np, name)(h)),
+                  lambda: tuple(getattr(ca, name)(x)))
         same(ca.unique_values(x), np.unique(h))
         for en in (True, False):
             check(lambda: np.unique(h, True, True, True, equal_nan=en),
                   lambda: ca.unique(x, True, True, True, equal_nan=en))
-            check(lambda: np.unique(h, equal_nan=en), lambda: ca.unique(x, equal_nan=en))
+            check(lambda: np.unique(h, equal_nan=en),
+                  lambda: ca.unique(x, equal_nan=en))
             check(lambda: np.unique(h, return_counts=True, equal_nan=en),
                   lambda: ca.unique(x, return_counts=True, equal_nan=en))
 
 
 PAIR_FUNCS = [
-    ("isin", lambda m, a, b: m.isin(a, b)), ("intersect1d", lambda m, a, b: m.intersect1d(a, b)),
+    ("isin", lambda m, a, b: m.isin(a, b)),
+    ("intersect1d", lambda m, a, b: m.intersect1d(a, b)),
     ("intersect1d_idx", lambda m, a, b: m.intersect1d(a, b, return_indices=True)),
-    ("union1d", lambda m, a, b: m.union1d(a, b)), ("setdiff1d", lambda m, a, b: m.setdiff1d(a, b)),
-    ("setxor1d", lambda m, a, b: m.setxor1d(a, b)), ("digitize", lambda m, a, b: m.digitize(a, b)),
+    ("union1d", lambda m, a, b: m.union1d(a, b)),
+    ("setdiff1d", lambda m, a, b: m.setdiff1d(a, b)),
+    ("setxor1d", lambda m, a, b: m.setxor1d(a, b)),
+    ("digitize", lambda m, a, b: m.digitize(a, b)),
     ("dot", lambda m, a, b: m.dot(a, b)), ("matmul", lambda m, a, b: m.matmul(a, b)),
     ("matmul_op", lambda m, a, b: a @ b), ("outer", lambda m, a, b: m.outer(a, b)),
     ("inner", lambda m, a, b: m.inner(a, b)), ("vdot", lambda m, a, b: m.vdot(a, b)),
-    ("tensordot", lambda m, a, b: m.tensordot(a, b, 1)), ("kron", lambda m, a, b: m.kron(a, b)),
-    ("einsum", lambda m, a, b: m.einsum("i,i", a, b)), ("vecdot", lambda m, a, b: m.vecdot(a, b)),
+    ("tensordot", lambda m, a, b: m.tensordot(a, b, 1)),
+    ("kron", lambda m, a, b: m.kron(a, b)),
+    ("einsum", lambda m, a, b: m.einsum("i,i", a, b)),
+    ("vecdot", lambda m, a, b: m.vecdot(a, b)),
     ("searchsorted", lambda m, a, b: m.searchsorted(m.sort(a), b)),
-    ("concatenate", lambda m, a, b: m.concatenate([a, b])), ("stack", lambda m, a, b: m.stack([a, b])),
+    ("concatenate", lambda m, a, b: m.concatenate([a, b])),
+    ("stack", lambda m, a, b: m.stack([a, b])),
     ("fmax", lambda m, a, b: m.fmax(a, b)), ("fmin", lambda m, a, b: m.fmin(a, b)),
-    ("where", lambda m, a, b: m.where(m.isnat(a), a, b)), ("bincount", lambda m, a, b: m.bincount(a)),
+    ("where", lambda m, a, b: m.where(m.isnat(a), a, b)),
+    ("bincount", lambda m, a, b: m.bincount(a)),
     ("interp", lambda m, a, b: m.interp(a, a, a)), ("cov", lambda m, a, b: m.cov(a)),
 ]
 

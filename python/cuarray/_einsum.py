@@ -663,7 +663,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     rule checked); it may be a view of an operand when nothing is computed
     (a transpose, a diagonal), as NumPy's.
     """
-    if any(_datetime(o) for o in operands):  # NumPy's answer (its error) on the host copies
+    # NumPy's answer (its error) on the host copies
+    if any(_datetime(o) for o in operands):
         from ._datetime_stats import host_function
         return host_function(_np.einsum, *operands, out=out, dtype=dtype, order=order,
                              casting=casting, optimize=optimize)

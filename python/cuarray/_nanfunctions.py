@@ -71,7 +71,8 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanmax', a, (), dict(axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
+        return _dts().nan_function("nanmax", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
     if initial is not _NoValue or where is not True:
         _check(a, "nanmax")
         return _kw().nanmax(a, axis, out, keepdims, initial, where)
@@ -85,7 +86,8 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanmin', a, (), dict(axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
+        return _dts().nan_function("nanmin", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
     if initial is not _NoValue or where is not True:
         _check(a, "nanmin")
         return _kw().nanmin(a, axis, out, keepdims, initial, where)
@@ -106,7 +108,8 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
     the flattened array (numpy.nanargmax); an all-NaN slice raises ValueError.
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanargmax', a, (), dict(axis=axis, out=out, keepdims=keepdims))
+        return _dts().nan_function("nanargmax", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims))
     _check(a, "nanargmax")
     return _nanarg(_core._nanargmax, a, axis, out, keepdims)
 
@@ -118,7 +121,8 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     an all-NaN slice raises ValueError.
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanargmin', a, (), dict(axis=axis, out=out, keepdims=keepdims))
+        return _dts().nan_function("nanargmin", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims))
     _check(a, "nanargmin")
     return _nanarg(_core._nanargmin, a, axis, out, keepdims)
 
@@ -148,7 +152,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     empty slice gives NaN with a RuntimeWarning ("Mean of empty slice").
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanmean', a, (), dict(axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where))
+        return _dts().nan_function("nanmean", a, (), dict(
+            axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where))
     if where is not True:
         _check(a, "nanmean")
         return _kw().nanmean(a, axis, dtype, out, keepdims, where=where)
@@ -201,7 +206,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     inputs give their real dtype.
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanvar', a, (), dict(axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
+        return _dts().nan_function("nanvar", a, (), dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
     if where is not True:
         _check(a, "nanvar")
         return _kw().nanvar(a, axis, dtype, out, ddof, keepdims, where=where)
@@ -215,7 +221,8 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     The standard deviation ignoring NaN (numpy.nanstd): the square root of nanvar.
     """
     if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function('nanstd', a, (), dict(axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
+        return _dts().nan_function("nanstd", a, (), dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
     if where is not True:
         _check(a, "nanstd")
         return _kw().nanstd(a, axis, dtype, out, ddof, keepdims, where=where)

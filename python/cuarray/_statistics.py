@@ -67,7 +67,8 @@ def bincount(x, weights=None, minlength=0):
     (numpy.bincount), or the sum of the weights (float64) at each. The length is
     max(x) + 1 (at least minlength), read back from the device with min(x).
     """
-    if _datetime(x) or _datetime(weights):  # NumPy's answer (its error) on the host copies
+    # NumPy's answer (its error) on the host copies
+    if _datetime(x) or _datetime(weights):
         from ._datetime_stats import host_function
         return host_function(_np.bincount, x, weights=weights, minlength=minlength)
     x = _as_array(x)
@@ -258,7 +259,8 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     samples).
     """
     if _datetime(a):  # NumPy's answer (its errors) on the host copy
-        return _dts().host_function(_np.histogram_bin_edges, a, bins=bins, range=range, weights=weights)
+        return _dts().host_function(
+            _np.histogram_bin_edges, a, bins=bins, range=range, weights=weights)
     a = _as_array(a).reshape(-1)
     if isinstance(bins, str) and weights is not None:
         raise TypeError("Automated estimation of the number of bins is not supported "
@@ -283,7 +285,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     samples).
     """
     if _datetime(a):  # NumPy's answer (its errors) on the host copy
-        return _dts().host_function(_np.histogram, a, bins=bins, range=range, density=density, weights=weights)
+        return _dts().host_function(
+            _np.histogram, a, bins=bins, range=range, density=density, weights=weights)
     a = _as_array(a).reshape(-1)
     w = None
     if isinstance(bins, str) and weights is not None:
@@ -725,8 +728,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     weighted: the composition).
     """
     if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.quantile, a, q, axis, out, overwrite_input, method,
-                                keepdims, weights, interpolation, 1, False)
+        return _dts().quantiles(_np.quantile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 1,
+                                False)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=1, np_fn=_np.quantile, skip_nan=False)
 
@@ -736,8 +740,9 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     """percentile(a, q, ...): quantile(a, q / 100, ...) (numpy.percentile; the cpu
     device runs it on a zero-copy view, weighted: the composition)."""
     if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.percentile, a, q, axis, out, overwrite_input, method,
-                                keepdims, weights, interpolation, 100, False)
+        return _dts().quantiles(_np.percentile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 100,
+                                False)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=100, np_fn=_np.percentile, skip_nan=False)
 
@@ -748,8 +753,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     slice gives NaN (no warning). The cpu device runs numpy.nanquantile on a
     zero-copy view for one row or rows of NAN_ROW_MIN or more (as quantile)."""
     if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.nanquantile, a, q, axis, out, overwrite_input, method,
-                                keepdims, weights, interpolation, 1, True)
+        return _dts().quantiles(_np.nanquantile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 1,
+                                True)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=1, np_fn=_np.nanquantile, skip_nan=True)
 
@@ -759,8 +765,9 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     """nanpercentile(a, q, ...): percentile ignoring NaNs (numpy.nanpercentile; the
     cpu device runs it as nanquantile does)."""
     if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.nanpercentile, a, q, axis, out, overwrite_input, method,
-                                keepdims, weights, interpolation, 100, True)
+        return _dts().quantiles(_np.nanpercentile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 100,
+                                True)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=100, np_fn=_np.nanpercentile, skip_nan=True)
 

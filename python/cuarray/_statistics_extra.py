@@ -173,8 +173,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     """
     if _datetime(m) or _datetime(y):  # NumPy's answer (its error) on the host copies
         from ._datetime_stats import host_function
-        return host_function(_np.cov, m, y, rowvar=rowvar, bias=bias, ddof=ddof, fweights=fweights,
-                             aweights=aweights, dtype=dtype)
+        return host_function(_np.cov, m, y, rowvar=rowvar, bias=bias, ddof=ddof,
+                             fweights=fweights, aweights=aweights, dtype=dtype)
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = _arr(m, _dev(m, y))
