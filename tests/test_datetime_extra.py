@@ -597,3 +597,23 @@ def test_pairs(device, name, f):
         y = ca.asarray(b, device=device) if isinstance(b, np.ndarray) else b
         with np.errstate(all="ignore"):
             check(lambda: f(np, a, b), lambda: f(ca, x, y))
+
+
+@pytest.mark.parametrize("wm", ["1111100", "0101010", "1000000"])
+def test_busday_dense_holidays(device, wm):
+    """Holidays on 40% of four years' days and offsets of years: the inverse of the
+    business-day index steps over many holidays at once."""
+    rng = np.random.default_rng(3)
+    days4 = np.arange("2019-01-01", "2023-01-01", dtype="M8[D]")
+    hol = days4[rng.random(days4.size) < 0.4]
+    d = np.arange("2018-06-01", "2023-06-01", dtype="M8[D]")
+    off = rng.integers(-900, 900, d.size)
+    x, o = ca.asarray(d, device=device), ca.asarray(off, device=device)
+    xh = ca.asarray(hol, device=device)
+    for roll in ("forward", "backward", "modifiedfollowing", "modifiedpreceding", "nat"):
+        check(lambda: np.busday_offset(d, off, roll=roll, weekmask=wm, holidays=hol),
+              lambda: ca.busday_offset(x, o, roll=roll, weekmask=wm, holidays=xh))
+    check(lambda: np.busday_count(d, d[::-1], weekmask=wm, holidays=hol),
+          lambda: ca.busday_count(x, x[::-1], weekmask=wm, holidays=xh))
+    check(lambda: np.is_busday(d, weekmask=wm, holidays=hol),
+          lambda: ca.is_busday(x, weekmask=wm, holidays=xh))

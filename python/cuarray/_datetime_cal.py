@@ -10,7 +10,7 @@ week, plus a table of the partial week) and H(x) the number of holidays before x
 already reduced to weekmask days), so B(x) = W(x) - H(x) counts the business days
 before x: busday_count is B(end) - B(begin), and busday_offset finds the business
 day of index B(rolled date) + offset by inverting W and stepping over the holidays
-up to it (a fixed point: at most one round per holiday passed).
+before it (one more binary search: see _day_of).
 
 NumPy judges every argument first (its function on empty stand-ins of the
 operands: the same exceptions for a bad weekmask, roll, casting or calendar).
@@ -194,19 +194,18 @@ def _index(d, k, cum, hol):
     return (s // 7) * k + _ca.take(cum, s % 7) - _hol_before(hol, d)
 
 
-def _day_of(t, k, pos, hol):
-    """The business day of index t (the inverse of _index on business days)."""
-    def weekday_day(m):
-        return (m // k) * 7 + _ca.take(pos, m % k) - 3
+def _day_of(t, k, cum, pos, hol):
+    """The business day of index t (the inverse of _index on business days): the
+    weekmask day of index t plus the holidays before it. Holiday j has c_j =
+    W(holiday) - j business days before it (non-decreasing), so it comes before
+    the business day of index t exactly when c_j <= t: one binary search."""
     m = t
-    if hol is None:
-        return weekday_day(m)
-    for _ in range(hol.size + 1):
-        nxt = t + _hol_before(hol, weekday_day(m), "right")
-        if not bool(_ca.any(nxt != m)):
-            break
-        m = nxt
-    return weekday_day(m)
+    if hol is not None:
+        s = hol + 3
+        j = _ca.arange(hol.size, device=hol.device)
+        c = (s // 7) * k + _ca.take(cum, s % 7) - j
+        m = t + _ca.searchsorted(c, t.reshape(-1), side="right").reshape(t.shape)
+    return (m // k) * 7 + _ca.take(pos, m % k) - 3
 
 
 def _finish(r, out):
@@ -297,9 +296,9 @@ def busday_offset(dates, offsets, roll="raise", weekmask=_WEEKMASK, holidays=_NO
     elif roll in ("modifiedfollowing", "modifiedpreceding"):
         first = t if roll == "modifiedfollowing" else back
         other = back if roll == "modifiedfollowing" else t
-        moved = _month(_day_of(first, k, pos, hol)) != _month(dd)
+        moved = _month(_day_of(first, k, cum, pos, hol)) != _month(dd)
         t = _ca.where(moved, other, first)
     elif roll == "nat":
         nat = nat | ~bus
-    r = _day_of(t + off, k, pos, hol)
+    r = _day_of(t + off, k, cum, pos, hol)
     return _finish(_wrap(_ca.where(nat, _NAT, r), _DAY), out)
