@@ -493,10 +493,22 @@ from_host_result(PyObject *h, int device, int kind)
     return (PyObject *)r;
 }
 
-/* A NumPy-readable scalar from an argument: cuarray arrays are fetched. */
+/* A NumPy-readable scalar from an argument: cuarray arrays are fetched (a
+ * datetime64 array by its get(), which keeps NumPy's dtype, a 0-d one as
+ * NumPy's scalar: linspace then raises NumPy's error, arange computes in the
+ * datetime unit). */
 static PyObject *
 host_scalar(PyObject *o)
 {
+    if (o != NULL && ca_dt_is(o)) {
+        PyObject *h = PyObject_CallMethod(o, "get", NULL);
+        if (h != NULL && PyArray_Check(h) && PyArray_NDIM((PyArrayObject *)h) == 0) {
+            PyObject *empty = PyTuple_New(0); /* h[()]: NumPy's scalar */
+            Py_SETREF(h, empty != NULL ? PyObject_GetItem(h, empty) : NULL);
+            Py_XDECREF(empty);
+        }
+        return h;
+    }
     if (o != NULL && ca_array_check(o)) {
         return ca_array_to_numpy((CaArray *)o);
     }

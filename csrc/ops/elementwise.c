@@ -1504,7 +1504,9 @@ static PyGetSetDef ew_array_getset[] = {
 static PyObject *
 part_of(PyObject *val, int imag)
 {
-    if (ca_array_check(val)) {
+    if (ca_array_check(val) &&
+        (Py_IS_TYPE(val, ca_st->ndarray_type) || !ca_dt_is(val))) {
+        /* (a datetime64 array: its properties) */
         return imag ? imag_of((CaArray *)val) : real_of((CaArray *)val);
     }
     return PyObject_GetAttrString(val, imag ? "imag" : "real");
@@ -1518,6 +1520,18 @@ PART_FUNCTION(py_imag, 1)
 static PyObject *
 angle_impl(PyObject *z, int deg)
 {
+    if (!Py_IS_TYPE(z, ca_st->ndarray_type) && ca_dt_is(z)) {
+        /* NumPy's angle of a real array: arctan2(0, z), its TypeError here */
+        PyObject *zero = PyLong_FromLong(0);
+        PyObject *args[2] = { zero, z };
+        if (zero == NULL) {
+            return NULL;
+        }
+        ca_dt_raise(z);
+        PyObject *r = ew_datetime(CA_OP_arctan2, args, 2, NULL);
+        Py_DECREF(zero);
+        return r;
+    }
     PyObject *r = call1(CA_OP_angle, z, NULL);
     if (r == NULL || !deg) {
         return r;
@@ -1593,6 +1607,31 @@ round_complex(CaArray *a, PyObject *decimals_obj, PyObject *out)
     return (PyObject *)res;
 }
 
+/* round of a datetime64/timedelta64 array: NumPy's error, from the step that
+ * refuses it (the scaling by 10**decimals for datetime64, else rint). */
+static PyObject *
+round_datetime(PyObject *a, long decimals)
+{
+    if (decimals != 0) {
+        PyObject *f = PyFloat_FromDouble(
+            pow(10.0, (double)(decimals > 0 ? decimals : -decimals)));
+        PyObject *args[2] = { a, f };
+        PyObject *y = NULL;
+        if (f != NULL) {
+            ca_dt_raise(a);
+            y = ew_datetime(decimals > 0 ? CA_OP_multiply : CA_OP_divide, args, 2,
+                            NULL);
+        }
+        Py_XDECREF(f);
+        if (y == NULL) {
+            return NULL;
+        }
+        Py_DECREF(y);
+    }
+    ca_dt_raise(a);
+    return ew_datetime(CA_OP_rint, &a, 1, NULL); /* (rint has no datetime loop) */
+}
+
 static PyObject *
 round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
 {
@@ -1602,6 +1641,9 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
         if (decimals == -1 && PyErr_Occurred()) {
             return NULL;
         }
+    }
+    if (!Py_IS_TYPE(a, ca_st->ndarray_type) && ca_dt_is(a)) {
+        return round_datetime(a, decimals);
     }
     if (decimals == 0) {
         return call1(CA_OP_round, a, out);

@@ -24,6 +24,7 @@
  * accuracy); CUARRAY_ALLOW_TF32=1 or cuarray.linalg.set_allow_tf32(True)
  * turns it on. float16 products accumulate in float32.
  */
+#include "datetime_hook.h"
 #include "ew_table.h"
 #include "launch.h"
 
@@ -1397,6 +1398,24 @@ Ndarray_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     return dot_objects(self, v[0], v[1]);
 }
 
+/* A datetime64/timedelta64 operand hands the whole call to
+ * cuarray._datetime.<fname> (NumPy's answer or refusal, datetime_hook.h): 1 with
+ * *r its result, 0 for other operands. */
+static int
+dt_product(const char *fname, PyObject *x, PyObject *y, PyObject *const *args,
+           Py_ssize_t nargs, PyObject *kwnames, PyObject **r)
+{
+    PyObject *o = !Py_IS_TYPE(x, ca_st->ndarray_type) && ca_dt_is(x)   ? x
+                  : !Py_IS_TYPE(y, ca_st->ndarray_type) && ca_dt_is(y) ? y
+                                                                       : NULL;
+    if (o == NULL) {
+        return 0;
+    }
+    ca_dt_raise(o);
+    *r = ca_dt_retry(NULL, fname, args, nargs, kwnames);
+    return 1;
+}
+
 static PyObject *
 linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1406,6 +1425,9 @@ linalg_inner(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     PyObject *r = NULL;
     if (ca_parse_args("inner", args, nargs, kwnames, names, 2, 2, v) < 0) {
         return NULL;
+    }
+    if (dt_product("inner", v[0], v[1], args, nargs, kwnames, &r)) {
+        return r;
     }
     if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
         return NULL;
@@ -1448,6 +1470,9 @@ linalg_outer(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     PyObject *r = NULL;
     if (ca_parse_args("outer", args, nargs, kwnames, names, 3, 2, v) < 0) {
         return NULL;
+    }
+    if (dt_product("outer", v[0], v[1], args, nargs, kwnames, &r)) {
+        return r;
     }
     if (product_args("outer", v[0], v[1], v[2], &a, &b, &out) < 0) {
         return NULL;
@@ -1508,6 +1533,9 @@ linalg_vdot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     PyObject *r = NULL, *va = NULL, *vb = NULL, *vr = NULL, *s = NULL;
     if (ca_parse_args("vdot", args, nargs, kwnames, names, 2, 2, v) < 0) {
         return NULL;
+    }
+    if (dt_product("vdot", v[0], v[1], args, nargs, kwnames, &r)) {
+        return r;
     }
     if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
         return NULL;
@@ -1642,6 +1670,9 @@ linalg_tensordot(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     int n = -1, nb2 = -1;
     if (ca_parse_args("tensordot", args, nargs, kwnames, names, 3, 2, v) < 0) {
         return NULL;
+    }
+    if (dt_product("tensordot", v[0], v[1], args, nargs, kwnames, &r)) {
+        return r;
     }
     if (two_operands(v[0], v[1], &a, &b, NULL) < 0) {
         return NULL;

@@ -174,6 +174,8 @@ _LAZY_MODULES = {
     # datetime64 / timedelta64 (int64 arrays keeping NumPy's dtype; csrc's creation
     # functions hand such calls to the module: csrc/array/datetime_hook.h)
     "_datetime": ("isnat",),
+    "_datetime_cal": ("datetime_as_string", "datetime_data", "busdaycalendar",
+                      "is_busday", "busday_offset", "busday_count"),
     "_nanfunctions": (
         "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"),
     # CuPy's runtime surface (issue 14): user kernels (_kernel.py, over NVRTC)

@@ -23,6 +23,10 @@ toward zero, a zero divisor gives NaT (``//`` of two timedeltas: 0), casts to a
 coarser unit floor. Conversions involving the calendar units Y and M, the generic
 unit, or dtypes other than int64 and the datetime kinds are NumPy's on the host (on
 the cpu device over zero-copy views).
+
+Joins, selection, sets and clip are _datetime_select.py's (re-exported below), the
+reductions, scans and order statistics _datetime_stats.py's (`_reduce` hands them
+on), NumPy's calendar functions _datetime_cal.py's.
 """
 
 import sys as _sys
@@ -108,6 +112,19 @@ class DatetimeArray(_base):
     def __bool__(self):
         return bool(self.get())
 
+    # NumPy's conversions of its datetime arrays (TypeError: through datetime.datetime)
+    def __int__(self):
+        return int(self.get())
+
+    def __float__(self):
+        return float(self.get())
+
+    def __complex__(self):
+        return complex(self.get())
+
+    def __index__(self):
+        return self.get().__index__()
+
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
@@ -126,6 +143,19 @@ class DatetimeArray(_base):
 
     def __dlpack_device__(self):
         return _bits(self).__dlpack_device__()
+
+    @property
+    def real(self):
+        return self
+
+    @real.setter
+    def real(self, value):
+        self[...] = value
+
+    @property
+    def imag(self):  # NumPy's zeros of the dtype (read-only)
+        r = _wrap(_ca.zeros(self.shape, dtype=_I8, device=self.device), self._dt)
+        return r
 
     # ---- dtype views and casts ----------------------------------------------
     def view(self, dtype=None, type=None):
@@ -218,6 +248,14 @@ class DatetimeArray(_base):
 
     def __divmod__(self, o):
         return _binary("floor_divide", self, o), _binary("remainder", self, o)
+
+    def __matmul__(self, o):
+        from ._datetime_stats import matmul
+        return matmul(self, o)
+
+    def __rmatmul__(self, o):
+        from ._datetime_stats import matmul
+        return matmul(o, self)
 
     def __neg__(self):
         return _unary("negative", self)
@@ -501,7 +539,12 @@ def asfortranarray(a, dtype=None, *, device=None, memory=None):
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, memory=None):
     """arange of datetime64/timedelta64: NumPy's on the host, then moved."""
-    h = _np.arange(start, stop, step, dtype=dtype)
+    def host(v):  # a 0-d array as NumPy's scalar (as NumPy's arange reads it)
+        if isinstance(v, _base):
+            v = v.get()
+            return v[()] if v.ndim == 0 else v
+        return v
+    h = _np.arange(host(start), host(stop), host(step), dtype=dtype)
     return asarray(h, device=device, memory=memory)
 
 
@@ -725,6 +768,8 @@ def _unary(name, a):
     b = _bits(a)
     if name == "positive":
         return a.copy()
+    if name == "sign":  # NumPy's loop: NaT (int64's minimum) has the sign -1
+        return _wrap(_ca.sign(b), a.dtype)
     r = -b if name == "negative" else _ca.absolute(b)
     return _wrap(_ca.where(_nat_mask(b), _NAT, r), a.dtype)
 
@@ -816,16 +861,31 @@ def _minmax(name, a, b):
     return _wrap(_ca.where(_either(mx, my), _NAT, r), cu)
 
 
+def _fminmax(name, a, b):
+    """fmax/fmin: NaT gives way to the other operand (NumPy's loops)."""
+    cu = _resolve(name, a, b)
+    dev = _device(a, b)
+    (x, mx, dx), (y, my, dy) = _operand(a, dev), _operand(b, dev)
+    x = _in_unit(x, dx, cu, dev) if _is_dt(dx) else _i8(x)
+    y = _in_unit(y, dy, cu, dev) if _is_dt(dy) else _i8(y)
+    r = getattr(_ca, "maximum" if name == "fmax" else "minimum")(x, y)
+    r = _ca.where(mx, y, r) if mx is not None else r
+    r = _ca.where(my, x, r) if my is not None else r
+    return _wrap(_ca.asarray(r), cu)
+
+
 def _numpy_refusal(f, *protos, **kwargs):
-    """NumPy's exception for f on these stand-ins, else NotImplementedError (NumPy
-    has the operation, cuarray's datetime64 does not yet)."""
-    try:
-        with _np.errstate(all="ignore"):
-            f(*protos, **kwargs)
-    except TypeError:
-        raise
-    raise NotImplementedError(f"cuarray: {getattr(f, '__name__', f)} of datetime64/"
-                              "timedelta64 is not implemented (NumPy has it)")
+    """NumPy's exception for f on these stand-ins (nothing if it takes them)."""
+    with _np.errstate(all="ignore"):
+        f(*protos, **kwargs)
+
+
+def _on_host(f, args):
+    """NumPy's f on host copies of the arguments, the result on their device (the
+    operations without a composition of their own)."""
+    dev = _device(*args)
+    r = f(*(a.get() if isinstance(a, _base) else a for a in args))  # (its warnings)
+    return asarray(_np.asarray(r), device=dev)
 
 
 def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
@@ -833,7 +893,7 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
     (csrc/ops/elementwise.c hands these calls here)."""
     name = _UFUNC_NAMES.get(name, name)
     f = getattr(_np, name, None)
-    nin = f.nin if f is not None else len(args)
+    nin = getattr(f, "nin", len(args))
     if len(args) > nin:
         args, out = args[:nin], args[nin]
     protos = [_proto(a) for a in args]
@@ -845,63 +905,43 @@ def _ufunc(name, *args, out=None, dtype=None, casting="same_kind"):
         r = _compare(name, *args)
     elif name in ("maximum", "minimum"):
         r = _minmax(name, *args)
-    elif name in ("negative", "absolute", "positive"):
+    elif name in ("negative", "absolute", "positive", "sign"):
         r = _unary(name, *args)
+    elif name in ("isnan", "isfinite", "isinf") and len(args) == 1:
+        _resolve(name, *args)
+        r = _nat_mask(_bits(asarray(args[0])))
+        r = ~r if name == "isfinite" else r if name == "isnan" else _ca.zeros_like(r)
+    elif name in ("fmax", "fmin"):
+        r = _fminmax(name, *args)
+    elif name == "divmod":
+        with _np.errstate(all="ignore"):  # (NumPy's refusal; two results)
+            _np.divmod(*(_proto(a) for a in args))
+        r = (_binary("floor_divide", *args), _binary("remainder", *args))
     elif f is None:
         raise TypeError(f"cuarray.{name} does not take datetime64/timedelta64")
-    else:
+    else:  # NumPy's refusal, or its answer on the host copies (i0 ...)
         _numpy_refusal(f, *protos)
+        r = _on_host(f, args)
     if r is NotImplemented:
         raise TypeError(f"unsupported operand types for {name}")
     if dtype is not None:
         r = r.astype(dtype)
     if out is not None:
+        if isinstance(r, tuple):
+            for o, v in zip(out, r):
+                o[...] = v
+            return out
         out = out[0] if isinstance(out, tuple) else out
         out[...] = r
         return out
     return r
 
 
-_MINMAX = {"min": False, "amin": False, "max": True, "amax": True}
-
-
-def _reduce(name, a, axis=None, *args, out=None, keepdims=False, **kwargs):
+def _reduce(name, a, *args, **kwargs):
     """cuarray.<reduction>(a, ...) of a datetime64/timedelta64 array
-    (csrc/ops/reduction.c hands these calls here)."""
-    if name in _MINMAX and not args and not kwargs.get("initial") and \
-            kwargs.get("where", True) is True:
-        return _reduce_minmax(a, axis, keepdims, _MINMAX[name], out)
-    if name in ("argmin", "argmax") and not args and not kwargs:
-        # NaT propagates: the first NaT's index (int64's minimum: argmin by itself)
-        b = _bits(a)
-        r = _ca.argmin(b, axis=axis, keepdims=keepdims)
-        if name == "argmax":
-            nat = _nat_mask(b)
-            r = _ca.where(_ca.any(nat, axis=axis, keepdims=keepdims),
-                          _ca.argmax(nat, axis=axis, keepdims=keepdims),
-                          _ca.argmax(b, axis=axis, keepdims=keepdims))
-        if out is not None:
-            out[...] = r
-            return out
-        return r
-    if name in ("sum", "mean") and a.dtype.kind == "m" and not args and not kwargs:
-        b = _bits(a)  # NaT propagates; int64 wraps as NumPy's loop
-        r = _ca.sum(b, axis=axis, keepdims=keepdims)
-        if name == "mean":  # NumPy's sum / count: timedelta / int truncates
-            n = a.size // max(r.size, 1)
-            if n == 0:
-                raise NotImplementedError("cuarray: mean of an empty timedelta64")
-            r = _trunc_div(r, n)
-        r = _wrap(_ca.asarray(_ca.where(_ca.any(_nat_mask(b), axis=axis, keepdims=keepdims),
-                                        _NAT, r)), a.dtype)
-        if out is not None:
-            out[...] = r
-            return out
-        return r
-    f = getattr(_np, name, None)
-    if f is None:
-        raise TypeError(f"cuarray.{name} does not take {a.dtype}")
-    _numpy_refusal(f, _np.zeros(1, a.dtype))
+    (csrc/ops/reduction.c hands these calls here; _datetime_stats.py's)."""
+    from ._datetime_stats import reduce
+    return reduce(name, a, args, kwargs)
 
 
 # The second half (joins, selection, sets, searching, clip): its names are this
@@ -921,3 +961,12 @@ from ._datetime_select import (  # noqa: E402
     partition,
     argpartition,
 )
+
+
+def __getattr__(name):
+    """The products csrc/ops/linalg.c hands here (inner, outer, vdot, tensordot:
+    _datetime_stats.py's, NumPy's on the host), found on first use."""
+    if name in ("inner", "outer", "vdot", "tensordot"):
+        from . import _datetime_stats
+        return getattr(_datetime_stats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,6 +8,7 @@ from ._datetime import (  # noqa: F401 (the first half's helpers)
     DatetimeArray,
     _I8,
     _SIGN,
+    _base,
     _bits,
     _ca,
     _core,
@@ -31,16 +32,18 @@ from ._datetime import (  # noqa: F401 (the first half's helpers)
 
 
 # ---- joins and selection (csrc/ops/manip.c and elementwise.c hand them here) ------
-def _common(arrays, dtype):
-    """The result dtype NumPy gives concatenating these (its TypeError if none)."""
+def _common(arrays, dtype, np_fn=_np.concatenate):
+    """The result dtype NumPy gives joining these (its TypeError if none; its
+    ValueError for a Python scalar among them)."""
     if dtype is not None:
         return _native(_np.dtype(dtype))
-    return _np.concatenate([_np.empty((0,), a.dtype) for a in arrays]).dtype
+    return np_fn([_np.empty((0,), a.dtype) if isinstance(a, _base) else _np.asarray(a)
+                  for a in arrays]).dtype
 
 
 def _join(fn, arrays, axis, out, dtype, casting):
     arrays = list(arrays)
-    dt = _common(arrays, dtype)
+    dt = _common(arrays, dtype, _np.stack if fn is _core.stack else _np.concatenate)
     for a in arrays:
         if not _np.can_cast(a.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dt!r} "
@@ -85,34 +88,67 @@ def _same_unit_bits(x, dt):
         if x.dtype.kind != dt.kind:
             raise TypeError(f"Cannot compare {x.dtype} with {dt}")
         return _bits(astype(x, dt, copy=False))
-    if isinstance(x, _base):
-        raise TypeError(f"Cannot compare {x.dtype} with {dt}")
+    if isinstance(x, _base):  # integers as the timedelta unit (NumPy's same_kind)
+        if x.dtype.kind not in "iu" or not _np.can_cast(x.dtype, dt, "same_kind"):
+            raise TypeError(f"Cannot compare {x.dtype} with {dt}")
+        return x.astype(_I8)
     return _ca.asarray(_host_bits(_np.asarray(x).astype(dt)))
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False,
            axis=None, *, equal_nan=True, sorted=True):
-    """unique of a datetime64/timedelta64 array: NaT last, one NaT (equal_nan)."""
-    if not equal_nan or axis is not None:
-        raise NotImplementedError("cuarray: unique of datetime64 with equal_nan=False "
-                                  "or axis= is not implemented")
-    r = _ca.unique(_keys(_bits(ar)), return_index, return_inverse, return_counts)
-    if isinstance(r, tuple):
-        return type(r)(_wrap(_from_keys(r[0]), ar.dtype), *r[1:]) \
-            if hasattr(r, "_fields") else (_wrap(_from_keys(r[0]), ar.dtype), *r[1:])
-    return _wrap(_from_keys(r), ar.dtype)
+    """unique of a datetime64/timedelta64 array: NaT last, one NaT (equal_nan) or
+    each NaT its own value (equal_nan=False, as NumPy)."""
+    if axis is not None:
+        raise NotImplementedError("cuarray: unique of datetime64 with axis= is not "
+                                  "implemented")
+    b = _bits(ar)
+    want = (True, return_index, return_inverse, return_counts)
+    if not any(want[1:]):
+        equal_nan = True  # NumPy's values-only path (a hash table) merges NaT too
+    ask = [w or not equal_nan for w in want[1:]]  # (all four to set NaTs apart)
+    r = _ca.unique(_keys(b), *ask)
+    r = list(r) if isinstance(r, tuple) else [r]
+    got = [r.pop(0) if w else None for w in [True] + ask]
+    vals, idx, inv, cnt = _wrap(_from_keys(got[0]), ar.dtype), got[1], got[2], got[3]
+    if not equal_nan:
+        vals, idx, inv, cnt = _nat_apart(b, vals, idx, inv, cnt)
+    out = tuple(v for v, w in zip((vals, idx, inv, cnt), want) if w)
+    return out if len(out) > 1 else out[0]
+
+
+def _nat_apart(b, vals, idx, inv, cnt):
+    """unique's four results with each NaT a value of its own (the merged NaT is
+    the last value): NaN's rule in NumPy's unique with equal_nan=False."""
+    flat = b.reshape(-1)
+    nat = _nat_mask(flat)
+    n = int(_ca.sum(nat))
+    if n <= 1:
+        return vals, idx, inv, cnt
+    m = vals.shape[0] - 1  # the merged NaT's slot
+    pos = _ca.flatnonzero(nat)
+    vals = _ca.concatenate([vals, vals[m:].repeat(n - 1)])
+    idx = _ca.concatenate([idx[:m], pos])
+    rank = _ca.cumsum(nat.astype(_I8)) - 1
+    inv = _ca.where(nat, m + rank, inv.reshape(-1)).reshape(inv.shape)
+    cnt = _ca.concatenate([cnt[:m], _ca.ones(n, dtype=cnt.dtype, device=cnt.device)])
+    return vals, idx, inv, cnt
 
 
 def isin(element, test_elements, invert=False):
     """isin with datetime64/timedelta64 operands: NumPy's ==, so NaT is in nothing."""
-    dt = _np.result_type(element.dtype, test_elements.dtype)
-    e, t = _same_unit_bits(element, dt), _same_unit_bits(test_elements, dt)
+    try:
+        dt = _np.result_type(element.dtype, test_elements.dtype)
+        e, t = _same_unit_bits(element, dt), _same_unit_bits(test_elements, dt)
+    except TypeError:  # no common type: NumPy's == is False everywhere
+        return _ca.full(element.shape, bool(invert), dtype=bool, device=element.device)
     r = _ca.isin(e, t) & ~_nat_mask(e)
     return ~r if invert else r
 
 
 def searchsorted(a, v, side="left", sorter=None):
     """searchsorted over a datetime64/timedelta64 array (sorted with NaT last)."""
+    _np.searchsorted(_proto(a), _proto(v))  # NumPy's casting error, if any
     if not isinstance(a, DatetimeArray):
         raise TypeError(f"searchsorted: {a.dtype} and {v.dtype} cannot be compared")
     dt = _np.result_type(a.dtype, getattr(v, "dtype", None) or _np.asarray(v).dtype)
@@ -130,8 +166,9 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, dtype=None)
         r = _minmax("maximum", r, lo)
     if hi is not None:
         r = _minmax("minimum", r, hi)
-    if r is a:
-        r = a.copy()
+    if r is a:  # NumPy's positive: its error for datetime64
+        from ._datetime import _unary
+        r = _unary("positive", a)
     if dtype is not None:
         r = r.astype(dtype)
     if out is not None:

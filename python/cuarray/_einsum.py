@@ -27,6 +27,7 @@ import numpy as _np
 from ._devices import device_of as _dev
 from ._linalg_products import _arr
 from ._outargs import write_out as _write_out
+from ._sort_threads import _datetime
 
 # the package namespace, looked up at call time (element-wise functions live in
 # _ufuncs, reductions in _core; linalg.svd/inv arrive with the factorizations)
@@ -662,6 +663,11 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     rule checked); it may be a view of an operand when nothing is computed
     (a transpose, a diagonal), as NumPy's.
     """
+    # NumPy's answer (its error) on the host copies
+    if any(_datetime(o) for o in operands):
+        from ._datetime_stats import host_function
+        return host_function(_np.einsum, *operands, out=out, dtype=dtype, order=order,
+                             casting=casting, optimize=optimize)
     subs, arrays = _split_operands(operands)
     dev = _dev(*arrays)
     arrays = [_arr(a, dev) for a in arrays]

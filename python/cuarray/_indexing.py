@@ -16,6 +16,7 @@ import numpy as _np
 
 from . import _core
 from ._outargs import write_out as _write_out
+from ._sort_threads import _datetime
 
 _TAKE_SHAPE = "output array does not match result of ndarray.take"
 
@@ -377,8 +378,12 @@ def select(condlist, choicelist, default=0):
     dflt = default if isinstance(default, (int, float, complex)) and not isinstance(
         default, bool) else _arr(default, dev)
     # NumPy 2's rule: Python scalars are weak in the promotion.
-    dt = _np.result_type(*[c.dtype if isinstance(c, _core.ndarray) else c
-                           for c in (*choices, dflt)])
+    try:
+        dt = _np.result_type(*[c.dtype if isinstance(c, _core.ndarray) else c
+                               for c in (*choices, dflt)])
+    except TypeError as e:  # (datetime64 choices with default=0: NumPy's words)
+        raise TypeError("Choicelist and default value do not have a common dtype: "
+                        f"{e}") from None
     shape = _core.broadcast_shapes(*[tuple(c.shape) for c in conds],
                                    *[tuple(c.shape) for c in choices
                                      if isinstance(c, _core.ndarray)],
@@ -737,6 +742,9 @@ def _tri_part(m, k, lower, name):
             return _tri_select(_tri_mask(m, k - 1), None, m, m)
     if nd == 1:
         m = _core.broadcast_to(m, (m.shape[0], m.shape[0]))
+    if _datetime(m):  # the int64 bits, zeros being the epoch as NumPy's
+        from ._datetime import _bits, _wrap
+        return _wrap(_core._tri_copy(_bits(m), k, lower), m.dtype)
     return _core._tri_copy(m, k, lower)
 
 

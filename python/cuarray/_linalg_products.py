@@ -22,6 +22,7 @@ from numpy.lib.array_utils import normalize_axis_tuple as _norm_axes
 
 from . import _core
 from ._devices import device_of
+from ._sort_threads import _datetime
 
 # the package namespace, looked up at call time (element-wise functions live in
 # _ufuncs, reductions in _core; linalg.svd/inv arrive with the factorizations)
@@ -122,6 +123,9 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None):
     other dimensions broadcast; the result has the operands' common dtype
     (bools: or of ands; integers wrap). One multiply and one sum.
     """
+    if _datetime(x1) or _datetime(x2):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return host_function(_np.vecdot, x1, x2, out=out, axis=axis, dtype=dtype)
     dev = device_of(x1, x2)
     x1, x2 = _arr(x1, dev), _arr(x2, dev)
     if x1.ndim < 1 or x2.ndim < 1:

@@ -18,6 +18,7 @@ import numpy as _np
 
 from . import _core
 from . import _ufunc
+from ._sort_threads import _datetime
 
 _ca = _sys.modules[__package__]
 
@@ -26,6 +27,12 @@ __all__ = ["nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "n
 
 _NoValue = _ufunc._NoValue
 
+
+
+def _dts():
+    """cuarray._datetime_stats (datetime64/timedelta64 arrays), loaded on first use."""
+    from . import _datetime_stats
+    return _datetime_stats
 
 def _kw():
     """initial= and where= (cuarray/_reduce_kw.py's compositions)."""
@@ -63,6 +70,9 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     The largest element over the given axes, ignoring NaN (numpy.nanmax). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanmax", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
     if initial is not _NoValue or where is not True:
         _check(a, "nanmax")
         return _kw().nanmax(a, axis, out, keepdims, initial, where)
@@ -75,6 +85,9 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     The smallest element over the given axes, ignoring NaN (numpy.nanmin). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanmin", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
     if initial is not _NoValue or where is not True:
         _check(a, "nanmin")
         return _kw().nanmin(a, axis, out, keepdims, initial, where)
@@ -94,6 +107,9 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
     Index (int64) of the first largest element ignoring NaN, along an axis or in
     the flattened array (numpy.nanargmax); an all-NaN slice raises ValueError.
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanargmax", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims))
     _check(a, "nanargmax")
     return _nanarg(_core._nanargmax, a, axis, out, keepdims)
 
@@ -104,6 +120,9 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     Index (int64) of the first smallest element ignoring NaN (numpy.nanargmin);
     an all-NaN slice raises ValueError.
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanargmin", a, (), dict(
+            axis=axis, out=out, keepdims=keepdims))
     _check(a, "nanargmin")
     return _nanarg(_core._nanargmin, a, axis, out, keepdims)
 
@@ -132,6 +151,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     count of non-NaN elements, in the input's dtype (or dtype=). An all-NaN or
     empty slice gives NaN with a RuntimeWarning ("Mean of empty slice").
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanmean", a, (), dict(
+            axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where))
     if where is not True:
         _check(a, "nanmean")
         return _kw().nanmean(a, axis, dtype, out, keepdims, where=where)
@@ -183,6 +205,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     "Degrees of freedom <= 0 for slice.") where that is not positive. Complex
     inputs give their real dtype.
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanvar", a, (), dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
     if where is not True:
         _check(a, "nanvar")
         return _kw().nanvar(a, axis, dtype, out, ddof, keepdims, where=where)
@@ -195,6 +220,9 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
     The standard deviation ignoring NaN (numpy.nanstd): the square root of nanvar.
     """
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function("nanstd", a, (), dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
     if where is not True:
         _check(a, "nanstd")
         return _kw().nanstd(a, axis, dtype, out, ddof, keepdims, where=where)

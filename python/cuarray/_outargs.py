@@ -21,6 +21,7 @@ import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 
 from . import _core
+from ._sort_threads import _datetime
 
 _ndarray = _core.ndarray
 
@@ -75,6 +76,11 @@ def dot(a, b, out=None):
     of a and the second-to-last of b. Returns an array (0-d for vectors). out=
     must have the result's dtype and shape and be C-contiguous, as NumPy's.
     """
+    if out is None and type(a) is _core.ndarray and type(b) is _core.ndarray:
+        return _core.dot(a, b)
+    if _datetime(a) or _datetime(b):  # NumPy's answer (its refusal) on the host
+        from ._datetime_stats import dot as dt_dot
+        return dt_dot(a, b, out=out)
     if out is None:
         return _core.dot(a, b)
     _dot_check_out(a, b, out)
@@ -222,6 +228,10 @@ def matmul(x1, x2, /, out=None, **kwargs):
     keywords are NumPy's: casting= checks the inputs' casts to the loop's dtype
     and the loop's to out's; axes= names each operand's core axes.
     """
+    if (type(x1) is not _core.ndarray or type(x2) is not _core.ndarray) and \
+            (_datetime(x1) or _datetime(x2)):
+        from ._datetime_stats import matmul as dt_matmul  # NumPy's refusal
+        return dt_matmul(x1, x2, out=out, **kwargs)
     if not kwargs:
         return _core.matmul(x1, x2) if out is None else _core.matmul(x1, x2, out)
     return _matmul_kw(x1, x2, out, kwargs)

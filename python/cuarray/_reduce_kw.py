@@ -18,6 +18,7 @@ import numpy as _np
 from . import _core
 from . import _ufunc
 from ._outargs import write_out as _write_out
+from ._sort_threads import _datetime
 
 _ca = _sys.modules[__package__]
 _NoValue = _ufunc._NoValue
@@ -234,6 +235,9 @@ def _reduce_numpy_kw(name, self, args, kwargs):
     if args and not isinstance(args[0], _core.ndarray):
         raise TypeError(f"{name}() requires a cuarray.ndarray, not "
                         f"{type(args[0]).__name__} (use cuarray.asarray to make one)")
+    if _datetime(args[0]):  # datetime64/timedelta64: NumPy's answer (or refusal)
+        from ._datetime_stats import reduce
+        return reduce(name, args[0], args[1:], kwargs)
     return f(*args, **kwargs)
 
 

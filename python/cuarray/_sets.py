@@ -211,6 +211,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 def unique_all(x):
     """unique_all(x): values, indices, inverse_indices, counts (the Array API's)."""
     x = _as_array(x)
+    if _datetime(x):  # NaT last, each its own value (_datetime.unique)
+        from ._datetime import unique as dt_unique
+        return UniqueAllResult(*dt_unique(x, True, True, True, equal_nan=False))
     r = _unique_1d(x, True, True, True, False, x.shape)
     return UniqueAllResult(*r)
 
@@ -219,6 +222,9 @@ def unique_counts(x):
     """unique_counts(x): values, counts (the Array API's; the cpu device runs
     numpy.unique where measured faster, as unique)."""
     x = _as_array(x)
+    if _datetime(x):  # NaT last, each its own value (_datetime.unique)
+        from ._datetime import unique as dt_unique
+        return UniqueCountsResult(*dt_unique(x, False, False, True, equal_nan=False))
     r = _np_unique_1d(x, True, False)
     if r is not None:
         return UniqueCountsResult(*r)
@@ -228,6 +234,9 @@ def unique_counts(x):
 def unique_inverse(x):
     """unique_inverse(x): values, inverse_indices shaped like x (the Array API's)."""
     x = _as_array(x)
+    if _datetime(x):  # NaT last, each its own value (_datetime.unique)
+        from ._datetime import unique as dt_unique
+        return UniqueInverseResult(*dt_unique(x, False, True, False, equal_nan=False))
     return UniqueInverseResult(*_unique_1d(x, False, True, False, False, x.shape))
 
 
@@ -235,6 +244,9 @@ def unique_values(x):
     """unique_values(x): the sorted unique values (the Array API's; NaNs distinct;
     the cpu device runs numpy.unique where measured faster, as unique)."""
     x = _as_array(x)
+    if _datetime(x):  # NaT last, each its own value (_datetime.unique)
+        from ._datetime import unique as dt_unique
+        return dt_unique(x)  # (NumPy's merges NaT here)
     r = _np_unique_1d(x, False, False)
     if r is not None:
         return r[0]
@@ -289,6 +301,14 @@ def in1d(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
     return isin(_as_array(ar1).reshape(-1), ar2, assume_unique, invert, kind=kind)
 
 
+def _sorted(a, arg):
+    """The stable sort (or argsort) of a, NaT last for datetime64 (NumPy's order)."""
+    if _datetime(a):
+        from ._datetime import argsort, sort
+        return (argsort if arg else sort)(a, kind="stable")
+    return (_core.argsort if arg else _core.sort)(a, kind="stable")
+
+
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """intersect1d(ar1, ar2, assume_unique=False, return_indices=False)
 
@@ -309,10 +329,10 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         ar2 = ar2.reshape(-1)
     aux = _core.concatenate((ar1, ar2))
     if return_indices:
-        order = _core.argsort(aux, kind="stable")
+        order = _sorted(aux, True)
         aux = aux[order]
     else:
-        aux = _core.sort(aux, kind="stable")
+        aux = _sorted(aux, False)
     if aux.size == 0:
         mask = _core.zeros((0,), dtype=_np.bool_, device=aux.device)
     else:
@@ -352,7 +372,7 @@ def setxor1d(ar1, ar2, assume_unique=False):
     aux = _core.concatenate((ar1.reshape(-1), ar2.reshape(-1)))
     if aux.size == 0:
         return aux
-    aux = _core.sort(aux, kind="stable")
+    aux = _sorted(aux, False)
     n = aux.size
     flag = _core.empty((n + 1,), dtype=_np.bool_, device=aux.device)
     flag[:1] = True

@@ -7,6 +7,7 @@ sort, argsort, partition, argpartition and searchsorted are C primitives
 import numpy as _np
 
 from . import _core
+from ._sort_threads import _datetime
 
 __all__ = ["lexsort", "sort_complex"]
 
@@ -30,6 +31,19 @@ def _take_last(a, idx):
     return flat[idx + base]
 
 
+def _order_key(k):
+    """k, or for a datetime64/timedelta64 array uint64 keys of its order (NaT last)."""
+    if not _datetime(k):
+        return k
+    from ._datetime import _bits, _keys
+    return _keys(_bits(k))
+
+
+def _ca_sort(a):
+    from ._datetime import sort
+    return sort(a)
+
+
 def lexsort(keys, axis=-1):
     """lexsort(keys, axis=-1)
 
@@ -45,6 +59,7 @@ def lexsort(keys, axis=-1):
         keys = [_as_array(k) for k in keys]
     if len(keys) == 0:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
+    keys = [_order_key(k) for k in keys]
     shape = keys[0].shape
     for k in keys:
         if k.shape != shape:
@@ -70,7 +85,7 @@ def sort_complex(a):
     real types complex128.
     """
     a = _as_array(a)
-    b = _core.sort(a, kind="stable")
+    b = _ca_sort(a) if _datetime(a) else _core.sort(a, kind="stable")
     if b.dtype.kind == "c":
         return b
     if b.dtype.char in "bhBH":

@@ -30,6 +30,7 @@ from . import _core
 from ._cpu_numpy import view as _view
 from ._cpu_numpy import wrap as _wrap
 from ._sorting import _as_array, _take_last
+from ._sort_threads import _datetime
 
 __all__ = ["bincount", "histogram", "histogram2d", "histogramdd", "histogram_bin_edges",
            "digitize", "median", "percentile", "quantile", "nanmedian", "nanpercentile",
@@ -43,6 +44,12 @@ CPU_NUMPY = True  # tests turn it off to run the compositions on the cpu device
 NP_HISTOGRAM_MIN = 8192
 NP_QUANTILE_MIN = 2048
 
+
+
+def _dts():
+    """cuarray._datetime_stats (datetime64/timedelta64 arrays), loaded on first use."""
+    from . import _datetime_stats
+    return _datetime_stats
 
 def _cpu(*arrays):
     """Whether a call may go to NumPy: every cuarray array among `arrays` is on
@@ -60,6 +67,10 @@ def bincount(x, weights=None, minlength=0):
     (numpy.bincount), or the sum of the weights (float64) at each. The length is
     max(x) + 1 (at least minlength), read back from the device with min(x).
     """
+    # NumPy's answer (its error) on the host copies
+    if _datetime(x) or _datetime(weights):
+        from ._datetime_stats import host_function
+        return host_function(_np.bincount, x, weights=weights, minlength=minlength)
     x = _as_array(x)
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1
@@ -247,6 +258,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     runs numpy.histogram_bin_edges on zero-copy views (from NP_HISTOGRAM_MIN
     samples).
     """
+    if _datetime(a):  # NumPy's answer (its errors) on the host copy
+        return _dts().host_function(
+            _np.histogram_bin_edges, a, bins=bins, range=range, weights=weights)
     a = _as_array(a).reshape(-1)
     if isinstance(bins, str) and weights is not None:
         raise TypeError("Automated estimation of the number of bins is not supported "
@@ -270,6 +284,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     The cpu device runs numpy.histogram on zero-copy views (from NP_HISTOGRAM_MIN
     samples).
     """
+    if _datetime(a):  # NumPy's answer (its errors) on the host copy
+        return _dts().host_function(
+            _np.histogram, a, bins=bins, range=range, density=density, weights=weights)
     a = _as_array(a).reshape(-1)
     w = None
     if isinstance(bins, str) and weights is not None:
@@ -397,6 +414,8 @@ def digitize(x, bins, right=False):
     The bin of each value of x (numpy.digitize): bins monotonically increasing or
     decreasing; a searchsorted of x into them (checked once on the host).
     """
+    if _datetime(x) or _datetime(bins):  # NumPy's answer (its error) on the host
+        return _dts().host_function(_np.digitize, x, bins, right=right)
     x = _as_array(x)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
@@ -708,6 +727,10 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     device runs numpy.quantile on a zero-copy view (from NP_QUANTILE_MIN elements;
     weighted: the composition).
     """
+    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
+        return _dts().quantiles(_np.quantile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 1,
+                                False)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=1, np_fn=_np.quantile, skip_nan=False)
 
@@ -716,6 +739,10 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
                keepdims=False, *, weights=None, interpolation=None):
     """percentile(a, q, ...): quantile(a, q / 100, ...) (numpy.percentile; the cpu
     device runs it on a zero-copy view, weighted: the composition)."""
+    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
+        return _dts().quantiles(_np.percentile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 100,
+                                False)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=100, np_fn=_np.percentile, skip_nan=False)
 
@@ -725,6 +752,10 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     """nanquantile(a, q, ...): quantile ignoring NaNs (numpy.nanquantile); an all-NaN
     slice gives NaN (no warning). The cpu device runs numpy.nanquantile on a
     zero-copy view for one row or rows of NAN_ROW_MIN or more (as quantile)."""
+    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
+        return _dts().quantiles(_np.nanquantile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 1,
+                                True)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=1, np_fn=_np.nanquantile, skip_nan=True)
 
@@ -733,6 +764,10 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
                   keepdims=False, *, weights=None, interpolation=None):
     """nanpercentile(a, q, ...): percentile ignoring NaNs (numpy.nanpercentile; the
     cpu device runs it as nanquantile does)."""
+    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
+        return _dts().quantiles(_np.nanpercentile, a, q, axis, out, overwrite_input,
+                                method, keepdims, weights, interpolation, 100,
+                                True)
     return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
                          scale=100, np_fn=_np.nanpercentile, skip_nan=True)
 
@@ -820,6 +855,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     elements of each sorted row; NaN where a row holds a NaN. The cpu device
     runs NumPy's own median on a zero-copy view (its results exactly).
     """
+    if _datetime(a):  # timedelta64 (NumPy refuses datetime64): NaT propagates
+        return _dts().median(a, axis, out, overwrite_input, keepdims)
     a = _as_array(a)
     if a.device.id < 0 and a.size > 0:
         # the cpu device: NumPy's median (its introselect) on a zero-copy view
@@ -838,6 +875,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """nanmedian(a, ...): the median ignoring NaNs (numpy.nanmedian). A complex
     element is NaN if either part is (isnan); the sort puts those last."""
+    if _datetime(a):  # timedelta64: NaT skipped
+        return _dts().nanmedian(a, axis, out, overwrite_input, keepdims)
     a = _as_array(a)
     if a.dtype.kind not in "fc":
         return median(a, axis, out, overwrite_input, keepdims)

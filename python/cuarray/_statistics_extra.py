@@ -24,6 +24,7 @@ from numpy.lib.array_utils import normalize_axis_tuple as _norm_axes
 
 from ._cpu_numpy import wrap as _wrap
 from ._devices import device_of as _dev
+from ._sort_threads import _datetime
 
 # the package namespace (element-wise functions live in _ufuncs, reductions and
 # shapes in _core); names are looked up at call time, so __init__'s order of
@@ -40,6 +41,12 @@ _NoValue = _np._NoValue
 
 CPU_NUMPY = True  # tests turn it off to run the compositions on the cpu device
 
+
+
+def _dts():
+    """cuarray._datetime_stats (datetime64/timedelta64 arrays), loaded on first use."""
+    from . import _datetime_stats
+    return _datetime_stats
 
 def _cpu(*arrays):
     """Whether a call on these (cuarray) arrays may go to NumPy: all on the cpu
@@ -71,6 +78,8 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
     The range (maximum minus minimum) along an axis (numpy.ptp).
     """
+    if _datetime(a):  # max - min, NaT propagating
+        return _dts().ptp(a, axis, out, keepdims)
     a = _arr(a)
     if a.dtype == _np.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, "
@@ -91,6 +100,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     the sum of the weights. A weight sum of zero raises ZeroDivisionError (one
     flag read back, as NumPy checks it).
     """
+    if _datetime(a):  # NumPy's answer (its errors) on the host copy
+        return _dts().host_function(_np.average, a, axis=axis, weights=weights,
+                                    returned=returned, keepdims=keepdims)
     a = _arr(a, _dev(a, weights))
     if axis is not None:
         axis = _norm_axes(axis, a.ndim, argname="axis")
@@ -159,6 +171,10 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     The covariance matrix of the variables in the rows (or columns) of m and y
     (numpy.cov): the centred data times its conjugate transpose in one matmul.
     """
+    if _datetime(m) or _datetime(y):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return host_function(_np.cov, m, y, rowvar=rowvar, bias=bias, ddof=ddof,
+                             fweights=fweights, aweights=aweights, dtype=dtype)
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = _arr(m, _dev(m, y))
@@ -230,6 +246,9 @@ def corrcoef(x, y=None, rowvar=True, bias=_NoValue, ddof=_NoValue, *, dtype=None
     Pearson correlation coefficients (numpy.corrcoef): the covariance scaled by
     the outer product of the standard deviations, clipped to [-1, 1].
     """
+    if _datetime(x) or _datetime(y):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return host_function(_np.corrcoef, x, y, rowvar=rowvar, dtype=dtype)
     if bias is not _NoValue or ddof is not _NoValue:
         import warnings
         warnings.warn("bias and ddof have no effect and are deprecated",
@@ -261,6 +280,9 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     Element-wise |a - b| <= atol + rtol * |b|, or a == b (numpy.isclose); NaNs
     compare equal with equal_nan=True. A 0-d result stays a 0-d array.
     """
+    if _datetime(a) or _datetime(b):  # NumPy's answer (its error) on the host copies
+        return _dts().host_function(_np.isclose, a, b, rtol=rtol, atol=atol,
+                                    equal_nan=equal_nan)
     if (type(rtol) in _TOL_TYPES and type(atol) in _TOL_TYPES
             and isinstance(a, _ca.ndarray) and isinstance(b, _ca.ndarray)
             and a.dtype == b.dtype and a.dtype.char in "fdF"
@@ -416,6 +438,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     array for one axis). Non-uniform spacings are turned into coefficient
     vectors by NumPy on the host (their length is the axis length).
     """
+    if _datetime(f):  # NumPy's answer on the host copy
+        return _dts().host_function(_np.gradient, f, *varargs, axis=axis,
+                                    edge_order=edge_order)
     f = _arr(f)
     N = f.ndim
     axes = tuple(range(N)) if axis is None else _norm_axes(axis, N)
@@ -515,6 +540,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
     The integral of y by the composite trapezoidal rule (numpy.trapezoid).
     """
+    if _datetime(y) or _datetime(x):  # NumPy's answer on the host copy
+        return _dts().host_function(_np.trapezoid, y, x=x, dx=dx, axis=axis)
     y = _arr(y, _dev(y, x))
     nd = y.ndim
     axis = _norm_axis(axis, nd) if nd else axis
@@ -789,7 +816,7 @@ def isreal(x):
     True where x has a zero imaginary part (numpy.isreal).
     """
     x = _arr(x)
-    if x.dtype.kind == "c":
+    if x.dtype.kind in "cM":  # (datetime64: NumPy's imag == 0, all False)
         return _ca.imag(x) == 0
     return _ca.ones(x.shape, dtype=_np.bool_, device=x.device)
 
