@@ -136,3 +136,15 @@ def test_complex_inverse_functions_special_values(device, func, dtype):
     got = getattr(ca, func)(ca.asarray(z, device=device)).get()
     assert got.dtype == want.dtype
     _same_parts(got, want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("axes", [None, (1, 0, 2), (2, 0, 1)])
+def test_permute_dims_as_numpy(device, axes):
+    """NumPy 2's permute_dims(a, axes=None): the axes default to reversed, as transpose."""
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = ca.asarray(a, device=device)
+    want = np.permute_dims(a) if axes is None else np.permute_dims(a, axes)
+    got = ca.permute_dims(x) if axes is None else ca.permute_dims(x, axes)
+    np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(ca.permute_dims(a=x, axes=axes).get(), want)

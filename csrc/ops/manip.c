@@ -1335,7 +1335,7 @@ on_array2(PyObject *a_obj, CaArray *(*f)(CaArray *, PyObject *, PyObject *),
     }
 
 ARRAY_FUNCTION1(transpose, transpose_impl, "O|O", "a", "axes")
-ARRAY_FUNCTION1(permute_dims, transpose_impl, "OO", "x", "axes")
+ARRAY_FUNCTION1(permute_dims, transpose_impl, "O|O", "a", "axes")
 ARRAY_FUNCTION1(squeeze, squeeze_impl, "O|O", "a", "axis")
 ARRAY_FUNCTION1(expand_dims, expand_dims_impl, "OO", "a", "axis")
 ARRAY_FUNCTION1(flip, flip_impl, "O|O", "m", "axis")
@@ -1562,7 +1562,8 @@ mod_tri_copy(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     "copy."
 #define DOC_TRANSPOSE "transpose(a, axes=None)\n--\n\nA view with the axes permuted."
 #define DOC_PERMUTE_DIMS                                                               \
-    "permute_dims(x, /, axes)\n--\n\nA view with the axes permuted (Array API)."
+    "permute_dims(a, axes=None)\n--\n\nA view with the axes permuted (Array API; "     \
+    "NumPy's spelling: axes=None reverses them)."
 #define DOC_SWAPAXES                                                                   \
     "swapaxes(a, axis1, axis2)\n--\n\nA view with two axes interchanged."
 #define DOC_MOVEAXIS                                                                   \
