@@ -1,6 +1,7 @@
 """Element-wise ops: per-call overhead of small calls, and GB/s of large ones.
 
-Per call (wall time, queue kept full): `a + b`, `a += b` and `v * 2.0` on 1024
+Per call (wall time, queue kept full): `a + b`, `a += b`, `v * 2.0` and issue 42's chain
+`((a * b + c) * d - e).sum()` (eager and fused) on 1024
 float32. Throughput (CUDA events): `a + b` (3 arrays moved), `exp(a)` (2) and
 `where(a > 0.5, a, a * 2)` (4 arrays counted, as in TARGETS.md) on 2^28 float32,
 plus a strided (transposed) add and a row broadcast for the record.
@@ -140,6 +141,37 @@ def _row_broadcast(mod):
     return lambda: a * w[None, :]
 
 
+def _chain_expr(a, b, c, d, e):
+    return ((a * b + c) * d - e).sum()
+
+
+def _chain(n):
+    """Issue 42's chain of small ops, issued eagerly (one launch an op)."""
+    def setup(mod):
+        xs = _arrays(mod, n, 5)
+        return lambda: _chain_expr(*xs)
+    return setup
+
+
+def _chain_fused(n):
+    """The same chain in each library's fused form: cuarray with deferral at every
+    size (fusion threshold 1: one kernel for the four element-wise ops, then the
+    sum), CuPy's cupy.fuse (one kernel with the reduction)."""
+    def setup(mod):
+        xs = _arrays(mod, n, 5)
+        if mod.__name__ == "cupy":
+            f = mod.fuse(_chain_expr)
+            return lambda: f(*xs)
+        fusion = mod._core._fusion
+
+        def run():
+            old = fusion(1)["threshold"]
+            _chain_expr(*xs)
+            fusion(old)
+        return run
+    return setup
+
+
 def _all(make, n, numpy=True):
     libs = ("cuarray", "cupy", "torch") + (("numpy",) if numpy or CPU_MODE else ())
     return {lib: make(n) for lib in libs}
@@ -152,6 +184,12 @@ CASES = [
          target="<= 4.5", floor="3.6", group="elementwise"),
     Case("v * 2.0 (Python scalar), 1024 float32, per call", _all(_scalar_mul, SMALL),
          mode="wall", unit="us", target="<= 5", floor="3.6", group="elementwise"),
+    Case("((a * b + c) * d - e).sum(), 1024 float32, eager, per call",
+         _all(_chain, SMALL), mode="wall", unit="us", group="elementwise"),
+    Case("((a * b + c) * d - e).sum(), 1024 float32, fused (cuarray deferral at any "
+         "size, cupy.fuse), per call",
+         {lib: _chain_fused(SMALL) for lib in ("cuarray", "cupy")}, mode="wall",
+         unit="us", target="<= 1.5x a + b", group="elementwise"),
     Case(f"a + b, 2^{LOG} float32 (3 arrays moved)", _all(_add, BIG, numpy=False), mode="gpu",
          unit="GB/s", work=3 * 4 * BIG, target=">= 4100", floor="4119-4238 (copy)",
          group="elementwise", repeats=5),
