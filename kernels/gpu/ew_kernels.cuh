@@ -55,58 +55,83 @@ ca_ew_scalar(const ca_scalar_arg &s)
     return v;
 }
 
-/* Input `k` (1-based operand index) as a vector of E elements at vector index v. */
+/* E copies of s. */
 template <class T, int E>
 __device__ __forceinline__ ca_ew_vec<T, E>
-ca_ew_load_vec(const ca_ew_cparams &p, int k, uint32_t v)
+ca_ew_splat(const T s)
 {
     ca_ew_vec<T, E> r;
-    if (p.mask & (1u << (k - 1))) {
-        const T s = ca_ew_scalar<T>(p.scalar[k - 1]);
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r.v[e] = s;
-        }
-    }
-    else {
-        r = reinterpret_cast<const ca_ew_vec<T, E> *>(p.ptr[k])[v];
+    for (int e = 0; e < E; e++) {
+        r.v[e] = s;
     }
     return r;
 }
 
-template <class T>
-__device__ __forceinline__ T
-ca_ew_load_one(const ca_ew_cparams &p, int k, int64_t byte_offset)
+/* Input `k` (1-based operand index) as a vector of E elements at vector index v. */
+template <class T, int E>
+__device__ __forceinline__ void
+ca_ew_load_vec(ca_ew_vec<T, E> &r, const ca_ew_cparams &p, int k, uint32_t v)
 {
     if (p.mask & (1u << (k - 1))) {
-        return ca_ew_scalar<T>(p.scalar[k - 1]);
+        r = ca_ew_splat<T, E>(ca_ew_scalar<T>(p.scalar[k - 1]));
     }
-    return *reinterpret_cast<const T *>(p.ptr[k] + byte_offset);
+    else {
+        r = reinterpret_cast<const ca_ew_vec<T, E> *>(p.ptr[k])[v];
+    }
 }
+
+template <class T>
+__device__ __forceinline__ void
+ca_ew_load_one(T &r, const ca_ew_cparams &p, int k, int64_t byte_offset)
+{
+    if (p.mask & (1u << (k - 1))) {
+        r = ca_ew_scalar<T>(p.scalar[k - 1]);
+    }
+    else {
+        r = *reinterpret_cast<const T *>(p.ptr[k] + byte_offset);
+    }
+}
+
+/* Op's inputs into a, b and c, each by load(x, k) (k the 1-based operand index);
+ * the slots past Op::nin keep the zeros they start with. Every kernel below reads
+ * its inputs through this, whatever its addressing. */
+template <class Op, class A, class B, class C, class Load>
+__device__ __forceinline__ void
+ca_ew_load_ins(A &a, B &b, C &c, Load load)
+{
+    load(a, 1);
+    if constexpr (Op::nin >= 2) {
+        load(b, 2);
+    }
+    if constexpr (Op::nin >= 3) {
+        load(c, 3);
+    }
+}
+
+/* The functor's storage types under short names, as every kernel below uses them. */
+#define CA_EW_OP_TYPES(Op)                                                             \
+    typedef typename Op::O O;                                                          \
+    typedef typename Op::I0 I0;                                                        \
+    typedef typename Op::I1 I1;                                                        \
+    typedef typename Op::I2 I2
 
 template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int E = Op::vec;
     const uint32_t n = p.n;
     const uint32_t nvec = n / E;
     const uint32_t step = gridDim.x * CA_EW_BLOCK;
 
     for (uint32_t v = blockIdx.x * CA_EW_BLOCK + threadIdx.x; v < nvec; v += step) {
-        ca_ew_vec<I0, E> a = ca_ew_load_vec<I0, E>(p, 1, v);
+        ca_ew_vec<I0, E> a;
         ca_ew_vec<I1, E> b{};
         ca_ew_vec<I2, E> c{};
-        if constexpr (Op::nin >= 2) {
-            b = ca_ew_load_vec<I1, E>(p, 2, v);
-        }
-        if constexpr (Op::nin >= 3) {
-            c = ca_ew_load_vec<I2, E>(p, 3, v);
-        }
+        ca_ew_load_ins<Op>(a, b, c,
+                           [&](auto &x, int k) { ca_ew_load_vec(x, p, k, v); });
         ca_ew_vec<O, E> r;
 #pragma unroll
         for (int e = 0; e < E; e++) {
@@ -118,15 +143,12 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
     if (E > 1 && blockIdx.x == 0) {
         const uint32_t i = nvec * E + threadIdx.x;
         if (i < n) {
-            I0 a = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));
+            I0 a;
             I1 b{};
             I2 c{};
-            if constexpr (Op::nin >= 2) {
-                b = ca_ew_load_one<I1>(p, 2, (int64_t)i * (int64_t)sizeof(I1));
-            }
-            if constexpr (Op::nin >= 3) {
-                c = ca_ew_load_one<I2>(p, 3, (int64_t)i * (int64_t)sizeof(I2));
-            }
+            ca_ew_load_ins<Op>(a, b, c, [&](auto &x, int k) {
+                ca_ew_load_one(x, p, k, (int64_t)i * (int64_t)sizeof x);
+            });
             reinterpret_cast<O *>(p.ptr[0])[i] = Op::f(a, b, c);
         }
     }
@@ -138,10 +160,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int U = CA_EW_DENSE_U;
     const uint32_t n = p.n; /* < 2^31 (the dispatcher cuts runs at 2^30) */
     const uint32_t tile = CA_EW_BLOCK * U;
@@ -155,13 +174,9 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
         for (int u = 0; u < U; u++) {
             const uint32_t i = base + (uint32_t)u * CA_EW_BLOCK + threadIdx.x;
             if (i < n) {
-                a[u] = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));
-                if constexpr (Op::nin >= 2) {
-                    b[u] = ca_ew_load_one<I1>(p, 2, (int64_t)i * (int64_t)sizeof(I1));
-                }
-                if constexpr (Op::nin >= 3) {
-                    c[u] = ca_ew_load_one<I2>(p, 3, (int64_t)i * (int64_t)sizeof(I2));
-                }
+                ca_ew_load_ins<Op>(a[u], b[u], c[u], [&](auto &x, int k) {
+                    ca_ew_load_one(x, p, k, (int64_t)i * (int64_t)sizeof x);
+                });
             }
         }
 #pragma unroll
@@ -193,10 +208,7 @@ template <class Op>
 __device__ __forceinline__ void
 ca_ew_rows(const ca_ew_sparams &p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int NOPS = Op::nin + 1;
     constexpr int U = CA_EW_ROWS_U;
     const uint32_t n = p.c.n, w = p.shape[0];
@@ -224,13 +236,9 @@ ca_ew_rows(const ca_ew_sparams &p)
         for (int u = 0; u < U; u++) {
             o[u] = off[0];
             if (i0 + (uint32_t)u * CA_EW_BLOCK < n) {
-                a[u] = ca_ew_load_one<I0>(p.c, 1, off[1]);
-                if constexpr (Op::nin >= 2) {
-                    b[u] = ca_ew_load_one<I1>(p.c, 2, off[2]);
-                }
-                if constexpr (Op::nin >= 3) {
-                    d[u] = ca_ew_load_one<I2>(p.c, 3, off[3]);
-                }
+                ca_ew_load_ins<Op>(a[u], b[u], d[u], [&](auto &x, int k) {
+                    ca_ew_load_one(x, p.c, k, off[k]);
+                });
             }
             c += CA_EW_BLOCK; /* w >= CA_EW_BLOCK: wraps at most once */
             const bool wrapped = c >= w;
@@ -253,10 +261,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int NOPS = Op::nin + 1;
     const uint32_t step = gridDim.x * CA_EW_BLOCK;
 
@@ -291,15 +296,11 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
                 break;
             }
         }
-        I0 a = ca_ew_load_one<I0>(p.c, 1, off[1]);
+        I0 a;
         I1 b{};
         I2 c{};
-        if constexpr (Op::nin >= 2) {
-            b = ca_ew_load_one<I1>(p.c, 2, off[2]);
-        }
-        if constexpr (Op::nin >= 3) {
-            c = ca_ew_load_one<I2>(p.c, 3, off[3]);
-        }
+        ca_ew_load_ins<Op>(a, b, c,
+                           [&](auto &x, int k) { ca_ew_load_one(x, p.c, k, off[k]); });
         *reinterpret_cast<O *>(p.c.ptr[0] + off[0]) = Op::f(a, b, c);
     }
 }
@@ -309,28 +310,20 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
  * elements at vector index cv of the row. The choice is the same for the whole
  * grid, so warps do not diverge on it. */
 template <class T, int E>
-__device__ __forceinline__ ca_ew_vec<T, E>
-ca_ew_row_load(const ca_ew_sparams &p, int k, uint32_t r, uint32_t cv)
+__device__ __forceinline__ void
+ca_ew_row_load(ca_ew_vec<T, E> &v, const ca_ew_sparams &p, int k, uint32_t r,
+               uint32_t cv)
 {
-    ca_ew_vec<T, E> v;
     if (p.c.mask & (1u << (k - 1))) {
-        const T s = ca_ew_scalar<T>(p.c.scalar[k - 1]);
-#pragma unroll
-        for (int e = 0; e < E; e++) {
-            v.v[e] = s;
-        }
-        return v;
+        v = ca_ew_splat<T, E>(ca_ew_scalar<T>(p.c.scalar[k - 1]));
+        return;
     }
     const char *row = p.c.ptr[k] + (int64_t)r * p.strides[k][1];
     if (p.strides[k][0] == 0) {
-        const T s = *reinterpret_cast<const T *>(row);
-#pragma unroll
-        for (int e = 0; e < E; e++) {
-            v.v[e] = s;
-        }
-        return v;
+        v = ca_ew_splat<T, E>(*reinterpret_cast<const T *>(row));
+        return;
     }
-    return reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
+    v = reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
 }
 
 /* Rows of one row-vector tile: a thread moves one vector column of this many
@@ -376,10 +369,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int E = Op::vec;
     constexpr int R = CA_EW_ROWVEC_R;
     const uint32_t wv = p.shape[0] / E, rows = p.shape[1];
@@ -403,13 +393,9 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
 #pragma unroll
         for (int u = 0; u < R; u++) {
             if (r0 + (uint32_t)u < rows) {
-                a[u] = ca_ew_row_load<I0, E>(p, 1, r0 + (uint32_t)u, cv);
-                if constexpr (Op::nin >= 2) {
-                    b[u] = ca_ew_row_load<I1, E>(p, 2, r0 + (uint32_t)u, cv);
-                }
-                if constexpr (Op::nin >= 3) {
-                    c[u] = ca_ew_row_load<I2, E>(p, 3, r0 + (uint32_t)u, cv);
-                }
+                ca_ew_load_ins<Op>(a[u], b[u], c[u], [&](auto &x, int k) {
+                    ca_ew_row_load(x, p, k, r0 + (uint32_t)u, cv);
+                });
             }
         }
 #pragma unroll

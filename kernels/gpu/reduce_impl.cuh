@@ -57,17 +57,18 @@ struct KLayout {
 struct NoCtx {};
 
 /* ---- warp and block primitives ----------------------------------------------------- */
-/* Shuffle any small trivially-copyable value as 32-bit words. */
-template <class T>
+/* Shuffle any small trivially-copyable value as 32-bit words, each through
+ * shfl(word) (one of the __shfl_*_sync intrinsics). */
+template <class T, class Shfl>
 __device__ __forceinline__ T
-shfl_down(T v, int d)
+shfl_words(T v, Shfl shfl)
 {
     constexpr int W = (int)((sizeof(T) + 3) / 4);
     uint32_t w[W] = {};
     memcpy(w, &v, sizeof(T));
 #pragma unroll
     for (int i = 0; i < W; i++) {
-        w[i] = __shfl_down_sync(0xffffffffu, w[i], d);
+        w[i] = shfl(w[i]);
     }
     T r;
     memcpy(&r, w, sizeof(T));
@@ -76,18 +77,17 @@ shfl_down(T v, int d)
 
 template <class T>
 __device__ __forceinline__ T
+shfl_down(T v, int d)
+{
+    return shfl_words(v,
+                      [d](uint32_t w) { return __shfl_down_sync(0xffffffffu, w, d); });
+}
+
+template <class T>
+__device__ __forceinline__ T
 shfl_up(T v, int d)
 {
-    constexpr int W = (int)((sizeof(T) + 3) / 4);
-    uint32_t w[W] = {};
-    memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < W; i++) {
-        w[i] = __shfl_up_sync(0xffffffffu, w[i], d);
-    }
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
+    return shfl_words(v, [d](uint32_t w) { return __shfl_up_sync(0xffffffffu, w, d); });
 }
 
 /* The result is valid in lane 0. */
@@ -176,27 +176,50 @@ block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
     __syncthreads(); /* sm is reused by the next call */
 }
 
+/* body(t) for this thread's t < n, a grid's worth of threads apart (a thread per
+ * item: the COL kernels, the scans' row walks). */
+template <class Body>
+__device__ __forceinline__ void
+for_grid(int64_t n, Body body)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) {
+        body(t);
+    }
+}
+
 /* ---- layout helpers ------------------------------------------------------------------ */
+/* add(d, i) for each dim d < n of shape (innermost last, the outermost unbounded),
+ * i the coordinate of flat index o in it: the callers sum byte offsets. */
+template <class Add>
+__device__ __forceinline__ void
+for_coords(int n, const int64_t (&shape)[KD], int64_t o, Add add)
+{
+#pragma unroll
+    for (int d = KD - 1; d >= 0; --d) {
+        if (d < n) {
+            int64_t i = o;
+            if (d > 0) {
+                const int64_t q = o / shape[d];
+                i = o - q * shape[d];
+                o = q;
+            }
+            add(d, i);
+        }
+    }
+}
+
 /* Byte offsets of output o (kept dims, innermost last) in the input, the output
  * and the aux operand. */
 __device__ __forceinline__ void
 keep_offsets(const KLayout &L, int64_t o, int64_t &oi, int64_t &oo, int64_t &oa)
 {
     oi = oo = oa = 0;
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < L.nkeep) {
-            int64_t i = o;
-            if (d > 0) {
-                const int64_t q = o / L.kshape[d];
-                i = o - q * L.kshape[d];
-                o = q;
-            }
-            oi += i * L.kin[d];
-            oo += i * L.kout[d];
-            oa += i * L.kaux[d];
-        }
-    }
+    for_coords(L.nkeep, L.kshape, o, [&](int d, int64_t i) {
+        oi += i * L.kin[d];
+        oo += i * L.kout[d];
+        oa += i * L.kaux[d];
+    });
 }
 
 /* Reduce elements r0+lane, r0+lane+G, ... < r1 of one output, read one at a time
@@ -536,9 +559,7 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
     using In = typename Op::In;
     using Out = typename Op::Out;
     const int64_t total = a.nout * a.S;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += step) {
+    for_grid(total, [&](int64_t t) {
         const int64_t s = t / a.nout, o = t - s * a.nout;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -579,7 +600,7 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
         else {
             *reinterpret_cast<Out *>(a.out + ooff) = Op::fin(acc, a.divisor, a.flags);
         }
-    }
+    });
 }
 
 /* COLVEC: as COL, a thread owning the V = 16 / sizeof(In) adjacent outputs of one
@@ -596,11 +617,9 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
     constexpr int V = (int)(16 / sizeof(In));
     const int64_t nog = a.nout / V;
     const int64_t total = nog * a.S;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const int ki = a.L.nkeep - 1;
     const int64_t kout_inner = a.L.kout[ki], kaux_inner = a.L.kaux[ki];
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += step) {
+    for_grid(total, [&](int64_t t) {
         const int64_t s = t / nog, o = (t - s * nog) * V;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -653,7 +672,7 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
                     Op::fin(acc[k], a.divisor, a.flags);
             }
         }
-    }
+    });
 }
 
 /* The second launch of a split COL/COLVEC reduction: a thread per output walks
@@ -664,10 +683,8 @@ __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using Out = typename Op::Out;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const Acc *ws = reinterpret_cast<const Acc *>(a.in);
-    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout;
-         o += step) {
+    for_grid(a.nout, [&](int64_t o) {
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
         Acc acc = Op::init();
@@ -675,7 +692,7 @@ __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
             acc = Op::comb(acc, ws[s * a.nout + o]);
         }
         *reinterpret_cast<Out *>(a.out + ooff) = Op::fin(acc, a.divisor, a.flags);
-    }
+    });
 }
 
 /* ---- launching ------------------------------------------------------------------------ */
@@ -694,22 +711,28 @@ grid_for(int64_t blocks)
     return (unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID);
 }
 
+/* A descriptor's first n dims into a kernel argument (n <= KD; the rest keep the
+ * zeros the argument was cleared to). */
+inline void
+copy_dims(int64_t (&dst)[KD], const int64_t *src, int n)
+{
+    for (int i = 0; i < n; i++) {
+        dst[i] = src[i];
+    }
+}
+
 inline void
 fill_layout(KLayout &L, const ca_reduce_desc &d)
 {
     memset(&L, 0, sizeof L);
     L.nkeep = d.nkeep;
     L.nred = d.nred;
-    for (int i = 0; i < d.nkeep; i++) {
-        L.kshape[i] = d.keep_shape[i];
-        L.kin[i] = d.keep_in[i];
-        L.kout[i] = d.keep_out[i];
-        L.kaux[i] = d.keep_aux[i];
-    }
-    for (int i = 0; i < d.nred; i++) {
-        L.rshape[i] = d.red_shape[i];
-        L.rin[i] = d.red_in[i];
-    }
+    copy_dims(L.kshape, d.keep_shape, d.nkeep);
+    copy_dims(L.kin, d.keep_in, d.nkeep);
+    copy_dims(L.kout, d.keep_out, d.nkeep);
+    copy_dims(L.kaux, d.keep_aux, d.nkeep);
+    copy_dims(L.rshape, d.red_shape, d.nred);
+    copy_dims(L.rin, d.red_in, d.nred);
 }
 
 inline int

@@ -20,19 +20,22 @@ __device__ __forceinline__ void
 row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
 {
     oi = oo = 0;
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < a.nbatch) {
-            int64_t i = row;
-            if (d > 0) {
-                const int64_t q = row / a.bshape[d];
-                i = row - q * a.bshape[d];
-                row = q;
-            }
-            oi += i * a.bin[d];
-            oo += i * a.bout[d];
-        }
-    }
+    for_coords(a.nbatch, a.bshape, row, [&](int d, int64_t i) {
+        oi += i * a.bin[d];
+        oo += i * a.bout[d];
+    });
+}
+
+/* Item b of the BLOCK passes, (row, chunk) = divmod(b, chunks): the row's offsets
+ * and the chunk's elements [i0, i1). */
+__device__ __forceinline__ void
+chunk_of(const ScanArgs &a, int64_t b, int64_t &oi, int64_t &oo, int64_t &i0,
+         int64_t &i1)
+{
+    const int64_t row = b / a.chunks, c = b - row * a.chunks;
+    row_offsets(a, row, oi, oo);
+    i0 = c * a.chunk_len;
+    i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
 }
 
 /* SEQ: one thread walks one row. */
@@ -42,10 +45,8 @@ __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 {
     using In = typename Op::In;
     using Out = typename Op::Out;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const NoCtx ctx;
-    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
-         row += step) {
+    for_grid(a.nrows, [&](int64_t row) {
         int64_t oi, oo;
         row_offsets(a, row, oi, oo);
         const char *p = a.in + oi;
@@ -57,7 +58,7 @@ __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
             p += a.sin;
             q += a.sout;
         }
-    }
+    });
 }
 
 /* BLOCK, first pass (chunks > 1): the total of each chunk of each row. */
@@ -70,11 +71,8 @@ __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
     const NoCtx ctx;
     const int64_t nb = a.nrows * a.chunks;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
-        const int64_t row = b / a.chunks, c = b - row * a.chunks;
-        int64_t oi, oo;
-        row_offsets(a, row, oi, oo);
-        const int64_t i0 = c * a.chunk_len;
-        const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
+        int64_t oi, oo, i0, i1;
+        chunk_of(a, b, oi, oo, i0, i1);
         Acc acc = Op::init();
         const char *p = a.in + oi;
         const int64_t st = blockDim.x;
@@ -106,9 +104,7 @@ __global__ void
 __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 {
     using Acc = typename Op::Acc;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
-         row += step) {
+    for_grid(a.nrows, [&](int64_t row) {
         Acc *t = reinterpret_cast<Acc *>(a.ws) + row * a.chunks;
         Acc run = Op::init();
         for (int64_t c = 0; c < a.chunks; c++) {
@@ -116,7 +112,7 @@ __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
             t[c] = run;
             run = Op::comb(run, v);
         }
-    }
+    });
 }
 
 /* BLOCK, last pass: each block scans its chunk tile by tile, SCAN_ITEMS adjacent
@@ -135,11 +131,8 @@ __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
     const int64_t nb = a.nrows * a.chunks;
     const int64_t tile = (int64_t)blockDim.x * SCAN_ITEMS;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
-        const int64_t row = b / a.chunks, c = b - row * a.chunks;
-        int64_t oi, oo;
-        row_offsets(a, row, oi, oo);
-        const int64_t i0 = c * a.chunk_len;
-        const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
+        int64_t oi, oo, i0, i1;
+        chunk_of(a, b, oi, oo, i0, i1);
         Acc carry = a.chunks > 1 ? reinterpret_cast<const Acc *>(a.ws)[b] : Op::init();
         const char *p = a.in + oi;
         In nxt[SCAN_ITEMS] = {};
@@ -202,11 +195,9 @@ run_scan(const ca_scan_desc &d, cudaStream_t stream)
     a.out = d.out;
     a.ws = d.workspace;
     a.nbatch = d.nbatch;
-    for (int i = 0; i < d.nbatch; i++) {
-        a.bshape[i] = d.batch_shape[i];
-        a.bin[i] = d.batch_in[i];
-        a.bout[i] = d.batch_out[i];
-    }
+    copy_dims(a.bshape, d.batch_shape, d.nbatch);
+    copy_dims(a.bin, d.batch_in, d.nbatch);
+    copy_dims(a.bout, d.batch_out, d.nbatch);
     a.len = d.len;
     a.sin = d.in_stride;
     a.sout = d.out_stride;
