@@ -36,55 +36,32 @@ typedef cublasStatus_t (*ca_cublasSetMathMode_fn)(cublasHandle_t handle,
                                                   cublasMath_t mode);
 typedef cublasStatus_t (*ca_cublasGetVersion_fn)(cublasHandle_t handle, int *version);
 
-typedef cublasStatus_t (*ca_cublasSgemm_fn)(cublasHandle_t handle,
-                                            cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n,
-                                            int k, const float *alpha, const float *A,
-                                            int lda, const float *B, int ldb,
-                                            const float *beta, float *C, int ldc);
-typedef cublasStatus_t (*ca_cublasDgemm_fn)(cublasHandle_t handle,
-                                            cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n,
-                                            int k, const double *alpha, const double *A,
-                                            int lda, const double *B, int ldb,
-                                            const double *beta, double *C, int ldc);
-typedef cublasStatus_t (*ca_cublasCgemm_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuComplex *alpha, const cuComplex *A, int lda,
-    const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc);
-typedef cublasStatus_t (*ca_cublasZgemm_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
-    const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C,
-    int ldc);
+/* ?gemm and ?gemmStridedBatched: one declaration per element type T. */
+#define CA_GEMM_FN(name, T)                                                            \
+    typedef cublasStatus_t (*name)(cublasHandle_t handle, cublasOperation_t transa,    \
+                                   cublasOperation_t transb, int m, int n, int k,      \
+                                   const T *alpha, const T *A, int lda, const T *B,    \
+                                   int ldb, const T *beta, T *C, int ldc)
+#define CA_GEMM_STRIDED_FN(name, T)                                                    \
+    typedef cublasStatus_t (*name)(                                                    \
+        cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,     \
+        int m, int n, int k, const T *alpha, const T *A, int lda,                      \
+        long long int strideA, const T *B, int ldb, long long int strideB,             \
+        const T *beta, T *C, int ldc, long long int strideC, int batchCount)
+CA_GEMM_FN(ca_cublasSgemm_fn, float);
+CA_GEMM_FN(ca_cublasDgemm_fn, double);
+CA_GEMM_FN(ca_cublasCgemm_fn, cuComplex);
+CA_GEMM_FN(ca_cublasZgemm_fn, cuDoubleComplex);
 typedef cublasStatus_t (*ca_cublasGemmEx_fn)(
     cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
     int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
     const void *B, cudaDataType Btype, int ldb, const void *beta, void *C,
     cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
     cublasGemmAlgo_t algo);
-typedef cublasStatus_t (*ca_cublasSgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const float *alpha, const float *A, int lda, long long int strideA,
-    const float *B, int ldb, long long int strideB, const float *beta, float *C,
-    int ldc, long long int strideC, int batchCount);
-typedef cublasStatus_t (*ca_cublasDgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const double *alpha, const double *A, int lda, long long int strideA,
-    const double *B, int ldb, long long int strideB, const double *beta, double *C,
-    int ldc, long long int strideC, int batchCount);
-typedef cublasStatus_t (*ca_cublasCgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuComplex *alpha, const cuComplex *A, int lda,
-    long long int strideA, const cuComplex *B, int ldb, long long int strideB,
-    const cuComplex *beta, cuComplex *C, int ldc, long long int strideC,
-    int batchCount);
-typedef cublasStatus_t (*ca_cublasZgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
-    long long int strideA, const cuDoubleComplex *B, int ldb, long long int strideB,
-    const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long int strideC,
-    int batchCount);
+CA_GEMM_STRIDED_FN(ca_cublasSgemmStridedBatched_fn, float);
+CA_GEMM_STRIDED_FN(ca_cublasDgemmStridedBatched_fn, double);
+CA_GEMM_STRIDED_FN(ca_cublasCgemmStridedBatched_fn, cuComplex);
+CA_GEMM_STRIDED_FN(ca_cublasZgemmStridedBatched_fn, cuDoubleComplex);
 typedef cublasStatus_t (*ca_cublasGemmStridedBatchedEx_fn)(
     cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
     int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
