@@ -604,9 +604,13 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 }
 
 /* COLVEC: as COL, a thread owning the V = 16 / sizeof(In) adjacent outputs of one
- * 16-byte load (4- and 8-byte elements: more accumulators than four would spill). The plan guarantees: the innermost kept dim is contiguous in the
- * input with a length divisible by V, every other input stride and the input
- * pointer are 16-byte multiples, and there is at most one reduced dim. */
+ * 16-byte load (4- and 8-byte elements: more accumulators than four would spill).
+ * The plan guarantees: the innermost kept dim is contiguous in the input with a
+ * length divisible by V, every other input stride and the input pointer are
+ * 16-byte multiples, and there is at most one reduced dim. Kept apart from k_col
+ * on purpose, though its walk has k_col's shape: its V accumulators and contexts
+ * would cost k_col's one-output threads registers, and k_col's unroll by eight
+ * would make these spill. */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
