@@ -55,47 +55,49 @@ ca_ew_scalar(const ca_scalar_arg &s)
     return v;
 }
 
-/* E copies of s. */
-template <class T, int E>
-__device__ __forceinline__ ca_ew_vec<T, E>
-ca_ew_splat(const T s)
-{
-    ca_ew_vec<T, E> r;
-#pragma unroll
-    for (int e = 0; e < E; e++) {
-        r.v[e] = s;
-    }
-    return r;
-}
-
 /* Input `k` (1-based operand index) as a vector of E elements at vector index v. */
 template <class T, int E>
-__device__ __forceinline__ void
-ca_ew_load_vec(ca_ew_vec<T, E> &r, const ca_ew_cparams &p, int k, uint32_t v)
+__device__ __forceinline__ ca_ew_vec<T, E>
+ca_ew_load_vec(const ca_ew_cparams &p, int k, uint32_t v)
 {
+    ca_ew_vec<T, E> r;
     if (p.mask & (1u << (k - 1))) {
-        r = ca_ew_splat<T, E>(ca_ew_scalar<T>(p.scalar[k - 1]));
+        const T s = ca_ew_scalar<T>(p.scalar[k - 1]);
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r.v[e] = s;
+        }
     }
     else {
         r = reinterpret_cast<const ca_ew_vec<T, E> *>(p.ptr[k])[v];
     }
+    return r;
 }
 
 template <class T>
-__device__ __forceinline__ void
-ca_ew_load_one(T &r, const ca_ew_cparams &p, int k, int64_t byte_offset)
+__device__ __forceinline__ T
+ca_ew_load_one(const ca_ew_cparams &p, int k, int64_t byte_offset)
 {
     if (p.mask & (1u << (k - 1))) {
-        r = ca_ew_scalar<T>(p.scalar[k - 1]);
+        return ca_ew_scalar<T>(p.scalar[k - 1]);
     }
-    else {
-        r = *reinterpret_cast<const T *>(p.ptr[k] + byte_offset);
-    }
+    return *reinterpret_cast<const T *>(p.ptr[k] + byte_offset);
+}
+
+/* x = input k through the loader above (T from x's type), for ca_ew_load_ins. */
+template <class T>
+__device__ __forceinline__ void
+ca_ew_set_one(T &x, const ca_ew_cparams &p, int k, int64_t byte_offset)
+{
+    x = ca_ew_load_one<T>(p, k, byte_offset);
 }
 
 /* Op's inputs into a, b and c, each by load(x, k) (k the 1-based operand index);
- * the slots past Op::nin keep the zeros they start with. Every kernel below reads
- * its inputs through this, whatever its addressing. */
+ * the slots past Op::nin keep the zeros they start with. The dense, strided and
+ * row-vector kernels read their inputs through this, whatever their addressing.
+ * The contiguous kernel keeps its loads written out on purpose: through this
+ * helper nvcc schedules its n % E tail differently (the SASS of complex64 ops
+ * changes), and it is the kernel every dense op runs. */
 template <class Op, class A, class B, class C, class Load>
 __device__ __forceinline__ void
 ca_ew_load_ins(A &a, B &b, C &c, Load load)
@@ -127,11 +129,15 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
     const uint32_t step = gridDim.x * CA_EW_BLOCK;
 
     for (uint32_t v = blockIdx.x * CA_EW_BLOCK + threadIdx.x; v < nvec; v += step) {
-        ca_ew_vec<I0, E> a;
+        ca_ew_vec<I0, E> a = ca_ew_load_vec<I0, E>(p, 1, v);
         ca_ew_vec<I1, E> b{};
         ca_ew_vec<I2, E> c{};
-        ca_ew_load_ins<Op>(a, b, c,
-                           [&](auto &x, int k) { ca_ew_load_vec(x, p, k, v); });
+        if constexpr (Op::nin >= 2) {
+            b = ca_ew_load_vec<I1, E>(p, 2, v);
+        }
+        if constexpr (Op::nin >= 3) {
+            c = ca_ew_load_vec<I2, E>(p, 3, v);
+        }
         ca_ew_vec<O, E> r;
 #pragma unroll
         for (int e = 0; e < E; e++) {
@@ -143,12 +149,15 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
     if (E > 1 && blockIdx.x == 0) {
         const uint32_t i = nvec * E + threadIdx.x;
         if (i < n) {
-            I0 a;
+            I0 a = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));
             I1 b{};
             I2 c{};
-            ca_ew_load_ins<Op>(a, b, c, [&](auto &x, int k) {
-                ca_ew_load_one(x, p, k, (int64_t)i * (int64_t)sizeof x);
-            });
+            if constexpr (Op::nin >= 2) {
+                b = ca_ew_load_one<I1>(p, 2, (int64_t)i * (int64_t)sizeof(I1));
+            }
+            if constexpr (Op::nin >= 3) {
+                c = ca_ew_load_one<I2>(p, 3, (int64_t)i * (int64_t)sizeof(I2));
+            }
             reinterpret_cast<O *>(p.ptr[0])[i] = Op::f(a, b, c);
         }
     }
@@ -175,7 +184,7 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
             const uint32_t i = base + (uint32_t)u * CA_EW_BLOCK + threadIdx.x;
             if (i < n) {
                 ca_ew_load_ins<Op>(a[u], b[u], c[u], [&](auto &x, int k) {
-                    ca_ew_load_one(x, p, k, (int64_t)i * (int64_t)sizeof x);
+                    ca_ew_set_one(x, p, k, (int64_t)i * (int64_t)sizeof x);
                 });
             }
         }
@@ -237,7 +246,7 @@ ca_ew_rows(const ca_ew_sparams &p)
             o[u] = off[0];
             if (i0 + (uint32_t)u * CA_EW_BLOCK < n) {
                 ca_ew_load_ins<Op>(a[u], b[u], d[u], [&](auto &x, int k) {
-                    ca_ew_load_one(x, p.c, k, off[k]);
+                    ca_ew_set_one(x, p.c, k, off[k]);
                 });
             }
             c += CA_EW_BLOCK; /* w >= CA_EW_BLOCK: wraps at most once */
@@ -300,7 +309,7 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
         I1 b{};
         I2 c{};
         ca_ew_load_ins<Op>(a, b, c,
-                           [&](auto &x, int k) { ca_ew_load_one(x, p.c, k, off[k]); });
+                           [&](auto &x, int k) { ca_ew_set_one(x, p.c, k, off[k]); });
         *reinterpret_cast<O *>(p.c.ptr[0] + off[0]) = Op::f(a, b, c);
     }
 }
@@ -310,20 +319,37 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
  * elements at vector index cv of the row. The choice is the same for the whole
  * grid, so warps do not diverge on it. */
 template <class T, int E>
-__device__ __forceinline__ void
-ca_ew_row_load(ca_ew_vec<T, E> &v, const ca_ew_sparams &p, int k, uint32_t r,
-               uint32_t cv)
+__device__ __forceinline__ ca_ew_vec<T, E>
+ca_ew_row_load(const ca_ew_sparams &p, int k, uint32_t r, uint32_t cv)
 {
+    ca_ew_vec<T, E> v;
     if (p.c.mask & (1u << (k - 1))) {
-        v = ca_ew_splat<T, E>(ca_ew_scalar<T>(p.c.scalar[k - 1]));
-        return;
+        const T s = ca_ew_scalar<T>(p.c.scalar[k - 1]);
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            v.v[e] = s;
+        }
+        return v;
     }
     const char *row = p.c.ptr[k] + (int64_t)r * p.strides[k][1];
     if (p.strides[k][0] == 0) {
-        v = ca_ew_splat<T, E>(*reinterpret_cast<const T *>(row));
-        return;
+        const T s = *reinterpret_cast<const T *>(row);
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            v.v[e] = s;
+        }
+        return v;
     }
-    v = reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
+    return reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
+}
+
+/* x = ca_ew_row_load (T and E from x's type), for ca_ew_load_ins. */
+template <class T, int E>
+__device__ __forceinline__ void
+ca_ew_set_row(ca_ew_vec<T, E> &x, const ca_ew_sparams &p, int k, uint32_t r,
+              uint32_t cv)
+{
+    x = ca_ew_row_load<T, E>(p, k, r, cv);
 }
 
 /* Rows of one row-vector tile: a thread moves one vector column of this many
@@ -394,7 +420,7 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
         for (int u = 0; u < R; u++) {
             if (r0 + (uint32_t)u < rows) {
                 ca_ew_load_ins<Op>(a[u], b[u], c[u], [&](auto &x, int k) {
-                    ca_ew_row_load(x, p, k, r0 + (uint32_t)u, cv);
+                    ca_ew_set_row(x, p, k, r0 + (uint32_t)u, cv);
                 });
             }
         }
