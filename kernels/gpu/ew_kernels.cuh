@@ -93,11 +93,12 @@ ca_ew_set_one(T &x, const ca_ew_cparams &p, int k, int64_t byte_offset)
 }
 
 /* Op's inputs into a, b and c, each by load(x, k) (k the 1-based operand index);
- * the slots past Op::nin keep the zeros they start with. The dense, strided and
+ * the slots past Op::nin keep the zeros they start with. The strided and
  * row-vector kernels read their inputs through this, whatever their addressing.
- * The contiguous kernel keeps its loads written out on purpose: through this
- * helper nvcc schedules its n % E tail differently (the SASS of complex64 ops
- * changes), and it is the kernel every dense op runs. */
+ * The contiguous and dense kernels keep their loads written out on purpose:
+ * through this helper nvcc scheduled them differently for some ops (their SASS
+ * changed: complex64's contiguous tail, the dense loop of some comparisons), and
+ * they are the kernels every dense op runs. */
 template <class Op, class A, class B, class C, class Load>
 __device__ __forceinline__ void
 ca_ew_load_ins(A &a, B &b, C &c, Load load)
@@ -183,9 +184,13 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
         for (int u = 0; u < U; u++) {
             const uint32_t i = base + (uint32_t)u * CA_EW_BLOCK + threadIdx.x;
             if (i < n) {
-                ca_ew_load_ins<Op>(a[u], b[u], c[u], [&](auto &x, int k) {
-                    ca_ew_set_one(x, p, k, (int64_t)i * (int64_t)sizeof x);
-                });
+                a[u] = ca_ew_load_one<I0>(p, 1, (int64_t)i * (int64_t)sizeof(I0));
+                if constexpr (Op::nin >= 2) {
+                    b[u] = ca_ew_load_one<I1>(p, 2, (int64_t)i * (int64_t)sizeof(I1));
+                }
+                if constexpr (Op::nin >= 3) {
+                    c[u] = ca_ew_load_one<I2>(p, 3, (int64_t)i * (int64_t)sizeof(I2));
+                }
             }
         }
 #pragma unroll

@@ -176,50 +176,30 @@ block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
     __syncthreads(); /* sm is reused by the next call */
 }
 
-/* body(t) for this thread's t < n, a grid's worth of threads apart (a thread per
- * item: the COL kernels, the scans' row walks). */
-template <class Body>
-__device__ __forceinline__ void
-for_grid(int64_t n, Body body)
-{
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) {
-        body(t);
-    }
-}
-
 /* ---- layout helpers ------------------------------------------------------------------ */
-/* add(d, i) for each dim d < n of shape (innermost last, the outermost unbounded),
- * i the coordinate of flat index o in it: the callers sum byte offsets. */
-template <class Add>
-__device__ __forceinline__ void
-for_coords(int n, const int64_t (&shape)[KD], int64_t o, Add add)
-{
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < n) {
-            int64_t i = o;
-            if (d > 0) {
-                const int64_t q = o / shape[d];
-                i = o - q * shape[d];
-                o = q;
-            }
-            add(d, i);
-        }
-    }
-}
-
 /* Byte offsets of output o (kept dims, innermost last) in the input, the output
- * and the aux operand. */
+ * and the aux operand. reduce_scan.cu's row_offsets walks its batch dims the same
+ * way, written out on purpose: through a shared helper taking the sums as a
+ * callback, nvcc allocated the registers of var/std's ROW and COL kernels
+ * differently. */
 __device__ __forceinline__ void
 keep_offsets(const KLayout &L, int64_t o, int64_t &oi, int64_t &oo, int64_t &oa)
 {
     oi = oo = oa = 0;
-    for_coords(L.nkeep, L.kshape, o, [&](int d, int64_t i) {
-        oi += i * L.kin[d];
-        oo += i * L.kout[d];
-        oa += i * L.kaux[d];
-    });
+#pragma unroll
+    for (int d = KD - 1; d >= 0; --d) {
+        if (d < L.nkeep) {
+            int64_t i = o;
+            if (d > 0) {
+                const int64_t q = o / L.kshape[d];
+                i = o - q * L.kshape[d];
+                o = q;
+            }
+            oi += i * L.kin[d];
+            oo += i * L.kout[d];
+            oa += i * L.kaux[d];
+        }
+    }
 }
 
 /* Reduce elements r0+lane, r0+lane+G, ... < r1 of one output, read one at a time
@@ -559,7 +539,9 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
     using In = typename Op::In;
     using Out = typename Op::Out;
     const int64_t total = a.nout * a.S;
-    for_grid(total, [&](int64_t t) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+         t += step) {
         const int64_t s = t / a.nout, o = t - s * a.nout;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -600,7 +582,7 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
         else {
             *reinterpret_cast<Out *>(a.out + ooff) = Op::fin(acc, a.divisor, a.flags);
         }
-    });
+    }
 }
 
 /* COLVEC: as COL, a thread owning the V = 16 / sizeof(In) adjacent outputs of one
@@ -621,9 +603,11 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
     constexpr int V = (int)(16 / sizeof(In));
     const int64_t nog = a.nout / V;
     const int64_t total = nog * a.S;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const int ki = a.L.nkeep - 1;
     const int64_t kout_inner = a.L.kout[ki], kaux_inner = a.L.kaux[ki];
-    for_grid(total, [&](int64_t t) {
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+         t += step) {
         const int64_t s = t / nog, o = (t - s * nog) * V;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -676,7 +660,7 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
                     Op::fin(acc[k], a.divisor, a.flags);
             }
         }
-    });
+    }
 }
 
 /* The second launch of a split COL/COLVEC reduction: a thread per output walks
@@ -687,8 +671,10 @@ __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using Out = typename Op::Out;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const Acc *ws = reinterpret_cast<const Acc *>(a.in);
-    for_grid(a.nout, [&](int64_t o) {
+    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout;
+         o += step) {
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
         Acc acc = Op::init();
@@ -696,7 +682,7 @@ __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
             acc = Op::comb(acc, ws[s * a.nout + o]);
         }
         *reinterpret_cast<Out *>(a.out + ooff) = Op::fin(acc, a.divisor, a.flags);
-    });
+    }
 }
 
 /* ---- launching ------------------------------------------------------------------------ */

@@ -16,14 +16,24 @@ struct ScanArgs {
     int64_t len, sin, sout, nrows, chunks, chunk_len;
 };
 
+/* As reduce_impl.cuh's keep_offsets (see there why it is not shared). */
 __device__ __forceinline__ void
 row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
 {
     oi = oo = 0;
-    for_coords(a.nbatch, a.bshape, row, [&](int d, int64_t i) {
-        oi += i * a.bin[d];
-        oo += i * a.bout[d];
-    });
+#pragma unroll
+    for (int d = KD - 1; d >= 0; --d) {
+        if (d < a.nbatch) {
+            int64_t i = row;
+            if (d > 0) {
+                const int64_t q = row / a.bshape[d];
+                i = row - q * a.bshape[d];
+                row = q;
+            }
+            oi += i * a.bin[d];
+            oo += i * a.bout[d];
+        }
+    }
 }
 
 /* Item b of the BLOCK passes, (row, chunk) = divmod(b, chunks): the row's offsets
@@ -45,8 +55,10 @@ __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 {
     using In = typename Op::In;
     using Out = typename Op::Out;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const NoCtx ctx;
-    for_grid(a.nrows, [&](int64_t row) {
+    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
+         row += step) {
         int64_t oi, oo;
         row_offsets(a, row, oi, oo);
         const char *p = a.in + oi;
@@ -58,7 +70,7 @@ __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
             p += a.sin;
             q += a.sout;
         }
-    });
+    }
 }
 
 /* BLOCK, first pass (chunks > 1): the total of each chunk of each row. */
@@ -104,7 +116,9 @@ __global__ void
 __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 {
     using Acc = typename Op::Acc;
-    for_grid(a.nrows, [&](int64_t row) {
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
+         row += step) {
         Acc *t = reinterpret_cast<Acc *>(a.ws) + row * a.chunks;
         Acc run = Op::init();
         for (int64_t c = 0; c < a.chunks; c++) {
@@ -112,7 +126,7 @@ __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
             t[c] = run;
             run = Op::comb(run, v);
         }
-    });
+    }
 }
 
 /* BLOCK, last pass: each block scans its chunk tile by tile, SCAN_ITEMS adjacent

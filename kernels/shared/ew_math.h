@@ -198,21 +198,25 @@ CA_P_CONST1(b, int, double, angle, 0.0)
         }                                                                              \
         return q;                                                                      \
     }                                                                                  \
+    /* fmod's guard written again, not rem = fmod moved to b's sign: that form      \
+     * compiles to other SASS for the integer remainder kernels */  \
+    CA_HD T ca_rem_##S(T a, T b)                                                       \
+    {                                                                                  \
+        if (b == 0 || b == -1) {                                                       \
+            return 0;                                                                  \
+        }                                                                              \
+        T r = (T)(a % b);                                                              \
+        if (r != 0 && ((r < 0) != (b < 0))) {                                          \
+            r = (T)(r + b);                                                            \
+        }                                                                              \
+        return r;                                                                      \
+    }                                                                                  \
     CA_HD T ca_fmod_##S(T a, T b)                                                      \
     {                                                                                  \
         if (b == 0 || b == -1) {                                                       \
             return 0;                                                                  \
         }                                                                              \
         return (T)(a % b);                                                             \
-    }                                                                                  \
-    /* fmod's remainder moved to the divisor's sign, as NumPy's */                     \
-    CA_HD T ca_rem_##S(T a, T b)                                                       \
-    {                                                                                  \
-        T r = ca_fmod_##S(a, b);                                                       \
-        if (r != 0 && ((r < 0) != (b < 0))) {                                          \
-            r = (T)(r + b);                                                            \
-        }                                                                              \
-        return r;                                                                      \
     }                                                                                  \
     CA_HD T ca_pow_##S(T a, T b)                                                       \
     {                                                                                  \
