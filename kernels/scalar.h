@@ -483,26 +483,6 @@ ca_double_to_uint64(double v)
  * category gives the same values as int64 would, in conversions the host's SIMD
  * has (int32 -> float and double; int64 -> float needs AVX-512): bool -> float32
  * and uint8 -> float32 vectorise with SSE2. */
-#define CA_P_AS(name, T, cat, R, expr)                                                 \
-    CA_HD R ca_p_##name##_as_##cat(T x) { return expr; }
-CA_P_AS(bool, ca_bool, s, int32_t, x != 0)
-CA_P_AS(int8, int8_t, s, int32_t, x)
-CA_P_AS(int16, int16_t, s, int32_t, x)
-CA_P_AS(int32, int32_t, s, int32_t, x)
-CA_P_AS(int64, int64_t, i, int64_t, x)
-CA_P_AS(uint8, uint8_t, s, int32_t, x)
-CA_P_AS(uint16, uint16_t, s, int32_t, x)
-CA_P_AS(uint32, uint32_t, u, uint64_t, x)
-CA_P_AS(uint64, uint64_t, u, uint64_t, x)
-CA_P_AS(float16, ca_half, f, float, ca_half_to_float(x))
-CA_P_AS(float32, float, f, float, x)
-CA_P_AS(float64, double, d, double, x)
-CA_P_AS(complex64, ca_complex64, c, ca_complex64, x)
-CA_P_AS(complex128, ca_complex128, z, ca_complex128, x)
-CA_P_AS(bfloat16, ca_bf16, b, float, ca_bf16_to_float(x))
-CA_P_AS(float8_e4m3fn, ca_f8e4m3, b, float, ca_f8e4m3_to_float(x))
-CA_P_AS(float8_e5m2, ca_f8e5m2, b, float, ca_f8e5m2_to_float(x))
-
 #define CA_P_CAT_bool          s
 #define CA_P_CAT_int8          s
 #define CA_P_CAT_int16         s
@@ -521,6 +501,30 @@ CA_P_AS(float8_e5m2, ca_f8e5m2, b, float, ca_f8e5m2_to_float(x))
 #define CA_P_CAT_bfloat16      b
 #define CA_P_CAT_float8_e4m3fn b
 #define CA_P_CAT_float8_e5m2   b
+
+/* ca_p_<name>_as_<cat>(x): x widened to its category (CA_P_CAT_<name>), whose
+ * type is R. */
+#define CA_P_AS2(name, T, cat, R, expr)                                                \
+    CA_HD R ca_p_##name##_as_##cat(T x) { return expr; }
+#define CA_P_AS1(name, T, cat, R, expr) CA_P_AS2(name, T, cat, R, expr)
+#define CA_P_AS(name, T, R, expr)       CA_P_AS1(name, T, CA_P_CAT_##name, R, expr)
+CA_P_AS(bool, ca_bool, int32_t, x != 0)
+CA_P_AS(int8, int8_t, int32_t, x)
+CA_P_AS(int16, int16_t, int32_t, x)
+CA_P_AS(int32, int32_t, int32_t, x)
+CA_P_AS(int64, int64_t, int64_t, x)
+CA_P_AS(uint8, uint8_t, int32_t, x)
+CA_P_AS(uint16, uint16_t, int32_t, x)
+CA_P_AS(uint32, uint32_t, uint64_t, x)
+CA_P_AS(uint64, uint64_t, uint64_t, x)
+CA_P_AS(float16, ca_half, float, ca_half_to_float(x))
+CA_P_AS(float32, float, float, x)
+CA_P_AS(float64, double, double, x)
+CA_P_AS(complex64, ca_complex64, ca_complex64, x)
+CA_P_AS(complex128, ca_complex128, ca_complex128, x)
+CA_P_AS(bfloat16, ca_bf16, float, ca_bf16_to_float(x))
+CA_P_AS(float8_e4m3fn, ca_f8e4m3, float, ca_f8e4m3_to_float(x))
+CA_P_AS(float8_e5m2, ca_f8e5m2, float, ca_f8e5m2_to_float(x))
 
 /* bool; float16 (integers go through float32: exact below 2^24, and anything
  * larger is inf in float16 whichever way it rounds; doubles round once): one

@@ -12,6 +12,9 @@
 #include <type_traits>
 #include <vector>
 
+/* the library's check pass, timed beside the fused variants */
+#include "../../kernels/gpu/ufunc_at_check.cuh"
+
 #define CK(x)                                                                          \
     do {                                                                               \
         cudaError_t e_ = (x);                                                          \
@@ -266,26 +269,6 @@ at_k(float *t, const int64_t *__restrict__ pos, int64_t extent,
     if (CHECK && bad && atomicCAS(flag, 0ull, 1ull) == 0ull)
         atomicExch(flag + 1, (unsigned long long)off);
 }
-/* Deliberately a copy of the library's at_check_kernel (kernels/gpu/ufunc_at.cu):
- * this binary builds apart from the library, to time the fused variants above
- * against the pass it has today. */
-__global__ void
-check_k(const int64_t *__restrict__ pos, int64_t n, int64_t extent,
-        unsigned long long *flag)
-{
-    bool bad = false;
-    int64_t off = 0;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t q = __ldg(pos + i);
-        if (q < -extent || q >= extent) {
-            bad = true;
-            off = q;
-        }
-    }
-    if (bad && atomicCAS(flag, 0ull, 1ull) == 0ull)
-        atomicExch(flag + 1, (unsigned long long)off);
-}
 static unsigned
 grid_for(int64_t n, int per)
 {
@@ -323,7 +306,8 @@ bench_at(int64_t n, int64_t bins)
     fill_f32<<<1024, 256, 0, S>>>(v, n, 3);
     fill_i64<<<1024, 256, 0, S>>>(pos, n, 4, 0, (uint64_t)bins);
     float us = time_events(
-        [&] { check_k<<<grid_for(n, 1), 256, 0, S>>>(pos, n, bins, flag); }, 20);
+        [&] { at_check_kernel<<<grid_for(n, 1), 256, 0, S>>>(pos, n, bins, flag); },
+        20);
     printf("at %7lld->%8lld %-30s %8.2f us\n", (long long)n, (long long)bins,
            "check pass alone", us);
     us = time_events(
@@ -354,7 +338,7 @@ bench_at(int64_t n, int64_t bins)
     us = time_wall(
         [&] {
             CK(cudaMemsetAsync(flag, 0, 16, S));
-            check_k<<<grid_for(n, 1), 256, 0, S>>>(pos, n, bins, flag);
+            at_check_kernel<<<grid_for(n, 1), 256, 0, S>>>(pos, n, bins, flag);
             wait_flag();
             at_k<1, false, false>
                 <<<grid_for(n, 1), 256, 0, S>>>(t, pos, bins, v, n, flag);

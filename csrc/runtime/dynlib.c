@@ -36,54 +36,11 @@
 #define CA_CHECK_SIG(fn, type)                                                         \
     _Static_assert(__builtin_types_compatible_p(__typeof__(&fn), type),                \
                    #fn " does not match " #type " (dynlib.h)")
-CA_CHECK_SIG(cublasCreate_v2, ca_cublasCreate_fn);
-CA_CHECK_SIG(cublasSetStream_v2, ca_cublasSetStream_fn);
-CA_CHECK_SIG(cublasSetWorkspace_v2, ca_cublasSetWorkspace_fn);
-CA_CHECK_SIG(cublasSetMathMode, ca_cublasSetMathMode_fn);
-CA_CHECK_SIG(cublasGetVersion_v2, ca_cublasGetVersion_fn);
-CA_CHECK_SIG(cublasSgemm_v2, ca_cublasSgemm_fn);
-CA_CHECK_SIG(cublasDgemm_v2, ca_cublasDgemm_fn);
-CA_CHECK_SIG(cublasCgemm_v2, ca_cublasCgemm_fn);
-CA_CHECK_SIG(cublasZgemm_v2, ca_cublasZgemm_fn);
-CA_CHECK_SIG(cublasGemmEx, ca_cublasGemmEx_fn);
-CA_CHECK_SIG(cublasSgemmStridedBatched, ca_cublasSgemmStridedBatched_fn);
-CA_CHECK_SIG(cublasDgemmStridedBatched, ca_cublasDgemmStridedBatched_fn);
-CA_CHECK_SIG(cublasCgemmStridedBatched, ca_cublasCgemmStridedBatched_fn);
-CA_CHECK_SIG(cublasZgemmStridedBatched, ca_cublasZgemmStridedBatched_fn);
-CA_CHECK_SIG(cublasGemmStridedBatchedEx, ca_cublasGemmStridedBatchedEx_fn);
-CA_CHECK_SIG(cufftCreate, ca_cufftCreate_fn);
-CA_CHECK_SIG(cufftDestroy, ca_cufftDestroy_fn);
-CA_CHECK_SIG(cufftSetAutoAllocation, ca_cufftSetAutoAllocation_fn);
-CA_CHECK_SIG(cufftSetWorkArea, ca_cufftSetWorkArea_fn);
-CA_CHECK_SIG(cufftSetStream, ca_cufftSetStream_fn);
-CA_CHECK_SIG(cufftMakePlanMany64, ca_cufftMakePlanMany64_fn);
-CA_CHECK_SIG(cufftExecC2C, ca_cufftExecC2C_fn);
-CA_CHECK_SIG(cufftExecZ2Z, ca_cufftExecZ2Z_fn);
-CA_CHECK_SIG(cufftExecR2C, ca_cufftExecR2C_fn);
-CA_CHECK_SIG(cufftExecD2Z, ca_cufftExecD2Z_fn);
-CA_CHECK_SIG(cufftExecC2R, ca_cufftExecC2R_fn);
-CA_CHECK_SIG(cufftExecZ2D, ca_cufftExecZ2D_fn);
-CA_CHECK_SIG(cufftGetVersion, ca_cufftGetVersion_fn);
-CA_CHECK_SIG(cusolverDnCreate, ca_cusolverDnCreate_fn);
-CA_CHECK_SIG(cusolverDnSetStream, ca_cusolverDnSetStream_fn);
-CA_CHECK_SIG(cusolverDnCreateParams, ca_cusolverDnCreateParams_fn);
-CA_CHECK_SIG(cusolverGetVersion, ca_cusolverGetVersion_fn);
-CA_CHECK_SIG(cusolverDnXgetrf_bufferSize, ca_cusolverDnXgetrf_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXgetrf, ca_cusolverDnXgetrf_fn);
-CA_CHECK_SIG(cusolverDnXgetrs, ca_cusolverDnXgetrs_fn);
-CA_CHECK_SIG(cusolverDnXpotrf_bufferSize, ca_cusolverDnXpotrf_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXpotrf, ca_cusolverDnXpotrf_fn);
-CA_CHECK_SIG(cusolverDnXgeqrf_bufferSize, ca_cusolverDnXgeqrf_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXgeqrf, ca_cusolverDnXgeqrf_fn);
-CA_CHECK_SIG(cusolverDnXsyevd_bufferSize, ca_cusolverDnXsyevd_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXsyevd, ca_cusolverDnXsyevd_fn);
-CA_CHECK_SIG(cusolverDnXsyevBatched_bufferSize,
-             ca_cusolverDnXsyevBatched_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXsyevBatched, ca_cusolverDnXsyevBatched_fn);
-CA_CHECK_SIG(cusolverDnXgesvd_bufferSize, ca_cusolverDnXgesvd_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXgesvd, ca_cusolverDnXgesvd_fn);
-CA_CHECK_SIG(cusolverDnXgeev_bufferSize, ca_cusolverDnXgeev_bufferSize_fn);
-CA_CHECK_SIG(cusolverDnXgeev, ca_cusolverDnXgeev_fn);
+/* A table row's check (see dynlib.h's CA_<LIB>_FNS). */
+#define CA_DL_CHECK(a, type, field, sym) CA_CHECK_SIG(sym, type);
+CA_CUBLAS_FNS(CA_DL_CHECK, )
+CA_CUFFT_FNS(CA_DL_CHECK, )
+CA_CUSOLVER_FNS(CA_DL_CHECK, )
 /* The typed families: the header's declaration with the element type T. */
 #define CA_POTRFB_T(T)                                                                 \
     cusolverStatus_t (*)(cusolverDnHandle_t, cublasFillMode_t, int, T **, int, int *,  \
@@ -138,53 +95,9 @@ CA_CHECK_TYPED(cublasSgetriBatched, cublasDgetriBatched, cublasCgetriBatched,
                cublasZgetriBatched, CA_GETRIB_T);
 CA_CHECK_TYPED(cublasSgetrsBatched, cublasDgetrsBatched, cublasCgetrsBatched,
                cublasZgetrsBatched, CA_GETRSB_T);
-CA_CHECK_SIG(curandCreateGenerator, ca_curandCreateGenerator_fn);
-CA_CHECK_SIG(curandCreateGeneratorHost, ca_curandCreateGenerator_fn);
-CA_CHECK_SIG(curandDestroyGenerator, ca_curandDestroyGenerator_fn);
-CA_CHECK_SIG(curandSetPseudoRandomGeneratorSeed,
-             ca_curandSetPseudoRandomGeneratorSeed_fn);
-CA_CHECK_SIG(curandSetGeneratorOffset, ca_curandSetGeneratorOffset_fn);
-CA_CHECK_SIG(curandSetQuasiRandomGeneratorDimensions,
-             ca_curandSetQuasiRandomGeneratorDimensions_fn);
-CA_CHECK_SIG(curandSetStream, ca_curandSetStream_fn);
-CA_CHECK_SIG(curandGenerate, ca_curandGenerate_fn);
-CA_CHECK_SIG(curandGenerateLongLong, ca_curandGenerateLongLong_fn);
-CA_CHECK_SIG(curandGetVersion, ca_curandGetVersion_fn);
-CA_CHECK_SIG(nvrtcVersion, ca_nvrtcVersion_fn);
-CA_CHECK_SIG(nvrtcGetErrorString, ca_nvrtcGetErrorString_fn);
-CA_CHECK_SIG(nvrtcCreateProgram, ca_nvrtcCreateProgram_fn);
-CA_CHECK_SIG(nvrtcDestroyProgram, ca_nvrtcDestroyProgram_fn);
-CA_CHECK_SIG(nvrtcCompileProgram, ca_nvrtcCompileProgram_fn);
-CA_CHECK_SIG(nvrtcGetPTXSize, ca_nvrtcGetSize_fn);
-CA_CHECK_SIG(nvrtcGetPTX, ca_nvrtcGetData_fn);
-CA_CHECK_SIG(nvrtcGetCUBINSize, ca_nvrtcGetSize_fn);
-CA_CHECK_SIG(nvrtcGetCUBIN, ca_nvrtcGetData_fn);
-CA_CHECK_SIG(nvrtcGetProgramLogSize, ca_nvrtcGetSize_fn);
-CA_CHECK_SIG(nvrtcGetProgramLog, ca_nvrtcGetData_fn);
-CA_CHECK_SIG(nvrtcAddNameExpression, ca_nvrtcAddNameExpression_fn);
-CA_CHECK_SIG(nvrtcGetLoweredName, ca_nvrtcGetLoweredName_fn);
-CA_CHECK_SIG(cusparseCreate, ca_cusparseCreate_fn);
-CA_CHECK_SIG(cusparseSetStream, ca_cusparseSetStream_fn);
-CA_CHECK_SIG(cusparseCreateConstCsr, ca_cusparseCreateConstCsr_fn);
-CA_CHECK_SIG(cusparseCreateCsr, ca_cusparseCreateCsr_fn);
-CA_CHECK_SIG(cusparseDestroySpMat, ca_cusparseDestroySpMat_fn);
-CA_CHECK_SIG(cusparseCreateConstDnVec, ca_cusparseCreateConstDnVec_fn);
-CA_CHECK_SIG(cusparseCreateDnVec, ca_cusparseCreateDnVec_fn);
-CA_CHECK_SIG(cusparseDestroyDnVec, ca_cusparseDestroyDnVec_fn);
-CA_CHECK_SIG(cusparseCreateConstDnMat, ca_cusparseCreateConstDnMat_fn);
-CA_CHECK_SIG(cusparseCreateDnMat, ca_cusparseCreateDnMat_fn);
-CA_CHECK_SIG(cusparseDestroyDnMat, ca_cusparseDestroyDnMat_fn);
-CA_CHECK_SIG(cusparseSpMV_bufferSize, ca_cusparseSpMV_bufferSize_fn);
-CA_CHECK_SIG(cusparseSpMV, ca_cusparseSpMV_fn);
-CA_CHECK_SIG(cusparseSpMM_bufferSize, ca_cusparseSpMM_bufferSize_fn);
-CA_CHECK_SIG(cusparseSpMM, ca_cusparseSpMM_fn);
-CA_CHECK_SIG(cusparseSpGEMM_createDescr, ca_cusparseSpGEMM_createDescr_fn);
-CA_CHECK_SIG(cusparseSpGEMM_destroyDescr, ca_cusparseSpGEMM_destroyDescr_fn);
-CA_CHECK_SIG(cusparseSpGEMM_workEstimation, ca_cusparseSpGEMM_phase_fn);
-CA_CHECK_SIG(cusparseSpGEMM_compute, ca_cusparseSpGEMM_phase_fn);
-CA_CHECK_SIG(cusparseSpGEMM_copy, ca_cusparseSpGEMM_copy_fn);
-CA_CHECK_SIG(cusparseSpMatGetSize, ca_cusparseSpMatGetSize_fn);
-CA_CHECK_SIG(cusparseCsrSetPointers, ca_cusparseCsrSetPointers_fn);
+CA_CURAND_FNS(CA_DL_CHECK, )
+CA_NVRTC_FNS(CA_DL_CHECK, )
+CA_CUSPARSE_FNS(CA_DL_CHECK, )
 #endif
 
 #define CA_CUBLAS_SONAME   "libcublas.so.13"
@@ -199,6 +112,9 @@ typedef struct {
     const char *name;
     void **slot;
 } lib_sym;
+
+/* A table row's entry: the symbol and the field of table `a` it fills. */
+#define CA_DL_SYM(a, type, field, sym) { #sym, (void **)&a.field },
 
 /* One library: where to look, what to resolve, and how its load went. The
  * state is written once under load_lock and read with acquire loads. */
@@ -234,62 +150,13 @@ static ca_curand_api rand_api;
 static ca_nvrtc_api nvrtc_api;
 static ca_cusparse_api sparse_api;
 
-static const lib_sym cublas_syms[] = {
-    { "cublasCreate_v2", (void **)&api.Create },
-    { "cublasSetStream_v2", (void **)&api.SetStream },
-    { "cublasSetWorkspace_v2", (void **)&api.SetWorkspace },
-    { "cublasSetMathMode", (void **)&api.SetMathMode },
-    { "cublasGetVersion_v2", (void **)&api.GetVersion },
-    { "cublasSgemm_v2", (void **)&api.Sgemm },
-    { "cublasDgemm_v2", (void **)&api.Dgemm },
-    { "cublasCgemm_v2", (void **)&api.Cgemm },
-    { "cublasZgemm_v2", (void **)&api.Zgemm },
-    { "cublasGemmEx", (void **)&api.GemmEx },
-    { "cublasSgemmStridedBatched", (void **)&api.SgemmStridedBatched },
-    { "cublasDgemmStridedBatched", (void **)&api.DgemmStridedBatched },
-    { "cublasCgemmStridedBatched", (void **)&api.CgemmStridedBatched },
-    { "cublasZgemmStridedBatched", (void **)&api.ZgemmStridedBatched },
-    { "cublasGemmStridedBatchedEx", (void **)&api.GemmStridedBatchedEx },
-};
+static const lib_sym cublas_syms[] = { CA_CUBLAS_FNS(CA_DL_SYM, api) };
 
-static const lib_sym cufft_syms[] = {
-    { "cufftCreate", (void **)&fft_api.Create },
-    { "cufftDestroy", (void **)&fft_api.Destroy },
-    { "cufftSetAutoAllocation", (void **)&fft_api.SetAutoAllocation },
-    { "cufftSetWorkArea", (void **)&fft_api.SetWorkArea },
-    { "cufftSetStream", (void **)&fft_api.SetStream },
-    { "cufftMakePlanMany64", (void **)&fft_api.MakePlanMany64 },
-    { "cufftExecC2C", (void **)&fft_api.ExecC2C },
-    { "cufftExecZ2Z", (void **)&fft_api.ExecZ2Z },
-    { "cufftExecR2C", (void **)&fft_api.ExecR2C },
-    { "cufftExecD2Z", (void **)&fft_api.ExecD2Z },
-    { "cufftExecC2R", (void **)&fft_api.ExecC2R },
-    { "cufftExecZ2D", (void **)&fft_api.ExecZ2D },
-    { "cufftGetVersion", (void **)&fft_api.GetVersion },
-};
+static const lib_sym cufft_syms[] = { CA_CUFFT_FNS(CA_DL_SYM, fft_api) };
 
 static const lib_sym cusolver_syms[] = {
-    { "cusolverDnCreate", (void **)&solver_api.Create },
-    { "cusolverDnSetStream", (void **)&solver_api.SetStream },
-    { "cusolverDnCreateParams", (void **)&solver_api.CreateParams },
-    { "cusolverGetVersion", (void **)&solver_api.GetVersion },
-    { "cusolverDnXgetrf_bufferSize", (void **)&solver_api.Xgetrf_bufferSize },
-    { "cusolverDnXgetrf", (void **)&solver_api.Xgetrf },
-    { "cusolverDnXgetrs", (void **)&solver_api.Xgetrs },
-    { "cusolverDnXpotrf_bufferSize", (void **)&solver_api.Xpotrf_bufferSize },
-    { "cusolverDnXpotrf", (void **)&solver_api.Xpotrf },
-    { "cusolverDnXgeqrf_bufferSize", (void **)&solver_api.Xgeqrf_bufferSize },
-    { "cusolverDnXgeqrf", (void **)&solver_api.Xgeqrf },
-    { "cusolverDnXsyevd_bufferSize", (void **)&solver_api.Xsyevd_bufferSize },
-    { "cusolverDnXsyevd", (void **)&solver_api.Xsyevd },
-    { "cusolverDnXsyevBatched_bufferSize",
-      (void **)&solver_api.XsyevBatched_bufferSize },
-    { "cusolverDnXsyevBatched", (void **)&solver_api.XsyevBatched },
-    { "cusolverDnXgesvd_bufferSize", (void **)&solver_api.Xgesvd_bufferSize },
-    { "cusolverDnXgesvd", (void **)&solver_api.Xgesvd },
-    { "cusolverDnXgeev_bufferSize", (void **)&solver_api.Xgeev_bufferSize },
-    { "cusolverDnXgeev", (void **)&solver_api.Xgeev },
-    { "cusolverDnSpotrfBatched", (void **)&solver_api.potrfBatched[0] },
+    CA_CUSOLVER_FNS(CA_DL_SYM, solver_api){ "cusolverDnSpotrfBatched",
+                                            (void **)&solver_api.potrfBatched[0] },
     { "cusolverDnDpotrfBatched", (void **)&solver_api.potrfBatched[1] },
     { "cusolverDnCpotrfBatched", (void **)&solver_api.potrfBatched[2] },
     { "cusolverDnZpotrfBatched", (void **)&solver_api.potrfBatched[3] },
@@ -327,40 +194,13 @@ static const lib_sym cublas_lu_syms[] = {
     { "cublasZgetrsBatched", (void **)&lu_api.getrsBatched[3] },
 };
 
-static const lib_sym curand_syms[] = {
-    { "curandCreateGenerator", (void **)&rand_api.CreateGenerator },
-    { "curandCreateGeneratorHost", (void **)&rand_api.CreateGeneratorHost },
-    { "curandDestroyGenerator", (void **)&rand_api.DestroyGenerator },
-    { "curandSetPseudoRandomGeneratorSeed",
-      (void **)&rand_api.SetPseudoRandomGeneratorSeed },
-    { "curandSetGeneratorOffset", (void **)&rand_api.SetGeneratorOffset },
-    { "curandSetQuasiRandomGeneratorDimensions",
-      (void **)&rand_api.SetQuasiRandomGeneratorDimensions },
-    { "curandSetStream", (void **)&rand_api.SetStream },
-    { "curandGenerate", (void **)&rand_api.Generate },
-    { "curandGenerateLongLong", (void **)&rand_api.GenerateLongLong },
-    { "curandGetVersion", (void **)&rand_api.GetVersion },
-};
+static const lib_sym curand_syms[] = { CA_CURAND_FNS(CA_DL_SYM, rand_api) };
 
 static lib_desc curand_lib =
     CA_LIB("cuRAND", CA_CURAND_SONAME, NULL, "nvidia/curand/lib",
            CA_LIB_ADVICE("cuRAND"), curand_syms);
 
-static const lib_sym nvrtc_syms[] = {
-    { "nvrtcVersion", (void **)&nvrtc_api.Version },
-    { "nvrtcGetErrorString", (void **)&nvrtc_api.GetErrorString },
-    { "nvrtcCreateProgram", (void **)&nvrtc_api.CreateProgram },
-    { "nvrtcDestroyProgram", (void **)&nvrtc_api.DestroyProgram },
-    { "nvrtcCompileProgram", (void **)&nvrtc_api.CompileProgram },
-    { "nvrtcGetPTXSize", (void **)&nvrtc_api.GetPTXSize },
-    { "nvrtcGetPTX", (void **)&nvrtc_api.GetPTX },
-    { "nvrtcGetCUBINSize", (void **)&nvrtc_api.GetCUBINSize },
-    { "nvrtcGetCUBIN", (void **)&nvrtc_api.GetCUBIN },
-    { "nvrtcGetProgramLogSize", (void **)&nvrtc_api.GetProgramLogSize },
-    { "nvrtcGetProgramLog", (void **)&nvrtc_api.GetProgramLog },
-    { "nvrtcAddNameExpression", (void **)&nvrtc_api.AddNameExpression },
-    { "nvrtcGetLoweredName", (void **)&nvrtc_api.GetLoweredName },
-};
+static const lib_sym nvrtc_syms[] = { CA_NVRTC_FNS(CA_DL_SYM, nvrtc_api) };
 
 static lib_desc cublas_lib =
     CA_LIB("cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
@@ -389,30 +229,7 @@ static lib_desc nvrtc_lib = CA_LIB(
 
 /* cuSPARSE 12 ships with CUDA 13 (and needs nvJitLink, found through its
  * RUNPATH as cuSOLVER's dependencies are). */
-static const lib_sym cusparse_syms[] = {
-    { "cusparseCreate", (void **)&sparse_api.Create },
-    { "cusparseSetStream", (void **)&sparse_api.SetStream },
-    { "cusparseCreateConstCsr", (void **)&sparse_api.CreateConstCsr },
-    { "cusparseCreateCsr", (void **)&sparse_api.CreateCsr },
-    { "cusparseDestroySpMat", (void **)&sparse_api.DestroySpMat },
-    { "cusparseCreateConstDnVec", (void **)&sparse_api.CreateConstDnVec },
-    { "cusparseCreateDnVec", (void **)&sparse_api.CreateDnVec },
-    { "cusparseDestroyDnVec", (void **)&sparse_api.DestroyDnVec },
-    { "cusparseCreateConstDnMat", (void **)&sparse_api.CreateConstDnMat },
-    { "cusparseCreateDnMat", (void **)&sparse_api.CreateDnMat },
-    { "cusparseDestroyDnMat", (void **)&sparse_api.DestroyDnMat },
-    { "cusparseSpMV_bufferSize", (void **)&sparse_api.SpMV_bufferSize },
-    { "cusparseSpMV", (void **)&sparse_api.SpMV },
-    { "cusparseSpMM_bufferSize", (void **)&sparse_api.SpMM_bufferSize },
-    { "cusparseSpMM", (void **)&sparse_api.SpMM },
-    { "cusparseSpGEMM_createDescr", (void **)&sparse_api.SpGEMM_createDescr },
-    { "cusparseSpGEMM_destroyDescr", (void **)&sparse_api.SpGEMM_destroyDescr },
-    { "cusparseSpGEMM_workEstimation", (void **)&sparse_api.SpGEMM_workEstimation },
-    { "cusparseSpGEMM_compute", (void **)&sparse_api.SpGEMM_compute },
-    { "cusparseSpGEMM_copy", (void **)&sparse_api.SpGEMM_copy },
-    { "cusparseSpMatGetSize", (void **)&sparse_api.SpMatGetSize },
-    { "cusparseCsrSetPointers", (void **)&sparse_api.CsrSetPointers },
-};
+static const lib_sym cusparse_syms[] = { CA_CUSPARSE_FNS(CA_DL_SYM, sparse_api) };
 
 static lib_desc cusparse_lib =
     CA_LIB("cuSPARSE", CA_CUSPARSE_SONAME, NULL, "nvidia/cusparse/lib",

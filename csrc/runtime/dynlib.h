@@ -26,6 +26,13 @@
 #include <cusparse.h>
 #include <nvrtc.h>
 
+/* Each library's functions are one table, CA_<LIB>_FNS(X, a): a row X(a, pointer
+ * type, field, symbol) per function. It makes the table's fields here, and in
+ * dynlib.c the check of each pointer type against the toolkit's declaration and
+ * the dlsym() list that fills the table (a: the table variable). The typed
+ * families (one function per precision) are written out beside them. */
+#define CA_DL_FIELD(a, type, field, sym) type field;
+
 typedef cublasStatus_t (*ca_cublasCreate_fn)(cublasHandle_t *handle);
 typedef cublasStatus_t (*ca_cublasSetStream_fn)(cublasHandle_t handle,
                                                 cudaStream_t stream);
@@ -36,55 +43,32 @@ typedef cublasStatus_t (*ca_cublasSetMathMode_fn)(cublasHandle_t handle,
                                                   cublasMath_t mode);
 typedef cublasStatus_t (*ca_cublasGetVersion_fn)(cublasHandle_t handle, int *version);
 
-typedef cublasStatus_t (*ca_cublasSgemm_fn)(cublasHandle_t handle,
-                                            cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n,
-                                            int k, const float *alpha, const float *A,
-                                            int lda, const float *B, int ldb,
-                                            const float *beta, float *C, int ldc);
-typedef cublasStatus_t (*ca_cublasDgemm_fn)(cublasHandle_t handle,
-                                            cublasOperation_t transa,
-                                            cublasOperation_t transb, int m, int n,
-                                            int k, const double *alpha, const double *A,
-                                            int lda, const double *B, int ldb,
-                                            const double *beta, double *C, int ldc);
-typedef cublasStatus_t (*ca_cublasCgemm_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuComplex *alpha, const cuComplex *A, int lda,
-    const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc);
-typedef cublasStatus_t (*ca_cublasZgemm_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
-    const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C,
-    int ldc);
+/* ?gemm and ?gemmStridedBatched: one declaration per element type T. */
+#define CA_GEMM_FN(name, T)                                                            \
+    typedef cublasStatus_t (*name)(cublasHandle_t handle, cublasOperation_t transa,    \
+                                   cublasOperation_t transb, int m, int n, int k,      \
+                                   const T *alpha, const T *A, int lda, const T *B,    \
+                                   int ldb, const T *beta, T *C, int ldc)
+#define CA_GEMM_STRIDED_FN(name, T)                                                    \
+    typedef cublasStatus_t (*name)(                                                    \
+        cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,     \
+        int m, int n, int k, const T *alpha, const T *A, int lda,                      \
+        long long int strideA, const T *B, int ldb, long long int strideB,             \
+        const T *beta, T *C, int ldc, long long int strideC, int batchCount)
+CA_GEMM_FN(ca_cublasSgemm_fn, float);
+CA_GEMM_FN(ca_cublasDgemm_fn, double);
+CA_GEMM_FN(ca_cublasCgemm_fn, cuComplex);
+CA_GEMM_FN(ca_cublasZgemm_fn, cuDoubleComplex);
 typedef cublasStatus_t (*ca_cublasGemmEx_fn)(
     cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
     int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
     const void *B, cudaDataType Btype, int ldb, const void *beta, void *C,
     cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
     cublasGemmAlgo_t algo);
-typedef cublasStatus_t (*ca_cublasSgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const float *alpha, const float *A, int lda, long long int strideA,
-    const float *B, int ldb, long long int strideB, const float *beta, float *C,
-    int ldc, long long int strideC, int batchCount);
-typedef cublasStatus_t (*ca_cublasDgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const double *alpha, const double *A, int lda, long long int strideA,
-    const double *B, int ldb, long long int strideB, const double *beta, double *C,
-    int ldc, long long int strideC, int batchCount);
-typedef cublasStatus_t (*ca_cublasCgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuComplex *alpha, const cuComplex *A, int lda,
-    long long int strideA, const cuComplex *B, int ldb, long long int strideB,
-    const cuComplex *beta, cuComplex *C, int ldc, long long int strideC,
-    int batchCount);
-typedef cublasStatus_t (*ca_cublasZgemmStridedBatched_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-    int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
-    long long int strideA, const cuDoubleComplex *B, int ldb, long long int strideB,
-    const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long int strideC,
-    int batchCount);
+CA_GEMM_STRIDED_FN(ca_cublasSgemmStridedBatched_fn, float);
+CA_GEMM_STRIDED_FN(ca_cublasDgemmStridedBatched_fn, double);
+CA_GEMM_STRIDED_FN(ca_cublasCgemmStridedBatched_fn, cuComplex);
+CA_GEMM_STRIDED_FN(ca_cublasZgemmStridedBatched_fn, cuDoubleComplex);
 typedef cublasStatus_t (*ca_cublasGemmStridedBatchedEx_fn)(
     cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
     int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
@@ -93,22 +77,30 @@ typedef cublasStatus_t (*ca_cublasGemmStridedBatchedEx_fn)(
     long long int strideC, int batchCount, cublasComputeType_t computeType,
     cublasGemmAlgo_t algo);
 
+/* cuBLAS's functions: pointer type, field of ca_cublas_api, symbol. */
+#define CA_CUBLAS_FNS(X, a)                                                            \
+    X(a, ca_cublasCreate_fn, Create, cublasCreate_v2)                                  \
+    X(a, ca_cublasSetStream_fn, SetStream, cublasSetStream_v2)                         \
+    X(a, ca_cublasSetWorkspace_fn, SetWorkspace, cublasSetWorkspace_v2)                \
+    X(a, ca_cublasSetMathMode_fn, SetMathMode, cublasSetMathMode)                      \
+    X(a, ca_cublasGetVersion_fn, GetVersion, cublasGetVersion_v2)                      \
+    X(a, ca_cublasSgemm_fn, Sgemm, cublasSgemm_v2)                                     \
+    X(a, ca_cublasDgemm_fn, Dgemm, cublasDgemm_v2)                                     \
+    X(a, ca_cublasCgemm_fn, Cgemm, cublasCgemm_v2)                                     \
+    X(a, ca_cublasZgemm_fn, Zgemm, cublasZgemm_v2)                                     \
+    X(a, ca_cublasGemmEx_fn, GemmEx, cublasGemmEx)                                     \
+    X(a, ca_cublasSgemmStridedBatched_fn, SgemmStridedBatched,                         \
+      cublasSgemmStridedBatched)                                                       \
+    X(a, ca_cublasDgemmStridedBatched_fn, DgemmStridedBatched,                         \
+      cublasDgemmStridedBatched)                                                       \
+    X(a, ca_cublasCgemmStridedBatched_fn, CgemmStridedBatched,                         \
+      cublasCgemmStridedBatched)                                                       \
+    X(a, ca_cublasZgemmStridedBatched_fn, ZgemmStridedBatched,                         \
+      cublasZgemmStridedBatched)                                                       \
+    X(a, ca_cublasGemmStridedBatchedEx_fn, GemmStridedBatchedEx,                       \
+      cublasGemmStridedBatchedEx)
 typedef struct {
-    ca_cublasCreate_fn Create;
-    ca_cublasSetStream_fn SetStream;
-    ca_cublasSetWorkspace_fn SetWorkspace;
-    ca_cublasSetMathMode_fn SetMathMode;
-    ca_cublasGetVersion_fn GetVersion;
-    ca_cublasSgemm_fn Sgemm;
-    ca_cublasDgemm_fn Dgemm;
-    ca_cublasCgemm_fn Cgemm;
-    ca_cublasZgemm_fn Zgemm;
-    ca_cublasGemmEx_fn GemmEx;
-    ca_cublasSgemmStridedBatched_fn SgemmStridedBatched;
-    ca_cublasDgemmStridedBatched_fn DgemmStridedBatched;
-    ca_cublasCgemmStridedBatched_fn CgemmStridedBatched;
-    ca_cublasZgemmStridedBatched_fn ZgemmStridedBatched;
-    ca_cublasGemmStridedBatchedEx_fn GemmStridedBatchedEx;
+    CA_CUBLAS_FNS(CA_DL_FIELD, )
 } ca_cublas_api;
 
 /* The cuBLAS table: loads the library on the first call (thread-safe, once).
@@ -140,20 +132,23 @@ typedef cufftResult (*ca_cufftExecZ2D_fn)(cufftHandle plan, cufftDoubleComplex *
                                           cufftDoubleReal *odata);
 typedef cufftResult (*ca_cufftGetVersion_fn)(int *version);
 
+/* cuFFT's functions: pointer type, field of ca_cufft_api, symbol. */
+#define CA_CUFFT_FNS(X, a)                                                             \
+    X(a, ca_cufftCreate_fn, Create, cufftCreate)                                       \
+    X(a, ca_cufftDestroy_fn, Destroy, cufftDestroy)                                    \
+    X(a, ca_cufftSetAutoAllocation_fn, SetAutoAllocation, cufftSetAutoAllocation)      \
+    X(a, ca_cufftSetWorkArea_fn, SetWorkArea, cufftSetWorkArea)                        \
+    X(a, ca_cufftSetStream_fn, SetStream, cufftSetStream)                              \
+    X(a, ca_cufftMakePlanMany64_fn, MakePlanMany64, cufftMakePlanMany64)               \
+    X(a, ca_cufftExecC2C_fn, ExecC2C, cufftExecC2C)                                    \
+    X(a, ca_cufftExecZ2Z_fn, ExecZ2Z, cufftExecZ2Z)                                    \
+    X(a, ca_cufftExecR2C_fn, ExecR2C, cufftExecR2C)                                    \
+    X(a, ca_cufftExecD2Z_fn, ExecD2Z, cufftExecD2Z)                                    \
+    X(a, ca_cufftExecC2R_fn, ExecC2R, cufftExecC2R)                                    \
+    X(a, ca_cufftExecZ2D_fn, ExecZ2D, cufftExecZ2D)                                    \
+    X(a, ca_cufftGetVersion_fn, GetVersion, cufftGetVersion)
 typedef struct {
-    ca_cufftCreate_fn Create;
-    ca_cufftDestroy_fn Destroy;
-    ca_cufftSetAutoAllocation_fn SetAutoAllocation;
-    ca_cufftSetWorkArea_fn SetWorkArea;
-    ca_cufftSetStream_fn SetStream;
-    ca_cufftMakePlanMany64_fn MakePlanMany64;
-    ca_cufftExecC2C_fn ExecC2C;
-    ca_cufftExecZ2Z_fn ExecZ2Z;
-    ca_cufftExecR2C_fn ExecR2C;
-    ca_cufftExecD2Z_fn ExecD2Z;
-    ca_cufftExecC2R_fn ExecC2R;
-    ca_cufftExecZ2D_fn ExecZ2D;
-    ca_cufftGetVersion_fn GetVersion;
+    CA_CUFFT_FNS(CA_DL_FIELD, )
 } ca_cufft_api;
 
 /* The cuFFT table, loaded on the first call as ca_cublas(). */
@@ -289,26 +284,36 @@ typedef cublasStatus_t (*ca_getrsBatched_fn)(cublasHandle_t handle,
                                              const int *devIpiv, void *const Barray[],
                                              int ldb, int *info, int batchSize);
 
+/* cuSOLVER's functions: pointer type, field of ca_cusolver_api, symbol. */
+#define CA_CUSOLVER_FNS(X, a)                                                          \
+    X(a, ca_cusolverDnCreate_fn, Create, cusolverDnCreate)                             \
+    X(a, ca_cusolverDnSetStream_fn, SetStream, cusolverDnSetStream)                    \
+    X(a, ca_cusolverDnCreateParams_fn, CreateParams, cusolverDnCreateParams)           \
+    X(a, ca_cusolverGetVersion_fn, GetVersion, cusolverGetVersion)                     \
+    X(a, ca_cusolverDnXgetrf_bufferSize_fn, Xgetrf_bufferSize,                         \
+      cusolverDnXgetrf_bufferSize)                                                     \
+    X(a, ca_cusolverDnXgetrf_fn, Xgetrf, cusolverDnXgetrf)                             \
+    X(a, ca_cusolverDnXgetrs_fn, Xgetrs, cusolverDnXgetrs)                             \
+    X(a, ca_cusolverDnXpotrf_bufferSize_fn, Xpotrf_bufferSize,                         \
+      cusolverDnXpotrf_bufferSize)                                                     \
+    X(a, ca_cusolverDnXpotrf_fn, Xpotrf, cusolverDnXpotrf)                             \
+    X(a, ca_cusolverDnXgeqrf_bufferSize_fn, Xgeqrf_bufferSize,                         \
+      cusolverDnXgeqrf_bufferSize)                                                     \
+    X(a, ca_cusolverDnXgeqrf_fn, Xgeqrf, cusolverDnXgeqrf)                             \
+    X(a, ca_cusolverDnXsyevd_bufferSize_fn, Xsyevd_bufferSize,                         \
+      cusolverDnXsyevd_bufferSize)                                                     \
+    X(a, ca_cusolverDnXsyevd_fn, Xsyevd, cusolverDnXsyevd)                             \
+    X(a, ca_cusolverDnXsyevBatched_bufferSize_fn, XsyevBatched_bufferSize,             \
+      cusolverDnXsyevBatched_bufferSize)                                               \
+    X(a, ca_cusolverDnXsyevBatched_fn, XsyevBatched, cusolverDnXsyevBatched)           \
+    X(a, ca_cusolverDnXgesvd_bufferSize_fn, Xgesvd_bufferSize,                         \
+      cusolverDnXgesvd_bufferSize)                                                     \
+    X(a, ca_cusolverDnXgesvd_fn, Xgesvd, cusolverDnXgesvd)                             \
+    X(a, ca_cusolverDnXgeev_bufferSize_fn, Xgeev_bufferSize,                           \
+      cusolverDnXgeev_bufferSize)                                                      \
+    X(a, ca_cusolverDnXgeev_fn, Xgeev, cusolverDnXgeev)
 typedef struct {
-    ca_cusolverDnCreate_fn Create;
-    ca_cusolverDnSetStream_fn SetStream;
-    ca_cusolverDnCreateParams_fn CreateParams;
-    ca_cusolverGetVersion_fn GetVersion;
-    ca_cusolverDnXgetrf_bufferSize_fn Xgetrf_bufferSize;
-    ca_cusolverDnXgetrf_fn Xgetrf;
-    ca_cusolverDnXgetrs_fn Xgetrs;
-    ca_cusolverDnXpotrf_bufferSize_fn Xpotrf_bufferSize;
-    ca_cusolverDnXpotrf_fn Xpotrf;
-    ca_cusolverDnXgeqrf_bufferSize_fn Xgeqrf_bufferSize;
-    ca_cusolverDnXgeqrf_fn Xgeqrf;
-    ca_cusolverDnXsyevd_bufferSize_fn Xsyevd_bufferSize;
-    ca_cusolverDnXsyevd_fn Xsyevd;
-    ca_cusolverDnXsyevBatched_bufferSize_fn XsyevBatched_bufferSize;
-    ca_cusolverDnXsyevBatched_fn XsyevBatched;
-    ca_cusolverDnXgesvd_bufferSize_fn Xgesvd_bufferSize;
-    ca_cusolverDnXgesvd_fn Xgesvd;
-    ca_cusolverDnXgeev_bufferSize_fn Xgeev_bufferSize;
-    ca_cusolverDnXgeev_fn Xgeev;
+    CA_CUSOLVER_FNS(CA_DL_FIELD, )
     ca_potrfBatched_fn potrfBatched[4];         /* S D C Z */
     ca_orgqr_bufferSize_fn orgqr_bufferSize[4]; /* S D orgqr, C Z ungqr */
     ca_orgqr_fn orgqr[4];
@@ -348,17 +353,22 @@ typedef curandStatus_t (*ca_curandGenerateLongLong_fn)(curandGenerator_t generat
                                                        size_t num);
 typedef curandStatus_t (*ca_curandGetVersion_fn)(int *version);
 
+/* cuRAND's functions: pointer type, field of ca_curand_api, symbol. */
+#define CA_CURAND_FNS(X, a)                                                            \
+    X(a, ca_curandCreateGenerator_fn, CreateGenerator, curandCreateGenerator)          \
+    X(a, ca_curandCreateGenerator_fn, CreateGeneratorHost, curandCreateGeneratorHost)  \
+    X(a, ca_curandDestroyGenerator_fn, DestroyGenerator, curandDestroyGenerator)       \
+    X(a, ca_curandSetPseudoRandomGeneratorSeed_fn, SetPseudoRandomGeneratorSeed,       \
+      curandSetPseudoRandomGeneratorSeed)                                              \
+    X(a, ca_curandSetGeneratorOffset_fn, SetGeneratorOffset, curandSetGeneratorOffset) \
+    X(a, ca_curandSetQuasiRandomGeneratorDimensions_fn,                                \
+      SetQuasiRandomGeneratorDimensions, curandSetQuasiRandomGeneratorDimensions)      \
+    X(a, ca_curandSetStream_fn, SetStream, curandSetStream)                            \
+    X(a, ca_curandGenerate_fn, Generate, curandGenerate)                               \
+    X(a, ca_curandGenerateLongLong_fn, GenerateLongLong, curandGenerateLongLong)       \
+    X(a, ca_curandGetVersion_fn, GetVersion, curandGetVersion)
 typedef struct {
-    ca_curandCreateGenerator_fn CreateGenerator;
-    ca_curandCreateGenerator_fn CreateGeneratorHost;
-    ca_curandDestroyGenerator_fn DestroyGenerator;
-    ca_curandSetPseudoRandomGeneratorSeed_fn SetPseudoRandomGeneratorSeed;
-    ca_curandSetGeneratorOffset_fn SetGeneratorOffset;
-    ca_curandSetQuasiRandomGeneratorDimensions_fn SetQuasiRandomGeneratorDimensions;
-    ca_curandSetStream_fn SetStream;
-    ca_curandGenerate_fn Generate;
-    ca_curandGenerateLongLong_fn GenerateLongLong;
-    ca_curandGetVersion_fn GetVersion;
+    CA_CURAND_FNS(CA_DL_FIELD, )
 } ca_curand_api;
 
 /* The cuRAND table, loaded on the first call as ca_cublas(). */
@@ -381,20 +391,23 @@ typedef nvrtcResult (*ca_nvrtcGetLoweredName_fn)(nvrtcProgram prog,
                                                  const char *const name_expression,
                                                  const char **lowered_name);
 
+/* NVRTC's functions: pointer type, field of ca_nvrtc_api, symbol. */
+#define CA_NVRTC_FNS(X, a)                                                             \
+    X(a, ca_nvrtcVersion_fn, Version, nvrtcVersion)                                    \
+    X(a, ca_nvrtcGetErrorString_fn, GetErrorString, nvrtcGetErrorString)               \
+    X(a, ca_nvrtcCreateProgram_fn, CreateProgram, nvrtcCreateProgram)                  \
+    X(a, ca_nvrtcDestroyProgram_fn, DestroyProgram, nvrtcDestroyProgram)               \
+    X(a, ca_nvrtcCompileProgram_fn, CompileProgram, nvrtcCompileProgram)               \
+    X(a, ca_nvrtcGetSize_fn, GetPTXSize, nvrtcGetPTXSize)                              \
+    X(a, ca_nvrtcGetData_fn, GetPTX, nvrtcGetPTX)                                      \
+    X(a, ca_nvrtcGetSize_fn, GetCUBINSize, nvrtcGetCUBINSize)                          \
+    X(a, ca_nvrtcGetData_fn, GetCUBIN, nvrtcGetCUBIN)                                  \
+    X(a, ca_nvrtcGetSize_fn, GetProgramLogSize, nvrtcGetProgramLogSize)                \
+    X(a, ca_nvrtcGetData_fn, GetProgramLog, nvrtcGetProgramLog)                        \
+    X(a, ca_nvrtcAddNameExpression_fn, AddNameExpression, nvrtcAddNameExpression)      \
+    X(a, ca_nvrtcGetLoweredName_fn, GetLoweredName, nvrtcGetLoweredName)
 typedef struct {
-    ca_nvrtcVersion_fn Version;
-    ca_nvrtcGetErrorString_fn GetErrorString;
-    ca_nvrtcCreateProgram_fn CreateProgram;
-    ca_nvrtcDestroyProgram_fn DestroyProgram;
-    ca_nvrtcCompileProgram_fn CompileProgram;
-    ca_nvrtcGetSize_fn GetPTXSize;
-    ca_nvrtcGetData_fn GetPTX;
-    ca_nvrtcGetSize_fn GetCUBINSize;
-    ca_nvrtcGetData_fn GetCUBIN;
-    ca_nvrtcGetSize_fn GetProgramLogSize;
-    ca_nvrtcGetData_fn GetProgramLog;
-    ca_nvrtcAddNameExpression_fn AddNameExpression;
-    ca_nvrtcGetLoweredName_fn GetLoweredName;
+    CA_NVRTC_FNS(CA_DL_FIELD, )
 } ca_nvrtc_api;
 
 /* The NVRTC table, loaded on the first call as ca_cublas(). */
@@ -475,29 +488,35 @@ typedef cusparseStatus_t (*ca_cusparseCsrSetPointers_fn)(
     cusparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd,
     void *csrValues);
 
+/* cuSPARSE's functions: pointer type, field of ca_cusparse_api, symbol. */
+#define CA_CUSPARSE_FNS(X, a)                                                          \
+    X(a, ca_cusparseCreate_fn, Create, cusparseCreate)                                 \
+    X(a, ca_cusparseSetStream_fn, SetStream, cusparseSetStream)                        \
+    X(a, ca_cusparseCreateConstCsr_fn, CreateConstCsr, cusparseCreateConstCsr)         \
+    X(a, ca_cusparseCreateCsr_fn, CreateCsr, cusparseCreateCsr)                        \
+    X(a, ca_cusparseDestroySpMat_fn, DestroySpMat, cusparseDestroySpMat)               \
+    X(a, ca_cusparseCreateConstDnVec_fn, CreateConstDnVec, cusparseCreateConstDnVec)   \
+    X(a, ca_cusparseCreateDnVec_fn, CreateDnVec, cusparseCreateDnVec)                  \
+    X(a, ca_cusparseDestroyDnVec_fn, DestroyDnVec, cusparseDestroyDnVec)               \
+    X(a, ca_cusparseCreateConstDnMat_fn, CreateConstDnMat, cusparseCreateConstDnMat)   \
+    X(a, ca_cusparseCreateDnMat_fn, CreateDnMat, cusparseCreateDnMat)                  \
+    X(a, ca_cusparseDestroyDnMat_fn, DestroyDnMat, cusparseDestroyDnMat)               \
+    X(a, ca_cusparseSpMV_bufferSize_fn, SpMV_bufferSize, cusparseSpMV_bufferSize)      \
+    X(a, ca_cusparseSpMV_fn, SpMV, cusparseSpMV)                                       \
+    X(a, ca_cusparseSpMM_bufferSize_fn, SpMM_bufferSize, cusparseSpMM_bufferSize)      \
+    X(a, ca_cusparseSpMM_fn, SpMM, cusparseSpMM)                                       \
+    X(a, ca_cusparseSpGEMM_createDescr_fn, SpGEMM_createDescr,                         \
+      cusparseSpGEMM_createDescr)                                                      \
+    X(a, ca_cusparseSpGEMM_destroyDescr_fn, SpGEMM_destroyDescr,                       \
+      cusparseSpGEMM_destroyDescr)                                                     \
+    X(a, ca_cusparseSpGEMM_phase_fn, SpGEMM_workEstimation,                            \
+      cusparseSpGEMM_workEstimation)                                                   \
+    X(a, ca_cusparseSpGEMM_phase_fn, SpGEMM_compute, cusparseSpGEMM_compute)           \
+    X(a, ca_cusparseSpGEMM_copy_fn, SpGEMM_copy, cusparseSpGEMM_copy)                  \
+    X(a, ca_cusparseSpMatGetSize_fn, SpMatGetSize, cusparseSpMatGetSize)               \
+    X(a, ca_cusparseCsrSetPointers_fn, CsrSetPointers, cusparseCsrSetPointers)
 typedef struct {
-    ca_cusparseCreate_fn Create;
-    ca_cusparseSetStream_fn SetStream;
-    ca_cusparseCreateConstCsr_fn CreateConstCsr;
-    ca_cusparseCreateCsr_fn CreateCsr;
-    ca_cusparseDestroySpMat_fn DestroySpMat;
-    ca_cusparseCreateConstDnVec_fn CreateConstDnVec;
-    ca_cusparseCreateDnVec_fn CreateDnVec;
-    ca_cusparseDestroyDnVec_fn DestroyDnVec;
-    ca_cusparseCreateConstDnMat_fn CreateConstDnMat;
-    ca_cusparseCreateDnMat_fn CreateDnMat;
-    ca_cusparseDestroyDnMat_fn DestroyDnMat;
-    ca_cusparseSpMV_bufferSize_fn SpMV_bufferSize;
-    ca_cusparseSpMV_fn SpMV;
-    ca_cusparseSpMM_bufferSize_fn SpMM_bufferSize;
-    ca_cusparseSpMM_fn SpMM;
-    ca_cusparseSpGEMM_createDescr_fn SpGEMM_createDescr;
-    ca_cusparseSpGEMM_destroyDescr_fn SpGEMM_destroyDescr;
-    ca_cusparseSpGEMM_phase_fn SpGEMM_workEstimation;
-    ca_cusparseSpGEMM_phase_fn SpGEMM_compute;
-    ca_cusparseSpGEMM_copy_fn SpGEMM_copy;
-    ca_cusparseSpMatGetSize_fn SpMatGetSize;
-    ca_cusparseCsrSetPointers_fn CsrSetPointers;
+    CA_CUSPARSE_FNS(CA_DL_FIELD, )
 } ca_cusparse_api;
 
 /* The cuSPARSE table, loaded on the first call as ca_cublas(). */

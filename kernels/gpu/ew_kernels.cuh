@@ -84,14 +84,46 @@ ca_ew_load_one(const ca_ew_cparams &p, int k, int64_t byte_offset)
     return *reinterpret_cast<const T *>(p.ptr[k] + byte_offset);
 }
 
+/* x = input k through the loader above (T from x's type), for ca_ew_load_ins. */
+template <class T>
+__device__ __forceinline__ void
+ca_ew_set_one(T &x, const ca_ew_cparams &p, int k, int64_t byte_offset)
+{
+    x = ca_ew_load_one<T>(p, k, byte_offset);
+}
+
+/* Op's inputs into a, b and c, each by load(x, k) (k the 1-based operand index);
+ * the slots past Op::nin keep the zeros they start with. The strided and
+ * row-vector kernels read their inputs through this, whatever their addressing.
+ * The contiguous and dense kernels keep their loads written out on purpose:
+ * through this helper nvcc scheduled them differently for some ops (their SASS
+ * changed: complex64's contiguous tail, the dense loop of some comparisons), and
+ * they are the kernels every dense op runs. */
+template <class Op, class A, class B, class C, class Load>
+__device__ __forceinline__ void
+ca_ew_load_ins(A &a, B &b, C &c, Load load)
+{
+    load(a, 1);
+    if constexpr (Op::nin >= 2) {
+        load(b, 2);
+    }
+    if constexpr (Op::nin >= 3) {
+        load(c, 3);
+    }
+}
+
+/* The functor's storage types under short names, as every kernel below uses them. */
+#define CA_EW_OP_TYPES(Op)                                                             \
+    typedef typename Op::O O;                                                          \
+    typedef typename Op::I0 I0;                                                        \
+    typedef typename Op::I1 I1;                                                        \
+    typedef typename Op::I2 I2
+
 template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_contig_kernel(const ca_ew_cparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int E = Op::vec;
     const uint32_t n = p.n;
     const uint32_t nvec = n / E;
@@ -138,10 +170,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_dense_kernel(const ca_ew_cparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int U = CA_EW_DENSE_U;
     const uint32_t n = p.n; /* < 2^31 (the dispatcher cuts runs at 2^30) */
     const uint32_t tile = CA_EW_BLOCK * U;
@@ -193,10 +222,7 @@ template <class Op>
 __device__ __forceinline__ void
 ca_ew_rows(const ca_ew_sparams &p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int NOPS = Op::nin + 1;
     constexpr int U = CA_EW_ROWS_U;
     const uint32_t n = p.c.n, w = p.shape[0];
@@ -224,13 +250,9 @@ ca_ew_rows(const ca_ew_sparams &p)
         for (int u = 0; u < U; u++) {
             o[u] = off[0];
             if (i0 + (uint32_t)u * CA_EW_BLOCK < n) {
-                a[u] = ca_ew_load_one<I0>(p.c, 1, off[1]);
-                if constexpr (Op::nin >= 2) {
-                    b[u] = ca_ew_load_one<I1>(p.c, 2, off[2]);
-                }
-                if constexpr (Op::nin >= 3) {
-                    d[u] = ca_ew_load_one<I2>(p.c, 3, off[3]);
-                }
+                ca_ew_load_ins<Op>(a[u], b[u], d[u], [&](auto &x, int k) {
+                    ca_ew_set_one(x, p.c, k, off[k]);
+                });
             }
             c += CA_EW_BLOCK; /* w >= CA_EW_BLOCK: wraps at most once */
             const bool wrapped = c >= w;
@@ -253,10 +275,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int NOPS = Op::nin + 1;
     const uint32_t step = gridDim.x * CA_EW_BLOCK;
 
@@ -291,15 +310,11 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_strided_kernel(const ca_ew_sparams p)
                 break;
             }
         }
-        I0 a = ca_ew_load_one<I0>(p.c, 1, off[1]);
+        I0 a;
         I1 b{};
         I2 c{};
-        if constexpr (Op::nin >= 2) {
-            b = ca_ew_load_one<I1>(p.c, 2, off[2]);
-        }
-        if constexpr (Op::nin >= 3) {
-            c = ca_ew_load_one<I2>(p.c, 3, off[3]);
-        }
+        ca_ew_load_ins<Op>(a, b, c,
+                           [&](auto &x, int k) { ca_ew_set_one(x, p.c, k, off[k]); });
         *reinterpret_cast<O *>(p.c.ptr[0] + off[0]) = Op::f(a, b, c);
     }
 }
@@ -331,6 +346,15 @@ ca_ew_row_load(const ca_ew_sparams &p, int k, uint32_t r, uint32_t cv)
         return v;
     }
     return reinterpret_cast<const ca_ew_vec<T, E> *>(row)[cv];
+}
+
+/* x = ca_ew_row_load (T and E from x's type), for ca_ew_load_ins. */
+template <class T, int E>
+__device__ __forceinline__ void
+ca_ew_set_row(ca_ew_vec<T, E> &x, const ca_ew_sparams &p, int k, uint32_t r,
+              uint32_t cv)
+{
+    x = ca_ew_row_load<T, E>(p, k, r, cv);
 }
 
 /* Rows of one row-vector tile: a thread moves one vector column of this many
@@ -376,10 +400,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
 {
-    typedef typename Op::O O;
-    typedef typename Op::I0 I0;
-    typedef typename Op::I1 I1;
-    typedef typename Op::I2 I2;
+    CA_EW_OP_TYPES(Op);
     constexpr int E = Op::vec;
     constexpr int R = CA_EW_ROWVEC_R;
     const uint32_t wv = p.shape[0] / E, rows = p.shape[1];
@@ -403,13 +424,9 @@ __launch_bounds__(CA_EW_BLOCK) ca_ew_rowvec_kernel(const ca_ew_sparams p)
 #pragma unroll
         for (int u = 0; u < R; u++) {
             if (r0 + (uint32_t)u < rows) {
-                a[u] = ca_ew_row_load<I0, E>(p, 1, r0 + (uint32_t)u, cv);
-                if constexpr (Op::nin >= 2) {
-                    b[u] = ca_ew_row_load<I1, E>(p, 2, r0 + (uint32_t)u, cv);
-                }
-                if constexpr (Op::nin >= 3) {
-                    c[u] = ca_ew_row_load<I2, E>(p, 3, r0 + (uint32_t)u, cv);
-                }
+                ca_ew_load_ins<Op>(a[u], b[u], c[u], [&](auto &x, int k) {
+                    ca_ew_set_row(x, p, k, r0 + (uint32_t)u, cv);
+                });
             }
         }
 #pragma unroll

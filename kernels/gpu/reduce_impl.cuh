@@ -57,17 +57,18 @@ struct KLayout {
 struct NoCtx {};
 
 /* ---- warp and block primitives ----------------------------------------------------- */
-/* Shuffle any small trivially-copyable value as 32-bit words. */
-template <class T>
+/* Shuffle any small trivially-copyable value as 32-bit words, each through
+ * shfl(word) (one of the __shfl_*_sync intrinsics). */
+template <class T, class Shfl>
 __device__ __forceinline__ T
-shfl_down(T v, int d)
+shfl_words(T v, Shfl shfl)
 {
     constexpr int W = (int)((sizeof(T) + 3) / 4);
     uint32_t w[W] = {};
     memcpy(w, &v, sizeof(T));
 #pragma unroll
     for (int i = 0; i < W; i++) {
-        w[i] = __shfl_down_sync(0xffffffffu, w[i], d);
+        w[i] = shfl(w[i]);
     }
     T r;
     memcpy(&r, w, sizeof(T));
@@ -76,18 +77,17 @@ shfl_down(T v, int d)
 
 template <class T>
 __device__ __forceinline__ T
+shfl_down(T v, int d)
+{
+    return shfl_words(v,
+                      [d](uint32_t w) { return __shfl_down_sync(0xffffffffu, w, d); });
+}
+
+template <class T>
+__device__ __forceinline__ T
 shfl_up(T v, int d)
 {
-    constexpr int W = (int)((sizeof(T) + 3) / 4);
-    uint32_t w[W] = {};
-    memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < W; i++) {
-        w[i] = __shfl_up_sync(0xffffffffu, w[i], d);
-    }
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
+    return shfl_words(v, [d](uint32_t w) { return __shfl_up_sync(0xffffffffu, w, d); });
 }
 
 /* The result is valid in lane 0. */
@@ -178,7 +178,10 @@ block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
 
 /* ---- layout helpers ------------------------------------------------------------------ */
 /* Byte offsets of output o (kept dims, innermost last) in the input, the output
- * and the aux operand. */
+ * and the aux operand. reduce_scan.cu's row_offsets walks its batch dims the same
+ * way, written out on purpose: through a shared helper taking the sums as a
+ * callback, nvcc allocated the registers of var/std's ROW and COL kernels
+ * differently. */
 __device__ __forceinline__ void
 keep_offsets(const KLayout &L, int64_t o, int64_t &oi, int64_t &oo, int64_t &oa)
 {
@@ -583,9 +586,13 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 }
 
 /* COLVEC: as COL, a thread owning the V = 16 / sizeof(In) adjacent outputs of one
- * 16-byte load (4- and 8-byte elements: more accumulators than four would spill). The plan guarantees: the innermost kept dim is contiguous in the
- * input with a length divisible by V, every other input stride and the input
- * pointer are 16-byte multiples, and there is at most one reduced dim. */
+ * 16-byte load (4- and 8-byte elements: more accumulators than four would spill).
+ * The plan guarantees: the innermost kept dim is contiguous in the input with a
+ * length divisible by V, every other input stride and the input pointer are
+ * 16-byte multiples, and there is at most one reduced dim. Kept apart from k_col
+ * on purpose, though its walk has k_col's shape: its V accumulators and contexts
+ * would cost k_col's one-output threads registers, and k_col's unroll by eight
+ * would make these spill. */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
@@ -694,22 +701,28 @@ grid_for(int64_t blocks)
     return (unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID);
 }
 
+/* A descriptor's first n dims into a kernel argument (n <= KD; the rest keep the
+ * zeros the argument was cleared to). */
+inline void
+copy_dims(int64_t (&dst)[KD], const int64_t *src, int n)
+{
+    for (int i = 0; i < n; i++) {
+        dst[i] = src[i];
+    }
+}
+
 inline void
 fill_layout(KLayout &L, const ca_reduce_desc &d)
 {
     memset(&L, 0, sizeof L);
     L.nkeep = d.nkeep;
     L.nred = d.nred;
-    for (int i = 0; i < d.nkeep; i++) {
-        L.kshape[i] = d.keep_shape[i];
-        L.kin[i] = d.keep_in[i];
-        L.kout[i] = d.keep_out[i];
-        L.kaux[i] = d.keep_aux[i];
-    }
-    for (int i = 0; i < d.nred; i++) {
-        L.rshape[i] = d.red_shape[i];
-        L.rin[i] = d.red_in[i];
-    }
+    copy_dims(L.kshape, d.keep_shape, d.nkeep);
+    copy_dims(L.kin, d.keep_in, d.nkeep);
+    copy_dims(L.kout, d.keep_out, d.nkeep);
+    copy_dims(L.kaux, d.keep_aux, d.nkeep);
+    copy_dims(L.rshape, d.red_shape, d.nred);
+    copy_dims(L.rin, d.red_in, d.nred);
 }
 
 inline int

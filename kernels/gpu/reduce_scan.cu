@@ -16,6 +16,7 @@ struct ScanArgs {
     int64_t len, sin, sout, nrows, chunks, chunk_len;
 };
 
+/* As reduce_impl.cuh's keep_offsets (see there why it is not shared). */
 __device__ __forceinline__ void
 row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
 {
@@ -33,6 +34,18 @@ row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
             oo += i * a.bout[d];
         }
     }
+}
+
+/* Item b of the BLOCK passes, (row, chunk) = divmod(b, chunks): the row's offsets
+ * and the chunk's elements [i0, i1). */
+__device__ __forceinline__ void
+chunk_of(const ScanArgs &a, int64_t b, int64_t &oi, int64_t &oo, int64_t &i0,
+         int64_t &i1)
+{
+    const int64_t row = b / a.chunks, c = b - row * a.chunks;
+    row_offsets(a, row, oi, oo);
+    i0 = c * a.chunk_len;
+    i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
 }
 
 /* SEQ: one thread walks one row. */
@@ -70,11 +83,8 @@ __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
     const NoCtx ctx;
     const int64_t nb = a.nrows * a.chunks;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
-        const int64_t row = b / a.chunks, c = b - row * a.chunks;
-        int64_t oi, oo;
-        row_offsets(a, row, oi, oo);
-        const int64_t i0 = c * a.chunk_len;
-        const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
+        int64_t oi, oo, i0, i1;
+        chunk_of(a, b, oi, oo, i0, i1);
         Acc acc = Op::init();
         const char *p = a.in + oi;
         const int64_t st = blockDim.x;
@@ -135,11 +145,8 @@ __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
     const int64_t nb = a.nrows * a.chunks;
     const int64_t tile = (int64_t)blockDim.x * SCAN_ITEMS;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
-        const int64_t row = b / a.chunks, c = b - row * a.chunks;
-        int64_t oi, oo;
-        row_offsets(a, row, oi, oo);
-        const int64_t i0 = c * a.chunk_len;
-        const int64_t i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
+        int64_t oi, oo, i0, i1;
+        chunk_of(a, b, oi, oo, i0, i1);
         Acc carry = a.chunks > 1 ? reinterpret_cast<const Acc *>(a.ws)[b] : Op::init();
         const char *p = a.in + oi;
         In nxt[SCAN_ITEMS] = {};
@@ -202,11 +209,9 @@ run_scan(const ca_scan_desc &d, cudaStream_t stream)
     a.out = d.out;
     a.ws = d.workspace;
     a.nbatch = d.nbatch;
-    for (int i = 0; i < d.nbatch; i++) {
-        a.bshape[i] = d.batch_shape[i];
-        a.bin[i] = d.batch_in[i];
-        a.bout[i] = d.batch_out[i];
-    }
+    copy_dims(a.bshape, d.batch_shape, d.nbatch);
+    copy_dims(a.bin, d.batch_in, d.nbatch);
+    copy_dims(a.bout, d.batch_out, d.nbatch);
     a.len = d.len;
     a.sin = d.in_stride;
     a.sout = d.out_stride;

@@ -20,6 +20,7 @@
 
 #include "grid_1d.cuh"
 #include "ufunc_at.h"
+#include "ufunc_at_check.cuh"
 
 extern "C" int ca_cuda_ufunc_at(int code, int dtype, void *target, const int64_t *pos,
                                 int64_t extent, const void *values, int64_t n,
@@ -194,15 +195,6 @@ load_once(const T *p)
     }
 }
 
-/* The first thread to see a bad position reports it: flag[0] = 1, flag[1] = q. */
-__device__ __forceinline__ void
-report(unsigned long long *flag, int64_t offender)
-{
-    if (atomicCAS(flag, 0ull, 1ull) == 0ull) {
-        atomicExch(flag + 1, (unsigned long long)offender);
-    }
-}
-
 /* flag NULL: the positions are known to be in range; else each is checked (the
  * test is uniform across the grid, so warps do not diverge on it), and a flag
  * already set when a thread starts (a check pass before this launch found a bad
@@ -227,27 +219,6 @@ at_kernel(T *t, const int64_t *__restrict__ pos, int64_t extent,
             continue;
         }
         update<CODE, T>(t + (q < 0 ? q + extent : q), load_once(v + i), f);
-    }
-    if (bad) {
-        report(flag, offender);
-    }
-}
-
-/* One pass over the indices before any update, so that a bad index leaves the
- * target unchanged (as NumPy). A thread reports the last offender it saw. */
-__global__ void
-at_check_kernel(const int64_t *__restrict__ pos, int64_t n, int64_t extent,
-                unsigned long long *flag)
-{
-    bool bad = false;
-    int64_t offender = 0;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t q = __ldg(pos + i);
-        if (q < -extent || q >= extent) {
-            bad = true;
-            offender = q;
-        }
     }
     if (bad) {
         report(flag, offender);

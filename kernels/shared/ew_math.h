@@ -44,23 +44,17 @@ CA_P_DEF(int, ca_p_isfinite_d, (double x), x - x == 0.0)
 CA_P_DEF(int, ca_p_signbit_f, (float x), (int)(ca_float_bits(x) >> 31))
 CA_P_DEF(int, ca_p_signbit_d, (double x), (int)(ca_double_bits(x) >> 63))
 
-CA_HD ca_complex64
-ca_p_c(float re, float im)
-{
-    ca_complex64 r;
-    r.re = re;
-    r.im = im;
-    return r;
-}
-
-CA_HD ca_complex128
-ca_p_z(double re, double im)
-{
-    ca_complex128 r;
-    r.re = re;
-    r.im = im;
-    return r;
-}
+/* The complex number re + im*j of type T (parts R). */
+#define CA_P_MAKE(name, T, R)                                                          \
+    CA_HD T name(R re, R im)                                                           \
+    {                                                                                  \
+        T r;                                                                           \
+        r.re = re;                                                                     \
+        r.im = im;                                                                     \
+        return r;                                                                      \
+    }
+CA_P_MAKE(ca_p_c, ca_complex64, float)
+CA_P_MAKE(ca_p_z, ca_complex128, double)
 
 CA_P_DEF(ca_complex128, ca_p_c2z, (ca_complex64 a), ca_p_z((double)a.re, (double)a.im))
 CA_P_DEF(ca_complex64, ca_p_z2c, (ca_complex128 a), ca_p_c((float)a.re, (float)a.im))
@@ -69,6 +63,23 @@ CA_P_DEF(ca_complex64, ca_p_z2c, (ca_complex128 a), ca_p_c((float)a.re, (float)a
 #define CA_P_LOG2E  1.442695040888963407359924681001892137
 #define CA_P_LOG10E 0.434294481903251827651128918916605082
 #define CA_P_PI_2   1.570796326794896619231321691639751442
+
+/* Helpers of the same text in several families. CA_P_CONST1: a one-operand helper
+ * whose value does not depend on the operand (imag of a real, isnan of an
+ * integer); CA_P_CMP_FNS: the six comparisons of a real type (integer or float). */
+#define CA_P_CONST1(S, T, R, name, v)                                                  \
+    CA_HD R ca_##name##_##S(T a)                                                       \
+    {                                                                                  \
+        (void)a;                                                                       \
+        return v;                                                                      \
+    }
+#define CA_P_CMP_FNS(S, T)                                                             \
+    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                                   \
+    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                                   \
+    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                    \
+    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                                   \
+    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                    \
+    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }
 
 /* ======================================================================== */
 /* bool (computed as int 0/1)                                                 */
@@ -119,18 +130,8 @@ CA_P_DEF(int, ca_bor_b, (int a, int b), a | b)
 CA_P_DEF(int, ca_bxor_b, (int a, int b), a ^ b)
 CA_P_DEF(int, ca_inv_b, (int a), !a)
 CA_P_DEF(int, ca_real_b, (int a), a)
-CA_HD int
-ca_imag_b(int a)
-{
-    (void)a;
-    return 0;
-}
-CA_HD double
-ca_angle_b(int a)
-{
-    (void)a;
-    return 0.0;
-}
+CA_P_CONST1(b, int, int, imag, 0)
+CA_P_CONST1(b, int, double, angle, 0.0)
 
 /* ======================================================================== */
 /* integers                                                                   */
@@ -167,32 +168,11 @@ ca_angle_b(int a)
     CA_HD T ca_round_##S(T a) { return a; }                                            \
     CA_HD T ca_conj_##S(T a) { return a; }                                             \
     CA_HD T ca_real_##S(T a) { return a; }                                             \
-    CA_HD T ca_imag_##S(T a)                                                           \
-    {                                                                                  \
-        (void)a;                                                                       \
-        return (T)0;                                                                   \
-    }                                                                                  \
-    CA_HD int ca_isnan_##S(T a)                                                        \
-    {                                                                                  \
-        (void)a;                                                                       \
-        return 0;                                                                      \
-    }                                                                                  \
-    CA_HD int ca_isinf_##S(T a)                                                        \
-    {                                                                                  \
-        (void)a;                                                                       \
-        return 0;                                                                      \
-    }                                                                                  \
-    CA_HD int ca_isfinite_##S(T a)                                                     \
-    {                                                                                  \
-        (void)a;                                                                       \
-        return 1;                                                                      \
-    }                                                                                  \
-    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                                   \
-    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                                   \
-    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                    \
-    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                                   \
-    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                    \
-    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }                                   \
+    CA_P_CONST1(S, T, T, imag, (T)0)                                                   \
+    CA_P_CONST1(S, T, int, isnan, 0)                                                   \
+    CA_P_CONST1(S, T, int, isinf, 0)                                                   \
+    CA_P_CONST1(S, T, int, isfinite, 1)                                                \
+    CA_P_CMP_FNS(S, T)                                                                 \
     CA_HD int ca_land_##S(T a, T b) { return a != 0 && b != 0; }                       \
     CA_HD int ca_lor_##S(T a, T b) { return a != 0 || b != 0; }                        \
     CA_HD int ca_lxor_##S(T a, T b) { return (a != 0) != (b != 0); }                   \
@@ -218,6 +198,8 @@ ca_angle_b(int a)
         }                                                                              \
         return q;                                                                      \
     }                                                                                  \
+    /* fmod's guard written again, not rem = fmod moved to b's sign: that form      \
+     * compiles to other SASS for the integer remainder kernels */  \
     CA_HD T ca_rem_##S(T a, T b)                                                       \
     {                                                                                  \
         if (b == 0 || b == -1) {                                                       \
@@ -459,23 +441,14 @@ CA_P_DEF(int, ca_ge_u64_i64, (uint64_t a, int64_t b), ca_le_i64_u64(b, a))
     CA_HD int ca_isinf_##S(T a) { return ca_p_isinf_##Q(a); }                          \
     CA_HD int ca_isfinite_##S(T a) { return ca_p_isfinite_##Q(a); }                    \
     CA_HD int ca_signbit_##S(T a) { return ca_p_signbit_##Q(a); }                      \
-    CA_HD int ca_eq_##S(T a, T b) { return a == b; }                                   \
-    CA_HD int ca_ne_##S(T a, T b) { return a != b; }                                   \
-    CA_HD int ca_lt_##S(T a, T b) { return a < b; }                                    \
-    CA_HD int ca_le_##S(T a, T b) { return a <= b; }                                   \
-    CA_HD int ca_gt_##S(T a, T b) { return a > b; }                                    \
-    CA_HD int ca_ge_##S(T a, T b) { return a >= b; }                                   \
+    CA_P_CMP_FNS(S, T)                                                                 \
     CA_HD int ca_land_##S(T a, T b) { return a != (T)0 && b != (T)0; }                 \
     CA_HD int ca_lor_##S(T a, T b) { return a != (T)0 || b != (T)0; }                  \
     CA_HD int ca_lxor_##S(T a, T b) { return (a != (T)0) != (b != (T)0); }             \
     CA_HD int ca_lnot_##S(T a) { return a == (T)0; }                                   \
     CA_HD T ca_conj_##S(T a) { return a; }                                             \
     CA_HD T ca_real_##S(T a) { return a; }                                             \
-    CA_HD T ca_imag_##S(T a)                                                           \
-    {                                                                                  \
-        (void)a;                                                                       \
-        return (T)0;                                                                   \
-    }                                                                                  \
+    CA_P_CONST1(S, T, T, imag, (T)0)                                                   \
     CA_HD T ca_angle_##S(T a) { return atan2##F((T)0, a); }
 
 CA_P_REAL(f32, float, f, f)
@@ -701,6 +674,24 @@ CA_P_GCD_UNSIGNED(u64, uint64_t, uint64_t)
 /* What complex64 and complex128 do alike, in their own precision: arithmetic,
  * comparisons, ordering. S suffix, T struct, R real type, F libm suffix, Q the
  * ca_p_ suffix, P the struct constructor. */
+/* Complex helpers of one shape. CA_P_CPART2: a predicate of both parts, joined by
+ * op; CA_P_CLEX: the lexicographic order a op b (op2 on the imaginary parts, the
+ * real parts equal), false where an imaginary part is NaN and the real parts differ
+ * (NumPy's CLT/CLE/CGT/CGE); CA_P_SEL: a where cond holds, else b. */
+#define CA_P_CPART2(S, T, Q, name, op)                                                 \
+    CA_HD int ca_##name##_##S(T a)                                                     \
+    {                                                                                  \
+        return ca_p_##name##_##Q(a.re) op ca_p_##name##_##Q(a.im);                     \
+    }
+#define CA_P_CLEX(S, T, name, op, op2)                                                 \
+    CA_HD int ca_##name##_##S(T a, T b)                                                \
+    {                                                                                  \
+        return (a.re op b.re && a.im == a.im && b.im == b.im) ||                       \
+               (a.re == b.re && a.im op2 b.im);                                        \
+    }
+#define CA_P_SEL(S, T, name, cond)                                                     \
+    CA_HD T ca_##name##_##S(T a, T b) { return (cond) ? a : b; }
+
 #define CA_P_CPLX(S, T, R, F, Q, P)                                                    \
     CA_HD T ca_add_##S(T a, T b) { return P(a.re + b.re, a.im + b.im); }               \
     CA_HD T ca_sub_##S(T a, T b) { return P(a.re - b.re, a.im - b.im); }               \
@@ -766,68 +757,25 @@ CA_P_GCD_UNSIGNED(u64, uint64_t, uint64_t)
     }                                                                                  \
     CA_HD T ca_rint_##S(T a) { return P(rint##F(a.re), rint##F(a.im)); }               \
     CA_HD T ca_round_##S(T a) { return P(rint##F(a.re), rint##F(a.im)); }              \
-    CA_HD int ca_isnan_##S(T a)                                                        \
-    {                                                                                  \
-        return ca_p_isnan_##Q(a.re) || ca_p_isnan_##Q(a.im);                           \
-    }                                                                                  \
-    CA_HD int ca_isinf_##S(T a)                                                        \
-    {                                                                                  \
-        return ca_p_isinf_##Q(a.re) || ca_p_isinf_##Q(a.im);                           \
-    }                                                                                  \
-    CA_HD int ca_isfinite_##S(T a)                                                     \
-    {                                                                                  \
-        return ca_p_isfinite_##Q(a.re) && ca_p_isfinite_##Q(a.im);                     \
-    }                                                                                  \
+    CA_P_CPART2(S, T, Q, isnan, ||)                                                    \
+    CA_P_CPART2(S, T, Q, isinf, ||)                                                    \
+    CA_P_CPART2(S, T, Q, isfinite, &&)                                                 \
     /* Lexicographic order with NumPy's NaN rules (CLT/CLE/CGT/CGE). */                \
     CA_HD int ca_eq_##S(T a, T b) { return a.re == b.re && a.im == b.im; }             \
     CA_HD int ca_ne_##S(T a, T b) { return a.re != b.re || a.im != b.im; }             \
-    CA_HD int ca_lt_##S(T a, T b)                                                      \
-    {                                                                                  \
-        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                        \
-               (a.re == b.re && a.im < b.im);                                          \
-    }                                                                                  \
-    CA_HD int ca_le_##S(T a, T b)                                                      \
-    {                                                                                  \
-        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                        \
-               (a.re == b.re && a.im <= b.im);                                         \
-    }                                                                                  \
-    CA_HD int ca_gt_##S(T a, T b)                                                      \
-    {                                                                                  \
-        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                        \
-               (a.re == b.re && a.im > b.im);                                          \
-    }                                                                                  \
-    CA_HD int ca_ge_##S(T a, T b)                                                      \
-    {                                                                                  \
-        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                        \
-               (a.re == b.re && a.im >= b.im);                                         \
-    }                                                                                  \
+    CA_P_CLEX(S, T, lt, <, <)                                                          \
+    CA_P_CLEX(S, T, le, <, <=)                                                         \
+    CA_P_CLEX(S, T, gt, >, >)                                                          \
+    CA_P_CLEX(S, T, ge, >, >=)                                                         \
     /* clip's max/min: NaN in the value propagates, the bounds compare plainly */      \
-    CA_HD T ca_clipmax_##S(T a, T b)                                                   \
-    {                                                                                  \
-        return (ca_isnan_##S(a) || a.re > b.re || (a.re == b.re && a.im > b.im)) ? a   \
-                                                                                 : b;  \
-    }                                                                                  \
-    CA_HD T ca_clipmin_##S(T a, T b)                                                   \
-    {                                                                                  \
-        return (ca_isnan_##S(a) || a.re < b.re || (a.re == b.re && a.im < b.im)) ? a   \
-                                                                                 : b;  \
-    }                                                                                  \
-    CA_HD T ca_max_##S(T a, T b)                                                       \
-    {                                                                                  \
-        return (ca_isnan_##S(a) || ca_ge_##S(a, b)) ? a : b;                           \
-    }                                                                                  \
-    CA_HD T ca_min_##S(T a, T b)                                                       \
-    {                                                                                  \
-        return (ca_isnan_##S(a) || ca_le_##S(a, b)) ? a : b;                           \
-    }                                                                                  \
-    CA_HD T ca_fmax_##S(T a, T b)                                                      \
-    {                                                                                  \
-        return (ca_isnan_##S(b) || ca_ge_##S(a, b)) ? a : b;                           \
-    }                                                                                  \
-    CA_HD T ca_fmin_##S(T a, T b)                                                      \
-    {                                                                                  \
-        return (ca_isnan_##S(b) || ca_le_##S(a, b)) ? a : b;                           \
-    }                                                                                  \
+    CA_P_SEL(S, T, clipmax,                                                            \
+             ca_isnan_##S(a) || a.re > b.re || (a.re == b.re && a.im > b.im))          \
+    CA_P_SEL(S, T, clipmin,                                                            \
+             ca_isnan_##S(a) || a.re < b.re || (a.re == b.re && a.im < b.im))          \
+    CA_P_SEL(S, T, max, ca_isnan_##S(a) || ca_ge_##S(a, b))                            \
+    CA_P_SEL(S, T, min, ca_isnan_##S(a) || ca_le_##S(a, b))                            \
+    CA_P_SEL(S, T, fmax, ca_isnan_##S(b) || ca_ge_##S(a, b))                           \
+    CA_P_SEL(S, T, fmin, ca_isnan_##S(b) || ca_le_##S(a, b))                           \
     CA_HD int ca_p_nz_##S(T a) { return a.re != (R)0 || a.im != (R)0; }                \
     CA_HD int ca_land_##S(T a, T b) { return ca_p_nz_##S(a) && ca_p_nz_##S(b); }       \
     CA_HD int ca_lor_##S(T a, T b) { return ca_p_nz_##S(a) || ca_p_nz_##S(b); }        \
@@ -1032,16 +980,18 @@ ca_log1p_c128(ca_complex128 z)
     return ca_p_z(log(l), atan2(z.im, z.re + 1.0));
 }
 
-CA_HD ca_complex128
-ca_pow_c128(ca_complex128 a, ca_complex128 b)
-{
-    int done;
-    ca_complex128 r = ca_p_ipow_c128(a, b, &done);
-    if (done) {
-        return r;
+/* a ** b: NumPy's npy_cpow cases (ca_p_ipow), else `general`. */
+#define CA_P_CPOW(S, T, general)                                                       \
+    CA_HD T ca_pow_##S(T a, T b)                                                       \
+    {                                                                                  \
+        int done;                                                                      \
+        T r = ca_p_ipow_##S(a, b, &done);                                              \
+        if (done) {                                                                    \
+            return r;                                                                  \
+        }                                                                              \
+        return general;                                                                \
     }
-    return ca_exp_c128(ca_mul_c128(b, ca_log_c128(a)));
-}
+CA_P_CPOW(c128, ca_complex128, ca_exp_c128(ca_mul_c128(b, ca_log_c128(a))))
 
 CA_HD ca_complex128
 ca_sinh_c128(ca_complex128 z)
@@ -1287,16 +1237,7 @@ CA_P_C64_VIA_C128(asinh)
 CA_P_C64_VIA_C128(acosh)
 CA_P_C64_VIA_C128(atanh)
 
-CA_HD ca_complex64
-ca_pow_c64(ca_complex64 a, ca_complex64 b)
-{
-    int done;
-    ca_complex64 r = ca_p_ipow_c64(a, b, &done);
-    if (done) {
-        return r;
-    }
-    return ca_p_z2c(ca_pow_c128(ca_p_c2z(a), ca_p_c2z(b)));
-}
+CA_P_CPOW(c64, ca_complex64, ca_p_z2c(ca_pow_c128(ca_p_c2z(a), ca_p_c2z(b))))
 
 /* ---- isclose ------------------------------------------------------------------ */
 /* numpy.isclose's formula in one step: |a - b| <= atol + rtol * |b| where b is
