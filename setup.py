@@ -335,13 +335,16 @@ def make_extension():
         # cudart is linked statically (no runtime search for libcudart); cuBLAS and
         # cuRAND are dlopen'ed on first use (csrc/runtime/dynlib.c) to keep import cheap.
         libraries += ["cudart_static", "rt", "pthread", "dl", "stdc++"]
-        # export PyInit__core only: CCCL's symbols must not meet CuPy's or PyTorch's
-        ldflags += [f"-Wl,--version-script={ROOT / 'tools' / 'core.map'}"]
         print(f"cuarray: building with CUDA from {cuda} for sm_{', sm_'.join(archs)}")
     else:
         macros += [("CA_HAVE_CUDA", "0")]
         libraries += ["dl", "pthread", "m"]
         print("cuarray: no CUDA toolkit found (or CUARRAY_CUDA=0): building the host-only extension")
+    if sys.platform.startswith("linux"):
+        # export PyInit__core and the torch allocator only: CCCL's symbols must not
+        # meet CuPy's or PyTorch's, and gcc 12 exports every target_clones function
+        # (and its .resolver) of the host loops despite -fvisibility=hidden
+        ldflags += [f"-Wl,--version-script={ROOT / 'tools' / 'core.map'}"]
     headers = [str(p) for p in project_files("*.h")]
     ext = Extension("cuarray._core", sources=sources, include_dirs=include_dirs, depends=headers,
                     define_macros=macros, extra_compile_args=cflags, extra_link_args=ldflags,

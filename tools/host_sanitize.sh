@@ -18,16 +18,18 @@ root=$(cd "$(dirname "$0")/.." && pwd); cd "$root"
 if [ $# -gt 0 ]; then files=("$@"); rerun=1; else files=(tests/test_*.py); rerun=0; fi
 
 lib_asan=$(gcc -print-file-name=libasan.so); lib_ubsan=$(gcc -print-file-name=libubsan.so)
-if ! nm -D python/cuarray/_core*.so 2>/dev/null | grep -q __asan_init; then
+if [ "$(nm -D python/cuarray/_core*.so 2>/dev/null | grep -c __asan_init)" = 0 ]; then
     echo "python/cuarray/_core*.so is not a sanitizer build (CUARRAY_SANITIZE=1)"; exit 2
 fi
 # detect_leaks=0: CPython keeps its interned objects and caches to the end, so
 # LeakSanitizer would report them at every exit. allocator_may_return_null=1: tests
 # ask for impossible sizes on purpose and expect MemoryError, not an ASan abort.
 # abort_on_error=1: abort() lets pytest's faulthandler print the Python stack (the
-# test that hit the error). UBSan's checks are built with -fno-sanitize-recover.
+# test that hit the error). UBSan's checks are built with -fno-sanitize-recover; next
+# to ASan it writes to stderr whatever its log_path says, hence --capture=sys below:
+# pytest's default fd capture would swallow a report whose abort ends the process.
 asan_opts="detect_leaks=0:allocator_may_return_null=1:abort_on_error=1:disable_coredump=1"
-ubsan_opts="print_stacktrace=1:halt_on_error=1"
+ubsan_opts="print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 
 counts() {  # passed failed skipped errors out of pytest's last summary line
     local line; line=$(grep -E "^(=+ )?[0-9]+ (passed|failed|skipped|error|deselected)" "$1" | tail -n 1)
@@ -45,12 +47,17 @@ for f in "${files[@]}"; do
         ASAN_OPTIONS="$asan_opts:log_path=$logdir/$name.san" \
         UBSAN_OPTIONS="$ubsan_opts:log_path=$logdir/$name.san" \
         PYTHONPATH=python timeout -k 30 "${SHARD_TIMEOUT:-2400}" \
-        python3 -m pytest "$f" -q -p no:cacheprovider --timeout="${TEST_TIMEOUT:-300}" \
+        python3 -m pytest "$f" -q -p no:cacheprovider --capture=sys \
+        --timeout="${TEST_TIMEOUT:-300}" \
         > "$logdir/$name.log" 2>&1
     rc=$?; s=$(( $(date +%s) - t ))
     echo "rc=$rc seconds=$s" >> "$logdir/$name.log"
     read -r p fl sk er <<< "$(counts "$logdir/$name.log")"
-    san=$(cat "$logdir/$name".san.* 2>/dev/null | grep -cE "ERROR: AddressSanitizer|runtime error:")
+    san=$(cat "$logdir/$name".san.* "$logdir/$name.log" 2>/dev/null \
+        | grep -cE "ERROR: AddressSanitizer|runtime error:")
+    # no summary line: the process died (a sanitizer abort, a crash, the timeout)
+    grep -qE "^(=+ )?[0-9]+ (passed|failed|skipped|error|deselected)" "$logdir/$name.log" \
+        || rc="$rc,died"
     echo "$name rc=$rc passed=$p failed=$fl skipped=$sk errors=$er sanitizer=$san seconds=$s" \
         | tee "$logdir/$name.done"
 done
@@ -65,7 +72,7 @@ done
               print "shards that crashed or were cut:" (bad == "" ? " none" : bad)}' \
         "$logdir"/*.done
     echo "sanitizer reports by kind:"
-    cat "$logdir"/*.san.* 2>/dev/null \
+    cat "$logdir"/*.san.* "$logdir"/*.log 2>/dev/null \
         | grep -oE "ERROR: AddressSanitizer: [a-z-]+|runtime error: [a-z ]+" | sort | uniq -c
     echo "failed tests:"
     grep -hE "^(FAILED|ERROR) " "$logdir"/*.log | cut -c1-200
