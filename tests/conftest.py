@@ -15,6 +15,9 @@ def _gpu_count():
 
 HAVE_GPU = _gpu_count() > 0
 requires_gpu = pytest.mark.skipif(not HAVE_GPU, reason="no CUDA GPU on this machine")
+# cuRAND (its host generators too, on the cpu device) is loaded by CUDA builds only
+requires_curand = pytest.mark.skipif(not cuarray._core.built_with_cuda,
+                                     reason="cuRAND needs a CUDA build (this one is host-only)")
 
 DEVICES = ["cpu", pytest.param("cuda:0", marks=requires_gpu)]
 

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 import cuarray as ca
-from conftest import requires_gpu
+from conftest import requires_gpu, requires_curand
 
 # MT19937's host generator takes ~30 s to initialize on this 2-core machine: the
 # cpu-device tests leave it out, the GPU tests below take it.
@@ -32,6 +32,7 @@ def test_curand_not_loaded_at_import():
 
 
 @pytest.mark.parametrize("kind", PSEUDO)
+@requires_curand
 def test_pseudo_uniform_and_normal(device, kind):
     g = gen(kind)
     u = g.random(20000, device=device).get()
@@ -54,6 +55,7 @@ def test_pseudo_uniform_and_normal(device, kind):
 
 
 @pytest.mark.parametrize("kind", PSEUDO)
+@requires_curand
 def test_pseudo_reproducible_and_seeded(device, kind):
     a = gen(kind, 7).random(100, device=device).get()
     g = gen(kind, 7)
@@ -76,6 +78,7 @@ def test_mt19937_on_a_gpu():
 
 
 @pytest.mark.parametrize("kind", QUASI)
+@requires_curand
 def test_quasi_low_discrepancy(device, kind):
     g = gen(kind)
     n = 4096
@@ -94,6 +97,7 @@ def test_quasi_low_discrepancy(device, kind):
         g.gamma(2.0, size=10, device=device)
 
 
+@requires_curand
 def test_sobol32_is_cuRANDs_sequence(device):
     """The first points of the one-dimensional Sobol sequence (van der Corput in
     base 2): 0, 1/2, 3/4, 1/4, ... in cuRAND's (Gray code) order."""
@@ -102,7 +106,7 @@ def test_sobol32_is_cuRANDs_sequence(device):
     assert sorted(u.tolist()) == sorted(np.arange(8) / 8)
 
 
-@pytest.mark.parametrize("kind", ["XORWOW", "Sobol32"])
+@pytest.mark.parametrize("kind", [pytest.param("XORWOW", marks=requires_curand), "Sobol32"])
 def test_spawn_and_repr(kind):
     g = gen(kind)
     kids = g.spawn(2)
@@ -133,6 +137,7 @@ def test_curand_on_a_stream():
     assert v.min() >= 0 and v.max() < 1 and abs(v.mean() - 0.5) < 0.01
 
 
+@requires_curand
 def test_bad_kind():
     with pytest.raises(ValueError):
         ca._core.CurandGenerator("NotAGenerator", "cpu")

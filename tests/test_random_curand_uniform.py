@@ -12,7 +12,7 @@ from scipy import stats
 import cuarray as ca
 from cuarray.random import _params as P
 from cuarray.random._bitgen import _UNIFORM_CALLS, _UNIFORM_CHUNK, _uniform_chunk
-from conftest import requires_gpu
+from conftest import requires_gpu, requires_curand
 
 # MRG32k3a and MT19937 take seconds to initialize on the host: their cpu-device
 # paths are the same code as these.
@@ -50,6 +50,7 @@ def _expected(kind, seed, n, dtype, device):
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@requires_curand
 def test_uniform_is_the_words_transformed(device, kind, dtype):
     for n in (1, 2, 3, 4, 5, 8, 1000, 1001, 1003):
         got = ca.random.Generator(getattr(ca.random, kind)(n)).random(
@@ -59,6 +60,7 @@ def test_uniform_is_the_words_transformed(device, kind, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@requires_curand
 def test_uniform_range_reproducible_and_seeded(device, dtype):
     n = 200003
     a = ca.random.Generator(ca.random.XORWOW(3)).random(n, dtype=dtype, device=device)
@@ -79,6 +81,7 @@ def test_uniform_range_reproducible_and_seeded(device, dtype):
     assert 0 <= float(s) < 1
 
 
+@requires_curand
 def test_float32_never_reaches_one(device):
     """Words near 2^32 (cuRAND's own uniform rounds them to 1.0) give 1 - 2^-24."""
     g = ca.random.Generator(ca.random.XORWOW(11))
@@ -86,6 +89,7 @@ def test_float32_never_reaches_one(device):
     assert x.max() < 1 and x.max() <= np.float32(1 - 2.0**-24)
 
 
+@requires_curand
 def test_bad_fill_uniform_arguments():
     c = ca._core.CurandGenerator("XORWOW", "cpu", 1)
     with pytest.raises(ValueError):
@@ -122,6 +126,7 @@ def test_chunked_uniform_on_a_gpu(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@requires_curand
 def test_unaligned_output(device, dtype):
     """An output that is not 16-byte aligned (a view one element in) takes the
     in-place conversion's word-by-word kernel on a GPU: the same numbers, the
@@ -137,6 +142,7 @@ def test_unaligned_output(device, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@requires_curand
 def test_chunk_boundaries(device, dtype):
     """Sizes around the one-call limit and around whole chunks of the chunked
     plan (a last chunk of one block, a tail of fewer): the words of the same

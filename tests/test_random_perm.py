@@ -14,7 +14,7 @@ from scipy import stats
 
 import cuarray as ca
 from cuarray.random import _generator as G
-from conftest import requires_gpu
+from conftest import requires_gpu, requires_curand
 
 ALPHA = 1e-4
 SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 31, 100, 1000, 2047, 2048, 2049, 4097, 65537,
@@ -231,6 +231,7 @@ def test_choice_without_replacement(device):
 
 
 @pytest.mark.parametrize("kind", ["XORWOW", "Philox4_32_10"])
+@requires_curand
 def test_permutation_with_curand_generators(device, kind):
     g = ca.random.Generator(getattr(ca.random, kind)(5))
     p = g.permutation(4000, device=device).get()
