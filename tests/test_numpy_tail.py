@@ -148,3 +148,42 @@ def test_permute_dims_as_numpy(device, axes):
     got = ca.permute_dims(x) if axes is None else ca.permute_dims(x, axes)
     np.testing.assert_array_equal(got.get(), want)
     np.testing.assert_array_equal(ca.permute_dims(a=x, axes=axes).get(), want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", ["matvec", "vecmat"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int64, np.bool_])
+@pytest.mark.parametrize("shapes", [((3, 4), (4,)), ((2, 3, 4), (4,)), ((3, 4), (5, 4)),
+                                    ((1, 3, 4), (2, 1, 4))])
+def test_matvec_vecmat_as_numpy(device, name, dtype, shapes):
+    """NumPy 2.2's matvec ((m,n),(n)->(m)) and vecmat ((n),(n,m)->(m), conjugating the
+    vector), with their broadcasting of the stacks and their result dtypes."""
+    rng = np.random.default_rng(3)
+    ms, vs = shapes
+    if name == "vecmat":
+        ms = ms[:-2] + (ms[-1], ms[-2])
+    def make(shape):
+        r = rng.standard_normal(shape) * 3
+        if dtype == np.complex128:
+            r = r + 1j * rng.standard_normal(shape)
+        return r.astype(dtype)
+    m, v = make(ms), make(vs)
+    args = (m, v) if name == "matvec" else (v, m)
+    want = getattr(np, name)(*args)
+    got = getattr(ca, name)(*(ca.asarray(x, device=device) for x in args))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-5)
+    out = ca.empty(want.shape, dtype=want.dtype, device=device)
+    assert getattr(ca, name)(*(ca.asarray(x, device=device) for x in args), out=out) is out
+    np.testing.assert_allclose(out.get(), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_matvec_vecmat_errors_as_numpy(device):
+    m, v = np.ones((3, 4)), np.ones(5)
+    for name, args in (("matvec", (m, v)), ("vecmat", (v, m)), ("matvec", (v, v)),
+                       ("vecmat", (v, v)), ("matvec", (np.float64(1), v))):
+        with pytest.raises(ValueError):
+            getattr(np, name)(*args)
+        with pytest.raises(ValueError):
+            getattr(ca, name)(*(ca.asarray(x, device=device) for x in args))

@@ -135,7 +135,8 @@ _LAZY_MODULES = {
     "_index_objects": ("r_", "c_", "s_", "index_exp", "mgrid", "ogrid"),
     # products beside matmul (einsum, kron, cross, ...)
     "_einsum": ("einsum", "einsum_path"),
-    "_linalg_products": ("kron", "cross", "vecdot", "trace", "matrix_transpose"),
+    "_linalg_products": ("kron", "cross", "vecdot", "matvec", "vecmat", "trace",
+                         "matrix_transpose"),
     # shape manipulation compositions (split, stack variants, tile, pad, ...)
     "_manipulation": (
         "append", "array_split", "split", "hsplit", "vsplit", "dsplit", "atleast_1d",

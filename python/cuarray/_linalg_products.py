@@ -1,4 +1,4 @@
-"""Products and norms: kron, cross, vecdot, trace and matrix_transpose at the
+"""Products and norms: kron, cross, vecdot, matvec, vecmat, trace and matrix_transpose at the
 top level; norm, vector_norm, matrix_norm, multi_dot,
 matrix_power and the Array API's linalg forms of outer, cross, vecdot, diagonal,
 trace and matrix_transpose for cuarray.linalg.
@@ -28,7 +28,7 @@ from ._sort_threads import _datetime
 # _ufuncs, reductions in _core; linalg.svd/inv arrive with the factorizations)
 _ca = _sys.modules[__package__]
 
-__all__ = ["kron", "cross", "vecdot", "trace", "matrix_transpose"]
+__all__ = ["kron", "cross", "vecdot", "matvec", "vecmat", "trace", "matrix_transpose"]
 
 
 
@@ -144,6 +144,54 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None):
     if p.dtype != dt:
         p = p.astype(dt)
     return _ca.sum(p, axis=-1, dtype=dt, out=out)
+
+
+def _vector_product(name, x1, x2, out, dtype):
+    """matvec/vecmat's checks and operands on one device: both at least 1-d."""
+    if _datetime(x1) or _datetime(x2):  # NumPy's answer (its error) on the host copies
+        from ._datetime_stats import host_function
+        return None, None, host_function(getattr(_np, name), x1, x2, out=out, dtype=dtype)
+    dev = device_of(x1, x2)
+    x1, x2 = _arr(x1, dev), _arr(x2, dev)
+    if x1.ndim < 1 or x2.ndim < 1 or (x1.ndim if name == "matvec" else x2.ndim) < 2:
+        raise ValueError(f"{name}: an operand has fewer dimensions than its core "
+                         "signature needs")
+    if dtype is not None:
+        x1, x2 = x1.astype(dtype, copy=False), x2.astype(dtype, copy=False)
+    return x1, x2, None
+
+
+def _into(r, out):
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
+def matvec(x1, x2, /, out=None, *, dtype=None):
+    """matvec(x1, x2, /, out=None, *, dtype=None)
+
+    Matrix-vector products over the last dimensions (numpy.matvec, signature
+    (m,n),(n)->(m)): the stacks broadcast. One matmul of x1 with x2 as a column.
+    """
+    x1, x2, done = _vector_product("matvec", x1, x2, out, dtype)
+    if done is not None:
+        return done
+    return _into(_ca.matmul(x1, x2[..., None])[..., 0], out)
+
+
+def vecmat(x1, x2, /, out=None, *, dtype=None):
+    """vecmat(x1, x2, /, out=None, *, dtype=None)
+
+    Vector-matrix products over the last dimensions, conjugating the vector
+    (numpy.vecmat, signature (n),(n,m)->(m)): one matmul of conj(x1) as a row.
+    """
+    x1, x2, done = _vector_product("vecmat", x1, x2, out, dtype)
+    if done is not None:
+        return done
+    if x1.dtype.kind == "c":
+        x1 = _ca.conj(x1)
+    return _into(_ca.matmul(x1[..., None, :], x2)[..., 0, :], out)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
