@@ -23,6 +23,8 @@ _TYPE_NAMES = [
     "intp", "uintp", "int_", "uint", "intc", "uintc", "byte", "ubyte", "short", "ushort",
     "long", "ulong", "longlong", "ulonglong", "half", "single", "double", "csingle",
     "cdouble",
+    # the scalars of cuarray's DatetimeArray (python/cuarray/_datetime.py)
+    "datetime64", "timedelta64",
 ]
 globals().update({_n: getattr(_np, _n) for _n in _TYPE_NAMES})
 
