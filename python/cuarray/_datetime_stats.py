@@ -227,19 +227,9 @@ def _quantile(a, q, axis, method, keepdims, weak):
     sm = _ca.moveaxis(s, -1, 0)
     props = fb._QuantileMethods[method]
     vi = _np.asanyarray(props["get_virtual_index"](n, q))
-    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind == "i"):
-        res = sm[_ca.asarray(vi.astype(_np.int64), device=a.device)]
-    else:
-        prev, nxt = fb._get_indexes(_np.empty(0, _np.float64), vi, n)
-        g = fb._get_gamma(vi, prev, props)
-        lo = sm[_ca.asarray(prev, device=a.device)]
-        hi = sm[_ca.asarray(nxt, device=a.device)]
-        if weak:
-            gv = float(g)
-        else:
-            gv = _ca.asarray(_np.asarray(g, _np.float64).reshape(
-                vi.shape + (1,) * len(kept)), device=a.device)
-        res = _lerp(lo, hi, gv)
+    from ._statistics import sample_sorted
+    res = sample_sorted(sm, vi, props, method, len(kept), weak, _lerp, _np.float64,
+                        _np.float64)
     res = _ca.where(_nat_mask(sm[-1]), _NAT, res)
     return _keep(_wrap(_ca.asarray(res), a.dtype), a, axes, vi.shape, keepdims)
 

@@ -571,6 +571,25 @@ def _lerp(lo, hi, g):
     return _core.where(_core.greater_equal(g, 0.5), hi - d * (1 - g), lo + d * g)
 
 
+def sample_sorted(sm, vi, props, method, nkept, weak, lerp, index_dtype,
+                  gamma_dtype=None):
+    """NumPy's _quantile sample of sorted rows sm (the sampled axis first) at the
+    virtual indices vi: the element itself where the method takes one, else lerp of
+    its two neighbours by NumPy's gamma (a Python float for a scalar q: weak).
+    index_dtype is what NumPy's _get_indexes sees as the array's dtype."""
+    dev = sm.device
+    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind == "i"):
+        return sm[_core.asarray(vi.astype(_np.int64), device=dev)]
+    prev, nxt = _fb._get_indexes(_np.empty(0, index_dtype), vi, sm.shape[0])
+    g = _fb._get_gamma(vi, prev, props)
+    lo = sm[_core.asarray(prev, device=dev)]
+    hi = sm[_core.asarray(nxt, device=dev)]
+    if weak:
+        return lerp(lo, hi, float(g))
+    g = _np.asarray(g, gamma_dtype).reshape(vi.shape + (1,) * nkept)
+    return lerp(lo, hi, _core.asarray(g, device=dev))
+
+
 def _quantile(a, q, axis, method, keepdims, weak):
     a = _as_array(a)
     if a.dtype.kind == "c":
@@ -588,18 +607,7 @@ def _quantile(a, q, axis, method, keepdims, weak):
     sm = _core.moveaxis(s, -1, 0)  # NumPy's layout: the sampled axis first
     vi = _np.asanyarray(props["get_virtual_index"](n, q))
     inexact = a.dtype.kind == "f"
-    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind == "i"):
-        res = sm[_core.asarray(vi.astype(_np.int64), device=a.device)]
-    else:
-        prev, nxt = _fb._get_indexes(_np.empty(0, a.dtype), vi, n)
-        g = _fb._get_gamma(vi, prev, props)
-        lo = sm[_core.asarray(prev, device=a.device)]
-        hi = sm[_core.asarray(nxt, device=a.device)]
-        if weak:
-            gv = float(g)
-        else:
-            gv = _core.asarray(g.reshape(vi.shape + (1,) * len(kept)), device=a.device)
-        res = _lerp(lo, hi, gv)
+    res = sample_sorted(sm, vi, props, method, len(kept), weak, _lerp, a.dtype)
     if inexact:
         last = sm[-1]
         res = _core.where(_core.isnan(last), last, res)
