@@ -187,3 +187,45 @@ def test_matvec_vecmat_errors_as_numpy(device):
             getattr(np, name)(*args)
         with pytest.raises(ValueError):
             getattr(ca, name)(*(ca.asarray(x, device=device) for x in args))
+
+
+def _same_exception(np_call, ca_call):
+    with pytest.raises(Exception) as want:
+        np_call()
+    with pytest.raises(Exception) as got:
+        ca_call()
+    assert type(got.value) is type(want.value)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name, dtypes", [
+    ("gcd", ("float64", "float64")), ("lcm", ("float32", "int64")),
+    ("bitwise_and", ("float64", "float64")), ("invert", ("float32",)),
+    ("left_shift", ("float64", "int64")), ("isnat", ("int64",)),
+    ("remainder", ("complex128", "complex128")), ("arctan2", ("complex128", "float64")),
+])
+def test_no_loop_errors_are_numpys(device, name, dtypes):
+    """No loop for the inputs: NumPy's own exception (a UFuncTypeError or, for the
+    ufuncs NumPy resolves the old way, a plain TypeError) with its message."""
+    ins = [np.zeros(2, d) for d in dtypes]
+    _same_exception(lambda: getattr(np, name)(*ins),
+                    lambda: getattr(ca, name)(*(ca.asarray(x, device=device) for x in ins)))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", ["input-1", "input-2", "output"])
+def test_casting_errors_are_numpys(device, case):
+    """casting= refusing an input or output cast: NumPy's UFuncTypeError subclass,
+    whose message names the input only where the ufunc has several."""
+    a = np.ones(3)
+    x = ca.asarray(a, device=device)
+    if case == "input-1":
+        _same_exception(lambda: np.sqrt(a, casting="no", dtype=np.float32),
+                        lambda: ca.sqrt(x, casting="no", dtype=np.float32))
+    elif case == "input-2":
+        _same_exception(lambda: np.add(a, a, casting="safe", dtype=np.float32),
+                        lambda: ca.add(x, x, casting="safe", dtype=np.float32))
+    else:
+        _same_exception(lambda: np.add(a, a, out=np.empty(3, np.int32)),
+                        lambda: ca.add(x, x, out=ca.empty(3, dtype=np.int32, device=device)))

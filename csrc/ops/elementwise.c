@@ -302,10 +302,61 @@ find_loop(int op, const int *dt, int req, int weak)
     return *slot - 1 < 0 ? -1 : *slot - 1;
 }
 
+/* NumPy's own exception for a ufunc error (a UFuncTypeError, a TypeError), made
+ * by cuarray._ufunc_errors.<fn>(*args) (args: a new tuple, taken): 0 when it
+ * set one, -1 with no error set when it could not (the caller raises its own
+ * TypeError of the same meaning). Only error paths come here. */
+static int
+numpy_ufunc_error(const char *fn, PyObject *args)
+{
+    PyObject *exc = NULL;
+    if (args != NULL) {
+        PyObject *mod = PyImport_ImportModule("cuarray._ufunc_errors");
+        PyObject *f = mod != NULL ? PyObject_GetAttrString(mod, fn) : NULL;
+        exc = f != NULL ? PyObject_CallObject(f, args) : NULL;
+        Py_XDECREF(f);
+        Py_XDECREF(mod);
+        Py_DECREF(args);
+    }
+    if (exc != NULL && PyExceptionInstance_Check(exc)) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+        return 0;
+    }
+    Py_XDECREF(exc);
+    PyErr_Clear();
+    return -1;
+}
+
+static int
+numpy_no_loop_error(const ca_ew_op *o, const int *dt, int req)
+{
+    PyObject *names = PyTuple_New(o->nin);
+    for (int i = 0; names != NULL && i < o->nin; i++) {
+        PyObject *n = PyUnicode_FromString(ca_dtype_name[dt[i]]);
+        if (n == NULL) {
+            Py_CLEAR(names);
+            break;
+        }
+        PyTuple_SET_ITEM(names, i, n);
+    }
+    if (names == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    PyObject *args = req >= 0
+                         ? Py_BuildValue("(sNs)", o->name, names, ca_dtype_name[req])
+                         : Py_BuildValue("(sN)", o->name, names);
+    return numpy_ufunc_error("no_loop", args);
+}
+
 static int
 no_loop_error(int op, const int *dt, int req)
 {
     const ca_ew_op *o = &ca_ew_ops[op];
+    if (numpy_no_loop_error(o, dt, req) == 0) {
+        return -1;
+    }
     char types[200] = "";
     size_t len = 0;
     for (int i = 0; i < o->nin; i++) {
@@ -602,6 +653,13 @@ check_input_casts(ew_args *A)
     for (int i = 0; i < A->nin; i++) {
         int from = A->dt[i], to = A->L->types[i];
         if (A->in[i].arr != NULL && !cast_allowed(from, to, A->casting)) {
+            if (numpy_ufunc_error("cast_error",
+                                  Py_BuildValue("(sssssi)", A->o->name, "input",
+                                                ew_cast_names[A->casting],
+                                                ca_dtype_name[from], ca_dtype_name[to],
+                                                i)) == 0) {
+                return -1;
+            }
             PyErr_Format(PyExc_TypeError,
                          "Cannot cast ufunc '%s' input %d from dtype('%s') to "
                          "dtype('%s') with casting rule '%s'",
@@ -854,6 +912,13 @@ ew_result(ew_args *A)
     if (A->out != NULL) {
         const int rtype = A->ml_out >= 0 ? A->ml_out : otype;
         if (!cast_allowed(rtype, A->out->dtype, A->casting)) {
+            if (numpy_ufunc_error(
+                    "cast_error",
+                    Py_BuildValue("(sssssi)", A->o->name, "output",
+                                  ew_cast_names[A->casting], ca_dtype_name[rtype],
+                                  ca_dtype_name[A->out->dtype], 0)) == 0) {
+                return NULL;
+            }
             PyErr_Format(
                 PyExc_TypeError,
                 "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') "
