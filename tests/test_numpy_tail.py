@@ -229,3 +229,23 @@ def test_casting_errors_are_numpys(device, case):
     else:
         _same_exception(lambda: np.add(a, a, out=np.empty(3, np.int32)),
                         lambda: ca.add(x, x, out=ca.empty(3, dtype=np.int32, device=device)))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", ["matmul-input", "matmul-output", "keywords-input"])
+def test_python_casting_errors_are_numpys(device, case):
+    """The casting= checks made in Python (matmul's, and a call with NumPy's other
+    ufunc keywords) raise NumPy's exception too."""
+    a = np.ones((2, 2))
+    x = ca.asarray(a, device=device)
+    if case == "matmul-input":
+        _same_exception(lambda: np.matmul(a, a, casting="no", dtype=np.float32),
+                        lambda: ca.matmul(x, x, casting="no", dtype=np.float32))
+    elif case == "matmul-output":
+        _same_exception(
+            lambda: np.matmul(a, a, out=np.empty((2, 2), np.int32)),
+            lambda: ca.matmul(x, x, out=ca.empty((2, 2), dtype=np.int32, device=device)))
+    else:
+        _same_exception(
+            lambda: np.add(a, a, casting="no", dtype=np.float32, order="K"),
+            lambda: ca.add(x, x, casting="no", dtype=np.float32, order="K"))

@@ -22,6 +22,7 @@ from numpy.lib.array_utils import normalize_axis_index as _norm_axis
 
 from . import _core
 from ._sort_threads import _datetime
+from ._ufunc_errors import cast_error
 
 _ndarray = _core.ndarray
 
@@ -269,16 +270,18 @@ def _matmul_cast(x1, x2, out, dtype, casting, order):
     xs = []
     for i, x in enumerate((x1, x2)):
         if not _np.can_cast(x.dtype, loop, casting):
-            raise TypeError(f"Cannot cast ufunc 'matmul' input {i} from {x.dtype!r} to "
-                            f"{loop!r} with casting rule {casting!r}")
+            raise cast_error("matmul", "input", casting, x.dtype, loop, i) or TypeError(
+                f"Cannot cast ufunc 'matmul' input {i} from {x.dtype!r} to {loop!r} "
+                f"with casting rule {casting!r}")
         xs.append(x if _np.can_cast(x.dtype, loop, "same_kind") else x.astype(loop))
     if out is None:
         return _layout(_core.matmul(xs[0], xs[1], dtype=loop), order, (x1, x2))
     if not isinstance(out, _ndarray):
         return _core.matmul(xs[0], xs[1], out, dtype=loop)  # C's TypeError
     if not _np.can_cast(loop, out.dtype, casting):
-        raise TypeError(f"Cannot cast ufunc 'matmul' output from {loop!r} to "
-                        f"{out.dtype!r} with casting rule {casting!r}")
+        raise cast_error("matmul", "output", casting, loop, out.dtype, 0) or TypeError(
+            f"Cannot cast ufunc 'matmul' output from {loop!r} to {out.dtype!r} with "
+            f"casting rule {casting!r}")
     if _np.can_cast(loop, out.dtype, "same_kind"):
         return _core.matmul(xs[0], xs[1], out, dtype=loop)
     r = _core.matmul(xs[0], xs[1], dtype=loop)

@@ -656,8 +656,10 @@ def _apply_signature(u, args, kwargs, sig):
     for i, (x, t) in enumerate(zip(args, loop)):
         dt = _operand_dtype(x)
         if dt is not None and not _np.can_cast(dt, t, casting):
-            raise TypeError(f"Cannot cast ufunc '{_name(u)}' input {i} from {dt!r} to "
-                            f"{t!r} with casting rule '{casting}'")
+            from ._ufunc_errors import cast_error
+            raise cast_error(_name(u), "input", casting, dt, t, i) or TypeError(
+                f"Cannot cast ufunc '{_name(u)}' input {i} from {dt!r} to {t!r} with "
+                f"casting rule '{casting}'")
         if isinstance(x, _core.ndarray):
             cast.append(x.astype(t, copy=False))
         else:
