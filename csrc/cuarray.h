@@ -703,6 +703,9 @@ int ca_out_check_shape(const char *fname, const CaArray *out, int ndim,
                        const Py_ssize_t *shape);
 /* A result of `dtype` may be written into out under casting='same_kind':
  * 0, or -1 with NumPy's TypeError. */
+/* NumPy's own exception for a ufunc error, from cuarray._ufunc_errors.<fn>(*args)
+ * (args taken): 0 when set, -1 with no error set when NumPy has none to give. */
+int ca_numpy_ufunc_error(const char *fn, PyObject *args);
 int ca_out_check_cast(const char *fname, const CaArray *out, int dtype);
 
 /* True when a's pointer or a stride breaks its dtype's natural alignment (GPU

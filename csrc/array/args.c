@@ -564,6 +564,32 @@ ca_out_check_shape(const char *fname, const CaArray *out, int ndim,
     return -1;
 }
 
+/* NumPy's own exception for a ufunc error (a UFuncTypeError, a TypeError), made
+ * by cuarray._ufunc_errors.<fn>(*args) (args: a new tuple, taken): 0 when it
+ * set one, -1 with no error set when it could not (the caller raises its own
+ * TypeError of the same meaning). Only error paths come here. */
+int
+ca_numpy_ufunc_error(const char *fn, PyObject *args)
+{
+    PyObject *exc = NULL;
+    if (args != NULL) {
+        PyObject *mod = PyImport_ImportModule("cuarray._ufunc_errors");
+        PyObject *f = mod != NULL ? PyObject_GetAttrString(mod, fn) : NULL;
+        exc = f != NULL ? PyObject_CallObject(f, args) : NULL;
+        Py_XDECREF(f);
+        Py_XDECREF(mod);
+        Py_DECREF(args);
+    }
+    if (exc != NULL && PyExceptionInstance_Check(exc)) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+        return 0;
+    }
+    Py_XDECREF(exc);
+    PyErr_Clear();
+    return -1;
+}
+
 int
 ca_out_check_cast(const char *fname, const CaArray *out, int dtype)
 {
@@ -571,6 +597,13 @@ ca_out_check_cast(const char *fname, const CaArray *out, int dtype)
         PyArray_CanCastTypeTo(ca_descr(dtype), ca_descr(out->dtype),
                               NPY_SAME_KIND_CASTING)) {
         return 0;
+    }
+    if (fname != NULL &&
+        ca_numpy_ufunc_error("cast_error",
+                             Py_BuildValue("(sssssi)", fname, "output", "same_kind",
+                                           ca_dtype_name[dtype],
+                                           ca_dtype_name[out->dtype], 0)) == 0) {
+        return -1;
     }
     PyErr_Format(PyExc_TypeError,
                  "Cannot cast %s output from dtype('%s') to dtype('%s') with casting "

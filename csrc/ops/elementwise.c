@@ -302,32 +302,6 @@ find_loop(int op, const int *dt, int req, int weak)
     return *slot - 1 < 0 ? -1 : *slot - 1;
 }
 
-/* NumPy's own exception for a ufunc error (a UFuncTypeError, a TypeError), made
- * by cuarray._ufunc_errors.<fn>(*args) (args: a new tuple, taken): 0 when it
- * set one, -1 with no error set when it could not (the caller raises its own
- * TypeError of the same meaning). Only error paths come here. */
-static int
-numpy_ufunc_error(const char *fn, PyObject *args)
-{
-    PyObject *exc = NULL;
-    if (args != NULL) {
-        PyObject *mod = PyImport_ImportModule("cuarray._ufunc_errors");
-        PyObject *f = mod != NULL ? PyObject_GetAttrString(mod, fn) : NULL;
-        exc = f != NULL ? PyObject_CallObject(f, args) : NULL;
-        Py_XDECREF(f);
-        Py_XDECREF(mod);
-        Py_DECREF(args);
-    }
-    if (exc != NULL && PyExceptionInstance_Check(exc)) {
-        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-        Py_DECREF(exc);
-        return 0;
-    }
-    Py_XDECREF(exc);
-    PyErr_Clear();
-    return -1;
-}
-
 static int
 numpy_no_loop_error(const ca_ew_op *o, const int *dt, int req)
 {
@@ -347,7 +321,7 @@ numpy_no_loop_error(const ca_ew_op *o, const int *dt, int req)
     PyObject *args = req >= 0
                          ? Py_BuildValue("(sNs)", o->name, names, ca_dtype_name[req])
                          : Py_BuildValue("(sN)", o->name, names);
-    return numpy_ufunc_error("no_loop", args);
+    return ca_numpy_ufunc_error("no_loop", args);
 }
 
 static int
@@ -653,11 +627,11 @@ check_input_casts(ew_args *A)
     for (int i = 0; i < A->nin; i++) {
         int from = A->dt[i], to = A->L->types[i];
         if (A->in[i].arr != NULL && !cast_allowed(from, to, A->casting)) {
-            if (numpy_ufunc_error("cast_error",
-                                  Py_BuildValue("(sssssi)", A->o->name, "input",
-                                                ew_cast_names[A->casting],
-                                                ca_dtype_name[from], ca_dtype_name[to],
-                                                i)) == 0) {
+            if (ca_numpy_ufunc_error("cast_error",
+                                     Py_BuildValue("(sssssi)", A->o->name, "input",
+                                                   ew_cast_names[A->casting],
+                                                   ca_dtype_name[from],
+                                                   ca_dtype_name[to], i)) == 0) {
                 return -1;
             }
             PyErr_Format(PyExc_TypeError,
@@ -912,7 +886,7 @@ ew_result(ew_args *A)
     if (A->out != NULL) {
         const int rtype = A->ml_out >= 0 ? A->ml_out : otype;
         if (!cast_allowed(rtype, A->out->dtype, A->casting)) {
-            if (numpy_ufunc_error(
+            if (ca_numpy_ufunc_error(
                     "cast_error",
                     Py_BuildValue("(sssssi)", A->o->name, "output",
                                   ew_cast_names[A->casting], ca_dtype_name[rtype],
