@@ -278,29 +278,11 @@ def quantiles(np_fn, a, q, axis, out, overwrite_input, method, keepdims, weights
 def _nanquantile(a, q, axis, method, keepdims, weak):
     """nanquantile: each row's quantile over its values other than NaT (NumPy's
     nanquantile), NaT with NumPy's warning for a row of NaT only."""
-    from ._statistics import _nan_virtual, _take_last
+    from ._statistics import nan_neighbours
     s, kept, axes = _rows(a, axis)
     k = _ca.sum(~_nat_mask(s), axis=-1)
-    qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
-    qd = _ca.asarray(qf, device=a.device) if q.ndim else float(q)
-    vi, how, gfix = _nan_virtual(k, qd, method)
-    if method == "linear":  # NumPy's (n - 1) * q (the general formula rounds apart)
-        vi = (k.astype(_np.float64) - 1) * qd
-    hi_i = _ca.maximum(k - 1, 0).astype(_np.float64)
-    vi = _ca.broadcast_to(vi, q.shape + kept) if q.ndim else vi
-    prev = _ca.minimum(_ca.maximum(_ca.floor(vi), 0), hi_i)
-    nxt = _ca.minimum(prev + 1, hi_i)
-    g = vi - _ca.floor(vi)
-    if gfix is not None:
-        g = gfix(g)
-    g = _ca.where(vi >= hi_i, 0.0, _ca.where(vi < 0, 0.0, g))
-    sb = _ca.ascontiguousarray(_ca.broadcast_to(s, q.shape + s.shape) if q.ndim else s)
-    lo = _take_last(sb, prev.astype(_I8).reshape(prev.shape + (1,)))[..., 0]
-    if how == "take":
-        res = lo
-    else:
-        hi = _take_last(sb, nxt.astype(_I8).reshape(nxt.shape + (1,)))[..., 0]
-        res = _lerp(lo, hi, g)
+    lo, hi, g = nan_neighbours(s, k, q, kept, method, a.device, exact_linear=True)
+    res = lo if hi is None else _lerp(lo, hi, g)
     empty = k == 0
     if bool(_ca.any(empty)):
         _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)

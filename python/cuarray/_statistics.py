@@ -650,6 +650,35 @@ def _nan_virtual(k, q, method):
     return 0.5 * (_core.floor(base) + _core.ceil(base)), "lerp", None
 
 
+def nan_neighbours(s, k, q, kept, method, device, exact_linear=False):
+    """NumPy's nanquantile sample of sorted rows s whose first k values are valid:
+    (lo, hi, g), the element below each quantile, the one above (None where the
+    method takes one element) and the weight between them. exact_linear computes
+    linear's index as NumPy's (k - 1) * q (the general formula rounds apart)."""
+    qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
+    qd = _core.asarray(qf, device=device) if q.ndim else float(q)
+    vi, how, gfix = _nan_virtual(k, qd, method)
+    if exact_linear and method == "linear":
+        vi = (k.astype(_np.float64) - 1) * qd
+    hi_i = _core.maximum(k - 1, 0).astype(_np.float64)
+    vi = _core.broadcast_to(vi, q.shape + kept) if q.ndim else vi
+    prev = _core.minimum(_core.maximum(_core.floor(vi), 0), hi_i)
+    g = vi - _core.floor(vi)
+    if gfix is not None:
+        g = gfix(g)
+    g = _core.where(_core.greater_equal(vi, hi_i), 0.0, _core.where(
+        _core.less(vi, 0), 0.0, g))
+    # gather each row's neighbours: rows broadcast against the q dimensions
+    sb = _core.ascontiguousarray(_core.broadcast_to(s, q.shape + s.shape) if q.ndim
+                                 else s)
+
+    def take(i):
+        return _take_last(sb, i.astype(_np.int64).reshape(i.shape + (1,)))[..., 0]
+    if how == "take":
+        return take(prev), None, g
+    return take(prev), take(_core.minimum(prev + 1, hi_i)), g
+
+
 def _nanquantile(a, q, axis, method, keepdims, weak):
     a = _as_array(a)
     if a.dtype.kind != "f":
@@ -658,27 +687,10 @@ def _nanquantile(a, q, axis, method, keepdims, weak):
     n = rows.shape[-1]
     s = _core.sort(rows, axis=-1, kind="stable")  # NaNs last
     k = _core.sum(_core.logical_not(_core.isnan(rows)), axis=-1)  # valid per row
-    qf = q.astype(_np.float64).reshape(q.shape + (1,) * len(kept))
-    qd = _core.asarray(qf, device=a.device) if q.ndim else float(q)
-    vi, how, gfix = _nan_virtual(k, qd, method)
-    hi_i = _core.maximum(k - 1, 0).astype(_np.float64)
-    vi = _core.broadcast_to(vi, q.shape + kept) if q.ndim else vi
-    prev = _core.minimum(_core.maximum(_core.floor(vi), 0), hi_i)
-    nxt = _core.minimum(prev + 1, hi_i)
-    g = vi - _core.floor(vi)
-    if gfix is not None:
-        g = gfix(g)
-    g = _core.where(_core.greater_equal(vi, hi_i), 0.0, _core.where(
-        _core.less(vi, 0), 0.0, g))
-    # gather each row's neighbours: rows broadcast against the q dimensions
-    sb = _core.broadcast_to(s, q.shape + s.shape) if q.ndim else s
-    lo = _take_last(_core.ascontiguousarray(sb),
-                    prev.astype(_np.int64).reshape(prev.shape + (1,)))[..., 0]
-    if how == "take":
+    lo, hi, g = nan_neighbours(s, k, q, kept, method, a.device)
+    if hi is None:
         res = lo
     else:
-        hi = _take_last(_core.ascontiguousarray(sb),
-                        nxt.astype(_np.int64).reshape(nxt.shape + (1,)))[..., 0]
         res = _lerp(lo, hi, g.astype(a.dtype) if weak or not q.ndim else g)
         if weak:
             res = res.astype(a.dtype)
