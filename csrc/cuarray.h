@@ -836,6 +836,13 @@ void ca_fusion_array_dealloc(CaArray *a);
  * call is not deferred (take the eager path), or NULL with an exception. */
 PyObject *ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars,
                         int ndim, const Py_ssize_t *shape, int device);
+/* The whole-array sum (mean: d's divisor) of pending array `a` by plan d (made
+ * for a itself, on `stream`): the other deferred work is launched, then one
+ * kernel evaluates a's program and sums it into d->out, and `a` stays
+ * deferred (consumed: if it dies unread, its kernel never runs). 0, a CUDA
+ * status, or CA_KERR_UNSUPPORTED when this sum can not be fused (then nothing
+ * of a's is launched; run the plain reduction). */
+int ca_fusion_sum(CaArray *a, const ca_reduce_desc *d, ca_stream_t stream);
 
 
 #endif /* CA_CUARRAY_H */

@@ -465,6 +465,18 @@ typedef struct {
 int ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
                          ca_stream_t stream);
 
+/* The sum (or, with d's divisor, the mean) of program p's result over all p->n
+ * elements, in one launch, into d->out (and d's mirror): the reduction of a
+ * deferred array whose values are never stored (p->out unused). `d` is the plan
+ * ca_reduce_plan made for CA_RED_SUM of that result as a contiguous row of the
+ * family's float to itself; the fused kernel adds in exactly that plan's order,
+ * so the value is the plain sum's bit for bit. CA_KERR_UNSUPPORTED (nothing
+ * launched) unless the plan is one split of one output over at most
+ * CA_FUSE_SUM_MAXGROUP lanes (rows up to 2048 elements) on a GPU. */
+#define CA_FUSE_SUM_MAXGROUP 128
+int ca_fused_sum(int device, int family, const ca_fuse_params *p,
+                 const ca_reduce_desc *d, ca_stream_t stream);
+
 /* ---- indexing ---------------------------------------------------- */
 /* One gather (take) or scatter (put) pass of advanced indexing (kernels/gpu/index.cu,
  * kernels/host/host_index.c). The pass runs over `shape` (the indexing result). For a

@@ -357,3 +357,94 @@ def test_small_arrays_not_deferred_by_default(device):
     s0 = _core._fusion()
     (a * 2).get()
     assert _delta(s0, _core._fusion(), "deferred") == 0
+
+
+# ----------------------------------------------------------------- fused sums
+def _chain(a, b, c, d, e):
+    return (a * b + c) * d - e
+
+
+@pytest.mark.parametrize("device", [GPU])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1,), (3,), (5,), (31,), (64,), (1000,), (1024,),
+                                   (1027,), (2048,), (32, 32), (2049,), (4096,)])
+def test_sum_of_pending_is_bit_identical(device, dtype, shape, fusion):
+    """The sum (and mean) of a deferred chain runs in the chain's own launch up to
+    2048 elements, and gives the plain sum's bits at every size."""
+    ns = [random_array(shape, dtype) for _ in range(5)]
+    xs = [ca.asarray(x, device=device) for x in ns]
+    n = int(np.prod(shape))
+    reds = [(lambda t: t.sum(), lambda t: t.sum()), (lambda t: t.mean(), lambda t: t.mean()),
+            (lambda t: ca.sum(t, keepdims=True), lambda t: np.sum(t, keepdims=True))]
+    for red, np_red in reds:
+        s0 = fusion()
+        r = red(_chain(*xs))
+        fused = _delta(s0, fusion(), "fused_sums")
+        # one element is no row for the plan (its size-1 dim is dropped): plain
+        assert fused == (1 if 2 <= n <= 2048 else 0)
+        want = _eager(lambda *a: red(_chain(*a)), *xs)
+        assert r.dtype == want.dtype and r.shape == want.shape
+        np.testing.assert_array_equal(r.get().view(np.uint8), want.view(np.uint8))
+        ref = np_red(_chain(*[x.astype(np.float64) for x in ns]))
+        np.testing.assert_allclose(r.get(), ref, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   atol=1e-5)
+        # the mirrored one-element result reads back without another launch
+        assert float(r.reshape(())) == float(want.reshape(()))
+
+
+@pytest.mark.parametrize("device", [GPU])
+def test_fused_sum_leaves_the_operand_usable(device, fusion):
+    an, bn = random_array((1000,), np.float32), random_array((1000,), np.float32)
+    a, b = ca.asarray(an, device=device), ca.asarray(bn, device=device)
+    t = a * b + 1
+    s0 = fusion()
+    s = t.sum()
+    assert _delta(s0, fusion(), "fused_sums") == 1
+    assert fusion()["pending"] == 1  # t itself is still deferred
+    u = t - 2  # and can still be fused into later work
+    np.testing.assert_array_equal(u.get(), an * bn + 1 - 2)
+    np.testing.assert_array_equal(t.get(), an * bn + 1)
+    assert s.get() == np.float32(_eager(lambda x, y: (x * y + 1).sum(), a, b))
+    # an input written after the fused sum: the deferred t still sees the old values
+    v = a + 0.5
+    w = v.sum()
+    a[...] = 0
+    np.testing.assert_array_equal(v.get(), an + np.float32(0.5))
+    assert w.get() == np.float32(_eager(lambda x: (x + 0.5).sum(), ca.asarray(an, device=device)))
+
+
+@pytest.mark.parametrize("device", [GPU])
+def test_sums_not_fused(device, fusion):
+    """Whatever the fused sum does not take runs the plain reduction, right."""
+    an = random_array((1000,), np.float32)
+    a = ca.asarray(an, device=device)
+    cases = [
+        (lambda: (a > 0.5).sum(), lambda: (an > 0.5).sum()),            # bool: int64 sum
+        (lambda: (a * 2).sum(dtype=np.float64), lambda: (an * 2).sum(dtype=np.float64)),
+        (lambda: (a * 2).reshape(10, 100).sum(axis=1), lambda: (an * 2).reshape(10, 100).sum(axis=1)),
+        (lambda: (a * 2).prod(), lambda: (an * 2).prod()),
+        (lambda: (a * 2).var(), lambda: (an * 2).var()),
+        (lambda: (a * 2)[1:].sum(), lambda: (an * 2)[1:].sum()),
+    ]
+    for got, want in cases:
+        s0 = fusion()
+        r = got()
+        assert _delta(s0, fusion(), "fused_sums") == 0
+        np.testing.assert_allclose(r.get(), want(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("device", [GPU])
+def test_fused_sum_on_another_stream(device, fusion):
+    an = random_array((1024,), np.float32)
+    a = ca.asarray(an, device=device)
+    t = a * 3  # deferred on the default stream
+    s = ca.cuda.Stream()
+    with s:
+        u = a - 1  # deferred on s
+        r = u.sum()
+        s0 = fusion()
+        r2 = t.sum()  # t's stream is not current: the plain reduction
+        assert _delta(s0, fusion(), "fused_sums") == 0
+    s.synchronize()
+    assert r.get() == np.float32(_eager(lambda x: (x - 1).sum(), a))
+    assert r2.get() == np.float32(_eager(lambda x: (x * 3).sum(), a))

@@ -500,6 +500,13 @@ def gen_fuse(loops, stamp):
         out.append(f"    return ca_fuse_launch<{ft}, {word}, {vec}, ca_fuse_apply_{name}>"
                    f"(p, stream);")
         out.append("}\n")
+        # the fused sum adds with the plain sum's op struct (red_gpu_ops.h)
+        red = f"ca_red::RK_SUM_{DTYPES[fc][0][3:].lower()}_{DTYPES[fc][0][3:].lower()}"
+        out.append(f'extern "C" int\nca_fuse_sum_launch_{name}(const ca_fuse_params *p, '
+                   f"const ca_reduce_desc *d,\n{' ' * (len(name) + 20)}ca_stream_t stream)\n{{")
+        out.append(f"    return ca_fuse_sum_launch<{ft}, {word}, {vec}, ca_fuse_apply_{name},\n"
+                   f"                              {red}>(p, d, stream);")
+        out.append("}\n")
     return "\n".join(out) + "\n"
 
 

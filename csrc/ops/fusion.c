@@ -54,7 +54,8 @@ static ca_pending *head, *tail;
 static Py_ssize_t threshold = DEFAULT_THRESHOLD;
 static int threshold_read;
 /* counters for tests and the curious: cuarray._core._fusion() */
-static unsigned long long n_deferred, n_fused_launch, n_plain_launch, n_skipped;
+static unsigned long long n_deferred, n_fused_launch, n_plain_launch, n_skipped,
+    n_fused_sum;
 
 static const int family_float[CA_FUSE_NFAM] = { CA_FLOAT32, CA_FLOAT64 };
 static const int family_vec[CA_FUSE_NFAM] = { CA_FUSE_VEC_F32, CA_FUSE_VEC_F64 };
@@ -78,8 +79,9 @@ fusion_threshold(void)
 
 /* ---- the list ------------------------------------------------------------ */
 
+/* Take r out of the list / put it at its end; r's array stays pending. */
 static void
-unlink_pending(ca_pending *r)
+list_remove(ca_pending *r)
 {
     if (r->prev) {
         r->prev->next = r->next;
@@ -95,6 +97,26 @@ unlink_pending(ca_pending *r)
     }
     r->prev = r->next = NULL;
     ca_fusion_npending--;
+}
+
+static void
+list_append(ca_pending *r)
+{
+    r->prev = tail;
+    if (tail) {
+        tail->next = r;
+    }
+    else {
+        head = r;
+    }
+    tail = r;
+    ca_fusion_npending++;
+}
+
+static void
+unlink_pending(ca_pending *r)
+{
+    list_remove(r);
     r->out->pending = NULL;
     r->out->mem->pending--;
 }
@@ -474,17 +496,35 @@ ca_fusion_try(int loop, CaArray *const *arrs, const ca_scalar_arg *scalars, int 
     r->out = res;
     res->pending = r;
     res->mem->pending++;
-    r->prev = tail;
-    if (tail) {
-        tail->next = r;
-    }
-    else {
-        head = r;
-    }
-    tail = r;
-    ca_fusion_npending++;
+    list_append(r);
     n_deferred++;
     return (PyObject *)res;
+}
+
+int
+ca_fusion_sum(CaArray *a, const ca_reduce_desc *d, ca_stream_t stream)
+{
+    ca_pending *r = a->pending;
+    if (r == NULL || r->stream != stream || a->dtype != family_float[r->family] ||
+        !PyGILState_Check()) {
+        return CA_KERR_UNSUPPORTED;
+    }
+    /* Everything asked for before runs first, in order, as a plain launch would
+     * have it; a's own kernel is not among them (the sum reads a's leaves,
+     * never a's memory, so a may stay deferred behind it). */
+    list_remove(r);
+    ca_fusion_flush();
+    list_append(r);
+    ca_fuse_params p = r->p;
+    p.out = NULL; /* the sum stores no element */
+    p.out_type = a->dtype;
+    p.n = (uint32_t)a->size;
+    const int rc = ca_rt_fused_sum(r->device, r->family, &p, d, stream);
+    if (rc == 0) {
+        r->consumed = 1;
+        n_fused_sum++;
+    }
+    return rc;
 }
 
 /* ---- Python ---------------------------------------------------------------- */
@@ -510,10 +550,10 @@ py_fusion(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         }
         threshold = t;
     }
-    return Py_BuildValue("{s:n,s:n,s:K,s:K,s:K,s:K}", "threshold", old, "pending",
+    return Py_BuildValue("{s:n,s:n,s:K,s:K,s:K,s:K,s:K}", "threshold", old, "pending",
                          ca_fusion_npending, "deferred", n_deferred, "fused_launches",
                          n_fused_launch, "plain_launches", n_plain_launch, "skipped",
-                         n_skipped);
+                         n_skipped, "fused_sums", n_fused_sum);
 }
 
 static PyObject *

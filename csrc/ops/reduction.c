@@ -310,6 +310,24 @@ mirror_finish(int mslot, int rc, const ca_reduce_desc *d, CaArray *res)
     }
 }
 
+/* The planned reduction d of arr: a deferred array's sum runs with its program
+ * in one launch (fusion.c) when the plan allows, else the plain kernels. 0, or
+ * -1 with an exception. */
+static int
+fused_sum(int op, CaArray *arr, int in_dtype, const CaArray *copy, const CaArray *aux,
+          int kout, ca_reduce_desc *d, ca_stream_t stream, const char *fname)
+{
+    if (arr->pending != NULL && copy == NULL && aux == NULL && op == CA_RED_SUM &&
+        kout == arr->dtype) {
+        const int rc = ca_fusion_sum(arr, d, stream);
+        if (rc != CA_KERR_UNSUPPORTED) {
+            return ca_launch_status(rc, fname);
+        }
+    }
+    return ca_run_reduce(arr->device, op, d, in_dtype, kout, stream,
+                         (int64_t)d->nout * d->nred_elems, fname);
+}
+
 /* res[...] = op over the reduced axes of arr, res in dtype kout. */
 static int
 run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
@@ -340,8 +358,7 @@ run_reduce(const char *fname, int op, CaArray *arr, const unsigned char *red,
     }
     const int in_dtype = copy ? copy->dtype : arr->dtype;
     const int mslot = mirror_acquire(&d, res, device, stream);
-    const int rc = ca_run_reduce(device, op, &d, in_dtype, kout, stream,
-                                 (int64_t)d.nout * d.nred_elems, fname);
+    const int rc = fused_sum(op, arr, in_dtype, copy, aux, kout, &d, stream, fname);
     mirror_finish(mslot, rc, &d, res);
     if (rc != 0) {
         goto error;

@@ -398,6 +398,17 @@ ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p,
     return ca_fused_elementwise(device, family, p, stream);
 }
 
+int
+ca_rt_fused_sum(int device, int family, const ca_fuse_params *p,
+                const ca_reduce_desc *d, ca_stream_t stream)
+{
+    const int rc = ca_fused_sum(device, family, p, d, stream);
+    if (rc == 0) {
+        CA_COUNT(launches);
+    }
+    return rc;
+}
+
 /* ======================================================================== */
 /* Copies and waits                                                          */
 /* ======================================================================== */

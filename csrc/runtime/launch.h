@@ -174,6 +174,10 @@ int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *
                       unsigned scalar_mask, ca_stream_t stream);
 int ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p,
                             ca_stream_t stream);
+/* ca_fused_sum (kernels.h): CA_KERR_UNSUPPORTED, with nothing launched, when the
+ * plan is not one it reproduces. */
+int ca_rt_fused_sum(int device, int family, const ca_fuse_params *p,
+                    const ca_reduce_desc *d, ca_stream_t stream);
 
 /* ---- copies and waits, checked --------------------------------------------------- */
 /* cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream). */

@@ -3,16 +3,22 @@
  * programs (kernels.h). It checks the program, renumbers its registers densely
  * (instruction k writes register nleaf + k, so the kernel's shared memory holds
  * only the registers the program uses) and launches the family's kernel
- * (build/generated/ew_fuse.cu). GPU only: nothing is fused on the cpu device.
+ * (build/generated/ew_fuse.cu), and ca_fused_sum, a program's result summed in
+ * the same launch. GPU only: nothing is fused on the cpu device.
  */
 #include <string.h>
 
 #include "ew_internal.h"
 #include "ew_table.h"
+#include "reduce_plan.h"
 
 #if CA_HAVE_CUDA
 int ca_fuse_launch_f32(const ca_fuse_params *p, ca_stream_t stream);
 int ca_fuse_launch_f64(const ca_fuse_params *p, ca_stream_t stream);
+int ca_fuse_sum_launch_f32(const ca_fuse_params *p, const ca_reduce_desc *d,
+                           ca_stream_t stream);
+int ca_fuse_sum_launch_f64(const ca_fuse_params *p, const ca_reduce_desc *d,
+                           ca_stream_t stream);
 #endif
 
 static const int fuse_vec[CA_FUSE_NFAM] = { CA_FUSE_VEC_F32, CA_FUSE_VEC_F64 };
@@ -45,17 +51,17 @@ fuse_renumber(const ca_fuse_params *p, int k, int c)
     return -1;
 }
 
-int
-ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
-                     ca_stream_t stream)
+/* Check program p of `family` and write it into q with its registers renumbered
+ * densely; 0 or CA_KERR_UNSUPPORTED. The output is the caller's to check. */
+static int
+fuse_prepare(int family, const ca_fuse_params *p, ca_fuse_params *q)
 {
     if (family < 0 || family >= CA_FUSE_NFAM || p->nleaf < 0 ||
         p->nleaf > CA_FUSE_MAXLEAF || p->ninstr < 1 || p->ninstr > CA_FUSE_MAXINSTR ||
-        p->n < 1 || p->n > (uint32_t)CA_EW_MAX_N ||
-        !fuse_operand_ok(family, p->out_type, p->out)) {
+        p->n < 1 || p->n > (uint32_t)CA_EW_MAX_N) {
         return CA_KERR_UNSUPPORTED;
     }
-    ca_fuse_params q = *p;
+    *q = *p;
     for (int j = 0; j < p->nleaf; j++) {
         if (!fuse_operand_ok(family, p->leaf_type[j], p->leaf[j])) {
             return CA_KERR_UNSUPPORTED;
@@ -71,10 +77,19 @@ ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
             if (c < 0) {
                 return CA_KERR_UNSUPPORTED;
             }
-            q.ins[k].src[i] = (uint8_t)c;
+            q->ins[k].src[i] = (uint8_t)c;
         }
     }
-    if (device == CA_CPU) {
+    return 0;
+}
+
+int
+ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
+                     ca_stream_t stream)
+{
+    ca_fuse_params q;
+    if (fuse_prepare(family, p, &q) != 0 ||
+        !fuse_operand_ok(family, p->out_type, p->out) || device == CA_CPU) {
         return CA_KERR_UNSUPPORTED;
     }
 #if CA_HAVE_CUDA
@@ -82,7 +97,37 @@ ca_fused_elementwise(int device, int family, const ca_fuse_params *p,
                                  : ca_fuse_launch_f64(&q, stream);
 #else
     (void)stream;
-    (void)q;
+    return CA_KERR_NO_CUDA;
+#endif
+}
+
+/* Whether d is the plan the fused sum reproduces: the row kernel over one
+ * aligned, contiguous run of p->n elements of the family's float, one output,
+ * one split, at most CA_FUSE_SUM_MAXGROUP lanes (reduce.cu's plan). */
+static int
+fuse_sum_plan_ok(int family, const ca_fuse_params *p, const ca_reduce_desc *d)
+{
+    const int64_t size = ca_dtype_size[fuse_float[family]];
+    return d->strategy == CA_RS_ROW && d->nout == 1 && d->splits == 1 && d->nred == 1 &&
+           d->nred_elems == (int64_t)p->n && d->red_in[0] == size && d->group >= 32 &&
+           d->group <= CA_FUSE_SUM_MAXGROUP && (d->group & (d->group - 1)) == 0 &&
+           (uintptr_t)d->in % 16 == 0 && d->out != NULL;
+}
+
+int
+ca_fused_sum(int device, int family, const ca_fuse_params *p, const ca_reduce_desc *d,
+             ca_stream_t stream)
+{
+    ca_fuse_params q;
+    if (fuse_prepare(family, p, &q) != 0 || p->out_type != fuse_float[family] ||
+        !fuse_sum_plan_ok(family, p, d) || device == CA_CPU) {
+        return CA_KERR_UNSUPPORTED;
+    }
+#if CA_HAVE_CUDA
+    return family == CA_FUSE_F32 ? ca_fuse_sum_launch_f32(&q, d, stream)
+                                 : ca_fuse_sum_launch_f64(&q, d, stream);
+#else
+    (void)stream;
     return CA_KERR_NO_CUDA;
 #endif
 }
