@@ -128,8 +128,10 @@ __typeof__(ca_ufunc_at_check) ca_run_ufunc_at_check;
 __typeof__(ca_select) ca_run_select;
 
 /* The deferred programs' own launches (fusion.c, which is the flush): raw. */
-__typeof__(ca_elementwise) ca_rt_elementwise;
-__typeof__(ca_fused_elementwise) ca_rt_fused_elementwise;
+int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
+                      unsigned scalar_mask, ca_stream_t stream);
+int ca_rt_fused_elementwise(int device, int family, const ca_fuse_params *p,
+                            ca_stream_t stream);
 
 /* ---- copies and waits, checked --------------------------------------------------- */
 /* cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream). */
