@@ -345,7 +345,9 @@ def make_extension():
         # meet CuPy's or PyTorch's, and gcc 12 exports every target_clones function
         # (and its .resolver) of the host loops despite -fvisibility=hidden
         ldflags += [f"-Wl,--version-script={ROOT / 'tools' / 'core.map'}"]
-    headers = [str(p) for p in project_files("*.h")]
+    # the .def tables the C sources include count too (csrc/runtime/dynlib_fns.def):
+    # an edit of one must rebuild, as a header's does
+    headers = [str(p) for p in project_files("*.h", "*.def")]
     ext = Extension("cuarray._core", sources=sources, include_dirs=include_dirs, depends=headers,
                     define_macros=macros, extra_compile_args=cflags, extra_link_args=ldflags,
                     libraries=libraries, library_dirs=library_dirs)

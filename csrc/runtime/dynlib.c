@@ -3,8 +3,8 @@
  * for why).
  *
  * Where it looks for a library, in order:
- *   1. its soname ("libcublas.so.13", "libcufft.so.12", "libcusolver.so.12": CUDA 13
- *      ships cuFFT 12 and cuSOLVER 12)
+ *   1. its soname (dynlib_fns.def: "libcublas.so.13", "libcufft.so.12",
+ *      "libcusolver.so.12": CUDA 13 ships cuFFT 12 and cuSOLVER 12)
  *      through the dynamic loader's own search (an already loaded copy, e.g.
  *      CuPy's or PyTorch's, LD_LIBRARY_PATH, ld.so.cache);
  *   2. the toolkit cuarray was built against (CA_CUDA_LIB_DIR), and
@@ -31,90 +31,42 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Each pointer type must match the toolkit's declaration. */
+/* Each pointer type must match the toolkit's declaration: a row's check. */
 #if defined(__GNUC__)
 #define CA_CHECK_SIG(fn, type)                                                         \
     _Static_assert(__builtin_types_compatible_p(__typeof__(&fn), type),                \
-                   #fn " does not match " #type " (dynlib.h)")
-/* A table row's check (see dynlib.h's CA_<LIB>_FNS). */
-#define CA_DL_CHECK(a, type, field, sym) CA_CHECK_SIG(sym, type);
-CA_CUBLAS_FNS(CA_DL_CHECK, )
-CA_CUFFT_FNS(CA_DL_CHECK, )
-CA_CUSOLVER_FNS(CA_DL_CHECK, )
-/* The typed families: the header's declaration with the element type T. */
-#define CA_POTRFB_T(T)                                                                 \
-    cusolverStatus_t (*)(cusolverDnHandle_t, cublasFillMode_t, int, T **, int, int *,  \
-                         int)
-#define CA_ORGQR_BS_T(T)                                                               \
-    cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, const T *, int, const T *, \
-                         int *)
-#define CA_ORGQR_T(T)                                                                  \
-    cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, T *, int, const T *, T *,  \
-                         int, int *)
-#define CA_GETRFB_T(T)                                                                 \
-    cublasStatus_t (*)(cublasHandle_t, int, T *const *, int, int *, int *, int)
-#define CA_GETRIB_T(T)                                                                 \
-    cublasStatus_t (*)(cublasHandle_t, int, const T *const *, int, const int *,        \
-                       T *const *, int, int *, int)
-#define CA_GETRSB_T(T)                                                                 \
-    cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const T *const *,  \
-                       int, const int *, T *const *, int, int *, int)
-#define CA_CHECK_TYPED(S, D, C, Z, MAC)                                                \
-    CA_CHECK_SIG(S, MAC(float));                                                       \
-    CA_CHECK_SIG(D, MAC(double));                                                      \
-    CA_CHECK_SIG(C, MAC(cuComplex));                                                   \
-    CA_CHECK_SIG(Z, MAC(cuDoubleComplex))
-CA_CHECK_TYPED(cusolverDnSpotrfBatched, cusolverDnDpotrfBatched,
-               cusolverDnCpotrfBatched, cusolverDnZpotrfBatched, CA_POTRFB_T);
-CA_CHECK_TYPED(cusolverDnSorgqr_bufferSize, cusolverDnDorgqr_bufferSize,
-               cusolverDnCungqr_bufferSize, cusolverDnZungqr_bufferSize, CA_ORGQR_BS_T);
-CA_CHECK_TYPED(cusolverDnSorgqr, cusolverDnDorgqr, cusolverDnCungqr, cusolverDnZungqr,
-               CA_ORGQR_T);
-/* ?gesvdj: elements T, singular values of T's real type R. */
-#define CA_GESVDJ_BS_T(T, R)                                                           \
-    cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, int,         \
-                         const T *, int, const R *, const T *, int, const T *, int,    \
-                         int *, gesvdjInfo_t)
-#define CA_GESVDJ_T(T, R)                                                              \
-    cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int, int, T *,    \
-                         int, R *, T *, int, T *, int, T *, int, int *, gesvdjInfo_t)
-#define CA_CHECK_TYPED_R(S, D, C, Z, MAC)                                              \
-    CA_CHECK_SIG(S, MAC(float, float));                                                \
-    CA_CHECK_SIG(D, MAC(double, double));                                              \
-    CA_CHECK_SIG(C, MAC(cuComplex, float));                                            \
-    CA_CHECK_SIG(Z, MAC(cuDoubleComplex, double))
-CA_CHECK_SIG(cusolverDnCreateGesvdjInfo, ca_cusolverDnCreateGesvdjInfo_fn);
-CA_CHECK_TYPED_R(cusolverDnSgesvdj_bufferSize, cusolverDnDgesvdj_bufferSize,
-                 cusolverDnCgesvdj_bufferSize, cusolverDnZgesvdj_bufferSize,
-                 CA_GESVDJ_BS_T);
-CA_CHECK_TYPED_R(cusolverDnSgesvdj, cusolverDnDgesvdj, cusolverDnCgesvdj,
-                 cusolverDnZgesvdj, CA_GESVDJ_T);
-CA_CHECK_TYPED(cublasSgetrfBatched, cublasDgetrfBatched, cublasCgetrfBatched,
-               cublasZgetrfBatched, CA_GETRFB_T);
-CA_CHECK_TYPED(cublasSgetriBatched, cublasDgetriBatched, cublasCgetriBatched,
-               cublasZgetriBatched, CA_GETRIB_T);
-CA_CHECK_TYPED(cublasSgetrsBatched, cublasDgetrsBatched, cublasCgetrsBatched,
-               cublasZgetrsBatched, CA_GETRSB_T);
-CA_CURAND_FNS(CA_DL_CHECK, )
-CA_NVRTC_FNS(CA_DL_CHECK, )
-CA_CUSPARSE_FNS(CA_DL_CHECK, )
+                   #fn " does not match " #type " (dynlib_fns.def)")
+#define CA_DL_LIB(...)
+#define CA_DL_FN(lib, ret, field, sym, params) CA_CHECK_SIG(sym, ret(*) params);
+/* A typed family: each precision's function with its element and real types. */
+#define CA_DL_TYPED(lib, ret, field, S, D, C, Z, sig)                                  \
+    CA_CHECK_SIG(S, ret(*) sig(float, float));                                         \
+    CA_CHECK_SIG(D, ret(*) sig(double, double));                                       \
+    CA_CHECK_SIG(C, ret(*) sig(cuComplex, float));                                     \
+    CA_CHECK_SIG(Z, ret(*) sig(cuDoubleComplex, double));
+#define CA_DL_END(lib)
+#include "dynlib_fns.def"
 #endif
-
-#define CA_CUBLAS_SONAME   "libcublas.so.13"
-#define CA_CUBLASLT_SONAME "libcublasLt.so.13"
-#define CA_CUFFT_SONAME    "libcufft.so.12"
-#define CA_CUSOLVER_SONAME "libcusolver.so.12"
-#define CA_CURAND_SONAME   "libcurand.so.10"
-#define CA_NVRTC_SONAME    "libnvrtc.so.13"
-#define CA_CUSPARSE_SONAME "libcusparse.so.12"
 
 typedef struct {
     const char *name;
     void **slot;
 } lib_sym;
 
-/* A table row's entry: the symbol and the field of table `a` it fills. */
-#define CA_DL_SYM(a, type, field, sym) { #sym, (void **)&a.field },
+/* Each library's table, <lib>_table, and what fills it, <lib>_syms: a row's
+ * symbol and the field it fills (a typed family: four, in precision order). Kept
+ * as written: an array that one row macro opens and another closes. */
+/* clang-format off */
+#define CA_DL_LIB(lib, ...)                                                            \
+    static ca_##lib##_api lib##_table;                                                 \
+    static const lib_sym lib##_syms[] = {
+#define CA_DL_FN(lib, ret, field, sym, params) { #sym, (void **)&lib##_table.field },
+#define CA_DL_TYPED(lib, ret, field, S, D, C, Z, sig)                                  \
+    { #S, (void **)&lib##_table.field[0] }, { #D, (void **)&lib##_table.field[1] },    \
+    { #C, (void **)&lib##_table.field[2] }, { #Z, (void **)&lib##_table.field[3] },
+#define CA_DL_END(lib) };
+/* clang-format on */
+#include "dynlib_fns.def"
 
 /* One library: where to look, what to resolve, and how its load went. The
  * state is written once under load_lock and read with acquire loads. */
@@ -141,99 +93,15 @@ typedef struct {
     "Install " what " for CUDA 13 (the CUDA toolkit, or NVIDIA's " what " wheel for "  \
     "CUDA 13)"
 
+/* Each library's description, <lib>_lib, from its CA_DL_LIB row. */
+#define CA_DL_LIB(lib, what, soname, dep, pip_dir, advice)                             \
+    static lib_desc lib##_lib = CA_LIB(what, soname, dep, pip_dir, advice, lib##_syms);
+#define CA_DL_FN(...)
+#define CA_DL_TYPED(...)
+#define CA_DL_END(lib)
+#include "dynlib_fns.def"
+
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static ca_cublas_api api;
-static ca_cufft_api fft_api;
-static ca_cusolver_api solver_api;
-static ca_cublas_lu_api lu_api;
-static ca_curand_api rand_api;
-static ca_nvrtc_api nvrtc_api;
-static ca_cusparse_api sparse_api;
-
-static const lib_sym cublas_syms[] = { CA_CUBLAS_FNS(CA_DL_SYM, api) };
-
-static const lib_sym cufft_syms[] = { CA_CUFFT_FNS(CA_DL_SYM, fft_api) };
-
-static const lib_sym cusolver_syms[] = {
-    CA_CUSOLVER_FNS(CA_DL_SYM, solver_api){ "cusolverDnSpotrfBatched",
-                                            (void **)&solver_api.potrfBatched[0] },
-    { "cusolverDnDpotrfBatched", (void **)&solver_api.potrfBatched[1] },
-    { "cusolverDnCpotrfBatched", (void **)&solver_api.potrfBatched[2] },
-    { "cusolverDnZpotrfBatched", (void **)&solver_api.potrfBatched[3] },
-    { "cusolverDnSorgqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[0] },
-    { "cusolverDnDorgqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[1] },
-    { "cusolverDnCungqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[2] },
-    { "cusolverDnZungqr_bufferSize", (void **)&solver_api.orgqr_bufferSize[3] },
-    { "cusolverDnSorgqr", (void **)&solver_api.orgqr[0] },
-    { "cusolverDnDorgqr", (void **)&solver_api.orgqr[1] },
-    { "cusolverDnCungqr", (void **)&solver_api.orgqr[2] },
-    { "cusolverDnZungqr", (void **)&solver_api.orgqr[3] },
-    { "cusolverDnCreateGesvdjInfo", (void **)&solver_api.CreateGesvdjInfo },
-    { "cusolverDnSgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[0] },
-    { "cusolverDnDgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[1] },
-    { "cusolverDnCgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[2] },
-    { "cusolverDnZgesvdj_bufferSize", (void **)&solver_api.gesvdj_bufferSize[3] },
-    { "cusolverDnSgesvdj", (void **)&solver_api.gesvdj[0] },
-    { "cusolverDnDgesvdj", (void **)&solver_api.gesvdj[1] },
-    { "cusolverDnCgesvdj", (void **)&solver_api.gesvdj[2] },
-    { "cusolverDnZgesvdj", (void **)&solver_api.gesvdj[3] },
-};
-
-static const lib_sym cublas_lu_syms[] = {
-    { "cublasSgetrfBatched", (void **)&lu_api.getrfBatched[0] },
-    { "cublasDgetrfBatched", (void **)&lu_api.getrfBatched[1] },
-    { "cublasCgetrfBatched", (void **)&lu_api.getrfBatched[2] },
-    { "cublasZgetrfBatched", (void **)&lu_api.getrfBatched[3] },
-    { "cublasSgetriBatched", (void **)&lu_api.getriBatched[0] },
-    { "cublasDgetriBatched", (void **)&lu_api.getriBatched[1] },
-    { "cublasCgetriBatched", (void **)&lu_api.getriBatched[2] },
-    { "cublasZgetriBatched", (void **)&lu_api.getriBatched[3] },
-    { "cublasSgetrsBatched", (void **)&lu_api.getrsBatched[0] },
-    { "cublasDgetrsBatched", (void **)&lu_api.getrsBatched[1] },
-    { "cublasCgetrsBatched", (void **)&lu_api.getrsBatched[2] },
-    { "cublasZgetrsBatched", (void **)&lu_api.getrsBatched[3] },
-};
-
-static const lib_sym curand_syms[] = { CA_CURAND_FNS(CA_DL_SYM, rand_api) };
-
-static lib_desc curand_lib =
-    CA_LIB("cuRAND", CA_CURAND_SONAME, NULL, "nvidia/curand/lib",
-           CA_LIB_ADVICE("cuRAND"), curand_syms);
-
-static const lib_sym nvrtc_syms[] = { CA_NVRTC_FNS(CA_DL_SYM, nvrtc_api) };
-
-static lib_desc cublas_lib =
-    CA_LIB("cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
-           CA_LIB_ADVICE("cuBLAS"), cublas_syms);
-
-static lib_desc cufft_lib = CA_LIB("cuFFT", CA_CUFFT_SONAME, NULL, "nvidia/cufft/lib",
-                                   CA_LIB_ADVICE("cuFFT"), cufft_syms);
-
-/* cuSOLVER needs cuBLAS, cuBLASLt, cuSPARSE and nvJitLink: the toolkit's copy
- * finds them through its RUNPATH ($ORIGIN), NVIDIA's wheels through theirs;
- * cuBLAS is loaded first all the same (ca_cusolver()). */
-static lib_desc cusolver_lib =
-    CA_LIB("cuSOLVER", CA_CUSOLVER_SONAME, NULL, "nvidia/cusolver/lib",
-           CA_LIB_ADVICE("cuSOLVER"), cusolver_syms);
-
-/* cuBLAS again (the loader hands back the same copy), for the LU table. */
-static lib_desc cublas_lu_lib =
-    CA_LIB("cuBLAS", CA_CUBLAS_SONAME, CA_CUBLASLT_SONAME, "nvidia/cublas/lib",
-           CA_LIB_ADVICE("cuBLAS"), cublas_lu_syms);
-
-static lib_desc nvrtc_lib = CA_LIB(
-    "NVRTC", CA_NVRTC_SONAME, NULL, "nvidia/cuda_nvrtc/lib",
-    "User kernels (RawKernel, ElementwiseKernel, ...) compile with NVRTC: install "
-    "it for CUDA 13 (the CUDA toolkit, or NVIDIA's nvrtc wheel for CUDA 13)",
-    nvrtc_syms);
-
-/* cuSPARSE 12 ships with CUDA 13 (and needs nvJitLink, found through its
- * RUNPATH as cuSOLVER's dependencies are). */
-static const lib_sym cusparse_syms[] = { CA_CUSPARSE_FNS(CA_DL_SYM, sparse_api) };
-
-static lib_desc cusparse_lib =
-    CA_LIB("cuSPARSE", CA_CUSPARSE_SONAME, NULL, "nvidia/cusparse/lib",
-           CA_LIB_ADVICE("cuSPARSE"), cusparse_syms);
 
 typedef struct {
     char **dirs;
@@ -445,20 +313,20 @@ loaded_path(const lib_desc *lib)
 
 /* A library's entry points: its table, loaded on the first call, and where it
  * was loaded from (NULL while it is not). */
-#define CA_LIB_PATH(name, lib)                                                         \
-    const char *ca_##name##_path(void) { return loaded_path(&lib); }
-#define CA_LIB_ENTRY(name, lib, table)                                                 \
+#define CA_LIB_PATH(name)                                                              \
+    const char *ca_##name##_path(void) { return loaded_path(&name##_lib); }
+#define CA_LIB_ENTRY(name)                                                             \
     const ca_##name##_api *ca_##name(void)                                             \
     {                                                                                  \
-        return load_lib(&lib) < 0 ? NULL : &table;                                     \
+        return load_lib(&name##_lib) < 0 ? NULL : &name##_table;                       \
     }                                                                                  \
-    CA_LIB_PATH(name, lib)
-CA_LIB_ENTRY(cublas, cublas_lib, api)
-CA_LIB_ENTRY(cufft, cufft_lib, fft_api)
-CA_LIB_ENTRY(curand, curand_lib, rand_api)
-CA_LIB_ENTRY(nvrtc, nvrtc_lib, nvrtc_api)
-CA_LIB_ENTRY(cusparse, cusparse_lib, sparse_api)
-CA_LIB_PATH(cusolver, cusolver_lib)
+    CA_LIB_PATH(name)
+CA_LIB_ENTRY(cublas)
+CA_LIB_ENTRY(cufft)
+CA_LIB_ENTRY(curand)
+CA_LIB_ENTRY(nvrtc)
+CA_LIB_ENTRY(cusparse)
+CA_LIB_PATH(cusolver)
 
 /* cuSOLVER's dependencies resolve against the cuBLAS loaded first. */
 const ca_cusolver_api *
@@ -467,13 +335,13 @@ ca_cusolver(void)
     if (load_lib(&cublas_lib) < 0) {
         return NULL;
     }
-    return load_lib(&cusolver_lib) < 0 ? NULL : &solver_api;
+    return load_lib(&cusolver_lib) < 0 ? NULL : &cusolver_table;
 }
 
 const ca_cublas_lu_api *
 ca_cublas_lu(void)
 {
-    return load_lib(&cublas_lu_lib) < 0 ? NULL : &lu_api;
+    return load_lib(&cublas_lu_lib) < 0 ? NULL : &cublas_lu_table;
 }
 
 #else /* !CA_HAVE_CUDA */

@@ -50,12 +50,12 @@ ca_launch_flush(void)
 #define CA_HOST_NOGIL_MIN ((int64_t)1 << 16)
 
 /* ---- kernels.h launchers, checked ------------------------------------------------ */
-int ca_run_copy_cast(int device, ca_strided *s, int dst_dtype, int src_dtype,
-                     ca_stream_t stream);
-int ca_run_copy_pieces(int device, const ca_copy_piece *p, int npieces,
-                       ca_stream_t stream);
-int ca_run_fill(int device, ca_strided *s, int dtype, const void *value,
-                ca_stream_t stream);
+/* A wrapper that takes its launcher's arguments is declared with the launcher's
+ * type, `__typeof__(ca_x) ca_run_x`: kernels.h says what the arguments are, and a
+ * wrapper cannot drift from its launcher (launch.c's definition must match). */
+__typeof__(ca_copy_cast) ca_run_copy_cast;
+__typeof__(ca_copy_pieces) ca_run_copy_pieces;
+__typeof__(ca_fill) ca_run_fill;
 /* `what` names the operation in messages (the ufunc or reduction's name);
  * `work` (elements) decides whether a cpu-device call releases the GIL. */
 int ca_run_elementwise(int device, int loop, ca_strided *s,
@@ -65,20 +65,12 @@ int ca_run_reduce(int device, int op, ca_reduce_desc *d, int in_dtype, int out_d
                   ca_stream_t stream, int64_t work, const char *what);
 int ca_run_scan(int device, int op, ca_scan_desc *d, int in_dtype, int out_dtype,
                 ca_stream_t stream, int64_t work, const char *what);
-int ca_run_random_uniform(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                          uint64_t offset, double low, double scale,
-                          ca_stream_t stream);
-int ca_run_random_normal(int device, void *out, int64_t n, int dtype, uint64_t seed,
-                         uint64_t offset, double loc, double scale, ca_stream_t stream);
-int ca_run_random_integers(int device, void *out, int64_t n, int itemsize,
-                           uint64_t seed, uint64_t offset, uint64_t low,
-                           uint64_t range_m1, ca_stream_t stream);
-int ca_run_random_dist(int device, int op, void *out, int64_t n, int dtype,
-                       uint64_t seed, uint64_t offset, const ca_rd_params *prm,
-                       const uint32_t *words, ca_stream_t stream);
+__typeof__(ca_random_uniform) ca_run_random_uniform;
+__typeof__(ca_random_normal) ca_run_random_normal;
+__typeof__(ca_random_integers) ca_run_random_integers;
+__typeof__(ca_random_dist) ca_run_random_dist;
 /* Another generator's words in buf rewritten in place as uniforms in [0, 1). */
-int ca_run_random_u01_words(int device, void *buf, int64_t n, int dtype,
-                            ca_stream_t stream);
+__typeof__(ca_random_u01_words) ca_run_random_u01_words;
 /* ---- cuRAND (launch_rand.c): generators of raw words ---- */
 typedef struct ca_curand_gen ca_curand_gen;
 /* wide: 64-bit words; quasi: a quasi-random kind. -1 with ValueError for an
@@ -104,70 +96,36 @@ int ca_run_curand_uniform(ca_curand_gen *g, void *out, int64_t n, int dtype,
 void ca_curand_destroy(ca_curand_gen *g);
 /* Where cuRAND was loaded from, NULL when it is not loaded. */
 const char *ca_rand_library_path(void);
-int ca_run_matmul_tiled(int device, int dtype, int64_t batch, int64_t m, int64_t n,
-                        int64_t k, const void *a, int64_t a_sb, int64_t a_sm,
-                        int64_t a_sk, const void *b, int64_t b_sb, int64_t b_sk,
-                        int64_t b_sn, void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
-                        ca_stream_t stream);
-int ca_run_index_take(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
-                      ca_stream_t stream);
-int ca_run_index_put(int device, const ca_index_pass *p, int itemsize, int64_t *flag,
-                     ca_stream_t stream);
-int ca_run_index_offsets(int device, const ca_index_pass *p, int accumulate,
-                         int64_t *flag, ca_stream_t stream);
-int ca_run_mask_count(int device, const uint8_t *mask, int64_t n, int64_t *scratch,
-                      ca_stream_t stream);
-int ca_run_mask_offsets(int device, const uint8_t *mask, int64_t n,
-                        const int64_t *scratch, int ndim, const int64_t *shape,
-                        const int64_t *strides, int64_t *out, ca_stream_t stream);
-int ca_run_mask_compress(int device, const char *src, const uint8_t *mask, int64_t n,
-                         int64_t block, int64_t count, char *dst);
-int ca_run_masked_fill(int device, ca_strided *s, int itemsize, const void *value,
-                       ca_stream_t stream);
-int ca_run_tri_copy(int device, const ca_strided *s, int itemsize, int64_t k, int lower,
-                    ca_stream_t stream);
-int ca_run_unravel_index(int device, const int64_t *flat, int64_t n, int ndim,
-                         const int64_t *shape, char *out, int64_t out_row,
-                         int64_t out_dim, ca_stream_t stream);
+__typeof__(ca_matmul_tiled) ca_run_matmul_tiled;
+__typeof__(ca_index_take) ca_run_index_take;
+__typeof__(ca_index_put) ca_run_index_put;
+__typeof__(ca_index_offsets) ca_run_index_offsets;
+__typeof__(ca_mask_count) ca_run_mask_count;
+__typeof__(ca_mask_offsets) ca_run_mask_offsets;
+__typeof__(ca_mask_compress) ca_run_mask_compress;
+__typeof__(ca_masked_fill) ca_run_masked_fill;
+__typeof__(ca_tri_copy) ca_run_tri_copy;
+__typeof__(ca_unravel_index) ca_run_unravel_index;
 int ca_run_readback(int device, void *slot_dev_ptr, const void *src, int itemsize,
                     uint64_t seq, ca_stream_t stream);
 /* sort (sort helper): the cpu device's calls release the GIL when big. */
-int ca_run_sort(int device, int dtype, const void *in, int64_t nseg, int64_t n,
-                void *out, int64_t *idx, int flags, void *temp, size_t *temp_bytes,
-                ca_stream_t stream);
+__typeof__(ca_sort) ca_run_sort;
 /* scipy.ndimage (kernels.h's ca_ndi_*; the cpu device's big calls release the GIL) */
-int ca_run_ndi_filter(int device, const ca_ndi_filter_args *a, const double *in,
-                      double *out, const int64_t *offs, const int64_t *loffs,
-                      const double *w, double *scratch, int64_t nthreads,
-                      ca_stream_t stream);
-int ca_run_ndi_spline(int device, double *c, int64_t outer, int64_t n, int64_t inner,
-                      int order, int mode, ca_stream_t stream);
-int ca_run_ndi_map(int device, const ca_ndi_map_args *a, const double *in,
-                   const double *coords, const double *matrix, double *out,
-                   ca_stream_t stream);
-int ca_run_ndi_label(int device, const ca_ndi_shape *s, const uint8_t *mask,
-                     const int64_t *offs, int64_t nk, int64_t *p, ca_stream_t stream);
-int ca_run_ndi_edt(int device, double *f, int64_t outer, int64_t n, int64_t inner,
-                   double h, int64_t *arg, double *scratch, ca_stream_t stream);
+__typeof__(ca_ndi_filter) ca_run_ndi_filter;
+__typeof__(ca_ndi_spline) ca_run_ndi_spline;
+__typeof__(ca_ndi_map) ca_run_ndi_map;
+__typeof__(ca_ndi_label) ca_run_ndi_label;
+__typeof__(ca_ndi_edt) ca_run_ndi_edt;
 /* random permutations (ca_perm_sort; the cpu device's big calls release the GIL) */
-int ca_run_perm_sort(int device, const uint32_t *k, const uint32_t *w, int64_t n,
-                     int shift, int64_t *perm, int32_t *flag, void *temp,
-                     size_t *temp_bytes, ca_stream_t stream);
-int ca_run_searchsorted(int device, int dtype, const void *a, int64_t n,
-                        const int64_t *sorter, const void *v, int64_t nv, int right,
-                        int64_t *out, void *temp, ca_stream_t stream);
-int ca_run_bincount(int device, int xdtype, const void *x, int64_t n, const double *w,
-                    int64_t nbins, void *out, ca_stream_t stream);
+__typeof__(ca_perm_sort) ca_run_perm_sort;
+__typeof__(ca_searchsorted) ca_run_searchsorted;
+__typeof__(ca_bincount) ca_run_bincount;
 /* end sort */
 /* ufunc.at's scatter (csrc/ops/ufunc.c); the cpu device's releases the GIL when big. */
-int ca_run_ufunc_at(int device, int code, int dtype, void *target, const int64_t *pos,
-                    int64_t extent, const void *values, int64_t n, int64_t *flag,
-                    ca_stream_t stream);
-int ca_run_ufunc_at_check(int device, const int64_t *pos, int64_t n, int64_t extent,
-                          int64_t *flag, ca_stream_t stream);
+__typeof__(ca_ufunc_at) ca_run_ufunc_at;
+__typeof__(ca_ufunc_at_check) ca_run_ufunc_at_check;
 /* The radix select of order statistics (csrc/ops/sort.c's _select). */
-int ca_run_select(int device, int dtype, const void *x, int64_t n, const int64_t *ks,
-                  int nk, int flags, void *out, void *scratch, ca_stream_t stream);
+__typeof__(ca_select) ca_run_select;
 
 /* The deferred programs' own launches (fusion.c, which is the flush): raw. */
 int ca_rt_elementwise(int device, int loop, ca_strided *s, const ca_scalar_arg *scalars,
