@@ -32,6 +32,35 @@ def _end_open_capture(s):
             pass
 
 
+def _captured(s, work, mode=None):
+    """work() captured on s once the work queued before it is done: (the graph,
+    what work returned)."""
+    s.synchronize()
+    s.begin_capture(mode=mode)
+    r = work()
+    return s.end_capture(), r
+
+
+def _replayed(s, work, mode=None):
+    """_captured(s, work, mode) with its graph launched once and waited for."""
+    g, r = _captured(s, work, mode)
+    g.launch(s)
+    s.synchronize()
+    return g, r
+
+
+def _invalidated_capture(s):
+    """A capture on s that a host read invalidates (CUDAError): its input and the
+    result read (the callers hold both, as the capture left them)."""
+    x = ca.ones(100, dtype=np.float32)
+    s.synchronize()
+    s.begin_capture()
+    y = x.sum()
+    with pytest.raises(ca.cuda.CUDAError):
+        float(y)  # a host read cannot be captured
+    return x, y
+
+
 @pytest.fixture
 def stream():
     """A non-blocking stream. A capture that a failing test left open on it is
@@ -74,18 +103,10 @@ def test_capture_libraries(stream):
     rng = np.random.default_rng(1)
     a_h = rng.standard_normal((128, 128)).astype(np.float32)
     v_h = rng.standard_normal(4096).astype(np.float32)
-    s = stream
-    with s:
+    with stream as s:
         a, v = ca.asarray(a_h), ca.asarray(v_h)
         (a @ a).sum(), ca.fft.fft(v), ca.sort(v)  # warm: plans, handles, work areas
-        s.synchronize()
-        s.begin_capture()
-        p = a @ a
-        f = ca.fft.fft(v)
-        srt = ca.sort(v)
-        g = s.end_capture()
-        g.launch(s)
-        s.synchronize()
+        g, (p, f, srt) = _replayed(s, lambda: (a @ a, ca.fft.fft(v), ca.sort(v)))
     np.testing.assert_allclose(ca.asnumpy(p), a_h @ a_h, rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(ca.asnumpy(f), np.fft.fft(v_h), rtol=1e-4, atol=1e-3)
     np.testing.assert_array_equal(ca.asnumpy(srt), np.sort(v_h))
@@ -93,15 +114,14 @@ def test_capture_libraries(stream):
 
 @requires_gpu
 def test_graph_buffers_are_not_reused_by_other_work(stream):
-    s = stream
-    with s:
+    with stream as s:
         x = ca.arange(1 << 16, dtype=np.float32)
-        s.synchronize()
-        s.begin_capture()
-        t = x * 3          # a temporary inside the capture: kept by the graph
-        y = t + 1
-        del t
-        g = s.end_capture()
+
+        def work():
+            t = x * 3  # a temporary inside the capture (freed in it): kept by the graph
+            return t + 1
+
+        g, y = _captured(s, work)
         gc.collect()
         others = [ca.full(1 << 16, 7.0, dtype=np.float32) for _ in range(8)]
         g.launch(s)
@@ -113,16 +133,12 @@ def test_graph_buffers_are_not_reused_by_other_work(stream):
 
 @requires_gpu
 def test_graph_death_returns_its_memory(stream):
-    s = stream
-    with s:
+    with stream as s:
         x = ca.ones(1 << 18, dtype=np.float32)
         s.synchronize()
         gc.collect()
         before = ca.get_default_memory_pool().used_bytes()
-        s.begin_capture()
-        y = (x * 2).cumsum()
-        g = s.end_capture()
-        g.launch(s)
+        g, y = _replayed(s, lambda: (x * 2).cumsum())
         assert ca.get_default_memory_pool().used_bytes() > before
         del g, y
         gc.collect()
@@ -131,14 +147,8 @@ def test_graph_death_returns_its_memory(stream):
 
 @requires_gpu
 def test_synchronizing_inside_a_capture_fails_cleanly(stream):
-    s = stream
-    with s:
-        x = ca.ones(100, dtype=np.float32)
-        s.synchronize()
-        s.begin_capture()
-        y = x.sum()
-        with pytest.raises(ca.cuda.CUDAError):
-            float(y)  # a host read cannot be captured
+    with stream as s:
+        x, y = _invalidated_capture(s)
         with pytest.raises(ca.cuda.CUDAError):
             s.end_capture()  # the capture was invalidated
         assert not s.is_capturing()
@@ -184,12 +194,7 @@ def test_captured_random_replays_the_same_numbers(stream):
     rs = ca.random.default_rng(5)
     with s:
         rs.random(10)
-        s.synchronize()
-        s.begin_capture()
-        r = rs.random(1000, dtype=np.float32)
-        g = s.end_capture()
-        g.launch(s)
-        s.synchronize()
+        g, r = _replayed(s, lambda: rs.random(1000, dtype=np.float32))
         first = ca.asnumpy(r)
         g.launch(s)
         s.synchronize()
@@ -208,18 +213,11 @@ def test_capture_allocates_in_every_mode(stream, mode):
         t = ca.ones(n, dtype=np.float32)
         del t
     ca.cuda.runtime.deviceSynchronize()
-    s = stream
-    with s:
+    with stream as s:
         x = ca.asarray(h)
         small = ca.asarray(h[:1000])
         x * 2 + 1, small * 3  # warm: kernels loaded before the capture
-        s.synchronize()
-        s.begin_capture(mode=mode)
-        y = x * 2 + 1
-        z = small * 3
-        g = s.end_capture()
-        g.launch(s)
-        s.synchronize()
+        g, (y, z) = _replayed(s, lambda: (x * 2 + 1, small * 3), mode)
     np.testing.assert_array_equal(ca.asnumpy(y), h * 2 + 1)
     np.testing.assert_array_equal(ca.asnumpy(z), h[:1000] * 3)
 
@@ -228,14 +226,8 @@ def test_capture_allocates_in_every_mode(stream, mode):
 def test_an_invalidating_error_ends_the_capture(stream):
     """CUDA invalidates a capture at an operation it refuses; the error raised then
     ends the capture, so the process works on even if end_capture is never called."""
-    s = stream
-    with s:
-        x = ca.ones(100, dtype=np.float32)
-        s.synchronize()
-        s.begin_capture()
-        y = x.sum()
-        with pytest.raises(ca.cuda.CUDAError):
-            float(y)
+    with stream as s:
+        x, y = _invalidated_capture(s)
         assert not s.is_capturing()
         ca.cuda.runtime.deviceSynchronize()  # refused while a capture is open
         t = _stream()

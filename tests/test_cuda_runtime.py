@@ -2,6 +2,7 @@
 cuda.runtime, nvtx, profiler, memory objects (MemoryPointer, UnownedMemory, ...),
 ndarray(memptr=...), and allocators (set_allocator & co.)."""
 
+import contextlib
 import ctypes
 import gc
 import threading
@@ -406,34 +407,42 @@ def test_managed_and_pinned_memory():
             memoryview(dev.data)
 
 
-def recording(calls, make):
-    """An allocator that notes each size asked for in calls, then make(size)."""
+@contextlib.contextmanager
+def recording(install, make, reset):
+    """An allocator that notes each size asked for in the list yielded with it,
+    then returns make(size); install(allocator) puts it in place, reset() takes it
+    out on the way out."""
+    calls = []
+
     def alloc(n):
         calls.append(n)
         return make(n)
-    return alloc
+
+    try:
+        install(alloc)
+        yield alloc, calls
+    finally:
+        reset()
 
 
 @gpu
 def test_pinned_memory_allocator():
-    calls = []
-    alloc = recording(calls, lambda n: cuda.PinnedMemoryPointer(cuda.PinnedMemory(n), 0))
+    def reset():
+        cuda.pinned_memory._allocator = cuda.pinned_memory._pool_malloc
 
-    with cuarray.Device(0):
-        try:
-            cuda.set_pinned_memory_allocator(alloc)
-            p = cuda.alloc_pinned_memory(1000)
-            assert calls == [1000] and len(memoryview(p)) >= 1000
-            cuda.set_pinned_memory_allocator(None)  # raw cudaHostAlloc
-            q = cuda.alloc_pinned_memory(64)
-            np.frombuffer(q, np.uint8, 64)[:] = 5
-            assert cuda.runtime.pointerGetAttributes(q.ptr).type == \
-                cuda.runtime.memoryTypeHost
-            cuda.set_pinned_memory_allocator(cuda.PinnedMemoryPool().malloc)
-            r = cuda.alloc_pinned_memory(64)
-            assert isinstance(r, cuda.PinnedMemoryPointer)
-        finally:
-            cuda.pinned_memory._allocator = cuda.pinned_memory._pool_malloc
+    with cuarray.Device(0), recording(
+            cuda.set_pinned_memory_allocator,
+            lambda n: cuda.PinnedMemoryPointer(cuda.PinnedMemory(n), 0), reset) as (_, calls):
+        p = cuda.alloc_pinned_memory(1000)
+        assert calls == [1000] and len(memoryview(p)) >= 1000
+        cuda.set_pinned_memory_allocator(None)  # raw cudaHostAlloc
+        q = cuda.alloc_pinned_memory(64)
+        np.frombuffer(q, np.uint8, 64)[:] = 5
+        assert cuda.runtime.pointerGetAttributes(q.ptr).type == \
+            cuda.runtime.memoryTypeHost
+        cuda.set_pinned_memory_allocator(cuda.PinnedMemoryPool().malloc)
+        r = cuda.alloc_pinned_memory(64)
+        assert isinstance(r, cuda.PinnedMemoryPointer)
     with pytest.raises(TypeError):
         cuda.set_pinned_memory_allocator(3)
 
@@ -442,12 +451,9 @@ def test_pinned_memory_allocator():
 
 @gpu
 def test_set_allocator_backs_every_array():
-    calls = []
-    alloc = recording(calls, lambda n: cuda.MemoryPointer(cuda.Memory(n), 0))
-
     with cuarray.Device(0):
-        try:
-            cuda.set_allocator(alloc)
+        with recording(cuda.set_allocator, lambda n: cuda.MemoryPointer(cuda.Memory(n), 0),
+                       lambda: cuda.set_allocator(None)) as (alloc, calls):
             assert cuda.get_allocator() is alloc
             x = cuarray.arange(1000, dtype=np.float32)
             y = (x * 2).get()
@@ -455,8 +461,6 @@ def test_set_allocator_backs_every_array():
             np.testing.assert_array_equal(y, np.arange(1000, dtype=np.float32) * 2)
             p = cuda.alloc(100)
             assert calls[-1] == 100 and isinstance(p, cuda.MemoryPointer)
-        finally:
-            cuda.set_allocator(None)
         n = len(calls)
         cuarray.ones(10)
         assert len(calls) == n and cuda.get_allocator() is None
@@ -506,6 +510,20 @@ def test_using_allocator_is_per_thread():
     assert other[0][0] is None
 
 
+def one_block_then_none(allocator, live, make, check):
+    """make() under allocator takes one block (live: the blocks its malloc gave and
+    its free has not taken back), then check(x) of its array x, there too; once x
+    is dropped every block is back."""
+    with cuda.using_allocator(allocator):
+        x = make()
+        assert len(live) == 1
+        check(x)
+    cuda.Device(0).synchronize()
+    del x
+    gc.collect()
+    assert not live
+
+
 @gpu
 def test_python_function_allocator_with_runtime_malloc():
     live = {}
@@ -520,14 +538,10 @@ def test_python_function_allocator_with_runtime_malloc():
         cuda.runtime.free(ptr)
 
     with cuarray.Device(0):
-        with cuda.using_allocator(cuda.PythonFunctionAllocator(malloc, free)):
-            x = cuarray.arange(500, dtype=np.float64)
-            assert len(live) == 1
-            np.testing.assert_array_equal((x + 1).get(), np.arange(500.) + 1)
-        cuda.Device(0).synchronize()
-        del x
-        gc.collect()
-        assert not live
+        one_block_then_none(
+            cuda.PythonFunctionAllocator(malloc, free), live,
+            lambda: cuarray.arange(500, dtype=np.float64),
+            lambda x: np.testing.assert_array_equal((x + 1).get(), np.arange(500.) + 1))
 
 
 @gpu
@@ -549,15 +563,10 @@ def test_c_function_allocator():
     m_addr = ctypes.cast(c_malloc, ctypes.c_void_p).value
     f_addr = ctypes.cast(c_free, ctypes.c_void_p).value
     with cuarray.Device(0):
-        a = cuda.CFunctionAllocator(1234, m_addr, f_addr, (c_malloc, c_free))
-        with cuda.using_allocator(a):
-            x = cuarray.ones(256, dtype=np.float32)
-        assert len(live) == 1
-        assert float(x.sum()) == 256
-        cuda.Device(0).synchronize()
-        del x
-        gc.collect()
-        assert not live
+        one_block_then_none(
+            cuda.CFunctionAllocator(1234, m_addr, f_addr, (c_malloc, c_free)), live,
+            lambda: cuarray.ones(256, dtype=np.float32),
+            lambda x: np.testing.assert_equal(float(x.sum()), 256))
 
 
 @gpu

@@ -205,6 +205,27 @@ def test_quantiles(device, name, method):
                   lambda: getattr(ca, name)(x, q, axis=1, method=method, keepdims=True))
 
 
+@pytest.mark.parametrize("name", ["nanquantile", "nanpercentile", "nanmax", "nanmin"])
+def test_all_nat_warning_points_at_the_caller(device, name):
+    """An all-NaT row warns as NumPy does, at the line that called the function
+    (warnings' stacklevel counts the frames in between; NumPy's nanquantile warns
+    from its own file)."""
+    h = np.array([["NaT", "NaT"], [5, "NaT"]], "m8[s]")
+    x = ca.asarray(h, device=device)
+    args = {"nanquantile": (0.5,), "nanpercentile": (50,)}.get(name, ())
+    got, want = [], []
+    for mod, a, w in ((np, h, want), (ca, x, got)):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            r = getattr(mod, name)(a, *args, axis=1)
+        w += [m for m in rec if "All-NaN" in str(m.message)]
+        w.append(host(r))
+    assert [x.category for x in got[:-1]] == [x.category for x in want[:-1]] == \
+        [RuntimeWarning]
+    assert got[0].filename == __file__
+    np.testing.assert_array_equal(got[-1], want[-1])
+
+
 def test_quantile_edges(device):
     h = td(seed=31)
     x = ca.asarray(h, device=device)

@@ -258,6 +258,35 @@ def test_all_nan_slices(device):
         ca.nanmax(ca.asarray(np.array([1.0, np.nan]), device=device))  # no warning
 
 
+def _all_nan_warning(f, *args, **kwargs):
+    """The All-NaN RuntimeWarnings of f(*args, **kwargs) and its result."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = f(*args, **kwargs)
+    return [x for x in w if "All-NaN" in str(x.message)], r
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("route", ["plain", "initial", "where", "datetime"])
+def test_all_nan_warning_points_at_the_caller(device, name, route):
+    """Each of nanmax/nanmin's routes warns as numpy.nanmax does: once, at the
+    line that called it (warnings' stacklevel counts the frames in between)."""
+    x = np.array([[np.nan, np.nan, 1.0], [np.nan, np.nan, np.nan]])
+    kw = {"axis": 1}
+    if route == "initial":
+        kw["initial"] = np.nan
+    elif route == "where":
+        kw.update(initial=np.nan, where=np.array([True, True, False]))
+    elif route == "datetime":
+        x = np.array([["NaT", "2001-01-01"], ["NaT", "NaT"]], "M8[s]")
+    a = ca.asarray(x, device=device)
+    want_w, want = _all_nan_warning(getattr(np, name), x, **kw)
+    got_w, got = _all_nan_warning(getattr(ca, name), a, **kw)
+    assert len(got_w) == len(want_w) == 1
+    assert got_w[0].filename == want_w[0].filename == __file__
+    np.testing.assert_array_equal(got.get(), want)
+
+
 def test_empty(device):
     e = ca.asarray(np.zeros((0, 3)), device=device)
     with pytest.raises(ValueError, match="zero-size array to reduction operation fmax"):

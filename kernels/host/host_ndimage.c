@@ -25,16 +25,13 @@ typedef struct {
     const double *in, *w;
     double *out;
     const int64_t *offs, *loffs;
-    int64_t n, tasks;
     int failed;
 } filter_job;
 
 static void
-filter_task(void *ctx, int64_t t)
+filter_task(void *ctx, int64_t i0, int64_t i1)
 {
     filter_job *j = (filter_job *)ctx;
-    int64_t i0, i1;
-    ca_host_share(t, j->tasks, j->n, &i0, &i1);
     double *buf = NULL;
     if (j->a->op == CA_NDI_RANK && (buf = malloc((size_t)j->a->nk * 8)) == NULL) {
         j->failed = 1;
@@ -54,8 +51,8 @@ ca_ndi_filter_host(const ca_ndi_filter_args *a, const double *in, double *out,
     for (int d = 0; d < a->ndim; d++) {
         n *= a->shape[d];
     }
-    filter_job j = { a, in, w, out, offs, loffs, n, ndi_tasks(n, n * a->nk), 0 };
-    ca_host_parallel(j.tasks, filter_task, &j);
+    filter_job j = { a, in, w, out, offs, loffs, 0 };
+    ca_host_parallel_shares(n, ndi_tasks(n, n * a->nk), filter_task, &j);
     return j.failed ? CA_KERR_NOMEM : 0;
 }
 
@@ -79,16 +76,13 @@ typedef struct {
     const ca_ndi_map_args *a;
     const double *in, *coords, *matrix;
     double *out;
-    int64_t tasks;
 } map_job;
 
 static void
-map_task(void *ctx, int64_t t)
+map_task(void *ctx, int64_t i0, int64_t i1)
 {
     map_job *j = (map_job *)ctx;
-    int64_t i0, i1;
     double x[CA_MAX_DIMS];
-    ca_host_share(t, j->tasks, j->a->nout, &i0, &i1);
     for (int64_t i = i0; i < i1; i++) {
         ca_ndi_map_coords(j->a, j->coords, j->matrix, i, x);
         j->out[i] = ca_ndi_map_point(j->a, j->in, x);
@@ -103,8 +97,8 @@ ca_ndi_map_host(const ca_ndi_map_args *a, const double *in, const double *coords
     for (int d = 0; d < a->ndim; d++) {
         taps *= a->order + 1;
     }
-    map_job j = { a, in, coords, matrix, out, ndi_tasks(a->nout, a->nout * taps) };
-    ca_host_parallel(j.tasks, map_task, &j);
+    map_job j = { a, in, coords, matrix, out };
+    ca_host_parallel_shares(a->nout, ndi_tasks(a->nout, a->nout * taps), map_task, &j);
     return 0;
 }
 

@@ -119,18 +119,15 @@ normal_f64_range(double *o, int64_t i0, int64_t i1, uint64_t seed, uint64_t offs
 
 typedef struct {
     void *out;
-    int64_t n;
     int dtype, normal;
     uint64_t seed, offset;
     double a, b; /* low and scale, or loc and scale */
 } rng_job;
 
 static void
-rng_piece(void *ctx, int64_t t)
+rng_piece(void *ctx, int64_t i0, int64_t i1)
 {
     const rng_job *j = ctx;
-    int64_t i0, i1;
-    ca_host_piece(t, CA_RNG_PIECE, j->n, &i0, &i1);
     if (j->dtype == CA_FLOAT32 && j->normal) {
         normal_f32_range(j->out, i0, i1, j->seed, j->offset, (float)j->a, (float)j->b);
     }
@@ -149,8 +146,8 @@ static int
 rng_run(void *out, int64_t n, int dtype, int normal, uint64_t seed, uint64_t offset,
         double a, double b)
 {
-    const rng_job j = { out, n, dtype, normal, seed, offset, a, b };
-    ca_host_parallel((n + CA_RNG_PIECE - 1) / CA_RNG_PIECE, rng_piece, (void *)&j);
+    const rng_job j = { out, dtype, normal, seed, offset, a, b };
+    ca_host_parallel_pieces(n, CA_RNG_PIECE, rng_piece, (void *)&j);
     return 0;
 }
 
@@ -252,17 +249,14 @@ integers64_range(char *o, int itemsize, int64_t i0, int64_t i1, uint64_t seed,
 
 typedef struct {
     char *out;
-    int64_t n;
     int itemsize;
     uint64_t seed, offset, low, range_m1;
 } int_job;
 
 static void
-int_piece(void *ctx, int64_t t)
+int_piece(void *ctx, int64_t i0, int64_t i1)
 {
     const int_job *j = ctx;
-    int64_t i0, i1;
-    ca_host_piece(t, CA_RNG_PIECE, j->n, &i0, &i1);
     if (j->range_m1 > 0xFFFFFFFFu) {
         integers64_range(j->out, j->itemsize, i0, i1, j->seed, j->offset, j->low,
                          j->range_m1);
@@ -284,7 +278,7 @@ ca_random_integers_host(void *out, int64_t n, int itemsize, uint64_t seed,
         }
         return 0;
     }
-    const int_job j = { o, n, itemsize, seed, offset, low, range_m1 };
-    ca_host_parallel((n + CA_RNG_PIECE - 1) / CA_RNG_PIECE, int_piece, (void *)&j);
+    const int_job j = { o, itemsize, seed, offset, low, range_m1 };
+    ca_host_parallel_pieces(n, CA_RNG_PIECE, int_piece, (void *)&j);
     return 0;
 }

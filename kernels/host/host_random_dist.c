@@ -206,18 +206,15 @@ gamma_lanes(int op, void *out, int64_t first, int64_t n, int dtype, uint64_t see
 typedef struct {
     int op, dtype;
     void *out;
-    int64_t n;
     uint64_t seed, offset;
     const ca_rd_params *prm;
     const uint32_t *words;
 } dist_job;
 
 static void
-dist_piece(void *ctx, int64_t t)
+dist_piece(void *ctx, int64_t i0, int64_t i1)
 {
     const dist_job *j = ctx;
-    int64_t i0, i1;
-    ca_host_piece(t, CA_RD_PIECE, j->n, &i0, &i1);
     if ((j->op == CA_RD_GAMMA || j->op == CA_RD_CHISQUARE) && j->words == NULL &&
         j->dtype != CA_INT64) {
         gamma_lanes(j->op, j->out, i0, i1, j->dtype, j->seed, j->offset, j->prm);
@@ -237,7 +234,7 @@ int
 ca_random_dist_host(int op, void *out, int64_t n, int dtype, uint64_t seed,
                     uint64_t offset, const ca_rd_params *prm, const uint32_t *words)
 {
-    const dist_job j = { op, dtype, out, n, seed, offset, prm, words };
-    ca_host_parallel((n + CA_RD_PIECE - 1) / CA_RD_PIECE, dist_piece, (void *)&j);
+    const dist_job j = { op, dtype, out, seed, offset, prm, words };
+    ca_host_parallel_pieces(n, CA_RD_PIECE, dist_piece, (void *)&j);
     return 0;
 }

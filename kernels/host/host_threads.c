@@ -193,3 +193,40 @@ ca_host_parallel(int64_t ntasks, void (*fn)(void *ctx, int64_t task), void *ctx)
     pthread_mutex_unlock(&pool.lock);
     pthread_mutex_unlock(&pool.busy);
 }
+
+/* ---- jobs over item ranges ------------------------------------------------------ */
+
+typedef struct {
+    ca_host_range_fn fn;
+    void *ctx;
+    int64_t n, size; /* the items; the piece size, or with shared the task count */
+    int shared;
+} range_job;
+
+static void
+range_task(void *ctx, int64_t t)
+{
+    const range_job *r = ctx;
+    int64_t i0, i1;
+    if (r->shared) {
+        ca_host_share(t, r->size, r->n, &i0, &i1);
+    }
+    else {
+        ca_host_piece(t, r->size, r->n, &i0, &i1);
+    }
+    r->fn(r->ctx, i0, i1);
+}
+
+void
+ca_host_parallel_pieces(int64_t n, int64_t piece, ca_host_range_fn fn, void *ctx)
+{
+    range_job r = { fn, ctx, n, piece, 0 };
+    ca_host_parallel((n + piece - 1) / piece, range_task, &r);
+}
+
+void
+ca_host_parallel_shares(int64_t n, int64_t tasks, ca_host_range_fn fn, void *ctx)
+{
+    range_job r = { fn, ctx, n, tasks, 1 };
+    ca_host_parallel(tasks, range_task, &r);
+}

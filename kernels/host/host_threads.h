@@ -12,6 +12,15 @@
  * independent and their split must not depend on the thread count. */
 void ca_host_parallel(int64_t ntasks, void (*fn)(void *ctx, int64_t task), void *ctx);
 
+/* A task over the items [i0, i1) of a job (ca_host_parallel_pieces, _shares). */
+typedef void (*ca_host_range_fn)(void *ctx, int64_t i0, int64_t i1);
+
+/* Run fn(ctx, i0, i1) over [0, n) cut in pieces of `piece` items
+ * (ca_host_piece), or shared out in `tasks` parts (ca_host_share), as
+ * ca_host_parallel's tasks. */
+void ca_host_parallel_pieces(int64_t n, int64_t piece, ca_host_range_fn fn, void *ctx);
+void ca_host_parallel_shares(int64_t n, int64_t tasks, ca_host_range_fn fn, void *ctx);
+
 /* Task t's items [*i0, *i1) of n cut in pieces of `piece` items (the last one
  * shorter): a split by the problem's size alone, as ca_host_parallel wants. */
 static inline void

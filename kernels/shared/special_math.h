@@ -120,16 +120,12 @@ ca_p_sp_deg_reduce(double x, double *t)
     return (int)n & 3;
 }
 
-/* sin (want_cos = 0) or cos of x degrees: cos(y) = sin(y + 90), and
- * sin(90 k + t) = +-sin t for even k, +-cos t for odd k (minus for k = 2, 3). */
+/* sin (want_cos = 0) or cos of x = 90 n + t degrees (n, t: ca_p_sp_deg_reduce's):
+ * cos(y) = sin(y + 90), and sin(90 k + t) = +-sin t for even k, +-cos t for odd k
+ * (minus for k = 2, 3). */
 CA_HD double
-ca_p_sp_sincosdg(double x, int want_cos)
+ca_p_sp_sincos_reduced(double x, int n, double t, int want_cos)
 {
-    double t;
-    const int n = ca_p_sp_deg_reduce(x, &t);
-    if (n < 0) {
-        return t;
-    }
     const int k = (n + want_cos) & 3;
     const double r = t * CA_SP_PI180;
     const double v = (k & 1) ? cos(r) : sin(r);
@@ -137,16 +133,11 @@ ca_p_sp_sincosdg(double x, int want_cos)
     return (!want_cos && x < 0.0) ? -s : s; /* sin is odd, cos even */
 }
 
-/* tan (cot = 0) or cot (cot = 1) in degrees; Cephes' poles are +inf whatever
- * the side. */
+/* tan (cot = 0) or cot (cot = 1) of x = 90 n + t degrees; Cephes' poles are +inf
+ * whatever the side. */
 CA_HD double
-ca_p_sp_tancot(double x, int cot)
+ca_p_sp_tancot_reduced(double x, int n, double t, int cot)
 {
-    double t;
-    const int n = ca_p_sp_deg_reduce(x, &t);
-    if (n < 0) {
-        return t;
-    }
     const int flip = (n & 1) ^ cot; /* tan(90 n + t) = -cot t for odd n */
     if (t == 0.0) {
         return flip ? INFINITY : 0.0;
@@ -159,10 +150,24 @@ ca_p_sp_tancot(double x, int cot)
     return x < 0.0 ? -v : v;
 }
 
-CA_P_DEF(double, ca_p_sp_sindg, (double x), ca_p_sp_sincosdg(x, 0))
-CA_P_DEF(double, ca_p_sp_cosdg, (double x), ca_p_sp_sincosdg(x, 1))
-CA_P_DEF(double, ca_p_sp_tandg, (double x), ca_p_sp_tancot(x, 0))
-CA_P_DEF(double, ca_p_sp_cotdg, (double x), ca_p_sp_tancot(x, 1))
+/* sin, cos, tan or cot (fn 0 to 3) of x degrees: t itself where the reduction
+ * gives up (NaN, and 0 beyond 1e14). */
+CA_HD double
+ca_p_sp_trigdg(double x, int fn)
+{
+    double t;
+    const int n = ca_p_sp_deg_reduce(x, &t);
+    if (n < 0) {
+        return t;
+    }
+    return fn < 2 ? ca_p_sp_sincos_reduced(x, n, t, fn)
+                  : ca_p_sp_tancot_reduced(x, n, t, fn - 2);
+}
+
+CA_P_DEF(double, ca_p_sp_sindg, (double x), ca_p_sp_trigdg(x, 0))
+CA_P_DEF(double, ca_p_sp_cosdg, (double x), ca_p_sp_trigdg(x, 1))
+CA_P_DEF(double, ca_p_sp_tandg, (double x), ca_p_sp_trigdg(x, 2))
+CA_P_DEF(double, ca_p_sp_cotdg, (double x), ca_p_sp_trigdg(x, 3))
 CA_SP_LOOPS1(sindg)
 CA_SP_LOOPS1(cosdg)
 CA_SP_LOOPS1(tandg)

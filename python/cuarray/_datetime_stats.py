@@ -141,9 +141,9 @@ def _arg(a, axis, keepdims, is_max):
                      _ca.argmax(b, axis=axis, keepdims=keepdims))
 
 
-def _nan_extreme(a, axis, keepdims, is_max):
+def _nan_extreme(a, axis, keepdims, is_max, stacklevel=4):
     """nanmin/nanmax: fmin/fmax skip NaT; an all-NaT slice is NaT, with NumPy's
-    warning."""
+    warning (stacklevel: the caller's frame, counted from here)."""
     b = _bits(a)
     nat = _nat_mask(b)
     allnat = _ca.all(nat, axis=axis, keepdims=keepdims)
@@ -152,7 +152,8 @@ def _nan_extreme(a, axis, keepdims, is_max):
     else:
         r = _ca.min(_ca.where(nat, I64MAX, b), axis=axis, keepdims=keepdims)
     if bool(_ca.any(allnat)):
-        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning,
+                       stacklevel=stacklevel)
     return _wrap(_ca.asarray(_ca.where(allnat, _NAT, r)), a.dtype)
 
 
@@ -259,7 +260,7 @@ def quantiles(np_fn, a, q, axis, out, overwrite_input, method, keepdims, weights
                        "`method=`, which has additional options.\nUsers of the modes "
                        "'nearest', 'lower', 'higher', or 'midpoint' are encouraged to "
                        "review the method they used. (Deprecated NumPy 1.22)",
-                       DeprecationWarning, stacklevel=4)
+                       DeprecationWarning, stacklevel=4)  # (quantile & co.'s caller)
         method = interpolation
     if weights is not None or (skip_nan and a.size == 0):
         kw.pop("interpolation", None)
@@ -284,8 +285,8 @@ def _nanquantile(a, q, axis, method, keepdims, weak):
     lo, hi, g = nan_neighbours(s, k, q, kept, method, a.device, exact_linear=True)
     res = lo if hi is None else _lerp(lo, hi, g)
     empty = k == 0
-    if bool(_ca.any(empty)):
-        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+    if bool(_ca.any(empty)):  # (frames: here, quantiles, _any_quantile, nanquantile)
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=5)
     res = _ca.where(empty, _NAT, res)
     return _keep(_wrap(_ca.asarray(res), a.dtype), a, axes, q.shape, keepdims)
 
@@ -351,7 +352,8 @@ def nan_function(name, a, args, kwargs):
     if not _plain(kw, "axis", "keepdims", "out"):
         return _host(f, a, **kw)
     if name in ("nanmax", "nanmin"):
-        return _finish(_nan_extreme(a, axis, keepdims, name == "nanmax"), out)
+        # (frames: _nan_extreme, here, _nanfunctions' _nan_extreme and nanmax/nanmin)
+        return _finish(_nan_extreme(a, axis, keepdims, name == "nanmax", 5), out)
     if name in ("nanargmax", "nanargmin"):  # NumPy's argmax: NaT is not NaN there
         return _finish(_arg(a, axis, keepdims, name == "nanargmax"), out)
     if name == "nanmean":

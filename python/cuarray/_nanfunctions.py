@@ -52,13 +52,21 @@ def _inexact(a):
 
 def _warn_all_nan(r):
     if r.size and bool(_ca.any(_ca.isnan(r))):
-        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        # stacklevel: here, _nan_extreme, nanmax/nanmin, their caller (as NumPy's)
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
 
 
-def _nan_extreme(reduce, name, a, axis, out, keepdims):
-    """nanmax/nanmin: the '_' reduction row, then NumPy's All-NaN warning."""
+def _nan_extreme(name, a, axis, out, keepdims, initial, where):
+    """nanmax/nanmin (name): datetimes by _datetime_stats, initial= or where= by
+    _reduce_kw, else the '_' reduction row, then NumPy's All-NaN warning. Only
+    nanmax and nanmin call it: each route's warning counts it as a frame."""
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function(name, a, (), dict(
+            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
     _check(a, name)
-    r = reduce(a, axis=axis, out=out, keepdims=keepdims)
+    if initial is not _NoValue or where is not True:
+        return getattr(_kw(), name)(a, axis, out, keepdims, initial, where)
+    r = getattr(_core, "_" + name)(a, axis=axis, out=out, keepdims=keepdims)
     if _inexact(a):
         _warn_all_nan(r)
     return r
@@ -70,13 +78,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     The largest element over the given axes, ignoring NaN (numpy.nanmax). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
-    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function("nanmax", a, (), dict(
-            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
-    if initial is not _NoValue or where is not True:
-        _check(a, "nanmax")
-        return _kw().nanmax(a, axis, out, keepdims, initial, where)
-    return _nan_extreme(_core._nanmax, "nanmax", a, axis, out, keepdims)
+    return _nan_extreme("nanmax", a, axis, out, keepdims, initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
@@ -85,13 +87,7 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     The smallest element over the given axes, ignoring NaN (numpy.nanmin). An
     all-NaN slice gives NaN with a RuntimeWarning; an empty one raises ValueError.
     """
-    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function("nanmin", a, (), dict(
-            axis=axis, out=out, keepdims=keepdims, initial=initial, where=where))
-    if initial is not _NoValue or where is not True:
-        _check(a, "nanmin")
-        return _kw().nanmin(a, axis, out, keepdims, initial, where)
-    return _nan_extreme(_core._nanmin, "nanmin", a, axis, out, keepdims)
+    return _nan_extreme("nanmin", a, axis, out, keepdims, initial, where)
 
 
 def _nanarg(prim, a, axis, out, keepdims):
@@ -170,8 +166,16 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _to_out(avg, out)
 
 
-def _nanvar(a, axis, dtype, out, ddof, keepdims, name, root):
+def _nanvar(name, a, axis, dtype, out, ddof, keepdims, where, root):
+    """nanvar/nanstd (name; root: the square root): datetimes by _datetime_stats,
+    where= by _reduce_kw, else the count of non-NaN elements as the divisor, with
+    NumPy's warning where count - ddof is not positive."""
+    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
+        return _dts().nan_function(name, a, (), dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
     _check(a, name)
+    if where is not True:
+        return getattr(_kw(), name)(a, axis, dtype, out, ddof, keepdims, where=where)
     if not _inexact(a):
         f = _ca.std if root else _ca.var
         return f(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
@@ -205,13 +209,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     "Degrees of freedom <= 0 for slice.") where that is not positive. Complex
     inputs give their real dtype.
     """
-    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function("nanvar", a, (), dict(
-            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
-    if where is not True:
-        _check(a, "nanvar")
-        return _kw().nanvar(a, axis, dtype, out, ddof, keepdims, where=where)
-    return _nanvar(a, axis, dtype, out, ddof, keepdims, "nanvar", False)
+    return _nanvar("nanvar", a, axis, dtype, out, ddof, keepdims, where, False)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
@@ -220,10 +218,4 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
     The standard deviation ignoring NaN (numpy.nanstd): the square root of nanvar.
     """
-    if _datetime(a):  # datetime64/timedelta64: NaT is skipped or kept as NumPy
-        return _dts().nan_function("nanstd", a, (), dict(
-            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where))
-    if where is not True:
-        _check(a, "nanstd")
-        return _kw().nanstd(a, axis, dtype, out, ddof, keepdims, where=where)
-    return _nanvar(a, axis, dtype, out, ddof, keepdims, "nanstd", True)
+    return _nanvar("nanstd", a, axis, dtype, out, ddof, keepdims, where, True)

@@ -89,7 +89,9 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
 
 def _all_nan_warned(a, r):
     if a.dtype.kind in "fc" and r.size and bool(_ca.any(_ca.isnan(r))):
-        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        # stacklevel: here, nanmax/nanmin here, _nanfunctions._nan_extreme and
+        # nanmax/nanmin there, their caller (as NumPy's)
+        _warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=5)
     return r
 
 

@@ -747,24 +747,16 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     device runs numpy.quantile on a zero-copy view (from NP_QUANTILE_MIN elements;
     weighted: the composition).
     """
-    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.quantile, a, q, axis, out, overwrite_input,
-                                method, keepdims, weights, interpolation, 1,
-                                False)
-    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
-                         scale=1, np_fn=_np.quantile, skip_nan=False)
+    return _any_quantile(_np.quantile, a, q, axis, out, overwrite_input, method,
+                         keepdims, weights, interpolation, 1, False)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
     """percentile(a, q, ...): quantile(a, q / 100, ...) (numpy.percentile; the cpu
     device runs it on a zero-copy view, weighted: the composition)."""
-    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.percentile, a, q, axis, out, overwrite_input,
-                                method, keepdims, weights, interpolation, 100,
-                                False)
-    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
-                         scale=100, np_fn=_np.percentile, skip_nan=False)
+    return _any_quantile(_np.percentile, a, q, axis, out, overwrite_input, method,
+                         keepdims, weights, interpolation, 100, False)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -772,31 +764,27 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     """nanquantile(a, q, ...): quantile ignoring NaNs (numpy.nanquantile); an all-NaN
     slice gives NaN (no warning). The cpu device runs numpy.nanquantile on a
     zero-copy view for one row or rows of NAN_ROW_MIN or more (as quantile)."""
-    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.nanquantile, a, q, axis, out, overwrite_input,
-                                method, keepdims, weights, interpolation, 1,
-                                True)
-    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
-                         scale=1, np_fn=_np.nanquantile, skip_nan=True)
+    return _any_quantile(_np.nanquantile, a, q, axis, out, overwrite_input, method,
+                         keepdims, weights, interpolation, 1, True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
     """nanpercentile(a, q, ...): percentile ignoring NaNs (numpy.nanpercentile; the
     cpu device runs it as nanquantile does)."""
-    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
-        return _dts().quantiles(_np.nanpercentile, a, q, axis, out, overwrite_input,
-                                method, keepdims, weights, interpolation, 100,
-                                True)
-    return _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation,
-                         scale=100, np_fn=_np.nanpercentile, skip_nan=True)
+    return _any_quantile(_np.nanpercentile, a, q, axis, out, overwrite_input, method,
+                         keepdims, weights, interpolation, 100, True)
 
 
-def _any_quantile(a, q, axis, out, method, keepdims, weights, interpolation, *,
-                  scale, np_fn, skip_nan):
+def _any_quantile(np_fn, a, q, axis, out, overwrite_input, method, keepdims, weights,
+                  interpolation, scale, skip_nan):
     """The body of quantile, percentile and their nan forms: q in units of 1/scale
     (1 or 100), NumPy's function np_fn on the cpu device where it serves, NaNs
-    skipped or not; weighted quantiles are always the composition."""
+    skipped or not; weighted quantiles are always the composition. Datetimes go
+    to _datetime_stats.quantiles, whose warnings count this frame."""
+    if _datetime(a):  # datetime64/timedelta64 (NaT sorts last)
+        return _dts().quantiles(np_fn, a, q, axis, out, overwrite_input, method,
+                                keepdims, weights, interpolation, scale, skip_nan)
     if interpolation is not None:
         method = interpolation
     qs, weak = _check_q(q, scale, "Quantiles" if scale == 1 else "Percentiles")

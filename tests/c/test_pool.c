@@ -160,6 +160,24 @@ script_pool(script *s, int with_streams)
 
 /* ---- tests ------------------------------------------------------------------ */
 
+/* body on a new pool over a script with streams; then, unless body failed (the
+ * pool is left as it was then), the invariants and a destroy that gives every
+ * segment back. */
+static void
+with_stream_pool(const char *name, void (*body)(script *sc, ca_pool *p))
+{
+    script sc;
+    ca_pool *p = script_pool(&sc, 1);
+    const int before = failures;
+    body(&sc, p);
+    if (failures != before) {
+        return;
+    }
+    CHECK_POOL(p);
+    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
+    printf("%s ok\n", name);
+}
+
 static void
 test_zero_and_rounding(void)
 {
@@ -237,6 +255,16 @@ tag_block(const live_t *l)
     l->b->ptr[n / 2] = (char)l->tag;
 }
 
+/* live[*n] = b under a random odd tag (drawn from *s), written into it. */
+static void
+live_add(live_t *live, int *n, ca_block *b, uint64_t *s)
+{
+    live[*n].b = b;
+    live[*n].tag = (unsigned char)(rnd(s) | 1);
+    tag_block(&live[*n]);
+    (*n)++;
+}
+
 /* The ends of each live block carry its tag: an overlap shows as a wrong tag. */
 static int
 tag_ok(const live_t *l)
@@ -259,10 +287,7 @@ test_random_sequences(void)
                 size_t sz = mixed_size(&s, seed % 2 ? 21 : 24);
                 ca_block *b;
                 EXPECT(ca_pool_alloc(p, sz, NULL, &b) == 0 && b != NULL);
-                live[n].b = b;
-                live[n].tag = (unsigned char)(rnd(&s) | 1);
-                tag_block(&live[n]);
-                n++;
+                live_add(live, &n, b, &s);
             }
             else {
                 int i = (int)(rnd(&s) % (uint64_t)n);
@@ -493,10 +518,8 @@ test_limit_and_oom(void)
  * sync, so a block of another stream is passed over for a new segment, and an
  * upstream failure is not retried after releasing the cache */
 static void
-test_capturing(void)
+test_capturing(script *sc, ca_pool *p)
 {
-    script sc;
-    ca_pool *p = script_pool(&sc, 1);
     ca_block *a, *b, *c, *d;
 
     for (int large = 0; large < 2; large++) {
@@ -504,53 +527,48 @@ test_capturing(void)
         EXPECT(ca_pool_alloc(p, n, S1, &a) == 0);
         char *pa = a->ptr;
         ca_pool_free(p, a);
-        int allocs = sc.n_alloc;
+        int allocs = sc->n_alloc;
         /* capturing S2: S1's block needs a wait, so a new segment */
         EXPECT(ca_pool_alloc_capturing(p, n, S2, &b) == 0 && b->ptr != pa);
-        EXPECT(sc.n_alloc == allocs + 1);
+        EXPECT(sc->n_alloc == allocs + 1);
         /* capturing S1: its own block (small: the first fit of the bin, which
          * may be the rest of S2's segment), no wait */
         EXPECT(ca_pool_alloc_capturing(p, n, S1, &c) == 0 && (!large || c->ptr == pa));
         /* the rest of S2's new segment needs no wait (it had no stream) */
         EXPECT(ca_pool_alloc_capturing(p, large ? 1000 : n, S2, &d) == 0);
-        EXPECT(sc.n_wait == 0 && sc.n_stream_sync == 0 && sc.n_device_sync == 0);
+        EXPECT(sc->n_wait == 0 && sc->n_stream_sync == 0 && sc->n_device_sync == 0);
         ca_pool_free(p, b);
         ca_pool_free(p, c);
         ca_pool_free(p, d);
         CHECK_POOL(p);
         EXPECT(ca_pool_alloc_capturing(p, 0, S1, &a) == 0 && a == NULL);
         EXPECT(ca_pool_release_cached(p) == 0);
-        sc.n_device_sync = sc.n_stream_sync = 0;
+        sc->n_device_sync = sc->n_stream_sync = 0;
     }
     /* out of memory: no release and retry (it would wait for the device) */
-    sc.budget = 4 << 20;
+    sc->budget = 4 << 20;
     EXPECT(ca_pool_alloc(p, 3 << 20, S1, &a) == 0);
     ca_pool_free(p, a);
-    int frees = sc.n_free;
+    int frees = sc->n_free;
     EXPECT(ca_pool_alloc_capturing(p, 3 << 20, S2, &b) == SCRIPT_OOM && b == NULL);
-    EXPECT(sc.n_device_sync == 0 && sc.n_stream_sync == 0 && sc.n_free == frees);
+    EXPECT(sc->n_device_sync == 0 && sc->n_stream_sync == 0 && sc->n_free == frees);
     EXPECT(stats(p).n_oom_retries == 0 && stats(p).n_oom_errors == 1);
-    CHECK_POOL(p);
-    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
-    printf("capturing ok\n");
 }
 
 static void
-test_streams(void)
+test_streams(script *sc, ca_pool *p)
 {
-    script sc;
-    ca_pool *p = script_pool(&sc, 1);
     ca_block *a, *b, *c;
 
     /* same stream: reuse at once, no wait */
     EXPECT(ca_pool_alloc(p, 10000, S1, &a) == 0);
     char *pa = a->ptr;
     ca_pool_free(p, a);
-    EXPECT(ca_pool_alloc(p, 10000, S1, &a) == 0 && a->ptr == pa && sc.n_wait == 0);
+    EXPECT(ca_pool_alloc(p, 10000, S1, &a) == 0 && a->ptr == pa && sc->n_wait == 0);
     ca_pool_free(p, a);
     /* another stream: the new stream waits for the old one first */
     EXPECT(ca_pool_alloc(p, 10000, S2, &b) == 0 && b->ptr == pa);
-    EXPECT(sc.n_wait == 1 && sc.last_waiter == S2 && sc.last_producer == S1);
+    EXPECT(sc->n_wait == 1 && sc->last_waiter == S2 && sc->last_producer == S1);
     EXPECT(stats(p).n_stream_waits == 1);
     ca_pool_free(p, b);
     CHECK_POOL(p);
@@ -566,39 +584,34 @@ test_streams(void)
     CHECK_POOL(p);
     EXPECT(stats(p).n_free_blocks > stats(p).n_segments);
     EXPECT(ca_pool_release_cached(p) == 0);
-    EXPECT(sc.n_device_sync == 1);
-    EXPECT(stats(p).total_bytes == 0 && sc.live == 0);
+    EXPECT(sc->n_device_sync == 1);
+    EXPECT(stats(p).total_bytes == 0 && sc->live == 0);
     CHECK_POOL(p);
 
     /* forgetting a stream waits for it and makes its blocks usable anywhere */
     EXPECT(ca_pool_alloc(p, 10000, S1, &a) == 0);
     ca_pool_free(p, a);
-    int waits = sc.n_wait;
-    EXPECT(ca_pool_forget_stream(p, S2) == 0 && sc.n_stream_sync == 0);
-    EXPECT(ca_pool_forget_stream(p, S1) == 0 && sc.n_stream_sync == 1);
-    EXPECT(ca_pool_alloc(p, 10000, S2, &b) == 0 && sc.n_wait == waits);
+    int waits = sc->n_wait;
+    EXPECT(ca_pool_forget_stream(p, S2) == 0 && sc->n_stream_sync == 0);
+    EXPECT(ca_pool_forget_stream(p, S1) == 0 && sc->n_stream_sync == 1);
+    EXPECT(ca_pool_alloc(p, 10000, S2, &b) == 0 && sc->n_wait == waits);
     ca_pool_free(p, b);
     CHECK_POOL(p);
 
     /* large blocks: the same rules through the best-fit index */
     EXPECT(ca_pool_alloc(p, 8 << 20, S1, &a) == 0);
     ca_pool_free(p, a);
-    EXPECT(ca_pool_alloc(p, 3 << 20, S1, &a) == 0 && sc.n_wait == waits);
-    EXPECT(ca_pool_alloc(p, 3 << 20, S2, &b) == 0 && sc.n_wait == waits + 1);
+    EXPECT(ca_pool_alloc(p, 3 << 20, S1, &a) == 0 && sc->n_wait == waits);
+    EXPECT(ca_pool_alloc(p, 3 << 20, S2, &b) == 0 && sc->n_wait == waits + 1);
     ca_pool_free(p, a);
     ca_pool_free(p, b);
-    CHECK_POOL(p);
-    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
-    printf("streams ok\n");
 }
 
 /* Blocks of a foreign stream (pool.h): the upstream sees the tagged producer
  * (and waits for the device instead); one such wait frees every foreign block. */
 static void
-test_foreign_streams(void)
+test_foreign_streams(script *sc, ca_pool *p)
 {
-    script sc;
-    ca_pool *p = script_pool(&sc, 1);
     ca_block *a, *b, *c;
     const ca_stream_t F1 = (ca_stream_t)((uintptr_t)S1 | CA_POOL_STREAM_FOREIGN_BIT);
     const ca_stream_t F2 = (ca_stream_t)((uintptr_t)S2 | CA_POOL_STREAM_FOREIGN_BIT);
@@ -612,29 +625,26 @@ test_foreign_streams(void)
     EXPECT(ca_pool_alloc(p, 10000, F1, &a) == 0);
     EXPECT(ca_pool_alloc(p, 20000, F2, &b) == 0);
     EXPECT(ca_pool_alloc(p, 30000, F2, &c) == 0);
-    EXPECT(ca_pool_alloc(p, 1000, S1, &g) == 0 && sc.n_wait == 0);
+    EXPECT(ca_pool_alloc(p, 1000, S1, &g) == 0 && sc->n_wait == 0);
     char *pa = a->ptr, *pb = b->ptr, *pc = c->ptr;
     /* the same foreign stream: reuse at once */
     ca_pool_free(p, a);
-    EXPECT(ca_pool_alloc(p, 10000, F1, &a) == 0 && a->ptr == pa && sc.n_wait == 0);
+    EXPECT(ca_pool_alloc(p, 10000, F1, &a) == 0 && a->ptr == pa && sc->n_wait == 0);
     ca_pool_free(p, a);
     ca_pool_free(p, b);
     /* another stream takes F1's block: one wait, given the tagged producer */
     EXPECT(ca_pool_alloc(p, 10000, S2, &a) == 0 && a->ptr == pa);
-    EXPECT(sc.n_wait == 1 && sc.last_producer == F1 && sc.last_waiter == S2);
+    EXPECT(sc->n_wait == 1 && sc->last_producer == F1 && sc->last_waiter == S2);
     /* F2's free block was covered by that wait: no second one */
-    EXPECT(ca_pool_alloc(p, 20000, S1, &d) == 0 && d->ptr == pb && sc.n_wait == 1);
+    EXPECT(ca_pool_alloc(p, 20000, S1, &d) == 0 && d->ptr == pb && sc->n_wait == 1);
     /* a block in use during the wait keeps its tag: freed, it needs a wait again */
     ca_pool_free(p, c);
-    EXPECT(ca_pool_alloc(p, 30000, S1, &c) == 0 && c->ptr == pc && sc.n_wait == 2 &&
-           sc.last_producer == F2);
+    EXPECT(ca_pool_alloc(p, 30000, S1, &c) == 0 && c->ptr == pc && sc->n_wait == 2 &&
+           sc->last_producer == F2);
     ca_pool_free(p, a);
     ca_pool_free(p, c);
     ca_pool_free(p, d);
     ca_pool_free(p, g);
-    CHECK_POOL(p);
-    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
-    printf("foreign streams ok\n");
 }
 
 /* ---- threads ---------------------------------------------------------------- */
@@ -661,10 +671,7 @@ worker(void *v)
                 w->bad = 1;
                 break;
             }
-            live[n].b = b;
-            live[n].tag = (unsigned char)(rnd(&s) | 1);
-            tag_block(&live[n]);
-            n++;
+            live_add(live, &n, b, &s);
         }
         else {
             int i = (int)(rnd(&s) % (uint64_t)n);
@@ -688,13 +695,11 @@ worker(void *v)
 }
 
 static void
-test_threads(void)
+test_threads(script *sc, ca_pool *p)
 {
-    script sc;
-    ca_pool *p = script_pool(&sc, 1);
     pthread_t t[4];
     worker_arg args[4];
-    sc.yield = 1;
+    sc->yield = 1;
     for (int i = 0; i < 4; i++) {
         args[i].p = p;
         args[i].seed = 0xC0FFEEull * (uint64_t)(i + 1);
@@ -710,8 +715,6 @@ test_threads(void)
     CHECK_POOL(p);
     EXPECT(stats(p).used_bytes == 0 && stats(p).n_used_blocks == 0);
     EXPECT(ca_pool_release_cached(p) == 0 && stats(p).total_bytes == 0);
-    EXPECT(ca_pool_destroy(p) == 0 && sc.live == 0);
-    printf("threads ok\n");
 }
 
 int
@@ -723,10 +726,10 @@ main(void)
     test_random_sequences();
     test_fragmentation_ratio();
     test_limit_and_oom();
-    test_streams();
-    test_capturing();
-    test_foreign_streams();
-    test_threads();
+    with_stream_pool("streams", test_streams);
+    with_stream_pool("capturing", test_capturing);
+    with_stream_pool("foreign streams", test_foreign_streams);
+    with_stream_pool("threads", test_threads);
     if (failures) {
         printf("%d FAILED\n", failures);
         return 1;
