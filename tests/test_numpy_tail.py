@@ -1,6 +1,8 @@
 """Issue 37's long tail: behaviour NumPy has that cuarray matched one class at a time
 (each test is a class of cases, compared with NumPy on every device)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -249,3 +251,97 @@ def test_python_casting_errors_are_numpys(device, case):
         _same_exception(
             lambda: np.add(a, a, casting="no", dtype=np.float32, order="K"),
             lambda: ca.add(x, x, casting="no", dtype=np.float32, order="K"))
+
+
+def _same_outcome(np_call, ca_call, check=None):
+    """Both raise the same exception type (cuarray's may be a subclass), or both
+    return equal arrays of one dtype and shape."""
+    try:
+        want = np_call()
+    except Exception as e:
+        with pytest.raises(type(e)):
+            ca_call()
+        return
+    got = ca_call()
+    for g, w in zip(got if isinstance(want, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        g = g.get() if hasattr(g, "get") else np.asarray(g)
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["mean", "std", "var", "sum", "max", "argmax", "prod",
+                                  "nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [0, -1, 1, (0,)])
+def test_axis_of_a_0d_array_in_reductions(device, func, axis):
+    """NumPy's ufunc reductions take axis 0 or -1 of a 0-d array (reducing
+    nothing); mean/var/std count the items of the axis first and raise AxisError."""
+    a = np.asarray(2.5)
+    x = ca.asarray(a, device=device)
+    with np.errstate(all="ignore"):
+        _same_outcome(lambda: getattr(np, func)(a, axis=axis),
+                      lambda: getattr(ca, func)(x, axis=axis))
+    if hasattr(a, func):
+        _same_outcome(lambda: getattr(a, func)(axis=axis), lambda: getattr(x, func)(axis=axis))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["sign", "positive", "negative", "subtract", "gcd", "lcm"])
+def test_bool_inputs_without_a_loop(device, func):
+    """All-bool inputs of ufuncs NumPy gives no bool loop: NumPy's own exception
+    (UFuncTypeError for most, its plain TypeError for `-`)."""
+    u = getattr(np, func)
+    args = [np.array([True, False])] * u.nin
+    with pytest.raises(TypeError) as want:
+        u(*args)
+    with pytest.raises(type(want.value)) as got:
+        getattr(ca, func)(*[ca.asarray(v, device=device) for v in args])
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["histogram", "histogram_bin_edges"])
+@pytest.mark.parametrize("bins", [10, 3, "auto", [0, 0.5, 1]])
+def test_histogram_of_bools(device, func, bins):
+    """NumPy converts bool samples to uint8 with a RuntimeWarning."""
+    a = np.array([True, False, True, True])
+    x = ca.asarray(a, device=device)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        want = getattr(np, func)(a, bins=bins)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        got = getattr(ca, func)(x, bins=bins)
+    _same_outcome(lambda: want, lambda: got)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func,q", [("nanquantile", 0.3), ("nanquantile", [0.1, 0.9]),
+                                    ("nanpercentile", 30), ("nanpercentile", [10, 90])])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (0, True), (1, False)])
+def test_nan_quantiles_of_nothing(device, func, q, axis, keepdims):
+    """No samples: NumPy answers nanmean's NaN (a RuntimeWarning), shaped without
+    q's dims."""
+    a = np.zeros((0, 3))
+    x = ca.asarray(a, device=device)
+    with warnings.catch_warnings(record=True) as w_np:
+        warnings.simplefilter("always")
+        want = getattr(np, func)(a, q, axis=axis, keepdims=keepdims)
+    with warnings.catch_warnings(record=True) as w_ca:
+        warnings.simplefilter("always")
+        got = getattr(ca, func)(x, q, axis=axis, keepdims=keepdims)
+    assert [type(w.message) for w in w_ca] == [type(w.message) for w in w_np]
+    _same_outcome(lambda: want, lambda: got)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_small_edge_errors(device):
+    """tril/triu of a 0-d array (NumPy: TypeError); bincount of a uint64 past
+    int64 (NumPy casts it to a negative int64: ValueError)."""
+    z = np.asarray(2.5)
+    for f in ("tril", "triu"):
+        _same_outcome(lambda: getattr(np, f)(z), lambda: getattr(ca, f)(ca.asarray(z, device=device)))
+    u = np.array([3, 2, 2**64 - 1], np.uint64)
+    _same_outcome(lambda: np.bincount(u), lambda: ca.bincount(ca.asarray(u, device=device)))
+    ok = np.array([3, 2, 0], np.uint64)
+    _same_outcome(lambda: np.bincount(ok), lambda: ca.bincount(ca.asarray(ok, device=device)))

@@ -357,6 +357,10 @@ no_loop_error(int op, const int *dt, int req)
 static int
 bool_error(int op)
 {
+    const int dt[3] = { CA_BOOL, CA_BOOL, CA_BOOL };
+    if (numpy_no_loop_error(&ca_ew_ops[op], dt, -1) == 0) {
+        return -1; /* NumPy's own exception */
+    }
     switch (op) {
     case CA_OP_subtract:
         PyErr_SetString(

@@ -38,9 +38,11 @@ one_axis(PyObject *o, int ndim, int *ax)
 
 /* axis= of a reduction: None (every axis), an int, or (tuple_ok) a tuple of
  * ints; red[d] = 1 for the reduced axes. A 0-d array takes the int 0 or -1
- * and reduces nothing (NumPy's rule). */
+ * and reduces nothing when zero_d_ok (NumPy's ufunc reductions); the mean,
+ * var and std raise AxisError there, as NumPy's, which counts the items of
+ * each axis first. */
 static int
-parse_axes(PyObject *axis, int ndim, unsigned char *red, int tuple_ok)
+parse_axes(PyObject *axis, int ndim, unsigned char *red, int tuple_ok, int zero_d_ok)
 {
     memset(red, 0, CA_MAX_DIMS);
     if (axis == NULL || axis == Py_None) {
@@ -66,7 +68,7 @@ parse_axes(PyObject *axis, int ndim, unsigned char *red, int tuple_ok)
         }
         return 0;
     }
-    if (ndim == 0 && PyIndex_Check(axis)) {
+    if (ndim == 0 && zero_d_ok && PyIndex_Check(axis)) {
         Py_ssize_t v = PyNumber_AsSsize_t(axis, PyExc_OverflowError);
         if (v == -1 && PyErr_Occurred()) {
             return -1;
@@ -450,7 +452,8 @@ parse_reduce_args(red_call *c, PyObject *axis, PyObject *dtype_obj, PyObject *ou
     c->keepdims = 0;
     c->req = -1;
     c->ddof = 0.0;
-    if (parse_axes(axis, CA_NDIM(c->a), c->red, c->f->sig != CA_RSIG_ARG) < 0) {
+    if (parse_axes(axis, CA_NDIM(c->a), c->red, c->f->sig != CA_RSIG_ARG,
+                   c->f->divisor == CA_RDIV_ONE) < 0) {
         return -1;
     }
     if (keepdims_obj != NULL && (c->keepdims = PyObject_IsTrue(keepdims_obj)) < 0) {
@@ -754,7 +757,7 @@ scan_source(CaArray *a, PyObject *axis, int *ax, CaArray **flat)
                             "'tuple' object cannot be interpreted as an integer");
             return NULL;
         }
-        if (parse_axes(axis, 0, red, 0) < 0) {
+        if (parse_axes(axis, 0, red, 0, 1) < 0) {
             return NULL;
         }
     }

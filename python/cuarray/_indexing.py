@@ -731,7 +731,8 @@ def _tri_part(m, k, lower, name):
         m = _arr(m)
     nd = m.ndim
     if nd == 0:
-        raise ValueError(f"{name} requires an array of at least one dimension")
+        # NumPy's type (its tri() is called without N there)
+        raise TypeError(f"{name} requires an array of at least one dimension")
     if type(k) is not int:
         try:
             k = operator.index(k)

@@ -98,6 +98,9 @@ def bincount(x, weights=None, minlength=0):
                 raise ValueError("'list' argument must have no negative elements")
         else:
             top = int(h.max())
+            if x.dtype.itemsize == 8 and top >> 63:
+                # NumPy casts uint64 to int64 unsafely: such a value is negative there
+                raise ValueError("'list' argument must have no negative elements")
         n = max(top + 1, minlength)
     if x.dtype != _np.int32 and x.dtype != _np.int64:
         x = x.astype(_np.int64)
@@ -207,6 +210,17 @@ def _estimated_bin_count(a, name, range):
     return int(_np.ceil(_hist._unsigned_subtract(last, first) / width))
 
 
+def _subtractable(a):
+    """a, raveled; bool samples as uint8 with NumPy's RuntimeWarning (its histograms
+    subtract edges)."""
+    a = _as_array(a).reshape(-1)
+    if a.dtype == _np.bool_:
+        _warnings.warn(f"Converting input from {a.dtype} to {_np.uint8} for compatibility.",
+                      RuntimeWarning, stacklevel=3)
+        a = a.astype(_np.uint8)
+    return a
+
+
 def _edges(a, bins, range):
     """NumPy's bin edges (a cuarray array on a's device) and, for a number of bins,
     the (first, last) range they span."""
@@ -261,7 +275,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     if _datetime(a):  # NumPy's answer (its errors) on the host copy
         return _dts().host_function(
             _np.histogram_bin_edges, a, bins=bins, range=range, weights=weights)
-    a = _as_array(a).reshape(-1)
+    a = _subtractable(a)
     if isinstance(bins, str) and weights is not None:
         raise TypeError("Automated estimation of the number of bins is not supported "
                         "for weighted data")
@@ -287,7 +301,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     if _datetime(a):  # NumPy's answer (its errors) on the host copy
         return _dts().host_function(
             _np.histogram, a, bins=bins, range=range, density=density, weights=weights)
-    a = _as_array(a).reshape(-1)
+    a = _subtractable(a)
     w = None
     if isinstance(bins, str) and weights is not None:
         raise TypeError("Automated estimation of the number of bins is not supported "
@@ -788,6 +802,11 @@ def _any_quantile(np_fn, a, q, axis, out, overwrite_input, method, keepdims, wei
     if interpolation is not None:
         method = interpolation
     qs, weak = _check_q(q, scale, "Quantiles" if scale == 1 else "Percentiles")
+    if skip_nan and _as_array(a).size == 0:
+        # NumPy's answer for no samples: nanmean's (NaN, "Mean of empty slice"),
+        # shaped without q's dims
+        from . import nanmean
+        return nanmean(_as_array(a), axis, out=out, keepdims=keepdims)
     if weights is not None:
         return _out(_weighted_quantile(a, qs, axis, method, keepdims, weights,
                                        skip_nan=skip_nan), out)
