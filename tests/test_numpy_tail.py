@@ -345,3 +345,16 @@ def test_small_edge_errors(device):
     _same_outcome(lambda: np.bincount(u), lambda: ca.bincount(ca.asarray(u, device=device)))
     ok = np.array([3, 2, 0], np.uint64)
     _same_outcome(lambda: np.bincount(ok), lambda: ca.bincount(ca.asarray(ok, device=device)))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("func", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint32])
+@pytest.mark.parametrize("value", [300, -3, 2**40, -(2**63), 2**64 + 5, 0, 1])
+def test_logical_ops_take_any_python_int(device, func, dtype, value):
+    """Only the truth of a Python int counts in the logical ufuncs: NumPy takes
+    one that fits no loop type (where the arithmetic ufuncs raise OverflowError)."""
+    a = np.array([3, 0, 1, 0], dtype)
+    x = ca.asarray(a, device=device)
+    for args_np, args_ca in (((a, value), (x, value)), ((value, a), (value, x))):
+        _same_outcome(lambda: getattr(np, func)(*args_np), lambda: getattr(ca, func)(*args_ca))
