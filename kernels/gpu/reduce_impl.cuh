@@ -177,29 +177,38 @@ block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
 }
 
 /* ---- layout helpers ------------------------------------------------------------------ */
+/* The walk of keep_offsets and of reduce_scan.cu's row_offsets: for each dim
+ * d < N of SHAPE (innermost last, the outermost unbounded), i is the coordinate
+ * of flat index O (a variable, used up) in it, and ADD sums i times the dim's
+ * strides into the offsets. A macro, so that both expand to the loop written
+ * out: through a template taking ADD as a lambda, the PTX numbered the offsets'
+ * registers in another order and ptxas allocated var/std's ROW and COL kernels'
+ * registers differently. */
+#define CA_RED_DIM_WALK(N, SHAPE, O, ADD)                                              \
+    _Pragma("unroll") for (int d = KD - 1; d >= 0; --d)                                \
+    {                                                                                  \
+        if (d < (N)) {                                                                 \
+            int64_t i = O;                                                             \
+            if (d > 0) {                                                               \
+                const int64_t q = O / (SHAPE)[d];                                      \
+                i = O - q * (SHAPE)[d];                                                \
+                O = q;                                                                 \
+            }                                                                          \
+            ADD                                                                        \
+        }                                                                              \
+    }
+
 /* Byte offsets of output o (kept dims, innermost last) in the input, the output
- * and the aux operand. reduce_scan.cu's row_offsets walks its batch dims the same
- * way, written out on purpose: through a shared helper taking the sums as a
- * callback, nvcc allocated the registers of var/std's ROW and COL kernels
- * differently. */
+ * and the aux operand. */
 __device__ __forceinline__ void
 keep_offsets(const KLayout &L, int64_t o, int64_t &oi, int64_t &oo, int64_t &oa)
 {
     oi = oo = oa = 0;
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < L.nkeep) {
-            int64_t i = o;
-            if (d > 0) {
-                const int64_t q = o / L.kshape[d];
-                i = o - q * L.kshape[d];
-                o = q;
-            }
-            oi += i * L.kin[d];
-            oo += i * L.kout[d];
-            oa += i * L.kaux[d];
-        }
-    }
+    CA_RED_DIM_WALK(L.nkeep, L.kshape, o, {
+        oi += i * L.kin[d];
+        oo += i * L.kout[d];
+        oa += i * L.kaux[d];
+    })
 }
 
 /* Reduce elements r0+lane, r0+lane+G, ... < r1 of one output, read one at a time

@@ -16,24 +16,15 @@ struct ScanArgs {
     int64_t len, sin, sout, nrows, chunks, chunk_len;
 };
 
-/* As reduce_impl.cuh's keep_offsets (see there why it is not shared). */
+/* Byte offsets of row `row` (the batch dims) in the input and the output. */
 __device__ __forceinline__ void
 row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
 {
     oi = oo = 0;
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < a.nbatch) {
-            int64_t i = row;
-            if (d > 0) {
-                const int64_t q = row / a.bshape[d];
-                i = row - q * a.bshape[d];
-                row = q;
-            }
-            oi += i * a.bin[d];
-            oo += i * a.bout[d];
-        }
-    }
+    CA_RED_DIM_WALK(a.nbatch, a.bshape, row, {
+        oi += i * a.bin[d];
+        oo += i * a.bout[d];
+    })
 }
 
 /* Item b of the BLOCK passes, (row, chunk) = divmod(b, chunks): the row's offsets
