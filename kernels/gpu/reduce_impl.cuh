@@ -176,6 +176,13 @@ block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
     __syncthreads(); /* sm is reused by the next call */
 }
 
+/* A grid-stride loop: T takes this thread's items of [0, N), a grid's worth of
+ * threads apart (a thread per item: the COL kernels, the scans' row walks). */
+#define CA_RED_FOR_GRID(T, N)                                                          \
+    const int64_t T##_step = (int64_t)gridDim.x * blockDim.x;                          \
+    for (int64_t T = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T < (N);          \
+         T += T##_step)
+
 /* ---- layout helpers ------------------------------------------------------------------ */
 /* The walk of keep_offsets and of reduce_scan.cu's row_offsets: for each dim
  * d < N of SHAPE (innermost last, the outermost unbounded), i is the coordinate
@@ -548,9 +555,8 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
     using In = typename Op::In;
     using Out = typename Op::Out;
     const int64_t total = a.nout * a.S;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += step) {
+    CA_RED_FOR_GRID(t, total)
+    {
         const int64_t s = t / a.nout, o = t - s * a.nout;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -612,11 +618,10 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
     constexpr int V = (int)(16 / sizeof(In));
     const int64_t nog = a.nout / V;
     const int64_t total = nog * a.S;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const int ki = a.L.nkeep - 1;
     const int64_t kout_inner = a.L.kout[ki], kaux_inner = a.L.kaux[ki];
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += step) {
+    CA_RED_FOR_GRID(t, total)
+    {
         const int64_t s = t / nog, o = (t - s * nog) * V;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -680,10 +685,9 @@ __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 {
     using Acc = typename Op::Acc;
     using Out = typename Op::Out;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const Acc *ws = reinterpret_cast<const Acc *>(a.in);
-    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout;
-         o += step) {
+    CA_RED_FOR_GRID(o, a.nout)
+    {
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
         Acc acc = Op::init();

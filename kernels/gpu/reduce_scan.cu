@@ -46,10 +46,9 @@ __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 {
     using In = typename Op::In;
     using Out = typename Op::Out;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const NoCtx ctx;
-    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
-         row += step) {
+    CA_RED_FOR_GRID(row, a.nrows)
+    {
         int64_t oi, oo;
         row_offsets(a, row, oi, oo);
         const char *p = a.in + oi;
@@ -107,9 +106,8 @@ __global__ void
 __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 {
     using Acc = typename Op::Acc;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
-         row += step) {
+    CA_RED_FOR_GRID(row, a.nrows)
+    {
         Acc *t = reinterpret_cast<Acc *>(a.ws) + row * a.chunks;
         Acc run = Op::init();
         for (int64_t c = 0; c < a.chunks; c++) {
