@@ -545,6 +545,73 @@ __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
     }
 }
 
+/* The walk of a COL or COLVEC thread over elements [r, r1) of its split, element r
+ * at p and each next one st bytes on: U loads (W::load, a W::T each) in flight,
+ * then W::step on each in order, the tail one at a time. W is ColOne or ColVec
+ * below. Their accumulators and contexts come as references, not in a lambda's
+ * closure, and r comes before p: written either other way, the PTX numbered its
+ * registers in another order and ptxas allocated var/std's COL kernels'
+ * registers differently. */
+template <int U, class W>
+__device__ __forceinline__ void
+col_walk(int64_t r, int64_t r1, const char *p, int64_t st, typename W::Acc &acc,
+         const typename W::Ctx &ctx)
+{
+    typedef typename W::T T;
+    for (; r + U <= r1; r += U) {
+        T x[U];
+#pragma unroll
+        for (int k = 0; k < U; k++) {
+            x[k] = W::load(p + k * st);
+        }
+#pragma unroll
+        for (int k = 0; k < U; k++) {
+            W::step(acc, ctx, x[k], r + k);
+        }
+        p += U * st;
+    }
+    for (; r < r1; r++) {
+        W::step(acc, ctx, W::load(p), r);
+        p += st;
+    }
+}
+
+/* COL: one output's element at a time. */
+template <class Op> struct ColOne {
+    typedef typename Op::In T;
+    typedef typename Op::Acc Acc;
+    typedef typename Op::Ctx Ctx;
+    static __device__ __forceinline__ T load(const char *q) { return *(const T *)q; }
+    static __device__ __forceinline__ void step(Acc &acc, const Ctx &ctx, T x,
+                                                int64_t r)
+    {
+        acc = Op::comb(acc, Op::load(x, r, ctx));
+    }
+};
+
+/* COLVEC: the V = 16 / sizeof(In) adjacent outputs' elements of one 16-byte load. */
+template <class Op> struct ColVec {
+    typedef typename Op::In In;
+    static constexpr int V = (int)(16 / sizeof(In));
+    typedef uint4 T;
+    typedef typename Op::Acc Acc[V];
+    typedef typename Op::Ctx Ctx[V];
+    static __device__ __forceinline__ T load(const char *q)
+    {
+        return __ldg(reinterpret_cast<const uint4 *>(q));
+    }
+    static __device__ __forceinline__ void step(Acc &acc, const Ctx &ctx, const T &w,
+                                                int64_t r)
+    {
+        In e[V];
+        memcpy(e, &w, sizeof(uint4));
+#pragma unroll
+        for (int k = 0; k < V; k++) {
+            acc[k] = Op::comb(acc[k], Op::load(e[k], r, ctx[k]));
+        }
+    }
+};
+
 /* COL: a thread per (output, split); split partials are laid out
  * [split][output]. */
 template <class Op>
@@ -552,7 +619,6 @@ __global__ void
 __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 {
     using Acc = typename Op::Acc;
-    using In = typename Op::In;
     using Out = typename Op::Out;
     const int64_t total = a.nout * a.S;
     CA_RED_FOR_GRID(t, total)
@@ -568,24 +634,8 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
             if (a.L.nred <= 1) {
                 const int64_t st = a.L.nred ? a.L.rin[0] : 0;
                 const char *p = a.in + ioff + r0 * st;
-                int64_t r = r0;
                 /* eight loads in flight before the dependent combines */
-                for (; r + 8 <= r1; r += 8) {
-                    In x[8];
-#pragma unroll
-                    for (int k = 0; k < 8; k++) {
-                        x[k] = *(const In *)(p + k * st);
-                    }
-#pragma unroll
-                    for (int k = 0; k < 8; k++) {
-                        acc = Op::comb(acc, Op::load(x[k], r + k, ctx));
-                    }
-                    p += 8 * st;
-                }
-                for (; r < r1; r++) {
-                    acc = Op::comb(acc, Op::load(*(const In *)p, r, ctx));
-                    p += st;
-                }
+                col_walk<8, ColOne<Op>>(r0, r1, p, st, acc, ctx);
             }
             else {
                 acc = reduce_strided<Op>(acc, a.L, a.in + ioff, r0, r1, 0, 1, ctx);
@@ -604,10 +654,10 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
  * 16-byte load (4- and 8-byte elements: more accumulators than four would spill).
  * The plan guarantees: the innermost kept dim is contiguous in the input with a
  * length divisible by V, every other input stride and the input pointer are
- * 16-byte multiples, and there is at most one reduced dim. Kept apart from k_col
- * on purpose, though its walk has k_col's shape: its V accumulators and contexts
- * would cost k_col's one-output threads registers, and k_col's unroll by eight
- * would make these spill. */
+ * 16-byte multiples, and there is at most one reduced dim. A kernel of its own,
+ * sharing only col_walk with k_col: its V accumulators and contexts would cost
+ * k_col's one-output threads registers, and k_col's unroll by eight would make
+ * these spill (hence four loads in flight here). */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
@@ -636,34 +686,7 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
         const int64_t r1 = a.R < r0 + a.chunk ? a.R : r0 + a.chunk;
         const int64_t st = a.L.nred ? a.L.rin[0] : 0;
         const char *p = a.in + ioff + r0 * st;
-        int64_t r = r0;
-        for (; r + 4 <= r1; r += 4) {
-            uint4 w[4];
-#pragma unroll
-            for (int u = 0; u < 4; u++) {
-                w[u] = __ldg(reinterpret_cast<const uint4 *>(p + u * st));
-            }
-#pragma unroll
-            for (int u = 0; u < 4; u++) {
-                In e[V];
-                memcpy(e, &w[u], sizeof(uint4));
-#pragma unroll
-                for (int k = 0; k < V; k++) {
-                    acc[k] = Op::comb(acc[k], Op::load(e[k], r + u, ctx[k]));
-                }
-            }
-            p += 4 * st;
-        }
-        for (; r < r1; r++) {
-            const uint4 w = __ldg(reinterpret_cast<const uint4 *>(p));
-            In e[V];
-            memcpy(e, &w, sizeof(uint4));
-#pragma unroll
-            for (int k = 0; k < V; k++) {
-                acc[k] = Op::comb(acc[k], Op::load(e[k], r, ctx[k]));
-            }
-            p += st;
-        }
+        col_walk<4, ColVec<Op>>(r0, r1, p, st, acc, ctx);
 #pragma unroll
         for (int k = 0; k < V; k++) {
             if (a.S > 1) {
