@@ -728,6 +728,13 @@ ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
+/* |v|, for the plans' stride comparisons (reduce.cu, reduce_scan.cu). */
+inline int64_t
+iabs(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
+
 inline unsigned
 grid_for(int64_t blocks)
 {

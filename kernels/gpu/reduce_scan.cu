@@ -273,12 +273,6 @@ find_scan(int op, int in, int out)
 
 using namespace ca_red;
 
-static int64_t
-iabs(int64_t v)
-{
-    return v < 0 ? -v : v;
-}
-
 /* The pair's CUB scan of x[0:n] (reduce_scan_cub_*.cu), or CA_KERR_UNSUPPORTED. */
 static int
 cub_scan(int op, int in, int out, const void *x, void *y, int64_t n, void *temp,
