@@ -56,6 +56,12 @@ struct KLayout {
  * helpers of kernels/shared/reduce_math.h. The templates below are the walk. */
 struct NoCtx {};
 
+/* The op's types under short names, as every kernel uses them. */
+#define CA_RED_OP_TYPES(Op)                                                            \
+    typedef typename Op::In In;                                                        \
+    typedef typename Op::Out Out;                                                      \
+    typedef typename Op::Acc Acc
+
 /* ---- warp and block primitives ----------------------------------------------------- */
 /* Shuffle any small trivially-copyable value as 32-bit words, each through
  * shfl(word) (one of the __shfl_*_sync intrinsics). */
@@ -492,8 +498,7 @@ template <class Op, bool PIN>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using In = typename Op::In;
+    CA_RED_OP_TYPES(Op);
     const int G = a.G;
     const int gpb = (int)blockDim.x / G;
     const int lane = (int)threadIdx.x % G;
@@ -545,72 +550,28 @@ __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
     }
 }
 
-/* The walk of a COL or COLVEC thread over elements [r, r1) of its split, element r
- * at p and each next one st bytes on: U loads (W::load, a W::T each) in flight,
- * then W::step on each in order, the tail one at a time. W is ColOne or ColVec
- * below. Their accumulators and contexts come as references, not in a lambda's
- * closure, and r comes before p: written either other way, the PTX numbered its
- * registers in another order and ptxas allocated var/std's COL kernels'
- * registers differently. */
-template <int U, class W>
-__device__ __forceinline__ void
-col_walk(int64_t r, int64_t r1, const char *p, int64_t st, typename W::Acc &acc,
-         const typename W::Ctx &ctx)
-{
-    typedef typename W::T T;
-    for (; r + U <= r1; r += U) {
-        T x[U];
-#pragma unroll
-        for (int k = 0; k < U; k++) {
-            x[k] = W::load(p + k * st);
-        }
-#pragma unroll
-        for (int k = 0; k < U; k++) {
-            W::step(acc, ctx, x[k], r + k);
-        }
-        p += U * st;
+/* The walk of a COL (U = 8) or COLVEC (U = 4) thread over elements [R, R1) of its
+ * split, element R at P and each next one ST bytes on (R and P, variables, are
+ * used up): U loads LOAD(address), each a T, in flight, then STEP(value, position)
+ * on each in order; the tail one at a time. LOAD and STEP are the kernel's own
+ * function-like macros. A macro itself, expanding to the loops written out: as a
+ * template (the accumulators by reference or in a lambda's closure) nvcc scheduled
+ * the COL kernels differently, the arg ops' up to a tenth longer. */
+#define CA_RED_COL_WALK(U, T, LOAD, STEP, P, ST, R, R1)                                \
+    for (; R + U <= R1; R += U) {                                                      \
+        T x_[U];                                                                       \
+        _Pragma("unroll") for (int u_ = 0; u_ < U; u_++)                               \
+        {                                                                              \
+            x_[u_] = LOAD(P + u_ * ST);                                                \
+        }                                                                              \
+        _Pragma("unroll") for (int u_ = 0; u_ < U; u_++) { STEP(x_[u_], R + u_); }     \
+        P += U * ST;                                                                   \
+    }                                                                                  \
+    for (; R < R1; R++) {                                                              \
+        const T y_ = LOAD(P);                                                          \
+        STEP(y_, R);                                                                   \
+        P += ST;                                                                       \
     }
-    for (; r < r1; r++) {
-        W::step(acc, ctx, W::load(p), r);
-        p += st;
-    }
-}
-
-/* COL: one output's element at a time. */
-template <class Op> struct ColOne {
-    typedef typename Op::In T;
-    typedef typename Op::Acc Acc;
-    typedef typename Op::Ctx Ctx;
-    static __device__ __forceinline__ T load(const char *q) { return *(const T *)q; }
-    static __device__ __forceinline__ void step(Acc &acc, const Ctx &ctx, T x,
-                                                int64_t r)
-    {
-        acc = Op::comb(acc, Op::load(x, r, ctx));
-    }
-};
-
-/* COLVEC: the V = 16 / sizeof(In) adjacent outputs' elements of one 16-byte load. */
-template <class Op> struct ColVec {
-    typedef typename Op::In In;
-    static constexpr int V = (int)(16 / sizeof(In));
-    typedef uint4 T;
-    typedef typename Op::Acc Acc[V];
-    typedef typename Op::Ctx Ctx[V];
-    static __device__ __forceinline__ T load(const char *q)
-    {
-        return __ldg(reinterpret_cast<const uint4 *>(q));
-    }
-    static __device__ __forceinline__ void step(Acc &acc, const Ctx &ctx, const T &w,
-                                                int64_t r)
-    {
-        In e[V];
-        memcpy(e, &w, sizeof(uint4));
-#pragma unroll
-        for (int k = 0; k < V; k++) {
-            acc[k] = Op::comb(acc[k], Op::load(e[k], r, ctx[k]));
-        }
-    }
-};
 
 /* COL: a thread per (output, split); split partials are laid out
  * [split][output]. */
@@ -618,8 +579,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using Out = typename Op::Out;
+    CA_RED_OP_TYPES(Op);
     const int64_t total = a.nout * a.S;
     CA_RED_FOR_GRID(t, total)
     {
@@ -634,8 +594,13 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
             if (a.L.nred <= 1) {
                 const int64_t st = a.L.nred ? a.L.rin[0] : 0;
                 const char *p = a.in + ioff + r0 * st;
+                int64_t r = r0;
+#define CA_COL_LOAD(q)    (*(const In *)(q))
+#define CA_COL_STEP(x, i) acc = Op::comb(acc, Op::load(x, i, ctx))
                 /* eight loads in flight before the dependent combines */
-                col_walk<8, ColOne<Op>>(r0, r1, p, st, acc, ctx);
+                CA_RED_COL_WALK(8, In, CA_COL_LOAD, CA_COL_STEP, p, st, r, r1)
+#undef CA_COL_LOAD
+#undef CA_COL_STEP
             }
             else {
                 acc = reduce_strided<Op>(acc, a.L, a.in + ioff, r0, r1, 0, 1, ctx);
@@ -655,16 +620,14 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
  * The plan guarantees: the innermost kept dim is contiguous in the input with a
  * length divisible by V, every other input stride and the input pointer are
  * 16-byte multiples, and there is at most one reduced dim. A kernel of its own,
- * sharing only col_walk with k_col: its V accumulators and contexts would cost
+ * sharing only CA_RED_COL_WALK with k_col: its V accumulators and contexts would cost
  * k_col's one-output threads registers, and k_col's unroll by eight would make
  * these spill (hence four loads in flight here). */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using In = typename Op::In;
-    using Out = typename Op::Out;
+    CA_RED_OP_TYPES(Op);
     constexpr int V = (int)(16 / sizeof(In));
     const int64_t nog = a.nout / V;
     const int64_t total = nog * a.S;
@@ -686,7 +649,20 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
         const int64_t r1 = a.R < r0 + a.chunk ? a.R : r0 + a.chunk;
         const int64_t st = a.L.nred ? a.L.rin[0] : 0;
         const char *p = a.in + ioff + r0 * st;
-        col_walk<4, ColVec<Op>>(r0, r1, p, st, acc, ctx);
+        int64_t r = r0;
+#define CA_COLVEC_LOAD(q) __ldg(reinterpret_cast<const uint4 *>(q))
+#define CA_COLVEC_STEP(w, i)                                                           \
+    {                                                                                  \
+        In e[V];                                                                       \
+        memcpy(e, &(w), sizeof(uint4));                                                \
+        _Pragma("unroll") for (int k = 0; k < V; k++)                                  \
+        {                                                                              \
+            acc[k] = Op::comb(acc[k], Op::load(e[k], i, ctx[k]));                      \
+        }                                                                              \
+    }
+        CA_RED_COL_WALK(4, uint4, CA_COLVEC_LOAD, CA_COLVEC_STEP, p, st, r, r1)
+#undef CA_COLVEC_LOAD
+#undef CA_COLVEC_STEP
 #pragma unroll
         for (int k = 0; k < V; k++) {
             if (a.S > 1) {
@@ -706,8 +682,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using Out = typename Op::Out;
+    CA_RED_OP_TYPES(Op);
     const Acc *ws = reinterpret_cast<const Acc *>(a.in);
     CA_RED_FOR_GRID(o, a.nout)
     {

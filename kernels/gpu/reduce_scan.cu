@@ -39,14 +39,20 @@ chunk_of(const ScanArgs &a, int64_t b, int64_t &oi, int64_t &oo, int64_t &i0,
     i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
 }
 
+/* acc combined with element x at position i (the scan ops take no context). */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc
+scan_step(typename Op::Acc acc, typename Op::In x, int64_t i)
+{
+    return Op::comb(acc, Op::load(x, i, NoCtx()));
+}
+
 /* SEQ: one thread walks one row. */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 {
-    using In = typename Op::In;
-    using Out = typename Op::Out;
-    const NoCtx ctx;
+    CA_RED_OP_TYPES(Op);
     CA_RED_FOR_GRID(row, a.nrows)
     {
         int64_t oi, oo;
@@ -55,7 +61,7 @@ __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
         char *q = a.out + oo;
         typename Op::Acc acc = Op::init();
         for (int64_t i = 0; i < a.len; i++) {
-            acc = Op::comb(acc, Op::load(*(const In *)p, i, ctx));
+            acc = scan_step<Op>(acc, *(const In *)p, i);
             *reinterpret_cast<Out *>(q) = Op::fin(acc, 1.0, 0);
             p += a.sin;
             q += a.sout;
@@ -68,9 +74,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
 {
-    using In = typename Op::In;
-    using Acc = typename Op::Acc;
-    const NoCtx ctx;
+    CA_RED_OP_TYPES(Op);
     const int64_t nb = a.nrows * a.chunks;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
         int64_t oi, oo, i0, i1;
@@ -85,13 +89,13 @@ __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
             const In x1 = *(const In *)(p + (i + st) * a.sin);
             const In x2 = *(const In *)(p + (i + 2 * st) * a.sin);
             const In x3 = *(const In *)(p + (i + 3 * st) * a.sin);
-            acc = Op::comb(acc, Op::load(x0, i, ctx));
-            acc = Op::comb(acc, Op::load(x1, i + st, ctx));
-            acc = Op::comb(acc, Op::load(x2, i + 2 * st, ctx));
-            acc = Op::comb(acc, Op::load(x3, i + 3 * st, ctx));
+            acc = scan_step<Op>(acc, x0, i);
+            acc = scan_step<Op>(acc, x1, i + st);
+            acc = scan_step<Op>(acc, x2, i + 2 * st);
+            acc = scan_step<Op>(acc, x3, i + 3 * st);
         }
         for (; i < i1; i += st) {
-            acc = Op::comb(acc, Op::load(*(const In *)(p + i * a.sin), i, ctx));
+            acc = scan_step<Op>(acc, *(const In *)(p + i * a.sin), i);
         }
         acc = group_reduce<Op>(acc, (int)blockDim.x);
         if (threadIdx.x == 0) {
@@ -105,7 +109,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 {
-    using Acc = typename Op::Acc;
+    CA_RED_OP_TYPES(Op);
     CA_RED_FOR_GRID(row, a.nrows)
     {
         Acc *t = reinterpret_cast<Acc *>(a.ws) + row * a.chunks;
@@ -127,10 +131,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
 {
-    using In = typename Op::In;
-    using Out = typename Op::Out;
-    using Acc = typename Op::Acc;
-    const NoCtx ctx;
+    CA_RED_OP_TYPES(Op);
     const int64_t nb = a.nrows * a.chunks;
     const int64_t tile = (int64_t)blockDim.x * SCAN_ITEMS;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
@@ -168,7 +169,7 @@ __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
             for (int k = 0; k < SCAN_ITEMS; k++) {
                 const int64_t i = first + k;
                 if (i < i1) {
-                    run = Op::comb(run, Op::load(cur[k], i, ctx));
+                    run = scan_step<Op>(run, cur[k], i);
                 }
                 x[k] = run;
             }
