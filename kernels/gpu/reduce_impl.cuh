@@ -620,9 +620,9 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
  * The plan guarantees: the innermost kept dim is contiguous in the input with a
  * length divisible by V, every other input stride and the input pointer are
  * 16-byte multiples, and there is at most one reduced dim. A kernel of its own,
- * sharing only CA_RED_COL_WALK with k_col: its V accumulators and contexts would cost
- * k_col's one-output threads registers, and k_col's unroll by eight would make
- * these spill (hence four loads in flight here). */
+ * sharing only CA_RED_COL_WALK with k_col: its V accumulators and contexts would
+ * cost k_col's one-output threads registers, and k_col's unroll by eight would
+ * make these spill (hence four loads in flight here). */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
