@@ -277,17 +277,16 @@ __launch_bounds__(kBlock) fill_strided_kernel(StridedArgs a, T value)
     const bool al = a.aligned != 0;
     if (a.use32) {
         const uint32_t n = (uint32_t)a.n;
-        const uint32_t step = gridDim.x * blockDim.x;
-        for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        CA_COPY_GRID_LOOP(uint32_t, i, n)
+        {
             int32_t o0, o1;
             offsets32(a, i, &o0, &o1);
             store<T>(a.dst + o0, value, al);
         }
         return;
     }
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
-         i += step) {
+    CA_COPY_GRID_LOOP(int64_t, i, a.n)
+    {
         int64_t o0, o1;
         offsets64(a, i, &o0, &o1);
         store<T>(a.dst + o0, value, al);

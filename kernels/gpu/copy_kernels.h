@@ -273,6 +273,13 @@ offsets64(const StridedArgs &a, int64_t i, int64_t *o0, int64_t *o1)
     *o1 = x1 + i * a.st1[0];
 }
 
+/* A grid-stride loop (the strided kernels' and the fill's): I, a TYPE, takes this
+ * thread's elements of [0, N), a grid's worth of threads apart. It declares
+ * I##_step before the loop, so it stands only where a declaration may. */
+#define CA_COPY_GRID_LOOP(TYPE, I, N)                                                  \
+    const TYPE I##_step = (TYPE)gridDim.x * blockDim.x;                                \
+    for (TYPE I = (TYPE)blockIdx.x * blockDim.x + threadIdx.x; I < (N); I += I##_step)
+
 /* Src::load gives one source element for a byte offset, Dst stores. Four
  * elements per thread per step, loads before stores, on the 32-bit path. */
 template <typename Op>
@@ -306,9 +313,8 @@ __launch_bounds__(kBlock) strided_kernel(StridedArgs a)
         }
         return;
     }
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n;
-         i += step) {
+    CA_COPY_GRID_LOOP(int64_t, i, a.n)
+    {
         int64_t o0, o1;
         offsets64(a, i, &o0, &o1);
         store<DT>(a.dst + o0, Op::apply(load<ST>(a.src + o1, al)), al);

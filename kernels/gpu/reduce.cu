@@ -92,12 +92,6 @@ device_sms(int device, int *sms)
 
 using namespace ca_red;
 
-static int64_t
-iabs(int64_t v)
-{
-    return v < 0 ? -v : v;
-}
-
 /* ---- the plan ---------------------------------------------------------------------------- */
 /* The plan's splits of each output's R reduced elements: S of them, `chunk`
  * elements each (S recounted from it), and their partial results' workspace (AS

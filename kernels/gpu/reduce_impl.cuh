@@ -56,6 +56,12 @@ struct KLayout {
  * helpers of kernels/shared/reduce_math.h. The templates below are the walk. */
 struct NoCtx {};
 
+/* The op's types under short names, as every kernel uses them. */
+#define CA_RED_OP_TYPES(Op)                                                            \
+    typedef typename Op::In In;                                                        \
+    typedef typename Op::Out Out;                                                      \
+    typedef typename Op::Acc Acc
+
 /* ---- warp and block primitives ----------------------------------------------------- */
 /* Shuffle any small trivially-copyable value as 32-bit words, each through
  * shfl(word) (one of the __shfl_*_sync intrinsics). */
@@ -176,30 +182,46 @@ block_scan(typename Op::Acc v, typename Op::Acc &excl, typename Op::Acc &total)
     __syncthreads(); /* sm is reused by the next call */
 }
 
+/* A grid-stride loop: T takes this thread's items of [0, N), a grid's worth of
+ * threads apart (a thread per item: the COL kernels, the scans' row walks). */
+#define CA_RED_FOR_GRID(T, N)                                                          \
+    const int64_t T##_step = (int64_t)gridDim.x * blockDim.x;                          \
+    for (int64_t T = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T < (N);          \
+         T += T##_step)
+
 /* ---- layout helpers ------------------------------------------------------------------ */
+/* The walk of keep_offsets and of reduce_scan.cu's row_offsets: for each dim
+ * d < N of SHAPE (innermost last, the outermost unbounded), i is the coordinate
+ * of flat index O (a variable, used up) in it, and ADD sums i times the dim's
+ * strides into the offsets. A macro, so that both expand to the loop written
+ * out: through a template taking ADD as a lambda, the PTX numbered the offsets'
+ * registers in another order and ptxas allocated var/std's ROW and COL kernels'
+ * registers differently. */
+#define CA_RED_DIM_WALK(N, SHAPE, O, ADD)                                              \
+    _Pragma("unroll") for (int d = KD - 1; d >= 0; --d)                                \
+    {                                                                                  \
+        if (d < (N)) {                                                                 \
+            int64_t i = O;                                                             \
+            if (d > 0) {                                                               \
+                const int64_t q = O / (SHAPE)[d];                                      \
+                i = O - q * (SHAPE)[d];                                                \
+                O = q;                                                                 \
+            }                                                                          \
+            ADD                                                                        \
+        }                                                                              \
+    }
+
 /* Byte offsets of output o (kept dims, innermost last) in the input, the output
- * and the aux operand. reduce_scan.cu's row_offsets walks its batch dims the same
- * way, written out on purpose: through a shared helper taking the sums as a
- * callback, nvcc allocated the registers of var/std's ROW and COL kernels
- * differently. */
+ * and the aux operand. */
 __device__ __forceinline__ void
 keep_offsets(const KLayout &L, int64_t o, int64_t &oi, int64_t &oo, int64_t &oa)
 {
     oi = oo = oa = 0;
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < L.nkeep) {
-            int64_t i = o;
-            if (d > 0) {
-                const int64_t q = o / L.kshape[d];
-                i = o - q * L.kshape[d];
-                o = q;
-            }
-            oi += i * L.kin[d];
-            oo += i * L.kout[d];
-            oa += i * L.kaux[d];
-        }
-    }
+    CA_RED_DIM_WALK(L.nkeep, L.kshape, o, {
+        oi += i * L.kin[d];
+        oo += i * L.kout[d];
+        oa += i * L.kaux[d];
+    })
 }
 
 /* Reduce elements r0+lane, r0+lane+G, ... < r1 of one output, read one at a time
@@ -476,8 +498,7 @@ template <class Op, bool PIN>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using In = typename Op::In;
+    CA_RED_OP_TYPES(Op);
     const int G = a.G;
     const int gpb = (int)blockDim.x / G;
     const int lane = (int)threadIdx.x % G;
@@ -529,19 +550,39 @@ __launch_bounds__(BLOCK, 4) k_row(const RedArgs a)
     }
 }
 
+/* The walk of a COL (U = 8) or COLVEC (U = 4) thread over elements [R, R1) of its
+ * split, element R at P and each next one ST bytes on (R and P, variables, are
+ * used up): U loads LOAD(address), each a T, in flight, then STEP(value, position)
+ * on each in order; the tail one at a time. LOAD and STEP are the kernel's own
+ * function-like macros. A macro itself, expanding to the loops written out: as a
+ * template (the accumulators by reference or in a lambda's closure) nvcc scheduled
+ * the COL kernels differently, the arg ops' up to a tenth longer. */
+#define CA_RED_COL_WALK(U, T, LOAD, STEP, P, ST, R, R1)                                \
+    for (; R + U <= R1; R += U) {                                                      \
+        T x_[U];                                                                       \
+        _Pragma("unroll") for (int u_ = 0; u_ < U; u_++)                               \
+        {                                                                              \
+            x_[u_] = LOAD(P + u_ * ST);                                                \
+        }                                                                              \
+        _Pragma("unroll") for (int u_ = 0; u_ < U; u_++) { STEP(x_[u_], R + u_); }     \
+        P += U * ST;                                                                   \
+    }                                                                                  \
+    for (; R < R1; R++) {                                                              \
+        const T y_ = LOAD(P);                                                          \
+        STEP(y_, R);                                                                   \
+        P += ST;                                                                       \
+    }
+
 /* COL: a thread per (output, split); split partials are laid out
  * [split][output]. */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using In = typename Op::In;
-    using Out = typename Op::Out;
+    CA_RED_OP_TYPES(Op);
     const int64_t total = a.nout * a.S;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += step) {
+    CA_RED_FOR_GRID(t, total)
+    {
         const int64_t s = t / a.nout, o = t - s * a.nout;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -554,23 +595,12 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
                 const int64_t st = a.L.nred ? a.L.rin[0] : 0;
                 const char *p = a.in + ioff + r0 * st;
                 int64_t r = r0;
+#define CA_COL_LOAD(q)    (*(const In *)(q))
+#define CA_COL_STEP(x, i) acc = Op::comb(acc, Op::load(x, i, ctx))
                 /* eight loads in flight before the dependent combines */
-                for (; r + 8 <= r1; r += 8) {
-                    In x[8];
-#pragma unroll
-                    for (int k = 0; k < 8; k++) {
-                        x[k] = *(const In *)(p + k * st);
-                    }
-#pragma unroll
-                    for (int k = 0; k < 8; k++) {
-                        acc = Op::comb(acc, Op::load(x[k], r + k, ctx));
-                    }
-                    p += 8 * st;
-                }
-                for (; r < r1; r++) {
-                    acc = Op::comb(acc, Op::load(*(const In *)p, r, ctx));
-                    p += st;
-                }
+                CA_RED_COL_WALK(8, In, CA_COL_LOAD, CA_COL_STEP, p, st, r, r1)
+#undef CA_COL_LOAD
+#undef CA_COL_STEP
             }
             else {
                 acc = reduce_strided<Op>(acc, a.L, a.in + ioff, r0, r1, 0, 1, ctx);
@@ -589,25 +619,22 @@ __launch_bounds__(BLOCK, 4) k_col(const RedArgs a)
  * 16-byte load (4- and 8-byte elements: more accumulators than four would spill).
  * The plan guarantees: the innermost kept dim is contiguous in the input with a
  * length divisible by V, every other input stride and the input pointer are
- * 16-byte multiples, and there is at most one reduced dim. Kept apart from k_col
- * on purpose, though its walk has k_col's shape: its V accumulators and contexts
- * would cost k_col's one-output threads registers, and k_col's unroll by eight
- * would make these spill. */
+ * 16-byte multiples, and there is at most one reduced dim. A kernel of its own,
+ * sharing only CA_RED_COL_WALK with k_col: its V accumulators and contexts would
+ * cost k_col's one-output threads registers, and k_col's unroll by eight would
+ * make these spill (hence four loads in flight here). */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using In = typename Op::In;
-    using Out = typename Op::Out;
+    CA_RED_OP_TYPES(Op);
     constexpr int V = (int)(16 / sizeof(In));
     const int64_t nog = a.nout / V;
     const int64_t total = nog * a.S;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
     const int ki = a.L.nkeep - 1;
     const int64_t kout_inner = a.L.kout[ki], kaux_inner = a.L.kaux[ki];
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += step) {
+    CA_RED_FOR_GRID(t, total)
+    {
         const int64_t s = t / nog, o = (t - s * nog) * V;
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
@@ -623,33 +650,19 @@ __launch_bounds__(BLOCK, 4) k_colvec(const RedArgs a)
         const int64_t st = a.L.nred ? a.L.rin[0] : 0;
         const char *p = a.in + ioff + r0 * st;
         int64_t r = r0;
-        for (; r + 4 <= r1; r += 4) {
-            uint4 w[4];
-#pragma unroll
-            for (int u = 0; u < 4; u++) {
-                w[u] = __ldg(reinterpret_cast<const uint4 *>(p + u * st));
-            }
-#pragma unroll
-            for (int u = 0; u < 4; u++) {
-                In e[V];
-                memcpy(e, &w[u], sizeof(uint4));
-#pragma unroll
-                for (int k = 0; k < V; k++) {
-                    acc[k] = Op::comb(acc[k], Op::load(e[k], r + u, ctx[k]));
-                }
-            }
-            p += 4 * st;
-        }
-        for (; r < r1; r++) {
-            const uint4 w = __ldg(reinterpret_cast<const uint4 *>(p));
-            In e[V];
-            memcpy(e, &w, sizeof(uint4));
-#pragma unroll
-            for (int k = 0; k < V; k++) {
-                acc[k] = Op::comb(acc[k], Op::load(e[k], r, ctx[k]));
-            }
-            p += st;
-        }
+#define CA_COLVEC_LOAD(q) __ldg(reinterpret_cast<const uint4 *>(q))
+#define CA_COLVEC_STEP(w, i)                                                           \
+    {                                                                                  \
+        In e[V];                                                                       \
+        memcpy(e, &(w), sizeof(uint4));                                                \
+        _Pragma("unroll") for (int k = 0; k < V; k++)                                  \
+        {                                                                              \
+            acc[k] = Op::comb(acc[k], Op::load(e[k], i, ctx[k]));                      \
+        }                                                                              \
+    }
+        CA_RED_COL_WALK(4, uint4, CA_COLVEC_LOAD, CA_COLVEC_STEP, p, st, r, r1)
+#undef CA_COLVEC_LOAD
+#undef CA_COLVEC_STEP
 #pragma unroll
         for (int k = 0; k < V; k++) {
             if (a.S > 1) {
@@ -669,12 +682,10 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_colfin(const RedArgs a)
 {
-    using Acc = typename Op::Acc;
-    using Out = typename Op::Out;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    CA_RED_OP_TYPES(Op);
     const Acc *ws = reinterpret_cast<const Acc *>(a.in);
-    for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < a.nout;
-         o += step) {
+    CA_RED_FOR_GRID(o, a.nout)
+    {
         int64_t ioff, ooff, aoff;
         keep_offsets(a.L, o, ioff, ooff, aoff);
         Acc acc = Op::init();
@@ -690,6 +701,13 @@ inline int64_t
 ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
+}
+
+/* |v|, for the plans' stride comparisons (reduce.cu, reduce_scan.cu). */
+inline int64_t
+iabs(int64_t v)
+{
+    return v < 0 ? -v : v;
 }
 
 inline unsigned

@@ -16,24 +16,15 @@ struct ScanArgs {
     int64_t len, sin, sout, nrows, chunks, chunk_len;
 };
 
-/* As reduce_impl.cuh's keep_offsets (see there why it is not shared). */
+/* Byte offsets of row `row` (the batch dims) in the input and the output. */
 __device__ __forceinline__ void
 row_offsets(const ScanArgs &a, int64_t row, int64_t &oi, int64_t &oo)
 {
     oi = oo = 0;
-#pragma unroll
-    for (int d = KD - 1; d >= 0; --d) {
-        if (d < a.nbatch) {
-            int64_t i = row;
-            if (d > 0) {
-                const int64_t q = row / a.bshape[d];
-                i = row - q * a.bshape[d];
-                row = q;
-            }
-            oi += i * a.bin[d];
-            oo += i * a.bout[d];
-        }
-    }
+    CA_RED_DIM_WALK(a.nbatch, a.bshape, row, {
+        oi += i * a.bin[d];
+        oo += i * a.bout[d];
+    })
 }
 
 /* Item b of the BLOCK passes, (row, chunk) = divmod(b, chunks): the row's offsets
@@ -48,24 +39,29 @@ chunk_of(const ScanArgs &a, int64_t b, int64_t &oi, int64_t &oo, int64_t &i0,
     i1 = a.len < i0 + a.chunk_len ? a.len : i0 + a.chunk_len;
 }
 
+/* acc combined with element x at position i (the scan ops take no context). */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc
+scan_step(typename Op::Acc acc, typename Op::In x, int64_t i)
+{
+    return Op::comb(acc, Op::load(x, i, NoCtx()));
+}
+
 /* SEQ: one thread walks one row. */
 template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_seq(const ScanArgs a)
 {
-    using In = typename Op::In;
-    using Out = typename Op::Out;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    const NoCtx ctx;
-    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
-         row += step) {
+    CA_RED_OP_TYPES(Op);
+    CA_RED_FOR_GRID(row, a.nrows)
+    {
         int64_t oi, oo;
         row_offsets(a, row, oi, oo);
         const char *p = a.in + oi;
         char *q = a.out + oo;
         typename Op::Acc acc = Op::init();
         for (int64_t i = 0; i < a.len; i++) {
-            acc = Op::comb(acc, Op::load(*(const In *)p, i, ctx));
+            acc = scan_step<Op>(acc, *(const In *)p, i);
             *reinterpret_cast<Out *>(q) = Op::fin(acc, 1.0, 0);
             p += a.sin;
             q += a.sout;
@@ -78,9 +74,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
 {
-    using In = typename Op::In;
-    using Acc = typename Op::Acc;
-    const NoCtx ctx;
+    CA_RED_OP_TYPES(Op);
     const int64_t nb = a.nrows * a.chunks;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
         int64_t oi, oo, i0, i1;
@@ -95,13 +89,13 @@ __launch_bounds__(BLOCK) k_scan_totals(const ScanArgs a)
             const In x1 = *(const In *)(p + (i + st) * a.sin);
             const In x2 = *(const In *)(p + (i + 2 * st) * a.sin);
             const In x3 = *(const In *)(p + (i + 3 * st) * a.sin);
-            acc = Op::comb(acc, Op::load(x0, i, ctx));
-            acc = Op::comb(acc, Op::load(x1, i + st, ctx));
-            acc = Op::comb(acc, Op::load(x2, i + 2 * st, ctx));
-            acc = Op::comb(acc, Op::load(x3, i + 3 * st, ctx));
+            acc = scan_step<Op>(acc, x0, i);
+            acc = scan_step<Op>(acc, x1, i + st);
+            acc = scan_step<Op>(acc, x2, i + 2 * st);
+            acc = scan_step<Op>(acc, x3, i + 3 * st);
         }
         for (; i < i1; i += st) {
-            acc = Op::comb(acc, Op::load(*(const In *)(p + i * a.sin), i, ctx));
+            acc = scan_step<Op>(acc, *(const In *)(p + i * a.sin), i);
         }
         acc = group_reduce<Op>(acc, (int)blockDim.x);
         if (threadIdx.x == 0) {
@@ -115,10 +109,9 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_carry(const ScanArgs a)
 {
-    using Acc = typename Op::Acc;
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.nrows;
-         row += step) {
+    CA_RED_OP_TYPES(Op);
+    CA_RED_FOR_GRID(row, a.nrows)
+    {
         Acc *t = reinterpret_cast<Acc *>(a.ws) + row * a.chunks;
         Acc run = Op::init();
         for (int64_t c = 0; c < a.chunks; c++) {
@@ -138,10 +131,7 @@ template <class Op>
 __global__ void
 __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
 {
-    using In = typename Op::In;
-    using Out = typename Op::Out;
-    using Acc = typename Op::Acc;
-    const NoCtx ctx;
+    CA_RED_OP_TYPES(Op);
     const int64_t nb = a.nrows * a.chunks;
     const int64_t tile = (int64_t)blockDim.x * SCAN_ITEMS;
     for (int64_t b = blockIdx.x; b < nb; b += gridDim.x) {
@@ -179,7 +169,7 @@ __launch_bounds__(BLOCK) k_scan_block(const ScanArgs a)
             for (int k = 0; k < SCAN_ITEMS; k++) {
                 const int64_t i = first + k;
                 if (i < i1) {
-                    run = Op::comb(run, Op::load(cur[k], i, ctx));
+                    run = scan_step<Op>(run, cur[k], i);
                 }
                 x[k] = run;
             }
@@ -283,12 +273,6 @@ find_scan(int op, int in, int out)
 } /* namespace ca_red */
 
 using namespace ca_red;
-
-static int64_t
-iabs(int64_t v)
-{
-    return v < 0 ? -v : v;
-}
 
 /* The pair's CUB scan of x[0:n] (reduce_scan_cub_*.cu), or CA_KERR_UNSUPPORTED. */
 static int

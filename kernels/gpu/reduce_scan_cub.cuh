@@ -16,7 +16,8 @@
  *
  * CUB's scan instantiations are heavy, so only the common pairs have one (the
  * rest stay on the BLOCK path): two translation units, compiled in parallel,
- * of six pairs each (reduce_scan_cub_sum.cu, reduce_scan_cub_prod.cu).
+ * reduce_scan_cub_sum.cu of the seven sum pairs and reduce_scan_cub_prod.cu of
+ * the five product pairs (CA_P_SUM_PAIRS, CA_P_PROD_PAIRS below).
  * Rows up to INT32_MAX elements (32-bit offsets: one instantiation per pair).
  */
 #ifndef CA_REDUCE_SCAN_CUB_CUH
@@ -70,29 +71,23 @@ template <class Op> struct ScanFin {
 };
 
 /* The float pairs' own ops (the generated ones of float32 accumulate in
- * double): T in, T accumulated, T out; kRaw: the load is the identity, so the
- * scan reads and writes the arrays directly. CubOp: the operator CUB gets;
- * ::cuda::std::plus is what CUB's tuned sm_90 scan policies are for (a
- * functor of our own gets its generic policy). */
+ * double): T in, T accumulated, T out, combined by C; kRaw: the load is the
+ * identity, so the scan reads and writes the arrays directly. CubOp, C: the
+ * operator CUB gets; ::cuda::std::plus and multiplies are what CUB's tuned sm_90
+ * scan policies are for (a functor of our own gets its generic policy). FSum and
+ * FProd are types of their own (not aliases), so the kernels keep their names. */
 struct ScanNoCtx {};
-template <class T> struct FSum {
+template <class T, class C> struct FScan {
     typedef T In, Out, Acc;
     typedef ScanNoCtx Ctx;
-    typedef ::cuda::std::plus<T> CubOp;
+    typedef C CubOp;
     static constexpr bool kRaw = true;
     static __device__ __forceinline__ T load(T x, int64_t, const Ctx &) { return x; }
-    static __device__ __forceinline__ T comb(T a, T b) { return a + b; }
+    static __device__ __forceinline__ T comb(T a, T b) { return C()(a, b); }
     static __device__ __forceinline__ T fin(T a, double, int) { return a; }
 };
-template <class T> struct FProd {
-    typedef T In, Out, Acc;
-    typedef ScanNoCtx Ctx;
-    typedef ::cuda::std::multiplies<T> CubOp;
-    static constexpr bool kRaw = true;
-    static __device__ __forceinline__ T load(T x, int64_t, const Ctx &) { return x; }
-    static __device__ __forceinline__ T comb(T a, T b) { return a * b; }
-    static __device__ __forceinline__ T fin(T a, double, int) { return a; }
-};
+template <class T> struct FSum : FScan<T, ::cuda::std::plus<T>> {};
+template <class T> struct FProd : FScan<T, ::cuda::std::multiplies<T>> {};
 /* nancumsum / nancumprod: NaN counts as 0 / 1 (x != x: NaN, no -ffast-math). */
 template <class T> struct FNanSum : FSum<T> {
     static constexpr bool kRaw = false;
@@ -147,7 +142,23 @@ cub_scan_one(const void *x, void *y, int n, void *temp, size_t *bytes, cudaStrea
 } /* namespace */
 } /* namespace ca_red */
 
-/* The unit's function over X(op, in, out, struct) rows. */
+/* The pairs of each unit, as X(op, in, out, struct) rows. */
+#define CA_P_SUM_PAIRS(X)                                                              \
+    X(CA_RED_SUM, CA_BOOL, CA_INT64, RK_SUM_bool_int64)                                \
+    X(CA_RED_SUM, CA_INT32, CA_INT64, RK_SUM_int32_int64)                              \
+    X(CA_RED_SUM, CA_INT64, CA_INT64, RK_SUM_int64_int64)                              \
+    X(CA_RED_SUM, CA_FLOAT32, CA_FLOAT32, FSum<float>)                                 \
+    X(CA_RED_SUM, CA_FLOAT64, CA_FLOAT64, FSum<double>)                                \
+    X(CA_RED_NANSUM, CA_FLOAT32, CA_FLOAT32, FNanSum<float>)                           \
+    X(CA_RED_NANSUM, CA_FLOAT64, CA_FLOAT64, FNanSum<double>)
+#define CA_P_PROD_PAIRS(X)                                                             \
+    X(CA_RED_PROD, CA_INT64, CA_INT64, RK_PROD_int64_int64)                            \
+    X(CA_RED_PROD, CA_FLOAT32, CA_FLOAT32, FProd<float>)                               \
+    X(CA_RED_PROD, CA_FLOAT64, CA_FLOAT64, FProd<double>)                              \
+    X(CA_RED_NANPROD, CA_FLOAT32, CA_FLOAT32, FNanProd<float>)                         \
+    X(CA_RED_NANPROD, CA_FLOAT64, CA_FLOAT64, FNanProd<double>)
+
+/* The unit's function (ca_red::cub_scan_<name>) over PAIRS' rows. */
 #define CA_SCAN_CUB_UNIT(name, PAIRS)                                                  \
     int ca_red::cub_scan_##name(int op, int in, int out, const void *x, void *y,       \
                                 int n, void *temp, size_t *bytes, cudaStream_t st)     \

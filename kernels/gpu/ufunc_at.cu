@@ -93,11 +93,28 @@ cas_update(T *p, T v, F f)
 
 template <typename T, typename U> constexpr bool is = std::is_same<T, U>::value;
 
+/* The hardware's integer max (MAX) or min of *p and v, through its word type W
+ * (int, unsigned int, long long, unsigned long long: T's size and signedness). */
+template <bool MAX, typename W, typename T>
+__device__ __forceinline__ void
+extreme(T *p, T v)
+{
+    W *w = reinterpret_cast<W *>(p);
+    if constexpr (MAX) {
+        atomicMax(w, (W)v);
+    }
+    else {
+        atomicMin(w, (W)v);
+    }
+}
+
 template <int CODE, typename T, typename F>
 __device__ __forceinline__ void
 update(T *p, T v, F f)
 {
     constexpr bool add = CODE == CA_AT_ADD, sub = CODE == CA_AT_SUBTRACT;
+    constexpr bool mx = CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX;
+    constexpr bool mn = CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN;
     if constexpr ((add || sub) && (is<T, float> || is<T, double>)) {
         atomicAdd(p, add ? v : -v);
     }
@@ -114,37 +131,17 @@ update(T *p, T v, F f)
         const unsigned long long u = (unsigned long long)v;
         atomicAdd(reinterpret_cast<unsigned long long *>(p), add ? u : 0ull - u);
     }
-    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
-                       is<T, int32_t>) {
-        atomicMax(reinterpret_cast<int *>(p), (int)v);
+    else if constexpr ((mx || mn) && is<T, int32_t>) {
+        extreme<mx, int>(p, v);
     }
-    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
-                       is<T, uint32_t>) {
-        atomicMax(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
+    else if constexpr ((mx || mn) && is<T, uint32_t>) {
+        extreme<mx, unsigned int>(p, v);
     }
-    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
-                       is<T, int64_t>) {
-        atomicMax(reinterpret_cast<long long *>(p), (long long)v);
+    else if constexpr ((mx || mn) && is<T, int64_t>) {
+        extreme<mx, long long>(p, v);
     }
-    else if constexpr ((CODE == CA_AT_MAXIMUM || CODE == CA_AT_FMAX) &&
-                       is<T, uint64_t>) {
-        atomicMax(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
-    }
-    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
-                       is<T, int32_t>) {
-        atomicMin(reinterpret_cast<int *>(p), (int)v);
-    }
-    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
-                       is<T, uint32_t>) {
-        atomicMin(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
-    }
-    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
-                       is<T, int64_t>) {
-        atomicMin(reinterpret_cast<long long *>(p), (long long)v);
-    }
-    else if constexpr ((CODE == CA_AT_MINIMUM || CODE == CA_AT_FMIN) &&
-                       is<T, uint64_t>) {
-        atomicMin(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+    else if constexpr ((mx || mn) && is<T, uint64_t>) {
+        extreme<mx, unsigned long long>(p, v);
     }
     else if constexpr (CODE == CA_AT_AND && sizeof(T) == 4 && !is<T, float>) {
         atomicAnd(reinterpret_cast<unsigned int *>(p), (unsigned int)v);
