@@ -562,9 +562,9 @@ ew_pyint(ew_args *A, int i)
             }
             r = 0;
         }
-        else if (A->op == CA_OP_logical_and || A->op == CA_OP_logical_or ||
-                 A->op == CA_OP_logical_xor) {
-            /* only the truth of the int counts (NumPy takes any int here) */
+        else if (r == 0 && (A->op == CA_OP_logical_and || A->op == CA_OP_logical_or ||
+                            A->op == CA_OP_logical_xor)) {
+            /* only the truth of the int counts (NumPy takes any int of 64 bits) */
             A->dt[i] = CA_BOOL;
             iv = 1; /* an int that fits no integer type is not 0 */
             is_u = 0;
