@@ -358,3 +358,34 @@ def test_logical_ops_take_any_python_int(device, func, dtype, value):
     x = ca.asarray(a, device=device)
     for args_np, args_ca in (((a, value), (x, value)), ((value, a), (value, x))):
         _same_outcome(lambda: getattr(np, func)(*args_np), lambda: getattr(ca, func)(*args_ca))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64, np.bool_])
+@pytest.mark.parametrize("decimals", [-1, -2, -5])
+def test_round_integers_to_negative_decimals(device, dtype, decimals):
+    """NumPy rounds in float64 (a / 10^-d, half to even, times 10^-d) and casts
+    back to a's type; with out= it rounds into out; bool raises its cast error."""
+    a = np.array([15, 25, 35, 5, 0, 94, 105, 1, 6], dtype) if dtype != np.bool_ else \
+        np.array([True, False])
+    if dtype not in (np.uint8, np.uint64, np.bool_):
+        a = np.concatenate([a, -a[:4]])
+    x = ca.asarray(a, device=device)
+    _same_outcome(lambda: np.round(a, decimals), lambda: ca.round(x, decimals))
+    _same_outcome(lambda: a.round(decimals), lambda: x.round(decimals))
+    o_np, o_ca = np.zeros(a.shape), ca.zeros(a.shape, device=device)
+    _same_outcome(lambda: np.round(a, decimals, out=o_np), lambda: ca.round(x, decimals, out=o_ca))
+    _same_outcome(lambda: np.round(a, decimals, out=np.zeros(a.shape, dtype)),
+                  lambda: ca.round(x, decimals, out=ca.zeros(a.shape, dtype=dtype, device=device)))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_ndarray_sort_axis_none(device):
+    """ndarray.sort takes an int axis (TypeError for None); np.sort flattens."""
+    a = np.array([[3, 1], [2, 0]])
+    x = ca.asarray(a, device=device)
+    with pytest.raises(TypeError):
+        a.copy().sort(axis=None)
+    with pytest.raises(TypeError):
+        x.copy().sort(axis=None)
+    _same_outcome(lambda: np.sort(a, axis=None), lambda: ca.sort(x, axis=None))

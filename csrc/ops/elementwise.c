@@ -1683,6 +1683,40 @@ round_datetime(PyObject *a, long decimals)
     return ew_datetime(CA_OP_rint, &a, 1, NULL); /* (rint has no datetime loop) */
 }
 
+/* NumPy's round of an integer array to negative decimals: in float64 (a / 10^-d,
+ * rint, times 10^-d), cast back to a's type; with out=, in out, which the float64
+ * quotient must cast to. A bool array rounds in its own type, which the quotient
+ * can not be cast to: the divide raises NumPy's output casting error. */
+static PyObject *
+round_int_negative(CaArray *a, long decimals, PyObject *out)
+{
+    const int has_out = out != NULL && out != Py_None;
+    PyObject *own = NULL;
+    if (a->dtype == CA_BOOL && !has_out) {
+        if ((own = (PyObject *)ca_array_copy(a, CA_BOOL, 'K')) == NULL) {
+            return NULL;
+        }
+        out = own;
+    }
+    PyObject *f = PyFloat_FromDouble(pow(10.0, -(double)decimals));
+    PyObject *y = f != NULL ? call2(CA_OP_divide, (PyObject *)a, f, out) : NULL;
+    PyObject *r = NULL;
+    if (y != NULL) {
+        PyObject *t = call1(CA_OP_rint, y, y);
+        Py_XDECREF(t);
+        t = t != NULL ? call2(CA_OP_multiply, y, f, y) : NULL;
+        if (t != NULL) {
+            Py_DECREF(t);
+            r = has_out ? Py_NewRef(y)
+                        : (PyObject *)ca_array_copy((CaArray *)y, a->dtype, 'K');
+        }
+    }
+    Py_XDECREF(y);
+    Py_XDECREF(f);
+    Py_XDECREF(own);
+    return r;
+}
+
 static PyObject *
 round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
 {
@@ -1709,10 +1743,7 @@ round_impl(PyObject *a, PyObject *decimals_obj, PyObject *out)
         if (decimals > 0) {
             return call1(CA_OP_round, a, out);
         }
-        PyErr_SetString(
-            PyExc_NotImplementedError,
-            "round(): negative decimals for integer arrays are not supported");
-        return NULL;
+        return round_int_negative((CaArray *)a, decimals, out);
     }
     /* NumPy's way: scale, round half to even, scale back */
     PyObject *f =

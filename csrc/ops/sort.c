@@ -839,7 +839,8 @@ Ndarray_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return parse_axis(v[0], CA_NDIM(a), &ax, &flat) < 0 ? NULL : Py_NewRef(Py_None);
     }
     if (v[0] == Py_None) {
-        return PyErr_Format(PyExc_ValueError, "sort axis must be an int, not None");
+        /* NumPy's type: ndarray.sort takes an int axis (np.sort flattens None) */
+        return PyErr_Format(PyExc_TypeError, "sort axis must be an int, not None");
     }
     return assign_sorted(a, sort_entry(a, v, 1));
 }
