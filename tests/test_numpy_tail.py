@@ -389,3 +389,17 @@ def test_ndarray_sort_axis_none(device):
     with pytest.raises(TypeError):
         x.copy().sort(axis=None)
     _same_outcome(lambda: np.sort(a, axis=None), lambda: ca.sort(x, axis=None))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("args,kw", [
+    ((0, 2, 3), {"base": [2, 10]}), ((0, 2, 3), {"base": [2, 10], "axis": 1}),
+    (([0, 1], 2, 3), {"base": [[2], [10]], "axis": -1}), ((0, 2, 4), {"base": np.array([2.0, 3.0])}),
+    (([0, 1], [2, 3], 3), {"base": 2.0}), ((0, 2, 3), {"base": [2, 10], "dtype": np.float32})])
+def test_logspace_with_array_bases(device, args, kw):
+    """A non-scalar base is broadcast with start and stop before the new axis goes in."""
+    want = np.logspace(*args, **kw)
+    # the start on the device says where the result belongs
+    got = ca.logspace(ca.asarray(np.asarray(args[0], float), device=device), *args[1:], **kw)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-6 if want.dtype == np.float32 else 1e-13)

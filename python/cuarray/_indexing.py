@@ -833,14 +833,21 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     base ** linspace(start, stop, num, endpoint, axis=axis).
     """
     dev = _dev_of(start, stop, base)
-    if dev is not None:
+    array_base = isinstance(base, _core.ndarray) or _np.ndim(base)
+    if dev is not None or array_base:
         start = _arr(start, dev)
-        stop = _arr(stop, dev)
+        stop = _arr(stop, start.device)
+    if array_base:
+        # NumPy: a non-scalar base is broadcast with the ends first (it may
+        # change which dimension `axis` names), then gets the new axis
+        base = _arr(base, start.device)
+        nd = max(start.ndim, stop.ndim, base.ndim)
+        start, stop, base = (x.reshape((1,) * (nd - x.ndim) + x.shape)
+                             for x in (start, stop, base))
+        base = _core.expand_dims(base, axis)
     # linspace reads array ends back to the host: say where the result belongs
     y = _core.linspace(start, stop, num=num, endpoint=endpoint, axis=axis,
                        **({} if dev is None else {"device": dev}))
-    if isinstance(base, _core.ndarray) or _np.ndim(base):
-        base = _core.expand_dims(_arr(base, y.device), axis)
     res = _core.power(base, y)
     if dtype is None:
         return res
