@@ -585,3 +585,26 @@ def test_gpu_parameters_from_another_stream_and_pending_work():
     ref = ca.random.default_rng(1).poisson((base * 2.0 + 1.0).get(), device="cuda:0")
     np.testing.assert_array_equal(x, ref.get())
     assert abs(x.mean() - 7.0) < 0.05
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda:0", marks=requires_gpu)])
+@pytest.mark.parametrize("low,high", [(1.0, 0.0), ([0.0, 1.0], 0.5), (0.0, [1.0, -1.0]),
+                                      (0.0, np.inf), (np.nan, 1.0), (0.0, [1.0, 2.0])])
+def test_uniform_bounds_as_numpy(device, low, high):
+    """Generator.uniform refuses high < low (ValueError) and a range that is not
+    finite (OverflowError); RandomState.uniform takes high < low, as NumPy's."""
+    def params(x):
+        return ca.asarray(np.asarray(x), device=device) if isinstance(x, list) else x
+    for np_gen, ca_gen in ((np.random.default_rng(0), ca.random.default_rng(0)),
+                           (np.random.RandomState(0), ca.random.RandomState(0))):
+        try:
+            want = np_gen.uniform(low, high, size=2)
+        except (ValueError, OverflowError) as e:
+            with pytest.raises(type(e)):
+                ca_gen.uniform(params(low), params(high), size=2, device=device)
+            continue
+        got = ca_gen.uniform(params(low), params(high), size=2, device=device)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        lo, hi = np.broadcast_arrays(np.asarray(low, float), np.asarray(high, float))
+        g = got.get()
+        assert np.all((g >= np.minimum(lo, hi)) & (g <= np.maximum(lo, hi)))

@@ -209,6 +209,23 @@ class Generator(_Distributions, _CoreGenerator):
 
     __slots__ = ("_seq", "_bitgen")
 
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=_np.float64, *, device=None):
+        """uniform(low=0.0, high=1.0, size=None, dtype=float64, *, device=None)
+
+        low + (high - low) U[0, 1); low and high broadcast. As NumPy's Generator
+        (not RandomState), high < low is a ValueError.
+        """
+        lo, hi = P.as_param(low), P.as_param(high)
+        if isinstance(lo, _ca.ndarray) or isinstance(hi, _ca.ndarray):
+            rng = _ca.subtract(hi, lo)
+            bad = P._all(_ca.isfinite(rng)) and P._any(_ca.less(rng, 0))
+        else:
+            rng = _np.subtract(hi, lo)
+            bad = bool(_np.all(_np.isfinite(rng))) and bool(_np.any(rng < 0))
+        if bad:
+            raise ValueError("high - low < 0")
+        return _Distributions.uniform(self, low, high, size, dtype, device=device)
+
     def __new__(cls, bit_generator=None):
         from ._bitgen import BitGenerator, _seed_and_sequence
         bitgen = None
