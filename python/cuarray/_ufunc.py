@@ -278,7 +278,7 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
         raise ValueError("accumulate does not allow multiple axes")
     a = _as_array(array)
     if a.ndim == 0:
-        raise ValueError("accumulate on a 0-d array: it needs at least one dimension")
+        raise TypeError("cannot accumulate on a scalar")  # NumPy's type and words
     (ax,) = _norm_axes(axis, a.ndim, "accumulate")
     fast = _FAST_SCAN.get(self)
     if fast is not None:
