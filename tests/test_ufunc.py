@@ -184,7 +184,7 @@ def test_reduce_every_op(device, name, dt):
     # cuarray's gcd/lcm take bool as int8 (NumPy's call refuses bool): the reference
     # is NumPy's int8 reduction
     for axis in (0, 1, -1, None, (0, 1)):
-        got, want = both(lambda: np_reduce(nu, xr, axis),
+        got, want = both(lambda: np_reduce(nu, x, axis),
                          lambda: u.reduce(dev(x, device), axis=axis))
         if want is not None:
             close(got, want)
