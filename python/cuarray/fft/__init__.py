@@ -17,6 +17,8 @@ a long single line runs as four steps of short lines (fft/_four_step.py); so doe
 rfft of a long real line, as half as many complex points (fft/_rfft_line.py).
 """
 
+import operator
+
 import numpy as _np
 
 from .. import _core
@@ -50,6 +52,49 @@ def _swap_norm(norm):
                          '"forward".') from None
 
 
+def _repeats(a, axes):
+    """Whether `axes` (a sequence, or None) names one axis of `a` twice."""
+    if axes is None or isinstance(axes, int):
+        return False
+    nd = getattr(a, "ndim", None)
+    if nd is None:
+        return False
+    try:
+        norm = [ax % nd if -nd <= ax < nd else ax for ax in (operator.index(x) for x in axes)]
+    except TypeError:
+        return False
+    return len(set(norm)) != len(norm)
+
+
+def _one_axis_at_a_time(a, kind, s, axes, norm, out):
+    """NumPy's n-d transforms with a repeated axis: one 1-d transform per entry of
+    axes, as numpy.fft does them (complex: the last axis first; rfftn: the real
+    transform on the last axis, then the others; irfftn: the others, then the
+    real inverse on the last). s defaults to the lengths along axes (irfftn: the
+    last one 2 (m - 1))."""
+    axes = list(axes)
+    if s is None:
+        s = [a.shape[ax] for ax in axes]
+        if kind == 3:
+            s[-1] = 2 * (a.shape[axes[-1]] - 1)
+    s = list(s)
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    last = len(axes) - 1
+    if kind < 2:
+        for i in range(last, -1, -1):
+            a = _c2c(a, kind, s[i], axes[i], norm, out if i == 0 else None)
+        return a
+    if kind == 2:
+        a = _fft(a, 2, s[last], axes[last], norm, out if last == 0 else None)
+        for i in range(last - 1, -1, -1):
+            a = _c2c(a, 0, s[i], axes[i], norm, out if i == 0 else None)
+        return a
+    for i in range(last):
+        a = _c2c(a, 1, s[i], axes[i], norm, None)
+    return _fft(a, 3, s[last], axes[last], norm, out)
+
+
 def _make(name, kind, axes_default, doc):
     """numpy.fft's `name`: one call of `kind` (0, 1: the complex forward and inverse
     transforms, through _c2c; 2, 3: the real ones), along one axis (axes_default
@@ -60,6 +105,8 @@ def _make(name, kind, axes_default, doc):
             return run(a, kind, n, axis, norm, out)
     else:
         def transform(a, s=None, axes=axes_default, norm=None, out=None):
+            if axes is not None and _repeats(a, axes):
+                return _one_axis_at_a_time(a, kind, s, axes, norm, out)
             return run(a, kind, s, axes, norm, out)
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = doc

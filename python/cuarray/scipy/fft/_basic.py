@@ -95,6 +95,9 @@ def _transform(name, x, n_or_s, ax, norm, workers, plan):
     ax = ax if line else _last_axes(n_or_s, ax)
     if not line and no_axes(x, ax):
         return _nothing_to_transform(name, x)
+    if not line and _cafft._repeats(x, ax):
+        # numpy.fft transforms a repeated axis twice; SciPy refuses it
+        raise ValueError("all axes must be unique")
     fn = _HERMITIAN.get(name) or getattr(_cafft, name)
     return fn(_real_single(x), n_or_s, ax, norm)
 
