@@ -403,3 +403,20 @@ def test_logspace_with_array_bases(device, args, kw):
     got = ca.logspace(ca.asarray(np.asarray(args[0], float), device=device), *args[1:], **kw)
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got.get(), want, rtol=1e-6 if want.dtype == np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_interp_and_polyval_dtypes(device):
+    """interp refuses complex x or xp (NumPy casts them to float64 safely; only fp
+    may be complex); polyval of bools stays bool (NumPy's zeros_like start)."""
+    c = np.array([0.5 + 1j, 1.0])
+    xp, fp = np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 4.0])
+    on = lambda v: ca.asarray(v, device=device)  # noqa: E731
+    _same_outcome(lambda: np.interp(c, xp, fp), lambda: ca.interp(on(c), on(xp), on(fp)))
+    _same_outcome(lambda: np.interp(xp, c.real + 1j, fp[:2]),
+                  lambda: ca.interp(on(xp), on(c.real + 1j), on(fp[:2])))
+    _same_outcome(lambda: np.interp(xp, xp, fp * 1j), lambda: ca.interp(on(xp), on(xp), on(fp * 1j)))
+    b = np.array([True, False, True])
+    _same_outcome(lambda: np.polyval(b, b), lambda: ca.polyval(on(b), on(b)))
+    i8 = np.array([1, -2, 3], np.int8)
+    _same_outcome(lambda: np.polyval(i8, i8), lambda: ca.polyval(on(i8), on(i8)))

@@ -128,9 +128,10 @@ def polyval(p, x):
     pc = p.astype(dt)
     if d < _HORNER_MAX:
         # NumPy's own loop, y = y * x + p[i] from y = 0 * x (so an infinite x
-        # gives NaN as there): one multiply-add per coefficient, which a GPU
-        # fuses into one element-wise program, no intermediate of x's size
-        y = xs * 0
+        # gives NaN as there; bools start from zeros_like, as bool * 0 is an
+        # int): one multiply-add per coefficient, which a GPU fuses into one
+        # element-wise program, no intermediate of x's size
+        y = _ca.zeros_like(xs) if dt == _np.bool_ else xs * 0
         for i in range(d + 1):
             y = y * xs + pc[i]
         return y

@@ -579,11 +579,16 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     One-dimensional linear interpolation (numpy.interp): each x finds its
     interval with one searchsorted into xp, then NumPy's C rules apply
     element-wise (exact hits take fp, a NaN slope falls back to the right end).
-    The cpu device runs numpy.interp on zero-copy views (not for complex x or xp).
+    The cpu device runs numpy.interp on zero-copy views. Complex x or xp raise
+    NumPy's TypeError (only fp may be complex).
     """
     dev = _dev(x, xp, fp)
     fp = _arr(fp, dev)
     xa, xpa = _arr(x, fp.device), _arr(xp, fp.device)
+    for v in (xa, xpa):
+        if v.dtype.kind == "c":  # NumPy's: x and xp are cast to float64 safely
+            raise TypeError(f"Cannot cast array data from dtype('{v.dtype}') to "
+                            "dtype('float64') according to the rule 'safe'")
     if (_cpu(fp, xa, xpa) and xa.dtype.kind != "c" and xpa.dtype.kind != "c"
             and xpa.ndim == 1 and fp.ndim == 1 and xpa.shape[0] == fp.shape[0] > 0
             and period != 0):
