@@ -194,7 +194,18 @@ static int64_t nout_of(const View &v, const bool *red)
     return n;
 }
 
-static const char *opname[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all", "sqdev"};
+/* the kernel ops' names (build/generated/red_table.h's CA_RED_* order), by number past them */
+static const char *opnames[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all", "sqdev"};
+static const char *opname_of(int op)
+{
+    static char buf[16];
+    if (op >= 0 && op < (int)(sizeof opnames / sizeof opnames[0])) return opnames[op];
+    snprintf(buf, sizeof buf, "op%d", op);
+    return buf;
+}
+#include <map>
+#include <tuple>
+static std::map<std::tuple<int, int, int, int>, long> fails_by_pair; /* op, in, out, strategy */
 
 static bool run(int device, int op, ca_reduce_desc d, int in, int out, std::vector<char> &res,
                 int *strategy, int *splits)
@@ -280,10 +291,11 @@ static void compare_red(int op, int in, int out, const View &v, const bool *red)
         }
         if (!ok) {
             failures++;
+            fails_by_pair[{op, in, out, strategy}]++;
             if (failures < 30) {
                 fprintf(stderr,
                         "FAIL %s %s->%s strat=%d splits=%d ndim=%d shape=(%ld,%ld,%ld,%ld) out %ld: gpu (%g,%g) host (%g,%g)\n",
-                        opname[op], ca_dtype_name[in], ca_dtype_name[out], strategy, splits, v.ndim,
+                        opname_of(op), ca_dtype_name[in], ca_dtype_name[out], strategy, splits, v.ndim,
                         (long)v.shape[0], v.ndim > 1 ? (long)v.shape[1] : 0L,
                         v.ndim > 2 ? (long)v.shape[2] : 0L, v.ndim > 3 ? (long)v.shape[3] : 0L,
                         (long)o, a.real(), a.imag(), b.real(), b.imag());
@@ -345,7 +357,7 @@ static void scan_case(int op, int in, const View &v, int axis)
             failures++;
             if (failures < 30)
                 fprintf(stderr, "SCAN FAIL %s %s strat=%d chunks=%ld elem %ld: (%g,%g) vs (%g,%g) shape (%ld,%ld) axis %d\n",
-                        opname[op], ca_dtype_name[in], dg.strategy, (long)dg.chunks, (long)e, x.real(), x.imag(),
+                        opname_of(op), ca_dtype_name[in], dg.strategy, (long)dg.chunks, (long)e, x.real(), x.imag(),
                         y.real(), y.imag(), (long)v.shape[0], v.ndim > 1 ? (long)v.shape[1] : 0L, axis);
         }
     }
@@ -410,6 +422,11 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "reductions: %ld cases, %ld checks, %ld failures, %ld launches\n", cases, checks,
             failures, emu_launches.load());
+    for (auto &kv : fails_by_pair) {
+        fprintf(stderr, "  failures %s %s->%s strat=%d: %ld\n", opname_of(std::get<0>(kv.first)),
+                ca_dtype_name[std::get<1>(kv.first)], ca_dtype_name[std::get<2>(kv.first)],
+                std::get<3>(kv.first), kv.second);
+    }
     // scans
     struct SShape { int ndim; int64_t s[3]; } sshapes[] = {
         {1, {100003}}, {1, {5000}}, {2, {3, 20000}}, {2, {3000, 40}}, {2, {40, 3000}}, {2, {64, 7}},

@@ -4,6 +4,7 @@ int emu_sms = 2;
 std::atomic<long> emu_launches{0};
 EmuBarrier emu_bb, emu_wb[64];
 uint32_t emu_warp_buf[64][32];
+alignas(16) unsigned char emu_dyn_smem[1 << 16];
 ucontext_t emu_sched;
 static std::vector<ucontext_t> fctx;
 static std::vector<std::vector<char>> stacks;
@@ -49,3 +50,17 @@ void emu_run_block(void (*tramp)(void *), void *ctx, unsigned block)
         }
     }
 }
+
+/* CUB's scans are not emulated (reduce_scan_cub_*.cu): the plans fall back to
+ * the block scans */
+#include "kernels.h"
+namespace ca_red {
+int cub_scan_sum(int, int, int, const void *, void *, int, void *, size_t *, cudaStream_t)
+{
+    return CA_KERR_UNSUPPORTED;
+}
+int cub_scan_prod(int, int, int, const void *, void *, int, void *, size_t *, cudaStream_t)
+{
+    return CA_KERR_UNSUPPORTED;
+}
+} /* namespace ca_red */

@@ -25,6 +25,12 @@ struct dim3 {
 struct alignas(16) uint4 {
     unsigned x, y, z, w;
 };
+struct alignas(16) int4 {
+    int x, y, z, w;
+};
+struct alignas(8) int2 {
+    int x, y;
+};
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 enum { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
@@ -61,10 +67,33 @@ __syncthreads()
 {
     emu_wait(emu_bb);
 }
-/* one address space: the readback mirror's fence orders nothing here */
+/* one address space, blocks one after another: fences order nothing here, and
+ * an atomic is a plain read-modify-write */
 inline void
 __threadfence_system()
 {}
+inline void
+__threadfence()
+{}
+template <class T>
+inline void
+__stcs(T *p, T v)
+{
+    *p = v;
+}
+template <class T>
+inline T
+__ldcg(const T *p)
+{
+    return *p;
+}
+inline unsigned int
+atomicAdd(unsigned int *p, unsigned int v)
+{
+    const unsigned int old = *p;
+    *p = old + v;
+    return old;
+}
 inline uint32_t
 __shfl_down_sync(unsigned, uint32_t v, int d)
 {
@@ -109,6 +138,27 @@ __longlong_as_double(long long i)
     memcpy(&f, &i, 8);
     return f;
 }
+inline unsigned int
+__float_as_uint(float f)
+{
+    unsigned int i;
+    memcpy(&i, &f, 4);
+    return i;
+}
+inline float
+__uint_as_float(unsigned int i)
+{
+    float f;
+    memcpy(&f, &i, 4);
+    return f;
+}
+inline long long
+__double_as_longlong(double f)
+{
+    long long i;
+    memcpy(&i, &f, 8);
+    return i;
+}
 inline cudaError_t
 cudaGetLastError()
 {
@@ -122,6 +172,32 @@ cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int)
 }
 
 void emu_run_block(void (*tramp)(void *), void *ctx, unsigned block);
+
+/* kernels with any arguments and dynamic shared memory (the fused kernels) */
+extern unsigned char emu_dyn_smem[1 << 16];
+template <class L>
+void
+emu_tramp_l(void *p)
+{
+    (*(L *)p)();
+}
+template <class F, class... A>
+void
+emu_launch_v(F f, unsigned grid, unsigned block, size_t smem, const A &...args)
+{
+    if (smem > sizeof emu_dyn_smem || block > 2048) {
+        fprintf(stderr, "emu: launch too large (block %u, smem %zu)\n", block, smem);
+        abort();
+    }
+    emu_launches++;
+    gridDim.x = grid;
+    blockDim.x = block;
+    auto call = [&]() { f(args...); };
+    for (unsigned b = 0; b < grid; b++) {
+        blockIdx.x = b;
+        emu_run_block(&emu_tramp_l<decltype(call)>, &call, block);
+    }
+}
 
 template <class F, class A> struct EmuCall {
     F f;
