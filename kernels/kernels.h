@@ -432,7 +432,7 @@ int ca_host_threads_set(int n);
  * Registers: 0..nleaf-1 hold the leaves (input arrays), CA_FUSE_MAXLEAF + k the
  * result of instruction k; an operand code with CA_FUSE_CONST set names
  * consts[code & 0x7f] instead. The result is the last instruction's register. */
-#define CA_FUSE_MAXLEAF  4
+#define CA_FUSE_MAXLEAF  8 /* ((a * b + c) * d - e) needs 5 */
 #define CA_FUSE_MAXCONST 4
 #define CA_FUSE_MAXINSTR 8
 #define CA_FUSE_CONST    0x80

@@ -6,7 +6,8 @@
 # (the SM count the plans see, default 2) pick the configuration. Needs g++ >= 10.
 # EMU_DUMP=FILE makes the driver append every GPU and host result to FILE, so two
 # builds (before and after a change) can be compared bitwise with cmp.
-# A developer tool (minutes to run), not part of the pytest suite.
+# A developer tool (minutes to run), not part of the pytest suite. fuse_build.sh
+# then builds and runs the fused sum's emulation (fuse_driver.cpp) on these objects.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 K="$here/../../../kernels"

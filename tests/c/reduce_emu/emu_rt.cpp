@@ -1,7 +1,7 @@
 #include "cuda_runtime.h"
 dim3 threadIdx, blockIdx, gridDim, blockDim;
 int emu_sms = 2;
-std::atomic<long> emu_launches{0};
+std::atomic<long> emu_launches{ 0 };
 EmuBarrier emu_bb, emu_wb[64];
 uint32_t emu_warp_buf[64][32];
 alignas(16) unsigned char emu_dyn_smem[1 << 16];
@@ -13,23 +13,33 @@ static unsigned cur;
 static void (*g_tramp)(void *);
 static void *g_ctx;
 
-void emu_yield() { swapcontext(&fctx[cur], &emu_sched); }
+void
+emu_yield()
+{
+    swapcontext(&fctx[cur], &emu_sched);
+}
 
-static void fiber_main(int i)
+static void
+fiber_main(int i)
 {
     g_tramp(g_ctx);
     done[i] = 1;
 }
 
-void emu_run_block(void (*tramp)(void *), void *ctx, unsigned block)
+void
+emu_run_block(void (*tramp)(void *), void *ctx, unsigned block)
 {
     g_tramp = tramp;
     g_ctx = ctx;
     fctx.resize(block);
     stacks.resize(block);
     done.assign(block, 0);
-    emu_bb.n = block; emu_bb.arrived = 0;
-    for (unsigned w = 0; w < block / 32; w++) { emu_wb[w].n = 32; emu_wb[w].arrived = 0; }
+    emu_bb.n = block;
+    emu_bb.arrived = 0;
+    for (unsigned w = 0; w < block / 32; w++) {
+        emu_wb[w].n = 32;
+        emu_wb[w].arrived = 0;
+    }
     for (unsigned t = 0; t < block; t++) {
         stacks[t].resize(1 << 17);
         getcontext(&fctx[t]);
@@ -42,11 +52,13 @@ void emu_run_block(void (*tramp)(void *), void *ctx, unsigned block)
     while (left) {
         left = 0;
         for (unsigned t = 0; t < block; t++) {
-            if (done[t]) continue;
+            if (done[t])
+                continue;
             cur = t;
             threadIdx.x = t;
             swapcontext(&emu_sched, &fctx[t]);
-            if (!done[t]) left++;
+            if (!done[t])
+                left++;
         }
     }
 }
@@ -55,11 +67,13 @@ void emu_run_block(void (*tramp)(void *), void *ctx, unsigned block)
  * the block scans */
 #include "kernels.h"
 namespace ca_red {
-int cub_scan_sum(int, int, int, const void *, void *, int, void *, size_t *, cudaStream_t)
+int
+cub_scan_sum(int, int, int, const void *, void *, int, void *, size_t *, cudaStream_t)
 {
     return CA_KERR_UNSUPPORTED;
 }
-int cub_scan_prod(int, int, int, const void *, void *, int, void *, size_t *, cudaStream_t)
+int
+cub_scan_prod(int, int, int, const void *, void *, int, void *, size_t *, cudaStream_t)
 {
     return CA_KERR_UNSUPPORTED;
 }
