@@ -247,8 +247,8 @@ ca_p_sp_zetac(double x)
     if (x != x) {
         return x;
     }
-    if (x == (double)INFINITY) {
-        return 0.0;
+    if (x >= 127.0) {
+        return 0.0; /* SciPy's (Cephes') cut: 2^-x and below are flushed to 0 */
     }
     if (x == 1.0) {
         return INFINITY;
