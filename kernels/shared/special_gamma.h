@@ -521,7 +521,7 @@ ca_p_sp_igam_temme(double a, double x, int upper)
 /* P (upper = 0) or Q (upper = 1) with SciPy's edge values: NaN for a < 0 or
  * x < 0, the limits at a = 0 (P = 1 for x > 0), x = 0, x = inf and a = inf. */
 CA_HD double
-ca_p_sp_igam_pq(double a, double x, int upper)
+ca_p_sp_igam_pq_raw(double a, double x, int upper)
 {
     if (!(a >= 0.0 && x >= 0.0)) {
         return NAN;
@@ -547,10 +547,6 @@ ca_p_sp_igam_pq(double a, double x, int upper)
     if (a > 1e5 && fabs(x - a) < 0.3 * a) {
         return ca_p_sp_igam_temme(a, x, upper);
     }
-    if (fabs(x - a) > 0.4 * a && a * log(x) - x - lgamma(a) < -CA_SP_MAXLOG) {
-        /* x^a e^-x / Gamma(a) underflows: SciPy (Cephes) flushes the tail to 0 */
-        return (x < a) == (upper != 0) ? 1.0 : 0.0;
-    }
     if (x < a + 1.0) {
         if (upper && a < 1.0 && x < 2.0) {
             return ca_p_sp_igamc_small_a(a, x);
@@ -560,6 +556,19 @@ ca_p_sp_igam_pq(double a, double x, int upper)
     }
     const double q = ca_p_sp_igamc_cf(a, x);
     return upper ? q : 1.0 - q;
+}
+
+/* P or Q as SciPy has them: 0 for the tail (1 for its complement) where x^a
+ * e^-x / Gamma(a) underflows away from a (Cephes' flush); the inverses below
+ * search on the raw values, which keep their digits down there. */
+CA_HD double
+ca_p_sp_igam_pq(double a, double x, int upper)
+{
+    if (a > 0.0 && x > 0.0 && fabs(x - a) > 0.4 * a &&
+        a * log(x) - x - lgamma(a) < -CA_SP_MAXLOG) {
+        return (x < a) == (upper != 0) ? 1.0 : 0.0;
+    }
+    return ca_p_sp_igam_pq_raw(a, x, upper);
 }
 
 CA_P_DEF(double, ca_p_sp_gammainc, (double a, double x), ca_p_sp_igam_pq(a, x, 0))
@@ -636,7 +645,7 @@ ca_p_sp_igaminv(double a, double p, double q)
     double lo = 0.0, hi = INFINITY;
     const double lt = log(lower ? p : q);
     for (int it = 0; it < 300; it++) {
-        const double t = ca_p_sp_igam_pq(a, x, !lower);
+        const double t = ca_p_sp_igam_pq_raw(a, x, !lower);
         const double h = log(t) - lt,
                      dh = (lower ? 1.0 : -1.0) * ca_p_sp_igam_fac(a, x) / t;
         if (fabs(h) <= 3e-16 * (1.0 + fabs(lt))) {
