@@ -1,7 +1,8 @@
 """cuarray.scipy.special against scipy.special where they used to differ (issue 37):
 the incomplete gamma family for large a near x = a (Temme's expansion), SciPy's
 flush of underflowing tails to 0, binom for k >> |n|, and SciPy's special values
-(inf, NaN, poles) of beta, betaln, kl_div, cotdg, zetac, pdtr and pdtrc, in
+(inf, NaN, poles) of beta, betaln, kl_div, cotdg, zetac, pdtr, pdtrc, pdtri and
+expn, in
 float64 and float32, on both devices.
 """
 
@@ -79,10 +80,12 @@ def test_incomplete_gamma_large_a(name, dtype, device):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", ["gammainc", "gammaincc", "pdtr", "pdtrc", "chdtr",
-                                  "chdtrc", "kl_div", "beta", "betaln", "zetac"])
+                                  "chdtrc", "kl_div", "beta", "betaln", "zetac", "expn",
+                                  "pdtri"])
 def test_probe_grid(name, dtype, device):
     """Every pair of the grid (or every value, for zetac): SciPy's values, its
-    infinities and NaNs, and 0 where x^a e^-x / Gamma(a) underflows."""
+    infinities and NaNs, and 0 where x^a e^-x / Gamma(a) underflows; expn's and
+    pdtri's n, k as SciPy's C int (toward 0: -0.5 is 0; NaN from 2^31)."""
     args = [GRID.astype(dtype)] if name == "zetac" else grid2(dtype)
     assert_matches(call(name, args, device), want_of(name, args, dtype), rtol_of(dtype))
 

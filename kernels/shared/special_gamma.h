@@ -1006,6 +1006,13 @@ ca_p_sp_pdtrc(double k, double m)
 CA_HD double
 ca_p_sp_pdtri(double k, double y)
 {
+    /* SciPy converts k to a C int: toward zero, NaN (negative) beyond int's range */
+    if (k > -1.0 && k < 0.0) {
+        k = 0.0;
+    }
+    if (k >= 2147483648.0) {
+        return NAN;
+    }
     if (k < 0.0 || !(y >= 0.0 && y < 1.0) || k != k) {
         return NAN; /* y = 1 included: SciPy's NaN */
     }
