@@ -664,11 +664,16 @@ ca_p_sp_igaminv(double a, double p, double q)
 CA_HD double
 ca_p_sp_gammaincinv_pq(double a, double p, double q)
 {
+    if (a == 0.0 && (p == 0.0 || q == 0.0 || (p == 1.0 && !signbit(a)))) {
+        /* SciPy's a = 0: inf at q = 0, 0 at p = 0 (and, from +0, where p rounds
+         * to 1), else NaN */
+        return q == 0.0 ? INFINITY : 0.0;
+    }
     if (!(a >= 0.0 && p >= 0.0 && p <= 1.0 && q >= 0.0 && q <= 1.0)) {
         return NAN;
     }
     if (a == 0.0 || p == 0.0) {
-        return a == 0.0 && p > 0.0 && q > 0.0 ? 0.0 : (p == 0.0 ? 0.0 : NAN);
+        return p == 0.0 ? 0.0 : NAN;
     }
     if (q == 0.0) {
         return INFINITY;
@@ -679,10 +684,14 @@ ca_p_sp_gammaincinv_pq(double a, double p, double q)
     return ca_p_sp_igaminv(a, p, q);
 }
 
+/* SciPy's inverses at a = -0 past the domain (p > 1, q < 0): its domain error
+ * falls through to the search, which ends at 0 there (NaN from a = +0) */
 CA_P_DEF(double, ca_p_sp_gammaincinv, (double a, double p),
-         ca_p_sp_gammaincinv_pq(a, p, 1.0 - p))
+         a == 0.0 && signbit(a) && p > 1.0 ? 0.0
+                                           : ca_p_sp_gammaincinv_pq(a, p, 1.0 - p))
 CA_P_DEF(double, ca_p_sp_gammainccinv, (double a, double q),
-         ca_p_sp_gammaincinv_pq(a, 1.0 - q, q))
+         a == 0.0 && signbit(a) && q < 0.0 ? 0.0
+                                           : ca_p_sp_gammaincinv_pq(a, 1.0 - q, q))
 
 CA_SP_LOOPS2(gammainc)
 CA_SP_LOOPS2(gammaincc)
