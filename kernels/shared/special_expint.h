@@ -62,6 +62,9 @@ ca_p_sp_expn_int(int64_t n, double x)
     if (x != x || n < 0 || x < 0.0) {
         return NAN;
     }
+    if (n > 2147483647) {
+        return NAN; /* SciPy's n is a C int: NaN beyond, whatever x */
+    }
     if (x == (double)INFINITY) {
         return 0.0;
     }
@@ -70,9 +73,6 @@ ca_p_sp_expn_int(int64_t n, double x)
     }
     if (n == 0) {
         return exp(-x) / x;
-    }
-    if (n > 2147483647) {
-        return NAN; /* SciPy's n is a C int */
     }
     if (n > 100000000) {
         return exp(-x) / (x + (double)n); /* the CF's first term, to 1e-16 */
@@ -89,8 +89,8 @@ ca_p_sp_expn(double n, double x)
     if (n != n) {
         return n;
     }
-    if (n < 0.0) {
-        return NAN;
+    if (n <= -1.0) {
+        return NAN; /* n in (-1, 0) truncates to 0 (SciPy: E_0) */
     }
     return ca_p_sp_expn_int(n > 4e18 ? (int64_t)4e18 : (int64_t)n, x);
 }
@@ -247,8 +247,8 @@ ca_p_sp_zetac(double x)
     if (x != x) {
         return x;
     }
-    if (x == (double)INFINITY) {
-        return 0.0;
+    if (x >= 127.0) {
+        return 0.0; /* SciPy's (Cephes') cut: 2^-x and below are flushed to 0 */
     }
     if (x == 1.0) {
         return INFINITY;

@@ -10,6 +10,7 @@
 #define CA_SP_LN_SQRT2PI 0.918938533204672741780329736406
 #define CA_SP_EPS        1.1102230246251565e-16
 #define CA_SP_TINY       1e-300
+#define CA_SP_MAXLOG     709.782712893383996843 /* log(DBL_MAX) */
 #define CA_SP_EULER_G    0.577215664901532860606512090082402431
 
 /* Three-argument loops: ddd -> d and fff -> f (double inside, one rounding). */
@@ -137,11 +138,14 @@ ca_p_sp_beta_pole(double a, double b, int want_log)
     return INFINITY;
 }
 
+/* SciPy's (Cephes') order: -inf is a pole with no finite limit (+inf), a pole
+ * wins over a NaN beside it, and +inf against a finite c gives B's limit
+ * (0 for c > 0, sign(Gamma(c)) inf for c < 0; log|B| = -inf or +inf). */
 CA_HD int
 ca_p_sp_beta_special(double a, double b, double *r, int want_log)
 {
-    if (a != a || b != b) {
-        *r = NAN;
+    if (a == -(double)INFINITY || b == -(double)INFINITY) {
+        *r = INFINITY;
         return 1;
     }
     if (a <= 0.0 && a == floor(a)) {
@@ -150,6 +154,23 @@ ca_p_sp_beta_special(double a, double b, double *r, int want_log)
     }
     if (b <= 0.0 && b == floor(b)) {
         *r = ca_p_sp_beta_pole(b, a, want_log);
+        return 1;
+    }
+    if (a != a || b != b) {
+        *r = NAN;
+        return 1;
+    }
+    if (a == (double)INFINITY || b == (double)INFINITY) {
+        const double c = a == (double)INFINITY ? b : a;
+        if (c == (double)INFINITY) {
+            *r = NAN;
+        }
+        else if (c > 0.0) {
+            *r = want_log ? -INFINITY : 0.0;
+        }
+        else {
+            *r = want_log ? INFINITY : ca_p_sp_gammasgn(c) * INFINITY;
+        }
         return 1;
     }
     return 0;
@@ -225,6 +246,15 @@ ca_p_sp_binom(double n, double k)
     if (n >= 1e10 * k && k > 0.0) {
         /* n - k + 1 rounds to n + 1: e^-betaln keeps the digits */
         return exp(-ca_p_sp_betaln(1.0 + n - k, 1.0 + k) - log(n + 1.0));
+    }
+    if (k > 1e8 * fabs(n)) {
+        /* k >> |n|: Gamma(1 + n) sin(pi (k - n)) / (pi k^(n+1)) (1 + n / (2k)),
+         * SciPy's two terms (1 + n - k would round; Gamma(k - n) / Gamma(k + 1)
+         * from lgammas would cancel); the sine from k's fraction, exactly */
+        const double g = tgamma(1.0 + n);
+        const double num = (g / k + g * n / (2.0 * k * k)) / (CA_SP_PI * pow(k, n));
+        const double sgn = fmod(kx, 2.0) == 0.0 ? 1.0 : -1.0;
+        return num * ca_p_sp_sinpi((k - kx) - n) * sgn;
     }
     return 1.0 / (n + 1.0) / ca_p_sp_beta(1.0 + n - k, 1.0 + k);
 }
@@ -427,10 +457,71 @@ ca_p_sp_igamc_small_a(double a, double x)
     return -expm1(l) - exp(l) * a * s;
 }
 
+/* Q(a, x) (upper) or P(a, x) for large a with x near a: Temme's uniform
+ * asymptotic expansion (DLMF 8.12.3-8.12.9), Q = erfc(eta sqrt(a / 2)) / 2 + R,
+ * R = e^(-a eta^2 / 2) / sqrt(2 pi a) sum_k C_k(eta) a^-k, with
+ * eta^2 / 2 = lambda - 1 - log lambda (lambda = x / a, eta of the sign of
+ * lambda - 1). The C_k are their Taylor series in eta (coefficients from
+ * C_0 = 1/(lambda - 1) - 1/eta and DLMF 8.12.9's recursion); for a > 1e5 four
+ * C_k give the double's digits and R matters only for |eta| < 0.2. The series
+ * and the continued fraction would need ~10 sqrt(a) terms there. */
+CA_HD double
+ca_p_sp_igam_temme(double a, double x, int upper)
+{
+    const double c[4][20] = {
+        /* C_0 */
+        { -0.33333333333333331,    0.083333333333333329,    -0.014814814814814815,
+          0.0011574074074074073,   0.00035273368606701942,  -0.0001787551440329218,
+          3.9192631785224377e-05,  -2.185448510679992e-06,  -1.85406221071516e-06,
+          8.2967113409530865e-07,  -1.7665952736826078e-07, 6.7078535434014984e-09,
+          1.0261809784240309e-08,  -4.3820360184533529e-09, 9.1476995822367902e-10,
+          -2.5514193994946248e-11, -5.8307721325504256e-11, 2.4361948020667415e-11,
+          -5.0276692801141755e-12, 1.1004392031956135e-13 },
+        /* C_1 */
+        { -0.0018518518518518519, -0.003472222222222222, 0.0026455026455026454,
+          -0.00099022633744855963, 0.00020576131687242798, -4.018775720164609e-07,
+          -1.8098550334489977e-05, 7.6491609160811098e-06, -1.6120900894563446e-06,
+          4.647127802807434e-09, 1.3786334469157209e-07, -5.7525456035177047e-08,
+          1.1951628599778148e-08, -1.7543241719747647e-11, -1.0091543710600413e-09,
+          4.1627929918425828e-10, -8.5639070264929801e-11, 6.0672151016047582e-14 },
+        /* C_2 */
+        { 0.0041335978835978834, -0.0026813271604938273, 0.0007716049382716049,
+          2.0093878600823047e-06, -0.0001073665322636516, 5.2923448829120125e-05,
+          -1.2760635188618728e-05, 3.4235787340961378e-08, 1.3721957309062934e-06,
+          -6.2989921383800548e-07, 1.4280614206064242e-07, -2.0477098421990866e-10,
+          -1.409252991086752e-08, 6.2289740849220218e-09, -1.3670488396617114e-09,
+          9.428356159014678e-13 },
+        /* C_3 */
+        { 0.00064943415637860077, 0.00022947209362139917, -0.0004691894943952557,
+          0.00026772063206283885, -7.5618016718839766e-05, -2.3965051138672968e-07,
+          1.1082654115347302e-05, -5.6749528269915965e-06, 1.4230900732435883e-06,
+          -2.7861080291528143e-11, -1.6958404091930278e-07, 8.0994649053880827e-08,
+          -1.9111168485973655e-08, 2.3928620439808118e-12 },
+    };
+    const int len[4] = { 20, 18, 16, 14 };
+    const double mu = (x - a) / a;
+    double eta = sqrt(-2.0 * ca_p_sp_log1pmx(mu));
+    if (mu < 0.0) {
+        eta = -eta;
+    }
+    double sum = 0.0, ak = 1.0;
+    for (int k = 0; k < 4; k++) {
+        double ck = 0.0;
+        for (int n = len[k] - 1; n >= 0; n--) {
+            ck = ck * eta + c[k][n];
+        }
+        sum += ck * ak;
+        ak /= a;
+    }
+    const double r = exp(-0.5 * a * eta * eta) / sqrt(2.0 * CA_SP_PI * a) * sum;
+    const double z = eta * sqrt(0.5 * a);
+    return upper ? 0.5 * erfc(z) + r : 0.5 * erfc(-z) - r;
+}
+
 /* P (upper = 0) or Q (upper = 1) with SciPy's edge values: NaN for a < 0 or
  * x < 0, the limits at a = 0 (P = 1 for x > 0), x = 0, x = inf and a = inf. */
 CA_HD double
-ca_p_sp_igam_pq(double a, double x, int upper)
+ca_p_sp_igam_pq_raw(double a, double x, int upper)
 {
     if (!(a >= 0.0 && x >= 0.0)) {
         return NAN;
@@ -453,6 +544,9 @@ ca_p_sp_igam_pq(double a, double x, int upper)
     if (x == (double)INFINITY) {
         return upper ? 0.0 : 1.0;
     }
+    if (a > 1e5 && fabs(x - a) < 0.3 * a) {
+        return ca_p_sp_igam_temme(a, x, upper);
+    }
     if (x < a + 1.0) {
         if (upper && a < 1.0 && x < 2.0) {
             return ca_p_sp_igamc_small_a(a, x);
@@ -462,6 +556,19 @@ ca_p_sp_igam_pq(double a, double x, int upper)
     }
     const double q = ca_p_sp_igamc_cf(a, x);
     return upper ? q : 1.0 - q;
+}
+
+/* P or Q as SciPy has them: 0 for the tail (1 for its complement) where x^a
+ * e^-x / Gamma(a) underflows away from a (Cephes' flush); the inverses below
+ * search on the raw values, which keep their digits down there. */
+CA_HD double
+ca_p_sp_igam_pq(double a, double x, int upper)
+{
+    if (a > 0.0 && x > 0.0 && fabs(x - a) > 0.4 * a &&
+        a * log(x) - x - lgamma(a) < -CA_SP_MAXLOG) {
+        return (x < a) == (upper != 0) ? 1.0 : 0.0;
+    }
+    return ca_p_sp_igam_pq_raw(a, x, upper);
 }
 
 CA_P_DEF(double, ca_p_sp_gammainc, (double a, double x), ca_p_sp_igam_pq(a, x, 0))
@@ -538,7 +645,7 @@ ca_p_sp_igaminv(double a, double p, double q)
     double lo = 0.0, hi = INFINITY;
     const double lt = log(lower ? p : q);
     for (int it = 0; it < 300; it++) {
-        const double t = ca_p_sp_igam_pq(a, x, !lower);
+        const double t = ca_p_sp_igam_pq_raw(a, x, !lower);
         const double h = log(t) - lt,
                      dh = (lower ? 1.0 : -1.0) * ca_p_sp_igam_fac(a, x) / t;
         if (fabs(h) <= 3e-16 * (1.0 + fabs(lt))) {
@@ -557,11 +664,16 @@ ca_p_sp_igaminv(double a, double p, double q)
 CA_HD double
 ca_p_sp_gammaincinv_pq(double a, double p, double q)
 {
+    if (a == 0.0 && (p == 0.0 || q == 0.0 || (p == 1.0 && !signbit(a)))) {
+        /* SciPy's a = 0: inf at q = 0, 0 at p = 0 (and, from +0, where p rounds
+         * to 1), else NaN */
+        return q == 0.0 ? INFINITY : 0.0;
+    }
     if (!(a >= 0.0 && p >= 0.0 && p <= 1.0 && q >= 0.0 && q <= 1.0)) {
         return NAN;
     }
     if (a == 0.0 || p == 0.0) {
-        return a == 0.0 && p > 0.0 && q > 0.0 ? 0.0 : (p == 0.0 ? 0.0 : NAN);
+        return p == 0.0 ? 0.0 : NAN;
     }
     if (q == 0.0) {
         return INFINITY;
@@ -572,10 +684,14 @@ ca_p_sp_gammaincinv_pq(double a, double p, double q)
     return ca_p_sp_igaminv(a, p, q);
 }
 
+/* SciPy's inverses at a = -0 past the domain (p > 1, q < 0): its domain error
+ * falls through to the search, which ends at 0 there (NaN from a = +0) */
 CA_P_DEF(double, ca_p_sp_gammaincinv, (double a, double p),
-         ca_p_sp_gammaincinv_pq(a, p, 1.0 - p))
+         a == 0.0 && signbit(a) && p > 1.0 ? 0.0
+                                           : ca_p_sp_gammaincinv_pq(a, p, 1.0 - p))
 CA_P_DEF(double, ca_p_sp_gammainccinv, (double a, double q),
-         ca_p_sp_gammaincinv_pq(a, 1.0 - q, q))
+         a == 0.0 && signbit(a) && q < 0.0 ? 0.0
+                                           : ca_p_sp_gammaincinv_pq(a, 1.0 - q, q))
 
 CA_SP_LOOPS2(gammainc)
 CA_SP_LOOPS2(gammaincc)
@@ -877,28 +993,35 @@ ca_p_sp_gdtrc(double a, double b, double x)
 CA_HD double
 ca_p_sp_pdtr(double k, double m)
 {
+    if (m == 0.0 && !(k < 0.0)) {
+        return 1.0; /* SciPy's order: before k's NaN */
+    }
     if (k < 0.0 || m < 0.0 || k != k || m != m) {
         return NAN;
-    }
-    if (m == 0.0) {
-        return 1.0;
     }
     return ca_p_sp_igam_pq(floor(k) + 1.0, m, 1);
 }
 CA_HD double
 ca_p_sp_pdtrc(double k, double m)
 {
+    if (m == 0.0 && !(k < 0.0)) {
+        return 0.0; /* SciPy's order: before k's NaN */
+    }
     if (k < 0.0 || m < 0.0 || k != k || m != m) {
         return NAN;
-    }
-    if (m == 0.0) {
-        return 0.0;
     }
     return ca_p_sp_igam_pq(floor(k) + 1.0, m, 0);
 }
 CA_HD double
 ca_p_sp_pdtri(double k, double y)
 {
+    /* SciPy converts k to a C int: toward zero, NaN (negative) beyond int's range */
+    if (k > -1.0 && k < 0.0) {
+        k = 0.0;
+    }
+    if (k >= 2147483648.0) {
+        return NAN;
+    }
     if (k < 0.0 || !(y >= 0.0 && y < 1.0) || k != k) {
         return NAN; /* y = 1 included: SciPy's NaN */
     }

@@ -142,6 +142,13 @@ ca_p_sp_tancot_reduced(double x, int n, double t, int cot)
     if (t == 0.0) {
         return flip ? INFINITY : 0.0;
     }
+    if (cot && fabs(x) < 1e-13) {
+        /* SciPy (Cephes) takes cot t as tan(90 - t): 90 - t rounds (1% off at
+         * 1e-12 degrees) and is its pole, +inf, once it rounds to 90 */
+        const double c = 90.0 - fabs(t);
+        const double v = c == 90.0 ? INFINITY : tan(c * CA_SP_PI180);
+        return (x < 0.0 && c != 90.0) ? -v : v;
+    }
     const double tn = tan(t * CA_SP_PI180);
     double v = flip ? 1.0 / tn : tn;
     if (n & 1) {
@@ -240,6 +247,11 @@ ca_p_sp_kl_div(double x, double y)
         return NAN;
     }
     if (x > 0.0 && y > 0.0) {
+        /* SciPy takes log(x / y) as it is: +-inf where x / y overflows or is 0 */
+        const double r = x / y;
+        if (r == (double)INFINITY || r == 0.0) {
+            return x * log(r) - x + y;
+        }
         return ca_p_sp_xlogxy(x, y) - x + y;
     }
     return (x == 0.0 && y >= 0.0) ? y : INFINITY;
