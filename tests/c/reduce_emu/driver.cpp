@@ -311,7 +311,8 @@ compare_red(int op, int in, int out, const View &v, const bool *red)
         checks++;
         auto a = get(g.data() + o * osz, out), b = get(h.data() + o * osz, out);
         bool ok;
-        if (op == CA_RED_SUM || op == CA_RED_PROD || op == CA_RED_SQDEV) {
+        const bool prod = op == CA_RED_PROD || op == CA_RED_NANPROD;
+        if (op == CA_RED_SUM || op == CA_RED_NANSUM || prod || op == CA_RED_SQDEV) {
             if (out < CA_FLOAT16) {
                 ok = memcmp(g.data() + o * osz, h.data() + o * osz, osz) == 0;
             }
@@ -325,7 +326,7 @@ compare_red(int op, int in, int out, const View &v, const bool *red)
                      (!an && !bn &&
                       (std::abs(a - b) <= tol * (std::abs(b) + 1) || a == b));
                 /* products: the order of 0 * inf (an overflowed partial) differs */
-                if (op == CA_RED_PROD &&
+                if (prod &&
                     (an || bn || std::isinf(std::abs(a)) || std::isinf(std::abs(b))))
                     ok = true;
                 if (!an && !bn && std::isinf(std::abs(b)))
