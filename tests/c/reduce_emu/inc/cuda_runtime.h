@@ -124,41 +124,23 @@ __ldg(const T *p)
     }
     return *p;
 }
-inline float
-__int_as_float(int i)
+/* the bit casts: one memcpy */
+template <class To, class From>
+inline To
+emu_bits(From v)
 {
-    float f;
-    memcpy(&f, &i, 4);
-    return f;
+    static_assert(sizeof(To) == sizeof(From), "a bit cast keeps the size");
+    To t;
+    memcpy(&t, &v, sizeof t);
+    return t;
 }
-inline double
-__longlong_as_double(long long i)
-{
-    double f;
-    memcpy(&f, &i, 8);
-    return f;
-}
-inline unsigned int
-__float_as_uint(float f)
-{
-    unsigned int i;
-    memcpy(&i, &f, 4);
-    return i;
-}
-inline float
-__uint_as_float(unsigned int i)
-{
-    float f;
-    memcpy(&f, &i, 4);
-    return f;
-}
-inline long long
-__double_as_longlong(double f)
-{
-    long long i;
-    memcpy(&i, &f, 8);
-    return i;
-}
+#define EMU_BIT_CAST(name, To, From)                                                   \
+    inline To name(From v) { return emu_bits<To>(v); }
+EMU_BIT_CAST(__int_as_float, float, int)
+EMU_BIT_CAST(__uint_as_float, float, unsigned int)
+EMU_BIT_CAST(__float_as_uint, unsigned int, float)
+EMU_BIT_CAST(__longlong_as_double, double, long long)
+EMU_BIT_CAST(__double_as_longlong, long long, double)
 inline cudaError_t
 cudaGetLastError()
 {
