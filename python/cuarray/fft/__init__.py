@@ -105,7 +105,8 @@ def _make(name, kind, axes_default, doc):
             return run(a, kind, n, axis, norm, out)
     else:
         def transform(a, s=None, axes=axes_default, norm=None, out=None):
-            if axes is not None and _repeats(a, axes):
+            # (the default axes repeat nothing: no check on fft2's plain call)
+            if axes is not axes_default and _repeats(a, axes):
                 return _one_axis_at_a_time(a, kind, s, axes, norm, out)
             return run(a, kind, s, axes, norm, out)
     transform.__name__ = transform.__qualname__ = name

@@ -4,6 +4,7 @@ launch of the ``_dist`` primitive each, or a short composition of such draws) ar
 in _distributions.py.
 """
 
+import math as _math
 import operator
 
 import numpy as _np
@@ -216,7 +217,11 @@ class Generator(_Distributions, _CoreGenerator):
         (not RandomState), high < low is a ValueError.
         """
         lo, hi = P.as_param(low), P.as_param(high)
-        if isinstance(lo, _ca.ndarray) or isinstance(hi, _ca.ndarray):
+        if type(lo) in (int, float) and type(hi) in (int, float):
+            # the common call: Python arithmetic (an infinite or NaN range is the
+            # OverflowError that the draw raises)
+            bad = -_math.inf < hi - lo < 0
+        elif isinstance(lo, _ca.ndarray) or isinstance(hi, _ca.ndarray):
             rng = _ca.subtract(hi, lo)
             bad = P._all(_ca.isfinite(rng)) and P._any(_ca.less(rng, 0))
         else:
